@@ -1,0 +1,141 @@
+# finegrain: one build for the RTL blocks, their C twins, the C++ shims over
+# the verilated models, the simulator, the tests and the demo.
+#
+#   make demo   - the main job (installs deps, builds, runs the experiments)
+#   make test   - every test; ends with "N passed, N failed"
+#   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
+#   make wave   - FST waveforms of block tests + GTKWave save files
+#
+# Blocks register themselves in mk/<block>.mk (see mk/README.md), so adding a
+# block never touches this file.
+
+SHELL      := /bin/bash
+.DEFAULT_GOAL := build
+BUILD      := build
+CC         := gcc
+CXX        := g++
+VERILATOR  ?= verilator
+YOSYS      ?= yosys
+JOBS       ?= 2
+
+VLROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+VLINC      := -isystem $(VLROOT)/include -isystem $(VLROOT)/include/vltstd
+
+INCS       := -Isim/harness -Isim/twin -Isim -Itb
+CWARN      := -Wall -Wextra -Werror
+CFLAGS     := -std=c11 -O2 -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
+CXXFLAGS   := -std=c++17 -O2 -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
+              -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new
+LDLIBS     := -lcmocka -linih -lcjson -lz -lpthread -lm
+
+# Filled in by mk/*.mk
+BLOCKS     :=
+TWIN_SRCS  :=
+SIM_SRCS   :=
+TESTS      :=
+PROGRAMS   :=
+DEMO_STEPS :=
+WAVES      :=
+
+include $(sort $(wildcard mk/*.mk))
+
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c
+SHIM_CORE    := sim/harness/fg_shim.cpp
+
+.PHONY: all build deps test demo lint wave clean FORCE
+all: build
+
+# ---------------------------------------------------------------- deps
+$(BUILD)/.deps: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@scripts/deps.sh
+	@touch $@
+deps:
+	@scripts/deps.sh
+
+# ------------------------------------------------------ Verilator runtime
+# Compiled once and shared by every model (each model has its own context).
+VLRT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp
+VLRT_OBJS := $(patsubst %.cpp,$(BUILD)/vlrt/%.o,$(VLRT_SRCS))
+$(BUILD)/vlrt/%.o: | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 $(VLINC) -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new -w -c $(VLROOT)/include/$*.cpp -o $@
+$(BUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
+	ar rcs $@ $^
+
+# ---------------------------------------------------- per-block RTL models
+# $(1) = block name.  Variables: $(1)_TOP, $(1)_SRCS, $(1)_GPARAMS (K=V ...)
+define BLOCK_RULES
+$(BUILD)/vl/$(1)/V$(1)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
+	@rm -rf $(BUILD)/vl/$(1) && mkdir -p $(BUILD)/vl/$(1)
+	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 \
+	  --top-module $$($(1)_TOP) --prefix V$(1) -Mdir $(BUILD)/vl/$(1) \
+	  $$(addprefix -G,$$($(1)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
+	$$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk V$(1)__ALL.a \
+	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(BUILD)/vl/$(1)/V$(1)__ALL.a
+	@mkdir -p $$(dir $$@)
+	$(CXX) $(CXXFLAGS) -isystem $(BUILD)/vl/$(1) $$(addprefix -DFG_P_,$$($(1)_GPARAMS)) -c $$< -o $$@
+endef
+$(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
+
+VL_LIBS   := $(foreach b,$(BLOCKS),$(BUILD)/vl/$(b)/V$(b)__ALL.a)
+SHIM_OBJS := $(foreach b,$(BLOCKS),$(BUILD)/obj/shim/$(b)_shim.o) $(BUILD)/obj/shim/fg_shim.o
+
+$(BUILD)/obj/shim/fg_shim.o: $(SHIM_CORE) | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+# ------------------------------------------------------------------ C code
+C_SRCS := $(HARNESS_SRCS) $(TWIN_SRCS) $(SIM_SRCS) tb/fg_tb.c $(TB_SRCS)
+C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
+$(BUILD)/obj/%.o: %.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libfg.a: $(C_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(BUILD)/vlrt/libvlrt.a
+
+# Tests (tests/<name>.c) and programs (sim/<name>_main.c or listed in mk).
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+$(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
+TEST_BINS := $(addprefix $(BUILD)/tests/,$(TESTS))
+PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
+
+build: $(BUILD)/.deps $(TEST_BINS) $(PROG_BINS) $(EXTRA_BUILD)
+
+# ------------------------------------------------------------------- test
+test: $(BUILD)/.deps
+	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@scripts/run_tests.sh $(JOBS) $(TEST_BINS) $(EXTRA_TEST_CMDS)
+
+# ------------------------------------------------------------------- demo
+demo: $(BUILD)/.deps
+	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@set -e; $(foreach s,$(DEMO_STEPS),$(s);)
+
+# ------------------------------------------------------------------- lint
+RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
+lint: $(BUILD)/.deps
+	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS)" \
+	  $(foreach b,$(BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
+
+# ------------------------------------------------------------------- wave
+wave: $(BUILD)/.deps
+	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@mkdir -p $(BUILD)/waves
+	@set -e; $(foreach w,$(WAVES),$(w);)
+	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
+
+clean:
+	rm -rf $(BUILD) results
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every test program (cmocka, TAP output) with up to $1 in parallel,
+# keeps each one's log under build/test-logs/, and ends with one line:
+# "N passed, N failed".  A program that crashes or prints no TAP result
+# counts as one failure.
+set -u
+jobs=$1; shift
+logs=build/test-logs
+rm -rf "$logs"; mkdir -p "$logs"
+export CMOCKA_MESSAGE_OUTPUT=TAP
+
+run_one() {
+  local t=$1 logs=$2 name
+  name=$(basename "${t%% *}")
+  local start=$SECONDS
+  bash -c "$t" >"$logs/$name.log" 2>&1
+  echo "exit=$? seconds=$((SECONDS - start))" >>"$logs/$name.log"
+}
+export -f run_one
+
+printf '%s\n' "$@" | xargs -P "$jobs" -I{} bash -c 'run_one "$1" "$2"' _ {} "$logs"
+
+passed=0; failed=0
+for t in "$@"; do
+  name=$(basename "${t%% *}")
+  log="$logs/$name.log"
+  p=$(grep -cE '^ok [0-9]+' "$log"); f=$(grep -cE '^not ok [0-9]+' "$log")
+  rc=$(sed -n 's/^exit=\([0-9]*\).*/\1/p' "$log" | tail -1)
+  secs=$(sed -n 's/.*seconds=\([0-9]*\)/\1/p' "$log" | tail -1)
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+    # not a TAP program: one test, judged by its exit code
+    if [ "$rc" = 0 ]; then p=1; else f=1; fi
+  elif [ "$rc" != 0 ] && [ "$f" -eq 0 ]; then
+    f=1  # crashed after its last TAP line
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  status=PASS; [ "$f" -gt 0 ] && status=FAIL
+  printf '%-4s %-28s %3d passed %3d failed %4ss\n' "$status" "$name" "$p" "$f" "$secs"
+  if [ "$f" -gt 0 ]; then
+    grep -E '^not ok|^# |Error|error|divergence|assert' "$log" | head -20 | sed 's/^/     /'
+    echo "     (full log: $log)"
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

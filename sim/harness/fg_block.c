@@ -1,0 +1,153 @@
+/* fg_block: runs a block as its C twin, its verilated RTL, or both in
+ * lockstep, stopping at the first cycle where any output differs. */
+#include "fg_block.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_shim.h"
+
+int fg_impl_parse(const char *s, fg_impl *out) {
+    if (!strcmp(s, "c")) *out = FG_IMPL_C;
+    else if (!strcmp(s, "rtl")) *out = FG_IMPL_RTL;
+    else if (!strcmp(s, "lockstep")) *out = FG_IMPL_LOCKSTEP;
+    else return -1;
+    return 0;
+}
+
+const char *fg_impl_name(fg_impl impl) {
+    static const char *const names[] = {"c", "rtl", "lockstep"};
+    return impl <= FG_IMPL_LOCKSTEP ? names[impl] : "?";
+}
+
+static uint64_t field(const void *s, size_t off) {
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)s + off, sizeof v);
+    return v;
+}
+
+bool fg_ports_equal(const fg_port *ports, unsigned n, const void *a, const void *b,
+                    fg_mismatch *m) {
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t va = field(a, ports[i].offset), vb = field(b, ports[i].offset);
+        if (va != vb) {
+            if (m) {
+                m->port = ports[i].name;
+                m->rtl_value = va;
+                m->c_value = vb;
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t fg_port_get(const fg_port *ports, unsigned n, const void *s, const char *name) {
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(ports[i].name, name)) return field(s, ports[i].offset);
+    fprintf(stderr, "fg_port_get: no port named %s\n", name);
+    abort();
+}
+
+static void refresh(fg_block *b) {
+    if (b->rtl) fg_rtl_outputs(b->rtl, b->out);
+    if (b->twin) b->cls->twin_outputs(b->twin, b->rtl ? b->out_other : b->out);
+}
+
+static int compare(fg_block *b) {
+    if (b->impl != FG_IMPL_LOCKSTEP) return 0;
+    fg_mismatch m;
+    if (fg_ports_equal(b->cls->out_ports, b->cls->n_out, b->out, b->out_other, &m)) return 0;
+    m.cycle = b->cycle;
+    b->mismatch = m;
+    b->failed = true;
+    snprintf(b->error, sizeof b->error,
+             "%s lockstep divergence at cycle %" PRIu64 ": port %s rtl=0x%" PRIx64 " c=0x%" PRIx64,
+             b->cls->name, m.cycle, m.port, m.rtl_value, m.c_value);
+    return -1;
+}
+
+fg_block *fg_block_new(const fg_block_class *cls, fg_impl impl, const void *params, char *err,
+                       size_t errlen) {
+    fg_block *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "%s: out of memory", cls->name);
+        return NULL;
+    }
+    b->cls = cls;
+    b->impl = impl;
+    b->out = calloc(1, cls->out_size);
+    b->out_other = calloc(1, cls->out_size);
+    if (!b->out || !b->out_other) {
+        snprintf(err, errlen, "%s: out of memory", cls->name);
+        fg_block_free(b);
+        return NULL;
+    }
+    if (impl != FG_IMPL_RTL) {
+        b->twin = cls->twin_new(params);
+        if (!b->twin) {
+            snprintf(err, errlen, "%s: invalid parameters for the C twin", cls->name);
+            fg_block_free(b);
+            return NULL;
+        }
+    }
+    if (impl != FG_IMPL_C) {
+        if (!cls->rtl_new) {
+            snprintf(err, errlen, "%s: this binary was built without the verilated RTL", cls->name);
+            fg_block_free(b);
+            return NULL;
+        }
+        b->rtl = cls->rtl_new(params, err, errlen);
+        if (!b->rtl) {
+            fg_block_free(b);
+            return NULL;
+        }
+    }
+    fg_block_reset(b);
+    return b;
+}
+
+void fg_block_free(fg_block *b) {
+    if (!b) return;
+    if (b->twin) b->cls->twin_free(b->twin);
+    if (b->rtl) fg_rtl_free(b->rtl);
+    free(b->out);
+    free(b->out_other);
+    free(b);
+}
+
+void fg_block_reset(fg_block *b) {
+    if (b->twin) b->cls->twin_reset(b->twin);
+    if (b->rtl) fg_rtl_reset(b->rtl);
+    b->cycle = 0;
+    b->failed = false;
+    b->error[0] = '\0';
+    refresh(b);
+    compare(b);
+}
+
+const void *fg_block_out(const fg_block *b) { return b->out; }
+
+int fg_block_step(fg_block *b, const void *in) {
+    if (b->failed) return -1;
+    if (b->twin) b->cls->twin_step(b->twin, in);
+    if (b->rtl) fg_rtl_step(b->rtl, in);
+    b->cycle++;
+    refresh(b);
+    if (b->rtl && fg_rtl_error(b->rtl)) {
+        b->failed = true;
+        snprintf(b->error, sizeof b->error, "%s: %s", b->cls->name, fg_rtl_error(b->rtl));
+        return -1;
+    }
+    return compare(b);
+}
+
+int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end) {
+    if (!b->rtl) {
+        fprintf(stderr, "%s: waveforms need the RTL (--impl rtl or lockstep)\n", b->cls->name);
+        return -1;
+    }
+    return fg_rtl_trace(b->rtl, path, start, end);
+}

@@ -1,0 +1,107 @@
+/* fg_block: the one C interface every RTL block and its C twin share.
+ *
+ * A block is described once by an X-macro list of its input and output ports
+ * (name, width in bits, <= 64).  From that list come:
+ *   - the C structs <blk>_in_t / <blk>_out_t (one uint64_t per port),
+ *   - the port tables used by the lockstep comparator and by the C++ shim,
+ *   - the shim's bindings to the verilated model's members.
+ *
+ * Contract (docs/ARCHITECTURE.md): every output depends on state only, so a
+ * cycle is "read outputs, compute inputs, step".  fg_block_step() applies the
+ * inputs, gives one rising clock edge and leaves the new outputs readable.
+ */
+#ifndef FG_BLOCK_H
+#define FG_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { FG_IMPL_C = 0, FG_IMPL_RTL = 1, FG_IMPL_LOCKSTEP = 2 } fg_impl;
+
+/* Parses "c", "rtl" or "lockstep"; returns -1 on anything else. */
+int fg_impl_parse(const char *s, fg_impl *out);
+const char *fg_impl_name(fg_impl impl);
+
+typedef struct {
+    const char *name;
+    unsigned width;  /* bits, 1..64 */
+    size_t offset;   /* offset of the uint64_t field in the C struct */
+} fg_port;
+
+/* Helpers for the X-macro lists: FG_FIELD declares a struct member,
+ * FG_PORT_ENTRY a port-table entry. */
+#define FG_FIELD(name, width) uint64_t name;
+#define FG_PORT_ENTRY(type, name, width) {#name, (width), offsetof(type, name)},
+
+typedef struct fg_rtl fg_rtl; /* opaque verilated model, see fg_shim.h */
+
+typedef struct fg_block_class {
+    const char *name;
+    const fg_port *in_ports;
+    unsigned n_in;
+    size_t in_size;
+    const fg_port *out_ports;
+    unsigned n_out;
+    size_t out_size;
+    /* C twin */
+    void *(*twin_new)(const void *params);
+    void (*twin_reset)(void *twin);
+    void (*twin_outputs)(const void *twin, void *out);
+    void (*twin_step)(void *twin, const void *in);
+    void (*twin_free)(void *twin);
+    /* verilated RTL; NULL when the binary was built without it.  Fails (and
+     * says why in err) when params differ from the verilated parameters. */
+    fg_rtl *(*rtl_new)(const void *params, char *err, size_t errlen);
+} fg_block_class;
+
+typedef struct {
+    uint64_t cycle;
+    const char *port;
+    uint64_t rtl_value;
+    uint64_t c_value;
+} fg_mismatch;
+
+typedef struct fg_block {
+    const fg_block_class *cls;
+    fg_impl impl;
+    void *twin;
+    fg_rtl *rtl;
+    uint64_t cycle;      /* rising edges since reset */
+    void *out;           /* outputs of the current state */
+    void *out_other;     /* lockstep: the C twin's view */
+    bool failed;         /* lockstep divergence or RTL assertion */
+    fg_mismatch mismatch;
+    char error[256];
+} fg_block;
+
+/* Creates and resets a block.  Returns NULL and writes a message to err on
+ * failure (RTL not built, parameter mismatch, out of memory). */
+fg_block *fg_block_new(const fg_block_class *cls, fg_impl impl, const void *params,
+                       char *err, size_t errlen);
+void fg_block_free(fg_block *b);
+void fg_block_reset(fg_block *b);
+/* Outputs of the current state (valid until the next step). */
+const void *fg_block_out(const fg_block *b);
+/* Applies inputs and clocks one rising edge.  Returns 0, or -1 when the
+ * lockstep diverged or an RTL assertion fired (b->error says which port /
+ * assertion, at which cycle, with both values). */
+int fg_block_step(fg_block *b, const void *in);
+/* FST waveform of the RTL side from cycle start to end (end 0 = no end). */
+int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end);
+
+/* Compares two output structs of cls; fills m and returns false on the first
+ * differing port. */
+bool fg_ports_equal(const fg_port *ports, unsigned n, const void *a, const void *b,
+                    fg_mismatch *m);
+/* Looks a port value up by name (tests and trace printing). */
+uint64_t fg_port_get(const fg_port *ports, unsigned n, const void *s, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,32 @@
+/* fg_shim: the C view of a verilated model.  Implemented once in
+ * fg_shim.cpp (the only shared C++ in the project); each block adds a few
+ * lines in sim/shim/<block>_shim.cpp that bind its ports. */
+#ifndef FG_SHIM_H
+#define FG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fg_rtl fg_rtl;
+
+/* Holds rst_ni low for two clock cycles, then releases it. */
+void fg_rtl_reset(fg_rtl *r);
+/* Copies the C input struct onto the model's input ports, gives one rising
+ * edge, dumps the waveform when inside the trace window. */
+void fg_rtl_step(fg_rtl *r, const void *in);
+/* Copies the model's output ports into the C output struct. */
+void fg_rtl_outputs(fg_rtl *r, void *out);
+/* Opens an FST file; only cycles in [start, end] are dumped (end 0: no end). */
+int fg_rtl_trace(fg_rtl *r, const char *path, uint64_t start, uint64_t end);
+/* Non-NULL once an immediate assertion in the RTL has failed. */
+const char *fg_rtl_error(const fg_rtl *r);
+void fg_rtl_free(fg_rtl *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,87 @@
+// Generic C++ core of every verilated-model shim.  A block's shim
+// (sim/shim/<block>_shim.cpp) instantiates FgRtlModel<V<block>> and binds its
+// ports from the block's X-macro port lists; everything else lives here.
+#ifndef FG_SHIM_HPP
+#define FG_SHIM_HPP
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "fg_shim.h"
+
+struct FgBind {
+    void *member;   // the model's port member (CData/SData/IData/QData)
+    unsigned bytes; // sizeof the member
+    size_t offset;  // offset of the uint64_t field in the C struct
+};
+
+struct fg_rtl {
+    VerilatedContext ctx;
+    std::vector<FgBind> ins, outs;
+    VerilatedFstC *tfp = nullptr;
+    uint64_t trace_start = 0, trace_end = 0, cycle = 0;
+    std::string err;
+
+    virtual ~fg_rtl() {
+        if (tfp) {
+            tfp->close();
+            delete tfp;
+        }
+    }
+    virtual void set_clk(uint8_t v) = 0;
+    virtual void set_rst_n(uint8_t v) = 0;
+    virtual void eval() = 0;
+    virtual void attach_trace(VerilatedFstC *t) = 0;
+
+    template <typename T> static FgBind bind(T *member, size_t offset) {
+        static_assert(sizeof(T) <= 8, "ports wider than 64 bits are not allowed at block boundaries");
+        return FgBind{member, static_cast<unsigned>(sizeof(T)), offset};
+    }
+};
+
+// Blocks without a reset port (e.g. the SRAM primitive) are allowed.
+template <class M, class = void> struct FgHasRst : std::false_type {};
+template <class M> struct FgHasRst<M, std::void_t<decltype(std::declval<M>().rst_ni)>> : std::true_type {};
+
+template <class M> struct FgRtlModel : fg_rtl {
+    M *top;
+    explicit FgRtlModel() {
+        ctx.traceEverOn(true);
+        ctx.fatalOnError(false); // a failed assertion is reported, not abort()ed
+        top = new M(&ctx, "top");
+    }
+    ~FgRtlModel() override {
+        if (tfp) {
+            tfp->close();
+            delete tfp;
+            tfp = nullptr;
+        }
+        top->final();
+        delete top;
+    }
+    void set_clk(uint8_t v) override { top->clk_i = v; }
+    void set_rst_n(uint8_t v) override {
+        if constexpr (FgHasRst<M>::value) top->rst_ni = v;
+        else (void)v;
+    }
+    void eval() override { top->eval(); }
+    void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
+};
+
+// Binds every port of an X-macro list: FG_SHIM_BIND(m, INPUTS, in_t, OUTPUTS, out_t).
+#define FG_SHIM_IN_(n, w) m_->ins.push_back(fg_rtl::bind(&m_->top->n, offsetof(FG_SHIM_IN_T_, n)));
+#define FG_SHIM_OUT_(n, w) m_->outs.push_back(fg_rtl::bind(&m_->top->n, offsetof(FG_SHIM_OUT_T_, n)));
+
+// Copies a parameter-mismatch message into err; used by the shims.
+int fg_shim_param_check(const char *block, const char *param, uint64_t want, uint64_t built,
+                        char *err, size_t errlen);
+
+#endif

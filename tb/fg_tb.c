@@ -1,0 +1,35 @@
+#include "fg_tb.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wave_name) {
+    fg_impl impl = FG_IMPL_LOCKSTEP;
+    const char *s = getenv("FG_IMPL");
+    if (s && *s && fg_impl_parse(s, &impl)) fail_msg("FG_IMPL=%s: expected c, rtl or lockstep", s);
+    char err[256];
+    fg_block *b = fg_block_new(cls, impl, params, err, sizeof err);
+    if (!b) fail_msg("%s", err);
+    const char *dir = getenv("FG_WAVE_DIR");
+    if (dir && *dir && wave_name && impl != FG_IMPL_C) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.fst", dir, wave_name);
+        if (fg_block_trace(b, path, fg_env_u64("FG_WAVE_START", 0), fg_env_u64("FG_WAVE_END", 0)))
+            fail_msg("cannot open %s", path);
+        fg_block_reset(b); /* restart so the trace holds the whole test */
+    }
+    return b;
+}
+
+void tb_step(fg_block *b, const void *in) {
+    if (fg_block_step(b, in)) fail_msg("%s", b->error);
+}
+
+uint64_t tb_seed(const char *what) {
+    uint64_t seed = fg_seed_from_env();
+    printf("# %s: seed=%" PRIu64 " (repeat with FG_SEED=%" PRIu64 ")\n", what, seed, seed);
+    return seed;
+}
+
+uint64_t tb_cycles(uint64_t dflt) { return fg_env_u64("FG_CYCLES", dflt); }

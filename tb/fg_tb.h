@@ -1,0 +1,25 @@
+/* Test-bench helpers shared by every block test (cmocka). */
+#ifndef FG_TB_H
+#define FG_TB_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fg_block.h"
+#include "fg_util.h"
+
+/* Creates a block with the implementation named by $FG_IMPL (default:
+ * lockstep, i.e. verilated RTL and C twin compared every cycle).  When
+ * $FG_WAVE_DIR is set, the RTL side writes <dir>/<wave_name>.fst. */
+fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wave_name);
+/* Steps one cycle; fails the test with the divergence/assertion message. */
+void tb_step(fg_block *b, const void *in);
+/* Seed for a random test, printed so that FG_SEED=<seed> repeats the run. */
+uint64_t tb_seed(const char *what);
+/* Random test length: $FG_CYCLES or the default. */
+uint64_t tb_cycles(uint64_t dflt);
+
+#endif
