@@ -39,7 +39,7 @@ WAVES      :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
 .PHONY: all build deps test demo lint wave clean FORCE

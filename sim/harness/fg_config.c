@@ -1,0 +1,213 @@
+#include "fg_config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *section, *key, *value, *origin;
+    bool used;
+} entry;
+
+struct fg_config {
+    entry *e;
+    size_t n, cap;
+};
+
+fg_config *fg_config_new(void) { return calloc(1, sizeof(fg_config)); }
+
+void fg_config_free(fg_config *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->e[i].section);
+        free(c->e[i].key);
+        free(c->e[i].value);
+        free(c->e[i].origin);
+    }
+    free(c->e);
+    free(c);
+}
+
+static entry *find(const fg_config *c, const char *section, const char *key) {
+    for (size_t i = c->n; i-- > 0;)
+        if (!strcmp(c->e[i].section, section) && !strcmp(c->e[i].key, key)) return &c->e[i];
+    return NULL;
+}
+
+static int put(fg_config *c, const char *section, const char *key, const char *value,
+               const char *origin) {
+    entry *x = find(c, section, key);
+    if (x) {
+        char *v = strdup(value), *o = strdup(origin);
+        if (!v || !o) {
+            free(v);
+            free(o);
+            return -1;
+        }
+        free(x->value);
+        free(x->origin);
+        x->value = v;
+        x->origin = o;
+        return 0;
+    }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 32;
+        entry *ne = realloc(c->e, cap * sizeof *ne);
+        if (!ne) return -1;
+        c->e = ne;
+        c->cap = cap;
+    }
+    entry *e = &c->e[c->n];
+    e->section = strdup(section);
+    e->key = strdup(key);
+    e->value = strdup(value);
+    e->origin = strdup(origin);
+    e->used = false;
+    if (!e->section || !e->key || !e->value || !e->origin) return -1;
+    c->n++;
+    return 0;
+}
+
+typedef struct {
+    fg_config *c;
+    const char *path;
+} load_ctx;
+
+static int on_kv(void *user, const char *section, const char *name, const char *value) {
+    load_ctx *l = user;
+    return put(l->c, section, name, value, l->path) == 0;
+}
+
+int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "config %s: %s", path, strerror(errno));
+        return -1;
+    }
+    load_ctx l = {c, path};
+    int rc = ini_parse_file(f, on_kv, &l);
+    fclose(f);
+    if (rc) {
+        snprintf(err, errlen, "config %s: syntax error at line %d", path, rc);
+        return -1;
+    }
+    return 0;
+}
+
+int fg_config_set(fg_config *c, const char *a, char *err, size_t errlen) {
+    const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
+    if (!dot || !eq || dot > eq || dot == a || eq == dot + 1) {
+        snprintf(err, errlen, "--set %s: expected section.key=value", a);
+        return -1;
+    }
+    char sec[128], key[128];
+    size_t ls = (size_t)(dot - a), lk = (size_t)(eq - dot - 1);
+    if (ls >= sizeof sec || lk >= sizeof key) {
+        snprintf(err, errlen, "--set %s: name too long", a);
+        return -1;
+    }
+    memcpy(sec, a, ls);
+    sec[ls] = 0;
+    memcpy(key, dot + 1, lk);
+    key[lk] = 0;
+    if (put(c, sec, key, eq + 1, "--set")) {
+        snprintf(err, errlen, "--set: out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+const char *fg_config_str(fg_config *c, const char *section, const char *key) {
+    entry *x = find(c, section, key);
+    if (!x) return NULL;
+    x->used = true;
+    return x->value;
+}
+
+int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
+                  uint64_t *out, char *err, size_t errlen) {
+    entry *x = find(c, section, key);
+    if (!x) return 0;
+    x->used = true;
+    char *end;
+    errno = 0;
+    if (x->value[0] == '-') goto bad;
+    unsigned long long v = strtoull(x->value, &end, 0);
+    if (errno || end == x->value || *end) goto bad;
+    if (v < min || v > max) {
+        snprintf(err, errlen, "%s: [%s] %s = %s is outside [%llu, %llu]", x->origin, section, key,
+                 x->value, (unsigned long long)min, (unsigned long long)max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+bad:
+    snprintf(err, errlen, "%s: [%s] %s = '%s' is not a non-negative integer", x->origin, section,
+             key, x->value);
+    return -1;
+}
+
+int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
+                     double *out, char *err, size_t errlen) {
+    entry *x = find(c, section, key);
+    if (!x) return 0;
+    x->used = true;
+    char *end;
+    errno = 0;
+    double v = strtod(x->value, &end);
+    if (errno || end == x->value || *end || !isfinite(v)) {
+        snprintf(err, errlen, "%s: [%s] %s = '%s' is not a number", x->origin, section, key,
+                 x->value);
+        return -1;
+    }
+    if (v < min || v > max) {
+        snprintf(err, errlen, "%s: [%s] %s = %s is outside [%g, %g]", x->origin, section, key,
+                 x->value, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out, char *err,
+                   size_t errlen) {
+    static const char *const choices[] = {"false", "true", "0", "1", "no", "yes", "off", "on", NULL};
+    unsigned i;
+    entry *x = find(c, section, key);
+    if (!x) return 0;
+    if (fg_config_enum(c, section, key, choices, &i, err, errlen)) return -1;
+    *out = i & 1;
+    return 0;
+}
+
+int fg_config_enum(fg_config *c, const char *section, const char *key, const char *const *choices,
+                   unsigned *out, char *err, size_t errlen) {
+    entry *x = find(c, section, key);
+    if (!x) return 0;
+    x->used = true;
+    for (unsigned i = 0; choices[i]; i++)
+        if (!strcmp(choices[i], x->value)) {
+            *out = i;
+            return 0;
+        }
+    int n = snprintf(err, errlen, "%s: [%s] %s = '%s' is not one of:", x->origin, section, key,
+                     x->value);
+    for (unsigned i = 0; choices[i] && n > 0 && (size_t)n < errlen; i++)
+        n += snprintf(err + n, errlen - (size_t)n, " %s", choices[i]);
+    return -1;
+}
+
+int fg_config_check_unused(const fg_config *c, char *err, size_t errlen) {
+    int n = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->e[i].used) continue;
+        if (n == 0) n = snprintf(err, errlen, "unknown configuration keys (typo?):");
+        if (n > 0 && (size_t)n < errlen)
+            n += snprintf(err + n, errlen - (size_t)n, " %s:[%s]%s", c->e[i].origin,
+                          c->e[i].section, c->e[i].key);
+    }
+    return n ? -1 : 0;
+}

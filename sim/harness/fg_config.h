@@ -1,0 +1,39 @@
+/* fg_config: configuration files (configs/NAME.ini, parsed by Debian's libinih)
+ * plus command-line overrides "--set section.key=value".  Every getter
+ * rejects malformed values with a message naming the file, section and key;
+ * fg_config_check_unused() reports keys nobody read (typos). */
+#ifndef FG_CONFIG_H
+#define FG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fg_config fg_config;
+
+fg_config *fg_config_new(void);
+void fg_config_free(fg_config *c);
+/* Loads an INI file; later loads and overrides win.  Returns 0 or -1 with a
+ * message in err (missing file, syntax error with line number). */
+int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen);
+/* "section.key=value" */
+int fg_config_set(fg_config *c, const char *assignment, char *err, size_t errlen);
+
+/* Typed getters: return 0 and store the value (or leave *out = default when
+ * the key is absent); -1 with a message when present but malformed or out
+ * of [min, max]. */
+int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
+                  uint64_t *out, char *err, size_t errlen);
+int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
+                     double *out, char *err, size_t errlen);
+int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out, char *err,
+                   size_t errlen);
+/* Returns the raw string or NULL; the pointer lives as long as c. */
+const char *fg_config_str(fg_config *c, const char *section, const char *key);
+/* One of choices[] (NULL-terminated) -> its index in *out. */
+int fg_config_enum(fg_config *c, const char *section, const char *key, const char *const *choices,
+                   unsigned *out, char *err, size_t errlen);
+/* -1 with a message listing keys that were set but never read. */
+int fg_config_check_unused(const fg_config *c, char *err, size_t errlen);
+
+#endif
