@@ -11,7 +11,8 @@
 
 SHELL      := /bin/bash
 .DEFAULT_GOAL := build
-BUILD      := build
+BUILD      ?= build
+export BUILD
 CC         := gcc
 CXX        := g++
 VERILATOR  ?= verilator

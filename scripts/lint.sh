@@ -5,7 +5,7 @@
 # -Wall -Wextra -Werror.  Exits non-zero on any finding.
 set -u
 cc_cmd=$1; c_srcs=$2; shift 2
-out=build/lint; mkdir -p "$out"
+out=${BUILD:-build}/lint; mkdir -p "$out"
 fail=0
 
 echo "== verilator --lint-only -Wall"

@@ -5,7 +5,7 @@
 # counts as one failure.
 set -u
 jobs=$1; shift
-logs=build/test-logs
+logs=${BUILD:-build}/test-logs
 rm -rf "$logs"; mkdir -p "$logs"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 
