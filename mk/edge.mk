@@ -1,0 +1,16 @@
+# EDGE front-end blocks (rtl/edge/): event kernel table and doorbell decoder.
+BLOCKS += edge_ekt edge_doorbell
+edge_ekt_TOP  := edge_ekt
+edge_ekt_SRCS := rtl/prim/fg_sram_sp.sv rtl/prim/fg_fifo.sv rtl/prim/fg_rr_arb.sv rtl/edge/edge_ekt.sv
+edge_ekt_GPARAMS := ENTRIES=32 ADDR_W=64 PSIZE_W=64 DIM_W=32 SHMEM_W=16 PRIO_W=2 MAXEV_W=16 \
+                    WARP_THREADS=32 OUT_DEPTH=2
+edge_doorbell_TOP  := edge_doorbell
+edge_doorbell_SRCS := rtl/prim/fg_fifo.sv rtl/edge/edge_doorbell.sv
+edge_doorbell_GPARAMS := ENTRIES=32 ADDR_W=64 DATA_W=32 RING_DEPTH=16 PT_DEPTH=2
+
+TWIN_SRCS += sim/twin/edge_ekt.c sim/twin/edge_doorbell.c
+TESTS     += test_edge_ekt test_edge_doorbell
+PROGRAMS  += edge_demo
+DEMO_STEPS += $(BUILD)/bin/edge_demo
+WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/test_edge_ekt >/dev/null
+WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/test_edge_doorbell >/dev/null

@@ -1,0 +1,133 @@
+// Doorbell decoder in the GPU front-end (EDGE Sec. III-C).
+//
+// Each EKT entry is tied to one memory-mapped doorbell register; a device
+// launches an event kernel by writing to it.  The decoder watches the
+// front-end's write stream: writes inside the doorbell aperture
+// [cfg_base_i, cfg_base_i + 2^cfg_region_log2_i) ring doorbell
+// id = offset >> cfg_stride_log2_i and are queued toward the EKT; every other
+// write passes through untouched.  A doorbell write whose id is beyond the
+// table (id >= ENTRIES) or that is not stride-aligned is an error: a pulse on
+// err_*, a saturating counter, a sticky status bit, and no ring.
+//
+// No ring is ever lost or duplicated: wr_ready_o is low whenever either
+// queue is full (it depends on state only), so the front-end holds the write.
+// The written data is not interpreted (EDGE: any write rings).
+module edge_doorbell #(
+  parameter int ENTRIES    = 32,
+  parameter int ADDR_W     = 64,
+  parameter int DATA_W     = 32,
+  parameter int RING_DEPTH = 16,
+  parameter int PT_DEPTH   = 2,
+  localparam int IDW       = (ENTRIES > 1) ? $clog2(ENTRIES) : 1
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // configuration (quasi-static, set by the driver)
+  input  logic [ADDR_W-1:0] cfg_base_i,
+  input  logic [5:0]        cfg_region_log2_i,
+  input  logic [5:0]        cfg_stride_log2_i,
+  // front-end memory-mapped writes
+  input  logic              wr_valid_i,
+  output logic              wr_ready_o,
+  input  logic [ADDR_W-1:0] wr_addr_i,
+  input  logic [DATA_W-1:0] wr_data_i,
+  // ordinary writes, passed through
+  output logic              pt_valid_o,
+  input  logic              pt_ready_i,
+  output logic [ADDR_W-1:0] pt_addr_o,
+  output logic [DATA_W-1:0] pt_data_o,
+  // rings toward the EKT
+  output logic              ring_valid_o,
+  input  logic              ring_ready_i,
+  output logic [IDW-1:0]    ring_id_o,
+  output logic [$clog2(RING_DEPTH+1)-1:0] ring_count_o,
+  // errors
+  output logic              err_valid_o,
+  output logic [1:0]        err_code_o,
+  output logic [ADDR_W-1:0] err_addr_o,
+  output logic [31:0]       cnt_rings_o,
+  output logic [15:0]       cnt_err_range_o,
+  output logic [15:0]       cnt_err_align_o,
+  output logic [1:0]        err_status_o
+);
+  localparam logic [1:0] ERR_RANGE = 2'd1, ERR_ALIGN = 2'd2;
+
+  logic ring_rdy, pt_rdy;
+  assign wr_ready_o = ring_rdy && pt_rdy;
+  wire wr_fire = wr_valid_i && wr_ready_o;
+
+  // Decode.
+  wire [ADDR_W-1:0] off       = wr_addr_i - cfg_base_i;
+  wire              in_region = (wr_addr_i >= cfg_base_i) && ((off >> cfg_region_log2_i) == '0);
+  wire [ADDR_W-1:0] id_full   = off >> cfg_stride_log2_i;
+  wire [ADDR_W-1:0] low_mask  = ~({ADDR_W{1'b1}} << cfg_stride_log2_i);
+  wire              aligned   = (off & low_mask) == '0;
+  wire              id_range  = id_full < ADDR_W'(ENTRIES);
+
+  wire ring_push = wr_fire && in_region && id_range && aligned;
+  wire pt_push   = wr_fire && !in_region;
+  wire bad_range = wr_fire && in_region && !id_range;
+  wire bad_align = wr_fire && in_region && id_range && !aligned;
+
+  fg_fifo #(.WIDTH(IDW), .DEPTH(RING_DEPTH)) u_ring_q (
+    .clk_i, .rst_ni, .valid_i(ring_push), .ready_o(ring_rdy), .data_i(id_full[IDW-1:0]),
+    .valid_o(ring_valid_o), .ready_i(ring_ready_i), .data_o(ring_id_o), .count_o(ring_count_o)
+  );
+
+  logic [$clog2(PT_DEPTH+1)-1:0] unused_pt_cnt;
+  fg_fifo #(.WIDTH(ADDR_W + DATA_W), .DEPTH(PT_DEPTH)) u_pt_q (
+    .clk_i, .rst_ni, .valid_i(pt_push), .ready_o(pt_rdy), .data_i({wr_data_i, wr_addr_i}),
+    .valid_o(pt_valid_o), .ready_i(pt_ready_i), .data_o({pt_data_o, pt_addr_o}),
+    .count_o(unused_pt_cnt)
+  );
+
+  logic              err_v_q;
+  logic [1:0]        err_code_q, status_q;
+  logic [ADDR_W-1:0] err_addr_q;
+  logic [31:0]       cnt_rings_q;
+  logic [15:0]       cnt_range_q, cnt_align_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      err_v_q     <= 1'b0;
+      err_code_q  <= '0;
+      err_addr_q  <= '0;
+      cnt_rings_q <= '0;
+      cnt_range_q <= '0;
+      cnt_align_q <= '0;
+      status_q    <= '0;
+    end else begin
+      err_v_q <= bad_range || bad_align;
+      if (bad_range || bad_align) begin
+        err_code_q <= bad_range ? ERR_RANGE : ERR_ALIGN;
+        err_addr_q <= wr_addr_i;
+      end
+      if (ring_push && cnt_rings_q != 32'hffffffff) cnt_rings_q <= cnt_rings_q + 32'd1;
+      if (bad_range) begin
+        if (cnt_range_q != 16'hffff) cnt_range_q <= cnt_range_q + 16'd1;
+        status_q[0] <= 1'b1;
+      end
+      if (bad_align) begin
+        if (cnt_align_q != 16'hffff) cnt_align_q <= cnt_align_q + 16'd1;
+        status_q[1] <= 1'b1;
+      end
+    end
+  end
+
+  assign err_valid_o     = err_v_q;
+  assign err_code_o      = err_code_q;
+  assign err_addr_o      = err_addr_q;
+  assign cnt_rings_o     = cnt_rings_q;
+  assign cnt_err_range_o = cnt_range_q;
+  assign cnt_err_align_o = cnt_align_q;
+  assign err_status_o    = status_q;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // every accepted write goes exactly one way
+      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(wr_fire));
+      assert (!ring_push || ring_rdy);
+      assert (!pt_push || pt_rdy);
+    end
+  end
+endmodule

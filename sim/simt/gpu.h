@@ -1,0 +1,91 @@
+/* gpu: the SIMT GPU model's public interface (C model; EDGE Table II
+ * defaults).  Everything outside sim/simt/ uses only this header.
+ *
+ * Time is counted in GPU core cycles; gpu_tick() advances one cycle.  The
+ * memory system behind the cores is a fixed-latency global memory for now
+ * (later issues replace it); global memory is a flat byte-addressed space
+ * shared with the host and device models (they read/write it directly, the
+ * PCIe timing is modelled by the caller). */
+#ifndef GPU_H
+#define GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fg_config.h"
+
+typedef struct gpu gpu_t;
+
+typedef struct {
+    unsigned num_cores;          /* 16 */
+    double clock_mhz;            /* 700 */
+    unsigned warp_size;          /* 32 (fixed by the ISA model) */
+    unsigned max_blocks_per_core;  /* 16 */
+    unsigned max_threads_per_core; /* 2048 */
+    unsigned regs_per_core;      /* 65536 */
+    unsigned shmem_per_core;     /* 48 KB */
+    unsigned l1_bytes;           /* 64 KB */
+    unsigned l2_bytes;           /* 1 MB */
+    uint64_t global_mem_bytes;   /* size of the flat global memory */
+    unsigned mem_latency;        /* fixed global-memory latency, cycles */
+    /* ... the SIMT model adds its own timing parameters (pipeline latencies,
+     * i-buffer depth, MSHRs, ...) here, each read from [gpu] in the config */
+} gpu_config;
+
+/* Defaults (EDGE Table II), then [gpu] keys of cfg override them. */
+void gpu_config_default(gpu_config *c);
+int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen);
+
+gpu_t *gpu_new(const gpu_config *c, char *err, size_t errlen);
+void gpu_free(gpu_t *g);
+
+/* Global memory (bounds-checked: -1 and a message on an out-of-range access). */
+int gpu_mem_write(gpu_t *g, uint64_t addr, const void *src, size_t len);
+int gpu_mem_read(gpu_t *g, uint64_t addr, void *dst, size_t len);
+/* Simple bump allocator over global memory, 256-byte aligned; 0 when full. */
+uint64_t gpu_malloc(gpu_t *g, uint64_t bytes);
+
+typedef struct {
+    uint64_t entry;           /* kernel pointer: address of the kernel's entry in GPU memory */
+    unsigned regs_per_thread; /* from the ELF (registers the code uses) */
+    unsigned static_shmem;    /* bytes */
+    char name[64];
+} gpu_kernel;
+
+/* Loads a RISC-V (RV32IMAF) kernel ELF into GPU memory; clear errors for a
+ * missing, truncated or wrong-architecture file. */
+int gpu_load_kernel(gpu_t *g, const char *elf_path, const char *symbol, gpu_kernel *out,
+                    char *err, size_t errlen);
+
+typedef struct {
+    uint64_t kernel_ptr;   /* gpu_kernel.entry */
+    unsigned regs_per_thread;
+    uint32_t grid[3], block[3];
+    uint32_t shmem;
+    uint64_t param_addr;   /* kernel's parameter buffer in global memory (a0 at entry) */
+    unsigned priority;     /* 0 = normal; higher runs first (event kernels) */
+    uint64_t tag;          /* caller's id, echoed in the callbacks */
+} gpu_launch_desc;
+
+typedef struct {
+    /* first instruction of the launch issued (any warp) */
+    void (*first_instr)(void *user, uint64_t tag, uint64_t cycle);
+    /* every thread of the launch exited */
+    void (*complete)(void *user, uint64_t tag, uint64_t cycle);
+    void *user;
+} gpu_callbacks;
+
+void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb);
+/* Queues a kernel launch (the kernel management unit takes it next cycle).
+ * -1 with a message when it can never run (too many threads, registers or
+ * shared memory for one core, zero dimensions, bad kernel pointer). */
+int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
+void gpu_tick(gpu_t *g);
+uint64_t gpu_cycle(const gpu_t *g);
+bool gpu_idle(const gpu_t *g);
+/* A fault inside a kernel (bad address, illegal instruction) stops the
+ * model: non-NULL message from then on. */
+const char *gpu_error(const gpu_t *g);
+
+#endif

@@ -1,0 +1,65 @@
+/* Event kernel table (EKT), EDGE Sec. III-A..C and IV-E: C twin and ports of
+ * rtl/edge/edge_ekt.sv.
+ *
+ * Operations (one at a time through a single read/write port):
+ *   register   (cmd, op REG)   -> rsp OK with the doorbell id, or FULL / INVALID
+ *                                 with every entry left as it was
+ *   unregister (cmd, op UNREG) -> rsp OK, NOT_REGISTERED, or BUSY (events in flight)
+ *   read       (cmd, op READ)  -> rsp OK with head and in-flight count
+ *   launch     (ring)          -> one descriptor on evw_* (single-warp kernels,
+ *                                 toward the SIMT core scheduler) or pkq_*
+ *                                 (larger ones, toward a pending event kernel
+ *                                 queue), or one err_* pulse
+ *   complete   (cpl)           -> frees one in-flight event, or one err_* pulse
+ */
+#ifndef EDGE_EKT_H
+#define EDGE_EKT_H
+
+#include "fg_block.h"
+
+enum { EKT_OP_REG = 0, EKT_OP_UNREG = 1, EKT_OP_READ = 2 };
+enum { EKT_RSP_OK = 0, EKT_RSP_FULL = 1, EKT_RSP_INVALID = 2, EKT_RSP_NOT_REGISTERED = 3,
+       EKT_RSP_BUSY = 4 };
+enum { EKT_ERR_NONE = 0, EKT_ERR_UNREGISTERED = 1, EKT_ERR_OVERRUN = 2, EKT_ERR_SPURIOUS_CPL = 3,
+       EKT_ERR_CPL_UNREGISTERED = 4 };
+
+/* Widths below are those of the default configuration (EDGE IV-E). */
+#define EDGE_EKT_DESC(X, p)                                                                        \
+    X(p##_id_o, 5) X(p##_kernel_ptr_o, 64) X(p##_param_addr_o, 64) X(p##_grid_x_o, 32)            \
+    X(p##_grid_y_o, 32) X(p##_grid_z_o, 32) X(p##_block_x_o, 32) X(p##_block_y_o, 32)             \
+    X(p##_block_z_o, 32) X(p##_shmem_o, 16) X(p##_prio_o, 2)
+
+#define EDGE_EKT_INPUTS(X)                                                                         \
+    X(cmd_valid_i, 1) X(cmd_op_i, 2) X(cmd_id_i, 5) X(cmd_kernel_ptr_i, 64)                        \
+    X(cmd_param_base_i, 64) X(cmd_param_size_i, 64) X(cmd_param_end_i, 64) X(cmd_grid_x_i, 32)     \
+    X(cmd_grid_y_i, 32) X(cmd_grid_z_i, 32) X(cmd_block_x_i, 32) X(cmd_block_y_i, 32)              \
+    X(cmd_block_z_i, 32) X(cmd_shmem_i, 16) X(cmd_prio_i, 2) X(cmd_max_events_i, 16)               \
+    X(rsp_ready_i, 1) X(ring_valid_i, 1) X(ring_id_i, 5) X(cpl_valid_i, 1) X(cpl_id_i, 5)          \
+    X(evw_ready_i, 1) X(pkq_ready_i, 1)
+
+#define EDGE_EKT_OUTPUTS(X)                                                                        \
+    X(cmd_ready_o, 1) X(rsp_valid_o, 1) X(rsp_status_o, 3) X(rsp_id_o, 5) X(rsp_head_o, 64)       \
+    X(rsp_inflight_o, 16) X(ring_ready_o, 1) X(cpl_ready_o, 1)                                     \
+    X(evw_valid_o, 1) EDGE_EKT_DESC(X, evw) X(pkq_valid_o, 1) EDGE_EKT_DESC(X, pkq)                \
+    X(err_valid_o, 1) X(err_code_o, 3) X(err_id_o, 5) X(registered_o, 32) X(cnt_launch_o, 32)      \
+    X(cnt_err_unreg_o, 16) X(cnt_err_overrun_o, 16) X(cnt_err_cpl_o, 16) X(err_status_o, 3)
+
+typedef struct { EDGE_EKT_INPUTS(FG_FIELD) } edge_ekt_in_t;
+typedef struct { EDGE_EKT_OUTPUTS(FG_FIELD) } edge_ekt_out_t;
+
+typedef struct {
+    unsigned entries;      /* ENTRIES, 32 */
+    unsigned addr_w;       /* ADDR_W: kernel pointer and parameter buffer addresses, 64 */
+    unsigned psize_w;      /* PSIZE_W: parameter entry size, 64 */
+    unsigned dim_w;        /* DIM_W: grid and block dimensions, 32 */
+    unsigned shmem_w;      /* SHMEM_W, 16 */
+    unsigned prio_w;       /* PRIO_W, 2 */
+    unsigned maxev_w;      /* MAXEV_W: maxNumEvents and in-flight counters, 16 */
+    unsigned warp_threads; /* WARP_THREADS: a kernel of one block of <= this many threads is a warp-level event, 32 */
+    unsigned out_depth;    /* OUT_DEPTH: descriptor FIFO depth per output path, 2 */
+} edge_ekt_params;
+
+void edge_ekt_params_default(edge_ekt_params *p);
+extern const fg_block_class edge_ekt_class;
+
+#endif

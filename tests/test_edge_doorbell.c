@@ -1,0 +1,207 @@
+/* Doorbell decoder: decode rules, pass-through, errors, back-pressure, and a
+ * random lockstep run with a scoreboard (every accepted write leaves exactly
+ * once: as a ring with the right id, as a pass-through write, or as an error). */
+#include <stdio.h>
+#include <string.h>
+
+#include "edge_doorbell.h"
+#include "fg_tb.h"
+
+#define BASE 0xfe000000ULL
+
+typedef struct {
+    fg_block *b;
+    edge_doorbell_in_t in;
+    bool hold_ring, hold_pt;
+    /* scoreboard */
+    uint64_t exp_ring[64], exp_pt[64][2];
+    unsigned rh, rn, ph, pn;
+    uint64_t rings, pts, errs_range, errs_align, accepted;
+} db_tb;
+
+static const edge_doorbell_out_t *out(const db_tb *t) { return fg_block_out(t->b); }
+
+static void init(db_tb *t, const char *wave) {
+    memset(t, 0, sizeof *t);
+    edge_doorbell_params p;
+    edge_doorbell_params_default(&p);
+    t->b = tb_block(&edge_doorbell_class, &p, wave);
+    t->in.cfg_base_i = BASE;
+    t->in.cfg_region_log2_i = 12; /* a 4 KB doorbell page */
+    t->in.cfg_stride_log2_i = 3;  /* one 8-byte register per doorbell */
+}
+
+/* Reference decode, written independently of the twin. */
+static int classify(const db_tb *t, uint64_t addr, uint64_t *id) {
+    uint64_t base = t->in.cfg_base_i, size = 1ULL << t->in.cfg_region_log2_i;
+    if (addr < base || addr - base >= size) return 0; /* pass-through */
+    uint64_t off = addr - base, stride = 1ULL << t->in.cfg_stride_log2_i;
+    *id = off / stride;
+    if (*id >= 32) return DB_ERR_RANGE + 10;
+    if (off % stride) return DB_ERR_ALIGN + 10;
+    return 1;
+}
+
+static void cycle(db_tb *t) {
+    const edge_doorbell_out_t *o = out(t);
+    t->in.ring_ready_i = !t->hold_ring;
+    t->in.pt_ready_i = !t->hold_pt;
+    if (o->ring_valid_o && t->in.ring_ready_i) {
+        assert_true(t->rn > 0);
+        assert_int_equal(o->ring_id_o, t->exp_ring[t->rh]);
+        t->rh = (t->rh + 1) % 64;
+        t->rn--;
+        t->rings++;
+    }
+    if (o->pt_valid_o && t->in.pt_ready_i) {
+        assert_true(t->pn > 0);
+        assert_int_equal(o->pt_addr_o, t->exp_pt[t->ph][0]);
+        assert_int_equal(o->pt_data_o, t->exp_pt[t->ph][1]);
+        t->ph = (t->ph + 1) % 64;
+        t->pn--;
+        t->pts++;
+    }
+    if (o->err_valid_o) {
+        if (o->err_code_o == DB_ERR_RANGE) t->errs_range++;
+        else if (o->err_code_o == DB_ERR_ALIGN) t->errs_align++;
+        else fail_msg("bad error code %llu", (unsigned long long)o->err_code_o);
+    }
+    bool fire = t->in.wr_valid_i && o->wr_ready_o;
+    if (fire) {
+        uint64_t id = 0;
+        int k = classify(t, t->in.wr_addr_i, &id);
+        t->accepted++;
+        if (k == 1) {
+            assert_true(t->rn < 64);
+            t->exp_ring[(t->rh + t->rn++) % 64] = id;
+        } else if (k == 0) {
+            t->exp_pt[(t->ph + t->pn) % 64][0] = t->in.wr_addr_i;
+            t->exp_pt[(t->ph + t->pn++) % 64][1] = t->in.wr_data_i;
+        }
+    }
+    tb_step(t->b, &t->in);
+    if (fire) t->in.wr_valid_i = 0;
+}
+
+static void write(db_tb *t, uint64_t addr, uint32_t data) {
+    t->in.wr_valid_i = 1;
+    t->in.wr_addr_i = addr;
+    t->in.wr_data_i = data;
+    for (int i = 0; i < 1000 && t->in.wr_valid_i; i++) cycle(t);
+    assert_int_equal(t->in.wr_valid_i, 0);
+}
+
+static void settle(db_tb *t, int n) {
+    for (int i = 0; i < n; i++) cycle(t);
+}
+
+static void test_decode(void **state) {
+    (void)state;
+    db_tb t;
+    init(&t, "edge_doorbell");
+    write(&t, BASE + 0, 1);        /* doorbell 0 */
+    write(&t, BASE + 8 * 5, 1);    /* doorbell 5 */
+    write(&t, BASE + 8 * 31, 1);   /* doorbell 31, the last */
+    write(&t, BASE - 4, 0x1234);   /* below the aperture: ordinary write */
+    write(&t, BASE + 4096, 0x55);  /* just past the aperture: ordinary write */
+    settle(&t, 5);
+    assert_int_equal(t.rings, 3);
+    assert_int_equal(t.pts, 2);
+    assert_int_equal(out(&t)->cnt_rings_o, 3);
+    assert_int_equal(out(&t)->err_status_o, 0);
+    /* different configuration at run time: 64-byte stride */
+    t.in.cfg_stride_log2_i = 6;
+    write(&t, BASE + 64 * 7, 1);
+    settle(&t, 3);
+    assert_int_equal(t.rings, 4);
+    fg_block_free(t.b);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    db_tb t;
+    init(&t, NULL);
+    write(&t, BASE + 8 * 32, 1); /* id 32: beyond the table */
+    settle(&t, 2);
+    assert_int_equal(t.errs_range, 1);
+    assert_int_equal(out(&t)->err_addr_o, BASE + 8 * 32);
+    write(&t, BASE + 8 * 3 + 4, 1); /* inside doorbell 3 but not aligned */
+    settle(&t, 2);
+    assert_int_equal(t.errs_align, 1);
+    assert_int_equal(out(&t)->cnt_err_range_o, 1);
+    assert_int_equal(out(&t)->cnt_err_align_o, 1);
+    assert_int_equal(out(&t)->err_status_o, 3);
+    assert_int_equal(t.rings + t.pts, 0); /* neither launched nor passed on */
+    write(&t, BASE + 8, 1); /* still works afterwards */
+    settle(&t, 2);
+    assert_int_equal(t.rings, 1);
+    fg_block_free(t.b);
+}
+
+/* Back-pressure from the EKT: RING_DEPTH rings queue, then wr_ready_o drops;
+ * nothing is lost or duplicated when the EKT resumes. */
+static void test_backpressure(void **state) {
+    (void)state;
+    db_tb t;
+    init(&t, NULL);
+    t.hold_ring = true;
+    unsigned accepted = 0;
+    for (int c = 0; c < 40; c++) {
+        t.in.wr_valid_i = 1;
+        t.in.wr_addr_i = BASE + 8 * (c % 32);
+        if (out(&t)->wr_ready_o) accepted++;
+        cycle(&t);
+    }
+    assert_int_equal(accepted, 16);
+    assert_int_equal(out(&t)->ring_count_o, 16);
+    assert_false(out(&t)->wr_ready_o);
+    t.in.wr_valid_i = 0;
+    t.hold_ring = false;
+    settle(&t, 30);
+    assert_int_equal(t.rings, 16);
+    assert_int_equal(t.rn, 0);
+    fg_block_free(t.b);
+}
+
+static void test_random_lockstep(void **state) {
+    (void)state;
+    fg_rng r;
+    fg_rng_seed(&r, tb_seed("edge_doorbell random lockstep"));
+    db_tb t;
+    init(&t, NULL);
+    uint64_t n = tb_cycles(1000000);
+    for (uint64_t c = 0; c < n; c++) {
+        t.hold_ring = fg_rng_chance(&r, 1, 3);
+        t.hold_pt = fg_rng_chance(&r, 1, 3);
+        if (!t.in.wr_valid_i && fg_rng_chance(&r, 2, 3)) {
+            uint64_t k = fg_rng_below(&r, 10), a;
+            if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell */
+            else if (k < 7) a = BASE + fg_rng_below(&r, 4096);   /* anywhere in the page */
+            else a = fg_rng_next(&r) & 0xffffffffffULL;           /* anywhere */
+            t.in.wr_valid_i = 1;
+            t.in.wr_addr_i = a;
+            t.in.wr_data_i = fg_rng_next(&r) & 0xffffffff;
+        }
+        cycle(&t);
+    }
+    t.in.wr_valid_i = 0;
+    t.hold_ring = t.hold_pt = false;
+    settle(&t, 40);
+    assert_int_equal(t.rn + t.pn, 0);
+    assert_int_equal(t.accepted, t.rings + t.pts + t.errs_range + t.errs_align);
+    printf("# %llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors\n",
+           (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
+           (unsigned long long)t.errs_range, (unsigned long long)t.errs_align);
+    assert_true(t.rings > 1000 && t.pts > 1000 && t.errs_range > 100 && t.errs_align > 100);
+    fg_block_free(t.b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_random_lockstep),
+    };
+    return cmocka_run_group_tests_name("edge_doorbell", tests, NULL, NULL);
+}

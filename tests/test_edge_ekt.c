@@ -1,0 +1,492 @@
+/* Event kernel table: directed tests of every operation and error, exact
+ * launch timing, and a random lockstep run (RTL vs C twin) with a
+ * scoreboard: every accepted ring gives exactly one launch or one error, and
+ * every launch uses the parameter entry the circular buffer rules predict. */
+#include <stdio.h>
+#include <string.h>
+
+#include "edge_ekt.h"
+#include "fg_tb.h"
+
+#define N_ENT 32
+
+typedef struct {
+    fg_block *b;
+    edge_ekt_in_t in;
+    /* scoreboard, per doorbell id */
+    uint64_t rings[N_ENT], launches[N_ENT], ring_errs[N_ENT], cpl_errs[N_ENT];
+    uint64_t overruns[N_ENT];
+    edge_ekt_out_t last_evw, last_pkq; /* last descriptor taken on each path */
+    unsigned n_evw, n_pkq;
+    bool hold_evw, hold_pkq; /* back-pressure the output paths */
+    bool cmd_taken;          /* a command was accepted and awaits its response */
+} ekt_tb;
+
+static const edge_ekt_out_t *out(const ekt_tb *t) { return fg_block_out(t->b); }
+
+static void tb_init(ekt_tb *t, const char *wave) {
+    memset(t, 0, sizeof *t);
+    edge_ekt_params p;
+    edge_ekt_params_default(&p);
+    t->b = tb_block(&edge_ekt_class, &p, wave);
+}
+
+/* One cycle: drive ready on the outputs, observe handshakes, step. */
+static void cycle(ekt_tb *t) {
+    const edge_ekt_out_t *o = out(t);
+    t->in.evw_ready_i = !t->hold_evw;
+    t->in.pkq_ready_i = !t->hold_pkq;
+    if (o->evw_valid_o && t->in.evw_ready_i) {
+        t->last_evw = *o;
+        t->n_evw++;
+        t->launches[o->evw_id_o]++;
+    }
+    if (o->pkq_valid_o && t->in.pkq_ready_i) {
+        t->last_pkq = *o;
+        t->n_pkq++;
+        t->launches[o->pkq_id_o]++;
+    }
+    if (o->err_valid_o) {
+        if (o->err_code_o == EKT_ERR_UNREGISTERED || o->err_code_o == EKT_ERR_OVERRUN)
+            t->ring_errs[o->err_id_o]++;
+        else t->cpl_errs[o->err_id_o]++;
+        if (o->err_code_o == EKT_ERR_OVERRUN) t->overruns[o->err_id_o]++;
+    }
+    bool ring_fire = t->in.ring_valid_i && o->ring_ready_o;
+    bool cmd_fire = t->in.cmd_valid_i && o->cmd_ready_o;
+    bool cpl_fire = t->in.cpl_valid_i && o->cpl_ready_o;
+    if (ring_fire) t->rings[t->in.ring_id_i]++;
+    tb_step(t->b, &t->in);
+    /* a transfer happened at this edge: the source drops valid */
+    if (ring_fire) t->in.ring_valid_i = 0;
+    if (cmd_fire) {
+        t->in.cmd_valid_i = 0;
+        t->cmd_taken = true;
+    }
+    if (cpl_fire) t->in.cpl_valid_i = 0;
+}
+
+typedef struct {
+    uint64_t kptr, base, size, end, grid[3], block[3], shmem, prio, maxev;
+} reg_args;
+
+static reg_args warp_kernel(uint64_t base, uint64_t size, unsigned n, unsigned maxev) {
+    return (reg_args){0x80001000, base, size, base + (uint64_t)(n - 1) * size, {1, 1, 1}, {32, 1, 1},
+                      0, 3, maxev};
+}
+
+/* Issues one host command and returns its response (status, id, head, infl). */
+static edge_ekt_out_t command(ekt_tb *t, unsigned op, unsigned id, const reg_args *a) {
+    edge_ekt_in_t *in = &t->in;
+    in->cmd_valid_i = 1;
+    in->cmd_op_i = op;
+    in->cmd_id_i = id;
+    if (a) {
+        in->cmd_kernel_ptr_i = a->kptr;
+        in->cmd_param_base_i = a->base;
+        in->cmd_param_size_i = a->size;
+        in->cmd_param_end_i = a->end;
+        in->cmd_grid_x_i = a->grid[0], in->cmd_grid_y_i = a->grid[1], in->cmd_grid_z_i = a->grid[2];
+        in->cmd_block_x_i = a->block[0], in->cmd_block_y_i = a->block[1], in->cmd_block_z_i = a->block[2];
+        in->cmd_shmem_i = a->shmem;
+        in->cmd_prio_i = a->prio;
+        in->cmd_max_events_i = a->maxev;
+    }
+    for (int i = 0; i < 100 && !out(t)->cmd_ready_o; i++) cycle(t);
+    assert_true(out(t)->cmd_ready_o);
+    cycle(t);
+    in->cmd_valid_i = 0;
+    for (int i = 0; i < 100 && !out(t)->rsp_valid_o; i++) cycle(t);
+    assert_true(out(t)->rsp_valid_o);
+    edge_ekt_out_t r = *out(t);
+    in->rsp_ready_i = 1;
+    cycle(t);
+    in->rsp_ready_i = 0;
+    return r;
+}
+
+static void ring(ekt_tb *t, unsigned id) {
+    t->in.ring_valid_i = 1;
+    t->in.ring_id_i = id;
+    for (int i = 0; i < 1000 && t->in.ring_valid_i; i++) cycle(t);
+    assert_int_equal(t->in.ring_valid_i, 0);
+}
+
+static void complete(ekt_tb *t, unsigned id) {
+    t->in.cpl_valid_i = 1;
+    t->in.cpl_id_i = id;
+    while (!out(t)->cpl_ready_o) cycle(t);
+    cycle(t);
+    t->in.cpl_valid_i = 0;
+}
+
+static void settle(ekt_tb *t, int n) {
+    for (int i = 0; i < n; i++) cycle(t);
+}
+
+static void test_register_read_unregister(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, "edge_ekt");
+    for (unsigned i = 0; i < 3; i++) {
+        reg_args a = warp_kernel(0x10000 + 0x1000 * i, 64, 8, 8);
+        edge_ekt_out_t r = command(&t, EKT_OP_REG, 0, &a);
+        assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+        assert_int_equal(r.rsp_id_o, i); /* lowest free entry is the doorbell id */
+        assert_int_equal(r.rsp_head_o, a.base);
+    }
+    assert_int_equal(out(&t)->registered_o, 0x7);
+    edge_ekt_out_t r = command(&t, EKT_OP_READ, 1, NULL);
+    assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+    assert_int_equal(r.rsp_head_o, 0x11000);
+    assert_int_equal(r.rsp_inflight_o, 0);
+    assert_int_equal(command(&t, EKT_OP_UNREG, 1, NULL).rsp_status_o, EKT_RSP_OK);
+    assert_int_equal(out(&t)->registered_o, 0x5);
+    assert_int_equal(command(&t, EKT_OP_UNREG, 1, NULL).rsp_status_o, EKT_RSP_NOT_REGISTERED);
+    assert_int_equal(command(&t, EKT_OP_READ, 1, NULL).rsp_status_o, EKT_RSP_NOT_REGISTERED);
+    assert_int_equal(command(&t, 3, 0, NULL).rsp_status_o, EKT_RSP_INVALID); /* unknown op */
+    /* the freed entry is reused first */
+    reg_args a = warp_kernel(0x50000, 32, 4, 4);
+    r = command(&t, EKT_OP_REG, 0, &a);
+    assert_int_equal(r.rsp_id_o, 1);
+    fg_block_free(t.b);
+}
+
+/* Reads every entry: registration state, head and in-flight count. */
+static void snapshot(ekt_tb *t, uint64_t *heads, uint64_t *infl, uint64_t *reg) {
+    *reg = out(t)->registered_o;
+    for (unsigned i = 0; i < N_ENT; i++) {
+        edge_ekt_out_t r = command(t, EKT_OP_READ, i, NULL);
+        heads[i] = r.rsp_status_o == EKT_RSP_OK ? r.rsp_head_o : ~0ULL;
+        infl[i] = r.rsp_inflight_o;
+    }
+}
+
+static void test_register_invalid_and_full(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    for (unsigned i = 0; i < 5; i++) {
+        reg_args a = warp_kernel(0x20000 + 0x100 * i, 16, 4, 2);
+        command(&t, EKT_OP_REG, 0, &a);
+    }
+    ring(&t, 2); /* move one head so the snapshot is not all bases */
+    settle(&t, 5);
+    uint64_t h0[N_ENT], i0[N_ENT], r0, h1[N_ENT], i1[N_ENT], r1;
+    snapshot(&t, h0, i0, &r0);
+    reg_args bad[9];
+    for (int i = 0; i < 9; i++) bad[i] = warp_kernel(0x30000, 16, 4, 2);
+    bad[0].kptr = 0;            /* null kernel pointer */
+    bad[1].kptr = 0x80001002;   /* misaligned kernel pointer */
+    bad[2].size = 0;            /* zero entry size */
+    bad[3].end = bad[3].base - 16; /* end below base */
+    bad[4].maxev = 0;           /* no events allowed */
+    bad[5].grid[1] = 0;         /* zero dimensions */
+    bad[6].block[2] = 0;
+    bad[7].grid[2] = 0;
+    bad[8].block[0] = 0;
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(command(&t, EKT_OP_REG, 0, &bad[i]).rsp_status_o, EKT_RSP_INVALID);
+    snapshot(&t, h1, i1, &r1);
+    assert_int_equal(r0, r1);
+    assert_memory_equal(h0, h1, sizeof h0);
+    assert_memory_equal(i0, i1, sizeof i0);
+    /* fill the table, then one more is refused with nothing changed */
+    for (unsigned i = 5; i < N_ENT; i++) {
+        reg_args a = warp_kernel(0x40000 + 0x100 * i, 16, 4, 2);
+        edge_ekt_out_t r = command(&t, EKT_OP_REG, 0, &a);
+        assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+        assert_int_equal(r.rsp_id_o, i);
+    }
+    snapshot(&t, h0, i0, &r0);
+    assert_int_equal(r0, 0xffffffffULL);
+    reg_args a = warp_kernel(0x90000, 16, 4, 2);
+    assert_int_equal(command(&t, EKT_OP_REG, 0, &a).rsp_status_o, EKT_RSP_FULL);
+    snapshot(&t, h1, i1, &r1);
+    assert_int_equal(r0, r1);
+    assert_memory_equal(h0, h1, sizeof h0);
+    assert_memory_equal(i0, i1, sizeof i0);
+    fg_block_free(t.b);
+}
+
+/* Launch: descriptor fields, head advance and wrap (Sec. III-C), exact timing. */
+static void test_launch_and_wrap(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    reg_args a = warp_kernel(0x100000, 0x40, 3, 8); /* 3 parameter entries */
+    a.prio = 2;
+    unsigned id = (unsigned)command(&t, EKT_OP_REG, 0, &a).rsp_id_o;
+    uint64_t expect[7] = {0x100000, 0x100040, 0x100080, 0x100000, 0x100040, 0x100080, 0x100000};
+    for (int k = 0; k < 7; k++) {
+        /* ring accepted at this edge; descriptor must be visible after 3 edges */
+        t.in.ring_valid_i = 1;
+        t.in.ring_id_i = id;
+        t.hold_evw = true;
+        assert_true(out(&t)->ring_ready_o);
+        cycle(&t);
+        assert_false(out(&t)->evw_valid_o);
+        cycle(&t);
+        assert_false(out(&t)->evw_valid_o);
+        cycle(&t);
+        assert_true(out(&t)->evw_valid_o);
+        t.hold_evw = false;
+        cycle(&t);
+        assert_int_equal(t.last_evw.evw_param_addr_o, expect[k]);
+        assert_int_equal(t.last_evw.evw_kernel_ptr_o, a.kptr);
+        assert_int_equal(t.last_evw.evw_id_o, id);
+        assert_int_equal(t.last_evw.evw_block_x_o, 32);
+        assert_int_equal(t.last_evw.evw_grid_x_o, 1);
+        assert_int_equal(t.last_evw.evw_prio_o, 2);
+        complete(&t, id);
+        settle(&t, 3);
+    }
+    assert_int_equal(out(&t)->cnt_launch_o, 7);
+    assert_int_equal(t.n_pkq, 0);
+    edge_ekt_out_t r = command(&t, EKT_OP_READ, id, NULL);
+    assert_int_equal(r.rsp_head_o, 0x100040);
+    assert_int_equal(r.rsp_inflight_o, 0);
+    assert_int_equal(out(&t)->err_status_o, 0);
+    fg_block_free(t.b);
+}
+
+/* Single-warp kernels go to the SIMT core scheduler, others to the pending queue. */
+static void test_path_selection(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    struct {
+        uint32_t grid[3], block[3];
+        bool warp;
+    } cases[] = {
+        {{1, 1, 1}, {32, 1, 1}, true},  {{1, 1, 1}, {8, 4, 1}, true},  {{1, 1, 1}, {1, 1, 1}, true},
+        {{1, 1, 1}, {2, 2, 8}, true},   {{1, 1, 1}, {33, 1, 1}, false}, {{1, 1, 1}, {8, 8, 1}, false},
+        {{2, 1, 1}, {32, 1, 1}, false}, {{1, 1, 2}, {1, 1, 1}, false}, {{1, 1, 1}, {4096, 4096, 1}, false},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        reg_args a = warp_kernel(0x1000 * (i + 1), 16, 2, 2);
+        for (int j = 0; j < 3; j++) {
+            a.grid[j] = cases[i].grid[j];
+            a.block[j] = cases[i].block[j];
+        }
+        unsigned id = (unsigned)command(&t, EKT_OP_REG, 0, &a).rsp_id_o;
+        unsigned e = t.n_evw, p = t.n_pkq;
+        ring(&t, id);
+        settle(&t, 4);
+        assert_int_equal(t.n_evw - e, cases[i].warp ? 1 : 0);
+        assert_int_equal(t.n_pkq - p, cases[i].warp ? 0 : 1);
+        if (!cases[i].warp) {
+            assert_int_equal(t.last_pkq.pkq_grid_x_o, a.grid[0]);
+            assert_int_equal(t.last_pkq.pkq_block_y_o, a.block[1]);
+            assert_int_equal(t.last_pkq.pkq_param_addr_o, a.base);
+        }
+    }
+    fg_block_free(t.b);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    reg_args a = warp_kernel(0x8000, 0x20, 4, 2); /* maxNumEvents = 2 */
+    unsigned id = (unsigned)command(&t, EKT_OP_REG, 0, &a).rsp_id_o;
+    /* ring of an unregistered doorbell: error, no launch */
+    ring(&t, 7);
+    settle(&t, 4);
+    assert_int_equal(t.ring_errs[7], 1);
+    assert_int_equal(t.n_evw + t.n_pkq, 0);
+    assert_int_equal(out(&t)->cnt_err_unreg_o, 1);
+    assert_int_equal(out(&t)->err_status_o & 1, 1);
+    /* overrun: third ring with two events in flight */
+    ring(&t, id);
+    ring(&t, id);
+    ring(&t, id);
+    settle(&t, 6);
+    assert_int_equal(t.launches[id], 2);
+    assert_int_equal(t.overruns[id], 1);
+    assert_int_equal(out(&t)->cnt_err_overrun_o, 1);
+    edge_ekt_out_t r = command(&t, EKT_OP_READ, id, NULL);
+    assert_int_equal(r.rsp_inflight_o, 2);
+    assert_int_equal(r.rsp_head_o, 0x8040); /* the overrun did not move the head */
+    /* unregister with events in flight is refused */
+    assert_int_equal(command(&t, EKT_OP_UNREG, id, NULL).rsp_status_o, EKT_RSP_BUSY);
+    /* a completion frees one; the next ring launches on the next entry */
+    complete(&t, id);
+    ring(&t, id);
+    settle(&t, 5);
+    assert_int_equal(t.launches[id], 3);
+    assert_int_equal(t.last_evw.evw_param_addr_o, 0x8040);
+    complete(&t, id);
+    complete(&t, id);
+    settle(&t, 3);
+    /* spurious completion (nothing in flight) and completion of an unregistered id */
+    complete(&t, id);
+    settle(&t, 3);
+    assert_int_equal(t.cpl_errs[id], 1);
+    complete(&t, 9);
+    settle(&t, 3);
+    assert_int_equal(t.cpl_errs[9], 1);
+    assert_int_equal(out(&t)->cnt_err_cpl_o, 2);
+    assert_int_equal(out(&t)->err_status_o, 7);
+    assert_int_equal(command(&t, EKT_OP_READ, id, NULL).rsp_inflight_o, 0);
+    assert_int_equal(command(&t, EKT_OP_UNREG, id, NULL).rsp_status_o, EKT_RSP_OK);
+    ring(&t, id);
+    settle(&t, 4);
+    assert_int_equal(t.ring_errs[id], 2); /* overrun + unregistered */
+    fg_block_free(t.b);
+}
+
+/* Output back-pressure: rings queue, nothing is lost, order is kept. */
+static void test_backpressure(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    reg_args a = warp_kernel(0x4000, 0x10, 16, 16);
+    unsigned id = (unsigned)command(&t, EKT_OP_REG, 0, &a).rsp_id_o;
+    t.hold_evw = true;
+    unsigned accepted = 0;
+    for (int c = 0; c < 60; c++) {
+        t.in.ring_valid_i = 1;
+        t.in.ring_id_i = id;
+        if (out(&t)->ring_ready_o) accepted++;
+        cycle(&t);
+    }
+    t.in.ring_valid_i = 0;
+    /* OUT_DEPTH descriptors queued, one held in the FSM, one in the buffer */
+    assert_int_equal(accepted, 4);
+    assert_int_equal(t.n_evw, 0);
+    t.hold_evw = false;
+    uint64_t addr = 0x4000;
+    for (unsigned k = 0; k < accepted; k++) {
+        while (t.n_evw == k) cycle(&t);
+        assert_int_equal(t.last_evw.evw_param_addr_o, addr);
+        addr += 0x10;
+    }
+    settle(&t, 10);
+    assert_int_equal(t.n_evw, accepted);
+    fg_block_free(t.b);
+}
+
+/* Random lockstep with scoreboard. */
+static void test_random_lockstep(void **state) {
+    (void)state;
+    fg_rng r;
+    fg_rng_seed(&r, tb_seed("edge_ekt random lockstep"));
+    ekt_tb t;
+    tb_init(&t, NULL);
+    uint64_t n = tb_cycles(1000000);
+    reg_args regs[N_ENT];
+    bool reg_ok[N_ENT] = {0};
+    uint64_t head[N_ENT];
+    unsigned pending_cpl[N_ENT] = {0}; /* launched, popped, not yet completed */
+    bool rsp_seen = false;
+    for (uint64_t c = 0; c < n; c++) {
+        const edge_ekt_out_t *o = out(&t);
+        edge_ekt_in_t *in = &t.in;
+        /* new stimulus */
+        t.hold_evw = fg_rng_chance(&r, 1, 4);
+        t.hold_pkq = fg_rng_chance(&r, 1, 3);
+        in->rsp_ready_i = fg_rng_chance(&r, 3, 4);
+        /* observe response */
+        if (o->rsp_valid_o && !rsp_seen) { /* the effect is live from this cycle */
+            rsp_seen = true;
+            if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_OK) {
+                unsigned id = (unsigned)o->rsp_id_o;
+                assert_false(reg_ok[id]);
+                reg_ok[id] = true;
+                regs[id] = (reg_args){in->cmd_kernel_ptr_i, in->cmd_param_base_i, in->cmd_param_size_i,
+                                      in->cmd_param_end_i, {0}, {0}, 0, 0, 0};
+                head[id] = in->cmd_param_base_i;
+            }
+            if (in->cmd_op_i == EKT_OP_UNREG && o->rsp_status_o == EKT_RSP_OK) {
+                assert_true(reg_ok[o->rsp_id_o]);
+                assert_int_equal(pending_cpl[o->rsp_id_o], 0);
+                reg_ok[o->rsp_id_o] = false;
+            }
+        }
+        if (o->rsp_valid_o && in->rsp_ready_i) {
+            rsp_seen = false;
+            t.cmd_taken = false;
+        }
+        /* check each taken descriptor against the circular-buffer rule */
+        for (int path = 0; path < 2; path++) {
+            bool v = path ? o->pkq_valid_o : o->evw_valid_o;
+            bool rdy = path ? !t.hold_pkq : !t.hold_evw;
+            if (!(v && rdy)) continue;
+            unsigned id = (unsigned)(path ? o->pkq_id_o : o->evw_id_o);
+            uint64_t pa = path ? o->pkq_param_addr_o : o->evw_param_addr_o;
+            assert_true(reg_ok[id]);
+            assert_int_equal(pa, head[id]);
+            head[id] = head[id] + regs[id].size > regs[id].end ? regs[id].base : head[id] + regs[id].size;
+            pending_cpl[id]++;
+        }
+        if (!t.cmd_taken && !in->cmd_valid_i && fg_rng_chance(&r, 1, 40)) {
+            unsigned op = (unsigned)fg_rng_below(&r, 3);
+            unsigned slots = 1 + (unsigned)fg_rng_below(&r, 6);
+            reg_args a = warp_kernel(0x10000 * (1 + fg_rng_below(&r, 200)), 8 << fg_rng_below(&r, 4),
+                                     slots, 1 + (unsigned)fg_rng_below(&r, slots));
+            if (fg_rng_chance(&r, 1, 3)) a.block[1] = 1 + (uint32_t)fg_rng_below(&r, 4);
+            if (fg_rng_chance(&r, 1, 10)) a.size = 0; /* invalid */
+            in->cmd_valid_i = 1;
+            in->cmd_op_i = op;
+            in->cmd_id_i = fg_rng_below(&r, N_ENT);
+            in->cmd_kernel_ptr_i = a.kptr;
+            in->cmd_param_base_i = a.base;
+            in->cmd_param_size_i = a.size;
+            in->cmd_param_end_i = a.end;
+            in->cmd_grid_x_i = in->cmd_grid_y_i = in->cmd_grid_z_i = 1;
+            in->cmd_block_x_i = a.block[0];
+            in->cmd_block_y_i = a.block[1];
+            in->cmd_block_z_i = 1;
+            in->cmd_max_events_i = a.maxev;
+            in->cmd_prio_i = fg_rng_below(&r, 4);
+            in->cmd_shmem_i = fg_rng_below(&r, 65536);
+        }
+        if (!in->ring_valid_i && fg_rng_chance(&r, 1, 3)) {
+            in->ring_valid_i = 1;
+            in->ring_id_i = fg_rng_chance(&r, 9, 10) ? fg_rng_below(&r, 8) : fg_rng_below(&r, N_ENT);
+        }
+        if (!in->cpl_valid_i && fg_rng_chance(&r, 1, 4)) {
+            unsigned id = (unsigned)fg_rng_below(&r, 8);
+            if (pending_cpl[id]) {
+                pending_cpl[id]--;
+                in->cpl_valid_i = 1;
+                in->cpl_id_i = id;
+            } else if (!reg_ok[id] && fg_rng_chance(&r, 1, 20)) {
+                in->cpl_valid_i = 1; /* bogus completion of an unregistered id */
+                in->cpl_id_i = id;
+            }
+        }
+        cycle(&t);
+    }
+    /* drain and check conservation: every accepted ring -> one launch or one error */
+    t.in.ring_valid_i = 0;
+    t.in.cmd_valid_i = 0;
+    t.hold_evw = t.hold_pkq = false;
+    t.in.rsp_ready_i = 1;
+    settle(&t, 50);
+    uint64_t total = 0, errs = 0;
+    for (unsigned i = 0; i < N_ENT; i++) {
+        assert_int_equal(t.rings[i], t.launches[i] + t.ring_errs[i]);
+        total += t.rings[i];
+        errs += t.ring_errs[i];
+    }
+    printf("# %llu rings: %u warp launches, %u queue launches, %llu errors (unregistered/overrun)\n",
+           (unsigned long long)total, t.n_evw, t.n_pkq, (unsigned long long)errs);
+    assert_true(t.n_evw > 1000 && t.n_pkq > 1000);
+    assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
+    fg_block_free(t.b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_register_read_unregister),
+        cmocka_unit_test(test_register_invalid_and_full),
+        cmocka_unit_test(test_launch_and_wrap),
+        cmocka_unit_test(test_path_selection),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_random_lockstep),
+    };
+    return cmocka_run_group_tests_name("edge_ekt", tests, NULL, NULL);
+}
