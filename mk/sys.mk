@@ -1,4 +1,4 @@
-# Host, PCIe, external device (NIC) models, the IPv4 route table and the
-# launch-latency experiment (issue 3, items 2-6).
-SIM_SRCS += sim/sys/pcie.c sim/sys/host_api.c sim/sys/route_gen.c
-TESTS    += test_sys
+# Host, PCIe, external device (NIC) models, the EDGE front-end glue, the IPv4
+# route table and the launch-latency experiment (issue 3, items 2-6).
+SIM_SRCS += sim/sys/pcie.c sim/sys/host_api.c sim/sys/route_gen.c sim/sys/edge_frontend.c
+TESTS    += test_sys test_sys_edge
