@@ -192,7 +192,9 @@ static void test_random_lockstep(void **state) {
     printf("# %llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors\n",
            (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
            (unsigned long long)t.errs_range, (unsigned long long)t.errs_align);
-    assert_true(t.rings > 1000 && t.pts > 1000 && t.errs_range > 100 && t.errs_align > 100);
+    if (n >= 100000) /* long runs must have exercised every outcome */
+        assert_true(t.rings > n / 1000 && t.pts > n / 1000 && t.errs_range > n / 10000 &&
+                    t.errs_align > n / 10000);
     fg_block_free(t.b);
 }
 

@@ -473,8 +473,10 @@ static void test_random_lockstep(void **state) {
     }
     printf("# %llu rings: %u warp launches, %u queue launches, %llu errors (unregistered/overrun)\n",
            (unsigned long long)total, t.n_evw, t.n_pkq, (unsigned long long)errs);
-    assert_true(t.n_evw > 1000 && t.n_pkq > 1000);
-    assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
+    if (n >= 100000) { /* long runs must have exercised every outcome */
+        assert_true(t.n_evw > n / 1000 && t.n_pkq > n / 1000);
+        assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
+    }
     fg_block_free(t.b);
 }
 
