@@ -31,6 +31,21 @@ typedef struct {
     unsigned mem_latency;        /* fixed global-memory latency, cycles */
     /* ... the SIMT model adds its own timing parameters (pipeline latencies,
      * i-buffer depth, MSHRs, ...) here, each read from [gpu] in the config */
+    unsigned schedulers_per_core; /* 2 GTO warp schedulers */
+    unsigned ibuf_depth;         /* i-buffer entries per warp (2) */
+    unsigned line_bytes;         /* cache line (128) */
+    unsigned icache_bytes, icache_assoc; /* 16 KB, 4-way; miss = mem_latency */
+    unsigned l1_assoc;           /* 4 */
+    unsigned l1_mshrs;           /* 32 */
+    unsigned l1_hit_latency;     /* cycles (20) */
+    unsigned shmem_latency;      /* cycles (24), + bank conflicts */
+    unsigned max_inflight_loads; /* per warp (8, at most 16) */
+    unsigned stack_bytes;        /* per-thread local memory (1024) */
+    unsigned max_kernels;        /* concurrently running kernels (32) */
+    /* per functional-unit class: ALU, MUL, DIV, FPU, SFU, LDST */
+    unsigned units[6];           /* units per core */
+    unsigned lat[6];             /* result latency (LDST: from the memory model) */
+    unsigned ii[6];              /* initiation interval */
 } gpu_config;
 
 /* Defaults (EDGE Table II), then [gpu] keys of cfg override them. */
@@ -87,5 +102,15 @@ bool gpu_idle(const gpu_t *g);
 /* A fault inside a kernel (bad address, illegal instruction) stops the
  * model: non-NULL message from then on. */
 const char *gpu_error(const gpu_t *g);
+
+/* ---- additions of the SIMT model (beyond the fixed interface) ---- */
+/* CM-BAL hook: only the first `limit` warps of a core in GTO order may issue
+ * (0 = no limit). */
+void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit);
+typedef struct {
+    uint64_t cycles, warp_instrs, thread_instrs;
+    uint64_t l1_hits, l1_misses, mshr_stalls;
+} gpu_stats;
+void gpu_get_stats(const gpu_t *g, gpu_stats *s);
 
 #endif

@@ -1,0 +1,17 @@
+# SIMT GPU model (sim/simt/) and its RISC-V kernels (sw/).
+SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
+            sim/simt/elf_load.c
+TESTS    += test_simt
+
+# Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file;
+# add your own by dropping a .c file into sw/kernels/).
+RV_CC      ?= riscv64-unknown-elf-gcc
+RV_CFLAGS  := -march=rv32imaf_zicsr -mabi=ilp32f -mcmodel=medany -O2 -ffreestanding -nostdlib \
+              -fno-pic -fno-math-errno -ffp-contract=off -Wall -Wextra -Werror -Isw/include
+RV_LDFLAGS := -T sw/crt/kernel.ld -Wl,--emit-relocs,--no-relax,--no-warn-rwx-segments -nostartfiles
+RV_CRT     := sw/crt/crt0.S sw/crt/fg_libc.c
+SIMT_KERNELS := $(patsubst sw/kernels/%.c,$(BUILD)/sw/%.elf,$(wildcard sw/kernels/*.c))
+$(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld sw/include/fg_kernel.h
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
+EXTRA_BUILD += $(SIMT_KERNELS)

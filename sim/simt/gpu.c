@@ -1,0 +1,336 @@
+/* gpu: top of the SIMT model — configuration ([gpu] of configs/NAME.ini),
+ * global memory, kernel management unit (pending launches by priority, at
+ * most max_kernels running), thread-block scheduler (one block per core
+ * per cycle, round robin over the cores, honouring each core's limits on
+ * blocks, threads, registers and shared memory), callbacks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt/gpu_internal.h"
+
+#define DC_ENTRIES 16384u
+
+void gpu_config_default(gpu_config *c) {
+    memset(c, 0, sizeof *c);
+    c->num_cores = 16;             /* EDGE Table II */
+    c->clock_mhz = 700;
+    c->warp_size = 32;
+    c->max_blocks_per_core = 16;
+    c->max_threads_per_core = 2048;
+    c->regs_per_core = 65536;
+    c->shmem_per_core = 48 * 1024;
+    c->l1_bytes = 64 * 1024;
+    c->l2_bytes = 1024 * 1024;
+    c->global_mem_bytes = 256ull << 20;
+    c->mem_latency = 300;
+    c->schedulers_per_core = 2;
+    c->ibuf_depth = 2;
+    c->line_bytes = 128;
+    c->icache_bytes = 16 * 1024;
+    c->icache_assoc = 4;
+    c->l1_assoc = 4;
+    c->l1_mshrs = 32;
+    c->l1_hit_latency = 20;
+    c->shmem_latency = 24;
+    c->max_inflight_loads = 8;
+    c->stack_bytes = 1024;
+    c->max_kernels = 32;
+    /* GPGPU-Sim GTX480-like latencies / initiation intervals */
+    static const unsigned units[6] = {2, 2, 1, 2, 1, 1};
+    static const unsigned lat[6] = {4, 4, 145, 4, 39, 1};
+    static const unsigned ii[6] = {1, 2, 8, 1, 4, 1};
+    memcpy(c->units, units, sizeof units);
+    memcpy(c->lat, lat, sizeof lat);
+    memcpy(c->ii, ii, sizeof ii);
+}
+
+#define U(field, min, max) {#field, offsetof(gpu_config, field), min, max}
+static const struct { const char *key; size_t off; uint64_t min, max; } UKEYS[] = {
+    U(num_cores, 1, 1024), U(warp_size, 32, 32), U(max_blocks_per_core, 1, 64),
+    U(max_threads_per_core, 32, 4096), U(regs_per_core, 1, 1u << 24), U(shmem_per_core, 0, 1u << 24),
+    U(l1_bytes, 128, 1u << 24), U(l2_bytes, 0, 1u << 30), U(mem_latency, 1, 100000),
+    U(schedulers_per_core, 1, SIMT_MAX_UNITS), U(ibuf_depth, 1, 64), U(line_bytes, 16, 4096),
+    U(icache_bytes, 16, 1u << 24), U(icache_assoc, 1, 64), U(l1_assoc, 1, 64), U(l1_mshrs, 1, 1024),
+    U(l1_hit_latency, 1, 10000), U(shmem_latency, 1, 10000), U(max_inflight_loads, 1, SIMT_MAX_LD),
+    U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 1024),
+};
+static const char *const CLS[6] = {"alu", "mul", "div", "fpu", "sfu", "ldst"};
+
+int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
+    for (size_t i = 0; i < sizeof UKEYS / sizeof UKEYS[0]; i++) {
+        unsigned *f = (unsigned *)((char *)c + UKEYS[i].off);
+        uint64_t v = *f;
+        if (fg_config_u64(cfg, "gpu", UKEYS[i].key, UKEYS[i].min, UKEYS[i].max, &v, err, errlen)) return -1;
+        *f = (unsigned)v;
+    }
+    uint64_t gm = c->global_mem_bytes;
+    if (fg_config_u64(cfg, "gpu", "global_mem_bytes", 1u << 16, FG_SHARED_BASE, &gm, err, errlen)) return -1;
+    c->global_mem_bytes = gm;
+    if (fg_config_double(cfg, "gpu", "clock_mhz", 1, 100000, &c->clock_mhz, err, errlen)) return -1;
+    for (unsigned k = 0; k < 6; k++) {
+        char key[32];
+        uint64_t v;
+        snprintf(key, sizeof key, "units_%s", CLS[k]);
+        v = c->units[k];
+        if (fg_config_u64(cfg, "gpu", key, 1, SIMT_MAX_UNITS, &v, err, errlen)) return -1;
+        c->units[k] = (unsigned)v;
+        snprintf(key, sizeof key, "lat_%s", CLS[k]);
+        v = c->lat[k];
+        if (fg_config_u64(cfg, "gpu", key, 1, 10000, &v, err, errlen)) return -1;
+        c->lat[k] = (unsigned)v;
+        snprintf(key, sizeof key, "ii_%s", CLS[k]);
+        v = c->ii[k];
+        if (fg_config_u64(cfg, "gpu", key, 1, 10000, &v, err, errlen)) return -1;
+        c->ii[k] = (unsigned)v;
+    }
+    return 0;
+}
+
+static int check_config(const gpu_config *c, char *err, size_t errlen) {
+    const char *why = NULL;
+    if (c->warp_size != 32) why = "warp_size must be 32";
+    else if (c->max_threads_per_core % 32) why = "max_threads_per_core must be a multiple of 32";
+    else if (c->line_bytes & (c->line_bytes - 1)) why = "line_bytes must be a power of two";
+    else if (c->stack_bytes % 16) why = "stack_bytes must be a multiple of 16";
+    else if (c->global_mem_bytes < (1u << 16) || c->global_mem_bytes > FG_SHARED_BASE)
+        why = "global_mem_bytes must be in [64 KiB, 3 GiB]";
+    else if (c->max_inflight_loads < 1 || c->max_inflight_loads > SIMT_MAX_LD) why = "max_inflight_loads must be 1..16";
+    else if (c->schedulers_per_core < 1 || c->schedulers_per_core > SIMT_MAX_UNITS) why = "schedulers_per_core must be 1..8";
+    else if (c->num_cores < 1 || c->ibuf_depth < 1 || c->l1_mshrs < 1) why = "num_cores, ibuf_depth, l1_mshrs must be >= 1";
+    for (unsigned k = 0; k < 6 && !why; k++)
+        if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
+    if (why) { snprintf(err, errlen, "gpu config: %s", why); return -1; }
+    return 0;
+}
+
+gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
+    if (check_config(cfg, err, errlen)) return NULL;
+    gpu_t *g = calloc(1, sizeof *g);
+    if (!g) goto oom;
+    g->cfg = *cfg;
+    g->mem_size = cfg->global_mem_bytes;
+    g->mem = calloc(g->mem_size, 1);
+    g->brk = FG_GUARD_END;
+    g->dc = calloc(DC_ENTRIES, sizeof *g->dc);
+    g->dc_mask = DC_ENTRIES - 1;
+    g->core = calloc(cfg->num_cores, sizeof *g->core);
+    if (!g->mem || !g->dc || !g->core) goto oom;
+    for (unsigned i = 0; i < cfg->num_cores; i++)
+        if (simt_core_init(g, &g->core[i], i)) goto oom;
+    return g;
+oom:
+    snprintf(err, errlen, "gpu_new: out of memory");
+    gpu_free(g);
+    return NULL;
+}
+
+void gpu_free(gpu_t *g) {
+    if (!g) return;
+    if (g->core)
+        for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_free(&g->core[i]);
+    free(g->core); free(g->mem); free(g->dc); free(g->img); free(g->lq);
+    free(g);
+}
+
+static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {
+    for (unsigned i = 0; i < g->n_img; i++)
+        if (addr < g->img[i].end && addr + len > g->img[i].base) {
+            memset(g->dc, 0, DC_ENTRIES * sizeof *g->dc);
+            return;
+        }
+}
+
+int gpu_mem_write(gpu_t *g, uint64_t addr, const void *src, size_t len) {
+    if (addr > g->mem_size || len > g->mem_size - addr) {
+        snprintf(g->err, sizeof g->err, "gpu_mem_write out of range: 0x%llx + %zu (memory is %llu bytes)",
+                 (unsigned long long)addr, len, (unsigned long long)g->mem_size);
+        return -1;
+    }
+    memcpy(g->mem + addr, src, len);
+    dc_flush_range(g, addr, len);
+    return 0;
+}
+
+int gpu_mem_read(gpu_t *g, uint64_t addr, void *dst, size_t len) {
+    if (addr > g->mem_size || len > g->mem_size - addr) {
+        snprintf(g->err, sizeof g->err, "gpu_mem_read out of range: 0x%llx + %zu (memory is %llu bytes)",
+                 (unsigned long long)addr, len, (unsigned long long)g->mem_size);
+        return -1;
+    }
+    memcpy(dst, g->mem + addr, len);
+    return 0;
+}
+
+uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
+    uint64_t a = (g->brk + 255) & ~255ull;
+    if (bytes == 0) bytes = 1;
+    if (a > g->mem_size || bytes > g->mem_size - a) return 0;
+    g->brk = a + bytes;
+    return a;
+}
+
+const rv_inst *gpu_decode(gpu_t *g, uint32_t pc) {
+    simt_dcache_ent *e = &g->dc[(pc >> 2) & g->dc_mask];
+    if (e->tag == pc + 1) return &e->in;
+    if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > g->mem_size) {
+        gpu_fault(g, "instruction fetch from bad address 0x%08x", pc);
+        return NULL;
+    }
+    uint32_t word;
+    memcpy(&word, g->mem + pc, 4);
+    rv_decode(word, &e->in);
+    if (e->in.op == OP_ILLEGAL) {
+        gpu_fault(g, "illegal instruction 0x%08x at pc 0x%08x", word, pc);
+        e->tag = 0;
+        return NULL;
+    }
+    e->tag = pc + 1;
+    return &e->in;
+}
+
+void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb) { g->cb = *cb; }
+
+int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
+    const gpu_config *k = &g->cfg;
+    const simt_image *im = NULL;
+    for (unsigned i = 0; i < g->n_img; i++)
+        if (d->kernel_ptr >= g->img[i].base && d->kernel_ptr < g->img[i].end) im = &g->img[i];
+    if (!im || (d->kernel_ptr & 3)) {
+        snprintf(err, errlen, "gpu_launch: bad kernel pointer 0x%llx (not inside a loaded kernel)",
+                 (unsigned long long)d->kernel_ptr);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!d->grid[i] || !d->block[i]) {
+            snprintf(err, errlen, "gpu_launch %s: zero grid or block dimension", im->name);
+            return -1;
+        }
+    uint64_t threads = (uint64_t)d->block[0] * d->block[1] * d->block[2];
+    uint64_t blocks = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
+    uint64_t warps = (threads + 31) / 32;
+    uint64_t regs = (uint64_t)(d->regs_per_thread ? d->regs_per_thread : im->regs) * warps * 32;
+    uint64_t shmem = (uint64_t)im->shmem_static + d->shmem;
+    const char *why = NULL;
+    if (threads > k->max_threads_per_core || warps > 64) why = "too many threads per block for one core";
+    else if (regs > k->regs_per_core) why = "too many registers per block for one core";
+    else if (shmem > k->shmem_per_core) why = "too much shared memory per block for one core";
+    else if (blocks > UINT32_MAX) why = "grid too large";
+    else if (d->param_addr >= g->mem_size) why = "param_addr outside global memory";
+    if (why) {
+        snprintf(err, errlen, "gpu_launch %s: %s (%llu threads, %llu registers, %llu B shared)", im->name, why,
+                 (unsigned long long)threads, (unsigned long long)regs, (unsigned long long)shmem);
+        return -1;
+    }
+    unsigned li = 0;
+    while (li < g->n_lq && g->lq[li].state != 0) li++;
+    if (li == g->n_lq) {
+        unsigned n = g->n_lq ? g->n_lq * 2 : 16;
+        simt_launch *p = realloc(g->lq, n * sizeof *p);
+        if (!p) { snprintf(err, errlen, "gpu_launch: out of memory"); return -1; }
+        memset(p + g->n_lq, 0, (n - g->n_lq) * sizeof *p);
+        g->lq = p;
+        g->n_lq = n;
+    }
+    simt_launch *L = &g->lq[li];
+    memset(L, 0, sizeof *L);
+    L->state = 1;
+    L->d = *d;
+    L->seq = g->launch_seq++;
+    L->nblocks = (uint32_t)blocks;
+    L->threads = (unsigned)threads;
+    L->nwarps = (unsigned)warps;
+    L->regs = (unsigned)regs;
+    L->shmem = (unsigned)shmem;
+    g->running++;
+    return 0;
+}
+
+void gpu_block_done(gpu_t *g, unsigned li) {
+    simt_launch *L = &g->lq[li];
+    if (++L->blocks_done < L->nblocks) return;
+    L->state = 0;
+    g->running--;
+    if (g->cb.complete) g->cb.complete(g->cb.user, L->d.tag, g->cycle);
+}
+
+void gpu_first_instr(gpu_t *g, unsigned li) {
+    simt_launch *L = &g->lq[li];
+    L->first_done = true;
+    if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->d.tag, g->cycle);
+}
+
+/* launch a before b? (priority, then arrival) */
+static bool before(const simt_launch *a, const simt_launch *b) {
+    return a->d.priority != b->d.priority ? a->d.priority > b->d.priority : a->seq < b->seq;
+}
+
+static void kmu_and_dispatch(gpu_t *g) {
+    unsigned nrun = 0;
+    /* launches in priority order (small n: selection by repeated scans) */
+    unsigned order[64], n = 0;
+    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i].state == 2) nrun++;
+    /* KMU: pending launches (queued before this cycle) become running */
+    while (nrun < g->cfg.max_kernels) {
+        int best = -1;
+        for (unsigned i = 0; i < g->n_lq; i++)
+            if (g->lq[i].state == 1 && (best < 0 || before(&g->lq[i], &g->lq[best]))) best = (int)i;
+        if (best < 0) break;
+        g->lq[best].state = 2;
+        nrun++;
+    }
+    for (unsigned i = 0; i < g->n_lq && n < 64; i++) {
+        simt_launch *L = &g->lq[i];
+        if (L->state != 2 || L->next_block >= L->nblocks) continue;
+        unsigned j = n++;
+        while (j > 0 && before(L, &g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
+        order[j] = i;
+    }
+    if (!n) return;
+    /* block scheduler: at most one new block per core per cycle */
+    unsigned nc = g->cfg.num_cores;
+    for (unsigned ci = 0; ci < nc; ci++) {
+        simt_core *c = &g->core[(g->rr_core + ci) % nc];
+        for (unsigned j = 0; j < n; j++) {
+            simt_launch *L = &g->lq[order[j]];
+            if (L->next_block >= L->nblocks) continue;
+            if (simt_core_try_block(g, c, order[j], L->next_block)) { L->next_block++; break; }
+        }
+    }
+    g->rr_core = (g->rr_core + 1) % nc;
+}
+
+void gpu_tick(gpu_t *g) {
+    if (g->failed) return;
+    if (g->running) {
+        for (unsigned i = 0; i < g->n_lq; i++)
+            if (g->lq[i].state == 1 || (g->lq[i].state == 2 && g->lq[i].next_block < g->lq[i].nblocks)) {
+                kmu_and_dispatch(g);
+                break;
+            }
+        for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++) simt_core_tick(g, &g->core[i]);
+    }
+    g->cycle++;
+}
+
+uint64_t gpu_cycle(const gpu_t *g) { return g->cycle; }
+bool gpu_idle(const gpu_t *g) { return g->failed || g->running == 0; }
+const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
+
+void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
+    if (core >= g->cfg.num_cores) return;
+    simt_core *c = &g->core[core];
+    c->active_limit = limit ? limit : c->nwarps;
+}
+
+void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
+    memset(s, 0, sizeof *s);
+    s->cycles = g->cycle;
+    s->warp_instrs = g->warp_instrs;
+    s->thread_instrs = g->thread_instrs;
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) {
+        s->l1_hits += g->core[i].l1_hits;
+        s->l1_misses += g->core[i].l1_misses;
+        s->mshr_stalls += g->core[i].stall_mshr;
+    }
+}

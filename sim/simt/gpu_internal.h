@@ -1,0 +1,168 @@
+/* gpu_internal: the SIMT model's state, explicit so that later mechanisms
+ * (warp preemption, EDGE IV-D; CM-BAL active-warp limit) can read and
+ * manipulate it: per-warp PCs / masks, barrier state, i-buffer, scoreboard,
+ * in-flight loads with their PCs, MSHRs, register allocation. */
+#ifndef GPU_INTERNAL_H
+#define GPU_INTERNAL_H
+
+#include "simt/gpu.h"
+#include "simt/rv32.h"
+#include "simt/simt_abi.h"
+
+#define SIMT_LANES 32
+#define SIMT_MAX_LD 16     /* upper bound of gpu_config.max_inflight_loads */
+#define SIMT_MAX_UNITS 8
+
+/* An in-flight load (or atomic) of one warp: values are read from memory at
+ * issue and written into rd when it completes.  Dropping one (preemption)
+ * = clear valid, release its MSHR reference and the scoreboard entry, and
+ * set the warp's PC back to ld.pc for the lanes in ld.mask. */
+typedef struct {
+    bool valid;
+    uint8_t rd;         /* unified register number */
+    uint32_t pc;        /* PC of the load instruction */
+    uint32_t mask;      /* lanes */
+    uint64_t done;      /* completion cycle */
+    int mshr;           /* MSHR index it waits on (-1: none, e.g. L1 hit) */
+    uint32_t val[SIMT_LANES];
+} simt_load;
+
+enum { WS_FREE = 0, WS_RUN, WS_DRAIN /* all threads exited, loads in flight */ };
+
+typedef struct {
+    int state;
+    unsigned slot;          /* index in the core's warp array */
+    unsigned block;         /* index in the core's block array */
+    unsigned wib;           /* warp index within the block */
+    unsigned launch;        /* launch index */
+    unsigned priority;      /* GTO: higher first (event warps on top) */
+    uint64_t age;           /* GTO: lower = older */
+    /* Divergence: per-thread PCs with min-PC scheduling (docs/SIMT.md).
+     * pc/active = the group that issues next (the lanes whose PC is the
+     * smallest among the schedulable ones); lane_pc[] is valid for lanes in
+     * live but not in active. */
+    uint32_t pc;
+    uint32_t active;
+    uint32_t live;          /* threads not exited */
+    uint32_t bar_wait;      /* threads waiting at the block barrier */
+    uint32_t lane_pc[SIMT_LANES];
+    /* i-buffer: ibuf_n decoded instructions at pc, pc+4, ... (flush: 0) */
+    unsigned ibuf_n;
+    uint64_t fetch_ready;   /* i-cache miss outstanding until this cycle */
+    /* scoreboard: register r may be read/written from cycle sb_ready[r] */
+    uint64_t sb_ready[RV_NREGS];
+    simt_load ld[SIMT_MAX_LD];
+    unsigned n_ld;
+    uint32_t frm, fflags;
+    uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
+    uint32_t lr_val[SIMT_LANES];
+    uint64_t instrs;        /* warp instructions issued */
+    uint32_t r[RV_NREGS + 1][SIMT_LANES]; /* x0..x31, f0..f31, sink */
+} simt_warp;
+
+typedef struct {
+    bool valid;
+    unsigned launch;
+    uint32_t ctaid[3];
+    unsigned threads, nwarps, live_threads, bar_arrived, warps_done;
+    uint32_t shmem_off, shmem_size;
+    unsigned regs;
+    uint16_t warp_slot[64];
+} simt_block;
+
+typedef struct {
+    bool valid;
+    uint32_t line;
+    uint64_t done;
+} simt_mshr;
+
+typedef struct {
+    unsigned sets, assoc;
+    uint32_t *tag;    /* line address + 1; 0 = invalid */
+    uint64_t *lru;
+} simt_cache;
+
+typedef struct {
+    unsigned id;
+    unsigned nwarps;          /* warp slots */
+    simt_warp *w;
+    simt_block *blk;          /* max_blocks_per_core */
+    unsigned used_threads, used_blocks, used_regs, used_shmem, used_warps;
+    uint8_t *shmem;           /* shmem_per_core bytes */
+    uint8_t *local;           /* nwarps * 32 * stack_bytes */
+    /* GTO order: live warp slots sorted by (priority desc, age asc) */
+    uint16_t *order;
+    unsigned n_order;
+    int last_issued[SIMT_MAX_UNITS];
+    unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
+    uint64_t busy[CL_COUNT][SIMT_MAX_UNITS];
+    simt_cache l1, icache;
+    simt_mshr *mshr;
+    unsigned fetch_rr;
+    uint64_t next_wb;         /* earliest in-flight load completion */
+    /* statistics */
+    uint64_t issued, stall_mshr, l1_hits, l1_misses;
+} simt_core;
+
+typedef struct {
+    int state;                /* 0 free, 1 pending, 2 running, 3 done */
+    gpu_launch_desc d;
+    uint64_t seq;
+    uint32_t nblocks, next_block, blocks_done;
+    unsigned threads, nwarps, regs, shmem;
+    bool first_done;
+} simt_launch;
+
+typedef struct {
+    uint64_t base, end;       /* code+data span in GPU memory */
+    uint32_t shmem_static;
+    unsigned regs;            /* registers per thread scanned from the code */
+    char name[64];
+} simt_image;
+
+typedef struct {
+    uint32_t tag;             /* pc + 1 */
+    rv_inst in;
+} simt_dcache_ent;
+
+struct gpu {
+    gpu_config cfg;
+    uint8_t *mem;
+    uint64_t mem_size, brk;
+    uint64_t cycle;
+    bool failed;
+    char err[512];
+    gpu_callbacks cb;
+    simt_dcache_ent *dc;      /* decoded-instruction cache (simulator speed, not timing) */
+    unsigned dc_mask;
+    simt_image *img;
+    unsigned n_img, cap_img;
+    simt_launch *lq;
+    unsigned n_lq;
+    uint64_t launch_seq, warp_seq;
+    simt_core *core;
+    unsigned rr_core;
+    unsigned running;         /* launches pending or running */
+    uint64_t warp_instrs, thread_instrs;
+};
+
+/* simt_core.c */
+int simt_core_init(gpu_t *g, simt_core *c, unsigned id);
+void simt_core_free(simt_core *c);
+void simt_core_tick(gpu_t *g, simt_core *c);
+/* Tries to place one block of launch li on core c; true on success. */
+bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t block_idx);
+void simt_core_sort(simt_core *c);
+void gpu_fault(gpu_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const rv_inst *gpu_decode(gpu_t *g, uint32_t pc);
+/* gpu.c: called when a block of launch li finishes */
+void gpu_block_done(gpu_t *g, unsigned li);
+void gpu_first_instr(gpu_t *g, unsigned li);
+
+/* rv32_exec.c: result of a non-memory instruction */
+enum { EX_NEXT = 0, EX_JUMP, EX_SPLIT, EX_BARRIER, EX_EXIT, EX_FAULT };
+int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m, uint32_t *npc);
+/* Element (lane) ids */
+void simt_lane_tid(const simt_launch *L, unsigned wib, unsigned lane, uint32_t tid[3]);
+
+#endif
