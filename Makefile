@@ -44,6 +44,7 @@ HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_conf
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
 .PHONY: all build deps test demo lint wave clean FORCE
+.SECONDARY:
 all: build
 
 # ---------------------------------------------------------------- deps
