@@ -1,0 +1,262 @@
+/* launch_latency: the EDGE Sec. VI-A experiment (issue 3, item 5).
+ *
+ * N IPv4-forwarding events (32 packets each) go one at a time through the
+ * baseline path (NIC -> polling CPU thread -> CUDA-like launch, F/E Table 2)
+ * and through the EDGE path (NIC -> doorbell -> decoder + EKT RTL -> dispatch
+ * -> SIMT core).  Per-event launch latency = device request -> first
+ * instruction of the kernel (docs/LAUNCH_PATH.md gives the exact
+ * accounting).  Then both paths run open loop at [nic] rate_mpps and
+ * saturated for end-to-end packet latency and throughput.  Every packet's
+ * result is checked against the host reference; a wrong one fails the run.
+ *
+ *   launch_latency [--config configs/edge.ini] [--impl rtl|c|lockstep]
+ *                  [--set section.key=value ...] [--out results/launch_latency.json]
+ *                  [--events N] [--no-e2e] */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "sys/sys.h"
+
+static cJSON *stat_json(const sys_stat *s, double scale) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "min", s->n ? s->min * scale : 0);
+    cJSON_AddNumberToObject(o, "avg", sys_stat_avg(s) * scale);
+    cJSON_AddNumberToObject(o, "max", s->n ? s->max * scale : 0);
+    return o;
+}
+
+static void add_lat(cJSON *o, const sys_stat *ns, double mhz) {
+    cJSON_AddNumberToObject(o, "min_ns", ns->n ? ns->min : 0);
+    cJSON_AddNumberToObject(o, "avg_ns", sys_stat_avg(ns));
+    cJSON_AddNumberToObject(o, "max_ns", ns->n ? ns->max : 0);
+    cJSON_AddNumberToObject(o, "min_cycles", ns->n ? ns->min * mhz / 1000 : 0);
+    cJSON_AddNumberToObject(o, "avg_cycles", sys_stat_avg(ns) * mhz / 1000);
+    cJSON_AddNumberToObject(o, "max_cycles", ns->n ? ns->max * mhz / 1000 : 0);
+}
+
+static int check(const char *what, const sys_result *r, uint64_t n) {
+    int bad = 0;
+    if (r->wrong) {
+        fprintf(stderr, "launch_latency: %s: %llu of %llu forwarding results WRONG; first: %s\n", what,
+                (unsigned long long)r->wrong, (unsigned long long)r->packets, r->first_wrong);
+        bad = 1;
+    }
+    if (r->events != n) {
+        fprintf(stderr, "launch_latency: %s: only %llu of %llu events completed\n", what,
+                (unsigned long long)r->events, (unsigned long long)n);
+        bad = 1;
+    }
+    if (r->errors) {
+        fprintf(stderr, "launch_latency: %s: %llu front-end errors; first: %s\n", what,
+                (unsigned long long)r->errors, r->first_error);
+        bad = 1;
+    }
+    return bad;
+}
+
+static cJSON *e2e_json(const sys_result *r) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "events", (double)r->events);
+    cJSON_AddNumberToObject(o, "packets", (double)r->packets);
+    cJSON_AddNumberToObject(o, "wrong", (double)r->wrong);
+    cJSON_AddItemToObject(o, "packet_latency_ns", stat_json(&r->pkt_latency_ns, 1));
+    cJSON_AddNumberToObject(o, "throughput_mpps", r->throughput_mpps);
+    cJSON_AddItemToObject(o, "kernel_cycles", stat_json(&r->kernel_cycles, 1));
+    return o;
+}
+
+int main(int argc, char **argv) {
+    const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL;
+    uint64_t events = 0;
+    int e2e = 1;
+    char err[512];
+    fg_config *cfg = fg_config_new();
+    if (!cfg) return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
+        else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc) i++; /* applied after the file */
+        else {
+            fprintf(stderr,
+                    "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
+                    "[--out FILE] [--events N] [--no-e2e]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (fg_config_load(cfg, cfgpath, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: %s\n", err);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--set") && fg_config_set(cfg, argv[++i], err, sizeof err)) {
+            fprintf(stderr, "launch_latency: %s\n", err);
+            return 2;
+        }
+    if (impl) {
+        fg_impl x;
+        if (fg_impl_parse(impl, &x)) {
+            fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
+            return 2;
+        }
+        char a[64];
+        snprintf(a, sizeof a, "edge.impl=%s", impl);
+        fg_config_set(cfg, a, err, sizeof err);
+    }
+    sys_params p;
+    sys_params_default(&p);
+    const char *bd = getenv("BUILD");
+    snprintf(p.kernel_elf, sizeof p.kernel_elf, "%s/sw/ipv4_fwd.elf", bd && *bd ? bd : "build");
+    uint64_t ev_cfg = 200, e2e_ev = 200;
+    if (sys_params_load(&p, cfg, err, sizeof err) ||
+        fg_config_u64(cfg, "launch_latency", "events", 1, 1000000, &ev_cfg, err, sizeof err) ||
+        fg_config_u64(cfg, "launch_latency", "e2e_events", 1, 1000000, &e2e_ev, err, sizeof err) ||
+        fg_config_check_unused(cfg, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: %s\n", err);
+        return 2;
+    }
+    if (!events) events = ev_cfg;
+    double mhz = p.gpu.clock_mhz, P = 1000.0 / mhz;
+
+    sys_result base, edge, e2e_b, e2e_e, sat_b, sat_e;
+    clock_t t0 = clock();
+    if (sys_run(&p, SYS_BASELINE, true, events, &base, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: baseline: %s\n", err);
+        return 1;
+    }
+    if (sys_run(&p, SYS_EDGE, true, events, &edge, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: edge: %s\n", err);
+        return 1;
+    }
+    int bad = check("baseline", &base, events) | check("edge", &edge, events);
+    if (e2e) {
+        sys_params q = p;
+        if (sys_run(&q, SYS_BASELINE, false, e2e_ev, &e2e_b, err, sizeof err) ||
+            sys_run(&q, SYS_EDGE, false, e2e_ev, &e2e_e, err, sizeof err)) {
+            fprintf(stderr, "launch_latency: end-to-end: %s\n", err);
+            return 1;
+        }
+        q.nic.rate_mpps = 0;
+        if (sys_run(&q, SYS_BASELINE, false, e2e_ev, &sat_b, err, sizeof err) ||
+            sys_run(&q, SYS_EDGE, false, e2e_ev, &sat_e, err, sizeof err)) {
+            fprintf(stderr, "launch_latency: saturated: %s\n", err);
+            return 1;
+        }
+        bad |= check("baseline e2e", &e2e_b, e2e_ev) | check("edge e2e", &e2e_e, e2e_ev) |
+               check("baseline saturated", &sat_b, e2e_ev) | check("edge saturated", &sat_e, e2e_ev);
+    }
+    double wall = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    double b = sys_stat_avg(&base.launch_ns), e = sys_stat_avg(&edge.launch_ns);
+    double speedup = e > 0 ? b / e : 0;
+
+    printf("\nEvent-kernel launch latency (EDGE Sec. VI-A), %llu serial IPv4 events per path,\n"
+           "GPU %.0f MHz, EDGE front-end blocks: %s\n\n",
+           (unsigned long long)events, mhz, fg_impl_name(p.edge.impl));
+    printf("  %-34s %10s %10s %10s %9s   %s\n", "", "min ns", "avg ns", "max ns", "avg cyc", "paper");
+    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "baseline (CPU launch)", base.launch_ns.min, b,
+           base.launch_ns.max, b / P, "~5000 ns");
+    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "EDGE (doorbell)", edge.launch_ns.min, e,
+           edge.launch_ns.max, e / P, "~1100 ns");
+    printf("  %-34s %32.2fx %9s   %s\n", "speedup", speedup, "", "4.4x");
+    printf("\n  EDGE breakdown (avg):\n");
+    printf("    PCIe doorbell write            %8.1f ns\n", sys_stat_avg(&edge.pcie_db_ns));
+    printf("    PCIe completion-queue write    %8.1f ns  (%s in the launch latency, as EDGE VI-A)\n",
+           sys_stat_avg(&edge.pcie_cq_ns), p.count_cq_write ? "counted" : "NOT counted");
+    printf("    arrival -> next GPU edge       %8.2f ns\n", sys_stat_avg(&edge.quant_ns));
+    printf("    front-end (RTL: doorbell write -> EKT descriptor) %5.1f cycles (min %.0f, max %.0f)\n",
+           sys_stat_avg(&edge.fe_cycles), edge.fe_cycles.min, edge.fe_cycles.max);
+    printf("    dispatch to SIMT core (modeled) %7.1f cycles\n", sys_stat_avg(&edge.dispatch_cycles));
+    printf("    SIMT scheduler -> first instr   %7.1f cycles\n", sys_stat_avg(&edge.simt_cycles));
+    printf("    request -> first instruction    %7.0f ns (speedup %.2fx on this measure)\n",
+           sys_stat_avg(&edge.to_first_ns), sys_stat_avg(&edge.to_first_ns) > 0 ? b / sys_stat_avg(&edge.to_first_ns) : 0);
+    printf("  baseline breakdown (avg): launch call %.0f ns, driver %.0f ns, dispatch %.0f cycles, "
+           "SIMT %.1f cycles;\n    device -> CPU thread notice %.0f ns (not in the launch latency, as in EDGE VI-A)\n",
+           sys_stat_avg(&base.call_ns), sys_stat_avg(&base.driver_ns),
+           sys_stat_avg(&base.dispatch_cycles), sys_stat_avg(&base.simt_cycles),
+           sys_stat_avg(&base.notify_ns));
+    printf("  IPv4 results checked against the host reference: %llu + %llu packets, %llu wrong\n",
+           (unsigned long long)base.packets, (unsigned long long)edge.packets,
+           (unsigned long long)(base.wrong + edge.wrong));
+    if (e2e) {
+        printf("\n  End-to-end (packet arrives at NIC -> its result back at NIC), %llu events of 32 packets:\n",
+               (unsigned long long)e2e_ev);
+        printf("  %-30s %12s %12s %12s %14s\n", "", "avg lat ns", "max lat ns", "Mpps", "kernel cyc");
+        const struct { const char *n; const sys_result *r; } rows[] = {
+            {"baseline @ offered load", &e2e_b}, {"EDGE @ offered load", &e2e_e},
+            {"baseline saturated", &sat_b},      {"EDGE saturated", &sat_e}};
+        for (int i = 0; i < 4; i++)
+            printf("  %-30s %12.0f %12.0f %12.2f %14.0f\n", rows[i].n, sys_stat_avg(&rows[i].r->pkt_latency_ns),
+                   rows[i].r->pkt_latency_ns.max, rows[i].r->throughput_mpps,
+                   sys_stat_avg(&rows[i].r->kernel_cycles));
+        printf("  (offered load %.2f Mpps; saturated = a new batch as soon as one of %u slots frees)\n",
+               p.nic.rate_mpps, p.nic.slots);
+    }
+    printf("\n  simulated in %.1f s of CPU time\n", wall);
+
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "experiment", "launch-latency");
+    cJSON_AddStringToObject(root, "impl", fg_impl_name(p.edge.impl));
+    cJSON_AddNumberToObject(root, "events", (double)events);
+    cJSON_AddNumberToObject(root, "gpu_clock_mhz", mhz);
+    cJSON *jb = cJSON_AddObjectToObject(root, "baseline");
+    add_lat(jb, &base.launch_ns, mhz);
+    cJSON_AddNumberToObject(jb, "launch_call_ns", sys_stat_avg(&base.call_ns));
+    cJSON_AddNumberToObject(jb, "driver_ns", sys_stat_avg(&base.driver_ns));
+    cJSON_AddNumberToObject(jb, "dispatch_cycles", sys_stat_avg(&base.dispatch_cycles));
+    cJSON_AddNumberToObject(jb, "simt_cycles", sys_stat_avg(&base.simt_cycles));
+    cJSON_AddNumberToObject(jb, "device_to_cpu_notify_ns", sys_stat_avg(&base.notify_ns));
+    cJSON *je = cJSON_AddObjectToObject(root, "edge");
+    add_lat(je, &edge.launch_ns, mhz);
+    cJSON_AddBoolToObject(je, "counts_cq_write", p.count_cq_write);
+    cJSON_AddItemToObject(je, "pcie_doorbell_ns", stat_json(&edge.pcie_db_ns, 1));
+    cJSON_AddItemToObject(je, "pcie_cq_write_ns", stat_json(&edge.pcie_cq_ns, 1));
+    cJSON_AddNumberToObject(je, "pcie_ns", sys_stat_avg(&edge.pcie_db_ns) + (p.count_cq_write ? sys_stat_avg(&edge.pcie_cq_ns) : 0));
+    cJSON_AddItemToObject(je, "frontend_cycles_rtl", stat_json(&edge.fe_cycles, 1));
+    cJSON_AddItemToObject(je, "dispatch_cycles", stat_json(&edge.dispatch_cycles, 1));
+    cJSON_AddItemToObject(je, "simt_cycles", stat_json(&edge.simt_cycles, 1));
+    cJSON_AddItemToObject(je, "request_to_first_instr_ns", stat_json(&edge.to_first_ns, 1));
+    cJSON_AddNumberToObject(je, "frontend_errors", (double)edge.errors);
+    cJSON_AddNumberToObject(root, "speedup", speedup);
+    cJSON *jp = cJSON_AddObjectToObject(root, "paper");
+    cJSON_AddNumberToObject(jp, "baseline_ns", 5000);
+    cJSON_AddNumberToObject(jp, "edge_ns", 1100);
+    cJSON_AddNumberToObject(jp, "speedup", 4.4);
+    cJSON_AddNumberToObject(root, "packets_checked", (double)(base.packets + edge.packets));
+    cJSON_AddNumberToObject(root, "packets_wrong", (double)(base.wrong + edge.wrong));
+    if (e2e) {
+        cJSON *j = cJSON_AddObjectToObject(root, "end_to_end");
+        cJSON_AddNumberToObject(j, "offered_mpps", p.nic.rate_mpps);
+        cJSON_AddItemToObject(j, "baseline", e2e_json(&e2e_b));
+        cJSON_AddItemToObject(j, "edge", e2e_json(&e2e_e));
+        cJSON_AddItemToObject(j, "baseline_saturated", e2e_json(&sat_b));
+        cJSON_AddItemToObject(j, "edge_saturated", e2e_json(&sat_e));
+    }
+    cJSON_AddNumberToObject(root, "wall_seconds", wall);
+    char *txt = cJSON_Print(root);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        if (mkdir(dir, 0777) && errno != EEXIST) fprintf(stderr, "launch_latency: mkdir %s failed\n", dir);
+    }
+    FILE *f = fopen(out, "w");
+    if (!f || fputs(txt, f) < 0 || fclose(f)) {
+        fprintf(stderr, "launch_latency: cannot write %s\n", out);
+        bad = 1;
+    } else {
+        printf("  wrote %s\n", out);
+    }
+    free(txt);
+    cJSON_Delete(root);
+    fg_config_free(cfg);
+    return bad ? 1 : 0;
+}

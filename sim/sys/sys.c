@@ -1,0 +1,554 @@
+/* sys: the event loop of the launch-path system; see sys.h and
+ * docs/LAUNCH_PATH.md for the path of one event and each latency. */
+#include "sys.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ parameters */
+void sys_params_default(sys_params *p) {
+    memset(p, 0, sizeof *p);
+    gpu_config_default(&p->gpu);
+    pcie_params_default(&p->pcie);
+    host_params_default(&p->host);
+    edge_fe_params_default(&p->edge);
+    nic_params_default(&p->nic);
+    route_gen_params_default(&p->routes);
+    p->cpu_poll_ns = 100.0;
+    p->count_cq_write = true;
+    p->gap_ns = 2000.0;
+    snprintf(p->kernel_elf, sizeof p->kernel_elf, "build/sw/ipv4_fwd.elf");
+    p->seed = 1;
+    p->max_cycles = 2000000000ull;
+}
+
+int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen) {
+    if (gpu_config_load(&p->gpu, cfg, err, errlen) || pcie_params_load(&p->pcie, cfg, err, errlen) ||
+        host_params_load(&p->host, cfg, err, errlen) ||
+        edge_fe_params_load(&p->edge, cfg, err, errlen) ||
+        nic_params_load(&p->nic, cfg, err, errlen) ||
+        route_gen_params_load(&p->routes, cfg, err, errlen))
+        return -1;
+    if (fg_config_double(cfg, "host", "poll_ns", 0, 1e9, &p->cpu_poll_ns, err, errlen) ||
+        fg_config_bool(cfg, "launch_latency", "count_cq_write", &p->count_cq_write, err, errlen) ||
+        fg_config_double(cfg, "launch_latency", "gap_ns", 0, 1e9, &p->gap_ns, err, errlen) ||
+        fg_config_u64(cfg, "sys", "seed", 0, UINT64_MAX, &p->seed, err, errlen) ||
+        fg_config_u64(cfg, "sys", "max_cycles", 1, UINT64_MAX, &p->max_cycles, err, errlen))
+        return -1;
+    const char *k = fg_config_str(cfg, "sys", "kernel_elf");
+    if (k) snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s", k);
+    if (p->nic.slots > (1u << p->edge.ekt.maxev_w) - 1) {
+        snprintf(err, errlen, "[nic] slots %u exceeds the EKT's maxNumEvents range", p->nic.slots);
+        return -1;
+    }
+    return 0;
+}
+
+void sys_stat_add(sys_stat *s, double v) {
+    if (!s->n || v < s->min) s->min = v;
+    if (!s->n || v > s->max) s->max = v;
+    s->sum += v;
+    s->n++;
+}
+double sys_stat_avg(const sys_stat *s) { return s->n ? s->sum / (double)s->n : 0.0; }
+
+/* ------------------------------------------------------------ actions */
+enum { A_BATCH, A_DB_ARRIVE, A_HOST_NOTIFY, A_KMU, A_GPU_LAUNCH, A_NIC_DONE, A_RESULTS };
+
+typedef struct {
+    double t;
+    uint64_t seq; /* FIFO among equal times */
+    unsigned type;
+    uint64_t ev;
+} action;
+
+typedef struct { /* one event's timeline */
+    double t_ready, t_req, t_db, t_start, t_ret, t_at_gpu, t_done, t_cq, t_results;
+    uint64_t c_write, c_desc, c_dispatch, c_first, c_done, c_kmu;
+    unsigned slot, cnt;
+    bool first_seen, done;
+} evrec;
+
+typedef struct {
+    const sys_params *p;
+    sys_path path;
+    bool closed;
+    uint64_t n_events;
+    double period; /* ns per GPU cycle */
+    double t0;     /* end of setup: open-loop arrivals count from here */
+    gpu_t *gpu;
+    edge_fe *fe;
+    gpu_kernel k;
+    nic nic;
+    pcie_link nic_gpu, nic_host, host_gpu;
+    host_api host;
+    double cpu_launch_free, cpu_cpl_free;
+    action *heap;
+    size_t nheap, capheap;
+    uint64_t seq;
+    evrec *ev;
+    uint64_t started, finished;
+    uint64_t next_batch; /* saturated mode: next batch number to make ready */
+    sys_queue waiting; /* uint64_t event numbers: batches ready, no free slot */
+    uint64_t sq_base, pkt_base, out_base, l1, chunks;
+    unsigned ekt_id;
+    uint64_t cycle;
+    sys_result *r;
+    int failed;
+    char *err;
+    size_t errlen;
+} sys;
+
+static int push(sys *s, double t, unsigned type, uint64_t ev) {
+    if (s->nheap == s->capheap) {
+        size_t c = s->capheap ? 2 * s->capheap : 256;
+        action *h = realloc(s->heap, c * sizeof *h);
+        if (!h) return -1;
+        s->heap = h;
+        s->capheap = c;
+    }
+    action a = {t, s->seq++, type, ev};
+    size_t i = s->nheap++;
+    while (i) {
+        size_t par = (i - 1) / 2;
+        action *q = &s->heap[par];
+        if (q->t < a.t || (q->t == a.t && q->seq < a.seq)) break;
+        s->heap[i] = *q;
+        i = par;
+    }
+    s->heap[i] = a;
+    return 0;
+}
+
+static action pop(sys *s) {
+    action top = s->heap[0], last = s->heap[--s->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= s->nheap) break;
+        if (c + 1 < s->nheap && (s->heap[c + 1].t < s->heap[c].t ||
+                                 (s->heap[c + 1].t == s->heap[c].t && s->heap[c + 1].seq < s->heap[c].seq)))
+            c++;
+        if (last.t < s->heap[c].t || (last.t == s->heap[c].t && last.seq < s->heap[c].seq)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = last;
+    return top;
+}
+
+static void fail(sys *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(sys *s, const char *fmt, ...) {
+    if (s->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, s->errlen, fmt, ap);
+    va_end(ap);
+    s->failed = 1;
+}
+
+static double now_ns(const sys *s) { return (double)s->cycle * s->period; }
+static double poll_up(double t, double period) { return period > 0 ? ceil(t / period) * period : t; }
+
+/* ------------------------------------------------------------ NIC side */
+static void start_batch(sys *s, uint64_t e, double t) {
+    evrec *v = &s->ev[e];
+    unsigned cnt = s->p->nic.pkts_per_event;
+    double arrive[IPV4_PKTS_PER_EVENT];
+    double rate = s->p->nic.rate_mpps;
+    for (unsigned i = 0; i < cnt; i++)
+        arrive[i] = s->closed || rate <= 0 ? v->t_ready
+                                           : s->t0 + (double)(e * cnt + i) * 1000.0 / rate;
+    uint8_t buf[IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES];
+    unsigned slot = nic_start(&s->nic, e, arrive, cnt, buf);
+    v->slot = slot;
+    v->cnt = cnt;
+    /* DMA the packets and the packet count into the slot's buffers
+     * (functional now; timing below) */
+    uint64_t pk = s->pkt_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    uint32_t n32 = cnt;
+    if (gpu_mem_write(s->gpu, pk, buf, (size_t)cnt * IPV4_PKT_BYTES) ||
+        gpu_mem_write(s->gpu, s->sq_base + (uint64_t)slot * sizeof(ipv4_params) +
+                                  offsetof(ipv4_params, npkts), &n32, 4))
+        fail(s, "NIC DMA outside GPU memory");
+    double t_data = pcie_link_write(&s->nic_gpu, PCIE_TO_GPU, t, (uint64_t)cnt * IPV4_PKT_BYTES + 4);
+    /* the launch request is issued once the data has left the NIC; posted
+     * writes stay ordered, so it never overtakes the data */
+    v->t_req = t_data - s->p->pcie.round_trip_ns / 2.0;
+    if (s->path == SYS_EDGE) {
+        v->t_db = pcie_link_write(&s->nic_gpu, PCIE_TO_GPU, v->t_req, 4);
+        if (push(s, v->t_db, A_DB_ARRIVE, e)) fail(s, "out of memory");
+    } else {
+        double t_n = pcie_link_write(&s->nic_host, PCIE_TO_GPU, v->t_req, 8);
+        if (push(s, t_n, A_HOST_NOTIFY, e)) fail(s, "out of memory");
+    }
+    if (s->r->first_arrival_ns < 0 || arrive[0] < s->r->first_arrival_ns) s->r->first_arrival_ns = arrive[0];
+    s->started++;
+}
+
+static void batch_ready(sys *s, uint64_t e, double t) {
+    s->ev[e].t_ready = t;
+    if (!s->waiting.n && nic_can_start(&s->nic)) start_batch(s, e, t);
+    else if (sys_queue_push(&s->waiting, &e)) fail(s, "out of memory");
+    if (!s->closed && s->p->nic.rate_mpps > 0 && e + 1 < s->n_events) {
+        unsigned cnt = s->p->nic.pkts_per_event;
+        double tn = s->t0 + (double)((e + 2) * cnt - 1) * 1000.0 / s->p->nic.rate_mpps;
+        if (push(s, tn, A_BATCH, e + 1)) fail(s, "out of memory");
+    }
+}
+
+static void results(sys *s, uint64_t e, double t) {
+    evrec *v = &s->ev[e];
+    uint32_t res[IPV4_PKTS_PER_EVENT];
+    uint64_t out = s->out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
+    if (gpu_mem_read(s->gpu, out, res, (size_t)v->cnt * 4)) {
+        fail(s, "result buffer outside GPU memory");
+        return;
+    }
+    for (unsigned i = 0; i < v->cnt; i++)
+        sys_stat_add(&s->r->pkt_latency_ns, t - s->nic.arrive[(size_t)v->slot * s->p->nic.pkts_per_event + i]);
+    nic_finish(&s->nic, v->slot, res, v->cnt);
+    /* poison the result buffer so a kernel that does not write is caught */
+    uint32_t poison[IPV4_PKTS_PER_EVENT];
+    memset(poison, 0xA5, sizeof poison);
+    gpu_mem_write(s->gpu, out, poison, sizeof poison);
+    v->t_results = t;
+    v->done = true;
+    s->finished++;
+    s->r->last_result_ns = t;
+    uint64_t w;
+    while (s->waiting.n && nic_can_start(&s->nic) && sys_queue_pop(&s->waiting, &w)) start_batch(s, w, t);
+    if (s->closed && e + 1 < s->n_events) {
+        if (push(s, t + s->p->gap_ns, A_BATCH, e + 1)) fail(s, "out of memory");
+    } else if (!s->closed && s->p->nic.rate_mpps <= 0 && s->next_batch < s->n_events) {
+        batch_ready(s, s->next_batch++, t);
+    }
+}
+
+static void gpu_launch_event(sys *s, uint64_t e, unsigned prio) {
+    evrec *v = &s->ev[e];
+    gpu_launch_desc d = {0};
+    d.kernel_ptr = s->k.entry;
+    d.regs_per_thread = s->k.regs_per_thread;
+    d.grid[0] = d.grid[1] = d.grid[2] = 1;
+    d.block[0] = IPV4_PKTS_PER_EVENT, d.block[1] = d.block[2] = 1;
+    d.shmem = s->k.static_shmem;
+    d.param_addr = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
+    d.priority = prio;
+    d.tag = e;
+    char err[256];
+    if (gpu_launch(s->gpu, &d, err, sizeof err)) fail(s, "gpu_launch: %s", err);
+}
+
+static void act(sys *s, const action *a) {
+    uint64_t e = a->ev;
+    evrec *v = &s->ev[e];
+    switch (a->type) {
+    case A_BATCH:
+        batch_ready(s, e, a->t);
+        break;
+    case A_DB_ARRIVE: /* the doorbell write reaches the GPU front-end */
+        if (edge_fe_write(s->fe, edge_fe_doorbell_addr(s->fe, s->ekt_id), 1, e)) fail(s, "out of memory");
+        break;
+    case A_HOST_NOTIFY: { /* baseline: a polling CPU thread launches the kernel (Fig. 8b) */
+        double detect = poll_up(a->t, s->p->cpu_poll_ns);
+        v->t_start = detect > s->cpu_launch_free ? detect : s->cpu_launch_free;
+        host_launch(&s->host, v->t_start, &v->t_ret, &v->t_at_gpu);
+        s->cpu_launch_free = v->t_ret;
+        if (push(s, v->t_at_gpu, A_KMU, e)) fail(s, "out of memory");
+        break;
+    }
+    case A_KMU: /* baseline: the launch command is in the KMU; dispatch follows */
+        v->c_kmu = s->cycle;
+        v->c_dispatch = s->cycle + s->p->edge.dispatch_cycles;
+        if (push(s, (double)v->c_dispatch * s->period, A_GPU_LAUNCH, e)) fail(s, "out of memory");
+        break;
+    case A_GPU_LAUNCH:
+        gpu_launch_event(s, e, 0);
+        break;
+    case A_NIC_DONE: { /* NIC sees the completion: read the results back */
+        double t = pcie_link_read(&s->nic_gpu, PCIE_FROM_GPU, a->t, (uint64_t)v->cnt * 4);
+        if (push(s, t, A_RESULTS, e)) fail(s, "out of memory");
+        break;
+    }
+    case A_RESULTS:
+        results(s, e, a->t);
+        break;
+    }
+}
+
+/* ------------------------------------------------------------ callbacks */
+static void cb_first(void *u, uint64_t tag, uint64_t cycle) {
+    sys *s = u;
+    if (tag >= s->n_events) return; /* setup kernels */
+    s->ev[tag].c_first = cycle;
+    s->ev[tag].first_seen = true;
+}
+
+static void cb_complete(void *u, uint64_t tag, uint64_t cycle) {
+    sys *s = u;
+    if (tag >= s->n_events) return;
+    evrec *v = &s->ev[tag];
+    v->c_done = cycle;
+    v->t_done = (double)cycle * s->period;
+    double t_seen;
+    if (s->path == SYS_EDGE) {
+        /* completion: free the in-flight event in the EKT and write the
+         * completion-queue flag in device memory (EDGE III-B/C) */
+        if (edge_fe_complete(s->fe, s->ekt_id)) fail(s, "out of memory");
+        v->t_cq = pcie_link_write(&s->nic_gpu, PCIE_FROM_GPU, v->t_done, 4);
+        s->nic.cq[v->slot] = CQ_DONE;
+        t_seen = poll_up(v->t_cq, s->p->nic.poll_ns);
+    } else {
+        /* baseline: the completion thread sits in a stream synchronize
+         * (F/E Table 2: returns 1 us after the work is done), then tells
+         * the device over PCIe */
+        double t = v->t_done + s->host.p.sync_after_ns;
+        if (t < s->cpu_cpl_free) t = s->cpu_cpl_free;
+        s->cpu_cpl_free = t;
+        v->t_cq = pcie_link_write(&s->nic_host, PCIE_FROM_GPU, t, 8);
+        s->nic.cq[v->slot] = CQ_DONE;
+        t_seen = poll_up(v->t_cq, s->p->nic.poll_ns);
+    }
+    if (push(s, t_seen, A_NIC_DONE, tag)) fail(s, "out of memory");
+}
+
+static void fe_launch(void *u, const edge_fe_event *x) {
+    sys *s = u;
+    if (x->key >= s->n_events) {
+        fail(s, "front-end launched an event with unknown key %llu", (unsigned long long)x->key);
+        return;
+    }
+    evrec *v = &s->ev[x->key];
+    uint64_t want = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
+    if (x->param_addr != want || x->kernel_ptr != s->k.entry || !x->single)
+        fail(s, "EKT descriptor of event %llu: param 0x%llx (expected 0x%llx), kernel 0x%llx, %s",
+             (unsigned long long)x->key, (unsigned long long)x->param_addr,
+             (unsigned long long)want, (unsigned long long)x->kernel_ptr,
+             x->single ? "single warp" : "not single warp");
+    v->c_write = x->c_write;
+    v->c_desc = x->c_desc;
+    v->c_dispatch = x->c_dispatch;
+    gpu_launch_event(s, x->key, x->prio);
+}
+
+static void fe_error(void *u, const char *msg, uint64_t key, uint64_t cycle) {
+    sys *s = u;
+    s->r->errors++;
+    if (!s->r->first_error[0])
+        snprintf(s->r->first_error, sizeof s->r->first_error, "cycle %llu, event %lld: %s",
+                 (unsigned long long)cycle, key == UINT64_MAX ? -1LL : (long long)key, msg);
+}
+
+static void fe_passthrough(void *u, uint64_t addr, uint32_t data) {
+    sys *s = u;
+    if (gpu_mem_write(s->gpu, addr, &data, 4)) fail(s, "pass-through write outside GPU memory");
+}
+
+/* ------------------------------------------------------------ the loop */
+static int tick(sys *s) {
+    while (s->nheap && s->heap[0].t <= now_ns(s) + 1e-9) {
+        action a = pop(s);
+        act(s, &a);
+    }
+    char err[512];
+    if (edge_fe_step(s->fe, err, sizeof err)) fail(s, "%s", err);
+    gpu_tick(s->gpu);
+    if (gpu_error(s->gpu)) fail(s, "GPU fault: %s", gpu_error(s->gpu));
+    s->cycle++;
+    if (s->cycle > s->p->max_cycles) fail(s, "run exceeded [sys] max_cycles = %llu", (unsigned long long)s->p->max_cycles);
+    return s->failed ? -1 : 0;
+}
+
+/* EDGE API (EDGE Table I): edgeRegisterEvent -> doorbell id. */
+static int edge_register_event(sys *s, uint64_t sq, unsigned entries, unsigned *id) {
+    edge_fe_cmd c = {0};
+    c.op = EKT_OP_REG;
+    c.kernel_ptr = s->k.entry;
+    c.param_base = sq;
+    c.param_size = sizeof(ipv4_params);
+    c.param_end = sq + (uint64_t)(entries - 1) * sizeof(ipv4_params);
+    c.grid[0] = c.grid[1] = c.grid[2] = 1;
+    c.block[0] = IPV4_PKTS_PER_EVENT, c.block[1] = c.block[2] = 1;
+    c.shmem = s->k.static_shmem;
+    c.prio = 1;
+    c.max_events = entries;
+    if (edge_fe_command(s->fe, &c)) return -1;
+    edge_fe_rsp r;
+    for (unsigned i = 0; i < 1000; i++) {
+        if (tick(s)) return -1;
+        if (edge_fe_response(s->fe, &r)) {
+            if (r.status != EKT_RSP_OK) {
+                fail(s, "edgeRegisterEvent: EKT refused (status %u)", r.status);
+                return -1;
+            }
+            *id = r.id;
+            return 0;
+        }
+    }
+    fail(s, "edgeRegisterEvent: no response from the EKT");
+    return -1;
+}
+
+static int edge_unregister_event(sys *s, unsigned id) {
+    edge_fe_cmd c = {0};
+    c.op = EKT_OP_UNREG;
+    c.id = id;
+    if (edge_fe_command(s->fe, &c)) return -1;
+    edge_fe_rsp r;
+    for (unsigned i = 0; i < 1000; i++) {
+        if (tick(s)) return -1;
+        if (edge_fe_response(s->fe, &r)) {
+            if (r.status != EKT_RSP_OK) fail(s, "edgeUnregisterEvent: status %u", r.status);
+            return s->failed ? -1 : 0;
+        }
+    }
+    fail(s, "edgeUnregisterEvent: no response");
+    return -1;
+}
+
+static int setup(sys *s, route **routes, lpm_ref **ref, ipv4_dir *dir) {
+    const sys_params *p = s->p;
+    char e2[256];
+    size_t nr;
+    if (route_gen(&p->routes, routes, &nr, s->err, s->errlen)) return -1;
+    *ref = lpm_ref_build(*routes, nr);
+    if (!*ref) return fail(s, "out of memory"), -1;
+    if (ipv4_dir_build(dir, *routes, nr, s->err, s->errlen)) return -1;
+    s->gpu = gpu_new(&p->gpu, e2, sizeof e2);
+    if (!s->gpu) return fail(s, "gpu: %s", e2), -1;
+    gpu_callbacks cb = {cb_first, cb_complete, s};
+    gpu_set_callbacks(s->gpu, &cb);
+    if (gpu_load_kernel(s->gpu, p->kernel_elf, "ipv4_fwd", &s->k, e2, sizeof e2))
+        return fail(s, "%s", e2), -1;
+    edge_fe_callbacks fcb = {fe_launch, fe_error, fe_passthrough, s};
+    s->fe = edge_fe_new(&p->edge, &fcb, e2, sizeof e2);
+    if (!s->fe) return fail(s, "edge front-end: %s", e2), -1;
+    unsigned slots = p->nic.slots;
+    size_t l1b = 65536 * 4, chb = dir->n_chunks * 256 * 4;
+    s->l1 = gpu_malloc(s->gpu, l1b);
+    s->chunks = gpu_malloc(s->gpu, chb ? chb : 4);
+    s->sq_base = gpu_malloc(s->gpu, (uint64_t)slots * sizeof(ipv4_params));
+    s->pkt_base = gpu_malloc(s->gpu, (uint64_t)slots * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES);
+    s->out_base = gpu_malloc(s->gpu, (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4);
+    if (!s->l1 || !s->chunks || !s->sq_base || !s->pkt_base || !s->out_base ||
+        (s->out_base + (uint64_t)slots * 128) >> 32)
+        return fail(s, "GPU memory too small for the route table and %u slots", slots), -1;
+    if (gpu_mem_write(s->gpu, s->l1, dir->l1, l1b) ||
+        (chb && gpu_mem_write(s->gpu, s->chunks, dir->chunks, chb)))
+        return fail(s, "route table upload failed"), -1;
+    /* pre-configure the parameter memory once (EDGE III-B, Fig. 8:
+     * configureEdgeParamMemory / configureBaseParamMem) */
+    for (unsigned i = 0; i < slots; i++) {
+        ipv4_params q = {(uint32_t)(s->pkt_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES),
+                         (uint32_t)(s->out_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * 4),
+                         (uint32_t)s->l1, (uint32_t)s->chunks, 0, i, i, 0};
+        if (gpu_mem_write(s->gpu, s->sq_base + (uint64_t)i * sizeof q, &q, sizeof q))
+            return fail(s, "parameter memory upload failed"), -1;
+    }
+    uint32_t poison[IPV4_PKTS_PER_EVENT * 4];
+    memset(poison, 0xA5, sizeof poison);
+    for (unsigned i = 0; i < slots; i++)
+        gpu_mem_write(s->gpu, s->out_base + (uint64_t)i * 128, poison, 128);
+    pcie_link_init(&s->nic_gpu, &p->pcie);
+    pcie_link_init(&s->nic_host, &p->pcie);
+    pcie_link_init(&s->host_gpu, &p->pcie);
+    host_api_init(&s->host, &p->host, &s->host_gpu);
+    if (nic_init(&s->nic, &p->nic, &p->routes, *routes, nr, *ref, p->seed, s->err, s->errlen)) return -1;
+    if (s->path == SYS_EDGE && edge_register_event(s, s->sq_base, slots, &s->ekt_id)) return -1;
+    return 0;
+}
+
+static void summarize(sys *s) {
+    sys_result *r = s->r;
+    double P = s->period;
+    for (uint64_t e = 0; e < s->n_events; e++) {
+        evrec *v = &s->ev[e];
+        if (!v->done || !v->first_seen) continue;
+        double t_first = (double)v->c_first * P;
+        sys_stat_add(&r->to_first_ns, t_first - v->t_req);
+        sys_stat_add(&r->kernel_cycles, (double)(v->c_done - v->c_first));
+        if (s->path == SYS_EDGE) {
+            double cq = v->t_cq - v->t_done;
+            sys_stat_add(&r->launch_ns, t_first - v->t_req + (s->p->count_cq_write ? cq : 0));
+            sys_stat_add(&r->pcie_db_ns, v->t_db - v->t_req);
+            sys_stat_add(&r->pcie_cq_ns, cq);
+            sys_stat_add(&r->quant_ns, (double)v->c_write * P - v->t_db);
+            sys_stat_add(&r->fe_cycles, (double)(v->c_desc - v->c_write + 1));
+            sys_stat_add(&r->dispatch_cycles, (double)(v->c_dispatch - v->c_desc - 1));
+            sys_stat_add(&r->simt_cycles, (double)(v->c_first - v->c_dispatch));
+        } else {
+            sys_stat_add(&r->launch_ns, t_first - v->t_start);
+            sys_stat_add(&r->notify_ns, v->t_start - v->t_req);
+            sys_stat_add(&r->call_ns, v->t_ret - v->t_start);
+            sys_stat_add(&r->driver_ns, v->t_at_gpu - v->t_ret);
+            sys_stat_add(&r->kmu_quant_ns, (double)v->c_kmu * P - v->t_at_gpu);
+            sys_stat_add(&r->dispatch_cycles, (double)(v->c_dispatch - v->c_kmu));
+            sys_stat_add(&r->simt_cycles, (double)(v->c_first - v->c_dispatch));
+        }
+    }
+    r->events = s->finished;
+    r->packets = s->nic.checked;
+    r->wrong = s->nic.wrong;
+    r->routed = s->nic.routed;
+    r->dropped = s->nic.dropped;
+    r->noroute = s->nic.noroute;
+    snprintf(r->first_wrong, sizeof r->first_wrong, "%s", s->nic.first_wrong);
+    double span = r->last_result_ns - r->first_arrival_ns;
+    r->throughput_mpps = span > 0 ? (double)r->packets / span * 1000.0 : 0;
+    r->gpu_cycles = s->cycle;
+    edge_fe_get_stats(s->fe, &r->fe);
+}
+
+int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_events, sys_result *r,
+            char *err, size_t errlen) {
+    memset(r, 0, sizeof *r);
+    r->first_arrival_ns = -1;
+    sys s = {0};
+    s.p = p;
+    s.path = path;
+    s.closed = closed_loop;
+    s.n_events = n_events;
+    s.period = 1000.0 / p->gpu.clock_mhz;
+    s.r = r;
+    s.err = err;
+    s.errlen = errlen;
+    sys_queue_init(&s.waiting, sizeof(uint64_t));
+    route *routes = NULL;
+    lpm_ref *ref = NULL;
+    ipv4_dir dir = {0};
+    s.ev = calloc(n_events ? n_events : 1, sizeof *s.ev);
+    if (!s.ev) fail(&s, "out of memory");
+    if (!s.failed && !setup(&s, &routes, &ref, &dir)) {
+        /* the first batch */
+        if (n_events) {
+            s.t0 = now_ns(&s); /* packets arrive from the end of setup on */
+            if (!closed_loop && p->nic.rate_mpps > 0)
+                push(&s, s.t0 + (double)(p->nic.pkts_per_event - 1) * 1000.0 / p->nic.rate_mpps,
+                     A_BATCH, 0);
+            else if (!closed_loop) /* saturate: fill every slot */
+                for (; s.next_batch < n_events && s.next_batch < p->nic.slots; s.next_batch++)
+                    push(&s, now_ns(&s), A_BATCH, s.next_batch);
+            else
+                push(&s, now_ns(&s), A_BATCH, 0);
+        }
+        while (!s.failed && (s.finished < n_events || s.nheap || !edge_fe_idle(s.fe) || !gpu_idle(s.gpu)))
+            if (tick(&s)) break;
+        if (!s.failed && path == SYS_EDGE) edge_unregister_event(&s, s.ekt_id);
+        if (!s.failed) summarize(&s);
+    }
+    int rc = s.failed ? -1 : 0;
+    if (s.fe) edge_fe_free(s.fe);
+    if (s.gpu) gpu_free(s.gpu);
+    nic_free(&s.nic);
+    free(s.heap);
+    free(s.ev);
+    sys_queue_free(&s.waiting);
+    ipv4_dir_free(&dir);
+    lpm_ref_free(ref);
+    free(routes);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* sys: the whole system for the EDGE launch path (issue 3): SIMT GPU model,
+ * EDGE front-end (RTL blocks), host CPU with the CUDA-like baseline API,
+ * PCIe links and the NIC, advanced one GPU core cycle at a time.  Host,
+ * PCIe and NIC times are in ns and act at the first GPU cycle at or after
+ * them.  See docs/LAUNCH_PATH.md. */
+#ifndef SYS_SYS_H
+#define SYS_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "edge_frontend.h"
+#include "fg_config.h"
+#include "host_api.h"
+#include "nic.h"
+#include "pcie.h"
+#include "route_gen.h"
+#include "simt/gpu.h"
+
+typedef enum { SYS_BASELINE = 0, SYS_EDGE = 1 } sys_path;
+
+typedef struct {
+    gpu_config gpu;
+    pcie_params pcie;
+    host_params host;
+    edge_fe_params edge;
+    nic_params nic;
+    route_gen_params routes;
+    double cpu_poll_ns;     /* [host] poll_ns: baseline CPU threads poll host memory, 100 */
+    bool count_cq_write;    /* [launch_latency] count_cq_write: add the completion-queue
+                               write to EDGE's launch latency as EDGE VI-A does, true */
+    double gap_ns;          /* [launch_latency] gap_ns: idle time between serial events, 2000 */
+    char kernel_elf[512];   /* [sys] kernel_elf, build/sw/ipv4_fwd.elf */
+    uint64_t seed;          /* [sys] seed, 1 */
+    uint64_t max_cycles;    /* [sys] max_cycles: a run longer than this fails, 2e9 */
+} sys_params;
+
+void sys_params_default(sys_params *p);
+int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen);
+
+typedef struct {
+    uint64_t n;
+    double sum, min, max;
+} sys_stat;
+void sys_stat_add(sys_stat *s, double v);
+double sys_stat_avg(const sys_stat *s);
+
+typedef struct {
+    uint64_t events, packets, wrong, routed, dropped, noroute;
+    char first_wrong[256];
+    char first_error[256];
+    uint64_t errors;
+    sys_stat launch_ns;     /* headline launch latency (see docs/LAUNCH_PATH.md) */
+    sys_stat to_first_ns;   /* device request -> first instruction */
+    /* EDGE parts */
+    sys_stat pcie_db_ns, pcie_cq_ns, quant_ns, fe_cycles, dispatch_cycles, simt_cycles;
+    /* baseline parts */
+    sys_stat notify_ns, call_ns, driver_ns, kmu_quant_ns;
+    sys_stat kernel_cycles;  /* first instruction -> completion */
+    sys_stat pkt_latency_ns; /* packet arrival at the NIC -> its result back at the NIC */
+    double first_arrival_ns, last_result_ns, throughput_mpps;
+    uint64_t gpu_cycles;
+    edge_fe_stats fe;
+} sys_result;
+
+/* Runs n_events through one path.  closed_loop: one event at a time,
+ * gap_ns apart (launch-latency mode); otherwise packets arrive at
+ * nic.rate_mpps (0 = as fast as slots free up).  Returns -1 with a message
+ * on a setup error, a model fault, a lockstep divergence or a timeout;
+ * wrong forwarding results are counted in r->wrong (the caller fails). */
+int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_events, sys_result *r,
+            char *err, size_t errlen);
+
+#endif
