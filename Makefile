@@ -37,6 +37,7 @@ TESTS      :=
 PROGRAMS   :=
 DEMO_STEPS :=
 WAVES      :=
+WAVE_TESTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
@@ -134,7 +135,8 @@ lint: $(BUILD)/.deps
 wave: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@mkdir -p $(BUILD)/waves
-	@set -e; $(foreach w,$(WAVES),$(w);)
+	@set -e; $(foreach t,$(WAVE_TESTS),FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/$(t) >/dev/null;) \
+	  $(foreach w,$(WAVES),$(w);)
 	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
 
 clean:

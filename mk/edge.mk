@@ -12,5 +12,4 @@ TWIN_SRCS += sim/twin/edge_ekt.c sim/twin/edge_doorbell.c
 TESTS     += test_edge_ekt test_edge_doorbell
 PROGRAMS  += edge_demo
 DEMO_STEPS += $(BUILD)/bin/edge_demo
-WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/test_edge_ekt >/dev/null
-WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/test_edge_doorbell >/dev/null
+WAVE_TESTS += test_edge_ekt test_edge_doorbell
