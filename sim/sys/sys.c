@@ -36,7 +36,8 @@ int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen) {
         fg_config_bool(cfg, "launch_latency", "count_cq_write", &p->count_cq_write, err, errlen) ||
         fg_config_double(cfg, "launch_latency", "gap_ns", 0, 1e9, &p->gap_ns, err, errlen) ||
         fg_config_u64(cfg, "sys", "seed", 0, UINT64_MAX, &p->seed, err, errlen) ||
-        fg_config_u64(cfg, "sys", "max_cycles", 1, UINT64_MAX, &p->max_cycles, err, errlen))
+        fg_config_u64(cfg, "sys", "max_cycles", 1, UINT64_MAX, &p->max_cycles, err, errlen) ||
+        fg_config_bool(cfg, "sys", "corrupt_table", &p->corrupt_table, err, errlen))
         return -1;
     const char *k = fg_config_str(cfg, "sys", "kernel_elf");
     if (k) snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s", k);
@@ -437,6 +438,12 @@ static int setup(sys *s, route **routes, lpm_ref **ref, ipv4_dir *dir) {
     if (!s->l1 || !s->chunks || !s->sq_base || !s->pkt_base || !s->out_base ||
         (s->out_base + (uint64_t)slots * 128) >> 32)
         return fail(s, "GPU memory too small for the route table and %u slots", slots), -1;
+    if (p->corrupt_table) { /* fault injection: the host reference must catch it */
+        for (size_t i = 0; i < 65536; i++)
+            if (!(dir->l1[i] & IPV4_PTR_BIT) && dir->l1[i] != IPV4_NO_ROUTE) dir->l1[i] ^= 1;
+        for (size_t i = 0; i < dir->n_chunks * 256; i++)
+            if (!(dir->chunks[i] & IPV4_PTR_BIT) && dir->chunks[i] != IPV4_NO_ROUTE) dir->chunks[i] ^= 1;
+    }
     if (gpu_mem_write(s->gpu, s->l1, dir->l1, l1b) ||
         (chb && gpu_mem_write(s->gpu, s->chunks, dir->chunks, chb)))
         return fail(s, "route table upload failed"), -1;

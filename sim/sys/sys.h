@@ -34,6 +34,8 @@ typedef struct {
     char kernel_elf[512];   /* [sys] kernel_elf, build/sw/ipv4_fwd.elf */
     uint64_t seed;          /* [sys] seed, 1 */
     uint64_t max_cycles;    /* [sys] max_cycles: a run longer than this fails, 2e9 */
+    bool corrupt_table;     /* [sys] corrupt_table: fault injection for tests: flips the next
+                               hop of every leaf of the GPU's copy of the table, false */
 } sys_params;
 
 void sys_params_default(sys_params *p);
