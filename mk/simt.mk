@@ -11,7 +11,7 @@ RV_CFLAGS  := -march=rv32imaf_zicsr -mabi=ilp32f -mcmodel=medany -O2 -ffreestand
 RV_LDFLAGS := -T sw/crt/kernel.ld -Wl,--emit-relocs,--no-relax,--no-warn-rwx-segments -nostartfiles
 RV_CRT     := sw/crt/crt0.S sw/crt/fg_libc.c
 SIMT_KERNELS := $(patsubst sw/kernels/%.c,$(BUILD)/sw/%.elf,$(wildcard sw/kernels/*.c))
-$(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld sw/include/fg_kernel.h
+$(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/include/*.h sw/kernels/*.h)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
 EXTRA_BUILD += $(SIMT_KERNELS)

@@ -1,0 +1,114 @@
+/* ISA test kernels (checked against the host in tests/test_simt.c). */
+#include "fg_kernel.h"
+#include "simt_test_ops.h"
+
+struct t_args {
+    const uint32_t *in;
+    uint32_t *out;
+    uint32_t n;
+    uint32_t *counter;
+};
+
+void t_int(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    if (i >= p->n) return;
+    t_int_ops(p->in[2 * i], p->in[2 * i + 1], p->out + i * T_INT_N);
+}
+
+/* RISC-V corner cases of M: division by zero and overflow */
+void t_mcorner(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    uint32_t a = p->in[2 * i], b = p->in[2 * i + 1], q, r, qu, ru;
+    __asm__ volatile("div %0, %1, %2" : "=r"(q) : "r"(a), "r"(b));
+    __asm__ volatile("rem %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    __asm__ volatile("divu %0, %1, %2" : "=r"(qu) : "r"(a), "r"(b));
+    __asm__ volatile("remu %0, %1, %2" : "=r"(ru) : "r"(a), "r"(b));
+    p->out[4 * i] = q; p->out[4 * i + 1] = r; p->out[4 * i + 2] = qu; p->out[4 * i + 3] = ru;
+}
+
+void t_fp(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    if (i >= p->n) return;
+    union { uint32_t u; float f; } a, b;
+    a.u = p->in[3 * i];
+    b.u = p->in[3 * i + 1];
+    t_fp_ops(a.f, b.f, (int32_t)p->in[3 * i + 2], p->out + i * T_FP_N);
+}
+
+/* CSRs: 3-D ids */
+void t_csr(const struct t_args *p) {
+    uint32_t bx = fg_ntid_x(), by = fg_ntid_y();
+    uint32_t lin_t = fg_tid_x() + bx * (fg_tid_y() + by * fg_tid_z());
+    uint32_t lin_b = fg_ctaid_x() + fg_nctaid_x() * (fg_ctaid_y() + fg_nctaid_y() * fg_ctaid_z());
+    uint32_t g = lin_b * bx * by * fg_ntid_z() + lin_t;
+    uint32_t *o = p->out + g * 16;
+    o[0] = fg_tid_x(); o[1] = fg_tid_y(); o[2] = fg_tid_z();
+    o[3] = fg_ctaid_x(); o[4] = fg_ctaid_y(); o[5] = fg_ctaid_z();
+    o[6] = fg_ntid_x(); o[7] = fg_ntid_y(); o[8] = fg_ntid_z();
+    o[9] = fg_nctaid_x(); o[10] = fg_nctaid_y(); o[11] = fg_nctaid_z();
+    o[12] = fg_lane_id(); o[13] = fg_warp_id(); o[14] = fg_core_id() < 64; o[15] = 0x600d;
+}
+
+/* atomics on global and shared memory */
+FG_SHARED uint32_t sh_count;
+FG_SHARED uint32_t sh_max;
+void t_atomic(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    uint32_t old = __atomic_fetch_add(p->counter, 1, __ATOMIC_RELAXED);
+    p->out[4 * i] = old;                                    /* tickets: a permutation */
+    __atomic_fetch_add(&sh_count, 2, __ATOMIC_RELAXED);
+    uint32_t tmp;
+    __asm__ volatile("amomaxu.w %0, %2, (%1)" : "=r"(tmp) : "r"(&sh_max), "r"(p->in[i]) : "memory");
+    uint32_t exp = __atomic_load_n(p->counter + 1, __ATOMIC_RELAXED), des;
+    do { des = exp + i; } while (!__atomic_compare_exchange_n(p->counter + 1, &exp, des, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    __atomic_fetch_or(p->counter + 2, 1u << (i & 31), __ATOMIC_RELAXED);
+    __atomic_fetch_xor(p->counter + 3, i, __ATOMIC_RELAXED);
+    __asm__ volatile("amomin.w %0, %2, (%1)" : "=r"(tmp) : "r"(p->counter + 4), "r"(-(int32_t)i) : "memory");
+    fg_sync();
+    p->out[4 * i + 1] = sh_count;
+    p->out[4 * i + 2] = sh_max;
+    p->out[4 * i + 3] = __atomic_exchange_n(p->counter + 5, i, __ATOMIC_RELAXED) != i;
+}
+
+void t_div(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    if (i >= p->n) return;
+    p->out[i] = t_div_work(p->in[i]);
+}
+
+/* barrier + shared memory: block tree reduction; threads >= live exit first */
+FG_SHARED uint32_t red[1024];
+void t_reduce(const struct t_args *p) {
+    uint32_t t = fg_tid_x(), n = fg_ntid_x(), g = fg_global_id_x();
+    if (t >= p->n) return;                       /* early exit before the barrier */
+    uint32_t live = n < p->n ? n : p->n;
+    red[t] = p->in[g];
+    for (uint32_t s = 1; s < live; s *= 2) {
+        fg_sync();
+        uint32_t v = (t % (2 * s) == 0 && t + s < live) ? red[t + s] : 0;
+        fg_sync();
+        red[t] += v;
+    }
+    fg_sync();
+    if (t == 0) p->out[fg_ctaid_x()] = red[0];
+    p->out[1024 + g] = fg_core_id();
+}
+
+/* timing: dependent load chain (pointer chasing) by one thread */
+void t_chase(const struct t_args *p) {
+    const uint32_t *q = p->in;
+    for (uint32_t k = 0; k < p->n; k++) q = (const uint32_t *)(uintptr_t)*q;
+    p->out[0] = (uint32_t)(uintptr_t)q;
+}
+
+/* ALU loop for scheduling tests and speed */
+void t_spin(const struct t_args *p) {
+    uint32_t x = fg_global_id_x(), y = 1;
+    for (uint32_t k = 0; k < p->n; k++) { x = x * 1664525u + 1013904223u; y ^= x >> 7; }
+    p->out[fg_global_id_x()] = y;
+}
+
+void t_fault(const struct t_args *p) {
+    if (fg_global_id_x() == 37) *(volatile uint32_t *)p->counter = 1; /* host passes a bad address */
+    p->out[fg_global_id_x()] = 1;
+}
