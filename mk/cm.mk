@@ -1,0 +1,16 @@
+# CM-CPU / CM-BAL stall monitor (issue 5; CM paper Sec. 4-5).  Verilated in a
+# small configuration (4 partitions, 4 cores) with the paper's interval,
+# thresholds, levels and 48 warps; `make lint` synthesizes the RTL defaults
+# (CM Table I: 8 partitions, 28 cores, 2 schedulers, 48 warps).
+BLOCKS += cm_bal_monitor
+cm_bal_monitor_TOP  := cm_bal_monitor
+cm_bal_monitor_SRCS := rtl/cm/cm_partition_counters.sv rtl/cm/cm_cpu_central.sv \
+                       rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_monitor.sv
+cm_bal_monitor_GPARAMS := P=4 C=4 NSCHED=2 MAXW=48 INTERVAL=1024 TH_Q4=4 TL_Q4=1 FINE=8 \
+                          EXPLORE_WARPS=6 EXPLORE_N=4
+
+TWIN_SRCS  += sim/twin/cm_bal_monitor.c
+TESTS      += test_cm_bal_monitor
+PROGRAMS   += cm_demo
+DEMO_STEPS += $(BUILD)/bin/cm_demo
+WAVES      += FG_WAVE_DIR=$(BUILD)/waves CMOCKA_TEST_ABORT=0 $(BUILD)/tests/test_cm_bal_monitor

@@ -1,0 +1,120 @@
+// CM stall monitor: central CM-CPU logic beside the CTA scheduler (CM Sec. 4.1,
+// Fig. 11 item 5; Sec. 5 Mechanism Thresholds and Hardware Overhead).
+//
+// Owns the interval counter.  At the last cycle of every interval it adds the
+// partitions' counts into stallMC and stallnet (stalled requests summed over
+// the interval = INTERVAL x stalls per cycle, 0..P x INTERVAL) and compares
+// them with INTERVAL*tH and INTERVAL*tL in integer arithmetic (thresholds are
+// given in quarters of a stall per cycle: TH_Q4 = 4 -> tH = 1, TL_Q4 = 1 ->
+// tL = 0.25):
+//   high: metric >= tH;  low: metric < tL;  medium otherwise.
+//   either metric high -> DOWN;  both low -> UP;  else HOLD.
+// CM-CPU limit (Sec. 4.1): above FINE warps steps of 2, at or below FINE steps
+// of 1: down 48,46,..,10,8,7,..,1; up 1,..,7,8,10,..,48.  Outside CM-CPU mode
+// the limit rests at MAXW so that entering the mode starts at full TLP.
+module cm_cpu_central #(
+  parameter int P        = 8,
+  parameter int INTERVAL = 1024,
+  parameter int TH_Q4    = 4,
+  parameter int TL_Q4    = 1,
+  parameter int MAXW     = 48,
+  parameter int FINE     = 8,
+  localparam int CW   = $clog2(INTERVAL),
+  localparam int SW   = $clog2(P * INTERVAL + 1),    // exact sum width
+  localparam int STW  = $clog2(P * INTERVAL),        // stored statistics (saturating)
+  localparam int LW   = $clog2(MAXW + 1)
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic [P*(CW+1)-1:0] mc_i,   // per-partition interval counts (cm_partition_counters)
+  input  logic [P*(CW+1)-1:0] net_i,
+  input  logic [1:0]        mode_i,
+  output logic              end_o,    // last cycle of the interval
+  output logic [1:0]        dec_o,    // decision taken at this edge when end_o
+  output logic [LW-1:0]     lim_d_o,  // CM-CPU limit after this edge
+  output logic [LW-1:0]     lim_q_o,
+  output logic [1:0]        dec_q_o,  // last decision
+  output logic [STW-1:0]    stall_mc_q_o,
+  output logic [STW-1:0]    stall_net_q_o
+);
+  localparam logic [1:0] MODE_CPU = 2'd2;
+  localparam logic [1:0] DEC_HOLD = 2'd0, DEC_DOWN = 2'd1, DEC_UP = 2'd2;
+  localparam logic [SW-1:0] TH_CNT = SW'(INTERVAL * TH_Q4 / 4);
+  localparam logic [SW-1:0] TL_CNT = SW'(INTERVAL * TL_Q4 / 4);
+  localparam logic [CW-1:0] LAST   = CW'(INTERVAL - 1);
+  localparam logic [LW-1:0] MAXL   = LW'(MAXW);
+  localparam logic [LW-1:0] FINEL  = LW'(FINE);
+  localparam logic [STW-1:0] STMAX = '1;
+
+  logic [CW-1:0]  cnt_q;
+  logic [LW-1:0]  lim_q;
+  logic [1:0]     dec_q;
+  logic [STW-1:0] smc_q, snet_q;
+  logic [SW-1:0]  sum_mc, sum_net;
+  logic           mc_hi, net_hi, both_lo;
+
+  always_comb begin
+    sum_mc  = '0;
+    sum_net = '0;
+    for (int p = 0; p < P; p++) begin
+      sum_mc  = sum_mc  + SW'(mc_i[p*(CW+1) +: CW+1]);
+      sum_net = sum_net + SW'(net_i[p*(CW+1) +: CW+1]);
+    end
+  end
+
+  assign end_o   = (cnt_q == LAST);
+  assign mc_hi   = (sum_mc  >= TH_CNT);
+  assign net_hi  = (sum_net >= TH_CNT);
+  assign both_lo = (sum_mc < TL_CNT) && (sum_net < TL_CNT);
+  assign dec_o   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
+
+  always_comb begin
+    lim_d_o = lim_q;
+    if (mode_i != MODE_CPU) begin
+      lim_d_o = MAXL;
+    end else if (end_o) begin
+      if (dec_o == DEC_DOWN) begin
+        if (lim_q > FINEL) lim_d_o = lim_q - LW'(2);
+        else if (lim_q > LW'(1)) lim_d_o = lim_q - LW'(1);
+      end else if (dec_o == DEC_UP) begin
+        if (lim_q < FINEL) lim_d_o = lim_q + LW'(1);
+        else if (lim_q + LW'(2) > MAXL) lim_d_o = MAXL;
+        else lim_d_o = lim_q + LW'(2);
+      end
+    end
+  end
+
+  assign lim_q_o       = lim_q;
+  assign dec_q_o       = dec_q;
+  assign stall_mc_q_o  = smc_q;
+  assign stall_net_q_o = snet_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cnt_q  <= '0;
+      lim_q  <= MAXL;
+      dec_q  <= DEC_HOLD;
+      smc_q  <= '0;
+      snet_q <= '0;
+    end else begin
+      cnt_q <= end_o ? '0 : cnt_q + 1'b1;
+      lim_q <= lim_d_o;
+      if (end_o) begin
+        dec_q  <= dec_o;
+        // 13-bit statistics registers as in the paper: P x INTERVAL itself
+        // (every partition stalled every cycle) saturates to 2^13-1.
+        smc_q  <= (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
+        snet_q <= (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+      end
+    end
+  end
+
+  // The CM-CPU limit is always a legal CM-CPU value: 1..FINE, or a step of 2
+  // above FINE (or MAXW itself).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (lim_q >= LW'(1) && lim_q <= MAXL);
+      assert (lim_q <= FINEL || lim_q == MAXL || lim_q[0] == FINEL[0]);
+    end
+  end
+endmodule

@@ -1,0 +1,63 @@
+/* C twin of rtl/cm/cm_bal_monitor.sv: CM-CPU / CM-BAL stall monitor (CM paper
+ * Sec. 4, Fig. 11).  Cycle-exact at the ports; see docs/CM_BAL.md.
+ *
+ * The port list below is the verilated configuration (mk/cm.mk): P = 4
+ * partitions, C = 4 cores, NSCHED = 2, MAXW = 48, INTERVAL = 1024.  The twin
+ * itself takes any parameters within the port widths. */
+#ifndef CM_BAL_MONITOR_H
+#define CM_BAL_MONITOR_H
+
+#include <stdint.h>
+
+#include "fg_block.h"
+
+#define CM_BAL_MONITOR_INPUTS(X)                                                     \
+    X(stall_mc_i, 4) X(stall_net_i, 4) X(issue_stall_i, 8) X(kstart_i, 4) X(kend_i, 4) \
+    X(mode_i, 2) X(static_i, 6) X(k_i, 12) X(rd_core_i, 2) X(rd_entry_i, 4)
+#define CM_BAL_MONITOR_OUTPUTS(X)                                                    \
+    X(interval_o, 1) X(decision_o, 2) X(cpu_limit_o, 6) X(stall_mc_o, 12)              \
+    X(stall_net_o, 12) X(rd_limit_o, 6) X(rd_level_o, 4) X(rd_stay_o, 2)               \
+    X(rd_valid_o, 9) X(rd_avg_o, 11) X(rd_why_o, 3)
+typedef struct { CM_BAL_MONITOR_INPUTS(FG_FIELD) } cm_bal_monitor_in_t;
+typedef struct { CM_BAL_MONITOR_OUTPUTS(FG_FIELD) } cm_bal_monitor_out_t;
+
+/* mode_i */
+enum { CM_MODE_OFF = 0, CM_MODE_STATIC = 1, CM_MODE_CPU = 2, CM_MODE_BAL = 3 };
+/* decision_o */
+enum { CM_DEC_HOLD = 0, CM_DEC_DOWN = 1, CM_DEC_UP = 2 };
+/* rd_why_o: what set the core's level at the last interval end (CM-BAL) */
+enum {
+    CM_WHY_HOLD = 0,  /* Part-1 hold (or a step clipped at the ends) */
+    CM_WHY_DOWN = 1,  /* Part-1 one level down */
+    CM_WHY_UP = 2,    /* Part-1 one level up */
+    CM_WHY_KEEP = 3,  /* Part-2 refused to lower: avg[low] - cur > k */
+    CM_WHY_P2UP = 4,  /* Part-2 raised: cur - avg[up] > k */
+    CM_WHY_XUP = 5,   /* exploration after 4 intervals, up (level < 6 warps) */
+    CM_WHY_XDOWN = 6, /* exploration after 4 intervals, down */
+};
+/* CM-BAL1..4 (CM Sec. 5, Mechanism Parameters) */
+#define CM_K_BAL1 32u
+#define CM_K_BAL2 64u
+#define CM_K_BAL3 96u
+#define CM_K_BAL4 128u
+
+#define CM_MAX_LVL 16
+#define CM_MAX_CORES 64
+
+typedef struct {
+    unsigned p, c, nsched, maxw, interval;
+    unsigned th_q4, tl_q4;  /* thresholds in quarters of a stall per cycle */
+    unsigned fine;          /* CM-CPU steps of 1 at or below this limit */
+    unsigned nlvl;
+    unsigned levels[CM_MAX_LVL];
+    unsigned explore_warps, explore_n;
+} cm_bal_monitor_params;
+
+/* CM Table I / Sec. 4-5 defaults with P partitions and C cores. */
+cm_bal_monitor_params cm_bal_monitor_defaults(unsigned p, unsigned c);
+/* The verilated configuration (P = 4, C = 4, other values as defaults). */
+static inline cm_bal_monitor_params cm_bal_monitor_test_params(void) { return cm_bal_monitor_defaults(4, 4); }
+
+extern const fg_block_class cm_bal_monitor_class;
+
+#endif

@@ -1,0 +1,566 @@
+/* Tests of the CM-CPU / CM-BAL stall monitor (rtl/cm/, issue 5): directed
+ * scripted stall traces with literal expected decisions, closed-loop
+ * Fig.12-like stallGPU curves, and random lockstep against an independent
+ * interval-level reference model of CM Sec. 4.1-4.2. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cm_bal_monitor.h"
+#include "fg_tb.h"
+
+#define NC 4
+#define NP 4
+#define NL 9
+#define IV 1024
+#define S0 40 /* stall bits start here; cycles 0..39 of an interval read the port */
+
+static const unsigned LV[NL] = {1, 2, 3, 4, 6, 8, 16, 24, 48};
+
+static unsigned lvl_index(unsigned warps) {
+    for (unsigned i = 0; i < NL; i++)
+        if (LV[i] == warps) return i;
+    fail_msg("%u is not a CM-BAL level", warps);
+    return 0;
+}
+
+/* ------------------------------------------------------------- driver */
+typedef struct {
+    unsigned limit, level, stay, valid, why;
+    unsigned avg[NL];
+} core_view;
+
+typedef struct {
+    fg_block *b;
+    cm_bal_monitor_in_t in;
+    core_view v[NC]; /* state at the start of the last interval run */
+    uint64_t intervals;
+} drv;
+
+typedef unsigned (*curve_fn)(unsigned warps, unsigned core);
+
+typedef struct {
+    unsigned smc, snet;   /* interval totals over all partitions */
+    unsigned g[NC];       /* stallGPU per core (used when curve is NULL) */
+    curve_fn curve;       /* closed loop: stallGPU from the level in use */
+    bool full_gpu;        /* every scheduler stalls every cycle (2048) */
+    unsigned kpos;        /* 1 + cycle of a kernel boundary pulse (0: none) */
+    unsigned kstart_mask, kend_mask;
+} stim;
+
+static const cm_bal_monitor_out_t *out(const drv *d) { return fg_block_out(d->b); }
+
+static void drv_init(drv *d, unsigned mode, unsigned k, const char *wave) {
+    memset(d, 0, sizeof *d);
+    cm_bal_monitor_params p = cm_bal_monitor_test_params();
+    d->b = tb_block(&cm_bal_monitor_class, &p, wave);
+    d->in.mode_i = mode;
+    d->in.k_i = k;
+}
+
+/* One whole interval (the block's interval counter and ours stay aligned
+ * because both start at reset).  Cycles 0..3 read cores 0..3, cycles
+ * 4..39 the 9 table entries of every core. */
+static void run_interval(drv *d, const stim *s) {
+    unsigned g[NC], per[NP], pern[NP];
+    for (unsigned q = 0; q < NP; q++) {
+        per[q] = s->smc / NP + (q < s->smc % NP);
+        pern[q] = s->snet / NP + (q < s->snet % NP);
+        assert_true(per[q] <= IV - S0 && pern[q] <= IV - S0);
+    }
+    for (unsigned pos = 0; pos < IV; pos++) {
+        cm_bal_monitor_in_t *in = &d->in;
+        in->rd_core_i = pos < NC ? pos : (pos < S0 ? (pos - NC) / NL : 0);
+        in->rd_entry_i = pos < S0 && pos >= NC ? (pos - NC) % NL : 0;
+        if (pos == NC)
+            for (unsigned c = 0; c < NC; c++) {
+                g[c] = s->curve ? s->curve(d->v[c].limit, c) : s->g[c];
+                assert_true(s->full_gpu || g[c] <= 2 * (IV - S0));
+            }
+        in->stall_mc_i = in->stall_net_i = 0;
+        for (unsigned q = 0; q < NP; q++) {
+            in->stall_mc_i |= (uint64_t)(pos >= S0 && pos < S0 + per[q]) << q;
+            in->stall_net_i |= (uint64_t)(pos >= S0 && pos < S0 + pern[q]) << q;
+        }
+        in->issue_stall_i = 0;
+        for (unsigned c = 0; c < NC; c++) {
+            unsigned b0 = s->full_gpu || (pos >= S0 && pos < S0 + (g[c] + 1) / 2);
+            unsigned b1 = s->full_gpu || (pos >= S0 && pos < S0 + g[c] / 2);
+            in->issue_stall_i |= (uint64_t)(b0 | b1 << 1) << (2 * c);
+        }
+        in->kstart_i = (s->kpos && pos + 1 == s->kpos) ? s->kstart_mask : 0;
+        in->kend_i = (s->kpos && pos + 1 == s->kpos) ? s->kend_mask : 0;
+        tb_step(d->b, in);
+        const cm_bal_monitor_out_t *o = out(d);
+        if (pos < NC) {
+            core_view *v = &d->v[pos];
+            v->limit = (unsigned)o->rd_limit_o;
+            v->level = (unsigned)o->rd_level_o;
+            v->stay = (unsigned)o->rd_stay_o;
+            v->valid = (unsigned)o->rd_valid_o;
+            v->why = (unsigned)o->rd_why_o;
+        } else if (pos < S0) {
+            d->v[(pos - NC) / NL].avg[(pos - NC) % NL] = (unsigned)o->rd_avg_o;
+        }
+        assert_int_equal(o->interval_o, pos == IV - 1);
+    }
+    d->in.kstart_i = d->in.kend_i = 0;
+    d->intervals++;
+}
+
+/* Runs one more idle-congestion interval only to observe the state the last
+ * interval left (its cycles 0..39 read the port). */
+static void observe(drv *d, const stim *s) { run_interval(d, s); }
+
+/* ------------------------------------------------- reference (Sec. 4) */
+/* Independent interval-level model: what one interval end does, written
+ * from the paper's text, not from the RTL. */
+static unsigned ref_dec(unsigned smc, unsigned snet) {
+    const unsigned th = IV * 1, tl = IV / 4; /* tH = 1, tL = 0.25 stalls/cycle */
+    if (smc >= th || snet >= th) return CM_DEC_DOWN;
+    if (smc < tl && snet < tl) return CM_DEC_UP;
+    return CM_DEC_HOLD;
+}
+static unsigned ref_cpu(unsigned lim, unsigned dec) {
+    if (dec == CM_DEC_DOWN) return lim > 8 ? lim - 2 : (lim > 1 ? lim - 1 : 1);
+    if (dec == CM_DEC_UP) return lim < 8 ? lim + 1 : (lim + 2 > 48 ? 48 : lim + 2);
+    return lim;
+}
+typedef struct {
+    unsigned warps, stay; /* level in use, intervals already spent at it */
+    bool ok[NL];
+    unsigned avg[NL];
+} ref_core;
+static void ref_core_reset(ref_core *r) { memset(r, 0, sizeof *r), r->warps = 48; }
+static void ref_invalidate(ref_core *r) {
+    memset(r->ok, 0, sizeof r->ok);
+    r->stay = 0;
+}
+/* Interval end in CM-BAL mode.  kb_now: a kernel boundary in this very cycle. */
+static void ref_bal(ref_core *r, unsigned dec, unsigned sample, unsigned k, bool kb_now) {
+    unsigned i = lvl_index(r->warps);
+    if (sample > 2047) sample = 2047;
+    unsigned cur = r->ok[i] ? (r->avg[i] + 3 * sample) / 4 : sample; /* 0.25 old + 0.75 new */
+    if (kb_now) {
+        ref_invalidate(r);
+    } else {
+        r->avg[i] = cur;
+        r->ok[i] = true;
+    }
+    int step = dec == CM_DEC_DOWN ? -1 : dec == CM_DEC_UP ? 1 : 0; /* Part-1 */
+    if (i == 0 && step < 0) step = 0;
+    if (i == NL - 1 && step > 0) step = 0;
+    bool up_ok = !kb_now && i + 1 < NL && r->ok[i + 1], lo_ok = !kb_now && i > 0 && r->ok[i - 1];
+    if (up_ok && (int)cur - (int)r->avg[i + 1] > (int)k) step = 1;          /* Part-2 raise */
+    else if (step < 0 && lo_ok && (int)r->avg[i - 1] - (int)cur > (int)k) step = 0; /* refuse */
+    if (step == 0 && r->stay + 1 == 4) step = (r->warps < 6) ? 1 : -1;      /* exploration */
+    if (i == 0 && step < 0) step = 0;
+    if (i == NL - 1 && step > 0) step = 0;
+    r->stay = (step == 0 && !kb_now) ? r->stay + 1 : 0;
+    if (r->stay == 4) r->stay = 0;
+    r->warps = LV[i + step];
+}
+
+/* ------------------------------------------------------------ tests */
+/* CM-CPU (Sec. 4.1): high stallMC or stallnet lowers by 2 above 8 and by 1
+ * at or below 8; both low raises the same way; medium holds.  Threshold
+ * boundaries exact: 1024 stalls per 1024 cycles is high, 1023 medium, 256
+ * medium, 255 low. */
+static void test_cpu_steps(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_CPU, 0, "cm_bal_monitor_cpu");
+    static const unsigned down[] = {46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14,
+                                    12, 10, 8, 7, 6, 5, 4, 3, 2, 1, 1};
+    for (unsigned i = 0; i < sizeof down / sizeof *down; i++) {
+        stim s = {.smc = (i & 1) ? 1024 : 100, .snet = (i & 1) ? 10 : 1024}; /* either one high */
+        run_interval(&d, &s);
+        assert_int_equal(out(&d)->decision_o, CM_DEC_DOWN);
+        assert_int_equal(out(&d)->cpu_limit_o, down[i]);
+        assert_int_equal(out(&d)->stall_mc_o, s.smc);
+        assert_int_equal(out(&d)->stall_net_o, s.snet);
+    }
+    /* medium in several shapes: limit holds at 1 */
+    static const unsigned med[][2] = {{1023, 0}, {256, 0}, {0, 256}, {1023, 1023}, {255, 256}};
+    for (unsigned i = 0; i < 5; i++) {
+        stim s = {.smc = med[i][0], .snet = med[i][1]};
+        run_interval(&d, &s);
+        assert_int_equal(out(&d)->decision_o, CM_DEC_HOLD);
+        assert_int_equal(out(&d)->cpu_limit_o, 1);
+    }
+    static const unsigned up[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32,
+                                  34, 36, 38, 40, 42, 44, 46, 48, 48};
+    for (unsigned i = 0; i < sizeof up / sizeof *up; i++) {
+        stim s = {.smc = 255, .snet = i % 3 == 0 ? 0 : 255};
+        run_interval(&d, &s);
+        assert_int_equal(out(&d)->decision_o, CM_DEC_UP);
+        assert_int_equal(out(&d)->cpu_limit_o, up[i]);
+        /* every core's registered limit follows (read in the next interval) */
+        if (i == 9) {
+            stim m = {.smc = 500};
+            observe(&d, &m);
+            for (unsigned c = 0; c < NC; c++) assert_int_equal(d.v[c].limit, 14);
+            assert_int_equal(out(&d)->cpu_limit_o, 14);
+        }
+    }
+    fg_block_free(d.b);
+}
+
+/* Off, static N (clamped to 1..48) and a run-time switch between modes. */
+static void test_modes(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_OFF, 0, NULL);
+    stim hi = {.smc = 2000};
+    run_interval(&d, &hi);
+    run_interval(&d, &hi);
+    for (unsigned c = 0; c < NC; c++) assert_int_equal(d.v[c].limit, 48);
+    assert_int_equal(out(&d)->cpu_limit_o, 48); /* CM-CPU logic idles at max */
+    static const unsigned sv[][2] = {{13, 13}, {0, 1}, {60, 48}, {1, 1}, {48, 48}};
+    for (unsigned i = 0; i < 5; i++) {
+        d.in.mode_i = CM_MODE_STATIC;
+        d.in.static_i = sv[i][0];
+        run_interval(&d, &hi); /* the port reads happen in the next interval */
+        run_interval(&d, &hi);
+        for (unsigned c = 0; c < NC; c++) assert_int_equal(d.v[c].limit, sv[i][1]);
+    }
+    d.in.mode_i = CM_MODE_CPU;
+    run_interval(&d, &hi);
+    run_interval(&d, &hi);
+    assert_int_equal(d.v[0].limit, 46);
+    assert_int_equal(out(&d)->cpu_limit_o, 44);
+    d.in.mode_i = CM_MODE_BAL; /* CM-BAL starts at the top level */
+    run_interval(&d, &hi);
+    run_interval(&d, &hi);
+    assert_int_equal(d.v[0].limit, 24);
+    assert_int_equal(d.v[0].why, CM_WHY_DOWN);
+    assert_int_equal(out(&d)->cpu_limit_o, 48);
+    fg_block_free(d.b);
+}
+
+/* Moving average in fixed point: new = floor((old + 3 sample) / 4); first
+ * use takes the sample; 2048 stall cycles clamp to 2047 (11-bit entry). */
+static void test_moving_average(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_BAL, 2047, NULL);
+    stim s = {.smc = 500, .g = {400, 0, 1001, 7}};
+    run_interval(&d, &s); /* level 48 */
+    s.g[0] = 800;
+    s.g[1] = 1960;
+    s.g[2] = 2;
+    run_interval(&d, &s);
+    s.g[0] = 1001;
+    run_interval(&d, &s);
+    observe(&d, &(stim){.smc = 500}); /* 4th interval at 48: sample 0, then explores down */
+    assert_int_equal(d.v[0].valid, 1u << 8);
+    assert_int_equal(d.v[0].avg[8], 925);  /* 400 -> (400+3*800)/4=700 -> (700+3*1001)/4=925 */
+    assert_int_equal(d.v[1].avg[8], 1837); /* 0 -> (0+5880)/4=1470 -> (1470+5880)/4=1837 */
+    assert_int_equal(d.v[2].avg[8], 64);   /* 1001 -> 1007/4=251 -> 257/4=64 */
+    assert_int_equal(d.v[3].avg[8], 7);    /* constant 7: (7+21)/4 = 7 */
+    stim full = {.smc = 500, .full_gpu = true};
+    run_interval(&d, &full); /* level 24 (exploration), every scheduler stalls every cycle */
+    observe(&d, &(stim){.smc = 500});
+    for (unsigned c = 0; c < NC; c++) {
+        assert_int_equal(d.v[c].limit, 24);
+        assert_int_equal(d.v[c].valid, 3u << 7);
+        assert_int_equal(d.v[c].avg[7], 2047); /* 2048 clamped */
+    }
+    assert_int_equal(d.v[0].avg[8], 231); /* (925 + 0) / 4 */
+    fg_block_free(d.b);
+}
+
+/* The 4-interval exploration (Sec. 4.2, third Part-2 decision): medium
+ * congestion (Part-1 holds) and a flat stallGPU (Part-2 never overrides):
+ * after 4 intervals at a level CM-BAL moves one level, down from >= 6 warps,
+ * up below 6. */
+static void test_exploration(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_BAL, CM_K_BAL1, "cm_bal_monitor_explore");
+    static const unsigned exp_lvl[] = {48, 48, 48, 48, 24, 24, 24, 24, 16, 16, 16, 16, 8, 8, 8, 8,
+                                       6,  6,  6,  6,  4,  4,  4,  4,  6,  6,  6,  6,  4, 4, 4, 4, 6};
+    stim s = {.smc = 300, .snet = 700, .g = {300, 300, 300, 300}};
+    for (unsigned i = 0; i < sizeof exp_lvl / sizeof *exp_lvl; i++) {
+        run_interval(&d, &s);
+        for (unsigned c = 0; c < NC; c++) {
+            assert_int_equal(d.v[c].limit, exp_lvl[i]);
+            assert_int_equal(d.v[c].stay, i % 4);
+            unsigned why = i == 0 ? CM_WHY_HOLD
+                           : i % 4 ? CM_WHY_HOLD
+                                   : (exp_lvl[i] > exp_lvl[i - 1] ? CM_WHY_XUP : CM_WHY_XDOWN);
+            assert_int_equal(d.v[c].why, why);
+        }
+        assert_int_equal(out(&d)->decision_o, CM_DEC_HOLD);
+    }
+    /* every visited level now has a valid average of 300 */
+    for (unsigned e = 3; e < NL; e++) {
+        assert_true(d.v[0].valid >> e & 1);
+        assert_int_equal(d.v[0].avg[e], 300);
+    }
+    assert_int_equal(d.v[0].valid & 7, 0);
+    fg_block_free(d.b);
+}
+
+/* A stallGPU curve like Fig. 12: high at low TLP (too little latency
+ * tolerance), a knee, rising again at high TLP (contention). */
+static unsigned fig12(unsigned warps, unsigned core) {
+    (void)core;
+    switch (warps) {
+    case 1: return 1000;
+    case 2: return 860;
+    case 3: return 760;
+    case 4: return 680;
+    case 6: return 600;
+    case 8: return 560;
+    case 16: return 540;
+    case 24: return 600;
+    default: return 700;
+    }
+}
+
+/* Runs n intervals of always-high congestion with the Fig.12 curve; returns
+ * the limit each interval ran at (core 0; all cores must agree) and checks
+ * every interval against the reference model. */
+static void run_fig12(unsigned mode, unsigned k, unsigned n, unsigned *traj) {
+    drv d;
+    drv_init(&d, mode, k, NULL);
+    ref_core r;
+    ref_core_reset(&r);
+    unsigned lim = 48;
+    stim s = {.smc = 300, .snet = 1500, .curve = fig12};
+    for (unsigned i = 0; i < n; i++) {
+        run_interval(&d, &s);
+        traj[i] = d.v[0].limit;
+        for (unsigned c = 1; c < NC; c++) assert_int_equal(d.v[c].limit, traj[i]);
+        assert_int_equal(traj[i], mode == CM_MODE_BAL ? r.warps : lim);
+        if (mode == CM_MODE_BAL) ref_bal(&r, CM_DEC_DOWN, fig12(r.warps, 0), k, false);
+        lim = ref_cpu(lim, CM_DEC_DOWN);
+    }
+    fg_block_free(d.b);
+}
+
+/* In the last 20 intervals the level is the knee, except one exploration
+ * interval in five at the given neighbour. */
+static void check_knee(const unsigned *traj, unsigned n, unsigned knee, unsigned nb) {
+    unsigned at_knee = 0;
+    for (unsigned i = n - 20; i < n; i++) {
+        if (traj[i] == knee) at_knee++;
+        else assert_int_equal(traj[i], nb);
+    }
+    assert_int_equal(at_knee, 16);
+}
+
+/* CM-CPU goes all the way down; CM-BAL1 stops at the knee (8 warps). */
+static void test_fig12_knee(void **st) {
+    (void)st;
+    unsigned cpu[48], bal[48];
+    run_fig12(CM_MODE_CPU, 0, 48, cpu);
+    run_fig12(CM_MODE_BAL, CM_K_BAL1, 48, bal);
+    for (unsigned i = 30; i < 48; i++) assert_int_equal(cpu[i], 1);
+    static const unsigned head[] = {48, 24, 16, 8, 6, 8, 8, 8, 8, 6, 8, 8, 8, 8, 6};
+    for (unsigned i = 0; i < sizeof head / sizeof *head; i++) assert_int_equal(bal[i], head[i]);
+    check_knee(bal, 48, 8, 6);
+    printf("# fig12: CM-CPU ends at %u warps, CM-BAL1 at %u warps\n", cpu[47], bal[47]);
+}
+
+/* Each k level (Sec. 4.2, 5): a larger k makes raising TLP harder, so the
+ * level CM-BAL settles at falls with k; k = max converges to CM-CPU. */
+static void test_k_levels(void **st) {
+    (void)st;
+    static const struct { unsigned k, knee, nb; } kk[] = {
+        {CM_K_BAL1, 8, 6}, {CM_K_BAL2, 6, 4}, {CM_K_BAL3, 3, 4}, {CM_K_BAL4, 2, 3}, {2047, 1, 2}};
+    unsigned traj[48];
+    for (unsigned i = 0; i < 5; i++) {
+        run_fig12(CM_MODE_BAL, kk[i].k, 48, traj);
+        check_knee(traj, 48, kk[i].knee, kk[i].nb);
+        printf("# k=%u: settles at %u warps\n", kk[i].k, kk[i].knee);
+    }
+}
+
+/* Kernel start / end invalidate a core's table (Sec. 4.2): with the entry
+ * below invalid, Part-2 no longer refuses Part-1's step down. */
+static void test_kernel_invalidation(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_BAL, CM_K_BAL1, "cm_bal_monitor_kernel");
+    stim s = {.smc = 300, .snet = 1500, .curve = fig12};
+    for (unsigned i = 0; i < 11; i++) run_interval(&d, &s); /* I0..I10, see test_fig12_knee */
+    assert_int_equal(d.v[0].limit, 8);
+    assert_int_equal(d.v[0].stay, 0);
+    stim ks = s;
+    ks.kpos = 501; /* mid-interval kernel start on core 1 */
+    ks.kstart_mask = 1u << 1;
+    run_interval(&d, &ks); /* I11 */
+    assert_int_equal(d.v[1].valid, 0x1f0);
+    assert_int_equal(d.v[1].stay, 1);
+    ks.kpos = IV; /* kernel end on core 2 in the interval's last cycle */
+    ks.kstart_mask = 0;
+    ks.kend_mask = 1u << 2;
+    run_interval(&d, &ks); /* I12: core 1 left 8 at I11's end */
+    assert_int_equal(d.v[0].limit, 8);
+    assert_int_equal(d.v[0].why, CM_WHY_KEEP);
+    assert_int_equal(d.v[0].valid, 0x1f0);
+    assert_int_equal(d.v[1].limit, 6);
+    assert_int_equal(d.v[1].why, CM_WHY_DOWN);
+    assert_int_equal(d.v[1].valid, 1u << 5); /* only 8 warps re-learned */
+    assert_int_equal(d.v[1].stay, 0);
+    run_interval(&d, &s); /* I13 */
+    assert_int_equal(d.v[2].limit, 6);       /* no override at the boundary */
+    assert_int_equal(d.v[2].why, CM_WHY_DOWN);
+    assert_int_equal(d.v[2].valid, 0);       /* and no update in that cycle */
+    assert_int_equal(d.v[2].stay, 0);
+    assert_int_equal(d.v[0].limit, 8);
+    assert_int_equal(d.v[0].stay, 3);
+    assert_int_equal(d.v[3].limit, 8);
+    fg_block_free(d.b);
+}
+
+/* Random lockstep (RTL vs twin every cycle, every port) with an independent
+ * interval-level reference model checking decisions, limits, levels, stay
+ * counters, valid bits and averages of every core. */
+static void test_random_lockstep(void **st) {
+    (void)st;
+    fg_rng g;
+    fg_rng_seed(&g, tb_seed("cm_bal_monitor random"));
+    uint64_t ncyc = tb_cycles(1100000);
+    cm_bal_monitor_params p = cm_bal_monitor_test_params();
+    fg_block *b = tb_block(&cm_bal_monitor_class, &p, NULL);
+    cm_bal_monitor_in_t in = {0};
+    ref_core r[NC];
+    for (unsigned c = 0; c < NC; c++) ref_core_reset(&r[c]);
+    unsigned lim = 48, dec = CM_DEC_HOLD, mode = CM_MODE_BAL, last_mode = mode;
+    unsigned pm = 0, pn = 0, pg[NC] = {0}, sm = 0, sn = 0, sg[NC] = {0};
+    uint64_t nint = 0, moves = 0, p2 = 0, kbs = 0;
+    bool nonbal = false, noncpu = false;
+    in.mode_i = mode;
+    in.k_i = CM_K_BAL1;
+    for (uint64_t cyc = 0; cyc < ncyc; cyc++) {
+        unsigned pos = (unsigned)(cyc % IV);
+        if (pos == 0) {
+            pm = (unsigned)fg_rng_below(&g, 140);
+            pn = (unsigned)fg_rng_below(&g, 80);
+            for (unsigned c = 0; c < NC; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
+            sm = sn = 0;
+            memset(sg, 0, sizeof sg);
+            nonbal = mode != CM_MODE_BAL;
+            noncpu = mode != CM_MODE_CPU;
+        }
+        if (pos == 512 && fg_rng_chance(&g, 1, 16)) {
+            mode = (unsigned)fg_rng_below(&g, 4);
+            if (fg_rng_chance(&g, 1, 2)) mode = CM_MODE_BAL;
+            in.mode_i = mode;
+            nonbal |= mode != CM_MODE_BAL;
+            noncpu |= mode != CM_MODE_CPU;
+        }
+        if (pos == 700 && fg_rng_chance(&g, 1, 8)) {
+            static const unsigned ks[] = {0, 32, 64, 96, 128, 200};
+            in.k_i = fg_rng_chance(&g, 1, 8) ? fg_rng_below(&g, 4096) : ks[fg_rng_below(&g, 6)];
+            in.static_i = fg_rng_below(&g, 64);
+        }
+        in.stall_mc_i = in.stall_net_i = in.issue_stall_i = 0;
+        for (unsigned q = 0; q < NP; q++) {
+            in.stall_mc_i |= (uint64_t)(fg_rng_below(&g, 256) < pm) << q;
+            in.stall_net_i |= (uint64_t)(fg_rng_below(&g, 256) < pn) << q;
+        }
+        for (unsigned c = 0; c < 2 * NC; c++)
+            in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / 2]) << c;
+        sm += (unsigned)__builtin_popcountll(in.stall_mc_i);
+        sn += (unsigned)__builtin_popcountll(in.stall_net_i);
+        for (unsigned c = 0; c < NC; c++) sg[c] += (unsigned)__builtin_popcountll(in.issue_stall_i >> (2 * c) & 3);
+        /* kernel boundaries: rare, anywhere after the read-out cycles,
+         * sometimes exactly at the interval end */
+        in.kstart_i = in.kend_i = 0;
+        if (pos > NC && pos < IV - 1 && fg_rng_chance(&g, 1, 4000)) in.kstart_i = 1u << fg_rng_below(&g, NC);
+        if (pos > NC && pos < IV - 1 && fg_rng_chance(&g, 1, 4000)) in.kend_i = 1u << fg_rng_below(&g, NC);
+        if (pos == IV - 1 && fg_rng_chance(&g, 1, 12)) in.kend_i = 1u << fg_rng_below(&g, NC);
+        for (unsigned c = 0; c < NC; c++)
+            if (((in.kstart_i | in.kend_i) >> c & 1) && pos != IV - 1) ref_invalidate(&r[c]), kbs++;
+        in.rd_core_i = pos < NC ? pos : fg_rng_below(&g, 4);
+        in.rd_entry_i = fg_rng_below(&g, 16);
+        unsigned rd_entry = (unsigned)in.rd_entry_i;
+        tb_step(b, &in);
+        const cm_bal_monitor_out_t *o = fg_block_out(b);
+        assert_int_equal(o->interval_o, pos == IV - 1);
+        if (pos < NC) { /* the state the last interval end left */
+            const ref_core *rc = &r[pos];
+            unsigned want = last_mode == CM_MODE_OFF      ? 48
+                            : last_mode == CM_MODE_STATIC ? 0
+                            : last_mode == CM_MODE_CPU    ? lim
+                                                          : rc->warps;
+            if (last_mode != CM_MODE_STATIC && o->rd_limit_o != want)
+                fail_msg("interval %" PRIu64 " core %u mode %u: limit %u, reference %u (dec %u k %u)", nint, pos,
+                         last_mode, (unsigned)o->rd_limit_o, want, dec, (unsigned)in.k_i);
+            assert_true(o->rd_limit_o >= 1 && o->rd_limit_o <= 48);
+            assert_int_equal(o->rd_level_o, last_mode == CM_MODE_BAL ? lvl_index(rc->warps) : 8);
+            assert_int_equal(o->rd_stay_o, last_mode == CM_MODE_BAL ? rc->stay : 0);
+            unsigned vm = 0;
+            for (unsigned e = 0; e < NL; e++) vm |= (unsigned)rc->ok[e] << e;
+            assert_int_equal(o->rd_valid_o, vm);
+            assert_int_equal(o->rd_avg_o, rd_entry < NL ? rc->avg[rd_entry] : 0);
+        }
+        if (pos == IV - 1) { /* interval end: apply the reference */
+            dec = ref_dec(sm, sn);
+            assert_int_equal(o->decision_o, dec);
+            assert_int_equal(o->stall_mc_o, sm > 4095 ? 4095 : sm);
+            assert_int_equal(o->stall_net_o, sn > 4095 ? 4095 : sn);
+            if (noncpu) lim = 48;
+            if (mode == CM_MODE_CPU) lim = ref_cpu(lim, dec);
+            assert_int_equal(o->cpu_limit_o, lim);
+            for (unsigned c = 0; c < NC; c++) {
+                bool kb_now = ((in.kstart_i | in.kend_i) >> c & 1) != 0;
+                if (nonbal) r[c].warps = 48, r[c].stay = 0;
+                if (mode == CM_MODE_BAL) {
+                    unsigned before = r[c].warps;
+                    if (getenv("CM_DBG") && c == (unsigned)atoi(getenv("CM_DBG")))
+                        printf("# I%" PRIu64 " c%u warps %u stay %u dec %u sample %u k %u kb %d\n", nint, c,
+                               r[c].warps, r[c].stay, dec, sg[c], (unsigned)in.k_i, kb_now);
+                    ref_bal(&r[c], dec, sg[c], (unsigned)in.k_i, kb_now);
+                    moves += r[c].warps != before;
+                    p2 += (o->decision_o == CM_DEC_DOWN && r[c].warps >= before);
+                } else if (kb_now) {
+                    ref_invalidate(&r[c]);
+                }
+                if (kb_now) kbs++;
+            }
+            last_mode = mode;
+            nint++;
+        }
+    }
+    printf("# random: %" PRIu64 " cycles, %" PRIu64 " intervals, %" PRIu64 " level moves, %" PRIu64
+           " DOWN decisions the level did not follow, %" PRIu64 " kernel boundaries\n",
+           ncyc, nint, moves, p2, kbs);
+    assert_true(ncyc < 1000000 || (moves > 100 && p2 > 10 && kbs > 20));
+    fg_block_free(b);
+}
+
+/* Parameters differing from the verilated ones are refused clearly; the
+ * twin accepts the CM Table I defaults. */
+static void test_params(void **st) {
+    (void)st;
+    char err[256] = "";
+    cm_bal_monitor_params p = cm_bal_monitor_defaults(8, 28);
+    assert_null(fg_block_new(&cm_bal_monitor_class, FG_IMPL_RTL, &p, err, sizeof err));
+    assert_non_null(strstr(err, "P=8"));
+    fg_block *b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err);
+    assert_non_null(b);
+    fg_block_free(b);
+    p.levels[3] = 2; /* not increasing */
+    assert_null(fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpu_steps),
+        cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_moving_average),
+        cmocka_unit_test(test_exploration),
+        cmocka_unit_test(test_fig12_knee),
+        cmocka_unit_test(test_k_levels),
+        cmocka_unit_test(test_kernel_invalidation),
+        cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_params),
+    };
+    return cmocka_run_group_tests_name("cm_bal_monitor", tests, NULL, NULL);
+}
