@@ -74,7 +74,8 @@ module cm_bal_core #(
   localparam logic [SGW-1:0] SMAX = '1;
   localparam int NW = XW + 1;
 
-  logic [SGW-1:0]  cnt_q, avg_q [NLVL];
+  logic [SGW-1:0]  cnt_q;
+  logic [SGW-1:0]  ent [NLVL];  // the table entries (registers g_ent[i].avg_q)
   logic [NLVL-1:0] valid_q;
   logic [LIW-1:0]  lvl_q, lvl_d;
   logic [XW-1:0]   stay_q, stay_d;
@@ -100,12 +101,12 @@ module cm_bal_core #(
   assign bal         = (mode_i == MODE_BAL);
   assign kb          = kstart_i || kend_i;
   assign upd         = bal && end_i && !kb;
-  assign mix         = (SGW+2)'(avg_q[lvl_q]) + (SGW+2)'(sample) + ((SGW+2)'(sample) << 1);
+  assign mix         = (SGW+2)'(ent[lvl_q]) + (SGW+2)'(sample) + ((SGW+2)'(sample) << 1);
   assign cur         = valid_q[lvl_q] ? SGW'(mix >> 2) : sample;
   assign has_lo      = !kb && (lvl_q != '0) && valid_q[lvl_q - 1'b1];
   assign has_up      = !kb && (lvl_q != TOP) && valid_q[lvl_q + 1'b1];
-  assign avg_lo      = (lvl_q != '0) ? avg_q[lvl_q - 1'b1] : '0;
-  assign avg_up      = (lvl_q != TOP) ? avg_q[lvl_q + 1'b1] : '0;
+  assign avg_lo      = (lvl_q != '0) ? ent[lvl_q - 1'b1] : '0;
+  assign avg_up      = (lvl_q != TOP) ? ent[lvl_q + 1'b1] : '0;
   // diff_up = cur - avg[up] > k ; diff_low = avg[low] - cur > k (Sec. 6, Fig. 14)
   assign p2_up       = has_up && ((SGW+2)'(cur) > (SGW+2)'(avg_up) + (SGW+2)'(k_i));
   assign p2_keep     = has_lo && ((SGW+2)'(avg_lo) > (SGW+2)'(cur) + (SGW+2)'(k_i));
@@ -176,9 +177,15 @@ module cm_bal_core #(
     end
   end
 
-  // Table storage without reset (entries are qualified by valid_q).
-  always_ff @(posedge clk_i) begin
-    if (upd) avg_q[lvl_q] <= cur;
+  // Table storage without reset (entries are qualified by valid_q): one
+  // register per entry, so synthesis sees 9 x SGW flops, not a memory.
+  for (genvar i = 0; i < NLVL; i++) begin : g_ent
+    logic [SGW-1:0] avg_q;
+    always_ff @(posedge clk_i) begin
+      if (upd && lvl_q == LIW'(i)) avg_q <= cur;
+    end
+    assign ent[i] = avg_q;
+    assign avg_o[i*SGW +: SGW] = avg_q;
   end
 
   assign limit_o = limit_q;
@@ -186,9 +193,6 @@ module cm_bal_core #(
   assign stay_o  = stay_q;
   assign valid_o = valid_q;
   assign why_o   = why_q;
-  for (genvar i = 0; i < NLVL; i++) begin : g_avg
-    assign avg_o[i*SGW +: SGW] = avg_q[i];
-  end
 
   // Immediate assertions: legal limit and level, counters never wrap.
   always_ff @(posedge clk_i) begin
