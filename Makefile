@@ -101,14 +101,16 @@ $(BUILD)/libfg.a: $(C_OBJS)
 	ar rcs $@ $^
 
 LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(BUILD)/vlrt/libvlrt.a
+# shims may call their twins (in libfg.a): link as a group so the order does not matter
+LINK_CMD  = -Wl,--start-group $(LINK_LIBS) -Wl,--end-group
 
 # Tests (tests/<name>.c) and programs (sim/<name>_main.c or listed in mk).
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+	$(CXX) -o $@ $< $(LINK_CMD) $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+	$(CXX) -o $@ $< $(LINK_CMD) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TESTS))
 PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))

@@ -13,4 +13,4 @@ TWIN_SRCS  += sim/twin/cm_bal_monitor.c
 TESTS      += test_cm_bal_monitor
 PROGRAMS   += cm_demo
 DEMO_STEPS += $(BUILD)/bin/cm_demo
-WAVES      += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=20000 $(BUILD)/tests/test_cm_bal_monitor >/dev/null
+WAVE_TESTS += test_cm_bal_monitor
