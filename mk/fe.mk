@@ -1,0 +1,17 @@
+# F/E-bit DRAM scheduler queues (F/E paper Sec. 4.1-4.5, 6.3): RTL block,
+# C twin, lockstep tests, demo, waveform.  The verilated model uses a small
+# tracked region and shallow queues so the random test reaches every corner
+# (queue full, blocked heads, shared lines); `make lint` reports the RTL
+# defaults (256 lines x 32 bits = 8 KiB tracked with 128 B lines, queues of 8).
+BLOCKS += fe_sched_queues
+fe_sched_queues_TOP  := fe_sched_queues
+fe_sched_queues_SRCS := rtl/prim/fg_fifo.sv rtl/prim/fg_sram_sp.sv rtl/fe/fe_trigger_check.sv \
+                        rtl/fe/fe_watchdog.sv rtl/fe/fe_bits.sv rtl/fe/fe_sched_queues.sv
+fe_sched_queues_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=4096 REGION_LINES=16 \
+                           QD_NT=4 QD_CPU=4 QD_GPU=4 TAG_W=8 WD_W=16 CNT_W=32 INIT_W=16
+
+TWIN_SRCS += sim/twin/fe_sched_queues.c
+TESTS     += test_fe_sched_queues
+PROGRAMS  += fe_demo
+DEMO_STEPS += $(BUILD)/bin/fe_demo
+WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=2000 CMOCKA_MESSAGE_OUTPUT=TAP $(BUILD)/tests/test_fe_sched_queues >/dev/null

@@ -1,0 +1,131 @@
+// F/E bit store (F/E paper Sec. 4.2): one bit per GRAN-byte word over a tracked
+// region of LINES lines ("synchronized global memory", Sec. 4.2 and 9), held
+// line-wide in an inferable single-port RAM (fg_sram_sp, WORDS bits per RAM
+// word) so one read returns every bit a coalesced request can cover.
+//
+// One access per cycle, by priority:
+//   1. the start-up initialisation (Sec. 4.5: "zero out memory and mark it as
+//      full"): a command marks init_lines_i lines from init_line_i all full or
+//      all empty, one line per cycle; lines outside the region are skipped.
+//      busy_o is high meanwhile and the scheduler holds requests off;
+//   2. an action write (wr_i): the new bits of a line whose request leaves;
+//   3. a head lookup (rd_i): the bits appear on rdata_o the next cycle with
+//      rvalid_o and the requesting queue on rqid_o.
+// Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
+// cached head bits exact: that snoop is the paper's release mechanism (4.3).
+module fe_bits #(
+  parameter int WORDS     = 32,
+  parameter int LINES     = 256,
+  parameter int LN_W      = 25,   // width of an absolute line number
+  parameter int BASE_LINE = 0,    // first tracked line (absolute line number)
+  parameter int CNT_W     = 16,
+  localparam int IW       = (LINES > 1) ? $clog2(LINES) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // start-up initialisation command
+  input  logic             init_valid_i,
+  output logic             init_ready_o,
+  input  logic             init_full_i,
+  input  logic [LN_W-1:0]  init_line_i,
+  input  logic [CNT_W-1:0] init_lines_i,
+  output logic             busy_o,
+  // action write
+  input  logic             wr_i,
+  input  logic [IW-1:0]    wr_idx_i,
+  input  logic [WORDS-1:0] wr_bits_i,
+  // head lookup
+  input  logic             rd_i,
+  input  logic [IW-1:0]    rd_idx_i,
+  input  logic [1:0]       rd_qid_i,
+  output logic             rvalid_o,
+  output logic [1:0]       rqid_o,
+  output logic [WORDS-1:0] rdata_o,
+  // every write of this cycle
+  output logic             snoop_we_o,
+  output logic [IW-1:0]    snoop_idx_o,
+  output logic [WORDS-1:0] snoop_bits_o
+);
+  logic             busy_q, full_q;
+  logic [LN_W-1:0]  cur_q;
+  logic [CNT_W-1:0] left_q;
+  logic             rvalid_q;
+  logic [1:0]       rqid_q;
+
+  // relative line with a borrow bit: in the region iff below LINES
+  logic [LN_W:0] cur_rel;
+  logic          cur_in;
+  assign cur_rel = {1'b0, cur_q} - (LN_W+1)'(BASE_LINE);
+  assign cur_in  = cur_rel < (LN_W+1)'(LINES);
+
+  logic             ram_req, ram_we;
+  logic [IW-1:0]    ram_addr;
+  logic [WORDS-1:0] ram_wdata;
+
+  always_comb begin
+    ram_req   = 1'b0;
+    ram_we    = 1'b0;
+    ram_addr  = rd_idx_i;
+    ram_wdata = wr_bits_i;
+    if (busy_q) begin
+      ram_req   = cur_in;
+      ram_we    = 1'b1;
+      ram_addr  = cur_rel[IW-1:0];
+      ram_wdata = full_q ? '1 : '0;
+    end else if (wr_i) begin
+      ram_req  = 1'b1;
+      ram_we   = 1'b1;
+      ram_addr = wr_idx_i;
+    end else if (rd_i) begin
+      ram_req = 1'b1;
+    end
+  end
+
+  // (no RAM access while in reset, so a mid-run reset keeps the store intact)
+  fg_sram_sp #(.WIDTH(WORDS), .DEPTH(LINES)) u_ram (
+    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+    .rdata_o
+  );
+
+  assign init_ready_o = !busy_q;
+  assign busy_o       = busy_q;
+  assign rvalid_o     = rvalid_q;
+  assign rqid_o       = rqid_q;
+  assign snoop_we_o   = ram_req && ram_we && rst_ni;
+  assign snoop_idx_o  = ram_addr;
+  assign snoop_bits_o = ram_wdata;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q   <= 1'b0;
+      full_q   <= 1'b0;
+      cur_q    <= '0;
+      left_q   <= '0;
+      rvalid_q <= 1'b0;
+      rqid_q   <= '0;
+    end else begin
+      rvalid_q <= rd_i && !busy_q && !wr_i;
+      if (rd_i) rqid_q <= rd_qid_i;
+      if (busy_q) begin
+        cur_q  <= cur_q + 1'b1;
+        left_q <= left_q - 1'b1;
+        if (left_q == CNT_W'(1)) busy_q <= 1'b0;
+      end else if (init_valid_i && init_lines_i != '0) begin
+        busy_q <= 1'b1;
+        full_q <= init_full_i;
+        cur_q  <= init_line_i;
+        left_q <= init_lines_i;
+      end
+    end
+  end
+
+  // The scheduler never asks for an action write and a lookup in the same
+  // cycle, nor either while the initialisation owns the port.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(wr_i && rd_i));
+      assert (!(busy_q && (wr_i || rd_i)));
+      assert (!busy_q || left_q != '0);
+    end
+  end
+endmodule

@@ -1,0 +1,387 @@
+// F/E-bit DRAM scheduler queues (F/E paper Sec. 4.1-4.5, 6.3), placed in front
+// of the DRAM scheduler of a GPU memory partition.
+//
+// Requests are sorted into three strictly ordered queues (Sec. 4.3):
+//   queue 0 non-triggered (trigger none, or outside the tracked region),
+//   queue 1 triggered CPU, queue 2 triggered GPU.
+// Only heads are examined.  A head that needs its line's F/E bits (in region,
+// with a trigger or an action) gets them by a lookup in fe_bits and keeps them
+// in a per-queue head-bits register; every later write to that line (actions
+// of requests leaving other queues, initialisation) is snooped into the
+// register, which is how a blocked head is released (Sec. 4.3).  A coalesced
+// request leaves only when every masked word satisfies its trigger (4.1).
+// Priority non-triggered > triggered CPU > triggered GPU (Sec. 6.3).  The
+// winner moves into the registered output toward the DRAM scheduler and its
+// action is applied to the F/E bits in that same cycle ("as it leaves").
+//
+// Handshakes (all outputs depend on state only):
+//   request: accepted when req_valid_i && req_ready_o[q], where q is the
+//     request's queue (fe_sched_queue_of() in the C twin); per-queue ready so a
+//     full, blocked triggered queue never holds off the request that would
+//     release it (the interlock of Sec. 4.3/4.5 cannot form).
+//   out / nack: registered, valid/ready; held stable while not taken.
+//   init: accepted when init_valid_i && init_ready_o; requests are held off
+//     (req_ready_o = 0, nothing leaves) while it runs, one line per cycle.
+// GPU defaults (Sec. 4.1): with req_dflt_i set on a GPU request, reads become
+// wait-full / no action and writes no trigger / fill; CPU requests always use
+// req_trig_i / req_act_i as the host API gave them (Sec. 4.4).  Codes 3 of
+// trigger and action mean none.
+// Beyond the paper: per-queue watchdog (wdog_limit_i cycles blocked -> NACK
+// carrying the request, nacks_o++, err_o set; 0 = off), counters, and
+// stall_mc_o (CM-BAL Sec. 3.2: a request was offered this cycle but its queue
+// was full; registered, so it reports the previous cycle).
+module fe_sched_queues #(
+  parameter int          ADDR_W       = 32,
+  parameter int          WORDS        = 32,  // F/E bits per line = request mask width
+  parameter int          GRAN         = 4,   // bytes per F/E bit (Sec. 4.2: 4)
+  parameter logic [31:0] REGION_BASE  = 0,   // byte address of the tracked region (line aligned)
+  parameter int          REGION_LINES = 256, // tracked lines
+  parameter int          QD_NT        = 8,
+  parameter int          QD_CPU       = 8,
+  parameter int          QD_GPU       = 8,
+  parameter int          TAG_W        = 8,
+  parameter int          WD_W         = 16,
+  parameter int          CNT_W        = 32,
+  parameter int          INIT_W       = 16
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // requests from the L2 / interconnect
+  input  logic              req_valid_i,
+  output logic [2:0]        req_ready_o,   // one per queue
+  input  logic              req_src_i,     // 0 CPU, 1 GPU
+  input  logic              req_we_i,
+  input  logic              req_dflt_i,    // apply the GPU defaults
+  input  logic [1:0]        req_trig_i,
+  input  logic [1:0]        req_act_i,
+  input  logic [ADDR_W-1:0] req_addr_i,
+  input  logic [WORDS-1:0]  req_mask_i,
+  input  logic [TAG_W-1:0]  req_tag_i,
+  output logic              stall_mc_o,
+  // merged output toward the DRAM scheduler
+  output logic              out_valid_o,
+  input  logic              out_ready_i,
+  output logic              out_src_o,
+  output logic              out_we_o,
+  output logic [1:0]        out_trig_o,
+  output logic [1:0]        out_act_o,
+  output logic [ADDR_W-1:0] out_addr_o,
+  output logic [WORDS-1:0]  out_mask_o,
+  output logic [TAG_W-1:0]  out_tag_o,
+  output logic [1:0]        out_q_o,
+  // watchdog NACKs back to the requester
+  output logic              nack_valid_o,
+  input  logic              nack_ready_i,
+  output logic              nack_src_o,
+  output logic              nack_we_o,
+  output logic [1:0]        nack_trig_o,
+  output logic [1:0]        nack_act_o,
+  output logic [ADDR_W-1:0] nack_addr_o,
+  output logic [WORDS-1:0]  nack_mask_o,
+  output logic [TAG_W-1:0]  nack_tag_o,
+  output logic [1:0]        nack_q_o,
+  // start-up initialisation (Sec. 4.5)
+  input  logic              init_valid_i,
+  output logic              init_ready_o,
+  input  logic              init_full_i,
+  input  logic [ADDR_W-1:0] init_addr_i,
+  input  logic [INIT_W-1:0] init_lines_i,
+  // configuration and status
+  input  logic [WD_W-1:0]   wdog_limit_i,
+  output logic [2:0]        head_blocked_o,
+  output logic [23:0]       q_count_o,     // {gpu, cpu, nt}, 8 bits each
+  output logic [CNT_W-1:0]  stall_nt_o,    // cycles each head was blocked
+  output logic [CNT_W-1:0]  stall_cpu_o,
+  output logic [CNT_W-1:0]  stall_gpu_o,
+  output logic [CNT_W-1:0]  releases_o,    // blocked heads released by a snooped action
+  output logic [CNT_W-1:0]  nacks_o,
+  output logic              err_o          // sticky: a watchdog fired
+);
+  localparam int LB   = $clog2(WORDS * GRAN);      // byte offset bits of a line
+  localparam int LN_W = ADDR_W - LB;               // absolute line number width
+  localparam int BASE_LINE = int'(REGION_BASE >> LB);
+  localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
+  // queue entry: {tag, mask, addr, act, trig, we, src}
+  localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
+  localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, EW = E_TAG + TAG_W;
+  localparam logic [1:0] T_NONE = 2'd0, T_FULL = 2'd1;
+  localparam logic [1:0] A_NONE = 2'd0, A_FILL = 2'd1, A_EMPTY = 2'd2;
+
+  // Line number relative to the region, with a borrow bit: in the region iff
+  // it is below REGION_LINES (an address under the base borrows and is huge).
+  function automatic logic [LN_W:0] rel_line(input logic [LN_W-1:0] line);
+    return {1'b0, line} - (LN_W+1)'(BASE_LINE);
+  endfunction
+  function automatic logic in_region(input logic [LN_W:0] rel);
+    return rel < (LN_W+1)'(REGION_LINES);
+  endfunction
+
+  // ------------------------------------------------------------ intake
+  logic [1:0] in_trig, in_act, in_q;
+  always_comb begin
+    in_trig = (req_trig_i == 2'd3) ? T_NONE : req_trig_i;
+    in_act  = (req_act_i == 2'd3) ? A_NONE : req_act_i;
+    if (req_dflt_i && req_src_i) begin  // GPU defaults, Sec. 4.1
+      in_trig = req_we_i ? T_NONE : T_FULL;
+      in_act  = req_we_i ? A_FILL : A_NONE;
+    end
+    if (in_trig == T_NONE || !in_region(rel_line(req_addr_i[ADDR_W-1:LB]))) in_q = 2'd0;
+    else in_q = req_src_i ? 2'd2 : 2'd1;
+  end
+  logic [EW-1:0] in_entry;
+  assign in_entry = {req_tag_i, req_mask_i, req_addr_i, in_act, in_trig, req_we_i, req_src_i};
+
+  // ------------------------------------------------------------ queues
+  logic          busy;
+  logic [2:0]    q_push, q_pop, q_ready, q_valid;
+  logic [EW-1:0] q_head [3];
+  logic [7:0]    q_cnt  [3];
+  logic [$clog2(QD_NT+1)-1:0]  cnt0;
+  logic [$clog2(QD_CPU+1)-1:0] cnt1;
+  logic [$clog2(QD_GPU+1)-1:0] cnt2;
+
+  always_comb begin
+    for (int q = 0; q < 3; q++) q_push[q] = rst_ni && req_valid_i && !busy && (in_q == 2'(q));
+  end
+
+  fg_fifo #(.WIDTH(EW), .DEPTH(QD_NT)) u_q_nt (
+    .clk_i, .rst_ni, .valid_i(q_push[0]), .ready_o(q_ready[0]), .data_i(in_entry),
+    .valid_o(q_valid[0]), .ready_i(q_pop[0]), .data_o(q_head[0]), .count_o(cnt0));
+  fg_fifo #(.WIDTH(EW), .DEPTH(QD_CPU)) u_q_cpu (
+    .clk_i, .rst_ni, .valid_i(q_push[1]), .ready_o(q_ready[1]), .data_i(in_entry),
+    .valid_o(q_valid[1]), .ready_i(q_pop[1]), .data_o(q_head[1]), .count_o(cnt1));
+  fg_fifo #(.WIDTH(EW), .DEPTH(QD_GPU)) u_q_gpu (
+    .clk_i, .rst_ni, .valid_i(q_push[2]), .ready_o(q_ready[2]), .data_i(in_entry),
+    .valid_o(q_valid[2]), .ready_i(q_pop[2]), .data_o(q_head[2]), .count_o(cnt2));
+  assign q_cnt[0] = 8'(cnt0);
+  assign q_cnt[1] = 8'(cnt1);
+  assign q_cnt[2] = 8'(cnt2);
+
+  // ------------------------------------------------------------ heads
+  logic [2:0]       hb_valid_q;          // head bits register holds the head's line
+  logic [WORDS-1:0] hb_q [3];
+  // Bits as seen this cycle: a lookup's read data is used in the cycle it
+  // arrives (bypassing the head register), so a head needing its bits can
+  // leave two cycles after it reaches the head.
+  logic [2:0]       hbv_eff;
+  logic [WORDS-1:0] hb_eff [3];
+  logic             lk_rvalid;
+  logic [1:0]       lk_rqid;
+  logic [WORDS-1:0] lk_rdata;
+  always_comb begin
+    for (int q = 0; q < 3; q++) begin
+      hbv_eff[q] = hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q));
+      hb_eff[q]  = (lk_rvalid && lk_rqid == 2'(q)) ? lk_rdata : hb_q[q];
+    end
+  end
+  logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due;
+  logic [IW-1:0]    h_idx [3];
+  logic [1:0]       h_trig [3], h_act [3];
+  logic [WORDS-1:0] h_mask [3];
+
+  for (genvar q = 0; q < 3; q++) begin : g_head
+    assign h_trig[q] = q_head[q][E_TRIG +: 2];
+    assign h_act[q]  = q_head[q][E_ACT +: 2];
+    assign h_mask[q] = q_head[q][E_MASK +: WORDS];
+    logic [LN_W:0] rel;
+    assign rel = rel_line(q_head[q][E_ADDR+LB +: LN_W]);
+    assign h_idx[q] = rel[IW-1:0];
+    fe_trigger_check #(.WORDS(WORDS)) u_check (
+      .valid_i(q_valid[q]), .in_region_i(in_region(rel)),
+      .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
+      .bits_valid_i(hbv_eff[q]), .bits_i(hb_eff[q]),
+      .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
+    // nothing leaves, waits or is looked up while the initialisation runs
+    assign ok[q]      = ok_raw[q] && !busy;
+    assign blocked[q] = blk_raw[q] && !busy;
+    fe_watchdog #(.W(WD_W)) u_wdog (
+      .clk_i, .rst_ni, .blocked_i(blocked[q]), .pop_i(q_pop[q]), .limit_i(wdog_limit_i),
+      .due_o(due[q]));
+  end
+
+  // ------------------------------------------------------------ leave: serve or NACK
+  logic       out_valid_q, nack_valid_q;
+  logic [EW-1:0] out_q, nack_q;
+  logic [1:0] out_qid_q, nack_qid_q;
+  logic       disp, nack;
+  logic [1:0] disp_q, nack_sel;
+
+  always_comb begin
+    disp_q = ok[0] ? 2'd0 : ok[1] ? 2'd1 : 2'd2;       // Sec. 6.3 priority
+    disp   = (|ok) && (!out_valid_q || out_ready_i);
+    nack_sel = due[0] ? 2'd0 : due[1] ? 2'd1 : 2'd2;
+    nack     = (|due) && (!nack_valid_q || nack_ready_i);
+    for (int q = 0; q < 3; q++)
+      q_pop[q] = (disp && disp_q == 2'(q)) || (nack && nack_sel == 2'(q));
+  end
+
+  // The action of the leaving request (a read-modify-write of its line's bits,
+  // the old bits being the head register).
+  logic             act_wr;
+  logic [WORDS-1:0] act_bits;
+  always_comb begin
+    act_wr   = disp && need[disp_q] && h_act[disp_q] != A_NONE;
+    act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_eff[disp_q] & ~h_mask[disp_q])
+                                          : (hb_eff[disp_q] | h_mask[disp_q]);
+  end
+
+  // One lookup per cycle when the port is free: the highest-priority head
+  // that needs its bits, has none and has no lookup in flight.
+  logic [2:0] lk_cand;
+  logic       lk;
+  logic [1:0] lk_sel;
+  always_comb begin
+    for (int q = 0; q < 3; q++)
+      lk_cand[q] = need[q] && !busy && !hb_valid_q[q] && !(lk_rvalid && lk_rqid == 2'(q));
+    lk_sel = lk_cand[0] ? 2'd0 : lk_cand[1] ? 2'd1 : 2'd2;
+    lk     = (|lk_cand) && !act_wr;
+  end
+
+  logic             snoop_we;
+  logic [IW-1:0]    snoop_idx;
+  logic [WORDS-1:0] snoop_bits;
+  logic             init_ready;
+
+  fe_bits #(.WORDS(WORDS), .LINES(REGION_LINES), .LN_W(LN_W), .BASE_LINE(BASE_LINE),
+            .CNT_W(INIT_W)) u_bits (
+    .clk_i, .rst_ni,
+    .init_valid_i, .init_ready_o(init_ready), .init_full_i,
+    .init_line_i(init_addr_i[ADDR_W-1:LB]), .init_lines_i, .busy_o(busy),
+    .wr_i(act_wr), .wr_idx_i(h_idx[disp_q]), .wr_bits_i(act_bits),
+    .rd_i(lk), .rd_idx_i(h_idx[lk_sel]), .rd_qid_i(lk_sel),
+    .rvalid_o(lk_rvalid), .rqid_o(lk_rqid), .rdata_o(lk_rdata),
+    .snoop_we_o(snoop_we), .snoop_idx_o(snoop_idx), .snoop_bits_o(snoop_bits));
+
+  // Head-bit registers: captured from a lookup, refreshed by every write to
+  // the same line (snoop), dropped when the head leaves.  A blocked head whose
+  // trigger the snooped write satisfies is "released".
+  logic [2:0] hit, release_q;
+  logic [WORDS-1:0] hb_d [3];
+  logic [2:0] hbv_d;
+  always_comb begin
+    for (int q = 0; q < 3; q++) begin
+      hb_d[q]  = hb_eff[q];
+      hbv_d[q] = hbv_eff[q];
+      hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
+      if (hit[q]) hb_d[q] = snoop_bits;
+      if (q_pop[q]) hbv_d[q] = 1'b0;
+      release_q[q] = blocked[q] && hit[q] && !q_pop[q] &&
+                     ((h_trig[q] == T_FULL) ? ((snoop_bits & h_mask[q]) == h_mask[q])
+                                            : ((snoop_bits & h_mask[q]) == '0));
+    end
+  end
+
+  // ------------------------------------------------------------ state
+  logic [CNT_W-1:0] stall_q [3];
+  logic [CNT_W-1:0] releases_q, nacks_q;
+  logic             err_q, stall_mc_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      hb_valid_q   <= '0;
+      out_valid_q  <= 1'b0;
+      nack_valid_q <= 1'b0;
+      stall_q[0]   <= '0;
+      stall_q[1]   <= '0;
+      stall_q[2]   <= '0;
+      releases_q   <= '0;
+      nacks_q      <= '0;
+      err_q        <= 1'b0;
+      stall_mc_q   <= 1'b0;
+    end else begin
+      hb_valid_q <= hbv_d;
+      if (disp) out_valid_q <= 1'b1;
+      else if (out_ready_i) out_valid_q <= 1'b0;
+      if (nack) nack_valid_q <= 1'b1;
+      else if (nack_ready_i) nack_valid_q <= 1'b0;
+      for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blocked[q]);
+      releases_q <= releases_q + CNT_W'(release_q[0]) + CNT_W'(release_q[1]) + CNT_W'(release_q[2]);
+      nacks_q    <= nacks_q + CNT_W'(nack);
+      if (nack) err_q <= 1'b1;
+      stall_mc_q <= req_valid_i && !q_ready[in_q];
+    end
+  end
+
+  // Head bits and output data: reset too, so that a reset in mid-run leaves
+  // only the RAMs (F/E store, FIFO storage) holding old contents.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int q = 0; q < 3; q++) hb_q[q] <= '0;
+      out_q      <= '0;
+      out_qid_q  <= '0;
+      nack_q     <= '0;
+      nack_qid_q <= '0;
+    end else begin
+      for (int q = 0; q < 3; q++) hb_q[q] <= hb_d[q];
+      if (disp) begin
+        out_q     <= q_head[disp_q];
+        out_qid_q <= disp_q;
+      end
+      if (nack) begin
+        nack_q     <= q_head[nack_sel];
+        nack_qid_q <= nack_sel;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ outputs
+  assign req_ready_o    = busy ? 3'b000 : q_ready;
+  assign stall_mc_o     = stall_mc_q;
+  assign out_valid_o    = out_valid_q;
+  assign out_src_o      = out_q[E_SRC];
+  assign out_we_o       = out_q[E_WE];
+  assign out_trig_o     = out_q[E_TRIG +: 2];
+  assign out_act_o      = out_q[E_ACT +: 2];
+  assign out_addr_o     = out_q[E_ADDR +: ADDR_W];
+  assign out_mask_o     = out_q[E_MASK +: WORDS];
+  assign out_tag_o      = out_q[E_TAG +: TAG_W];
+  assign out_q_o        = out_qid_q;
+  assign nack_valid_o   = nack_valid_q;
+  assign nack_src_o     = nack_q[E_SRC];
+  assign nack_we_o      = nack_q[E_WE];
+  assign nack_trig_o    = nack_q[E_TRIG +: 2];
+  assign nack_act_o     = nack_q[E_ACT +: 2];
+  assign nack_addr_o    = nack_q[E_ADDR +: ADDR_W];
+  assign nack_mask_o    = nack_q[E_MASK +: WORDS];
+  assign nack_tag_o     = nack_q[E_TAG +: TAG_W];
+  assign nack_q_o       = nack_qid_q;
+  assign init_ready_o   = init_ready;
+  assign head_blocked_o = blocked;
+  assign q_count_o      = {q_cnt[2], q_cnt[1], q_cnt[0]};
+  assign stall_nt_o     = stall_q[0];
+  assign stall_cpu_o    = stall_q[1];
+  assign stall_gpu_o    = stall_q[2];
+  assign releases_o     = releases_q;
+  assign nacks_o        = nacks_q;
+  assign err_o          = err_q;
+
+  // ------------------------------------------------------------ assertions
+  // Conservation: every accepted request is in a queue, or has left exactly
+  // once (served or NACKed).  Per-queue order comes from the FIFOs; the rest:
+  // nothing leaves with an unsatisfied trigger, a NACK is only ever a blocked
+  // head, one request never both served and NACKed, and the cached head bits
+  // equal the RAM contents when the head leaves with an action.
+  logic [CNT_W-1:0] acc_q, left_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      acc_q  <= '0;
+      left_q <= '0;
+    end else begin
+      acc_q  <= acc_q + CNT_W'(|(q_push & q_ready));
+      left_q <= left_q + CNT_W'(disp) + CNT_W'(nack);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
+      if (disp) assert (!need[disp_q] || (hbv_eff[disp_q] && sat[disp_q]));
+      if (nack) assert (blocked[nack_sel] && wdog_limit_i != '0);
+      if (disp && nack) assert (disp_q != nack_sel);
+      assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
+      assert ((blocked & ~need) == '0);
+      if (init_valid_i && init_ready) assert (init_addr_i[LB-1:0] == '0);  // line aligned
+      if (q_valid[1]) assert (h_trig[1] != T_NONE);
+      if (q_valid[2]) assert (h_trig[2] != T_NONE);
+    end
+  end
+endmodule

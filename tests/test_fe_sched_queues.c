@@ -1,0 +1,617 @@
+/* Tests of the F/E-bit DRAM scheduler queues (rtl/fe/fe_sched_queues.sv and
+ * its C twin): directed scenarios from the F/E paper (Sec. 4.1-4.5, 6.3) and
+ * a random lockstep run with a transaction-level scoreboard.  Every test runs
+ * the RTL and the twin in lockstep by default (FG_IMPL overrides). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fe_sched_queues.h"
+#include "fg_tb.h"
+
+/* The verilated configuration (mk/fe.mk). */
+static const fe_sched_queues_params P = {
+    .addr_w = 32, .words = 32, .gran = 4, .region_base = 4096, .region_lines = 16,
+    .qd_nt = 4, .qd_cpu = 4, .qd_gpu = 4, .tag_w = 8, .wd_w = 16, .cnt_w = 32, .init_w = 16};
+#define LINE(i) (4096u + 128u * (unsigned)(i))
+#define ALL 0xffffffffu
+
+typedef struct {
+    uint64_t cycle;
+    unsigned q, tag;
+} ev;
+
+typedef struct {
+    fg_block *b;
+    fe_sched_queues_in_t in;
+    uint64_t cyc;
+    ev served[512], nacked[64];
+    unsigned n_served, n_nacked;
+} bench;
+
+static const fe_sched_queues_out_t *O(const bench *t) { return fg_block_out(t->b); }
+
+static void bench_open(bench *t, const char *wave) {
+    memset(t, 0, sizeof *t);
+    t->b = tb_block(&fe_sched_queues_class, &P, wave);
+    t->in.out_ready_i = 1;
+    t->in.nack_ready_i = 1;
+}
+
+/* One cycle: records outputs taken (served / NACKed) with their cycle. */
+static void step(bench *t) {
+    const fe_sched_queues_out_t *o = O(t);
+    if (o->out_valid_o && t->in.out_ready_i && t->n_served < 512)
+        t->served[t->n_served++] = (ev){t->cyc, (unsigned)o->out_q_o, (unsigned)o->out_tag_o};
+    if (o->nack_valid_o && t->in.nack_ready_i && t->n_nacked < 64)
+        t->nacked[t->n_nacked++] = (ev){t->cyc, (unsigned)o->nack_q_o, (unsigned)o->nack_tag_o};
+    tb_step(t->b, &t->in);
+    t->cyc++;
+}
+static void run(bench *t, unsigned n) {
+    while (n--) step(t);
+}
+
+typedef struct {
+    unsigned src, we, dflt, trig, act, tag;
+    uint32_t addr, mask;
+} req;
+
+static unsigned queue_of(const req *r) {
+    fe_sched_queues_in_t in = {.req_src_i = r->src, .req_we_i = r->we, .req_dflt_i = r->dflt,
+                               .req_trig_i = r->trig, .req_act_i = r->act, .req_addr_i = r->addr};
+    return fe_sched_queue_of(&P, &in, NULL, NULL);
+}
+static void set_req(bench *t, const req *r) {
+    t->in.req_valid_i = 1;
+    t->in.req_src_i = r->src;
+    t->in.req_we_i = r->we;
+    t->in.req_dflt_i = r->dflt;
+    t->in.req_trig_i = r->trig;
+    t->in.req_act_i = r->act;
+    t->in.req_addr_i = r->addr;
+    t->in.req_mask_i = r->mask;
+    t->in.req_tag_i = r->tag;
+}
+/* Offers a request until it is accepted; returns the cycle it was. */
+static uint64_t send(bench *t, req r) {
+    set_req(t, &r);
+    unsigned q = queue_of(&r);
+    for (unsigned i = 0; i < 1000; i++) {
+        bool ok = O(t)->req_ready_o >> q & 1;
+        uint64_t c = t->cyc;
+        step(t);
+        if (ok) {
+            t->in.req_valid_i = 0;
+            return c;
+        }
+    }
+    fail_msg("request tag %u never accepted", r.tag);
+    return 0;
+}
+static req gpu_read(uint32_t a, uint32_t m, unsigned tag) { return (req){1, 0, 1, 0, 0, tag, a, m}; }
+static req gpu_write(uint32_t a, uint32_t m, unsigned tag) { return (req){1, 1, 1, 0, 0, tag, a, m}; }
+static req cpu(unsigned we, unsigned trig, unsigned act, uint32_t a, uint32_t m, unsigned tag) {
+    return (req){0, we, 0, trig, act, tag, a, m};
+}
+
+/* Start-up initialisation; checks requests are held off while it runs and
+ * that it takes exactly one cycle per line. */
+static void init_range(bench *t, uint32_t addr, unsigned lines, unsigned full) {
+    while (!O(t)->init_ready_o) step(t);
+    t->in.init_valid_i = 1;
+    t->in.init_addr_i = addr;
+    t->in.init_lines_i = lines;
+    t->in.init_full_i = full;
+    step(t);
+    t->in.init_valid_i = 0;
+    for (unsigned i = 0; i < lines; i++) {
+        assert_int_equal(O(t)->init_ready_o, 0);
+        assert_int_equal(O(t)->req_ready_o, 0);
+        step(t);
+    }
+    assert_int_equal(O(t)->init_ready_o, 1);
+}
+
+static const ev *find(const ev *v, unsigned n, unsigned tag) {
+    for (unsigned i = 0; i < n; i++)
+        if (v[i].tag == tag) return &v[i];
+    return NULL;
+}
+static const ev *served(const bench *t, unsigned tag) { return find(t->served, t->n_served, tag); }
+static const ev *nacked(const bench *t, unsigned tag) { return find(t->nacked, t->n_nacked, tag); }
+
+/* Probe of a line's bits: a CPU wait-full (or wait-empty) read with a short
+ * watchdog is served iff every masked bit is full (empty). */
+static bool probe(bench *t, uint32_t a, uint32_t m, unsigned trig, unsigned tag) {
+    uint64_t lim = t->in.wdog_limit_i;
+    t->in.wdog_limit_i = 8;
+    send(t, cpu(0, trig, 0, a, m, tag));
+    for (unsigned i = 0; i < 40 && !served(t, tag) && !nacked(t, tag); i++) step(t);
+    t->in.wdog_limit_i = lim;
+    assert_true(served(t, tag) || nacked(t, tag));
+    return served(t, tag) != NULL;
+}
+
+/* ----------------------------------------------------------- directed */
+
+/* Every trigger x action combination on a full and on an empty line: served
+ * iff the trigger holds (else the watchdog NACKs it), and the line's bits
+ * afterwards are the action applied (or unchanged when not served). */
+static void test_trigger_action_matrix(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    t.in.wdog_limit_i = 20;
+    unsigned tag = 1;
+    for (unsigned full = 0; full < 2; full++)
+        for (unsigned trig = 0; trig < 3; trig++)
+            for (unsigned act = 0; act < 3; act++) {
+                uint32_t a = LINE(3);
+                init_range(&t, a, 1, full);
+                unsigned my = tag++;
+                send(&t, cpu(act != 0, trig, act, a, ALL, my));
+                run(&t, 30);
+                bool want = trig == FE_TRIG_NONE || (trig == FE_TRIG_FULL) == (full == 1);
+                assert_int_equal(served(&t, my) != NULL, want);
+                assert_int_equal(nacked(&t, my) != NULL, !want);
+                if (want) assert_int_equal(served(&t, my)->q, trig ? FE_Q_CPU : FE_Q_NT);
+                unsigned after = full;
+                if (want && act == FE_ACT_FILL) after = 1;
+                if (want && act == FE_ACT_EMPTY) after = 0;
+                assert_int_equal(probe(&t, a, ALL, FE_TRIG_FULL, tag++), after == 1);
+                assert_int_equal(probe(&t, a, ALL, FE_TRIG_EMPTY, tag++), after == 0);
+            }
+    fg_block_free(t.b);
+}
+
+/* Overlap-start (Sec. 5.1): the kernel's GPU read reaches the controller
+ * before the CPU's memcpyHtoD; it stalls at the head of the triggered-GPU
+ * queue and is released by the CPU write's fill passing through the
+ * non-triggered queue. */
+static void test_overlap_start(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, "fe_sched_queues");
+    send(&t, gpu_read(LINE(2), 0x0000ffff, 10));
+    run(&t, 40);
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    assert_null(served(&t, 10));
+    assert_true(O(&t)->stall_gpu_o >= 36);
+    uint64_t fill = send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(2), ALL, 11));
+    run(&t, 10);
+    const ev *w = served(&t, 11), *r = served(&t, 10);
+    assert_non_null(w);
+    assert_non_null(r);
+    assert_int_equal(w->q, FE_Q_NT);
+    assert_int_equal(r->q, FE_Q_GPU);
+    /* accepted at c; at the NT head in c+1, which looks its line's bits up
+     * (the fill is a read-modify-write); bits back and leaves in c+2; on the
+     * output from c+3.  The snooped fill releases the GPU read, which leaves
+     * one cycle after the fill. */
+    assert_int_equal(w->cycle, fill + 3);
+    assert_int_equal(r->cycle, w->cycle + 1);
+    assert_int_equal(O(&t)->releases_o, 1);
+    assert_int_equal(O(&t)->head_blocked_o, 0);
+    assert_int_equal(O(&t)->nacks_o, 0);
+    fg_block_free(t.b);
+}
+
+/* Overlap-finish (Sec. 5.2): the CPU's memcpyDtoH read (wait-full, empty)
+ * is queued before the kernel writes its result; the GPU write's implicit
+ * fill releases it. */
+static void test_overlap_finish(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    send(&t, cpu(0, FE_TRIG_FULL, FE_ACT_EMPTY, LINE(5), ALL, 20));
+    run(&t, 20);
+    assert_int_equal(O(&t)->head_blocked_o, 2);
+    send(&t, gpu_write(LINE(5), ALL, 21));
+    run(&t, 10);
+    assert_non_null(served(&t, 21));
+    assert_non_null(served(&t, 20));
+    assert_int_equal(served(&t, 20)->cycle, served(&t, 21)->cycle + 1);
+    assert_int_equal(served(&t, 20)->q, FE_Q_CPU);
+    assert_int_equal(O(&t)->releases_o, 1);
+    /* the DtoH read emptied the line again */
+    assert_false(probe(&t, LINE(5), ALL, FE_TRIG_FULL, 22));
+    fg_block_free(t.b);
+}
+
+/* A triggered CPU request stalls while GPU requests pass it, and the reverse. */
+static void test_bypass_both_ways(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    init_range(&t, LINE(0), 2, 1); /* lines 0, 1 full; the rest empty */
+    send(&t, cpu(0, FE_TRIG_FULL, FE_ACT_NONE, LINE(7), ALL, 30));
+    for (unsigned i = 0; i < 6; i++) send(&t, gpu_read(LINE(i & 1), ALL, 31 + i));
+    run(&t, 10);
+    for (unsigned i = 0; i < 6; i++) assert_non_null(served(&t, 31 + i));
+    assert_null(served(&t, 30));
+    assert_int_equal(O(&t)->head_blocked_o, 2);
+    send(&t, gpu_write(LINE(7), ALL, 43)); /* releases the CPU head */
+    run(&t, 6);
+    assert_true(served(&t, 30)->cycle == served(&t, 43)->cycle + 1);
+    /* reverse: a GPU read on an empty line; triggered CPU reads pass it */
+    send(&t, gpu_read(LINE(8), ALL, 40));
+    for (unsigned i = 0; i < 2; i++) send(&t, cpu(0, FE_TRIG_EMPTY, 0, LINE(9), ALL, 41 + i));
+    run(&t, 10);
+    assert_null(served(&t, 40));
+    assert_non_null(served(&t, 41));
+    assert_non_null(served(&t, 42));
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(8), ALL, 44));
+    run(&t, 6);
+    assert_true(served(&t, 40)->cycle == served(&t, 44)->cycle + 1);
+    assert_int_equal(O(&t)->releases_o, 2);
+    assert_int_equal(O(&t)->head_blocked_o, 0);
+    fg_block_free(t.b);
+}
+
+/* Sec. 4.3: with a single queue, a GPU read of an empty location would block
+ * the CPU write that fills it forever.  Here the triggered-GPU queue is full
+ * of such reads (and refuses more: stall_mc_o), yet the filling CPU write is
+ * accepted by its own queue and releases every one of them. */
+static void test_no_single_queue_interlock(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    for (unsigned i = 0; i < 4; i++) send(&t, gpu_read(LINE(4), 0xffu << (8 * i), 50 + i));
+    run(&t, 5);
+    assert_int_equal(O(&t)->req_ready_o, 3); /* GPU queue full, the others open */
+    req extra = gpu_read(LINE(4), ALL, 54);
+    set_req(&t, &extra);
+    step(&t);
+    assert_int_equal(O(&t)->stall_mc_o, 1); /* offered, rejected: queue full */
+    step(&t);
+    assert_int_equal(O(&t)->stall_mc_o, 1);
+    t.in.req_valid_i = 0;
+    step(&t);
+    assert_int_equal(O(&t)->stall_mc_o, 0);
+    run(&t, 50);
+    assert_int_equal(t.n_served, 0); /* everything waits */
+    send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(4), ALL, 55));
+    send(&t, extra);
+    run(&t, 30);
+    assert_int_equal(t.n_served, 6);
+    assert_int_equal(t.served[0].tag, 55);
+    for (unsigned i = 0; i < 5; i++) assert_int_equal(t.served[1 + i].tag, 50 + i);
+    assert_int_equal(O(&t)->nacks_o, 0);
+    fg_block_free(t.b);
+}
+
+/* Coalesced request (Sec. 4.1): a 32-word GPU read waits until every word is
+ * full; three partial fills do not release it, the fourth does.  A CPU read of
+ * the first 4 words only is served after the first fill. */
+static void test_coalesced_partial_fills(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    send(&t, gpu_read(LINE(6) + 12, ALL, 60)); /* low address bits are carried, not used */
+    send(&t, cpu(0, FE_TRIG_FULL, 0, LINE(6), 0xf, 61));
+    for (unsigned k = 0; k < 4; k++) {
+        run(&t, 20);
+        assert_null(served(&t, 60));
+        assert_int_equal(O(&t)->head_blocked_o & 4, 4);
+        send(&t, gpu_write(LINE(6), 0xffu << (8 * k), 62 + k));
+        run(&t, 6);
+        assert_non_null(served(&t, 62 + k));
+        assert_true(served(&t, 61) != NULL);
+        assert_int_equal(served(&t, 60) != NULL, k == 3);
+    }
+    assert_int_equal(t.served[t.n_served - 1].tag, 60);
+    assert_int_equal(O(&t)->releases_o, 2); /* CPU read once, GPU read once */
+    fg_block_free(t.b);
+}
+
+/* Watchdog (beyond the paper): a read of a location nobody fills is NACKed
+ * after exactly wdog_limit_i blocked cycles, carrying the request; the queue
+ * moves on.  With the watchdog off it waits forever (the paper's behaviour). */
+static void test_watchdog_nack(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    init_range(&t, LINE(0), 1, 1);
+    send(&t, gpu_read(LINE(9) + 4, 0x30, 70));
+    send(&t, gpu_read(LINE(0), ALL, 71));
+    run(&t, 500);
+    assert_int_equal(t.n_nacked + t.n_served, 0);
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    uint64_t stalled = O(&t)->stall_gpu_o;
+    t.in.wdog_limit_i = 50; /* blocked cycles already exceed it: fires at once */
+    step(&t);
+    assert_int_equal(O(&t)->nack_valid_o, 1);
+    t.in.wdog_limit_i = 0;
+    run(&t, 10);
+    assert_non_null(nacked(&t, 70));
+    assert_non_null(served(&t, 71));
+    /* a fresh one, with the watchdog on from the start */
+    t.in.wdog_limit_i = 50;
+    t.in.nack_ready_i = 0; /* the NACK waits on the requester without loss */
+    send(&t, gpu_read(LINE(10), 0x1, 72));
+    uint64_t b0 = 0;
+    while (!O(&t)->head_blocked_o) {
+        step(&t);
+        assert_true(t.cyc < 2000);
+    }
+    b0 = t.cyc;
+    while (!O(&t)->nack_valid_o) {
+        step(&t);
+        assert_true(t.cyc < b0 + 100);
+    }
+    assert_int_equal(t.cyc, b0 + 51); /* blocked 50 cycles, NACK on the next */
+    const fe_sched_queues_out_t *o = O(&t);
+    assert_int_equal(o->nack_tag_o, 72);
+    assert_int_equal(o->nack_addr_o, LINE(10));
+    assert_int_equal(o->nack_mask_o, 1);
+    assert_int_equal(o->nack_trig_o, FE_TRIG_FULL);
+    assert_int_equal(o->nack_src_o, FE_SRC_GPU);
+    assert_int_equal(o->nack_q_o, FE_Q_GPU);
+    run(&t, 5);
+    assert_int_equal(O(&t)->nack_valid_o, 1);
+    t.in.nack_ready_i = 1;
+    run(&t, 2);
+    assert_int_equal(O(&t)->nack_valid_o, 0);
+    assert_int_equal(O(&t)->nacks_o, 2);
+    assert_int_equal(O(&t)->err_o, 1);
+    assert_int_equal(O(&t)->stall_gpu_o, stalled + 1 + 51);
+    fg_block_free(t.b);
+}
+
+/* Queue-full back-pressure: with the DRAM side stalled, the non-triggered
+ * queue fills (4 + the output register), the next request is refused with
+ * stall_mc_o, nothing is lost and everything leaves in order. */
+static void test_backpressure(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    t.in.out_ready_i = 0;
+    for (unsigned i = 0; i < 5; i++) send(&t, cpu(1, 0, 0, 0x100000 + 64 * i, ALL, 80 + i));
+    run(&t, 3);
+    assert_int_equal(O(&t)->req_ready_o & 1, 0);
+    assert_int_equal((O(&t)->q_count_o & 0xff), 4);
+    req r = cpu(1, 0, 0, 0x200000, ALL, 85);
+    set_req(&t, &r);
+    run(&t, 20);
+    assert_int_equal(O(&t)->stall_mc_o, 1);
+    assert_int_equal(O(&t)->out_tag_o, 80); /* held stable */
+    t.in.out_ready_i = 1;
+    while (t.in.req_valid_i) {
+        bool ok = O(&t)->req_ready_o & 1;
+        step(&t);
+        if (ok) t.in.req_valid_i = 0;
+    }
+    run(&t, 10);
+    assert_int_equal(t.n_served, 6);
+    for (unsigned i = 0; i < 6; i++) assert_int_equal(t.served[i].tag, 80 + i);
+    assert_int_equal(O(&t)->stall_mc_o, 0);
+    fg_block_free(t.b);
+}
+
+/* Tracked region (Sec. 4.2, 9) and start-up routine (Sec. 4.5): a triggered
+ * read outside the region is non-triggered and never waits; lines marked
+ * empty again block; an init range partly outside the region is clipped. */
+static void test_region_and_init(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    send(&t, gpu_read(LINE(16), ALL, 90)); /* first line past the region */
+    send(&t, gpu_read(LINE(0) - 128, ALL, 91));
+    run(&t, 5);
+    assert_int_equal(served(&t, 90)->q, FE_Q_NT);
+    assert_int_equal(served(&t, 91)->q, FE_Q_NT);
+    init_range(&t, LINE(14), 6, 1); /* lines 14, 15 in region, 16..19 outside */
+    assert_true(probe(&t, LINE(15), ALL, FE_TRIG_FULL, 92));
+    assert_false(probe(&t, LINE(13), ALL, FE_TRIG_FULL, 93));
+    init_range(&t, LINE(15), 1, 0);
+    assert_true(probe(&t, LINE(15), ALL, FE_TRIG_EMPTY, 94));
+    assert_true(probe(&t, LINE(14), ALL, FE_TRIG_FULL, 95));
+    /* a head waiting when the init runs sees the init's write (snooped) */
+    send(&t, gpu_read(LINE(11), 0x3, 96));
+    run(&t, 5);
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    init_range(&t, LINE(10), 3, 1);
+    run(&t, 4);
+    assert_non_null(served(&t, 96));
+    fg_block_free(t.b);
+}
+
+/* ----------------------------------------------------------- random */
+
+typedef struct {
+    unsigned tag, q, src, we, trig, act;
+    uint32_t addr, mask;
+    uint64_t released; /* cycle its trigger became true while at the head, or 0 */
+} sb_entry;
+
+typedef struct {
+    sb_entry e[3][8];
+    unsigned h[3], n[3];
+    uint32_t bits[16];
+} scoreboard;
+
+static bool sb_sat(const scoreboard *s, const sb_entry *e) {
+    if (!fe_sched_in_region(&P, e->addr) || e->trig == FE_TRIG_NONE) return true;
+    uint32_t b = s->bits[(e->addr - 4096) / 128] & e->mask;
+    return e->trig == FE_TRIG_FULL ? b == e->mask : b == 0;
+}
+static sb_entry *sb_head(scoreboard *s, unsigned q) { return s->n[q] ? &s->e[q][s->h[q]] : NULL; }
+static sb_entry sb_pop(scoreboard *s, unsigned q) {
+    assert_true(s->n[q] > 0);
+    sb_entry e = s->e[q][s->h[q]];
+    s->h[q] = (s->h[q] + 1) % 8;
+    s->n[q]--;
+    return e;
+}
+
+static void random_run(uint64_t seed, uint64_t cycles) {
+    fg_rng r;
+    fg_rng_seed(&r, seed);
+    fg_block *b = tb_block(&fe_sched_queues_class, &P, NULL);
+    fe_sched_queues_in_t in = {0};
+    scoreboard sb;
+    memset(&sb, 0, sizeof sb);
+    uint64_t accepted = 0, n_served = 0, n_nacked = 0, n_rel_checked = 0, max_lat = 0;
+    unsigned seq = 0, ready_phase = 0;
+    bool have = false;
+    fe_sched_queues_in_t cur = {0};
+    for (uint64_t c = 0; c < cycles + 20000; c++) {
+        bool drain = c >= cycles;
+        const fe_sched_queues_out_t *o = fg_block_out(b);
+        if (c % 40000 == 0) {
+            static const unsigned lims[] = {0, 6, 40, 300};
+            in.wdog_limit_i = lims[fg_rng_below(&r, 4)];
+            ready_phase = (unsigned)fg_rng_below(&r, 3);
+        }
+        if (drain) in.wdog_limit_i = 16;
+        /* a request: hold it (70%) or draw a new one */
+        if (!have || fg_rng_chance(&r, 3, 10)) {
+            memset(&cur, 0, sizeof cur);
+            unsigned kind = (unsigned)fg_rng_below(&r, 100);
+            cur.req_src_i = kind < 55;
+            cur.req_dflt_i = kind < 55 ? 1 : fg_rng_chance(&r, 1, 8);
+            cur.req_we_i = kind < 30 ? 0 : kind < 55 ? 1 : fg_rng_chance(&r, 1, 2);
+            cur.req_trig_i = fg_rng_below(&r, 4);
+            cur.req_act_i = fg_rng_below(&r, 4);
+            uint64_t line = fg_rng_below(&r, 16);
+            cur.req_addr_i = LINE(line) + 4 * fg_rng_below(&r, 32);
+            if (fg_rng_chance(&r, 1, 12))
+                cur.req_addr_i = fg_rng_chance(&r, 1, 2) ? LINE(fg_rng_below(&r, 3) + 16)
+                                                         : (uint32_t)fg_rng_next(&r);
+            unsigned mk = (unsigned)fg_rng_below(&r, 4);
+            cur.req_mask_i = mk == 0 ? ALL
+                             : mk == 1 ? (uint32_t)fg_rng_next(&r)
+                             : mk == 2 ? 1u << fg_rng_below(&r, 32)
+                                       : 0xffu << (8 * fg_rng_below(&r, 4));
+            have = true;
+        }
+        cur.req_tag_i = seq & 0xff;
+        in.req_valid_i = !drain && fg_rng_chance(&r, 3, 5);
+        in.req_src_i = cur.req_src_i;
+        in.req_we_i = cur.req_we_i;
+        in.req_dflt_i = cur.req_dflt_i;
+        in.req_trig_i = cur.req_trig_i;
+        in.req_act_i = cur.req_act_i;
+        in.req_addr_i = cur.req_addr_i;
+        in.req_mask_i = cur.req_mask_i;
+        in.req_tag_i = cur.req_tag_i;
+        in.out_ready_i = drain || (ready_phase == 0 ? 1 : fg_rng_chance(&r, ready_phase == 1 ? 4 : 1, 5));
+        in.nack_ready_i = drain || fg_rng_chance(&r, 7, 10);
+        in.init_valid_i = !drain && fg_rng_chance(&r, 1, 3000);
+        in.init_full_i = fg_rng_chance(&r, 1, 2);
+        in.init_addr_i = LINE(fg_rng_below(&r, 20)) - 128 * 2;
+        in.init_lines_i = 1 + fg_rng_below(&r, 6);
+
+        unsigned trig, act, q = fe_sched_queue_of(&P, &in, &trig, &act);
+        bool acc = in.req_valid_i && (o->req_ready_o >> q & 1);
+        bool out_free = !o->out_valid_o || in.out_ready_i;
+        bool nack_free = !o->nack_valid_o || in.nack_ready_i;
+        bool init_acc = in.init_valid_i && o->init_ready_o && in.init_lines_i;
+        uint64_t lim = in.wdog_limit_i;
+        if (fg_block_step(b, &in)) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
+        o = fg_block_out(b);
+
+        /* NACK first: judged on the bits before this cycle's action */
+        if (nack_free && o->nack_valid_o) {
+            unsigned nq = (unsigned)o->nack_q_o;
+            assert_true(nq == FE_Q_CPU || nq == FE_Q_GPU);
+            assert_true(lim != 0);
+            sb_entry e = sb_pop(&sb, nq);
+            assert_int_equal(o->nack_tag_o, e.tag);
+            assert_int_equal(o->nack_addr_o, e.addr);
+            assert_int_equal(o->nack_mask_o, e.mask);
+            assert_false(sb_sat(&sb, &e)); /* a NACK is only for an unsatisfied trigger */
+            n_nacked++;
+        }
+        if (out_free && o->out_valid_o) { /* a request left its queue this cycle */
+            unsigned dq = (unsigned)o->out_q_o;
+            sb_entry e = sb_pop(&sb, dq); /* per-queue order, exactly once */
+            assert_int_equal(o->out_tag_o, e.tag);
+            assert_int_equal(o->out_addr_o, e.addr);
+            assert_int_equal(o->out_mask_o, e.mask);
+            assert_int_equal(o->out_src_o, e.src);
+            assert_int_equal(o->out_we_o, e.we);
+            assert_int_equal(o->out_trig_o, e.trig);
+            assert_int_equal(o->out_act_o, e.act);
+            if (!sb_sat(&sb, &e))
+                fail_msg("seed %" PRIu64 " cycle %" PRIu64 ": tag %u served with its trigger unsatisfied",
+                         seed, c, e.tag);
+            if (e.released && e.released != ~0ULL) {
+                uint64_t lat = c - e.released;
+                if (lat > max_lat) max_lat = lat;
+                n_rel_checked++;
+            }
+            if (fe_sched_in_region(&P, e.addr) && e.act != FE_ACT_NONE) {
+                uint32_t *w = &sb.bits[(e.addr - 4096) / 128];
+                *w = e.act == FE_ACT_FILL ? (*w | e.mask) : (*w & ~e.mask);
+                /* heads of the other queues this action satisfies: released now */
+                for (unsigned k = 1; k < 3; k++) {
+                    sb_entry *h = sb_head(&sb, k);
+                    if (h && k != dq && !h->released && sb_sat(&sb, h)) h->released = c;
+                }
+            }
+            n_served++;
+        }
+        if (init_acc) {
+            for (unsigned i = 0; i < in.init_lines_i; i++) {
+                uint32_t a = (uint32_t)in.init_addr_i + 128 * i;
+                if (fe_sched_in_region(&P, a)) sb.bits[(a - 4096) / 128] = in.init_full_i ? ALL : 0;
+            }
+        }
+        if (acc) {
+            assert_true(sb.n[q] < 8);
+            sb.e[q][(sb.h[q] + sb.n[q]) % 8] =
+                (sb_entry){(unsigned)in.req_tag_i, q, (unsigned)in.req_src_i, (unsigned)in.req_we_i,
+                           trig, act, (uint32_t)in.req_addr_i, (uint32_t)in.req_mask_i, 0};
+            sb.n[q]++;
+            accepted++;
+            seq++;
+            have = false;
+        }
+        /* new heads that are already satisfied are not "released" */
+        for (unsigned k = 1; k < 3; k++) {
+            sb_entry *h = sb_head(&sb, k);
+            if (h && !h->released && sb_sat(&sb, h)) h->released = ~0ULL;
+        }
+        uint64_t cnt = o->q_count_o;
+        for (unsigned k = 0; k < 3; k++) assert_int_equal(cnt >> (8 * k) & 0xff, sb.n[k]);
+    }
+    const fe_sched_queues_out_t *o = fg_block_out(b);
+    assert_int_equal(o->q_count_o, 0);
+    assert_int_equal(accepted, n_served + n_nacked); /* every request left exactly once */
+    assert_int_equal(o->nacks_o, n_nacked);
+    printf("# %" PRIu64 " cycles: %" PRIu64 " accepted, %" PRIu64 " served, %" PRIu64
+           " NACKed, %" PRIu64 " releases (RTL counter), stalled-head cycles nt/cpu/gpu %" PRIu64
+           "/%" PRIu64 "/%" PRIu64 "\n",
+           cycles + 20000, accepted, n_served, n_nacked, (uint64_t)o->releases_o,
+           (uint64_t)o->stall_nt_o, (uint64_t)o->stall_cpu_o, (uint64_t)o->stall_gpu_o);
+    printf("# deepest release-to-serve latency: %" PRIu64 " cycles (%" PRIu64 " released requests)\n",
+           max_lat, n_rel_checked);
+    assert_true(accepted > cycles / 10);
+    assert_true(n_nacked > 0 && n_rel_checked > 0);
+    assert_int_equal(o->stall_nt_o, 0);
+    fg_block_free(b);
+}
+
+static void test_random_lockstep(void **state) {
+    (void)state;
+    random_run(tb_seed("fe_sched_queues random"), tb_cycles(1000000));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trigger_action_matrix),
+        cmocka_unit_test(test_overlap_start),
+        cmocka_unit_test(test_overlap_finish),
+        cmocka_unit_test(test_bypass_both_ways),
+        cmocka_unit_test(test_no_single_queue_interlock),
+        cmocka_unit_test(test_coalesced_partial_fills),
+        cmocka_unit_test(test_watchdog_nack),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_region_and_init),
+        cmocka_unit_test(test_random_lockstep),
+    };
+    return cmocka_run_group_tests_name("fe_sched_queues", tests, NULL, NULL);
+}
