@@ -99,7 +99,7 @@ module fe_sched_queues #(
 );
   localparam int LB   = $clog2(WORDS * GRAN);      // byte offset bits of a line
   localparam int LN_W = ADDR_W - LB;               // absolute line number width
-  localparam int BASE_LINE = int'(REGION_BASE >> LB);
+  localparam int BASE_LINE = REGION_BASE >> LB;
   localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
   // queue entry: {tag, mask, addr, act, trig, we, src}
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
@@ -110,10 +110,10 @@ module fe_sched_queues #(
   // Line number relative to the region, with a borrow bit: in the region iff
   // it is below REGION_LINES (an address under the base borrows and is huge).
   function automatic logic [LN_W:0] rel_line(input logic [LN_W-1:0] line);
-    return {1'b0, line} - (LN_W+1)'(BASE_LINE);
+    rel_line = {1'b0, line} - (LN_W+1)'(BASE_LINE);
   endfunction
   function automatic logic in_region(input logic [LN_W:0] rel);
-    return rel < (LN_W+1)'(REGION_LINES);
+    in_region = rel < (LN_W+1)'(REGION_LINES);
   endfunction
 
   // ------------------------------------------------------------ intake
