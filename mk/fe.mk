@@ -14,4 +14,4 @@ TWIN_SRCS += sim/twin/fe_sched_queues.c
 TESTS     += test_fe_sched_queues
 PROGRAMS  += fe_demo
 DEMO_STEPS += $(BUILD)/bin/fe_demo
-WAVES     += FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=2000 CMOCKA_MESSAGE_OUTPUT=TAP $(BUILD)/tests/test_fe_sched_queues >/dev/null
+WAVE_TESTS += test_fe_sched_queues
