@@ -2,7 +2,7 @@
 # C twin, lockstep tests, demo, waveform.  The verilated model uses a small
 # tracked region and shallow queues so the random test reaches every corner
 # (queue full, blocked heads, shared lines); `make lint` reports the RTL
-# defaults (256 lines x 32 bits = 8 KiB tracked with 128 B lines, queues of 8).
+# defaults (256 lines x 32 bits: 32 KiB tracked with 128 B lines; queues of 8).
 BLOCKS += fe_sched_queues
 fe_sched_queues_TOP  := fe_sched_queues
 fe_sched_queues_SRCS := rtl/prim/fg_fifo.sv rtl/prim/fg_sram_sp.sv rtl/fe/fe_trigger_check.sv \
