@@ -22,16 +22,16 @@ const char *fg_impl_name(fg_impl impl) {
     return impl <= FG_IMPL_LOCKSTEP ? names[impl] : "?";
 }
 
-static uint64_t field(const void *s, size_t off) {
+static uint64_t field(const void *s, unsigned i) {
     uint64_t v;
-    memcpy(&v, (const unsigned char *)s + off, sizeof v);
+    memcpy(&v, (const unsigned char *)s + (size_t)i * sizeof v, sizeof v);
     return v;
 }
 
 bool fg_ports_equal(const fg_port *ports, unsigned n, const void *a, const void *b,
                     fg_mismatch *m) {
     for (unsigned i = 0; i < n; i++) {
-        uint64_t va = field(a, ports[i].offset), vb = field(b, ports[i].offset);
+        uint64_t va = field(a, i), vb = field(b, i);
         if (va != vb) {
             if (m) {
                 m->port = ports[i].name;
@@ -46,7 +46,7 @@ bool fg_ports_equal(const fg_port *ports, unsigned n, const void *a, const void 
 
 uint64_t fg_port_get(const fg_port *ports, unsigned n, const void *s, const char *name) {
     for (unsigned i = 0; i < n; i++)
-        if (!strcmp(ports[i].name, name)) return field(s, ports[i].offset);
+        if (!strcmp(ports[i].name, name)) return field(s, i);
     fprintf(stderr, "fg_port_get: no port named %s\n", name);
     abort();
 }

@@ -2,9 +2,10 @@
  *
  * A block is described once by an X-macro list of its input and output ports
  * (name, width in bits, <= 64).  From that list come:
- *   - the C structs <blk>_in_t / <blk>_out_t (one uint64_t per port),
- *   - the port tables used by the lockstep comparator and by the C++ shim,
- *   - the shim's bindings to the verilated model's members.
+ *   - the C structs <blk>_in_t / <blk>_out_t (one uint64_t per port, in list
+ *     order, so port i lives at offset i * 8),
+ *   - the port tables used by the lockstep comparator (FG_BLOCK_CLASS),
+ *   - the shim's bindings to the verilated model's members (FG_SHIM_NEW).
  *
  * Contract (docs/ARCHITECTURE.md): every output depends on state only, so a
  * cycle is "read outputs, compute inputs, step".  fg_block_step() applies the
@@ -27,16 +28,17 @@ typedef enum { FG_IMPL_C = 0, FG_IMPL_RTL = 1, FG_IMPL_LOCKSTEP = 2 } fg_impl;
 int fg_impl_parse(const char *s, fg_impl *out);
 const char *fg_impl_name(fg_impl impl);
 
+/* Port i of a table is the i-th uint64_t of the block's C struct. */
 typedef struct {
     const char *name;
-    unsigned width;  /* bits, 1..64 */
-    size_t offset;   /* offset of the uint64_t field in the C struct */
+    unsigned width; /* bits, 1..64 */
 } fg_port;
 
 /* Helpers for the X-macro lists: FG_FIELD declares a struct member,
- * FG_PORT_ENTRY a port-table entry. */
+ * FG_PORT_DESC a port-table entry. */
 #define FG_FIELD(name, width) uint64_t name;
-#define FG_PORT_ENTRY(type, name, width) {#name, (width), offsetof(type, name)},
+#define FG_PORT_DESC(name, width) {#name, (width)},
+#define FG_LEN(a) (sizeof(a) / sizeof *(a))
 
 typedef struct fg_rtl fg_rtl; /* opaque verilated model, see fg_shim.h */
 
@@ -58,6 +60,23 @@ typedef struct fg_block_class {
      * says why in err) when params differ from the verilated parameters. */
     fg_rtl *(*rtl_new)(const void *params, char *err, size_t errlen);
 } fg_block_class;
+
+/* Defines `const fg_block_class <pfx>_class` for a twin whose functions are
+ * <twin>_new/_reset/_outputs/_step/_free, with ports from the X-macro lists
+ * and <pfx>_rtl_new (from the block's shim) as a weak symbol, so binaries
+ * without the verilated model still link and run the twin. */
+#define FG_BLOCK_CLASS(pfx, label, INPUTS, OUTPUTS, twin)                                          \
+    fg_rtl *pfx##_rtl_new(const void *, char *, size_t) __attribute__((weak));                     \
+    static const fg_port pfx##_in_ports[] = {INPUTS(FG_PORT_DESC)};                                 \
+    static const fg_port pfx##_out_ports[] = {OUTPUTS(FG_PORT_DESC)};                               \
+    _Static_assert(sizeof(pfx##_in_t) == FG_LEN(pfx##_in_ports) * sizeof(uint64_t),                \
+                   #pfx "_in_t is its port list");                                                  \
+    _Static_assert(sizeof(pfx##_out_t) == FG_LEN(pfx##_out_ports) * sizeof(uint64_t),              \
+                   #pfx "_out_t is its port list");                                                 \
+    const fg_block_class pfx##_class = {                                                            \
+        label, pfx##_in_ports, FG_LEN(pfx##_in_ports), sizeof(pfx##_in_t), pfx##_out_ports,         \
+        FG_LEN(pfx##_out_ports), sizeof(pfx##_out_t), twin##_new, twin##_reset, twin##_outputs,     \
+        twin##_step, twin##_free, pfx##_rtl_new}
 
 typedef struct {
     uint64_t cycle;

@@ -76,9 +76,21 @@ template <class M> struct FgRtlModel : fg_rtl {
     void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
 };
 
-// Binds every port of an X-macro list: FG_SHIM_BIND(m, INPUTS, in_t, OUTPUTS, out_t).
-#define FG_SHIM_IN_(n, w) m_->ins.push_back(fg_rtl::bind(&m_->top->n, offsetof(FG_SHIM_IN_T_, n)));
-#define FG_SHIM_OUT_(n, w) m_->outs.push_back(fg_rtl::bind(&m_->top->n, offsetof(FG_SHIM_OUT_T_, n)));
+// Creates verilated model V and binds every port of the block's X-macro lists
+// in list order (port i is the i-th uint64_t of the C struct).
+#define FG_SHIM_IN_(n, w) m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t)));
+#define FG_SHIM_OUT_(n, w) m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t)));
+#define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
+    ([] {                                                                                          \
+        auto *m_ = new FgRtlModel<V>();                                                            \
+        INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) return static_cast<fg_rtl *>(m_);                 \
+    }())
+
+// X-macro entry for a block's parameter list (X(field, NAME)): inside an
+// rtl_new(params, err, errlen) with `p` the typed parameters and `blk` the
+// block's name, refuses parameters that differ from the verilated -GNAME=.
+#define FG_SHIM_CHECK(field, NAME)                                                                 \
+    if (fg_shim_param_check(blk, #NAME, p->field, FG_P_##NAME, err, errlen)) return nullptr;
 
 // Copies a parameter-mismatch message into err; used by the shims.
 int fg_shim_param_check(const char *block, const char *param, uint64_t want, uint64_t built,

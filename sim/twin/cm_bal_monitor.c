@@ -252,12 +252,4 @@ static void tw_step(void *v, const void *i) {
 
 static void tw_free(void *v) { free(v); }
 
-#define CMB_IN(n, w) FG_PORT_ENTRY(cm_bal_monitor_in_t, n, w)
-#define CMB_OUT(n, w) FG_PORT_ENTRY(cm_bal_monitor_out_t, n, w)
-static const fg_port in_ports[] = {CM_BAL_MONITOR_INPUTS(CMB_IN)};
-static const fg_port out_ports[] = {CM_BAL_MONITOR_OUTPUTS(CMB_OUT)};
-fg_rtl *cm_bal_monitor_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class cm_bal_monitor_class = {
-    "cm_bal_monitor", in_ports, sizeof in_ports / sizeof *in_ports, sizeof(cm_bal_monitor_in_t),
-    out_ports, sizeof out_ports / sizeof *out_ports, sizeof(cm_bal_monitor_out_t),
-    tw_new, tw_reset, tw_outputs, tw_step, tw_free, cm_bal_monitor_rtl_new};
+FG_BLOCK_CLASS(cm_bal_monitor, "cm_bal_monitor", CM_BAL_MONITOR_INPUTS, CM_BAL_MONITOR_OUTPUTS, tw);

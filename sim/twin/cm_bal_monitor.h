@@ -53,6 +53,11 @@ typedef struct {
     unsigned explore_warps, explore_n;
 } cm_bal_monitor_params;
 
+/* verilated parameters (field, RTL name), checked by the shim */
+#define CM_BAL_MONITOR_PARAMS(X)                                                                   \
+    X(p, P) X(c, C) X(nsched, NSCHED) X(maxw, MAXW) X(interval, INTERVAL) X(th_q4, TH_Q4)          \
+    X(tl_q4, TL_Q4) X(fine, FINE) X(explore_warps, EXPLORE_WARPS) X(explore_n, EXPLORE_N)
+
 /* CM Table I / Sec. 4-5 defaults with P partitions and C cores. */
 cm_bal_monitor_params cm_bal_monitor_defaults(unsigned p, unsigned c);
 /* The verilated configuration (P = 4, C = 4, other values as defaults). */

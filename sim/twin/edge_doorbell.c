@@ -121,13 +121,4 @@ static void db_free(void *tp) {
     free(t);
 }
 
-#define DB_IN(n, w) FG_PORT_ENTRY(edge_doorbell_in_t, n, w)
-#define DB_OUT(n, w) FG_PORT_ENTRY(edge_doorbell_out_t, n, w)
-static const fg_port db_in_ports[] = {EDGE_DOORBELL_INPUTS(DB_IN)};
-static const fg_port db_out_ports[] = {EDGE_DOORBELL_OUTPUTS(DB_OUT)};
-fg_rtl *edge_doorbell_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class edge_doorbell_class = {
-    "edge_doorbell", db_in_ports, sizeof db_in_ports / sizeof *db_in_ports,
-    sizeof(edge_doorbell_in_t), db_out_ports, sizeof db_out_ports / sizeof *db_out_ports,
-    sizeof(edge_doorbell_out_t), db_new, db_reset, db_outputs, db_step, db_free,
-    edge_doorbell_rtl_new};
+FG_BLOCK_CLASS(edge_doorbell, "edge_doorbell", EDGE_DOORBELL_INPUTS, EDGE_DOORBELL_OUTPUTS, db);

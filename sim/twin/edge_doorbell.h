@@ -35,6 +35,11 @@ typedef struct {
     unsigned pt_depth;   /* PT_DEPTH: pass-through queue, 2 */
 } edge_doorbell_params;
 
+/* verilated parameters (field, RTL name), checked by the shim */
+#define EDGE_DOORBELL_PARAMS(X)                                                                    \
+    X(entries, ENTRIES) X(addr_w, ADDR_W) X(data_w, DATA_W) X(ring_depth, RING_DEPTH)              \
+    X(pt_depth, PT_DEPTH)
+
 void edge_doorbell_params_default(edge_doorbell_params *p);
 extern const fg_block_class edge_doorbell_class;
 

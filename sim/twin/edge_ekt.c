@@ -329,12 +329,4 @@ static void ekt_free(void *tp) {
     free(t);
 }
 
-#define EKT_IN(n, w) FG_PORT_ENTRY(edge_ekt_in_t, n, w)
-#define EKT_OUT(n, w) FG_PORT_ENTRY(edge_ekt_out_t, n, w)
-static const fg_port ekt_in_ports[] = {EDGE_EKT_INPUTS(EKT_IN)};
-static const fg_port ekt_out_ports[] = {EDGE_EKT_OUTPUTS(EKT_OUT)};
-fg_rtl *edge_ekt_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class edge_ekt_class = {
-    "edge_ekt", ekt_in_ports, sizeof ekt_in_ports / sizeof *ekt_in_ports, sizeof(edge_ekt_in_t),
-    ekt_out_ports, sizeof ekt_out_ports / sizeof *ekt_out_ports, sizeof(edge_ekt_out_t),
-    ekt_new, ekt_reset, ekt_outputs, ekt_step, ekt_free, edge_ekt_rtl_new};
+FG_BLOCK_CLASS(edge_ekt, "edge_ekt", EDGE_EKT_INPUTS, EDGE_EKT_OUTPUTS, ekt);

@@ -59,6 +59,11 @@ typedef struct {
     unsigned out_depth;    /* OUT_DEPTH: descriptor FIFO depth per output path, 2 */
 } edge_ekt_params;
 
+/* verilated parameters (field, RTL name), checked by the shim */
+#define EDGE_EKT_PARAMS(X)                                                                         \
+    X(entries, ENTRIES) X(addr_w, ADDR_W) X(psize_w, PSIZE_W) X(dim_w, DIM_W) X(shmem_w, SHMEM_W)   \
+    X(prio_w, PRIO_W) X(maxev_w, MAXEV_W) X(warp_threads, WARP_THREADS) X(out_depth, OUT_DEPTH)
+
 void edge_ekt_params_default(edge_ekt_params *p);
 extern const fg_block_class edge_ekt_class;
 

@@ -339,13 +339,4 @@ static void tw_step(void *v, const void *i) {
     fg_sram_c_edge(&t->ram, ram_req, ram_we, (unsigned)ram_addr, &ram_wdata);
 }
 
-#define FE_IN(n, w) FG_PORT_ENTRY(fe_sched_queues_in_t, n, w)
-#define FE_OUT(n, w) FG_PORT_ENTRY(fe_sched_queues_out_t, n, w)
-static const fg_port in_ports[] = {FE_SCHED_QUEUES_INPUTS(FE_IN)};
-static const fg_port out_ports[] = {FE_SCHED_QUEUES_OUTPUTS(FE_OUT)};
-fg_rtl *fe_sched_queues_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class fe_sched_queues_class = {
-    "fe_sched_queues", in_ports, sizeof in_ports / sizeof *in_ports,
-    sizeof(fe_sched_queues_in_t), out_ports, sizeof out_ports / sizeof *out_ports,
-    sizeof(fe_sched_queues_out_t), tw_new, tw_reset, tw_outputs, tw_step, tw_free,
-    fe_sched_queues_rtl_new};
+FG_BLOCK_CLASS(fe_sched_queues, "fe_sched_queues", FE_SCHED_QUEUES_INPUTS, FE_SCHED_QUEUES_OUTPUTS, tw);

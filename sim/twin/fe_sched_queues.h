@@ -44,6 +44,12 @@ typedef struct {
     unsigned tag_w, wd_w, cnt_w, init_w;
 } fe_sched_queues_params;
 
+/* verilated parameters (field, RTL name), checked by the shim */
+#define FE_SCHED_QUEUES_PARAMS(X)                                                                  \
+    X(addr_w, ADDR_W) X(words, WORDS) X(gran, GRAN) X(region_base, REGION_BASE)                    \
+    X(region_lines, REGION_LINES) X(qd_nt, QD_NT) X(qd_cpu, QD_CPU) X(qd_gpu, QD_GPU)              \
+    X(tag_w, TAG_W) X(wd_w, WD_W) X(cnt_w, CNT_W) X(init_w, INIT_W)
+
 /* The RTL defaults (what `make lint` synthesises). */
 extern const fe_sched_queues_params fe_sched_queues_default_params;
 

@@ -70,15 +70,7 @@ static void fifo_free(void *p) {
     free(t);
 }
 
-#define FIFO_IN(n, w) FG_PORT_ENTRY(fg_fifo_in_t, n, w)
-#define FIFO_OUT(n, w) FG_PORT_ENTRY(fg_fifo_out_t, n, w)
-static const fg_port fifo_in_ports[] = {FG_FIFO_INPUTS(FIFO_IN)};
-static const fg_port fifo_out_ports[] = {FG_FIFO_OUTPUTS(FIFO_OUT)};
-fg_rtl *fg_fifo_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class fg_fifo_class = {
-    "fg_fifo", fifo_in_ports, sizeof fifo_in_ports / sizeof *fifo_in_ports, sizeof(fg_fifo_in_t),
-    fifo_out_ports, sizeof fifo_out_ports / sizeof *fifo_out_ports, sizeof(fg_fifo_out_t),
-    fifo_new, fifo_reset, fifo_outputs, fifo_step, fifo_free, fg_fifo_rtl_new};
+FG_BLOCK_CLASS(fg_fifo, "fg_fifo", FG_FIFO_INPUTS, FG_FIFO_OUTPUTS, fifo);
 
 /* ---------------------------------------------------------- fg_sram_sp */
 int fg_sram_c_init(fg_sram_c *s, size_t elem, unsigned depth) {
@@ -135,15 +127,7 @@ static void sram_free(void *p) {
     free(t);
 }
 
-#define SRAM_IN(n, w) FG_PORT_ENTRY(fg_sram_in_t, n, w)
-#define SRAM_OUT(n, w) FG_PORT_ENTRY(fg_sram_out_t, n, w)
-static const fg_port sram_in_ports[] = {FG_SRAM_INPUTS(SRAM_IN)};
-static const fg_port sram_out_ports[] = {FG_SRAM_OUTPUTS(SRAM_OUT)};
-fg_rtl *fg_sram_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class fg_sram_class = {
-    "fg_sram_sp", sram_in_ports, sizeof sram_in_ports / sizeof *sram_in_ports, sizeof(fg_sram_in_t),
-    sram_out_ports, sizeof sram_out_ports / sizeof *sram_out_ports, sizeof(fg_sram_out_t),
-    sram_new, sram_reset, sram_outputs, sram_step, sram_free, fg_sram_rtl_new};
+FG_BLOCK_CLASS(fg_sram, "fg_sram_sp", FG_SRAM_INPUTS, FG_SRAM_OUTPUTS, sram);
 
 /* ----------------------------------------------------------- fg_rr_arb */
 void fg_rr_c_reset(fg_rr_c *a, unsigned n) {
@@ -199,12 +183,4 @@ static void rr_step(void *p, const void *i) {
 }
 static void rr_free(void *p) { free(p); }
 
-#define RR_IN(n, w) FG_PORT_ENTRY(fg_rr_in_t, n, w)
-#define RR_OUT(n, w) FG_PORT_ENTRY(fg_rr_out_t, n, w)
-static const fg_port rr_in_ports[] = {FG_RR_INPUTS(RR_IN)};
-static const fg_port rr_out_ports[] = {FG_RR_OUTPUTS(RR_OUT)};
-fg_rtl *fg_rr_rtl_new(const void *, char *, size_t) __attribute__((weak));
-const fg_block_class fg_rr_class = {
-    "fg_rr_arb", rr_in_ports, sizeof rr_in_ports / sizeof *rr_in_ports, sizeof(fg_rr_in_t),
-    rr_out_ports, sizeof rr_out_ports / sizeof *rr_out_ports, sizeof(fg_rr_out_t),
-    rr_new, rr_reset, rr_outputs, rr_step, rr_free, fg_rr_rtl_new};
+FG_BLOCK_CLASS(fg_rr, "fg_rr_arb", FG_RR_INPUTS, FG_RR_OUTPUTS, rr);

@@ -34,6 +34,8 @@ void fg_fifo_c_edge(fg_fifo_c *f, bool push, const void *data, bool pop);
 typedef struct { FG_FIFO_INPUTS(FG_FIELD) } fg_fifo_in_t;
 typedef struct { FG_FIFO_OUTPUTS(FG_FIELD) } fg_fifo_out_t;
 typedef struct { unsigned width, depth; } fg_fifo_params;
+/* verilated parameters (field, RTL name), checked by the shim */
+#define FG_FIFO_PARAMS(X) X(width, WIDTH) X(depth, DEPTH)
 extern const fg_block_class fg_fifo_class;
 
 /* ---- fg_sram_sp: rtl/prim/fg_sram_sp.sv ----------------------------- */
@@ -54,6 +56,8 @@ void fg_sram_c_edge(fg_sram_c *s, bool req, bool we, unsigned addr, const void *
 typedef struct { FG_SRAM_INPUTS(FG_FIELD) } fg_sram_in_t;
 typedef struct { FG_SRAM_OUTPUTS(FG_FIELD) } fg_sram_out_t;
 typedef struct { unsigned width, depth; } fg_sram_params;
+/* verilated parameters (field, RTL name), checked by the shim */
+#define FG_SRAM_PARAMS(X) X(width, WIDTH) X(depth, DEPTH)
 extern const fg_block_class fg_sram_class;
 
 /* ---- fg_rr_arb: rtl/prim/fg_rr_arb.sv ------------------------------- */
@@ -75,6 +79,8 @@ void fg_rr_c_edge(fg_rr_c *a, uint64_t req, bool ack);
 typedef struct { FG_RR_INPUTS(FG_FIELD) } fg_rr_in_t;
 typedef struct { FG_RR_OUTPUTS(FG_FIELD) } fg_rr_out_t;
 typedef struct { unsigned n; } fg_rr_params;
+/* verilated parameters (field, RTL name), checked by the shim */
+#define FG_RR_PARAMS(X) X(n, N)
 extern const fg_block_class fg_rr_class;
 
 #endif
