@@ -10,23 +10,9 @@
 #include <string.h>
 
 #include "cm_bal_monitor.h"
+#include "cm_traces.h"
 #include "fg_block.h"
 
-/* stallGPU per 1024-cycle interval at each level (high at low TLP from too
- * little latency tolerance, high at high TLP from contention). */
-static unsigned curve(unsigned warps) {
-    switch (warps) {
-    case 1: return 1000;
-    case 2: return 860;
-    case 3: return 760;
-    case 4: return 680;
-    case 6: return 600;
-    case 8: return 560;
-    case 16: return 540;
-    case 24: return 600;
-    default: return 700;
-    }
-}
 
 /* Congestion script: stalled requests per interval (4 partitions). */
 static void script(unsigned i, unsigned *mc, unsigned *net, const char **phase) {
@@ -100,7 +86,7 @@ int main(int argc, char **argv) {
                     x->stall_mc_i |= (uint64_t)(pos >= 8 && pos < 8 + (mc + 3 - q) / 4) << q;
                     x->stall_net_i |= (uint64_t)(pos >= 8 && pos < 8 + (net + 3 - q) / 4) << q;
                 }
-                unsigned g = curve(used[k][i]);
+                unsigned g = cm_fig12_stall_gpu(used[k][i]);
                 x->issue_stall_i = (uint64_t)((pos >= 8 && pos < 8 + (g + 1) / 2) |
                                               (pos >= 8 && pos < 8 + g / 2) << 1);
                 if (fg_block_step(blk[k], x)) {
@@ -128,7 +114,7 @@ int main(int argc, char **argv) {
         sum_bal += used[1][i];
         printf("%4u %-10s %7.2f %8.2f %-4s | %3u -> %-3u    | %3u -> %-3u    %5u     %s\n", i, phase,
                mc / 1024.0, net / 1024.0, DEC[dec[i] & 3], used[0][i], used[0][i + 1], used[1][i],
-               used[1][i + 1], curve(used[1][i]), WHY[why[i] & 7]);
+               used[1][i + 1], cm_fig12_stall_gpu(used[1][i]), WHY[why[i] & 7]);
     }
     unsigned e = n < 30 ? n : 30;
     printf("after %u high intervals: CM-CPU %u warps, CM-BAL1 %u warps (knee); mean warps %.1f / %.1f\n", e,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cm_bal_monitor.h"
+#include "cm_traces.h"
 #include "fg_tb.h"
 
 #define NC 4
@@ -303,21 +304,10 @@ static void test_exploration(void **st) {
     fg_block_free(d.b);
 }
 
-/* A stallGPU curve like Fig. 12: high at low TLP (too little latency
- * tolerance), a knee, rising again at high TLP (contention). */
+/* The Fig. 12-like curve (tb/cm_traces.h), the same on every core. */
 static unsigned fig12(unsigned warps, unsigned core) {
     (void)core;
-    switch (warps) {
-    case 1: return 1000;
-    case 2: return 860;
-    case 3: return 760;
-    case 4: return 680;
-    case 6: return 600;
-    case 8: return 560;
-    case 16: return 540;
-    case 24: return 600;
-    default: return 700;
-    }
+    return cm_fig12_stall_gpu(warps);
 }
 
 /* Runs n intervals of always-high congestion with the Fig.12 curve; returns
