@@ -304,6 +304,31 @@ module edge_ekt #(
     sat16 = (c == 16'hffff) ? c : c + 16'd1;
   endfunction
 
+  // At most one error per cycle (one operation at a time): a ring or a
+  // completion naming an unregistered entry, a launch beyond maxNumEvents,
+  // a completion with nothing in flight.
+  logic           ev_err;
+  logic [2:0]     ev_code;
+  logic [IDW-1:0] ev_id;
+  always_comb begin
+    ev_err  = 1'b1;
+    ev_code = ERR_OVERRUN;
+    ev_id   = op_id_q;
+    if (take_ring && !id_ok(ring_id_q, valid_q)) begin
+      ev_code = ERR_UNREGISTERED;
+      ev_id   = ring_id_q;
+    end else if (take_cpl && !id_ok(cpl_id_q, valid_q)) begin
+      ev_code = ERR_CPL_UNREGISTERED;
+      ev_id   = cpl_id_q;
+    end else if (launch_overrun) begin
+      ev_code = ERR_OVERRUN;
+    end else if (cpl_spurious) begin
+      ev_code = ERR_SPURIOUS_CPL;
+    end else begin
+      ev_err = 1'b0;
+    end
+  end
+
   // ---------------------------------------------------------- sequencing
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -329,7 +354,17 @@ module edge_ekt #(
       cnt_cpl_q    <= '0;
       status_q     <= '0;
     end else begin
-      err_v_q <= 1'b0;
+      // errors: pulse, code and id, a saturating counter and a sticky bit per kind
+      err_v_q <= ev_err;
+      if (ev_err) begin
+        err_code_q <= ev_code;
+        err_id_q   <= ev_id;
+        case (ev_code)
+          ERR_UNREGISTERED: begin cnt_unreg_q <= sat16(cnt_unreg_q); status_q[0] <= 1'b1; end
+          ERR_OVERRUN:      begin cnt_overrun_q <= sat16(cnt_overrun_q); status_q[1] <= 1'b1; end
+          default:          begin cnt_cpl_q <= sat16(cnt_cpl_q); status_q[2] <= 1'b1; end
+        endcase
+      end
       if (rsp_v_q && rsp_ready_i) rsp_v_q <= 1'b0;
       if (ring_valid_i && ring_ready_o) begin
         ring_v_q  <= 1'b1;
@@ -365,49 +400,21 @@ module edge_ekt #(
             ring_v_q <= 1'b0;
             op_id_q  <= ring_id_q;
             if (id_ok(ring_id_q, valid_q)) state_q <= S_LAUNCH;
-            else begin
-              err_v_q     <= 1'b1;
-              err_code_q  <= ERR_UNREGISTERED;
-              err_id_q    <= ring_id_q;
-              cnt_unreg_q <= sat16(cnt_unreg_q);
-              status_q[0] <= 1'b1;
-            end
           end else if (take_cpl) begin
             cpl_v_q <= 1'b0;
             op_id_q <= cpl_id_q;
             if (id_ok(cpl_id_q, valid_q)) state_q <= S_CPL;
-            else begin
-              err_v_q     <= 1'b1;
-              err_code_q  <= ERR_CPL_UNREGISTERED;
-              err_id_q    <= cpl_id_q;
-              cnt_cpl_q   <= sat16(cnt_cpl_q);
-              status_q[2] <= 1'b1;
-            end
           end
         end
         S_LAUNCH: begin
           if (launch_overrun) begin
-            state_q       <= S_IDLE;
-            err_v_q       <= 1'b1;
-            err_code_q    <= ERR_OVERRUN;
-            err_id_q      <= op_id_q;
-            cnt_overrun_q <= sat16(cnt_overrun_q);
-            status_q[1]   <= 1'b1;
+            state_q <= S_IDLE;
           end else if (launch_go) begin
             state_q      <= S_IDLE;
             cnt_launch_q <= (cnt_launch_q == 32'hffffffff) ? cnt_launch_q : cnt_launch_q + 32'd1;
           end
         end
-        S_CPL: begin
-          state_q <= S_IDLE;
-          if (cpl_spurious) begin
-            err_v_q     <= 1'b1;
-            err_code_q  <= ERR_SPURIOUS_CPL;
-            err_id_q    <= op_id_q;
-            cnt_cpl_q   <= sat16(cnt_cpl_q);
-            status_q[2] <= 1'b1;
-          end
-        end
+        S_CPL: state_q <= S_IDLE;
         S_UNREG: begin
           state_q      <= S_IDLE;
           rsp_v_q      <= 1'b1;

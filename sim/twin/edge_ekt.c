@@ -88,8 +88,6 @@ static void ekt_reset(void *tp) {
     t->cnt_launch = t->cnt_unreg = t->cnt_overrun = t->cnt_cpl = t->status = 0;
 }
 
-static const ekt_entry *rd(const ekt_twin *t) { return (const ekt_entry *)t->ram.rdata; }
-
 static bool cmd_ready(const ekt_twin *t) {
     return t->state == S_IDLE && !t->rsp_v && (t->cmd_wait || (!t->ring_v && !t->cpl_v));
 }
@@ -140,16 +138,29 @@ static void ekt_outputs(const void *tp, void *op) {
 static bool id_ok(const ekt_twin *t, unsigned id) { return id < t->p.entries && (t->valid >> id & 1); }
 static uint64_t sat(uint64_t c, uint64_t max) { return c == max ? c : c + 1; }
 
+/* The RTL's ev_err: pulse, code and id, a saturating counter and a sticky
+ * status bit per kind. */
 static void error(ekt_twin *t, unsigned code, unsigned id) {
     t->err_v = true;
     t->err_code = code;
     t->err_id = id;
+    if (code == EKT_ERR_UNREGISTERED) {
+        t->cnt_unreg = sat(t->cnt_unreg, 0xffff);
+        t->status |= 1;
+    } else if (code == EKT_ERR_OVERRUN) {
+        t->cnt_overrun = sat(t->cnt_overrun, 0xffff);
+        t->status |= 2;
+    } else {
+        t->cnt_cpl = sat(t->cnt_cpl, 0xffff);
+        t->status |= 4;
+    }
 }
 
 static void ekt_step(void *tp, const void *ip) {
     ekt_twin *t = tp;
     const edge_ekt_in_t *in = ip;
-    const ekt_entry cur = *rd(t); /* rd before this edge (a read below replaces it) */
+    /* rd (the SRAM's registered read data) before this edge; a read below replaces it */
+    const ekt_entry cur = *(const ekt_entry *)t->ram.rdata;
     const ekt_entry *r = &cur;
 
     /* ---- combinational values of the cycle before the edge ---- */
@@ -238,7 +249,6 @@ static void ekt_step(void *tp, const void *ip) {
     }
     t->cmd_wait = (in->cmd_valid_i & 1) && !cmd_rdy;
 
-    const ekt_entry *before = r;
     switch (t->state) {
     case S_IDLE:
         if (cmd_fire) {
@@ -264,28 +274,18 @@ static void ekt_step(void *tp, const void *ip) {
             t->ring_v = false;
             t->op_id = t->ring_id;
             if (id_ok(t, t->ring_id)) t->state = S_LAUNCH;
-            else {
-                error(t, EKT_ERR_UNREGISTERED, t->ring_id);
-                t->cnt_unreg = sat(t->cnt_unreg, 0xffff);
-                t->status |= 1;
-            }
+            else error(t, EKT_ERR_UNREGISTERED, t->ring_id);
         } else if (take_cpl) {
             t->cpl_v = false;
             t->op_id = t->cpl_id;
             if (id_ok(t, t->cpl_id)) t->state = S_CPL;
-            else {
-                error(t, EKT_ERR_CPL_UNREGISTERED, t->cpl_id);
-                t->cnt_cpl = sat(t->cnt_cpl, 0xffff);
-                t->status |= 4;
-            }
+            else error(t, EKT_ERR_CPL_UNREGISTERED, t->cpl_id);
         }
         break;
     case S_LAUNCH:
         if (overrun) {
             t->state = S_IDLE;
             error(t, EKT_ERR_OVERRUN, t->op_id);
-            t->cnt_overrun = sat(t->cnt_overrun, 0xffff);
-            t->status |= 2;
         } else if (launch_go) {
             t->state = S_IDLE;
             t->cnt_launch = sat(t->cnt_launch, 0xffffffffULL);
@@ -293,27 +293,23 @@ static void ekt_step(void *tp, const void *ip) {
         break;
     case S_CPL:
         t->state = S_IDLE;
-        if (cpl_spurious) {
-            error(t, EKT_ERR_SPURIOUS_CPL, t->op_id);
-            t->cnt_cpl = sat(t->cnt_cpl, 0xffff);
-            t->status |= 4;
-        }
+        if (cpl_spurious) error(t, EKT_ERR_SPURIOUS_CPL, t->op_id);
         break;
     case S_UNREG:
         t->state = S_IDLE;
         t->rsp_v = true;
         t->rsp_id = t->op_id;
-        t->rsp_head = before->head;
-        t->rsp_infl = before->infl;
-        t->rsp_status = before->infl ? EKT_RSP_BUSY : EKT_RSP_OK;
-        if (!before->infl) t->valid &= ~(1ULL << t->op_id);
+        t->rsp_head = r->head;
+        t->rsp_infl = r->infl;
+        t->rsp_status = r->infl ? EKT_RSP_BUSY : EKT_RSP_OK;
+        if (!r->infl) t->valid &= ~(1ULL << t->op_id);
         break;
     case S_READ:
         t->state = S_IDLE;
         t->rsp_v = true;
         t->rsp_id = t->op_id;
-        t->rsp_head = before->head;
-        t->rsp_infl = before->infl;
+        t->rsp_head = r->head;
+        t->rsp_infl = r->infl;
         t->rsp_status = EKT_RSP_OK;
         break;
     default:
