@@ -1,0 +1,112 @@
+/* Warp preemption / flush controller, EDGE Sec. IV-D and Fig. 10: C twin and
+ * ports of rtl/edge/edge_preempt.sv.  One per SIMT core, beside its PEWT.
+ *
+ * The controller decides and sequences; the SIMT core (C model) owns the
+ * pipeline, reports per-warp state on w_* / v_* and carries out the
+ * commands on cmd_*.  Division of work (docs/PREEMPT.md):
+ *
+ *   controller (RTL)                         SIMT core (C)
+ *   - per-slot age matrix, regs table        - warps, i-buffer, scoreboard,
+ *   - which slots run event warps /            MSHRs, barriers, registers
+ *     hold a preempted victim                - does FLUSH / SKIPBAR / DROP /
+ *   - victim selection + eligibility           START / RESUME / ABORT
+ *   - flush sequence, drained test,          - reports w_* every cycle and the
+ *     save / restore timing                    victim's v_* status
+ *
+ * Request: req_valid_i / req_regs_i come from the PEWT head (hd_valid_o,
+ * hd_regs_o).  The controller never pops the PEWT itself: its START command
+ * is what the core forwards to the PEWT's start_valid_i / start_slot_i.
+ *
+ * Preemption FSM (state_o):
+ *   IDLE  request and free_ctx_i      -> cmd START(free_slot_i, arg 0), WAIT
+ *         request, no free context, cfg_en_i, an eligible victim exists
+ *                                     -> victim_o := pick, vstat_o := its
+ *                                        status, cmd FLUSH(victim, cfg_opt_i), FLUSH
+ *         otherwise stay (draining when cfg_en_i = 0, or no eligible victim)
+ *   FLUSH victim left (w_exit_i[v] or !w_live_i[v])  -> cmd ABORT(v), IDLE
+ *         OPT_BARSKIP and w_bar_i[v] and not skipped  -> cmd SKIPBAR(v)
+ *         OPT_DROP and w_ld_i[v] and v_ldok_i         -> cmd DROP(v)
+ *         drained: !v_pipe_i && !v_ibuf_i && !v_imiss_i && !w_bar_i[v] && !w_ld_i[v]
+ *             rf_free_i -> cmd START(v, PREEMPTED | (SKIPPED if skipped)), WAIT
+ *             else      -> SAVE, counter := save cycles
+ *   SAVE  counter == 0 -> cmd START(v, PREEMPTED | SAVED | (SKIPPED)), WAIT; else count down
+ *   WAIT  one cycle (the PEWT consumes the start), -> IDLE
+ * save cycles = cfg_save_base_i + req_regs_i * cfg_save_per_reg_i, saturated
+ * to 2^CYC_W - 1 (the same count, with that event's regs, for the restore).
+ *
+ * ABORT carries PRE_ARG_SKIPPED when the victim had been taken out of its
+ * barrier (the core puts it back and undoes the boost and fetch stop).
+ *
+ * Age matrix: w_alloc_i is the set of slots given to the warps of one new
+ * block this cycle (lower slot = older warp of the block); they become the
+ * newest warps of the core and w_alloc_regs_i their registers per thread.
+ * w_live_i: the slot holds a warp context (running, event or parked victim).
+ *
+ * Eligibility (EDGE IV-D): live, not exiting, not an event warp, not holding
+ * a preempted victim (until resumed), and regs[v] >= req_regs_i.
+ * Policies (cfg_policy_i): OLDEST, NEWEST (by allocation order, the age
+ * matrix), CHEAPEST: oldest among eligible warps at a barrier when
+ * OPT_BARSKIP is on, else oldest among eligible warps without in-flight
+ * loads, else oldest eligible.
+ *
+ * Restore FSM (runs beside the preemption FSM): ev_exit_i for a slot whose
+ * event warp had borrowed a victim marks it restore-pending; the lowest
+ * pending slot waits save-cycles (computed with that event's regs) when its
+ * registers were SAVED, 0 otherwise, then cmd RESUME(slot, arg as at START).
+ * The preemption FSM's command wins the single cmd port; a RESUME waits.
+ *
+ * Commands are registered: cmd_o is non-zero for exactly one cycle per
+ * command, the cycle after the edge that decided it.  The core carries the
+ * command out in that cycle, before it computes the next inputs.
+ *
+ * Errors (ignored, err_valid_o pulses the cycle after, cnt_err_o counts):
+ *   PRE_ERR_EXIT_UNKNOWN  ev_exit_i for a slot not running an event warp
+ *   PRE_ERR_ALLOC_BUSY    w_alloc_i names a slot holding an event warp or a
+ *                         victim (the whole allocation is ignored)
+ */
+#ifndef EDGE_PREEMPT_H
+#define EDGE_PREEMPT_H
+
+#include "fg_block.h"
+
+enum { PRE_CMD_NONE = 0, PRE_CMD_FLUSH = 1, PRE_CMD_SKIPBAR = 2, PRE_CMD_DROP = 3, PRE_CMD_START = 4,
+       PRE_CMD_RESUME = 5, PRE_CMD_ABORT = 6 };
+/* cmd_arg_o: FLUSH carries cfg_opt_i; START / RESUME carry these bits */
+enum { PRE_ARG_PREEMPTED = 1, PRE_ARG_SAVED = 2, PRE_ARG_SKIPPED = 4 };
+/* cfg_opt_i bits: the four flush optimizations of EDGE IV-D, each on its own */
+enum { PRE_OPT_BOOST = 1, PRE_OPT_IBUF = 2, PRE_OPT_BARSKIP = 4, PRE_OPT_DROP = 8 };
+enum { PRE_POL_OLDEST = 0, PRE_POL_NEWEST = 1, PRE_POL_CHEAPEST = 2 };
+enum { PRE_ST_IDLE = 0, PRE_ST_FLUSH = 1, PRE_ST_SAVE = 2, PRE_ST_WAIT = 3 };
+/* vstat_o bits: what the victim was waiting on when selected (EDGE Fig. 11b) */
+enum { PRE_VS_PIPE = 1, PRE_VS_SB = 2, PRE_VS_LOAD = 4, PRE_VS_IMISS = 8, PRE_VS_BAR = 16, PRE_VS_IBUF = 32 };
+enum { PRE_ERR_NONE = 0, PRE_ERR_EXIT_UNKNOWN = 1, PRE_ERR_ALLOC_BUSY = 2 };
+
+/* Widths below are those of the default configuration (64 warp slots). */
+#define EDGE_PREEMPT_INPUTS(X)                                                                     \
+    X(cfg_en_i, 1) X(cfg_policy_i, 2) X(cfg_opt_i, 4) X(cfg_save_base_i, 16)                        \
+    X(cfg_save_per_reg_i, 8) X(req_valid_i, 1) X(req_regs_i, 7) X(free_ctx_i, 1)                    \
+    X(free_slot_i, 6) X(rf_free_i, 1) X(w_alloc_i, 64) X(w_alloc_regs_i, 7) X(w_live_i, 64)         \
+    X(w_exit_i, 64) X(w_bar_i, 64) X(w_ld_i, 64) X(v_pipe_i, 1) X(v_sb_i, 1) X(v_ibuf_i, 1)         \
+    X(v_imiss_i, 1) X(v_ldok_i, 1) X(ev_exit_i, 1) X(ev_exit_slot_i, 6)
+
+#define EDGE_PREEMPT_OUTPUTS(X)                                                                    \
+    X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(vstat_o, 6)         \
+    X(event_mask_o, 64) X(victim_mask_o, 64) X(err_valid_o, 1) X(err_code_o, 2) X(cnt_err_o, 16)    \
+    X(cnt_start_free_o, 32) X(cnt_start_pre_o, 32) X(cnt_abort_o, 16) X(cnt_resume_o, 32)
+
+typedef struct { EDGE_PREEMPT_INPUTS(FG_FIELD) } edge_preempt_in_t;
+typedef struct { EDGE_PREEMPT_OUTPUTS(FG_FIELD) } edge_preempt_out_t;
+
+typedef struct {
+    unsigned nw;     /* NW: warp slots per core, 64 (2048 threads / 32) */
+    unsigned slot_w; /* SLOT_W: clog2(NW), 6 */
+    unsigned regs_w; /* REGS_W: registers per thread 0..64, 7 */
+    unsigned cyc_w;  /* CYC_W: save / restore cycle counter, 16 */
+} edge_preempt_params;
+
+#define EDGE_PREEMPT_PARAMS(X) X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W)
+
+void edge_preempt_params_default(edge_preempt_params *p);
+extern const fg_block_class edge_preempt_class;
+
+#endif
