@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "sys/launch_exp.h"
 #include "sys/sys.h"
 
 static cJSON *stat_json(const sys_stat *s, double scale) {
@@ -39,26 +39,6 @@ static void add_lat(cJSON *o, const sys_stat *ns, double mhz) {
     cJSON_AddNumberToObject(o, "max_cycles", ns->n ? ns->max * mhz / 1000 : 0);
 }
 
-static int check(const char *what, const sys_result *r, uint64_t n) {
-    int bad = 0;
-    if (r->wrong) {
-        fprintf(stderr, "launch_latency: %s: %llu of %llu forwarding results WRONG; first: %s\n", what,
-                (unsigned long long)r->wrong, (unsigned long long)r->packets, r->first_wrong);
-        bad = 1;
-    }
-    if (r->events != n) {
-        fprintf(stderr, "launch_latency: %s: only %llu of %llu events completed\n", what,
-                (unsigned long long)r->events, (unsigned long long)n);
-        bad = 1;
-    }
-    if (r->errors) {
-        fprintf(stderr, "launch_latency: %s: %llu front-end errors; first: %s\n", what,
-                (unsigned long long)r->errors, r->first_error);
-        bad = 1;
-    }
-    return bad;
-}
-
 static cJSON *e2e_json(const sys_result *r) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "events", (double)r->events);
@@ -73,17 +53,18 @@ static cJSON *e2e_json(const sys_result *r) {
 int main(int argc, char **argv) {
     const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL;
     uint64_t events = 0;
-    int e2e = 1;
+    int e2e = 1, nsets = 0;
     char err[512];
+    const char **sets = calloc((size_t)argc, sizeof *sets);
     fg_config *cfg = fg_config_new();
-    if (!cfg) return 2;
+    if (!cfg || !sets) return 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) i++; /* applied after the file */
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i]; /* applied after the file */
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
@@ -92,15 +73,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (fg_config_load(cfg, cfgpath, err, sizeof err)) {
+    if (launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--set") && fg_config_set(cfg, argv[++i], err, sizeof err)) {
-            fprintf(stderr, "launch_latency: %s\n", err);
-            return 2;
-        }
     if (impl) {
         fg_impl x;
         if (fg_impl_parse(impl, &x)) {
@@ -112,48 +88,27 @@ int main(int argc, char **argv) {
         fg_config_set(cfg, a, err, sizeof err);
     }
     sys_params p;
-    sys_params_default(&p);
-    const char *bd = getenv("BUILD");
-    snprintf(p.kernel_elf, sizeof p.kernel_elf, "%s/sw/ipv4_fwd.elf", bd && *bd ? bd : "build");
-    uint64_t ev_cfg = 200, e2e_ev = 200;
-    if (sys_params_load(&p, cfg, err, sizeof err) ||
-        fg_config_u64(cfg, "launch_latency", "events", 1, 1000000, &ev_cfg, err, sizeof err) ||
-        fg_config_u64(cfg, "launch_latency", "e2e_events", 1, 1000000, &e2e_ev, err, sizeof err) ||
-        fg_config_check_unused(cfg, err, sizeof err)) {
+    launch_exp_params x;
+    if (launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
-    if (!events) events = ev_cfg;
+    if (events) x.events = events;
+    x.e2e = e2e;
+    events = x.events;
+    uint64_t e2e_ev = x.e2e_events;
     double mhz = p.gpu.clock_mhz, P = 1000.0 / mhz;
 
-    sys_result base, edge, e2e_b, e2e_e, sat_b, sat_e;
-    clock_t t0 = clock();
-    if (sys_run(&p, SYS_BASELINE, true, events, &base, err, sizeof err)) {
-        fprintf(stderr, "launch_latency: baseline: %s\n", err);
+    launch_exp_result *res = calloc(1, sizeof *res);
+    if (!res) return 2;
+    if (launch_exp_run(&p, &x, res, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: %s\n", err);
         return 1;
     }
-    if (sys_run(&p, SYS_EDGE, true, events, &edge, err, sizeof err)) {
-        fprintf(stderr, "launch_latency: edge: %s\n", err);
-        return 1;
-    }
-    int bad = check("baseline", &base, events) | check("edge", &edge, events);
-    if (e2e) {
-        sys_params q = p;
-        if (sys_run(&q, SYS_BASELINE, false, e2e_ev, &e2e_b, err, sizeof err) ||
-            sys_run(&q, SYS_EDGE, false, e2e_ev, &e2e_e, err, sizeof err)) {
-            fprintf(stderr, "launch_latency: end-to-end: %s\n", err);
-            return 1;
-        }
-        q.nic.rate_mpps = 0;
-        if (sys_run(&q, SYS_BASELINE, false, e2e_ev, &sat_b, err, sizeof err) ||
-            sys_run(&q, SYS_EDGE, false, e2e_ev, &sat_e, err, sizeof err)) {
-            fprintf(stderr, "launch_latency: saturated: %s\n", err);
-            return 1;
-        }
-        bad |= check("baseline e2e", &e2e_b, e2e_ev) | check("edge e2e", &e2e_e, e2e_ev) |
-               check("baseline saturated", &sat_b, e2e_ev) | check("edge saturated", &sat_e, e2e_ev);
-    }
-    double wall = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    int bad = launch_exp_check("launch_latency", &x, res);
+    const sys_result base = res->base, edge = res->edge, e2e_b = res->e2e_b, e2e_e = res->e2e_e,
+                     sat_b = res->sat_b, sat_e = res->sat_e;
+    double wall = res->wall_seconds;
     double b = sys_stat_avg(&base.launch_ns), e = sys_stat_avg(&edge.launch_ns);
     double speedup = e > 0 ? b / e : 0;
 
@@ -199,7 +154,8 @@ int main(int argc, char **argv) {
         printf("  (offered load %.2f Mpps; saturated = a new batch as soon as one of %u slots frees)\n",
                p.nic.rate_mpps, p.nic.slots);
     }
-    printf("\n  simulated in %.1f s of CPU time\n", wall);
+    printf("\n  simulated %llu GPU cycles (%llu warp instructions) in %.1f s wall time\n",
+           (unsigned long long)res->gpu_cycles, (unsigned long long)res->warp_instrs, wall);
 
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", "launch-latency");
@@ -239,6 +195,8 @@ int main(int argc, char **argv) {
         cJSON_AddItemToObject(j, "baseline_saturated", e2e_json(&sat_b));
         cJSON_AddItemToObject(j, "edge_saturated", e2e_json(&sat_e));
     }
+    cJSON_AddNumberToObject(root, "simulated_gpu_cycles", (double)res->gpu_cycles);
+    cJSON_AddNumberToObject(root, "simulated_warp_instrs", (double)res->warp_instrs);
     cJSON_AddNumberToObject(root, "wall_seconds", wall);
     char *txt = cJSON_Print(root);
     char dir[512];
@@ -257,6 +215,8 @@ int main(int argc, char **argv) {
     }
     free(txt);
     cJSON_Delete(root);
+    free(res);
+    free(sets);
     fg_config_free(cfg);
     return bad ? 1 : 0;
 }

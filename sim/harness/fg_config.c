@@ -200,14 +200,22 @@ int fg_config_enum(fg_config *c, const char *section, const char *key, const cha
     return -1;
 }
 
-int fg_config_check_unused(const fg_config *c, char *err, size_t errlen) {
+static int check_unused(const fg_config *c, const char *section, char *err, size_t errlen) {
     int n = 0;
     for (size_t i = 0; i < c->n; i++) {
-        if (c->e[i].used) continue;
+        if (c->e[i].used || (section && strcmp(c->e[i].section, section))) continue;
         if (n == 0) n = snprintf(err, errlen, "unknown configuration keys (typo?):");
         if (n > 0 && (size_t)n < errlen)
             n += snprintf(err + n, errlen - (size_t)n, " %s:[%s]%s", c->e[i].origin,
                           c->e[i].section, c->e[i].key);
     }
     return n ? -1 : 0;
+}
+
+int fg_config_check_unused(const fg_config *c, char *err, size_t errlen) {
+    return check_unused(c, NULL, err, errlen);
+}
+
+int fg_config_check_unused_section(const fg_config *c, const char *section, char *err, size_t errlen) {
+    return check_unused(c, section, err, errlen);
 }

@@ -35,5 +35,8 @@ int fg_config_enum(fg_config *c, const char *section, const char *key, const cha
                    unsigned *out, char *err, size_t errlen);
 /* -1 with a message listing keys that were set but never read. */
 int fg_config_check_unused(const fg_config *c, char *err, size_t errlen);
+/* The same for the keys of one section only (a program that reads one
+ * section of a machine file, e.g. fg_run and [gpu]). */
+int fg_config_check_unused_section(const fg_config *c, const char *section, char *err, size_t errlen);
 
 #endif

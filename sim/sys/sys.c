@@ -507,6 +507,10 @@ static void summarize(sys *s) {
     double span = r->last_result_ns - r->first_arrival_ns;
     r->throughput_mpps = span > 0 ? (double)r->packets / span * 1000.0 : 0;
     r->gpu_cycles = s->cycle;
+    gpu_stats gs;
+    gpu_get_stats(s->gpu, &gs);
+    r->warp_instrs = gs.warp_instrs;
+    r->thread_instrs = gs.thread_instrs;
     edge_fe_get_stats(s->fe, &r->fe);
 }
 

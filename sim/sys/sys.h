@@ -62,7 +62,8 @@ typedef struct {
     sys_stat kernel_cycles;  /* first instruction -> completion */
     sys_stat pkt_latency_ns; /* packet arrival at the NIC -> its result back at the NIC */
     double first_arrival_ns, last_result_ns, throughput_mpps;
-    uint64_t gpu_cycles;
+    uint64_t gpu_cycles;     /* simulated GPU cycles of the whole run, setup included */
+    uint64_t warp_instrs, thread_instrs; /* instructions the GPU executed in the run */
     edge_fe_stats fe;
 } sys_result;
 
