@@ -1,0 +1,5 @@
+# Background kernels of the EDGE preemption study (CONV, MM, BP, BFS):
+# kernels sw/kernels/bg_*.c (built by mk/simt.mk), host driver and
+# references sim/work/bg_kernels.c, docs/BG_KERNELS.md.
+SIM_SRCS += sim/work/bg_kernels.c
+TESTS    += test_bg_kernels
