@@ -167,6 +167,7 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     im->end = base + span;
     im->shmem_static = (uint32_t)shm;
     im->regs = (unsigned)__builtin_popcountll(used);
+    im->reg_mask = used;
     const char *nm = symbol ? symbol : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     snprintf(im->name, sizeof im->name, "%s", nm);
     memset(g->dc, 0, (g->dc_mask + 1) * sizeof *g->dc);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "simt/gpu_internal.h"
+#include "edge_preempt.h"
 
 #define DC_ENTRIES 16384u
 
@@ -43,6 +44,49 @@ void gpu_config_default(gpu_config *c) {
     memcpy(c->units, units, sizeof units);
     memcpy(c->lat, lat, sizeof lat);
     memcpy(c->ii, ii, sizeof ii);
+    /* EDGE warp-level events / preemption (EDGE IV-C..E) */
+    c->pre.warp_events = true;
+    c->pre.impl = FG_IMPL_C;
+    c->pre.pewt_entries = 4;
+    c->pre.enable = true;
+    c->pre.policy = PRE_POL_OLDEST;
+    c->pre.opts = PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP;
+    c->pre.save_base = 20;  /* stores are posted: LDST pipeline latency (= L1 hit latency) */
+    c->pre.save_per_reg = 1; /* one 128 B line (a register of 32 lanes) per cycle */
+}
+
+static const struct { const char *key; unsigned bit; } OPTS[] = {
+    {"opt_boost", PRE_OPT_BOOST}, {"opt_ibuf", PRE_OPT_IBUF}, {"opt_barskip", PRE_OPT_BARSKIP}, {"opt_drop", PRE_OPT_DROP}};
+
+/* [preempt] section: warp-level events, PEWT and preemption controller */
+static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
+    bool b = c->pre.warp_events;
+    if (fg_config_bool(cfg, "preempt", "warp_events", &b, err, errlen)) return -1;
+    c->pre.warp_events = b;
+    b = c->pre.enable;
+    if (fg_config_bool(cfg, "preempt", "enable", &b, err, errlen)) return -1;
+    c->pre.enable = b;
+    for (unsigned i = 0; i < 4; i++) {
+        b = c->pre.opts & OPTS[i].bit;
+        if (fg_config_bool(cfg, "preempt", OPTS[i].key, &b, err, errlen)) return -1;
+        c->pre.opts = b ? c->pre.opts | OPTS[i].bit : c->pre.opts & ~OPTS[i].bit;
+    }
+    static const char *const POLICIES[] = {"oldest", "newest", "cheapest", NULL};
+    static const char *const IMPLS[] = {"c", "rtl", "lockstep", NULL}; /* fg_impl order */
+    if (fg_config_enum(cfg, "preempt", "policy", POLICIES, &c->pre.policy, err, errlen)) return -1;
+    unsigned im = (unsigned)c->pre.impl;
+    if (fg_config_enum(cfg, "preempt", "impl", IMPLS, &im, err, errlen)) return -1;
+    c->pre.impl = (fg_impl)im;
+    uint64_t v = c->pre.pewt_entries;
+    if (fg_config_u64(cfg, "preempt", "pewt_entries", 1, 64, &v, err, errlen)) return -1;
+    c->pre.pewt_entries = (unsigned)v;
+    v = c->pre.save_base;
+    if (fg_config_u64(cfg, "preempt", "save_base_cycles", 0, 65535, &v, err, errlen)) return -1;
+    c->pre.save_base = (unsigned)v;
+    v = c->pre.save_per_reg;
+    if (fg_config_u64(cfg, "preempt", "save_cycles_per_reg", 0, 255, &v, err, errlen)) return -1;
+    c->pre.save_per_reg = (unsigned)v;
+    return 0;
 }
 
 #define U(field, min, max) {#field, offsetof(gpu_config, field), min, max}
@@ -84,7 +128,7 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
         if (fg_config_u64(cfg, "gpu", key, 1, 10000, &v, err, errlen)) return -1;
         c->ii[k] = (unsigned)v;
     }
-    return 0;
+    return pre_config_load(c, cfg, err, errlen);
 }
 
 static int check_config(const gpu_config *c, char *err, size_t errlen) {
@@ -98,6 +142,10 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->max_inflight_loads < 1 || c->max_inflight_loads > SIMT_MAX_LD) why = "max_inflight_loads must be 1..16";
     else if (c->schedulers_per_core < 1 || c->schedulers_per_core > SIMT_MAX_UNITS) why = "schedulers_per_core must be 1..8";
     else if (c->num_cores < 1 || c->ibuf_depth < 1 || c->l1_mshrs < 1) why = "num_cores, ibuf_depth, l1_mshrs must be >= 1";
+    else if (c->pre.warp_events && c->max_threads_per_core / 32 > 64)
+        why = "warp-level events support at most 64 warp slots per core (max_threads_per_core <= 2048)";
+    else if (c->pre.pewt_entries < 1 || c->pre.pewt_entries > 64) why = "[preempt] pewt_entries must be 1..64";
+    else if (c->pre.policy > PRE_POL_CHEAPEST) why = "[preempt] policy must be oldest, newest or cheapest";
     for (unsigned k = 0; k < 6 && !why; k++)
         if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
     if (why) { snprintf(err, errlen, "gpu config: %s", why); return -1; }
@@ -118,6 +166,21 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (!g->mem || !g->dc || !g->core) goto oom;
     for (unsigned i = 0; i < cfg->num_cores; i++)
         if (simt_core_init(g, &g->core[i], i)) goto oom;
+    if (cfg->pre.warp_events) {
+        /* register save area of preempted victims: 64 registers x 32 lanes x 4 B per warp slot */
+        uint64_t per_core = (uint64_t)g->core[0].nwarps * RV_NREGS * SIMT_LANES * 4;
+        g->save_base = gpu_malloc(g, per_core * cfg->num_cores);
+        if (!g->save_base) {
+            snprintf(err, errlen, "gpu_new: global memory too small for the preemption register save area");
+            gpu_free(g);
+            return NULL;
+        }
+        for (unsigned i = 0; i < cfg->num_cores; i++)
+            if (simt_edge_init(g, &g->core[i], err, errlen)) {
+                gpu_free(g);
+                return NULL;
+            }
+    }
     return g;
 oom:
     snprintf(err, errlen, "gpu_new: out of memory");
@@ -190,6 +253,10 @@ const rv_inst *gpu_decode(gpu_t *g, uint32_t pc) {
 }
 
 void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb) { g->cb = *cb; }
+void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user) {
+    g->ev_cb = cb;
+    g->ev_user = user;
+}
 
 int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     const gpu_config *k = &g->cfg;
@@ -242,6 +309,13 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     L->nwarps = (unsigned)warps;
     L->regs = (unsigned)regs;
     L->shmem = (unsigned)shmem;
+    /* EDGE IV-C: a single-warp event kernel without shared memory bypasses the
+     * KMU and goes to the SIMT core scheduler (state 4), then to a PEWT (5) */
+    if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
+        L->warp_event = true;
+        L->ev_regs = (unsigned)(regs / 32);
+        L->state = 4;
+    }
     g->running++;
     return 0;
 }
@@ -258,6 +332,10 @@ void gpu_first_instr(gpu_t *g, unsigned li) {
     simt_launch *L = &g->lq[li];
     L->first_done = true;
     if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->d.tag, g->cycle);
+    if (L->warp_event) {
+        L->ev.first = g->cycle;
+        if (g->ev_cb) g->ev_cb(g->ev_user, L->d.tag, &L->ev);
+    }
 }
 
 /* launch a before b? (priority, then arrival) */
@@ -303,6 +381,8 @@ static void kmu_and_dispatch(gpu_t *g) {
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     if (g->running) {
+        /* SIMT core scheduler first: a core with an event waiting takes no new block */
+        if (g->cfg.pre.warp_events) simt_edge_schedule(g);
         for (unsigned i = 0; i < g->n_lq; i++)
             if (g->lq[i].state == 1 || (g->lq[i].state == 2 && g->lq[i].next_block < g->lq[i].nblocks)) {
                 kmu_and_dispatch(g);

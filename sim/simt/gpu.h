@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fg_block.h"
 #include "fg_config.h"
 
 typedef struct gpu gpu_t;
@@ -46,6 +47,17 @@ typedef struct {
     unsigned units[6];           /* units per core */
     unsigned lat[6];             /* result latency (LDST: from the memory model) */
     unsigned ii[6];              /* initiation interval */
+    /* EDGE warp-level events and preemption ([preempt] section; EDGE IV-C, IV-D) */
+    struct {
+        bool warp_events;        /* single-warp event launches go to a core's PEWT (1) */
+        fg_impl impl;            /* PEWT and controller: rtl | c | lockstep */
+        unsigned pewt_entries;   /* 4 (EDGE IV-E) */
+        bool enable;             /* 1 = warp-level preemption, 0 = draining (EDGE IV-B) */
+        unsigned policy;         /* victim: 0 oldest, 1 newest, 2 cheapest (edge_preempt.h) */
+        unsigned opts;           /* flush optimizations, PRE_OPT_* bits */
+        unsigned save_base;      /* register save/restore: base cycles */
+        unsigned save_per_reg;   /* + cycles per saved register (one 128 B line each) */
+    } pre;
 } gpu_config;
 
 /* Defaults (EDGE Table II), then [gpu] keys of cfg override them. */
@@ -81,7 +93,27 @@ typedef struct {
     uint64_t param_addr;   /* kernel's parameter buffer in global memory (a0 at entry) */
     unsigned priority;     /* 0 = normal; higher runs first (event kernels) */
     uint64_t tag;          /* caller's id, echoed in the callbacks */
+    /* warp-level event kernel (EDGE IV-C): with one block of <= 32 threads and
+     * no shared memory it goes straight to a core's PEWT; otherwise it is an
+     * ordinary launch (EDGE IV-E: event kernels needing shared memory are
+     * treated as regular event kernels). */
+    bool warp_event;
 } gpu_launch_desc;
+
+/* How a warp-level event got its warp context, reported with its first
+ * instruction (EDGE Fig. 11). */
+typedef struct {
+    unsigned core;
+    uint64_t arrive;       /* cycle it entered the core's PEWT */
+    uint64_t select;       /* cycle the victim was chosen (preempted only) */
+    uint64_t start;        /* cycle the controller started it */
+    uint64_t first;        /* cycle of its first instruction */
+    bool preempted;        /* borrowed a victim's context (else a free one) */
+    bool saved;            /* victim registers saved to memory (else reserved) */
+    unsigned victim_slot;
+    unsigned vstat;        /* what the victim was waiting on (PRE_VS_* bits) */
+    uint64_t victim_age;   /* victim's allocation order */
+} gpu_event_info;
 
 typedef struct {
     /* first instruction of the launch issued (any warp) */
@@ -112,5 +144,13 @@ typedef struct {
     uint64_t l1_hits, l1_misses, mshr_stalls;
 } gpu_stats;
 void gpu_get_stats(const gpu_t *g, gpu_stats *s);
+/* Preemption statistics summed over the cores (controller counters). */
+typedef struct {
+    uint64_t start_free, start_preempt, aborts, resumes, errors, drops, skips;
+} gpu_preempt_stats;
+void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s);
+/* Called when a warp-level event issues its first instruction (EDGE Fig. 11). */
+typedef void (*gpu_event_cb)(void *user, uint64_t tag, const gpu_event_info *info);
+void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user);
 
 #endif

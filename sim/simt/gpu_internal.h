@@ -24,10 +24,14 @@ typedef struct {
     uint32_t mask;      /* lanes */
     uint64_t done;      /* completion cycle */
     int mshr;           /* MSHR index it waits on (-1: none, e.g. L1 hit) */
+    bool replay;        /* a plain load (not LR/SC/AMO): may be dropped and replayed */
+    uint64_t seq;       /* warp's instruction count when it issued */
     uint32_t val[SIMT_LANES];
 } simt_load;
 
-enum { WS_FREE = 0, WS_RUN, WS_DRAIN /* all threads exited, loads in flight */ };
+enum { WS_FREE = 0, WS_RUN, WS_DRAIN /* all threads exited, loads in flight */,
+       WS_PARKED /* a preempted victim's slot after its event warp exited, until RESUME */ };
+
 
 typedef struct {
     int state;
@@ -57,6 +61,10 @@ typedef struct {
     uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
     uint32_t lr_val[SIMT_LANES];
     uint64_t instrs;        /* warp instructions issued */
+    /* EDGE warp-level events and preemption (sim/simt/simt_edge_core.c) */
+    unsigned local_idx;     /* local-memory region (slot; nwarps + PEWT entry for event warps) */
+    bool event;             /* this is an event warp started from the PEWT */
+    bool stop_fetch;        /* victim being flushed: no new fetches (EDGE IV-D) */
     uint32_t r[RV_NREGS + 1][SIMT_LANES]; /* x0..x31, f0..f31, sink */
 } simt_warp;
 
@@ -76,6 +84,8 @@ typedef struct {
     uint64_t done;
 } simt_mshr;
 
+typedef struct simt_edge_core simt_edge_core; /* PEWT + preemption controller of one core */
+
 typedef struct {
     unsigned sets, assoc;
     uint32_t *tag;    /* line address + 1; 0 = invalid */
@@ -86,7 +96,9 @@ typedef struct {
     unsigned id;
     unsigned nwarps;          /* warp slots */
     simt_warp *w;
-    simt_block *blk;          /* max_blocks_per_core */
+    simt_block *blk;          /* max_blocks_per_core, + 1 empty block that event warps
+                               * point at (EDGE IV-D: an event warp has no TB, no
+                               * shared memory, block id 0) */
     unsigned used_threads, used_blocks, used_regs, used_shmem, used_warps;
     uint8_t *shmem;           /* shmem_per_core bytes */
     uint8_t *local;           /* nwarps * 32 * stack_bytes */
@@ -100,6 +112,9 @@ typedef struct {
     simt_mshr *mshr;
     unsigned fetch_rr;
     uint64_t next_wb;         /* earliest in-flight load completion */
+    simt_edge_core *edge;     /* NULL when warp-level events are off */
+    uint64_t alloc_mask;      /* slots given to a new block this cycle (preemption controller) */
+    unsigned alloc_regs;      /* their registers per thread */
     /* statistics */
     uint64_t issued, stall_mshr, l1_hits, l1_misses;
 } simt_core;
@@ -111,12 +126,17 @@ typedef struct {
     uint32_t nblocks, next_block, blocks_done;
     unsigned threads, nwarps, regs, shmem;
     bool first_done;
+    /* warp-level event (EDGE IV-C): dispatched to a core's PEWT, not as blocks */
+    bool warp_event;
+    unsigned ev_regs;         /* registers per thread */
+    gpu_event_info ev;        /* filled when it starts, reported with its first instruction */
 } simt_launch;
 
 typedef struct {
     uint64_t base, end;       /* code+data span in GPU memory */
     uint32_t shmem_static;
     unsigned regs;            /* registers per thread scanned from the code */
+    uint64_t reg_mask;        /* which ones (x0..x31, f0..f31): saved when an event warp preempts */
     char name[64];
 } simt_image;
 
@@ -133,6 +153,8 @@ struct gpu {
     bool failed;
     char err[512];
     gpu_callbacks cb;
+    gpu_event_cb ev_cb;
+    void *ev_user;
     simt_dcache_ent *dc;      /* decoded-instruction cache (simulator speed, not timing) */
     unsigned dc_mask;
     simt_image *img;
@@ -143,6 +165,8 @@ struct gpu {
     simt_core *core;
     unsigned rr_core;
     unsigned running;         /* launches pending or running */
+    uint64_t save_base;       /* register save area for preempted victims (EDGE IV-D) */
+    unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
     uint64_t warp_instrs, thread_instrs;
 };
 
@@ -158,6 +182,26 @@ const rv_inst *gpu_decode(gpu_t *g, uint32_t pc);
 /* gpu.c: called when a block of launch li finishes */
 void gpu_block_done(gpu_t *g, unsigned li);
 void gpu_first_instr(gpu_t *g, unsigned li);
+
+/* simt_edge_core.c: EDGE warp-level events and preemption in the SIMT core */
+int simt_edge_init(gpu_t *g, simt_core *c, char *err, size_t errlen);
+void simt_edge_free(simt_core *c);
+/* start of the core's cycle: carry out the blocks' commands, completions */
+void simt_edge_begin(gpu_t *g, simt_core *c);
+/* end of the core's cycle: block inputs from the core's state, one edge */
+void simt_edge_end(gpu_t *g, simt_core *c);
+/* SIMT core scheduler: picks cores for waiting warp-level events */
+void simt_edge_schedule(gpu_t *g);
+/* an event warp finished (all threads exited, no loads in flight) */
+void simt_edge_warp_exit(gpu_t *g, simt_core *c, simt_warp *w);
+/* the core accepts no new background block while its PEWT has work waiting */
+bool simt_edge_blocks_held(const simt_core *c);
+/* warp state helpers of simt_core.c used by simt_edge_core.c */
+void simt_warp_start(gpu_t *g, simt_warp *w, unsigned li, unsigned block, unsigned wib);
+bool simt_loads_droppable(const simt_warp *w);
+void simt_drop_loads(gpu_t *g, simt_core *c, simt_warp *w);
+void simt_barrier_check(gpu_t *g, simt_core *c, simt_block *b);
+void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w);
 
 /* rv32_exec.c: result of a non-memory instruction */
 enum { EX_NEXT = 0, EX_JUMP, EX_SPLIT, EX_BARRIER, EX_EXIT, EX_FAULT };

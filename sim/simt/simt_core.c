@@ -56,9 +56,10 @@ int simt_core_init(gpu_t *g, simt_core *c, unsigned id) {
     c->id = id;
     c->nwarps = k->max_threads_per_core / SIMT_LANES;
     c->w = calloc(c->nwarps, sizeof *c->w);
-    c->blk = calloc(k->max_blocks_per_core, sizeof *c->blk);
+    c->blk = calloc(k->max_blocks_per_core + 1, sizeof *c->blk);
     c->shmem = calloc(k->shmem_per_core ? k->shmem_per_core : 1, 1);
-    c->local = calloc((size_t)c->nwarps * SIMT_LANES, k->stack_bytes);
+    /* local memory: one region per warp slot, + one per PEWT entry (event warps) */
+    c->local = calloc((size_t)(c->nwarps + k->pre.pewt_entries) * SIMT_LANES, k->stack_bytes);
     c->order = calloc(c->nwarps, sizeof *c->order);
     c->mshr = calloc(k->l1_mshrs ? k->l1_mshrs : 1, sizeof *c->mshr);
     c->active_limit = c->nwarps;
@@ -72,6 +73,7 @@ int simt_core_init(gpu_t *g, simt_core *c, unsigned id) {
 }
 
 void simt_core_free(simt_core *c) {
+    simt_edge_free(c);
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->mshr);
     free(c->l1.tag); free(c->l1.lru); free(c->icache.tag); free(c->icache.lru);
 }
@@ -80,7 +82,7 @@ void simt_core_free(simt_core *c) {
 void simt_core_sort(simt_core *c) {
     unsigned n = 0;
     for (unsigned i = 0; i < c->nwarps; i++)
-        if (c->w[i].state != WS_FREE) c->order[n++] = (uint16_t)i;
+        if (c->w[i].state != WS_FREE && c->w[i].state != WS_PARKED) c->order[n++] = (uint16_t)i;
     for (unsigned i = 1; i < n; i++) { /* insertion sort: n <= 64 */
         uint16_t x = c->order[i];
         const simt_warp *wx = &c->w[x];
@@ -118,10 +120,37 @@ static bool shmem_alloc(const gpu_config *k, simt_core *c, uint32_t size, uint32
     return true;
 }
 
+/* A fresh warp (index wib of its block) of launch li in slot w: registers
+ * zero but ra = exit, sp = top of its local memory, a0 = parameters. */
+void simt_warp_start(gpu_t *g, simt_warp *w, unsigned li, unsigned block, unsigned wib) {
+    const simt_launch *L = &g->lq[li];
+    unsigned slot = w->slot;
+    memset(w, 0, offsetof(simt_warp, r));
+    memset(w->r, 0, sizeof w->r);
+    w->slot = slot;
+    w->local_idx = slot;
+    w->state = WS_RUN;
+    w->block = block;
+    w->wib = wib;
+    w->launch = li;
+    w->priority = L->d.priority;
+    w->age = g->warp_seq++;
+    unsigned n = L->threads - wib * SIMT_LANES;
+    w->live = n >= SIMT_LANES ? FULL : (1u << n) - 1;
+    w->active = w->live;
+    w->pc = (uint32_t)L->d.kernel_ptr;
+    for (unsigned l = 0; l < SIMT_LANES; l++) {
+        w->r[1][l] = FG_EXIT_ADDR;
+        w->r[2][l] = FG_LOCAL_TOP;
+        w->r[10][l] = (uint32_t)L->d.param_addr;
+    }
+}
+
 bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     const gpu_config *k = &g->cfg;
     const simt_launch *L = &g->lq[li];
     if (c->used_blocks + 1 > k->max_blocks_per_core) return false;
+    if (c->edge && simt_edge_blocks_held(c)) return false;
     if (c->used_threads + L->nwarps * SIMT_LANES > k->max_threads_per_core) return false;
     if (c->used_warps + L->nwarps > c->nwarps) return false;
     if (c->used_regs + L->regs > k->regs_per_core) return false;
@@ -152,28 +181,11 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     unsigned ws = 0;
     for (unsigned i = 0; i < L->nwarps; i++) {
         while (c->w[ws].state != WS_FREE) ws++;
-        simt_warp *w = &c->w[ws];
-        unsigned slot = w->slot;
-        memset(w, 0, offsetof(simt_warp, r));
-        memset(w->r, 0, sizeof w->r);
-        w->slot = slot;
-        w->state = WS_RUN;
-        w->block = bs;
-        w->wib = i;
-        w->launch = li;
-        w->priority = L->d.priority;
-        w->age = g->warp_seq++;
-        unsigned n = L->threads - i * SIMT_LANES;
-        w->live = n >= SIMT_LANES ? FULL : (1u << n) - 1;
-        w->active = w->live;
-        w->pc = (uint32_t)L->d.kernel_ptr;
-        for (unsigned l = 0; l < SIMT_LANES; l++) {
-            w->r[1][l] = FG_EXIT_ADDR;
-            w->r[2][l] = FG_LOCAL_TOP;
-            w->r[10][l] = (uint32_t)L->d.param_addr;
-        }
+        simt_warp_start(g, &c->w[ws], li, bs, i);
         b->warp_slot[i] = (uint16_t)ws;
+        c->alloc_mask |= 1ull << ws;
     }
+    c->alloc_regs = L->regs / (L->nwarps * SIMT_LANES);
     simt_core_sort(c);
     return true;
 }
@@ -194,6 +206,7 @@ static void warp_finish(gpu_t *g, simt_core *c, simt_warp *w) {
     w->state = WS_FREE;
     for (unsigned s = 0; s < SIMT_MAX_UNITS; s++)
         if (c->last_issued[s] == (int)w->slot) c->last_issued[s] = -1;
+    if (w->event) { simt_edge_warp_exit(g, c, w); return; }
     simt_block *b = &c->blk[w->block];
     simt_core_sort(c);
     if (++b->warps_done == b->nwarps) block_finish(g, c, w->block);
@@ -201,22 +214,24 @@ static void warp_finish(gpu_t *g, simt_core *c, simt_warp *w) {
 
 /* ------------------------------------------------- divergence control */
 
-static void barrier_check(gpu_t *g, simt_core *c, simt_block *b);
-
 /* Recomputes the issuing group: lanes at FG_EXIT_ADDR exit; among the
  * schedulable lanes (live, not at the barrier) the smallest PC wins. */
-static void reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
+void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
     uint32_t sched = w->live & ~w->bar_wait, exited = 0;
     for (uint32_t mm = sched; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         if (w->lane_pc[l] == FG_EXIT_ADDR) exited |= 1u << l;
     }
     if (exited) {
-        simt_block *b = &c->blk[w->block];
         w->live &= ~exited;
         sched &= ~exited;
-        b->live_threads -= popc(exited);
-        barrier_check(g, c, b); /* may call reconverge on this warp again */
+        if (!w->event) {
+            simt_block *b = &c->blk[w->block];
+            b->live_threads -= popc(exited);
+            simt_barrier_check(g, c, b); /* may call reconverge on this warp again */
+        } else if (w->bar_wait && !(w->live & ~w->bar_wait)) {
+            w->bar_wait = 0; /* warp-local barrier of an event warp */
+        }
         sched = w->live & ~w->bar_wait;
     }
     uint32_t minpc = UINT32_MAX, act = 0;
@@ -232,14 +247,14 @@ static void reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
     if (act) w->pc = minpc;
 }
 
-static void barrier_check(gpu_t *g, simt_core *c, simt_block *b) {
+void simt_barrier_check(gpu_t *g, simt_core *c, simt_block *b) {
     if (b->bar_arrived == 0 || b->bar_arrived < b->live_threads) return;
     b->bar_arrived = 0;
     for (unsigned i = 0; i < b->nwarps; i++) {
         simt_warp *x = &c->w[b->warp_slot[i]];
         if (x->state == WS_RUN && x->bar_wait) {
             x->bar_wait = 0;
-            reconverge(g, c, x);
+            simt_reconverge(g, c, x);
         }
     }
 }
@@ -256,7 +271,7 @@ static void advance(gpu_t *g, simt_core *c, simt_warp *w, uint32_t m, uint32_t n
     for (uint32_t mm = m; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = npc;
     uint32_t oldact = w->active;
     w->pc = npc; /* placeholder so the ibuf logic below sees a change */
-    reconverge(g, c, w);
+    simt_reconverge(g, c, w);
     if (w->pc == oldpc + 4 && w->active == oldact && w->ibuf_n) w->ibuf_n--;
     else w->ibuf_n = 0;
 }
@@ -278,7 +293,7 @@ static inline uint8_t *translate(gpu_t *g, simt_core *c, simt_warp *w, unsigned 
     uint32_t lb = FG_LOCAL_TOP - g->cfg.stack_bytes;
     if (a >= lb && (uint64_t)a + size <= FG_LOCAL_TOP) {
         *rg = RG_LOCAL;
-        return c->local + ((size_t)w->slot * SIMT_LANES + lane) * g->cfg.stack_bytes + (a - lb);
+        return c->local + ((size_t)w->local_idx * SIMT_LANES + lane) * g->cfg.stack_bytes + (a - lb);
     }
     *rg = RG_BAD;
     return NULL;
@@ -311,6 +326,51 @@ static int mshr_alloc(simt_core *c, unsigned n, uint32_t line, uint64_t done, ui
             return (int)i;
         }
     return -1;
+}
+
+/* EDGE IV-D drop-and-replay: the warp's in-flight loads can be dropped when
+ * every instruction it issued since the oldest of them is one of them (a
+ * plain load still in flight), so no younger instruction has completed out
+ * of order and rolling the PC back re-executes exactly the dropped loads. */
+bool simt_loads_droppable(const simt_warp *w) {
+    if (!w->n_ld) return false;
+    uint64_t oldest = UINT64_MAX;
+    for (unsigned i = 0; i < SIMT_MAX_LD; i++) {
+        const simt_load *ld = &w->ld[i];
+        if (!ld->valid) continue;
+        if (!ld->replay) return false;
+        if (ld->seq < oldest) oldest = ld->seq;
+    }
+    return w->instrs - oldest == w->n_ld;
+}
+
+/* Drops them: scoreboard reservations released, an MSHR no other load waits
+ * on released (and its line, which never arrived, taken out of the L1), each
+ * lane's PC rolled back to the oldest dropped load it took part in. */
+void simt_drop_loads(gpu_t *g, simt_core *c, simt_warp *w) {
+    const uint64_t now = g->cycle;
+    for (uint32_t mm = w->active; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = w->pc;
+    while (w->n_ld) {
+        simt_load *ld = NULL; /* youngest first, so the oldest load's PC wins */
+        for (unsigned i = 0; i < SIMT_MAX_LD; i++)
+            if (w->ld[i].valid && (!ld || w->ld[i].seq > ld->seq)) ld = &w->ld[i];
+        for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = ld->pc;
+        if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = now;
+        ld->valid = false;
+        w->n_ld--;
+        int mi = ld->mshr;
+        bool shared = false;
+        for (unsigned x = 0; x < c->nwarps && mi >= 0 && !shared; x++)
+            for (unsigned i = 0; i < SIMT_MAX_LD; i++)
+                shared |= c->w[x].ld[i].valid && c->w[x].ld[i].mshr == mi;
+        if (mi >= 0 && !shared && c->mshr[mi].valid && c->mshr[mi].done > now) {
+            c->mshr[mi].valid = false;
+            cache_inval(&c->l1, c->mshr[mi].line);
+        }
+    }
+    w->ibuf_n = 0;
+    w->active = 0;
+    simt_reconverge(g, c, w);
 }
 
 /* Issues a memory instruction.  0 = issued, 1 = structural stall (no side
@@ -380,6 +440,8 @@ static int exec_mem(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uin
         for (unsigned i = 0; i < SIMT_MAX_LD; i++)
             if (!w->ld[i].valid) { ld = &w->ld[i]; break; }
         ld->valid = true; ld->rd = in->rd; ld->pc = w->pc; ld->mask = m; ld->mshr = -1;
+        ld->replay = !is_amo;
+        ld->seq = w->instrs;
         w->n_ld++;
     }
     const uint32_t *src = w->r[in->rs2];
@@ -511,16 +573,21 @@ static void issue(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, int u
         switch (r) {
         case EX_FAULT: return;
         case EX_NEXT: case EX_JUMP: advance(g, c, w, m, npc); break;
-        case EX_SPLIT: w->ibuf_n = 0; reconverge(g, c, w); break;
+        case EX_SPLIT: w->ibuf_n = 0; simt_reconverge(g, c, w); break;
         case EX_EXIT: advance(g, c, w, m, FG_EXIT_ADDR); break;
         case EX_BARRIER: {
-            simt_block *b = &c->blk[w->block];
             for (uint32_t mm = m; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = w->pc + 4;
             w->bar_wait |= m;
-            b->bar_arrived += popc(m);
             w->ibuf_n = 0;
-            reconverge(g, c, w);
-            barrier_check(g, c, b);
+            if (w->event) { /* one warp, no TB: the barrier is warp-local */
+                if (!(w->live & ~w->bar_wait)) w->bar_wait = 0;
+                simt_reconverge(g, c, w);
+                break;
+            }
+            simt_block *b = &c->blk[w->block];
+            b->bar_arrived += popc(m);
+            simt_reconverge(g, c, w);
+            simt_barrier_check(g, c, b);
             break;
         }
         }
@@ -562,7 +629,16 @@ static void writeback(gpu_t *g, simt_core *c) {
     c->next_wb = next;
 }
 
+static void core_cycle(gpu_t *g, simt_core *c);
+
 void simt_core_tick(gpu_t *g, simt_core *c) {
+    if (c->edge) simt_edge_begin(g, c);
+    core_cycle(g, c);
+    if (c->edge) simt_edge_end(g, c);
+    c->alloc_mask = 0;
+}
+
+static void core_cycle(gpu_t *g, simt_core *c) {
     const gpu_config *k = &g->cfg;
     const uint64_t now = g->cycle;
     if (c->next_wb <= now) writeback(g, c);
@@ -601,7 +677,9 @@ void simt_core_tick(gpu_t *g, simt_core *c) {
     for (unsigned i = 0; i < c->nwarps; i++) {
         unsigned slot = (c->fetch_rr + i) % c->nwarps;
         simt_warp *w = &c->w[slot];
-        if (w->state != WS_RUN || !w->active || w->ibuf_n >= k->ibuf_depth || w->fetch_ready > now) continue;
+        if (w->state != WS_RUN || !w->active || w->ibuf_n >= k->ibuf_depth || w->fetch_ready > now ||
+            w->stop_fetch)
+            continue;
         uint32_t a = w->pc + 4 * w->ibuf_n;
         uint32_t line = a / k->line_bytes;
         if (cache_access(&c->icache, line, now, true)) {

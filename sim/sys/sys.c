@@ -229,7 +229,8 @@ static void results(sys *s, uint64_t e, double t) {
     }
 }
 
-static void gpu_launch_event(sys *s, uint64_t e, unsigned prio) {
+/* warp_event: EDGE path (an EKT evw descriptor goes to a core's PEWT, EDGE IV-C) */
+static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event) {
     evrec *v = &s->ev[e];
     gpu_launch_desc d = {0};
     d.kernel_ptr = s->k.entry;
@@ -240,6 +241,7 @@ static void gpu_launch_event(sys *s, uint64_t e, unsigned prio) {
     d.param_addr = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
     d.priority = prio;
     d.tag = e;
+    d.warp_event = warp_event;
     char err[256];
     if (gpu_launch(s->gpu, &d, err, sizeof err)) fail(s, "gpu_launch: %s", err);
 }
@@ -268,7 +270,7 @@ static void act(sys *s, const action *a) {
         if (push(s, (double)v->c_dispatch * s->period, A_GPU_LAUNCH, e)) fail(s, "out of memory");
         break;
     case A_GPU_LAUNCH:
-        gpu_launch_event(s, e, 0);
+        gpu_launch_event(s, e, 0, false);
         break;
     case A_NIC_DONE: { /* NIC sees the completion: read the results back */
         double t = pcie_link_read(&s->nic_gpu, PCIE_FROM_GPU, a->t, (uint64_t)v->cnt * 4);
@@ -333,7 +335,7 @@ static void fe_launch(void *u, const edge_fe_event *x) {
     v->c_write = x->c_write;
     v->c_desc = x->c_desc;
     v->c_dispatch = x->c_dispatch;
-    gpu_launch_event(s, x->key, x->prio);
+    gpu_launch_event(s, x->key, x->prio, true);
 }
 
 static void fe_error(void *u, const char *msg, uint64_t key, uint64_t cycle) {

@@ -1,0 +1,5 @@
+# EDGE warp-level events in the SIMT model (issue 6): the PEWT and the
+# preemption controller driven by sim/simt/simt_edge_core.c, IPv4 events
+# injected at the SIMT core scheduler, the preemption-latency experiment.
+SIM_SRCS += sim/work/ipv4_work.c
+TESTS    += test_preempt

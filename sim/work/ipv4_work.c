@@ -1,0 +1,111 @@
+/* ipv4_work: see ipv4_work.h. */
+#include "work/ipv4_work.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
+                   char *err, size_t errlen) {
+    memset(w, 0, sizeof *w);
+    w->rp = *rp;
+    w->slots = slots;
+    if (route_gen(rp, &w->routes, &w->n_routes, err, errlen)) return -1;
+    w->ref = lpm_ref_build(w->routes, w->n_routes);
+    w->pkts = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
+    if (!w->ref || !w->pkts) { snprintf(err, errlen, "ipv4: out of memory"); return -1; }
+    if (ipv4_dir_build(&w->dir, w->routes, w->n_routes, err, errlen)) return -1;
+    if (gpu_load_kernel(g, elf, "ipv4_fwd", &w->k, err, errlen)) return -1;
+    size_t l1b = 65536 * 4, chb = w->dir.n_chunks * 256 * 4;
+    w->l1 = gpu_malloc(g, l1b);
+    w->chunks = gpu_malloc(g, chb ? chb : 4);
+    w->sq_base = gpu_malloc(g, (uint64_t)slots * sizeof(ipv4_params));
+    w->pkt_base = gpu_malloc(g, (uint64_t)slots * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES);
+    w->out_base = gpu_malloc(g, (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4);
+    if (!w->l1 || !w->chunks || !w->sq_base || !w->pkt_base || !w->out_base ||
+        (w->out_base + (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4) >> 32) {
+        snprintf(err, errlen, "ipv4: GPU memory too small for the route table and %u slots", slots);
+        return -1;
+    }
+    if (gpu_mem_write(g, w->l1, w->dir.l1, l1b) || (chb && gpu_mem_write(g, w->chunks, w->dir.chunks, chb))) {
+        snprintf(err, errlen, "ipv4: route table upload failed");
+        return -1;
+    }
+    for (unsigned i = 0; i < slots; i++) { /* EDGE III-B: parameter memory configured once */
+        ipv4_params q = {(uint32_t)(w->pkt_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES),
+                         (uint32_t)(w->out_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * 4),
+                         (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, 0, 0};
+        if (gpu_mem_write(g, ipv4_work_param(w, i), &q, sizeof q)) {
+            snprintf(err, errlen, "ipv4: parameter memory upload failed");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void ipv4_work_free(ipv4_work *w) {
+    ipv4_dir_free(&w->dir);
+    lpm_ref_free(w->ref);
+    free(w->routes);
+    free(w->pkts);
+    memset(w, 0, sizeof *w);
+}
+
+uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot) {
+    return w->sq_base + (uint64_t)slot * sizeof(ipv4_params);
+}
+
+gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
+    gpu_launch_desc d = {0};
+    d.kernel_ptr = w->k.entry;
+    d.regs_per_thread = w->k.regs_per_thread;
+    d.grid[0] = d.grid[1] = d.grid[2] = 1;
+    d.block[0] = n, d.block[1] = d.block[2] = 1;
+    d.param_addr = ipv4_work_param(w, slot);
+    d.priority = priority;
+    d.tag = tag;
+    d.warp_event = true;
+    return d;
+}
+
+int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
+    if (slot >= w->slots || n == 0 || n > IPV4_PKTS_PER_EVENT) {
+        snprintf(err, errlen, "ipv4: slot %u / %u packets out of range", slot, n);
+        return -1;
+    }
+    uint8_t *pk = w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    for (unsigned i = 0; i < n; i++) ipv4_gen_packet(rng, &w->rp, w->routes, w->n_routes, pk + i * IPV4_PKT_BYTES);
+    uint32_t poison[IPV4_PKTS_PER_EVENT], n32 = n;
+    memset(poison, 0xA5, sizeof poison);
+    if (gpu_mem_write(g, w->pkt_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES, pk,
+                      (size_t)n * IPV4_PKT_BYTES) ||
+        gpu_mem_write(g, w->out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4, poison, sizeof poison) ||
+        gpu_mem_write(g, ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), &n32, 4)) {
+        snprintf(err, errlen, "ipv4: packet upload failed");
+        return -1;
+    }
+    return 0;
+}
+
+int ipv4_work_check(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen) {
+    uint32_t got[IPV4_PKTS_PER_EVENT];
+    const uint8_t *pk = w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    if (slot >= w->slots || n > IPV4_PKTS_PER_EVENT ||
+        gpu_mem_read(g, w->out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4, got, (size_t)n * 4)) {
+        snprintf(err, errlen, "ipv4: cannot read the results of slot %u", slot);
+        return -1;
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t want = ipv4_forward_ref(w->ref, pk + i * IPV4_PKT_BYTES);
+        w->checked++;
+        if (got[i] != want) {
+            if (!rc)
+                snprintf(err, errlen, "ipv4: slot %u packet %u: GPU next hop 0x%x, host reference 0x%x", slot, i,
+                         got[i], want);
+            w->wrong++;
+            rc = -1;
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* ipv4_work: the IPv4 forwarding event kernel as a GPU workload without the
+ * device model — route table (sim/sys/route_gen.h) and its DIR-16-8-8 table
+ * in GPU memory, pre-configured parameter slots (EDGE III-B), packets
+ * written straight into GPU memory, results checked against the host
+ * reference.  Used where events are injected at the SIMT core scheduler
+ * (the preemption-latency experiment, tests) rather than by the NIC. */
+#ifndef WORK_IPV4_WORK_H
+#define WORK_IPV4_WORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simt/gpu.h"
+#include "sys/route_gen.h"
+
+typedef struct {
+    route_gen_params rp;
+    route *routes;
+    size_t n_routes;
+    lpm_ref *ref;
+    ipv4_dir dir;
+    gpu_kernel k;
+    unsigned slots;
+    uint64_t l1, chunks, sq_base, pkt_base, out_base;
+    uint8_t *pkts;       /* host copy of every slot's packets */
+    uint64_t checked, wrong;
+} ipv4_work;
+
+/* Builds the route table, loads the kernel ELF, allocates and
+ * pre-configures `slots` parameter entries. */
+int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
+                   char *err, size_t errlen);
+void ipv4_work_free(ipv4_work *w);
+uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot);
+/* A launch descriptor for one event of n packets in slot (a warp-level
+ * event: one block of n <= 32 threads). */
+gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
+/* Fills the slot with n new packets and poisons its results. */
+int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);
+/* Checks the slot's n results against the host reference: 0, or -1 with
+ * the first wrong packet in err (w->wrong counts them). */
+int ipv4_work_check(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
+
+#endif

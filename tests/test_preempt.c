@@ -1,0 +1,321 @@
+/* Warp-level events and preemption in the SIMT model (EDGE IV-C, IV-D):
+ * the PEWT and the preemption controller (RTL and C twin in lockstep by
+ * default, FG_IMPL / [preempt] impl) driving a real core running the
+ * t_preempt background kernel while IPv4 event warps arrive.  Every run
+ * checks the background results and every event's results against host
+ * references, so a broken flush, save/restore, barrier re-insertion or load
+ * replay shows up as a wrong word. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edge_preempt.h"
+#include "fg_tb.h"
+#include "simt/gpu.h"
+#include "work/ipv4_work.h"
+#include "../sw/kernels/t_preempt.h"
+
+static char kpath_buf[512];
+static const char *kpath(const char *name) {
+    const char *b = getenv("BUILD");
+    snprintf(kpath_buf, sizeof kpath_buf, "%s/sw/%s.elf", b ? b : "build", name);
+    return kpath_buf;
+}
+
+#define BG_BLOCKS 8   /* x 256 threads = 2048: the core's 64 warp slots */
+#define BG_THREADS 256
+#define MAX_EV 64
+
+typedef struct {
+    /* scenario */
+    unsigned mode, iters, spin, policy, opts, regs_per_core, n_ev;
+    bool enable;
+    uint64_t first_arrival, gap, mem_latency;
+    /* results */
+    unsigned started, preempted, saved, completed, bg_done;
+    uint64_t lat_sum, lat_max, vstat_or;
+    gpu_preempt_stats ps;
+    uint64_t cycles;
+} scen;
+
+typedef struct {
+    scen *s;
+    gpu_t *g;
+    ipv4_work *w;
+    unsigned pending_check[MAX_EV];
+    unsigned n_check;
+} ctx;
+
+static void on_first(void *u, uint64_t tag, uint64_t cyc) { (void)u, (void)tag, (void)cyc; }
+static void on_done(void *u, uint64_t tag, uint64_t cyc) {
+    ctx *x = u;
+    (void)cyc;
+    if (tag == 0) x->s->bg_done = 1;
+    else x->pending_check[x->n_check++] = (unsigned)(tag - 1);
+}
+static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
+    ctx *x = u;
+    (void)tag;
+    uint64_t lat = i->first - i->arrive;
+    x->s->started++;
+    x->s->lat_sum += lat;
+    if (lat > x->s->lat_max) x->s->lat_max = lat;
+    if (i->preempted) {
+        x->s->preempted++;
+        x->s->vstat_or |= i->vstat;
+    }
+    x->s->saved += i->saved;
+}
+
+/* Host reference of t_preempt for one block. */
+static void ref_block(const struct t_pre_args *a, const uint32_t *next, uint32_t blk, uint32_t *out) {
+    static uint32_t acc[BG_THREADS][T_PRE_ACC], sh[BG_THREADS];
+    for (uint32_t t = 0; t < BG_THREADS; t++)
+        for (unsigned k = 0; k < T_PRE_ACC; k++) acc[t][k] = (blk * BG_THREADS + t) * 2654435761u + k;
+    for (uint32_t it = 0; it < a->iters; it++) {
+        if (a->mode == T_PRE_BAR) {
+            for (uint32_t t = 0; t < BG_THREADS; t++) {
+                uint32_t *x = acc[t];
+                if (t < 32)
+                    for (uint32_t s = 0; s < a->spin; s++) x[s % T_PRE_ACC] = x[s % T_PRE_ACC] * 1103515245u + 12345u;
+                sh[t] = x[0] ^ x[T_PRE_ACC - 1];
+            }
+            for (uint32_t t = 0; t < BG_THREADS; t++) acc[t][it % T_PRE_ACC] += sh[(t + 32) % BG_THREADS];
+            continue;
+        }
+        for (uint32_t t = 0; t < BG_THREADS; t++) {
+            uint32_t *x = acc[t];
+            if (a->mode == T_PRE_LOAD) {
+                uint32_t j = (x[it % T_PRE_ACC] ^ it) & a->mask;
+                for (unsigned k = 0; k < 8; k++) j = next[j] & a->mask;
+                x[it % T_PRE_ACC] += j;
+            } else {
+                for (uint32_t s = 0; s < a->spin; s++)
+                    for (unsigned k = 0; k < T_PRE_ACC; k++)
+                        x[k] = (x[k] * 1664525u + 1013904223u) ^ (x[(k + 1) % T_PRE_ACC] >> 7);
+            }
+        }
+    }
+    for (uint32_t t = 0; t < BG_THREADS; t++) {
+        uint32_t r = 0;
+        for (unsigned k = 0; k < T_PRE_ACC; k++) r = r * 31u + acc[t][k];
+        out[t] = r;
+    }
+}
+
+static fg_impl impl_from_env(void) {
+    fg_impl im = FG_IMPL_LOCKSTEP;
+    const char *e = getenv("FG_IMPL");
+    if (e && fg_impl_parse(e, &im)) fail_msg("FG_IMPL=%s: expected rtl, c or lockstep", e);
+    return im;
+}
+
+/* One core, the background kernel filling it, s->n_ev IPv4 event warps
+ * arriving every s->gap cycles from s->first_arrival. */
+static void run(scen *s) {
+    gpu_config c;
+    gpu_config_default(&c);
+    c.num_cores = 1;
+    c.global_mem_bytes = 64u << 20;
+    c.mem_latency = s->mem_latency ? (unsigned)s->mem_latency : c.mem_latency;
+    if (s->regs_per_core) c.regs_per_core = s->regs_per_core;
+    c.pre.impl = impl_from_env();
+    c.pre.enable = s->enable;
+    c.pre.policy = s->policy;
+    c.pre.opts = s->opts;
+    char err[256];
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("gpu_new: %s", err);
+    ipv4_work w;
+    route_gen_params rp;
+    route_gen_params_default(&rp);
+    rp.n_routes = 2048;
+    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), MAX_EV, err, sizeof err)) fail_msg("%s", err);
+    gpu_kernel k;
+    if (gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
+    assert_true(k.regs_per_thread >= w.k.regs_per_thread); /* every warp is an eligible victim */
+    /* background inputs */
+    uint32_t mask = 16383, n = BG_BLOCKS * BG_THREADS;
+    uint32_t *next = malloc((mask + 1) * 4), *got = malloc(n * 4), *want = malloc(BG_THREADS * 4);
+    fg_rng rng;
+    fg_rng_seed(&rng, 7);
+    for (uint32_t i = 0; i <= mask; i++) next[i] = i;
+    for (uint32_t i = mask; i > 0; i--) { /* a random cyclic-ish permutation */
+        uint32_t j = (uint32_t)fg_rng_below(&rng, i + 1), t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    uint64_t nexta = gpu_malloc(g, (mask + 1) * 4), outa = gpu_malloc(g, n * 4);
+    assert_int_equal(gpu_mem_write(g, nexta, next, (mask + 1) * 4), 0);
+    struct t_pre_args a = {(uint32_t)nexta, (uint32_t)outa, s->mode, s->iters, s->spin, mask};
+    uint64_t pa = gpu_malloc(g, sizeof a);
+    assert_int_equal(gpu_mem_write(g, pa, &a, sizeof a), 0);
+    ctx x = {.s = s, .g = g, .w = &w};
+    gpu_callbacks cb = {on_first, on_done, &x};
+    gpu_set_callbacks(g, &cb);
+    gpu_set_event_callback(g, on_event, &x);
+    gpu_launch_desc d = {0};
+    d.kernel_ptr = k.entry;
+    d.grid[0] = BG_BLOCKS, d.grid[1] = d.grid[2] = 1;
+    d.block[0] = BG_THREADS, d.block[1] = d.block[2] = 1;
+    d.param_addr = pa;
+    if (gpu_launch(g, &d, err, sizeof err)) fail_msg("%s", err);
+    unsigned sent = 0;
+    while (!gpu_idle(g) && gpu_cycle(g) < 20000000) {
+        if (sent < s->n_ev && gpu_cycle(g) == s->first_arrival + sent * s->gap) {
+            if (ipv4_work_fill(&w, g, sent, 32, &rng, err, sizeof err)) fail_msg("%s", err);
+            gpu_launch_desc e = ipv4_work_desc(&w, sent, 32, 3, 1 + sent);
+            if (gpu_launch(g, &e, err, sizeof err)) fail_msg("%s", err);
+            sent++;
+        }
+        gpu_tick(g);
+        while (x.n_check) {
+            unsigned slot = x.pending_check[--x.n_check];
+            if (ipv4_work_check(&w, g, slot, 32, err, sizeof err)) fail_msg("event %u: %s", slot, err);
+            s->completed++;
+        }
+    }
+    if (gpu_error(g)) fail_msg("gpu: %s", gpu_error(g));
+    assert_true(gpu_idle(g));
+    s->cycles = gpu_cycle(g);
+    gpu_get_preempt_stats(g, &s->ps);
+    assert_int_equal(gpu_mem_read(g, outa, got, n * 4), 0);
+    for (uint32_t b = 0; b < BG_BLOCKS; b++) {
+        ref_block(&a, next, b, want);
+        for (uint32_t t = 0; t < BG_THREADS; t++)
+            if (got[b * BG_THREADS + t] != want[t])
+                fail_msg("background block %u thread %u: 0x%08x, host reference 0x%08x", b, t, got[b * BG_THREADS + t],
+                         want[t]);
+    }
+    assert_int_equal(s->bg_done, 1);
+    assert_int_equal(s->completed, s->n_ev);
+    assert_int_equal(s->started, s->n_ev);
+    assert_int_equal(s->ps.errors, 0);
+    printf("# mode %u policy %u opts 0x%x en %d: %u events, %u preempted (%u saved), avg %.1f max %llu cycles; "
+           "drops %llu skips %llu aborts %llu; %llu cycles\n",
+           s->mode, s->policy, s->opts, s->enable, s->started, s->preempted, s->saved,
+           (double)s->lat_sum / s->started, (unsigned long long)s->lat_max, (unsigned long long)s->ps.drops,
+           (unsigned long long)s->ps.skips, (unsigned long long)s->ps.aborts, (unsigned long long)s->cycles);
+    ipv4_work_free(&w);
+    free(next);
+    free(got);
+    free(want);
+    gpu_free(g);
+}
+
+static scen base(unsigned mode) {
+    scen s = {0};
+    s.mode = mode;
+    s.iters = mode == T_PRE_LOAD ? 40 : mode == T_PRE_BAR ? 12 : 6;
+    s.spin = mode == T_PRE_BAR ? 60 : 20;
+    s.enable = true;
+    s.policy = PRE_POL_NEWEST;
+    s.n_ev = 6;
+    s.first_arrival = 3000;
+    s.gap = 2500;
+    return s;
+}
+
+#define ALL (PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP)
+
+/* A free warp context: no preemption, the event starts at once. */
+static void test_free_context(void **st) {
+    (void)st;
+    scen s = base(T_PRE_ALU);
+    s.first_arrival = 1; /* before the background kernel's blocks land */
+    s.n_ev = 1;
+    run(&s);
+    assert_int_equal(s.preempted, 0);
+    assert_int_equal(s.ps.start_free, 1);
+}
+
+/* Victims waiting on loads: dropping them (EDGE IV-D opt. 4) removes the wait. */
+static void test_drop_loads(void **st) {
+    (void)st;
+    scen none = base(T_PRE_LOAD), drop = base(T_PRE_LOAD);
+    none.mem_latency = drop.mem_latency = 1500;
+    none.policy = drop.policy = PRE_POL_OLDEST; /* GTO runs the oldest: they wait on loads */
+    drop.opts = PRE_OPT_DROP | PRE_OPT_IBUF;
+    none.opts = PRE_OPT_IBUF;
+    run(&none);
+    run(&drop);
+    assert_int_equal(none.preempted, none.n_ev);
+    assert_true(none.vstat_or & PRE_VS_LOAD);
+    assert_true(drop.ps.drops > 0);
+    assert_int_equal(none.ps.drops, 0);
+    assert_true(drop.lat_sum < none.lat_sum);
+}
+
+/* Victims at a barrier: skipping it (opt. 3), re-inserted on resume; the
+ * kernel's cross-warp reads after the barrier prove it still holds. */
+static void test_barrier_skip(void **st) {
+    (void)st;
+    scen none = base(T_PRE_BAR), skip = base(T_PRE_BAR);
+    skip.opts = PRE_OPT_BARSKIP;
+    run(&none);
+    run(&skip);
+    assert_true(skip.ps.skips > 0);
+    assert_true(none.vstat_or & PRE_VS_BAR);
+    assert_true(skip.lat_sum < none.lat_sum);
+}
+
+/* Register save to / restore from global memory when the register file is
+ * full: the victims' results stay bit-exact. */
+static void test_save_restore(void **st) {
+    (void)st;
+    scen s = base(T_PRE_ALU);
+    s.opts = ALL;
+    /* exactly the background's registers: no room to reserve */
+    gpu_config c;
+    gpu_config_default(&c);
+    char err[256];
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    gpu_kernel k;
+    if (!g || gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
+    s.regs_per_core = k.regs_per_thread * BG_BLOCKS * BG_THREADS;
+    gpu_free(g);
+    run(&s);
+    assert_int_equal(s.preempted, s.n_ev);
+    assert_int_equal(s.saved, s.n_ev);
+}
+
+/* Each optimization alone, and all together, over every background mode and
+ * both paper policies plus CHEAPEST: results always correct. */
+static void test_all_combinations(void **st) {
+    (void)st;
+    static const unsigned opts[] = {0, PRE_OPT_BOOST, PRE_OPT_IBUF, PRE_OPT_BARSKIP, PRE_OPT_DROP, ALL};
+    for (unsigned m = 0; m < 3; m++)
+        for (unsigned p = 0; p < 3; p++)
+            for (unsigned o = 0; o < 6; o++) {
+                if (p == PRE_POL_CHEAPEST && o != 0 && o != 5) continue;
+                scen s = base(m);
+                s.policy = p;
+                s.opts = opts[o];
+                s.n_ev = 4;
+                s.gap = 1700;
+                run(&s);
+                assert_true(s.preempted > 0);
+            }
+}
+
+/* Draining (EDGE IV-B): no preemption; the event waits for the first free
+ * context, which the core keeps for it by taking no new background block. */
+static void test_draining(void **st) {
+    (void)st;
+    scen s = base(T_PRE_ALU);
+    s.enable = false;
+    s.n_ev = 3;
+    run(&s);
+    assert_int_equal(s.preempted, 0);
+    assert_int_equal(s.ps.start_preempt, 0);
+    assert_int_equal(s.ps.start_free, s.n_ev);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_free_context), cmocka_unit_test(test_drop_loads),
+        cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_save_restore),
+        cmocka_unit_test(test_draining),     cmocka_unit_test(test_all_combinations),
+    };
+    return cmocka_run_group_tests_name("preempt", tests, NULL, NULL);
+}
