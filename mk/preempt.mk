@@ -1,0 +1,12 @@
+# Warp preemption / flush controller (issue 6 item 2; EDGE Sec. IV-D): RTL
+# block, C twin, directed + 10^6-cycle random lockstep test with a fake SIMT
+# core, waveform.  Verilated and synthesized with the default configuration
+# (64 warp slots: the full 64 x 64 age matrix).
+BLOCKS += edge_preempt
+edge_preempt_TOP  := edge_preempt
+edge_preempt_SRCS := rtl/edge/edge_preempt.sv
+edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
+
+TWIN_SRCS  += sim/twin/edge_preempt.c
+TESTS      += test_edge_preempt
+WAVE_TESTS += test_edge_preempt

@@ -1,0 +1,273 @@
+/* C twin of rtl/edge/edge_preempt.sv (EDGE Sec. IV-D): same state, same
+ * decisions, same cycle.  Slot sets are 64-bit masks; the age matrix is one
+ * 64-bit row per slot (older[i] bit j: slot i was allocated before slot j). */
+#include "edge_preempt.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    edge_preempt_params p;
+    uint64_t m_nw, m_slot, m_regs, m_cyc; /* port / register masks */
+    /* per-slot tables */
+    uint64_t older[64];
+    uint64_t regs[64], evregs[64];
+    /* slot sets */
+    uint64_t event, vict, skip, saved, pend;
+    /* preemption FSM */
+    unsigned st;
+    uint64_t victim, vstat, opt, ereg, cnt;
+    bool first, skipped;
+    /* restore FSM */
+    bool rbusy;
+    uint64_t rslot, rcnt;
+    /* command port, errors, counters */
+    uint64_t cmd, cmd_slot, cmd_arg;
+    bool err_v;
+    uint64_t err_code, cnt_err, cnt_abort, cnt_sfree, cnt_spre, cnt_res;
+} pre_twin;
+
+void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16}; }
+
+static uint64_t mask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+static uint64_t bit(uint64_t v, uint64_t i) { return (v >> i) & 1; }
+/* rows start as "lower slot older": bits above i */
+static uint64_t above(unsigned i) { return i >= 63 ? 0 : ~0ULL << (i + 1); }
+
+static void *pre_new(const void *params) {
+    const edge_preempt_params *p = params;
+    unsigned lg = 0;
+    while (p->nw > 1 && (1u << lg) < p->nw) lg++;
+    if (p->nw < 2 || p->nw > 64 || p->slot_w != lg || p->regs_w < 1 || p->regs_w > 16 ||
+        p->cyc_w < 1 || p->cyc_w > 32)
+        return NULL;
+    pre_twin *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->p = *p;
+    t->m_nw = mask(p->nw);
+    t->m_slot = mask(p->slot_w);
+    t->m_regs = mask(p->regs_w);
+    t->m_cyc = mask(p->cyc_w);
+    return t;
+}
+
+static void pre_reset(void *tp) {
+    pre_twin *t = tp;
+    for (unsigned i = 0; i < 64; i++) {
+        t->older[i] = above(i) & t->m_nw;
+        t->regs[i] = t->evregs[i] = 0;
+    }
+    t->event = t->vict = t->skip = t->saved = t->pend = 0;
+    t->st = PRE_ST_IDLE;
+    t->victim = t->vstat = t->opt = t->ereg = t->cnt = 0;
+    t->first = t->skipped = false;
+    t->rbusy = false;
+    t->rslot = t->rcnt = 0;
+    t->cmd = t->cmd_slot = t->cmd_arg = 0;
+    t->err_v = false;
+    t->err_code = t->cnt_err = t->cnt_abort = t->cnt_sfree = t->cnt_spre = t->cnt_res = 0;
+}
+
+static void pre_outputs(const void *tp, void *op) {
+    const pre_twin *t = tp;
+    edge_preempt_out_t *o = op;
+    o->cmd_o = t->cmd;
+    o->cmd_slot_o = t->cmd_slot;
+    o->cmd_arg_o = t->cmd_arg;
+    o->state_o = t->st;
+    o->victim_o = t->victim;
+    o->vstat_o = t->vstat;
+    o->event_mask_o = t->event;
+    o->victim_mask_o = t->vict;
+    o->err_valid_o = t->err_v;
+    o->err_code_o = t->err_code;
+    o->cnt_err_o = t->cnt_err;
+    o->cnt_start_free_o = t->cnt_sfree;
+    o->cnt_start_pre_o = t->cnt_spre;
+    o->cnt_abort_o = t->cnt_abort;
+    o->cnt_resume_o = t->cnt_res;
+}
+
+/* lowest set bit; 0 for an empty set (the RTL's first1) */
+static unsigned first1(uint64_t v) {
+    for (unsigned i = 0; i < 64; i++)
+        if (bit(v, i)) return i;
+    return 0;
+}
+
+static uint64_t save_cycles(const pre_twin *t, uint64_t base, uint64_t per_reg, uint64_t regs) {
+    uint64_t s = base + regs * per_reg;
+    return s > t->m_cyc ? t->m_cyc : s;
+}
+
+static uint64_t sat(uint64_t c, uint64_t n, uint64_t max) { return c + n > max ? max : c + n; }
+
+static void pre_step(void *tp, const void *ip) {
+    pre_twin *t = tp;
+    const edge_preempt_in_t *in = ip;
+    const unsigned nw = t->p.nw;
+
+    /* ---- inputs, masked to their widths ---- */
+    bool en = in->cfg_en_i & 1;
+    unsigned pol = in->cfg_policy_i & 3, opt = in->cfg_opt_i & 15;
+    uint64_t base = in->cfg_save_base_i & t->m_cyc, per_reg = in->cfg_save_per_reg_i & 0xff;
+    bool req = in->req_valid_i & 1;
+    uint64_t req_regs = in->req_regs_i & t->m_regs;
+    bool free_ctx = in->free_ctx_i & 1, rf_free = in->rf_free_i & 1;
+    uint64_t free_slot = in->free_slot_i & t->m_slot;
+    uint64_t alloc = in->w_alloc_i & t->m_nw, alloc_regs = in->w_alloc_regs_i & t->m_regs;
+    uint64_t live = in->w_live_i & t->m_nw, wexit = in->w_exit_i & t->m_nw;
+    uint64_t bar = in->w_bar_i & t->m_nw, ld = in->w_ld_i & t->m_nw;
+    bool v_pipe = in->v_pipe_i & 1, v_sb = in->v_sb_i & 1, v_ibuf = in->v_ibuf_i & 1;
+    bool v_imiss = in->v_imiss_i & 1, v_ldok = in->v_ldok_i & 1;
+    bool ev_exit = in->ev_exit_i & 1;
+    uint64_t ev_slot = in->ev_exit_slot_i & t->m_slot;
+
+    /* ---- victim selection ---- */
+    uint64_t regs_ge = 0;
+    for (unsigned i = 0; i < nw; i++)
+        if (t->regs[i] >= req_regs) regs_ge |= 1ULL << i;
+    uint64_t elig = live & ~wexit & ~t->event & ~t->vict & regs_ge;
+    uint64_t cand = elig;
+    if (pol == PRE_POL_CHEAPEST) {
+        if ((opt & PRE_OPT_BARSKIP) && (elig & bar)) cand = elig & bar;
+        else if (elig & ~ld) cand = elig & ~ld;
+    }
+    uint64_t younger = 0, older_any = 0;
+    for (unsigned j = 0; j < nw; j++) {
+        if (bit(cand, j)) younger |= t->older[j];
+        if (t->older[j] & cand) older_any |= 1ULL << j;
+    }
+    uint64_t pick_oh = pol == PRE_POL_NEWEST ? cand & ~older_any : cand & ~younger;
+    unsigned pick = first1(pick_oh);
+
+    /* ---- preemption FSM ---- */
+    uint64_t v = t->victim;
+    bool v_left = bit(wexit, v) || !bit(live, v);
+    bool drained = !v_pipe && !v_ibuf && !v_imiss && !bit(bar, v) && !bit(ld, v);
+    uint64_t skip_arg = t->skipped ? PRE_ARG_SKIPPED : 0;
+    unsigned st_d = t->st;
+    uint64_t pcmd = PRE_CMD_NONE, pslot = 0, parg = 0;
+    bool sel = false, start_free = false, start_pre = false, do_skip = false, to_save = false,
+         do_abort = false;
+    switch (t->st) {
+    case PRE_ST_IDLE:
+        if (req && free_ctx) {
+            pcmd = PRE_CMD_START, pslot = free_slot, st_d = PRE_ST_WAIT, start_free = true;
+        } else if (req && en && elig) {
+            pcmd = PRE_CMD_FLUSH, pslot = pick, parg = opt, st_d = PRE_ST_FLUSH, sel = true;
+        }
+        break;
+    case PRE_ST_FLUSH:
+        pslot = v;
+        if (v_left) {
+            pcmd = PRE_CMD_ABORT, parg = skip_arg, st_d = PRE_ST_IDLE, do_abort = true;
+        } else if ((t->opt & PRE_OPT_BARSKIP) && bit(bar, v) && !t->skipped) {
+            pcmd = PRE_CMD_SKIPBAR, do_skip = true;
+        } else if ((t->opt & PRE_OPT_DROP) && bit(ld, v) && v_ldok) {
+            pcmd = PRE_CMD_DROP;
+        } else if (drained) {
+            if (rf_free) {
+                pcmd = PRE_CMD_START, parg = PRE_ARG_PREEMPTED | skip_arg, st_d = PRE_ST_WAIT;
+                start_pre = true;
+            } else {
+                st_d = PRE_ST_SAVE, to_save = true;
+            }
+        }
+        break;
+    case PRE_ST_SAVE:
+        if (t->cnt == 0) {
+            pcmd = PRE_CMD_START, pslot = v, parg = PRE_ARG_PREEMPTED | PRE_ARG_SAVED | skip_arg;
+            st_d = PRE_ST_WAIT, start_pre = true;
+        }
+        break;
+    default:
+        st_d = PRE_ST_IDLE;
+    }
+
+    /* ---- restore FSM ---- */
+    unsigned rpick = first1(t->pend);
+    uint64_t rload_n = bit(t->saved, rpick) ? save_cycles(t, base, per_reg, t->evregs[rpick]) : 0;
+    bool rload = !t->rbusy && t->pend;
+    bool rfire = t->rbusy && t->rcnt == 0 && pcmd == PRE_CMD_NONE;
+    uint64_t rarg = PRE_ARG_PREEMPTED | (bit(t->saved, t->rslot) ? PRE_ARG_SAVED : 0) |
+                    (bit(t->skip, t->rslot) ? PRE_ARG_SKIPPED : 0);
+
+    /* ---- events, errors ---- */
+    bool exit_known = ev_exit && bit(t->event, ev_slot);
+    bool exit_unknown = ev_exit && !bit(t->event, ev_slot);
+    bool alloc_busy = (alloc & (t->event | t->vict)) != 0;
+    uint64_t ev_exit_oh = exit_known ? 1ULL << ev_slot : 0;
+    uint64_t free_oh = start_free ? (1ULL << free_slot) & t->m_nw : 0;
+    uint64_t pre_oh = start_pre ? 1ULL << v : 0;
+    uint64_t res_oh = rfire ? 1ULL << t->rslot : 0;
+
+    /* ---- the edge ---- */
+    if (!alloc_busy) {
+        for (unsigned i = 0; i < nw; i++) {
+            if (bit(alloc, i)) {
+                t->older[i] = alloc & above(i);
+                t->regs[i] = alloc_regs;
+            } else {
+                t->older[i] |= alloc;
+            }
+        }
+    }
+
+    uint64_t skipped_now = t->skipped; /* values before the edge */
+    unsigned st_now = t->st;
+    t->event = (t->event & ~ev_exit_oh) | free_oh | pre_oh;
+    t->pend = (t->pend | (ev_exit_oh & t->vict)) & ~res_oh;
+    t->vict = (t->vict & ~res_oh) | pre_oh;
+    t->skip = (t->skip & ~res_oh) | (skipped_now ? pre_oh : 0);
+    t->saved = (t->saved & ~res_oh) | (st_now == PRE_ST_SAVE ? pre_oh : 0);
+    if (start_pre) t->evregs[v] = t->ereg;
+
+    bool first_now = t->first;
+    t->st = st_d;
+    t->first = sel;
+    if (sel) {
+        t->victim = pick;
+        t->vstat = (bit(bar, pick) ? PRE_VS_BAR : 0) | (bit(ld, pick) ? PRE_VS_LOAD : 0);
+        t->skipped = false;
+        t->opt = opt;
+        t->ereg = req_regs;
+    }
+    if (first_now && st_now == PRE_ST_FLUSH)
+        t->vstat |= (v_ibuf ? PRE_VS_IBUF : 0) | (bit(bar, v) ? PRE_VS_BAR : 0) |
+                    (v_imiss ? PRE_VS_IMISS : 0) | (bit(ld, v) ? PRE_VS_LOAD : 0) |
+                    (v_sb ? PRE_VS_SB : 0) | (v_pipe ? PRE_VS_PIPE : 0);
+    if (do_skip) t->skipped = true;
+    if (to_save) t->cnt = save_cycles(t, base, per_reg, t->ereg);
+    else if (st_now == PRE_ST_SAVE && t->cnt) t->cnt--;
+
+    if (rload) {
+        t->rbusy = true;
+        t->rslot = rpick;
+        t->rcnt = rload_n;
+    } else if (t->rbusy && t->rcnt) {
+        t->rcnt--;
+    } else if (rfire) {
+        t->rbusy = false;
+    }
+
+    if (pcmd != PRE_CMD_NONE) {
+        t->cmd = pcmd, t->cmd_slot = pslot, t->cmd_arg = parg;
+    } else if (rfire) {
+        t->cmd = PRE_CMD_RESUME, t->cmd_slot = t->rslot, t->cmd_arg = rarg;
+    } else {
+        t->cmd = PRE_CMD_NONE, t->cmd_slot = 0, t->cmd_arg = 0;
+    }
+
+    t->err_v = exit_unknown || alloc_busy;
+    if (t->err_v) t->err_code = (alloc_busy ? PRE_ERR_ALLOC_BUSY : 0) | (exit_unknown ? PRE_ERR_EXIT_UNKNOWN : 0);
+    t->cnt_err = sat(t->cnt_err, (uint64_t)exit_unknown + alloc_busy, 0xffff);
+
+    if (start_free) t->cnt_sfree = sat(t->cnt_sfree, 1, 0xffffffffULL);
+    if (start_pre) t->cnt_spre = sat(t->cnt_spre, 1, 0xffffffffULL);
+    if (rfire) t->cnt_res = sat(t->cnt_res, 1, 0xffffffffULL);
+    if (do_abort) t->cnt_abort = sat(t->cnt_abort, 1, 0xffff);
+}
+
+static void pre_free(void *tp) { free(tp); }
+
+FG_BLOCK_CLASS(edge_preempt, "edge_preempt", EDGE_PREEMPT_INPUTS, EDGE_PREEMPT_OUTPUTS, pre);

@@ -1,0 +1,1244 @@
+/* Warp preemption / flush controller (EDGE IV-D): directed tests of every
+ * rule of sim/twin/edge_preempt.h and a random lockstep run (RTL vs C twin)
+ * against a small fake SIMT core that carries out the commands the way the
+ * header says the core does.
+ *
+ * Every cycle, in every test, an independent reference in this file predicts
+ * the preemption FSM's next command from the inputs (victim choice from an
+ * allocation order the test keeps itself as sequence numbers, not an age
+ * matrix), the state, victim and vstat outputs, the slot masks, the errors and
+ * the counters; the fake core refuses commands that are illegal for the state
+ * it is in (a START before the victim was drained, a DROP of loads that may
+ * not be dropped, a RESUME of a slot whose event has not exited, ...); every
+ * RESUME must answer exactly one event exit of a preempted slot, carry the
+ * START's arg bits and come no earlier than the restore time allows. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "edge_preempt.h"
+#include "fg_tb.h"
+
+#define NW 64
+#define MAXQ 4
+#define LOGN 256
+#define FOREVER 0xffffffffu
+
+#define CHECK(t, c)                                                                                \
+    do {                                                                                           \
+        if (!(c)) fail_msg("cycle %" PRIu64 ": check failed: %s", (t)->b->cycle, #c);             \
+    } while (0)
+
+/* ------------------------------------------------------------ fake SIMT core */
+enum { W_FREE, W_RUN, W_EXITING };
+
+typedef struct {
+    unsigned st, regs;
+    bool event;    /* runs an event warp (a free-context one, or in a parked victim's slot) */
+    bool parked;   /* holds a preempted victim */
+    bool awaiting; /* parked, its event warp exited: RESUME due */
+    bool stopped, boost, skipped, dropped, hold_exit;
+    bool bar, ld, ldok, sb;
+    /* timers count down every cycle; 0 = nothing pending (bar_t / ld_t: 0 = no end) */
+    unsigned ev_left, pipe, ibuf, imiss, bar_t, ld_t, exit_t;
+} slot_t;
+
+typedef struct {
+    unsigned p_issue, p_event, p_alloc, p_rf_free, p_err; /* per mille */
+    bool ctx_ok;         /* free slots count as free warp contexts */
+    unsigned ev_len;     /* event warp length; 0: random 5..ev_len_max, or forever if that is 0 */
+    unsigned ev_len_max;
+} knobs;
+
+typedef struct { /* a command and the outputs of its cycle */
+    uint64_t cycle;
+    unsigned cmd, slot, arg, state;
+    uint64_t emask, vmask;
+} cmd_rec;
+
+typedef struct {
+    fg_block *b;
+    edge_preempt_in_t in; /* inputs of the current cycle (cfg_* persist) */
+    uint64_t rng;
+    knobs k;
+    slot_t w[NW];
+    unsigned q[MAXQ], qn; /* fake PEWT: registers of the pending events, oldest first */
+    /* script overrides for the next cycle */
+    bool f_alloc_on;
+    uint64_t f_alloc;
+    unsigned f_alloc_regs;
+    int f_exit; /* ev_exit_i for this slot (-1: none) */
+    int f_rf;   /* rf_free_i (-1: random with p_rf_free) */
+    /* reference */
+    uint64_t seq[NW], seq_next; /* allocation order: smaller = older */
+    unsigned rregs[NW];
+    uint64_t r_event, r_parked;
+    unsigned r_st;
+    uint64_t r_victim, r_vstat, r_opt, r_ereg, r_cnt;
+    bool r_first, r_skipped, r_alloc_ok;
+    uint64_t x_cmd, x_slot, x_arg, x_code;
+    bool x_err;
+    uint64_t n_sfree, n_spre, n_abort, n_resume, n_err;
+    unsigned start_arg[NW], start_regs[NW];
+    uint64_t exit_cyc[NW], nmin[NW];
+    /* command log */
+    cmd_rec log[LOGN];
+    unsigned nlog;
+    /* statistics of the random run */
+    uint64_t s_flush[4], s_skip, s_drop, s_save, s_sat, s_abort, s_resume, s_sfree, s_spre;
+    uint64_t s_err[4], s_drainwait, s_resume_late;
+} tb_t;
+
+static const edge_preempt_out_t *out(const tb_t *t) { return fg_block_out(t->b); }
+
+static uint64_t rnd(tb_t *t, uint64_t n) { /* splitmix64 */
+    uint64_t z = (t->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return n ? z % n : z;
+}
+
+static uint64_t bitv(uint64_t v, unsigned i) { return (v >> i) & 1; }
+
+/* the header's save count, written independently */
+static uint64_t save_n(const edge_preempt_in_t *in, uint64_t regs) {
+    uint64_t n = in->cfg_save_base_i + regs * in->cfg_save_per_reg_i;
+    return n > 0xffff ? 0xffff : n;
+}
+
+static tb_t *tb_new(const char *wave, uint64_t seed) {
+    tb_t *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    edge_preempt_params p;
+    edge_preempt_params_default(&p);
+    t->b = tb_block(&edge_preempt_class, &p, wave);
+    t->rng = seed;
+    t->f_exit = -1;
+    t->f_rf = 1;
+    for (unsigned s = 0; s < NW; s++) t->seq[s] = s; /* reset order: lower slot older */
+    t->seq_next = NW;
+    t->in.cfg_en_i = 1;
+    t->in.cfg_policy_i = PRE_POL_OLDEST;
+    return t;
+}
+
+static void tb_free(tb_t *t) {
+    fg_block_free(t->b);
+    free(t);
+}
+
+static void slot_clear(slot_t *w) { memset(w, 0, sizeof *w); }
+
+static unsigned ev_length(tb_t *t) {
+    if (t->k.ev_len) return t->k.ev_len;
+    if (t->k.ev_len_max) return 5 + (unsigned)rnd(t, t->k.ev_len_max - 4);
+    return FOREVER;
+}
+
+/* ---- 1. the outputs of this cycle against the prediction ---- */
+static void check(tb_t *t, const edge_preempt_out_t *o) {
+    uint64_t now = t->b->cycle;
+    if (t->x_cmd != PRE_CMD_NONE) {
+        if (o->cmd_o != t->x_cmd || o->cmd_slot_o != t->x_slot || o->cmd_arg_o != t->x_arg)
+            fail_msg("cycle %" PRIu64 ": command %u slot %u arg %u, expected %u slot %u arg %u", now,
+                     (unsigned)o->cmd_o, (unsigned)o->cmd_slot_o, (unsigned)o->cmd_arg_o,
+                     (unsigned)t->x_cmd, (unsigned)t->x_slot, (unsigned)t->x_arg);
+    } else if (o->cmd_o != PRE_CMD_RESUME) {
+        if (o->cmd_o != PRE_CMD_NONE || o->cmd_slot_o || o->cmd_arg_o)
+            fail_msg("cycle %" PRIu64 ": unexpected command %u slot %u arg %u", now, (unsigned)o->cmd_o,
+                     (unsigned)o->cmd_slot_o, (unsigned)o->cmd_arg_o);
+    }
+    if (o->cmd_o == PRE_CMD_RESUME) { /* the restore FSM: judged by its properties */
+        unsigned s = (unsigned)o->cmd_slot_o;
+        CHECK(t, t->w[s].awaiting);
+        CHECK(t, o->cmd_arg_o == t->start_arg[s]);
+        if (now < t->exit_cyc[s] + 3 + t->nmin[s])
+            fail_msg("cycle %" PRIu64 ": RESUME(%u) too early: exit at %" PRIu64 ", restore time %" PRIu64,
+                     now, s, t->exit_cyc[s], t->nmin[s]);
+        if (now > t->exit_cyc[s] + 3 + t->nmin[s]) t->s_resume_late++;
+        t->r_parked &= ~(1ULL << s);
+        t->n_resume++;
+        t->s_resume++;
+    }
+    if (o->cmd_o != PRE_CMD_NONE && t->nlog < LOGN)
+        t->log[t->nlog++] = (cmd_rec){now,           (unsigned)o->cmd_o,  (unsigned)o->cmd_slot_o,
+                                      (unsigned)o->cmd_arg_o, (unsigned)o->state_o, o->event_mask_o,
+                                      o->victim_mask_o};
+    CHECK(t, o->state_o == t->r_st);
+    CHECK(t, o->victim_o == t->r_victim);
+    CHECK(t, o->vstat_o == t->r_vstat);
+    CHECK(t, o->event_mask_o == t->r_event);
+    CHECK(t, o->victim_mask_o == t->r_parked);
+    CHECK(t, o->err_valid_o == t->x_err);
+    if (t->x_err) CHECK(t, o->err_code_o == t->x_code);
+    CHECK(t, o->cnt_err_o == t->n_err);
+    CHECK(t, o->cnt_start_free_o == t->n_sfree);
+    CHECK(t, o->cnt_start_pre_o == t->n_spre);
+    CHECK(t, o->cnt_abort_o == t->n_abort);
+    CHECK(t, o->cnt_resume_o == t->n_resume);
+}
+
+/* ---- 2. the core carries the command out ---- */
+static void do_cmd(tb_t *t, const edge_preempt_out_t *o) {
+    unsigned s = (unsigned)o->cmd_slot_o, arg = (unsigned)o->cmd_arg_o;
+    slot_t *w = &t->w[s];
+    switch (o->cmd_o) {
+    case PRE_CMD_FLUSH: /* stop fetch/issue; boost; i-buffer flush */
+        CHECK(t, w->st == W_RUN && !w->event && !w->parked && !w->stopped);
+        w->stopped = true;
+        w->boost = arg & PRE_OPT_BOOST;
+        if (arg & PRE_OPT_IBUF) w->ibuf = 0;
+        break;
+    case PRE_CMD_SKIPBAR: /* take the victim out of its barrier */
+        CHECK(t, w->stopped && w->bar && !w->skipped);
+        w->bar = false;
+        w->skipped = true;
+        break;
+    case PRE_CMD_DROP: /* release MSHRs and scoreboard, roll the PC back */
+        CHECK(t, w->stopped && w->ld && w->ldok);
+        w->ld = false;
+        w->ld_t = 0;
+        w->dropped = true;
+        break;
+    case PRE_CMD_START:
+        CHECK(t, t->qn > 0);
+        t->qn--;
+        memmove(t->q, t->q + 1, t->qn * sizeof t->q[0]);
+        if (arg & PRE_ARG_PREEMPTED) { /* no START before the victim was drained */
+            CHECK(t, w->stopped && w->st == W_RUN && !w->pipe && !w->exit_t && !w->ibuf && !w->imiss &&
+                         !w->bar && !w->ld);
+            CHECK(t, !!(arg & PRE_ARG_SKIPPED) == w->skipped);
+            w->parked = true;
+        } else {
+            CHECK(t, w->st == W_FREE && arg == 0);
+            slot_clear(w);
+            w->st = W_RUN;
+        }
+        w->event = true;
+        w->ev_left = ev_length(t);
+        break;
+    case PRE_CMD_RESUME: /* pop the event's SIMT stack entry, restore, re-insert, replay */
+        CHECK(t, w->parked && w->awaiting && !w->event);
+        w->parked = w->awaiting = w->stopped = w->boost = false;
+        if (w->skipped) w->bar = true;
+        if (w->dropped) {
+            w->ld = true;
+            w->ld_t = 20 + (unsigned)rnd(t, 100);
+            w->ldok = true;
+        }
+        w->skipped = w->dropped = false;
+        break;
+    case PRE_CMD_ABORT:
+        CHECK(t, w->stopped);
+        CHECK(t, !!(arg & PRE_ARG_SKIPPED) == w->skipped);
+        w->stopped = w->boost = false;
+        if (w->skipped && w->st == W_RUN) w->bar = true;
+        w->skipped = false;
+        break;
+    default:
+        CHECK(t, o->cmd_o == PRE_CMD_NONE);
+    }
+}
+
+/* a running background warp issues something */
+static void issue(tb_t *t, slot_t *w) {
+    unsigned r = (unsigned)rnd(t, 1000);
+    if (r < 400) {
+        unsigned p = 1 + (unsigned)rnd(t, 8);
+        if (w->pipe < p) w->pipe = p;
+        w->sb = rnd(t, 2);
+        if (rnd(t, 2)) w->ibuf = (unsigned)rnd(t, 5);
+    } else if (r < 600) {
+        bool ok = rnd(t, 4) != 0; /* a younger independent instruction may complete first */
+        w->ldok = w->ld ? w->ldok && ok : ok;
+        w->ld = true;
+        unsigned lt = 20 + (unsigned)rnd(t, 300);
+        if (w->ld_t < lt) w->ld_t = lt;
+    } else if (r < 640) {
+        w->bar = true;
+        w->bar_t = 5 + (unsigned)rnd(t, 200);
+    } else if (r < 680) {
+        w->imiss = 5 + (unsigned)rnd(t, 40);
+    } else if (r < 684 && !w->ld) {
+        w->exit_t = 1 + (unsigned)rnd(t, 40); /* the exit is in the pipeline */
+    }
+}
+
+/* ---- 3. time advances ---- */
+static void tick(tb_t *t) {
+    for (unsigned s = 0; s < NW; s++) {
+        slot_t *w = &t->w[s];
+        if (w->st == W_EXITING) {
+            if (!w->hold_exit) slot_clear(w);
+            continue;
+        }
+        if (w->st != W_RUN) continue;
+        if (w->event && w->ev_left && w->ev_left != FOREVER) w->ev_left--;
+        if (w->event || w->parked) continue; /* event warp, or a parked victim's frozen context */
+        if (w->pipe) w->pipe--;
+        if (w->imiss) w->imiss--;
+        if (w->bar && w->bar_t && --w->bar_t == 0) w->bar = false;
+        if (w->ld && w->ld_t && --w->ld_t == 0) w->ld = false;
+        if (w->exit_t && --w->exit_t == 0) {
+            w->st = W_EXITING;
+            continue;
+        }
+        if (w->stopped) { /* the i-buffer drains by issuing; faster with the boost */
+            if (w->ibuf && !w->bar && (w->boost || rnd(t, 3) == 0)) {
+                w->ibuf--;
+                if (w->pipe < 2) w->pipe = 2;
+            }
+            continue;
+        }
+        if (t->k.p_issue && rnd(t, 1000) < t->k.p_issue && !w->bar && !w->imiss && !w->exit_t) issue(t, w);
+    }
+    if (t->k.p_event && t->qn < MAXQ && rnd(t, 1000) < t->k.p_event) {
+        static const unsigned er[] = {4, 8, 12, 16, 16, 24, 32, 48};
+        t->q[t->qn++] = er[rnd(t, 8)];
+    }
+}
+
+static void push_event(tb_t *t, unsigned regs) {
+    assert_true(t->qn < MAXQ);
+    t->q[t->qn++] = regs;
+}
+
+/* ---- 4. the inputs of this cycle ---- */
+static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
+    edge_preempt_in_t *in = &t->in;
+    uint64_t live = 0, ex = 0, bar = 0, ld = 0;
+    int fs = -1, evs = -1;
+    for (unsigned s = 0; s < NW; s++) {
+        const slot_t *w = &t->w[s];
+        if (w->st != W_FREE) live |= 1ULL << s;
+        else if (fs < 0) fs = (int)s;
+        if (w->st == W_EXITING) ex |= 1ULL << s;
+        if (w->bar) bar |= 1ULL << s;
+        if (w->ld) ld |= 1ULL << s;
+        if (evs < 0 && w->event && w->ev_left == 0) evs = (int)s;
+    }
+    in->w_live_i = live;
+    in->w_exit_i = ex;
+    in->w_bar_i = bar;
+    in->w_ld_i = ld;
+    const slot_t *v = &t->w[o->victim_o];
+    in->v_pipe_i = v->pipe || v->exit_t;
+    in->v_sb_i = v->pipe && v->sb;
+    in->v_ibuf_i = v->ibuf != 0;
+    in->v_imiss_i = v->imiss != 0;
+    in->v_ldok_i = v->ldok;
+    in->req_valid_i = t->qn > 0;
+    in->req_regs_i = t->qn ? t->q[0] : 0;
+    in->free_ctx_i = t->k.ctx_ok && fs >= 0;
+    in->free_slot_i = fs >= 0 ? (unsigned)fs : 0;
+    in->rf_free_i = t->f_rf >= 0 ? (unsigned)t->f_rf : rnd(t, 1000) < t->k.p_rf_free;
+
+    /* event exits, one per cycle; injected unknown exits */
+    in->ev_exit_i = 0;
+    in->ev_exit_slot_i = 0;
+    if (evs >= 0) {
+        in->ev_exit_i = 1;
+        in->ev_exit_slot_i = (unsigned)evs;
+    } else if (t->f_exit >= 0) {
+        in->ev_exit_i = 1;
+        in->ev_exit_slot_i = (unsigned)t->f_exit;
+    } else if (t->k.p_err && rnd(t, 1000) < t->k.p_err) {
+        unsigned s = (unsigned)rnd(t, NW);
+        if (!bitv(t->r_event, s)) in->ev_exit_i = 1, in->ev_exit_slot_i = s;
+    }
+    t->f_exit = -1;
+
+    /* allocation of a new block: never the slot offered on free_slot_i while a
+     * request may START there at this edge (header) */
+    in->w_alloc_i = 0;
+    in->w_alloc_regs_i = 0;
+    if (t->f_alloc_on) {
+        in->w_alloc_i = t->f_alloc;
+        in->w_alloc_regs_i = t->f_alloc_regs;
+        t->f_alloc_on = false;
+    } else if (t->k.p_alloc && rnd(t, 1000) < t->k.p_alloc) {
+        unsigned cand[NW], n = 0, k = 1 + (unsigned)rnd(t, 8);
+        for (unsigned s = 0; s < NW; s++)
+            if (t->w[s].st == W_FREE && !(in->req_valid_i && in->free_ctx_i && s == in->free_slot_i)) cand[n++] = s;
+        if (n >= k) {
+            for (unsigned i = 0; i < k; i++) {
+                unsigned j = i + (unsigned)rnd(t, n - i), x = cand[i];
+                cand[i] = cand[j], cand[j] = x;
+                in->w_alloc_i |= 1ULL << cand[i];
+            }
+            static const unsigned br[] = {8, 16, 16, 24, 32, 32, 48, 64};
+            in->w_alloc_regs_i = br[rnd(t, 8)];
+        }
+    } else if (t->k.p_err && rnd(t, 1000) < t->k.p_err && (t->r_event | t->r_parked)) {
+        uint64_t busy = t->r_event | t->r_parked; /* misuse: allocate onto a busy slot */
+        unsigned s;
+        do s = (unsigned)rnd(t, NW);
+        while (!bitv(busy, s));
+        in->w_alloc_i = 1ULL << s;
+        if (fs >= 0 && rnd(t, 2)) in->w_alloc_i |= 1ULL << fs;
+        in->w_alloc_regs_i = 64;
+    }
+}
+
+/* ---- 5. the reference: what the controller must do at this edge ---- */
+static uint64_t ref_elig(const tb_t *t) {
+    const edge_preempt_in_t *in = &t->in;
+    uint64_t e = 0;
+    for (unsigned s = 0; s < NW; s++)
+        if (bitv(in->w_live_i, s) && !bitv(in->w_exit_i, s) && !bitv(t->r_event, s) && !bitv(t->r_parked, s) &&
+            t->rregs[s] >= in->req_regs_i)
+            e |= 1ULL << s;
+    return e;
+}
+
+static unsigned ref_pick(const tb_t *t, uint64_t elig) {
+    const edge_preempt_in_t *in = &t->in;
+    uint64_t c = elig;
+    if (in->cfg_policy_i == PRE_POL_CHEAPEST) {
+        if ((in->cfg_opt_i & PRE_OPT_BARSKIP) && (elig & in->w_bar_i)) c = elig & in->w_bar_i;
+        else if (elig & ~in->w_ld_i) c = elig & ~in->w_ld_i;
+    }
+    bool newest = in->cfg_policy_i == PRE_POL_NEWEST;
+    int best = -1;
+    for (unsigned s = 0; s < NW; s++)
+        if (bitv(c, s) && (best < 0 || (newest ? t->seq[s] > t->seq[best] : t->seq[s] < t->seq[best])))
+            best = (int)s;
+    return (unsigned)best;
+}
+
+static void predict(tb_t *t) {
+    const edge_preempt_in_t *in = &t->in;
+    t->x_cmd = t->x_slot = t->x_arg = PRE_CMD_NONE;
+    bool sel = false, first = t->r_first;
+    unsigned v = (unsigned)t->r_victim;
+    uint64_t skip_arg = t->r_skipped ? PRE_ARG_SKIPPED : 0;
+    switch (t->r_st) {
+    case PRE_ST_IDLE:
+        if (in->req_valid_i && in->free_ctx_i) {
+            t->x_cmd = PRE_CMD_START, t->x_slot = in->free_slot_i;
+            t->r_st = PRE_ST_WAIT;
+            t->r_event |= 1ULL << in->free_slot_i;
+            t->n_sfree++, t->s_sfree++;
+        } else if (in->req_valid_i) {
+            uint64_t e = ref_elig(t);
+            if (in->cfg_en_i && e) {
+                unsigned p = ref_pick(t, e);
+                t->x_cmd = PRE_CMD_FLUSH, t->x_slot = p, t->x_arg = in->cfg_opt_i;
+                t->r_st = PRE_ST_FLUSH;
+                t->r_victim = p;
+                t->r_vstat = (bitv(in->w_bar_i, p) ? PRE_VS_BAR : 0) | (bitv(in->w_ld_i, p) ? PRE_VS_LOAD : 0);
+                t->r_opt = in->cfg_opt_i;
+                t->r_ereg = in->req_regs_i;
+                t->r_skipped = false;
+                sel = true;
+                t->s_flush[in->cfg_policy_i]++;
+            } else if (!in->cfg_en_i && e) {
+                t->s_drainwait++;
+            }
+        }
+        break;
+    case PRE_ST_FLUSH:
+        if (first)
+            t->r_vstat |= (in->v_pipe_i ? PRE_VS_PIPE : 0) | (in->v_sb_i ? PRE_VS_SB : 0) |
+                          (bitv(in->w_ld_i, v) ? PRE_VS_LOAD : 0) | (in->v_imiss_i ? PRE_VS_IMISS : 0) |
+                          (bitv(in->w_bar_i, v) ? PRE_VS_BAR : 0) | (in->v_ibuf_i ? PRE_VS_IBUF : 0);
+        if (bitv(in->w_exit_i, v) || !bitv(in->w_live_i, v)) {
+            t->x_cmd = PRE_CMD_ABORT, t->x_slot = v, t->x_arg = skip_arg;
+            t->r_st = PRE_ST_IDLE;
+            t->n_abort++, t->s_abort++;
+        } else if ((t->r_opt & PRE_OPT_BARSKIP) && bitv(in->w_bar_i, v) && !t->r_skipped) {
+            t->x_cmd = PRE_CMD_SKIPBAR, t->x_slot = v;
+            t->r_skipped = true;
+            t->s_skip++;
+        } else if ((t->r_opt & PRE_OPT_DROP) && bitv(in->w_ld_i, v) && in->v_ldok_i) {
+            t->x_cmd = PRE_CMD_DROP, t->x_slot = v;
+            t->s_drop++;
+        } else if (!in->v_pipe_i && !in->v_ibuf_i && !in->v_imiss_i && !bitv(in->w_bar_i, v) &&
+                   !bitv(in->w_ld_i, v)) {
+            if (in->rf_free_i) {
+                t->x_cmd = PRE_CMD_START, t->x_slot = v, t->x_arg = PRE_ARG_PREEMPTED | skip_arg;
+                t->r_st = PRE_ST_WAIT;
+            } else {
+                t->r_st = PRE_ST_SAVE;
+                t->r_cnt = save_n(in, t->r_ereg);
+                t->s_save++;
+                if (t->r_cnt == 0xffff) t->s_sat++;
+            }
+        }
+        break;
+    case PRE_ST_SAVE:
+        if (t->r_cnt == 0) {
+            t->x_cmd = PRE_CMD_START, t->x_slot = v, t->x_arg = PRE_ARG_PREEMPTED | PRE_ARG_SAVED | skip_arg;
+            t->r_st = PRE_ST_WAIT;
+        } else {
+            t->r_cnt--;
+        }
+        break;
+    default:
+        t->r_st = PRE_ST_IDLE;
+    }
+    t->r_first = sel;
+    if (t->x_cmd == PRE_CMD_START && (t->x_arg & PRE_ARG_PREEMPTED)) {
+        t->r_event |= 1ULL << v;
+        t->r_parked |= 1ULL << v;
+        t->start_arg[v] = (unsigned)t->x_arg;
+        t->start_regs[v] = (unsigned)t->r_ereg;
+        t->n_spre++, t->s_spre++;
+    }
+    /* the restore time can only be loaded from a configuration seen since the exit */
+    for (unsigned s = 0; s < NW; s++)
+        if (t->w[s].awaiting) {
+            uint64_t n = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(in, t->start_regs[s]) : 0;
+            if (n < t->nmin[s]) t->nmin[s] = n;
+        }
+    /* errors */
+    bool eu = in->ev_exit_i && !bitv(t->r_event, (unsigned)in->ev_exit_slot_i);
+    bool ab = (in->w_alloc_i & (t->r_event | t->r_parked)) != 0;
+    t->x_err = eu || ab;
+    if (t->x_err) t->x_code = (eu ? PRE_ERR_EXIT_UNKNOWN : 0) | (ab ? PRE_ERR_ALLOC_BUSY : 0);
+    t->n_err += (uint64_t)eu + ab;
+    t->s_err[t->x_err ? t->x_code : 0]++;
+    t->r_alloc_ok = !ab;
+}
+
+/* ---- 6. after the edge: allocation and event exits take effect ---- */
+static void post(tb_t *t) {
+    const edge_preempt_in_t *in = &t->in;
+    if (in->w_alloc_i && t->r_alloc_ok) {
+        for (unsigned s = 0; s < NW; s++)
+            if (bitv(in->w_alloc_i, s)) {
+                slot_clear(&t->w[s]);
+                t->w[s].st = W_RUN;
+                t->w[s].regs = (unsigned)in->w_alloc_regs_i;
+                t->rregs[s] = (unsigned)in->w_alloc_regs_i;
+                t->seq[s] = t->seq_next++; /* lower slot = older warp of the block */
+            }
+    }
+    if (in->ev_exit_i && bitv(t->r_event, (unsigned)in->ev_exit_slot_i)) {
+        unsigned s = (unsigned)in->ev_exit_slot_i;
+        slot_t *w = &t->w[s];
+        t->r_event &= ~(1ULL << s);
+        w->event = false;
+        if (w->parked) {
+            w->awaiting = true;
+            t->exit_cyc[s] = t->b->cycle - 1;
+            t->nmin[s] = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(in, t->start_regs[s]) : 0;
+        } else {
+            w->st = W_EXITING; /* free next cycle */
+        }
+    }
+}
+
+static void cycle(tb_t *t) {
+    edge_preempt_out_t o = *out(t);
+    check(t, &o);
+    do_cmd(t, &o);
+    tick(t);
+    make_inputs(t, &o);
+    predict(t);
+    tb_step(t->b, &t->in);
+    post(t);
+}
+
+static void run(tb_t *t, unsigned n) {
+    for (unsigned i = 0; i < n; i++) cycle(t);
+}
+
+/* runs until the next command; returns it */
+static cmd_rec next_cmd(tb_t *t, unsigned max) {
+    unsigned n0 = t->nlog;
+    for (unsigned i = 0; i < max && t->nlog == n0; i++) cycle(t);
+    if (t->nlog == n0) fail_msg("cycle %" PRIu64 ": no command within %u cycles", t->b->cycle, max);
+    return t->log[n0];
+}
+
+static void alloc_block(tb_t *t, uint64_t mask, unsigned regs) {
+    t->f_alloc_on = true;
+    t->f_alloc = mask;
+    t->f_alloc_regs = regs;
+    cycle(t);
+}
+
+#define B(s) (1ULL << (s))
+
+static void expect_cmd(cmd_rec r, unsigned cmd, unsigned slot, unsigned arg) {
+    if (r.cmd != cmd || r.slot != slot || r.arg != arg)
+        fail_msg("cycle %" PRIu64 ": command %u slot %u arg %u, expected %u slot %u arg %u", r.cycle, r.cmd,
+                 r.slot, r.arg, cmd, slot, arg);
+}
+
+/* ============================================================= directed */
+
+/* A free warp context: START(free slot, arg 0) the cycle after the request,
+ * one WAIT cycle, the event exits without a RESUME. */
+static void test_free_context_start(void **state) {
+    (void)state;
+    tb_t *t = tb_new(NULL, 1);
+    t->k.ctx_ok = true;
+    alloc_block(t, B(0) | B(1) | B(2), 32);
+    run(t, 3);
+    push_event(t, 16);
+    uint64_t c0 = t->b->cycle;
+    cmd_rec r = next_cmd(t, 5);
+    expect_cmd(r, PRE_CMD_START, 3, 0);
+    assert_int_equal(r.cycle, c0 + 1);
+    assert_int_equal(r.state, PRE_ST_WAIT); /* one cycle: the PEWT consumes the start */
+    assert_int_equal(r.emask, B(3));
+    assert_int_equal(r.vmask, 0);
+    assert_int_equal(out(t)->state_o, PRE_ST_IDLE);
+    assert_int_equal(out(t)->cnt_start_free_o, 1);
+    t->w[3].ev_left = 0; /* the event warp exits */
+    run(t, 2);
+    assert_int_equal(out(t)->event_mask_o, 0);
+    run(t, 20);
+    assert_int_equal(t->nlog, 1); /* no RESUME for a free-context start */
+    assert_int_equal(out(t)->cnt_resume_o, 0);
+    /* the freed slot is the next free context */
+    push_event(t, 8);
+    r = next_cmd(t, 5);
+    expect_cmd(r, PRE_CMD_START, 3, 0);
+    assert_int_equal(out(t)->cnt_start_free_o, 2);
+    tb_free(t);
+}
+
+/* Known allocation history: blocks {10,3,7}, {1,20}, {5}; age order
+ * 3 7 10 1 20 5 (lower slot older within a block). */
+static tb_t *history(unsigned pol, unsigned opt) {
+    tb_t *t = tb_new(NULL, 2);
+    alloc_block(t, B(10) | B(3) | B(7), 32);
+    alloc_block(t, B(1) | B(20), 32);
+    alloc_block(t, B(5), 32);
+    t->in.cfg_policy_i = pol;
+    t->in.cfg_opt_i = opt;
+    return t;
+}
+
+static unsigned first_victim(tb_t *t, unsigned regs) {
+    push_event(t, regs);
+    cmd_rec r = next_cmd(t, 5);
+    assert_int_equal(r.cmd, PRE_CMD_FLUSH);
+    assert_int_equal(r.arg, t->in.cfg_opt_i);
+    assert_int_equal(out(t)->victim_o, r.slot);
+    return r.slot;
+}
+
+static void test_policies(void **state) {
+    (void)state;
+    tb_t *t = history(PRE_POL_OLDEST, 0);
+    assert_int_equal(first_victim(t, 16), 3);
+    tb_free(t);
+    t = history(PRE_POL_NEWEST, 0);
+    assert_int_equal(first_victim(t, 16), 5);
+    tb_free(t);
+    t = history(3, 0); /* the unused encoding behaves as OLDEST */
+    assert_int_equal(first_victim(t, 16), 3);
+    tb_free(t);
+    /* a re-allocated slot becomes the newest: 3 7 10 1 20 5 -> 7 10 1 20 5 3 */
+    t = history(PRE_POL_NEWEST, 0);
+    t->w[3].st = W_FREE;
+    run(t, 2);
+    alloc_block(t, B(3), 32);
+    assert_int_equal(first_victim(t, 16), 3);
+    tb_free(t);
+    t = history(PRE_POL_OLDEST, 0);
+    t->w[3].st = W_FREE;
+    run(t, 2);
+    alloc_block(t, B(3), 32);
+    assert_int_equal(first_victim(t, 16), 7);
+    tb_free(t);
+
+    /* CHEAPEST: no loads, no barriers -> oldest */
+    t = history(PRE_POL_CHEAPEST, PRE_OPT_BARSKIP);
+    assert_int_equal(first_victim(t, 16), 3);
+    tb_free(t);
+    /* loads on 3 and 7 -> oldest without loads: 10 */
+    t = history(PRE_POL_CHEAPEST, 0);
+    t->w[3].ld = t->w[7].ld = true;
+    assert_int_equal(first_victim(t, 16), 10);
+    tb_free(t);
+    /* a barrier on 20 and 1 with BARSKIP -> oldest at a barrier: 1 */
+    t = history(PRE_POL_CHEAPEST, PRE_OPT_BARSKIP);
+    t->w[3].ld = t->w[7].ld = true;
+    t->w[20].bar = t->w[1].bar = true;
+    assert_int_equal(first_victim(t, 16), 1);
+    tb_free(t);
+    /* the same without BARSKIP -> barriers do not count: 10 */
+    t = history(PRE_POL_CHEAPEST, PRE_OPT_DROP);
+    t->w[3].ld = t->w[7].ld = true;
+    t->w[20].bar = t->w[1].bar = true;
+    assert_int_equal(first_victim(t, 16), 10);
+    tb_free(t);
+    /* every warp has loads in flight -> oldest: 3 */
+    t = history(PRE_POL_CHEAPEST, 0);
+    for (unsigned s = 0; s < NW; s++) t->w[s].ld = t->w[s].st == W_RUN;
+    assert_int_equal(first_victim(t, 16), 3);
+    tb_free(t);
+    /* NEWEST skips a newer warp with too few registers */
+    t = history(PRE_POL_NEWEST, 0);
+    alloc_block(t, B(40), 8);
+    assert_int_equal(first_victim(t, 16), 5);
+    tb_free(t);
+}
+
+/* Never chosen: too few registers, an event warp, an exiting warp, a parked
+ * victim; with nothing eligible the controller stays IDLE and silent. */
+static void eligibility(bool with_candidate) {
+    tb_t *t = tb_new(NULL, 3);
+    t->k.ctx_ok = true;
+    alloc_block(t, B(0), 8);  /* too few registers for 16 */
+    alloc_block(t, B(1), 32); /* will be a parked victim */
+    push_event(t, 16);        /* free context: slot 2 gets a free-context event warp */
+    expect_cmd(next_cmd(t, 5), PRE_CMD_START, 2, 0);
+    t->k.ctx_ok = false;
+    run(t, 2);
+    push_event(t, 16); /* no free context: preempt slot 1 (0 has too few registers) */
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 1, 0);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_START, 1, PRE_ARG_PREEMPTED);
+    run(t, 2);
+    alloc_block(t, B(3), 32); /* exiting */
+    t->w[3].st = W_EXITING;
+    t->w[3].hold_exit = true;
+    if (with_candidate) { /* eligible, with a load that never returns so that it never drains */
+        alloc_block(t, B(4), 16);
+        t->w[4].ld = true;
+    }
+    run(t, 2);
+    assert_int_equal(out(t)->event_mask_o, B(1) | B(2));
+    assert_int_equal(out(t)->victim_mask_o, B(1));
+    for (unsigned pol = 0; pol < 3; pol++) {
+        t->in.cfg_policy_i = pol;
+        if (with_candidate) {
+            push_event(t, 16);
+            expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 4, 0);
+            /* withdraw it (the slot disappears): ABORT, nothing else eligible */
+            t->w[4].st = W_FREE;
+            expect_cmd(next_cmd(t, 5), PRE_CMD_ABORT, 4, 0);
+            t->qn = 0;
+            run(t, 3);
+            t->w[4] = (slot_t){.st = W_RUN, .regs = 16, .ld = true};
+            run(t, 2);
+        } else {
+            push_event(t, 16);
+            unsigned n0 = t->nlog;
+            run(t, 50);
+            assert_int_equal(t->nlog, n0);
+            assert_int_equal(out(t)->state_o, PRE_ST_IDLE);
+            t->qn = 0;
+        }
+    }
+    tb_free(t);
+}
+
+static void test_eligibility(void **state) {
+    (void)state;
+    eligibility(true);
+    eligibility(false);
+}
+
+/* One victim (slot 0, 32 registers per thread), no free context, options opt;
+ * the test sets the victim's state, then the request arrives.  Returns the
+ * commands from FLUSH up to START / ABORT. */
+static tb_t *one_victim(unsigned opt, const char *wave) {
+    tb_t *t = tb_new(wave, 4);
+    alloc_block(t, B(0), 32);
+    alloc_block(t, B(1), 32); /* a younger bystander */
+    t->in.cfg_opt_i = opt;
+    return t;
+}
+
+static unsigned flush_seq(tb_t *t, cmd_rec *rec, unsigned max) {
+    push_event(t, 16);
+    for (unsigned n = 0; n < 8; n++) {
+        rec[n] = next_cmd(t, max);
+        if (rec[n].cmd == PRE_CMD_START || rec[n].cmd == PRE_CMD_ABORT) return n + 1;
+    }
+    fail_msg("no START / ABORT after 8 commands");
+    return 0;
+}
+
+static void test_opt_pipeline(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    /* an idle victim: START the cycle after FLUSH (minimum latency) */
+    tb_t *t = one_victim(0, NULL);
+    assert_int_equal(flush_seq(t, r, 10), 2);
+    expect_cmd(r[0], PRE_CMD_FLUSH, 0, 0);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_int_equal(r[1].cycle - r[0].cycle, 1);
+    tb_free(t);
+    /* an instruction in the pipeline: the flush waits until it leaves */
+    t = one_victim(PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP, NULL);
+    t->w[0].pipe = 12;
+    t->w[0].sb = true;
+    assert_int_equal(flush_seq(t, r, 30), 2);
+    expect_cmd(r[0], PRE_CMD_FLUSH, 0, 15);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_int_equal(r[1].cycle - r[0].cycle, 11); /* pipe 10 at the first FLUSH cycle */
+    assert_int_equal(out(t)->vstat_o, PRE_VS_PIPE | PRE_VS_SB);
+    tb_free(t);
+    /* an instruction-cache miss */
+    t = one_victim(0, NULL);
+    t->w[0].imiss = 7;
+    assert_int_equal(flush_seq(t, r, 30), 2);
+    assert_int_equal(r[1].cycle - r[0].cycle, 6);
+    assert_int_equal(out(t)->vstat_o, PRE_VS_IMISS);
+    tb_free(t);
+}
+
+static void test_opt_ibuf_boost(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    uint64_t lat[4];
+    static const unsigned opts[4] = {0, PRE_OPT_BOOST, PRE_OPT_IBUF, PRE_OPT_BARSKIP | PRE_OPT_DROP};
+    for (int i = 0; i < 4; i++) {
+        tb_t *t = one_victim(opts[i], NULL);
+        t->w[0].ibuf = 6;
+        assert_int_equal(flush_seq(t, r, 200), 2);
+        expect_cmd(r[0], PRE_CMD_FLUSH, 0, opts[i]); /* the options travel with FLUSH */
+        expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+        lat[i] = r[1].cycle - r[0].cycle;
+        /* what the victim waited on: the i-buffer unless the flush emptied it */
+        if (opts[i] == PRE_OPT_IBUF) assert_int_equal(out(t)->vstat_o, 0);
+        else assert_int_equal(out(t)->vstat_o & ~(uint64_t)PRE_VS_PIPE, PRE_VS_IBUF);
+        tb_free(t);
+    }
+    assert_int_equal(lat[2], 1);  /* i-buffer flushed at once */
+    assert_int_equal(lat[1], 8);  /* boosted: one entry per cycle, then the pipeline */
+    assert_true(lat[0] > lat[1]); /* not boosted: drains slower */
+    assert_true(lat[3] > lat[1]); /* the other options do not help here */
+}
+
+static void test_opt_barrier(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    /* without barrier skipping: wait for the barrier to release */
+    tb_t *t = one_victim(PRE_OPT_DROP | PRE_OPT_IBUF, NULL);
+    t->w[0].bar = true;
+    t->w[0].bar_t = 60;
+    assert_int_equal(flush_seq(t, r, 100), 2);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_true(r[1].cycle - r[0].cycle >= 55);
+    assert_int_equal(out(t)->vstat_o, PRE_VS_BAR);
+    tb_free(t);
+    /* with it: SKIPBAR, START carries SKIPPED, RESUME carries it back and the
+     * core re-inserts the victim into its barrier */
+    t = one_victim(PRE_OPT_BARSKIP, NULL);
+    t->w[0].bar = true; /* a barrier that would never release */
+    assert_int_equal(flush_seq(t, r, 10), 3);
+    expect_cmd(r[0], PRE_CMD_FLUSH, 0, PRE_OPT_BARSKIP);
+    expect_cmd(r[1], PRE_CMD_SKIPBAR, 0, 0);
+    expect_cmd(r[2], PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SKIPPED);
+    assert_int_equal(r[1].cycle, r[0].cycle + 1);
+    assert_int_equal(r[2].cycle, r[1].cycle + 1);
+    run(t, 5);
+    t->w[0].ev_left = 0;
+    expect_cmd(next_cmd(t, 10), PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED | PRE_ARG_SKIPPED);
+    cycle(t);
+    assert_true(t->w[0].bar); /* back in its barrier */
+    assert_int_equal(out(t)->victim_mask_o, 0);
+    tb_free(t);
+}
+
+static void test_opt_drop(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    /* droppable loads with DROP: dropped, START, replayed after RESUME */
+    tb_t *t = one_victim(PRE_OPT_DROP, NULL);
+    t->w[0].ld = t->w[0].ldok = true; /* loads that would never return */
+    assert_int_equal(flush_seq(t, r, 10), 3);
+    expect_cmd(r[1], PRE_CMD_DROP, 0, 0);
+    expect_cmd(r[2], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_int_equal(r[2].cycle - r[0].cycle, 2);
+    assert_int_equal(out(t)->vstat_o, PRE_VS_LOAD);
+    run(t, 3);
+    t->w[0].ev_left = 0;
+    expect_cmd(next_cmd(t, 10), PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED);
+    cycle(t);
+    assert_true(t->w[0].ld); /* replayed */
+    tb_free(t);
+    /* the same loads without DROP: wait for them */
+    t = one_victim(PRE_OPT_BARSKIP | PRE_OPT_IBUF | PRE_OPT_BOOST, NULL);
+    t->w[0].ld = t->w[0].ldok = true;
+    t->w[0].ld_t = 80;
+    assert_int_equal(flush_seq(t, r, 100), 2);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_true(r[1].cycle - r[0].cycle >= 75);
+    tb_free(t);
+    /* loads that may not be dropped (a younger independent instruction
+     * completed): no DROP even with the option, wait for them */
+    t = one_victim(PRE_OPT_DROP, NULL);
+    t->w[0].ld = true;
+    t->w[0].ldok = false;
+    t->w[0].ld_t = 50;
+    assert_int_equal(flush_seq(t, r, 100), 2);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_true(r[1].cycle - r[0].cycle >= 45);
+    tb_free(t);
+}
+
+/* All four optimizations on a victim at a barrier with droppable loads and
+ * registers to save: FLUSH, SKIPBAR, DROP, SAVE, START, event, RESUME.  This
+ * test writes the waveform (tb/waves/edge_preempt.gtkw). */
+static void test_one_preemption_all_states(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    tb_t *t = one_victim(15, "edge_preempt");
+    t->f_rf = 0;
+    t->in.cfg_save_base_i = 4;
+    t->in.cfg_save_per_reg_i = 1; /* 4 + 16 = 20 cycles */
+    t->w[0].bar = true;
+    t->w[0].ld = t->w[0].ldok = true;
+    t->w[0].ibuf = 3;
+    t->w[0].pipe = 4; /* 2 left in the first FLUSH cycle, 0 when the DROP is carried out */
+    assert_int_equal(flush_seq(t, r, 40), 4);
+    expect_cmd(r[0], PRE_CMD_FLUSH, 0, 15);
+    expect_cmd(r[1], PRE_CMD_SKIPBAR, 0, 0);
+    expect_cmd(r[2], PRE_CMD_DROP, 0, 0);
+    expect_cmd(r[3], PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED | PRE_ARG_SKIPPED);
+    assert_int_equal(r[3].cycle - r[2].cycle, 1 + 21);
+    assert_int_equal(out(t)->vstat_o, PRE_VS_BAR | PRE_VS_LOAD | PRE_VS_PIPE);
+    run(t, 10);
+    t->w[0].ev_left = 0;
+    uint64_t c = t->b->cycle;
+    cmd_rec rr = next_cmd(t, 40);
+    expect_cmd(rr, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED | PRE_ARG_SKIPPED);
+    assert_int_equal(rr.cycle, c + 3 + 20);
+    run(t, 5);
+    assert_true(t->w[0].bar && t->w[0].ld);
+    assert_int_equal(out(t)->cnt_start_pre_o, 1);
+    assert_int_equal(out(t)->cnt_resume_o, 1);
+    tb_free(t);
+}
+
+/* Reserve vs save, exact SAVE length and restore time, saturation, and the
+ * restore counted with each event's own registers. */
+static void test_save_restore(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    /* reserve: START right after the drain, RESUME 3 cycles after the exit */
+    tb_t *t = one_victim(0, NULL);
+    t->in.cfg_save_base_i = 10;
+    t->in.cfg_save_per_reg_i = 3;
+    assert_int_equal(flush_seq(t, r, 10), 2);
+    expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+    assert_int_equal(r[1].cycle - r[0].cycle, 1);
+    run(t, 4);
+    t->w[0].ev_left = 0;
+    uint64_t c = t->b->cycle;
+    cmd_rec rr = next_cmd(t, 10);
+    expect_cmd(rr, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED);
+    assert_int_equal(rr.cycle, c + 3);
+    tb_free(t);
+
+    /* save: N = 10 + 16 * 3 = 58; SAVE for N + 1 cycles; restore N */
+    t = one_victim(0, NULL);
+    t->f_rf = 0;
+    t->in.cfg_save_base_i = 10;
+    t->in.cfg_save_per_reg_i = 3;
+    push_event(t, 16);
+    cmd_rec f = next_cmd(t, 5);
+    expect_cmd(f, PRE_CMD_FLUSH, 0, 0);
+    unsigned nsave = 0;
+    while (t->nlog == 1) {
+        nsave += out(t)->state_o == PRE_ST_SAVE;
+        cycle(t);
+    }
+    expect_cmd(t->log[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(nsave, 59);
+    assert_int_equal(t->log[1].cycle - f.cycle, 1 + 59);
+    run(t, 3);
+    t->w[0].ev_left = 0;
+    c = t->b->cycle;
+    rr = next_cmd(t, 100);
+    expect_cmd(rr, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(rr.cycle, c + 3 + 58);
+    tb_free(t);
+
+    /* saturation: 0xfff0 + 64 * 255 > 0xffff -> 65535 cycles each way */
+    t = one_victim(0, NULL);
+    alloc_block(t, B(0), 64);
+    t->f_rf = 0;
+    t->in.cfg_save_base_i = 0xfff0;
+    t->in.cfg_save_per_reg_i = 255;
+    push_event(t, 64);
+    f = next_cmd(t, 5);
+    expect_cmd(f, PRE_CMD_FLUSH, 0, 0);
+    rr = next_cmd(t, 70000);
+    expect_cmd(rr, PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(rr.cycle - f.cycle, 1 + 65536);
+    t->w[0].ev_left = 0;
+    c = t->b->cycle;
+    rr = next_cmd(t, 70000);
+    expect_cmd(rr, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(rr.cycle, c + 3 + 65535);
+    tb_free(t);
+
+    /* two victims, events of 16 and 40 registers: each restore uses its
+     * event's count (5 + 2r: 37 and 85), in the order of the exits */
+    t = one_victim(0, NULL);
+    alloc_block(t, B(0) | B(1), 48);
+    t->f_rf = 0;
+    t->in.cfg_save_base_i = 5;
+    t->in.cfg_save_per_reg_i = 2;
+    push_event(t, 40);
+    push_event(t, 16);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+    expect_cmd(next_cmd(t, 100), PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 1, 0);
+    expect_cmd(next_cmd(t, 100), PRE_CMD_START, 1, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    run(t, 2);
+    t->w[1].ev_left = 0; /* slot 1 (16 registers) exits first */
+    c = t->b->cycle;
+    rr = next_cmd(t, 200);
+    expect_cmd(rr, PRE_CMD_RESUME, 1, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(rr.cycle, c + 3 + 37);
+    t->w[0].ev_left = 0;
+    c = t->b->cycle;
+    rr = next_cmd(t, 200);
+    expect_cmd(rr, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
+    assert_int_equal(rr.cycle, c + 3 + 85);
+    tb_free(t);
+}
+
+/* A victim that exits while being flushed: ABORT, then a new selection. */
+static void test_victim_exits(void **state) {
+    (void)state;
+    cmd_rec r[8];
+    tb_t *t = one_victim(0, NULL);
+    t->w[0].exit_t = 6; /* its exit instruction is in the pipeline */
+    assert_int_equal(flush_seq(t, r, 20), 2);
+    expect_cmd(r[0], PRE_CMD_FLUSH, 0, 0);
+    expect_cmd(r[1], PRE_CMD_ABORT, 0, 0);
+    assert_int_equal(r[1].cycle - r[0].cycle, 5);
+    expect_cmd(next_cmd(t, 3), PRE_CMD_FLUSH, 1, 0); /* reselect at once */
+    expect_cmd(next_cmd(t, 3), PRE_CMD_START, 1, PRE_ARG_PREEMPTED);
+    assert_int_equal(out(t)->cnt_abort_o, 1);
+    tb_free(t);
+    /* taken out of its barrier, then gone (slot freed): ABORT carries SKIPPED */
+    t = one_victim(PRE_OPT_BARSKIP, NULL);
+    t->w[0].bar = true;
+    t->w[0].pipe = 50; /* keeps it from draining after the SKIPBAR */
+    push_event(t, 16);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, PRE_OPT_BARSKIP);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_SKIPBAR, 0, 0);
+    cycle(t);
+    t->w[0].st = W_FREE;
+    expect_cmd(next_cmd(t, 5), PRE_CMD_ABORT, 0, PRE_ARG_SKIPPED);
+    expect_cmd(next_cmd(t, 3), PRE_CMD_FLUSH, 1, PRE_OPT_BARSKIP);
+    tb_free(t);
+}
+
+/* The RESUME waits one cycle when the preemption FSM takes the port. */
+static void test_resume_waits_for_port(void **state) {
+    (void)state;
+    for (int clash = 0; clash < 2; clash++) {
+        tb_t *t = one_victim(0, NULL);
+        push_event(t, 16);
+        expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+        expect_cmd(next_cmd(t, 5), PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
+        run(t, 3);
+        t->w[0].ev_left = 0; /* exit in cycle c: the RESUME is due in cycle c + 3 */
+        uint64_t c = t->b->cycle;
+        run(t, 2);
+        if (clash) { /* a request with a free context in cycle c + 2: START decided at the same edge */
+            t->k.ctx_ok = true;
+            push_event(t, 8);
+        }
+        cmd_rec a = next_cmd(t, 5);
+        if (clash) {
+            expect_cmd(a, PRE_CMD_START, 2, 0);
+            assert_int_equal(a.cycle, c + 3);
+            cmd_rec b = next_cmd(t, 5);
+            expect_cmd(b, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED);
+            assert_int_equal(b.cycle, c + 4);
+        } else {
+            expect_cmd(a, PRE_CMD_RESUME, 0, PRE_ARG_PREEMPTED);
+            assert_int_equal(a.cycle, c + 3);
+        }
+        tb_free(t);
+    }
+}
+
+/* cfg_en_i = 0 (draining): no preemption; the event waits for a free context. */
+static void test_draining(void **state) {
+    (void)state;
+    tb_t *t = tb_new(NULL, 5);
+    alloc_block(t, ~0ULL, 32); /* every slot taken */
+    t->in.cfg_en_i = 0;
+    t->k.ctx_ok = true;
+    push_event(t, 8);
+    run(t, 200);
+    assert_int_equal(t->nlog, 0);
+    assert_int_equal(out(t)->state_o, PRE_ST_IDLE);
+    t->w[17].exit_t = 1; /* a warp exits: its slot is free two cycles later */
+    cmd_rec r = next_cmd(t, 10);
+    expect_cmd(r, PRE_CMD_START, 17, 0);
+    assert_int_equal(out(t)->cnt_start_pre_o, 0);
+    assert_int_equal(out(t)->cnt_start_free_o, 1);
+    /* enabling preemption again takes a victim */
+    t->in.cfg_en_i = 1;
+    t->k.ctx_ok = false;
+    run(t, 2);
+    push_event(t, 8);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+    tb_free(t);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    tb_t *t = tb_new(NULL, 6);
+    t->k.ctx_ok = true;
+    alloc_block(t, B(0), 8); /* too few registers for a 16-register event */
+    push_event(t, 8);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_START, 1, 0); /* slot 1: an event warp */
+    run(t, 2);
+    /* exit of a slot running no event warp: ignored, one error */
+    t->f_exit = 0;
+    cycle(t);
+    assert_int_equal(out(t)->err_valid_o, 1);
+    assert_int_equal(out(t)->err_code_o, PRE_ERR_EXIT_UNKNOWN);
+    assert_int_equal(out(t)->cnt_err_o, 1);
+    assert_int_equal(out(t)->event_mask_o, B(1));
+    cycle(t);
+    assert_int_equal(out(t)->err_valid_o, 0);
+    assert_int_equal(out(t)->err_code_o, PRE_ERR_EXIT_UNKNOWN); /* held */
+    /* an allocation naming an event warp's slot: the whole allocation is
+     * ignored, so slot 0 keeps its 8 registers (and its age) */
+    t->f_alloc_on = true;
+    t->f_alloc = B(0) | B(1);
+    t->f_alloc_regs = 64;
+    cycle(t);
+    assert_int_equal(out(t)->err_valid_o, 1);
+    assert_int_equal(out(t)->err_code_o, PRE_ERR_ALLOC_BUSY);
+    assert_int_equal(out(t)->cnt_err_o, 2);
+    t->k.ctx_ok = false;
+    push_event(t, 16);
+    run(t, 20);
+    assert_int_equal(t->nlog, 1); /* slot 0 still ineligible: no FLUSH */
+    t->qn = 0;
+    /* both in one cycle: code 3, counted twice */
+    t->f_exit = 5;
+    t->f_alloc_on = true;
+    t->f_alloc = B(1);
+    t->f_alloc_regs = 16;
+    cycle(t);
+    assert_int_equal(out(t)->err_code_o, PRE_ERR_EXIT_UNKNOWN | PRE_ERR_ALLOC_BUSY);
+    assert_int_equal(out(t)->cnt_err_o, 4);
+    /* exit of a parked victim's slot whose event already exited */
+    t->w[1].ev_left = 0;
+    run(t, 3);
+    alloc_block(t, B(9), 32);
+    push_event(t, 16);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 9, 0);
+    expect_cmd(next_cmd(t, 5), PRE_CMD_START, 9, PRE_ARG_PREEMPTED);
+    t->w[9].ev_left = 0;
+    cycle(t);
+    t->f_exit = 9; /* a second exit for the same event */
+    cycle(t);
+    cycle(t);
+    assert_int_equal(out(t)->err_code_o, PRE_ERR_EXIT_UNKNOWN);
+    assert_int_equal(out(t)->cnt_err_o, 5);
+    run(t, 5);
+    assert_int_equal(out(t)->cnt_resume_o, 1); /* exactly one RESUME */
+    tb_free(t);
+}
+
+/* ============================================================== random */
+
+static void new_phase(tb_t *t) {
+    edge_preempt_in_t *in = &t->in;
+    in->cfg_policy_i = rnd(t, 10) == 0 ? 3 : rnd(t, 3);
+    in->cfg_opt_i = rnd(t, 16);
+    in->cfg_en_i = rnd(t, 8) != 0;
+    if (rnd(t, 100) == 0) {
+        in->cfg_save_base_i = 0xff00 + rnd(t, 256); /* saturating save / restore times */
+        in->cfg_save_per_reg_i = 128 + rnd(t, 128);
+    } else {
+        in->cfg_save_base_i = rnd(t, 64);
+        in->cfg_save_per_reg_i = rnd(t, 8);
+    }
+    t->k.p_rf_free = (unsigned)rnd(t, 1001);
+    t->k.ctx_ok = rnd(t, 3) == 0;
+    t->k.p_event = 2 + (unsigned)rnd(t, 40);
+    t->k.p_alloc = 10 + (unsigned)rnd(t, 200);
+    t->k.p_issue = 50 + (unsigned)rnd(t, 400);
+    t->k.p_err = rnd(t, 4) == 0 ? 1 : 0;
+    t->k.ev_len_max = 20 + (unsigned)rnd(t, 400);
+}
+
+static void test_random_lockstep(void **state) {
+    (void)state;
+    uint64_t seed = tb_seed("edge_preempt random");
+    uint64_t n = tb_cycles(1000000);
+    tb_t *t = tb_new(NULL, seed);
+    t->f_rf = -1;
+    clock_t c0 = clock();
+    uint64_t next = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i == next) {
+            new_phase(t);
+            next = i + 1000 + rnd(t, 9000);
+        }
+        cycle(t);
+        t->nlog = 0;
+    }
+    /* drain: no new events or errors; preemption on; every event exits and
+     * every preempted victim is resumed exactly once */
+    t->k.p_event = t->k.p_err = t->k.p_alloc = 0;
+    t->k.ctx_ok = true;
+    t->in.cfg_en_i = 1;
+    uint64_t d = 0;
+    for (; d < 400000; d++) {
+        bool busy = t->qn || t->r_event || t->r_parked || t->r_st != PRE_ST_IDLE;
+        if (!busy) break;
+        cycle(t);
+    }
+    CHECK(t, d < 400000);
+    run(t, 10);
+    const edge_preempt_out_t *o = out(t);
+    assert_int_equal(o->cnt_start_pre_o, t->n_spre);
+    assert_int_equal(o->cnt_resume_o, t->n_spre); /* one RESUME per preempted START */
+    assert_int_equal(o->cnt_start_free_o, t->n_sfree);
+    assert_int_equal(o->cnt_abort_o, t->n_abort);
+    assert_int_equal(o->cnt_err_o, t->n_err);
+    assert_int_equal(o->event_mask_o | o->victim_mask_o, 0);
+    double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    printf("# %" PRIu64 " + %" PRIu64 " drain cycles in %.1f s (%s): flush oldest/newest/cheapest/3 %" PRIu64
+           "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", skipbar %" PRIu64 ", drop %" PRIu64 ", save %" PRIu64
+           " (saturated %" PRIu64 "), start pre %" PRIu64 " free %" PRIu64 ", abort %" PRIu64 ", resume %" PRIu64
+           " (%" PRIu64 " later than the restore time), draining waits %" PRIu64 ", errors exit/alloc/both %" PRIu64
+           "/%" PRIu64 "/%" PRIu64 "\n",
+           n, d, secs, fg_impl_name(t->b->impl), t->s_flush[0], t->s_flush[1], t->s_flush[2], t->s_flush[3],
+           t->s_skip, t->s_drop, t->s_save, t->s_sat, t->s_spre, t->s_sfree, t->s_abort, t->s_resume,
+           t->s_resume_late, t->s_drainwait, t->s_err[1], t->s_err[2], t->s_err[3]);
+    if (n >= 1000000) { /* every path was exercised */
+        for (int i = 0; i < 4; i++) assert_true(t->s_flush[i] > 0);
+        assert_true(t->s_skip > 0 && t->s_drop > 0 && t->s_save > 0 && t->s_sat > 0);
+        assert_true(t->s_abort > 0 && t->s_sfree > 0 && t->s_resume_late > 0 && t->s_drainwait > 0);
+        assert_true(t->s_err[1] > 0 && t->s_err[2] > 0);
+    }
+    tb_free(t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_free_context_start),
+        cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_eligibility),
+        cmocka_unit_test(test_opt_pipeline),
+        cmocka_unit_test(test_opt_ibuf_boost),
+        cmocka_unit_test(test_opt_barrier),
+        cmocka_unit_test(test_opt_drop),
+        cmocka_unit_test(test_one_preemption_all_states),
+        cmocka_unit_test(test_save_restore),
+        cmocka_unit_test(test_victim_exits),
+        cmocka_unit_test(test_resume_waits_for_port),
+        cmocka_unit_test(test_draining),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_random_lockstep),
+    };
+    return cmocka_run_group_tests_name("edge_preempt", tests, NULL, NULL);
+}
