@@ -63,6 +63,41 @@
  *   PRE_ERR_EXIT_UNKNOWN  ev_exit_i for a slot not running an event warp
  *   PRE_ERR_ALLOC_BUSY    w_alloc_i names a slot holding an event warp or a
  *                         victim (the whole allocation is ignored)
+ *
+ * Details the contract above leaves open, as rtl/edge/edge_preempt.sv and
+ * the twin implement them (tests/test_edge_preempt.c checks each):
+ *   - Selection latches cfg_opt_i (= FLUSH's arg) and req_regs_i: the FLUSH
+ *     state's BARSKIP / DROP tests use the latched options, the save count
+ *     and the restore count use the latched registers.  cfg_save_base_i /
+ *     cfg_save_per_reg_i are read when a count is loaded (entering SAVE, and
+ *     when the restore FSM takes a slot).  req_valid_i is not looked at again
+ *     after selection (the PEWT head only leaves by START).
+ *   - victim_o keeps the last victim until the next selection; v_* always
+ *     describe the warp in slot victim_o.  vstat_o: at selection BAR / LOAD
+ *     from w_bar_i / w_ld_i of the pick; in the first FLUSH cycle it ORs in
+ *     v_pipe / v_sb / v_imiss / v_ibuf and w_bar / w_ld of the victim, i.e.
+ *     after the core carried out FLUSH (with OPT_IBUF an i-buffer emptied by
+ *     the flush does not show).  Final from the second FLUSH cycle on, so it
+ *     is valid with START and ABORT.
+ *   - cmd_slot_o / cmd_arg_o are 0 when cmd_o is NONE; SKIPBAR / DROP carry 0.
+ *   - SAVE lasts save cycles + 1 cycles (counter loaded with N, START
+ *     decided when it reads 0): START comes N + 1 cycles later than with
+ *     rf_free_i.  The victim's exit is only looked at in FLUSH (a drained
+ *     victim has nothing in flight).
+ *   - Restore: ev_exit_i at edge e marks the slot; the restore FSM (one slot
+ *     at a time, lowest pending first) loads it at the next edge it is free,
+ *     so an undelayed RESUME is visible N + 3 cycles after the exit cycle
+ *     (N = 0 when not SAVED).  ABORT carries only SKIPPED (a core that
+ *     dropped loads knows it from the DROP).
+ *   - cfg_policy_i = 3 behaves as OLDEST.  A free-context START happens with
+ *     cfg_en_i = 0 too.  The core must not name free_slot_i in w_alloc_i in a
+ *     cycle with req_valid_i && free_ctx_i (the START may take it at that
+ *     edge), and free_slot_i must hold no event warp or victim.
+ *   - Reset age order: lower slot older (only matters for slots never
+ *     allocated).  Allocating the slot of a victim still in FLUSH is not an
+ *     error (only event / parked slots are checked).
+ *   - Both errors in one cycle: err_code_o = 3 (the codes OR'ed) and
+ *     cnt_err_o += 2; err_code_o holds the last code; every counter saturates.
  */
 #ifndef EDGE_PREEMPT_H
 #define EDGE_PREEMPT_H
