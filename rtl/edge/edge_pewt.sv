@@ -1,0 +1,267 @@
+// Pending event warp table (PEWT) of an EDGE SIMT core.
+//
+// EDGE Sec. IV-C (Fig. 9): warp-level event kernels (one block of <= 32
+// threads, no shared memory) bypass the KMU; the SIMT core scheduler picks a
+// core and transfers the event kernel into that core's small pending event
+// warp table, which manages it locally: when the warp completes, the kernel
+// completes.  Sec. IV-D: a pending event waits for a warp context, either a
+// free one or one borrowed from a victim warp by the preemption controller
+// (rtl/edge/edge_preempt.sv), which forwards its START to start_*.
+// Sec. IV-E: a four-entry table, 160 B per SIMT core.
+//
+// Entry life: FREE -push-> PENDING -start-> RUNNING (in warp slot `slot`)
+// -exit-> FREE, with one completion pulse carrying the launch tag.  The
+// contract (ports, timing, errors) is sim/twin/edge_pewt.h.
+//
+// Beyond the paper (our choices):
+//   - pending entries start in arrival order (an fg_fifo of entry indices);
+//     a push takes the lowest free entry;
+//   - start, exit and push may all happen at the same edge, every decision
+//     judged on the state before the edge; an exit frees its slot before a
+//     start into the same slot at the same edge (so that start is legal);
+//   - misuse (start with nothing pending, start into a slot already running
+//     an event warp, exit of a slot running none) is ignored and reported:
+//     err_valid_o pulses the cycle after, cnt_err_o counts (a start error and
+//     an exit error at the same edge count 2; err_code_o shows the start's).
+//
+// Storage (default parameters), against EDGE IV-E's 160 B = 1280 bits per
+// core (40 B per entry, which fits two 8 B pointers + six 4 B dimensions):
+//   per entry kernel 64 + param 64 + tag 64 + threads 6 + regs 7 + slot 6
+//   + state 2 (pend_q / run_q) = 213 bits; 4 entries = 852 bits = 106.5 B,
+//   67% of the budget (no grid/block dimensions: a single-warp kernel only
+//   needs its thread count; a 64-bit launch tag instead).  Arrival order:
+//   4 x 2 bits + pointers and count = 15 bits.  Outside the table proper:
+//   completion 71, error 19, push counter 32 bits.  All registers: 989 bits
+//   = 123.6 B, still under 160 B (Yosys synth_ecp5: 991 FFs, the 2 extra
+//   being a read register Yosys makes of the order FIFO's read port).
+module edge_pewt #(
+  parameter int ENTRIES = 4,
+  parameter int ADDR_W  = 64,
+  parameter int TAG_W   = 64,
+  parameter int SLOT_W  = 6,
+  parameter int THR_W   = 6,
+  parameter int REGS_W  = 7,
+  localparam int IDW    = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,
+  localparam int CW     = $clog2(ENTRIES + 1)
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // push: a single-warp event kernel from the SIMT core scheduler (IV-C)
+  input  logic              ev_valid_i,
+  output logic              ev_ready_o,
+  input  logic [ADDR_W-1:0] ev_kernel_i,
+  input  logic [ADDR_W-1:0] ev_param_i,
+  input  logic [TAG_W-1:0]  ev_tag_i,
+  input  logic [THR_W-1:0]  ev_threads_i,
+  input  logic [REGS_W-1:0] ev_regs_i,
+  // start: the head pending event gets warp slot start_slot_i (IV-D)
+  input  logic              start_valid_i,
+  input  logic [SLOT_W-1:0] start_slot_i,
+  // exit: the event warp in exit_slot_i finished
+  input  logic              exit_valid_i,
+  input  logic [SLOT_W-1:0] exit_slot_i,
+  // head of the pending entries (oldest first)
+  output logic              hd_valid_o,
+  output logic [IDW-1:0]    hd_idx_o,
+  output logic [ADDR_W-1:0] hd_kernel_o,
+  output logic [ADDR_W-1:0] hd_param_o,
+  output logic [TAG_W-1:0]  hd_tag_o,
+  output logic [THR_W-1:0]  hd_threads_o,
+  output logic [REGS_W-1:0] hd_regs_o,
+  // completion: one pulse per exit of a running event warp
+  output logic              cpl_valid_o,
+  output logic [TAG_W-1:0]  cpl_tag_o,
+  output logic [SLOT_W-1:0] cpl_slot_o,
+  // occupancy (the SIMT core scheduler reads n_free_o / ev_ready_o)
+  output logic [CW-1:0]     n_pending_o,
+  output logic [CW-1:0]     n_running_o,
+  output logic [CW-1:0]     n_free_o,
+  // errors and counters
+  output logic              err_valid_o,
+  output logic [1:0]        err_code_o,
+  output logic [15:0]       cnt_err_o,
+  output logic [31:0]       cnt_push_o
+);
+  localparam logic [1:0] ERR_START_EMPTY = 2'd1, ERR_START_BUSY = 2'd2, ERR_EXIT_UNKNOWN = 2'd3;
+
+  // ---------------------------------------------------------------- state
+  // Entry state: PENDING = pend[i], RUNNING = run[i], FREE = neither (never
+  // both: asserted below); the flops live in the entries' scopes (g_ent).
+  logic [ENTRIES-1:0] pend, run;
+  logic              cpl_v_q;
+  logic [TAG_W-1:0]  cpl_tag_q;
+  logic [SLOT_W-1:0] cpl_slot_q;
+  logic              err_v_q;
+  logic [1:0]        err_code_q;
+  logic [15:0]       cnt_err_q;
+  logic [31:0]       cnt_push_q;
+
+  function automatic logic [CW-1:0] popcnt(input logic [ENTRIES-1:0] m);
+    popcnt = '0;
+    for (int i = 0; i < ENTRIES; i++) popcnt = popcnt + CW'(m[i]);
+  endfunction
+
+  // One-hot (or zero) entry masks of this cycle's push, start and exit.
+  logic [ENTRIES-1:0] push_oh, start_oh, exit_oh;
+
+  // ------------------------------------------------------------ the entries
+  // Entry i is generate scope g_ent[i] (one group of signals per entry in the
+  // waveforms): its two state bits and its payload.  The payload is plain
+  // enable flops without reset, meaningful only while the entry is PENDING /
+  // RUNNING.  Each entry offers its fields to the head read-out when it is
+  // the head and its tag to the completion when its slot exits; the outputs
+  // OR these together (an AND-OR of the decoded index: ~3 LUT4 per bit under
+  // Yosys, against ~5 for the equivalent priority if-chain).
+  localparam int HW = 2 * ADDR_W + TAG_W + THR_W + REGS_W;   // head fields
+  logic [ENTRIES-1:0]        start_hit, exit_hit;            // RUNNING in start_slot_i / exit_slot_i
+  logic [ENTRIES*SLOT_W-1:0] slots;                          // entry i's slot at [i*SLOT_W +: SLOT_W]
+  logic [ENTRIES*HW-1:0]     hd_sel;                         // entry i's fields if it is the head
+  logic [ENTRIES*TAG_W-1:0]  exit_sel;                       // entry i's tag if its slot exits
+
+  for (genvar i = 0; i < ENTRIES; i++) begin : g_ent
+    logic              pend_q, run_q;
+    logic [ADDR_W-1:0] kernel_q, param_q;
+    logic [TAG_W-1:0]  tag_q;
+    logic [THR_W-1:0]  thr_q;
+    logic [REGS_W-1:0] regs_q;
+    logic [SLOT_W-1:0] slot_q;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        pend_q <= 1'b0;
+        run_q  <= 1'b0;
+      end else begin
+        pend_q <= (pend_q && !start_oh[i]) || push_oh[i];
+        run_q  <= (run_q && !exit_oh[i]) || start_oh[i];
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (push_oh[i]) begin
+        kernel_q <= ev_kernel_i;
+        param_q  <= ev_param_i;
+        tag_q    <= ev_tag_i;
+        thr_q    <= ev_threads_i;
+        regs_q   <= ev_regs_i;
+      end
+      if (start_oh[i]) slot_q <= start_slot_i;
+    end
+
+    assign pend[i]       = pend_q;
+    assign run[i]        = run_q;
+    assign slots[i*SLOT_W +: SLOT_W] = slot_q;
+    assign start_hit[i]  = run_q && (slot_q == start_slot_i);
+    assign exit_hit[i]   = run_q && (slot_q == exit_slot_i);
+    assign hd_sel[i*HW +: HW]         = (hd_idx_o == IDW'(i)) ?
+                                        {kernel_q, param_q, tag_q, thr_q, regs_q} : '0;
+    assign exit_sel[i*TAG_W +: TAG_W] = exit_hit[i] ? tag_q : '0;
+  end
+
+  // The head entry's fields (when hd_valid_o = 0: those of the entry the
+  // order FIFO's read pointer names, as the C twin mirrors) and the exiting
+  // entry's tag (at most one RUNNING entry per slot: asserted).
+  logic [HW-1:0]    hd_fields;
+  logic [TAG_W-1:0] exit_tag;
+  always_comb begin
+    hd_fields = '0;
+    exit_tag  = '0;
+    for (int i = 0; i < ENTRIES; i++) begin
+      hd_fields = hd_fields | hd_sel[i*HW +: HW];
+      exit_tag  = exit_tag | exit_sel[i*TAG_W +: TAG_W];
+    end
+  end
+  assign {hd_kernel_o, hd_param_o, hd_tag_o, hd_threads_o, hd_regs_o} = hd_fields;
+
+  // ------------------------------------------------------------------ push
+  // A push takes the lowest free entry.  ev_ready_o comes from state only:
+  // an entry freed at the same edge is not reused before the next cycle.
+  // Writes are gated by rst_ni so that the reset cycles never touch the
+  // payload or the order FIFO's storage (the C twin's reset does not either).
+  wire [ENTRIES-1:0] free_m = ~(pend | run);
+  logic [IDW-1:0] free_idx;
+  always_comb begin
+    free_idx = '0;
+    for (int i = ENTRIES - 1; i >= 0; i--) if (free_m[i]) free_idx = IDW'(i);
+  end
+  assign ev_ready_o = |free_m;
+  wire push = rst_ni && ev_valid_i && ev_ready_o;
+
+  // ------------------------------------------- exit and start (IV-C, IV-D)
+  // exit: frees the RUNNING entry of exit_slot_i (completion next cycle)
+  wire exit_ok  = exit_valid_i && (|exit_hit);
+  wire exit_err = exit_valid_i && !(|exit_hit);
+  // start: the head (oldest PENDING entry) into start_slot_i, unless no entry
+  // is pending or the slot already runs an event warp that is not exiting now
+  wire start_empty = start_valid_i && !hd_valid_o;
+  wire start_busy  = start_valid_i && hd_valid_o && (|start_hit) &&
+                     !(exit_valid_i && (exit_slot_i == start_slot_i));
+  wire start_ok    = rst_ni && start_valid_i && hd_valid_o && !start_busy;
+
+  assign push_oh  = push ? (ENTRIES'(1) << free_idx) : '0;
+  assign start_oh = start_ok ? (ENTRIES'(1) << hd_idx_o) : '0;
+  assign exit_oh  = exit_ok ? exit_hit : '0;
+
+  // --------------------------------------------- arrival order (IV-C)
+  logic unused_ord_ready;
+  fg_fifo #(.WIDTH(IDW), .DEPTH(ENTRIES)) u_order (
+    .clk_i, .rst_ni, .valid_i(push), .ready_o(unused_ord_ready), .data_i(free_idx),
+    .valid_o(hd_valid_o), .ready_i(start_ok), .data_o(hd_idx_o), .count_o(n_pending_o)
+  );
+
+  // ------------------------------------------------ errors and counters
+  wire        any_err  = start_empty || start_busy || exit_err;
+  wire [1:0]  err_code = start_empty ? ERR_START_EMPTY :
+                         start_busy  ? ERR_START_BUSY : ERR_EXIT_UNKNOWN;
+  wire [1:0]  n_err    = 2'(start_empty || start_busy) + 2'(exit_err);
+  wire [16:0] err_sum  = {1'b0, cnt_err_q} + 17'(n_err);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cpl_v_q    <= 1'b0;
+      cpl_tag_q  <= '0;
+      cpl_slot_q <= '0;
+      err_v_q    <= 1'b0;
+      err_code_q <= '0;
+      cnt_err_q  <= '0;
+      cnt_push_q <= '0;
+    end else begin
+      cpl_v_q <= exit_ok;
+      if (exit_ok) begin
+        cpl_tag_q  <= exit_tag;
+        cpl_slot_q <= exit_slot_i;
+      end
+      err_v_q <= any_err;
+      if (any_err) err_code_q <= err_code;
+      cnt_err_q <= err_sum[16] ? 16'hffff : err_sum[15:0];
+      if (push && cnt_push_q != 32'hffffffff) cnt_push_q <= cnt_push_q + 32'd1;
+    end
+  end
+
+  // -------------------------------------------------------------- outputs
+  assign cpl_valid_o  = cpl_v_q;
+  assign cpl_tag_o    = cpl_tag_q;
+  assign cpl_slot_o   = cpl_slot_q;
+  assign n_running_o  = popcnt(run);
+  assign n_free_o     = popcnt(free_m);
+  assign err_valid_o  = err_v_q;
+  assign err_code_o   = err_code_q;
+  assign cnt_err_o    = cnt_err_q;
+  assign cnt_push_o   = cnt_push_q;
+
+  // ----------------------------------------------------------- invariants
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert ((pend & run) == '0);                      // one state per entry
+      assert (n_pending_o == popcnt(pend));             // the order FIFO holds the PENDING entries
+      assert (32'(n_pending_o) + 32'(n_running_o) + 32'(n_free_o) == ENTRIES);
+      if (hd_valid_o) assert (pend[hd_idx_o]);          // the head is PENDING
+      assert (popcnt(exit_hit) <= CW'(1));
+      for (int i = 0; i < ENTRIES; i++)                 // no two RUNNING entries share a slot
+        for (int j = 0; j < ENTRIES; j++)
+          if (j > i) assert (!(run[i] && run[j] &&
+                               slots[i*SLOT_W +: SLOT_W] == slots[j*SLOT_W +: SLOT_W]));
+      if (push) assert (free_m[free_idx]);              // a push takes a FREE entry
+      if (start_ok) assert (!(|(start_hit & ~exit_oh))); // never two warps in one slot
+    end
+  end
+endmodule
