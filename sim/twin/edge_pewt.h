@@ -20,8 +20,17 @@
  *          that entry's tag and slot.
  *   Push, start and exit may all happen at the same edge (the pushed entry
  *   cannot be the one started: it is not pending before the edge).
+ *   Every decision is judged on the state before the edge, so: a push takes
+ *   the lowest entry free before the edge (hd_idx_o names it), never the one
+ *   an exit frees at that edge; an exit of the slot a start fills at the same
+ *   edge is EXIT_UNKNOWN.  One exception, exit first: a start into the slot
+ *   whose event warp exits at the same edge is legal (not START_BUSY).
+ *   hd_kernel_o..hd_regs_o / hd_idx_o are don't-care while hd_valid_o = 0
+ *   (stale entry; the twin mirrors the RTL).  cpl_tag_o / cpl_slot_o and
+ *   err_code_o hold their last values; cnt_err_o / cnt_push_o saturate.
  * Errors (input misuse; the operation is ignored, nothing is lost or
- * changed; err_valid_o pulses the cycle after with the code, cnt_err_o counts):
+ * changed; err_valid_o pulses the cycle after with the code, cnt_err_o counts;
+ * a start error and an exit error at one edge count 2 and show the start's):
  *   PEWT_ERR_START_EMPTY   start with no pending entry
  *   PEWT_ERR_START_BUSY    start into a slot that already runs an event warp
  *   PEWT_ERR_EXIT_UNKNOWN  exit of a slot that runs no event warp
