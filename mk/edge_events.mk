@@ -3,3 +3,4 @@
 # injected at the SIMT core scheduler, the preemption-latency experiment.
 SIM_SRCS += sim/work/ipv4_work.c
 TESTS    += test_preempt
+PROGRAMS += preemption_latency
