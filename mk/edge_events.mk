@@ -4,3 +4,5 @@
 SIM_SRCS += sim/work/ipv4_work.c
 TESTS    += test_preempt
 PROGRAMS += preemption_latency
+# one preemption in core 0 of a real SIMT model: its PEWT and controller FSTs
+WAVES += scripts/wave_preempt.sh

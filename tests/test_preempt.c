@@ -259,13 +259,12 @@ static void test_barrier_skip(void **st) {
     assert_true(skip.lat_sum < none.lat_sum);
 }
 
-/* Register save to / restore from global memory when the register file is
- * full: the victims' results stay bit-exact. */
-static void test_save_restore(void **st) {
-    (void)st;
+/* A background that uses exactly the register file: an event must save the
+ * victim's registers to global memory instead of reserving free ones. */
+static scen full_register_file(unsigned n_ev) {
     scen s = base(T_PRE_ALU);
     s.opts = ALL;
-    /* exactly the background's registers: no room to reserve */
+    s.n_ev = n_ev;
     gpu_config c;
     gpu_config_default(&c);
     char err[256];
@@ -274,6 +273,14 @@ static void test_save_restore(void **st) {
     if (!g || gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
     s.regs_per_core = k.regs_per_thread * BG_BLOCKS * BG_THREADS;
     gpu_free(g);
+    return s;
+}
+
+/* Register save to / restore from global memory: the victims' results stay
+ * bit-exact. */
+static void test_save_restore(void **st) {
+    (void)st;
+    scen s = full_register_file(6);
     run(&s);
     assert_int_equal(s.preempted, s.n_ev);
     assert_int_equal(s.saved, s.n_ev);
@@ -311,8 +318,25 @@ static void test_draining(void **st) {
     assert_int_equal(s.ps.start_free, s.n_ev);
 }
 
+/* One preemption with every optimization and a full register file (SAVE
+ * and restore): `make wave` runs only this test with $FG_WAVE_DIR set and
+ * gets core 0's PEWT and controller FSTs (build/waves/simt_core0_*.fst). */
+static void test_one_preemption(void **st) {
+    (void)st;
+    scen s = full_register_file(1);
+    run(&s);
+    assert_int_equal(s.preempted, 1);
+    assert_int_equal(s.saved, 1);
+    assert_int_equal(s.ps.resumes, 1);
+}
+
 int main(void) {
+    if (getenv("FG_WAVE_DIR")) {
+        const struct CMUnitTest wave[] = {cmocka_unit_test(test_one_preemption)};
+        return cmocka_run_group_tests_name("preempt_wave", wave, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_preemption),
         cmocka_unit_test(test_free_context), cmocka_unit_test(test_drop_loads),
         cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_save_restore),
         cmocka_unit_test(test_draining),     cmocka_unit_test(test_all_combinations),

@@ -15,6 +15,7 @@
 
 #include "edge_pewt.h"
 #include "edge_preempt.h"
+#include "fg_util.h"
 #include "simt/gpu_internal.h"
 
 /* GTO priorities (higher first).  Background launches use 0..3. */
@@ -67,6 +68,18 @@ int simt_edge_init(gpu_t *g, simt_core *c, char *err, size_t errlen) {
         return -1;
     }
     e->trace = getenv("FG_PREEMPT_TRACE") != NULL;
+    /* $FG_WAVE_DIR: FST of core 0's two blocks (RTL side), cycle window
+     * $FG_WAVE_START..$FG_WAVE_END; tb/waves/edge_{pewt,preempt}.gtkw read them
+     * after `make wave` points copies at these files */
+    const char *wd = getenv("FG_WAVE_DIR");
+    if (wd && c->id == 0 && k->pre.impl != FG_IMPL_C) {
+        char path[512];
+        uint64_t t0 = fg_env_u64("FG_WAVE_START", 0), t1 = fg_env_u64("FG_WAVE_END", 0);
+        snprintf(path, sizeof path, "%s/simt_core0_edge_pewt.fst", wd);
+        if (fg_block_trace(e->pewt, path, t0, t1)) { snprintf(err, errlen, "cannot trace to %s", path); return -1; }
+        snprintf(path, sizeof path, "%s/simt_core0_edge_preempt.fst", wd);
+        if (fg_block_trace(e->pre, path, t0, t1)) { snprintf(err, errlen, "cannot trace to %s", path); return -1; }
+    }
     e->qin.cfg_en_i = k->pre.enable;
     e->qin.cfg_policy_i = k->pre.policy;
     e->qin.cfg_opt_i = k->pre.opts;
