@@ -83,8 +83,10 @@ int main(int argc, char **argv) {
             fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
             return 2;
         }
-        char a[64];
+        char a[64]; /* every RTL block of the run: front-end and per-core PEWT / controller */
         snprintf(a, sizeof a, "edge.impl=%s", impl);
+        fg_config_set(cfg, a, err, sizeof err);
+        snprintf(a, sizeof a, "preempt.impl=%s", impl);
         fg_config_set(cfg, a, err, sizeof err);
     }
     sys_params p;
@@ -154,8 +156,8 @@ int main(int argc, char **argv) {
         printf("  (offered load %.2f Mpps; saturated = a new batch as soon as one of %u slots frees)\n",
                p.nic.rate_mpps, p.nic.slots);
     }
-    printf("\n  simulated %llu GPU cycles (%llu warp instructions) in %.1f s wall time\n",
-           (unsigned long long)res->gpu_cycles, (unsigned long long)res->warp_instrs, wall);
+    printf("\n  simulated %llu GPU cycles (%llu warp instructions) in %.1f s wall time, %.1f s CPU\n",
+           (unsigned long long)res->gpu_cycles, (unsigned long long)res->warp_instrs, wall, res->cpu_seconds);
 
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", "launch-latency");
@@ -198,6 +200,7 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "simulated_gpu_cycles", (double)res->gpu_cycles);
     cJSON_AddNumberToObject(root, "simulated_warp_instrs", (double)res->warp_instrs);
     cJSON_AddNumberToObject(root, "wall_seconds", wall);
+    cJSON_AddNumberToObject(root, "cpu_seconds", res->cpu_seconds);
     char *txt = cJSON_Print(root);
     char dir[512];
     snprintf(dir, sizeof dir, "%s", out);

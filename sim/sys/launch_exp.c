@@ -29,9 +29,9 @@ int launch_exp_load(sys_params *p, launch_exp_params *x, fg_config *cfg, char *e
     return 0;
 }
 
-static double now_s(void) {
+static double now_s(clockid_t id) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -51,7 +51,7 @@ static int one(const char *what, const sys_params *p, sys_path path, bool closed
 int launch_exp_run(const sys_params *p, const launch_exp_params *x, launch_exp_result *r, char *err,
                    size_t errlen) {
     memset(r, 0, sizeof *r);
-    double t0 = now_s();
+    double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     int rc = one("baseline", p, SYS_BASELINE, true, x->events, &r->base, r, err, errlen) ||
              one("edge", p, SYS_EDGE, true, x->events, &r->edge, r, err, errlen);
     if (!rc && x->e2e) {
@@ -62,7 +62,8 @@ int launch_exp_run(const sys_params *p, const launch_exp_params *x, launch_exp_r
         rc = rc || one("baseline saturated", &q, SYS_BASELINE, false, x->e2e_events, &r->sat_b, r, err, errlen) ||
              one("edge saturated", &q, SYS_EDGE, false, x->e2e_events, &r->sat_e, r, err, errlen);
     }
-    r->wall_seconds = now_s() - t0;
+    r->wall_seconds = now_s(CLOCK_MONOTONIC) - t0;
+    r->cpu_seconds = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     return rc ? -1 : 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct {
     uint64_t gpu_cycles;                   /* simulated GPU cycles (sys_result.gpu_cycles) */
     uint64_t warp_instrs, thread_instrs;
     double wall_seconds;                   /* wall-clock time of the runs (monotonic clock) */
+    double cpu_seconds;                    /* CPU time of this process during the runs */
 } launch_exp_result;
 
 /* Loads the INI file `path`, then applies each "section.key=value" of

@@ -1,0 +1,508 @@
+/* fg_run: runs any kernel ELF on the SIMT model with buffers and arguments
+ * given on the command line, so that a new kernel needs no host code
+ * (issue 3, item 8; docs/SIMT.md "Writing and running a kernel").
+ *
+ *   fg_run --kernel build/sw/saxpy.elf --entry saxpy --grid 4 --block 256 \
+ *          --buf x=f32:1024:ramp --buf y=f32:1024:file:in.bin --buf out=f32:1024 \
+ *          --arg u32:1000 --arg f32:2.5 --arg buf:x --arg buf:y --arg buf:out \
+ *          --dump out=out.bin --print out:8
+ *
+ * Buffers are allocated in GPU global memory in the order given and filled
+ * before the launch; the kernel's parameter block (a0 at entry) is the
+ * --arg list packed in order, 4 bytes each, buffer arguments becoming the
+ * buffer's 32-bit GPU address.  After the kernel completes, --dump writes
+ * buffers as raw bytes and --print shows their first elements.
+ *
+ * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
+ * within --max-cycles, or an output file could not be written; 2 bad
+ * command line or input (config, ELF, buffer, file, dimensions, a launch the
+ * GPU refuses).  Every error is one line "fg_run: ..." on stderr. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_util.h"
+#include "simt/gpu.h"
+#include "simt/simt_abi.h"
+
+#define USAGE                                                                                          \
+    "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
+    "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
+    "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N]\n"                     \
+    "              [--config FILE] [--set gpu.key=value]...\n"                                        \
+    "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
+    "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
+    "        exactly COUNT elements)\n"                                                                \
+    "  --arg (4 bytes each, packed in order into the parameter block = a0):\n"                         \
+    "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
+    "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --config configs/edge.ini\n"
+
+enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_I32, T_F32, T_N };
+static const char *const type_name[T_N] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32"};
+static const unsigned type_size[T_N] = {1, 1, 2, 2, 4, 4, 4};
+
+typedef struct {
+    char name[64];
+    int type;
+    uint64_t count, bytes, addr;
+    const char *init; /* "zero", "ramp", "fill:V", "random:S", "file:P" */
+} fbuf;
+
+typedef struct {
+    int is_buf;
+    uint32_t bits;
+    const char *buf;
+    const char *spec;
+} farg;
+
+typedef struct {
+    const char *buf, *path; /* --dump */
+    uint64_t n;             /* --print */
+} fout;
+
+typedef struct {
+    uint64_t first, done;
+    int seen_first, seen_done;
+} fcb;
+
+static int die(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int die(int rc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout); /* what was printed so far comes first */
+    fputs("fg_run: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return rc;
+}
+
+static void cb_first(void *u, uint64_t tag, uint64_t cycle) {
+    (void)tag;
+    fcb *c = u;
+    if (!c->seen_first++) c->first = cycle;
+}
+static void cb_done(void *u, uint64_t tag, uint64_t cycle) {
+    (void)tag;
+    fcb *c = u;
+    c->seen_done++;
+    c->done = cycle;
+}
+
+/* ------------------------------------------------------------- parsing */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
+    char *end;
+    if (!s || !*s || *s == '-') return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+static int find_type(const char *s, size_t len) {
+    for (int t = 0; t < T_N; t++)
+        if (strlen(type_name[t]) == len && !strncmp(s, type_name[t], len)) return t;
+    return -1;
+}
+
+/* A value of type t as its little-endian bits (integers: range-checked). */
+static int parse_value(int t, const char *s, uint32_t *bits) {
+    char *end;
+    if (!*s) return -1;
+    errno = 0;
+    if (t == T_F32) {
+        float f = strtof(s, &end);
+        if (*end || errno == ERANGE) return -1;
+        memcpy(bits, &f, 4);
+        return 0;
+    }
+    int sgn = t == T_I8 || t == T_I16 || t == T_I32;
+    unsigned bitsz = type_size[t] * 8;
+    if (sgn) {
+        long long v = strtoll(s, &end, 0);
+        long long lo = -(1ll << (bitsz - 1)), hi = (1ll << (bitsz - 1)) - 1;
+        if (errno || *end || v < lo || v > hi) return -1;
+        *bits = (uint32_t)v & (bitsz == 32 ? 0xffffffffu : (1u << bitsz) - 1);
+    } else {
+        if (*s == '-') return -1;
+        unsigned long long v = strtoull(s, &end, 0);
+        if (errno || *end || v > (bitsz == 32 ? 0xffffffffull : (1ull << bitsz) - 1)) return -1;
+        *bits = (uint32_t)v;
+    }
+    return 0;
+}
+
+/* "X[,Y[,Z]]" or "XxYxZ", each in [1, 2^31) */
+static int parse_dims(const char *s, uint32_t d[3]) {
+    d[0] = d[1] = d[2] = 1;
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (*p < '0' || *p > '9') return -1;
+        errno = 0;
+        unsigned long v = strtoul(p, &end, 10);
+        if (errno || v == 0 || v >= (1ul << 31)) return -1;
+        d[i] = (uint32_t)v;
+        if (!*end) return 0;
+        if (*end != ',' && *end != 'x') return -1;
+        p = end + 1;
+    }
+    return -1;
+}
+
+static int valid_name(const char *s, size_t len) {
+    if (!len || len >= 64) return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i && c >= '0' && c <= '9')))
+            return 0;
+    }
+    return 1;
+}
+
+static fbuf *find_buf(fbuf *b, int n, const char *name, size_t len) {
+    for (int i = 0; i < n; i++)
+        if (strlen(b[i].name) == len && !strncmp(b[i].name, name, len)) return &b[i];
+    return NULL;
+}
+
+/* NAME=TYPE:COUNT[:INIT] */
+static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out) {
+    const char *eq = strchr(spec, '=');
+    if (!eq || !valid_name(spec, (size_t)(eq - spec)))
+        return die(2, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
+    if (find_buf(bufs, nb, spec, (size_t)(eq - spec)))
+        return die(2, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, spec, (size_t)(eq - spec));
+    const char *ty = eq + 1, *c1 = strchr(ty, ':');
+    if (!c1 || (out->type = find_type(ty, (size_t)(c1 - ty))) < 0)
+        return die(2, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
+    const char *cnt = c1 + 1, *c2 = strchr(cnt, ':');
+    char num[32];
+    size_t ln = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
+    if (ln >= sizeof num) ln = sizeof num - 1;
+    memcpy(num, cnt, ln);
+    num[ln] = 0;
+    if (parse_u64(num, UINT32_MAX, &out->count) || !out->count)
+        return die(2, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
+    out->bytes = out->count * type_size[out->type];
+    out->init = c2 ? c2 + 1 : "zero";
+    const char *in = out->init;
+    uint32_t bits;
+    uint64_t seed;
+    if (!strcmp(in, "zero") || !strcmp(in, "ramp")) return 0;
+    if (!strncmp(in, "fill:", 5)) {
+        if (parse_value(out->type, in + 5, &bits))
+            return die(2, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, type_name[out->type]);
+        return 0;
+    }
+    if (!strncmp(in, "random:", 7)) {
+        if (parse_u64(in + 7, UINT64_MAX, &seed)) return die(2, "--buf %s: bad random seed '%s'", spec, in + 7);
+        return 0;
+    }
+    if (!strncmp(in, "file:", 5) && in[5]) return 0;
+    return die(2, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
+}
+
+/* TYPE:VALUE or buf:NAME */
+static int parse_arg(const char *spec, farg *a) {
+    memset(a, 0, sizeof *a);
+    a->spec = spec;
+    const char *c = strchr(spec, ':');
+    if (!c) return die(2, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
+    if (!strncmp(spec, "buf:", 4)) {
+        a->is_buf = 1;
+        a->buf = spec + 4;
+        return 0;
+    }
+    int t = find_type(spec, (size_t)(c - spec));
+    if (t != T_U32 && t != T_I32 && t != T_F32)
+        return die(2, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
+    if (parse_value(t, c + 1, &a->bits)) return die(2, "--arg %s: '%s' is not a valid %s", spec, c + 1, type_name[t]);
+    return 0;
+}
+
+/* ------------------------------------------------------------- buffers */
+static void put_elem(uint8_t *p, int t, uint32_t bits) { memcpy(p, &bits, type_size[t]); }
+
+static int fill_buf(const fbuf *b, uint8_t *h) {
+    unsigned es = type_size[b->type];
+    const char *in = b->init;
+    if (!strcmp(in, "zero")) {
+        memset(h, 0, b->bytes);
+    } else if (!strcmp(in, "ramp")) {
+        for (uint64_t i = 0; i < b->count; i++) {
+            uint32_t bits = (uint32_t)i;
+            if (b->type == T_F32) {
+                float f = (float)i;
+                memcpy(&bits, &f, 4);
+            }
+            put_elem(h + i * es, b->type, bits);
+        }
+    } else if (!strncmp(in, "fill:", 5)) {
+        uint32_t bits = 0;
+        parse_value(b->type, in + 5, &bits);
+        for (uint64_t i = 0; i < b->count; i++) put_elem(h + i * es, b->type, bits);
+    } else if (!strncmp(in, "random:", 7)) {
+        uint64_t seed = 0;
+        parse_u64(in + 7, UINT64_MAX, &seed);
+        fg_rng r;
+        fg_rng_seed(&r, seed);
+        for (uint64_t i = 0; i < b->count; i++) {
+            uint64_t x = fg_rng_next(&r);
+            uint32_t bits = (uint32_t)x;
+            if (b->type == T_F32) { /* uniform in [0, 1) */
+                float f = (float)(x >> 40) / 16777216.0f;
+                memcpy(&bits, &f, 4);
+            }
+            put_elem(h + i * es, b->type, bits);
+        }
+    } else { /* file:PATH */
+        const char *path = in + 5;
+        FILE *f = fopen(path, "rb");
+        if (!f) return die(2, "buffer %s: cannot open %s: %s", b->name, path, strerror(errno));
+        if (fseek(f, 0, SEEK_END)) {
+            fclose(f);
+            return die(2, "buffer %s: cannot read %s: %s", b->name, path, strerror(errno));
+        }
+        long sz = ftell(f);
+        rewind(f);
+        if (sz < 0 || (uint64_t)sz != b->bytes) {
+            fclose(f);
+            return die(2, "buffer %s: size mismatch: file %s has %ld bytes, the buffer %llu (%llu x %s)", b->name,
+                       path, sz, (unsigned long long)b->bytes, (unsigned long long)b->count, type_name[b->type]);
+        }
+        size_t got = fread(h, 1, b->bytes, f);
+        fclose(f);
+        if (got != b->bytes) return die(2, "buffer %s: read error on %s", b->name, path);
+    }
+    return 0;
+}
+
+static void print_elem(const uint8_t *p, int t) {
+    uint32_t v = 0;
+    memcpy(&v, p, type_size[t]);
+    switch (t) {
+    case T_U8: case T_U16: case T_U32: printf(" %u", v); break;
+    case T_I8: printf(" %d", (int)(int8_t)v); break;
+    case T_I16: printf(" %d", (int)(int16_t)v); break;
+    case T_I32: printf(" %d", (int)(int32_t)v); break;
+    default: {
+        float f;
+        memcpy(&f, &v, 4);
+        printf(" %.9g", (double)f);
+    }
+    }
+}
+
+/* ------------------------------------------------------------- main */
+int main(int argc, char **argv) {
+    const char *kpath = NULL, *entry = "main", *cfgpath = "configs/edge.ini";
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    uint64_t shmem = 0, max_cycles = 10000000ull;
+    int nb = 0, na = 0, nd = 0, np = 0, ns = 0;
+    fbuf *bufs = calloc((size_t)argc, sizeof *bufs);
+    farg *args = calloc((size_t)argc, sizeof *args);
+    fout *dumps = calloc((size_t)argc, sizeof *dumps), *prints = calloc((size_t)argc, sizeof *prints);
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    if (!bufs || !args || !dumps || !prints || !sets) return die(2, "out of memory");
+
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+        if (o[0] != '-' || i + 1 >= argc)
+            return die(2, o[0] == '-' ? "option %s needs a value (fg_run --help lists the options)"
+                                      : "unexpected argument '%s' (fg_run --help lists the options)", o);
+        const char *v = argv[++i];
+        if (!strcmp(o, "--kernel")) kpath = v;
+        else if (!strcmp(o, "--entry")) entry = v;
+        else if (!strcmp(o, "--config")) cfgpath = v;
+        else if (!strcmp(o, "--set")) sets[ns++] = v;
+        else if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
+            if (parse_dims(v, o[2] == 'g' ? grid : block))
+                return die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1", o, v);
+        } else if (!strcmp(o, "--shmem")) {
+            if (parse_u64(v, UINT32_MAX, &shmem)) return die(2, "--shmem %s: expected a byte count", v);
+        } else if (!strcmp(o, "--max-cycles")) {
+            if (parse_u64(v, UINT64_MAX, &max_cycles) || !max_cycles)
+                return die(2, "--max-cycles %s: expected a number >= 1", v);
+        } else if (!strcmp(o, "--buf")) {
+            if (parse_buf(v, bufs, nb, &bufs[nb])) return 2;
+            nb++;
+        } else if (!strcmp(o, "--arg")) {
+            if (parse_arg(v, &args[na])) return 2;
+            na++;
+        } else if (!strcmp(o, "--dump")) {
+            const char *eq = strchr(v, '=');
+            if (!eq || !eq[1]) return die(2, "--dump %s: expected NAME=FILE", v);
+            dumps[nd].buf = v;
+            dumps[nd].path = eq + 1;
+            nd++;
+        } else if (!strcmp(o, "--print")) {
+            const char *c = strchr(v, ':');
+            prints[np].buf = v;
+            prints[np].n = 8;
+            if (c && (parse_u64(c + 1, UINT64_MAX, &prints[np].n) || !prints[np].n))
+                return die(2, "--print %s: expected NAME[:N] with N >= 1", v);
+            np++;
+        } else {
+            return die(2, "unknown option %s (fg_run --help lists the options)", o);
+        }
+    }
+    if (!kpath) {
+        fputs(USAGE, stderr);
+        return die(2, "no --kernel given");
+    }
+    int entry_given = 0;
+    for (int i = 1; i < argc; i++) entry_given |= !strcmp(argv[i], "--entry");
+    /* every buffer reference must name a --buf */
+    for (int i = 0; i < na; i++)
+        if (args[i].is_buf && !find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)))
+            return die(2, "--arg %s: unknown buffer '%s' (define it with --buf)", args[i].spec, args[i].buf);
+    for (int i = 0; i < nd; i++) {
+        size_t l = (size_t)(strchr(dumps[i].buf, '=') - dumps[i].buf);
+        if (!find_buf(bufs, nb, dumps[i].buf, l))
+            return die(2, "--dump %s: unknown buffer '%.*s'", dumps[i].buf, (int)l, dumps[i].buf);
+    }
+    for (int i = 0; i < np; i++) {
+        const char *c = strchr(prints[i].buf, ':');
+        size_t l = c ? (size_t)(c - prints[i].buf) : strlen(prints[i].buf);
+        if (!find_buf(bufs, nb, prints[i].buf, l))
+            return die(2, "--print %s: unknown buffer '%.*s'", prints[i].buf, (int)l, prints[i].buf);
+    }
+
+    /* machine: [gpu] of the config file, then --set gpu.key=value */
+    char err[512];
+    fg_config *cfg = fg_config_new();
+    gpu_config gc;
+    gpu_config_default(&gc);
+    if (!cfg) return die(2, "out of memory");
+    if (fg_config_load(cfg, cfgpath, err, sizeof err)) return die(2, "%s", err);
+    for (int i = 0; i < ns; i++) {
+        if (strncmp(sets[i], "gpu.", 4))
+            return die(2, "--set %s: fg_run models the GPU only; only gpu.KEY=VALUE applies", sets[i]);
+        if (fg_config_set(cfg, sets[i], err, sizeof err)) return die(2, "%s", err);
+    }
+    if (gpu_config_load(&gc, cfg, err, sizeof err) ||
+        fg_config_check_unused_section(cfg, "gpu", err, sizeof err))
+        return die(2, "%s", err);
+    fg_config_free(cfg);
+
+    gpu_t *g = gpu_new(&gc, err, sizeof err);
+    if (!g) return die(2, "%s", err);
+    gpu_kernel k;
+    if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err))
+        return die(2, "%s%s", err, entry_given ? "" : " (name the kernel's function with --entry)");
+
+    /* buffers, in order, then the parameter block */
+    for (int i = 0; i < nb; i++) {
+        fbuf *b = &bufs[i];
+        b->addr = gpu_malloc(g, b->bytes);
+        if (!b->addr || b->addr + b->bytes > FG_SHARED_BASE)
+            return die(2, "buffer %s: %llu bytes do not fit in GPU global memory (gpu.global_mem_bytes = %llu)",
+                       b->name, (unsigned long long)b->bytes, (unsigned long long)gc.global_mem_bytes);
+        uint8_t *h = malloc(b->bytes);
+        if (!h) return die(2, "buffer %s: out of host memory", b->name);
+        if (fill_buf(b, h)) return 2;
+        if (gpu_mem_write(g, b->addr, h, b->bytes)) return die(2, "buffer %s: write to GPU memory failed", b->name);
+        free(h);
+    }
+    uint32_t *pb = calloc((size_t)na + 1, 4);
+    if (!pb) return die(2, "out of memory");
+    for (int i = 0; i < na; i++)
+        pb[i] = args[i].is_buf ? (uint32_t)find_buf(bufs, nb, args[i].buf, strlen(args[i].buf))->addr : args[i].bits;
+    uint64_t param = gpu_malloc(g, (uint64_t)(na ? na : 1) * 4);
+    if (!param || gpu_mem_write(g, param, pb, (size_t)(na ? na : 1) * 4))
+        return die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
+
+    printf("kernel: %s, entry %s at 0x%llx, %u registers/thread, %u B static shared memory\n", kpath, entry,
+           (unsigned long long)k.entry, k.regs_per_thread, k.static_shmem);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    printf("launch: grid %ux%ux%u, block %ux%ux%u (%llu threads, %llu warps per block), %llu B dynamic shared; "
+           "%u cores at %.0f MHz\n",
+           grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned long long)threads,
+           (unsigned long long)((threads + 31) / 32), (unsigned long long)shmem, gc.num_cores, gc.clock_mhz);
+    for (int i = 0; i < nb; i++)
+        printf("buffer %s: %llu x %s at 0x%08llx (%s)\n", bufs[i].name, (unsigned long long)bufs[i].count,
+               type_name[bufs[i].type], (unsigned long long)bufs[i].addr, bufs[i].init);
+    printf("params: %d bytes at 0x%08llx:", na * 4, (unsigned long long)param);
+    for (int i = 0; i < na; i++) printf(" %s=0x%08x", args[i].spec, pb[i]);
+    printf("\n");
+    free(pb);
+
+    gpu_launch_desc d = {0};
+    d.kernel_ptr = k.entry;
+    d.regs_per_thread = k.regs_per_thread;
+    memcpy(d.grid, grid, sizeof grid);
+    memcpy(d.block, block, sizeof block);
+    d.shmem = (uint32_t)shmem;
+    d.param_addr = param;
+    fcb rec = {0};
+    gpu_callbacks cb = {.first_instr = cb_first, .complete = cb_done, .user = &rec};
+    gpu_set_callbacks(g, &cb);
+    if (gpu_launch(g, &d, err, sizeof err)) return die(2, "%s", err);
+    uint64_t t0 = gpu_cycle(g);
+    while (!gpu_idle(g) && gpu_cycle(g) - t0 < max_cycles) gpu_tick(g);
+    uint64_t cycles = gpu_cycle(g) - t0;
+    gpu_stats st;
+    gpu_get_stats(g, &st);
+    if (gpu_error(g)) {
+        printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
+        return die(1, "kernel fault: %s", gpu_error(g));
+    }
+    if (!gpu_idle(g))
+        return die(1, "kernel did not finish within %llu cycles (--max-cycles); %llu warp instructions so far",
+                   (unsigned long long)max_cycles, (unsigned long long)st.warp_instrs);
+
+    printf("cycles: %llu (launch to completion, %.2f us at %.0f MHz; first instruction at cycle %llu)\n",
+           (unsigned long long)cycles, (double)cycles / gc.clock_mhz, gc.clock_mhz,
+           (unsigned long long)(rec.seen_first ? rec.first - t0 : 0));
+    printf("warp instructions: %llu\nthread instructions: %llu (%.1f active threads per warp instruction)\n",
+           (unsigned long long)st.warp_instrs, (unsigned long long)st.thread_instrs,
+           st.warp_instrs ? (double)st.thread_instrs / (double)st.warp_instrs : 0.0);
+    printf("L1: %llu hits, %llu misses, %llu MSHR stalls\n", (unsigned long long)st.l1_hits,
+           (unsigned long long)st.l1_misses, (unsigned long long)st.mshr_stalls);
+
+    int rc = 0;
+    for (int i = 0; i < np; i++) {
+        const char *c = strchr(prints[i].buf, ':');
+        const fbuf *b = find_buf(bufs, nb, prints[i].buf, c ? (size_t)(c - prints[i].buf) : strlen(prints[i].buf));
+        uint64_t n = prints[i].n < b->count ? prints[i].n : b->count;
+        uint8_t *h = malloc(n * type_size[b->type]);
+        if (!h || gpu_mem_read(g, b->addr, h, n * type_size[b->type])) return die(1, "print %s: read failed", b->name);
+        printf("%s[0..%llu]:", b->name, (unsigned long long)n);
+        for (uint64_t j = 0; j < n; j++) print_elem(h + j * type_size[b->type], b->type);
+        printf("\n");
+        free(h);
+    }
+    for (int i = 0; i < nd; i++) {
+        const fbuf *b = find_buf(bufs, nb, dumps[i].buf, (size_t)(strchr(dumps[i].buf, '=') - dumps[i].buf));
+        uint8_t *h = malloc(b->bytes);
+        if (!h || gpu_mem_read(g, b->addr, h, b->bytes)) return die(1, "dump %s: read failed", b->name);
+        FILE *f = fopen(dumps[i].path, "wb");
+        int wbad = !f || fwrite(h, 1, b->bytes, f) != b->bytes;
+        if (f && fclose(f)) wbad = 1;
+        if (wbad) {
+            die(1, "dump %s: cannot write %s: %s", b->name, dumps[i].path, strerror(errno));
+            rc = 1;
+        } else {
+            printf("wrote %s: %s, %llu bytes\n", dumps[i].path, b->name, (unsigned long long)b->bytes);
+        }
+        free(h);
+    }
+    gpu_free(g);
+    free(bufs);
+    free(args);
+    free(dumps);
+    free(prints);
+    free(sets);
+    return rc;
+}

@@ -1,0 +1,167 @@
+/* sim_speed: simulation-speed benchmark (issue 3, item 7).  Not a test.
+ *
+ * Runs the launch-latency experiment's system runs (sim/sys/launch_exp.h:
+ * the same six sys_run() calls build/bin/launch_latency makes) once with
+ * the EDGE front-end blocks (doorbell decoder + event kernel table) as
+ * verilated RTL, once as their C twins and once in lockstep, and prints for
+ * each the simulated GPU cycles, the wall time, simulated GPU cycles per
+ * second of wall time and warp instructions per second, plus the wall-time
+ * ratios rtl/c and lockstep/c (and the process CPU time, which a busy
+ * machine does not inflate).  The three runs must simulate the same
+ * number of cycles and instructions (the twins are cycle-exact), and every
+ * forwarding result is checked as in launch_latency; either failing is an
+ * error (exit 1).  Writes results/sim_speed.json.
+ *
+ *   sim_speed [--config configs/edge.ini] [--set section.key=value ...]
+ *             [--events N] [--out results/sim_speed.json]
+ *
+ * --events N: serial events per path (as launch_latency --events; default
+ * [launch_latency] events = 200); the end-to-end runs use
+ * [launch_latency] e2e_events (--set launch_latency.e2e_events=N). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sys/launch_exp.h"
+
+static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
+
+static int usage(const char *prog) {
+    fprintf(stderr,
+            "usage: %s [--config FILE] [--set section.key=value]... [--events N] [--out FILE]\n",
+            prog);
+    return 2;
+}
+
+static int write_json(const char *out, cJSON *root) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        if (mkdir(dir, 0777) && errno != EEXIST) {
+            fprintf(stderr, "sim_speed: mkdir %s: %s\n", dir, strerror(errno));
+            return -1;
+        }
+    }
+    char *txt = cJSON_Print(root);
+    FILE *f = fopen(out, "w");
+    int bad = !txt || !f || fputs(txt, f) < 0;
+    if (f && fclose(f)) bad = 1;
+    free(txt);
+    if (bad) fprintf(stderr, "sim_speed: cannot write %s\n", out);
+    return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv) {
+    const char *cfgpath = "configs/edge.ini", *out = "results/sim_speed.json";
+    uint64_t events = 0;
+    int nsets = 0;
+    char err[512];
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    if (!sets) return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            events = strtoull(argv[++i], &end, 10);
+            if (errno || *end || !events || events > 1000000) {
+                fprintf(stderr, "sim_speed: --events %s: expected a number in [1, 1000000]\n", argv[i]);
+                return 2;
+            }
+        } else return usage(argv[0]);
+    }
+    fg_config *cfg = fg_config_new();
+    sys_params p;
+    launch_exp_params x;
+    if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
+        launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+        fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
+        return 2;
+    }
+    if (events) x.events = events;
+
+    launch_exp_result *r = calloc(3, sizeof *r);
+    if (!r) return 2;
+    printf("Simulation speed: the launch-latency run (%llu serial events per path, 4 x %llu end-to-end;\n"
+           "%u SIMT cores at %.0f MHz), EDGE front-end blocks as RTL, C twins and lockstep\n\n",
+           (unsigned long long)x.events, (unsigned long long)x.e2e_events, p.gpu.num_cores, p.gpu.clock_mhz);
+    printf("  %-9s %12s %8s %8s %14s %12s %14s %16s\n", "impl", "GPU cycles", "wall s", "CPU s",
+           "GPU cycles/s", "warp instrs", "warp instrs/s", "thread instrs/s");
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        sys_params q = p;
+        q.edge.impl = impls[i];
+        if (launch_exp_run(&q, &x, &r[i], err, sizeof err)) {
+            fprintf(stderr, "sim_speed: %s: %s\n", fg_impl_name(impls[i]), err);
+            return 1;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "sim_speed (%s)", fg_impl_name(impls[i]));
+        bad |= launch_exp_check(what, &x, &r[i]);
+        double w = r[i].wall_seconds > 0 ? r[i].wall_seconds : 1e-9;
+        printf("  %-9s %12llu %8.3f %8.3f %14.0f %12llu %14.0f %16.0f\n", fg_impl_name(impls[i]),
+               (unsigned long long)r[i].gpu_cycles, r[i].wall_seconds, r[i].cpu_seconds,
+               (double)r[i].gpu_cycles / w,
+               (unsigned long long)r[i].warp_instrs, (double)r[i].warp_instrs / w,
+               (double)r[i].thread_instrs / w);
+        fflush(stdout);
+    }
+    for (int i = 1; i < 3; i++)
+        if (r[i].gpu_cycles != r[0].gpu_cycles || r[i].warp_instrs != r[0].warp_instrs) {
+            fprintf(stderr, "sim_speed: %s simulated %llu cycles / %llu warp instructions, rtl %llu / %llu: "
+                            "the implementations disagree\n", fg_impl_name(impls[i]),
+                    (unsigned long long)r[i].gpu_cycles, (unsigned long long)r[i].warp_instrs,
+                    (unsigned long long)r[0].gpu_cycles, (unsigned long long)r[0].warp_instrs);
+            bad = 1;
+        }
+    double c = r[1].wall_seconds > 0 ? r[1].wall_seconds : 1e-9;
+    double rtl_c = r[0].wall_seconds / c, ls_c = r[2].wall_seconds / c;
+    double cc = r[1].cpu_seconds > 0 ? r[1].cpu_seconds : 1e-9;
+    printf("\n  wall-time ratio rtl/c      %6.2fx   (CPU time %.2fx)\n"
+           "  wall-time ratio lockstep/c %6.2fx   (CPU time %.2fx)\n"
+           "  (GPU cycles/s and instructions/s are per second of wall time; on a loaded machine\n"
+           "   wall time exceeds CPU time)\n",
+           rtl_c, r[0].cpu_seconds / cc, ls_c, r[2].cpu_seconds / cc);
+
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "benchmark", "sim-speed");
+    cJSON_AddStringToObject(root, "workload", "launch-latency");
+    cJSON_AddStringToObject(root, "config", cfgpath);
+    cJSON_AddNumberToObject(root, "events", (double)x.events);
+    cJSON_AddNumberToObject(root, "e2e_events", (double)x.e2e_events);
+    cJSON_AddNumberToObject(root, "gpu_cores", p.gpu.num_cores);
+    cJSON_AddNumberToObject(root, "gpu_clock_mhz", p.gpu.clock_mhz);
+    for (int i = 0; i < 3; i++) {
+        cJSON *o = cJSON_AddObjectToObject(root, fg_impl_name(impls[i]));
+        double w = r[i].wall_seconds > 0 ? r[i].wall_seconds : 1e-9;
+        cJSON_AddNumberToObject(o, "gpu_cycles", (double)r[i].gpu_cycles);
+        cJSON_AddNumberToObject(o, "wall_seconds", r[i].wall_seconds);
+        cJSON_AddNumberToObject(o, "cpu_seconds", r[i].cpu_seconds);
+        cJSON_AddNumberToObject(o, "gpu_cycles_per_second", (double)r[i].gpu_cycles / w);
+        cJSON_AddNumberToObject(o, "warp_instrs", (double)r[i].warp_instrs);
+        cJSON_AddNumberToObject(o, "warp_instrs_per_second", (double)r[i].warp_instrs / w);
+        cJSON_AddNumberToObject(o, "thread_instrs", (double)r[i].thread_instrs);
+        cJSON_AddNumberToObject(o, "thread_instrs_per_second", (double)r[i].thread_instrs / w);
+    }
+    cJSON *ra = cJSON_AddObjectToObject(root, "wall_ratio");
+    cJSON_AddNumberToObject(ra, "rtl_over_c", rtl_c);
+    cJSON_AddNumberToObject(ra, "lockstep_over_c", ls_c);
+    cJSON *rc = cJSON_AddObjectToObject(root, "cpu_ratio");
+    cJSON_AddNumberToObject(rc, "rtl_over_c", r[0].cpu_seconds / cc);
+    cJSON_AddNumberToObject(rc, "lockstep_over_c", r[2].cpu_seconds / cc);
+    cJSON_AddBoolToObject(root, "results_ok", !bad);
+    if (write_json(out, root)) bad = 1;
+    else printf("  wrote %s\n", out);
+    cJSON_Delete(root);
+    free(r);
+    free(sets);
+    fg_config_free(cfg);
+    return bad ? 1 : 0;
+}

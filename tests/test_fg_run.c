@@ -1,0 +1,274 @@
+/* fg_run tests: runs the built kernel runner $BUILD/bin/fg_run as a user
+ * would (posix_spawn, stdout/stderr to files) on sw/kernels/saxpy.c, checks
+ * the dumped result against the same computation on the host, and checks
+ * that bad inputs end with a non-zero exit and the expected message. */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fg_tb.h"
+#include "fg_util.h"
+
+extern char **environ;
+
+typedef struct {
+    char dir[512];     /* scratch directory under $BUILD */
+    char fg_run[512];  /* $BUILD/bin/fg_run */
+    char kernel[512];  /* $BUILD/sw/saxpy.elf */
+} ctx;
+
+static char *path_in(const ctx *c, const char *name) {
+    static char buf[4][1100];
+    static int k;
+    char *p = buf[k++ & 3];
+    snprintf(p, sizeof buf[0], "%s/%s", c->dir, name);
+    return p;
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
+    fclose(f);
+    if (b) b[n] = 0;
+    if (len) *len = (size_t)n;
+    return b;
+}
+
+/* Runs fg_run with the NULL-terminated argument list; returns its exit
+ * status (-1: did not exit normally, e.g. crashed).  *out / *err: what it
+ * printed (caller frees). */
+static int run_fg(const ctx *c, char **out, char **err, ...) {
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = c->fg_run;
+    va_list ap;
+    va_start(ap, err);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && n < 63) argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    char *o = path_in(c, "stdout.txt"), *e = path_in(c, "stderr.txt");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int rc = posix_spawn(&pid, c->fg_run, &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) fail_msg("cannot start %s: %s", c->fg_run, strerror(rc));
+    int st;
+    if (waitpid(pid, &st, 0) != pid) fail_msg("waitpid failed");
+    *out = slurp(o, NULL);
+    *err = slurp(e, NULL);
+    assert_non_null(*out);
+    assert_non_null(*err);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int setup(void **state) {
+    ctx *c = calloc(1, sizeof *c);
+    const char *b = getenv("BUILD");
+    if (!b || !*b) b = "build";
+    snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
+    snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
+    snprintf(c->dir, sizeof c->dir, "%s/test_fg_run.XXXXXX", b);
+    if (!mkdtemp(c->dir)) return -1;
+    if (access(c->fg_run, X_OK) || access(c->kernel, R_OK)) {
+        fprintf(stderr, "# %s or %s missing: run make BUILD=%s build first\n", c->fg_run, c->kernel, b);
+        return -1;
+    }
+    *state = c;
+    return 0;
+}
+
+static int teardown(void **state) {
+    ctx *c = *state;
+    const char *names[] = {"stdout.txt", "stderr.txt", "y.bin", "out.bin", "x.bin", "r1.bin", "r2.bin"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in(c, names[i]));
+    rmdir(c->dir);
+    free(c);
+    return 0;
+}
+
+static void write_file(const char *path, const void *p, size_t n) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ------------------------------------------------- saxpy against the host */
+static void saxpy_case(const ctx *c, const char *grid, const char *block, uint32_t n, float a) {
+    enum { N = 1024 };
+    float x[N], y[N], out[N], xd[N];
+    fg_rng r;
+    fg_rng_seed(&r, tb_seed("fg_run saxpy y"));
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i; /* the ramp initialiser */
+        y[i] = (float)(int64_t)fg_rng_below(&r, 2000001) / 1000.0f - 1000.0f;
+    }
+    write_file(path_in(c, "y.bin"), y, sizeof y);
+    char nbuf[32], abuf[48], ybuf[1200], obuf[1200], xbuf[1200];
+    snprintf(nbuf, sizeof nbuf, "u32:%u", n);
+    snprintf(abuf, sizeof abuf, "f32:%.9g", (double)a);
+    snprintf(ybuf, sizeof ybuf, "y=f32:1024:file:%s", path_in(c, "y.bin"));
+    snprintf(obuf, sizeof obuf, "out=%s", path_in(c, "out.bin"));
+    snprintf(xbuf, sizeof xbuf, "x=%s", path_in(c, "x.bin"));
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "saxpy", "--grid", grid, "--block", block,
+                    "--buf", "x=f32:1024:ramp", "--buf", ybuf, "--buf", "out=f32:1024:zero", "--arg", nbuf,
+                    "--arg", abuf, "--arg", "buf:x", "--arg", "buf:y", "--arg", "buf:out", "--dump", obuf,
+                    "--dump", xbuf, "--print", "out:4", NULL);
+    if (rc != 0) fail_msg("fg_run exited %d: %s", rc, se);
+    size_t len;
+    char *ob = slurp(path_in(c, "out.bin"), &len), *xb = slurp(path_in(c, "x.bin"), NULL);
+    assert_non_null(ob);
+    assert_non_null(xb);
+    assert_int_equal(len, sizeof out);
+    memcpy(out, ob, sizeof out);
+    memcpy(xd, xb, sizeof xd);
+    for (int i = 0; i < N; i++) {
+        if (xd[i] != x[i]) fail_msg("x[%d] = %g, the ramp gives %g", i, (double)xd[i], (double)x[i]);
+        float want = (uint32_t)i < n ? a * x[i] + y[i] : 0.0f; /* beyond n: untouched zero */
+        if (out[i] != want) fail_msg("out[%d] = %.9g, host computes %.9g (grid %s, block %s)", i, (double)out[i],
+                                     (double)want, grid, block);
+    }
+    /* the report: cycles and instruction counts, and --print's elements */
+    unsigned long long cyc = 0, wi = 0;
+    const char *p = strstr(so, "cycles: "), *q = strstr(so, "warp instructions: ");
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_int_equal(sscanf(p, "cycles: %llu", &cyc), 1);
+    assert_int_equal(sscanf(q, "warp instructions: %llu", &wi), 1);
+    assert_true(cyc > 0 && wi > 0);
+    char want[160];
+    snprintf(want, sizeof want, "out[0..4]: %.9g %.9g %.9g %.9g", (double)(a * x[0] + y[0]),
+             (double)(a * x[1] + y[1]), (double)(a * x[2] + y[2]), (double)(a * x[3] + y[3]));
+    if (!strstr(so, want)) fail_msg("--print line '%s' not in:\n%s", want, so);
+    printf("# saxpy n=%u grid %s block %s: %llu cycles, %llu warp instructions\n", n, grid, block, cyc, wi);
+    free(ob);
+    free(xb);
+    free(so);
+    free(se);
+}
+
+static void test_saxpy(void **state) {
+    const ctx *c = *state;
+    saxpy_case(c, "4", "256", 1000, 2.5f);   /* one element per thread, 24 idle threads */
+    saxpy_case(c, "3", "64", 1024, -0.75f);  /* grid-stride loop: 192 threads over 1024 */
+    saxpy_case(c, "2,1,1", "32x2", 700, 3.0f); /* 2-D block spelling: 64 threads per block */
+}
+
+/* ------------------------------------------- initialisers are reproducible */
+static void test_initialisers(void **state) {
+    const ctx *c = *state;
+    char d1[1200], d2[1200];
+    snprintf(d1, sizeof d1, "r=%s", path_in(c, "r1.bin"));
+    snprintf(d2, sizeof d2, "r=%s", path_in(c, "r2.bin"));
+    char *so, *se;
+    /* n = 0: the kernel does nothing; only the buffers are exercised */
+    int rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "saxpy", "--arg", "u32:0", "--arg", "f32:0",
+                    "--arg", "u32:0", "--arg", "u32:0", "--arg", "u32:0", "--buf", "r=u32:64:random:7", "--dump", d1,
+                    "--buf", "h=i16:5:ramp", "--print", "h", "--buf", "f=i8:3:fill:-3", "--print", "f:2", NULL);
+    if (rc) fail_msg("fg_run exited %d: %s", rc, se);
+    if (!strstr(so, "h[0..5]: 0 1 2 3 4")) fail_msg("ramp of i16 not printed as expected:\n%s", so);
+    if (!strstr(so, "f[0..2]: -3 -3")) fail_msg("fill:-3 of i8 not printed as expected:\n%s", so);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "saxpy", "--arg", "u32:0", "--arg", "f32:0", "--arg",
+                "u32:0", "--arg", "u32:0", "--arg", "u32:0", "--buf", "r=u32:64:random:7", "--dump", d2, NULL);
+    assert_int_equal(rc, 0);
+    size_t l1, l2;
+    char *a = slurp(path_in(c, "r1.bin"), &l1), *b = slurp(path_in(c, "r2.bin"), &l2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(l1, 256);
+    assert_int_equal(l2, 256);
+    assert_memory_equal(a, b, 256); /* same seed, same contents */
+    int nonzero = 0;
+    for (int i = 0; i < 256; i++) nonzero += a[i] != 0;
+    assert_true(nonzero > 200);
+    free(a);
+    free(b);
+    free(so);
+    free(se);
+}
+
+/* ----------------------------------------------------------- bad inputs */
+static void expect_fail(const ctx *c, int want_rc, const char *want_msg, char **so, char **se, int rc) {
+    (void)c;
+    if (rc != want_rc || !strstr(*se, want_msg))
+        fail_msg("expected exit %d and '%s', got exit %d and stderr: %s", want_rc, want_msg, rc, *se);
+    if (strncmp(*se, "fg_run: ", 8)) fail_msg("error does not start with 'fg_run: ': %s", *se);
+    free(*so);
+    free(*se);
+}
+
+static void test_bad_inputs(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    char ybad[1200];
+    float small[10] = {0};
+    write_file(path_in(c, "y.bin"), small, sizeof small);
+    snprintf(ybad, sizeof ybad, "y=f32:1024:file:%s", path_in(c, "y.bin"));
+#define K "--kernel", c->kernel, "--entry", "saxpy"
+#define SAXPY_ARGS "--arg", "u32:1000", "--arg", "f32:2", "--arg", "buf:x", "--arg", "buf:x", "--arg", "buf:o"
+    int rc;
+    rc = run_fg(c, &so, &se, "--kernel", "/nonexistent/k.elf", NULL);
+    expect_fail(c, 2, "cannot open", &so, &se, rc);
+    rc = run_fg(c, &so, &se, "--kernel", c->fg_run, NULL); /* an x86-64 ELF */
+    expect_fail(c, 2, "not ELF32", &so, &se, rc);
+    rc = run_fg(c, &so, &se, "--kernel", c->kernel, NULL); /* no main: default entry */
+    expect_fail(c, 2, "symbol 'main' not found", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--buf", "x=f32:16", "--arg", "buf:z", NULL);
+    expect_fail(c, 2, "unknown buffer 'z'", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--buf", "x=f32:16", "--dump", "q=/dev/null", NULL);
+    expect_fail(c, 2, "unknown buffer 'q'", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--buf", ybad, NULL);
+    expect_fail(c, 2, "size mismatch", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--buf", "y=f32:4:file:/nonexistent/y.bin", NULL);
+    expect_fail(c, 2, "cannot open /nonexistent/y.bin", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--grid", "0", NULL);
+    expect_fail(c, 2, "--grid 0", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--block", "32,x", NULL);
+    expect_fail(c, 2, "--block 32,x", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--block", "4096", NULL);
+    expect_fail(c, 2, "too many threads per block", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--buf", "x=f64:4", NULL);
+    expect_fail(c, 2, "unknown or missing element type", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--arg", "u32:-1", NULL);
+    expect_fail(c, 2, "not a valid u32", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--set", "gpu.num_corez=2", NULL);
+    expect_fail(c, 2, "unknown configuration keys", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--frobnicate", "1", NULL);
+    expect_fail(c, 2, "unknown option --frobnicate", &so, &se, rc);
+    /* kernel fault: x is a null pointer */
+    rc = run_fg(c, &so, &se, K, "--buf", "o=f32:1024", "--arg", "u32:1000", "--arg", "f32:2", "--arg", "u32:0",
+                "--arg", "buf:o", "--arg", "buf:o", NULL);
+    expect_fail(c, 1, "kernel fault: bad address 0x00000000", &so, &se, rc);
+    /* timeout */
+    rc = run_fg(c, &so, &se, K, "--grid", "4", "--block", "256", "--buf", "x=f32:1024", "--buf", "o=f32:1024",
+                SAXPY_ARGS, "--max-cycles", "50", NULL);
+    expect_fail(c, 1, "did not finish within 50 cycles", &so, &se, rc);
+#undef K
+#undef SAXPY_ARGS
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_initialisers),
+        cmocka_unit_test(test_bad_inputs),
+    };
+    return cmocka_run_group_tests_name("fg_run", tests, setup, teardown);
+}
