@@ -262,7 +262,7 @@ static void issue(tb_t *t, slot_t *w) {
         w->bar_t = 5 + (unsigned)rnd(t, 200);
     } else if (r < 680) {
         w->imiss = 5 + (unsigned)rnd(t, 40);
-    } else if (r < 684 && !w->ld) {
+    } else if (r < 690 && !w->ld) {
         w->exit_t = 1 + (unsigned)rnd(t, 40); /* the exit is in the pipeline */
     }
 }
@@ -1148,7 +1148,7 @@ static void test_errors(void **state) {
 
 /* ============================================================== random */
 
-static void new_phase(tb_t *t) {
+static void new_phase(tb_t *t, bool saturate) {
     edge_preempt_in_t *in = &t->in;
     in->cfg_policy_i = rnd(t, 10) == 0 ? 3 : rnd(t, 3);
     in->cfg_opt_i = rnd(t, 16);
@@ -1167,6 +1167,14 @@ static void new_phase(tb_t *t) {
     t->k.p_issue = 50 + (unsigned)rnd(t, 400);
     t->k.p_err = rnd(t, 4) == 0 ? 1 : 0;
     t->k.ev_len_max = 20 + (unsigned)rnd(t, 400);
+    if (saturate) { /* one phase that surely saves with a saturated count */
+        in->cfg_en_i = 1;
+        in->cfg_save_base_i = 0xfff0;
+        in->cfg_save_per_reg_i = 255;
+        t->k.p_rf_free = 0;
+        t->k.ctx_ok = false;
+        t->k.p_event = 40;
+    }
 }
 
 static void test_random_lockstep(void **state) {
@@ -1176,10 +1184,10 @@ static void test_random_lockstep(void **state) {
     tb_t *t = tb_new(NULL, seed);
     t->f_rf = -1;
     clock_t c0 = clock();
-    uint64_t next = 0;
+    uint64_t next = 0, phase = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (i == next) {
-            new_phase(t);
+            new_phase(t, ++phase == 5);
             next = i + 1000 + rnd(t, 9000);
         }
         cycle(t);

@@ -28,6 +28,12 @@
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
 // Every output is a register (or a register vector): the C side reads
 // outputs, computes inputs, steps.
+//
+// Synthesis (make lint: Yosys 0.23 synth_ecp5, these defaults): 5520 flip-
+// flops (4096 age matrix, 2 x 448 register tables, 5 x 64 slot sets, FSMs,
+// counters), about 19k LUT4 in about 30k cells.  Most of the logic is the
+// age matrix: its update (one LUT4 per bit) and the two 64 x 128-input
+// AND-OR reductions of the selection (see g_cpair / g_rpair).
 module edge_preempt #(
   parameter int NW     = 64,  // warp slots per core (2048 threads / 32)
   parameter int SLOT_W = 6,   // clog2(NW)
@@ -122,6 +128,11 @@ module edge_preempt #(
     first1 = '0;
     for (int i = NW - 1; i >= 0; i--) if (v[i]) first1 = SLOT_W'(i);
   endfunction
+  // every n-th bit set, from bit 0
+  function automatic logic [NW-1:0] every(input int n);
+    every = '0;
+    for (int i = 0; i < NW; i++) if (i % n == 0) every[i] = 1'b1;
+  endfunction
 
   // save cycles = base + regs * per_reg, saturated to 2^CYC_W - 1 (header)
   function automatic logic [CYC_W-1:0] save_cycles(input logic [CYC_W-1:0] base,
@@ -135,8 +146,9 @@ module edge_preempt #(
   // ------------------------------------------------- victim selection (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
   // victim, and at least as many registers per thread as the event kernel.
-  logic [NW-1:0] regs_ge, elig, t_bar, t_nold, cand, younger, older_any, oldest_oh, newest_oh;
+  logic [NW-1:0] regs_ge, elig, t_bar, t_nold, younger, older_any, oldest_oh, newest_oh;
   logic [NW-1:0] pick_oh;
+  (* keep *) logic [NW-1:0] cand;  // synthesis: one net per slot, not re-derived per use
   logic [SLOT_W-1:0] pick;
 
   always_comb begin
@@ -155,16 +167,76 @@ module edge_preempt #(
       if (cfg_opt_i[OPT_BARSKIP_B] && (t_bar != '0)) cand = t_bar;
       else if (t_nold != '0) cand = t_nold;
     end
-    // younger[i]: some candidate j is older than i (column i of the matrix)
-    // older_any[i]: i is older than some candidate (row i)
-    younger = '0;
-    for (int j = 0; j < NW; j++) if (cand[j]) younger = younger | older_q[j];
-    for (int i = 0; i < NW; i++) older_any[i] = (older_q[i] & cand) != '0;
   end
   assign oldest_oh = cand & ~younger;    // no candidate older than i
   assign newest_oh = cand & ~older_any;  // i older than no candidate
   assign pick_oh   = (cfg_policy_i == POL_NEWEST) ? newest_oh : oldest_oh;
   assign pick      = first1(pick_oh);
+
+  // ------------------------------------------------ age matrix (IV-D)
+  // an allocation naming an event warp's or a parked victim's slot is
+  // ignored as a whole (PRE_ERR_ALLOC_BUSY)
+  wire alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
+  wire alloc_ok   = !alloc_busy;
+  // w_alloc_i's slots become the newest warps, lower slot older within the
+  // block; every other row gains them as younger.  Reset goes through the
+  // same datapath (every slot allocated at once: lower slot older) so that
+  // synthesis keeps one LUT per bit behind one shared enable (a per-bit
+  // reset value made Yosys build a reset net per bit: twice the LUTs).
+  localparam int NP = (NW + 1) / 2;
+  wire [NW-1:0] age_alloc = rst_ni ? w_alloc_i : '1;
+  wire          age_en    = !rst_ni || alloc_ok;
+  logic [NW*NW-1:0] older_flat;  // the rows side by side
+
+  for (genvar i = 0; i < NW; i++) begin : g_age
+    localparam logic [NW-1:0] BELOW = {NW{1'b1}} << (i + 1);
+    logic [NW-1:0] row_q;
+    always_ff @(posedge clk_i) begin
+      if (age_en) row_q <= age_alloc[i] ? (age_alloc & BELOW) : (row_q | age_alloc);
+    end
+    assign older_q[i] = row_q;
+    assign older_flat[i*NW +: NW] = row_q;
+
+    // regs table, and the event registers of a borrowed slot (no reset: read
+    // only when saved_q[i] is set, which is written in the same edge)
+    logic [REGS_W-1:0] regs_r, evregs_r;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) regs_r <= '0;
+      else if (alloc_ok && w_alloc_i[i]) regs_r <= w_alloc_regs_i;
+    end
+    always_ff @(posedge clk_i) begin
+      if (start_pre && victim_q == SLOT_W'(i)) evregs_r <= ereg_q;
+    end
+    assign regs_q[i]   = regs_r;
+    assign evregs_q[i] = evregs_r;
+  end
+
+  // Selection reductions, per slot i (EDGE IV-D "oldest" / "newest"):
+  //   younger[i]   = OR_j cand[j] & older[j][i]   (column i: a candidate is older)
+  //   older_any[i] = OR_j cand[j] & older[i][j]   (row i: older than a candidate)
+  // Written as 64-bit word operations (the verilated model stays fast) from
+  // kept two-term pairs (a LUT4 each; left alone, ABC maps the 128-input
+  // AND-OR trees into wide LUTs at about twice the cells):
+  //   cpair[k] = cand[2k] & row 2k | cand[2k+1] & row 2k+1  (bit i: column pair)
+  //   rpair[i] bit 2k = t[2k] | t[2k+1], t = row i & cand
+  localparam logic [NW-1:0] EVEN = every(2);
+  (* keep *) logic [NP*NW-1:0] cpair;
+  (* keep *) logic [NW*NW-1:0] rpair;
+  wire [2*NP*NW-1:0] rows_p = (2*NP*NW)'(older_flat);
+  wire [2*NP-1:0]    cand_p = (2*NP)'(cand);
+  for (genvar k = 0; k < NP; k++) begin : g_cpair
+    assign cpair[k*NW +: NW] = ({NW{cand_p[2*k]}} & rows_p[2*k*NW +: NW]) |
+                               ({NW{cand_p[2*k+1]}} & rows_p[(2*k+1)*NW +: NW]);
+  end
+  for (genvar i = 0; i < NW; i++) begin : g_rpair
+    wire [NW-1:0] t = older_q[i] & cand;
+    assign rpair[i*NW +: NW] = (t | (t >> 1)) & EVEN;
+    assign older_any[i]      = rpair[i*NW +: NW] != '0;
+  end
+  always_comb begin
+    younger = '0;
+    for (int k = 0; k < NP; k++) younger = younger | cpair[k*NW +: NW];
+  end
 
   // ------------------------------------------------ preemption FSM (IV-D)
   wire v_left  = w_exit_i[victim_q] || !w_live_i[victim_q];
@@ -239,8 +311,6 @@ module edge_preempt #(
   // ------------------------------------------------- events and errors
   wire exit_known   = ev_exit_i && event_q[ev_exit_slot_i];
   wire exit_unknown = ev_exit_i && !event_q[ev_exit_slot_i];
-  wire alloc_busy   = (w_alloc_i & (event_q | vict_q)) != '0;  // whole allocation ignored
-  wire alloc_ok     = !alloc_busy;
 
   logic [NW-1:0] ev_exit_oh, free_oh, pre_oh, res_oh;
   always_comb begin
@@ -267,9 +337,6 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int i = 0; i < NW; i++) begin
-        older_q[i]  <= {NW{1'b1}} << (i + 1);  // reset order: lower slot older
-        regs_q[i]   <= '0;
-        evregs_q[i] <= '0;
       end
       event_q     <= '0;
       vict_q      <= '0;
@@ -298,18 +365,6 @@ module edge_preempt #(
       cnt_spre_q  <= '0;
       cnt_res_q   <= '0;
     end else begin
-      // age matrix and regs table: w_alloc_i's slots become the newest warps,
-      // lower slot older within the block
-      if (alloc_ok) begin
-        for (int i = 0; i < NW; i++) begin
-          if (w_alloc_i[i]) begin
-            older_q[i] <= w_alloc_i & ({NW{1'b1}} << (i + 1));
-            regs_q[i]  <= w_alloc_regs_i;
-          end else begin
-            older_q[i] <= older_q[i] | w_alloc_i;
-          end
-        end
-      end
 
       // slot sets: event exits clear, STARTs set, a RESUME frees the victim
       event_q <= (event_q & ~ev_exit_oh) | free_oh | pre_oh;
@@ -317,7 +372,6 @@ module edge_preempt #(
       vict_q  <= (vict_q & ~res_oh) | pre_oh;
       skip_q  <= (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
       saved_q <= (saved_q & ~res_oh) | ((st_q == ST_SAVE) ? pre_oh : '0);
-      if (start_pre) evregs_q[victim_q] <= ereg_q;
 
       // preemption FSM
       st_q    <= st_d;

@@ -52,9 +52,9 @@ static void *pre_new(const void *params) {
 
 static void pre_reset(void *tp) {
     pre_twin *t = tp;
-    for (unsigned i = 0; i < 64; i++) {
+    for (unsigned i = 0; i < 64; i++) { /* evregs: no reset, as in the RTL (zero from pre_new) */
         t->older[i] = above(i) & t->m_nw;
-        t->regs[i] = t->evregs[i] = 0;
+        t->regs[i] = 0;
     }
     t->event = t->vict = t->skip = t->saved = t->pend = 0;
     t->st = PRE_ST_IDLE;
