@@ -35,13 +35,10 @@
 
 #include "edge_preempt.h"
 #include "fg_config.h"
-#include "fg_util.h"
 #include "simt/gpu.h"
-#include "work/bg_kernels.h"
-#include "work/ipv4_work.h"
+#include "work/preempt_run.h"
 
-#define SLOTS 128
-#define NVS 6
+/* ------------------------------------------------------------ driver */
 
 typedef struct {
     unsigned policy, opts;
@@ -49,195 +46,17 @@ typedef struct {
     char label[24];
 } pconf;
 
-typedef struct { /* [preemption_latency] */
-    char size[16], kernels[64];
-    uint64_t seed, gap, warmup, max_events, prio;
-} exp_params;
-
-typedef struct { /* one run, sent from the worker process through a pipe */
-    int ok;
-    char err[384];
-    uint64_t events, preempted, saved, aborts, drops, skips, resumes;
-    double avg_start, avg_first, avg_start_pre;
-    uint64_t p50_start, p99_start, max_start, max_first;
-    uint64_t vs[NVS], bg_cycles, gpu_cycles, ipv4_packets;
-    unsigned regs_bg, regs_ev;
-    char desc[96];
-    double wall;
-} run_res;
-
-typedef struct {
-    uint64_t *start, *first;
-    unsigned n, cap;
-    run_res *r;
-    bool *busy;
-    unsigned pending[SLOTS], npend;
-    bg_run *bg;
-} run_ctx;
-
-static const char *const VS_NAMES[NVS] = {"pipeline", "scoreboard", "load", "icache_miss", "barrier", "ibuf"};
-
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void on_first(void *u, uint64_t tag, uint64_t cyc) { (void)u, (void)tag, (void)cyc; }
-static void on_done(void *u, uint64_t tag, uint64_t cyc) {
-    run_ctx *x = u;
-    if (tag >= BG_TAG_BASE) bg_on_complete(x->bg, tag, cyc);
-    else x->pending[x->npend++] = (unsigned)tag;
-}
-static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
-    run_ctx *x = u;
-    (void)tag;
-    if (x->n == x->cap) {
-        x->cap = x->cap ? 2 * x->cap : 256;
-        x->start = realloc(x->start, x->cap * sizeof *x->start);
-        x->first = realloc(x->first, x->cap * sizeof *x->first);
-        if (!x->start || !x->first) abort();
-    }
-    x->start[x->n] = i->start - i->arrive;
-    x->first[x->n++] = i->first - i->arrive;
-    if (i->preempted) {
-        x->r->preempted++;
-        x->r->avg_start_pre += (double)(i->start - i->arrive);
-        for (unsigned b = 0; b < NVS; b++) x->r->vs[b] += i->vstat >> b & 1;
-    }
-    x->r->saved += i->saved;
-}
-
-/* One run: a fresh GPU, the background kernel, the seeded arrivals. */
-static void run_one(const exp_params *x, const gpu_config *gc0, const char *kern, const pconf *pc, fg_impl impl,
-                    run_res *r) {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    memset(r, 0, sizeof *r);
-    gpu_config gc = *gc0;
-    gc.pre.policy = pc->policy;
-    gc.pre.opts = pc->opts;
-    gc.pre.enable = pc->enable;
-    gc.pre.impl = impl;
-    char err[256], kdir[256];
-    const char *bd = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", bd && *bd ? bd : "build");
-    char ipv4elf[300];
-    snprintf(ipv4elf, sizeof ipv4elf, "%s/ipv4_fwd.elf", kdir);
-    run_ctx c = {.r = r};
-    ipv4_work w = {0};
-    bool wok = false;
-    gpu_t *g = gpu_new(&gc, err, sizeof err);
-    if (!g) { snprintf(r->err, sizeof r->err, "gpu: %s", err); return; }
-    route_gen_params rp;
-    route_gen_params_default(&rp);
-    c.bg = bg_new(g, kern, x->size, kdir, x->seed, err, sizeof err);
-    if (!c.bg) { snprintf(r->err, sizeof r->err, "%s", err); goto out; }
-    if (ipv4_work_init(&w, g, &rp, ipv4elf, SLOTS, err, sizeof err)) {
-        snprintf(r->err, sizeof r->err, "%s", err);
-        goto out;
-    }
-    wok = true;
-    snprintf(r->desc, sizeof r->desc, "%s", bg_describe(c.bg));
-    r->regs_bg = bg_regs_per_thread(c.bg);
-    r->regs_ev = w.k.regs_per_thread;
-    bool busy[SLOTS] = {0};
-    gpu_callbacks cb = {on_first, on_done, &c};
-    gpu_set_callbacks(g, &cb);
-    gpu_set_event_callback(g, on_event, &c);
-    if (bg_start(c.bg, err, sizeof err)) { snprintf(r->err, sizeof r->err, "%s", err); goto out; }
-    /* arrivals: the same for every configuration of this kernel */
-    fg_rng arr, pk;
-    uint64_t ks = 0;
-    for (const char *p = kern; *p; p++) ks = ks * 131 + (unsigned char)*p;
-    fg_rng_seed(&arr, x->seed ^ ks);
-    fg_rng_seed(&pk, x->seed ^ ks ^ 0x5eed);
-    uint64_t next = x->warmup + fg_rng_below(&arr, x->gap), sent = 0;
-    const uint64_t limit = 2000000000ull;
-    while (!gpu_idle(g) && gpu_cycle(g) < limit) {
-        uint64_t now = gpu_cycle(g);
-        if (now >= next && sent < x->max_events && !bg_done(c.bg)) {
-            unsigned slot = (unsigned)(sent % SLOTS);
-            if (!busy[slot]) { /* else the arrival waits for its slot's previous event */
-                if (ipv4_work_fill(&w, g, slot, IPV4_PKTS_PER_EVENT, &pk, err, sizeof err)) {
-                    snprintf(r->err, sizeof r->err, "%s", err);
-                    goto out;
-                }
-                gpu_launch_desc d = ipv4_work_desc(&w, slot, IPV4_PKTS_PER_EVENT, (unsigned)x->prio, slot);
-                if (gpu_launch(g, &d, err, sizeof err)) {
-                    snprintf(r->err, sizeof r->err, "%s", err);
-                    goto out;
-                }
-                busy[slot] = true;
-                sent++;
-                next = now + x->gap / 2 + fg_rng_below(&arr, x->gap);
-            }
-        }
-        gpu_tick(g);
-        while (c.npend) {
-            unsigned slot = c.pending[--c.npend];
-            busy[slot] = false;
-            if (ipv4_work_check(&w, g, slot, IPV4_PKTS_PER_EVENT, err, sizeof err)) {
-                snprintf(r->err, sizeof r->err, "%s", err);
-                goto out;
-            }
-        }
-    }
-    if (gpu_error(g)) { snprintf(r->err, sizeof r->err, "gpu: %s", gpu_error(g)); goto out; }
-    if (!gpu_idle(g)) { snprintf(r->err, sizeof r->err, "no progress after %llu cycles", (unsigned long long)limit); goto out; }
-    if (!bg_done(c.bg)) { snprintf(r->err, sizeof r->err, "background kernel did not finish"); goto out; }
-    if (bg_check(c.bg, err, sizeof err)) { snprintf(r->err, sizeof r->err, "%s", err); goto out; }
-    if (c.n != sent) {
-        snprintf(r->err, sizeof r->err, "%llu events sent, %u started", (unsigned long long)sent, c.n);
-        goto out;
-    }
-    gpu_preempt_stats ps;
-    gpu_get_preempt_stats(g, &ps);
-    if (ps.errors) { snprintf(r->err, sizeof r->err, "%llu PEWT/controller errors", (unsigned long long)ps.errors); goto out; }
-    r->events = c.n;
-    r->aborts = ps.aborts;
-    r->drops = ps.drops;
-    r->skips = ps.skips;
-    r->resumes = ps.resumes;
-    r->bg_cycles = bg_cycles(c.bg);
-    r->gpu_cycles = gpu_cycle(g);
-    r->ipv4_packets = w.checked;
-    if (c.n) {
-        double ss = 0, sf = 0;
-        for (unsigned i = 0; i < c.n; i++) ss += (double)c.start[i], sf += (double)c.first[i];
-        r->avg_start = ss / c.n;
-        r->avg_first = sf / c.n;
-        if (r->preempted) r->avg_start_pre /= (double)r->preempted;
-        qsort(c.first, c.n, sizeof *c.first, cmp_u64);
-        r->max_first = c.first[c.n - 1];
-        qsort(c.start, c.n, sizeof *c.start, cmp_u64);
-        r->p50_start = c.start[c.n / 2];
-        r->p99_start = c.start[(c.n * 99) / 100 < c.n ? (c.n * 99) / 100 : c.n - 1];
-        r->max_start = c.start[c.n - 1];
-    }
-    r->ok = 1;
-out:
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (wok) ipv4_work_free(&w);
-    bg_free(c.bg);
-    free(c.start);
-    free(c.first);
-    gpu_free(g);
-}
-
-/* ------------------------------------------------------------ driver */
-
 typedef struct {
     const char *kern;
     pconf pc;
     fg_impl impl;
-    run_res res;
+    prun_result res;
     pid_t pid;
     int fd;
     bool done;
 } job;
 
-static int run_jobs(job *jobs, unsigned n, unsigned par, const exp_params *x, const gpu_config *gc) {
+static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, const gpu_config *gc) {
     unsigned next = 0, running = 0, finished = 0;
     while (finished < n) {
         while (running < par && next < n) {
@@ -248,8 +67,13 @@ static int run_jobs(job *jobs, unsigned n, unsigned par, const exp_params *x, co
             if (pid < 0) { perror("fork"); return -1; }
             if (pid == 0) {
                 close(p[0]);
-                run_res r;
-                run_one(x, gc, jobs[next].kern, &jobs[next].pc, jobs[next].impl, &r);
+                prun_result r;
+                gpu_config g = *gc;
+                g.pre.policy = jobs[next].pc.policy;
+                g.pre.opts = jobs[next].pc.opts;
+                g.pre.enable = jobs[next].pc.enable;
+                g.pre.impl = jobs[next].impl;
+                prun_run(x, &g, jobs[next].kern, &r);
                 size_t off = 0;
                 while (off < sizeof r) {
                     ssize_t k = write(p[1], (char *)&r + off, sizeof r - off);
@@ -283,7 +107,7 @@ static int run_jobs(job *jobs, unsigned n, unsigned par, const exp_params *x, co
             jobs[i].done = true;
             running--;
             finished++;
-            const run_res *r = &jobs[i].res;
+            const prun_result *r = &jobs[i].res;
             fprintf(stderr, "  %-5s %-16s %s: %s (%.1f s)\n", jobs[i].kern, jobs[i].pc.label,
                     fg_impl_name(jobs[i].impl), r->ok ? "ok" : r->err, r->wall);
         }
@@ -291,29 +115,8 @@ static int run_jobs(job *jobs, unsigned n, unsigned par, const exp_params *x, co
     return 0;
 }
 
-static int load_params(exp_params *x, fg_config *cfg, char *err, size_t errlen) {
-    snprintf(x->size, sizeof x->size, "paper");
-    snprintf(x->kernels, sizeof x->kernels, "conv,mm,bp,bfs");
-    x->seed = 1;
-    x->gap = 2000;
-    x->warmup = 2000;
-    x->max_events = 300;
-    x->prio = 3;
-    const char *s = fg_config_str(cfg, "preemption_latency", "size");
-    if (s) snprintf(x->size, sizeof x->size, "%s", s);
-    s = fg_config_str(cfg, "preemption_latency", "kernels");
-    if (s) snprintf(x->kernels, sizeof x->kernels, "%s", s);
-    if (fg_config_u64(cfg, "preemption_latency", "seed", 0, UINT64_MAX, &x->seed, err, errlen) ||
-        fg_config_u64(cfg, "preemption_latency", "gap_cycles", 2, 100000000, &x->gap, err, errlen) ||
-        fg_config_u64(cfg, "preemption_latency", "warmup_cycles", 0, 100000000, &x->warmup, err, errlen) ||
-        fg_config_u64(cfg, "preemption_latency", "max_events", 1, 1000000, &x->max_events, err, errlen) ||
-        fg_config_u64(cfg, "preemption_latency", "event_priority", 1, 3, &x->prio, err, errlen))
-        return -1;
-    return 0;
-}
-
 static cJSON *res_json(const job *j) {
-    const run_res *r = &j->res;
+    const prun_result *r = &j->res;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "config", j->pc.label);
     cJSON_AddStringToObject(o, "policy", j->pc.enable ? (const char *[]){"oldest", "newest", "cheapest"}[j->pc.policy] : "draining");
@@ -330,8 +133,8 @@ static cJSON *res_json(const job *j) {
     cJSON_AddNumberToObject(o, "avg_first_instr_cycles", r->avg_first);
     cJSON_AddNumberToObject(o, "max_first_instr_cycles", (double)r->max_first);
     cJSON *vs = cJSON_AddObjectToObject(o, "victim_waiting_on");
-    for (unsigned b = 0; b < NVS; b++)
-        cJSON_AddNumberToObject(vs, VS_NAMES[b], r->preempted ? (double)r->vs[b] / (double)r->preempted : 0);
+    for (unsigned b = 0; b < PRUN_NVS; b++)
+        cJSON_AddNumberToObject(vs, PRUN_VS_NAMES[b], r->preempted ? (double)r->vs[b] / (double)r->preempted : 0);
     cJSON_AddNumberToObject(o, "aborts", (double)r->aborts);
     cJSON_AddNumberToObject(o, "loads_dropped", (double)r->drops);
     cJSON_AddNumberToObject(o, "barriers_skipped", (double)r->skips);
@@ -375,8 +178,9 @@ int main(int argc, char **argv) {
         if (fg_config_set(cfg, sets[i], err, sizeof err)) goto cfg_err;
     gpu_config gc;
     gpu_config_default(&gc);
-    exp_params x;
-    if (gpu_config_load(&gc, cfg, err, sizeof err) || load_params(&x, cfg, err, sizeof err)) goto cfg_err;
+    prun_params x;
+    prun_params_default(&x);
+    if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err)) goto cfg_err;
     if (fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
         fg_config_check_unused_section(cfg, "preempt", err, sizeof err) ||
         fg_config_check_unused_section(cfg, "preemption_latency", err, sizeof err))
@@ -432,7 +236,7 @@ int main(int argc, char **argv) {
         }
     if (rtl_check)
         for (unsigned k = 0; k < nk; k++) {
-            const run_res *a = &jobs[k * nconf + check_conf].res, *b = &jobs[nk * nconf + k].res;
+            const prun_result *a = &jobs[k * nconf + check_conf].res, *b = &jobs[nk * nconf + k].res;
             if (a->ok && b->ok &&
                 (a->avg_start != b->avg_start || a->max_start != b->max_start || a->gpu_cycles != b->gpu_cycles ||
                  a->preempted != b->preempted)) {
@@ -451,13 +255,13 @@ int main(int argc, char **argv) {
            "avg-preem over events that preempted a victim (EDGE Fig. 11), avg-all / p50 / p99 / max over\n"
            "all events (those finding a free context start in 2 cycles)\n\n");
     for (unsigned k = 0; k < nk; k++) {
-        const run_res *r0 = &jobs[k * nconf].res;
+        const prun_result *r0 = &jobs[k * nconf].res;
         printf("%s: %s; regs/thread background %u, event %u%s\n", kernels[k], r0->desc, r0->regs_bg, r0->regs_ev,
                r0->regs_bg < r0->regs_ev ? " (no victim is eligible: events wait for free contexts)" : "");
         printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar\n", "config",
                "events", "preem", "avg-preem", "avg-all", "p50", "p99", "max");
         for (unsigned c = 0; c < nconf; c++) {
-            const run_res *r = &jobs[k * nconf + c].res;
+            const prun_result *r = &jobs[k * nconf + c].res;
             if (!r->ok) { printf("  %-17s FAILED: %s\n", confs[c].label, r->err); continue; }
             printf("  %-17s %6llu %6llu %9.1f %9.1f %7llu %8llu %9llu   ", confs[c].label,
                    (unsigned long long)r->events, (unsigned long long)r->preempted, r->avg_start_pre, r->avg_start,
@@ -482,7 +286,7 @@ int main(int argc, char **argv) {
         double sn = 0, sa = 0;
         unsigned n = 0;
         for (unsigned k = 0; k < nk; k++) {
-            const run_res *a = &jobs[k * nconf + cn].res, *b = &jobs[k * nconf + ca].res;
+            const prun_result *a = &jobs[k * nconf + cn].res, *b = &jobs[k * nconf + ca].res;
             if (!a->ok || !b->ok || !a->preempted) continue;
             sn += a->avg_start_pre, sa += b->avg_start_pre, n++;
         }
@@ -500,7 +304,7 @@ int main(int argc, char **argv) {
         double sd = 0, sa = 0;
         unsigned n = 0;
         for (unsigned k = 0; k < nk; k++) {
-            const run_res *d = &jobs[k * nconf + nconf - 1].res, *a = &jobs[k * nconf + 5].res;
+            const prun_result *d = &jobs[k * nconf + nconf - 1].res, *a = &jobs[k * nconf + 5].res;
             if (!d->ok || !a->ok) continue;
             sd += d->avg_start, sa += a->avg_start, n++; /* every event: draining never preempts */
         }
