@@ -6,3 +6,4 @@ TESTS    += test_preempt
 PROGRAMS += preemption_latency
 # one preemption in core 0 of a real SIMT model: its PEWT and controller FSTs
 WAVES += scripts/wave_preempt.sh
+DEMO_STEPS += $(BUILD)/bin/preemption_latency
