@@ -1,5 +1,5 @@
 # Benchmarks (issue 3, item 7): not tests; `make bench` builds and runs them.
-# sim_speed times the launch-latency run with the EDGE front-end as RTL, C
+# sim_speed times the launch-latency run with its RTL blocks as RTL, C
 # twins and lockstep (simulated GPU cycles per wall second; docs/RESULTS.md).
 PROGRAMS    += sim_speed
 BENCH_STEPS += $(BUILD)/bin/sim_speed

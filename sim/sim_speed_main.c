@@ -2,8 +2,10 @@
  *
  * Runs the launch-latency experiment's system runs (sim/sys/launch_exp.h:
  * the same six sys_run() calls build/bin/launch_latency makes) once with
- * the EDGE front-end blocks (doorbell decoder + event kernel table) as
- * verilated RTL, once as their C twins and once in lockstep, and prints for
+ * every RTL block of the run (the EDGE front-end's doorbell decoder and
+ * event kernel table, each core's PEWT and preemption controller) as
+ * verilated RTL, once as their C twins and once in lockstep, as
+ * launch_latency --impl rtl|c|lockstep does, and prints for
  * each the simulated GPU cycles, the wall time, simulated GPU cycles per
  * second of wall time and warp instructions per second, plus the wall-time
  * ratios rtl/c and lockstep/c (and the process CPU time, which a busy
@@ -90,14 +92,15 @@ int main(int argc, char **argv) {
     launch_exp_result *r = calloc(3, sizeof *r);
     if (!r) return 2;
     printf("Simulation speed: the launch-latency run (%llu serial events per path, 4 x %llu end-to-end;\n"
-           "%u SIMT cores at %.0f MHz), EDGE front-end blocks as RTL, C twins and lockstep\n\n",
+           "%u SIMT cores at %.0f MHz), RTL blocks as RTL, as C twins and in lockstep\n\n",
            (unsigned long long)x.events, (unsigned long long)x.e2e_events, p.gpu.num_cores, p.gpu.clock_mhz);
     printf("  %-9s %12s %8s %8s %14s %12s %14s %16s\n", "impl", "GPU cycles", "wall s", "CPU s",
            "GPU cycles/s", "warp instrs", "warp instrs/s", "thread instrs/s");
     int bad = 0;
     for (int i = 0; i < 3; i++) {
         sys_params q = p;
-        q.edge.impl = impls[i];
+        q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: */
+        q.gpu.pre.impl = impls[i];  /* the front-end and each core's PEWT / preemption controller */
         if (launch_exp_run(&q, &x, &r[i], err, sizeof err)) {
             fprintf(stderr, "sim_speed: %s: %s\n", fg_impl_name(impls[i]), err);
             return 1;

@@ -56,6 +56,7 @@ template <class M> struct FgRtlModel : fg_rtl {
     explicit FgRtlModel() {
         ctx.traceEverOn(true);
         ctx.fatalOnError(false); // a failed assertion is reported, not abort()ed
+        Verilated::threadContextp(&ctx); // see ~FgRtlModel
         top = new M(&ctx, "top");
     }
     ~FgRtlModel() override {
@@ -64,6 +65,10 @@ template <class M> struct FgRtlModel : fg_rtl {
             delete tfp;
             tfp = nullptr;
         }
+        // A model's scopes unregister from Verilated::threadContextp(), the
+        // context this thread used last, not their own (verilator issue
+        // #8265); that may be another, already freed model's context.
+        Verilated::threadContextp(&ctx);
         top->final();
         delete top;
     }
