@@ -41,7 +41,7 @@ WAVE_TESTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
 .PHONY: all build deps test demo lint wave clean FORCE

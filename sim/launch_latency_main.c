@@ -13,12 +13,11 @@
  *                  [--set section.key=value ...] [--out results/launch_latency.json]
  *                  [--events N] [--no-e2e] */
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "fg_json.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 
@@ -201,22 +200,12 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "simulated_warp_instrs", (double)res->warp_instrs);
     cJSON_AddNumberToObject(root, "wall_seconds", wall);
     cJSON_AddNumberToObject(root, "cpu_seconds", res->cpu_seconds);
-    char *txt = cJSON_Print(root);
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", out);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = 0;
-        if (mkdir(dir, 0777) && errno != EEXIST) fprintf(stderr, "launch_latency: mkdir %s failed\n", dir);
-    }
-    FILE *f = fopen(out, "w");
-    if (!f || fputs(txt, f) < 0 || fclose(f)) {
-        fprintf(stderr, "launch_latency: cannot write %s\n", out);
+    if (fg_json_write(root, out, err, sizeof err)) {
+        fprintf(stderr, "launch_latency: %s\n", err);
         bad = 1;
     } else {
         printf("  wrote %s\n", out);
     }
-    free(txt);
     cJSON_Delete(root);
     free(res);
     free(sets);

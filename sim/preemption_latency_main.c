@@ -24,17 +24,16 @@
  * repeats one configuration per kernel with the blocks as verilated RTL and
  * requires the same figures as the sweep's (C twin) run. */
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "edge_preempt.h"
 #include "fg_config.h"
+#include "fg_json.h"
 #include "simt/gpu.h"
 #include "work/preempt_run.h"
 
@@ -341,16 +340,12 @@ int main(int argc, char **argv) {
         cJSON *rc = cJSON_AddArrayToObject(root, "rtl_check");
         for (unsigned k = 0; k < nk; k++) cJSON_AddItemToArray(rc, res_json(&jobs[nk * nconf + k]));
     }
-    char *txt = cJSON_Print(root);
-    mkdir("results", 0777);
-    FILE *f = fopen(out, "w");
-    if (!f || !txt || fputs(txt, f) < 0 || fclose(f)) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", argv[0], out, strerror(errno));
+    if (fg_json_write(root, out, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
         bad = 1;
     } else {
         printf("\nwrote %s\n", out);
     }
-    free(txt);
     cJSON_Delete(root);
     free(jobs);
     free(sets);

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "fg_json.h"
 #include "sys/launch_exp.h"
 
 static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
@@ -39,23 +39,10 @@ static int usage(const char *prog) {
 }
 
 static int write_json(const char *out, cJSON *root) {
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", out);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = 0;
-        if (mkdir(dir, 0777) && errno != EEXIST) {
-            fprintf(stderr, "sim_speed: mkdir %s: %s\n", dir, strerror(errno));
-            return -1;
-        }
-    }
-    char *txt = cJSON_Print(root);
-    FILE *f = fopen(out, "w");
-    int bad = !txt || !f || fputs(txt, f) < 0;
-    if (f && fclose(f)) bad = 1;
-    free(txt);
-    if (bad) fprintf(stderr, "sim_speed: cannot write %s\n", out);
-    return bad ? -1 : 0;
+    char err[600];
+    if (!fg_json_write(root, out, err, sizeof err)) return 0;
+    fprintf(stderr, "sim_speed: %s\n", err);
+    return -1;
 }
 
 int main(int argc, char **argv) {
