@@ -30,7 +30,7 @@ typedef struct { /* one run; plain data (sent between processes) */
     uint64_t p50_start, p99_start, max_start, max_first;
     uint64_t vs[PRUN_NVS], bg_cycles, gpu_cycles, ipv4_packets;
     unsigned regs_bg, regs_ev;
-    char desc[96];
+    char desc[160];
     double wall;
 } prun_result;
 
