@@ -22,11 +22,14 @@ typedef struct {
     char kernel[512];  /* $BUILD/sw/saxpy.elf */
 } ctx;
 
-static char *path_in(const ctx *c, const char *name) {
-    static char buf[4][1100];
-    static int k;
-    char *p = buf[k++ & 3];
-    snprintf(p, sizeof buf[0], "%s/%s", c->dir, name);
+typedef struct {
+    char s[1100];
+} pathbuf;
+
+/* c->dir/name (by value: use .s within the same expression or keep the struct) */
+static pathbuf path_in(const ctx *c, const char *name) {
+    pathbuf p;
+    snprintf(p.s, sizeof p.s, "%s/%s", c->dir, name);
     return p;
 }
 
@@ -57,7 +60,8 @@ static int run_fg(const ctx *c, char **out, char **err, ...) {
     while ((a = va_arg(ap, const char *)) && n < 63) argv[n++] = a;
     va_end(ap);
     argv[n] = NULL;
-    char *o = path_in(c, "stdout.txt"), *e = path_in(c, "stderr.txt");
+    pathbuf ob = path_in(c, "stdout.txt"), eb = path_in(c, "stderr.txt");
+    const char *o = ob.s, *e = eb.s;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -94,7 +98,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     ctx *c = *state;
     const char *names[] = {"stdout.txt", "stderr.txt", "y.bin", "out.bin", "x.bin", "r1.bin", "r2.bin"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in(c, names[i]));
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in(c, names[i]).s);
     rmdir(c->dir);
     free(c);
     return 0;
@@ -117,13 +121,13 @@ static void saxpy_case(const ctx *c, const char *grid, const char *block, uint32
         x[i] = (float)i; /* the ramp initialiser */
         y[i] = (float)(int64_t)fg_rng_below(&r, 2000001) / 1000.0f - 1000.0f;
     }
-    write_file(path_in(c, "y.bin"), y, sizeof y);
+    write_file(path_in(c, "y.bin").s, y, sizeof y);
     char nbuf[32], abuf[48], ybuf[1200], obuf[1200], xbuf[1200];
     snprintf(nbuf, sizeof nbuf, "u32:%u", n);
     snprintf(abuf, sizeof abuf, "f32:%.9g", (double)a);
-    snprintf(ybuf, sizeof ybuf, "y=f32:1024:file:%s", path_in(c, "y.bin"));
-    snprintf(obuf, sizeof obuf, "out=%s", path_in(c, "out.bin"));
-    snprintf(xbuf, sizeof xbuf, "x=%s", path_in(c, "x.bin"));
+    snprintf(ybuf, sizeof ybuf, "y=f32:1024:file:%s", path_in(c, "y.bin").s);
+    snprintf(obuf, sizeof obuf, "out=%s", path_in(c, "out.bin").s);
+    snprintf(xbuf, sizeof xbuf, "x=%s", path_in(c, "x.bin").s);
     char *so, *se;
     int rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "saxpy", "--grid", grid, "--block", block,
                     "--buf", "x=f32:1024:ramp", "--buf", ybuf, "--buf", "out=f32:1024:zero", "--arg", nbuf,
@@ -131,7 +135,7 @@ static void saxpy_case(const ctx *c, const char *grid, const char *block, uint32
                     "--dump", xbuf, "--print", "out:4", NULL);
     if (rc != 0) fail_msg("fg_run exited %d: %s", rc, se);
     size_t len;
-    char *ob = slurp(path_in(c, "out.bin"), &len), *xb = slurp(path_in(c, "x.bin"), NULL);
+    char *ob = slurp(path_in(c, "out.bin").s, &len), *xb = slurp(path_in(c, "x.bin").s, NULL);
     assert_non_null(ob);
     assert_non_null(xb);
     assert_int_equal(len, sizeof out);
@@ -173,8 +177,8 @@ static void test_saxpy(void **state) {
 static void test_initialisers(void **state) {
     const ctx *c = *state;
     char d1[1200], d2[1200];
-    snprintf(d1, sizeof d1, "r=%s", path_in(c, "r1.bin"));
-    snprintf(d2, sizeof d2, "r=%s", path_in(c, "r2.bin"));
+    snprintf(d1, sizeof d1, "r=%s", path_in(c, "r1.bin").s);
+    snprintf(d2, sizeof d2, "r=%s", path_in(c, "r2.bin").s);
     char *so, *se;
     /* n = 0: the kernel does nothing; only the buffers are exercised */
     int rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "saxpy", "--arg", "u32:0", "--arg", "f32:0",
@@ -189,7 +193,7 @@ static void test_initialisers(void **state) {
                 "u32:0", "--arg", "u32:0", "--arg", "u32:0", "--buf", "r=u32:64:random:7", "--dump", d2, NULL);
     assert_int_equal(rc, 0);
     size_t l1, l2;
-    char *a = slurp(path_in(c, "r1.bin"), &l1), *b = slurp(path_in(c, "r2.bin"), &l2);
+    char *a = slurp(path_in(c, "r1.bin").s, &l1), *b = slurp(path_in(c, "r2.bin").s, &l2);
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(l1, 256);
@@ -219,8 +223,8 @@ static void test_bad_inputs(void **state) {
     char *so, *se;
     char ybad[1200];
     float small[10] = {0};
-    write_file(path_in(c, "y.bin"), small, sizeof small);
-    snprintf(ybad, sizeof ybad, "y=f32:1024:file:%s", path_in(c, "y.bin"));
+    write_file(path_in(c, "y.bin").s, small, sizeof small);
+    snprintf(ybad, sizeof ybad, "y=f32:1024:file:%s", path_in(c, "y.bin").s);
 #define K "--kernel", c->kernel, "--entry", "saxpy"
 #define SAXPY_ARGS "--arg", "u32:1000", "--arg", "f32:2", "--arg", "buf:x", "--arg", "buf:x", "--arg", "buf:o"
     int rc;
