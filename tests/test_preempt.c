@@ -352,6 +352,32 @@ static void test_bg_kernels_under_preemption(void **st) {
     }
 }
 
+/* Not clocking idle cores' blocks (the default) changes nothing: the same
+ * run with every block clocked every cycle gives the same figures. */
+static void test_idle_skip_exact(void **st) {
+    (void)st;
+    prun_params x;
+    prun_params_default(&x);
+    snprintf(x.size, sizeof x.size, "test");
+    x.max_events = 40;
+    prun_result r[2];
+    for (unsigned i = 0; i < 2; i++) {
+        gpu_config c;
+        gpu_config_default(&c);
+        c.pre.impl = impl_from_env();
+        c.pre.idle_skip = i;
+        prun_run(&x, &c, "bp", &r[i]);
+        if (!r[i].ok) fail_msg("idle_skip %u: %s", i, r[i].err);
+    }
+    assert_true(r[0].preempted > 0);
+    assert_int_equal(r[0].gpu_cycles, r[1].gpu_cycles);
+    assert_int_equal(r[0].events, r[1].events);
+    assert_int_equal(r[0].preempted, r[1].preempted);
+    assert_int_equal(r[0].max_start, r[1].max_start);
+    assert_true(r[0].avg_start == r[1].avg_start && r[0].avg_first == r[1].avg_first);
+    assert_memory_equal(r[0].vs, r[1].vs, sizeof r[0].vs);
+}
+
 /* One preemption with every optimization and a full register file (SAVE
  * and restore): `make wave` runs only this test with $FG_WAVE_DIR set and
  * gets core 0's PEWT and controller FSTs (build/waves/simt_core0_*.fst). */
@@ -374,7 +400,7 @@ int main(void) {
         cmocka_unit_test(test_free_context), cmocka_unit_test(test_drop_loads),
         cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_save_restore),
         cmocka_unit_test(test_draining),     cmocka_unit_test(test_all_combinations),
-        cmocka_unit_test(test_bg_kernels_under_preemption),
+        cmocka_unit_test(test_bg_kernels_under_preemption), cmocka_unit_test(test_idle_skip_exact),
     };
     return cmocka_run_group_tests_name("preempt", tests, NULL, NULL);
 }

@@ -144,6 +144,11 @@ int fg_block_step(fg_block *b, const void *in) {
     return compare(b);
 }
 
+void fg_block_skip(fg_block *b) {
+    if (b->rtl) fg_rtl_skip(b->rtl);
+    b->cycle++;
+}
+
 int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end) {
     if (!b->rtl) {
         fprintf(stderr, "%s: waveforms need the RTL (--impl rtl or lockstep)\n", b->cls->name);

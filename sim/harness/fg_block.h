@@ -110,6 +110,11 @@ const void *fg_block_out(const fg_block *b);
  * lockstep diverged or an RTL assertion fired (b->error says which port /
  * assertion, at which cycle, with both values). */
 int fg_block_step(fg_block *b, const void *in);
+/* Counts one cycle without clocking the block: for a caller that knows the
+ * block is idle and that this cycle's inputs would leave every register as it
+ * is (sim/simt/simt_edge_core.c skips idle cores this way).  Cycle numbers
+ * (lockstep and assertion reports, waveform time) stay those of the caller. */
+void fg_block_skip(fg_block *b);
 /* FST waveform of the RTL side from cycle start to end (end 0 = no end). */
 int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end);
 

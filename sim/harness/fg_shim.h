@@ -18,6 +18,8 @@ void fg_rtl_reset(fg_rtl *r);
 /* Copies the C input struct onto the model's input ports, gives one rising
  * edge, dumps the waveform when inside the trace window. */
 void fg_rtl_step(fg_rtl *r, const void *in);
+/* Advances the cycle count without an edge (fg_block_skip). */
+void fg_rtl_skip(fg_rtl *r);
 /* Copies the model's output ports into the C output struct. */
 void fg_rtl_outputs(fg_rtl *r, void *out);
 /* Opens an FST file; only cycles in [start, end] are dumped (end 0: no end). */

@@ -53,6 +53,7 @@ void gpu_config_default(gpu_config *c) {
     c->pre.opts = PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP;
     c->pre.save_base = 20;  /* stores are posted: LDST pipeline latency (= L1 hit latency) */
     c->pre.save_per_reg = 1; /* one 128 B line (a register of 32 lanes) per cycle */
+    c->pre.idle_skip = true;
 }
 
 static const struct { const char *key; unsigned bit; } OPTS[] = {
@@ -66,6 +67,9 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     b = c->pre.enable;
     if (fg_config_bool(cfg, "preempt", "enable", &b, err, errlen)) return -1;
     c->pre.enable = b;
+    b = c->pre.idle_skip;
+    if (fg_config_bool(cfg, "preempt", "idle_skip", &b, err, errlen)) return -1;
+    c->pre.idle_skip = b;
     for (unsigned i = 0; i < 4; i++) {
         b = c->pre.opts & OPTS[i].bit;
         if (fg_config_bool(cfg, "preempt", OPTS[i].key, &b, err, errlen)) return -1;

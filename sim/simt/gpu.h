@@ -57,6 +57,7 @@ typedef struct {
         unsigned opts;           /* flush optimizations, PRE_OPT_* bits */
         unsigned save_base;      /* register save/restore: base cycles */
         unsigned save_per_reg;   /* + cycles per saved register (one 128 B line each) */
+        bool idle_skip;          /* don't clock a core's blocks while they are idle (1) */
     } pre;
 } gpu_config;
 
