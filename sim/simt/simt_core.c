@@ -252,7 +252,7 @@ void simt_barrier_check(gpu_t *g, simt_core *c, simt_block *b) {
     b->bar_arrived = 0;
     for (unsigned i = 0; i < b->nwarps; i++) {
         simt_warp *x = &c->w[b->warp_slot[i]];
-        if (x->state == WS_RUN && x->bar_wait) {
+        if (x->state == WS_RUN && !x->event && x->bar_wait) { /* (an event warp may sit in a victim's slot) */
             x->bar_wait = 0;
             simt_reconverge(g, c, x);
         }
