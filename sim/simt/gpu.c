@@ -294,7 +294,7 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
         return -1;
     }
     unsigned li = 0;
-    while (li < g->n_lq && g->lq[li].state != 0) li++;
+    while (li < g->n_lq && g->lq[li].state != LS_FREE) li++;
     if (li == g->n_lq) {
         unsigned n = g->n_lq ? g->n_lq * 2 : 16;
         simt_launch *p = realloc(g->lq, n * sizeof *p);
@@ -305,7 +305,7 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     }
     simt_launch *L = &g->lq[li];
     memset(L, 0, sizeof *L);
-    L->state = 1;
+    L->state = LS_PENDING;
     L->d = *d;
     L->seq = g->launch_seq++;
     L->nblocks = (uint32_t)blocks;
@@ -314,11 +314,12 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     L->regs = (unsigned)regs;
     L->shmem = (unsigned)shmem;
     /* EDGE IV-C: a single-warp event kernel without shared memory bypasses the
-     * KMU and goes to the SIMT core scheduler (state 4), then to a PEWT (5) */
+     * KMU and goes to the SIMT core scheduler, then to a PEWT */
     if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
         L->warp_event = true;
         L->ev_regs = (unsigned)(regs / 32);
-        L->state = 4;
+        L->state = LS_EV_WAIT;
+        g->ev_waiting++;
     }
     g->running++;
     return 0;
@@ -327,7 +328,7 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
 void gpu_block_done(gpu_t *g, unsigned li) {
     simt_launch *L = &g->lq[li];
     if (++L->blocks_done < L->nblocks) return;
-    L->state = 0;
+    L->state = LS_FREE;
     g->running--;
     if (g->cb.complete) g->cb.complete(g->cb.user, L->d.tag, g->cycle);
 }
@@ -351,19 +352,19 @@ static void kmu_and_dispatch(gpu_t *g) {
     unsigned nrun = 0;
     /* launches in priority order (small n: selection by repeated scans) */
     unsigned order[64], n = 0;
-    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i].state == 2) nrun++;
+    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i].state == LS_RUNNING) nrun++;
     /* KMU: pending launches (queued before this cycle) become running */
     while (nrun < g->cfg.max_kernels) {
         int best = -1;
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == 1 && (best < 0 || before(&g->lq[i], &g->lq[best]))) best = (int)i;
+            if (g->lq[i].state == LS_PENDING && (best < 0 || before(&g->lq[i], &g->lq[best]))) best = (int)i;
         if (best < 0) break;
-        g->lq[best].state = 2;
+        g->lq[best].state = LS_RUNNING;
         nrun++;
     }
     for (unsigned i = 0; i < g->n_lq && n < 64; i++) {
         simt_launch *L = &g->lq[i];
-        if (L->state != 2 || L->next_block >= L->nblocks) continue;
+        if (L->state != LS_RUNNING || L->next_block >= L->nblocks) continue;
         unsigned j = n++;
         while (j > 0 && before(L, &g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
         order[j] = i;
@@ -386,9 +387,9 @@ void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     if (g->running) {
         /* SIMT core scheduler first: a core with an event waiting takes no new block */
-        if (g->cfg.pre.warp_events) simt_edge_schedule(g);
+        if (g->ev_waiting) simt_edge_schedule(g);
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == 1 || (g->lq[i].state == 2 && g->lq[i].next_block < g->lq[i].nblocks)) {
+            if (g->lq[i].state == LS_PENDING || (g->lq[i].state == LS_RUNNING && g->lq[i].next_block < g->lq[i].nblocks)) {
                 kmu_and_dispatch(g);
                 break;
             }

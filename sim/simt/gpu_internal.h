@@ -119,8 +119,12 @@ typedef struct {
     uint64_t issued, stall_mshr, l1_hits, l1_misses;
 } simt_core;
 
+/* Launch states.  Warp-level events (EDGE IV-C) skip the KMU: they wait for
+ * the SIMT core scheduler, then sit in a core's PEWT until they complete. */
+enum { LS_FREE = 0, LS_PENDING, LS_RUNNING, LS_EV_WAIT, LS_EV_CORE };
+
 typedef struct {
-    int state;                /* 0 free, 1 pending, 2 running, 3 done */
+    int state;                /* LS_* */
     gpu_launch_desc d;
     uint64_t seq;
     uint32_t nblocks, next_block, blocks_done;
@@ -167,6 +171,7 @@ struct gpu {
     unsigned running;         /* launches pending or running */
     uint64_t save_base;       /* register save area for preempted victims (EDGE IV-D) */
     unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
+    unsigned ev_waiting;      /* launches in LS_EV_WAIT */
     uint64_t warp_instrs, thread_instrs;
 };
 

@@ -131,7 +131,7 @@ static void cmd_start(gpu_t *g, simt_core *c, unsigned s, unsigned arg) {
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
     unsigned li = (unsigned)po->hd_tag_o;
-    if (!po->hd_valid_o || li >= g->n_lq || g->lq[li].state != 5) {
+    if (!po->hd_valid_o || li >= g->n_lq || g->lq[li].state != LS_EV_CORE) {
         gpu_fault(g, "core %u: preemption controller started slot %u with no pending event", c->id, s);
         return;
     }
@@ -268,7 +268,7 @@ void simt_edge_begin(gpu_t *g, simt_core *c) {
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     if (po->cpl_valid_o) { /* the PEWT freed the entry: the event kernel is complete */
         unsigned li = (unsigned)po->cpl_tag_o;
-        if (li < g->n_lq && g->lq[li].state == 5) gpu_block_done(g, li);
+        if (li < g->n_lq && g->lq[li].state == LS_EV_CORE) gpu_block_done(g, li);
         else gpu_fault(g, "core %u: PEWT completion for unknown launch %u", c->id, li);
     }
     if (po->err_valid_o) gpu_fault(g, "core %u: PEWT error %u", c->id, (unsigned)po->err_code_o);
@@ -416,7 +416,7 @@ void simt_edge_schedule(gpu_t *g) {
     for (unsigned n = 0; n < nc; n++) { /* oldest event first, at most one per core */
         simt_launch *L = NULL;
         for (unsigned j = 0; j < g->n_lq; j++)
-            if (g->lq[j].state == 4 && (!L || g->lq[j].seq < L->seq)) L = &g->lq[j];
+            if (g->lq[j].state == LS_EV_WAIT && (!L || g->lq[j].seq < L->seq)) L = &g->lq[j];
         if (!L) return;
         int bestc = -1;
         unsigned bestcost = ~0u;
@@ -437,7 +437,8 @@ void simt_edge_schedule(gpu_t *g) {
         e->pin.ev_threads_i = L->threads;
         e->pin.ev_regs_i = L->ev_regs;
         e->pushed = true;
-        L->state = 5;
+        L->state = LS_EV_CORE;
+        g->ev_waiting--;
         memset(&L->ev, 0, sizeof L->ev);
         L->ev.core = c->id;
         L->ev.arrive = g->cycle;
