@@ -82,11 +82,13 @@ int main(int argc, char **argv) {
             fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
             return 2;
         }
-        char a[64]; /* every RTL block of the run: front-end and per-core PEWT / controller */
+        char a[64], b[64]; /* every RTL block of the run: front-end and per-core PEWT / controller */
         snprintf(a, sizeof a, "edge.impl=%s", impl);
-        fg_config_set(cfg, a, err, sizeof err);
-        snprintf(a, sizeof a, "preempt.impl=%s", impl);
-        fg_config_set(cfg, a, err, sizeof err);
+        snprintf(b, sizeof b, "preempt.impl=%s", impl);
+        if (fg_config_set(cfg, a, err, sizeof err) || fg_config_set(cfg, b, err, sizeof err)) {
+            fprintf(stderr, "launch_latency: %s\n", err);
+            return 2;
+        }
     }
     sys_params p;
     launch_exp_params x;

@@ -55,6 +55,13 @@ typedef struct {
     bool done;
 } job;
 
+/* index of a configuration in the sweep (draining: enable false) */
+static unsigned conf_index(const pconf *c, unsigned n, unsigned policy, unsigned opts, bool enable) {
+    for (unsigned i = 0; i < n; i++)
+        if (c[i].enable == enable && (!enable || (c[i].policy == policy && c[i].opts == opts))) return i;
+    return 0;
+}
+
 static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, const gpu_config *gc) {
     unsigned next = 0, running = 0, finished = 0;
     while (finished < n) {
@@ -118,7 +125,7 @@ static cJSON *res_json(const job *j) {
     const prun_result *r = &j->res;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "config", j->pc.label);
-    cJSON_AddStringToObject(o, "policy", j->pc.enable ? (const char *[]){"oldest", "newest", "cheapest"}[j->pc.policy] : "draining");
+    cJSON_AddStringToObject(o, "policy", j->pc.enable ? edge_preempt_policy_names[j->pc.policy] : "draining");
     cJSON_AddNumberToObject(o, "opts", j->pc.opts);
     cJSON_AddStringToObject(o, "impl", fg_impl_name(j->impl));
     cJSON_AddNumberToObject(o, "events", (double)r->events);
@@ -197,13 +204,13 @@ int main(int argc, char **argv) {
      * both paper policies, CHEAPEST without and with all, draining */
     static const struct { unsigned opts; const char *name; } OPTS[] = {
         {0, "none"}, {PRE_OPT_BOOST, "boost"}, {PRE_OPT_IBUF, "ibuf"}, {PRE_OPT_BARSKIP, "barskip"},
-        {PRE_OPT_DROP, "drop"}, {PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP, "all"}};
-    static const char *const POL[] = {"oldest", "newest", "cheapest"};
+        {PRE_OPT_DROP, "drop"}, {PRE_OPT_ALL, "all"}};
+    const char *const *POL = edge_preempt_policy_names;
     pconf confs[16];
     unsigned nconf = 0;
     for (unsigned p = 0; p < 3; p++)
         for (unsigned o = 0; o < 6; o++) {
-            if (p == PRE_POL_CHEAPEST && o != 0 && o != 5) continue;
+            if (p == PRE_POL_CHEAPEST && OPTS[o].opts != 0 && OPTS[o].opts != PRE_OPT_ALL) continue;
             confs[nconf] = (pconf){p, OPTS[o].opts, true, ""};
             snprintf(confs[nconf].label, sizeof confs[nconf].label, "%s/%s", POL[p], OPTS[o].name);
             nconf++;
@@ -220,7 +227,7 @@ int main(int argc, char **argv) {
     unsigned j = 0;
     for (unsigned k = 0; k < nk; k++)
         for (unsigned c = 0; c < nconf; c++) jobs[j++] = (job){.kern = kernels[k], .pc = confs[c], .impl = impl};
-    unsigned check_conf = nconf - 2; /* cheapest/all: every mechanism in use */
+    unsigned check_conf = conf_index(confs, nconf, PRE_POL_CHEAPEST, PRE_OPT_ALL, true); /* every mechanism in use */
     if (rtl_check)
         for (unsigned k = 0; k < nk; k++)
             jobs[j++] = (job){.kern = kernels[k], .pc = confs[check_conf], .impl = FG_IMPL_RTL};
@@ -276,12 +283,7 @@ int main(int argc, char **argv) {
     printf("\nAverage over kernels (EDGE Fig. 11c)       none      all   reduction   paper\n");
     static const char *const PAPER[] = {"35.9x, ~50 cycles", "33.7x, ~220 cycles", "(ours)"};
     for (unsigned p = 0; p < 3; p++) {
-        unsigned cn = 0, ca = 0;
-        for (unsigned c = 0; c < nconf; c++) {
-            if (!confs[c].enable || confs[c].policy != p) continue;
-            if (confs[c].opts == 0) cn = c;
-            if (confs[c].opts == 15) ca = c;
-        }
+        unsigned cn = conf_index(confs, nconf, p, 0, true), ca = conf_index(confs, nconf, p, PRE_OPT_ALL, true);
         double sn = 0, sa = 0;
         unsigned n = 0;
         for (unsigned k = 0; k < nk; k++) {
@@ -303,7 +305,8 @@ int main(int argc, char **argv) {
         double sd = 0, sa = 0;
         unsigned n = 0;
         for (unsigned k = 0; k < nk; k++) {
-            const prun_result *d = &jobs[k * nconf + nconf - 1].res, *a = &jobs[k * nconf + 5].res;
+            const prun_result *d = &jobs[k * nconf + conf_index(confs, nconf, 0, 0, false)].res,
+                              *a = &jobs[k * nconf + conf_index(confs, nconf, PRE_POL_OLDEST, PRE_OPT_ALL, true)].res;
             if (!d->ok || !a->ok) continue;
             sd += d->avg_start, sa += a->avg_start, n++; /* every event: draining never preempts */
         }

@@ -217,7 +217,7 @@ static scen base(unsigned mode) {
     return s;
 }
 
-#define ALL (PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP)
+
 
 /* A free warp context: no preemption, the event starts at once. */
 static void test_free_context(void **st) {
@@ -264,7 +264,7 @@ static void test_barrier_skip(void **st) {
  * victim's registers to global memory instead of reserving free ones. */
 static scen full_register_file(unsigned n_ev) {
     scen s = base(T_PRE_ALU);
-    s.opts = ALL;
+    s.opts = PRE_OPT_ALL;
     s.n_ev = n_ev;
     gpu_config c;
     gpu_config_default(&c);
@@ -291,7 +291,7 @@ static void test_save_restore(void **st) {
  * both paper policies plus CHEAPEST: results always correct. */
 static void test_all_combinations(void **st) {
     (void)st;
-    static const unsigned opts[] = {0, PRE_OPT_BOOST, PRE_OPT_IBUF, PRE_OPT_BARSKIP, PRE_OPT_DROP, ALL};
+    static const unsigned opts[] = {0, PRE_OPT_BOOST, PRE_OPT_IBUF, PRE_OPT_BARSKIP, PRE_OPT_DROP, PRE_OPT_ALL};
     for (unsigned m = 0; m < 3; m++)
         for (unsigned p = 0; p < 3; p++)
             for (unsigned o = 0; o < 6; o++) {
@@ -327,7 +327,7 @@ static void test_bg_kernels_under_preemption(void **st) {
     /* (MM runs in the preemption_latency sweep; its 160k cycles x 16 cores in
      * lockstep would cost more than the rest of this program) */
     static const struct { const char *k; unsigned pol, opts; } R[] = {
-        {"conv", PRE_POL_NEWEST, ALL}, {"bp", PRE_POL_OLDEST, 0}, {"bfs", PRE_POL_CHEAPEST, ALL}};
+        {"conv", PRE_POL_NEWEST, PRE_OPT_ALL}, {"bp", PRE_POL_OLDEST, 0}, {"bfs", PRE_POL_CHEAPEST, PRE_OPT_ALL}};
     prun_params x;
     prun_params_default(&x);
     snprintf(x.size, sizeof x.size, "test");

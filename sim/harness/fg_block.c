@@ -9,18 +9,18 @@
 
 #include "fg_shim.h"
 
+const char *const fg_impl_names[] = {"c", "rtl", "lockstep", NULL};
+
 int fg_impl_parse(const char *s, fg_impl *out) {
-    if (!strcmp(s, "c")) *out = FG_IMPL_C;
-    else if (!strcmp(s, "rtl")) *out = FG_IMPL_RTL;
-    else if (!strcmp(s, "lockstep")) *out = FG_IMPL_LOCKSTEP;
-    else return -1;
-    return 0;
+    for (unsigned i = 0; fg_impl_names[i]; i++)
+        if (!strcmp(s, fg_impl_names[i])) {
+            *out = (fg_impl)i;
+            return 0;
+        }
+    return -1;
 }
 
-const char *fg_impl_name(fg_impl impl) {
-    static const char *const names[] = {"c", "rtl", "lockstep"};
-    return impl <= FG_IMPL_LOCKSTEP ? names[impl] : "?";
-}
+const char *fg_impl_name(fg_impl impl) { return impl <= FG_IMPL_LOCKSTEP ? fg_impl_names[impl] : "?"; }
 
 static uint64_t field(const void *s, unsigned i) {
     uint64_t v;

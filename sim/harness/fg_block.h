@@ -24,6 +24,8 @@ extern "C" {
 
 typedef enum { FG_IMPL_C = 0, FG_IMPL_RTL = 1, FG_IMPL_LOCKSTEP = 2 } fg_impl;
 
+/* "c", "rtl", "lockstep" in fg_impl order, NULL-terminated (fg_config_enum). */
+extern const char *const fg_impl_names[];
 /* Parses "c", "rtl" or "lockstep"; returns -1 on anything else. */
 int fg_impl_parse(const char *s, fg_impl *out);
 const char *fg_impl_name(fg_impl impl);

@@ -50,7 +50,7 @@ void gpu_config_default(gpu_config *c) {
     c->pre.pewt_entries = 4;
     c->pre.enable = true;
     c->pre.policy = PRE_POL_OLDEST;
-    c->pre.opts = PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP;
+    c->pre.opts = PRE_OPT_ALL;
     c->pre.save_base = 20;  /* stores are posted: LDST pipeline latency (= L1 hit latency) */
     c->pre.save_per_reg = 1; /* one 128 B line (a register of 32 lanes) per cycle */
     c->pre.idle_skip = true;
@@ -75,11 +75,9 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
         if (fg_config_bool(cfg, "preempt", OPTS[i].key, &b, err, errlen)) return -1;
         c->pre.opts = b ? c->pre.opts | OPTS[i].bit : c->pre.opts & ~OPTS[i].bit;
     }
-    static const char *const POLICIES[] = {"oldest", "newest", "cheapest", NULL};
-    static const char *const IMPLS[] = {"c", "rtl", "lockstep", NULL}; /* fg_impl order */
-    if (fg_config_enum(cfg, "preempt", "policy", POLICIES, &c->pre.policy, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "preempt", "policy", edge_preempt_policy_names, &c->pre.policy, err, errlen)) return -1;
     unsigned im = (unsigned)c->pre.impl;
-    if (fg_config_enum(cfg, "preempt", "impl", IMPLS, &im, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "preempt", "impl", fg_impl_names, &im, err, errlen)) return -1;
     c->pre.impl = (fg_impl)im;
     uint64_t v = c->pre.pewt_entries;
     if (fg_config_u64(cfg, "preempt", "pewt_entries", 1, 64, &v, err, errlen)) return -1;
@@ -101,7 +99,7 @@ static const struct { const char *key; size_t off; uint64_t min, max; } UKEYS[] 
     U(schedulers_per_core, 1, SIMT_MAX_UNITS), U(ibuf_depth, 1, 64), U(line_bytes, 16, 4096),
     U(icache_bytes, 16, 1u << 24), U(icache_assoc, 1, 64), U(l1_assoc, 1, 64), U(l1_mshrs, 1, 1024),
     U(l1_hit_latency, 1, 10000), U(shmem_latency, 1, 10000), U(max_inflight_loads, 1, SIMT_MAX_LD),
-    U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 1024),
+    U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 64),
 };
 static const char *const CLS[6] = {"alu", "mul", "div", "fpu", "sfu", "ldst"};
 
@@ -312,12 +310,13 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     L->threads = (unsigned)threads;
     L->nwarps = (unsigned)warps;
     L->regs = (unsigned)regs;
+    L->regs_pt = (unsigned)(regs / (warps * 32));
+    L->reg_mask = im->reg_mask;
     L->shmem = (unsigned)shmem;
     /* EDGE IV-C: a single-warp event kernel without shared memory bypasses the
      * KMU and goes to the SIMT core scheduler, then to a PEWT */
     if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
         L->warp_event = true;
-        L->ev_regs = (unsigned)(regs / 32);
         L->state = LS_EV_WAIT;
         g->ev_waiting++;
     }

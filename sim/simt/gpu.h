@@ -42,7 +42,7 @@ typedef struct {
     unsigned shmem_latency;      /* cycles (24), + bank conflicts */
     unsigned max_inflight_loads; /* per warp (8, at most 16) */
     unsigned stack_bytes;        /* per-thread local memory (1024) */
-    unsigned max_kernels;        /* concurrently running kernels (32) */
+    unsigned max_kernels;        /* concurrently running kernels (32, at most 64) */
     /* per functional-unit class: ALU, MUL, DIV, FPU, SFU, LDST */
     unsigned units[6];           /* units per core */
     unsigned lat[6];             /* result latency (LDST: from the memory model) */

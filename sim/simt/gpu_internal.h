@@ -72,7 +72,7 @@ typedef struct {
     bool valid;
     unsigned launch;
     uint32_t ctaid[3];
-    unsigned threads, nwarps, live_threads, bar_arrived, warps_done;
+    unsigned nwarps, live_threads, bar_arrived, warps_done;
     uint32_t shmem_off, shmem_size;
     unsigned regs;
     uint16_t warp_slot[64];
@@ -116,7 +116,7 @@ typedef struct {
     uint64_t alloc_mask;      /* slots given to a new block this cycle (preemption controller) */
     unsigned alloc_regs;      /* their registers per thread */
     /* statistics */
-    uint64_t issued, stall_mshr, l1_hits, l1_misses;
+    uint64_t stall_mshr, l1_hits, l1_misses;
 } simt_core;
 
 /* Launch states.  Warp-level events (EDGE IV-C) skip the KMU: they wait for
@@ -128,11 +128,12 @@ typedef struct {
     gpu_launch_desc d;
     uint64_t seq;
     uint32_t nblocks, next_block, blocks_done;
-    unsigned threads, nwarps, regs, shmem;
+    unsigned threads, nwarps, regs, shmem; /* regs: per block */
+    unsigned regs_pt;         /* registers per thread */
+    uint64_t reg_mask;        /* which (the kernel image's), saved when an event preempts */
     bool first_done;
     /* warp-level event (EDGE IV-C): dispatched to a core's PEWT, not as blocks */
     bool warp_event;
-    unsigned ev_regs;         /* registers per thread */
     gpu_event_info ev;        /* filled when it starts, reported with its first instruction */
 } simt_launch;
 
@@ -203,6 +204,8 @@ void simt_edge_warp_exit(gpu_t *g, simt_core *c, simt_warp *w);
 bool simt_edge_blocks_held(const simt_core *c);
 /* warp state helpers of simt_core.c used by simt_edge_core.c */
 void simt_warp_start(gpu_t *g, simt_warp *w, unsigned li, unsigned block, unsigned wib);
+/* the slot's warp is gone: no scheduler keeps greedily to it */
+void simt_forget_last_issued(simt_core *c, unsigned slot);
 bool simt_loads_droppable(const simt_warp *w);
 void simt_drop_loads(gpu_t *g, simt_core *c, simt_warp *w);
 void simt_barrier_check(gpu_t *g, simt_core *c, simt_block *b);

@@ -167,7 +167,7 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     b->ctaid[0] = bi % gx;
     b->ctaid[1] = (bi / gx) % gy;
     b->ctaid[2] = bi / (gx * gy);
-    b->threads = b->live_threads = L->threads;
+    b->live_threads = L->threads;
     b->nwarps = L->nwarps;
     b->shmem_off = off;
     b->shmem_size = L->shmem;
@@ -185,7 +185,7 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
         b->warp_slot[i] = (uint16_t)ws;
         c->alloc_mask |= 1ull << ws;
     }
-    c->alloc_regs = L->regs / (L->nwarps * SIMT_LANES);
+    c->alloc_regs = L->regs_pt;
     simt_core_sort(c);
     return true;
 }
@@ -202,10 +202,14 @@ static void block_finish(gpu_t *g, simt_core *c, unsigned bs) {
     gpu_block_done(g, li);
 }
 
+void simt_forget_last_issued(simt_core *c, unsigned slot) {
+    for (unsigned s = 0; s < SIMT_MAX_UNITS; s++)
+        if (c->last_issued[s] == (int)slot) c->last_issued[s] = -1;
+}
+
 static void warp_finish(gpu_t *g, simt_core *c, simt_warp *w) {
     w->state = WS_FREE;
-    for (unsigned s = 0; s < SIMT_MAX_UNITS; s++)
-        if (c->last_issued[s] == (int)w->slot) c->last_issued[s] = -1;
+    simt_forget_last_issued(c, w->slot);
     if (w->event) { simt_edge_warp_exit(g, c, w); return; }
     simt_block *b = &c->blk[w->block];
     simt_core_sort(c);
@@ -242,7 +246,6 @@ void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
         else if (p == minpc) act |= 1u << l;
     }
     if (act && (act != w->active || minpc != w->pc)) w->ibuf_n = 0;
-    if (act && minpc != w->pc) w->ibuf_n = 0;
     w->active = act;
     if (act) w->pc = minpc;
 }
@@ -593,7 +596,6 @@ static void issue(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, int u
         }
     }
     w->instrs++;
-    c->issued++;
     g->warp_instrs++;
     g->thread_instrs += popc(m);
     if (!g->lq[w->launch].first_done) gpu_first_instr(g, w->launch);

@@ -42,12 +42,6 @@ struct simt_edge_core {
     uint64_t skipped;           /* idle cycles not clocked (simt_edge_end) */
 };
 
-static const simt_image *image_of(const gpu_t *g, uint64_t pc) {
-    for (unsigned i = 0; i < g->n_img; i++)
-        if (pc >= g->img[i].base && pc < g->img[i].end) return &g->img[i];
-    return NULL;
-}
-
 int simt_edge_init(gpu_t *g, simt_core *c, char *err, size_t errlen) {
     const gpu_config *k = &g->cfg;
     simt_edge_core *e = calloc(1, sizeof *e);
@@ -137,9 +131,8 @@ static void cmd_start(gpu_t *g, simt_core *c, unsigned s, unsigned arg) {
     }
     simt_launch *L = &g->lq[li];
     simt_warp *w = &c->w[s];
-    const simt_image *im = image_of(g, L->d.kernel_ptr);
-    e->ev_regs[s] = L->ev_regs;
-    e->ev_mask[s] = im ? im->reg_mask : ~0ull;
+    e->ev_regs[s] = L->regs_pt;
+    e->ev_mask[s] = L->reg_mask;
     L->ev.start = g->cycle;
     L->ev.preempted = arg & PRE_ARG_PREEMPTED;
     L->ev.saved = arg & PRE_ARG_SAVED;
@@ -164,7 +157,7 @@ static void cmd_start(gpu_t *g, simt_core *c, unsigned s, unsigned arg) {
                     memset(e->park[s].r[r], 0, SIMT_LANES * 4); /* overwritten by the event warp */
                 }
         } else {
-            c->used_regs += L->ev_regs * SIMT_LANES; /* EDGE IV-D: free registers reserved */
+            c->used_regs += L->regs_pt * SIMT_LANES; /* EDGE IV-D: free registers reserved */
         }
     } else {
         if (w->state != WS_FREE) {
@@ -173,10 +166,9 @@ static void cmd_start(gpu_t *g, simt_core *c, unsigned s, unsigned arg) {
         }
         c->used_warps++;
         c->used_threads += SIMT_LANES;
-        c->used_regs += L->ev_regs * SIMT_LANES;
+        c->used_regs += L->regs_pt * SIMT_LANES;
     }
-    for (unsigned u = 0; u < SIMT_MAX_UNITS; u++)
-        if (c->last_issued[u] == (int)s) c->last_issued[u] = -1;
+    simt_forget_last_issued(c, s);
     simt_warp_start(g, w, li, g->cfg.max_blocks_per_core, 0);
     w->event = true;
     w->local_idx = c->nwarps + (unsigned)po->hd_idx_o;
@@ -397,14 +389,13 @@ void simt_edge_end(gpu_t *g, simt_core *c) {
 static unsigned core_cost(const gpu_t *g, const simt_core *c, const simt_launch *L) {
     const edge_pewt_out_t *po = fg_block_out(c->edge->pewt);
     unsigned base = 16 * (unsigned)po->n_pending_o, slot;
-    if (!po->n_pending_o && free_context(g, c, L->ev_regs, &slot)) return base;
+    if (!po->n_pending_o && free_context(g, c, L->regs_pt, &slot)) return base;
     if (!g->cfg.pre.enable) return base + 8;
     unsigned best = 8;
     for (unsigned i = 0; i < c->nwarps && best > 1; i++) {
         const simt_warp *w = &c->w[i];
         if (w->state != WS_RUN || w->event || w->stop_fetch) continue;
-        const simt_launch *B = &g->lq[w->launch];
-        if (B->regs / (B->nwarps * SIMT_LANES) < L->ev_regs) continue;
+        if (g->lq[w->launch].regs_pt < L->regs_pt) continue;
         unsigned est = (w->bar_wait && !w->active && (g->cfg.pre.opts & PRE_OPT_BARSKIP)) ? 1 : w->n_ld ? 3 : 2;
         if (est < best) best = est;
     }
@@ -435,7 +426,7 @@ void simt_edge_schedule(gpu_t *g) {
         e->pin.ev_param_i = L->d.param_addr;
         e->pin.ev_tag_i = (uint64_t)(L - g->lq);
         e->pin.ev_threads_i = L->threads;
-        e->pin.ev_regs_i = L->ev_regs;
+        e->pin.ev_regs_i = L->regs_pt;
         e->pushed = true;
         L->state = LS_EV_CORE;
         g->ev_waiting--;

@@ -50,9 +50,8 @@ void edge_fe_params_default(edge_fe_params *p) {
 }
 
 int edge_fe_params_load(edge_fe_params *p, fg_config *cfg, char *err, size_t errlen) {
-    static const char *const impls[] = {"c", "rtl", "lockstep", NULL};
     unsigned ii = (unsigned)p->impl;
-    if (fg_config_enum(cfg, "edge", "impl", impls, &ii, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "edge", "impl", fg_impl_names, &ii, err, errlen)) return -1;
     p->impl = (fg_impl)ii;
     uint64_t v = p->dispatch_cycles;
     if (fg_config_u64(cfg, "edge", "dispatch_cycles", 0, 1000000, &v, err, errlen)) return -1;

@@ -26,6 +26,8 @@ typedef struct {
     uint64_t err_code, cnt_err, cnt_abort, cnt_sfree, cnt_spre, cnt_res;
 } pre_twin;
 
+const char *const edge_preempt_policy_names[] = {"oldest", "newest", "cheapest", NULL};
+
 void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16}; }
 
 static uint64_t mask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }

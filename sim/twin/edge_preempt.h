@@ -109,8 +109,10 @@ enum { PRE_CMD_NONE = 0, PRE_CMD_FLUSH = 1, PRE_CMD_SKIPBAR = 2, PRE_CMD_DROP = 
 /* cmd_arg_o: FLUSH carries cfg_opt_i; START / RESUME carry these bits */
 enum { PRE_ARG_PREEMPTED = 1, PRE_ARG_SAVED = 2, PRE_ARG_SKIPPED = 4 };
 /* cfg_opt_i bits: the four flush optimizations of EDGE IV-D, each on its own */
-enum { PRE_OPT_BOOST = 1, PRE_OPT_IBUF = 2, PRE_OPT_BARSKIP = 4, PRE_OPT_DROP = 8 };
+enum { PRE_OPT_BOOST = 1, PRE_OPT_IBUF = 2, PRE_OPT_BARSKIP = 4, PRE_OPT_DROP = 8, PRE_OPT_ALL = 15 };
 enum { PRE_POL_OLDEST = 0, PRE_POL_NEWEST = 1, PRE_POL_CHEAPEST = 2 };
+/* "oldest", "newest", "cheapest" in PRE_POL_* order, NULL-terminated */
+extern const char *const edge_preempt_policy_names[];
 enum { PRE_ST_IDLE = 0, PRE_ST_FLUSH = 1, PRE_ST_SAVE = 2, PRE_ST_WAIT = 3 };
 /* vstat_o bits: what the victim was waiting on when selected (EDGE Fig. 11b) */
 enum { PRE_VS_PIPE = 1, PRE_VS_SB = 2, PRE_VS_LOAD = 4, PRE_VS_IMISS = 8, PRE_VS_BAR = 16, PRE_VS_IBUF = 32 };
