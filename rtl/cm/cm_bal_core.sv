@@ -182,7 +182,7 @@ module cm_bal_core #(
   for (genvar i = 0; i < NLVL; i++) begin : g_ent
     logic [SGW-1:0] avg_q;
     always_ff @(posedge clk_i) begin
-      if (upd && lvl_q == LIW'(i)) avg_q <= cur;
+      if (rst_ni && upd && lvl_q == LIW'(i)) avg_q <= cur; // no write while in reset
     end
     assign ent[i] = avg_q;
     assign avg_o[i*SGW +: SGW] = avg_q;

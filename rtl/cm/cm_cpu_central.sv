@@ -110,11 +110,12 @@ module cm_cpu_central #(
   end
 
   // The CM-CPU limit is always a legal CM-CPU value: 1..FINE, or a step of 2
-  // above FINE (or MAXW itself).
+  // above FINE (or MAXW itself); steps of 2 down from MAXW reach the values of
+  // MAXW's parity, steps up from FINE those of FINE's.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (lim_q >= LW'(1) && lim_q <= MAXL);
-      assert (lim_q <= FINEL || lim_q == MAXL || lim_q[0] == FINEL[0]);
+      assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
     end
   end
 endmodule

@@ -54,7 +54,7 @@ module edge_doorbell #(
 
   logic ring_rdy, pt_rdy;
   assign wr_ready_o = ring_rdy && pt_rdy;
-  wire wr_fire = wr_valid_i && wr_ready_o;
+  wire wr_fire = wr_valid_i && wr_ready_o && rst_ni; // nothing enters while in reset
 
   // Decode.
   wire [ADDR_W-1:0] off       = wr_addr_i - cfg_base_i;

@@ -166,7 +166,8 @@ module edge_ekt #(
   logic [EW-1:0] ram_wdata, rd;
 
   fg_sram_sp #(.WIDTH(EW), .DEPTH(ENTRIES)) u_ram (
-    .clk_i, .req_i(ram_req), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata), .rdata_o(rd)
+    // no access while in reset: the twin's reset writes nothing
+    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata), .rdata_o(rd)
   );
 
   // Fields of the entry read in the previous cycle.
@@ -215,7 +216,7 @@ module edge_ekt #(
   assign ring_ready_o = !ring_v_q;
   assign cpl_ready_o  = !cpl_v_q;
 
-  wire cmd_fire = cmd_valid_i && cmd_ready_o;
+  wire cmd_fire = cmd_valid_i && cmd_ready_o && rst_ni;
   logic       arb_valid, arb_ack;
   logic [1:0] unused_arb_gnt;
   logic       arb_idx;   // 0: ring, 1: completion
@@ -263,8 +264,8 @@ module edge_ekt #(
   wire launch_overrun = (state_q == S_LAUNCH) && (rd_infl >= rd_maxe);
   wire launch_rdy     = rd_sgl ? evw_rdy : pkq_rdy;
   wire launch_go      = (state_q == S_LAUNCH) && !launch_overrun && launch_rdy;
-  assign evw_push = launch_go && rd_sgl;
-  assign pkq_push = launch_go && !rd_sgl;
+  assign evw_push = launch_go && rd_sgl && rst_ni;
+  assign pkq_push = launch_go && !rd_sgl && rst_ni;
   wire cpl_spurious = (state_q == S_CPL) && (rd_infl == '0);
 
   always_comb begin

@@ -31,7 +31,7 @@ typedef struct {
 
 typedef struct {
     cm_bal_monitor_params p;
-    unsigned cw, stw, sgw, kw, lw, liw, xw, ciw;
+    unsigned cw, stw, sgw, kw, lw, liw, ciw;
     /* partitions */
     uint64_t mc[64], net[64];
     /* central */
@@ -44,7 +44,8 @@ typedef struct {
 static bool params_ok(const cm_bal_monitor_params *p) {
     if (p->p < 1 || p->p > 64 || p->c < 1 || p->c > CM_MAX_CORES || p->nsched < 1 ||
         (uint64_t)p->c * p->nsched > 64 || p->interval < 2 || p->maxw < 1 || p->nlvl < 2 ||
-        p->nlvl > CM_MAX_LVL || p->explore_n < 2 || p->fine < 1)
+        p->nlvl > CM_MAX_LVL || p->explore_n < 2 || p->fine < 1 || p->fine > p->maxw ||
+        p->tl_q4 > p->th_q4 || p->th_q4 > 4ull * p->p || p->maxw > 255 /* LEVELS: 8-bit fields */)
         return false;
     unsigned lw = clog2u(p->maxw + 1ULL);
     if (p->maxw + 2ULL > maskw(lw)) return false; /* lim_q + 2 must not wrap */
@@ -66,7 +67,6 @@ static void *tw_new(const void *params) {
     t->kw = t->sgw + 1;
     t->lw = clog2u(p->maxw + 1ULL);
     t->liw = clog2u(p->nlvl);
-    t->xw = clog2u(p->explore_n);
     t->ciw = p->c > 1 ? clog2u(p->c) : 1;
     return t;
 }

@@ -45,7 +45,8 @@ static void *ekt_new(const void *params) {
     if (p->entries < 1 || p->entries > 64 || p->addr_w < 2 || p->addr_w > 64 || p->psize_w < 1 ||
         p->psize_w > 64 || p->dim_w < 1 || p->dim_w > 32 || p->shmem_w < 1 || p->shmem_w > 32 ||
         p->prio_w < 1 || p->prio_w > 8 || p->maxev_w < 1 || p->maxev_w > 32 ||
-        p->warp_threads < 1 || p->out_depth < 1)
+        p->warp_threads < 1 || p->warp_threads > 1024 || p->out_depth < 1 ||
+        (1ull << p->dim_w) <= p->warp_threads) /* the RTL compares block dims with DIM_W'(WARP_THREADS) */
         return NULL;
     ekt_twin *t = calloc(1, sizeof *t);
     if (!t) return NULL;

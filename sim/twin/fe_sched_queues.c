@@ -14,7 +14,7 @@ const fe_sched_queues_params fe_sched_queues_default_params = {
 
 typedef struct { /* one queue entry (the RTL packs {tag, mask, addr, act, trig, we, src}) */
     uint64_t addr, mask;
-    uint32_t tag;
+    uint64_t tag; /* TAG_W <= 64 */
     uint8_t src, we, trig, act;
 } fe_entry;
 
@@ -223,7 +223,7 @@ static void tw_step(void *v, const void *i) {
     unsigned trig, act;
     unsigned in_q = fe_sched_queue_of(p, in, &trig, &act);
     fe_entry ne = {.addr = in->req_addr_i & mk(p->addr_w), .mask = in->req_mask_i & mk(p->words),
-                   .tag = (uint32_t)(in->req_tag_i & mk(p->tag_w)), .src = in->req_src_i & 1,
+                   .tag = in->req_tag_i & mk(p->tag_w), .src = in->req_src_i & 1,
                    .we = in->req_we_i & 1, .trig = (uint8_t)trig, .act = (uint8_t)act};
     bool req_valid = in->req_valid_i & 1;
 
