@@ -237,7 +237,7 @@ static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event)
     d.regs_per_thread = s->k.regs_per_thread;
     d.grid[0] = d.grid[1] = d.grid[2] = 1;
     d.block[0] = IPV4_PKTS_PER_EVENT, d.block[1] = d.block[2] = 1;
-    d.shmem = s->k.static_shmem;
+    d.shmem = 0; /* dynamic shared memory; gpu_launch adds the kernel image's static part */
     d.param_addr = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
     d.priority = prio;
     d.tag = e;
