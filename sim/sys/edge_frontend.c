@@ -112,6 +112,7 @@ edge_fe *edge_fe_new(const edge_fe_params *p, const edge_fe_callbacks *cb, char 
     return f;
 fail:
     if (f->db) fg_block_free(f->db);
+    if (f->ekt) fg_block_free(f->ekt);
     free(f);
     return NULL;
 }
