@@ -1,0 +1,140 @@
+/* mem: the memory system behind the SIMT cores (and, in the CM machine, the
+ * CPU cores): interconnect -> L2 slices -> memory partitions, each with the
+ * F/E-bit DRAM scheduler queues (RTL block rtl/fe/fe_sched_queues.sv through
+ * fg_block: rtl, c or lockstep) in front of an FR-FCFS scheduler over a
+ * GDDR5 bank model.  BRIEF.md's picture; docs/MEM.md for the model.
+ *
+ * One request/response interface for every requester: a SIMT core's
+ * load/store unit, instruction fetch, atomics and register save/restore;
+ * the host / PCIe DMA engine; later the CPU cores.  Each requester owns one
+ * port.  Finite queues everywhere: mem_send() refuses a request its port
+ * cannot take this cycle (back-pressure), never buffers without bound.
+ *
+ * Time: the caller ticks mem_tick() once per GPU core cycle; the
+ * interconnect, L2 and DRAM run in their own clock domains given as
+ * frequencies in mem_config (ratios to the core clock, no RTL among them).
+ *
+ * Data.  A request with `data` set is functional: a write's bytes are
+ * written, a read's bytes returned, an atomic performed, at the moment the
+ * request is performed at its point of coherence (the L2 slice; the DRAM
+ * scheduler, after the F/E queues release it, for F/E-tracked lines, which
+ * the caches never hold).  The backing store is the caller's flat memory.
+ * A request without `data` is timing only: the SIMT core executes ordinary
+ * loads and stores functionally at issue (docs/SIMT.md) and sends timing
+ * requests; F/E-tracked accesses, host DMA and the random traffic tests use
+ * data requests.
+ *
+ * Every accepted request gets exactly one response on its port: reads and
+ * atomics with their data, writes with an acknowledgement once performed
+ * (FENCE and the F/E host interface, F/E 6.2, wait for these), and NACK
+ * when the F/E watchdog gave up on a trigger that was never satisfied. */
+#ifndef MEM_H
+#define MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fg_block.h"
+#include "fg_config.h"
+
+#define MEM_LINE_MAX 128 /* largest line; a request never crosses a line */
+
+typedef enum {
+    MEM_READ = 0, /* the bytes of bmask */
+    MEM_WRITE,    /* the bytes of bmask (write-back L2; acked when performed) */
+    MEM_ATOMIC,   /* read-modify-write at the L2; amo_ops operations, serialized there */
+} mem_op;
+
+typedef enum { MEM_OK = 0, MEM_NACK } mem_status;
+
+/* Requester side for the F/E queue choice (F/E 4.3): CPU requests carry the
+ * trigger/action the host API gave (F/E 4.4), GPU requests the F/E 4.1
+ * defaults unless they give their own. */
+enum { MEM_SRC_GPU = 0, MEM_SRC_CPU = 1 };
+
+/* What a request is for (statistics and latency breakdowns only). */
+enum { MEM_K_DATA = 0, MEM_K_INST, MEM_K_ATOMIC, MEM_K_SAVE, MEM_K_DMA, MEM_K_COUNT };
+
+/* Atomic operations of data atomics, applied per 4-byte word of bmask with
+ * the operand at the same offset in wdata; the old value is returned. */
+enum { MEM_AMO_SWAP = 0, MEM_AMO_ADD, MEM_AMO_XOR, MEM_AMO_AND, MEM_AMO_OR, MEM_AMO_MIN,
+       MEM_AMO_MAX, MEM_AMO_MINU, MEM_AMO_MAXU };
+
+/* F/E trigger / action of a request: FE_TRIG_* / FE_ACT_* of
+ * sim/twin/fe_sched_queues.h, or this for "the F/E 4.1 default of the
+ * request's source and direction". */
+#define MEM_FE_DEFAULT 0xff
+
+typedef struct {
+    uint64_t id;        /* the requester's, echoed in the response */
+    uint64_t addr;      /* line address (a multiple of line_bytes) */
+    uint64_t bmask[2];  /* bytes of the line it touches, bit i = byte i; not empty */
+    uint8_t op;         /* mem_op */
+    uint8_t src;        /* MEM_SRC_* */
+    uint8_t kind;       /* MEM_K_* */
+    uint8_t fe_trig;    /* FE_TRIG_* or MEM_FE_DEFAULT (ignored outside the F/E region) */
+    uint8_t fe_act;     /* FE_ACT_* or MEM_FE_DEFAULT */
+    uint8_t amo;        /* MEM_ATOMIC with data: MEM_AMO_* */
+    uint8_t amo_ops;    /* MEM_ATOMIC: operations the L2 performs one after another (lanes), >= 1 */
+    bool data;          /* functional request (see above) */
+    uint8_t wdata[MEM_LINE_MAX]; /* data writes / atomics: bytes at their line offsets */
+} mem_req;
+
+typedef struct {
+    uint64_t id;
+    uint64_t addr;
+    uint8_t op;         /* of the request */
+    uint8_t status;     /* mem_status */
+    uint8_t rdata[MEM_LINE_MAX]; /* data reads: the bytes of bmask; data atomics: old words */
+} mem_rsp;
+
+typedef struct mem_config mem_config; /* sim/mem/mem_config.h */
+typedef struct mem_system mem_system;
+
+/* Builds the memory system for n_ports requesters over the caller's flat
+ * backing store (size bytes; it must outlive the system).  NULL with a
+ * message on a bad configuration or an RTL block that cannot be built. */
+mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uint64_t size,
+                    char *err, size_t errlen);
+void mem_free(mem_system *m);
+
+/* Offers a request on a port: 0 taken; 1 not this cycle (the port's queue is
+ * full: keep it and offer it again); -1 malformed (empty mask, crossing a
+ * line, outside memory, bad op) with the reason in mem_error(), nothing
+ * changed.  At most one request per port per cycle is taken. */
+int mem_send(mem_system *m, unsigned port, const mem_req *r);
+/* The port's oldest undelivered response, or NULL; valid until mem_rsp_pop()
+ * or the next mem_tick().  A port that does not pop back-pressures the
+ * reply network. */
+const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port);
+void mem_rsp_pop(mem_system *m, unsigned port);
+
+/* One GPU core cycle. */
+void mem_tick(mem_system *m);
+/* Nothing in flight anywhere (every accepted request answered and popped). */
+bool mem_idle(const mem_system *m);
+/* Non-NULL once an internal check failed (lockstep divergence or an RTL
+ * assertion in a partition's F/E queues, an impossible state); the message
+ * names the unit and the cycle.  A malformed request's reason is also here
+ * until the next mem_send(). */
+const char *mem_error(const mem_system *m);
+
+/* F/E bits (F/E 4.5 "zero and mark full" at start-up; the host API's
+ * allocation of synchronized memory): marks the tracked words of
+ * [addr, addr + bytes) full or empty through each partition's init port.
+ * Takes effect over the following cycles; mem_fe_init_busy() until done. */
+int mem_fe_init(mem_system *m, uint64_t addr, uint64_t bytes, bool full);
+bool mem_fe_init_busy(const mem_system *m);
+/* Whether a byte address lies in the F/E-tracked region (accesses there
+ * bypass the caches and are performed at the DRAM scheduler). */
+bool mem_fe_tracked(const mem_system *m, uint64_t addr);
+
+/* Congestion of partition p in the last cycle, CM Sec. 3.2 / 4.1 (what the
+ * CM-BAL monitor samples): stall_mc = a request could not enter the memory
+ * controller because its queue was full; stall_net = a reply could not
+ * enter the reply network because it was full. */
+unsigned mem_partitions(const mem_system *m);
+void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net);
+
+#endif
