@@ -377,8 +377,11 @@ void simt_barrier_check(simt_core *c, simt_block *b) {
     if (b->bar_arrived == 0 || b->bar_arrived < b->live_threads) return;
     b->bar_arrived = 0;
     for (unsigned i = 0; i < b->nwarps; i++) {
+        /* the slot may hold another warp by now: an event warp in a victim's
+         * slot, or, once this block's warp there exited early, a warp of a
+         * block placed later (it must not leave its own barrier) */
         simt_warp *x = &c->w[b->warp_slot[i]];
-        if (x->state == WS_RUN && !x->event && x->bar_wait) { /* (an event warp may sit in a victim's slot) */
+        if (x->state == WS_RUN && !x->event && &c->blk[x->block] == b && x->bar_wait) {
             x->bar_wait = 0;
             reconverge(c, x);
         }
