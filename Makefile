@@ -82,12 +82,11 @@ $(BUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
 	$$(MAKE) -s -C $(BUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
 endef
-# One struct per configuration (V = its model, name, params, one constant per
+# One struct per configuration (V = its model, name, one constant per
 # parameter) and FG_SHIM_MODELS(X); rewritten only when it changes.
 define CFG_LINES
 echo '#include "V$(2).h"'; \
 echo 'struct fg_cfg_$(2) { using V = V$(2); static constexpr const char *name = "$(2)";'; \
-echo '  static constexpr const char *params = "$($(2)_GPARAMS)";'; \
 $(foreach kv,$($(2)_GPARAMS),echo '  static constexpr uint64_t $(word 1,$(subst =, ,$(kv))) = $(word 2,$(subst =, ,$(kv)))ULL;';) \
 echo '};';
 endef

@@ -498,13 +498,20 @@ static void check_final(tb *t) {
         assert_int_equal(word_at(&t->mem[t->tok_addr[k]]), t->tok_target);
 }
 
-static void test_random_traffic(void **state) {
-    (void)state;
-    mem_config c;
-    small_config(&c);
-    uint64_t seed = tb_seed("test_mem random traffic"), cycles = tb_cycles(150000);
-    printf("# F/E queues: %s, %" PRIu64 " cycles of traffic\n", fg_impl_name(c.fe_impl), cycles);
-    tb *t = tb_open(&c, seed, cycles, NULL, 0);
+/* The clock ratios and the one-slice partitions of the CM machine. */
+static void cm_like_config(mem_config *c) {
+    small_config(c);
+    c->core_mhz = 1400;
+    c->icnt_mhz = 1400;
+    c->l2_mhz = 700;
+    c->dram_mhz = 350; /* CM: 800; slower here, so the MC input queues fill */
+    c->partitions = 8;
+    c->slices = 1;
+}
+
+static void random_run(const mem_config *c, const char *name, uint64_t seed, uint64_t cycles) {
+    printf("# %s, F/E queues %s, %" PRIu64 " cycles of traffic\n", name, fg_impl_name(c->fe_impl), cycles);
+    tb *t = tb_open(c, seed, cycles, NULL, 0);
     run_random(t);
     check_final(t);
     assert_int_equal(t->sent_n, t->got_n);
@@ -535,6 +542,16 @@ static void test_random_traffic(void **state) {
     assert_true(s.fe_releases > 0);
     assert_true(s.l2_writebacks > 0 && s.row_conflicts > 0);
     tb_close(t);
+}
+
+static void test_random_traffic(void **state) {
+    (void)state;
+    mem_config c;
+    uint64_t seed = tb_seed("test_mem random traffic"), cycles = tb_cycles(300000);
+    small_config(&c);
+    random_run(&c, "4 partitions x 2 slices", seed, cycles);
+    cm_like_config(&c);
+    random_run(&c, "8 partitions x 1 slice, CM clocks", seed + 1, cycles / 2);
 }
 
 /* The same stimulus with and without skipping idle F/E blocks: the same
@@ -683,6 +700,18 @@ static void test_bad_configs(void **state) {
     assert_null(mem_new(&c, 1, mem, 64u << 20, err, sizeof err));
     assert_non_null(strstr(err, "beyond"));
     free(mem);
+    /* the F/E block's rtl_new picks the verilated configuration by its
+     * parameters, or names every configuration there is */
+    fe_sched_queues_params fp;
+    char why[200];
+    assert_false(mem_config_fe_params(&c, &fp, why, sizeof why)); /* fe_qd_gpu = 8: the twin's own */
+    fg_block *blk = fg_block_new(&fe_sched_queues_class, FG_IMPL_RTL, &fp, err, sizeof err);
+    assert_null(blk);
+    printf("# %s\n", err);
+    assert_non_null(strstr(err, "fe_sched_queues differs in"));
+    assert_non_null(strstr(err, "fe_sched_queues_sys differs in QD_GPU (asked 8, built 16)"));
+    blk = fg_block_new(&fe_sched_queues_class, FG_IMPL_LOCKSTEP, &fp, err, sizeof err);
+    assert_null(blk);
     /* every machine config loads and builds, with its RTL */
     const char *files[] = {"configs/edge.ini", "configs/fe.ini", "configs/cm.ini"};
     for (unsigned i = 0; i < 3; i++) {

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "fg_tb.h"
 #include "mem/dram.h"
@@ -209,6 +210,25 @@ static void test_same_line_order(void **state) {
     dram_free(b.d);
 }
 
+/* First ready, first come: a younger row hit goes before an older conflict,
+ * and the open row is not closed while a queued access still hits it. */
+static void test_fr_fcfs(void **state) {
+    (void)state;
+    bench b;
+    const mem_config *c = open_default(&b);
+    dram_push(b.d, 0, at(c, 0, 1, 0), false, NB(c));
+    drain(&b);
+    run(&b, 100);
+    uint64_t t = b.now;
+    dram_push(b.d, 1, at(c, 0, 2, 0), false, NB(c)); /* conflict, older */
+    dram_push(b.d, 2, at(c, 0, 1, 4), false, NB(c)); /* hit, younger */
+    drain(&b);
+    assert_int_equal(find(&b, DRAM_RD, 2, 0)->cycle, t);
+    assert_true(find(&b, DRAM_PRE, 1, 0)->cycle > find(&b, DRAM_RD, 2, NB(c) - 1)->cycle);
+    assert_true(b.done[2] < b.done[1]);
+    dram_free(b.d);
+}
+
 /* N rows of one bank take tRC each; N banks overlap their activations. */
 static void test_bank_parallelism(void **state) {
     (void)state;
@@ -316,7 +336,7 @@ static void test_unloaded_latency(void **state) {
  * fetch, so DRAM sees A's reads and B's write-backs).  Data-bus utilisation
  * of every channel over a steady window; the scheduler and the queues must
  * sustain >= 80 % of peak (the EDGE configuration). */
-static double stream(const mem_config *c, bool copy, double *gbps) {
+static double stream(const mem_config *c, bool copy, double *gbps, double *ns) {
     static uint8_t backing[256u << 20];
     char err[256];
     const unsigned P = 16;
@@ -324,6 +344,7 @@ static double stream(const mem_config *c, bool copy, double *gbps) {
     if (!m) fail_msg("%s", err);
     uint64_t next[16] = {0}, lines = (64u << 20) / c->line_bytes;
     mem_stats a, b;
+    clock_t t0 = clock();
     for (uint64_t t = 0; t < 60000; t++) {
         if (t == 20000) mem_get_stats(m, MEM_ALL, &a);
         for (unsigned p = 0; p < P; p++) {
@@ -337,6 +358,7 @@ static double stream(const mem_config *c, bool copy, double *gbps) {
         mem_tick(m);
     }
     mem_get_stats(m, MEM_ALL, &b);
+    *ns = (double)(clock() - t0) / CLOCKS_PER_SEC * 1e9 / 60000;
     double util = (double)(b.dram_bus_busy - a.dram_bus_busy) / ((double)(b.dram_cycles - a.dram_cycles) * c->partitions);
     *gbps = util * mem_config_peak_gbps(c);
     mem_free(m);
@@ -348,19 +370,35 @@ static void test_stream_bandwidth(void **state) {
     mem_config c;
     mem_config_default(&c);
     c.fe_impl = FG_IMPL_C;
-    double g, u = stream(&c, false, &g);
-    printf("# read stream: %.1f of %.1f GB/s peak (%.0f %%)\n", g, mem_config_peak_gbps(&c), u * 100);
-    assert_true(u >= 0.8);
-    u = stream(&c, true, &g);
-    printf("# copy: %.1f of %.1f GB/s peak (%.0f %%)\n", g, mem_config_peak_gbps(&c), u * 100);
-    assert_true(u >= 0.8);
+    for (int rtl = 0; rtl < 2; rtl++) {
+        c.fe_impl = rtl ? FG_IMPL_RTL : FG_IMPL_C;
+        double g, ns, u = stream(&c, false, &g, &ns);
+        printf("# read stream: %.1f of %.1f GB/s peak (%.0f %%); mem_tick %.2f us (F/E %s)\n", g,
+               mem_config_peak_gbps(&c), u * 100, ns / 1000, fg_impl_name(c.fe_impl));
+        assert_true(u >= 0.8);
+        u = stream(&c, true, &g, &ns);
+        printf("# copy: %.1f of %.1f GB/s peak (%.0f %%); mem_tick %.2f us (F/E %s)\n", g,
+               mem_config_peak_gbps(&c), u * 100, ns / 1000, fg_impl_name(c.fe_impl));
+        assert_true(u >= 0.8);
+    }
+    /* an idle system costs almost nothing */
+    static uint8_t backing[1u << 20];
+    char err[256];
+    c.fe_region_base = c.fe_region_bytes = 0;
+    mem_system *m = mem_new(&c, 16, backing, sizeof backing, err, sizeof err);
+    assert_non_null(m);
+    clock_t t0 = clock();
+    for (unsigned i = 0; i < 1000000; i++) mem_tick(m);
+    printf("# idle mem_tick: %.0f ns\n", (double)(clock() - t0) / CLOCKS_PER_SEC * 1e9 / 1e6);
+    mem_free(m);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_row_miss_hit_conflict), cmocka_unit_test(test_tras_trc),
         cmocka_unit_test(test_trrd_tccd),             cmocka_unit_test(test_turnaround),
-        cmocka_unit_test(test_same_line_order),       cmocka_unit_test(test_bank_parallelism),
+        cmocka_unit_test(test_same_line_order),       cmocka_unit_test(test_fr_fcfs),
+        cmocka_unit_test(test_bank_parallelism),
         cmocka_unit_test(test_unloaded_latency),      cmocka_unit_test(test_stream_bandwidth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

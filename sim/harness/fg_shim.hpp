@@ -103,7 +103,7 @@ int fg_shim_param_check(const char *block, const char *param, uint64_t want, uin
 
 // Several verilated configurations of one block (b_CONFIGS in mk/README.md).
 // The generated fg_shim_configs.hpp holds one struct per configuration (V =
-// its model, name, params, one constant per parameter) and FG_SHIM_MODELS(X).
+// its model, name, one constant per parameter) and FG_SHIM_MODELS(X).
 // FG_SHIM_PICK defines the block's rtl_new `fn`: it builds the configuration
 // whose parameters all equal the requested ones, or refuses, naming every
 // configuration there is and the parameters in which each differs.
@@ -116,7 +116,7 @@ void fg_shim_refuse(const char *block, const std::string &why, char *err, size_t
         std::string diff_;                                                                         \
         PARAMS(FG_SHIM_DIFF_)                                                                      \
         if (diff_.empty()) return FG_SHIM_NEW(typename C_::V, INPUTS, OUTPUTS);                     \
-        why_ += std::string("\n  ") + C_::name + " (" + C_::params + "): differs in" + diff_;      \
+        why_ += std::string("\n  ") + C_::name + " differs in" + diff_;                             \
         return nullptr;                                                                            \
     }                                                                                              \
     extern "C" fg_rtl *fn(const void *params, char *err, size_t errlen) {                          \

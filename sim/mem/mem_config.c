@@ -184,7 +184,7 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen) {
     if (c->fe_impl != FG_IMPL_C && !mem_config_fe_params(c, &p, nf, sizeof nf)) {
         snprintf(err, errlen,
                  "[mem] fe_impl = %s: the verilated F/E queues (fe_sched_queues_sys, mk/fe.mk) "
-                 "do not fit %s; use fe_impl = c or change those keys",
+                 "do not fit:%s; use fe_impl = c or change those keys",
                  fg_impl_name(c->fe_impl), nf);
         return -1;
     }
