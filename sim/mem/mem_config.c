@@ -96,6 +96,17 @@ int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
         if (fg_config_double(cfg, "mem", DKEYS[i].key, 1, 100000, (double *)((char *)c + DKEYS[i].off),
                              err, errlen))
             return -1;
+    /* The core clock is the GPU's: [gpu] clock_mhz when the file has one. */
+    double gpu_mhz = 0;
+    if (fg_config_double(cfg, "gpu", "clock_mhz", 1, 100000, &gpu_mhz, err, errlen)) return -1;
+    if (gpu_mhz > 0) {
+        if (fg_config_str(cfg, "mem", "core_mhz") && gpu_mhz != c->core_mhz) {
+            snprintf(err, errlen, "[mem] core_mhz = %g differs from [gpu] clock_mhz = %g (leave it out)",
+                     c->core_mhz, gpu_mhz);
+            return -1;
+        }
+        c->core_mhz = gpu_mhz;
+    }
     unsigned impl = c->fe_impl, icnt = c->icnt;
     if (fg_config_enum(cfg, "mem", "fe_impl", fg_impl_names, &impl, err, errlen) ||
         fg_config_enum(cfg, "mem", "icnt", ICNT_NAMES, &icnt, err, errlen) ||

@@ -16,8 +16,8 @@
 enum { MEM_ICNT_XBAR = 0 }; /* the 2D mesh (CM Table I) is a later issue */
 
 struct mem_config {
-    /* clock domains (MHz); mem_tick() is called at core_mhz (the GPU side sets it
-     * from [gpu] clock_mhz); the others are ratios to it (docs/MEM.md) */
+    /* clock domains (MHz); mem_tick() is called at core_mhz ([gpu] clock_mhz when
+     * the file has one, else [mem] core_mhz); the others are ratios to it */
     double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
     /* address mapping: partitions (one DRAM channel each) x L2 slices per
      * partition, interleaved every interleave_bytes */
