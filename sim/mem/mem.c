@@ -109,6 +109,12 @@ void mem_reply(mem_system *m, unsigned s, uint32_t ri) {
     if (m->net_ops->inject(m->net, ICNT_REP, &p)) mem_fail(m, "slice %u: reply refused after room check", s);
 }
 
+/* The interconnect of a configuration (the CM mesh joins here). */
+static const icnt_ops *icnt_of(const mem_config *c) {
+    (void)c; /* MEM_ICNT_XBAR, the only one mem_config_check accepts so far */
+    return &icnt_xbar_ops;
+}
+
 /* ------------------------------------------------------------ life */
 static mem_clk clk(double core_mhz, double mhz) {
     return (mem_clk){(uint64_t)llround(core_mhz * 1000), (uint64_t)llround(mhz * 1000)};
@@ -171,7 +177,7 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     m->port_last = calloc(n_ports ? n_ports : 1, sizeof *m->port_last);
     if (!m->rec || !m->sl || !m->pt || !m->port_last) goto oom;
     for (unsigned i = m->n_rec; i-- > 0;) mem_rec_free(m, i);
-    m->net_ops = &icnt_xbar_ops;
+    m->net_ops = icnt_of(c);
     m->net = m->net_ops->create(c, n_ports, S, err, errlen);
     if (!m->net) goto fail;
     for (unsigned s = 0; s < S; s++)
@@ -386,7 +392,7 @@ int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsig
         return -1;
     mem_clk ki = clk(c->core_mhz, c->icnt_mhz), kl = clk(c->core_mhz, c->l2_mhz),
             kd = clk(c->core_mhz, c->dram_mhz);
-    const icnt_ops *net = &icnt_xbar_ops;
+    const icnt_ops *net = icnt_of(c);
     memset(o, 0, sizeof *o);
     /* request network: arbitrated in the first icnt cycle of tick t0 */
     uint64_t ready = clk_before(&ki, t0) + net->zero_load(c, 0, 0, mem_config_flits(c, 0)) - 1;

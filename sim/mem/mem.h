@@ -101,8 +101,9 @@ void mem_free(mem_system *m);
 
 /* Offers a request on a port: 0 taken; 1 not this cycle (the port's queue is
  * full: keep it and offer it again); -1 malformed (empty mask, crossing a
- * line, outside memory, bad op) with the reason in mem_error(), nothing
- * changed.  At most one request per port per cycle is taken. */
+ * line, outside memory, bad op; also an atomic on an F/E-tracked line, which
+ * F/E 4.1 does not define) with the reason in mem_error(), nothing changed.
+ * At most one request per port per cycle is taken. */
 int mem_send(mem_system *m, unsigned port, const mem_req *r);
 /* The port's oldest undelivered response, or NULL; valid until mem_rsp_pop()
  * or the next mem_tick().  A port that does not pop back-pressures the
