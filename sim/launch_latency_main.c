@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "fg_json.h"
-#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 
@@ -83,19 +82,20 @@ int main(int argc, char **argv) {
             fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
             return 2;
         }
-        char a[64], b[64]; /* every RTL block of the run: front-end and per-core PEWT / controller */
+        /* every RTL block of the run: front-end, per-core PEWT / controller, per-partition F/E queues */
+        char a[64], b[64], c[64];
         snprintf(a, sizeof a, "edge.impl=%s", impl);
         snprintf(b, sizeof b, "preempt.impl=%s", impl);
-        if (fg_config_set(cfg, a, err, sizeof err) || fg_config_set(cfg, b, err, sizeof err)) {
+        snprintf(c, sizeof c, "mem.fe_impl=%s", impl);
+        if (fg_config_set(cfg, a, err, sizeof err) || fg_config_set(cfg, b, err, sizeof err) ||
+            fg_config_set(cfg, c, err, sizeof err)) {
             fprintf(stderr, "launch_latency: %s\n", err);
             return 2;
         }
     }
     sys_params p;
     launch_exp_params x;
-    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
-    mem_config_default(&mc);
-    if (mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+    if (launch_exp_load(&p, &x, cfg, err, sizeof err)) { /* [gpu], [mem] (the GPU's memory system), ... */
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }

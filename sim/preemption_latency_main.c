@@ -20,9 +20,11 @@
  *                      [--impl rtl|c|lockstep] [--size paper|test] [--kernels conv,mm,bp,bfs]
  *                      [--jobs N] [--out results/preemption_latency.json] [--rtl-check]
  *
- * Runs are independent processes (fork), --jobs at a time.  --rtl-check
- * repeats one configuration per kernel with the blocks as verilated RTL and
- * requires the same figures as the sweep's (C twin) run. */
+ * Runs are independent processes (fork), --jobs at a time.  --impl picks
+ * every RTL block of a run: each core's PEWT and preemption controller and
+ * each memory partition's F/E queues.  --rtl-check repeats one
+ * configuration per kernel with the blocks as verilated RTL and requires the
+ * same figures as the sweep's (C twin) run. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +80,8 @@ static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, c
                 g.pre.policy = jobs[next].pc.policy;
                 g.pre.opts = jobs[next].pc.opts;
                 g.pre.enable = jobs[next].pc.enable;
-                g.pre.impl = jobs[next].impl;
+                g.pre.impl = jobs[next].impl; /* every RTL block: PEWTs, controllers, F/E queues */
+                g.mem.fe_impl = jobs[next].impl;
                 prun_run(x, &g, jobs[next].kern, &r);
                 size_t off = 0;
                 while (off < sizeof r) {

@@ -656,7 +656,10 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     s->dram_reads = m.dram_reads;
     s->dram_writes = m.dram_writes;
     double secs = (double)g->cycle / (g->cfg.clock_mhz * 1e6);
-    s->dram_gbps = secs > 0 ? (double)(m.dram_reads + m.dram_writes) * g->cfg.mem.line_bytes / secs / 1e9 : 0;
+    /* bytes moved = data-bus cycles / cycles per burst x bytes per burst */
+    const mem_config *mc = &g->cfg.mem;
+    double bytes = (double)m.dram_bus_busy / mem_config_burst_cycles(mc) * mc->dram_bus_bytes * mc->dram_burst;
+    s->dram_gbps = secs > 0 ? bytes / secs / 1e9 : 0;
     s->dram_util = m.dram_cycles ? (double)m.dram_bus_busy / (double)m.dram_cycles / g->cfg.mem.partitions : 0;
 }
 

@@ -206,8 +206,8 @@ typedef struct {
     /* the memory system (mem_get_stats over every partition) */
     uint64_t l2_hits, l2_misses;
     double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */
-    uint64_t dram_reads, dram_writes;
-    double dram_gbps;            /* DRAM bytes moved per second of GPU time */
+    uint64_t dram_reads, dram_writes; /* DRAM requests (each up to a line) */
+    double dram_gbps;            /* DRAM bytes moved (data-bus bursts) per second of GPU time */
     double dram_util;            /* fraction of DRAM data-bus cycles busy */
 } gpu_stats;
 void gpu_get_stats(const gpu_t *g, gpu_stats *s);
