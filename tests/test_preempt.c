@@ -204,8 +204,8 @@ static void run(scen *s) {
 static scen base(unsigned mode) {
     scen s = {0};
     s.mode = mode;
-    s.iters = mode == T_PRE_LOAD ? 12 : mode == T_PRE_BAR ? 8 : 2;
-    s.spin = mode == T_PRE_BAR ? 60 : 20;
+    s.iters = mode == T_PRE_LOAD ? 12 : mode == T_PRE_BAR ? 8 : mode == T_PRE_FENCE ? 60 : 2;
+    s.spin = mode == T_PRE_BAR ? 60 : mode == T_PRE_FENCE ? 1 : 20;
     s.enable = true;
     s.policy = PRE_POL_NEWEST;
     s.n_ev = 6;
@@ -259,6 +259,25 @@ static void test_barrier_skip(void **st) {
     assert_true(skip.ps.skips > 0);
     assert_true(none.vstat_or & PRE_VS_BAR);
     assert_true(skip.lat_sum < none.lat_sum);
+}
+
+/* Victims waiting at a FENCE for their stores (EDGE Fig. 11b "memory
+ * barrier", GPU_VS_MEMBAR): without the i-buffer flush the FENCE holds the
+ * victim until the acknowledgements arrive; with it the victim drains at
+ * once. */
+static void test_fence_victims(void **st) {
+    (void)st;
+    scen none = base(T_PRE_FENCE), ibuf = base(T_PRE_FENCE);
+    none.policy = ibuf.policy = PRE_POL_OLDEST;
+    none.l2_latency = ibuf.l2_latency = 1500; /* acknowledgements take long: warps sit at their FENCE */
+    none.first_arrival = ibuf.first_arrival = 100000; /* in the loop, past the start-up */
+    none.gap = ibuf.gap = 20000;
+    ibuf.opts = PRE_OPT_IBUF;
+    run(&none);
+    run(&ibuf);
+    assert_int_equal(none.preempted, none.n_ev);
+    assert_true(none.vstat_or & GPU_VS_MEMBAR);
+    assert_true(ibuf.lat_sum < none.lat_sum);
 }
 
 /* A background that uses exactly the register file: an event must save the
@@ -399,7 +418,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_preemption),
         cmocka_unit_test(test_free_context), cmocka_unit_test(test_drop_loads),
-        cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_save_restore),
+        cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_fence_victims),
+        cmocka_unit_test(test_save_restore),
         cmocka_unit_test(test_draining),     cmocka_unit_test(test_all_combinations),
         cmocka_unit_test(test_bg_kernels_under_preemption), cmocka_unit_test(test_idle_skip_exact),
     };

@@ -188,9 +188,9 @@ static void do_command(simt_edge_core *e) {
     simt_warp *w = &c->w[s];
     if (e->trace) {
         static const char *const nm[] = {"none", "FLUSH", "SKIPBAR", "DROP", "START", "RESUME", "ABORT", "?"};
-        fprintf(stderr, "[preempt] cycle %llu core %u %s slot %u arg 0x%x (state %d, n_ld %u, ldok %d, ibuf %u, bar 0x%x)\n",
-                (unsigned long long)c->now, c->id, nm[qo->cmd_o & 7], s, arg, w->state, w->n_ld,
-                simt_loads_droppable(w), w->ibuf_n, w->bar_wait);
+        fprintf(stderr, "[preempt] cycle %llu core %u %s slot %u arg 0x%x (state %d, n_ld %u, ldok %d, ibuf %u, bar 0x%x, "
+                "n_st %u, pc 0x%x, at fence %d)\n", (unsigned long long)c->now, c->id, nm[qo->cmd_o & 7], s, arg, w->state,
+                w->n_ld, simt_loads_droppable(w), w->ibuf_n, w->bar_wait, w->n_st, w->x.pc, simt_warp_at_fence(c, w));
     }
     switch (qo->cmd_o) {
     case PRE_CMD_FLUSH: /* stop fetching; optimizations 1 (boost) and 2 (i-buffer flush) */
