@@ -449,6 +449,47 @@ static void preempt_rule_on(const char *bgname) {
 static void test_preempt_rule_bp(void **state) { (void)state, preempt_rule_on("bp"); }
 static void test_preempt_rule_mm(void **state) { (void)state, preempt_rule_on("mm"); }
 
+/* configs/edge.ini's [ipv6], [memc], [ipsec] (and [routes]) are the
+ * defaults, i.e. the paper's values, with no key nobody reads (the structs
+ * are zeroed first so that padding compares equal). */
+static void test_config_sections(void **state) {
+    (void)state;
+    char err[512];
+    fg_config *cfg = fg_config_new();
+    if (fg_config_load(cfg, "configs/edge.ini", err, sizeof err)) fail_msg("%s", err);
+    route_gen_params r4, d4;
+    ipv6_gen_params r6, d6;
+    memc_gen_params rm, dm;
+    ipsec_gen_params rs, ds;
+    memset(&r4, 0, sizeof r4), memset(&d4, 0, sizeof d4), memset(&r6, 0, sizeof r6), memset(&d6, 0, sizeof d6);
+    memset(&rm, 0, sizeof rm), memset(&dm, 0, sizeof dm), memset(&rs, 0, sizeof rs), memset(&ds, 0, sizeof ds);
+    route_gen_params_default(&r4), route_gen_params_default(&d4);
+    ipv6_gen_params_default(&r6), ipv6_gen_params_default(&d6);
+    memc_gen_params_default(&rm), memc_gen_params_default(&dm);
+    ipsec_gen_params_default(&rs), ipsec_gen_params_default(&ds);
+    if (route_gen_params_load(&r4, cfg, err, sizeof err) || ipv6_gen_params_load(&r6, cfg, err, sizeof err) ||
+        memc_gen_params_load(&rm, cfg, err, sizeof err) || ipsec_gen_params_load(&rs, cfg, err, sizeof err))
+        fail_msg("%s", err);
+    assert_memory_equal(&r4, &d4, sizeof r4);
+    assert_memory_equal(&r6, &d6, sizeof r6);
+    assert_memory_equal(&rm, &dm, sizeof rm);
+    assert_memory_equal(&rs, &ds, sizeof rs);
+    assert_int_equal(1u << dm.hash_power, 16384); /* EDGE V */
+    assert_int_equal(dm.warm_sets, 8192);
+    assert_int_equal(ds.payload_bytes, 256);
+    static const char *const sec[] = {"routes", "ipv6", "memc", "ipsec"};
+    for (unsigned i = 0; i < 4; i++)
+        if (fg_config_check_unused_section(cfg, sec[i], err, sizeof err)) fail_msg("%s", err);
+    /* what launch_latency does before rejecting unread keys: a typo still shows */
+    assert_int_equal(fg_config_set(cfg, "memc.hit_prc=5", err, sizeof err), 0);
+    if (ev_work_load_configs(cfg, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(fg_config_check_unused_section(cfg, "memc", err, sizeof err), -1);
+    assert_non_null(strstr(err, "hit_prc"));
+    assert_int_equal(fg_config_set(cfg, "ipsec.payload_bytes=100", err, sizeof err), 0);
+    assert_int_equal(ev_work_load_configs(cfg, err, sizeof err), -1);
+    fg_config_free(cfg);
+}
+
 /* ------------------------------------------------------------------ errors */
 static void test_errors(void **state) {
     (void)state;
@@ -496,6 +537,7 @@ int main(void) {
         cmocka_unit_test(test_register_relations),
         cmocka_unit_test(test_preempt_rule_bp),
         cmocka_unit_test(test_preempt_rule_mm),
+        cmocka_unit_test(test_config_sections),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,12 @@ const ev_work_ops *ev_work_find(const char *name) {
     return NULL;
 }
 
+int ev_work_load_configs(fg_config *cfg, char *err, size_t errlen) {
+    for (const ev_work_ops *const *k = ev_work_kinds; *k; k++)
+        if ((*k)->load_config(cfg, err, errlen)) return -1;
+    return 0;
+}
+
 int ev_cfg_load(fg_config *cfg, const char *section, const ev_cfg_key *k, size_t n, uint64_t *seed, char *err,
                 size_t errlen) {
     if (!cfg) return 0;

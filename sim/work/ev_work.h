@@ -34,6 +34,8 @@ typedef struct {
     int (*check)(void *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
     /* Registers per thread of the loaded kernel (the ELF scan). */
     unsigned (*regs)(const void *w);
+    /* Reads and validates this kind's config section (without building). */
+    int (*load_config)(fg_config *cfg, char *err, size_t errlen);
 } ev_work_ops;
 
 extern const ev_work_ops ev_ipv4_ops, ev_ipv6_ops, ev_memc_ops, ev_ipsec_ops;
@@ -42,6 +44,9 @@ extern const ev_work_ops ev_ipv4_ops, ev_ipv6_ops, ev_memc_ops, ev_ipsec_ops;
 extern const ev_work_ops *const ev_work_kinds[];
 /* By name, NULL when unknown. */
 const ev_work_ops *ev_work_find(const char *name);
+/* Every kind's section of cfg read and validated: a program that loads
+ * configs/edge.ini and rejects keys nobody read calls this first. */
+int ev_work_load_configs(fg_config *cfg, char *err, size_t errlen);
 
 /* One unsigned INI key of a kind's section (the loaders of the kinds share it). */
 typedef struct {
@@ -93,7 +98,12 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
         return X##_work_check(w, g, slot, n, err, errlen);                                                          \
     }                                                                                                               \
     static unsigned OPS##_regs(const void *w) { return ((const X##_work *)w)->k.regs_per_thread; }                  \
-    const ev_work_ops OPS = {NAME,       ELF,        REQS,        OPS##_init, OPS##_free,                           \
-                             OPS##_desc, OPS##_fill, OPS##_check, OPS##_regs}
+    static int OPS##_load_config(fg_config *cfg, char *err, size_t errlen) {                                        \
+        PT gp;                                                                                                      \
+        PDEF(&gp);                                                                                                  \
+        return PLOAD(&gp, cfg, err, errlen);                                                                        \
+    }                                                                                                               \
+    const ev_work_ops OPS = {NAME,        ELF,         REQS,       OPS##_init,       OPS##_free,                    \
+                             OPS##_desc,  OPS##_fill,  OPS##_check, OPS##_regs,      OPS##_load_config}
 
 #endif
