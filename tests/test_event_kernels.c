@@ -227,8 +227,11 @@ static void test_events_alone(void **state) {
         fg_rng_seed(&rng, 100 + k);
         const unsigned n = ops->reqs_per_event, events = 12;
         uint64_t cold = 0, sum = 0, max = 0;
+        unsigned cores = 0; /* bit mask of the cores the events ran on */
         for (unsigned e = 0; e < events; e++) {
             uint64_t cyc = run_alone(g, ops, w, &t, e % SLOTS, n, &rng);
+            assert_true(t.have_info[e % SLOTS]);
+            cores |= 1u << t.info[e % SLOTS].core;
             if (!e) cold = cyc;
             sum += cyc, max = cyc > max ? cyc : max;
             assert_true(cyc > 100 && cyc < 1000000); /* sanity only: timing is reported, not asserted */
@@ -240,8 +243,9 @@ static void test_events_alone(void **state) {
         if (k == 1) words = ((ipv6_work *)w)->checked;
         if (k == 2) words = ((memc_work *)w)->checked;
         if (k == 3) words = ((ipsec_work *)w)->checked;
-        printf("# %-6s %5u %9llu %9.0f %9llu %7u %10llu\n", ops->name, ops->regs(w), (unsigned long long)cold,
-               (double)sum / events, (unsigned long long)max, paper[k], (unsigned long long)words);
+        printf("# %-6s %5u %9llu %9.0f %9llu %7u %10llu  (on %d cores)\n", ops->name, ops->regs(w),
+               (unsigned long long)cold, (double)sum / events, (unsigned long long)max, paper[k],
+               (unsigned long long)words, __builtin_popcount(cores));
         if (k == 2) {
             const memc_work *m = w;
             printf("#   memc: %llu hits, %llu misses (%.1f %% hits); warm-up evicted %u of %u SET keys\n",

@@ -171,26 +171,28 @@ int ipsec_work_check(ipsec_work *w, gpu_t *g, unsigned slot, unsigned n, char *e
         return -1;
     }
     const uint8_t *pl = w->plain + slot * pb;
-    int rc = 0;
+    uint8_t want[IPSEC_MAX_PAYLOAD]; /* the host's ECB encryption of the plaintext */
     for (size_t b = 0; b < pb; b += IPSEC_BLOCK_BYTES) {
-        uint64_t want = des3_ref_encrypt(w->key, get_be64(pl + b));
-        uint8_t wb[IPSEC_BLOCK_BYTES];
-        for (int i = 0; i < 8; i++) wb[i] = (uint8_t)(want >> (56 - 8 * i));
-        for (size_t j = 0; j < IPSEC_BLOCK_BYTES; j += 4) { /* word by word: ciphertext, then the round trip */
-            w->checked += 2;
-            const char *what = NULL;
-            uint32_t got = 0, exp = 0;
-            if (memcmp(ct + b + j, wb + j, 4)) what = "ciphertext", memcpy(&got, ct + b + j, 4), memcpy(&exp, wb + j, 4);
-            else if (memcmp(back + b + j, pl + b + j, 4))
-                what = "decrypted output", memcpy(&got, back + b + j, 4), memcpy(&exp, pl + b + j, 4);
-            if (!what) continue;
+        uint64_t c = des3_ref_encrypt(w->key, get_be64(pl + b));
+        for (int i = 0; i < 8; i++) want[b + i] = (uint8_t)(c >> (56 - 8 * i));
+    }
+    const struct {
+        const char *what;
+        const uint8_t *got, *want;
+    } out[2] = {{"ciphertext", ct, want}, {"decrypted output", back, pl}};
+    int rc = 0;
+    for (unsigned o = 0; o < 2; o++)
+        for (size_t j = 0; j < pb; j += 4) {
+            uint32_t got, exp;
+            memcpy(&got, out[o].got + j, 4), memcpy(&exp, out[o].want + j, 4);
+            w->checked++;
+            if (got == exp) continue;
             if (!rc)
-                snprintf(err, errlen, "ipsec: slot %u %s word %zu (block %zu): GPU 0x%08x, host reference 0x%08x",
-                         slot, what, (b + j) / 4, b / 8, got, exp);
+                snprintf(err, errlen, "ipsec: slot %u %s word %zu (block %zu): GPU 0x%08x, host reference 0x%08x", slot,
+                         out[o].what, j / 4, j / 8, got, exp);
             w->wrong++;
             rc = -1;
         }
-    }
     return rc;
 }
 
