@@ -204,6 +204,13 @@ static void *init_kind(gpu_t *g, const ev_work_ops *ops, fg_config *cfg) {
     return w;
 }
 
+static void poke32(gpu_t *g, uint64_t addr, uint32_t v) { assert_int_equal(gpu_mem_write(g, addr, &v, 4), 0); }
+static uint32_t peek32(gpu_t *g, uint64_t addr) {
+    uint32_t v;
+    assert_int_equal(gpu_mem_read(g, addr, &v, 4), 0);
+    return v;
+}
+
 /* A fresh EDGE GPU with the test's callbacks and one instance of the kind. */
 static void *setup_kind(const ev_work_ops *ops, fg_config *cfg, gpu_t **g, track *t) {
     gpu_config c;
@@ -279,6 +286,49 @@ static void test_memc_non_get(void **state) {
     gpu_free(g);
 }
 
+/* The kernel's hash reads a key by words, halfwords or bytes by its
+ * alignment (lookup3).  Requests normally put the key at a halfword
+ * boundary; with the slot's buffers moved by 2, 1 and 3 bytes the word and
+ * byte paths must give the same hash (hits hit) and the same responses. */
+static void test_memc_hash_paths(void **state) {
+    (void)state;
+    gpu_t *g;
+    track t;
+    char err[512];
+    memc_work *w = setup_kind(&ev_memc_ops, NULL, &g, &t);
+    fg_rng rng;
+    fg_rng_seed(&rng, 21);
+    const unsigned slot = 0, n = MEMC_REQS_PER_EVENT;
+    const size_t sb = (size_t)n * MEMC_PKT_BYTES;
+    const uint64_t par = memc_work_param(w, slot);
+    static const unsigned shifts[3] = {2, 1, 3}; /* key at 56 (words), 55 and 57 (bytes) */
+    for (unsigned s = 0; s < 3; s++) {
+        const uint64_t rx = w->rx_base + shifts[s], tx = w->tx_base + shifts[s];
+        uint8_t poison[MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES], got[MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES];
+        if (memc_work_fill(w, g, slot, n, &rng, err, sizeof err)) fail_msg("%s", err);
+        memset(poison, 0xA5, sb);
+        assert_int_equal(gpu_mem_write(g, rx, w->rx, sb), 0);
+        assert_int_equal(gpu_mem_write(g, tx, poison, sb), 0);
+        poke32(g, par + offsetof(memc_params, rx), (uint32_t)rx);
+        poke32(g, par + offsetof(memc_params, tx), (uint32_t)tx);
+        run_slot(g, &ev_memc_ops, w, &t, slot, n);
+        assert_int_equal(gpu_mem_read(g, tx, got, sb), 0);
+        unsigned hits = 0;
+        for (unsigned i = 0; i < n; i++) {
+            uint8_t want[MEMC_PKT_BYTES];
+            hits += memc_response_ref(w, w->rx + (size_t)i * MEMC_PKT_BYTES, 0xA5, want) == 1;
+            if (memcmp(got + (size_t)i * MEMC_PKT_BYTES, want, MEMC_PKT_BYTES))
+                fail_msg("memc, buffers moved by %u: request %u's response differs", shifts[s], i);
+        }
+        assert_true(hits > n / 2);
+    }
+    poke32(g, par + offsetof(memc_params, rx), (uint32_t)w->rx_base); /* back in place: check passes */
+    poke32(g, par + offsetof(memc_params, tx), (uint32_t)w->tx_base);
+    run_alone(g, &ev_memc_ops, w, &t, slot, n, &rng);
+    ev_memc_ops.free(w);
+    gpu_free(g);
+}
+
 /* ------------------------------------------------------- fault injection */
 static void expect_caught(gpu_t *g, const ev_work_ops *ops, void *w, track *t, unsigned slot, unsigned n,
                           const char *needle) {
@@ -287,13 +337,6 @@ static void expect_caught(gpu_t *g, const ev_work_ops *ops, void *w, track *t, u
     if (!ops->check(w, g, slot, n, err, sizeof err)) fail_msg("%s: the corruption was not caught", ops->name);
     if (!strstr(err, needle)) fail_msg("%s: '%s' not named in: %s", ops->name, needle, err);
     printf("#   %s corruption caught: %s\n", ops->name, err);
-}
-
-static void poke32(gpu_t *g, uint64_t addr, uint32_t v) { assert_int_equal(gpu_mem_write(g, addr, &v, 4), 0); }
-static uint32_t peek32(gpu_t *g, uint64_t addr) {
-    uint32_t v;
-    assert_int_equal(gpu_mem_read(g, addr, &v, 4), 0);
-    return v;
 }
 
 /* A corrupted route table (IPv4, IPv6), table entry (MemC) or key
@@ -537,6 +580,7 @@ int main(void) {
         cmocka_unit_test(test_ipv6_tables),
         cmocka_unit_test(test_events_alone),
         cmocka_unit_test(test_memc_non_get),
+        cmocka_unit_test(test_memc_hash_paths),
         cmocka_unit_test(test_fault_injection),
         cmocka_unit_test(test_register_relations),
         cmocka_unit_test(test_preempt_rule_bp),

@@ -22,7 +22,8 @@ void ipv6_fwd(const ipv6_params *p) {
     const uint32_t *l1 = (const uint32_t *)(uintptr_t)p->l1;
     const uint32_t *ch = (const uint32_t *)(uintptr_t)p->chunks;
     uint32_t e = l1[(uint32_t)dst[0] << 8 | dst[1]];
-    /* the builder never points past byte 7 (routes are at most /64) */
-    for (unsigned k = 2; e & IPV6_PTR_BIT; k++) e = ch[(e & ~IPV6_PTR_BIT) * 256u + dst[k]];
+    /* seven levels at most (routes are at most /64): a corrupted table
+     * yields a wrong result, never an endless walk */
+    for (unsigned k = 2; (e & IPV6_PTR_BIT) && k < 8; k++) e = ch[(e & ~IPV6_PTR_BIT) * 256u + dst[k]];
     out[i] = e;
 }
