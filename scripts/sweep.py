@@ -269,7 +269,7 @@ def finish_point(entry, rc, seconds):
         os.replace(entry["part"], entry["json"])
     with open(entry["log"], "a") as log:
         log.write(f"# finished in {seconds:.1f} s: {err or 'ok'}\n")
-    meta = {"id": entry["id"], "key": entry["key"], "rc": rc, "seconds": round(seconds, 3),
+    meta = {"id": entry["id"], "key": entry["key"], "rc": rc, "error": err, "seconds": round(seconds, 3),
             "host": socket.gethostname(), "argv": entry["argv"], "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
     write_atomic(entry["meta"], json.dumps(meta, indent=1) + "\n")
     return err
@@ -379,12 +379,13 @@ def run_local(todo, jobs, progress, env):
 
 # ------------------------------------------------------------------- Slurm
 
-def slurm_jobs_alive(job_ids):
-    """{job id: list of task states} for the jobs squeue still knows."""
+def slurm_jobs_alive(jobs):
+    """{job id: list of task states} for the jobs ({"job", "name"}) squeue still knows under their name."""
     alive = {}
-    for j in job_ids:
-        r = subprocess.run(["squeue", "-h", "-r", "-j", j, "-o", "%T"], capture_output=True, text=True)
-        states = r.stdout.split()
+    for job in jobs:
+        j = job["job"]
+        r = subprocess.run(["squeue", "-h", "-r", "-j", j, "-o", "%T %j"], capture_output=True, text=True)
+        states = [line.split()[0] for line in r.stdout.splitlines() if line.split()[1:] == [job["name"]]]
         if r.returncode == 0 and states:
             alive[j] = states
         elif r.returncode != 0 and "Invalid job id" not in r.stderr:
@@ -419,7 +420,7 @@ def slurm_submit(exp, points, opts):
         if r.returncode:
             raise SweepError(f"sbatch failed ({shlex.join(argv)}): {r.stderr.strip()}")
         job = r.stdout.strip().split(";")[0]
-        jobs.append({"job": job, "manifest": manifest, "ids": [p.id for p in chunk]})
+        jobs.append({"job": job, "name": f"fg-{exp.name}", "manifest": manifest, "ids": [p.id for p in chunk]})
     record = os.path.join(sdir, "jobs.json")
     write_atomic(record, json.dumps((read_json(record) or []) + jobs, indent=1))
     return jobs
@@ -429,7 +430,7 @@ def slurm_attach(exp):
     """Earlier submissions of this experiment still queued or running."""
     record = os.path.join(exp.workdir, "slurm", "jobs.json")
     jobs = read_json(record) or []
-    alive = slurm_jobs_alive([j["job"] for j in jobs]) if jobs else {}
+    alive = slurm_jobs_alive(jobs) if jobs else {}
     live = [j for j in jobs if j["job"] in alive]
     if len(live) != len(jobs):
         write_atomic(record, json.dumps(live, indent=1))
@@ -459,7 +460,7 @@ def run_slurm(exps, todo, opts, progress):
     durations = []
     try:
         while True:
-            alive = slurm_jobs_alive([j["job"] for _, j in jobs])
+            alive = slurm_jobs_alive([j for _, j in jobs])
             for p in watch:
                 if p.id in finished:
                     continue
@@ -469,7 +470,7 @@ def run_slurm(exps, todo, opts, progress):
                     meta = read_json(p.meta) or {}
                     if st == "failed":
                         failed.append(p)
-                        report_failure(progress, p, f"exit status {meta.get('rc')}")
+                        report_failure(progress, p, meta.get("error", "failed"))
                     else:
                         durations.append(meta.get("seconds", 0))
                         progress.note(f"  ok   {p.exp.name} {p.id} ({durations[-1]:.1f} s)")

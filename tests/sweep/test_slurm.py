@@ -3,8 +3,9 @@
 (scripts/slurm_cluster.sh), submits the tiny launch-latency sweep
 (tests/sweep/tiny_launch.ini) through `sbatch --array`, checks the collected
 results equal the local runner's for the same points, that a second run
-submits nothing and that a failing array task is reported with its log; the
-cluster is always stopped.  TAP output (tests/sweep/tap.py)."""
+submits nothing, that a failing array task is reported with its log and that
+a run after `--no-wait` waits for the submitted jobs instead of submitting
+them again; the cluster is always stopped.  TAP output (tests/sweep/tap.py)."""
 import json
 import os
 import shutil
@@ -93,6 +94,17 @@ class SlurmTest(unittest.TestCase):
         self.assertIn("FAILED fail a=bad: exit status 3", r.stderr)
         self.assertIn("boom (as asked)", r.stderr)
         self.assertIn("1 run", r.stderr)
+
+    def test_4_no_wait_then_attach(self):
+        """--no-wait submits and returns; the next run waits for those jobs instead of submitting again."""
+        r = self.sweep("nowait", "--slurm", "--no-wait", TINY)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("submitted 4 point(s)", r.stderr)
+        r = self.sweep("nowait", "--slurm", TINY)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("submitted 4", r.stderr)
+        with open(os.path.join(self.tmp, "nowait", "tiny_launch.json")) as f:
+            self.assertEqual(len(json.load(f)["points"]), 4)
 
 
 if __name__ == "__main__":
