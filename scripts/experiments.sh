@@ -5,7 +5,7 @@
 # are not run again (docs/SWEEPS.md).  `make results` also regenerates
 # docs/RESULTS.md.
 set -euo pipefail
-py=${PYTHON:-python3}
+py=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}   # Debian's, with python3-matplotlib
 # shellcheck disable=SC2086
 nice "$py" scripts/sweep.py run $EXPERIMENTS
 "$py" scripts/figures.py plot

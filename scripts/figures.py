@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    out += ["|" + "|".join(f" {c} " if c != "" else " " for c in r) + "|" for r in rows]
     return "\n".join(out)
 
 
