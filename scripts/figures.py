@@ -152,8 +152,9 @@ def plot_fig11(d, plt):
         ax.set_ylabel("preemption latency (cycles)")
         ax.set_title(f"({tag}) {pol.capitalize()} victim, per kernel and optimization", fontsize=10)
         ax.axhline(d["paper"][f"{pol}_all_cycles"], ls="--", color="#c53030", lw=1)
-        ax.text(len(ks) - 0.5, d["paper"][f"{pol}_all_cycles"], f"paper, all: ~{d['paper'][pol + '_all_cycles']:g}",
-                color="#c53030", ha="right", va="bottom", fontsize=8)
+        ax.text(-0.45, d["paper"][f"{pol}_all_cycles"], f"paper, all: ~{d['paper'][pol + '_all_cycles']:g}",
+                color="#c53030", ha="left", va="bottom", fontsize=8,
+                bbox={"fc": "white", "ec": "none", "alpha": 0.9, "pad": 1}, zorder=5)
         ax.legend(fontsize=7, ncol=3, title="optimizations", title_fontsize=7)
     # (b) what the victims waited on (no optimization), averaged over kernels
     ax = axes[1][0]
