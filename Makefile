@@ -6,6 +6,8 @@
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
 #   make wave   - FST waveforms of block tests + GTKWave save files
 #   make soak   - every block's random test for SOAK_SEEDS fresh seeds (not in make test)
+#   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
+#                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
 # Blocks register themselves in mk/<block>.mk (see mk/README.md), so adding a
 # block never touches this file.
@@ -40,10 +42,12 @@ DEMO_STEPS :=
 WAVES      :=
 WAVE_TESTS :=
 SOAK_TESTS :=
+EXPERIMENTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c \
+                sim/harness/fg_progress.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
 .PHONY: all build deps test demo lint wave soak clean FORCE
