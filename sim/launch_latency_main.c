@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 
@@ -170,7 +171,9 @@ int main(int argc, char **argv) {
     }
     sys_params p;
     launch_exp_params x;
-    if (launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
+    mem_config_default(&mc);
+    if (mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
