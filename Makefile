@@ -5,6 +5,9 @@
 #   make test   - every test; ends with "N passed, N failed"
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
 #   make wave   - FST waveforms of block tests + GTKWave save files
+#   make soak   - every block's random test for SOAK_SEEDS fresh seeds (not in make test)
+#   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
+#                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
 # Blocks register themselves in mk/<block>.mk (see mk/README.md), so adding a
 # block never touches this file.
@@ -38,13 +41,16 @@ PROGRAMS   :=
 DEMO_STEPS :=
 WAVES      :=
 WAVE_TESTS :=
+SOAK_TESTS :=
+EXPERIMENTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c \
+                sim/harness/fg_progress.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
-.PHONY: all build deps test demo lint wave clean FORCE
+.PHONY: all build deps test demo lint wave soak clean FORCE
 .SECONDARY:
 all: build
 
@@ -165,6 +171,14 @@ wave: $(BUILD)/.deps
 	@set -e; $(foreach t,$(WAVE_TESTS),FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/$(t) >/dev/null;) \
 	  $(foreach w,$(WAVES),$(w);)
 	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
+
+# ------------------------------------------------------------------- soak
+# SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak (scripts/soak.sh)
+SOAK_SEEDS ?= 500
+soak: $(BUILD)/.deps
+	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) scripts/soak.sh $(JOBS) \
+	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 clean:
 	rm -rf $(BUILD) results

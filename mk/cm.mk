@@ -11,6 +11,7 @@ cm_bal_monitor_GPARAMS := P=4 C=4 NSCHED=2 MAXW=48 INTERVAL=1024 TH_Q4=4 TL_Q4=1
 
 TWIN_SRCS  += sim/twin/cm_bal_monitor.c
 TESTS      += test_cm_bal_monitor
+SOAK_TESTS += test_cm_bal_monitor
 PROGRAMS   += cm_demo
 DEMO_STEPS += $(BUILD)/bin/cm_demo
 WAVE_TESTS += test_cm_bal_monitor

@@ -10,6 +10,7 @@ edge_doorbell_GPARAMS := ENTRIES=32 ADDR_W=64 DATA_W=32 RING_DEPTH=16 PT_DEPTH=2
 
 TWIN_SRCS += sim/twin/edge_ekt.c sim/twin/edge_doorbell.c
 TESTS     += test_edge_ekt test_edge_doorbell
+SOAK_TESTS += test_edge_ekt test_edge_doorbell
 PROGRAMS  += edge_demo
 DEMO_STEPS += $(BUILD)/bin/edge_demo
 WAVE_TESTS += test_edge_ekt test_edge_doorbell

@@ -20,6 +20,7 @@ fe_sched_queues_sys_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=0 REGION_LI
 
 TWIN_SRCS += sim/twin/fe_sched_queues.c
 TESTS     += test_fe_sched_queues
+SOAK_TESTS += test_fe_sched_queues
 PROGRAMS  += fe_demo
 DEMO_STEPS += $(BUILD)/bin/fe_demo
 WAVE_TESTS += test_fe_sched_queues

@@ -8,4 +8,5 @@ edge_pewt_GPARAMS := ENTRIES=4 ADDR_W=64 TAG_W=64 SLOT_W=6 THR_W=6 REGS_W=7
 
 TWIN_SRCS  += sim/twin/edge_pewt.c
 TESTS      += test_edge_pewt
+SOAK_TESTS += test_edge_pewt
 WAVE_TESTS += test_edge_pewt

@@ -9,4 +9,5 @@ edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 
 TWIN_SRCS  += sim/twin/edge_preempt.c
 TESTS      += test_edge_preempt
+SOAK_TESTS += test_edge_preempt
 WAVE_TESTS += test_edge_preempt

@@ -13,3 +13,4 @@ fg_rr_GPARAMS := N=5
 
 TWIN_SRCS += sim/twin/fg_prims.c
 TESTS     += test_prims
+SOAK_TESTS += test_prims

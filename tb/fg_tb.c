@@ -38,3 +38,9 @@ uint64_t tb_seed(const char *what) {
 }
 
 uint64_t tb_cycles(uint64_t dflt) { return fg_env_u64("FG_CYCLES", dflt); }
+
+void tb_test_filter(void) {
+    const char *only = getenv("FG_TEST"), *skip = getenv("FG_TEST_SKIP");
+    if (only && *only) cmocka_set_test_filter(only);
+    if (skip && *skip) cmocka_set_skip_filter(skip);
+}

@@ -23,5 +23,10 @@ void tb_step(fg_block *b, const void *in);
 uint64_t tb_seed(const char *what);
 /* Random test length: $FG_CYCLES or the default. */
 uint64_t tb_cycles(uint64_t dflt);
+/* Hands $FG_TEST / $FG_TEST_SKIP to cmocka: run only / skip the tests whose
+ * names match (patterns with * and ?; scripts/soak.sh skips test_seed_*). */
+void tb_test_filter(void);
+/* main's one call: the filters, then the group */
+#define tb_run_tests(name, tests) (tb_test_filter(), cmocka_run_group_tests_name(name, tests, NULL, NULL))
 
 #endif

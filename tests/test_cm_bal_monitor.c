@@ -552,5 +552,5 @@ int main(void) {
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_params),
     };
-    return cmocka_run_group_tests_name("cm_bal_monitor", tests, NULL, NULL);
+    return tb_run_tests("cm_bal_monitor", tests);
 }

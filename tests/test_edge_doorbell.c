@@ -205,5 +205,5 @@ int main(void) {
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_lockstep),
     };
-    return cmocka_run_group_tests_name("edge_doorbell", tests, NULL, NULL);
+    return tb_run_tests("edge_doorbell", tests);
 }

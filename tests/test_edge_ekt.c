@@ -490,5 +490,5 @@ int main(void) {
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_lockstep),
     };
-    return cmocka_run_group_tests_name("edge_ekt", tests, NULL, NULL);
+    return tb_run_tests("edge_ekt", tests);
 }

@@ -644,5 +644,5 @@ int main(void) {
         cmocka_unit_test(test_completion_pulse), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_lockstep),
     };
-    return cmocka_run_group_tests_name("edge_pewt", tests, NULL, NULL);
+    return tb_run_tests("edge_pewt", tests);
 }

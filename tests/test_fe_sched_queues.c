@@ -613,5 +613,5 @@ int main(void) {
         cmocka_unit_test(test_region_and_init),
         cmocka_unit_test(test_random_lockstep),
     };
-    return cmocka_run_group_tests_name("fe_sched_queues", tests, NULL, NULL);
+    return tb_run_tests("fe_sched_queues", tests);
 }

@@ -179,5 +179,5 @@ int main(void) {
         cmocka_unit_test(test_lockstep_catches_divergence),
         cmocka_unit_test(test_param_mismatch),
     };
-    return cmocka_run_group_tests_name("prims", tests, NULL, NULL);
+    return tb_run_tests("prims", tests);
 }

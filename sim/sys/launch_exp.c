@@ -1,6 +1,8 @@
 /* launch_exp: the launch-latency experiment's runs; see launch_exp.h. */
 #include "launch_exp.h"
 
+#include "work/ev_work.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ int launch_exp_load(sys_params *p, launch_exp_params *x, fg_config *cfg, char *e
     if (sys_params_load(p, cfg, err, errlen) ||
         fg_config_u64(cfg, "launch_latency", "events", 1, 1000000, &x->events, err, errlen) ||
         fg_config_u64(cfg, "launch_latency", "e2e_events", 1, 1000000, &x->e2e_events, err, errlen) ||
+        ev_work_load_configs(cfg, err, errlen) || /* edge.ini's event-kernel sections: read, so typos still show */
         fg_config_check_unused(cfg, err, errlen))
         return -1;
     return 0;

@@ -63,6 +63,11 @@
  *   PRE_ERR_EXIT_UNKNOWN  ev_exit_i for a slot not running an event warp
  *   PRE_ERR_ALLOC_BUSY    w_alloc_i names a slot holding an event warp or a
  *                         victim (the whole allocation is ignored)
+ * Both are judged against event_mask_o / victim_mask_o as they are at the
+ * edge.  A START decided at that edge does not count yet (its event warp
+ * starts in the cycle after, EDGE IV-D): an ev_exit_i naming the START's
+ * slot at that edge is EXIT_UNKNOWN and the START happens all the same
+ * (issue 18; tests/test_edge_preempt.c test_exit_at_start_edge).
  *
  * Details the contract above leaves open, as rtl/edge/edge_preempt.sv and
  * the twin implement them (tests/test_edge_preempt.c checks each):

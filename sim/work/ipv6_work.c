@@ -1,0 +1,377 @@
+/* ipv6_work: see ipv6_work.h; the generator is documented in
+ * docs/EVENT_KERNELS.md ("IPv6 routes and packets"). */
+#include "work/ipv6_work.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "work/ev_work.h"
+
+/* Percent of routes per prefix length: the shape of the public IPv6 BGP
+ * table (RIPE NCC RIS, "Visibility of prefix lengths in IPv4 and IPv6",
+ * 2011 and 2019: /48 and /32 dominate, almost nothing longer than /48
+ * propagates; bgp.potaroo.net AS6447 IPv6 report, Oct 2024: 226,415
+ * entries, average prefix length 43.2), rounded; this table's mean is
+ * 43.0.  /56 and /64 stand for an internal table's more-specifics and
+ * exercise the trie's last levels. */
+static const double LEN_DIST6[65] = {
+    [19] = 0.05, [20] = 0.15, [21] = 0.05, [22] = 0.1, [23] = 0.05, [24] = 0.3, [25] = 0.05,
+    [26] = 0.1,  [27] = 0.1,  [28] = 0.8,  [29] = 4.5, [30] = 0.5,  [31] = 0.4, [32] = 9.5,
+    [33] = 1.5,  [34] = 1.6,  [35] = 0.6,  [36] = 2.8, [37] = 0.5,  [38] = 1.0, [39] = 0.5,
+    [40] = 4.8,  [41] = 0.6,  [42] = 1.4,  [43] = 0.5, [44] = 9.5,  [45] = 1.2, [46] = 3.0,
+    [47] = 2.8,  [48] = 50.75, [56] = 0.1, [64] = 0.2};
+
+const double *ipv6_len_dist(void) { return LEN_DIST6; }
+
+void ipv6_gen_params_default(ipv6_gen_params *p) {
+    p->n_routes = 16384;
+    p->n_next_hops = 64;
+    p->n_blocks32 = 4096;
+    p->seed = 1;
+    p->hit_pct = 90;
+    p->hl_drop_pct = 2;
+}
+
+int ipv6_gen_params_load(ipv6_gen_params *p, fg_config *cfg, char *err, size_t errlen) {
+    const ev_cfg_key k[] = {{"count", &p->n_routes, 1, 1u << 20},
+                            {"next_hops", &p->n_next_hops, 1, IPV6_MAX_NH},
+                            {"blocks32", &p->n_blocks32, 1, 1u << 20},
+                            {"hit_pct", &p->hit_pct, 0, 100},
+                            {"hl_drop_pct", &p->hl_drop_pct, 0, 100}};
+    return ev_cfg_load(cfg, "ipv6", k, sizeof k / sizeof k[0], &p->seed, err, errlen);
+}
+
+static uint64_t mask6(unsigned len) { return len ? ~0ull << (64 - len) : 0; }
+
+/* A /32 inside the RIRs' global-unicast pools (IANA IPv6 unicast address
+ * space registry): 2001::/16 and the /12s of APNIC 2400::, ARIN 2600::,
+ * LACNIC 2800::, RIPE NCC 2a00::, AFRINIC 2c00::. */
+static uint64_t pick_block32(fg_rng *r) {
+    static const struct {
+        uint16_t top;
+        unsigned len;
+    } pool[] = {{0x2001, 16}, {0x2400, 12}, {0x2600, 12}, {0x2800, 12}, {0x2a00, 12}, {0x2c00, 12}};
+    unsigned i = (unsigned)fg_rng_below(r, sizeof pool / sizeof pool[0]);
+    return ((uint64_t)pool[i].top << 48 & mask6(pool[i].len)) | (fg_rng_next(r) & ~mask6(pool[i].len) & mask6(32));
+}
+
+int ipv6_route_gen(const ipv6_gen_params *p, route6 **out, size_t *n, char *err, size_t errlen) {
+    fg_rng rng;
+    fg_rng_seed(&rng, p->seed);
+    uint64_t *blocks = malloc(sizeof *blocks * p->n_blocks32);
+    size_t hcap = 1;
+    while (hcap < 4u * p->n_routes) hcap <<= 1;
+    struct hkey {
+        uint64_t prefix;
+        unsigned len; /* 0 = empty */
+    } *hash = calloc(hcap, sizeof *hash);
+    route6 *r = malloc(sizeof *r * p->n_routes);
+    if (!blocks || !hash || !r) {
+        free(blocks), free(hash), free(r);
+        snprintf(err, errlen, "ipv6 routes: out of memory for %u routes", p->n_routes);
+        return -1;
+    }
+    for (unsigned i = 0; i < p->n_blocks32; i++) blocks[i] = pick_block32(&rng);
+    double cum[65], s = 0;
+    for (int l = 0; l <= 64; l++) cum[l] = (s += LEN_DIST6[l]);
+    size_t cnt = 0;
+    uint64_t tries = 0;
+    while (cnt < p->n_routes) {
+        if (++tries > 100ull * p->n_routes + 100000) {
+            free(blocks), free(hash), free(r);
+            snprintf(err, errlen, "ipv6 routes: cannot draw %u distinct routes from %u /32 blocks; raise [ipv6] blocks32",
+                     p->n_routes, p->n_blocks32);
+            return -1;
+        }
+        double u = (double)fg_rng_below(&rng, 1000000) / 1000000.0 * s;
+        unsigned len = 1;
+        while (len < 64 && cum[len] <= u) len++;
+        /* routes up to /32 cover a block (aggregates); longer ones sit inside one */
+        uint64_t a = (blocks[fg_rng_below(&rng, p->n_blocks32)] | (fg_rng_next(&rng) >> 32)) & mask6(len);
+        size_t h = (size_t)(((a ^ len) * 0x9E3779B97F4A7C15ull) >> 20) & (hcap - 1);
+        while (hash[h].len && (hash[h].prefix != a || hash[h].len != len)) h = (h + 1) & (hcap - 1);
+        if (hash[h].len) continue; /* duplicate prefix */
+        hash[h].prefix = a, hash[h].len = len;
+        r[cnt].prefix = a;
+        r[cnt].len = (uint8_t)len;
+        r[cnt].nh = (uint16_t)fg_rng_below(&rng, p->n_next_hops);
+        cnt++;
+    }
+    free(blocks);
+    free(hash);
+    *out = r;
+    *n = cnt;
+    return 0;
+}
+
+/* ------------------------------------------------------------ binary trie */
+struct lpm6_ref {
+    uint32_t (*child)[2]; /* 0 = none */
+    uint32_t *nh;         /* IPV6_NO_ROUTE when no prefix ends here */
+    size_t n, cap;
+};
+
+static uint32_t node6_new(lpm6_ref *t) {
+    if (t->n == t->cap) {
+        size_t c = t->cap ? 2 * t->cap : 4096;
+        void *a = realloc(t->child, c * sizeof *t->child), *b = a ? realloc(t->nh, c * sizeof *t->nh) : NULL;
+        if (a) t->child = a;
+        if (!b) return 0;
+        t->nh = b;
+        t->cap = c;
+    }
+    t->child[t->n][0] = t->child[t->n][1] = 0;
+    t->nh[t->n] = IPV6_NO_ROUTE;
+    return (uint32_t)t->n++;
+}
+
+lpm6_ref *lpm6_ref_build(const route6 *r, size_t n) {
+    lpm6_ref *t = calloc(1, sizeof *t);
+    if (!t || node6_new(t) != 0) goto fail; /* root is node 0 */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = 0;
+        for (unsigned b = 0; b < r[i].len; b++) {
+            unsigned bit = (unsigned)(r[i].prefix >> (63 - b)) & 1;
+            if (!t->child[x][bit]) {
+                uint32_t c = node6_new(t);
+                if (!c) goto fail;
+                t->child[x][bit] = c;
+            }
+            x = t->child[x][bit];
+        }
+        t->nh[x] = r[i].nh;
+    }
+    return t;
+fail:
+    lpm6_ref_free(t);
+    return NULL;
+}
+
+void lpm6_ref_free(lpm6_ref *t) {
+    if (!t) return;
+    free(t->child);
+    free(t->nh);
+    free(t);
+}
+
+uint32_t lpm6_ref_lookup(const lpm6_ref *t, uint64_t addr) {
+    uint32_t x = 0, best = t->nh[0];
+    for (unsigned b = 0; b < 64; b++) {
+        x = t->child[x][(addr >> (63 - b)) & 1];
+        if (!x) break;
+        if (t->nh[x] != IPV6_NO_ROUTE) best = t->nh[x];
+    }
+    return best;
+}
+
+/* ------------------------------------------------- DIR-16-8-8-8-8-8-8 */
+static int add_chunk6(ipv6_dir *d, size_t *cap, uint32_t fill, uint32_t *idx) {
+    if (d->n_chunks == IPV6_MAX_CHUNKS) return -1;
+    if (d->n_chunks == *cap) {
+        size_t c = *cap ? 2 * *cap : 1024;
+        uint32_t *p = realloc(d->chunks, c * 256 * sizeof *p);
+        if (!p) return -1;
+        d->chunks = p;
+        *cap = c;
+    }
+    for (unsigned i = 0; i < 256; i++) d->chunks[d->n_chunks * 256 + i] = fill;
+    *idx = (uint32_t)d->n_chunks++;
+    return 0;
+}
+
+static int by_len6(const void *a, const void *b) { return (int)((const route6 *)a)->len - ((const route6 *)b)->len; }
+
+/* Level 0 holds address bits 0..15, level j >= 1 bits 8j+8 .. 8j+15. */
+static unsigned lvl_end(unsigned j) { return 16 + 8 * j; }
+static uint32_t lvl_idx(uint64_t a, unsigned j) { return j ? (uint32_t)(a >> (48 - 8 * j)) & 255 : (uint32_t)(a >> 48); }
+
+/* Routes go in from short to long, so a longer prefix always overwrites (or
+ * pushes down into a new chunk) what a shorter one wrote. */
+int ipv6_dir_build(ipv6_dir *d, const route6 *r, size_t n, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    size_t cap = 0;
+    route6 *s = malloc(n * sizeof *s + 1);
+    d->l1 = malloc(65536 * sizeof *d->l1);
+    if (!s || !d->l1) goto oom;
+    memcpy(s, r, n * sizeof *s);
+    qsort(s, n, sizeof *s, by_len6);
+    for (unsigned i = 0; i < 65536; i++) d->l1[i] = IPV6_NO_ROUTE;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t a = s[i].prefix;
+        const unsigned len = s[i].len;
+        unsigned j = 0;
+        uint32_t *tab = d->l1; /* level j's table: l1, or chunk c of chunks */
+        size_t base = 0;
+        while (len > lvl_end(j)) {
+            uint32_t e = tab[base + lvl_idx(a, j)], c;
+            if (!(e & IPV6_PTR_BIT)) {
+                if (add_chunk6(d, &cap, e, &c)) goto oom;
+                if (j) tab = d->chunks; /* add_chunk6 may have moved the chunks */
+                tab[base + lvl_idx(a, j)] = e = IPV6_PTR_BIT | c;
+            }
+            tab = d->chunks, base = (size_t)(e & ~IPV6_PTR_BIT) * 256, j++;
+        }
+        uint32_t first = lvl_idx(a, j), cnt = 1u << (lvl_end(j) - len);
+        for (uint32_t k = 0; k < cnt; k++) tab[base + first + k] = s[i].nh;
+    }
+    free(s);
+    return 0;
+oom:
+    free(s);
+    ipv6_dir_free(d);
+    snprintf(err, errlen, "ipv6_dir_build: out of memory (or more than %u chunks)", IPV6_MAX_CHUNKS);
+    return -1;
+}
+
+void ipv6_dir_free(ipv6_dir *d) {
+    free(d->l1);
+    free(d->chunks);
+    memset(d, 0, sizeof *d);
+}
+
+uint32_t ipv6_dir_lookup(const ipv6_dir *d, uint64_t addr) {
+    uint32_t e = d->l1[addr >> 48];
+    for (unsigned j = 1; e & IPV6_PTR_BIT; j++) e = d->chunks[(size_t)(e & ~IPV6_PTR_BIT) * 256 + lvl_idx(addr, j)];
+    return e;
+}
+
+/* ------------------------------------------------------------ packets */
+static void put_be64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const route6 *r, size_t n,
+                     uint8_t pkt[IPV6_PKT_BYTES]) {
+    uint64_t dst;
+    if (n && fg_rng_below(rng, 100) < p->hit_pct) {
+        const route6 *x = &r[fg_rng_below(rng, n)];
+        dst = x->prefix | (fg_rng_next(rng) & ~mask6(x->len));
+    } else {
+        dst = fg_rng_next(rng);
+    }
+    unsigned hl = fg_rng_below(rng, 100) < p->hl_drop_pct ? (unsigned)fg_rng_below(rng, 2)
+                                                          : 2 + (unsigned)fg_rng_below(rng, 254);
+    memset(pkt, 0, IPV6_PKT_BYTES);
+    pkt[0] = 0x60;                                /* version 6 */
+    pkt[5] = IPV6_PKT_BYTES - 40;                 /* payload length */
+    pkt[6] = 17;                                  /* next header: UDP */
+    pkt[7] = (uint8_t)hl;                         /* hop limit */
+    put_be64(pkt + 8, fg_rng_next(rng));          /* source */
+    put_be64(pkt + 16, fg_rng_next(rng));
+    put_be64(pkt + IPV6_DST_OFF, dst);            /* destination: routed part */
+    put_be64(pkt + IPV6_DST_OFF + 8, fg_rng_next(rng)); /* interface identifier */
+    for (unsigned i = 40; i < IPV6_PKT_BYTES; i++) pkt[i] = (uint8_t)fg_rng_next(rng);
+}
+
+uint32_t ipv6_forward_ref(const lpm6_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]) {
+    if (pkt[7] <= 1) return IPV6_DROP_HL;
+    uint64_t dst = 0;
+    for (int i = 0; i < 8; i++) dst = dst << 8 | pkt[IPV6_DST_OFF + i];
+    return lpm6_ref_lookup(t, dst);
+}
+
+/* ------------------------------------------------------------ workload */
+int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char *elf, unsigned slots, char *err,
+                   size_t errlen) {
+    memset(w, 0, sizeof *w);
+    w->gp = *gp;
+    w->slots = slots;
+    if (ipv6_route_gen(gp, &w->routes, &w->n_routes, err, errlen)) return -1;
+    w->ref = lpm6_ref_build(w->routes, w->n_routes);
+    w->pkts = calloc((size_t)slots * IPV6_PKTS_PER_EVENT, IPV6_PKT_BYTES);
+    if (!w->ref || !w->pkts) {
+        snprintf(err, errlen, "ipv6: out of memory");
+        return -1;
+    }
+    if (ipv6_dir_build(&w->dir, w->routes, w->n_routes, err, errlen)) return -1;
+    if (gpu_load_kernel(g, elf, "ipv6_fwd", &w->k, err, errlen)) return -1;
+    size_t l1b = 65536 * 4, chb = w->dir.n_chunks * 256 * 4;
+    w->l1 = gpu_malloc(g, l1b);
+    w->chunks = gpu_malloc(g, chb ? chb : 4);
+    w->sq_base = gpu_malloc(g, (uint64_t)slots * sizeof(ipv6_params));
+    w->pkt_base = gpu_malloc(g, (uint64_t)slots * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES);
+    w->out_base = gpu_malloc(g, (uint64_t)slots * IPV6_PKTS_PER_EVENT * 4);
+    if (!w->l1 || !w->chunks || !w->sq_base || !w->pkt_base || !w->out_base ||
+        (w->out_base + (uint64_t)slots * IPV6_PKTS_PER_EVENT * 4) >> 32) {
+        snprintf(err, errlen, "ipv6: GPU memory too small for the route table (%zu chunks) and %u slots",
+                 w->dir.n_chunks, slots);
+        return -1;
+    }
+    if (gpu_mem_write(g, w->l1, w->dir.l1, l1b) || (chb && gpu_mem_write(g, w->chunks, w->dir.chunks, chb))) {
+        snprintf(err, errlen, "ipv6: route table upload failed");
+        return -1;
+    }
+    for (unsigned i = 0; i < slots; i++) { /* EDGE III-B: parameter memory configured once */
+        ipv6_params q = {(uint32_t)(w->pkt_base + (uint64_t)i * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES),
+                         (uint32_t)(w->out_base + (uint64_t)i * IPV6_PKTS_PER_EVENT * 4),
+                         (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, 0, 0};
+        if (gpu_mem_write(g, ipv6_work_param(w, i), &q, sizeof q)) {
+            snprintf(err, errlen, "ipv6: parameter memory upload failed");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void ipv6_work_free(ipv6_work *w) {
+    ipv6_dir_free(&w->dir);
+    lpm6_ref_free(w->ref);
+    free(w->routes);
+    free(w->pkts);
+    memset(w, 0, sizeof *w);
+}
+
+uint64_t ipv6_work_param(const ipv6_work *w, unsigned slot) {
+    return w->sq_base + (uint64_t)slot * sizeof(ipv6_params);
+}
+
+gpu_launch_desc ipv6_work_desc(const ipv6_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
+    return ev_warp_desc(&w->k, ipv6_work_param(w, slot), n, priority, tag);
+}
+
+int ipv6_work_fill(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
+    if (slot >= w->slots || n == 0 || n > IPV6_PKTS_PER_EVENT) {
+        snprintf(err, errlen, "ipv6: slot %u / %u packets out of range", slot, n);
+        return -1;
+    }
+    uint8_t *pk = w->pkts + (size_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES;
+    for (unsigned i = 0; i < n; i++) ipv6_gen_packet(rng, &w->gp, w->routes, w->n_routes, pk + i * IPV6_PKT_BYTES);
+    uint32_t poison[IPV6_PKTS_PER_EVENT], n32 = n;
+    memset(poison, 0xA5, sizeof poison);
+    if (gpu_mem_write(g, w->pkt_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES, pk,
+                      (size_t)n * IPV6_PKT_BYTES) ||
+        gpu_mem_write(g, w->out_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * 4, poison, sizeof poison) ||
+        gpu_mem_write(g, ipv6_work_param(w, slot) + offsetof(ipv6_params, npkts), &n32, 4)) {
+        snprintf(err, errlen, "ipv6: packet upload failed");
+        return -1;
+    }
+    return 0;
+}
+
+int ipv6_work_check(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen) {
+    uint32_t got[IPV6_PKTS_PER_EVENT];
+    if (slot >= w->slots || n > IPV6_PKTS_PER_EVENT ||
+        gpu_mem_read(g, w->out_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * 4, got, sizeof got)) {
+        snprintf(err, errlen, "ipv6: cannot read the results of slot %u", slot);
+        return -1;
+    }
+    const uint8_t *pk = w->pkts + (size_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES;
+    int rc = 0;
+    for (unsigned i = 0; i < IPV6_PKTS_PER_EVENT; i++) { /* beyond n: still the poison */
+        uint32_t want = i < n ? ipv6_forward_ref(w->ref, pk + i * IPV6_PKT_BYTES) : 0xA5A5A5A5u;
+        w->checked++;
+        if (got[i] != want) {
+            if (!rc)
+                snprintf(err, errlen, "ipv6: slot %u packet %u: GPU result 0x%x, host reference 0x%x", slot, i, got[i],
+                         want);
+            w->wrong++;
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ ev_work */
+EV_WORK_DEFINE(ev_ipv6_ops, "ipv6", "ipv6_fwd", IPV6_PKTS_PER_EVENT, ipv6, ipv6_gen_params, ipv6_gen_params_default,
+               ipv6_gen_params_load);
