@@ -15,3 +15,7 @@ $(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/inclu
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
 EXTRA_BUILD += $(SIMT_KERNELS)
+
+# ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
+TESTS    += test_elf_load
+TB_SRCS  += tb/tb_simt.c
