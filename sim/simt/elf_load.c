@@ -180,7 +180,7 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     im->reg_mask = used;
     const char *nm = symbol ? symbol : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     snprintf(im->name, sizeof im->name, "%s", nm);
-    memset(g->dc, 0, (g->dc_mask + 1) * sizeof *g->dc);
+    gpu_decode_flush(g);
     memset(out, 0, sizeof *out);
     out->entry = base + entry;
     out->regs_per_thread = im->regs;

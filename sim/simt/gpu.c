@@ -3,6 +3,7 @@
  * most max_kernels running), thread-block scheduler (one block per core
  * per cycle, round robin over the cores, honouring each core's limits on
  * blocks, threads, registers and shared memory), callbacks. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,64 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+void gpu_fault(gpu_t *g, const char *fmt, ...) {
+    if (g->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof g->err, fmt, ap);
+    va_end(ap);
+    g->failed = true;
+}
+
+/* ---- from the cores (simt_core_cbs) and their EDGE parts (simt_edge_cbs) ---- */
+
+static simt_launch *launch_of(gpu_t *g, unsigned li) { return g->lq[li]; }
+
+/* a block of launch li finished (for a warp-level event: its PEWT entry was freed) */
+static void block_done(gpu_t *g, unsigned li) {
+    simt_launch *L = launch_of(g, li);
+    if (++L->blocks_done < L->nblocks) return;
+    L->state = LS_FREE;
+    g->running--;
+    if (g->cb.complete) g->cb.complete(g->cb.user, L->tag, g->cycle);
+}
+
+static void cb_block_done(void *u, const simt_grid *k) { block_done(u, k->id); }
+
+static void cb_first_instr(void *u, const simt_grid *k) {
+    gpu_t *g = u;
+    simt_launch *L = launch_of(g, k->id);
+    L->k.first_done = true;
+    if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->tag, g->cycle);
+    if (L->warp_event) {
+        L->ev.first = g->cycle;
+        if (g->ev_cb) g->ev_cb(g->ev_user, L->tag, &L->ev);
+    }
+}
+
+static void cb_fault(void *u, const char *msg) { gpu_fault(u, "%s", msg); }
+
+/* the waiting warp-level event behind a PEWT tag (the launch index) */
+static const simt_grid *cb_ev_grid(void *u, uint64_t tag) {
+    gpu_t *g = u;
+    return tag < g->n_lq && g->lq[tag]->state == LS_EV_CORE ? &g->lq[tag]->k : NULL;
+}
+
+static void cb_ev_started(void *u, uint64_t tag, const gpu_event_info *i) {
+    gpu_event_info *ev = &launch_of(u, (unsigned)tag)->ev;
+    ev->start = i->start;
+    ev->preempted = i->preempted;
+    ev->saved = i->saved;
+    ev->victim_slot = i->victim_slot;
+    if (i->preempted) {
+        ev->select = i->select;
+        ev->vstat = i->vstat;
+        ev->victim_age = i->victim_age;
+    }
+}
+
+static void cb_ev_done(void *u, uint64_t tag) { block_done(u, (unsigned)tag); }
+
 gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (check_config(cfg, err, errlen)) return NULL;
     gpu_t *g = calloc(1, sizeof *g);
@@ -162,12 +221,16 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->mem_size = cfg->global_mem_bytes;
     g->mem = calloc(g->mem_size, 1);
     g->brk = FG_GUARD_END;
-    g->dc = calloc(DC_ENTRIES, sizeof *g->dc);
-    g->dc_mask = DC_ENTRIES - 1;
+    g->dc.e = calloc(DC_ENTRIES, sizeof *g->dc.e);
+    g->dc.mask = DC_ENTRIES - 1;
+    g->dc.mem = g->mem;
+    g->dc.mem_size = g->mem_size;
     g->core = calloc(cfg->num_cores, sizeof *g->core);
-    if (!g->mem || !g->dc || !g->core) goto oom;
+    g->edge = calloc(cfg->num_cores, sizeof *g->edge);
+    if (!g->mem || !g->dc.e || !g->core || !g->edge) goto oom;
+    const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, g};
     for (unsigned i = 0; i < cfg->num_cores; i++)
-        if (simt_core_init(g, &g->core[i], i)) goto oom;
+        if (simt_core_init(&g->core[i], i, &g->cfg, g->mem, g->mem_size, &g->dc, &ccb)) goto oom;
     if (cfg->pre.warp_events) {
         /* register save area of preempted victims: 64 registers x 32 lanes x 4 B per warp slot */
         uint64_t per_core = (uint64_t)g->core[0].nwarps * RV_NREGS * SIMT_LANES * 4;
@@ -177,11 +240,15 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
             gpu_free(g);
             return NULL;
         }
-        for (unsigned i = 0; i < cfg->num_cores; i++)
-            if (simt_edge_init(g, &g->core[i], err, errlen)) {
+        const simt_edge_cbs ecb = {cb_ev_grid, cb_ev_started, cb_ev_done, g};
+        for (unsigned i = 0; i < cfg->num_cores; i++) {
+            g->core[i].save_base = g->save_base + per_core * i;
+            g->edge[i] = simt_edge_new(&g->core[i], &g->cfg, &ecb, err, errlen);
+            if (!g->edge[i]) {
                 gpu_free(g);
                 return NULL;
             }
+        }
     }
     return g;
 oom:
@@ -193,15 +260,21 @@ oom:
 void gpu_free(gpu_t *g) {
     if (!g) return;
     if (g->core)
-        for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_free(&g->core[i]);
-    free(g->core); free(g->mem); free(g->dc); free(g->img); free(g->lq);
+        for (unsigned i = 0; i < g->cfg.num_cores; i++) {
+            if (g->edge) simt_edge_free(g->edge[i]);
+            simt_core_free(&g->core[i]);
+        }
+    for (unsigned i = 0; i < g->n_lq; i++) free(g->lq[i]);
+    free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
     free(g);
 }
+
+void gpu_decode_flush(gpu_t *g) { memset(g->dc.e, 0, (g->dc.mask + 1) * sizeof *g->dc.e); }
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {
     for (unsigned i = 0; i < g->n_img; i++)
         if (addr < g->img[i].end && addr + len > g->img[i].base) {
-            memset(g->dc, 0, DC_ENTRIES * sizeof *g->dc);
+            gpu_decode_flush(g);
             return;
         }
 }
@@ -233,25 +306,6 @@ uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
     if (a > g->mem_size || bytes > g->mem_size - a) return 0;
     g->brk = a + bytes;
     return a;
-}
-
-const rv_inst *gpu_decode(gpu_t *g, uint32_t pc) {
-    simt_dcache_ent *e = &g->dc[(pc >> 2) & g->dc_mask];
-    if (e->tag == pc + 1) return &e->in;
-    if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > g->mem_size) {
-        gpu_fault(g, "instruction fetch from bad address 0x%08x", pc);
-        return NULL;
-    }
-    uint32_t word;
-    memcpy(&word, g->mem + pc, 4);
-    rv_decode(word, &e->in);
-    if (e->in.op == OP_ILLEGAL) {
-        gpu_fault(g, "illegal instruction 0x%08x at pc 0x%08x", word, pc);
-        e->tag = 0;
-        return NULL;
-    }
-    e->tag = pc + 1;
-    return &e->in;
 }
 
 void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb) { g->cb = *cb; }
@@ -292,27 +346,34 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
         return -1;
     }
     unsigned li = 0;
-    while (li < g->n_lq && g->lq[li].state != LS_FREE) li++;
+    while (li < g->n_lq && g->lq[li]->state != LS_FREE) li++;
     if (li == g->n_lq) {
         unsigned n = g->n_lq ? g->n_lq * 2 : 16;
-        simt_launch *p = realloc(g->lq, n * sizeof *p);
+        simt_launch **p = realloc(g->lq, n * sizeof *p);
         if (!p) { snprintf(err, errlen, "gpu_launch: out of memory"); return -1; }
-        memset(p + g->n_lq, 0, (n - g->n_lq) * sizeof *p);
         g->lq = p;
-        g->n_lq = n;
+        for (; g->n_lq < n; g->n_lq++)
+            if (!(g->lq[g->n_lq] = calloc(1, sizeof **g->lq))) { snprintf(err, errlen, "gpu_launch: out of memory"); return -1; }
     }
-    simt_launch *L = &g->lq[li];
+    simt_launch *L = g->lq[li];
     memset(L, 0, sizeof *L);
     L->state = LS_PENDING;
-    L->d = *d;
+    L->tag = d->tag;
     L->seq = g->launch_seq++;
     L->nblocks = (uint32_t)blocks;
-    L->threads = (unsigned)threads;
-    L->nwarps = (unsigned)warps;
-    L->regs = (unsigned)regs;
-    L->regs_pt = (unsigned)(regs / (warps * 32));
-    L->reg_mask = im->reg_mask;
-    L->shmem = (unsigned)shmem;
+    simt_grid *K = &L->k;
+    K->id = li;
+    K->kernel_ptr = d->kernel_ptr;
+    K->param_addr = d->param_addr;
+    memcpy(K->grid, d->grid, sizeof K->grid);
+    memcpy(K->block, d->block, sizeof K->block);
+    K->threads = (unsigned)threads;
+    K->nwarps = (unsigned)warps;
+    K->regs = (unsigned)regs;
+    K->regs_pt = (unsigned)(regs / (warps * 32));
+    K->reg_mask = im->reg_mask;
+    K->shmem = (unsigned)shmem;
+    K->priority = d->priority;
     /* EDGE IV-C: a single-warp event kernel without shared memory bypasses the
      * KMU and goes to the SIMT core scheduler, then to a PEWT */
     if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
@@ -324,48 +385,30 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     return 0;
 }
 
-void gpu_block_done(gpu_t *g, unsigned li) {
-    simt_launch *L = &g->lq[li];
-    if (++L->blocks_done < L->nblocks) return;
-    L->state = LS_FREE;
-    g->running--;
-    if (g->cb.complete) g->cb.complete(g->cb.user, L->d.tag, g->cycle);
-}
-
-void gpu_first_instr(gpu_t *g, unsigned li) {
-    simt_launch *L = &g->lq[li];
-    L->first_done = true;
-    if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->d.tag, g->cycle);
-    if (L->warp_event) {
-        L->ev.first = g->cycle;
-        if (g->ev_cb) g->ev_cb(g->ev_user, L->d.tag, &L->ev);
-    }
-}
-
 /* launch a before b? (priority, then arrival) */
 static bool before(const simt_launch *a, const simt_launch *b) {
-    return a->d.priority != b->d.priority ? a->d.priority > b->d.priority : a->seq < b->seq;
+    return a->k.priority != b->k.priority ? a->k.priority > b->k.priority : a->seq < b->seq;
 }
 
 static void kmu_and_dispatch(gpu_t *g) {
     unsigned nrun = 0;
     /* launches in priority order (small n: selection by repeated scans) */
     unsigned order[64], n = 0;
-    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i].state == LS_RUNNING) nrun++;
+    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i]->state == LS_RUNNING) nrun++;
     /* KMU: pending launches (queued before this cycle) become running */
     while (nrun < g->cfg.max_kernels) {
         int best = -1;
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == LS_PENDING && (best < 0 || before(&g->lq[i], &g->lq[best]))) best = (int)i;
+            if (g->lq[i]->state == LS_PENDING && (best < 0 || before(g->lq[i], g->lq[best]))) best = (int)i;
         if (best < 0) break;
-        g->lq[best].state = LS_RUNNING;
+        g->lq[best]->state = LS_RUNNING;
         nrun++;
     }
     for (unsigned i = 0; i < g->n_lq && n < 64; i++) {
-        simt_launch *L = &g->lq[i];
+        simt_launch *L = g->lq[i];
         if (L->state != LS_RUNNING || L->next_block >= L->nblocks) continue;
         unsigned j = n++;
-        while (j > 0 && before(L, &g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
+        while (j > 0 && before(L, g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
         order[j] = i;
     }
     if (!n) return;
@@ -374,25 +417,54 @@ static void kmu_and_dispatch(gpu_t *g) {
     for (unsigned ci = 0; ci < nc; ci++) {
         simt_core *c = &g->core[(g->rr_core + ci) % nc];
         for (unsigned j = 0; j < n; j++) {
-            simt_launch *L = &g->lq[order[j]];
+            simt_launch *L = g->lq[order[j]];
             if (L->next_block >= L->nblocks) continue;
-            if (simt_core_try_block(g, c, order[j], L->next_block)) { L->next_block++; break; }
+            if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
         }
     }
     g->rr_core = (g->rr_core + 1) % nc;
+}
+
+/* SIMT core scheduler (EDGE IV-C): each waiting warp-level event, oldest
+ * first, goes to the PEWT of the cheapest core (simt_edge_cost), at most one
+ * per core per cycle, ties round-robin. */
+static void ev_schedule(gpu_t *g) {
+    const unsigned nc = g->cfg.num_cores;
+    for (unsigned n = 0; n < nc; n++) {
+        simt_launch *L = NULL;
+        for (unsigned j = 0; j < g->n_lq; j++)
+            if (g->lq[j]->state == LS_EV_WAIT && (!L || g->lq[j]->seq < L->seq)) L = g->lq[j];
+        if (!L) return;
+        int bestc = -1;
+        unsigned bestcost = ~0u;
+        for (unsigned i = 0; i < nc; i++) {
+            unsigned ci = (g->ev_rr + i) % nc;
+            if (!simt_edge_can_push(g->edge[ci])) continue;
+            unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
+            if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
+        }
+        if (bestc < 0) return; /* every PEWT full or already fed this cycle: wait */
+        simt_edge_push(g->edge[bestc], &L->k, L->k.id);
+        L->state = LS_EV_CORE;
+        g->ev_waiting--;
+        memset(&L->ev, 0, sizeof L->ev);
+        L->ev.core = (unsigned)bestc;
+        L->ev.arrive = g->cycle;
+        g->ev_rr = (unsigned)(bestc + 1) % nc;
+    }
 }
 
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     if (g->running) {
         /* SIMT core scheduler first: a core with an event waiting takes no new block */
-        if (g->ev_waiting) simt_edge_schedule(g);
+        if (g->ev_waiting) ev_schedule(g);
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == LS_PENDING || (g->lq[i].state == LS_RUNNING && g->lq[i].next_block < g->lq[i].nblocks)) {
+            if (g->lq[i]->state == LS_PENDING || (g->lq[i]->state == LS_RUNNING && g->lq[i]->next_block < g->lq[i]->nblocks)) {
                 kmu_and_dispatch(g);
                 break;
             }
-        for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++) simt_core_tick(g, &g->core[i]);
+        for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++) simt_core_tick(&g->core[i], g->cycle);
     }
     g->cycle++;
 }
@@ -410,11 +482,18 @@ void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
 void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     memset(s, 0, sizeof *s);
     s->cycles = g->cycle;
-    s->warp_instrs = g->warp_instrs;
-    s->thread_instrs = g->thread_instrs;
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
-        s->l1_hits += g->core[i].l1_hits;
-        s->l1_misses += g->core[i].l1_misses;
-        s->mshr_stalls += g->core[i].stall_mshr;
+        const simt_core *c = &g->core[i];
+        s->warp_instrs += c->warp_instrs;
+        s->thread_instrs += c->thread_instrs;
+        s->l1_hits += c->l1_hits;
+        s->l1_misses += c->l1_misses;
+        s->mshr_stalls += c->stall_mshr;
     }
+}
+
+void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s) {
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < g->cfg.num_cores; i++)
+        if (g->edge[i]) simt_edge_stats(g->edge[i], s);
 }

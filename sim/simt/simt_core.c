@@ -1,11 +1,12 @@
-/* simt_core: one SIMT core — warps, GTO schedulers (priority field and an
- * active-warp-limit hook), per-warp i-buffer and scoreboard, functional
- * units with per-class latency / initiation interval, instruction fetch
- * through a small i-cache, L1 data cache with MSHRs in front of the
- * fixed-latency global memory, shared memory, block barriers, and the
- * resources a block holds (threads, warp slots, registers, shared memory).
+/* simt_core: one SIMT core (see simt_core.h) — warps, GTO schedulers
+ * (priority field and an active-warp-limit hook), per-warp i-buffer and
+ * scoreboard, functional units with per-class latency / initiation interval,
+ * instruction fetch through a small i-cache, L1 data cache with MSHRs,
+ * shared memory, block barriers, and the resources a block or an event warp
+ * holds (threads, warp slots, registers, shared memory).
  *
- * Instructions execute functionally when they issue; their results become
+ * Instructions execute functionally when they issue (rv32_exec on the
+ * warp's lane context; memory instructions here); their results become
  * visible to dependent instructions through the scoreboard (register ready
  * cycle).  Loads read memory at issue and write their register when they
  * complete, so an in-flight load can be dropped and replayed. */
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simt/gpu_internal.h"
+#include "simt/simt_core.h"
 
 #define FULL 0xffffffffu
 
@@ -50,10 +51,16 @@ static void cache_inval(simt_cache *c, uint32_t line) {
         if (c->tag[set * c->assoc + i] == line + 1) c->tag[set * c->assoc + i] = 0;
 }
 
-int simt_core_init(gpu_t *g, simt_core *c, unsigned id) {
-    const gpu_config *k = &g->cfg;
+int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem, uint64_t gmem_size,
+                   simt_dcache *dc, const simt_core_cbs *cb) {
     memset(c, 0, sizeof *c);
     c->id = id;
+    c->k = k;
+    c->gmem = gmem;
+    c->gmem_size = gmem_size;
+    c->dc = dc;
+    c->cb = *cb;
+    c->ev_block = k->max_blocks_per_core;
     c->nwarps = k->max_threads_per_core / SIMT_LANES;
     c->w = calloc(c->nwarps, sizeof *c->w);
     c->blk = calloc(k->max_blocks_per_core + 1, sizeof *c->blk);
@@ -65,6 +72,11 @@ int simt_core_init(gpu_t *g, simt_core *c, unsigned id) {
     c->active_limit = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
     if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->mshr) return -1;
+    if (k->pre.warp_events) {
+        c->park = calloc(c->nwarps, sizeof *c->park);
+        c->sev = calloc(c->nwarps, sizeof *c->sev);
+        if (!c->park || !c->sev) return -1;
+    }
     if (cache_init(&c->l1, k->l1_bytes, k->line_bytes, k->l1_assoc)) return -1;
     if (cache_init(&c->icache, k->icache_bytes, k->line_bytes, k->icache_assoc)) return -1;
     for (unsigned i = 0; i < c->nwarps; i++) c->w[i].slot = i;
@@ -73,9 +85,43 @@ int simt_core_init(gpu_t *g, simt_core *c, unsigned id) {
 }
 
 void simt_core_free(simt_core *c) {
-    simt_edge_free(c);
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->mshr);
+    free(c->park); free(c->sev);
     free(c->l1.tag); free(c->l1.lru); free(c->icache.tag); free(c->icache.lru);
+}
+
+void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
+    c->hooks = h;
+    c->ext = ext;
+}
+
+void simt_core_fault(simt_core *c, const char *fmt, ...) {
+    if (c->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+    c->failed = true;
+    if (c->cb.fault) c->cb.fault(c->cb.user, c->err);
+}
+
+const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
+    simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
+    if (e->tag == pc + 1) return &e->in;
+    if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > d->mem_size) {
+        snprintf(err, errlen, "instruction fetch from bad address 0x%08x", pc);
+        return NULL;
+    }
+    uint32_t word;
+    memcpy(&word, d->mem + pc, 4);
+    rv_decode(word, &e->in);
+    if (e->in.op == OP_ILLEGAL) {
+        snprintf(err, errlen, "illegal instruction 0x%08x at pc 0x%08x", word, pc);
+        e->tag = 0;
+        return NULL;
+    }
+    e->tag = pc + 1;
+    return &e->in;
 }
 
 /* GTO order: priority descending, then age ascending. */
@@ -120,37 +166,34 @@ static bool shmem_alloc(const gpu_config *k, simt_core *c, uint32_t size, uint32
     return true;
 }
 
-/* A fresh warp (index wib of its block) of launch li in slot w: registers
+/* A fresh warp (index wib of its block) of grid k in slot w: registers
  * zero but ra = exit, sp = top of its local memory, a0 = parameters. */
-void simt_warp_start(gpu_t *g, simt_warp *w, unsigned li, unsigned block, unsigned wib) {
-    const simt_launch *L = &g->lq[li];
+static void warp_start(simt_core *c, simt_warp *w, const simt_grid *k, unsigned block, unsigned wib) {
     unsigned slot = w->slot;
-    memset(w, 0, offsetof(simt_warp, r));
-    memset(w->r, 0, sizeof w->r);
+    memset(w, 0, sizeof *w);
     w->slot = slot;
     w->local_idx = slot;
     w->state = WS_RUN;
     w->block = block;
     w->wib = wib;
-    w->launch = li;
-    w->priority = L->d.priority;
-    w->age = g->warp_seq++;
-    unsigned n = L->threads - wib * SIMT_LANES;
+    w->grid = k;
+    w->priority = k->priority;
+    w->age = c->warp_seq++;
+    unsigned n = k->threads - wib * SIMT_LANES;
     w->live = n >= SIMT_LANES ? FULL : (1u << n) - 1;
     w->active = w->live;
-    w->pc = (uint32_t)L->d.kernel_ptr;
+    w->x.pc = (uint32_t)k->kernel_ptr;
     for (unsigned l = 0; l < SIMT_LANES; l++) {
-        w->r[1][l] = FG_EXIT_ADDR;
-        w->r[2][l] = FG_LOCAL_TOP;
-        w->r[10][l] = (uint32_t)L->d.param_addr;
+        w->x.r[1][l] = FG_EXIT_ADDR;
+        w->x.r[2][l] = FG_LOCAL_TOP;
+        w->x.r[10][l] = (uint32_t)k->param_addr;
     }
 }
 
-bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
-    const gpu_config *k = &g->cfg;
-    const simt_launch *L = &g->lq[li];
+bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
+    const gpu_config *k = c->k;
     if (c->used_blocks + 1 > k->max_blocks_per_core) return false;
-    if (c->edge && simt_edge_blocks_held(c)) return false;
+    if (c->hooks && c->hooks->blocks_held(c->ext)) return false;
     if (c->used_threads + L->nwarps * SIMT_LANES > k->max_threads_per_core) return false;
     if (c->used_warps + L->nwarps > c->nwarps) return false;
     if (c->used_regs + L->regs > k->regs_per_core) return false;
@@ -162,8 +205,8 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     simt_block *b = &c->blk[bs];
     memset(b, 0, sizeof *b);
     b->valid = true;
-    b->launch = li;
-    uint32_t gx = L->d.grid[0], gy = L->d.grid[1];
+    b->grid = L;
+    uint32_t gx = L->grid[0], gy = L->grid[1];
     b->ctaid[0] = bi % gx;
     b->ctaid[1] = (bi / gx) % gy;
     b->ctaid[2] = bi / (gx * gy);
@@ -181,7 +224,7 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     unsigned ws = 0;
     for (unsigned i = 0; i < L->nwarps; i++) {
         while (c->w[ws].state != WS_FREE) ws++;
-        simt_warp_start(g, &c->w[ws], li, bs, i);
+        warp_start(c, &c->w[ws], L, bs, i);
         b->warp_slot[i] = (uint16_t)ws;
         c->alloc_mask |= 1ull << ws;
     }
@@ -190,41 +233,121 @@ bool simt_core_try_block(gpu_t *g, simt_core *c, unsigned li, uint32_t bi) {
     return true;
 }
 
-static void block_finish(gpu_t *g, simt_core *c, unsigned bs) {
+static void block_finish(simt_core *c, unsigned bs) {
     simt_block *b = &c->blk[bs];
-    unsigned li = b->launch;
     c->used_blocks--;
     c->used_threads -= b->nwarps * SIMT_LANES;
     c->used_warps -= b->nwarps;
     c->used_regs -= b->regs;
     c->used_shmem -= b->shmem_size;
     b->valid = false;
-    gpu_block_done(g, li);
+    c->cb.block_done(c->cb.user, b->grid);
 }
 
-void simt_forget_last_issued(simt_core *c, unsigned slot) {
+/* The slot's warp is gone: no scheduler keeps greedily to it. */
+static void forget_last_issued(simt_core *c, unsigned slot) {
     for (unsigned s = 0; s < SIMT_MAX_UNITS; s++)
         if (c->last_issued[s] == (int)slot) c->last_issued[s] = -1;
 }
 
-static void warp_finish(gpu_t *g, simt_core *c, simt_warp *w) {
+static void warp_finish(simt_core *c, simt_warp *w) {
     w->state = WS_FREE;
-    simt_forget_last_issued(c, w->slot);
-    if (w->event) { simt_edge_warp_exit(g, c, w); return; }
+    forget_last_issued(c, w->slot);
+    if (w->event) { /* EDGE IV-D: the victim waits in its slot for RESUME, or the context is free */
+        simt_slot_ev *se = &c->sev[w->slot];
+        w->event = false;
+        if (se->parked) {
+            w->state = WS_PARKED;
+        } else {
+            c->used_warps--;
+            c->used_threads -= SIMT_LANES;
+            c->used_regs -= se->ev_regs * SIMT_LANES;
+        }
+        simt_core_sort(c);
+        c->hooks->warp_exit(c->ext, w->slot);
+        return;
+    }
     simt_block *b = &c->blk[w->block];
     simt_core_sort(c);
-    if (++b->warps_done == b->nwarps) block_finish(g, c, w->block);
+    if (++b->warps_done == b->nwarps) block_finish(c, w->block);
+}
+
+/* ------------------------------------------- resources of event warps */
+
+bool simt_core_regs_fit(const simt_core *c, unsigned regs_pt) {
+    return c->used_regs + regs_pt * SIMT_LANES <= c->k->regs_per_core;
+}
+
+bool simt_core_free_ctx(const simt_core *c, unsigned regs_pt, unsigned *slot) {
+    if (c->used_warps >= c->nwarps || c->used_threads + SIMT_LANES > c->k->max_threads_per_core ||
+        !simt_core_regs_fit(c, regs_pt))
+        return false;
+    for (unsigned i = 0; i < c->nwarps; i++)
+        if (c->w[i].state == WS_FREE) { *slot = i; return true; }
+    return false;
+}
+
+void simt_core_claim(simt_core *c, unsigned slot, unsigned regs_pt) {
+    c->used_warps++;
+    c->used_threads += SIMT_LANES;
+    c->used_regs += regs_pt * SIMT_LANES;
+    c->sev[slot] = (simt_slot_ev){.ev_regs = regs_pt};
+}
+
+static uint64_t save_addr(const simt_core *c, unsigned slot, unsigned r) {
+    return c->save_base + ((uint64_t)slot * RV_NREGS + r) * SIMT_LANES * 4;
+}
+
+void simt_core_park(simt_core *c, unsigned slot, unsigned regs_pt, uint64_t ev_mask, bool saved) {
+    simt_warp *p = &c->park[slot];
+    *p = c->w[slot];
+    c->sev[slot] = (simt_slot_ev){.parked = true, .saved = saved, .ev_regs = regs_pt, .ev_mask = ev_mask};
+    if (saved) {
+        /* the registers the event kernel uses go to the preallocated region */
+        for (unsigned r = 0; r < RV_NREGS; r++)
+            if (ev_mask >> r & 1) {
+                memcpy(c->gmem + save_addr(c, slot, r), p->x.r[r], SIMT_LANES * 4);
+                memset(p->x.r[r], 0, SIMT_LANES * 4); /* overwritten by the event warp */
+            }
+    } else {
+        c->used_regs += regs_pt * SIMT_LANES; /* EDGE IV-D: free registers reserved */
+    }
+}
+
+void simt_core_resume(simt_core *c, unsigned slot) {
+    simt_slot_ev *se = &c->sev[slot];
+    simt_warp *w = &c->w[slot];
+    *w = c->park[slot];
+    if (se->saved) {
+        for (unsigned r = 0; r < RV_NREGS; r++)
+            if (se->ev_mask >> r & 1) memcpy(w->x.r[r], c->gmem + save_addr(c, slot, r), SIMT_LANES * 4);
+    } else {
+        c->used_regs -= se->ev_regs * SIMT_LANES;
+    }
+    se->parked = false;
+    w->ibuf_n = 0;
+    w->fetch_ready = 0;
+}
+
+void simt_core_start_event(simt_core *c, unsigned slot, const simt_grid *k, unsigned local_idx, unsigned priority) {
+    simt_warp *w = &c->w[slot];
+    forget_last_issued(c, slot);
+    warp_start(c, w, k, c->ev_block, 0);
+    w->event = true;
+    w->local_idx = local_idx;
+    w->priority = priority;
+    simt_core_sort(c);
 }
 
 /* ------------------------------------------------- divergence control */
 
 /* Recomputes the issuing group: lanes at FG_EXIT_ADDR exit; among the
  * schedulable lanes (live, not at the barrier) the smallest PC wins. */
-void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
+static void reconverge(simt_core *c, simt_warp *w) {
     uint32_t sched = w->live & ~w->bar_wait, exited = 0;
     for (uint32_t mm = sched; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
-        if (w->lane_pc[l] == FG_EXIT_ADDR) exited |= 1u << l;
+        if (w->x.lane_pc[l] == FG_EXIT_ADDR) exited |= 1u << l;
     }
     if (exited) {
         w->live &= ~exited;
@@ -232,7 +355,7 @@ void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
         if (!w->event) {
             simt_block *b = &c->blk[w->block];
             b->live_threads -= popc(exited);
-            simt_barrier_check(g, c, b); /* may call reconverge on this warp again */
+            simt_barrier_check(c, b); /* may call reconverge on this warp again */
         } else if (w->bar_wait && !(w->live & ~w->bar_wait)) {
             w->bar_wait = 0; /* warp-local barrier of an event warp */
         }
@@ -241,41 +364,41 @@ void simt_reconverge(gpu_t *g, simt_core *c, simt_warp *w) {
     uint32_t minpc = UINT32_MAX, act = 0;
     for (uint32_t mm = sched; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
-        uint32_t p = w->lane_pc[l];
+        uint32_t p = w->x.lane_pc[l];
         if (p < minpc) { minpc = p; act = 1u << l; }
         else if (p == minpc) act |= 1u << l;
     }
-    if (act && (act != w->active || minpc != w->pc)) w->ibuf_n = 0;
+    if (act && (act != w->active || minpc != w->x.pc)) w->ibuf_n = 0;
     w->active = act;
-    if (act) w->pc = minpc;
+    if (act) w->x.pc = minpc;
 }
 
-void simt_barrier_check(gpu_t *g, simt_core *c, simt_block *b) {
+void simt_barrier_check(simt_core *c, simt_block *b) {
     if (b->bar_arrived == 0 || b->bar_arrived < b->live_threads) return;
     b->bar_arrived = 0;
     for (unsigned i = 0; i < b->nwarps; i++) {
         simt_warp *x = &c->w[b->warp_slot[i]];
         if (x->state == WS_RUN && !x->event && x->bar_wait) { /* (an event warp may sit in a victim's slot) */
             x->bar_wait = 0;
-            simt_reconverge(g, c, x);
+            reconverge(c, x);
         }
     }
 }
 
 /* Moves the issuing group (mask m) to npc and re-forms the group. */
-static void advance(gpu_t *g, simt_core *c, simt_warp *w, uint32_t m, uint32_t npc) {
-    uint32_t oldpc = w->pc;
+static void advance(simt_core *c, simt_warp *w, uint32_t m, uint32_t npc) {
+    uint32_t oldpc = w->x.pc;
     if (((w->live & ~w->bar_wait) & ~m) == 0 && npc != FG_EXIT_ADDR) {
-        w->pc = npc;
+        w->x.pc = npc;
         if (npc == oldpc + 4 && w->ibuf_n) w->ibuf_n--;
         else w->ibuf_n = 0;
         return;
     }
-    for (uint32_t mm = m; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = npc;
+    for (uint32_t mm = m; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = npc;
     uint32_t oldact = w->active;
-    w->pc = npc; /* placeholder so the ibuf logic below sees a change */
-    simt_reconverge(g, c, w);
-    if (w->pc == oldpc + 4 && w->active == oldact && w->ibuf_n) w->ibuf_n--;
+    w->x.pc = npc; /* placeholder so the ibuf logic below sees a change */
+    reconverge(c, w);
+    if (w->x.pc == oldpc + 4 && w->active == oldact && w->ibuf_n) w->ibuf_n--;
     else w->ibuf_n = 0;
 }
 
@@ -283,20 +406,20 @@ static void advance(gpu_t *g, simt_core *c, simt_warp *w, uint32_t m, uint32_t n
 
 enum { RG_BAD = 0, RG_GLOBAL, RG_SHARED, RG_LOCAL };
 
-static inline uint8_t *translate(gpu_t *g, simt_core *c, simt_warp *w, unsigned lane, uint32_t a,
+static inline uint8_t *translate(simt_core *c, simt_warp *w, unsigned lane, uint32_t a,
                                  unsigned size, int *rg) {
-    if (a >= FG_GUARD_END && (uint64_t)a + size <= g->mem_size) { *rg = RG_GLOBAL; return g->mem + a; }
-    if (a >= FG_SHARED_BASE && a < FG_LOCAL_TOP - g->cfg.stack_bytes) {
+    if (a >= FG_GUARD_END && (uint64_t)a + size <= c->gmem_size) { *rg = RG_GLOBAL; return c->gmem + a; }
+    if (a >= FG_SHARED_BASE && a < FG_LOCAL_TOP - c->k->stack_bytes) {
         const simt_block *b = &c->blk[w->block];
         uint32_t off = a - FG_SHARED_BASE;
         if ((uint64_t)off + size <= b->shmem_size) { *rg = RG_SHARED; return c->shmem + b->shmem_off + off; }
         *rg = RG_BAD;
         return NULL;
     }
-    uint32_t lb = FG_LOCAL_TOP - g->cfg.stack_bytes;
+    uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
     if (a >= lb && (uint64_t)a + size <= FG_LOCAL_TOP) {
         *rg = RG_LOCAL;
-        return c->local + ((size_t)w->local_idx * SIMT_LANES + lane) * g->cfg.stack_bytes + (a - lb);
+        return c->local + ((size_t)w->local_idx * SIMT_LANES + lane) * c->k->stack_bytes + (a - lb);
     }
     *rg = RG_BAD;
     return NULL;
@@ -350,14 +473,14 @@ bool simt_loads_droppable(const simt_warp *w) {
 /* Drops them: scoreboard reservations released, an MSHR no other load waits
  * on released (and its line, which never arrived, taken out of the L1), each
  * lane's PC rolled back to the oldest dropped load it took part in. */
-void simt_drop_loads(gpu_t *g, simt_core *c, simt_warp *w) {
-    const uint64_t now = g->cycle;
-    for (uint32_t mm = w->active; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = w->pc;
+void simt_drop_loads(simt_core *c, simt_warp *w) {
+    const uint64_t now = c->now;
+    for (uint32_t mm = w->active; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = w->x.pc;
     while (w->n_ld) {
         simt_load *ld = NULL; /* youngest first, so the oldest load's PC wins */
         for (unsigned i = 0; i < SIMT_MAX_LD; i++)
             if (w->ld[i].valid && (!ld || w->ld[i].seq > ld->seq)) ld = &w->ld[i];
-        for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = ld->pc;
+        for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = ld->pc;
         if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = now;
         ld->valid = false;
         w->n_ld--;
@@ -373,21 +496,21 @@ void simt_drop_loads(gpu_t *g, simt_core *c, simt_warp *w) {
     }
     w->ibuf_n = 0;
     w->active = 0;
-    simt_reconverge(g, c, w);
+    reconverge(c, w);
 }
 
 /* Issues a memory instruction.  0 = issued, 1 = structural stall (no side
  * effects), -1 = fault. */
-static int exec_mem(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
-    const gpu_config *k = &g->cfg;
-    const uint64_t now = g->cycle;
+static int exec_mem(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
+    const gpu_config *k = c->k;
+    const uint64_t now = c->now;
     const bool is_ld = in->flags & RVF_LOAD;
     const bool is_amo = in->flags & RVF_AMO;
     uint8_t *hp[SIMT_LANES];
     uint32_t addr[SIMT_LANES];
     uint32_t lines[SIMT_LANES];
     unsigned nl = 0, nglob = 0, nshared = 0, nlocal = 0;
-    const uint32_t *base = w->r[in->rs1];
+    const uint32_t *base = w->x.r[in->rs1];
     const unsigned lsh = (unsigned)__builtin_ctz(k->line_bytes);
     if (is_ld && w->n_ld >= k->max_inflight_loads) return 1;
     /* bank conflicts (32 banks x 4 B): distinct words per bank */
@@ -399,14 +522,14 @@ static int exec_mem(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uin
         int rg;
         addr[l] = a;
         if (is_amo && (a & 3)) {
-            gpu_fault(g, "misaligned atomic %s at 0x%08x (pc 0x%08x, core %u warp %u lane %u)",
-                      rv_op_name(in->op), a, w->pc, c->id, w->slot, l);
+            simt_core_fault(c, "misaligned atomic %s at 0x%08x (pc 0x%08x, core %u warp %u lane %u)",
+                      rv_op_name(in->op), a, w->x.pc, c->id, w->slot, l);
             return -1;
         }
-        hp[l] = translate(g, c, w, l, a, in->size, &rg);
+        hp[l] = translate(c, w, l, a, in->size, &rg);
         if (!hp[l]) {
-            gpu_fault(g, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u)", a,
-                      rv_op_name(in->op), in->size, w->pc, c->id, w->slot, l);
+            simt_core_fault(c, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u)", a,
+                      rv_op_name(in->op), in->size, w->x.pc, c->id, w->slot, l);
             return -1;
         }
         if (rg == RG_GLOBAL) {
@@ -442,12 +565,12 @@ static int exec_mem(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uin
     if (is_ld) {
         for (unsigned i = 0; i < SIMT_MAX_LD; i++)
             if (!w->ld[i].valid) { ld = &w->ld[i]; break; }
-        ld->valid = true; ld->rd = in->rd; ld->pc = w->pc; ld->mask = m; ld->mshr = -1;
+        ld->valid = true; ld->rd = in->rd; ld->pc = w->x.pc; ld->mask = m; ld->mshr = -1;
         ld->replay = !is_amo;
         ld->seq = w->instrs;
         w->n_ld++;
     }
-    const uint32_t *src = w->r[in->rs2];
+    const uint32_t *src = w->x.r[in->rs2];
     if (in->flags & RVF_STORE) {
         switch (in->size) {
         case 1: for (uint32_t mm = m; mm; mm &= mm - 1) { unsigned l = (unsigned)__builtin_ctz(mm); *hp[l] = (uint8_t)src[l]; } break;
@@ -545,70 +668,92 @@ static inline bool unit_free(const gpu_config *k, simt_core *c, unsigned cls, ui
     return false;
 }
 
-static bool can_issue(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
-    const uint64_t now = g->cycle;
+static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
+    const uint64_t now = c->now;
     if (w->state != WS_RUN || !w->active || !w->ibuf_n) return false;
-    const rv_inst *in = gpu_decode(g, w->pc);
-    if (!in) return false; /* fault raised */
+    char err[128];
+    const rv_inst *in = simt_decode(c->dc, w->x.pc, err, sizeof err);
+    if (!in) { /* fault */
+        simt_core_fault(c, "%s", err);
+        return false;
+    }
     uint64_t regs = in->src_mask | in->dst_mask;
     while (regs) {
         unsigned r = (unsigned)__builtin_ctzll(regs);
         if (w->sb_ready[r] > now) return false;
         regs &= regs - 1;
     }
-    if (!unit_free(&g->cfg, c, in->cls, now, unit)) return false;
+    if (!unit_free(c->k, c, in->cls, now, unit)) return false;
     *pin = in;
     return true;
 }
 
-static void issue(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
-    const gpu_config *k = &g->cfg;
-    const uint64_t now = g->cycle;
-    uint32_t m = w->active, npc = w->pc + 4;
+/* What the warp's id CSRs read (an event warp: block id 0, no shared memory). */
+static void csr_ids(const simt_core *c, const simt_warp *w, rv_csr_ids *id) {
+    const simt_block *b = &c->blk[w->block];
+    memcpy(id->ntid, w->grid->block, sizeof id->ntid);
+    memcpy(id->nctaid, w->grid->grid, sizeof id->nctaid);
+    memcpy(id->ctaid, b->ctaid, sizeof id->ctaid);
+    id->wib = w->wib;
+    id->core = c->id;
+    id->shmem = b->shmem_size;
+    id->cycle = c->now;
+    id->instret = w->instrs;
+}
+
+static void issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
+    const gpu_config *k = c->k;
+    const uint64_t now = c->now;
+    uint32_t m = w->active, npc = w->x.pc + 4;
     if (in->cls == CL_LDST) {
-        int r = exec_mem(g, c, w, in, m);
+        int r = exec_mem(c, w, in, m);
         if (r) return; /* stall (retry later) or fault */
-        advance(g, c, w, m, npc);
+        advance(c, w, m, npc);
     } else {
-        int r = rv_exec(g, c, w, in, m, &npc);
+        rv_csr_ids ids;
+        char err[128];
+        if (in->flags & RVF_CSR) csr_ids(c, w, &ids);
+        int r = rv_exec(&w->x, &ids, in, m, &npc, err, sizeof err);
         c->busy[in->cls][unit] = now + k->ii[in->cls];
         if (in->rd != RV_SINK) w->sb_ready[in->rd] = now + k->lat[in->cls];
         switch (r) {
-        case EX_FAULT: return;
-        case EX_NEXT: case EX_JUMP: advance(g, c, w, m, npc); break;
-        case EX_SPLIT: w->ibuf_n = 0; simt_reconverge(g, c, w); break;
-        case EX_EXIT: advance(g, c, w, m, FG_EXIT_ADDR); break;
+        case EX_FAULT:
+            simt_core_fault(c, "%s (core %u warp %u)", err, c->id, w->slot);
+            return;
+        case EX_NEXT: case EX_JUMP: advance(c, w, m, npc); break;
+        case EX_SPLIT: w->ibuf_n = 0; reconverge(c, w); break;
+        case EX_EXIT: advance(c, w, m, FG_EXIT_ADDR); break;
         case EX_BARRIER: {
-            for (uint32_t mm = m; mm; mm &= mm - 1) w->lane_pc[__builtin_ctz(mm)] = w->pc + 4;
+            for (uint32_t mm = m; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = w->x.pc + 4;
             w->bar_wait |= m;
             w->ibuf_n = 0;
             if (w->event) { /* one warp, no TB: the barrier is warp-local */
                 if (!(w->live & ~w->bar_wait)) w->bar_wait = 0;
-                simt_reconverge(g, c, w);
+                reconverge(c, w);
                 break;
             }
             simt_block *b = &c->blk[w->block];
             b->bar_arrived += popc(m);
-            simt_reconverge(g, c, w);
-            simt_barrier_check(g, c, b);
+            reconverge(c, w);
+            simt_barrier_check(c, b);
             break;
         }
         }
     }
     w->instrs++;
-    g->warp_instrs++;
-    g->thread_instrs += popc(m);
-    if (!g->lq[w->launch].first_done) gpu_first_instr(g, w->launch);
+    c->warp_instrs++;
+    c->thread_instrs += popc(m);
+    if (!w->grid->first_done) c->cb.first_instr(c->cb.user, w->grid);
     if (!w->live && w->state == WS_RUN) {
         w->state = WS_DRAIN;
-        if (w->n_ld == 0) warp_finish(g, c, w);
+        if (w->n_ld == 0) warp_finish(c, w);
     }
 }
 
 /* --------------------------------------------------------------- tick */
 
-static void writeback(gpu_t *g, simt_core *c) {
-    const uint64_t now = g->cycle;
+static void writeback(simt_core *c) {
+    const uint64_t now = c->now;
     uint64_t next = UINT64_MAX;
     for (unsigned i = 0; i < c->nwarps; i++) {
         simt_warp *w = &c->w[i];
@@ -617,7 +762,7 @@ static void writeback(gpu_t *g, simt_core *c) {
             simt_load *ld = &w->ld[j];
             if (!ld->valid) continue;
             if (ld->done <= now) {
-                uint32_t *d = w->r[ld->rd];
+                uint32_t *d = w->x.r[ld->rd];
                 for (uint32_t mm = ld->mask; mm; mm &= mm - 1) {
                     unsigned l = (unsigned)__builtin_ctz(mm);
                     d[l] = ld->val[l];
@@ -626,27 +771,28 @@ static void writeback(gpu_t *g, simt_core *c) {
                 w->n_ld--;
             } else if (ld->done < next) next = ld->done;
         }
-        if (w->state == WS_DRAIN && w->n_ld == 0) warp_finish(g, c, w);
+        if (w->state == WS_DRAIN && w->n_ld == 0) warp_finish(c, w);
     }
     c->next_wb = next;
 }
 
-static void core_cycle(gpu_t *g, simt_core *c);
+static void core_cycle(simt_core *c);
 
-void simt_core_tick(gpu_t *g, simt_core *c) {
-    if (c->edge) simt_edge_begin(g, c);
-    core_cycle(g, c);
-    if (c->edge) simt_edge_end(g, c);
+void simt_core_tick(simt_core *c, uint64_t now) {
+    c->now = now;
+    if (c->hooks) c->hooks->begin(c->ext);
+    core_cycle(c);
+    if (c->hooks) c->hooks->end(c->ext);
     c->alloc_mask = 0;
 }
 
-static void core_cycle(gpu_t *g, simt_core *c) {
-    const gpu_config *k = &g->cfg;
-    const uint64_t now = g->cycle;
-    if (c->next_wb <= now) writeback(g, c);
+static void core_cycle(simt_core *c) {
+    const gpu_config *k = c->k;
+    const uint64_t now = c->now;
+    if (c->next_wb <= now) writeback(c);
     if (!c->n_order) return;
     /* issue: one instruction per scheduler per cycle (GTO) */
-    for (unsigned s = 0; s < k->schedulers_per_core && !g->failed; s++) {
+    for (unsigned s = 0; s < k->schedulers_per_core && !c->failed; s++) {
         simt_warp *best = NULL;
         const rv_inst *bin = NULL;
         int bunit = 0;
@@ -657,7 +803,7 @@ static void core_cycle(gpu_t *g, simt_core *c) {
             simt_warp *w = &c->w[slot];
             const rv_inst *in;
             int unit;
-            if (can_issue(g, c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
+            if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
         }
         /* greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         int li = c->last_issued[s];
@@ -667,13 +813,13 @@ static void core_cycle(gpu_t *g, simt_core *c) {
             for (unsigned i = 0; i < lim; i++) in_lim |= c->order[i] == li;
             const rv_inst *in;
             int unit;
-            if (in_lim && (!best || w->priority >= best->priority) && can_issue(g, c, w, &in, &unit)) {
+            if (in_lim && (!best || w->priority >= best->priority) && can_issue(c, w, &in, &unit)) {
                 best = w; bin = in; bunit = unit;
             }
         }
         if (!best) continue;
         c->last_issued[s] = (int)best->slot;
-        issue(g, c, best, bin, bunit);
+        issue(c, best, bin, bunit);
     }
     /* fetch: one warp per cycle, round robin, fills its i-buffer from one i-cache line */
     for (unsigned i = 0; i < c->nwarps; i++) {
@@ -682,7 +828,7 @@ static void core_cycle(gpu_t *g, simt_core *c) {
         if (w->state != WS_RUN || !w->active || w->ibuf_n >= k->ibuf_depth || w->fetch_ready > now ||
             w->stop_fetch)
             continue;
-        uint32_t a = w->pc + 4 * w->ibuf_n;
+        uint32_t a = w->x.pc + 4 * w->ibuf_n;
         uint32_t line = a / k->line_bytes;
         if (cache_access(&c->icache, line, now, true)) {
             unsigned room = (k->line_bytes - a % k->line_bytes) / 4;
@@ -694,13 +840,4 @@ static void core_cycle(gpu_t *g, simt_core *c) {
         c->fetch_rr = slot + 1;
         break;
     }
-}
-
-void gpu_fault(gpu_t *g, const char *fmt, ...) {
-    if (g->failed) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g->err, sizeof g->err, fmt, ap);
-    va_end(ap);
-    g->failed = true;
 }
