@@ -328,6 +328,11 @@ static void test_rm_and_env(void **st) {
     rv_fp_exec(OP_FMUL, RV_RTZ, 0xffffffffu, d, a, b, b, &ff); /* exact */
     assert_int_equal(ff, RV_FF_DZ);
     for (unsigned l = 0; l < 32; l++) assert_int_equal(d[l], u32(2.0f * (float)l));
+    for (uint32_t f0 = 0; f0 < 32; f0++) { /* whatever the warp holds is kept exactly (loaded into the host's) */
+        uint32_t f = f0, e[32];
+        rv_fp_exec(OP_FADD, RV_RNE, 0xffffffffu, e, a, b, b, &f);
+        assert_int_equal(f, f0);
+    }
     assert_int_equal(fegetround(), FE_TONEAREST);
     rv_fp_exec(OP_FDIV, RV_RUP, 0x5u, d, b, a, a, &ff); /* lanes 0 (2/0) and 2 (2/2) only */
     assert_int_equal(ff, RV_FF_DZ);

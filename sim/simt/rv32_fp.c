@@ -190,7 +190,8 @@ void rv_fp_exec(unsigned op, unsigned rm, uint32_t m, uint32_t *d, const uint32_
     default: break;
     }
     /* rounded by the host, with the warp's flags in the host's */
-    if (op >= OP_FMADD && op <= OP_FNMADD) /* inf * 0 + c is invalid even for a quiet NaN c (not so on x86) */
+    /* inf * 0 + c is invalid even for a quiet NaN c (the host's fmaf need not say so) */
+    if (op >= OP_FMADD && op <= OP_FNMADD)
         EACH_LANE(ff |= (inf_u(a[l]) && zero_u(b[l])) || (zero_u(a[l]) && inf_u(b[l])) ? RV_FF_NV : 0);
     uint32_t sa[32], sb[32], sc[32]; /* RMM: operands kept for rmm_fix (d may overwrite them) */
     if (rm == RV_RMM) EACH_LANE(sa[l] = a[l]; sb[l] = b[l]; sc[l] = c[l]);
