@@ -40,11 +40,18 @@
 
 #include "simt/rv32.h"
 
+/* every active lane; a full warp takes the plain loop, which GCC vectorizes */
 #define EACH_LANE(...)                                                    \
-    for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                         \
-        unsigned l = (unsigned)__builtin_ctz(mm_);                        \
-        __VA_ARGS__;                                                      \
-    }
+    do {                                                                  \
+        if (m == 0xffffffffu) {                                           \
+            for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; }            \
+        } else {                                                          \
+            for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                 \
+                unsigned l = (unsigned)__builtin_ctz(mm_);                \
+                __VA_ARGS__;                                              \
+            }                                                             \
+        }                                                                 \
+    } while (0)
 
 static inline float f32(uint32_t x) { float f; memcpy(&f, &x, 4); return f; }
 static inline uint32_t u32(float f) { uint32_t x; memcpy(&x, &f, 4); return x; }
@@ -54,19 +61,14 @@ static inline bool is_snan(uint32_t x) { return is_nan(x) && !(x & 0x00400000u);
 static inline bool inf_u(uint32_t x) { return (x & 0x7fffffffu) == 0x7f800000u; }
 static inline bool zero_u(uint32_t x) { return (x & 0x7fffffffu) == 0; }
 
-/* fflags bit i <-> host exception */
-static const int host_exc[5] = {FE_INEXACT, FE_UNDERFLOW, FE_OVERFLOW, FE_DIVBYZERO, FE_INVALID};
-static int to_host(uint32_t ff) {
-    int fe = 0;
-    for (unsigned i = 0; i < 5; i++)
-        if (ff >> i & 1) fe |= host_exc[i];
-    return fe;
+/* fflags <-> the host's exception bits */
+static inline int to_host(uint32_t ff) {
+    return (ff & RV_FF_NX ? FE_INEXACT : 0) | (ff & RV_FF_UF ? FE_UNDERFLOW : 0) | (ff & RV_FF_OF ? FE_OVERFLOW : 0) |
+           (ff & RV_FF_DZ ? FE_DIVBYZERO : 0) | (ff & RV_FF_NV ? FE_INVALID : 0);
 }
-static uint32_t from_host(int fe) {
-    uint32_t ff = 0;
-    for (unsigned i = 0; i < 5; i++)
-        if (fe & host_exc[i]) ff |= 1u << i;
-    return ff;
+static inline uint32_t from_host(int fe) {
+    return (fe & FE_INEXACT ? RV_FF_NX : 0) | (fe & FE_UNDERFLOW ? RV_FF_UF : 0) | (fe & FE_OVERFLOW ? RV_FF_OF : 0) |
+           (fe & FE_DIVBYZERO ? RV_FF_DZ : 0) | (fe & FE_INVALID ? RV_FF_NV : 0);
 }
 
 /* The operations the host rounds, each as one expression. */
@@ -134,21 +136,16 @@ static uint32_t fminmax(uint32_t a, uint32_t b, bool max, uint32_t *ff) {
     return max ? (x > y ? a : b) : (x < y ? a : b);
 }
 
-static float round_int(float f, unsigned rm) {
-    switch (rm) {
-    case RV_RTZ: return truncf(f);
-    case RV_RDN: return floorf(f);
-    case RV_RUP: return ceilf(f);
-    case RV_RMM: return roundf(f);
-    default: return nearbyintf(f); /* RNE: the host's mode */
-    }
-}
+/* rounding to an integer in each mode (RNE: the host's current mode) */
+static float (*const round_int[RV_RMM + 1])(float) = {nearbyintf, truncf, floorf, ceilf, roundf};
 
-/* fcvt.w.s / fcvt.wu.s: out of range or NaN saturate with NV (NaN as +inf). */
-static uint32_t fcvt_int(uint32_t x, unsigned rm, bool is_unsigned, uint32_t *ff) {
+/* fcvt.w.s / fcvt.wu.s: out of range or NaN saturate with NV (NaN as +inf).
+ * Inlined into its two loops, so is_unsigned folds away. */
+static inline __attribute__((always_inline)) uint32_t fcvt_int(uint32_t x, float (*rnd)(float), bool is_unsigned,
+                                                               uint32_t *ff) {
     const float hi = is_unsigned ? 4294967296.0f : 2147483648.0f, lo = is_unsigned ? 0.0f : -2147483648.0f;
     const uint32_t sat_hi = is_unsigned ? 0xffffffffu : 0x7fffffffu, sat_lo = is_unsigned ? 0 : 0x80000000u;
-    float f = f32(x), r = round_int(f, rm);
+    float f = f32(x), r = rnd(f);
     if (is_nan(x) || r >= hi) { *ff |= RV_FF_NV; return sat_hi; }
     if (r < lo) { *ff |= RV_FF_NV; return sat_lo; }
     if (r != f) *ff |= RV_FF_NX;
@@ -185,8 +182,8 @@ void rv_fp_exec(unsigned op, unsigned rm, uint32_t m, uint32_t *d, const uint32_
         EACH_LANE(ff |= is_nan(a[l]) || is_nan(b[l]) ? RV_FF_NV : 0; d[l] = f32(a[l]) <= f32(b[l]));
         *fflags |= ff;
         return;
-    case OP_FCVT_W_S: EACH_LANE(d[l] = fcvt_int(a[l], rm, false, &ff)); *fflags |= ff; return;
-    case OP_FCVT_WU_S: EACH_LANE(d[l] = fcvt_int(a[l], rm, true, &ff)); *fflags |= ff; return;
+    case OP_FCVT_W_S: EACH_LANE(d[l] = fcvt_int(a[l], round_int[rm], false, &ff)); *fflags |= ff; return;
+    case OP_FCVT_WU_S: EACH_LANE(d[l] = fcvt_int(a[l], round_int[rm], true, &ff)); *fflags |= ff; return;
     default: break;
     }
     /* rounded by the host, with the warp's flags in the host's */
