@@ -11,18 +11,7 @@
 #include "simt/rv32_fp.h"
 #include "simt/simt_abi.h"
 
-#define FULL 0xffffffffu
-#define LANES(...)                                                        \
-    do {                                                                   \
-        if (m == FULL) {                                                   \
-            for (unsigned l = 0; l < RV_LANES; l++) { __VA_ARGS__; }              \
-        } else {                                                           \
-            for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                  \
-                unsigned l = (unsigned)__builtin_ctz(mm_);                 \
-                __VA_ARGS__;                                                    \
-            }                                                              \
-        }                                                                  \
-    } while (0)
+#define LANES(...) RV_EACH_LANE(m, __VA_ARGS__)
 
 static uint32_t fclass(uint32_t x) {
     uint32_t s = x >> 31, e = (x >> 23) & 0xff, mnt = x & 0x7fffff;

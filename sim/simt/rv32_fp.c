@@ -39,19 +39,9 @@
 #include <string.h>
 
 #include "simt/rv32.h"
+#include "simt/rv32_exec.h"
 
-/* every active lane; a full warp takes the plain loop, which GCC vectorizes */
-#define EACH_LANE(...)                                                    \
-    do {                                                                  \
-        if (m == 0xffffffffu) {                                           \
-            for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; }            \
-        } else {                                                          \
-            for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                 \
-                unsigned l = (unsigned)__builtin_ctz(mm_);                \
-                __VA_ARGS__;                                              \
-            }                                                             \
-        }                                                                 \
-    } while (0)
+#define EACH_LANE(...) RV_EACH_LANE(m, __VA_ARGS__)
 
 static inline float f32(uint32_t x) { float f; memcpy(&f, &x, 4); return f; }
 static inline uint32_t u32(float f) { uint32_t x; memcpy(&x, &f, 4); return x; }
