@@ -1,7 +1,8 @@
 # SIMT GPU model (sim/simt/) and its RISC-V kernels (sw/).
-SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
+SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/simt_lsu.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
             sim/simt/elf_load.c sim/simt/simt_edge_core.c
-TESTS    += test_simt test_rv32_exec
+TESTS    += test_simt test_rv32_exec test_simt_mem
+TB_SRCS  += tb/gpu_tb.c
 
 # Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file;
 # add your own by dropping a .c file into sw/kernels/).

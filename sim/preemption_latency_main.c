@@ -264,7 +264,7 @@ int main(int argc, char **argv) {
         const prun_result *r0 = &jobs[k * nconf].res;
         printf("%s: %s; regs/thread background %u, event %u%s\n", kernels[k], r0->desc, r0->regs_bg, r0->regs_ev,
                r0->regs_bg < r0->regs_ev ? " (no victim is eligible: events wait for free contexts)" : "");
-        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar\n", "config",
+        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar  membar\n", "config",
                "events", "preem", "avg-preem", "avg-all", "p50", "p99", "max");
         for (unsigned c = 0; c < nconf; c++) {
             const prun_result *r = &jobs[k * nconf + c].res;
@@ -274,8 +274,8 @@ int main(int argc, char **argv) {
                    (unsigned long long)r->p50_start, (unsigned long long)r->p99_start,
                    (unsigned long long)r->max_start);
             double d = r->preempted ? (double)r->preempted : 1;
-            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%%\n", 100 * r->vs[0] / d, 100 * r->vs[1] / d,
-                   100 * r->vs[2] / d, 100 * r->vs[3] / d, 100 * r->vs[4] / d);
+            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%% %5.0f%%\n", 100 * r->vs[0] / d, 100 * r->vs[1] / d,
+                   100 * r->vs[2] / d, 100 * r->vs[3] / d, 100 * r->vs[4] / d, 100 * r->vs[6] / d);
         }
     }
     /* summary: the paper averages each policy's average latency over the benchmarks */

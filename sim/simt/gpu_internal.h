@@ -34,10 +34,30 @@ typedef struct {
     char name[64];
 } simt_image;
 
+/* A host DMA job (gpu_dma_write / gpu_dma_read): line requests on the host
+ * port, sent in job order at the link's rate, complete when every line is
+ * answered. */
+typedef struct {
+    bool used, read;
+    uint64_t addr;
+    size_t len, sent;         /* bytes; bytes whose lines were sent */
+    uint8_t *buf;             /* write: the bytes (copied); read: filled by the responses */
+    double rate, credit;      /* link bytes per cycle; bytes arrived and not yet sent */
+    unsigned lines, done;     /* line requests sent, answered */
+    gpu_dma_cb cb;
+    void *user;
+    uint64_t tag;
+} gpu_dma_job;
+
 struct gpu {
     gpu_config cfg;
     uint8_t *mem;
     uint64_t mem_size, brk;
+    mem_system *ms;           /* ports 0..num_cores-1: the cores; num_cores: host DMA */
+    gpu_dma_job *dma;         /* dma_queue jobs */
+    unsigned *dma_order;      /* jobs still sending, in order (ring) */
+    unsigned dma_head, dma_sending, dma_jobs;
+    uint64_t dma_bytes;
     uint64_t cycle;
     bool failed;
     char err[512];

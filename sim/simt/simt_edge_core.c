@@ -32,6 +32,7 @@ struct simt_edge_core {
     unsigned prio_save[64];     /* victim's priority before the boost */
     uint32_t skip_bar[64];      /* lanes taken out of their barrier (barrier skipping) */
     uint64_t select_cycle[64];
+    bool membar[64];            /* the victim waited at a FENCE when its flush began (GPU_VS_MEMBAR) */
     uint16_t exitq[64];         /* event warps that exited, reported one per cycle */
     unsigned exit_n;
     bool pushed;                /* the SIMT core scheduler pushed an event this cycle */
@@ -144,7 +145,7 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
             return;
         }
         ev.select = e->select_cycle[s];
-        ev.vstat = (unsigned)qo->vstat_o;
+        ev.vstat = (unsigned)qo->vstat_o | (e->membar[s] ? GPU_VS_MEMBAR : 0);
         ev.victim_age = w->age;
         w->priority = e->prio_save[s];
         w->stop_fetch = false;
@@ -195,6 +196,7 @@ static void do_command(simt_edge_core *e) {
     case PRE_CMD_FLUSH: /* stop fetching; optimizations 1 (boost) and 2 (i-buffer flush) */
         e->select_cycle[s] = c->now;
         e->prio_save[s] = w->priority;
+        e->membar[s] = simt_warp_at_fence(c, w);
         w->stop_fetch = true;
         if (arg & PRE_OPT_IBUF) w->ibuf_n = 0;
         if (arg & PRE_OPT_BOOST) {
@@ -323,10 +325,10 @@ static void edge_end(void *ext) {
             if (!(ldregs >> r & 1)) pipe = true;
         }
     bool run = v->state == WS_RUN;
-    q->v_pipe_i = run && pipe;
+    q->v_pipe_i = run && (pipe || v->n_restore); /* restore reads in flight write its registers */
     q->v_sb_i = run && sb;
     q->v_ibuf_i = run && v->ibuf_n > 0;
-    q->v_imiss_i = run && v->fetch_ready > now;
+    q->v_imiss_i = run && v->imiss;
     q->v_ldok_i = run && simt_loads_droppable(v);
     if (fg_block_step(e->pewt, &e->pin) || fg_block_step(e->pre, q))
         simt_core_fault(c, "core %u: %s", c->id, e->pewt->failed ? e->pewt->error : e->pre->error);
