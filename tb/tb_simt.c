@@ -8,6 +8,7 @@ gpu_t *tb_simt_gpu(unsigned cores) {
     gpu_config_default(&c);
     c.num_cores = cores;
     c.global_mem_bytes = 16u << 20;
+    c.mem.fe_region_bytes = 0; /* no F/E-tracked region (the default one lies beyond 16 MiB) */
     gpu_t *g = gpu_new(&c, err, sizeof err);
     if (!g) fail_msg("gpu_new: %s", err);
     return g;

@@ -7,7 +7,8 @@
 #include "simt/gpu.h"
 
 /* A GPU of the default configuration with `cores` cores and 16 MiB of
- * global memory; fails the test if it cannot be made. */
+ * global memory without an F/E-tracked region; fails the test if it cannot
+ * be made. */
 gpu_t *tb_simt_gpu(unsigned cores);
 /* Launches `k` as one block of `threads` threads with parameter block
  * `param` and runs it to completion; fails the test (naming `what`) on a
