@@ -16,3 +16,14 @@ $(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/inclu
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
 EXTRA_BUILD += $(SIMT_KERNELS)
+
+# ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
+TESTS    += test_elf_load
+TB_SRCS  += tb/tb_simt.c
+
+# F extension to the letter (issue 17): exception flags and rounding modes on
+# the host's fenv; GCC must keep that file's FP operations as written.
+SIM_SRCS += sim/simt/rv32_fp.c
+$(BUILD)/obj/sim/simt/rv32_fp.o: CFLAGS += -frounding-math -fsignaling-nans -ffp-contract=off
+TESTS    += test_rv32_fp
+$(BUILD)/tests/test_rv32_fp: LDLIBS += -lmpfr -lgmp

@@ -8,67 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "simt/rv32_fp.h"
 #include "simt/simt_abi.h"
 
-#define FULL 0xffffffffu
-#define LANES(...)                                                        \
-    do {                                                                   \
-        if (m == FULL) {                                                   \
-            for (unsigned l = 0; l < RV_LANES; l++) { __VA_ARGS__; }              \
-        } else {                                                           \
-            for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                  \
-                unsigned l = (unsigned)__builtin_ctz(mm_);                 \
-                __VA_ARGS__;                                                    \
-            }                                                              \
-        }                                                                  \
-    } while (0)
+#define LANES(...) RV_EACH_LANE(m, __VA_ARGS__)
 
-static inline float f32(uint32_t x) { float f; memcpy(&f, &x, 4); return f; }
-static inline uint32_t u32(float f) {
-    uint32_t x;
-    if (f != f) return 0x7fc00000u; /* RISC-V canonical NaN */
-    memcpy(&x, &f, 4);
-    return x;
-}
-static inline int isnan_u(uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu); }
-
-static uint32_t fminmax(uint32_t a, uint32_t b, int max) {
-    int na = isnan_u(a), nb = isnan_u(b);
-    if (na && nb) return 0x7fc00000u;
-    if (na) return b;
-    if (nb) return a;
-    float fa = f32(a), fb = f32(b);
-    if (fa == fb) { /* -0 vs +0 */
-        if (max) return (a & b);
-        return (a | b) & 0x80000000u ? (a | b) : a;
-    }
-    return max ? (fa > fb ? a : b) : (fa < fb ? a : b);
-}
-
-static float round_rm(float f, unsigned rm) {
-    switch (rm) {
-    case 1: return truncf(f);
-    case 2: return floorf(f);
-    case 3: return ceilf(f);
-    case 4: return roundf(f);
-    default: return nearbyintf(f); /* RNE (host default) */
-    }
-}
-
-static uint32_t fcvt_w(uint32_t x, unsigned rm) {
-    if (isnan_u(x)) return 0x7fffffffu;
-    float f = round_rm(f32(x), rm);
-    if (f >= 2147483648.0f) return 0x7fffffffu;
-    if (f < -2147483648.0f) return 0x80000000u;
-    return (uint32_t)(int32_t)f;
-}
-static uint32_t fcvt_wu(uint32_t x, unsigned rm) {
-    if (isnan_u(x)) return 0xffffffffu;
-    float f = round_rm(f32(x), rm);
-    if (f >= 4294967296.0f) return 0xffffffffu;
-    if (f <= -1.0f || f < 0.0f) return 0;
-    return (uint32_t)f;
-}
 static uint32_t fclass(uint32_t x) {
     uint32_t s = x >> 31, e = (x >> 23) & 0xff, mnt = x & 0x7fffff;
     if (e == 0xff) {
@@ -161,37 +105,23 @@ int rv_exec(rv_lanes *x, const rv_csr_ids *ids, const rv_inst *in, uint32_t m, u
         });
         break;
     case OP_REMU: LANES(d[l] = b[l] ? a[l] % b[l] : a[l]); break;
-    case OP_FADD: LANES(d[l] = u32(f32(a[l]) + f32(b[l]))); break;
-    case OP_FSUB: LANES(d[l] = u32(f32(a[l]) - f32(b[l]))); break;
-    case OP_FMUL: LANES(d[l] = u32(f32(a[l]) * f32(b[l]))); break;
-    case OP_FDIV: LANES(d[l] = u32(f32(a[l]) / f32(b[l]))); break;
-    case OP_FSQRT: LANES(d[l] = u32(sqrtf(f32(a[l])))); break;
-    case OP_FMADD: LANES(d[l] = u32(fmaf(f32(a[l]), f32(b[l]), f32(e[l])))); break;
-    case OP_FMSUB: LANES(d[l] = u32(fmaf(f32(a[l]), f32(b[l]), -f32(e[l])))); break;
-    case OP_FNMSUB: LANES(d[l] = u32(fmaf(-f32(a[l]), f32(b[l]), f32(e[l])))); break;
-    case OP_FNMADD: LANES(d[l] = u32(fmaf(-f32(a[l]), f32(b[l]), -f32(e[l])))); break;
     case OP_FSGNJ: LANES(d[l] = (a[l] & 0x7fffffffu) | (b[l] & 0x80000000u)); break;
     case OP_FSGNJN: LANES(d[l] = (a[l] & 0x7fffffffu) | (~b[l] & 0x80000000u)); break;
     case OP_FSGNJX: LANES(d[l] = a[l] ^ (b[l] & 0x80000000u)); break;
-    case OP_FMIN: LANES(d[l] = fminmax(a[l], b[l], 0)); break;
-    case OP_FMAX: LANES(d[l] = fminmax(a[l], b[l], 1)); break;
-    case OP_FCVT_W_S: {
-        unsigned rm = in->rm == 7 ? x->frm : in->rm;
-        LANES(d[l] = fcvt_w(a[l], rm));
-        break;
-    }
-    case OP_FCVT_WU_S: {
-        unsigned rm = in->rm == 7 ? x->frm : in->rm;
-        LANES(d[l] = fcvt_wu(a[l], rm));
-        break;
-    }
     case OP_FMV_X_W: case OP_FMV_W_X: LANES(d[l] = a[l]); break;
-    case OP_FEQ: LANES(d[l] = f32(a[l]) == f32(b[l])); break;
-    case OP_FLT: LANES(d[l] = f32(a[l]) < f32(b[l])); break;
-    case OP_FLE: LANES(d[l] = f32(a[l]) <= f32(b[l])); break;
     case OP_FCLASS: LANES(d[l] = fclass(a[l])); break;
-    case OP_FCVT_S_W: LANES(d[l] = u32((float)(int32_t)a[l])); break;
-    case OP_FCVT_S_WU: LANES(d[l] = u32((float)a[l])); break;
+    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FSQRT:
+    case OP_FMADD: case OP_FMSUB: case OP_FNMSUB: case OP_FNMADD: case OP_FMIN: case OP_FMAX:
+    case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FCVT_S_W: case OP_FCVT_S_WU: case OP_FEQ: case OP_FLT: case OP_FLE: {
+        int rm = rv_fp_rm(in->op, in->rm, x->frm);
+        if (rm < 0) {
+            snprintf(err, errlen, "illegal instruction (reserved rounding mode: rm %u, frm %u) at pc 0x%08x", in->rm,
+                     x->frm, pc);
+            return EX_FAULT;
+        }
+        rv_fp_exec(in->op, (unsigned)rm, m, d, a, b, e, &x->fflags);
+        break;
+    }
     case OP_FENCE: break;
     case OP_JAL:
         LANES(d[l] = pc + 4);

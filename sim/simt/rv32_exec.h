@@ -17,6 +17,20 @@
 
 #define RV_LANES 32
 
+/* Runs the statements for every lane l set in mask m; a full warp takes the
+ * plain loop (which GCC vectorizes). */
+#define RV_EACH_LANE(m, ...)                                              \
+    do {                                                                  \
+        if ((m) == 0xffffffffu) {                                         \
+            for (unsigned l = 0; l < RV_LANES; l++) { __VA_ARGS__; }      \
+        } else {                                                          \
+            for (uint32_t mm_ = (m); mm_; mm_ &= mm_ - 1) {               \
+                unsigned l = (unsigned)__builtin_ctz(mm_);                \
+                __VA_ARGS__;                                              \
+            }                                                             \
+        }                                                                 \
+    } while (0)
+
 /* One warp's architectural state.  Registers are register-major
  * (r[reg][lane]) so every instruction is one loop over the lanes; row
  * RV_SINK is the write-only sink that replaces x0 as a destination. */
