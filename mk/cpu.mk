@@ -3,3 +3,4 @@
 # workloads.
 SIM_SRCS += sim/cpu/cpu_gen.c sim/cpu/cpu_core.c
 TESTS    += test_cpu
+PROGRAMS += cpu_char

@@ -4,3 +4,6 @@
 SIM_SRCS += sim/mem/mem_config.c sim/mem/icnt_xbar.c sim/mem/icnt_mesh.c sim/mem/l2.c sim/mem/dram.c \
             sim/mem/partition.c sim/mem/mem.c
 TESTS    += test_mem_dram test_mem test_mesh
+# the mesh's throughput / latency against offered load (results/mesh_load.json,
+# results/mesh_load.png by scripts/cm_figures.py); make demo runs it
+PROGRAMS += mesh_load

@@ -19,41 +19,12 @@
 #include "fg_tb.h"
 
 /* ------------------------------------------------------------ memory */
-#define FQ 4096
-typedef struct {
-    uint64_t id[FQ], at[FQ];
-    unsigned head, n;
-    unsigned lat; /* M */
-} fixmem;
+typedef cpu_fixmem fixmem;
 
-/* Runs the core until it retired `instrs` more instructions; returns the
- * cycles that took. */
 static uint64_t run(cpu_core *k, fixmem *fm, uint64_t instrs) {
-    cpu_stats s0, s;
-    cpu_core_stats(k, &s0);
-    uint64_t c0 = cpu_core_now(k);
-    for (;;) {
-        cpu_core_stats(k, &s);
-        if (s.retired - s0.retired >= instrs) return cpu_core_now(k) - c0;
-        uint64_t t = cpu_core_now(k);
-        while (fm->n && fm->at[fm->head] <= t) {
-            cpu_core_fill(k, fm->id[fm->head]);
-            fm->head = (fm->head + 1) % FQ;
-            fm->n--;
-        }
-        cpu_core_cycle(k);
-        const cpu_req *r;
-        while ((r = cpu_core_req(k))) { /* made in cycle t: back before cycle t + M */
-            if (!r->write) {
-                assert_true(fm->n < FQ);
-                unsigned i = (fm->head + fm->n++) % FQ;
-                fm->id[i] = r->id;
-                fm->at[i] = t + fm->lat;
-            }
-            cpu_core_req_pop(k);
-        }
-        assert_true(cpu_core_now(k) - c0 < 100 * instrs + 100000);
-    }
+    uint64_t c = cpu_fixmem_run(k, fm, instrs, 100 * instrs + 100000);
+    assert_true(c > 0);
+    return c;
 }
 
 /* ------------------------------------------------------------ streams */
@@ -88,8 +59,7 @@ static double ipc_of(const cpu_config *c, pat *p, unsigned lat, uint64_t warm, u
     cpu_core *k = cpu_core_new(c, pat_next, p, err, sizeof err);
     if (!k) fail_msg("%s", err);
     static fixmem fm;
-    memset(&fm, 0, sizeof fm);
-    fm.lat = lat;
+    cpu_fixmem_init(&fm, lat);
     run(k, &fm, warm);
     double ipc = (double)n / (double)run(k, &fm, n);
     cpu_core_free(k);
@@ -186,8 +156,7 @@ static void test_mpki(void **state) {
         char err[200];
         cpu_core *k = cpu_core_new(&c, cpu_gen_source, &g, err, sizeof err);
         if (!k) fail_msg("%s", err);
-        memset(&fm, 0, sizeof fm);
-        fm.lat = 300;
+        cpu_fixmem_init(&fm, 300);
         run(k, &fm, 500000);
         cpu_core_reset_stats(k);
         uint64_t n = (uint64_t)(2000 / (app->mpki / 1000));
@@ -225,8 +194,7 @@ static void test_skip_exact(void **state) {
             cpu_gen_init(&g, cpu_app_find(apps[a]), &gp, 1ull << 30, 5);
             char err[200];
             cpu_core *k = cpu_core_new(&c, cpu_gen_source, &g, err, sizeof err);
-            memset(&fm, 0, sizeof fm);
-            fm.lat = 250;
+            cpu_fixmem_init(&fm, 250);
             run(k, &fm, 300000);
             cpu_core_stats(k, &s[skip]);
             cpu_core_free(k);

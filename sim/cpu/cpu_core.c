@@ -551,3 +551,33 @@ unsigned cpu_core_pending(const cpu_core *k) { return k->m_used; }
 
 void cpu_core_stats(const cpu_core *k, cpu_stats *s) { *s = k->st; }
 void cpu_core_reset_stats(cpu_core *k) { memset(&k->st, 0, sizeof k->st); }
+
+/* ------------------------------------------------------------ fixed memory */
+void cpu_fixmem_init(cpu_fixmem *m, unsigned lat) {
+    m->head = m->n = 0;
+    m->lat = lat;
+}
+
+uint64_t cpu_fixmem_run(cpu_core *k, cpu_fixmem *m, uint64_t instrs, uint64_t max_cycles) {
+    uint64_t r0 = k->st.retired, c0 = k->now;
+    while (k->st.retired - r0 < instrs) {
+        if (k->now - c0 >= max_cycles) return 0;
+        uint64_t t = k->now;
+        while (m->n && m->at[m->head] <= t) {
+            cpu_core_fill(k, m->id[m->head]);
+            m->head = (m->head + 1) % CPU_FIXMEM_Q;
+            m->n--;
+        }
+        cpu_core_cycle(k);
+        const cpu_req *r;
+        while ((r = cpu_core_req(k))) { /* made in cycle t: back before cycle t + lat */
+            if (!r->write && m->n < CPU_FIXMEM_Q) {
+                unsigned i = (m->head + m->n++) % CPU_FIXMEM_Q;
+                m->id[i] = r->id;
+                m->at[i] = t + m->lat;
+            }
+            cpu_core_req_pop(k);
+        }
+    }
+    return k->now - c0;
+}

@@ -81,4 +81,18 @@ void cpu_core_stats(const cpu_core *k, cpu_stats *s);
 /* Counters restart (after a warm-up); caches and window keep their state. */
 void cpu_core_reset_stats(cpu_core *k);
 
+/* A fixed-latency memory for a core on its own (tests, characterisation):
+ * every line read the core puts out in CPU cycle c is back before cycle
+ * c + lat; writes vanish.  cpu_fixmem_run() runs the core until it retired
+ * `instrs` more instructions and returns the cycles that took (0 if it did
+ * not within max_cycles). */
+#define CPU_FIXMEM_Q 4096
+typedef struct {
+    uint64_t id[CPU_FIXMEM_Q], at[CPU_FIXMEM_Q];
+    unsigned head, n;
+    unsigned lat;
+} cpu_fixmem;
+void cpu_fixmem_init(cpu_fixmem *m, unsigned lat);
+uint64_t cpu_fixmem_run(cpu_core *k, cpu_fixmem *m, uint64_t instrs, uint64_t max_cycles);
+
 #endif
