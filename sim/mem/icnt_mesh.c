@@ -40,23 +40,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fg_prims.h"
 #include "icnt.h"
 #include "mem_config.h"
 
 enum { E = 0, W = 1, N = 2, S = 3, DIRS = 4 }; /* opposite(d) = d ^ 1 */
+enum { F_HEAD = 1, F_TAIL = 2 };
+#define MAXEP 16 /* endpoints per router */
 #define NOWHERE UINT64_MAX
 
 typedef struct {
     uint32_t pkt;   /* pool index */
-    bool head, tail;
+    uint16_t dst;   /* node */
+    uint8_t cls;    /* VC class of its flow: (src + dst) mod VCs */
+    uint8_t flags;  /* F_HEAD, F_TAIL */
     uint64_t ready; /* first cycle it may cross the switch */
 } flit;
 
 typedef struct { /* an input VC (or an endpoint's injection queue): flit FIFO */
+    flit front;      /* a copy of f[head] when n > 0 (allocation reads only this) */
     flit *f;
-    unsigned cap, head, n;
-    int out, ovc;   /* the front packet's output port and VC (-1: not yet) */
+    uint16_t cap, head, n;
+    int8_t out, ovc; /* the front packet's output port and VC (-1: not yet) */
 } ivc;
 
 typedef struct {        /* an output VC toward a neighbour */
@@ -71,20 +75,34 @@ typedef struct { /* an endpoint's ejection queue: packets, bounded in flits */
     int lock;     /* slot of the packet being delivered, -1 free */
 } ejq;
 
+/* Round robin as fg_rr_c (the twin of rtl/prim/fg_rr_arb.sv): the first
+ * requester at or after the pointer, which then moves past the grant. */
+typedef struct {
+    uint8_t ptr, n;
+} rr;
+static inline unsigned rr_pick(const rr *a, uint64_t req) {
+    uint64_t m = req & (~0ull << a->ptr);
+    return (unsigned)__builtin_ctzll(m ? m : req);
+}
+static inline void rr_grant(rr *a, unsigned g) { a->ptr = (uint8_t)(g + 1 == a->n ? 0 : g + 1); }
+
 typedef struct {
     unsigned x, y;
-    unsigned n_ep, *ep;  /* endpoints attached (node numbers) */
+    unsigned n_ep, ep[MAXEP]; /* endpoints attached (node numbers) */
     ivc *in;             /* DIRS x V direction VCs, then one per endpoint */
     ovc_t *out;          /* DIRS x V */
-    fg_rr_c va_arb[DIRS], sa_arb[DIRS]; /* direction outputs; endpoints in the ejq */
-    fg_rr_c *ej_va, *ej_sa; /* per endpoint */
-    fg_rr_c *in_arb;     /* per input port: its VCs */
+    uint64_t occ;        /* input VCs holding flits */
+    rr va[DIRS + MAXEP], sa[DIRS + MAXEP]; /* per output: VC and switch allocation */
+    rr in_arb[DIRS];     /* per direction input port: its VCs */
     int nb[DIRS];        /* neighbour router or -1 */
-    unsigned nbuf;       /* flits buffered in this router's inputs */
 } router;
 
 typedef struct {
     router *r;
+    flit *store;         /* every input VC's buffer */
+    ovc_t *ovcs;
+    uint64_t *creds;
+    ivc *ivcs;
     ejq *ej;             /* per node */
     unsigned *ep_slot;   /* per node: index among its router's endpoints */
     icnt_pkt *pool;
@@ -154,20 +172,13 @@ unsigned icnt_mesh_hops(const mem_config *c, unsigned port, unsigned slice) {
 }
 
 /* ------------------------------------------------------------ life */
-static void net_free(mnet *m, unsigned nr, unsigned n_nodes, unsigned V) {
-    for (unsigned r = 0; m->r && r < nr; r++) {
-        router *x = &m->r[r];
-        for (unsigned i = 0; x->in && i < DIRS * V + x->n_ep; i++) free(x->in[i].f);
-        for (unsigned i = 0; x->out && i < DIRS * V; i++) free(x->out[i].cred);
-        free(x->in);
-        free(x->out);
-        free(x->ep);
-        free(x->ej_va);
-        free(x->ej_sa);
-        free(x->in_arb);
-    }
+static void net_free(mnet *m, unsigned n_nodes) {
     for (unsigned i = 0; m->ej && i < n_nodes; i++) free(m->ej[i].p);
     free(m->r);
+    free(m->store);
+    free(m->ovcs);
+    free(m->creds);
+    free(m->ivcs);
     free(m->ej);
     free(m->ep_slot);
     free(m->pool);
@@ -176,33 +187,41 @@ static void net_free(mnet *m, unsigned nr, unsigned n_nodes, unsigned V) {
 
 static void mesh_destroy(icnt *n) {
     if (!n) return;
-    for (unsigned k = 0; k < 2; k++) net_free(&n->net[k], n->nr, n->n_nodes, n->V);
+    for (unsigned k = 0; k < 2; k++) net_free(&n->net[k], n->n_nodes);
     free(n->node_router);
     free(n);
 }
 
-static int ivc_init(ivc *v, unsigned cap) {
-    v->f = calloc(cap, sizeof *v->f);
-    v->cap = cap;
-    v->out = v->ovc = -1;
-    return v->f ? 0 : -1;
-}
-
 static int net_init(icnt *n, mnet *m, const mem_config *c) {
-    unsigned V = n->V;
+    const unsigned V = n->V, B = n->B;
     m->r = calloc(n->nr, sizeof *m->r);
     m->ej = calloc(n->n_nodes, sizeof *m->ej);
     m->ep_slot = calloc(n->n_nodes, sizeof *m->ep_slot);
-    if (!m->r || !m->ej || !m->ep_slot) return -1;
+    m->ivcs = calloc((size_t)n->nr * DIRS * V + n->n_nodes, sizeof *m->ivcs);
+    m->ovcs = calloc((size_t)n->nr * DIRS * V, sizeof *m->ovcs);
+    m->creds = calloc((size_t)n->nr * DIRS * V * B, sizeof *m->creds);
+    unsigned slots = n->nr * DIRS * V * B + n->n_nodes * c->icnt_in_flits;
+    m->store = calloc(slots, sizeof *m->store);
+    /* every packet in the pool has a flit in some buffer */
+    m->n_pool = slots;
+    m->pool = calloc(slots, sizeof *m->pool);
+    m->free = calloc(slots, sizeof *m->free);
+    if (!m->r || !m->ej || !m->ep_slot || !m->ivcs || !m->ovcs || !m->creds || !m->store || !m->pool ||
+        !m->free)
+        return -1;
+    for (unsigned i = 0; i < slots; i++) m->free[i] = slots - 1 - i;
+    m->n_free = slots;
     for (unsigned i = 0; i < n->n_nodes; i++) {
         router *x = &m->r[n->node_router[i]];
-        m->ep_slot[i] = x->n_ep++;
+        m->ep_slot[i] = x->n_ep;
+        x->ep[x->n_ep++] = i;
         m->ej[i].p = calloc(c->icnt_out_flits, sizeof *m->ej[i].p);
         m->ej[i].cap = c->icnt_out_flits;
         m->ej[i].lock = -1;
         if (!m->ej[i].p) return -1;
     }
-    unsigned slots = 0;
+    flit *st = m->store;
+    ivc *iv = m->ivcs;
     for (unsigned r = 0; r < n->nr; r++) {
         router *x = &m->r[r];
         x->x = r % n->cols;
@@ -212,45 +231,26 @@ static int net_init(icnt *n, mnet *m, const mem_config *c) {
         x->nb[N] = x->y > 0 ? (int)(r - n->cols) : -1;
         x->nb[S] = x->y + 1 < n->rows ? (int)(r + n->cols) : -1;
         unsigned ni = DIRS * V + x->n_ep;
-        x->ep = calloc(x->n_ep ? x->n_ep : 1, sizeof *x->ep);
-        x->in = calloc(ni, sizeof *x->in);
-        x->out = calloc(DIRS * V, sizeof *x->out);
-        x->ej_va = calloc(x->n_ep ? x->n_ep : 1, sizeof *x->ej_va);
-        x->ej_sa = calloc(x->n_ep ? x->n_ep : 1, sizeof *x->ej_sa);
-        x->in_arb = calloc(DIRS + x->n_ep, sizeof *x->in_arb);
-        if (!x->ep || !x->in || !x->out || !x->ej_va || !x->ej_sa || !x->in_arb) return -1;
+        x->in = iv;
+        iv += ni;
+        x->out = &m->ovcs[r * DIRS * V];
+        for (unsigned i = 0; i < ni; i++) {
+            ivc *v = &x->in[i];
+            v->cap = (uint16_t)(i < DIRS * V ? B : c->icnt_in_flits);
+            v->f = st;
+            st += v->cap;
+            v->out = v->ovc = -1;
+        }
         for (unsigned i = 0; i < DIRS * V; i++) {
-            if (ivc_init(&x->in[i], n->B)) return -1;
-            x->out[i].cred = calloc(n->B, sizeof *x->out[i].cred);
-            if (!x->out[i].cred) return -1;
-            x->out[i].cn = n->B; /* every slot free from cycle 0 */
+            x->out[i].cred = &m->creds[((size_t)r * DIRS * V + i) * B];
+            x->out[i].cn = B; /* every slot free from cycle 0 */
         }
-        for (unsigned e = 0; e < x->n_ep; e++)
-            if (ivc_init(&x->in[DIRS * V + e], c->icnt_in_flits)) return -1;
-        for (unsigned d = 0; d < DIRS; d++) {
-            fg_rr_c_reset(&x->va_arb[d], ni);
-            fg_rr_c_reset(&x->sa_arb[d], DIRS + x->n_ep);
-            fg_rr_c_reset(&x->in_arb[d], V);
+        for (unsigned o = 0; o < DIRS + x->n_ep; o++) {
+            x->va[o].n = (uint8_t)ni;
+            x->sa[o].n = (uint8_t)(DIRS + x->n_ep);
         }
-        for (unsigned e = 0; e < x->n_ep; e++) {
-            fg_rr_c_reset(&x->ej_va[e], ni);
-            fg_rr_c_reset(&x->ej_sa[e], DIRS + x->n_ep);
-            fg_rr_c_reset(&x->in_arb[DIRS + e], 1);
-        }
-        slots += DIRS * V * n->B + x->n_ep * c->icnt_in_flits;
-        x->n_ep = 0; /* refilled below in node order */
+        for (unsigned d = 0; d < DIRS; d++) x->in_arb[d].n = (uint8_t)V;
     }
-    for (unsigned i = 0; i < n->n_nodes; i++) {
-        router *x = &m->r[n->node_router[i]];
-        x->ep[x->n_ep++] = i;
-    }
-    /* every packet in the pool has a flit in some buffer */
-    m->n_pool = slots;
-    m->pool = calloc(slots, sizeof *m->pool);
-    m->free = calloc(slots, sizeof *m->free);
-    if (!m->pool || !m->free) return -1;
-    for (unsigned i = 0; i < slots; i++) m->free[i] = slots - 1 - i;
-    m->n_free = slots;
     return 0;
 }
 
@@ -281,9 +281,9 @@ static icnt *mesh_create(const mem_config *c, unsigned n_req, unsigned n_mem, ch
     for (unsigned r = 0; r < nr; r++) {
         unsigned eps = 0;
         for (unsigned i = 0; i < n->n_nodes; i++) eps += n->node_router[i] == r;
-        if (DIRS * n->V + eps > 64) {
-            snprintf(err, errlen, "mesh: router %u has %u endpoints; 4 x %u VCs + endpoints must be "
-                     "<= 64", r, eps, n->V);
+        if (eps > MAXEP || DIRS * n->V + eps > 64) {
+            snprintf(err, errlen, "mesh: router %u has %u endpoints; at most %u, and 4 x %u VCs + "
+                     "endpoints <= 64", r, eps, MAXEP, n->V);
             mesh_destroy(n);
             return NULL;
         }
@@ -297,30 +297,46 @@ oom:
 }
 
 /* ------------------------------------------------------------ endpoints */
-static ivc *inj(const icnt *n, const mnet *m, unsigned node) {
+static ivc *inj(const icnt *n, const mnet *m, unsigned node, unsigned *bit) {
     router *x = &m->r[n->node_router[node]];
-    return &x->in[DIRS * n->V + m->ep_slot[node]];
+    *bit = DIRS * n->V + m->ep_slot[node];
+    return &x->in[*bit];
 }
 
 static bool mesh_can_inject(const icnt *n, unsigned net, unsigned node, unsigned flits) {
-    const ivc *q = inj(n, &n->net[net], node);
+    unsigned b;
+    const ivc *q = inj(n, &n->net[net], node, &b);
     return q->n + flits <= q->cap;
 }
 
-static void push_flit(ivc *q, flit f) { q->f[(q->head + q->n++) % q->cap] = f; }
+static inline void push_flit(ivc *q, const flit *f) {
+    unsigned i = q->head + q->n++;
+    q->f[i >= q->cap ? i - q->cap : i] = *f;
+    if (q->n == 1) q->front = *f;
+}
+
+static inline flit pop_flit(ivc *q) {
+    flit f = q->front;
+    if (++q->head == q->cap) q->head = 0;
+    if (--q->n) q->front = q->f[q->head];
+    return f;
+}
 
 static int mesh_inject(icnt *n, unsigned net, const icnt_pkt *p) {
     mnet *m = &n->net[net];
-    ivc *q = inj(n, m, p->src);
+    unsigned b, r = n->node_router[p->src];
+    ivc *q = inj(n, m, p->src, &b);
     if (q->n + p->flits > q->cap || !m->n_free) return 1;
     uint32_t k = m->free[--m->n_free];
     m->pool[k] = *p;
     m->pool[k].ready = NOWHERE;
     /* written before cycle now: crosses the first switch R - 1 cycles later */
-    for (unsigned i = 0; i < p->flits; i++)
-        push_flit(q, (flit){k, i == 0, i + 1 == p->flits, n->now + n->R - 1});
-    unsigned r = n->node_router[p->src];
-    m->r[r].nbuf += p->flits;
+    flit f = {k, p->dst, (uint8_t)((p->src + p->dst) % n->V), 0, n->now + n->R - 1};
+    for (unsigned i = 0; i < p->flits; i++) {
+        f.flags = (uint8_t)((i == 0 ? F_HEAD : 0) | (i + 1 == p->flits ? F_TAIL : 0));
+        push_flit(q, &f);
+    }
+    m->r[r].occ |= 1ull << b;
     m->active |= 1ull << r;
     m->packets++;
     return 0;
@@ -352,48 +368,45 @@ static int route(const icnt *n, const mnet *m, const router *x, unsigned dst) {
     return DIRS + (int)m->ep_slot[dst];
 }
 
-static flit *front(ivc *v) { return v->n ? &v->f[v->head] : NULL; }
-
-static bool has_credit(const ovc_t *o, uint64_t now) { return o->cn && o->cred[o->ch] <= now; }
+static inline bool has_credit(const ovc_t *o, uint64_t now) { return o->cn && o->cred[o->ch] <= now; }
 
 static void router_cycle(icnt *n, mnet *m, unsigned ri) {
     router *x = &m->r[ri];
-    const unsigned V = n->V, nvc = DIRS * V + x->n_ep;
+    const unsigned V = n->V, B = n->B;
     const uint64_t now = n->now;
     /* 1. VC allocation */
-    uint64_t want[DIRS + 64] = {0}, outs = 0, cls[8] = {0};
-    for (unsigned i = 0; i < nvc; i++) {
+    uint64_t want[DIRS + MAXEP], outs = 0, cls[8] = {0};
+    for (uint64_t b = x->occ; b; b &= b - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(b);
         ivc *v = &x->in[i];
-        flit *f = front(v);
-        if (!f || !f->head || v->ovc >= 0 || f->ready > now) continue;
-        const icnt_pkt *p = &m->pool[f->pkt];
-        if (v->out < 0) v->out = route(n, m, x, p->dst);
-        want[v->out] |= 1ull << i;
-        outs |= 1ull << v->out;
-        cls[(p->src + p->dst) % V] |= 1ull << i;
+        const flit *f = &v->front;
+        if (v->ovc >= 0 || !(f->flags & F_HEAD) || f->ready > now) continue;
+        if (v->out < 0) v->out = (int8_t)route(n, m, x, f->dst);
+        unsigned o = (unsigned)v->out;
+        want[o] = (outs >> o & 1 ? want[o] : 0) | 1ull << i;
+        outs |= 1ull << o;
+        cls[f->cls] |= 1ull << i;
     }
-    for (uint64_t o = outs; o; o &= o - 1) {
-        unsigned op = (unsigned)__builtin_ctzll(o);
+    for (uint64_t ob = outs; ob; ob &= ob - 1) {
+        unsigned op = (unsigned)__builtin_ctzll(ob);
         uint64_t req = want[op];
+        rr *a = &x->va[op];
         if (op < DIRS) { /* each flow keeps its VC class: point-to-point order */
-            fg_rr_c *a = &x->va_arb[op];
             for (unsigned k = 0; k < V; k++) {
                 ovc_t *ov = &x->out[op * V + k];
                 uint64_t rk = req & cls[k];
                 if (!rk || ov->busy) continue;
-                int g = fg_rr_c_pick(a, rk);
-                fg_rr_c_edge(a, rk, true);
+                unsigned g = rr_pick(a, rk);
+                rr_grant(a, g);
                 ov->busy = true;
-                x->in[g].ovc = (int)k;
+                x->in[g].ovc = (int8_t)k;
             }
         } else { /* ejection: one packet at a time, reserved whole */
-            unsigned node = x->ep[op - DIRS];
-            ejq *q = &m->ej[node];
-            fg_rr_c *a = &x->ej_va[op - DIRS];
-            int g = fg_rr_c_pick(a, req);
-            const icnt_pkt *p = &m->pool[front(&x->in[g])->pkt];
+            ejq *q = &m->ej[x->ep[op - DIRS]];
+            unsigned g = rr_pick(a, req);
+            const icnt_pkt *p = &m->pool[x->in[g].front.pkt];
             if (q->lock >= 0 || q->flits + p->flits > q->cap) continue;
-            fg_rr_c_edge(a, req, true);
+            rr_grant(a, g);
             unsigned slot = (q->head + q->n) % q->cap;
             q->p[slot] = *p;
             q->p[slot].ready = NOWHERE;
@@ -404,62 +417,66 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
         }
     }
     /* 2. switch allocation, input first: one VC per input port */
-    uint64_t sreq[DIRS + 64] = {0}, souts = 0;
-    unsigned pick[DIRS + 64];
-    for (unsigned ip = 0; ip < DIRS + x->n_ep; ip++) {
-        unsigned base = ip < DIRS ? ip * V : DIRS * V + (ip - DIRS), nv = ip < DIRS ? V : 1;
-        uint64_t ok = 0;
-        for (unsigned k = 0; k < nv; k++) {
-            ivc *v = &x->in[base + k];
-            flit *f = front(v);
-            if (!f || v->ovc < 0 || f->ready > now) continue;
-            if (v->out < DIRS && !has_credit(&x->out[v->out * V + (unsigned)v->ovc], now)) continue;
-            ok |= 1ull << k;
+    uint64_t sreq[DIRS + MAXEP], souts = 0, ready_vc = 0;
+    unsigned pick[DIRS + MAXEP];
+    for (uint64_t b = x->occ; b; b &= b - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(b);
+        const ivc *v = &x->in[i];
+        if (v->ovc < 0 || v->front.ready > now) continue;
+        if (v->out < DIRS && !has_credit(&x->out[(unsigned)v->out * V + (unsigned)v->ovc], now)) continue;
+        ready_vc |= 1ull << i;
+    }
+    for (unsigned ip = 0; ip < DIRS + x->n_ep && ready_vc; ip++) {
+        unsigned vi;
+        if (ip < DIRS) {
+            uint64_t ok = ready_vc >> (ip * V) & ((1ull << V) - 1);
+            if (!ok) continue;
+            vi = ip * V + rr_pick(&x->in_arb[ip], ok);
+        } else {
+            vi = DIRS * V + (ip - DIRS);
+            if (!(ready_vc >> vi & 1)) continue;
         }
-        if (!ok) continue;
-        int k = fg_rr_c_pick(&x->in_arb[ip], ok);
-        pick[ip] = base + (unsigned)k;
-        unsigned op = (unsigned)x->in[pick[ip]].out;
-        sreq[op] |= 1ull << ip;
+        pick[ip] = vi;
+        unsigned op = (unsigned)x->in[vi].out;
+        sreq[op] = (souts >> op & 1 ? sreq[op] : 0) | 1ull << ip;
         souts |= 1ull << op;
     }
     /* 3. traversal */
-    for (uint64_t o = souts; o; o &= o - 1) {
-        unsigned op = (unsigned)__builtin_ctzll(o);
-        fg_rr_c *a = op < DIRS ? &x->sa_arb[op] : &x->ej_sa[op - DIRS];
-        int ip = fg_rr_c_pick(a, sreq[op]);
-        fg_rr_c_edge(a, sreq[op], true);
+    for (uint64_t ob = souts; ob; ob &= ob - 1) {
+        unsigned op = (unsigned)__builtin_ctzll(ob);
+        unsigned ip = rr_pick(&x->sa[op], sreq[op]);
+        rr_grant(&x->sa[op], ip);
         unsigned vi = pick[ip];
         ivc *v = &x->in[vi];
-        fg_rr_c_edge(&x->in_arb[ip], 1ull << (ip < DIRS ? vi - (unsigned)ip * V : 0), true);
-        flit f = *front(v);
-        v->head = (v->head + 1) % v->cap;
-        v->n--;
-        x->nbuf--;
+        if (ip < DIRS) rr_grant(&x->in_arb[ip], vi - ip * V);
+        flit f = pop_flit(v);
+        if (!v->n) x->occ &= ~(1ull << vi);
         if (ip < DIRS) { /* the slot's credit back to the upstream router */
-            ovc_t *up = &m->r[x->nb[ip]].out[(ip ^ 1) * V + (vi - (unsigned)ip * V)];
-            up->cred[(up->ch + up->cn) % n->B] = now + n->L;
-            up->cn++;
+            ovc_t *up = &m->r[x->nb[ip]].out[(ip ^ 1) * V + (vi - ip * V)];
+            unsigned t = up->ch + up->cn++;
+            up->cred[t >= B ? t - B : t] = now + n->L;
         }
+        int8_t ovc = v->ovc;
+        if (f.flags & F_TAIL) v->out = v->ovc = -1;
         if (op < DIRS) {
-            ovc_t *ov = &x->out[op * V + (unsigned)v->ovc];
-            ov->ch = (ov->ch + 1) % n->B;
+            ovc_t *ov = &x->out[op * V + (unsigned)ovc];
+            if (++ov->ch == B) ov->ch = 0;
             ov->cn--;
-            router *y = &m->r[x->nb[op]];
+            unsigned yr = (unsigned)x->nb[op], yi = (op ^ 1) * V + (unsigned)ovc;
+            router *y = &m->r[yr];
             f.ready = now + n->L + n->R;
-            push_flit(&y->in[(op ^ 1) * V + (unsigned)v->ovc], f);
-            y->nbuf++;
-            m->active |= 1ull << x->nb[op];
-            if (f.tail) ov->busy = false;
-        } else if (f.tail) { /* the packet is in the ejection queue after the link */
+            push_flit(&y->in[yi], &f);
+            y->occ |= 1ull << yi;
+            m->active |= 1ull << yr;
+            if (f.flags & F_TAIL) ov->busy = false;
+        } else if (f.flags & F_TAIL) { /* the packet is in the ejection queue after the link */
             ejq *q = &m->ej[x->ep[op - DIRS]];
             q->p[q->lock].ready = now + n->L;
             q->lock = -1;
             m->free[m->n_free++] = f.pkt;
         }
-        if (f.tail) v->out = v->ovc = -1;
     }
-    if (!x->nbuf) m->active &= ~(1ull << ri);
+    if (!x->occ) m->active &= ~(1ull << ri);
 }
 
 static void mesh_tick(icnt *n) {
