@@ -100,6 +100,34 @@ static point run(const mem_config *c, unsigned n_req, unsigned n_mem, int mode, 
     return r;
 }
 
+/* The CM placement as a map: each router's endpoints (ports: GPU cores
+ * 0..27, H the host port 28, C0..C13 the CPU cores at ports 29..42; Mp the
+ * slice of partition p). */
+static void print_map(const mem_config *c) {
+    unsigned nr[43 + 8], R = c->mesh_cols * c->mesh_rows;
+    char err[200];
+    if (icnt_mesh_place(c, 43, 8, nr, err, sizeof err)) {
+        fprintf(stderr, "mesh_load: %s\n", err);
+        exit(1);
+    }
+    printf("CM placement (router = %u y + x):\n      ", c->mesh_cols);
+    for (unsigned x = 0; x < c->mesh_cols; x++) printf("  x=%-7u", x);
+    for (unsigned r = 0; r < R; r++) {
+        char cell[64] = "";
+        int n = 0;
+        for (unsigned i = 0; i < 51; i++) {
+            if (nr[i] != r) continue;
+            if (i < 28) n += snprintf(cell + n, sizeof cell - (size_t)n, "%sG%u", n ? "," : "", i);
+            else if (i == 28) n += snprintf(cell + n, sizeof cell - (size_t)n, "%sH", n ? "," : "");
+            else if (i < 43) n += snprintf(cell + n, sizeof cell - (size_t)n, "%sC%u", n ? "," : "", i - 29);
+            else n += snprintf(cell + n, sizeof cell - (size_t)n, "%sM%u", n ? "," : "", i - 43);
+        }
+        if (r % c->mesh_cols == 0) printf("\n  y=%u ", r / c->mesh_cols);
+        printf("  %-9s", cell);
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv) {
     const char *out = "results/mesh_load.json";
     uint64_t cycles = 20000;
@@ -120,6 +148,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     fg_config_free(cf);
+    print_map(&cm);
     mem_config uni = cm; /* one endpoint of each side per router */
     unsigned k = cm.mesh_cols, R = k * cm.mesh_rows;
     uni.mesh_n_ports = uni.mesh_n_slices = R;
