@@ -84,6 +84,7 @@ def cm_motivation(d, plt):
     a.set_xticks(list(x))
     a.set_xticklabels(d["apps"], rotation=60, fontsize=8)
     a.set_ylabel("IPC")
+    a.set_ylim(0, 1.35 * max(alone + beside))
     a.set_title(f"CPU mix {d['mix']}: weighted speedup {d['weighted_speedup']:.2f} of {len(alone)}, "
                 f"cpu_slowdown {d['cpu_slowdown']:.2f}x")
     a.legend(fontsize=8)
