@@ -92,7 +92,7 @@ static int run(const cm_config *c, const cpu_mix *mix, const opts *o, cm_gpu_kin
 
 static cJSON *nums(const double *v, unsigned n) { return cJSON_CreateDoubleArray(v, (int)n); }
 
-static cJSON *run_json(const cm_config *c, const cpu_mix *mix, cm_gpu_kind gpu, const result *r) {
+static cJSON *run_json(const cm_config *c, cm_gpu_kind gpu, const result *r) {
     cJSON *o = cJSON_CreateObject();
     double sum = 0;
     for (unsigned i = 0; i < c->cpu_cores; i++) sum += r->ipc[i];
@@ -109,7 +109,6 @@ static cJSON *run_json(const cm_config *c, const cpu_mix *mix, cm_gpu_kind gpu, 
     cJSON_AddNullToObject(o, "gpu_ipc"); /* no SIMT kernel yet */
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
-    (void)mix;
     return o;
 }
 
@@ -218,8 +217,8 @@ int main(int argc, char **argv) {
         cJSON_AddNumberToObject(root, "weighted_speedup", ws);
         cJSON_AddNumberToObject(root, "ipc_alone", a);
         cJSON_AddNumberToObject(root, "ipc_with_gpu", b);
-        cJSON_AddItemToObject(root, "alone", run_json(&c, mix, CM_GPU_NONE, &r[0]));
-        cJSON_AddItemToObject(root, "with_gpu", run_json(&c, mix, CM_GPU_STREAM, &r[1]));
+        cJSON_AddItemToObject(root, "alone", run_json(&c, CM_GPU_NONE, &r[0]));
+        cJSON_AddItemToObject(root, "with_gpu", run_json(&c, CM_GPU_STREAM, &r[1]));
         return write_json(root, o.out ? o.out : "results/cm_motivation.json");
     }
     if (run(&c, mix, &o, o.gpu, &r[0], &s)) return 1;
@@ -237,7 +236,7 @@ int main(int argc, char **argv) {
     cJSON_AddStringToObject(root, "mix", mix->name);
     cJSON_AddItemToObject(root, "apps", cJSON_CreateStringArray(mix->apps, (int)c.cpu_cores));
     cJSON_AddNumberToObject(root, "interval", c.interval);
-    cJSON_AddItemToObject(root, "run", run_json(&c, mix, o.gpu, &r[0]));
+    cJSON_AddItemToObject(root, "run", run_json(&c, o.gpu, &r[0]));
     cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s));
     cm_free(s);
     return write_json(root, o.out ? o.out : "results/cm_run.json");
