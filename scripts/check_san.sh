@@ -9,8 +9,9 @@ san=${SAN_BUILD:-build-san}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$(pwd)/scripts/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-if ! make --no-print-directory -j"${JOBS:-2}" SAN=1 BUILD="$san" VLBUILD="$vl" san-tests >"$san.log" 2>&1; then
-  tail -30 "$san.log"; echo "not ok 1 - make SAN=1 san-tests failed (log: $san.log)"; exit 1
+mkdir -p "$san"
+if ! make --no-print-directory -j"${JOBS:-2}" SAN=1 BUILD="$san" VLBUILD="$vl" san-tests >"$san/make.log" 2>&1; then
+  tail -30 "$san/make.log"; echo "not ok 1 - make SAN=1 san-tests failed (log: $san/make.log)"; exit 1
 fi
 # the kernels are not instrumented: the plain build's (tb_kernel_path: $BUILD/sw)
 ln -sfn "$(cd "$vl" && pwd)/sw" "$san/sw"
