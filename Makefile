@@ -5,7 +5,7 @@
 #   make test   - every test; ends with "N passed, N failed"
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
 #   make wave   - FST waveforms of block tests + GTKWave save files
-#   make soak   - every block's random test for SOAK_SEEDS fresh seeds (not in make test)
+#   make soak   - every block's random test for SOAK_SEEDS fresh seeds, or CYCLES=N in all (not in make test)
 #   make ... SAN=1 - the same with AddressSanitizer + UBSan on the C and C++ code,
 #                 in build-san/ (make test runs the block, memory and SIMT tests so:
 #                 scripts/check_san.sh)
@@ -193,11 +193,12 @@ wave: $(BUILD)/.deps
 	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
 
 # ------------------------------------------------------------------- soak
-# SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak (scripts/soak.sh)
+# SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak; CYCLES=N: random
+# lockstep only until N cycles in all, stopping at the first failure (scripts/soak.sh)
 SOAK_SEEDS ?= 500
 soak: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
-	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) scripts/soak.sh $(JOBS) \
+	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) SOAK_CYCLES=$(CYCLES) scripts/soak.sh $(JOBS) \
 	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 clean:
