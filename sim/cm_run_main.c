@@ -54,6 +54,7 @@ typedef struct {
     double gpu_core_ipc[CM_MAX_GPU], stall_gpu[CM_MAX_GPU]; /* per window cycle (stallGPU: 0 .. schedulers) */
     cm_totals t;
     unsigned ncpu, gpu_runs_checked;
+    unsigned n_iv;    /* intervals closed in the window (not the drain after it) */
     const char *gpu_desc;
     double wall, cpu; /* seconds of the measured part: wall clock, process CPU time */
 } result;
@@ -92,6 +93,7 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     r->wall = now_s() - t0;
     r->cpu = (double)clock() / CLOCKS_PER_SEC - c0;
     cm_get_totals(s, &r->t);
+    r->n_iv = cm_intervals(s);
     r->ncpu = cm_cpu_cores(s);
     for (unsigned i = 0; i < r->ncpu; i++) {
         cpu_stats st;
@@ -160,9 +162,10 @@ static cJSON *run_json(const cm_config *c, const result *r) {
     return o;
 }
 
-static cJSON *intervals_json(const cm_config *c, const cm_sys *s, unsigned ncpu) {
+static cJSON *intervals_json(const cm_config *c, const cm_sys *s, const result *r) {
     cJSON *a = cJSON_CreateArray();
-    for (unsigned k = 0; k < cm_intervals(s); k++) {
+    const unsigned ncpu = r->ncpu;
+    for (unsigned k = 0; k < r->n_iv; k++) {
         const cm_interval *v = cm_interval_at(s, k);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, "cpu_ipc", nums(v->cpu_ipc, ncpu));
@@ -329,7 +332,7 @@ int main(int argc, char **argv) {
         cJSON_AddNumberToObject(root, "stall_net_alone", (double)r[0].t.stall_net / (double)r[0].t.cycles);
         cJSON_AddNumberToObject(root, "stall_net_with_gpu", (double)r[1].t.stall_net / (double)r[1].t.cycles);
         cJSON *al = run_json(&c, &r[0]), *wg = run_json(&c, &r[1]);
-        cJSON_AddItemToObject(wg, "intervals", intervals_json(&c, s2, c.cpu_cores));
+        cJSON_AddItemToObject(wg, "intervals", intervals_json(&c, s2, &r[1]));
         cJSON_AddItemToObject(root, "alone", al);
         cJSON_AddItemToObject(root, "with_gpu", wg);
         cm_free(s);
@@ -368,7 +371,7 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "interval", c.interval);
     cJSON_AddItemToObject(root, "blocks", blocks_json(&c, s));
     cJSON_AddItemToObject(root, "run", run_json(&c, &r[0]));
-    cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s, r[0].ncpu));
+    cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s, &r[0]));
     cm_free(s);
     return write_json(root, o.out ? o.out : "results/cm_run.json");
 bad:
