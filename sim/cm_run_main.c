@@ -179,24 +179,12 @@ static cJSON *intervals_json(const cm_config *c, const cm_sys *s, const result *
     return a;
 }
 
-/* Which RTL blocks the run had and how each ran: the partitions' F/E queues
- * ([mem] fe_impl); the EDGE blocks when warp-level events are on. */
-static cJSON *blocks_json(const cm_config *c, cm_sys *s) {
-    cJSON *a = cJSON_CreateArray();
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "block", "fe_sched_queues");
-    cJSON_AddNumberToObject(b, "instances", c->gpu.mem.partitions);
-    cJSON_AddStringToObject(b, "impl", fg_impl_names[mem_fe_impl(cm_mem(s))]);
-    cJSON_AddItemToArray(a, b);
-    if (c->gpu.pre.warp_events)
-        for (unsigned k = 0; k < 2; k++) {
-            b = cJSON_CreateObject();
-            cJSON_AddStringToObject(b, "block", k ? "edge_preempt" : "edge_pewt");
-            cJSON_AddNumberToObject(b, "instances", c->gpu.num_cores);
-            cJSON_AddStringToObject(b, "impl", fg_impl_names[c->gpu.pre.impl]);
-            cJSON_AddItemToArray(a, b);
-        }
-    return a;
+/* Which RTL blocks the run had and how each ran (BRIEF: every experiment
+ * says which blocks ran as RTL): the GPU's (gpu_config_blocks: the
+ * partitions' F/E queues; the EDGE blocks when warp-level events are on). */
+static void add_blocks(cJSON *root, const cm_config *c) {
+    fg_block_use u[8];
+    fg_json_add_blocks(root, u, gpu_config_blocks(&c->gpu, u, 8));
 }
 
 static void add_window(cJSON *root, const opts *o, const char *kernel) {
@@ -317,7 +305,7 @@ int main(int argc, char **argv) {
         cJSON_AddStringToObject(root, "gpu", r[1].gpu_desc);
         add_window(root, &o, kernel);
         cJSON_AddNumberToObject(root, "interval", c.interval);
-        cJSON_AddItemToObject(root, "blocks", blocks_json(&c, s2));
+        add_blocks(root, &c);
         cJSON_AddNumberToObject(root, "cpu_slowdown", c.cpu_cores / ws);
         cJSON_AddNumberToObject(root, "weighted_speedup", ws);
         cJSON_AddStringToObject(root, "definition",
@@ -352,6 +340,7 @@ int main(int argc, char **argv) {
         cJSON_AddStringToObject(root, "machine", "CM (configs/cm.ini): 14 CPU cores (H2), 28 SIMT cores, 6x6 mesh");
         cJSON_AddStringToObject(root, "gpu", r[0].gpu_desc);
         cJSON_AddStringToObject(root, "fe_impl", fg_impl_names[c.gpu.mem.fe_impl]);
+        add_blocks(root, &c);
         cJSON_AddNumberToObject(root, "gpu_cycles", (double)r[0].t.cycles);
         cJSON_AddNumberToObject(root, "cpu_cycles", (double)r[0].t.cpu_cycles);
         cJSON_AddNumberToObject(root, "warp_instrs", (double)r[0].t.gpu_warp_instrs);
@@ -369,7 +358,7 @@ int main(int argc, char **argv) {
     cJSON_AddStringToObject(root, "gpu", r[0].gpu_desc);
     add_window(root, &o, kernel);
     cJSON_AddNumberToObject(root, "interval", c.interval);
-    cJSON_AddItemToObject(root, "blocks", blocks_json(&c, s));
+    add_blocks(root, &c);
     cJSON_AddItemToObject(root, "run", run_json(&c, &r[0]));
     cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s, &r[0]));
     cm_free(s);
