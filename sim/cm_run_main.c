@@ -3,12 +3,12 @@
  * alone.
  *
  *   cm_run [--config configs/cm.ini] [--set sec.key=val ...] [--mix H2|none]
- *          [--gpu bfs|bp|mm|conv|stream|none] [--gpu-size paper|test]
+ *          [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test]
  *          [--warmup N] [--instrs N] [--cycles N] [--seed N] [--out results/cm_run.json]
  *       one run: per-core CPU IPC, GPU IPC (total and per core), stallMC,
  *       stallnet and per-1024-cycle intervals (per-core CPU IPC, GPU IPC,
  *       stallMC, stallnet, each GPU core's stallGPU) to --out
- *   cm_run --motivation [--mix H2] [--gpu bfs] [--out results/cm_motivation.json] ...
+ *   cm_run --motivation [--mix H2] [--gpu stream] [--out results/cm_motivation.json] ...
  *       CM Sec. 3: the mix alone and beside the GPU kernel; per-core IPCs, the
  *       weighted speedup (CM Sec. 5) and cpu_slowdown = cores / weighted speedup
  *   cm_run --bench
@@ -225,7 +225,7 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
 static const char *const KERNELS[] = {"bfs", "bp", "mm", "conv", "stream", NULL};
 
 int main(int argc, char **argv) {
-    opts o = {"configs/cm.ini", "H2", NULL, "bfs", "paper", 200000, 1000000, 1, 0, false, false, false, ""};
+    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", 200000, 1000000, 1, 0, false, false, false, ""};
     const char *bd = getenv("BUILD");
     snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
     fg_config *cf = fg_config_new();
@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2|none]\n"
-                    "              [--gpu bfs|bp|mm|conv|stream|none] [--gpu-size paper|test] [--warmup N]\n"
+                    "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
                     "              [--instrs N] [--cycles N] [--seed N] [--out F] [--motivation | --bench]\n");
             return 2;
         }

@@ -3,7 +3,8 @@
  * warp's loads and store cover whole 128 B lines (32 consecutive floats), no
  * element is touched twice: two line reads and one line write per 32
  * elements, the memory-bound GPU workload of the CM machine
- * (docs/CM_MACHINE.md).  Host reference: stream_ref (sim/work/bg_kernels.c). */
+ * (docs/CM_MACHINE.md).  Host reference: make_ref in sim/work/bg_kernels.c
+ * (the same expression in the same float order). */
 #include "fg_kernel.h"
 #include "bg_args.h"
 
