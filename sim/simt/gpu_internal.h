@@ -77,6 +77,8 @@ struct gpu {
     uint64_t save_base;       /* register save area for preempted victims (EDGE IV-D) */
     unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
     unsigned ev_waiting;      /* launches in LS_EV_WAIT */
+    uint64_t resv[4][2];      /* gpu_reserve: [base, end) ranges gpu_malloc skips */
+    unsigned n_resv;
 };
 
 /* A fault inside a kernel or the model: stops the GPU (gpu_error). */
