@@ -333,32 +333,41 @@ typedef struct {
 
 static uint8_t guard_byte(uint64_t a) { return (uint8_t)(0xA5 ^ (a * 131)); }
 
-/* What address a (size bytes) is relative to region r, in words: "element
- * 1024 of buffer 'out' (1024 x f32 at 0x...), 4 bytes past its end". */
-static void describe_near(const fmap *m, const fregion *r, uint64_t a, unsigned size, char *s, size_t len) {
-    int64_t off = (int64_t)(a - r->lo);
-    if (r->kind == R_PARAM) {
-        int64_t arg = off >= 0 ? off / 4 : -1 - (-off - 1) / 4;
-        snprintf(s, len, "argument %lld (byte %lld) of the %d-byte parameter block at 0x%08llx, which has %d "
-                 "(the --arg list): %s", (long long)arg + 1, (long long)off, m->nargs * 4, (unsigned long long)r->lo,
-                 m->nargs, off >= (int64_t)(m->nargs * 4) ? "the kernel expects more arguments than --arg gives"
-                                                          : "before the parameter block");
-        return;
-    }
-    if (r->kind == R_IMAGE) {
-        snprintf(s, len, "%lld bytes past the end of the kernel image (0x%08llx-0x%08llx)",
-                 (long long)(a - r->hi), (unsigned long long)r->lo, (unsigned long long)r->hi);
-        return;
-    }
-    const fbuf *b = r->b;
-    int64_t es = type_size[b->type], el = off >= 0 ? off / es : -1 - (-off - 1) / es;
-    char where[64];
-    if (a + size > r->hi) snprintf(where, sizeof where, "%llu bytes past its end",
-                                   (unsigned long long)(a + size - r->hi));
-    else snprintf(where, sizeof where, "%llu bytes before its start", (unsigned long long)(r->lo - a));
-    snprintf(s, len, "element %lld of buffer '%s' (%llu x %s at 0x%08llx-0x%08llx), %s", (long long)el, b->name,
-             (unsigned long long)b->count, type_name[b->type], (unsigned long long)r->lo,
-             (unsigned long long)r->hi, where);
+/* Region r by name: "buffer 'out' (100 x u32 at 0x...-0x..., elements
+ * 0..99)", "the 8-byte parameter block at 0x... (2 --arg)". */
+static void region_name(const fmap *m, const fregion *r, char *s, size_t len) {
+    if (r->kind == R_PARAM)
+        snprintf(s, len, "the %d-byte parameter block at 0x%08llx (%d --arg)", m->nargs * 4,
+                 (unsigned long long)r->lo, m->nargs);
+    else if (r->kind == R_IMAGE)
+        snprintf(s, len, "the kernel image (0x%08llx-0x%08llx)", (unsigned long long)r->lo, (unsigned long long)r->hi);
+    else
+        snprintf(s, len, "buffer '%s' (%llu x %s at 0x%08llx-0x%08llx, elements 0..%llu)", r->b->name,
+                 (unsigned long long)r->b->count, type_name[r->b->type], (unsigned long long)r->lo,
+                 (unsigned long long)r->hi, (unsigned long long)r->b->count - 1);
+}
+
+/* Index of the element (the argument, 1-based, of the parameter block; the
+ * byte of the image) at a in region r: negative before it. */
+static long long elem_index(const fregion *r, uint64_t a) {
+    long long off = (long long)(a - r->lo), es = r->kind == R_BUF ? type_size[r->b->type] : r->kind == R_PARAM ? 4 : 1;
+    return (off >= 0 ? off / es : -1 - (-off - 1) / es) + (r->kind == R_PARAM);
+}
+
+/* An access at a outside region r, relative to it: "element 100 of buffer
+ * 'out' (...)", "argument 5 of the 16-byte parameter block (...): ...". */
+static void describe_near(const fmap *m, const fregion *r, uint64_t a, char *s, size_t len) {
+    char nm[200];
+    region_name(m, r, nm, sizeof nm);
+    long long e = elem_index(r, a);
+    if (r->kind == R_PARAM)
+        snprintf(s, len, "argument %lld of %s: %s", e, nm, e > m->nargs ? "the kernel expects more arguments "
+                 "than --arg gives" : "before the parameter block");
+    else if (r->kind == R_IMAGE)
+        snprintf(s, len, "%s %lld bytes %s", nm, a >= r->hi ? (long long)(a - r->hi) : (long long)(r->lo - a),
+                 a >= r->hi ? "past its end" : "before its start");
+    else
+        snprintf(s, len, "element %lld of %s", e, nm);
 }
 
 /* The region an out-of-bounds access belongs to: the one it overlaps, else
@@ -391,7 +400,7 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, char *msg, 
     }
     const fregion *r = nearest_region(m, a, size);
     char d[320];
-    if (r) describe_near(m, r, a, size, d, sizeof d);
+    if (r) describe_near(m, r, a, d, sizeof d);
     else snprintf(d, sizeof d, "not in any buffer, the parameter block or the kernel image");
     snprintf(msg, len, "--check: out of bounds: %s", d);
     return 1;
@@ -434,12 +443,12 @@ static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
         if (!n) continue;
         /* nearer to the end of the region below: its overrun; else an underrun of the one above */
         const fregion *r = a0 - lo <= hi - 1 - a1 || m->r[i + 1].kind == R_END ? &m->r[i] : &m->r[i + 1];
-        char d0[320], d1[320], line[800];
-        describe_near(m, r, a0, 1, d0, sizeof d0);
-        describe_near(m, r, a1, 1, d1, sizeof d1);
-        snprintf(line, sizeof line, "the kernel wrote %llu bytes in the guard gap 0x%08llx-0x%08llx: first at 0x%08llx "
-                 "(%s), last at 0x%08llx (%s)", n, (unsigned long long)lo, (unsigned long long)hi,
-                 (unsigned long long)a0, d0, (unsigned long long)a1, d1);
+        char nm[200], line[600];
+        region_name(m, r, nm, sizeof nm);
+        const char *unit = r->kind == R_BUF ? "elements" : r->kind == R_PARAM ? "arguments" : "bytes";
+        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into the guard gap: %s %lld..%lld (bytes "
+                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", unit,
+                 elem_index(r, a0), elem_index(r, a1), (unsigned long long)a0, (unsigned long long)a1);
         printf("OVERRUN: %s\n", line);
         if (!bad++) snprintf(first, flen, "%s", line);
     }
@@ -535,31 +544,32 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
     gpu_warps(g, w, n);
     printf("unfinished: %u warps still live at cycle %llu\n", n, (unsigned long long)ran);
     int ndl = 0;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n && i < REPORT_WARPS; i++) {
         const gpu_warp_info *x = &w[i];
         char sym[96], ls[128];
-        if (i < REPORT_WARPS) {
-            printf("  core %u warp slot %u: block (%u,%u,%u) warp %u%s, %llu instructions%s", x->core, x->slot,
-                   x->ctaid[0], x->ctaid[1], x->ctaid[2], x->warp_in_block, x->event ? " (event warp)" : "",
-                   (unsigned long long)x->instrs, x->draining ? ", every thread exited, memory in flight" : "");
-            if (x->loads || x->stores) printf(", %u loads / %u stores in flight", x->loads, x->stores);
-            if (x->at_fence) printf(", at a FENCE waiting for its stores");
-            printf("\n");
-            uint32_t done = 0;
-            for (unsigned l = 0; l < 32; l++) {
-                if (!(x->live >> l & 1) || (done >> l & 1)) continue;
-                bool bar = x->bar_wait >> l & 1;
-                uint32_t pc = x->lane_pc[l], m = 0;
-                for (unsigned j = l; j < 32; j++)
-                    if ((x->live >> j & 1) && x->lane_pc[j] == pc && (bool)(x->bar_wait >> j & 1) == bar) m |= 1u << j;
-                done |= m;
-                uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
-                gpu_pc_symbol(g, at, sym, sizeof sym);
-                lanes_str(m, ls, sizeof ls);
-                printf("    lanes %s: %s pc 0x%08x (%s)\n", ls, bar ? "wait at the barrier at" : "at", at, sym);
-            }
+        printf("  core %u warp slot %u: block (%u,%u,%u) warp %u%s, %llu instructions%s", x->core, x->slot,
+               x->ctaid[0], x->ctaid[1], x->ctaid[2], x->warp_in_block, x->event ? " (event warp)" : "",
+               (unsigned long long)x->instrs, x->draining ? ", every thread exited, memory in flight" : "");
+        if (x->loads || x->stores) printf(", %u loads / %u stores in flight", x->loads, x->stores);
+        if (x->at_fence) printf(", at a FENCE waiting for its stores");
+        printf("\n");
+        uint32_t done = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(x->live >> l & 1) || (done >> l & 1)) continue;
+            bool bar = x->bar_wait >> l & 1;
+            uint32_t pc = x->lane_pc[l], m = 0;
+            for (unsigned j = l; j < 32; j++)
+                if ((x->live >> j & 1) && x->lane_pc[j] == pc && (bool)(x->bar_wait >> j & 1) == bar) m |= 1u << j;
+            done |= m;
+            uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
+            gpu_pc_symbol(g, at, sym, sizeof sym);
+            lanes_str(m, ls, sizeof ls);
+            printf("    lanes %s: %s pc 0x%08x (%s)\n", ls, bar ? "wait at the barrier at" : "at", at, sym);
         }
-        /* the first warp of each block reports its barrier */
+    }
+    if (n > REPORT_WARPS) printf("  ... and %u more warps\n", n - REPORT_WARPS);
+    for (unsigned i = 0; i < n; i++) { /* each block's barrier, from its first warp */
+        const gpu_warp_info *x = &w[i];
         bool first = true;
         for (unsigned j = 0; j < i && first; j++)
             first = w[j].core != x->core || memcmp(w[j].ctaid, x->ctaid, sizeof x->ctaid) || w[j].event || x->event;
@@ -567,16 +577,15 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
         uint64_t waited = now - x->bar_since;
         bool dead = waited * 2 >= ran;
         printf("  %sblock (%u,%u,%u) on core %u: %u of its %u live threads have waited at the barrier for %llu "
-               "cycles; the other %u have not arrived%s\n", dead ? "BARRIER DEADLOCK: " : "", x->ctaid[0], x->ctaid[1],
+               "cycles; %u %s not arrived%s\n", dead ? "BARRIER DEADLOCK: " : "", x->ctaid[0], x->ctaid[1],
                x->ctaid[2], x->core, x->block_arrived, x->block_live, (unsigned long long)waited,
-               x->block_live - x->block_arrived,
+               x->block_live - x->block_arrived, x->block_live - x->block_arrived == 1 ? "has" : "have",
                dead ? " in all that time (they are stuck elsewhere, see their pcs above; the barrier releases only "
                       "when every live thread of the block reaches a barrier or exits)" : "");
         if (dead && !ndl++)
             snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier",
                      x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live);
     }
-    if (n > REPORT_WARPS) printf("  ... and %u more warps\n", n - REPORT_WARPS);
     free(w);
     return ndl;
 }
