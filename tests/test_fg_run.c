@@ -326,6 +326,17 @@ static void test_overrun(void **state) {
     if (rc || strstr(so, "OVERRUN") || *se) fail_msg("clean run reported: exit %d\n%s%s", rc, so, se);
     free(so);
     free(se);
+    /* a kernel writing its parameter block: a warning after the run, a fault under --check */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_param_write", "--buf", "out=u32:4", "--arg", "u32:0", "--arg",
+                "buf:out", NULL);
+    if (rc) fail_msg("exit %d: %s", rc, se);
+    want(so, "WARNING: the kernel changed argument 1 (u32:0) of its parameter block: 0x00000000 -> 0x00000005", so,
+         se);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_param_write", "--buf", "out=u32:4", "--arg", "u32:0", "--arg",
+                "buf:out", "--check", NULL);
+    expect_fail(c, 1, "--check: write to the parameter block (argument 1; it is read-only): sw", &so, &se, rc);
 }
 
 /* thread 0 spins on a flag the others set after the barrier */

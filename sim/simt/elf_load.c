@@ -180,7 +180,7 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
             !strtab[y->st_name] || !(sh[x].sh_flags & SHF_EXECINSTR) || y->st_value >= span)
             continue;
         const char *nm = strtab + y->st_name;
-        if (ty == STT_NOTYPE && nm[0] == '.') continue; /* local labels (.L...) */
+        if (ty == STT_NOTYPE && (nm[0] == '.' || nm[0] == '$')) continue; /* local labels, mapping symbols */
         sym[n_sym].addr = base + y->st_value;
         sym[n_sym].size = y->st_size;
         snprintf(sym[n_sym].name, sizeof sym[n_sym].name, "%s", nm);

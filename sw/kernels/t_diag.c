@@ -5,7 +5,9 @@
  *   t_underrun: thread 0 writes out[-1];
  *   t_deadlock: thread 0 spins on a flag that the other threads set only
  *               after the barrier it never reaches (a barrier deadlock);
- *   t_spin:     every thread spins on a flag nobody sets (--max-seconds). */
+ *   t_spin:     every thread spins on a flag nobody sets (--max-seconds);
+ *   t_param_write: thread 0 overwrites its argument n (the parameter block
+ *               is the launch's, read-only by convention). */
 #include "fg_kernel.h"
 
 struct t_diag_args {
@@ -38,4 +40,8 @@ void t_spin(const struct t_diag_args *p) {
     volatile uint32_t *flag = p->out;
     while (!*flag) {
     }
+}
+
+void t_param_write(const struct t_diag_args *p) {
+    if (fg_global_id_x() == 0) ((volatile struct t_diag_args *)p)->n = 5;
 }
