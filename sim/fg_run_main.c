@@ -564,7 +564,9 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
             uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
             gpu_pc_symbol(g, at, sym, sizeof sym);
             lanes_str(m, ls, sizeof ls);
-            printf("    lanes %s: %s pc 0x%08x (%s)\n", ls, bar ? "wait at the barrier at" : "at", at, sym);
+            bool one = !(m & (m - 1));
+            printf("    lane%s %s: %s pc 0x%08x (%s)\n", one ? "" : "s", ls, bar ? (one ? "waits at the barrier at"
+                   : "wait at the barrier at") : "at", at, sym);
         }
     }
     if (n > REPORT_WARPS) printf("  ... and %u more warps\n", n - REPORT_WARPS);

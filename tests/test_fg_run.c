@@ -346,7 +346,7 @@ static void test_deadlock(void **state) {
     int rc = run_fg(c, &so, &se, D, "--entry", "t_deadlock", "--block", "64", "--buf", "flag=u32:1", "--arg", "u32:0",
                     "--arg", "buf:flag", "--max-cycles", "20000", NULL);
     want(so, "unfinished: 2 warps still live", so, se);
-    want(so, "    lanes 0: at pc 0x", so, se);
+    want(so, "    lane 0: at pc 0x", so, se);
     want(so, "    lanes 1-31: wait at the barrier at pc 0x", so, se);
     want(so, "    lanes 0-31: wait at the barrier at pc 0x", so, se);
     want(so, "(t_deadlock+0x", so, se);
