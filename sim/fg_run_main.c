@@ -13,8 +13,17 @@
  * buffer's 32-bit GPU address.  After the kernel completes, --dump writes
  * buffers as raw bytes and --print shows their first elements.
  *
+ * Diagnostics (docs/SIMT.md "When a kernel misbehaves"): each buffer and
+ * the parameter block is followed by a guard gap (--guard) checked after the
+ * run; --check bounds-checks every global access; a kernel that does not
+ * finish within --max-cycles / --max-seconds gets a report of its live
+ * warps (pcs as function+offset, barrier waits, barrier deadlocks); faults
+ * name the pc as function+offset; the --arg count is compared with the
+ * kernel's argument struct from its DWARF.
+ *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
- * within --max-cycles, or an output file could not be written; 2 bad
+ * within --max-cycles or --max-seconds, wrote into a guard gap, or an output
+ * file could not be written; 2 bad
  * command line or input (config, ELF, buffer, file, dimensions, a launch the
  * GPU refuses).  Every error is one line "fg_run: ..." on stderr.  On a
  * terminal, stderr shows a status line while the kernel runs (cycles,
