@@ -178,6 +178,7 @@ void gpu_fault(gpu_t *g, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(g->err, sizeof g->err, fmt, ap);
     va_end(ap);
+    gpu_annotate_pcs(g, g->err, sizeof g->err);
     g->failed = true;
 }
 
@@ -302,6 +303,7 @@ void gpu_free(gpu_t *g) {
     for (unsigned i = 0; i < g->n_lq; i++) free(g->lq[i]);
     for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
     mem_free(g->ms);
+    for (unsigned i = 0; i < g->n_img; i++) free(g->img[i].sym);
     free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
     free(g->dma); free(g->dma_order);
     free(g);

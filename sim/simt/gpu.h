@@ -135,6 +135,7 @@ typedef struct {
     unsigned regs_per_thread; /* from the ELF (registers the code uses) */
     unsigned static_shmem;    /* bytes */
     char name[64];
+    uint64_t image_base, image_end; /* the loaded image (code, data, bss) in global memory */
 } gpu_kernel;
 
 /* Loads a RISC-V (RV32IMAF) kernel ELF into GPU memory; clear errors for a
@@ -265,5 +266,43 @@ void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s);
 /* The last gpu_tick()'s stall bits of a core: bit s = scheduler s counted a
  * stallGPU cycle (the monitor's issue_stall_i, docs/CM_BAL.md). */
 unsigned gpu_issue_stall(const gpu_t *g, unsigned core);
+
+/* ---- diagnostics (gpu_diag.c; fg_run's reports, docs/SIMT.md) ---- */
+/* "function+0xoff" of a pc inside a loaded kernel's code (from the ELF's
+ * symbol table) into buf; 0 found, -1 not inside any kernel's code (buf =
+ * "?").  Fault messages (gpu_error) carry the same after each "pc 0x...". */
+int gpu_pc_symbol(const gpu_t *g, uint64_t pc, char *buf, size_t len);
+
+/* One live warp of a running launch: where its threads are and what they
+ * wait for (the report of a kernel that does not finish). */
+typedef struct {
+    unsigned core, slot;
+    uint64_t tag;             /* its launch's gpu_launch_desc.tag */
+    bool event;               /* a warp-level event warp (no thread block) */
+    bool draining;            /* every thread exited; loads or stores still in flight */
+    uint32_t ctaid[3];        /* its block */
+    unsigned warp_in_block;
+    uint32_t live;            /* lanes whose threads have not exited */
+    uint32_t bar_wait;        /* lanes waiting at the block barrier */
+    uint32_t lane_pc[32];     /* pc of each live lane (the issuing group's is the warp's pc) */
+    unsigned loads, stores;   /* loads in flight, store / atomic lines not acknowledged */
+    bool at_fence;            /* its next instruction is a FENCE waiting for its stores */
+    uint64_t instrs;          /* warp instructions issued */
+    /* its block's barrier: threads that arrived, threads still live, and the
+     * cycle the first of the arrived ones got there (valid when arrived > 0) */
+    unsigned block_arrived, block_live;
+    uint64_t bar_since;
+} gpu_warp_info;
+/* Fills at most max entries (core by core, slot by slot); returns how many
+ * warps there are in all. */
+unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max);
+
+/* An optional check of every global-memory access a kernel's thread makes
+ * (loads, stores, atomics; fg_run --check): 0 allows it, nonzero stops the
+ * GPU with a fault whose message starts with what fn wrote into msg and
+ * names the access, pc (function+offset), core, warp, lane, block and
+ * thread.  NULL fn: no check (the default, and the faster). */
+typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, char *msg, size_t msglen);
+void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user);
 
 #endif

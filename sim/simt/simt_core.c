@@ -514,6 +514,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
                 break;
             }
             simt_block *b = &c->blk[w->block];
+            if (!b->bar_arrived) b->bar_since = now;
             b->bar_arrived += popc(m);
             reconverge(c, w);
             simt_barrier_check(c, b);

@@ -114,6 +114,7 @@ typedef struct {
     uint32_t shmem_off, shmem_size;
     unsigned regs;
     uint16_t warp_slot[64];
+    uint64_t bar_since;       /* cycle the first thread waiting at the barrier arrived */
 } simt_block;
 
 /* A load waiting on an L1 MSHR (slot, load index, the load's uid). */
@@ -284,6 +285,9 @@ typedef struct {
     /* statistics */
     uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
     uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
+    /* optional check of each global access (gpu_set_access_check) */
+    gpu_access_check acc_check;
+    void *acc_user;
 } simt_core;
 
 /* ---- set-up and the cycle ---- */
