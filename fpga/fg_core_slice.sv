@@ -10,13 +10,12 @@
 // (ev_exit_i) also exits that slot in the PEWT.  The PEWT's own start /
 // exit registers are ignored while LINK = 1.
 module fg_core_slice
-  import fg_regmap_pkg::*;
 (
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic                pewt_we_i,
   input  logic                pre_we_i,
-  input  logic [WIN_BITS-1:0] addr_i,
+  input  logic [fg_regmap_pkg::WIN_BITS-1:0] addr_i,
   input  logic [31:0]         wdata_i,
   output logic [31:0]         pewt_rdata_o,
   output logic [31:0]         pre_rdata_o
@@ -25,12 +24,12 @@ module fg_core_slice
 
   logic                   link;
   logic                   hd_valid;
-  logic [PEWT_REGS_W-1:0] hd_regs;
+  logic [fg_regmap_pkg::PEWT_REGS_W-1:0] hd_regs;
   logic                   h_start_v, h_exit_v, x_start_v, x_exit_v;
-  logic [PEWT_SLOT_W-1:0] h_start_slot, h_exit_slot, x_start_slot, x_exit_slot;
+  logic [fg_regmap_pkg::PEWT_SLOT_W-1:0] h_start_slot, h_exit_slot, x_start_slot, x_exit_slot;
   logic                   h_req_v, x_req_v, h_evx, x_evx;
-  logic [PRE_REGS_W-1:0]  h_req_regs, x_req_regs;
-  logic [PRE_SLOT_W-1:0]  h_evx_slot, x_evx_slot, cmd_slot;
+  logic [fg_regmap_pkg::PRE_REGS_W-1:0]  h_req_regs, x_req_regs;
+  logic [fg_regmap_pkg::PRE_SLOT_W-1:0]  h_evx_slot, x_evx_slot, cmd_slot;
   logic [2:0]             cmd;
 
   fgs_edge_pewt u_pewt (
@@ -51,11 +50,11 @@ module fg_core_slice
 
   // every glue signal is a register output of a block or of a wrapper
   assign x_req_v      = link ? hd_valid : h_req_v;
-  assign x_req_regs   = link ? PRE_REGS_W'(hd_regs) : h_req_regs;
+  assign x_req_regs   = link ? fg_regmap_pkg::PRE_REGS_W'(hd_regs) : h_req_regs;
   assign x_start_v    = link ? (cmd == CMD_START) : h_start_v;
-  assign x_start_slot = link ? PEWT_SLOT_W'(cmd_slot) : h_start_slot;
+  assign x_start_slot = link ? fg_regmap_pkg::PEWT_SLOT_W'(cmd_slot) : h_start_slot;
   assign x_evx        = h_evx;
   assign x_evx_slot   = h_evx_slot;
   assign x_exit_v     = link ? h_evx : h_exit_v;
-  assign x_exit_slot  = link ? PEWT_SLOT_W'(h_evx_slot) : h_exit_slot;
+  assign x_exit_slot  = link ? fg_regmap_pkg::PEWT_SLOT_W'(h_evx_slot) : h_exit_slot;
 endmodule

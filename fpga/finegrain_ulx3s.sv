@@ -21,7 +21,6 @@
 //
 // Ports keep the board's net names (ulx3s_v20.lpf), hence no _i / _o.
 module finegrain_ulx3s
-  import fg_regmap_pkg::*;
 #(
   parameter int CLKI_DIV  = 1,    // design clock = 25 MHz * CLKFB_DIV / CLKI_DIV
   parameter int CLKFB_DIV = 2,
@@ -36,6 +35,20 @@ module finegrain_ulx3s
   output logic [7:0] led,
   output logic       wifi_gpio0   // held high: keeps the ESP32 from resetting the board
 );
+  // the register map (fpga/gen/fg_regmap_pkg.sv)
+  localparam int WIN_BITS = fg_regmap_pkg::WIN_BITS;
+  localparam int DB_ADDR_W = fg_regmap_pkg::DB_ADDR_W;
+  localparam int DB_ENTRIES = fg_regmap_pkg::DB_ENTRIES;
+  localparam int EKT_ENTRIES = fg_regmap_pkg::EKT_ENTRIES;
+  localparam int NCORES = fg_regmap_pkg::NCORES;
+  localparam int WIN_AP = fg_regmap_pkg::WIN_AP;
+  localparam int WIN_CM = fg_regmap_pkg::WIN_CM;
+  localparam int WIN_DB = fg_regmap_pkg::WIN_DB;
+  localparam int WIN_EKT = fg_regmap_pkg::WIN_EKT;
+  localparam int WIN_FE = fg_regmap_pkg::WIN_FE;
+  localparam int WIN_PEWT = fg_regmap_pkg::WIN_PEWT;
+  localparam int WIN_PRE = fg_regmap_pkg::WIN_PRE;
+  localparam int WIN_SYS = fg_regmap_pkg::WIN_SYS;
   // ------------------------------------------------------------ clock, reset
   logic clk, locked;
   fg_pll #(.CLKI_DIV(CLKI_DIV), .CLKFB_DIV(CLKFB_DIV), .CLKOP_DIV(CLKOP_DIV)) u_pll (
@@ -203,17 +216,17 @@ module finegrain_ulx3s
   // ------------------------------------------------------------ SIMT cores
   for (genvar c = 0; c < NCORES; c++) begin : g_core
     fg_core_slice u_core (
-      .clk_i(clk), .rst_ni(brst_n), .pewt_we_i(win_we_q[WIN_PEWT + 4'(c)]),
-      .pre_we_i(win_we_q[WIN_PRE + 4'(c)]), .addr_i(off_q), .wdata_i(wdata_q),
-      .pewt_rdata_o(win_rdata[WIN_PEWT + 4'(c)]), .pre_rdata_o(win_rdata[WIN_PRE + 4'(c)]));
+      .clk_i(clk), .rst_ni(brst_n), .pewt_we_i(win_we_q[WIN_PEWT + c]),
+      .pre_we_i(win_we_q[WIN_PRE + c]), .addr_i(off_q), .wdata_i(wdata_q),
+      .pewt_rdata_o(win_rdata[WIN_PEWT + c]), .pre_rdata_o(win_rdata[WIN_PRE + c]));
   end
 
   // unused windows read 0
   for (genvar w = 0; w < NWIN; w++) begin : g_nowin
-    if (w != int'(WIN_SYS) && w != int'(WIN_DB) && w != int'(WIN_AP) && w != int'(WIN_EKT) &&
-        w != int'(WIN_FE) && w != int'(WIN_CM) &&
-        !(w >= int'(WIN_PEWT) && w < int'(WIN_PEWT) + NCORES) &&
-        !(w >= int'(WIN_PRE) && w < int'(WIN_PRE) + NCORES)) begin : g_zero
+    if (w != WIN_SYS && w != WIN_DB && w != WIN_AP && w != WIN_EKT &&
+        w != WIN_FE && w != WIN_CM &&
+        !(w >= WIN_PEWT && w < WIN_PEWT + NCORES) &&
+        !(w >= WIN_PRE && w < WIN_PRE + NCORES)) begin : g_zero
       assign win_rdata[w] = 32'd0;
     end
   end

@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x6182068Cu
+#define FG_MAP_HASH 0x1F619684u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -38,7 +38,7 @@
 #define FG_SYS_NCORES 0x014u /* ro: SIMT cores (PEWT + preemption controller pairs) */
 #define FG_SYS_SCRATCH 0x018u /* rw: free for the host */
 #define FG_SYS_CYCLE_LO 0x01Cu /* ro: cycles since the last reset, low word */
-#define FG_SYS_CYCLE_HI 0x020u /* ro: high word (read LO first: HI is latched with it) */
+#define FG_SYS_CYCLE_HI 0x020u /* ro: high word (both live: read HI, LO, HI and retry when HI moved) */
 #define FG_SYS_RESET 0x024u /* wo: write 1: reset every block and its registers (not the bus) for 8 cycles */
 #define FG_SYS_LED 0x028u /* rw: led[7:2] (led[0] heartbeat, led[1] UART activity) */
 
@@ -90,8 +90,9 @@
 #define FG_P_CM_EXPLORE_N 4u
 
 /* One register of a window: byte offset, width in bits (words = (width + 31) / 32,
- * word k holds bits 32k..32k+31), access. */
-typedef struct { const char *name; uint32_t off; unsigned width; char acc; } fg_reg_desc;
+ * word k holds bits 32k..32k+31), access ('w' written by the host, 'r' read only), reset value.
+ * The name is the block port's (or the top glue's) name. */
+typedef struct { const char *name; uint32_t off; unsigned width; char acc; uint64_t rst; } fg_reg_desc;
 
 /* ---- edge_doorbell: Doorbell decoder (EDGE III-C). Its front-end writes come from the doorbell aperture window: a bus write at byte offset x of the aperture is a front-end write of the data to AP_BASE + x. Rings go to the EKT. */
 #define FGR_DB_CTRL 0x000u
@@ -122,27 +123,28 @@ typedef struct { const char *name; uint32_t off; unsigned width; char acc; } fg_
 #define FGR_DB_AP_DROPS 0x070u /* 16 b */
 #define FGR_DB_AP_COUNT 0x074u /* 8 b */
 #define FGR_DB_NREGS 20u
+#define FGR_DB_NWORDS 30u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_doorbell_regs[] = {
-    {"cfg_base_i", 0x018u, 64u, 'w'},
-    {"cfg_region_log2_i", 0x020u, 6u, 'w'},
-    {"cfg_stride_log2_i", 0x024u, 6u, 'w'},
-    {"wr_ready_o", 0x028u, 1u, 'r'},
-    {"pt_valid_o", 0x02Cu, 1u, 'r'},
-    {"pt_addr_o", 0x030u, 64u, 'r'},
-    {"pt_data_o", 0x038u, 32u, 'r'},
-    {"ring_valid_o", 0x03Cu, 1u, 'r'},
-    {"ring_id_o", 0x040u, 5u, 'r'},
-    {"ring_count_o", 0x044u, 5u, 'r'},
-    {"err_valid_o", 0x048u, 1u, 'r'},
-    {"err_code_o", 0x04Cu, 2u, 'r'},
-    {"err_addr_o", 0x050u, 64u, 'r'},
-    {"cnt_rings_o", 0x058u, 32u, 'r'},
-    {"cnt_err_range_o", 0x05Cu, 16u, 'r'},
-    {"cnt_err_align_o", 0x060u, 16u, 'r'},
-    {"err_status_o", 0x064u, 2u, 'r'},
-    {"ap_base", 0x068u, 64u, 'w'},
-    {"ap_drops", 0x070u, 16u, 'r'},
-    {"ap_count", 0x074u, 8u, 'r'},
+    {"cfg_base_i", 0x018u, 64u, 'w', 0x80000000ull},
+    {"cfg_region_log2_i", 0x020u, 6u, 'w', 0x9ull},
+    {"cfg_stride_log2_i", 0x024u, 6u, 'w', 0x3ull},
+    {"wr_ready_o", 0x028u, 1u, 'r', 0x0ull},
+    {"pt_valid_o", 0x02Cu, 1u, 'r', 0x0ull},
+    {"pt_addr_o", 0x030u, 64u, 'r', 0x0ull},
+    {"pt_data_o", 0x038u, 32u, 'r', 0x0ull},
+    {"ring_valid_o", 0x03Cu, 1u, 'r', 0x0ull},
+    {"ring_id_o", 0x040u, 5u, 'r', 0x0ull},
+    {"ring_count_o", 0x044u, 5u, 'r', 0x0ull},
+    {"err_valid_o", 0x048u, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x04Cu, 2u, 'r', 0x0ull},
+    {"err_addr_o", 0x050u, 64u, 'r', 0x0ull},
+    {"cnt_rings_o", 0x058u, 32u, 'r', 0x0ull},
+    {"cnt_err_range_o", 0x05Cu, 16u, 'r', 0x0ull},
+    {"cnt_err_align_o", 0x060u, 16u, 'r', 0x0ull},
+    {"err_status_o", 0x064u, 2u, 'r', 0x0ull},
+    {"ap_base", 0x068u, 64u, 'w', 0x80000000ull},
+    {"ap_drops", 0x070u, 16u, 'r', 0x0ull},
+    {"ap_count", 0x074u, 8u, 'r', 0x0ull},
 };
 
 /* ---- edge_ekt: Event kernel table (EDGE III-A..C, IV-E). Commands from registers; rings from the doorbell decoder; descriptors and responses read and popped by the host. */
@@ -215,64 +217,65 @@ static const fg_reg_desc fgr_edge_doorbell_regs[] = {
 #define FGR_EKT_CNT_ERR_CPL 0x114u /* 16 b */
 #define FGR_EKT_ERR_STATUS 0x118u /* 3 b */
 #define FGR_EKT_NREGS 57u
+#define FGR_EKT_NWORDS 71u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_ekt_regs[] = {
-    {"cmd_op_i", 0x014u, 2u, 'w'},
-    {"cmd_id_i", 0x018u, 5u, 'w'},
-    {"cmd_kernel_ptr_i", 0x01Cu, 64u, 'w'},
-    {"cmd_param_base_i", 0x024u, 64u, 'w'},
-    {"cmd_param_size_i", 0x02Cu, 64u, 'w'},
-    {"cmd_param_end_i", 0x034u, 64u, 'w'},
-    {"cmd_grid_x_i", 0x03Cu, 32u, 'w'},
-    {"cmd_grid_y_i", 0x040u, 32u, 'w'},
-    {"cmd_grid_z_i", 0x044u, 32u, 'w'},
-    {"cmd_block_x_i", 0x048u, 32u, 'w'},
-    {"cmd_block_y_i", 0x04Cu, 32u, 'w'},
-    {"cmd_block_z_i", 0x050u, 32u, 'w'},
-    {"cmd_shmem_i", 0x054u, 16u, 'w'},
-    {"cmd_prio_i", 0x058u, 2u, 'w'},
-    {"cmd_max_events_i", 0x05Cu, 16u, 'w'},
-    {"cpl_id_i", 0x060u, 5u, 'w'},
-    {"cmd_ready_o", 0x064u, 1u, 'r'},
-    {"rsp_valid_o", 0x068u, 1u, 'r'},
-    {"rsp_status_o", 0x06Cu, 3u, 'r'},
-    {"rsp_id_o", 0x070u, 5u, 'r'},
-    {"rsp_head_o", 0x074u, 64u, 'r'},
-    {"rsp_inflight_o", 0x07Cu, 16u, 'r'},
-    {"ring_ready_o", 0x080u, 1u, 'r'},
-    {"cpl_ready_o", 0x084u, 1u, 'r'},
-    {"evw_valid_o", 0x088u, 1u, 'r'},
-    {"evw_id_o", 0x08Cu, 5u, 'r'},
-    {"evw_kernel_ptr_o", 0x090u, 64u, 'r'},
-    {"evw_param_addr_o", 0x098u, 64u, 'r'},
-    {"evw_grid_x_o", 0x0A0u, 32u, 'r'},
-    {"evw_grid_y_o", 0x0A4u, 32u, 'r'},
-    {"evw_grid_z_o", 0x0A8u, 32u, 'r'},
-    {"evw_block_x_o", 0x0ACu, 32u, 'r'},
-    {"evw_block_y_o", 0x0B0u, 32u, 'r'},
-    {"evw_block_z_o", 0x0B4u, 32u, 'r'},
-    {"evw_shmem_o", 0x0B8u, 16u, 'r'},
-    {"evw_prio_o", 0x0BCu, 2u, 'r'},
-    {"pkq_valid_o", 0x0C0u, 1u, 'r'},
-    {"pkq_id_o", 0x0C4u, 5u, 'r'},
-    {"pkq_kernel_ptr_o", 0x0C8u, 64u, 'r'},
-    {"pkq_param_addr_o", 0x0D0u, 64u, 'r'},
-    {"pkq_grid_x_o", 0x0D8u, 32u, 'r'},
-    {"pkq_grid_y_o", 0x0DCu, 32u, 'r'},
-    {"pkq_grid_z_o", 0x0E0u, 32u, 'r'},
-    {"pkq_block_x_o", 0x0E4u, 32u, 'r'},
-    {"pkq_block_y_o", 0x0E8u, 32u, 'r'},
-    {"pkq_block_z_o", 0x0ECu, 32u, 'r'},
-    {"pkq_shmem_o", 0x0F0u, 16u, 'r'},
-    {"pkq_prio_o", 0x0F4u, 2u, 'r'},
-    {"err_valid_o", 0x0F8u, 1u, 'r'},
-    {"err_code_o", 0x0FCu, 3u, 'r'},
-    {"err_id_o", 0x100u, 5u, 'r'},
-    {"registered_o", 0x104u, 32u, 'r'},
-    {"cnt_launch_o", 0x108u, 32u, 'r'},
-    {"cnt_err_unreg_o", 0x10Cu, 16u, 'r'},
-    {"cnt_err_overrun_o", 0x110u, 16u, 'r'},
-    {"cnt_err_cpl_o", 0x114u, 16u, 'r'},
-    {"err_status_o", 0x118u, 3u, 'r'},
+    {"cmd_op_i", 0x014u, 2u, 'w', 0x0ull},
+    {"cmd_id_i", 0x018u, 5u, 'w', 0x0ull},
+    {"cmd_kernel_ptr_i", 0x01Cu, 64u, 'w', 0x0ull},
+    {"cmd_param_base_i", 0x024u, 64u, 'w', 0x0ull},
+    {"cmd_param_size_i", 0x02Cu, 64u, 'w', 0x0ull},
+    {"cmd_param_end_i", 0x034u, 64u, 'w', 0x0ull},
+    {"cmd_grid_x_i", 0x03Cu, 32u, 'w', 0x0ull},
+    {"cmd_grid_y_i", 0x040u, 32u, 'w', 0x0ull},
+    {"cmd_grid_z_i", 0x044u, 32u, 'w', 0x0ull},
+    {"cmd_block_x_i", 0x048u, 32u, 'w', 0x0ull},
+    {"cmd_block_y_i", 0x04Cu, 32u, 'w', 0x0ull},
+    {"cmd_block_z_i", 0x050u, 32u, 'w', 0x0ull},
+    {"cmd_shmem_i", 0x054u, 16u, 'w', 0x0ull},
+    {"cmd_prio_i", 0x058u, 2u, 'w', 0x0ull},
+    {"cmd_max_events_i", 0x05Cu, 16u, 'w', 0x0ull},
+    {"cpl_id_i", 0x060u, 5u, 'w', 0x0ull},
+    {"cmd_ready_o", 0x064u, 1u, 'r', 0x0ull},
+    {"rsp_valid_o", 0x068u, 1u, 'r', 0x0ull},
+    {"rsp_status_o", 0x06Cu, 3u, 'r', 0x0ull},
+    {"rsp_id_o", 0x070u, 5u, 'r', 0x0ull},
+    {"rsp_head_o", 0x074u, 64u, 'r', 0x0ull},
+    {"rsp_inflight_o", 0x07Cu, 16u, 'r', 0x0ull},
+    {"ring_ready_o", 0x080u, 1u, 'r', 0x0ull},
+    {"cpl_ready_o", 0x084u, 1u, 'r', 0x0ull},
+    {"evw_valid_o", 0x088u, 1u, 'r', 0x0ull},
+    {"evw_id_o", 0x08Cu, 5u, 'r', 0x0ull},
+    {"evw_kernel_ptr_o", 0x090u, 64u, 'r', 0x0ull},
+    {"evw_param_addr_o", 0x098u, 64u, 'r', 0x0ull},
+    {"evw_grid_x_o", 0x0A0u, 32u, 'r', 0x0ull},
+    {"evw_grid_y_o", 0x0A4u, 32u, 'r', 0x0ull},
+    {"evw_grid_z_o", 0x0A8u, 32u, 'r', 0x0ull},
+    {"evw_block_x_o", 0x0ACu, 32u, 'r', 0x0ull},
+    {"evw_block_y_o", 0x0B0u, 32u, 'r', 0x0ull},
+    {"evw_block_z_o", 0x0B4u, 32u, 'r', 0x0ull},
+    {"evw_shmem_o", 0x0B8u, 16u, 'r', 0x0ull},
+    {"evw_prio_o", 0x0BCu, 2u, 'r', 0x0ull},
+    {"pkq_valid_o", 0x0C0u, 1u, 'r', 0x0ull},
+    {"pkq_id_o", 0x0C4u, 5u, 'r', 0x0ull},
+    {"pkq_kernel_ptr_o", 0x0C8u, 64u, 'r', 0x0ull},
+    {"pkq_param_addr_o", 0x0D0u, 64u, 'r', 0x0ull},
+    {"pkq_grid_x_o", 0x0D8u, 32u, 'r', 0x0ull},
+    {"pkq_grid_y_o", 0x0DCu, 32u, 'r', 0x0ull},
+    {"pkq_grid_z_o", 0x0E0u, 32u, 'r', 0x0ull},
+    {"pkq_block_x_o", 0x0E4u, 32u, 'r', 0x0ull},
+    {"pkq_block_y_o", 0x0E8u, 32u, 'r', 0x0ull},
+    {"pkq_block_z_o", 0x0ECu, 32u, 'r', 0x0ull},
+    {"pkq_shmem_o", 0x0F0u, 16u, 'r', 0x0ull},
+    {"pkq_prio_o", 0x0F4u, 2u, 'r', 0x0ull},
+    {"err_valid_o", 0x0F8u, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x0FCu, 3u, 'r', 0x0ull},
+    {"err_id_o", 0x100u, 5u, 'r', 0x0ull},
+    {"registered_o", 0x104u, 32u, 'r', 0x0ull},
+    {"cnt_launch_o", 0x108u, 32u, 'r', 0x0ull},
+    {"cnt_err_unreg_o", 0x10Cu, 16u, 'r', 0x0ull},
+    {"cnt_err_overrun_o", 0x110u, 16u, 'r', 0x0ull},
+    {"cnt_err_cpl_o", 0x114u, 16u, 'r', 0x0ull},
+    {"err_status_o", 0x118u, 3u, 'r', 0x0ull},
 };
 
 /* ---- fe_sched_queues: F/E-bit DRAM scheduler queues of one memory partition (F/E 4.1-4.5). Requests from registers (held until the queue they go to takes them); output and NACK popped by the host. */
@@ -324,48 +327,49 @@ static const fg_reg_desc fgr_edge_ekt_regs[] = {
 #define FGR_FE_NACKS 0x0A4u /* 32 b */
 #define FGR_FE_ERR 0x0A8u /* 1 b */
 #define FGR_FE_NREGS 41u
+#define FGR_FE_NWORDS 43u /* words in use from offset 0 */
 static const fg_reg_desc fgr_fe_sched_queues_regs[] = {
-    {"req_src_i", 0x008u, 1u, 'w'},
-    {"req_we_i", 0x00Cu, 1u, 'w'},
-    {"req_dflt_i", 0x010u, 1u, 'w'},
-    {"req_trig_i", 0x014u, 2u, 'w'},
-    {"req_act_i", 0x018u, 2u, 'w'},
-    {"req_addr_i", 0x01Cu, 32u, 'w'},
-    {"req_mask_i", 0x020u, 32u, 'w'},
-    {"req_tag_i", 0x024u, 8u, 'w'},
-    {"init_full_i", 0x028u, 1u, 'w'},
-    {"init_addr_i", 0x02Cu, 32u, 'w'},
-    {"init_lines_i", 0x030u, 16u, 'w'},
-    {"wdog_limit_i", 0x034u, 16u, 'w'},
-    {"req_ready_o", 0x038u, 3u, 'r'},
-    {"stall_mc_o", 0x03Cu, 1u, 'r'},
-    {"out_valid_o", 0x040u, 1u, 'r'},
-    {"out_src_o", 0x044u, 1u, 'r'},
-    {"out_we_o", 0x048u, 1u, 'r'},
-    {"out_trig_o", 0x04Cu, 2u, 'r'},
-    {"out_act_o", 0x050u, 2u, 'r'},
-    {"out_addr_o", 0x054u, 32u, 'r'},
-    {"out_mask_o", 0x058u, 32u, 'r'},
-    {"out_tag_o", 0x05Cu, 8u, 'r'},
-    {"out_q_o", 0x060u, 2u, 'r'},
-    {"nack_valid_o", 0x064u, 1u, 'r'},
-    {"nack_src_o", 0x068u, 1u, 'r'},
-    {"nack_we_o", 0x06Cu, 1u, 'r'},
-    {"nack_trig_o", 0x070u, 2u, 'r'},
-    {"nack_act_o", 0x074u, 2u, 'r'},
-    {"nack_addr_o", 0x078u, 32u, 'r'},
-    {"nack_mask_o", 0x07Cu, 32u, 'r'},
-    {"nack_tag_o", 0x080u, 8u, 'r'},
-    {"nack_q_o", 0x084u, 2u, 'r'},
-    {"init_ready_o", 0x088u, 1u, 'r'},
-    {"head_blocked_o", 0x08Cu, 3u, 'r'},
-    {"q_count_o", 0x090u, 24u, 'r'},
-    {"stall_nt_o", 0x094u, 32u, 'r'},
-    {"stall_cpu_o", 0x098u, 32u, 'r'},
-    {"stall_gpu_o", 0x09Cu, 32u, 'r'},
-    {"releases_o", 0x0A0u, 32u, 'r'},
-    {"nacks_o", 0x0A4u, 32u, 'r'},
-    {"err_o", 0x0A8u, 1u, 'r'},
+    {"req_src_i", 0x008u, 1u, 'w', 0x0ull},
+    {"req_we_i", 0x00Cu, 1u, 'w', 0x0ull},
+    {"req_dflt_i", 0x010u, 1u, 'w', 0x0ull},
+    {"req_trig_i", 0x014u, 2u, 'w', 0x0ull},
+    {"req_act_i", 0x018u, 2u, 'w', 0x0ull},
+    {"req_addr_i", 0x01Cu, 32u, 'w', 0x0ull},
+    {"req_mask_i", 0x020u, 32u, 'w', 0x0ull},
+    {"req_tag_i", 0x024u, 8u, 'w', 0x0ull},
+    {"init_full_i", 0x028u, 1u, 'w', 0x0ull},
+    {"init_addr_i", 0x02Cu, 32u, 'w', 0x0ull},
+    {"init_lines_i", 0x030u, 16u, 'w', 0x0ull},
+    {"wdog_limit_i", 0x034u, 16u, 'w', 0x0ull},
+    {"req_ready_o", 0x038u, 3u, 'r', 0x0ull},
+    {"stall_mc_o", 0x03Cu, 1u, 'r', 0x0ull},
+    {"out_valid_o", 0x040u, 1u, 'r', 0x0ull},
+    {"out_src_o", 0x044u, 1u, 'r', 0x0ull},
+    {"out_we_o", 0x048u, 1u, 'r', 0x0ull},
+    {"out_trig_o", 0x04Cu, 2u, 'r', 0x0ull},
+    {"out_act_o", 0x050u, 2u, 'r', 0x0ull},
+    {"out_addr_o", 0x054u, 32u, 'r', 0x0ull},
+    {"out_mask_o", 0x058u, 32u, 'r', 0x0ull},
+    {"out_tag_o", 0x05Cu, 8u, 'r', 0x0ull},
+    {"out_q_o", 0x060u, 2u, 'r', 0x0ull},
+    {"nack_valid_o", 0x064u, 1u, 'r', 0x0ull},
+    {"nack_src_o", 0x068u, 1u, 'r', 0x0ull},
+    {"nack_we_o", 0x06Cu, 1u, 'r', 0x0ull},
+    {"nack_trig_o", 0x070u, 2u, 'r', 0x0ull},
+    {"nack_act_o", 0x074u, 2u, 'r', 0x0ull},
+    {"nack_addr_o", 0x078u, 32u, 'r', 0x0ull},
+    {"nack_mask_o", 0x07Cu, 32u, 'r', 0x0ull},
+    {"nack_tag_o", 0x080u, 8u, 'r', 0x0ull},
+    {"nack_q_o", 0x084u, 2u, 'r', 0x0ull},
+    {"init_ready_o", 0x088u, 1u, 'r', 0x0ull},
+    {"head_blocked_o", 0x08Cu, 3u, 'r', 0x0ull},
+    {"q_count_o", 0x090u, 24u, 'r', 0x0ull},
+    {"stall_nt_o", 0x094u, 32u, 'r', 0x0ull},
+    {"stall_cpu_o", 0x098u, 32u, 'r', 0x0ull},
+    {"stall_gpu_o", 0x09Cu, 32u, 'r', 0x0ull},
+    {"releases_o", 0x0A0u, 32u, 'r', 0x0ull},
+    {"nacks_o", 0x0A4u, 32u, 'r', 0x0ull},
+    {"err_o", 0x0A8u, 1u, 'r', 0x0ull},
 };
 
 /* ---- cm_bal_monitor: CM-CPU / CM-BAL stall monitor (CM 4.1-4.2): stall inputs as held levels (a bit held at 1 stalls every cycle), kernel start / end as pulses, per-core readout through rd_core_i / rd_entry_i. */
@@ -373,8 +377,8 @@ static const fg_reg_desc fgr_fe_sched_queues_regs[] = {
 #define FGR_CM_CTRL_KSTART (1u << 0) /* pulse */
 #define FGR_CM_CTRL_KEND (1u << 1) /* pulse */
 #define FGR_CM_INTERVAL_EVENTS 0x004u
-#define FGR_CM_STALL_MC 0x008u /* 8 b */
-#define FGR_CM_STALL_NET 0x00Cu /* 8 b */
+#define FGR_CM_STALL_MC_IN 0x008u /* 8 b */
+#define FGR_CM_STALL_NET_IN 0x00Cu /* 8 b */
 #define FGR_CM_ISSUE_STALL 0x010u /* 56 b */
 #define FGR_CM_KSTART 0x018u /* 28 b */
 #define FGR_CM_KEND 0x01Cu /* 28 b */
@@ -386,8 +390,8 @@ static const fg_reg_desc fgr_fe_sched_queues_regs[] = {
 #define FGR_CM_INTERVAL 0x034u /* 1 b */
 #define FGR_CM_DECISION 0x038u /* 2 b */
 #define FGR_CM_CPU_LIMIT 0x03Cu /* 6 b */
-#define FGR_CM_STALL_MC 0x040u /* 13 b */
-#define FGR_CM_STALL_NET 0x044u /* 13 b */
+#define FGR_CM_STALL_MC_OUT 0x040u /* 13 b */
+#define FGR_CM_STALL_NET_OUT 0x044u /* 13 b */
 #define FGR_CM_RD_LIMIT 0x048u /* 6 b */
 #define FGR_CM_RD_LEVEL 0x04Cu /* 4 b */
 #define FGR_CM_RD_STAY 0x050u /* 2 b */
@@ -395,28 +399,29 @@ static const fg_reg_desc fgr_fe_sched_queues_regs[] = {
 #define FGR_CM_RD_AVG 0x058u /* 11 b */
 #define FGR_CM_RD_WHY 0x05Cu /* 3 b */
 #define FGR_CM_NREGS 21u
+#define FGR_CM_NWORDS 24u /* words in use from offset 0 */
 static const fg_reg_desc fgr_cm_bal_monitor_regs[] = {
-    {"stall_mc_i", 0x008u, 8u, 'w'},
-    {"stall_net_i", 0x00Cu, 8u, 'w'},
-    {"issue_stall_i", 0x010u, 56u, 'w'},
-    {"kstart_i", 0x018u, 28u, 'w'},
-    {"kend_i", 0x01Cu, 28u, 'w'},
-    {"mode_i", 0x020u, 2u, 'w'},
-    {"static_i", 0x024u, 6u, 'w'},
-    {"k_i", 0x028u, 12u, 'w'},
-    {"rd_core_i", 0x02Cu, 5u, 'w'},
-    {"rd_entry_i", 0x030u, 4u, 'w'},
-    {"interval_o", 0x034u, 1u, 'r'},
-    {"decision_o", 0x038u, 2u, 'r'},
-    {"cpu_limit_o", 0x03Cu, 6u, 'r'},
-    {"stall_mc_o", 0x040u, 13u, 'r'},
-    {"stall_net_o", 0x044u, 13u, 'r'},
-    {"rd_limit_o", 0x048u, 6u, 'r'},
-    {"rd_level_o", 0x04Cu, 4u, 'r'},
-    {"rd_stay_o", 0x050u, 2u, 'r'},
-    {"rd_valid_o", 0x054u, 9u, 'r'},
-    {"rd_avg_o", 0x058u, 11u, 'r'},
-    {"rd_why_o", 0x05Cu, 3u, 'r'},
+    {"stall_mc_i", 0x008u, 8u, 'w', 0x0ull},
+    {"stall_net_i", 0x00Cu, 8u, 'w', 0x0ull},
+    {"issue_stall_i", 0x010u, 56u, 'w', 0x0ull},
+    {"kstart_i", 0x018u, 28u, 'w', 0x0ull},
+    {"kend_i", 0x01Cu, 28u, 'w', 0x0ull},
+    {"mode_i", 0x020u, 2u, 'w', 0x0ull},
+    {"static_i", 0x024u, 6u, 'w', 0x30ull},
+    {"k_i", 0x028u, 12u, 'w', 0x20ull},
+    {"rd_core_i", 0x02Cu, 5u, 'w', 0x0ull},
+    {"rd_entry_i", 0x030u, 4u, 'w', 0x0ull},
+    {"interval_o", 0x034u, 1u, 'r', 0x0ull},
+    {"decision_o", 0x038u, 2u, 'r', 0x0ull},
+    {"cpu_limit_o", 0x03Cu, 6u, 'r', 0x0ull},
+    {"stall_mc_o", 0x040u, 13u, 'r', 0x0ull},
+    {"stall_net_o", 0x044u, 13u, 'r', 0x0ull},
+    {"rd_limit_o", 0x048u, 6u, 'r', 0x0ull},
+    {"rd_level_o", 0x04Cu, 4u, 'r', 0x0ull},
+    {"rd_stay_o", 0x050u, 2u, 'r', 0x0ull},
+    {"rd_valid_o", 0x054u, 9u, 'r', 0x0ull},
+    {"rd_avg_o", 0x058u, 11u, 'r', 0x0ull},
+    {"rd_why_o", 0x05Cu, 3u, 'r', 0x0ull},
 };
 
 /* ---- edge_pewt: Pending event warp table of one SIMT core (EDGE IV-C). With the core's LINK bit (preemption window) its start comes from the controller's START commands. */
@@ -459,32 +464,33 @@ static const fg_reg_desc fgr_cm_bal_monitor_regs[] = {
 #define FGR_PEWT_CNT_ERR 0x09Cu /* 16 b */
 #define FGR_PEWT_CNT_PUSH 0x0A0u /* 32 b */
 #define FGR_PEWT_NREGS 25u
+#define FGR_PEWT_NWORDS 41u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_pewt_regs[] = {
-    {"ev_kernel_i", 0x024u, 64u, 'w'},
-    {"ev_param_i", 0x02Cu, 64u, 'w'},
-    {"ev_tag_i", 0x034u, 64u, 'w'},
-    {"ev_threads_i", 0x03Cu, 6u, 'w'},
-    {"ev_regs_i", 0x040u, 7u, 'w'},
-    {"start_slot_i", 0x044u, 6u, 'w'},
-    {"exit_slot_i", 0x048u, 6u, 'w'},
-    {"ev_ready_o", 0x04Cu, 1u, 'r'},
-    {"hd_valid_o", 0x050u, 1u, 'r'},
-    {"hd_idx_o", 0x054u, 2u, 'r'},
-    {"hd_kernel_o", 0x058u, 64u, 'r'},
-    {"hd_param_o", 0x060u, 64u, 'r'},
-    {"hd_tag_o", 0x068u, 64u, 'r'},
-    {"hd_threads_o", 0x070u, 6u, 'r'},
-    {"hd_regs_o", 0x074u, 7u, 'r'},
-    {"cpl_valid_o", 0x078u, 1u, 'r'},
-    {"cpl_tag_o", 0x07Cu, 64u, 'r'},
-    {"cpl_slot_o", 0x084u, 6u, 'r'},
-    {"n_pending_o", 0x088u, 3u, 'r'},
-    {"n_running_o", 0x08Cu, 3u, 'r'},
-    {"n_free_o", 0x090u, 3u, 'r'},
-    {"err_valid_o", 0x094u, 1u, 'r'},
-    {"err_code_o", 0x098u, 2u, 'r'},
-    {"cnt_err_o", 0x09Cu, 16u, 'r'},
-    {"cnt_push_o", 0x0A0u, 32u, 'r'},
+    {"ev_kernel_i", 0x024u, 64u, 'w', 0x0ull},
+    {"ev_param_i", 0x02Cu, 64u, 'w', 0x0ull},
+    {"ev_tag_i", 0x034u, 64u, 'w', 0x0ull},
+    {"ev_threads_i", 0x03Cu, 6u, 'w', 0x0ull},
+    {"ev_regs_i", 0x040u, 7u, 'w', 0x0ull},
+    {"start_slot_i", 0x044u, 6u, 'w', 0x0ull},
+    {"exit_slot_i", 0x048u, 6u, 'w', 0x0ull},
+    {"ev_ready_o", 0x04Cu, 1u, 'r', 0x0ull},
+    {"hd_valid_o", 0x050u, 1u, 'r', 0x0ull},
+    {"hd_idx_o", 0x054u, 2u, 'r', 0x0ull},
+    {"hd_kernel_o", 0x058u, 64u, 'r', 0x0ull},
+    {"hd_param_o", 0x060u, 64u, 'r', 0x0ull},
+    {"hd_tag_o", 0x068u, 64u, 'r', 0x0ull},
+    {"hd_threads_o", 0x070u, 6u, 'r', 0x0ull},
+    {"hd_regs_o", 0x074u, 7u, 'r', 0x0ull},
+    {"cpl_valid_o", 0x078u, 1u, 'r', 0x0ull},
+    {"cpl_tag_o", 0x07Cu, 64u, 'r', 0x0ull},
+    {"cpl_slot_o", 0x084u, 6u, 'r', 0x0ull},
+    {"n_pending_o", 0x088u, 3u, 'r', 0x0ull},
+    {"n_running_o", 0x08Cu, 3u, 'r', 0x0ull},
+    {"n_free_o", 0x090u, 3u, 'r', 0x0ull},
+    {"err_valid_o", 0x094u, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x098u, 2u, 'r', 0x0ull},
+    {"cnt_err_o", 0x09Cu, 16u, 'r', 0x0ull},
+    {"cnt_push_o", 0x0A0u, 32u, 'r', 0x0ull},
 };
 
 /* ---- edge_preempt: Warp preemption / flush controller of one SIMT core (EDGE IV-D); the host plays the core. LINK = 1: req_valid_i / req_regs_i come from the core's PEWT head and each START command starts the PEWT head (the system's wiring). */
@@ -542,44 +548,45 @@ static const fg_reg_desc fgr_edge_pewt_regs[] = {
 #define FGR_PRE_CNT_RESUME 0x0B4u /* 32 b */
 #define FGR_PRE_LINK 0x0B8u /* 1 b */
 #define FGR_PRE_NREGS 37u
+#define FGR_PRE_NWORDS 47u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_preempt_regs[] = {
-    {"cfg_en_i", 0x028u, 1u, 'w'},
-    {"cfg_policy_i", 0x02Cu, 2u, 'w'},
-    {"cfg_opt_i", 0x030u, 4u, 'w'},
-    {"cfg_save_base_i", 0x034u, 16u, 'w'},
-    {"cfg_save_per_reg_i", 0x038u, 8u, 'w'},
-    {"req_regs_i", 0x03Cu, 7u, 'w'},
-    {"free_ctx_i", 0x040u, 1u, 'w'},
-    {"free_slot_i", 0x044u, 4u, 'w'},
-    {"rf_free_i", 0x048u, 1u, 'w'},
-    {"w_alloc_i", 0x04Cu, 16u, 'w'},
-    {"w_alloc_regs_i", 0x050u, 7u, 'w'},
-    {"w_live_i", 0x054u, 16u, 'w'},
-    {"w_exit_i", 0x058u, 16u, 'w'},
-    {"w_bar_i", 0x05Cu, 16u, 'w'},
-    {"w_ld_i", 0x060u, 16u, 'w'},
-    {"v_pipe_i", 0x064u, 1u, 'w'},
-    {"v_sb_i", 0x068u, 1u, 'w'},
-    {"v_ibuf_i", 0x06Cu, 1u, 'w'},
-    {"v_imiss_i", 0x070u, 1u, 'w'},
-    {"v_ldok_i", 0x074u, 1u, 'w'},
-    {"ev_exit_slot_i", 0x078u, 4u, 'w'},
-    {"cmd_o", 0x07Cu, 3u, 'r'},
-    {"cmd_slot_o", 0x080u, 4u, 'r'},
-    {"cmd_arg_o", 0x084u, 4u, 'r'},
-    {"state_o", 0x088u, 2u, 'r'},
-    {"victim_o", 0x08Cu, 4u, 'r'},
-    {"vstat_o", 0x090u, 6u, 'r'},
-    {"event_mask_o", 0x094u, 16u, 'r'},
-    {"victim_mask_o", 0x098u, 16u, 'r'},
-    {"err_valid_o", 0x09Cu, 1u, 'r'},
-    {"err_code_o", 0x0A0u, 2u, 'r'},
-    {"cnt_err_o", 0x0A4u, 16u, 'r'},
-    {"cnt_start_free_o", 0x0A8u, 32u, 'r'},
-    {"cnt_start_pre_o", 0x0ACu, 32u, 'r'},
-    {"cnt_abort_o", 0x0B0u, 16u, 'r'},
-    {"cnt_resume_o", 0x0B4u, 32u, 'r'},
-    {"link", 0x0B8u, 1u, 'w'},
+    {"cfg_en_i", 0x028u, 1u, 'w', 0x0ull},
+    {"cfg_policy_i", 0x02Cu, 2u, 'w', 0x0ull},
+    {"cfg_opt_i", 0x030u, 4u, 'w', 0x0ull},
+    {"cfg_save_base_i", 0x034u, 16u, 'w', 0x0ull},
+    {"cfg_save_per_reg_i", 0x038u, 8u, 'w', 0x0ull},
+    {"req_regs_i", 0x03Cu, 7u, 'w', 0x0ull},
+    {"free_ctx_i", 0x040u, 1u, 'w', 0x0ull},
+    {"free_slot_i", 0x044u, 4u, 'w', 0x0ull},
+    {"rf_free_i", 0x048u, 1u, 'w', 0x0ull},
+    {"w_alloc_i", 0x04Cu, 16u, 'w', 0x0ull},
+    {"w_alloc_regs_i", 0x050u, 7u, 'w', 0x0ull},
+    {"w_live_i", 0x054u, 16u, 'w', 0x0ull},
+    {"w_exit_i", 0x058u, 16u, 'w', 0x0ull},
+    {"w_bar_i", 0x05Cu, 16u, 'w', 0x0ull},
+    {"w_ld_i", 0x060u, 16u, 'w', 0x0ull},
+    {"v_pipe_i", 0x064u, 1u, 'w', 0x0ull},
+    {"v_sb_i", 0x068u, 1u, 'w', 0x0ull},
+    {"v_ibuf_i", 0x06Cu, 1u, 'w', 0x0ull},
+    {"v_imiss_i", 0x070u, 1u, 'w', 0x0ull},
+    {"v_ldok_i", 0x074u, 1u, 'w', 0x0ull},
+    {"ev_exit_slot_i", 0x078u, 4u, 'w', 0x0ull},
+    {"cmd_o", 0x07Cu, 3u, 'r', 0x0ull},
+    {"cmd_slot_o", 0x080u, 4u, 'r', 0x0ull},
+    {"cmd_arg_o", 0x084u, 4u, 'r', 0x0ull},
+    {"state_o", 0x088u, 2u, 'r', 0x0ull},
+    {"victim_o", 0x08Cu, 4u, 'r', 0x0ull},
+    {"vstat_o", 0x090u, 6u, 'r', 0x0ull},
+    {"event_mask_o", 0x094u, 16u, 'r', 0x0ull},
+    {"victim_mask_o", 0x098u, 16u, 'r', 0x0ull},
+    {"err_valid_o", 0x09Cu, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x0A0u, 2u, 'r', 0x0ull},
+    {"cnt_err_o", 0x0A4u, 16u, 'r', 0x0ull},
+    {"cnt_start_free_o", 0x0A8u, 32u, 'r', 0x0ull},
+    {"cnt_start_pre_o", 0x0ACu, 32u, 'r', 0x0ull},
+    {"cnt_abort_o", 0x0B0u, 16u, 'r', 0x0ull},
+    {"cnt_resume_o", 0x0B4u, 32u, 'r', 0x0ull},
+    {"link", 0x0B8u, 1u, 'w', 0x0ull},
 };
 
 #endif

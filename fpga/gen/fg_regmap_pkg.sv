@@ -3,17 +3,17 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h6182068C;
+  localparam logic [31:0] MAP_HASH = 32'h1F619684;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
-  localparam logic [3:0] WIN_SYS = 4'd0;
-  localparam logic [3:0] WIN_DB = 4'd1;
-  localparam logic [3:0] WIN_AP = 4'd2;
-  localparam logic [3:0] WIN_EKT = 4'd3;
-  localparam logic [3:0] WIN_FE = 4'd4;
-  localparam logic [3:0] WIN_CM = 4'd5;
-  localparam logic [3:0] WIN_PEWT = 4'd8;
-  localparam logic [3:0] WIN_PRE = 4'd12;
+  localparam int WIN_SYS = 0;
+  localparam int WIN_DB = 1;
+  localparam int WIN_AP = 2;
+  localparam int WIN_EKT = 3;
+  localparam int WIN_FE = 4;
+  localparam int WIN_CM = 5;
+  localparam int WIN_PEWT = 8;
+  localparam int WIN_PRE = 12;
   localparam logic [7:0] SYS_ID = 8'd0;  // ro: 0x4647524E ("FGRN")
   localparam logic [7:0] SYS_VERSION = 8'd1;  // ro: register map major << 16 | minor << 8
   localparam logic [7:0] SYS_MAP_HASH = 8'd2;  // ro: first 32 bits of the SHA-256 of the register map (header and bitstream agree)
@@ -22,7 +22,7 @@ package fg_regmap_pkg;
   localparam logic [7:0] SYS_NCORES = 8'd5;  // ro: SIMT cores (PEWT + preemption controller pairs)
   localparam logic [7:0] SYS_SCRATCH = 8'd6;  // rw: free for the host
   localparam logic [7:0] SYS_CYCLE_LO = 8'd7;  // ro: cycles since the last reset, low word
-  localparam logic [7:0] SYS_CYCLE_HI = 8'd8;  // ro: high word (read LO first: HI is latched with it)
+  localparam logic [7:0] SYS_CYCLE_HI = 8'd8;  // ro: high word (both live: read HI, LO, HI and retry when HI moved)
   localparam logic [7:0] SYS_RESET = 8'd9;  // wo: write 1: reset every block and its registers (not the bus) for 8 cycles
   localparam logic [7:0] SYS_LED = 8'd10;  // rw: led[7:2] (led[0] heartbeat, led[1] UART activity)
   // the blocks' parameters the hand-written top needs (all of them: fgs_*.sv)
