@@ -12,7 +12,7 @@ FPGA_TOP_RTL := $(shell cat fpga/top.f)
 FPGA_TOP_MHZ ?= 50
 # The verilated top's UART: FG_SIM_DIV cycles per bit (the RTL's baud is
 # set to 50 MHz / FG_SIM_DIV; the C model uses the same count).
-FPGA_SIM_DIV := 16
+FPGA_SIM_DIV := 8
 FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
 
 CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
@@ -31,6 +31,7 @@ $(BUILD)/obj/fpga/sim/fg_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_VL)/Vfine
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -Ifpga/sim -isystem $(FPGA_VL) -c $< -o $@
 $(BUILD)/obj/fpga/sim/fpga_sim_main.o: CFLAGS += -DFG_SIM_DIV=$(FPGA_SIM_DIV)
+$(BUILD)/obj/fpga/sim/fpga_sim_main.o: mk/fpga_top.mk
 $(BUILD)/bin/fpga_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/fpga/sim/fg_top_model.o \
                        $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a $(BUILD)/vlrt/libvlrt.a
 	@mkdir -p $(dir $@)

@@ -31,9 +31,10 @@
 #include "fg_hw.h"
 
 static fg_host *H;
+static unsigned long n_regs_checked, n_caps_checked; /* what the comparisons covered */
 
 /* ------------------------------------------------------------ reference */
-#define NC FG_NCORES
+#define NC ((int)FG_NCORES)
 #define CAPN 64
 
 typedef struct {
@@ -107,6 +108,23 @@ typedef struct {
     const char *const *skip; /* outputs not compared (they count cycles) */
     int core;
 } win_t;
+
+/* Stream fields are don't-care while their valid is 0 (stale storage, not
+ * reset: fg_fifo / table contents): {prefix, valid port}. */
+static const char *const qualified[][2] = {
+    {"pt_", "pt_valid_o"},   {"ring_id_o", "ring_valid_o"}, {"evw_", "evw_valid_o"},
+    {"pkq_", "pkq_valid_o"}, {"rsp_", "rsp_valid_o"},       {"out_", "out_valid_o"},
+    {"nack_", "nack_valid_o"}, {"hd_", "hd_valid_o"}};
+
+static int dont_care(const fg_block_class *cls, const void *out, const char *name) {
+    for (size_t i = 0; i < sizeof qualified / sizeof *qualified; i++) {
+        const char *pfx = qualified[i][0], *v = qualified[i][1];
+        if (strncmp(name, pfx, strlen(pfx)) || !strcmp(name, v) || !has_port(cls->out_ports, cls->n_out, v))
+            continue;
+        if (!fg_port_get(cls->out_ports, cls->n_out, out, v)) return 1;
+    }
+    return 0;
+}
 
 static const char *const fe_skip[] = {"stall_nt_o", "stall_cpu_o", "stall_gpu_o", NULL};
 static const char *const none_skip[] = {NULL};
@@ -374,7 +392,7 @@ static void check_window(const win_t *w) {
         const fg_reg_desc *d = &w->regs[i];
         int skip = 0;
         for (const char *const *s = w->skip; *s; s++) skip |= !strcmp(*s, d->name);
-        if (skip) continue;
+        if (skip || (d->acc == 'r' && dont_care(w->cls, out, d->name))) continue;
         uint64_t got = wd[d->off / 4], want;
         if (d->width > 32) got |= (uint64_t)wd[d->off / 4 + 1] << 32;
         const uint64_t *a = aux_ref(w, d->name);
@@ -389,6 +407,7 @@ static void check_window(const win_t *w) {
             return;
         }
         uint64_t m = d->width >= 64 ? ~0ull : (1ull << d->width) - 1;
+        n_regs_checked++;
         if ((got & m) != (want & m)) {
             print_error("%s%d %s: FPGA 0x%llx, twin 0x%llx\n", w->name, w->core, d->name,
                         (unsigned long long)(got & m), (unsigned long long)(want & m));
@@ -417,6 +436,7 @@ static void check_cap(const win_t *w, cap_list *c, uint32_t stat, uint32_t event
                          (unsigned long long)v, (unsigned long long)(c->f[f][k] & m));
         }
         io_ok(fg_host_write(H, w->base + FGR_EKT_CTRL, pop));
+        n_caps_checked++;
     }
     c->n = 0;
     io_ok(fg_host_read(H, w->base + stat, &st));
@@ -778,6 +798,8 @@ int main(void) {
         cmocka_unit_test_setup(test_simt_cores, setup),
     };
     int rc = cmocka_run_group_tests_name("fpga_host", tests, NULL, NULL);
+    printf("# compared %lu register values and %lu capture entries with the twins\n", n_regs_checked,
+           n_caps_checked);
     fg_host_close(H);
     return rc;
 }
