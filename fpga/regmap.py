@@ -432,8 +432,10 @@ def windows(blocks):
         ("EKT", by["edge_ekt"], 3, by["edge_ekt"].doc),
         ("FE", by["fe_sched_queues"], 4, by["fe_sched_queues"].doc),
         ("CM", by["cm_bal_monitor"], 5, by["cm_bal_monitor"].doc),
-    ] + [(f"PEWT{i}", by["edge_pewt"], 8 + i, "") for i in range(NCORES)] + \
-        [(f"PRE{i}", by["edge_preempt"], 12 + i, "") for i in range(NCORES)]
+    ] + [(f"PEWT{i}", by["edge_pewt"], 8 + i, f"pending event warp table of SIMT core {i}")
+         for i in range(NCORES)] + \
+        [(f"PRE{i}", by["edge_preempt"], 12 + i, f"preemption / flush controller of SIMT core {i}")
+         for i in range(NCORES)]
 
 
 SYS_REGS = [  # name, word offset, access, doc
@@ -847,10 +849,10 @@ def c_header(blocks):
 def doc_table(blocks):
     L = ["| window | byte base | what |", "|---|---|---|"]
     for wname, b, win, doc in windows(blocks):
-        L.append(f"| `{wname}` | 0x{win << (WIN_BITS + 2):05X} | {doc or 'as ' + wname.rstrip('0123456789') + '0'} |")
+        L.append(f"| `{wname}` | 0x{win << (WIN_BITS + 2):05X} | {doc} |")
     L += ["", "`SYS` window:", "", "| byte offset | register | access | meaning |", "|---|---|---|---|"]
     for name, off, acc, doc in SYS_REGS:
-        L.append(f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc} |")
+        L.append(f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc.replace('|', 'OR')} |")
     for b in blocks:
         L += ["", f"`{b.name}` window (`fpga/gen/fgr_{b.name}.sv`):", "",
               "| byte offset | register | bits | access |", "|---|---|---|---|"]
