@@ -96,7 +96,7 @@ module fgr_cm_bal_monitor (
       if (interval_hit && interval_ev_q != '1) interval_ev_q <= interval_ev_q + 1'b1;
     end
   end
-  // read mux (registered)
+  // read mux (case), registered
   logic [31:0] rdata_d, rdata_q;
   always_comb begin
     unique case (addr_i)

@@ -215,7 +215,7 @@ module fgr_edge_preempt (
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
     end
   end
-  // read mux (registered)
+  // read mux (case), registered
   logic [31:0] rdata_d, rdata_q;
   always_comb begin
     unique case (addr_i)
