@@ -112,8 +112,10 @@ class Block:
     def __init__(self, name, module, params, twin, doc, pfx, acc_sv="", mux="case"):
         self.name, self.module, self.params, self.twin, self.doc = name, module, params, twin, doc
         self.pfx, self.acc_sv = pfx, acc_sv
-        # read mux style, whichever Yosys 0.23 maps to fewer LUT4 for this window
-        # (measured: an indexed array wins for the wide EKT / PEWT / F/E windows)
+        # read mux style: "case" (a parallel mux) or "array" (an indexed array,
+        # a mux tree).  Synthesized alone the array is smaller for the wide
+        # windows (EKT 2.3k vs 3.1k LUT4); in the whole top it came out 1.7k
+        # LUT4 larger (ABC), so every window uses case.
         self.mux = mux
         self.ports, self.caps = [], []
 
@@ -215,7 +217,7 @@ def build():
     # ---- event kernel table
     P = P_EKT
     idw = clog2(P["ENTRIES"])
-    b = Block("edge_ekt", "edge_ekt", P, "edge_ekt.h", pfx="EKT", mux="array", doc=
+    b = Block("edge_ekt", "edge_ekt", P, "edge_ekt.h", pfx="EKT", doc=
               "Event kernel table (EDGE III-A..C, IV-E). Commands from registers; rings from the "
               "doorbell decoder; descriptors and responses read and popped by the host.")
     b.inp("cmd_valid_i", 1, "valid", ready="cmd_ready_o")
@@ -259,7 +261,7 @@ def build():
     # ---- F/E queues
     P = P_FE
     aw, wd, tw, cw = P["ADDR_W"], P["WORDS"], P["TAG_W"], P["CNT_W"]
-    b = Block("fe_sched_queues", "fe_sched_queues", P, "fe_sched_queues.h", pfx="FE", acc_sv=FE_ACC, mux="array", doc=
+    b = Block("fe_sched_queues", "fe_sched_queues", P, "fe_sched_queues.h", pfx="FE", acc_sv=FE_ACC, doc=
               "F/E-bit DRAM scheduler queues of one memory partition (F/E 4.1-4.5). Requests from "
               "registers (held until the queue they go to takes them); output and NACK popped by "
               "the host.")
@@ -336,7 +338,7 @@ def build():
 
     # ---- PEWT (one per core)
     P = P_PEWT
-    b = Block("edge_pewt", "edge_pewt", P, "edge_pewt.h", pfx="PEWT", mux="array", doc=
+    b = Block("edge_pewt", "edge_pewt", P, "edge_pewt.h", pfx="PEWT", doc=
               "Pending event warp table of one SIMT core (EDGE IV-C). With the core's LINK bit "
               "(preemption window) its start comes from the controller's START commands.")
     b.inp("ev_valid_i", 1, "valid", ready="ev_ready_o")
