@@ -86,8 +86,9 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int i = 0; i < 3; i++) {
         sys_params q = p;
-        q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: */
-        q.gpu.pre.impl = impls[i];  /* the front-end and each core's PEWT / preemption controller */
+        q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: the front-end, */
+        q.gpu.pre.impl = impls[i];  /* each core's PEWT / preemption controller, */
+        q.gpu.mem.fe_impl = impls[i]; /* each memory partition's F/E queues */
         if (launch_exp_run(&q, &x, &r[i], err, sizeof err)) {
             fprintf(stderr, "sim_speed: %s: %s\n", fg_impl_name(impls[i]), err);
             return 1;
