@@ -1,0 +1,60 @@
+// One SIMT core's EDGE blocks on the FPGA: its pending event warp table and
+// its preemption / flush controller, each in its own register window; the
+// host plays the SIMT core (docs/FPGA.md).
+//
+// LINK (preemption window register) = 0: every input of both blocks comes
+// from the host's registers.  LINK = 1: the system's wiring (sim/simt/
+// simt_edge_core.c, docs/PREEMPT.md): the controller's request is the PEWT
+// head (hd_valid_o, hd_regs_o), each START command starts the PEWT head in
+// the command's slot, and an event-warp exit the host gives the controller
+// (ev_exit_i) also exits that slot in the PEWT.  The PEWT's own start /
+// exit registers are ignored while LINK = 1.
+module fg_core_slice
+(
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                pewt_we_i,
+  input  logic                pre_we_i,
+  input  logic [fg_regmap_pkg::WIN_BITS-1:0] addr_i,
+  input  logic [31:0]         wdata_i,
+  output logic [31:0]         pewt_rdata_o,
+  output logic [31:0]         pre_rdata_o
+);
+  localparam logic [2:0] CMD_START = 3'd4;  // PRE_CMD_START (sim/twin/edge_preempt.h)
+
+  logic                   link;
+  logic                   hd_valid;
+  logic [fg_regmap_pkg::PEWT_REGS_W-1:0] hd_regs;
+  logic                   h_start_v, h_exit_v, x_start_v, x_exit_v;
+  logic [fg_regmap_pkg::PEWT_SLOT_W-1:0] h_start_slot, h_exit_slot, x_start_slot, x_exit_slot;
+  logic                   h_req_v, x_req_v, h_evx, x_evx;
+  logic [fg_regmap_pkg::PRE_REGS_W-1:0]  h_req_regs, x_req_regs;
+  logic [fg_regmap_pkg::PRE_SLOT_W-1:0]  h_evx_slot, x_evx_slot, cmd_slot;
+  logic [2:0]             cmd;
+
+  fgs_edge_pewt u_pewt (
+    .clk_i, .rst_ni, .we_i(pewt_we_i), .addr_i, .wdata_i, .rdata_o(pewt_rdata_o),
+    .h_start_valid_i(h_start_v), .x_start_valid_i(x_start_v),
+    .h_start_slot_i(h_start_slot), .x_start_slot_i(x_start_slot),
+    .h_exit_valid_i(h_exit_v), .x_exit_valid_i(x_exit_v),
+    .h_exit_slot_i(h_exit_slot), .x_exit_slot_i(x_exit_slot),
+    .hd_valid_o(hd_valid), .hd_regs_o(hd_regs));
+
+  fgs_edge_preempt u_pre (
+    .clk_i, .rst_ni, .we_i(pre_we_i), .addr_i, .wdata_i, .rdata_o(pre_rdata_o),
+    .h_req_valid_i(h_req_v), .x_req_valid_i(x_req_v),
+    .h_req_regs_i(h_req_regs), .x_req_regs_i(x_req_regs),
+    .h_ev_exit_i(h_evx), .x_ev_exit_i(x_evx),
+    .h_ev_exit_slot_i(h_evx_slot), .x_ev_exit_slot_i(x_evx_slot),
+    .cmd_o(cmd), .cmd_slot_o(cmd_slot), .link_o(link));
+
+  // every glue signal is a register output of a block or of a wrapper
+  assign x_req_v      = link ? hd_valid : h_req_v;
+  assign x_req_regs   = link ? fg_regmap_pkg::PRE_REGS_W'(hd_regs) : h_req_regs;
+  assign x_start_v    = link ? (cmd == CMD_START) : h_start_v;
+  assign x_start_slot = link ? fg_regmap_pkg::PEWT_SLOT_W'(cmd_slot) : h_start_slot;
+  assign x_evx        = h_evx;
+  assign x_evx_slot   = h_evx_slot;
+  assign x_exit_v     = link ? h_evx : h_exit_v;
+  assign x_exit_slot  = link ? fg_regmap_pkg::PEWT_SLOT_W'(h_evx_slot) : h_exit_slot;
+endmodule

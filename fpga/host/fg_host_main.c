@@ -1,0 +1,98 @@
+/* build/bin/fg_host: talk to the FPGA top (board or build/bin/fpga_sim).
+ *
+ *   fg_host WHERE id                    identity, register map, clock, cycles
+ *   fg_host WHERE read ADDR [N]         N words from byte address ADDR
+ *   fg_host WHERE write ADDR VALUE...   consecutive words
+ *   fg_host WHERE dump WINDOW           every register of a window by name
+ *                                       (db ekt fe cm pewt0..3 pre0..3)
+ *   fg_host WHERE reset                 every block back to reset
+ *
+ * WHERE: tcp:HOST:PORT, or a serial device (/dev/ttyUSB0[@BAUD]). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_host.h"
+
+typedef struct {
+    const char *name;
+    uint32_t base;
+    const fg_reg_desc *regs;
+    unsigned n;
+} window;
+
+#define WIN(nm, base, blk) {nm, base, fgr_##blk##_regs, sizeof fgr_##blk##_regs / sizeof *fgr_##blk##_regs}
+static const window windows[] = {
+    WIN("db", FG_WIN_DB, edge_doorbell),     WIN("ekt", FG_WIN_EKT, edge_ekt),
+    WIN("fe", FG_WIN_FE, fe_sched_queues),   WIN("cm", FG_WIN_CM, cm_bal_monitor),
+    WIN("pewt0", FG_WIN_PEWT0, edge_pewt),   WIN("pewt1", FG_WIN_PEWT1, edge_pewt),
+    WIN("pewt2", FG_WIN_PEWT2, edge_pewt),   WIN("pewt3", FG_WIN_PEWT3, edge_pewt),
+    WIN("pre0", FG_WIN_PRE0, edge_preempt),  WIN("pre1", FG_WIN_PRE1, edge_preempt),
+    WIN("pre2", FG_WIN_PRE2, edge_preempt),  WIN("pre3", FG_WIN_PRE3, edge_preempt),
+};
+
+static int usage(void) {
+    fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
+                    "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) return usage();
+    char err[256];
+    fg_host *h = fg_host_open(argv[1], err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "fg_host: %s\n", err);
+        return 1;
+    }
+    int rc = 0;
+    const char *cmd = argv[2];
+    if (!strcmp(cmd, "id")) {
+        uint32_t v[6];
+        uint64_t cyc;
+        if (fg_host_read_burst(h, FG_WIN_SYS + FG_SYS_ID, v, 6) || fg_host_cycles(h, &cyc)) goto io;
+        printf("id 0x%08x version 0x%08x map 0x%08x clock %u Hz baud %u cores %u cycles %" PRIu64 "\n", v[0],
+               v[1], v[2], v[3], v[4], v[5], cyc);
+        if (fg_host_check_id(h)) {
+            fprintf(stderr, "fg_host: %s\n", fg_host_error(h));
+            rc = 1;
+        }
+    } else if (!strcmp(cmd, "read") && argc >= 4) {
+        uint32_t a = (uint32_t)strtoul(argv[3], NULL, 0);
+        unsigned n = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 1;
+        uint32_t v[256];
+        if (n < 1 || n > 256) return usage();
+        if (fg_host_read_burst(h, a, v, n)) goto io;
+        for (unsigned i = 0; i < n; i++) printf("0x%05x 0x%08x\n", a + 4 * i, v[i]);
+    } else if (!strcmp(cmd, "write") && argc >= 5) {
+        uint32_t a = (uint32_t)strtoul(argv[3], NULL, 0), v[256];
+        unsigned n = (unsigned)(argc - 4);
+        if (n > 256) return usage();
+        for (unsigned i = 0; i < n; i++) v[i] = (uint32_t)strtoul(argv[4 + i], NULL, 0);
+        uint32_t id;
+        if (fg_host_write_burst(h, a, v, n) || fg_host_read(h, FG_WIN_SYS + FG_SYS_ID, &id)) goto io;
+    } else if (!strcmp(cmd, "dump") && argc >= 4) {
+        const window *w = NULL;
+        for (size_t i = 0; i < sizeof windows / sizeof *windows; i++)
+            if (!strcmp(windows[i].name, argv[3])) w = &windows[i];
+        if (!w) return usage();
+        for (unsigned i = 0; i < w->n; i++) {
+            uint64_t v;
+            if (fg_host_read_field(h, w->base + w->regs[i].off, w->regs[i].width, &v)) goto io;
+            printf("%-22s 0x%05x %c %2u b  0x%" PRIx64 "\n", w->regs[i].name, w->base + w->regs[i].off,
+                   w->regs[i].acc, w->regs[i].width, v);
+        }
+    } else if (!strcmp(cmd, "reset")) {
+        if (fg_host_reset_blocks(h)) goto io;
+    } else {
+        fg_host_close(h);
+        return usage();
+    }
+    fg_host_close(h);
+    return rc;
+io:
+    fprintf(stderr, "fg_host: %s\n", fg_host_error(h));
+    fg_host_close(h);
+    return 1;
+}

@@ -1,0 +1,951 @@
+#!/usr/bin/env python3
+"""The FPGA top's register map: the one description of every register, from
+which the RTL and the C side are generated (docs/FPGA.md, "Register map").
+
+    fpga/regmap.py            write fpga/gen/* and the table in docs/FPGA.md
+    fpga/regmap.py --check    exit 1 when a generated file is not current
+
+Generated:
+  fpga/gen/fg_regmap_pkg.sv   SystemVerilog package: ID, clocking, window
+                              numbers, the blocks' FPGA parameters, offsets
+  fpga/gen/fgr_<block>.sv     one register wrapper per block type: the
+                              block's inputs from registers, its outputs
+                              readable, valid/ready handshakes, pulse
+                              strobes and capture FIFOs for one-cycle outputs
+  fpga/gen/fg_regmap.h        C: window bases, register offsets, widths,
+                              CTRL bits, a port table per block
+  docs/FPGA.md                the register map table between its markers
+
+Each block's port list is checked against its twin's X-macro lists
+(sim/twin/<block>.h): every input is drivable (a register, a strobe, or a
+link from a neighbour named here), every output readable.
+
+Register windows: a bus word address is window << 8 | offset (256 words
+per window; byte address = word address * 4, as LiteX's UARTBone and
+RemoteClient count).  In every block window, word 0 is CTRL: writing a 1 to
+bit b fires strobe b (set a held valid, give a one-cycle pulse, or pop a
+capture FIFO); reading it shows which held valids are still pending and
+which capture FIFOs hold an entry.
+"""
+import hashlib
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GEN = os.path.join(ROOT, "fpga", "gen")
+
+# ----------------------------------------------------------------- identity
+ID_VALUE = 0x4647524E        # "FGRN"
+VERSION = (1, 0)             # register map major.minor
+BAUD = 115200                # UART baud on the board
+WIN_BITS = 8                 # words per window = 2^WIN_BITS
+
+# --------------------------------------------------- the blocks' FPGA configuration
+# Parameters the blocks are instantiated with in the FPGA top (they reach
+# every level of hierarchy through the instances' #(...), no chparam).
+# Defaults of the RTL unless a comment says why not.
+P_EKT = dict(ENTRIES=32, ADDR_W=64, PSIZE_W=64, DIM_W=32, SHMEM_W=16, PRIO_W=2, MAXEV_W=16,
+             WARP_THREADS=32, OUT_DEPTH=2)
+P_DB = dict(ENTRIES=32, ADDR_W=64, DATA_W=32, RING_DEPTH=16, PT_DEPTH=2)
+P_PEWT = dict(ENTRIES=4, ADDR_W=64, TAG_W=64, SLOT_W=6, THR_W=6, REGS_W=7)
+# 16 warp slots per core instead of 64: the 64-slot controller is ~19k LUT4
+# (a 64 x 64 age matrix), four of them alone would fill 92 % of the
+# LFE5U-85F.  Same RTL, NW / SLOT_W parameters.
+P_PRE = dict(NW=16, SLOT_W=4, REGS_W=7, CYC_W=16)
+P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=256, QD_NT=8, QD_CPU=8,
+            QD_GPU=8, TAG_W=8, WD_W=16, CNT_W=32, INIT_W=16)
+# CM Table I: 8 memory partitions, 28 GPU cores, 2 schedulers, 48 warps
+P_CM = dict(P=8, C=28, NSCHED=2, MAXW=48, INTERVAL=1024, TH_Q4=4, TL_Q4=1, FINE=8,
+            EXPLORE_WARPS=6, EXPLORE_N=4)
+CM_NLVL = 9
+NCORES = 4                   # SIMT cores: one PEWT + one preemption controller each
+
+# Doorbell aperture defaults (EDGE III-C): 32 doorbells x 8 B inside a
+# 512 B region, so ids 32..63 of the region are range errors.
+DB_BASE = 0x80000000
+DB_REGION_LOG2 = 9
+DB_STRIDE_LOG2 = 3
+
+
+FE_ACC = """  fg_fe_accept #(
+    .ADDR_W({ADDR_W}), .WORDS({WORDS}), .GRAN({GRAN}), .REGION_BASE({REGION_BASE}),
+    .REGION_LINES({REGION_LINES})
+  ) u_acc (
+    .valid_i(b_req_valid_i), .src_i(b_req_src_i), .we_i(b_req_we_i), .dflt_i(b_req_dflt_i),
+    .trig_i(b_req_trig_i), .addr_i(b_req_addr_i), .ready_i(b_req_ready_o),
+    .accept_o(b_req_valid_i_acc));
+"""
+
+
+def clog2(n):
+    return max(0, (n - 1).bit_length())
+
+
+# ------------------------------------------------------------------ model
+class Port:
+    def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False):
+        self.name, self.width, self.kind, self.role = name, width, kind, role
+        self.ext, self.export = ext, export
+        self.ready, self.rst, self.doc = ready, rst, doc
+        self.words = (width + 31) // 32
+        self.off = None   # word offset of the register (None: no register)
+        self.bit = None   # CTRL strobe bit
+
+
+class Cap:
+    def __init__(self, name, trig, fields, depth, doc=""):
+        self.name, self.trig, self.fields, self.depth, self.doc = name, trig, fields, depth, doc
+        self.bit = None
+        self.stat_off = self.ev_off = None
+        self.field_off = {}
+
+
+class Block:
+    """A register window type.  kind: in (block input), out (block output),
+    aux_out (a register the top's glue reads), aux_in (a glue status the host
+    reads).  role of an input: reg (held level), valid (held until the
+    block's ready), pulse (one cycle on the strobe; a multi-bit pulse gives
+    its staged register value for that cycle, 0 otherwise), link (driven by
+    the top's glue, not by the host)."""
+
+    def __init__(self, name, module, params, twin, doc, pfx, acc_sv="", mux="case"):
+        self.name, self.module, self.params, self.twin, self.doc = name, module, params, twin, doc
+        self.pfx, self.acc_sv = pfx, acc_sv
+        # read mux style: "case" (a parallel mux) or "array" (an indexed array,
+        # a mux tree).  Synthesized alone the array is smaller for the wide
+        # windows (EKT 2.3k vs 3.1k LUT4); in the whole top it came out 1.7k
+        # LUT4 larger (ABC), so every window uses case.
+        self.mux = mux
+        self.ports, self.caps = [], []
+
+    def inp(self, name, width, role="reg", **kw):
+        self.ports.append(Port(name, width, "in", role, **kw))
+
+    def out(self, name, width, **kw):
+        self.ports.append(Port(name, width, "out", "ro", **kw))
+
+    def aux_out(self, name, width, **kw):
+        self.ports.append(Port(name, width, "aux_out", "reg", **kw))
+
+    def aux_in(self, name, width, **kw):
+        self.ports.append(Port(name, width, "aux_in", "ro", **kw))
+
+    def cap(self, name, trig, fields, depth=8, doc=""):
+        self.caps.append(Cap(name, trig, fields, depth, doc))
+
+    def port(self, name):
+        return next(p for p in self.ports if p.name == name)
+
+    def layout(self):
+        bit = 0
+        for p in self.ports:
+            if p.kind == "in" and p.role in ("valid", "pulse"):
+                p.bit = bit
+                bit += 1
+        for c in self.caps:
+            if c.depth:
+                c.bit = bit
+                bit += 1
+        assert bit <= 32, self.name
+        off = 1
+        for c in self.caps:
+            if c.depth:
+                c.stat_off = off
+                off += 1
+            c.ev_off = off
+            off += 1
+            for f in c.fields:
+                c.field_off[f] = off
+                off += self.port(f).words
+        for p in self.ports:
+            has_reg = (p.kind in ("out", "aux_in", "aux_out") or
+                       (p.kind == "in" and (p.role == "reg" or (p.role == "pulse" and p.width > 1))))
+            if has_reg:
+                p.off = off
+                off += p.words
+        assert off <= (1 << WIN_BITS), self.name
+        self.nwords = off
+
+
+def desc_ports(b, pfx, P):
+    idw = clog2(P["ENTRIES"])
+    for n, w in (("id", idw), ("kernel_ptr", P["ADDR_W"]), ("param_addr", P["ADDR_W"]),
+                 ("grid_x", P["DIM_W"]), ("grid_y", P["DIM_W"]), ("grid_z", P["DIM_W"]),
+                 ("block_x", P["DIM_W"]), ("block_y", P["DIM_W"]), ("block_z", P["DIM_W"]),
+                 ("shmem", P["SHMEM_W"]), ("prio", P["PRIO_W"])):
+        b.out(f"{pfx}_{n}_o", w)
+
+
+def build():
+    blocks = []
+    # ---- doorbell decoder
+    P = P_DB
+    b = Block("edge_doorbell", "edge_doorbell", P, "edge_doorbell.h", pfx="DB", doc=
+              "Doorbell decoder (EDGE III-C). Its front-end writes come from the doorbell aperture "
+              "window: a bus write at byte offset x of the aperture is a front-end write of the "
+              "data to AP_BASE + x. Rings go to the EKT.")
+    b.inp("cfg_base_i", P["ADDR_W"], rst=DB_BASE, doc="doorbell region base")
+    b.inp("cfg_region_log2_i", 6, rst=DB_REGION_LOG2)
+    b.inp("cfg_stride_log2_i", 6, rst=DB_STRIDE_LOG2)
+    b.inp("wr_valid_i", 1, "link", doc="aperture write FIFO")
+    b.inp("wr_addr_i", P["ADDR_W"], "link")
+    b.inp("wr_data_i", P["DATA_W"], "link")
+    b.inp("pt_ready_i", 1, "pulse", doc="pop the pass-through write")
+    b.inp("ring_ready_i", 1, "link", doc="EKT ring_ready_o")
+    b.out("wr_ready_o", 1, export=True)
+    b.out("pt_valid_o", 1)
+    b.out("pt_addr_o", P["ADDR_W"])
+    b.out("pt_data_o", P["DATA_W"])
+    b.out("ring_valid_o", 1, export=True)
+    b.out("ring_id_o", clog2(P["ENTRIES"]), export=True)
+    b.out("ring_count_o", clog2(P["RING_DEPTH"] + 1))
+    b.out("err_valid_o", 1)
+    b.out("err_code_o", 2)
+    b.out("err_addr_o", P["ADDR_W"])
+    b.out("cnt_rings_o", 32)
+    b.out("cnt_err_range_o", 16)
+    b.out("cnt_err_align_o", 16)
+    b.out("err_status_o", 2)
+    b.aux_out("ap_base", P["ADDR_W"], rst=DB_BASE, doc="front-end address of aperture offset 0")
+    b.aux_in("ap_drops", 16, doc="aperture writes dropped (aperture FIFO full)")
+    b.aux_in("ap_count", 8, doc="aperture writes waiting for the decoder")
+    b.cap("err", "err_valid_o", ["err_code_o", "err_addr_o"],
+          doc="one entry per doorbell error pulse")
+    blocks.append(b)
+
+    # ---- event kernel table
+    P = P_EKT
+    idw = clog2(P["ENTRIES"])
+    b = Block("edge_ekt", "edge_ekt", P, "edge_ekt.h", pfx="EKT", doc=
+              "Event kernel table (EDGE III-A..C, IV-E). Commands from registers; rings from the "
+              "doorbell decoder; descriptors and responses read and popped by the host.")
+    b.inp("cmd_valid_i", 1, "valid", ready="cmd_ready_o")
+    for n, w in (("op", 2), ("id", idw), ("kernel_ptr", P["ADDR_W"]), ("param_base", P["ADDR_W"]),
+                 ("param_size", P["PSIZE_W"]), ("param_end", P["ADDR_W"]), ("grid_x", P["DIM_W"]),
+                 ("grid_y", P["DIM_W"]), ("grid_z", P["DIM_W"]), ("block_x", P["DIM_W"]),
+                 ("block_y", P["DIM_W"]), ("block_z", P["DIM_W"]), ("shmem", P["SHMEM_W"]),
+                 ("prio", P["PRIO_W"]), ("max_events", P["MAXEV_W"])):
+        b.inp(f"cmd_{n}_i", w)
+    b.inp("rsp_ready_i", 1, "pulse", doc="pop the response")
+    b.inp("ring_valid_i", 1, "link", doc="doorbell ring_valid_o")
+    b.inp("ring_id_i", idw, "link")
+    b.inp("cpl_valid_i", 1, "valid", ready="cpl_ready_o")
+    b.inp("cpl_id_i", idw)
+    b.inp("evw_ready_i", 1, "pulse", doc="pop the single-warp descriptor")
+    b.inp("pkq_ready_i", 1, "pulse", doc="pop the kernel descriptor")
+    b.out("cmd_ready_o", 1)
+    b.out("rsp_valid_o", 1)
+    b.out("rsp_status_o", 3)
+    b.out("rsp_id_o", idw)
+    b.out("rsp_head_o", P["ADDR_W"])
+    b.out("rsp_inflight_o", P["MAXEV_W"])
+    b.out("ring_ready_o", 1, export=True)
+    b.out("cpl_ready_o", 1)
+    b.out("evw_valid_o", 1)
+    desc_ports(b, "evw", P)
+    b.out("pkq_valid_o", 1)
+    desc_ports(b, "pkq", P)
+    b.out("err_valid_o", 1)
+    b.out("err_code_o", 3)
+    b.out("err_id_o", idw)
+    b.out("registered_o", P["ENTRIES"])
+    b.out("cnt_launch_o", 32)
+    b.out("cnt_err_unreg_o", 16)
+    b.out("cnt_err_overrun_o", 16)
+    b.out("cnt_err_cpl_o", 16)
+    b.out("err_status_o", 3)
+    b.cap("err", "err_valid_o", ["err_code_o", "err_id_o"], doc="one entry per launch / completion error")
+    blocks.append(b)
+
+    # ---- F/E queues
+    P = P_FE
+    aw, wd, tw, cw = P["ADDR_W"], P["WORDS"], P["TAG_W"], P["CNT_W"]
+    b = Block("fe_sched_queues", "fe_sched_queues", P, "fe_sched_queues.h", pfx="FE", acc_sv=FE_ACC, doc=
+              "F/E-bit DRAM scheduler queues of one memory partition (F/E 4.1-4.5). Requests from "
+              "registers (held until the queue they go to takes them); output and NACK popped by "
+              "the host.")
+    # accepted when req_ready_o has the bit of the request's queue: the top
+    # computes that (fpga/fg_fe_accept.sv) and gives it as req_valid_i_acc
+    b.inp("req_valid_i", 1, "valid", ready=None)
+    b.inp("req_src_i", 1)
+    b.inp("req_we_i", 1)
+    b.inp("req_dflt_i", 1)
+    b.inp("req_trig_i", 2)
+    b.inp("req_act_i", 2)
+    b.inp("req_addr_i", aw)
+    b.inp("req_mask_i", wd)
+    b.inp("req_tag_i", tw)
+    b.inp("out_ready_i", 1, "pulse", doc="pop the output request")
+    b.inp("nack_ready_i", 1, "pulse", doc="pop the NACK")
+    b.inp("init_valid_i", 1, "valid", ready="init_ready_o")
+    b.inp("init_full_i", 1)
+    b.inp("init_addr_i", aw)
+    b.inp("init_lines_i", P["INIT_W"])
+    b.inp("wdog_limit_i", P["WD_W"])
+    b.out("req_ready_o", 3)
+    b.out("stall_mc_o", 1)
+    for s in ("out", "nack"):
+        b.out(f"{s}_valid_o", 1)
+        b.out(f"{s}_src_o", 1)
+        b.out(f"{s}_we_o", 1)
+        b.out(f"{s}_trig_o", 2)
+        b.out(f"{s}_act_o", 2)
+        b.out(f"{s}_addr_o", aw)
+        b.out(f"{s}_mask_o", wd)
+        b.out(f"{s}_tag_o", tw)
+        b.out(f"{s}_q_o", 2)
+    b.out("init_ready_o", 1)
+    b.out("head_blocked_o", 3)
+    b.out("q_count_o", 24)
+    for n in ("stall_nt_o", "stall_cpu_o", "stall_gpu_o", "releases_o", "nacks_o"):
+        b.out(n, cw)
+    b.out("err_o", 1)
+    b.cap("stall_mc", "stall_mc_o", [], depth=0, doc="cycles with stall_mc_o (count only)")
+    blocks.append(b)
+
+    # ---- CM-BAL monitor
+    P = P_CM
+    lw = clog2(P["MAXW"] + 1)
+    sgw = clog2(P["NSCHED"] * P["INTERVAL"])
+    b = Block("cm_bal_monitor", "cm_bal_monitor", P, "cm_bal_monitor.h", pfx="CM", doc=
+              "CM-CPU / CM-BAL stall monitor (CM 4.1-4.2): stall inputs as held levels (a bit "
+              "held at 1 stalls every cycle), kernel start / end as pulses, per-core readout "
+              "through rd_core_i / rd_entry_i.")
+    b.inp("stall_mc_i", P["P"])
+    b.inp("stall_net_i", P["P"])
+    b.inp("issue_stall_i", P["C"] * P["NSCHED"])
+    b.inp("kstart_i", P["C"], "pulse")
+    b.inp("kend_i", P["C"], "pulse")
+    b.inp("mode_i", 2)
+    b.inp("static_i", lw, rst=P["MAXW"])
+    b.inp("k_i", sgw + 1, rst=32)
+    b.inp("rd_core_i", clog2(P["C"]))
+    b.inp("rd_entry_i", clog2(CM_NLVL))
+    b.out("interval_o", 1)
+    b.out("decision_o", 2)
+    b.out("cpu_limit_o", lw)
+    b.out("stall_mc_o", clog2(P["P"] * P["INTERVAL"]))
+    b.out("stall_net_o", clog2(P["P"] * P["INTERVAL"]))
+    b.out("rd_limit_o", lw)
+    b.out("rd_level_o", clog2(CM_NLVL))
+    b.out("rd_stay_o", clog2(P["EXPLORE_N"]))
+    b.out("rd_valid_o", CM_NLVL)
+    b.out("rd_avg_o", sgw)
+    b.out("rd_why_o", 3)
+    b.cap("interval", "interval_o", [], depth=0, doc="interval ends (count only)")
+    blocks.append(b)
+
+    # ---- PEWT (one per core)
+    P = P_PEWT
+    b = Block("edge_pewt", "edge_pewt", P, "edge_pewt.h", pfx="PEWT", doc=
+              "Pending event warp table of one SIMT core (EDGE IV-C). With the core's LINK bit "
+              "(preemption window) its start comes from the controller's START commands.")
+    b.inp("ev_valid_i", 1, "valid", ready="ev_ready_o")
+    b.inp("ev_kernel_i", P["ADDR_W"])
+    b.inp("ev_param_i", P["ADDR_W"])
+    b.inp("ev_tag_i", P["TAG_W"])
+    b.inp("ev_threads_i", P["THR_W"])
+    b.inp("ev_regs_i", P["REGS_W"])
+    b.inp("start_valid_i", 1, "pulse", ext=True)
+    b.inp("start_slot_i", P["SLOT_W"], ext=True)
+    b.inp("exit_valid_i", 1, "pulse", ext=True)
+    b.inp("exit_slot_i", P["SLOT_W"], ext=True)
+    cw = clog2(P["ENTRIES"] + 1)
+    b.out("ev_ready_o", 1)
+    b.out("hd_valid_o", 1, export=True)
+    b.out("hd_idx_o", clog2(P["ENTRIES"]))
+    b.out("hd_kernel_o", P["ADDR_W"])
+    b.out("hd_param_o", P["ADDR_W"])
+    b.out("hd_tag_o", P["TAG_W"])
+    b.out("hd_threads_o", P["THR_W"])
+    b.out("hd_regs_o", P["REGS_W"], export=True)
+    b.out("cpl_valid_o", 1)
+    b.out("cpl_tag_o", P["TAG_W"])
+    b.out("cpl_slot_o", P["SLOT_W"])
+    b.out("n_pending_o", cw)
+    b.out("n_running_o", cw)
+    b.out("n_free_o", cw)
+    b.out("err_valid_o", 1)
+    b.out("err_code_o", 2)
+    b.out("cnt_err_o", 16)
+    b.out("cnt_push_o", 32)
+    b.cap("cpl", "cpl_valid_o", ["cpl_tag_o", "cpl_slot_o"], doc="one entry per completion")
+    b.cap("err", "err_valid_o", ["err_code_o"], doc="one entry per error pulse")
+    blocks.append(b)
+
+    # ---- preemption controller (one per core)
+    P = P_PRE
+    nw, sw, rw = P["NW"], P["SLOT_W"], P["REGS_W"]
+    b = Block("edge_preempt", "edge_preempt", P, "edge_preempt.h", pfx="PRE", doc=
+              "Warp preemption / flush controller of one SIMT core (EDGE IV-D); the host plays "
+              "the core. LINK = 1: req_valid_i / req_regs_i come from the core's PEWT head and "
+              "each START command starts the PEWT head (the system's wiring).")
+    b.inp("cfg_en_i", 1)
+    b.inp("cfg_policy_i", 2)
+    b.inp("cfg_opt_i", 4)
+    b.inp("cfg_save_base_i", P["CYC_W"])
+    b.inp("cfg_save_per_reg_i", 8)
+    b.inp("req_valid_i", 1, "pulse", ext=True, doc="one-cycle request (LINK = 0)")
+    b.inp("req_regs_i", rw, ext=True)
+    b.inp("free_ctx_i", 1)
+    b.inp("free_slot_i", sw)
+    b.inp("rf_free_i", 1)
+    b.inp("w_alloc_i", nw, "pulse")
+    b.inp("w_alloc_regs_i", rw)
+    b.inp("w_live_i", nw)
+    b.inp("w_exit_i", nw, "pulse")
+    b.inp("w_bar_i", nw)
+    b.inp("w_ld_i", nw)
+    for n in ("v_pipe_i", "v_sb_i", "v_ibuf_i", "v_imiss_i", "v_ldok_i"):
+        b.inp(n, 1)
+    b.inp("ev_exit_i", 1, "pulse", ext=True)
+    b.inp("ev_exit_slot_i", sw, ext=True)
+    b.out("cmd_o", 3, export=True)
+    b.out("cmd_slot_o", sw, export=True)
+    b.out("cmd_arg_o", 4)
+    b.out("state_o", 2)
+    b.out("victim_o", sw)
+    b.out("vstat_o", 6)
+    b.out("event_mask_o", nw)
+    b.out("victim_mask_o", nw)
+    b.out("err_valid_o", 1)
+    b.out("err_code_o", 2)
+    b.out("cnt_err_o", 16)
+    b.out("cnt_start_free_o", 32)
+    b.out("cnt_start_pre_o", 32)
+    b.out("cnt_abort_o", 16)
+    b.out("cnt_resume_o", 32)
+    b.aux_out("link", 1, doc="1: request from the PEWT head, START starts it")
+    b.cap("cmd", "cmd_o", ["cmd_o", "cmd_slot_o", "cmd_arg_o", "vstat_o"], depth=16,
+          doc="one entry per command")
+    b.cap("err", "err_valid_o", ["err_code_o"], doc="one entry per error pulse")
+    blocks.append(b)
+
+    for b in blocks:
+        b.layout()
+    return blocks
+
+
+# Windows: (C name, block type or None, instance count)
+def windows(blocks):
+    by = {b.name: b for b in blocks}
+    return [
+        ("SYS", None, 0, "identity, clock, scratch, cycle counter, soft reset, LEDs"),
+        ("DB", by["edge_doorbell"], 1, by["edge_doorbell"].doc),
+        ("AP", None, 2, "doorbell aperture: write-only, each write is one front-end write"),
+        ("EKT", by["edge_ekt"], 3, by["edge_ekt"].doc),
+        ("FE", by["fe_sched_queues"], 4, by["fe_sched_queues"].doc),
+        ("CM", by["cm_bal_monitor"], 5, by["cm_bal_monitor"].doc),
+    ] + [(f"PEWT{i}", by["edge_pewt"], 8 + i, f"pending event warp table of SIMT core {i}")
+         for i in range(NCORES)] + \
+        [(f"PRE{i}", by["edge_preempt"], 12 + i, f"preemption / flush controller of SIMT core {i}")
+         for i in range(NCORES)]
+
+
+SYS_REGS = [  # name, word offset, access, doc
+    ("ID", 0, "ro", f"0x{ID_VALUE:08X} (\"FGRN\")"),
+    ("VERSION", 1, "ro", "register map major << 16 | minor << 8"),
+    ("MAP_HASH", 2, "ro", "first 32 bits of the SHA-256 of the register map (header and bitstream agree)"),
+    ("CLK_HZ", 3, "ro", "design clock in Hz"),
+    ("BAUD", 4, "ro", "UART baud the divider was derived for"),
+    ("NCORES", 5, "ro", "SIMT cores (PEWT + preemption controller pairs)"),
+    ("SCRATCH", 6, "rw", "free for the host"),
+    ("CYCLE_LO", 7, "ro", "cycles since the last reset, low word"),
+    ("CYCLE_HI", 8, "ro", "high word (both live: read HI, LO, HI and retry when HI moved)"),
+    ("RESET", 9, "wo", "write 1: reset every block and its registers (not the bus) for 8 cycles"),
+    ("LED", 10, "rw", "led[7:2] (led[0] heartbeat, led[1] UART activity)"),
+]
+
+
+def map_hash(blocks):
+    h = hashlib.sha256()
+    for wname, b, win, _ in windows(blocks):
+        h.update(f"{wname}:{win}\n".encode())
+        if b:
+            for p in b.ports:
+                h.update(f"{p.name}:{p.kind}:{p.role}:{p.width}:{p.off}:{p.bit}\n".encode())
+            for c in b.caps:
+                h.update(f"{c.name}:{c.bit}:{c.stat_off}:{c.field_off}\n".encode())
+    for r in SYS_REGS:
+        h.update(repr(r).encode())
+    h.update(f"{ID_VALUE}{VERSION}".encode())
+    return int(h.hexdigest()[:8], 16)
+
+
+# --------------------------------------------------------------- twin check
+def twin_ports(hdr):
+    text = open(os.path.join(ROOT, "sim", "twin", hdr)).read()
+    text = text.replace("\\\n", " ")
+    macros = dict(re.findall(r"#define\s+(\w+)\(X(?:,\s*p)?\)\s+(.*)", text))
+    def expand(body, pfx=None):
+        out = []
+        for m in re.finditer(r"(\w+)\(X,\s*(\w+)\)|X\(([\w#]+),", body):
+            if m.group(1):
+                out += expand(macros[m.group(1)], m.group(2))
+            else:
+                n = m.group(3)
+                out.append(n.replace("p##", pfx) if pfx else n)
+        return out
+    ins = next(v for k, v in macros.items() if k.endswith("_INPUTS"))
+    outs = next(v for k, v in macros.items() if k.endswith("_OUTPUTS"))
+    return expand(ins), expand(outs)
+
+
+def check_twins(blocks):
+    errs = []
+    for b in blocks:
+        ins, outs = twin_ports(b.twin)
+        mine_in = [p.name for p in b.ports if p.kind == "in"]
+        mine_out = [p.name for p in b.ports if p.kind == "out"]
+        if sorted(ins) != sorted(mine_in):
+            errs.append(f"{b.name}: inputs differ from {b.twin}: {sorted(set(ins) ^ set(mine_in))}")
+        if sorted(outs) != sorted(mine_out):
+            errs.append(f"{b.name}: outputs differ from {b.twin}: {sorted(set(outs) ^ set(mine_out))}")
+    return errs
+
+
+# ------------------------------------------------------------------ SV gen
+def sv_pkg(blocks):
+    L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
+         "// The FPGA top's register map: identity, windows, block parameters, offsets.",
+         "package fg_regmap_pkg;",
+         f"  localparam logic [31:0] ID       = 32'h{ID_VALUE:08X};",
+         f"  localparam logic [31:0] VERSION  = 32'h{VERSION[0] << 16 | VERSION[1] << 8:08X};",
+         f"  localparam logic [31:0] MAP_HASH = 32'h{map_hash(blocks):08X};",
+         f"  localparam int WIN_BITS = {WIN_BITS};",
+         f"  localparam int NCORES   = {NCORES};"]
+    for wname, b, win, _ in windows(blocks):
+        if not wname[-1].isdigit():
+            L.append(f"  localparam int WIN_{wname} = {win};")
+        elif wname[-1] == "0":  # core n: WIN_PEWT + n, WIN_PRE + n
+            L.append(f"  localparam int WIN_{wname[:-1]} = {win};")
+    for name, off, acc, doc in SYS_REGS:
+        L.append(f"  localparam logic [{WIN_BITS - 1}:0] SYS_{name} = {WIN_BITS}'d{off};  // {acc}: {doc}")
+    L.append("  // the blocks' parameters the hand-written top needs (all of them: fgs_*.sv)")
+    for pfx, P, keys in (("DB", P_DB, ("ENTRIES", "ADDR_W")), ("EKT", P_EKT, ("ENTRIES",)),
+                         ("PEWT", P_PEWT, ("SLOT_W", "REGS_W")), ("PRE", P_PRE, ("SLOT_W", "REGS_W"))):
+        for k in keys:
+            L.append(f"  localparam int {pfx}_{k} = {P[k]};")
+    L.append("endpackage")
+    return "\n".join(L) + "\n"
+
+
+def rng(w):
+    return f"[{w - 1}:0] " if w > 1 else ""
+
+
+def sv_wrapper(b):
+    A = WIN_BITS
+    L = [f"// GENERATED by fpga/regmap.py from its tables; do not edit.",
+         f"// Register wrapper of {b.module}: every input from a register, a strobe or a",
+         f"// link, every output readable (docs/FPGA.md, window layout in fpga/gen/fg_regmap.h).",
+         f"// CTRL (word 0) write: bit b fires strobe b; read: held valids pending, captures non-empty.",
+         f"// Read data is registered: rdata_o is the word at addr_i of the edge before.",
+         f"module fgr_{b.name} ("
+         ]
+    ports = ["  input  logic clk_i", "  input  logic rst_ni",
+             "  input  logic we_i", f"  input  logic [{A - 1}:0] addr_i",
+             "  input  logic [31:0] wdata_i", "  output logic [31:0] rdata_o"]
+    for p in b.ports:
+        if p.kind == "in" and p.role == "valid" and p.ready is None:
+            ports.append(f"  output logic b_{p.name}")
+            ports.append(f"  input  logic b_{p.name}_acc")
+        elif p.kind == "in" and p.role != "link":
+            ports.append(f"  output logic {rng(p.width)}b_{p.name}")
+        elif p.kind == "in":
+            ports.append(f"  input  logic {rng(p.width)}b_{p.name}")
+        elif p.kind == "out":
+            ports.append(f"  input  logic {rng(p.width)}b_{p.name}")
+        elif p.kind == "aux_out":
+            ports.append(f"  output logic {rng(p.width)}{p.name}_o")
+        else:
+            ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
+    L.append(",\n".join(ports))
+    L.append(");")
+    nbits = 1 + max([p.bit for p in b.ports if p.bit is not None] +
+                    [c.bit for c in b.caps if c.bit is not None] + [0])
+    L.append(f"  localparam int NSTB = {nbits};")
+    L.append("  logic [NSTB-1:0] stb;  // strobes written this cycle")
+    L.append("  assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;")
+    L.append("  logic [NSTB-1:0] ctrl_rd;")
+
+    def word_we(off):
+        return f"(we_i && addr_i == {A}'d{off})"
+
+    seq, rd = [], []  # always_ff lines, read-mux cases
+    rstl = []
+    for p in b.ports:
+        if p.kind == "in" and p.role == "link":
+            continue
+        # held register (reg, multi-bit pulse staging, aux_out)
+        if p.off is not None and p.kind in ("in", "aux_out"):
+            r = f"{p.name}_q"
+            L.append(f"  logic {rng(p.width)}{r};")
+            rstl.append(f"      {r} <= {p.width}'h{p.rst:x};")
+            for k in range(p.words):
+                lo, hi = 32 * k, min(p.width, 32 * k + 32) - 1
+                sl = f"[{hi}:{lo}]" if p.width > 1 else ""
+                seq.append(f"      if ({word_we(p.off + k)}) {r}{sl} <= wdata_i[{hi - lo}:0];")
+            if p.kind == "aux_out":
+                L.append(f"  assign {p.name}_o = {r};")
+            elif p.role == "reg":
+                L.append(f"  assign b_{p.name} = {r};")
+        if p.kind == "in" and p.role == "valid":
+            r = f"{p.name}_v_q"
+            L.append(f"  logic {r};")
+            rstl.append(f"      {r} <= 1'b0;")
+            acc = f"b_{p.ready}" if p.ready else f"b_{p.name}_acc"
+            seq.append(f"      if (stb[{p.bit}]) {r} <= 1'b1;\n"
+                       f"      else if ({r} && {acc}) {r} <= 1'b0;")
+            L.append(f"  assign b_{p.name} = {r};")
+            L.append(f"  assign ctrl_rd[{p.bit}] = {r};")
+        if p.kind == "in" and p.role == "pulse":
+            r = f"{p.name}_p_q"
+            L.append(f"  logic {rng(p.width)}{r};")
+            rstl.append(f"      {r} <= '0;")
+            if p.width == 1:
+                seq.append(f"      {r} <= stb[{p.bit}];")
+            else:
+                seq.append(f"      {r} <= stb[{p.bit}] ? {p.name}_q : '0;")
+            L.append(f"  assign b_{p.name} = {r};")
+            L.append(f"  assign ctrl_rd[{p.bit}] = 1'b0;")
+    for c in b.caps:
+        trig = b.port(c.trig)
+        L.append(f"  // capture '{c.name}': {c.doc}")
+        L.append(f"  logic {c.name}_hit;")
+        L.append(f"  assign {c.name}_hit = |b_{trig.name};")
+        L.append(f"  logic [31:0] {c.name}_ev_q;")
+        rstl.append(f"      {c.name}_ev_q <= '0;")
+        if c.depth:
+            L.append(f"  logic [15:0] {c.name}_drop_q;")
+            rstl.append(f"      {c.name}_drop_q <= '0;")
+        seq.append(f"      if ({c.name}_hit && {c.name}_ev_q != '1) {c.name}_ev_q <= {c.name}_ev_q + 1'b1;")
+        if c.depth:
+            fw = sum(b.port(f).width for f in c.fields)
+            cw = clog2(c.depth + 1)
+            L.append(f"  logic [{fw - 1}:0] {c.name}_din, {c.name}_dout;")
+            L.append(f"  assign {c.name}_din = {{{', '.join('b_' + f for f in c.fields)}}};")
+            L.append(f"  logic {c.name}_full_n, {c.name}_ne, {c.name}_pop_q;")
+            L.append(f"  logic [{cw - 1}:0] {c.name}_cnt;")
+            rstl.append(f"      {c.name}_pop_q <= 1'b0;")
+            seq.append(f"      {c.name}_pop_q <= stb[{c.bit}];")
+            seq.append(f"      if ({c.name}_hit && !{c.name}_full_n && {c.name}_drop_q != '1) "
+                       f"{c.name}_drop_q <= {c.name}_drop_q + 1'b1;")
+            L.append(f"  fg_fifo #(.WIDTH({fw}), .DEPTH({c.depth})) u_cap_{c.name} (\n"
+                     f"    .clk_i, .rst_ni, .valid_i({c.name}_hit), .ready_o({c.name}_full_n),\n"
+                     f"    .data_i({c.name}_din), .valid_o({c.name}_ne), .ready_i({c.name}_pop_q),\n"
+                     f"    .data_o({c.name}_dout), .count_o({c.name}_cnt));")
+            L.append(f"  assign ctrl_rd[{c.bit}] = {c.name}_ne;")
+            rd.append((c.stat_off, f"{{{c.name}_drop_q, 8'd0, 8'({c.name}_cnt)}}"))
+            # field words from the FIFO head
+            pos = fw
+            for f in c.fields:
+                w = b.port(f).width
+                hi, lo = pos - 1, pos - w
+                pos -= w
+                L.append(f"  logic {rng(w)}{c.name}_f_{f};")
+                L.append(f"  assign {c.name}_f_{f} = {c.name}_dout[{hi}:{lo}];")
+                for k in range((w + 31) // 32):
+                    rd.append((c.field_off[f] + k, word_expr(f"{c.name}_f_{f}", w, k)))
+        rd.append((c.ev_off, f"{c.name}_ev_q"))
+    # readable words
+    for p in b.ports:
+        if p.off is None:
+            continue
+        if p.kind == "out":
+            src = f"b_{p.name}"
+        elif p.kind == "aux_in":
+            src = f"{p.name}_i"
+        else:
+            src = f"{p.name}_q"
+        if p.kind == "in" and p.role == "pulse":
+            src = f"{p.name}_q"
+        for k in range(p.words):
+            rd.append((p.off + k, word_expr(src, p.width, k)))
+    # flops
+    L.append("  always_ff @(posedge clk_i) begin")
+    L.append("    if (!rst_ni) begin")
+    L += rstl
+    L.append("    end else begin")
+    L += seq
+    L.append("    end")
+    L.append("  end")
+    # link inputs are read back nowhere but must be used for lint
+    links = [p for p in b.ports if p.kind == "in" and p.role == "link"]
+    words = dict(sorted(rd))
+    words[0] = "32'(ctrl_rd)"
+    L.append(f"  // read mux ({b.mux}), registered")
+    L.append("  logic [31:0] rdata_d, rdata_q;")
+    if b.mux == "array":
+        n = 1 << max(1, (b.nwords - 1).bit_length())
+        aw = (n - 1).bit_length()
+        L.append(f"  logic [31:0] rword [{n}];")
+        zero = "32'd0"
+        for i in range(n):
+            L.append(f"  assign rword[{i}] = {words.get(i, zero)};")
+        if aw < A:
+            L.append(f"  assign rdata_d = (addr_i[{A - 1}:{aw}] == '0) ? rword[addr_i[{aw - 1}:0]] : 32'd0;")
+        else:
+            L.append("  assign rdata_d = rword[addr_i];")
+    else:
+        L.append("  always_comb begin")
+        L.append("    unique case (addr_i)")
+        for off, e in sorted(words.items()):
+            L.append(f"      {A}'d{off}: rdata_d = {e};")
+        L.append("      default: rdata_d = 32'd0;")
+        L.append("    endcase")
+        L.append("  end")
+    L.append("  always_ff @(posedge clk_i) rdata_q <= rdata_d;")
+    L.append("  logic unused_wdata;  // not every register is 32 bits wide")
+    L.append("  assign unused_wdata = ^wdata_i;")
+    L.append("  assign rdata_o = rdata_q;")
+    if links:
+        L.append("  // link inputs are driven by the top's glue; not read here")
+        L.append("  logic unused_links;")
+        L.append(f"  assign unused_links = ^{{{', '.join('b_' + p.name for p in links)}}};")
+    L.append("endmodule")
+    return "\n".join(L) + "\n"
+
+
+def sv_slice(b):
+    """fgs_<block>: the block and its register wrapper, every port connected.
+    Link inputs are slice inputs; ext inputs leave as h_<port> (the host's
+    value) and come back as x_<port> (what drives the block: the top's glue
+    may choose another source); exported outputs are slice outputs too."""
+    A = WIN_BITS
+    L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
+         f"// {b.module} and its register wrapper fgr_{b.name}, every port connected.",
+         f"module fgs_{b.name} ("]
+    ports = ["  input  logic clk_i", "  input  logic rst_ni", "  input  logic we_i",
+             f"  input  logic [{A - 1}:0] addr_i", "  input  logic [31:0] wdata_i",
+             "  output logic [31:0] rdata_o"]
+    for p in b.ports:
+        if p.kind == "in" and p.role == "link":
+            ports.append(f"  input  logic {rng(p.width)}{p.name}")
+        elif p.kind == "in" and p.ext:
+            ports.append(f"  output logic {rng(p.width)}h_{p.name}")
+            ports.append(f"  input  logic {rng(p.width)}x_{p.name}")
+        elif p.kind == "out" and p.export:
+            ports.append(f"  output logic {rng(p.width)}{p.name}")
+        elif p.kind == "aux_out":
+            ports.append(f"  output logic {rng(p.width)}{p.name}_o")
+        elif p.kind == "aux_in":
+            ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
+    L.append(",\n".join(ports))
+    L.append(");")
+    for p in b.ports:
+        if p.kind in ("in", "out") and not p.ext:
+            L.append(f"  logic {rng(p.width)}b_{p.name};")
+        if p.kind == "in" and p.role == "valid" and p.ready is None:
+            L.append(f"  logic b_{p.name}_acc;")
+    for p in b.ports:
+        if p.kind == "in" and p.role == "link":
+            L.append(f"  assign b_{p.name} = {p.name};")
+        if p.kind == "out" and p.export:
+            L.append(f"  assign {p.name} = b_{p.name};")
+    conns = [".clk_i", ".rst_ni", ".we_i", ".addr_i", ".wdata_i", ".rdata_o"]
+    for p in b.ports:
+        if p.kind == "in" and p.ext:
+            conns.append(f".b_{p.name}(h_{p.name})")
+        elif p.kind in ("in", "out"):
+            conns.append(f".b_{p.name}")
+            if p.kind == "in" and p.role == "valid" and p.ready is None:
+                conns.append(f".b_{p.name}_acc")
+        elif p.kind == "aux_out":
+            conns.append(f".{p.name}_o")
+        else:
+            conns.append(f".{p.name}_i")
+    L.append(f"  fgr_{b.name} u_regs (\n    " + ",\n    ".join(conns) + ");")
+    L.append(b.acc_sv.rstrip("\n").format(**b.params)) if b.acc_sv else None
+    prm = ", ".join(f".{k}({v})" for k, v in b.params.items())
+    bc = [".clk_i", ".rst_ni"]
+    for p in b.ports:
+        if p.kind == "in" and p.ext:
+            bc.append(f".{p.name}(x_{p.name})")
+        elif p.kind in ("in", "out"):
+            bc.append(f".{p.name}(b_{p.name})")
+    L.append(f"  {b.module} #({prm}) u_blk (\n    " + ",\n    ".join(bc) + ");")
+    L.append("endmodule")
+    return "\n".join(l for l in L if l is not None) + "\n"
+
+
+def word_expr(sig, w, k):
+    lo = 32 * k
+    hi = min(w, lo + 32) - 1
+    n = hi - lo + 1
+    if w == 1:
+        return f"32'({sig})"
+    s = f"{sig}[{hi}:{lo}]"
+    return s if n == 32 else f"32'({s})"
+
+
+# -------------------------------------------------------------------- C gen
+def cname(s):
+    return re.sub(r"_(i|o)$", "", s).upper()
+
+
+def reg_names(b):
+    """C register names: the port name without _i / _o, upper case; where an
+    input and an output would share one, INx / OUTx suffixes (_IN / _OUT)."""
+    base = {p.name: cname(p.name) for p in b.ports}
+    seen = {}
+    for p in b.ports:
+        seen.setdefault(base[p.name], []).append(p)
+    names = {}
+    for n, ps in seen.items():
+        for p in ps:
+            names[p.name] = n if len(ps) == 1 else n + ("_IN" if p.kind.endswith("in") else "_OUT")
+    assert len(set(names.values())) == len(names), b.name
+    return names
+
+
+def c_header(blocks):
+    L = ["/* GENERATED by fpga/regmap.py from its tables; do not edit.",
+         " * The FPGA top's register map (docs/FPGA.md).  Addresses are byte addresses",
+         " * as LiteX's RemoteClient / wishbone-tool use them (the UARTBone wire carries",
+         " * address / 4).  A block register is FG_WIN_<WINDOW> + FGR_<BLOCK>_<REG>. */",
+         "#ifndef FG_REGMAP_H", "#define FG_REGMAP_H", "", "#include <stdint.h>", "",
+         f"#define FG_ID 0x{ID_VALUE:08X}u",
+         f"#define FG_VERSION 0x{VERSION[0] << 16 | VERSION[1] << 8:08X}u",
+         f"#define FG_MAP_HASH 0x{map_hash(blocks):08X}u",
+         f"#define FG_WIN_BYTES {4 << WIN_BITS}u",
+         f"#define FG_NCORES {NCORES}u", ""]
+    for wname, b, win, _ in windows(blocks):
+        L.append(f"#define FG_WIN_{wname} 0x{win << (WIN_BITS + 2):05X}u")
+    L.append(f"#define FG_WIN_PEWT(n) (FG_WIN_PEWT0 + (n) * FG_WIN_BYTES)")
+    L.append(f"#define FG_WIN_PRE(n) (FG_WIN_PRE0 + (n) * FG_WIN_BYTES)")
+    L.append("")
+    for name, off, acc, doc in SYS_REGS:
+        L.append(f"#define FG_SYS_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")
+    L.append("")
+    for pfx, P in (("EKT", P_EKT), ("DB", P_DB), ("PEWT", P_PEWT), ("PRE", P_PRE), ("FE", P_FE), ("CM", P_CM)):
+        for k, v in P.items():
+            L.append(f"#define FG_P_{pfx}_{k} {v}u")
+    L.append("")
+    L.append("/* One register of a window: byte offset, width in bits (words = (width + 31) / 32,")
+    L.append(" * word k holds bits 32k..32k+31), access ('w' written by the host, 'r' read only), reset value.")
+    L.append(" * The name is the block port's (or the top glue's) name. */")
+    L.append("typedef struct { const char *name; uint32_t off; unsigned width; char acc; uint64_t rst; } fg_reg_desc;")
+    L.append("")
+    for b in blocks:
+        B = {"edge_doorbell": "DB", "edge_ekt": "EKT", "fe_sched_queues": "FE",
+             "cm_bal_monitor": "CM", "edge_pewt": "PEWT", "edge_preempt": "PRE"}[b.name]
+        L.append(f"/* ---- {b.name}: {b.doc} */")
+        L.append(f"#define FGR_{B}_CTRL 0x000u")
+        rn = reg_names(b)
+        for p in b.ports:
+            if p.bit is not None:
+                L.append(f"#define FGR_{B}_CTRL_{rn[p.name]} (1u << {p.bit}) /* {p.role} */")
+        for c in b.caps:
+            if c.depth:
+                L.append(f"#define FGR_{B}_CTRL_POP_{c.name.upper()} (1u << {c.bit})")
+        for c in b.caps:
+            if c.depth:
+                L.append(f"#define FGR_{B}_{c.name.upper()}_STAT 0x{c.stat_off * 4:03X}u "
+                         f"/* [7:0] entries, [31:16] dropped */")
+            L.append(f"#define FGR_{B}_{c.name.upper()}_EVENTS 0x{c.ev_off * 4:03X}u")
+            for f in c.fields:
+                L.append(f"#define FGR_{B}_{c.name.upper()}_{cname(f)} 0x{c.field_off[f] * 4:03X}u")
+        for p in b.ports:
+            if p.off is not None:
+                L.append(f"#define FGR_{B}_{rn[p.name]} 0x{p.off * 4:03X}u /* {p.width} b */")
+        L.append(f"#define FGR_{B}_NREGS {sum(1 for p in b.ports if p.off is not None)}u")
+        L.append(f"#define FGR_{B}_NWORDS {b.nwords}u /* words in use from offset 0 */")
+        L.append(f"static const fg_reg_desc fgr_{b.name}_regs[] = {{")
+        for p in b.ports:
+            if p.off is not None:
+                acc = "r" if p.kind in ("out", "aux_in") else "w"
+                L.append(f"    {{\"{p.name}\", 0x{p.off * 4:03X}u, {p.width}u, '{acc}', 0x{p.rst:x}ull}},")
+        L.append("};")
+        L.append("")
+    L.append("#endif")
+    return "\n".join(L) + "\n"
+
+
+# ------------------------------------------------------------------ doc gen
+def doc_table(blocks):
+    L = ["| window | byte base | what |", "|---|---|---|"]
+    for wname, b, win, doc in windows(blocks):
+        L.append(f"| `{wname}` | 0x{win << (WIN_BITS + 2):05X} | {doc} |")
+    L += ["", "`SYS` window:", "", "| byte offset | register | access | meaning |", "|---|---|---|---|"]
+    for name, off, acc, doc in SYS_REGS:
+        L.append(f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc.replace('|', 'OR')} |")
+    for b in blocks:
+        L += ["", f"`{b.name}` window (`fpga/gen/fgr_{b.name}.sv`):", "",
+              "| byte offset | register | bits | access |", "|---|---|---|---|"]
+        bits = []
+        for p in b.ports:
+            if p.bit is not None:
+                bits.append(f"{p.bit} {p.name} ({p.role})")
+        for c in b.caps:
+            if c.depth:
+                bits.append(f"{c.bit} pop {c.name}")
+        L.append(f"| 0x000 | `CTRL` | strobes: {', '.join(bits)} | w strobe / r pending |")
+        for c in b.caps:
+            if c.depth:
+                L.append(f"| 0x{c.stat_off * 4:03X} | `{c.name.upper()}_STAT` | [7:0] entries, [31:16] dropped | r |")
+            L.append(f"| 0x{c.ev_off * 4:03X} | `{c.name.upper()}_EVENTS` | 32 ({c.doc}) | r |")
+            for f in c.fields:
+                L.append(f"| 0x{c.field_off[f] * 4:03X} | `{c.name.upper()}_{cname(f)}` | "
+                         f"{b.port(f).width} (FIFO head) | r |")
+        for p in b.ports:
+            if p.off is None:
+                continue
+            acc = {"out": "r", "aux_in": "r"}.get(p.kind, "rw")
+            what = p.name
+            if p.kind == "in" and p.role == "pulse":
+                what += " (staged; driven for one cycle by its strobe)"
+            if p.kind.startswith("aux"):
+                what += f" (top glue: {p.doc})"
+            L.append(f"| 0x{p.off * 4:03X} | `{reg_names(b)[p.name]}` | {p.width} | {acc} — {what} |")
+        links = [p.name for p in b.ports if p.kind == "in" and p.role == "link"]
+        if links:
+            L.append(f"\nDriven by the top, not by a register: {', '.join('`' + n + '`' for n in links)}.")
+    return "\n".join(L) + "\n"
+
+
+BEGIN = "<!-- regmap: generated by fpga/regmap.py, do not edit -->"
+END = "<!-- /regmap -->"
+
+
+def outputs(blocks):
+    out = {os.path.join(GEN, "fg_regmap_pkg.sv"): sv_pkg(blocks),
+           os.path.join(GEN, "fg_regmap.h"): c_header(blocks)}
+    for b in blocks:
+        out[os.path.join(GEN, f"fgr_{b.name}.sv")] = sv_wrapper(b)
+        out[os.path.join(GEN, f"fgs_{b.name}.sv")] = sv_slice(b)
+    doc = os.path.join(ROOT, "docs", "FPGA.md")
+    if os.path.exists(doc):
+        text = open(doc).read()
+        if BEGIN in text and END in text:
+            a, rest = text.split(BEGIN, 1)
+            _, z = rest.split(END, 1)
+            out[doc] = a + BEGIN + "\n" + doc_table(blocks) + END + z
+    return out
+
+
+def main():
+    blocks = build()
+    errs = check_twins(blocks)
+    if errs:
+        print("regmap: " + "\n regmap: ".join(errs), file=sys.stderr)
+        return 1
+    out = outputs(blocks)
+    if "--check" in sys.argv:
+        stale = [p for p, t in out.items() if not os.path.exists(p) or open(p).read() != t]
+        for p in stale:
+            print(f"regmap: {os.path.relpath(p, ROOT)} is not current: run fpga/regmap.py", file=sys.stderr)
+        if not stale:
+            print("regmap: generated files current; every block port covered")
+        return 1 if stale else 0
+    os.makedirs(GEN, exist_ok=True)
+    for p, t in out.items():
+        if not os.path.exists(p) or open(p).read() != t:
+            open(p, "w").write(t)
+            print(f"regmap: wrote {os.path.relpath(p, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

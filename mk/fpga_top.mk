@@ -1,0 +1,53 @@
+# FPGA top for the ULX3S (issue 11 items 2-5; docs/FPGA.md): the register map
+# (fpga/regmap.py -> fpga/gen/), the top's RTL (fpga/), the host library
+# (fpga/host/), the verilated top with a C UART model on a TCP port
+# (build/bin/fpga_sim), the host-library and LiteX tests against it, and the
+# top's part of `make fpga` (scripts/fpga_top.py -> results/fpga.json top.*).
+
+# The top's RTL, the blocks' files included: fpga/top.f, one list for
+# Verilator, Icarus, Yosys, the flow and the checks.
+FPGA_TOP_RTL := $(shell cat fpga/top.f)
+
+# Design clock of `make fpga` (MHz); the PLL dividers follow from it.
+FPGA_TOP_MHZ ?= 50
+# The verilated top's UART: FG_SIM_DIV cycles per bit (the RTL's baud is
+# set to 50 MHz / FG_SIM_DIV; the C model uses the same count).
+FPGA_SIM_DIV := 8
+FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
+
+CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
+SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c
+EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host
+EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh tests/fpga/test_fpga_flow.py
+
+FPGA_VL := $(BUILD)/vl/fpga_top
+$(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) mk/fpga_top.mk | $(BUILD)/.deps
+	@rm -rf $(FPGA_VL) && mkdir -p $(FPGA_VL)
+	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 \
+	  --top-module finegrain_ulx3s -Mdir $(FPGA_VL) -GBAUD=$(FPGA_SIM_BAUD) $(FPGA_TOP_RTL)
+	$(MAKE) -s -C $(FPGA_VL) -f Vfinegrain_ulx3s.mk Vfinegrain_ulx3s__ALL.a \
+	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+$(BUILD)/obj/fpga/sim/fg_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -Ifpga/sim -isystem $(FPGA_VL) -c $< -o $@
+$(BUILD)/obj/fpga/sim/fpga_sim_main.o: CFLAGS += -DFG_SIM_DIV=$(FPGA_SIM_DIV)
+$(BUILD)/obj/fpga/sim/fpga_sim_main.o: mk/fpga_top.mk
+$(BUILD)/bin/fpga_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/fpga/sim/fg_top_model.o \
+                       $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a $(BUILD)/vlrt/libvlrt.a
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ -lz -lpthread
+$(BUILD)/bin/fg_host: $(BUILD)/obj/fpga/host/fg_host_main.o $(BUILD)/libfg.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+# ------------------------------------------------------------------- fpga
+# The top's part of `make fpga`; the per-block part adds its own
+# prerequisites to `fpga`.  nextpnr runs niced (scripts/fpga_top.py).
+.PHONY: fpga fpga-top regmap
+fpga: fpga-top
+fpga-top: $(BUILD)/.deps
+	@fpga/regmap.py --check
+	@scripts/fpga_top.py --mhz $(FPGA_TOP_MHZ) $(FPGA_TOP_RTL)
+# regenerate fpga/gen/ and the register table in docs/FPGA.md
+regmap:
+	@fpga/regmap.py

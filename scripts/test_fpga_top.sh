@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# make test: the host library and LiteX against the verilated FPGA top.
+# Starts build/bin/fpga_sim on a free local port, runs the host-library test
+# (build/tests/test_fpga_host, TAP: every value checked against the C twins),
+# then litex_server + RemoteClient (scripts/litex_check.py, one TAP line).
+# Bounded: the simulator stops itself after FPGA_SIM_SECONDS and is always
+# killed on exit.
+set -u
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}
+mkdir -p "$B/test-logs"
+simlog=$B/test-logs/fpga_sim.log
+portf=$(mktemp)
+rm -f "$portf"
+"$B/bin/fpga_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-400}" >"$simlog" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$portf"; }
+trap cleanup EXIT
+for _ in $(seq 100); do [ -s "$portf" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if [ ! -s "$portf" ]; then echo "not ok 1 - fpga_sim did not start"; cat "$simlog"; exit 1; fi
+port=$(cat "$portf")
+echo "# fpga_sim on 127.0.0.1:$port"
+rc=0
+FG_FPGA=tcp:127.0.0.1:$port CMOCKA_MESSAGE_OUTPUT=TAP timeout 300 "$B/tests/test_fpga_host" || rc=1
+timeout 120 scripts/litex_check.py --uart-port "socket://127.0.0.1:$port" --tap 6 || rc=1
+kill -0 "$pid" 2>/dev/null || { echo "# fpga_sim died:"; tail -5 "$simlog"; rc=1; }
+exit $rc
