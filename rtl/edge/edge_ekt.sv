@@ -238,14 +238,21 @@ module edge_ekt #(
                      (cmd_max_events_i == '0) ||
                      (cmd_grid_x_i == '0) || (cmd_grid_y_i == '0) || (cmd_grid_z_i == '0) ||
                      (cmd_block_x_i == '0) || (cmd_block_y_i == '0) || (cmd_block_z_i == '0);
-  wire reg_full = &valid_q;
-
-  // Lowest free entry: the doorbell id returned by a registration.
-  logic [IDW-1:0] free_id;
+  // Lowest free entry (the doorbell id a registration returns) and "table
+  // full", precomputed into registers from the valid bits of the cycle
+  // before: a registration never reads a stale value, because valid_q only
+  // changes at a REG or at S_UNREG, and both raise rsp_v_q, which holds
+  // cmd_ready_o low for at least the next cycle (asserted below).  The
+  // priority encoder thus ends in its own register instead of feeding the
+  // dynamic-index valid update and the SRAM address in the same cycle.
+  logic [IDW-1:0] free_id_c, free_id_q;
+  logic           reg_full_q;
   always_comb begin
-    free_id = '0;
-    for (int i = ENTRIES - 1; i >= 0; i--) if (!valid_q[i]) free_id = IDW'(i);
+    free_id_c = '0;
+    for (int i = ENTRIES - 1; i >= 0; i--) if (!valid_q[i]) free_id_c = IDW'(i);
   end
+  wire [IDW-1:0] free_id  = free_id_q;
+  wire           reg_full = reg_full_q;
 
   // A warp-level event kernel: one block of at most WARP_THREADS threads.
   wire dims_small = (cmd_block_x_i <= DIM_W'(WARP_THREADS)) && (cmd_block_y_i <= DIM_W'(WARP_THREADS)) &&
@@ -354,7 +361,11 @@ module edge_ekt #(
       cnt_overrun_q <= '0;
       cnt_cpl_q    <= '0;
       status_q     <= '0;
+      free_id_q    <= '0;
+      reg_full_q   <= 1'b0;
     end else begin
+      free_id_q  <= free_id_c;
+      reg_full_q <= &valid_q;
       // errors: pulse, code and id, a saturating counter and a sticky bit per kind
       err_v_q <= ev_err;
       if (ev_err) begin
@@ -466,6 +477,8 @@ module edge_ekt #(
       if (launch_go) assert (head_next >= rd_base && head_next <= rd_end);
       assert (!(evw_push && pkq_push));
       assert (!(rsp_v_q && cmd_fire));                      // a response is never overwritten
+      // the precomputed free entry and full flag are those of the valid bits now
+      if (cmd_fire && cmd_op_i == OP_REG) assert (free_id_q == free_id_c && reg_full_q == (&valid_q));
     end
   end
 endmodule
