@@ -9,9 +9,18 @@
 // table (id >= ENTRIES) or that is not stride-aligned is an error: a pulse on
 // err_*, a saturating counter, a sticky status bit, and no ring.
 //
-// No ring is ever lost or duplicated: wr_ready_o is low whenever either
-// queue is full (it depends on state only), so the front-end holds the write.
-// The written data is not interpreted (EDGE: any write rings).
+// No ring is ever lost or duplicated: wr_ready_o is low unless both queues
+// have room for the write being decoded and for one more (it depends on state
+// only), so the front-end holds the write.  The written data is not
+// interpreted (EDGE: any write rings).
+//
+// Timing (a two-stage decode, for 100 MHz on the ECP5): the accepting edge
+// stores the write with its offset in the aperture (one subtractor) and the
+// aperture masks of the configuration it was written under (cfg_* are
+// sampled then); the next edge decodes it (mask tests, id) and pushes the
+// ring or the pass-through write, or raises err_*.  A write accepted at edge
+// t is on ring_* / pt_* after edge t+1 (err_valid_o high in the cycle after
+// t+1): one edge more than a single-stage decoder.
 module edge_doorbell #(
   parameter int ENTRIES    = 32,
   parameter int ADDR_W     = 64,
@@ -52,33 +61,74 @@ module edge_doorbell #(
 );
   localparam logic [1:0] ERR_RANGE = 2'd1, ERR_ALIGN = 2'd2;
 
+  localparam int RCW = $clog2(RING_DEPTH + 1), PCW = $clog2(PT_DEPTH + 1);
+  localparam logic [ADDR_W-1:0] ONES = '1;
+
   logic ring_rdy, pt_rdy;
-  assign wr_ready_o = ring_rdy && pt_rdy;
+  logic [RCW-1:0] ring_cnt;
+  logic [PCW-1:0] pt_cnt;
+
+  // ------------------------------------------------------ stage 1: accept
+  // Both queues must hold the write in the decode stage and this one.
+  logic s_v_q;
+  assign wr_ready_o = s_v_q ? (32'(ring_cnt) + 2 <= RING_DEPTH) && (32'(pt_cnt) + 2 <= PT_DEPTH)
+                            : ring_rdy && pt_rdy;
   wire wr_fire = wr_valid_i && wr_ready_o && rst_ni; // nothing enters while in reset
 
-  // Decode.
-  wire [ADDR_W-1:0] off       = wr_addr_i - cfg_base_i;
-  wire              in_region = (wr_addr_i >= cfg_base_i) && ((off >> cfg_region_log2_i) == '0);
-  wire [ADDR_W-1:0] id_full   = off >> cfg_stride_log2_i;
-  wire [ADDR_W-1:0] low_mask  = ~({ADDR_W{1'b1}} << cfg_stride_log2_i);
-  wire              aligned   = (off & low_mask) == '0;
-  wire              id_range  = id_full < ADDR_W'(ENTRIES);
+  // Offset in the aperture with its borrow (addr < base), and the masks:
+  //   rmask: offset bits at or above cfg_region_log2 (the write is in the aperture iff none is set)
+  //   amask: offset bits below cfg_stride_log2 (aligned iff none is set)
+  //   imask: offset bits at or above cfg_stride_log2 + IDW (id < 2^IDW iff none is set)
+  wire [ADDR_W:0]   diff  = {1'b0, wr_addr_i} - {1'b0, cfg_base_i};
+  wire [6:0]        ishift = 7'(cfg_stride_log2_i) + 7'(IDW);
+  wire [ADDR_W-1:0] rmask = ONES << cfg_region_log2_i;
+  wire [ADDR_W-1:0] amask = ~(ONES << cfg_stride_log2_i);
+  wire [ADDR_W-1:0] imask = ONES << ishift;
 
-  wire ring_push = wr_fire && in_region && id_range && aligned;
-  wire pt_push   = wr_fire && !in_region;
-  wire bad_range = wr_fire && in_region && !id_range;
-  wire bad_align = wr_fire && in_region && id_range && !aligned;
+  logic [ADDR_W-1:0] s_addr_q, s_off_q, s_rmask_q, s_amask_q, s_imask_q;
+  logic [DATA_W-1:0] s_data_q;
+  logic              s_below_q;
+  logic [5:0]        s_stride_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) s_v_q <= 1'b0;
+    else         s_v_q <= wr_fire;
+  end
+  // stage data: no reset (qualified by s_v_q)
+  always_ff @(posedge clk_i) begin
+    if (wr_fire) begin
+      s_addr_q   <= wr_addr_i;
+      s_data_q   <= wr_data_i;
+      s_off_q    <= diff[ADDR_W-1:0];
+      s_below_q  <= diff[ADDR_W];
+      s_rmask_q  <= rmask;
+      s_amask_q  <= amask;
+      s_imask_q  <= imask;
+      s_stride_q <= cfg_stride_log2_i;
+    end
+  end
+
+  // ------------------------------------------------------ stage 2: decode
+  wire [IDW-1:0]    id        = IDW'(s_off_q >> s_stride_q);
+  wire              in_region = !s_below_q && ((s_off_q & s_rmask_q) == '0);
+  wire              aligned   = (s_off_q & s_amask_q) == '0;
+  wire              id_range  = ((s_off_q & s_imask_q) == '0) && (32'(id) < ENTRIES);
+
+  wire ring_push = s_v_q && in_region && id_range && aligned;
+  wire pt_push   = s_v_q && !in_region;
+  wire bad_range = s_v_q && in_region && !id_range;
+  wire bad_align = s_v_q && in_region && id_range && !aligned;
 
   fg_fifo #(.WIDTH(IDW), .DEPTH(RING_DEPTH)) u_ring_q (
-    .clk_i, .rst_ni, .valid_i(ring_push), .ready_o(ring_rdy), .data_i(id_full[IDW-1:0]),
-    .valid_o(ring_valid_o), .ready_i(ring_ready_i), .data_o(ring_id_o), .count_o(ring_count_o)
+    .clk_i, .rst_ni, .valid_i(ring_push), .ready_o(ring_rdy), .data_i(id),
+    .valid_o(ring_valid_o), .ready_i(ring_ready_i), .data_o(ring_id_o), .count_o(ring_cnt)
   );
+  assign ring_count_o = ring_cnt;
 
-  logic [$clog2(PT_DEPTH+1)-1:0] unused_pt_cnt;
   fg_fifo #(.WIDTH(ADDR_W + DATA_W), .DEPTH(PT_DEPTH)) u_pt_q (
-    .clk_i, .rst_ni, .valid_i(pt_push), .ready_o(pt_rdy), .data_i({wr_data_i, wr_addr_i}),
+    .clk_i, .rst_ni, .valid_i(pt_push), .ready_o(pt_rdy), .data_i({s_data_q, s_addr_q}),
     .valid_o(pt_valid_o), .ready_i(pt_ready_i), .data_o({pt_data_o, pt_addr_o}),
-    .count_o(unused_pt_cnt)
+    .count_o(pt_cnt)
   );
 
   logic              err_v_q;
@@ -100,7 +150,7 @@ module edge_doorbell #(
       err_v_q <= bad_range || bad_align;
       if (bad_range || bad_align) begin
         err_code_q <= bad_range ? ERR_RANGE : ERR_ALIGN;
-        err_addr_q <= wr_addr_i;
+        err_addr_q <= s_addr_q;
       end
       if (ring_push && cnt_rings_q != 32'hffffffff) cnt_rings_q <= cnt_rings_q + 32'd1;
       if (bad_range) begin
@@ -124,8 +174,8 @@ module edge_doorbell #(
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      // every accepted write goes exactly one way
-      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(wr_fire));
+      // every decoded write goes exactly one way, into a queue with room
+      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(s_v_q));
       assert (!ring_push || ring_rdy);
       assert (!pt_push || pt_rdy);
     end
