@@ -30,8 +30,6 @@ module cm_cpu_central #(
   input  logic [P*(CW+1)-1:0] net_i,
   input  logic [1:0]        mode_i,
   output logic              end_o,    // last cycle of the interval
-  output logic [1:0]        dec_o,    // decision taken at this edge when end_o
-  output logic [LW-1:0]     lim_d_o,  // CM-CPU limit after this edge
   output logic [LW-1:0]     lim_q_o,
   output logic [1:0]        dec_q_o,  // last decision
   output logic [STW-1:0]    stall_mc_q_o,
@@ -47,8 +45,8 @@ module cm_cpu_central #(
   localparam logic [STW-1:0] STMAX = '1;
 
   logic [CW-1:0]  cnt_q;
-  logic [LW-1:0]  lim_q;
-  logic [1:0]     dec_q;
+  logic [LW-1:0]  lim_q, lim_d;
+  logic [1:0]     dec_q, dec_d;
   logic [STW-1:0] smc_q, snet_q;
   logic [SW-1:0]  sum_mc, sum_net;
   logic           mc_hi, net_hi, both_lo;
@@ -66,20 +64,20 @@ module cm_cpu_central #(
   assign mc_hi   = (sum_mc  >= TH_CNT);
   assign net_hi  = (sum_net >= TH_CNT);
   assign both_lo = (sum_mc < TL_CNT) && (sum_net < TL_CNT);
-  assign dec_o   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
+  assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
-    lim_d_o = lim_q;
+    lim_d = lim_q;
     if (mode_i != MODE_CPU) begin
-      lim_d_o = MAXL;
+      lim_d = MAXL;
     end else if (end_o) begin
-      if (dec_o == DEC_DOWN) begin
-        if (lim_q > FINEL) lim_d_o = lim_q - LW'(2);
-        else if (lim_q > LW'(1)) lim_d_o = lim_q - LW'(1);
-      end else if (dec_o == DEC_UP) begin
-        if (lim_q < FINEL) lim_d_o = lim_q + LW'(1);
-        else if (lim_q + LW'(2) > MAXL) lim_d_o = MAXL;
-        else lim_d_o = lim_q + LW'(2);
+      if (dec_d == DEC_DOWN) begin
+        if (lim_q > FINEL) lim_d = lim_q - LW'(2);
+        else if (lim_q > LW'(1)) lim_d = lim_q - LW'(1);
+      end else if (dec_d == DEC_UP) begin
+        if (lim_q < FINEL) lim_d = lim_q + LW'(1);
+        else if (lim_q + LW'(2) > MAXL) lim_d = MAXL;
+        else lim_d = lim_q + LW'(2);
       end
     end
   end
@@ -98,9 +96,9 @@ module cm_cpu_central #(
       snet_q <= '0;
     end else begin
       cnt_q <= end_o ? '0 : cnt_q + 1'b1;
-      lim_q <= lim_d_o;
+      lim_q <= lim_d;
       if (end_o) begin
-        dec_q  <= dec_o;
+        dec_q  <= dec_d;
         // 13-bit statistics registers as in the paper: P x INTERVAL itself
         // (every partition stalled every cycle) saturates to 2^13-1.
         smc_q  <= (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
