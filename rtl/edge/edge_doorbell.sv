@@ -70,9 +70,11 @@ module edge_doorbell #(
 
   // ------------------------------------------------------ stage 1: accept
   // Both queues must hold the write in the decode stage and this one.
+  localparam logic [RCW-1:0] RING_MAX2 = RCW'((RING_DEPTH >= 2) ? RING_DEPTH - 2 : 0);
+  localparam logic [PCW-1:0] PT_MAX2   = PCW'((PT_DEPTH >= 2) ? PT_DEPTH - 2 : 0);
   logic s_v_q;
-  assign wr_ready_o = s_v_q ? (32'(ring_cnt) + 2 <= RING_DEPTH) && (32'(pt_cnt) + 2 <= PT_DEPTH)
-                            : ring_rdy && pt_rdy;
+  wire  room2 = (RING_DEPTH >= 2) && (PT_DEPTH >= 2) && (ring_cnt <= RING_MAX2) && (pt_cnt <= PT_MAX2);
+  assign wr_ready_o = s_v_q ? room2 : ring_rdy && pt_rdy;
   wire wr_fire = wr_valid_i && wr_ready_o && rst_ni; // nothing enters while in reset
 
   // Offset in the aperture with its borrow (addr < base), and the masks:
@@ -94,18 +96,17 @@ module edge_doorbell #(
     if (!rst_ni) s_v_q <= 1'b0;
     else         s_v_q <= wr_fire;
   end
-  // stage data: no reset (qualified by s_v_q)
+  // stage data: loaded every cycle, no reset (read only in the cycle after
+  // a write was accepted, qualified by s_v_q; the stage always drains then)
   always_ff @(posedge clk_i) begin
-    if (wr_fire) begin
-      s_addr_q   <= wr_addr_i;
-      s_data_q   <= wr_data_i;
-      s_off_q    <= diff[ADDR_W-1:0];
-      s_below_q  <= diff[ADDR_W];
-      s_rmask_q  <= rmask;
-      s_amask_q  <= amask;
-      s_imask_q  <= imask;
-      s_stride_q <= cfg_stride_log2_i;
-    end
+    s_addr_q   <= wr_addr_i;
+    s_data_q   <= wr_data_i;
+    s_off_q    <= diff[ADDR_W-1:0];
+    s_below_q  <= diff[ADDR_W];
+    s_rmask_q  <= rmask;
+    s_amask_q  <= amask;
+    s_imask_q  <= imask;
+    s_stride_q <= cfg_stride_log2_i;
   end
 
   // ------------------------------------------------------ stage 2: decode
