@@ -6,6 +6,8 @@
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
 #   make wave   - FST waveforms of block tests + GTKWave save files
 #   make soak   - every block's random test for SOAK_SEEDS fresh seeds (not in make test)
+#   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
+#                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
 # Blocks register themselves in mk/<block>.mk (see mk/README.md), so adding a
 # block never touches this file.
@@ -40,10 +42,12 @@ DEMO_STEPS :=
 WAVES      :=
 WAVE_TESTS :=
 SOAK_TESTS :=
+EXPERIMENTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c \
+                sim/harness/fg_progress.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
 .PHONY: all build deps test demo lint wave soak clean FORCE
@@ -69,22 +73,47 @@ $(BUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
 	ar rcs $@ $^
 
 # ---------------------------------------------------- per-block RTL models
-# $(1) = block name.  Variables: $(1)_TOP, $(1)_SRCS, $(1)_GPARAMS (K=V ...)
-define BLOCK_RULES
-$(BUILD)/vl/$(1)/V$(1)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
-	@rm -rf $(BUILD)/vl/$(1) && mkdir -p $(BUILD)/vl/$(1)
+# A block b is verilated once per configuration: b itself ($(b)_GPARAMS) and
+# b_c for each name c in $(b)_CONFIGS ($(b)_c_GPARAMS), each its own model
+# V<b> / V<b_c> (mk/README.md).  The block's one shim is compiled against all
+# of them with a generated header, fg_shim_configs.hpp, describing each.
+MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
+# $(1) = block, $(2) = model (b or b_c)
+define MODEL_RULES
+$(BUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
+	@rm -rf $(BUILD)/vl/$(2) && mkdir -p $(BUILD)/vl/$(2)
 	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 \
-	  --top-module $$($(1)_TOP) --prefix V$(1) -Mdir $(BUILD)/vl/$(1) \
-	  $$(addprefix -G,$$($(1)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
-	$$(MAKE) -s -C $(BUILD)/vl/$(1) -f V$(1).mk V$(1)__ALL.a \
+	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(BUILD)/vl/$(2) \
+	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
+	$$(MAKE) -s -C $(BUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
-$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(BUILD)/vl/$(1)/V$(1)__ALL.a
-	@mkdir -p $$(dir $$@)
-	$(CXX) $(CXXFLAGS) -isystem $(BUILD)/vl/$(1) $$(addprefix -DFG_P_,$$($(1)_GPARAMS)) -c $$< -o $$@
 endef
+# One struct per configuration (V = its model, name, one constant per
+# parameter) and FG_SHIM_MODELS(X); rewritten only when it changes.
+define CFG_LINES
+echo '#include "V$(2).h"'; \
+echo 'struct fg_cfg_$(2) { using V = V$(2); static constexpr const char *name = "$(2)";'; \
+$(foreach kv,$($(2)_GPARAMS),echo '  static constexpr uint64_t $(word 1,$(subst =, ,$(kv))) = $(word 2,$(subst =, ,$(kv)))ULL;';) \
+echo '};';
+endef
+define BLOCK_RULES
+$(BUILD)/vl/$(1)_cfg/fg_shim_configs.hpp: FORCE | $(BUILD)/.deps
+	@mkdir -p $$(dir $$@)
+	@{ echo '// generated from mk/*.mk: the verilated configurations of $(1)'; \
+	  echo '#include <cstdint>'; \
+	  $(foreach m,$(call MODELS_OF,$(1)),$(call CFG_LINES,$(1),$(m))) \
+	  echo '#define FG_SHIM_MODELS(X) $(foreach m,$(call MODELS_OF,$(1)),X(fg_cfg_$(m)))'; } >$$@.tmp
+	@if cmp -s $$@.tmp $$@; then rm $$@.tmp; else mv $$@.tmp $$@; fi
+$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(foreach m,$(call MODELS_OF,$(1)),$(BUILD)/vl/$(m)/V$(m)__ALL.a) \
+                               $(BUILD)/vl/$(1)_cfg/fg_shim_configs.hpp
+	@mkdir -p $$(dir $$@)
+	$(CXX) $(CXXFLAGS) $(foreach m,$(call MODELS_OF,$(1)),-isystem $(BUILD)/vl/$(m)) -I$(BUILD)/vl/$(1)_cfg \
+	  $$(addprefix -DFG_P_,$$($(1)_GPARAMS)) -c $$< -o $$@
+endef
+$(foreach b,$(BLOCKS),$(foreach m,$(call MODELS_OF,$(b)),$(eval $(call MODEL_RULES,$(b),$(m)))))
 $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 
-VL_LIBS   := $(foreach b,$(BLOCKS),$(BUILD)/vl/$(b)/V$(b)__ALL.a)
+VL_LIBS   := $(foreach b,$(BLOCKS),$(foreach m,$(call MODELS_OF,$(b)),$(BUILD)/vl/$(m)/V$(m)__ALL.a))
 SHIM_OBJS := $(foreach b,$(BLOCKS),$(BUILD)/obj/shim/$(b)_shim.o) $(BUILD)/obj/shim/fg_shim.o
 
 $(BUILD)/obj/shim/fg_shim.o: $(SHIM_CORE) | $(BUILD)/.deps

@@ -6,4 +6,5 @@ TESTS    += test_preempt
 PROGRAMS += preemption_latency
 # one preemption in core 0 of a real SIMT model: its PEWT and controller FSTs
 WAVES += scripts/wave_preempt.sh
-DEMO_STEPS += $(BUILD)/bin/preemption_latency
+# EDGE Fig. 11 on the sweep runner (make results / make demo, mk/results.mk)
+EXPERIMENTS += experiments/edge_fig11.ini

@@ -9,6 +9,14 @@ fe_sched_queues_SRCS := rtl/prim/fg_fifo.sv rtl/prim/fg_sram_sp.sv rtl/fe/fe_tri
                         rtl/fe/fe_watchdog.sv rtl/fe/fe_bits.sv rtl/fe/fe_sched_queues.sv
 fe_sched_queues_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=4096 REGION_LINES=16 \
                            QD_NT=4 QD_CPU=4 QD_GPU=4 TAG_W=8 WD_W=16 CNT_W=32 INIT_W=16
+# The memory system's configuration (sim/mem/partition.c, docs/MEM.md): one
+# per memory partition, addresses relative to the partition's share of the
+# tracked region (2 MiB = 16384 lines of 128 B), the memory controller's input
+# queues (16 each: stallMC fires when one is full), tags of an 8-bit side
+# table, a 32-bit watchdog (long CPU->GPU transfers may legitimately wait).
+fe_sched_queues_CONFIGS := sys
+fe_sched_queues_sys_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=0 REGION_LINES=16384 \
+                               QD_NT=16 QD_CPU=16 QD_GPU=16 TAG_W=8 WD_W=32 CNT_W=32 INIT_W=16
 
 TWIN_SRCS += sim/twin/fe_sched_queues.c
 TESTS     += test_fe_sched_queues

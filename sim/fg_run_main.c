@@ -16,7 +16,9 @@
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
  * within --max-cycles, or an output file could not be written; 2 bad
  * command line or input (config, ELF, buffer, file, dimensions, a launch the
- * GPU refuses).  Every error is one line "fg_run: ..." on stderr. */
+ * GPU refuses).  Every error is one line "fg_run: ..." on stderr.  On a
+ * terminal, stderr shows a status line while the kernel runs (cycles,
+ * instructions, simulation rate); nothing extra otherwise. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg_progress.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
 #include "simt/simt_abi.h"
@@ -300,6 +303,18 @@ static void print_elem(const uint8_t *p, int t) {
     }
 }
 
+/* ------------------------------------------------------------- progress */
+static void show_progress(fg_progress *pr, const gpu_t *g, uint64_t cycles, uint64_t max_cycles) {
+    gpu_stats st;
+    gpu_get_stats(g, &st);
+    double el = fg_progress_elapsed(pr), rate = el > 0 ? (double)cycles / el : 0;
+    char a[32], b[32];
+    fg_progress_status(pr, false, "fg_run: cycle %llu, %llu warp instructions, %.0f k cycles/s, elapsed %s "
+                       "(--max-cycles reached in %s)", (unsigned long long)cycles,
+                       (unsigned long long)st.warp_instrs, rate / 1e3, fg_progress_time(el, a, sizeof a),
+                       fg_progress_time(rate > 0 ? (double)(max_cycles - cycles) / rate : -1, b, sizeof b));
+}
+
 /* ------------------------------------------------------------- main */
 int main(int argc, char **argv) {
     const char *kpath = NULL, *entry = "main", *cfgpath = "configs/edge.ini";
@@ -450,9 +465,15 @@ int main(int argc, char **argv) {
     gpu_set_callbacks(g, &cb);
     if (gpu_launch(g, &d, err, sizeof err)) return die(2, "%s", err);
     uint64_t t0 = gpu_cycle(g);
-    while (!gpu_idle(g) && gpu_cycle(g) - t0 < max_cycles) gpu_tick(g);
-    uint64_t cycles = gpu_cycle(g) - t0;
+    fg_progress pr; /* a status line on a terminal: how far, how fast (a kernel's length is unknown ahead) */
+    fg_progress_init(&pr);
     gpu_stats st;
+    while (!gpu_idle(g) && gpu_cycle(g) - t0 < max_cycles) {
+        gpu_tick(g);
+        if (pr.tty && !(gpu_cycle(g) & 0x3fff)) show_progress(&pr, g, gpu_cycle(g) - t0, max_cycles);
+    }
+    fg_progress_clear(&pr);
+    uint64_t cycles = gpu_cycle(g) - t0;
     gpu_get_stats(g, &st);
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);

@@ -11,13 +11,20 @@
  *
  *   launch_latency [--config configs/edge.ini] [--impl rtl|c|lockstep]
  *                  [--set section.key=value ...] [--out results/launch_latency.json]
- *                  [--events N] [--no-e2e] */
+ *                  [--events N] [--no-e2e] [--point]
+ *   launch_latency --merge LIST --out FILE
+ *
+ * --point (the sweep runner's one-point mode, scripts/sweep.py): the same
+ * run, the JSON written, the figures not printed.  --merge: the listed point
+ * file (the experiment is one point) becomes the result file, its figures
+ * printed.  The figures are always printed from the JSON. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fg_json.h"
+#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 
@@ -49,10 +56,79 @@ static cJSON *e2e_json(const sys_result *r) {
     return o;
 }
 
+#define N(path) fg_json_num(root, path)
+
+/* The figures, from the result file's JSON (one source for a run and --merge). */
+static void print_report(const cJSON *root) {
+    double b = N("baseline.avg_ns"), e = N("edge.avg_ns"), to_first = N("edge.request_to_first_instr_ns.avg");
+    const cJSON *impl = cJSON_GetObjectItemCaseSensitive(root, "impl");
+    printf("\nEvent-kernel launch latency (EDGE Sec. VI-A), %.0f serial IPv4 events per path,\n"
+           "GPU %.0f MHz, EDGE front-end blocks: %s\n\n",
+           N("events"), N("gpu_clock_mhz"), cJSON_IsString(impl) ? impl->valuestring : "?");
+    printf("  %-34s %10s %10s %10s %9s   %s\n", "", "min ns", "avg ns", "max ns", "avg cyc", "paper");
+    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "baseline (CPU launch)", N("baseline.min_ns"), b,
+           N("baseline.max_ns"), N("baseline.avg_cycles"), "~5000 ns");
+    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "EDGE (doorbell)", N("edge.min_ns"), e, N("edge.max_ns"),
+           N("edge.avg_cycles"), "~1100 ns");
+    printf("  %-34s %32.2fx %9s   %s\n", "speedup", N("speedup"), "", "4.4x");
+    printf("\n  EDGE breakdown (avg):\n");
+    printf("    PCIe doorbell write            %8.1f ns\n", N("edge.pcie_doorbell_ns.avg"));
+    printf("    PCIe completion-queue write    %8.1f ns  (%s in the launch latency, as EDGE VI-A)\n",
+           N("edge.pcie_cq_write_ns.avg"),
+           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "edge"), "counts_cq_write"))
+               ? "counted" : "NOT counted");
+    printf("    arrival -> next GPU edge       %8.2f ns\n", N("edge.arrival_to_gpu_edge_ns.avg"));
+    printf("    front-end (RTL: doorbell write -> EKT descriptor) %5.1f cycles (min %.0f, max %.0f)\n",
+           N("edge.frontend_cycles_rtl.avg"), N("edge.frontend_cycles_rtl.min"), N("edge.frontend_cycles_rtl.max"));
+    printf("    dispatch to SIMT core (modeled) %7.1f cycles\n", N("edge.dispatch_cycles.avg"));
+    printf("    SIMT scheduler -> first instr   %7.1f cycles\n", N("edge.simt_cycles.avg"));
+    printf("    request -> first instruction    %7.0f ns (speedup %.2fx on this measure)\n", to_first,
+           to_first > 0 ? b / to_first : 0);
+    printf("  baseline breakdown (avg): launch call %.0f ns, driver %.0f ns, dispatch %.0f cycles, "
+           "SIMT %.1f cycles;\n    device -> CPU thread notice %.0f ns (not in the launch latency, as in EDGE VI-A)\n",
+           N("baseline.launch_call_ns"), N("baseline.driver_ns"), N("baseline.dispatch_cycles"),
+           N("baseline.simt_cycles"), N("baseline.device_to_cpu_notify_ns"));
+    printf("  IPv4 results checked against the host reference: %.0f + %.0f packets, %.0f wrong\n",
+           N("baseline.packets"), N("edge.packets"), N("packets_wrong"));
+    if (cJSON_GetObjectItemCaseSensitive(root, "end_to_end")) {
+        printf("\n  End-to-end (packet arrives at NIC -> its result back at NIC), %.0f events of 32 packets:\n",
+               N("end_to_end.events"));
+        printf("  %-30s %12s %12s %12s %14s\n", "", "avg lat ns", "max lat ns", "Mpps", "kernel cyc");
+        static const char *const rows[4][2] = {{"baseline @ offered load", "baseline"},
+                                               {"EDGE @ offered load", "edge"},
+                                               {"baseline saturated", "baseline_saturated"},
+                                               {"EDGE saturated", "edge_saturated"}};
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "end_to_end");
+        for (int i = 0; i < 4; i++) {
+            const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, rows[i][1]);
+            printf("  %-30s %12.0f %12.0f %12.2f %14.0f\n", rows[i][0], fg_json_num(r, "packet_latency_ns.avg"),
+                   fg_json_num(r, "packet_latency_ns.max"), fg_json_num(r, "throughput_mpps"),
+                   fg_json_num(r, "kernel_cycles.avg"));
+        }
+        printf("  (offered load %.2f Mpps; saturated = a new batch as soon as one of %.0f slots frees)\n",
+               N("end_to_end.offered_mpps"), N("end_to_end.slots"));
+    }
+    printf("\n  simulated %.0f GPU cycles (%.0f warp instructions) in %.1f s wall time, %.1f s CPU\n",
+           N("simulated_gpu_cycles"), N("simulated_warp_instrs"), N("wall_seconds"), N("cpu_seconds"));
+}
+
+/* --merge: the experiment is one point, whose file is the result file */
+static int merge_points(const char *list, const char *out) {
+    char err[600];
+    cJSON *pts = fg_json_read_list(list, err, sizeof err);
+    int bad = !pts || cJSON_GetArraySize(pts) != 1;
+    if (pts && bad) snprintf(err, sizeof err, "%s: --merge takes one point (the whole experiment)", list);
+    if (!bad) bad = fg_json_write(cJSON_GetArrayItem(pts, 0), out, err, sizeof err);
+    if (bad) fprintf(stderr, "launch_latency: %s\n", err);
+    else print_report(cJSON_GetArrayItem(pts, 0)), printf("  wrote %s\n", out);
+    cJSON_Delete(pts);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
-    const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL;
+    const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL, *merge = NULL;
     uint64_t events = 0;
-    int e2e = 1, nsets = 0;
+    int e2e = 1, nsets = 0, point = 0;
     char err[512];
     const char **sets = calloc((size_t)argc, sizeof *sets);
     fg_config *cfg = fg_config_new();
@@ -63,15 +139,18 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
+        else if (!strcmp(argv[i], "--point")) point = 1;
+        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
         else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i]; /* applied after the file */
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
-                    "[--out FILE] [--events N] [--no-e2e]\n",
-                    argv[0]);
+                    "[--out FILE] [--events N] [--no-e2e] [--point]\n       %s --merge LIST --out FILE\n",
+                    argv[0], argv[0]);
             return 2;
         }
     }
+    if (merge) return merge_points(merge, out);
     if (launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
@@ -92,15 +171,16 @@ int main(int argc, char **argv) {
     }
     sys_params p;
     launch_exp_params x;
-    if (launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
+    mem_config_default(&mc);
+    if (mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
     if (events) x.events = events;
     x.e2e = e2e;
     events = x.events;
-    uint64_t e2e_ev = x.e2e_events;
-    double mhz = p.gpu.clock_mhz, P = 1000.0 / mhz;
+    double mhz = p.gpu.clock_mhz;
 
     launch_exp_result *res = calloc(1, sizeof *res);
     if (!res) return 2;
@@ -111,54 +191,8 @@ int main(int argc, char **argv) {
     int bad = launch_exp_check("launch_latency", &x, res);
     const sys_result base = res->base, edge = res->edge, e2e_b = res->e2e_b, e2e_e = res->e2e_e,
                      sat_b = res->sat_b, sat_e = res->sat_e;
-    double wall = res->wall_seconds;
     double b = sys_stat_avg(&base.launch_ns), e = sys_stat_avg(&edge.launch_ns);
     double speedup = e > 0 ? b / e : 0;
-
-    printf("\nEvent-kernel launch latency (EDGE Sec. VI-A), %llu serial IPv4 events per path,\n"
-           "GPU %.0f MHz, EDGE front-end blocks: %s\n\n",
-           (unsigned long long)events, mhz, fg_impl_name(p.edge.impl));
-    printf("  %-34s %10s %10s %10s %9s   %s\n", "", "min ns", "avg ns", "max ns", "avg cyc", "paper");
-    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "baseline (CPU launch)", base.launch_ns.min, b,
-           base.launch_ns.max, b / P, "~5000 ns");
-    printf("  %-34s %10.0f %10.0f %10.0f %9.0f   %s\n", "EDGE (doorbell)", edge.launch_ns.min, e,
-           edge.launch_ns.max, e / P, "~1100 ns");
-    printf("  %-34s %32.2fx %9s   %s\n", "speedup", speedup, "", "4.4x");
-    printf("\n  EDGE breakdown (avg):\n");
-    printf("    PCIe doorbell write            %8.1f ns\n", sys_stat_avg(&edge.pcie_db_ns));
-    printf("    PCIe completion-queue write    %8.1f ns  (%s in the launch latency, as EDGE VI-A)\n",
-           sys_stat_avg(&edge.pcie_cq_ns), p.count_cq_write ? "counted" : "NOT counted");
-    printf("    arrival -> next GPU edge       %8.2f ns\n", sys_stat_avg(&edge.quant_ns));
-    printf("    front-end (RTL: doorbell write -> EKT descriptor) %5.1f cycles (min %.0f, max %.0f)\n",
-           sys_stat_avg(&edge.fe_cycles), edge.fe_cycles.min, edge.fe_cycles.max);
-    printf("    dispatch to SIMT core (modeled) %7.1f cycles\n", sys_stat_avg(&edge.dispatch_cycles));
-    printf("    SIMT scheduler -> first instr   %7.1f cycles\n", sys_stat_avg(&edge.simt_cycles));
-    printf("    request -> first instruction    %7.0f ns (speedup %.2fx on this measure)\n",
-           sys_stat_avg(&edge.to_first_ns), sys_stat_avg(&edge.to_first_ns) > 0 ? b / sys_stat_avg(&edge.to_first_ns) : 0);
-    printf("  baseline breakdown (avg): launch call %.0f ns, driver %.0f ns, dispatch %.0f cycles, "
-           "SIMT %.1f cycles;\n    device -> CPU thread notice %.0f ns (not in the launch latency, as in EDGE VI-A)\n",
-           sys_stat_avg(&base.call_ns), sys_stat_avg(&base.driver_ns),
-           sys_stat_avg(&base.dispatch_cycles), sys_stat_avg(&base.simt_cycles),
-           sys_stat_avg(&base.notify_ns));
-    printf("  IPv4 results checked against the host reference: %llu + %llu packets, %llu wrong\n",
-           (unsigned long long)base.packets, (unsigned long long)edge.packets,
-           (unsigned long long)(base.wrong + edge.wrong));
-    if (e2e) {
-        printf("\n  End-to-end (packet arrives at NIC -> its result back at NIC), %llu events of 32 packets:\n",
-               (unsigned long long)e2e_ev);
-        printf("  %-30s %12s %12s %12s %14s\n", "", "avg lat ns", "max lat ns", "Mpps", "kernel cyc");
-        const struct { const char *n; const sys_result *r; } rows[] = {
-            {"baseline @ offered load", &e2e_b}, {"EDGE @ offered load", &e2e_e},
-            {"baseline saturated", &sat_b},      {"EDGE saturated", &sat_e}};
-        for (int i = 0; i < 4; i++)
-            printf("  %-30s %12.0f %12.0f %12.2f %14.0f\n", rows[i].n, sys_stat_avg(&rows[i].r->pkt_latency_ns),
-                   rows[i].r->pkt_latency_ns.max, rows[i].r->throughput_mpps,
-                   sys_stat_avg(&rows[i].r->kernel_cycles));
-        printf("  (offered load %.2f Mpps; saturated = a new batch as soon as one of %u slots frees)\n",
-               p.nic.rate_mpps, p.nic.slots);
-    }
-    printf("\n  simulated %llu GPU cycles (%llu warp instructions) in %.1f s wall time, %.1f s CPU\n",
-           (unsigned long long)res->gpu_cycles, (unsigned long long)res->warp_instrs, wall, res->cpu_seconds);
 
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", "launch-latency");
@@ -167,6 +201,7 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "gpu_clock_mhz", mhz);
     cJSON *jb = cJSON_AddObjectToObject(root, "baseline");
     add_lat(jb, &base.launch_ns, mhz);
+    cJSON_AddNumberToObject(jb, "packets", (double)base.packets);
     cJSON_AddNumberToObject(jb, "launch_call_ns", sys_stat_avg(&base.call_ns));
     cJSON_AddNumberToObject(jb, "driver_ns", sys_stat_avg(&base.driver_ns));
     cJSON_AddNumberToObject(jb, "dispatch_cycles", sys_stat_avg(&base.dispatch_cycles));
@@ -174,10 +209,12 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(jb, "device_to_cpu_notify_ns", sys_stat_avg(&base.notify_ns));
     cJSON *je = cJSON_AddObjectToObject(root, "edge");
     add_lat(je, &edge.launch_ns, mhz);
+    cJSON_AddNumberToObject(je, "packets", (double)edge.packets);
     cJSON_AddBoolToObject(je, "counts_cq_write", p.count_cq_write);
     cJSON_AddItemToObject(je, "pcie_doorbell_ns", stat_json(&edge.pcie_db_ns, 1));
     cJSON_AddItemToObject(je, "pcie_cq_write_ns", stat_json(&edge.pcie_cq_ns, 1));
     cJSON_AddNumberToObject(je, "pcie_ns", sys_stat_avg(&edge.pcie_db_ns) + (p.count_cq_write ? sys_stat_avg(&edge.pcie_cq_ns) : 0));
+    cJSON_AddItemToObject(je, "arrival_to_gpu_edge_ns", stat_json(&edge.quant_ns, 1));
     cJSON_AddItemToObject(je, "frontend_cycles_rtl", stat_json(&edge.fe_cycles, 1));
     cJSON_AddItemToObject(je, "dispatch_cycles", stat_json(&edge.dispatch_cycles, 1));
     cJSON_AddItemToObject(je, "simt_cycles", stat_json(&edge.simt_cycles, 1));
@@ -193,6 +230,8 @@ int main(int argc, char **argv) {
     if (e2e) {
         cJSON *j = cJSON_AddObjectToObject(root, "end_to_end");
         cJSON_AddNumberToObject(j, "offered_mpps", p.nic.rate_mpps);
+        cJSON_AddNumberToObject(j, "slots", p.nic.slots);
+        cJSON_AddNumberToObject(j, "events", (double)x.e2e_events);
         cJSON_AddItemToObject(j, "baseline", e2e_json(&e2e_b));
         cJSON_AddItemToObject(j, "edge", e2e_json(&e2e_e));
         cJSON_AddItemToObject(j, "baseline_saturated", e2e_json(&sat_b));
@@ -200,13 +239,16 @@ int main(int argc, char **argv) {
     }
     cJSON_AddNumberToObject(root, "simulated_gpu_cycles", (double)res->gpu_cycles);
     cJSON_AddNumberToObject(root, "simulated_warp_instrs", (double)res->warp_instrs);
-    cJSON_AddNumberToObject(root, "wall_seconds", wall);
+    cJSON_AddNumberToObject(root, "wall_seconds", res->wall_seconds);
     cJSON_AddNumberToObject(root, "cpu_seconds", res->cpu_seconds);
     if (fg_json_write(root, out, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         bad = 1;
-    } else {
+    } else if (!point) {
+        print_report(root);
         printf("  wrote %s\n", out);
+    } else {
+        printf("launch_latency: speedup %.2fx (%.0f / %.0f ns); wrote %s\n", speedup, b, e, out);
     }
     cJSON_Delete(root);
     free(res);

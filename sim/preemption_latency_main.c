@@ -19,10 +19,17 @@
  *                      [--set section.key=value]...
  *                      [--impl rtl|c|lockstep] [--size paper|test] [--kernels conv,mm,bp,bfs]
  *                      [--jobs N] [--out results/preemption_latency.json] [--rtl-check]
+ *   preemption_latency ... --point --out POINT.json     one run: the kernel of
+ *                      [preemption_latency] kernels, the configuration of [preempt]
+ *   preemption_latency --merge LIST --out RESULT.json   the point files listed
+ *                      (one path a line) -> the result file and the report
  *
- * Runs are independent processes (fork), --jobs at a time.  --rtl-check
- * repeats one configuration per kernel with the blocks as verilated RTL and
- * requires the same figures as the sweep's (C twin) run. */
+ * The sweep runner (scripts/sweep.py, experiments/edge_fig11.ini) runs the
+ * points and merges them; run alone, the program runs every configuration
+ * of the listed kernels itself, as independent processes (fork), --jobs at
+ * a time, with a progress line on a terminal.  --rtl-check repeats one
+ * configuration per kernel with the blocks as verilated RTL and requires
+ * the same figures as the sweep's run. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +41,11 @@
 #include "edge_preempt.h"
 #include "fg_config.h"
 #include "fg_json.h"
+#include "fg_progress.h"
 #include "simt/gpu.h"
 #include "work/preempt_run.h"
 
-/* ------------------------------------------------------------ driver */
+/* ------------------------------------------------------ configurations */
 
 typedef struct {
     unsigned policy, opts;
@@ -45,89 +53,47 @@ typedef struct {
     char label[24];
 } pconf;
 
-typedef struct {
-    const char *kern;
-    pconf pc;
-    fg_impl impl;
-    prun_result res;
-    pid_t pid;
-    int fd;
-    bool done;
-} job;
+#define MAXCONF 16
 
-/* index of a configuration in the sweep (draining: enable false) */
+/* EDGE Fig. 11 (each optimization alone, none, all) for both paper
+ * policies, CHEAPEST without and with all, draining */
+static unsigned make_confs(pconf *confs) {
+    static const struct { unsigned opts; const char *name; } OPTS[] = {
+        {0, "none"}, {PRE_OPT_BOOST, "boost"}, {PRE_OPT_IBUF, "ibuf"}, {PRE_OPT_BARSKIP, "barskip"},
+        {PRE_OPT_DROP, "drop"}, {PRE_OPT_ALL, "all"}};
+    unsigned n = 0;
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned o = 0; o < 6; o++) {
+            if (p == PRE_POL_CHEAPEST && OPTS[o].opts != 0 && OPTS[o].opts != PRE_OPT_ALL) continue;
+            confs[n] = (pconf){p, OPTS[o].opts, true, ""};
+            snprintf(confs[n].label, sizeof confs[n].label, "%s/%s", edge_preempt_policy_names[p], OPTS[o].name);
+            n++;
+        }
+    confs[n++] = (pconf){0, 0, false, "draining"};
+    return n;
+}
+
+/* index of a configuration in the sweep (draining: enable false), n if none */
 static unsigned conf_index(const pconf *c, unsigned n, unsigned policy, unsigned opts, bool enable) {
     for (unsigned i = 0; i < n; i++)
         if (c[i].enable == enable && (!enable || (c[i].policy == policy && c[i].opts == opts))) return i;
-    return 0;
+    return n;
 }
 
-static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, const gpu_config *gc) {
-    unsigned next = 0, running = 0, finished = 0;
-    while (finished < n) {
-        while (running < par && next < n) {
-            int p[2];
-            if (pipe(p)) { perror("pipe"); return -1; }
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid < 0) { perror("fork"); return -1; }
-            if (pid == 0) {
-                close(p[0]);
-                prun_result r;
-                gpu_config g = *gc;
-                g.pre.policy = jobs[next].pc.policy;
-                g.pre.opts = jobs[next].pc.opts;
-                g.pre.enable = jobs[next].pc.enable;
-                g.pre.impl = jobs[next].impl;
-                prun_run(x, &g, jobs[next].kern, &r);
-                size_t off = 0;
-                while (off < sizeof r) {
-                    ssize_t k = write(p[1], (char *)&r + off, sizeof r - off);
-                    if (k <= 0) _exit(3);
-                    off += (size_t)k;
-                }
-                _exit(0);
-            }
-            close(p[1]);
-            jobs[next].pid = pid;
-            jobs[next].fd = p[0];
-            next++;
-            running++;
-        }
-        int st;
-        pid_t pid = wait(&st);
-        if (pid < 0) { perror("wait"); return -1; }
-        for (unsigned i = 0; i < n; i++) {
-            if (jobs[i].pid != pid || jobs[i].done) continue;
-            size_t off = 0;
-            while (off < sizeof jobs[i].res) {
-                ssize_t k = read(jobs[i].fd, (char *)&jobs[i].res + off, sizeof jobs[i].res - off);
-                if (k <= 0) break;
-                off += (size_t)k;
-            }
-            close(jobs[i].fd);
-            if (off != sizeof jobs[i].res) {
-                memset(&jobs[i].res, 0, sizeof jobs[i].res);
-                snprintf(jobs[i].res.err, sizeof jobs[i].res.err, "worker died (status 0x%x)", st);
-            }
-            jobs[i].done = true;
-            running--;
-            finished++;
-            const prun_result *r = &jobs[i].res;
-            fprintf(stderr, "  %-5s %-16s %s: %s (%.1f s)\n", jobs[i].kern, jobs[i].pc.label,
-                    fg_impl_name(jobs[i].impl), r->ok ? "ok" : r->err, r->wall);
-        }
-    }
-    return 0;
+static unsigned conf_by_label(const pconf *c, unsigned n, const char *label) {
+    for (unsigned i = 0; i < n; i++)
+        if (label && !strcmp(c[i].label, label)) return i;
+    return n;
 }
 
-static cJSON *res_json(const job *j) {
-    const prun_result *r = &j->res;
+/* ---------------------------------------------------------- JSON */
+
+static cJSON *res_json(const pconf *pc, fg_impl impl, const prun_result *r) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "config", j->pc.label);
-    cJSON_AddStringToObject(o, "policy", j->pc.enable ? edge_preempt_policy_names[j->pc.policy] : "draining");
-    cJSON_AddNumberToObject(o, "opts", j->pc.opts);
-    cJSON_AddStringToObject(o, "impl", fg_impl_name(j->impl));
+    cJSON_AddStringToObject(o, "config", pc->label);
+    cJSON_AddStringToObject(o, "policy", pc->enable ? edge_preempt_policy_names[pc->policy] : "draining");
+    cJSON_AddNumberToObject(o, "opts", pc->opts);
+    cJSON_AddStringToObject(o, "impl", fg_impl_name(impl));
     cJSON_AddNumberToObject(o, "events", (double)r->events);
     cJSON_AddNumberToObject(o, "preempted", (double)r->preempted);
     cJSON_AddNumberToObject(o, "registers_saved", (double)r->saved);
@@ -150,12 +116,352 @@ static cJSON *res_json(const job *j) {
     return o;
 }
 
+/* One point: a run of one kernel in one configuration, with what the
+ * report needs about the kernel and the arrivals. */
+static cJSON *point_json(const prun_params *x, const char *kern, const pconf *pc, fg_impl impl,
+                         const prun_result *r) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", kern);
+    cJSON_AddStringToObject(o, "size", x->size);
+    cJSON_AddNumberToObject(o, "seed", (double)x->seed);
+    cJSON_AddNumberToObject(o, "gap_cycles", (double)x->gap);
+    cJSON_AddStringToObject(o, "description", r->desc);
+    cJSON_AddNumberToObject(o, "regs_background", r->regs_bg);
+    cJSON_AddNumberToObject(o, "regs_event", r->regs_ev);
+    cJSON_AddBoolToObject(o, "ok", r->ok);
+    cJSON_AddStringToObject(o, "error", r->ok ? "" : r->err);
+    cJSON_AddItemToObject(o, "run", res_json(pc, impl, r));
+    return o;
+}
+
+static const char *jstr(const cJSON *o, const char *key) {
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* ------------------------------------------------------------ report */
+
+#define MAXK 8
+
+/* Prints the tables and writes the result file from the points (objects
+ * of point_json, any order); rtl_check (or NULL) is kept in the file.
+ * 0, or 1 if a point failed, is missing or the file cannot be written. */
+static int report(const cJSON *points, cJSON *rtl_check, const char *out, const char *prog) {
+    pconf confs[MAXCONF];
+    unsigned nconf = make_confs(confs), nk = 0;
+    const char *kernels[MAXK];
+    const cJSON *pt[MAXK][MAXCONF] = {{0}}, *first = cJSON_GetArrayItem(points, 0), *p;
+    int bad = 0;
+    cJSON_ArrayForEach(p, points) {
+        const cJSON *run = cJSON_GetObjectItemCaseSensitive(p, "run");
+        const char *kern = jstr(p, "kernel");
+        unsigned c = conf_by_label(confs, nconf, jstr(run, "config")), k = 0;
+        while (k < nk && strcmp(kernels[k], kern)) k++;
+        if (!*kern || c == nconf || (k == nk && nk == MAXK)) {
+            fprintf(stderr, "%s: a point with kernel '%s' and configuration '%s' is not part of EDGE Fig. 11\n", prog,
+                    kern, jstr(run, "config"));
+            return 1;
+        }
+        if (strcmp(jstr(p, "size"), jstr(first, "size")) || fg_json_num(p, "seed") != fg_json_num(first, "seed") ||
+            fg_json_num(p, "gap_cycles") != fg_json_num(first, "gap_cycles") ||
+            strcmp(jstr(run, "impl"), jstr(cJSON_GetObjectItemCaseSensitive(first, "run"), "impl"))) {
+            fprintf(stderr, "%s: points differ in size, seed, gap or impl: report one setting at a time\n", prog);
+            return 1;
+        }
+        if (k == nk) kernels[nk++] = kern;
+        if (pt[k][c]) {
+            fprintf(stderr, "%s: two points for %s %s\n", prog, kern, confs[c].label);
+            return 1;
+        }
+        pt[k][c] = p;
+    }
+    const char *size = jstr(first, "size"), *impl = jstr(cJSON_GetObjectItemCaseSensitive(first, "run"), "impl");
+    double seed = fg_json_num(first, "seed"), gap = fg_json_num(first, "gap_cycles");
+    printf("\nWarp-level preemption latency (EDGE Fig. 11): IPv4 event warps on a GPU full of each background\n"
+           "kernel, %s sizes, arrivals every %.0f +- %.0f cycles (seed %.0f), blocks: %s\n",
+           size, gap, (double)((unsigned long long)gap / 2), seed, impl);
+    printf("preemption latency = event enters the core's PEWT -> warp context ready (cycles);\n"
+           "avg-preem over events that preempted a victim (EDGE Fig. 11), avg-all / p50 / p99 / max over\n"
+           "all events (those finding a free context start in 2 cycles)\n\n");
+    /* a point is usable when present and ok */
+    const cJSON *use[MAXK][MAXCONF];
+    for (unsigned k = 0; k < nk; k++) {
+        for (unsigned c = 0; c < nconf; c++) {
+            use[k][c] = pt[k][c] && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt[k][c], "ok"))
+                            ? cJSON_GetObjectItemCaseSensitive(pt[k][c], "run") : NULL;
+            if (!use[k][c]) bad = 1;
+        }
+        const cJSON *k0 = pt[k][0] ? pt[k][0] : first;
+        double rb = fg_json_num(k0, "regs_background"), re = fg_json_num(k0, "regs_event");
+        printf("%s: %s; regs/thread background %.0f, event %.0f%s\n", kernels[k], jstr(k0, "description"), rb, re,
+               rb < re ? " (no victim is eligible: events wait for free contexts)" : "");
+        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar\n", "config",
+               "events", "preem", "avg-preem", "avg-all", "p50", "p99", "max");
+        for (unsigned c = 0; c < nconf; c++) {
+            const cJSON *r = use[k][c];
+            if (!r) {
+                printf("  %-17s FAILED: %s\n", confs[c].label, pt[k][c] ? jstr(pt[k][c], "error") : "no point");
+                continue;
+            }
+            printf("  %-17s %6.0f %6.0f %9.1f %9.1f %7.0f %8.0f %9.0f   ", confs[c].label, fg_json_num(r, "events"),
+                   fg_json_num(r, "preempted"), fg_json_num(r, "avg_preemption_cycles_preempted_only"),
+                   fg_json_num(r, "avg_preemption_cycles"), fg_json_num(r, "p50_preemption_cycles"),
+                   fg_json_num(r, "p99_preemption_cycles"), fg_json_num(r, "max_preemption_cycles"));
+            const cJSON *vs = cJSON_GetObjectItemCaseSensitive(r, "victim_waiting_on");
+            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%%\n", 100 * fg_json_num(vs, PRUN_VS_NAMES[0]),
+                   100 * fg_json_num(vs, PRUN_VS_NAMES[1]), 100 * fg_json_num(vs, PRUN_VS_NAMES[2]),
+                   100 * fg_json_num(vs, PRUN_VS_NAMES[3]), 100 * fg_json_num(vs, PRUN_VS_NAMES[4]));
+        }
+    }
+    /* summary: the paper averages each policy's average latency over the benchmarks */
+    cJSON *root = cJSON_CreateObject(), *summ = cJSON_CreateObject();
+    printf("\nAverage over kernels (EDGE Fig. 11c)       none      all   reduction   paper\n");
+    static const char *const PAPER[] = {"35.9x, ~50 cycles", "33.7x, ~220 cycles", "(ours)"};
+    for (unsigned pol = 0; pol < 3; pol++) {
+        unsigned cn = conf_index(confs, nconf, pol, 0, true), ca = conf_index(confs, nconf, pol, PRE_OPT_ALL, true);
+        double sn = 0, sa = 0;
+        unsigned n = 0;
+        for (unsigned k = 0; k < nk; k++) {
+            const cJSON *a = use[k][cn], *b = use[k][ca];
+            if (!a || !b || !fg_json_num(a, "preempted")) continue;
+            sn += fg_json_num(a, "avg_preemption_cycles_preempted_only");
+            sa += fg_json_num(b, "avg_preemption_cycles_preempted_only");
+            n++;
+        }
+        if (!n) continue;
+        sn /= n, sa /= n;
+        printf("  %-8s (%u kernels)                  %8.1f %8.1f %10.1fx   %s\n", edge_preempt_policy_names[pol], n, sn,
+               sa, sa > 0 ? sn / sa : 0, PAPER[pol]);
+        cJSON *o = cJSON_AddObjectToObject(summ, edge_preempt_policy_names[pol]);
+        cJSON_AddNumberToObject(o, "avg_none_cycles", sn);
+        cJSON_AddNumberToObject(o, "avg_all_cycles", sa);
+        cJSON_AddNumberToObject(o, "reduction", sa > 0 ? sn / sa : 0);
+        cJSON_AddNumberToObject(o, "kernels", n);
+    }
+    {
+        unsigned cd = conf_index(confs, nconf, 0, 0, false), ca = conf_index(confs, nconf, PRE_POL_OLDEST, PRE_OPT_ALL, true);
+        double sd = 0, sa = 0;
+        unsigned n = 0;
+        for (unsigned k = 0; k < nk; k++) {
+            if (!use[k][cd] || !use[k][ca]) continue;
+            /* every event: draining never preempts */
+            sd += fg_json_num(use[k][cd], "avg_preemption_cycles");
+            sa += fg_json_num(use[k][ca], "avg_preemption_cycles");
+            n++;
+        }
+        if (n) {
+            sd /= n, sa /= n;
+            printf("  draining vs oldest/all (all events)    %8.1f %8.1f %10.1fx   (EDGE Fig. 12: 2.6x avg)\n", sd, sa,
+                   sa > 0 ? sd / sa : 0);
+            cJSON *o = cJSON_AddObjectToObject(summ, "draining");
+            cJSON_AddNumberToObject(o, "avg_cycles", sd);
+            cJSON_AddNumberToObject(o, "vs_oldest_all", sa > 0 ? sd / sa : 0);
+        }
+    }
+    cJSON_AddStringToObject(root, "experiment", "EDGE Fig. 11 warp-level preemption latency");
+    cJSON_AddStringToObject(root, "size", size);
+    cJSON_AddStringToObject(root, "impl", impl);
+    cJSON_AddNumberToObject(root, "seed", seed);
+    cJSON_AddNumberToObject(root, "gap_cycles", gap);
+    cJSON_AddItemToObject(root, "summary", summ);
+    cJSON *pap = cJSON_AddObjectToObject(root, "paper");
+    cJSON_AddNumberToObject(pap, "oldest_reduction", 35.9);
+    cJSON_AddNumberToObject(pap, "newest_reduction", 33.7);
+    cJSON_AddNumberToObject(pap, "oldest_all_cycles", 50);
+    cJSON_AddNumberToObject(pap, "newest_all_cycles", 220);
+    cJSON *kk = cJSON_AddObjectToObject(root, "kernels");
+    for (unsigned k = 0; k < nk; k++) {
+        cJSON *o = cJSON_AddObjectToObject(kk, kernels[k]);
+        const cJSON *k0 = pt[k][0] ? pt[k][0] : first;
+        cJSON_AddStringToObject(o, "description", jstr(k0, "description"));
+        cJSON_AddNumberToObject(o, "regs_background", fg_json_num(k0, "regs_background"));
+        cJSON_AddNumberToObject(o, "regs_event", fg_json_num(k0, "regs_event"));
+        cJSON *runs = cJSON_AddArrayToObject(o, "runs");
+        for (unsigned c = 0; c < nconf; c++)
+            if (pt[k][c])
+                cJSON_AddItemToArray(runs, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(pt[k][c], "run"), 1));
+    }
+    if (rtl_check) cJSON_AddItemToObject(root, "rtl_check", rtl_check);
+    char err[600];
+    if (fg_json_write(root, out, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        bad = 1;
+    } else {
+        printf("\nwrote %s\n", out);
+    }
+    cJSON_Delete(root);
+    return bad;
+}
+
+/* ------------------------------------------------- the sweep on its own */
+
+typedef struct {
+    const char *kern;
+    pconf pc;
+    fg_impl impl;
+    prun_result res;
+    pid_t pid;
+    int fd;
+    bool done;
+} job;
+
+static void run_one(const job *j, const prun_params *x, const gpu_config *gc, prun_result *r) {
+    gpu_config g = *gc;
+    g.pre.policy = j->pc.policy;
+    g.pre.opts = j->pc.opts;
+    g.pre.enable = j->pc.enable;
+    g.pre.impl = j->impl;
+    prun_run(x, &g, j->kern, r);
+}
+
+static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, const gpu_config *gc) {
+    unsigned next = 0, running = 0, finished = 0, failed = 0;
+    fg_progress pr;
+    fg_progress_init(&pr);
+    while (finished < n) {
+        while (running < par && next < n) {
+            int p[2];
+            if (pipe(p)) { perror("pipe"); return -1; }
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid < 0) { perror("fork"); return -1; }
+            if (pid == 0) {
+                close(p[0]);
+                prun_result r;
+                run_one(&jobs[next], x, gc, &r);
+                size_t off = 0;
+                while (off < sizeof r) {
+                    ssize_t k = write(p[1], (char *)&r + off, sizeof r - off);
+                    if (k <= 0) _exit(3);
+                    off += (size_t)k;
+                }
+                _exit(0);
+            }
+            close(p[1]);
+            jobs[next].pid = pid;
+            jobs[next].fd = p[0];
+            next++;
+            running++;
+        }
+        fg_progress_counts(&pr, "preemption_latency", finished - failed, running, failed, n);
+        int st;
+        pid_t pid = pr.tty ? waitpid(-1, &st, WNOHANG) : wait(&st); /* a terminal: keep the ETA moving */
+        if (pid == 0) {
+            nanosleep(&(struct timespec){0, 200000000}, NULL);
+            continue;
+        }
+        if (pid < 0) { perror("wait"); return -1; }
+        for (unsigned i = 0; i < n; i++) {
+            if (jobs[i].pid != pid || jobs[i].done) continue;
+            size_t off = 0;
+            while (off < sizeof jobs[i].res) {
+                ssize_t k = read(jobs[i].fd, (char *)&jobs[i].res + off, sizeof jobs[i].res - off);
+                if (k <= 0) break;
+                off += (size_t)k;
+            }
+            close(jobs[i].fd);
+            if (off != sizeof jobs[i].res) {
+                memset(&jobs[i].res, 0, sizeof jobs[i].res);
+                snprintf(jobs[i].res.err, sizeof jobs[i].res.err, "worker died (status 0x%x)", st);
+            }
+            jobs[i].done = true;
+            running--;
+            finished++;
+            const prun_result *r = &jobs[i].res;
+            failed += !r->ok;
+            fg_progress_line(&pr, "  %-5s %-16s %s: %s (%.1f s)", jobs[i].kern, jobs[i].pc.label,
+                             fg_impl_name(jobs[i].impl), r->ok ? "ok" : r->err, r->wall);
+        }
+    }
+    fg_progress_clear(&pr);
+    return 0;
+}
+
+static int sweep(const prun_params *x, const gpu_config *gc, fg_impl impl, unsigned par, bool rtl_check,
+                 const char *out, const char *prog) {
+    pconf confs[MAXCONF];
+    unsigned nconf = make_confs(confs);
+    char kl[64], *kernels[MAXK];
+    unsigned nk = 0;
+    snprintf(kl, sizeof kl, "%s", x->kernels);
+    for (char *t = strtok(kl, ","); t && nk < MAXK; t = strtok(NULL, ",")) kernels[nk++] = t;
+    unsigned nj = nk * nconf + (rtl_check ? nk : 0);
+    job *jobs = calloc(nj, sizeof *jobs);
+    if (!jobs) return 2;
+    unsigned j = 0;
+    for (unsigned k = 0; k < nk; k++)
+        for (unsigned c = 0; c < nconf; c++) jobs[j++] = (job){.kern = kernels[k], .pc = confs[c], .impl = impl};
+    unsigned check_conf = conf_index(confs, nconf, PRE_POL_CHEAPEST, PRE_OPT_ALL, true); /* every mechanism in use */
+    if (rtl_check)
+        for (unsigned k = 0; k < nk; k++)
+            jobs[j++] = (job){.kern = kernels[k], .pc = confs[check_conf], .impl = FG_IMPL_RTL};
+    fprintf(stderr, "%s: %u runs (%u kernels x %u configurations%s), %u at a time, blocks: %s\n", prog, nj, nk,
+            nconf, rtl_check ? " + RTL checks" : "", par, fg_impl_name(impl));
+    if (run_jobs(jobs, nj, par, x, gc)) return 1;
+    int bad = 0;
+    for (unsigned i = 0; i < nj; i++)
+        if (!jobs[i].res.ok) {
+            fprintf(stderr, "%s: %s %s: %s\n", prog, jobs[i].kern, jobs[i].pc.label, jobs[i].res.err);
+            bad = 1;
+        }
+    cJSON *rc = NULL;
+    if (rtl_check) {
+        rc = cJSON_CreateArray();
+        for (unsigned k = 0; k < nk; k++) {
+            const prun_result *a = &jobs[k * nconf + check_conf].res, *b = &jobs[nk * nconf + k].res;
+            if (a->ok && b->ok &&
+                (a->avg_start != b->avg_start || a->max_start != b->max_start || a->gpu_cycles != b->gpu_cycles ||
+                 a->preempted != b->preempted)) {
+                fprintf(stderr, "%s: %s: RTL run differs from the C-twin run (avg %.3f vs %.3f, cycles %llu vs %llu)\n",
+                        prog, kernels[k], b->avg_start, a->avg_start, (unsigned long long)b->gpu_cycles,
+                        (unsigned long long)a->gpu_cycles);
+                bad = 1;
+            }
+            cJSON_AddItemToArray(rc, res_json(&jobs[nk * nconf + k].pc, FG_IMPL_RTL, b));
+        }
+    }
+    cJSON *points = cJSON_CreateArray();
+    for (unsigned i = 0; i < nk * nconf; i++)
+        cJSON_AddItemToArray(points, point_json(x, jobs[i].kern, &jobs[i].pc, jobs[i].impl, &jobs[i].res));
+    bad |= report(points, rc, out, prog);
+    cJSON_Delete(points);
+    free(jobs);
+    return bad;
+}
+
+/* --point: one run, as the configuration says */
+static int one_point(const prun_params *x, const gpu_config *gc, const char *out, const char *prog) {
+    if (strchr(x->kernels, ',')) {
+        fprintf(stderr, "%s: --point runs one kernel; [preemption_latency] kernels = %s\n", prog, x->kernels);
+        return 2;
+    }
+    pconf confs[MAXCONF];
+    unsigned nconf = make_confs(confs), c = conf_index(confs, nconf, gc->pre.policy, gc->pre.opts, gc->pre.enable);
+    pconf pc = {gc->pre.policy, gc->pre.opts, gc->pre.enable, ""};
+    if (c < nconf) pc = confs[c];
+    else snprintf(pc.label, sizeof pc.label, "%s/0x%x", edge_preempt_policy_names[pc.policy], pc.opts);
+    prun_result r;
+    prun_run(x, gc, x->kernels, &r);
+    if (!r.ok) {
+        fprintf(stderr, "%s: %s %s: %s\n", prog, x->kernels, pc.label, r.err);
+        return 1;
+    }
+    cJSON *o = point_json(x, x->kernels, &pc, gc->pre.impl, &r);
+    char err[600];
+    int bad = fg_json_write(o, out, err, sizeof err);
+    if (bad) fprintf(stderr, "%s: %s\n", prog, err);
+    else printf("%s %s: %llu events, %llu preempted, avg %.1f cycles (%.1f s); wrote %s\n", x->kernels, pc.label,
+                (unsigned long long)r.events, (unsigned long long)r.preempted, r.avg_start_pre, r.wall, out);
+    cJSON_Delete(o);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     const char *cfgpath = "configs/edge.ini", *exppath = "configs/preemption_latency.ini";
-    const char *out = "results/preemption_latency.json";
+    const char *out = "results/preemption_latency.json", *merge = NULL;
     const char *impl_s = NULL, *size_s = NULL, *kern_s = NULL;
     unsigned par = 0;
-    bool rtl_check = false;
+    bool rtl_check = false, point = false;
     char err[512];
     fg_config *cfg = fg_config_new();
     const char **sets = calloc((size_t)argc, sizeof *sets);
@@ -171,13 +477,25 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) par = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--rtl-check")) rtl_check = true;
+        else if (!strcmp(argv[i], "--point")) point = true;
+        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
-                    "          [--size paper|test] [--kernels conv,mm,bp,bfs] [--jobs N] [--out FILE] [--rtl-check]\n",
-                    argv[0]);
+                    "          [--size paper|test] [--kernels conv,mm,bp,bfs] [--jobs N] [--out FILE] [--rtl-check]\n"
+                    "       %s ... --point --out POINT.json\n"
+                    "       %s --merge LIST --out FILE\n",
+                    argv[0], argv[0], argv[0]);
             return 2;
         }
+    }
+    int rc = 2;
+    if (merge) {
+        cJSON *points = fg_json_read_list(merge, err, sizeof err);
+        if (!points) goto cfg_err;
+        rc = report(points, NULL, out, argv[0]);
+        cJSON_Delete(points);
+        goto done;
     }
     if (fg_config_load(cfg, cfgpath, err, sizeof err) || fg_config_load(cfg, exppath, err, sizeof err)) goto cfg_err;
     for (int i = 0; i < nsets; i++)
@@ -193,168 +511,22 @@ int main(int argc, char **argv) {
         goto cfg_err;
     if (size_s) snprintf(x.size, sizeof x.size, "%s", size_s);
     if (kern_s) snprintf(x.kernels, sizeof x.kernels, "%s", kern_s);
-    fg_impl impl = gc.pre.impl;
-    if (impl_s && fg_impl_parse(impl_s, &impl)) {
+    if (impl_s && fg_impl_parse(impl_s, &gc.pre.impl)) {
         fprintf(stderr, "%s: --impl %s: expected rtl, c or lockstep\n", argv[0], impl_s);
-        return 2;
+        goto done;
+    }
+    if (point) {
+        rc = one_point(&x, &gc, out, argv[0]);
+        goto done;
     }
     if (!par) par = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (!par) par = 1;
-    /* configurations: EDGE Fig. 11 (each optimization alone, none, all) for
-     * both paper policies, CHEAPEST without and with all, draining */
-    static const struct { unsigned opts; const char *name; } OPTS[] = {
-        {0, "none"}, {PRE_OPT_BOOST, "boost"}, {PRE_OPT_IBUF, "ibuf"}, {PRE_OPT_BARSKIP, "barskip"},
-        {PRE_OPT_DROP, "drop"}, {PRE_OPT_ALL, "all"}};
-    const char *const *POL = edge_preempt_policy_names;
-    pconf confs[16];
-    unsigned nconf = 0;
-    for (unsigned p = 0; p < 3; p++)
-        for (unsigned o = 0; o < 6; o++) {
-            if (p == PRE_POL_CHEAPEST && OPTS[o].opts != 0 && OPTS[o].opts != PRE_OPT_ALL) continue;
-            confs[nconf] = (pconf){p, OPTS[o].opts, true, ""};
-            snprintf(confs[nconf].label, sizeof confs[nconf].label, "%s/%s", POL[p], OPTS[o].name);
-            nconf++;
-        }
-    confs[nconf] = (pconf){0, 0, false, "draining"};
-    nconf++;
-    char kl[64], *kernels[8];
-    unsigned nk = 0;
-    snprintf(kl, sizeof kl, "%s", x.kernels);
-    for (char *t = strtok(kl, ","); t && nk < 8; t = strtok(NULL, ",")) kernels[nk++] = t;
-    unsigned nj = nk * nconf + (rtl_check ? nk : 0);
-    job *jobs = calloc(nj, sizeof *jobs);
-    if (!jobs) return 2;
-    unsigned j = 0;
-    for (unsigned k = 0; k < nk; k++)
-        for (unsigned c = 0; c < nconf; c++) jobs[j++] = (job){.kern = kernels[k], .pc = confs[c], .impl = impl};
-    unsigned check_conf = conf_index(confs, nconf, PRE_POL_CHEAPEST, PRE_OPT_ALL, true); /* every mechanism in use */
-    if (rtl_check)
-        for (unsigned k = 0; k < nk; k++)
-            jobs[j++] = (job){.kern = kernels[k], .pc = confs[check_conf], .impl = FG_IMPL_RTL};
-    fprintf(stderr, "preemption_latency: %u runs (%u kernels x %u configurations%s), %u at a time, blocks: %s\n", nj,
-            nk, nconf, rtl_check ? " + RTL checks" : "", par, fg_impl_name(impl));
-    if (run_jobs(jobs, nj, par, &x, &gc)) return 1;
-    int bad = 0;
-    for (unsigned i = 0; i < nj; i++)
-        if (!jobs[i].res.ok) {
-            fprintf(stderr, "%s: %s %s: %s\n", argv[0], jobs[i].kern, jobs[i].pc.label, jobs[i].res.err);
-            bad = 1;
-        }
-    if (rtl_check)
-        for (unsigned k = 0; k < nk; k++) {
-            const prun_result *a = &jobs[k * nconf + check_conf].res, *b = &jobs[nk * nconf + k].res;
-            if (a->ok && b->ok &&
-                (a->avg_start != b->avg_start || a->max_start != b->max_start || a->gpu_cycles != b->gpu_cycles ||
-                 a->preempted != b->preempted)) {
-                fprintf(stderr, "%s: %s: RTL run differs from the C-twin run (avg %.3f vs %.3f, cycles %llu vs %llu)\n",
-                        argv[0], kernels[k], b->avg_start, a->avg_start, (unsigned long long)b->gpu_cycles,
-                        (unsigned long long)a->gpu_cycles);
-                bad = 1;
-            }
-        }
-    /* ---- report ---- */
-    printf("\nWarp-level preemption latency (EDGE Fig. 11): IPv4 event warps on a GPU full of each background\n"
-           "kernel, %s sizes, arrivals every %llu +- %llu cycles (seed %llu), blocks: %s\n",
-           x.size, (unsigned long long)x.gap, (unsigned long long)x.gap / 2, (unsigned long long)x.seed,
-           fg_impl_name(impl));
-    printf("preemption latency = event enters the core's PEWT -> warp context ready (cycles);\n"
-           "avg-preem over events that preempted a victim (EDGE Fig. 11), avg-all / p50 / p99 / max over\n"
-           "all events (those finding a free context start in 2 cycles)\n\n");
-    for (unsigned k = 0; k < nk; k++) {
-        const prun_result *r0 = &jobs[k * nconf].res;
-        printf("%s: %s; regs/thread background %u, event %u%s\n", kernels[k], r0->desc, r0->regs_bg, r0->regs_ev,
-               r0->regs_bg < r0->regs_ev ? " (no victim is eligible: events wait for free contexts)" : "");
-        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar\n", "config",
-               "events", "preem", "avg-preem", "avg-all", "p50", "p99", "max");
-        for (unsigned c = 0; c < nconf; c++) {
-            const prun_result *r = &jobs[k * nconf + c].res;
-            if (!r->ok) { printf("  %-17s FAILED: %s\n", confs[c].label, r->err); continue; }
-            printf("  %-17s %6llu %6llu %9.1f %9.1f %7llu %8llu %9llu   ", confs[c].label,
-                   (unsigned long long)r->events, (unsigned long long)r->preempted, r->avg_start_pre, r->avg_start,
-                   (unsigned long long)r->p50_start, (unsigned long long)r->p99_start,
-                   (unsigned long long)r->max_start);
-            double d = r->preempted ? (double)r->preempted : 1;
-            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%%\n", 100 * r->vs[0] / d, 100 * r->vs[1] / d,
-                   100 * r->vs[2] / d, 100 * r->vs[3] / d, 100 * r->vs[4] / d);
-        }
-    }
-    /* summary: the paper averages each policy's average latency over the benchmarks */
-    cJSON *root = cJSON_CreateObject(), *summ = cJSON_CreateObject();
-    printf("\nAverage over kernels (EDGE Fig. 11c)       none      all   reduction   paper\n");
-    static const char *const PAPER[] = {"35.9x, ~50 cycles", "33.7x, ~220 cycles", "(ours)"};
-    for (unsigned p = 0; p < 3; p++) {
-        unsigned cn = conf_index(confs, nconf, p, 0, true), ca = conf_index(confs, nconf, p, PRE_OPT_ALL, true);
-        double sn = 0, sa = 0;
-        unsigned n = 0;
-        for (unsigned k = 0; k < nk; k++) {
-            const prun_result *a = &jobs[k * nconf + cn].res, *b = &jobs[k * nconf + ca].res;
-            if (!a->ok || !b->ok || !a->preempted) continue;
-            sn += a->avg_start_pre, sa += b->avg_start_pre, n++;
-        }
-        if (!n) continue;
-        sn /= n, sa /= n;
-        printf("  %-8s (%u kernels)                  %8.1f %8.1f %10.1fx   %s\n", POL[p], n, sn, sa,
-               sa > 0 ? sn / sa : 0, PAPER[p]);
-        cJSON *o = cJSON_AddObjectToObject(summ, POL[p]);
-        cJSON_AddNumberToObject(o, "avg_none_cycles", sn);
-        cJSON_AddNumberToObject(o, "avg_all_cycles", sa);
-        cJSON_AddNumberToObject(o, "reduction", sa > 0 ? sn / sa : 0);
-        cJSON_AddNumberToObject(o, "kernels", n);
-    }
-    {
-        double sd = 0, sa = 0;
-        unsigned n = 0;
-        for (unsigned k = 0; k < nk; k++) {
-            const prun_result *d = &jobs[k * nconf + conf_index(confs, nconf, 0, 0, false)].res,
-                              *a = &jobs[k * nconf + conf_index(confs, nconf, PRE_POL_OLDEST, PRE_OPT_ALL, true)].res;
-            if (!d->ok || !a->ok) continue;
-            sd += d->avg_start, sa += a->avg_start, n++; /* every event: draining never preempts */
-        }
-        if (n) {
-            sd /= n, sa /= n;
-            printf("  draining vs oldest/all (all events)    %8.1f %8.1f %10.1fx   (EDGE Fig. 12: 2.6x avg)\n", sd, sa,
-                   sa > 0 ? sd / sa : 0);
-            cJSON *o = cJSON_AddObjectToObject(summ, "draining");
-            cJSON_AddNumberToObject(o, "avg_cycles", sd);
-            cJSON_AddNumberToObject(o, "vs_oldest_all", sa > 0 ? sd / sa : 0);
-        }
-    }
-    cJSON_AddStringToObject(root, "experiment", "EDGE Fig. 11 warp-level preemption latency");
-    cJSON_AddStringToObject(root, "size", x.size);
-    cJSON_AddStringToObject(root, "impl", fg_impl_name(impl));
-    cJSON_AddNumberToObject(root, "seed", (double)x.seed);
-    cJSON_AddNumberToObject(root, "gap_cycles", (double)x.gap);
-    cJSON_AddItemToObject(root, "summary", summ);
-    cJSON *pap = cJSON_AddObjectToObject(root, "paper");
-    cJSON_AddNumberToObject(pap, "oldest_reduction", 35.9);
-    cJSON_AddNumberToObject(pap, "newest_reduction", 33.7);
-    cJSON_AddNumberToObject(pap, "oldest_all_cycles", 50);
-    cJSON_AddNumberToObject(pap, "newest_all_cycles", 220);
-    cJSON *kk = cJSON_AddObjectToObject(root, "kernels");
-    for (unsigned k = 0; k < nk; k++) {
-        cJSON *o = cJSON_AddObjectToObject(kk, kernels[k]);
-        cJSON_AddStringToObject(o, "description", jobs[k * nconf].res.desc);
-        cJSON_AddNumberToObject(o, "regs_background", jobs[k * nconf].res.regs_bg);
-        cJSON_AddNumberToObject(o, "regs_event", jobs[k * nconf].res.regs_ev);
-        cJSON *runs = cJSON_AddArrayToObject(o, "runs");
-        for (unsigned c = 0; c < nconf; c++) cJSON_AddItemToArray(runs, res_json(&jobs[k * nconf + c]));
-    }
-    if (rtl_check) {
-        cJSON *rc = cJSON_AddArrayToObject(root, "rtl_check");
-        for (unsigned k = 0; k < nk; k++) cJSON_AddItemToArray(rc, res_json(&jobs[nk * nconf + k]));
-    }
-    if (fg_json_write(root, out, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", argv[0], err);
-        bad = 1;
-    } else {
-        printf("\nwrote %s\n", out);
-    }
-    cJSON_Delete(root);
-    free(jobs);
+    rc = sweep(&x, &gc, gc.pre.impl, par, rtl_check, out, argv[0]);
+done:
     free(sets);
     fg_config_free(cfg);
-    return bad;
+    return rc;
 cfg_err:
     fprintf(stderr, "%s: %s\n", argv[0], err);
-    return 2;
+    goto done;
 }

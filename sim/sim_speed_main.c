@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 
 static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
@@ -69,8 +70,10 @@ int main(int argc, char **argv) {
     fg_config *cfg = fg_config_new();
     sys_params p;
     launch_exp_params x;
+    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
+    mem_config_default(&mc);
     if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
-        launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+        mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
         return 2;
     }

@@ -1,4 +1,5 @@
-/* fg_json: writing a program's machine-readable results (results/NAME.json). */
+/* fg_json: a program's machine-readable results (results/NAME.json): writing
+ * them, and reading back the per-point files of a sweep (scripts/sweep.py). */
 #ifndef FG_JSON_H
 #define FG_JSON_H
 
@@ -9,5 +10,17 @@
 /* Prints root to path, creating path's directory (one level) when missing.
  * 0, or -1 with a message naming the path. */
 int fg_json_write(const cJSON *root, const char *path, char *err, size_t errlen);
+
+/* Parses the JSON file at path: the parsed tree (cJSON_Delete it), or NULL
+ * with a message naming the path. */
+cJSON *fg_json_read(const char *path, char *err, size_t errlen);
+
+/* Reads a list file, one JSON file's path a line (what the sweep runner
+ * passes to a program's --merge), into an array of the parsed files, in
+ * order; NULL with a message. */
+cJSON *fg_json_read_list(const char *listpath, char *err, size_t errlen);
+
+/* The number at a dotted path ("edge.pcie_doorbell_ns.avg"); 0 if absent. */
+double fg_json_num(const cJSON *o, const char *path);
 
 #endif

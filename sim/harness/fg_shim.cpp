@@ -98,3 +98,16 @@ int fg_shim_param_check(const char *block, const char *param, uint64_t want, uin
                   static_cast<unsigned long long>(built));
     return -1;
 }
+
+void fg_shim_diff(std::string &diff, const char *param, uint64_t want, uint64_t built) {
+    if (want == built) return;
+    diff += std::string(" ") + param + " (asked " + std::to_string(want) + ", built " +
+            std::to_string(built) + ")";
+}
+
+void fg_shim_refuse(const char *block, const std::string &why, char *err, size_t errlen) {
+    std::snprintf(err, errlen,
+                  "%s: no verilated configuration has these parameters; use --impl c, or add a "
+                  "configuration (mk/README.md). Verilated:%s",
+                  block, why.c_str());
+}

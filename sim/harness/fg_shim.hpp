@@ -101,4 +101,30 @@ template <class M> struct FgRtlModel : fg_rtl {
 int fg_shim_param_check(const char *block, const char *param, uint64_t want, uint64_t built,
                         char *err, size_t errlen);
 
+// Several verilated configurations of one block (b_CONFIGS in mk/README.md).
+// The generated fg_shim_configs.hpp holds one struct per configuration (V =
+// its model, name, one constant per parameter) and FG_SHIM_MODELS(X).
+// FG_SHIM_PICK defines the block's rtl_new `fn`: it builds the configuration
+// whose parameters all equal the requested ones, or refuses, naming every
+// configuration there is and the parameters in which each differs.
+void fg_shim_diff(std::string &diff, const char *param, uint64_t want, uint64_t built);
+void fg_shim_refuse(const char *block, const std::string &why, char *err, size_t errlen);
+#define FG_SHIM_DIFF_(field, NAME) fg_shim_diff(diff_, #NAME, p_->field, C_::NAME);
+#define FG_SHIM_TRY_(C) if (fg_rtl *r_ = fg_shim_try_<C>(p, why)) return r_;
+#define FG_SHIM_PICK(fn, blk, PTYPE, PARAMS, INPUTS, OUTPUTS)                                      \
+    template <class C_> static fg_rtl *fg_shim_try_(const PTYPE *p_, std::string &why_) {          \
+        std::string diff_;                                                                         \
+        PARAMS(FG_SHIM_DIFF_)                                                                      \
+        if (diff_.empty()) return FG_SHIM_NEW(typename C_::V, INPUTS, OUTPUTS);                     \
+        why_ += std::string("\n  ") + C_::name + " differs in" + diff_;                             \
+        return nullptr;                                                                            \
+    }                                                                                              \
+    extern "C" fg_rtl *fn(const void *params, char *err, size_t errlen) {                          \
+        const PTYPE *p = static_cast<const PTYPE *>(params);                                       \
+        std::string why;                                                                           \
+        FG_SHIM_MODELS(FG_SHIM_TRY_)                                                               \
+        fg_shim_refuse(blk, why, err, errlen);                                                     \
+        return nullptr;                                                                            \
+    }
+
 #endif

@@ -101,8 +101,9 @@ void mem_free(mem_system *m);
 
 /* Offers a request on a port: 0 taken; 1 not this cycle (the port's queue is
  * full: keep it and offer it again); -1 malformed (empty mask, crossing a
- * line, outside memory, bad op) with the reason in mem_error(), nothing
- * changed.  At most one request per port per cycle is taken. */
+ * line, outside memory, bad op; also an atomic on an F/E-tracked line, which
+ * F/E 4.1 does not define) with the reason in mem_error(), nothing changed.
+ * At most one request per port per cycle is taken. */
 int mem_send(mem_system *m, unsigned port, const mem_req *r);
 /* The port's oldest undelivered response, or NULL; valid until mem_rsp_pop()
  * or the next mem_tick().  A port that does not pop back-pressures the
@@ -123,7 +124,9 @@ const char *mem_error(const mem_system *m);
 /* F/E bits (F/E 4.5 "zero and mark full" at start-up; the host API's
  * allocation of synchronized memory): marks the tracked words of
  * [addr, addr + bytes) full or empty through each partition's init port.
- * Takes effect over the following cycles; mem_fe_init_busy() until done. */
+ * Takes effect over the following cycles; mem_fe_init_busy() until done.
+ * 0 queued; 1 not now (a partition's init queue is full: try again after a
+ * tick); -1 addr or bytes not a multiple of 128 (one F/E line). */
 int mem_fe_init(mem_system *m, uint64_t addr, uint64_t bytes, bool full);
 bool mem_fe_init_busy(const mem_system *m);
 /* Whether a byte address lies in the F/E-tracked region (accesses there
@@ -136,5 +139,47 @@ bool mem_fe_tracked(const mem_system *m, uint64_t addr);
  * enter the reply network because it was full. */
 unsigned mem_partitions(const mem_system *m);
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net);
+
+/* ---- beyond the first contract (issue 10, part A) ---- */
+
+/* The F/E blocks' implementation, the core cycles ticked so far. */
+fg_impl mem_fe_impl(const mem_system *m);
+uint64_t mem_cycle(const mem_system *m);
+
+/* Statistics of partition p (requests counted at the partition of their
+ * address), or of the whole system with p = MEM_ALL. */
+#define MEM_ALL 0xffffffffu
+typedef struct {
+    uint64_t req[MEM_K_COUNT][3]; /* accepted requests by kind and op */
+    uint64_t bytes[MEM_K_COUNT];  /* bytes of their masks */
+    uint64_t lat_sum[MEM_K_COUNT], lat_n[MEM_K_COUNT]; /* mem_send -> response peekable, core cycles */
+    uint64_t nacks;               /* NACK responses */
+    uint64_t l2_hits, l2_misses, l2_merges, l2_writebacks; /* merges: misses that joined an MSHR */
+    uint64_t fe_tracked;          /* requests performed at the DRAM scheduler */
+    uint64_t dram_reads, dram_writes, row_hits, row_misses, row_conflicts;
+    uint64_t dram_bus_busy;       /* DRAM cycles the data bus carried data */
+    uint64_t stall_mc, stall_net; /* core cycles with the partition's stallMC / stallnet */
+    uint64_t fe_releases, fe_nacks; /* the F/E block's own counters */
+    uint64_t cycles, dram_cycles; /* elapsed core / DRAM cycles */
+} mem_stats;
+void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s);
+
+/* Unloaded latency of one read of `bytes` bytes sent before core tick
+ * t_send, as the sum of the modelled stages (docs/MEM.md): the response is
+ * peekable before tick t_send + total.  Each stage in core cycles (clock
+ * domain crossings included); the stages sum to total. */
+typedef enum { MEM_LAT_L2_HIT = 0, MEM_LAT_ROW_HIT, MEM_LAT_ROW_MISS, MEM_LAT_ROW_CONFLICT } mem_lat_case;
+typedef struct {
+    uint64_t total;
+    uint64_t req_net;   /* injection -> ejectable at the slice */
+    uint64_t l2;        /* L2 clock wait + tag pipeline */
+    uint64_t to_mc;     /* L2 -> memory controller path (0 for an L2 hit) */
+    uint64_t fe;        /* F/E queues, non-triggered, empty (0 for an L2 hit) */
+    uint64_t dram;      /* DRAM: row commands, column commands, CAS latency, bursts */
+    uint64_t to_l2;     /* return to the slice */
+    uint64_t reply_net; /* reply network -> peekable at the port */
+} mem_lat;
+int mem_unloaded_latency(const mem_config *c, uint64_t t_send, mem_lat_case k, unsigned bytes,
+                         mem_lat *out);
 
 #endif

@@ -1,13 +1,9 @@
-// Shim: verilated rtl/fe/fe_sched_queues.sv (configuration from mk/fe.mk).
-#include "Vfe_sched_queues.h"
+// Shim: verilated rtl/fe/fe_sched_queues.sv, every configuration of mk/fe.mk
+// (the test configuration and the memory system's, fe_sched_queues_sys).
 #include "fg_shim.hpp"
+#include "fg_shim_configs.hpp"
 extern "C" {
 #include "fe_sched_queues.h"
 }
-
-extern "C" fg_rtl *fe_sched_queues_rtl_new(const void *params, char *err, size_t errlen) {
-    const fe_sched_queues_params *p = static_cast<const fe_sched_queues_params *>(params);
-    const char *blk = "fe_sched_queues";
-    FE_SCHED_QUEUES_PARAMS(FG_SHIM_CHECK)
-    return FG_SHIM_NEW(Vfe_sched_queues, FE_SCHED_QUEUES_INPUTS, FE_SCHED_QUEUES_OUTPUTS);
-}
+FG_SHIM_PICK(fe_sched_queues_rtl_new, "fe_sched_queues", fe_sched_queues_params,
+             FE_SCHED_QUEUES_PARAMS, FE_SCHED_QUEUES_INPUTS, FE_SCHED_QUEUES_OUTPUTS)

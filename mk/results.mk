@@ -1,0 +1,20 @@
+# Experiments on the sweep runner (issue 16; docs/SWEEPS.md).  Each
+# experiment's fragment registers its description: EXPERIMENTS +=
+# experiments/NAME.ini.  `make results` runs every experiment's points
+# (locally, JOBS at a time; SLURM=1: as Slurm job arrays, SWEEP_ARGS for more
+# runner options), draws the figures as PNG (results/*.png) and regenerates
+# the generated tables of docs/RESULTS.md from the JSON.  `make demo` runs the
+# same sweeps and figures (scripts/experiments.sh) but leaves the docs alone.
+PYTHON     ?= $(firstword $(wildcard /usr/bin/python3) python3)
+SWEEP_ARGS ?=
+export EXPERIMENTS PYTHON
+
+EXTRA_TEST_CMDS += tests/sweep/test_sweep.py tests/sweep/test_slurm.py
+DEMO_STEPS      += scripts/experiments.sh
+
+.PHONY: results
+results: $(BUILD)/.deps
+	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@nice $(PYTHON) scripts/sweep.py run $(if $(SLURM),--slurm,-j $(JOBS)) $(SWEEP_ARGS) $(EXPERIMENTS)
+	@$(PYTHON) scripts/figures.py plot
+	@$(PYTHON) scripts/figures.py docs

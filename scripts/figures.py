@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""figures: the paper figures from the experiments' JSON (make results).
+
+    figures.py plot [--results DIR]   # DIR/<figure>.png, laid out like the paper's
+    figures.py docs [--results DIR] [--doc docs/RESULTS.md]
+        # regenerates every block between
+        #   <!-- BEGIN generated: NAME --> ... <!-- END generated: NAME -->
+        # from the JSON, leaving the prose alone, and copies the PNGs the doc
+        # shows into docs/figures/
+
+Each figure names its result file, the experiment that writes it and the
+program behind it; a figure whose JSON is missing is skipped with a note.
+plot needs Debian's python3-matplotlib; docs needs only the standard library.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ------------------------------------------------------------------ tables
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["|" + "|".join(f" {c} " if c != "" else " " for c in r) + "|" for r in rows]
+    return "\n".join(out)
+
+
+def launch_table(d):
+    b, e, p = d["baseline"], d["edge"], d["paper"]
+    return table(["path", "min ns", "avg ns", "max ns", "paper"], [
+        ["baseline (CPU launch, CUDA-like API)", f"{b['min_ns']:.0f}", f"{b['avg_ns']:.0f}", f"{b['max_ns']:.0f}",
+         f"~{p['baseline_ns']:.0f}"],
+        ["EDGE (device rings a doorbell)", f"{e['min_ns']:.0f}", f"{e['avg_ns']:.0f}", f"{e['max_ns']:.0f}",
+         f"~{p['edge_ns']:.0f}"],
+        ["speedup", "", f"**{d['speedup']:.2f}x**", "", f"{p['speedup']:g}x"]])
+
+
+def e2e_table(d):
+    j = d["end_to_end"]
+    rate = f"{j['offered_mpps']:g} Mpps offered"
+    rows = [[f"{name} {when}", f"{r['packet_latency_ns']['avg']:.0f}", f"{r['packet_latency_ns']['max']:.0f}",
+             f"{r['throughput_mpps']:.2f}"]
+            for key, name, when in (("baseline", "baseline", "at " + rate), ("edge", "EDGE", "at " + rate),
+                                    ("baseline_saturated", "baseline", "saturated"),
+                                    ("edge_saturated", "EDGE", "saturated"))
+            for r in [j[key]]]
+    return table(["run", "avg latency ns", "max latency ns", "throughput Mpps"], rows)
+
+
+def fold(x):
+    return f"{x:.0f}x" if x >= 100 else f"{x:.1f}x"
+
+
+def fig11_summary(d):
+    s, p = d["summary"], d["paper"]
+    paper = {"oldest": f"{p['oldest_reduction']:g}x, ~{p['oldest_all_cycles']:g} cycles",
+             "newest": f"{p['newest_reduction']:g}x, ~{p['newest_all_cycles']:g} cycles", "cheapest": "—"}
+    label = {"oldest": "oldest victim", "newest": "newest victim",
+             "cheapest": "cheapest (ours: barrier, else no loads, else oldest)"}
+    rows = []
+    for pol in ("oldest", "newest", "cheapest"):
+        if pol in s:
+            r = s[pol]["reduction"]
+            rows.append([label[pol], f"{s[pol]['avg_none_cycles']:.1f}", f"{s[pol]['avg_all_cycles']:.1f}",
+                         f"**{fold(r)}**" if pol != "cheapest" else fold(r), paper[pol]])
+    if "draining" in s:
+        dr = s["draining"]
+        rows.append(["draining (every event, against oldest/all)", f"{dr['avg_cycles']:.1f}",
+                     f"{dr['avg_cycles'] / dr['vs_oldest_all']:.1f}", fold(dr["vs_oldest_all"]),
+                     "Fig. 12: 2.6x (another experiment)"])
+    names = ", ".join(k.upper() for k in d["kernels"])
+    return table([f"average over {names} (cycles)", "no optimization", "all four", "reduction", "paper"], rows)
+
+
+def fig11_kernels(d):
+    ks = list(d["kernels"])
+    configs = [r["config"] for r in d["kernels"][ks[0]]["runs"]]
+    rows = []
+    for c in configs:
+        row = [c]
+        for k in ks:
+            r = next(x for x in d["kernels"][k]["runs"] if x["config"] == c)
+            if c == "draining":
+                row.append(f"{r['avg_preemption_cycles']:.1f} (all events)")
+            else:
+                row.append(f"{r['avg_preemption_cycles_preempted_only']:.1f} ({r['preempted']}/{r['events']})")
+        rows.append(row)
+    bullets = [f"- {k}: {v['description']}; registers per thread {v['regs_background']} "
+               f"(IPv4 event: {v['regs_event']})" for k, v in d["kernels"].items()]
+    return (table(["config"] + ks, rows) + "\n\n(in brackets: events that preempted / events)\n\n" +
+            "\n".join(bullets))
+
+
+# ------------------------------------------------------------------- plots
+
+OPTS = ["none", "boost", "ibuf", "barskip", "drop", "all"]
+STATES = [("pipeline", "pipeline"), ("scoreboard", "scoreboard"), ("load", "load"), ("icache_miss", "I$ miss"),
+          ("barrier", "barrier"), ("ibuf", "i-buffer")]
+
+
+def run_of(d, kernel, config):
+    return next((r for r in d["kernels"][kernel]["runs"] if r["config"] == config), None)
+
+
+def plot_launch(d, plt):
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    p = d["paper"]
+    names, avg = ["baseline\n(CPU launch)", "EDGE\n(doorbell)"], [d["baseline"]["avg_ns"] / 1e3, d["edge"]["avg_ns"] / 1e3]
+    lo = [avg[0] - d["baseline"]["min_ns"] / 1e3, avg[1] - d["edge"]["min_ns"] / 1e3]
+    hi = [d["baseline"]["max_ns"] / 1e3 - avg[0], d["edge"]["max_ns"] / 1e3 - avg[1]]
+    a.bar(names, avg, yerr=[lo, hi], capsize=6, color=["#999999", "#2b6cb0"], label="this model (avg, min-max)")
+    a.scatter(names, [p["baseline_ns"] / 1e3, p["edge_ns"] / 1e3], marker="D", s=60, color="#c53030", zorder=3,
+              label="paper (EDGE Sec. VI-A)")
+    a.set_ylabel("launch latency (us)")
+    a.set_title(f"(a) event-kernel launch latency: {d['speedup']:.2f}x (paper {p['speedup']:g}x)", fontsize=10)
+    a.legend(fontsize=8)
+    j = d.get("end_to_end")
+    if j:
+        runs = [("baseline", f"baseline\n{j['offered_mpps']:g} Mpps"), ("edge", f"EDGE\n{j['offered_mpps']:g} Mpps"),
+                ("baseline_saturated", "baseline\nsaturated"), ("edge_saturated", "EDGE\nsaturated")]
+        lat = [j[k]["packet_latency_ns"]["avg"] / 1e3 for k, _ in runs]
+        bars = b.bar([n for _, n in runs], lat, color=["#999999", "#2b6cb0"] * 2)
+        for bar, (k, _) in zip(bars, runs):
+            b.annotate(f"{j[k]['throughput_mpps']:.1f} Mpps", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                       ha="center", va="bottom", fontsize=8)
+        b.set_ylabel("avg packet latency (us)")
+        b.set_title("(b) end to end: NIC -> GPU -> NIC (labels: throughput)", fontsize=10)
+    fig.suptitle(f"EDGE Sec. VI-A, {d['events']} serial IPv4 events per path, blocks: {d['impl']}", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def plot_fig11(d, plt):
+    ks = list(d["kernels"])
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    colors = plt.cm.viridis([i / (len(OPTS) - 1) for i in range(len(OPTS))])
+    w = 0.8 / len(OPTS)
+    for ax, pol, tag in ((axes[0][0], "oldest", "a"), (axes[0][1], "newest", "a")):
+        for i, o in enumerate(OPTS):
+            vals = []
+            for k in ks:
+                r = run_of(d, k, f"{pol}/{o}")
+                vals.append(max(r["avg_preemption_cycles_preempted_only"], 0.5) if r and r["preempted"] else 0)
+            ax.bar([x + (i - (len(OPTS) - 1) / 2) * w for x in range(len(ks))], vals, w, label=o, color=colors[i])
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(ks)), [k.upper() for k in ks])
+        ax.set_ylabel("preemption latency (cycles)")
+        ax.set_title(f"({tag}) {pol.capitalize()} victim, per kernel and optimization", fontsize=10)
+        ax.axhline(d["paper"][f"{pol}_all_cycles"], ls="--", color="#c53030", lw=1)
+        ax.text(-0.45, d["paper"][f"{pol}_all_cycles"], f"paper, all: ~{d['paper'][pol + '_all_cycles']:g}",
+                color="#c53030", ha="left", va="bottom", fontsize=8,
+                bbox={"fc": "white", "ec": "none", "alpha": 0.9, "pad": 1}, zorder=5)
+        ax.legend(fontsize=7, ncol=3, title="optimizations", title_fontsize=7)
+    # (b) what the victims waited on (no optimization), averaged over kernels
+    ax = axes[1][0]
+    for i, pol in enumerate(("oldest", "newest")):
+        vals = []
+        for key, _ in STATES:
+            fr = [run_of(d, k, f"{pol}/none")["victim_waiting_on"][key] for k in ks if run_of(d, k, f"{pol}/none")]
+            vals.append(100 * sum(fr) / max(1, len(fr)))
+        ax.bar([x + (i - 0.5) * 0.4 for x in range(len(STATES))], vals, 0.4, label=pol.capitalize(),
+               color=["#2b6cb0", "#dd6b20"][i])
+    ax.set_xticks(range(len(STATES)), [n for _, n in STATES])
+    ax.set_ylabel("% of preempted victims (not exclusive)")
+    ax.set_title("(b) victim state at selection, no optimization, mean over kernels", fontsize=10)
+    ax.legend(fontsize=8)
+    # (c) average over kernels per optimization, with the paper's headline reductions
+    ax = axes[1][1]
+    for i, pol in enumerate(("oldest", "newest")):
+        vals = []
+        for o in OPTS:
+            rs = [run_of(d, k, f"{pol}/{o}") for k in ks]
+            rs = [r["avg_preemption_cycles_preempted_only"] for r in rs if r and r["preempted"]]
+            vals.append(sum(rs) / max(1, len(rs)))
+        ax.plot(OPTS, vals, marker="o", label=f"{pol.capitalize()}: {fold(d['summary'][pol]['reduction'])} "
+                f"(paper {d['paper'][pol + '_reduction']:g}x)", color=["#2b6cb0", "#dd6b20"][i])
+        ax.scatter(["all"], [d["paper"][f"{pol}_all_cycles"]], marker="D", s=50, color=["#2b6cb0", "#dd6b20"][i],
+                   edgecolor="#c53030", zorder=3)
+    ax.set_yscale("log")
+    ax.set_ylabel("avg preemption latency (cycles)")
+    ax.set_title("(c) mean over kernels; diamonds: paper with all four", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.suptitle(f"EDGE Fig. 11: warp-level preemption latency ({d['size']} sizes, seed {d['seed']:g}, "
+                 f"blocks: {d['impl']})", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- registry
+
+FIGURES = [
+    {"name": "edge_launch_latency", "json": "launch_latency.json", "plot": plot_launch,
+     "experiment": "experiments/edge_launch_latency.ini", "program": "build/bin/launch_latency",
+     "tables": {"edge_launch_latency": launch_table, "edge_launch_e2e": e2e_table}},
+    {"name": "edge_fig11", "json": "preemption_latency.json", "plot": plot_fig11,
+     "experiment": "experiments/edge_fig11.ini", "program": "build/bin/preemption_latency",
+     "tables": {"edge_fig11": fig11_summary, "edge_fig11_kernels": fig11_kernels}},
+]
+
+
+def load(results, fig):
+    path = os.path.join(results, fig["json"])
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        print(f"figures: {fig['name']}: no {os.path.relpath(path, ROOT)} (run make results); skipped",
+              file=sys.stderr)
+        return None
+
+
+def cmd_plot(results):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    for fig in FIGURES:
+        d = load(results, fig)
+        if d is None:
+            continue
+        f = fig["plot"](d, plt)
+        out = os.path.join(results, fig["name"] + ".png")
+        f.savefig(out, dpi=100, metadata={"Software": None})
+        plt.close(f)
+        print(f"figures: wrote {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+BLOCK = re.compile(r"(<!-- BEGIN generated: (\S+) -->\n)(.*?)(<!-- END generated: \2 -->)", re.S)
+
+
+def cmd_docs(results, doc):
+    with open(doc) as f:
+        text = f.read()
+    gens = {t: (fig, fn) for fig in FIGURES for t, fn in fig["tables"].items()}
+    data, unknown = {}, []
+
+    def repl(m):
+        name = m.group(2)
+        if name not in gens:
+            unknown.append(name)
+            return m.group(0)
+        fig, fn = gens[name]
+        if fig["name"] not in data:
+            data[fig["name"]] = load(results, fig)
+        d = data[fig["name"]]
+        if d is None:
+            return m.group(0)
+        note = (f"<!-- generated by `make results` (scripts/figures.py docs) from results/{fig['json']}, written by "
+                f"`scripts/sweep.py run {fig['experiment']}` ({fig['program']}); edit the generator, not this -->\n")
+        return m.group(1) + note + fn(d) + "\n" + m.group(4)
+
+    new = BLOCK.sub(repl, text)
+    if unknown:
+        print(f"figures: {doc}: no generator for block(s) {', '.join(unknown)}", file=sys.stderr)
+        return 1
+    if new != text:
+        with open(doc, "w") as f:
+            f.write(new)
+    print(f"figures: {os.path.relpath(doc, ROOT)}: {len(BLOCK.findall(text))} generated blocks "
+          f"({'updated' if new != text else 'unchanged'})")
+    # PNGs the doc shows, from docs/figures/
+    for png in sorted(set(re.findall(r"\(figures/([\w.-]+\.png)\)", new))):
+        src = os.path.join(results, png)
+        if os.path.exists(src):
+            os.makedirs(os.path.join(os.path.dirname(doc), "figures"), exist_ok=True)
+            shutil.copyfile(src, os.path.join(os.path.dirname(doc), "figures", png))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cmd", choices=["plot", "docs"])
+    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "RESULTS.md"))
+    a = ap.parse_args()
+    return cmd_plot(a.results) if a.cmd == "plot" else cmd_docs(a.results, a.doc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+/* icnt: the interconnect between requesters and L2 slices, as a small ops
+ * table so that the crossbar (icnt_xbar.c, EDGE and F/E machines) and the 2D
+ * mesh of the CM machine (CM Table I: 6x6, XY routing, 4 VCs, credit flow
+ * control; a later issue) plug in alike.
+ *
+ * Two networks, request (requesters -> slices) and reply (slices ->
+ * requesters), never sharing buffers.  Nodes: requesters 0..n_req-1, then
+ * slices n_req..n_req+n_mem-1 (global slice s = partition * slices + k is
+ * node n_req + s); a mesh maps these onto its routers itself.
+ *
+ * Time is the interconnect's own cycle count.  inject() may be called at any
+ * point between cycles; a packet is ejectable (peek) once the cycle in which
+ * its tail arrives has been ticked.  Bounded everywhere: inject refuses when
+ * the node's injection queue cannot take all of the packet's flits; a node
+ * that does not pop its ejection queue back-pressures the network. */
+#ifndef ICNT_H
+#define ICNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mem_config mem_config;
+
+enum { ICNT_REQ = 0, ICNT_REP = 1 };
+
+typedef struct {
+    uint32_t rec;   /* the memory system's request record */
+    uint16_t src, dst;
+    uint16_t flits;
+    uint64_t ready; /* set by the network: cycle of the tail's arrival */
+} icnt_pkt;
+
+typedef struct icnt icnt;
+
+typedef struct {
+    const char *name;
+    icnt *(*create)(const mem_config *c, unsigned n_req, unsigned n_mem, char *err, size_t errlen);
+    void (*destroy)(icnt *n);
+    /* Whether node's injection queue can take a packet of `flits` now. */
+    bool (*can_inject)(const icnt *n, unsigned net, unsigned node, unsigned flits);
+    /* 0 taken; 1 the source node's queue cannot take it now */
+    int (*inject)(icnt *n, unsigned net, const icnt_pkt *p);
+    /* the node's oldest ejectable packet, or NULL */
+    const icnt_pkt *(*peek)(const icnt *n, unsigned net, unsigned node);
+    void (*pop)(icnt *n, unsigned net, unsigned node);
+    void (*tick)(icnt *n); /* one interconnect cycle, both networks */
+    bool (*idle)(const icnt *n);
+    uint64_t (*cycle)(const icnt *n); /* cycles ticked so far */
+    /* Zero-load cycles from injection (before cycle t) to ejectable (after
+     * cycle t + result - 1) for a packet of `flits` (mem_unloaded_latency). */
+    unsigned (*zero_load)(const mem_config *c, unsigned src, unsigned dst, unsigned flits);
+} icnt_ops;
+
+extern const icnt_ops icnt_xbar_ops;
+
+#endif

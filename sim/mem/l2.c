@@ -1,0 +1,298 @@
+/* l2: one L2 slice (GPGPU-Sim's memory sub-partition): set-associative, LRU,
+ * write-back, write-allocate without fetch (per-byte valid masks; a read of
+ * bytes not valid fetches the line: GPGPU-Sim's lazy fetch on read), MSHRs
+ * with merging, an atomic unit, finite queues everywhere.
+ *
+ * One L2 cycle, in this order:
+ *   1. returns from the partition: a fill (then its MSHR's waiters are
+ *      answered, one per cycle), an F/E-tracked response, a NACK;
+ *   2. the atomic unit's finished operation answers;
+ *   3. the tag pipeline's head is served (it waits while a resource it needs
+ *      is full: MSHRs, the miss queue, the atomic queue, the reply network);
+ *   4. one request leaves the request network into the tag pipeline.
+ * A slice has one reply port: at most one response per cycle enters the
+ * reply network, in the priority above.
+ *
+ * F/E-tracked lines are never allocated (F/E 4.3: requests "pass through the
+ * L2 cache, and then enter one of three queues"): they go from the pipeline
+ * to the partition's F/E queues, so a trigger is always checked against the
+ * real bits; the data part is performed at the DRAM scheduler. */
+#include <string.h>
+
+#include "mem_internal.h"
+
+int l2_init(mem_system *m, unsigned s) {
+    const mem_config *c = &m->c;
+    l2_slice *l = &m->sl[s];
+    memset(l, 0, sizeof *l);
+    l->node = m->n_ports + s;
+    l->ways = calloc((size_t)c->l2_sets * c->l2_assoc, sizeof *l->ways);
+    l->mshr = calloc(c->l2_mshrs, sizeof *l->mshr);
+    l->mshr_wait = calloc((size_t)c->l2_mshrs * c->l2_mshr_merge, sizeof *l->mshr_wait);
+    if (!l->ways || !l->mshr || !l->mshr_wait || mq_init(&l->pipe, c->l2_latency) ||
+        mq_init(&l->ret, c->l2_return_queue) || mq_init(&l->amo, c->l2_amo_queue))
+        return -1;
+    for (unsigned q = 0; q < 3; q++)
+        if (mq_init(&l->miss[q], c->l2_miss_queue)) return -1;
+    for (unsigned i = 0; i < c->l2_sets * c->l2_assoc; i++) l->ways[i].mshr = MEM_NONE;
+    for (unsigned i = 0; i < c->l2_mshrs; i++) l->mshr[i].wait = &l->mshr_wait[i * c->l2_mshr_merge];
+    l->drain = MEM_NONE;
+    return 0;
+}
+
+void l2_free(l2_slice *l) {
+    free(l->ways);
+    free(l->mshr);
+    free(l->mshr_wait);
+    mq_free(&l->pipe);
+    mq_free(&l->ret);
+    mq_free(&l->amo);
+    for (unsigned q = 0; q < 3; q++) mq_free(&l->miss[q]);
+}
+
+bool l2_busy(const mem_system *m, unsigned s) {
+    const l2_slice *l = &m->sl[s];
+    return l->pipe.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
+           m->net_ops->peek(m->net, ICNT_REQ, l->node);
+}
+
+static bool covers(const uint64_t have[2], const uint64_t want[2]) {
+    return (have[0] & want[0]) == want[0] && (have[1] & want[1]) == want[1];
+}
+
+/* Set of a record's line: the slice-local line number modulo the sets (the
+ * partition and slice bits of the address stripped, docs/MEM.md). */
+static unsigned set_of(const mem_system *m, const mem_rec *r) {
+    const mem_config *c = &m->c;
+    uint64_t span = (uint64_t)c->slices * c->interleave_bytes;
+    uint64_t sl = r->local / span * c->interleave_bytes + r->local % c->interleave_bytes;
+    return (unsigned)(sl / c->line_bytes % c->l2_sets);
+}
+
+/* A record for the L2's own traffic (a line fill or a write-back), bound for
+ * the partition's non-triggered queue.  The caller has checked m->n_free. */
+static uint32_t internal_rec(mem_system *m, unsigned type, uint64_t line, const uint64_t mask[2],
+                             unsigned kind) {
+    uint32_t i = mem_rec_alloc(m);
+    mem_rec *r = &m->rec[i];
+    unsigned p, sg;
+    memset(&r->q, 0, sizeof r->q);
+    r->q.addr = line * m->c.line_bytes;
+    r->q.bmask[0] = mask[0];
+    r->q.bmask[1] = mask[1];
+    r->q.op = type == REC_WB ? MEM_WRITE : MEM_READ;
+    r->q.kind = (uint8_t)kind;
+    r->type = (uint8_t)type;
+    r->port = UINT16_MAX;
+    r->mshr = MEM_NONE;
+    r->tracked = false;
+    mem_map(m, r->q.addr, &p, &sg, &r->local);
+    r->part = (uint8_t)p;
+    r->slice = (uint8_t)sg;
+    r->bytes = (uint16_t)(__builtin_popcountll(mask[0]) + __builtin_popcountll(mask[1]));
+    part_fe_fields(m, r);
+    return i;
+}
+
+static l2_way *lookup(l2_slice *l, unsigned set, uint64_t line, unsigned assoc) {
+    for (unsigned w = 0; w < assoc; w++) {
+        l2_way *x = &l->ways[set * assoc + w];
+        if (x->present && x->line == line) return x;
+    }
+    return NULL;
+}
+
+/* LRU victim among the ways with no fill pending; -1 when all are pending. */
+static int victim(const l2_slice *l, unsigned set, unsigned assoc) {
+    int v = -1;
+    for (unsigned w = 0; w < assoc; w++) {
+        const l2_way *x = &l->ways[set * assoc + w];
+        if (!x->present) return (int)(set * assoc + w);
+        if (x->mshr == MEM_NONE && (v < 0 || x->lru < l->ways[v].lru)) v = (int)(set * assoc + w);
+    }
+    return v;
+}
+
+static bool dirty(const l2_way *w) { return w->present && (w->dirty[0] | w->dirty[1]); }
+
+static mem_stats *st(mem_system *m, unsigned s) { return &m->pt[s / m->c.slices].st; }
+
+/* Evicts way v (its dirty bytes written back) and installs `line` there. */
+static void install(mem_system *m, unsigned s, unsigned v, uint64_t line, unsigned kind,
+                    uint64_t ready) {
+    l2_slice *l = &m->sl[s];
+    l2_way *w = &l->ways[v];
+    if (dirty(w)) {
+        mq_push(&l->miss[FE_Q_NT], internal_rec(m, REC_WB, w->line, w->dirty, kind), ready);
+        st(m, s)->l2_writebacks++;
+    }
+    memset(w, 0, sizeof *w);
+    w->line = line;
+    w->present = true;
+    w->mshr = MEM_NONE;
+}
+
+/* The slice's one reply port, free this cycle and with room in the reply
+ * network; a full network is the partition's stallnet (CM 3.2). */
+static bool reply_ok(mem_system *m, unsigned s, uint32_t ri, const bool *port) {
+    if (*port) return false;
+    if (m->net_ops->can_inject(m->net, ICNT_REP, m->sl[s].node, mem_reply_flits(m, ri))) return true;
+    m->pt[s / m->c.slices].stall_net = true;
+    return false;
+}
+static void reply(mem_system *m, unsigned s, uint32_t ri, bool *port) {
+    mem_reply(m, s, ri);
+    *port = true;
+}
+
+static void amo_push(mem_system *m, l2_slice *l, uint32_t ri, uint64_t now) {
+    uint64_t start = l->amo_free > now ? l->amo_free : now;
+    l->amo_free = start + (uint64_t)m->rec[ri].q.amo_ops * m->c.l2_amo_cycles;
+    mq_push(&l->amo, ri, l->amo_free);
+}
+
+/* 1: a fill is answered (its waiters one per cycle); an F/E-tracked response
+ * or a NACK goes out. */
+static void returns(mem_system *m, unsigned s, uint64_t now, bool *port) {
+    l2_slice *l = &m->sl[s];
+    if (l->drain == MEM_NONE) {
+        mq_ent *h = mq_head(&l->ret);
+        if (!h) return;
+        mem_rec *r = &m->rec[h->rec];
+        if (r->type != REC_FILL) {
+            if (reply_ok(m, s, h->rec, port)) {
+                reply(m, s, h->rec, port);
+                mq_pop(&l->ret);
+            }
+            return;
+        }
+        l2_way *w = &l->ways[l->mshr[r->mshr].way];
+        w->valid[0] = m->line_mask[0];
+        w->valid[1] = m->line_mask[1];
+        l->drain = r->mshr;
+        l->drain_i = 0;
+        mem_rec_free(m, h->rec);
+        mq_pop(&l->ret);
+    }
+    l2_mshr *x = &l->mshr[l->drain];
+    uint32_t wi = x->wait[l->drain_i];
+    mem_rec *r = &m->rec[wi];
+    if (r->q.op == MEM_ATOMIC) {
+        if (mq_full(&l->amo)) return;
+        l2_way *w = &l->ways[x->way];
+        w->dirty[0] |= r->q.bmask[0];
+        w->dirty[1] |= r->q.bmask[1];
+        amo_push(m, l, wi, now);
+    } else {
+        if (!reply_ok(m, s, wi, port)) return;
+        reply(m, s, wi, port);
+    }
+    if (++l->drain_i < x->n) return;
+    l->ways[x->way].mshr = MEM_NONE;
+    x->busy = false;
+    x->n = 0;
+    l->mshr_used--;
+    l->drain = MEM_NONE;
+}
+
+/* 3: the tag pipeline's head; false when it must wait. */
+static bool serve(mem_system *m, unsigned s, uint32_t ri, uint64_t now, bool *port) {
+    l2_slice *l = &m->sl[s];
+    const mem_config *c = &m->c;
+    mem_rec *r = &m->rec[ri];
+    uint64_t ready = now + c->l2_dram_latency;
+    if (r->tracked) { /* to the F/E queues, never allocated */
+        if (mq_full(&l->miss[r->fe_q])) return false;
+        mq_push(&l->miss[r->fe_q], ri, ready);
+        st(m, s)->fe_tracked++;
+        return true;
+    }
+    unsigned set = set_of(m, r);
+    uint64_t line = r->q.addr / c->line_bytes;
+    l2_way *w = lookup(l, set, line, c->l2_assoc);
+    if (r->q.op == MEM_WRITE) { /* allocate without fetch */
+        int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
+        bool wb = !w && v >= 0 && dirty(&l->ways[v]);
+        if (v < 0 || (wb && (mq_full(&l->miss[FE_Q_NT]) || !m->n_free)) || !reply_ok(m, s, ri, port))
+            return false;
+        if (w) st(m, s)->l2_hits++;
+        else st(m, s)->l2_misses++;
+        if (!w) install(m, s, (unsigned)v, line, r->q.kind, ready);
+        w = &l->ways[v];
+        w->valid[0] |= r->q.bmask[0];
+        w->valid[1] |= r->q.bmask[1];
+        w->dirty[0] |= r->q.bmask[0];
+        w->dirty[1] |= r->q.bmask[1];
+        w->lru = ++l->stamp;
+        mem_perform(m, r);
+        reply(m, s, ri, port);
+        return true;
+    }
+    bool atomic = r->q.op == MEM_ATOMIC;
+    if (w && covers(w->valid, r->q.bmask)) { /* hit */
+        if (atomic ? mq_full(&l->amo) : !reply_ok(m, s, ri, port)) return false;
+        mem_perform(m, r);
+        if (atomic) {
+            w->dirty[0] |= r->q.bmask[0];
+            w->dirty[1] |= r->q.bmask[1];
+            amo_push(m, l, ri, now);
+        } else {
+            reply(m, s, ri, port);
+        }
+        w->lru = ++l->stamp;
+        st(m, s)->l2_hits++;
+        return true;
+    }
+    if (w && w->mshr != MEM_NONE) { /* the line's fill is pending: merge */
+        l2_mshr *x = &l->mshr[w->mshr];
+        if (x->n == c->l2_mshr_merge) return false;
+        x->wait[x->n++] = ri;
+        mem_perform(m, r);
+        w->lru = ++l->stamp;
+        st(m, s)->l2_misses++;
+        st(m, s)->l2_merges++;
+        return true;
+    }
+    /* miss: an MSHR, a fill toward DRAM (+ a write-back if the victim is dirty) */
+    int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
+    unsigned need = (!w && v >= 0 && dirty(&l->ways[v])) ? 2 : 1;
+    if (v < 0 || l->mshr_used == c->l2_mshrs || mq_room(&l->miss[FE_Q_NT]) < need || m->n_free < need)
+        return false;
+    if (!w) install(m, s, (unsigned)v, line, r->q.kind, ready);
+    unsigned h = 0;
+    while (l->mshr[h].busy) h++;
+    l2_mshr *x = &l->mshr[h];
+    x->busy = true;
+    x->way = (uint32_t)v;
+    x->n = 1;
+    x->wait[0] = ri;
+    l->mshr_used++;
+    l->ways[v].mshr = h;
+    l->ways[v].lru = ++l->stamp;
+    uint32_t f = internal_rec(m, REC_FILL, line, m->line_mask, r->q.kind);
+    m->rec[f].mshr = h;
+    mq_push(&l->miss[FE_Q_NT], f, ready);
+    mem_perform(m, r);
+    st(m, s)->l2_misses++;
+    return true;
+}
+
+void l2_cycle(mem_system *m, unsigned s, uint64_t now) {
+    l2_slice *l = &m->sl[s];
+    bool port = false;
+    returns(m, s, now, &port);
+    mq_ent *a = mq_head(&l->amo); /* 2: the atomic unit */
+    if (a && a->t <= now && reply_ok(m, s, a->rec, &port)) {
+        reply(m, s, a->rec, &port);
+        mq_pop(&l->amo);
+    }
+    mq_ent *h = mq_head(&l->pipe);
+    if (h && h->t <= now && serve(m, s, h->rec, now, &port)) mq_pop(&l->pipe);
+    if (!mq_full(&l->pipe)) { /* 4 */
+        const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REQ, l->node);
+        if (p) {
+            mq_push(&l->pipe, p->rec, now + m->c.l2_latency);
+            m->net_ops->pop(m->net, ICNT_REQ, l->node);
+        }
+    }
+}

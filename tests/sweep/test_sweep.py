@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""The sweep runner's local behaviour (scripts/sweep.py, docs/SWEEPS.md):
+collection, resumability, failure reports, parallelism, progress, and a real
+experiment program's --point / --merge.  TAP output (tests/sweep/tap.py)."""
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SWEEP = os.path.join(ROOT, "scripts", "sweep.py")
+sys.path.insert(0, HERE)
+import tap  # noqa: E402
+
+FAKE = "tests/sweep/fake_point.py"
+
+
+class SweepTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="fg-sweep-test.")
+        self.count = os.path.join(self.tmp, "count")
+        self.env = dict(os.environ, FAKE_COUNT=self.count)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def exp(self, body, name="t", header=""):
+        path = os.path.join(self.tmp, name + ".ini")
+        with open(path, "w") as f:
+            f.write(f"[experiment]\nprogram = {FAKE}\n{header}\n{body}")
+        return path
+
+    def run_sweep(self, *args, **kw):
+        return subprocess.run([sys.executable, SWEEP, *args[:1], "--results", os.path.join(self.tmp, "res"),
+                               *args[1:]], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=120, **kw)
+
+    def runs(self):
+        try:
+            with open(self.count) as f:
+                return [json.loads(line) for line in f]
+        except FileNotFoundError:
+            return []
+
+    def result(self, name="t"):
+        with open(os.path.join(self.tmp, "res", name + ".json")) as f:
+            return json.load(f)
+
+    def test_collects_points_in_order(self):
+        e = self.exp("[axis size]\nsmall = fake.n=1\nbig = fake.n=2 fake.m=x\n", header="seeds = 1-2\nseed_key = fake.seed")
+        r = self.run_sweep("run", e, "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        res = self.result()
+        self.assertEqual([p["id"] for p in res["points"]],
+                         ["size=small,seed=1", "size=small,seed=2", "size=big,seed=1", "size=big,seed=2"])
+        self.assertEqual(res["axes"], ["size", "seed"])
+        big2 = res["points"][3]
+        self.assertEqual(big2["values"], {"size": "big"})
+        self.assertEqual(big2["overrides"], ["fake.n=2", "fake.m=x", "fake.seed=2"])
+        self.assertEqual(big2["result"]["values"], {"n": "2", "m": "x", "seed": "2"})
+
+    def test_second_run_runs_nothing(self):
+        e = self.exp("[axis a]\nx = fake.a=1\ny = fake.a=2\nz = fake.a=3\n")
+        self.assertEqual(self.run_sweep("run", e).returncode, 0)
+        self.assertEqual(len(self.runs()), 3)
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(self.runs()), 3, "a finished point ran again")
+        self.assertIn("0 run, 3 already done", r.stderr)
+        # a changed input makes the points stale: they run again
+        inp = os.path.join(self.tmp, "input.txt")
+        with open(inp, "w") as f:
+            f.write("1")
+        e2 = self.exp("[axis a]\nx = fake.a=1\n", name="u", header=f"inputs = {inp}")
+        self.run_sweep("run", e2)
+        self.run_sweep("run", e2)
+        self.assertEqual(len(self.runs()), 4)
+        with open(inp, "w") as f:
+            f.write("2")
+        self.run_sweep("run", e2)
+        self.assertEqual(len(self.runs()), 5, "a point whose input changed did not run again")
+
+    def test_failed_point_reported_others_finish(self):
+        e = self.exp("[axis a]\np1 = fake.a=1\nbad = fake.fail=1\np3 = fake.a=3\np4 = fake.a=4\n")
+        r = self.run_sweep("run", e, "-j", "1")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAILED t a=bad: exit status 3", r.stderr)
+        self.assertIn("command: tests/sweep/fake_point.py --set fake.fail=1 --point --out", r.stderr)
+        self.assertIn("boom (as asked)", r.stderr, "log tail missing")
+        self.assertIn("last words", r.stderr, "stderr of the point missing from its log")
+        self.assertIn("3 run", r.stderr)
+        self.assertEqual(len(self.runs()), 4, "the points after the failing one did not run")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "res", "t.json")), "collected despite a failure")
+        # running again retries the failed point only
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(len(self.runs()), 5)
+        st = self.run_sweep("status", e)
+        self.assertIn("4 points: 3 done, 1 failed", st.stdout)
+
+    def test_runs_points_in_parallel(self):
+        e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=1 fake.i={i}\n" for i in range(4)))
+        t0 = time.monotonic()
+        r = self.run_sweep("run", e, "-j", "4")
+        wall = time.monotonic() - t0
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pts = [p["result"] for p in self.result()["points"]]
+        most = max(sum(1 for q in pts if q["start"] < p["end"] and p["start"] < q["end"]) for p in pts)
+        self.assertGreaterEqual(most, 3, "points did not overlap in time")
+        self.assertLess(wall, sum(p["end"] - p["start"] for p in pts), "no faster than one at a time")
+
+    def test_progress_on_terminal_quiet_otherwise(self):
+        e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=0.7 fake.i={i}\n" for i in range(3)))
+        r = self.run_sweep("run", e, "-j", "1")
+        self.assertEqual(r.returncode, 0)
+        self.assertNotIn("ETA", r.stderr)
+        self.assertNotIn("\r", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 2, r.stderr)  # summary + "wrote"
+        shutil.rmtree(os.path.join(self.tmp, "res"))
+        master, slave = pty.openpty()
+        p = subprocess.Popen([sys.executable, SWEEP, "run", "--results", os.path.join(self.tmp, "res"), "-j", "1", e],
+                             cwd=ROOT, env=dict(self.env, TERM="xterm"), stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        out = b""
+        while True:
+            if select.select([master], [], [], 30)[0]:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            else:
+                break
+        p.wait(timeout=30)
+        os.close(master)
+        text = out.decode(errors="replace")
+        self.assertIn("ETA", text)
+        self.assertIn("running", text)
+        self.assertIn("ok   t a=p0", text)
+
+    def test_description_errors(self):
+        r = self.run_sweep("run", self.exp("[axis a]\nx = fake.a=1\n", header="colect = list"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown key(s) colect", r.stderr)
+        r = self.run_sweep("run", self.exp("[axis a]\nx = a=1\n", name="v"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'a=1' is not section.key=value", r.stderr)
+
+    def test_program_point_and_merge(self):
+        """launch_latency as a one-point experiment: --point, then --merge prints the figures."""
+        e = self.exp("", header="name = ll\nargs = --config configs/edge.ini --impl c --set launch_latency.events=2 "
+                                "--set launch_latency.e2e_events=2\ncollect = program")
+        with open(e) as f:
+            text = f.read().replace(f"program = {FAKE}", "program = launch_latency")
+        with open(e, "w") as f:
+            f.write(text)
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("Event-kernel launch latency", r.stdout)
+        self.assertIn("End-to-end", r.stdout)
+        res = self.result("ll")
+        self.assertEqual(res["experiment"], "launch-latency")
+        self.assertEqual(res["events"], 2)
+        self.assertGreater(res["speedup"], 1)
+        self.assertEqual(res["packets_wrong"], 0)
+
+
+if __name__ == "__main__":
+    tap.main(sys.modules[__name__])
