@@ -8,7 +8,12 @@
 #   b_FPGA_PARAMS  K=V parameters (default: the RTL defaults)
 #   FPGA_SEEDS     nextpnr seeds (default 1; fmax_mhz is the lowest of them)
 #   FPGA_ONLY      run only these blocks (the others' entries stay)
-FPGA_BLOCKS += edge_doorbell edge_ekt edge_pewt edge_preempt fe_sched_queues cm_bal_monitor
+FPGA_BLOCKS += edge_doorbell edge_ekt edge_pewt edge_preempt fe_sched_queues fe_sched_queues_sys \
+               cm_bal_monitor
+# the memory system's configuration of the F/E block (mk/fe.mk), one per partition
+fe_sched_queues_sys_TOP         = $(fe_sched_queues_TOP)
+fe_sched_queues_sys_SRCS        = $(fe_sched_queues_SRCS)
+fe_sched_queues_sys_FPGA_PARAMS = $(fe_sched_queues_sys_GPARAMS)
 FPGA_JSON   ?= results/fpga.json
 
 .PHONY: fpga fpga-blocks
