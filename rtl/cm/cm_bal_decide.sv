@@ -77,8 +77,10 @@ module cm_bal_decide #(
   localparam int MW = SGW + 2;  // mix, avg[up] + k
   localparam int DW = SGW + 3;  // avg[low] - k, signed
 
+  // entry i of a table row (a mux over the entries: no index arithmetic)
   function automatic logic [SGW-1:0] ent(input logic [RW-1:0] row, input logic [LIW-1:0] i);
-    ent = row[32'(i)*SGW +: SGW];
+    ent = '0;
+    for (int e = 0; e < NLVL; e++) if (i == LIW'(e)) ent = row[e*SGW +: SGW];
   endfunction
 
   // ---------------------------------------------------------------- stage A
@@ -110,7 +112,9 @@ module cm_bal_decide #(
     if (dec_i == DEC_DOWN && a_lvl_q != '0) b_p1_d = a_lvl_q - 1'b1;
     else if (dec_i == DEC_UP && a_lvl_q != TOP) b_p1_d = a_lvl_q + 1'b1;
     b_nstay_d  = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
-    b_xup_d    = (32'(LEVELS[8*a_lvl_q +: LW]) < EXPLORE_WARPS) && (a_lvl_q != TOP);
+    b_xup_d    = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
+    for (int e = 0; e < NLVL; e++)
+      if (a_lvl_q == LIW'(e)) b_xup_d = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
   end
 
   logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_xup_q;
@@ -155,7 +159,7 @@ module cm_bal_decide #(
     out_stay_o = (bal_i && !b_kb_q && tgt == b_lvl_q && b_nstay_q != NW'(EXPLORE_N)) ? XW'(b_nstay_q) : '0;
     out_valid_o = b_kb_q ? '0 : (b_valid_q | (upd ? (NLVL'(1) << b_lvl_q) : '0));
     out_row_o  = b_row_q;
-    out_row_o[32'(b_lvl_q)*SGW +: SGW] = b_cur_q;
+    for (int e = 0; e < NLVL; e++) if (b_lvl_q == LIW'(e)) out_row_o[e*SGW +: SGW] = b_cur_q;
   end
   assign out_v_o  = b_v_q;
   assign out_c_o  = b_c_q;

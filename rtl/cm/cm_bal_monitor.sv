@@ -255,6 +255,11 @@ module cm_bal_monitor #(
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
   assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
+  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (a mux: no index arithmetic)
+  always_comb begin
+    rd_ent = '0;
+    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e)) rd_ent = rd_row[e*SGW +: SGW];
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -276,7 +281,7 @@ module cm_bal_monitor #(
       rd_stay_q <= rd_ok ? stay[rd_core_i] : '0;
       rd_vld_q  <= rd_ok ? vld[rd_core_i]  : '0;
       rd_why_q  <= rd_ok ? why[rd_core_i]  : '0;
-      rd_avg_q  <= (rd_ok && ent_ok) ? rd_row[32'(rd_entry_i)*SGW +: SGW] : '0;
+      rd_avg_q  <= (rd_ok && ent_ok) ? rd_ent : '0;
     end
   end
 

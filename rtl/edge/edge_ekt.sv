@@ -18,13 +18,15 @@
 // Timing: a ring accepted at edge t is processed at t+1 (SRAM read) and its
 // descriptor is pushed at t+2, visible on evw_*/pkq_* after that edge.
 //
-// For 100 MHz on the ECP5 (issue 11): the lowest free entry and "full" are
-// registers computed from the valid bits of the cycle before (never stale:
-// see free_id_q); the single-warp flag of each entry is a flip-flop beside the
-// SRAM, computed over two cycles after a registration (block x * y at the
-// accepting edge, then * z and the compare), in time for the earliest launch
-// of the new entry (two edges later); the SRAM's write data is chosen by the
-// state, not by the launch decision.  No change at the ports.
+// For 100 MHz on the ECP5 (issue 11): a host command is registered at the
+// edge that accepts it, with its checks (the INVALID compares, block x * y)
+// made from the ports in that cycle, and carried out at the next edge, so a
+// response comes one cycle later than before (REG: rsp_valid_o two cycles
+// after the accepting edge; UNREG / READ: three); the lowest free entry and
+// "full" are registers computed from the valid bits of the cycle before
+// (never stale: see free_id_q); the single-warp flag of each entry is a
+// flip-flop beside the SRAM, written with the entry; the SRAM's write data
+// is chosen by the state, not by the launch decision.
 module edge_ekt #(
   parameter int ENTRIES      = 32,
   parameter int ADDR_W       = 64,
@@ -167,12 +169,15 @@ module edge_ekt #(
   logic [31:0]        cnt_launch_q, cnt_launch_d;
   logic [15:0]        cnt_unreg_q, cnt_unreg_d, cnt_overrun_q, cnt_overrun_d, cnt_cpl_q, cnt_cpl_d;
   logic [2:0]         status_q, status_d;
-  // the single-warp test of a registration, second cycle
-  logic               sg_v_q;           // a registration was accepted at the last edge
-  logic [IDW-1:0]     sg_id_q;
-  logic               sg_pre_q;         // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
-  logic [2*TW-1:0]    sg_xy_q;          // block x * y
-  logic [TW-1:0]      sg_z_q;
+  // the host command accepted at the last edge (c_v_q), with its checks
+  logic               c_v_q;
+  logic [1:0]         c_op_q;
+  logic [IDW-1:0]     c_id_q;
+  logic [EW-1:0]      c_word_q;         // the entry a registration writes
+  logic               c_invalid_q;      // a registration's INVALID checks failed
+  logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
+  logic [2*TW-1:0]    c_xy_q;           // block x * y
+  logic [TW-1:0]      c_z_q;
 
   // ------------------------------------------------------- the one SRAM
   logic          ram_req, ram_we;
@@ -223,18 +228,21 @@ module edge_ekt #(
 
   // ------------------------------------------------ arbitration in S_IDLE
   // Host commands are taken when nothing else waits, or after they have
-  // waited once (cmd_wait_q), so rings cannot starve the host and the wide
-  // command needs no input register.  Rings and completions are buffered one
-  // deep and served round-robin.
-  assign cmd_ready_o  = (state_q == S_IDLE) && !rsp_v_q && (cmd_wait_q || (!ring_v_q && !cpl_v_q));
+  // waited once (cmd_wait_q), so rings cannot starve the host.  A command is
+  // registered at the accepting edge (c_*_q) and carried out at the next
+  // (cmd_do), in S_IDLE.  Rings and completions are buffered one deep and
+  // served round-robin.
+  assign cmd_ready_o  = (state_q == S_IDLE) && !c_v_q && !rsp_v_q &&
+                        (cmd_wait_q || (!ring_v_q && !cpl_v_q));
   assign ring_ready_o = !ring_v_q;
   assign cpl_ready_o  = !cpl_v_q;
 
   wire cmd_fire = cmd_valid_i && cmd_ready_o && rst_ni;
+  wire cmd_do   = c_v_q;   // (c_v_q implies S_IDLE)
   logic       arb_valid, arb_ack;
   logic [1:0] unused_arb_gnt;
   logic       arb_idx;   // 0: ring, 1: completion
-  assign arb_ack = (state_q == S_IDLE) && !cmd_fire;
+  assign arb_ack = (state_q == S_IDLE) && !cmd_fire && !cmd_do;
   fg_rr_arb #(.N(2)) u_arb (
     .clk_i, .rst_ni, .req_i({cpl_v_q, ring_v_q}), .ack_i(arb_ack),
     .valid_o(arb_valid), .gnt_o(unused_arb_gnt), .idx_o(arb_idx)
@@ -268,25 +276,25 @@ module edge_ekt #(
   end
   wire [IDW-1:0] free_id  = free_id_q;
   wire           reg_full = reg_full_q;
-  wire           reg_ok   = cmd_fire && (cmd_op_i == OP_REG) && !reg_invalid && !reg_full;
 
-  // A warp-level event kernel: one block of at most WARP_THREADS threads.
-  // First cycle (the accepting edge): grid 1 x 1 x 1, every block dimension
-  // <= WARP_THREADS, and block x * y; second cycle: (x * y) * z <= WARP_THREADS
-  // into sgl_q of the new entry.  Its earliest launch reads the flag in the
-  // cycle after that (a ring waiting in ring_v_q is taken at the edge after
-  // the REG, the entry read at that edge, S_LAUNCH in the next cycle).
+  // A warp-level event kernel: one block of at most WARP_THREADS threads:
+  // grid 1 x 1 x 1, every block dimension <= WARP_THREADS and block x * y
+  // from the ports at the accepting edge, (x * y) * z <= WARP_THREADS when
+  // the registration is carried out (into sgl_q of the new entry).
   wire dims_small = (cmd_block_x_i <= DIM_W'(WARP_THREADS)) && (cmd_block_y_i <= DIM_W'(WARP_THREADS)) &&
                     (cmd_block_z_i <= DIM_W'(WARP_THREADS));
   wire grid_one   = (cmd_grid_x_i == DIM_W'(1)) && (cmd_grid_y_i == DIM_W'(1)) &&
                     (cmd_grid_z_i == DIM_W'(1));
-  wire [PW-1:0] threads = PW'(sg_xy_q) * PW'(sg_z_q);
-  wire          sg_new  = sg_pre_q && (threads <= PW'(WARP_THREADS));
+  wire [PW-1:0] threads = PW'(c_xy_q) * PW'(c_z_q);
+  wire          sg_new  = c_pre_q && (threads <= PW'(WARP_THREADS));
 
   wire [EW-1:0] reg_word = {MAXEV_W'(0), cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
                             cmd_block_z_i, cmd_block_y_i, cmd_block_x_i, cmd_grid_z_i,
                             cmd_grid_y_i, cmd_grid_x_i, cmd_param_end_i, cmd_param_size_i,
                             cmd_param_base_i, cmd_param_base_i, cmd_kernel_ptr_i};
+  wire           c_reg     = cmd_do && (c_op_q == OP_REG);
+  wire           c_reg_ok  = c_reg && !c_invalid_q && !reg_full;
+  wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
   wire launch_overrun = (state_q == S_LAUNCH) && (rd_infl >= rd_maxe);
@@ -306,19 +314,19 @@ module edge_ekt #(
     ram_wdata = rd;
     ram_wdata[O_HEAD +: ADDR_W]  = head_next;
     ram_wdata[O_INFL +: MAXEV_W] = rd_infl + 1'b1;
-    if (state_q == S_IDLE) ram_wdata = reg_word;
+    if (state_q == S_IDLE) ram_wdata = c_word_q;
     else if (state_q == S_CPL) begin
       ram_wdata[O_HEAD +: ADDR_W]  = rd_head;
       ram_wdata[O_INFL +: MAXEV_W] = rd_infl - 1'b1;
     end
-    if (cmd_fire) begin
-      ram_addr = cmd_id_i;
-      if (cmd_op_i == OP_REG) begin
-        ram_req   = !reg_invalid && !reg_full;
+    if (cmd_do) begin
+      ram_addr = c_id_q;
+      if (c_op_q == OP_REG) begin
+        ram_req   = !c_invalid_q && !reg_full;
         ram_we    = 1'b1;
         ram_addr  = free_id;
       end else begin
-        ram_req = id_ok(cmd_id_i, valid_q) && (cmd_op_i == OP_UNREG || cmd_op_i == OP_READ);
+        ram_req = id_ok(c_id_q, valid_q) && (c_op_q == OP_UNREG || c_op_q == OP_READ);
       end
     end else if (take_ring) begin
       ram_req  = id_ok(ring_id_q, valid_q);
@@ -405,25 +413,25 @@ module edge_ekt #(
       cpl_v_d  = 1'b1;
       cpl_id_d = cpl_id_i;
     end
-    if (sg_v_q) sgl_d[sg_id_q] = sg_new;
+    if (c_reg_ok) sgl_d[free_id] = sg_new;
 
     case (state_q)
       S_IDLE: begin
-        if (cmd_fire) begin
-          op_id_d = cmd_id_i;
-          if (cmd_op_i == OP_REG) begin
+        if (cmd_do) begin
+          op_id_d = c_id_q;
+          if (c_op_q == OP_REG) begin
             rsp_v_d      = 1'b1;
-            rsp_id_d     = reg_invalid || reg_full ? '0 : free_id;
-            rsp_head_d   = reg_invalid || reg_full ? '0 : cmd_param_base_i;
+            rsp_id_d     = c_invalid_q || reg_full ? '0 : free_id;
+            rsp_head_d   = c_invalid_q || reg_full ? '0 : c_base;
             rsp_infl_d   = '0;
-            rsp_status_d = reg_invalid ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
-            if (!reg_invalid && !reg_full) valid_d[free_id] = 1'b1;
-          end else if (id_ok(cmd_id_i, valid_q) && cmd_op_i != 2'd3) begin
-            state_d = (cmd_op_i == OP_UNREG) ? S_UNREG : S_READ;
+            rsp_status_d = c_invalid_q ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
+            if (!c_invalid_q && !reg_full) valid_d[free_id] = 1'b1;
+          end else if (id_ok(c_id_q, valid_q) && c_op_q != 2'd3) begin
+            state_d = (c_op_q == OP_UNREG) ? S_UNREG : S_READ;
           end else begin
             rsp_v_d      = 1'b1;
-            rsp_status_d = (cmd_op_i == 2'd3) ? RSP_INVALID : RSP_NOT_REGISTERED;
-            rsp_id_d     = cmd_id_i;
+            rsp_status_d = (c_op_q == 2'd3) ? RSP_INVALID : RSP_NOT_REGISTERED;
+            rsp_id_d     = c_id_q;
             rsp_head_d   = '0;
             rsp_infl_d   = '0;
           end
@@ -492,7 +500,7 @@ module edge_ekt #(
       status_q      <= '0;
       free_id_q     <= '0;
       reg_full_q    <= 1'b0;
-      sg_v_q        <= 1'b0;
+      c_v_q         <= 1'b0;
     end else begin
       state_q       <= state_d;
       op_id_q       <= op_id_d;
@@ -517,18 +525,22 @@ module edge_ekt #(
       status_q      <= status_d;
       free_id_q     <= free_id_c;
       reg_full_q    <= &valid_q;
-      sg_v_q        <= reg_ok;
+      c_v_q         <= cmd_fire;
     end
   end
 
-  // single-warp flags and the registration's first-cycle results: no reset
-  // (a flag is written by its entry's registration before any launch reads it)
+  // single-warp flags (no reset: a flag is written by its entry's
+  // registration before any launch reads it) and the command register
+  // (loaded every cycle, read only in the cycle after it was accepted)
   always_ff @(posedge clk_i) begin
-    sgl_q    <= sgl_d;
-    sg_id_q  <= free_id;
-    sg_pre_q <= grid_one && dims_small;
-    sg_xy_q  <= (2*TW)'(cmd_block_x_i[TW-1:0]) * (2*TW)'(cmd_block_y_i[TW-1:0]);
-    sg_z_q   <= cmd_block_z_i[TW-1:0];
+    sgl_q       <= sgl_d;
+    c_op_q      <= cmd_op_i;
+    c_id_q      <= cmd_id_i;
+    c_word_q    <= reg_word;
+    c_invalid_q <= reg_invalid;
+    c_pre_q     <= grid_one && dims_small;
+    c_xy_q      <= (2*TW)'(cmd_block_x_i[TW-1:0]) * (2*TW)'(cmd_block_y_i[TW-1:0]);
+    c_z_q       <= cmd_block_z_i[TW-1:0];
   end
 
   assign rsp_valid_o       = rsp_v_q;
@@ -555,13 +567,14 @@ module edge_ekt #(
         assert (valid_q[op_id_q]);
         assert (rd_head >= rd_base && rd_head <= rd_end);  // head within [base, end]
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
-        assert (!(sg_v_q && sg_id_q == op_id_q));           // its single-warp flag is written
+
       end
       if (launch_go) assert (head_next >= rd_base && head_next <= rd_end);
       assert (!(evw_push && pkq_push));
-      assert (!(rsp_v_q && cmd_fire));                      // a response is never overwritten
+      assert (!(rsp_v_q && cmd_do));                        // a response is never overwritten
+      if (cmd_do) assert (state_q == S_IDLE);
       // the precomputed free entry and full flag are those of the valid bits now
-      if (cmd_fire && cmd_op_i == OP_REG) assert (free_id_q == free_id_c && reg_full_q == (&valid_q));
+      if (c_reg) assert (free_id_q == free_id_c && reg_full_q == (&valid_q));
     end
   end
 endmodule

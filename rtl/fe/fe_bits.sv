@@ -93,9 +93,11 @@ module fe_bits #(
   assign busy_o       = busy_q;
   assign rvalid_o     = rvalid_q;
   assign rqid_o       = rqid_q;
-  assign snoop_we_o   = ram_req && ram_we && rst_ni;
-  assign snoop_idx_o  = ram_addr;
-  assign snoop_bits_o = ram_wdata;
+  // the write of this cycle, from the write sources only (not through the
+  // lookup's address mux: the snoop compare is on the scheduler's paths)
+  assign snoop_we_o   = (wr_i || (busy_q && cur_in)) && rst_ni;
+  assign snoop_idx_o  = wr_i ? wr_idx_i : cur_rel[IW-1:0];
+  assign snoop_bits_o = wr_i ? wr_bits_i : (full_q ? '1 : '0);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -128,6 +130,7 @@ module fe_bits #(
       assert (!(wr_i && rd_i));
       assert (!(busy_q && rd_i));
       assert (!busy_q || left_q != '0);
+      assert (snoop_we_o == (ram_req && ram_we) && (!snoop_we_o || (snoop_idx_o == ram_addr && snoop_bits_o == ram_wdata)));
     end
   end
 endmodule

@@ -288,7 +288,9 @@ module fe_sched_queues #(
       hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
       if (hit[q]) hb_d[q] = snoop_bits;
       if (q_pop[q]) hbv_d[q] = 1'b0;
-      release_q[q] = blocked[q] && hit[q] && !q_pop[q] &&
+      // (a snooped head is not popped: the snoop is a write on its line, so it
+      // is held by the hazard or by the init, asserted below)
+      release_q[q] = blocked[q] && hit[q] &&
                      ((h_trig[q] == T_FULL) ? ((snoop_bits & h_mask[q]) == h_mask[q])
                                             : ((snoop_bits & h_mask[q]) == '0));
     end
@@ -404,6 +406,7 @@ module fe_sched_queues #(
       assert ((blocked & ~need) == '0);
       // a lookup's data arrives for a head that is still there and has no bits
       if (lk_rvalid) assert (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]);
+      assert ((hit & q_pop) == '0);
       if (init_valid_i && init_ready) assert (init_addr_i[LB-1:0] == '0);  // line aligned
       if (q_valid[1]) assert (h_trig[1] != T_NONE);
       if (q_valid[2]) assert (h_trig[2] != T_NONE);
