@@ -149,7 +149,6 @@ module edge_ekt #(
   localparam int DW     = D_PRIO + PRIO_W;
 
   localparam int TW = $clog2(WARP_THREADS + 1);   // width of a dimension that fits a warp
-  localparam int PW = 3 * TW;                     // width of their product
 
   // ---------------------------------------------------------------- state
   logic [2:0]         state_q, state_d;
@@ -177,7 +176,7 @@ module edge_ekt #(
   logic               c_invalid_q;      // a registration's INVALID checks failed
   logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
   logic [2*TW-1:0]    c_xy_q;           // block x * y
-  logic [TW-1:0]      c_z_q;
+  logic [TW-1:0]      c_zmax_q;         // the largest x * y that fits a warp with block z
 
   // ------------------------------------------------------- the one SRAM
   logic          ram_req, ram_we;
@@ -278,15 +277,20 @@ module edge_ekt #(
   wire           reg_full = reg_full_q;
 
   // A warp-level event kernel: one block of at most WARP_THREADS threads:
-  // grid 1 x 1 x 1, every block dimension <= WARP_THREADS and block x * y
-  // from the ports at the accepting edge, (x * y) * z <= WARP_THREADS when
-  // the registration is carried out (into sgl_q of the new entry).
+  // grid 1 x 1 x 1, every block dimension <= WARP_THREADS, block x * y and
+  // floor(WARP_THREADS / z) (a table) from the ports at the accepting edge;
+  // x * y <= floor(WARP_THREADS / z), i.e. x * y * z <= WARP_THREADS, when the
+  // registration is carried out (into sgl_q of the new entry).
   wire dims_small = (cmd_block_x_i <= DIM_W'(WARP_THREADS)) && (cmd_block_y_i <= DIM_W'(WARP_THREADS)) &&
                     (cmd_block_z_i <= DIM_W'(WARP_THREADS));
   wire grid_one   = (cmd_grid_x_i == DIM_W'(1)) && (cmd_grid_y_i == DIM_W'(1)) &&
                     (cmd_grid_z_i == DIM_W'(1));
-  wire [PW-1:0] threads = PW'(c_xy_q) * PW'(c_z_q);
-  wire          sg_new  = c_pre_q && (threads <= PW'(WARP_THREADS));
+  logic [TW-1:0] zmax;
+  always_comb begin
+    zmax = '0;
+    for (int z = 1; z <= WARP_THREADS; z++) if (cmd_block_z_i == DIM_W'(z)) zmax = TW'(WARP_THREADS / z);
+  end
+  wire sg_new = c_pre_q && (c_xy_q <= (2*TW)'(c_zmax_q));
 
   wire [EW-1:0] reg_word = {MAXEV_W'(0), cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
                             cmd_block_z_i, cmd_block_y_i, cmd_block_x_i, cmd_grid_z_i,
@@ -540,7 +544,7 @@ module edge_ekt #(
     c_invalid_q <= reg_invalid;
     c_pre_q     <= grid_one && dims_small;
     c_xy_q      <= (2*TW)'(cmd_block_x_i[TW-1:0]) * (2*TW)'(cmd_block_y_i[TW-1:0]);
-    c_z_q       <= cmd_block_z_i[TW-1:0];
+    c_zmax_q    <= zmax;
   end
 
   assign rsp_valid_o       = rsp_v_q;

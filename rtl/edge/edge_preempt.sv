@@ -18,27 +18,31 @@
 // in the victim's slot, and after the event warp's exit waits the restore
 // time and RESUMEs the victim (EDGE IV-D, last paragraphs).
 //
-// Victim selection takes SEL_CYCLES = 4 cycles (issue 11: 100 MHz on the
+// Victim selection takes SEL_CYCLES = 5 cycles (issue 11: 100 MHz on the
 // ECP5 and a fraction of the area of a one-cycle 64 x 64 reduction), as a
 // tournament over groups of G = 8 slots:
-//   edge S    (IDLE, a request, no free context, cfg_en_i, an eligible warp):
-//             cand_q := the candidates (eligible warps of the policy's tier),
-//             pol_q := newest?
-//   edge S+1  per group, the oldest (newest) candidate within the group, from
-//             the group's 8 x 8 block of the age order: gw_q, gany_q
-//   edge S+2  per pair of groups, which group winner is older: pair_q, one
-//             bit of the age order each, read at the winners' positions
-//   edge S+3  the group whose winner beats every other group's: pick_q
-//   edge S+4  FLUSH(pick_q) when the request still waits with no free context,
+//   edge S    (IDLE, a request, no free context, cfg_en_i): the eligible warps
+//             (e_q), those of them at a barrier / without loads, the policy;
+//             a selection begins at the first such edge with an eligible
+//             warp (while there is none, e_q is loaded again every edge)
+//   edge S+1  cand_q := the candidates (eligible warps of the policy's tier)
+//   edge S+2  per group, the oldest (newest) candidate within the group, from
+//             the group's 8 x 8 block of the age order: gw_q (one-hot), gany_q
+//   edge S+3  per pair of groups, which group winner is older: pair_q, one
+//             bit of the age order each, at the winners' positions
+//   edge S+4  the group whose winner beats every other group's: pick_q
+//   edge S+5  FLUSH(pick_q) when the request still waits with no free context,
 //             cfg_en_i is still set, pick_q is still live and not exiting,
-//             and no candidate has been re-allocated at edges S+1..S+3 (its
-//             slot's warp exited and a new block took it); otherwise back to
-//             the start (a new selection from the next cycle)
+//             and no warp eligible at S has been re-allocated at edges
+//             S+1..S+4 (its warp exited and a new block took the slot);
+//             otherwise back to the start (a new selection from this edge on)
 // state_o stays IDLE meanwhile; a request that finds a free context STARTs
 // there at once, abandoning a selection under way.  An allocation moves only
-// the slots it names, so while no candidate is re-allocated the order among
-// the candidates stays as it was after edge S, and the pick is the oldest /
-// newest candidate of edge S by it.
+// the slots it names, so while no eligible warp is re-allocated the order
+// among the candidates stays as it was after edge S, and the pick is the
+// oldest / newest candidate of edge S by it.  Every variable selection
+// (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
+// 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
 //
 // State (all flops, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -119,10 +123,9 @@ module edge_preempt #(
 
   // selection tournament: NG groups of G slots
   localparam int G     = 8;
-  localparam int GB    = 3;                   // clog2(G)
   localparam int NG    = (NW + G - 1) / G;
   localparam int NWP   = NG * G;              // slots padded to whole groups
-  localparam logic [2:0] SEL_LAST = 3'd4;
+  localparam logic [2:0] SEL_LAST = 3'd5;
 
   // -------------------------------------------------------------- helpers
   // save cycles = base + regs * per_reg, saturated to 2^CYC_W - 1 (header)
@@ -141,6 +144,11 @@ module edge_preempt #(
   function automatic logic [31:0] sat32(input logic [31:0] c);
     sat32 = (c == 32'hffffffff) ? c : c + 32'd1;
   endfunction
+  // index of a one-hot vector (OR-encode: every set bit contributes)
+  function automatic logic [SLOT_W-1:0] enc(input logic [NW-1:0] oh);
+    enc = '0;
+    for (int i = 0; i < NW; i++) enc = enc | (oh[i] ? SLOT_W'(i) : '0);
+  endfunction
 
   // ---------------------------------------------------------------- state
   logic [NW-1:0]     ord_q [NW];      // age order: ord_q[i][j], j > i only
@@ -149,14 +157,15 @@ module edge_preempt #(
   logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
   logic [1:0]        st_q;
   logic [2:0]        sel_q;           // selection step (0: none), within ST_IDLE
+  logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
+  logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
+  logic              dist_q;          // a warp eligible at S was re-allocated since
   logic [NW-1:0]     cand_q;          // candidates of the selection under way
-  logic              pol_q;           // ... and its policy: newest
-  logic              dist_q;          // ... a candidate was re-allocated since
-  logic [NG*GB-1:0]  gw_q;            // per group: its winner (GB bits each)
+  logic [NWP-1:0]    gw_q;            // per group: its winner, one-hot
   logic [NG-1:0]     gany_q;          // per group: has a candidate
   logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
-  logic [SLOT_W-1:0] pick_q;
-  logic [SLOT_W-1:0] victim_q;
+  logic [NW-1:0]     pick_q;          // the pick, one-hot
+  logic [NW-1:0]     victim_q;        // the victim, one-hot (victim_o: its index)
   logic [5:0]        vstat_q;
   logic              first_q;         // first FLUSH cycle (vstat completes)
   logic              skipped_q;       // this victim was taken out of its barrier
@@ -165,7 +174,7 @@ module edge_preempt #(
   logic [CYC_W-1:0]  cnt_q;           // SAVE countdown
   logic              rbusy_q;         // restore FSM: a slot is being restored
   logic              rload_q;         // ... its count is loaded at the next edge
-  logic [SLOT_W-1:0] rslot_q;
+  logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
   logic [REGS_W-1:0] rregs_q;         // ... its event's registers
   logic              rsaved_q;        // ... its registers were saved
   logic [CYC_W-1:0]  rbase_q;         // ... the save configuration when it was taken
@@ -187,14 +196,17 @@ module edge_preempt #(
   //   only i allocated    -> j older
   //   neither             -> unchanged
   // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older), so each bit is one LUT with no reset net.
+  // lower slot older), and every bit shares one enable (an allocation or
+  // reset this edge), so each bit is one LUT of three inputs: with a per-bit
+  // set or reset (j / i allocated), Yosys would build two.
   wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
   wire          alloc_ok   = !alloc_busy;
   wire [NW-1:0] age_alloc  = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+  wire          age_en     = !rst_ni || (alloc_ok && w_alloc_i != '0);
   for (genvar i = 0; i < NW; i++) begin : g_age
     localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
     always_ff @(posedge clk_i)
-      ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
+      if (age_en) ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
   end
 
   // regs table, and the event registers of a borrowed slot (no reset: read
@@ -206,51 +218,49 @@ module edge_preempt #(
       else if (alloc_ok && w_alloc_i[i]) regs_q[i] <= w_alloc_regs_i;
     end
     always_ff @(posedge clk_i) begin
-      if (start_pre && victim_q == SLOT_W'(i)) evregs_q[i] <= ereg_q;
+      if (start_pre && victim_q[i]) evregs_q[i] <= ereg_q;
     end
   end
 
   // ------------------------------------------------- eligibility (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
   // victim, and at least as many registers per thread as the event kernel.
-  logic [NW-1:0] regs_ge, elig, t_bar, t_nold, cand;
+  logic [NW-1:0] regs_ge, elig;
   always_comb begin
     for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
   end
-  assign elig   = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
-  // CHEAPEST (our third policy): a warp idle at a barrier is free to take
-  // when barrier skipping is on; else a warp without loads in flight (the
-  // dominant cost, EDGE VI-B / Fig. 11b); else any; oldest within the tier
-  // (GTO favours old warps, so they drain first).
-  assign t_bar  = elig & w_bar_i;
-  assign t_nold = elig & ~w_ld_i;
-  always_comb begin
-    cand = elig;
-    if (cfg_policy_i == POL_CHEAPEST) begin
-      if (cfg_opt_i[OPT_BARSKIP_B] && (t_bar != '0)) cand = t_bar;
-      else if (t_nold != '0) cand = t_nold;
-    end
-  end
+  assign elig = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
 
   // ------------------------------------------------- selection tournament
   // Each step's logic runs under its own sel_q test, so the verilated model
   // evaluates it only in its cycle (synthesis: the same logic before the
   // step's register enable).
-  // S+1: within each group, the candidate no other candidate of the group is
+  // S+1: the candidates.  CHEAPEST (our third policy): a warp idle at a
+  // barrier is free to take when barrier skipping is on; else a warp without
+  // loads in flight (the dominant cost, EDGE VI-B / Fig. 11b); else any;
+  // oldest within the tier (GTO favours old warps, so they drain first).
+  logic [NW-1:0] cand;
+  always_comb begin
+    cand = e_q;
+    if (cheap_q) begin
+      if (bsk_q && (eb_q != '0)) cand = eb_q;
+      else if (en_q != '0) cand = en_q;
+    end
+  end
+
+  // S+2: within each group, the candidate no other candidate of the group is
   // older (newer) than: for i, j in the group, j older than i is
   // ord_q[j][i] when j < i, !ord_q[i][j] when j > i.
   wire [NWP-1:0] cand_p = NWP'(cand_q);
-  logic [NWP-1:0]   gwin;
-  logic [NG*GB-1:0] gw_d;
-  logic [NG-1:0]    gany_d;
+  logic [NWP-1:0] gw_d;
+  logic [NG-1:0]  gany_d;
   always_comb begin
     logic beaten, j_older;
     beaten  = 1'b0;
     j_older = 1'b0;
-    gwin    = '0;
     gw_d    = '0;
     gany_d  = '0;
-    if (sel_q == 3'd1) begin
+    if (sel_q == 3'd2) begin
       for (int i = 0; i < NW; i++) begin
         beaten = 1'b0;
         for (int j = (i / G) * G; j < (i / G) * G + G; j++)
@@ -258,45 +268,41 @@ module edge_preempt #(
             j_older = (j < i) ? ord_q[j][i] : !ord_q[i][j];
             beaten  = beaten | (cand_p[j] & (pol_q ? !j_older : j_older));
           end
-        gwin[i] = cand_p[i] && !beaten;
+        gw_d[i] = cand_p[i] && !beaten;
       end
-      for (int g = 0; g < NG; g++) begin
-        gany_d[g] = cand_p[g*G +: G] != '0;
-        for (int x = 0; x < G; x++)  // one-hot (asserted below): OR-encode
-          gw_d[g*GB +: GB] = gw_d[g*GB +: GB] | (gwin[g*G + x] ? GB'(x) : '0);
-      end
+      for (int g = 0; g < NG; g++) gany_d[g] = cand_p[g*G +: G] != '0;
     end
   end
 
-  // S+2: per pair of groups a < b, is a's winner older than b's?  One bit of
-  // the age order at the winners' positions (a < b: always a stored bit),
-  // read from the pair's 8 x 8 block with a 64:1 mux.
+  // S+3: per pair of groups a < b, is a's winner older than b's?  The
+  // winner's row of the pair's 8 x 8 block of the age order (a < b: stored
+  // bits), then its bit at b's winner: two one-hot AND-ORs.
   logic [NG*NG-1:0] pair_d;
   always_comb begin
-    logic [G*G-1:0] blk;  // bit x*G + y: a's slot x older than b's slot y
-    blk    = '0;
+    logic [G-1:0] row;
+    row    = '0;
     pair_d = '0;
-    if (sel_q == 3'd2) begin
+    if (sel_q == 3'd3) begin
       for (int a = 0; a < NG; a++)
         for (int b = a + 1; b < NG; b++) begin
-          blk = '0;
+          row = '0;
           for (int x = 0; x < G; x++)
-            if (a*G + x < NW) blk[x*G +: G] = G'(NWP'(ord_q[a*G + x]) >> (b*G));
-          pair_d[a*NG + b] = blk[{gw_q[a*GB +: GB], gw_q[b*GB +: GB]}];
+            if (a*G + x < NW) row = row | ({G{gw_q[a*G + x]}} & G'(NWP'(ord_q[a*G + x]) >> (b*G)));
+          pair_d[a*NG + b] = (row & gw_q[b*G +: G]) != '0;
         end
     end
   end
 
-  // S+3: the group whose winner beats every other group's winner.
-  logic [NG-1:0]     gbest;
-  logic [SLOT_W-1:0] pick_d;
+  // S+4: the group whose winner beats every other group's winner.
+  logic [NG-1:0] gbest;
+  logic [NW-1:0] pick_d;
   always_comb begin
     logic ok, a_older;
     ok      = 1'b0;
     a_older = 1'b0;
     gbest   = '0;
     pick_d  = '0;
-    if (sel_q == 3'd3) begin
+    if (sel_q == 3'd4) begin
       for (int a = 0; a < NG; a++) begin
         ok = gany_q[a];
         for (int b = 0; b < NG; b++)
@@ -306,15 +312,18 @@ module edge_preempt #(
           end
         gbest[a] = ok;
       end
-      for (int a = 0; a < NG; a++)  // one-hot (asserted below): OR-encode
-        pick_d = pick_d | (gbest[a] ? (SLOT_W'(a * G) | SLOT_W'(gw_q[a*GB +: GB])) : '0);
+      for (int i = 0; i < NW; i++) pick_d[i] = gw_q[i] && gbest[i / G];
     end
   end
 
   // ------------------------------------------------ preemption FSM (IV-D)
-  wire v_left   = w_exit_i[victim_q] || !w_live_i[victim_q];
-  wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !w_bar_i[victim_q] && !w_ld_i[victim_q];
-  wire p_alive  = w_live_i[pick_q] && !w_exit_i[pick_q] && !dist_q;
+  wire v_left   = (victim_q & (w_exit_i | ~w_live_i)) != '0;
+  wire v_bar    = (victim_q & w_bar_i) != '0;
+  wire v_ld     = (victim_q & w_ld_i) != '0;
+  wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
+  wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
+  wire [SLOT_W-1:0] victim_idx = enc(victim_q);
+  wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
   wire [CYC_W-1:0] save_n = save_cycles(cfg_save_base_i, cfg_save_per_reg_i, ereg_q);
   wire [3:0] skip_arg = skipped_q ? ARG_SKIPPED : 4'd0;
 
@@ -323,7 +332,7 @@ module edge_preempt #(
   logic [2:0]        pcmd;        // command of the preemption FSM this edge
   logic [SLOT_W-1:0] pslot;
   logic [3:0]        parg;
-  logic              sel_start, sel_flush, start_free, do_skip, to_save, do_abort;
+  logic              sel_load, sel_flush, start_free, do_skip, to_save, do_abort;
 
   always_comb begin
     st_d       = st_q;
@@ -331,7 +340,7 @@ module edge_preempt #(
     pcmd       = CMD_NONE;
     pslot      = '0;
     parg       = '0;
-    sel_start  = 1'b0;
+    sel_load   = 1'b0;
     sel_flush  = 1'b0;
     start_free = 1'b0;
     start_pre  = 1'b0;
@@ -343,25 +352,25 @@ module edge_preempt #(
         if (req_valid_i && free_ctx_i) begin
           pcmd = CMD_START;  pslot = free_slot_i;  st_d = ST_WAIT;  start_free = 1'b1;
         end else if (req_valid_i && cfg_en_i) begin
-          if (sel_q == 3'd0) begin
-            if (elig != '0) begin
-              sel_start = 1'b1;  sel_d = 3'd1;
-            end
+          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_q == '0)) begin
+            sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
           end else if (p_alive) begin
-            pcmd = CMD_FLUSH;  pslot = pick_q;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel_flush = 1'b1;
+            pcmd = CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel_flush = 1'b1;
+          end else begin
+            sel_load = 1'b1;  sel_d = 3'd1;   // the pick is gone: start again from this edge
           end
         end
       end
       ST_FLUSH: begin
-        pslot = victim_q;
+        pslot = victim_idx;
         if (v_left) begin
           // a victim that exits while being flushed: back to selection
           pcmd = CMD_ABORT;  parg = skip_arg;  st_d = ST_IDLE;  do_abort = 1'b1;
-        end else if (opt_q[OPT_BARSKIP_B] && w_bar_i[victim_q] && !skipped_q) begin
+        end else if (opt_q[OPT_BARSKIP_B] && v_bar && !skipped_q) begin
           pcmd = CMD_SKIPBAR;  do_skip = 1'b1;
-        end else if (opt_q[OPT_DROP_B] && w_ld_i[victim_q] && v_ldok_i) begin
+        end else if (opt_q[OPT_DROP_B] && v_ld && v_ldok_i) begin
           pcmd = CMD_DROP;
         end else if (drained) begin
           if (rf_free_i) begin  // reserve free registers
@@ -373,7 +382,7 @@ module edge_preempt #(
       end
       ST_SAVE: begin
         if (cnt_q == '0) begin
-          pcmd = CMD_START;  pslot = victim_q;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
+          pcmd = CMD_START;  pslot = victim_idx;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
           st_d = ST_WAIT;  start_pre = 1'b1;
         end
       end
@@ -394,14 +403,9 @@ module edge_preempt #(
   logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
   assign pend_low = pend_q & (~pend_q + NW'(1));
   logic [REGS_W-1:0] low_regs;
-  logic [SLOT_W-1:0] low_slot;
   always_comb begin
     low_regs = '0;
-    low_slot = '0;
-    for (int i = 0; i < NW; i++) begin
-      low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
-      low_slot = low_slot | (pend_low[i] ? SLOT_W'(i) : '0);
-    end
+    for (int i = 0; i < NW; i++) low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
   end
   wire rtake = !rbusy_q && (pend_q != '0);
   // restore time 0 (no multiply needed to see it)
@@ -410,34 +414,36 @@ module edge_preempt #(
   wire rdue  = rbusy_q && (rload_q ? rzero : (rcnt_q == CYC_W'(1)));
   wire rfire = rdue && (pcmd == CMD_NONE);
   wire [3:0] rarg = ARG_PREEMPTED | (rsaved_q ? ARG_SAVED : 4'd0) |
-                    (skip_q[rslot_q] ? ARG_SKIPPED : 4'd0);
+                    (((skip_q & rslot_q) != '0) ? ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
-  wire exit_known   = ev_exit_i && event_q[ev_exit_slot_i];
-  wire exit_unknown = ev_exit_i && !event_q[ev_exit_slot_i];
-
-  logic [NW-1:0] ev_exit_oh, free_oh, pre_oh, res_oh;
+  logic [NW-1:0] ev_slot_oh, free_oh;
   always_comb begin
-    ev_exit_oh = '0;
+    ev_slot_oh = '0;
     free_oh    = '0;
-    pre_oh     = '0;
-    res_oh     = '0;
-    ev_exit_oh[ev_exit_slot_i] = exit_known;
+    ev_slot_oh[ev_exit_slot_i] = 1'b1;
     free_oh[free_slot_i]       = start_free;
-    pre_oh[victim_q]           = start_pre;
-    res_oh[rslot_q]            = rfire;
   end
+  wire           ev_is_event  = (ev_slot_oh & event_q) != '0;
+  wire           exit_known   = ev_exit_i && ev_is_event;
+  wire           exit_unknown = ev_exit_i && !ev_is_event;
+  wire [NW-1:0]  ev_exit_oh   = exit_known ? ev_slot_oh : '0;
+  wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
+  wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
 
   // ------------------------------------------------------ next state
+  // The slot sets change only at an event exit, a START or a RESUME; each
+  // has one enable for all its bits (one LUT per bit, see the age order).
+  wire sets_en = exit_known || start_free || start_pre || rfire;
   logic [NW-1:0]     event_d, vict_d, skip_d, saved_d, pend_d;
-  logic [SLOT_W-1:0] victim_d;
+  logic [NW-1:0]     victim_d;
   logic [5:0]        vstat_d;
   logic              skipped_d;
   logic [3:0]        opt_d;
   logic [REGS_W-1:0] ereg_d;
   logic [CYC_W-1:0]  cnt_d;
   logic              rbusy_d, rload_d, rsaved_d;
-  logic [SLOT_W-1:0] rslot_d;
+  logic [NW-1:0]     rslot_d;
   logic [REGS_W-1:0] rregs_d;
   logic [CYC_W-1:0]  rbase_d;
   logic [7:0]        rper_d;
@@ -449,7 +455,6 @@ module edge_preempt #(
   logic [1:0]        err_code_d;
 
   always_comb begin
-    // slot sets: event exits clear, STARTs set, a RESUME frees the victim
     event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
     pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~res_oh;
     vict_d  = (vict_q & ~res_oh) | pre_oh;
@@ -464,13 +469,13 @@ module edge_preempt #(
     ereg_d    = ereg_q;
     if (sel_flush) begin
       victim_d  = pick_q;
-      vstat_d   = {1'b0, w_bar_i[pick_q], 1'b0, w_ld_i[pick_q], 2'b00};
+      vstat_d   = {1'b0, (pick_q & w_bar_i) != '0, 1'b0, (pick_q & w_ld_i) != '0, 2'b00};
       skipped_d = 1'b0;
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
     end
     if (first_q && st_q == ST_FLUSH)
-      vstat_d = vstat_q | {v_ibuf_i, w_bar_i[victim_q], v_imiss_i, w_ld_i[victim_q], v_sb_i, v_pipe_i};
+      vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
     cnt_d = cnt_q;
     if (to_save) cnt_d = save_n;
@@ -488,7 +493,7 @@ module edge_preempt #(
     if (rtake) begin
       rbusy_d  = 1'b1;
       rload_d  = 1'b1;
-      rslot_d  = low_slot;
+      rslot_d  = pend_low;
       rregs_d  = low_regs;
       rsaved_d = (saved_q & pend_low) != '0;
       rbase_d  = cfg_save_base_i;
@@ -511,7 +516,7 @@ module edge_preempt #(
       cmd_arg_d  = parg;
     end else if (rfire) begin
       cmd_d      = CMD_RESUME;
-      cmd_slot_d = rslot_q;
+      cmd_slot_d = enc(rslot_q);
       cmd_arg_d  = rarg;
     end
 
@@ -522,18 +527,24 @@ module edge_preempt #(
 
   // selection pipeline registers (no reset: qualified by sel_q)
   always_ff @(posedge clk_i) begin
-    if (sel_start) begin
-      cand_q <= cand;
-      pol_q  <= (cfg_policy_i == POL_NEWEST);
+    if (sel_load) begin
+      e_q     <= elig;
+      eb_q    <= elig & w_bar_i;
+      en_q    <= elig & ~w_ld_i;
+      pol_q   <= (cfg_policy_i == POL_NEWEST);
+      cheap_q <= (cfg_policy_i == POL_CHEAPEST);
+      bsk_q   <= cfg_opt_i[OPT_BARSKIP_B];
     end
-    if (sel_q == 3'd1) begin
+    if (sel_q == 3'd1) cand_q <= cand;
+    if (sel_q == 3'd2) begin
       gw_q   <= gw_d;
       gany_q <= gany_d;
     end
-    if (sel_q == 3'd2) pair_q <= pair_d;
-    if (sel_q == 3'd3) pick_q <= pick_d;
-    if (sel_start) dist_q <= 1'b0;
-    else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (cand_q & w_alloc_i) != '0) dist_q <= 1'b1;
+    if (sel_q == 3'd3) pair_q <= pair_d;
+    if (sel_q == 3'd4) pick_q <= pick_d;
+    // a warp eligible at S given to a new block at S+1..S+4 voids the selection
+    if (sel_load) dist_q <= 1'b0;
+    else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (e_q & w_alloc_i) != '0) dist_q <= 1'b1;
   end
 
   // restore FSM data (no reset: qualified by rbusy_q)
@@ -546,16 +557,22 @@ module edge_preempt #(
     rcnt_q   <= rcnt_d;
   end
 
+  // slot sets: one enable each (reset included)
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || sets_en) begin
+      event_q <= rst_ni ? event_d : '0;
+      vict_q  <= rst_ni ? vict_d  : '0;
+      skip_q  <= rst_ni ? skip_d  : '0;
+      saved_q <= rst_ni ? saved_d : '0;
+      pend_q  <= rst_ni ? pend_d  : '0;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      event_q     <= '0;
-      vict_q      <= '0;
-      skip_q      <= '0;
-      saved_q     <= '0;
-      pend_q      <= '0;
       st_q        <= ST_IDLE;
       sel_q       <= 3'd0;
-      victim_q    <= '0;
+      victim_q    <= NW'(1);
       vstat_q     <= '0;
       first_q     <= 1'b0;
       skipped_q   <= 1'b0;
@@ -575,11 +592,6 @@ module edge_preempt #(
       cnt_spre_q  <= '0;
       cnt_res_q   <= '0;
     end else begin
-      event_q     <= event_d;
-      vict_q      <= vict_d;
-      skip_q      <= skip_d;
-      saved_q     <= saved_d;
-      pend_q      <= pend_d;
       st_q        <= st_d;
       sel_q       <= sel_d;
       victim_q    <= victim_d;
@@ -608,7 +620,7 @@ module edge_preempt #(
   assign cmd_slot_o       = cmd_slot_q;
   assign cmd_arg_o        = cmd_arg_q;
   assign state_o          = st_q;
-  assign victim_o         = victim_q;
+  assign victim_o         = victim_idx;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
   assign victim_mask_o    = vict_q;
@@ -625,29 +637,29 @@ module edge_preempt #(
     if (rst_ni) begin
       // at most one command per edge; a RESUME only with the port free
       assert (!(pcmd != CMD_NONE && rfire));
+      // the one-hot registers are one-hot
+      assert ($countones(victim_q) == 1);
+      if (rbusy_q) assert ($countones(rslot_q) == 1);
       // selection only in IDLE; each group's winner is one of its candidates
       assert (sel_q == 3'd0 || st_q == ST_IDLE);
       assert (sel_q <= SEL_LAST);
-      if (sel_q == 3'd1) begin
-        assert (cand_q != '0);
-        for (int g = 0; g < NG; g++) assert ($countones(gwin[g*G +: G]) == (gany_d[g] ? 1 : 0));
+      if (sel_q == 3'd2) begin
+        assert (cand_q != '0 && (cand_q & ~e_q) == '0);
+        for (int g = 0; g < NG; g++) assert ($countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0));
       end
-      if (sel_q == 3'd3) assert ($countones(gbest) == 1);
-      if (sel_q == SEL_LAST) assert (cand_q[pick_q]);
+      if (sel_q == 3'd4) assert ($countones(gbest) == 1);
+      if (sel_q == SEL_LAST) assert ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0);
       // a FLUSH names a live warp that is no event warp and holds no victim
-      if (sel_flush) assert (w_live_i[pick_q] && !event_q[pick_q] && !vict_q[pick_q]);
-      // the victim is a real slot, not an event warp, not parked
-      if (st_q == ST_FLUSH || st_q == ST_SAVE) begin
-        assert (32'(victim_q) < NW);
-        assert (!event_q[victim_q] && !vict_q[victim_q]);
-      end
+      if (sel_flush) assert ((pick_q & w_live_i & ~event_q & ~vict_q) != '0);
+      // the victim is not an event warp, not parked
+      if (st_q == ST_FLUSH || st_q == ST_SAVE) assert ((victim_q & (event_q | vict_q)) == '0);
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
       assert ((pend_q & event_q) == '0);
       assert ((pend_q & ~vict_q) == '0);
       assert ((vict_q & ~(event_q | pend_q)) == '0);
       assert (((skip_q | saved_q) & ~vict_q) == '0);
-      if (rbusy_q) assert (pend_q[rslot_q] && rsaved_q == saved_q[rslot_q]);
+      if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
       if (rbusy_q && !rload_q) assert (rcnt_q != '0);
     end
   end

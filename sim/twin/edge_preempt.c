@@ -17,10 +17,11 @@ typedef struct {
     uint64_t regs[64], evregs[64];
     /* slot sets */
     uint64_t event, vict, skip, saved, pend;
-    /* selection tournament (cand_q pol_q gw_q gany_q pair_q pick_q), steps sel 1..4 */
+    /* selection (e_q eb_q en_q pol_q cheap_q bsk_q, cand_q, gw_q gany_q, pair_q, pick_q,
+     * dist_q), steps sel 1..5; group winners as indices (the RTL keeps them one-hot) */
     unsigned sel, ng;
-    uint64_t cand;
-    bool pol_newest, dist;
+    uint64_t e, eb, en, cand;
+    bool pol_newest, cheap, bsk, dist;
     unsigned gw[8], gany, pick;
     bool pair[8][8];
     /* preemption FSM */
@@ -141,17 +142,18 @@ static void pre_step(void *tp, const void *ip) {
     for (unsigned i = 0; i < nw; i++)
         if (t->regs[i] >= req_regs) regs_ge |= 1ULL << i;
     uint64_t elig = live & ~wexit & ~t->event & ~t->vict & regs_ge;
-    uint64_t cand = elig;
-    if (pol == PRE_POL_CHEAPEST) {
-        if ((opt & PRE_OPT_BARSKIP) && (elig & bar)) cand = elig & bar;
-        else if (elig & ~ld) cand = elig & ~ld;
+    /* the candidates of the selection's first edge (RTL cand, step 1) */
+    uint64_t cand = t->e;
+    if (t->cheap) {
+        if (t->bsk && t->eb) cand = t->eb;
+        else if (t->en) cand = t->en;
     }
 
     /* ---- selection tournament: the step of this cycle (RTL gw_d / pair_d / pick_d) ---- */
     const unsigned ng = t->ng;
     unsigned gw_d[8] = {0}, gany_d = 0, pick_d = 0;
     bool pair_d[8][8] = {{false}};
-    if (t->sel == 1) { /* within each group, the candidate none of the group beats */
+    if (t->sel == 2) { /* within each group, the candidate none of the group beats */
         for (unsigned g = 0; g < ng; g++) {
             bool found = false;
             for (unsigned x = 0; x < PRE_G; x++) {
@@ -167,13 +169,13 @@ static void pre_step(void *tp, const void *ip) {
                 if (!beaten && !found) gw_d[g] = x, found = true;
             }
         }
-    } else if (t->sel == 2) { /* per group pair: is a's winner older than b's? */
+    } else if (t->sel == 3) { /* per group pair: is a's winner older than b's? */
         for (unsigned a = 0; a < ng; a++)
             for (unsigned b = a + 1; b < ng; b++) {
                 unsigned i = a * PRE_G + t->gw[a], j = b * PRE_G + t->gw[b];
                 pair_d[a][b] = i < nw && j < nw && bit(t->older[i], j);
             }
-    } else if (t->sel == 3) { /* the group whose winner beats all others */
+    } else if (t->sel == 4) { /* the group whose winner beats all others */
         for (int a = (int)ng - 1; a >= 0; a--) {
             bool ok = t->gany >> a & 1;
             for (unsigned b = 0; b < ng; b++) {
@@ -194,19 +196,21 @@ static void pre_step(void *tp, const void *ip) {
     unsigned st_d = t->st;
     uint64_t pcmd = PRE_CMD_NONE, pslot = 0, parg = 0;
     unsigned sel_d = 0;
-    bool sel_start = false, sel_flush = false, start_free = false, start_pre = false, do_skip = false,
+    bool sel_load = false, sel_flush = false, start_free = false, start_pre = false, do_skip = false,
          to_save = false, do_abort = false;
     switch (t->st) {
     case PRE_ST_IDLE:
         if (req && free_ctx) {
             pcmd = PRE_CMD_START, pslot = free_slot, st_d = PRE_ST_WAIT, start_free = true;
         } else if (req && en) {
-            if (t->sel == 0) {
-                if (elig) sel_start = true, sel_d = 1;
-            } else if (t->sel != 4) {
+            if (t->sel == 0 || (t->sel == 1 && !t->e)) {
+                sel_load = true, sel_d = 1; /* (again) the eligible warps of this edge */
+            } else if (t->sel != 5) {
                 sel_d = t->sel + 1;
             } else if (p_alive) {
                 pcmd = PRE_CMD_FLUSH, pslot = t->pick, parg = opt, st_d = PRE_ST_FLUSH, sel_flush = true;
+            } else {
+                sel_load = true, sel_d = 1; /* the pick is gone: start again from this edge */
             }
         }
         break;
@@ -275,17 +279,22 @@ static void pre_step(void *tp, const void *ip) {
     t->saved = (t->saved & ~res_oh) | (st_now == PRE_ST_SAVE ? pre_oh : 0);
     if (start_pre) t->evregs[v] = t->ereg;
 
-    if (sel_start) t->dist = false;
-    else if (t->sel && t->sel != 4 && !alloc_busy && (t->cand & alloc)) t->dist = true; /* before cand changes */
-    if (sel_start) t->cand = cand, t->pol_newest = pol == PRE_POL_NEWEST;
-    if (t->sel == 1) {
+    if (sel_load) t->dist = false;
+    else if (t->sel && t->sel != 5 && !alloc_busy && (t->e & alloc)) t->dist = true; /* before e changes */
+    if (sel_load) {
+        t->e = elig, t->eb = elig & bar, t->en = elig & ~ld;
+        t->pol_newest = pol == PRE_POL_NEWEST, t->cheap = pol == PRE_POL_CHEAPEST;
+        t->bsk = (opt & PRE_OPT_BARSKIP) != 0;
+    }
+    if (t->sel == 1) t->cand = cand;
+    if (t->sel == 2) {
         for (unsigned g = 0; g < ng; g++) t->gw[g] = gw_d[g];
         t->gany = gany_d;
     }
-    if (t->sel == 2)
+    if (t->sel == 3)
         for (unsigned a = 0; a < ng; a++)
             for (unsigned b = 0; b < ng; b++) t->pair[a][b] = pair_d[a][b];
-    if (t->sel == 3) t->pick = pick_d;
+    if (t->sel == 4) t->pick = pick_d;
     t->sel = sel_d;
 
     bool first_now = t->first;

@@ -20,23 +20,28 @@
  * Preemption FSM (state_o):
  *   IDLE  request and free_ctx_i      -> cmd START(free_slot_i, arg 0), WAIT
  *                                        (at any step of a selection, which it ends)
- *         request, no free context, cfg_en_i, an eligible victim exists
- *                                     -> victim selection starts (edge S): the
- *                                        candidates and the policy of this edge
- *         selection, edges S+1..S+3   -> tournament steps (state_o stays IDLE);
+ *         request, no free context, cfg_en_i
+ *                                     -> victim selection: its first edge S is
+ *                                        the first such edge at which some warp
+ *                                        is eligible; the candidates (eligible
+ *                                        warps of the policy's tier) and the
+ *                                        policy are those of edge S
+ *         selection, edges S+1..S+4   -> tournament steps (state_o stays IDLE);
  *                                        it ends if the request or cfg_en_i goes
- *         edge S+4: request, no free context, cfg_en_i, the pick live and not
- *         exiting, and no candidate re-allocated (w_alloc_i) at edges S+1..S+3
+ *         edge S+5: request, no free context, cfg_en_i, the pick live and not
+ *         exiting, and no warp eligible at S re-allocated (w_alloc_i) at edges
+ *         S+1..S+4
  *                                     -> victim_o := pick, vstat_o := its
  *                                        status, cmd FLUSH(victim, cfg_opt_i), FLUSH
- *                                        (otherwise the selection ends, and a new
- *                                        one may start from the next edge)
+ *                                        (otherwise a new selection whose first
+ *                                        edge may be this one)
  *         otherwise stay (draining when cfg_en_i = 0, or no eligible victim)
- *   So a FLUSH comes SEL_CYCLES = 4 edges after the edge at which the request
- *   found no free context (issue 11: a tournament over groups of 8 slots for
- *   100 MHz on the ECP5 and a fifth of the area of a one-cycle reduction); the
- *   pick is the oldest / newest candidate of edge S by the allocation order
- *   after edge S (nothing in it moves while no candidate is re-allocated).
+ *   So a FLUSH comes SEL_CYCLES = 5 edges after the edge at which the request
+ *   found no free context and some eligible warp (issue 11: a tournament over
+ *   groups of 8 slots for 100 MHz on the ECP5 and a fraction of the area of a
+ *   one-cycle reduction); the pick is the oldest / newest candidate of edge S
+ *   by the allocation order after edge S (nothing in it moves while no
+ *   candidate is re-allocated).
  *   FLUSH victim left (w_exit_i[v] or !w_live_i[v])  -> cmd ABORT(v), IDLE
  *         OPT_BARSKIP and w_bar_i[v] and not skipped  -> cmd SKIPBAR(v)
  *         OPT_DROP and w_ld_i[v] and v_ldok_i         -> cmd DROP(v)
@@ -85,9 +90,9 @@
  *
  * Details the contract above leaves open, as rtl/edge/edge_preempt.sv and
  * the twin implement them (tests/test_edge_preempt.c checks each):
- *   - Candidates (eligible warps of the policy's tier) and the policy are
- *     those of edge S; cfg_opt_i, req_regs_i, vstat and the pick's liveness
- *     those of edge S+4.
+ *   - Candidates (eligible warps of the policy's tier: cfg_policy_i,
+ *     cfg_opt_i's BARSKIP, w_bar_i, w_ld_i) are those of edge S; cfg_opt_i,
+ *     req_regs_i, vstat and the pick's liveness those of edge S+5.
  *   - The FLUSH edge latches cfg_opt_i (= FLUSH's arg) and req_regs_i: the FLUSH
  *     state's BARSKIP / DROP tests use the latched options, the save count
  *     and the restore count use the latched registers.  cfg_save_base_i /
