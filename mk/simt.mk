@@ -1,7 +1,8 @@
 # SIMT GPU model (sim/simt/) and its RISC-V kernels (sw/).
-SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
+SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/simt_lsu.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
             sim/simt/elf_load.c sim/simt/simt_edge_core.c
-TESTS    += test_simt
+TESTS    += test_simt test_rv32_exec test_simt_mem
+TB_SRCS  += tb/gpu_tb.c
 
 # Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file;
 # add your own by dropping a .c file into sw/kernels/).
@@ -15,3 +16,14 @@ $(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/inclu
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
 EXTRA_BUILD += $(SIMT_KERNELS)
+
+# ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
+TESTS    += test_elf_load
+TB_SRCS  += tb/tb_simt.c
+
+# F extension to the letter (issue 17): exception flags and rounding modes on
+# the host's fenv; GCC must keep that file's FP operations as written.
+SIM_SRCS += sim/simt/rv32_fp.c
+$(BUILD)/obj/sim/simt/rv32_fp.o: CFLAGS += -frounding-math -fsignaling-nans -ffp-contract=off
+TESTS    += test_rv32_fp
+$(BUILD)/tests/test_rv32_fp: LDLIBS += -lmpfr -lgmp

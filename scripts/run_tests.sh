@@ -2,7 +2,8 @@
 # Runs every test program (cmocka, TAP output) with up to $1 in parallel,
 # keeps each one's log under build/test-logs/, and ends with one line:
 # "N passed, N failed".  A program that crashes or prints no TAP result
-# counts as one failure.
+# counts as one failure.  Lines a program prints as "# report: ..." (e.g. the
+# RISC-V conformance counts) are shown under its line.
 set -u
 jobs=$1; shift
 logs=${BUILD:-build}/test-logs
@@ -36,6 +37,7 @@ for t in "$@"; do
   passed=$((passed + p)); failed=$((failed + f))
   status=PASS; [ "$f" -gt 0 ] && status=FAIL
   printf '%-4s %-28s %3d passed %3d failed %4ss\n' "$status" "$name" "$p" "$f" "$secs"
+  sed -n 's/^# report: /     /p' "$log"
   if [ "$f" -gt 0 ]; then
     grep -E '^not ok|^# |Error|error|divergence|assert' "$log" | head -20 | sed 's/^/     /'
     echo "     (full log: $log)"

@@ -35,7 +35,7 @@
     "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
     "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
     "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N]\n"                     \
-    "              [--config FILE] [--set gpu.key=value]...\n"                                        \
+    "              [--config FILE] [--set gpu.key=value | mem.key=value]...\n"                       \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
@@ -394,7 +394,7 @@ int main(int argc, char **argv) {
             return die(2, "--print %s: unknown buffer '%.*s'", prints[i].buf, (int)l, prints[i].buf);
     }
 
-    /* machine: [gpu] of the config file, then --set gpu.key=value */
+    /* machine: [gpu] and [mem] of the config file, then --set gpu.key=value / mem.key=value */
     char err[512];
     fg_config *cfg = fg_config_new();
     gpu_config gc;
@@ -402,12 +402,14 @@ int main(int argc, char **argv) {
     if (!cfg) return die(2, "out of memory");
     if (fg_config_load(cfg, cfgpath, err, sizeof err)) return die(2, "%s", err);
     for (int i = 0; i < ns; i++) {
-        if (strncmp(sets[i], "gpu.", 4))
-            return die(2, "--set %s: fg_run models the GPU only; only gpu.KEY=VALUE applies", sets[i]);
+        if (strncmp(sets[i], "gpu.", 4) && strncmp(sets[i], "mem.", 4))
+            return die(2, "--set %s: fg_run models the GPU and its memory system; only gpu.KEY=VALUE and "
+                          "mem.KEY=VALUE apply", sets[i]);
         if (fg_config_set(cfg, sets[i], err, sizeof err)) return die(2, "%s", err);
     }
     if (gpu_config_load(&gc, cfg, err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "gpu", err, sizeof err))
+        fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
+        fg_config_check_unused_section(cfg, "mem", err, sizeof err))
         return die(2, "%s", err);
     fg_config_free(cfg);
 
@@ -491,6 +493,10 @@ int main(int argc, char **argv) {
            st.warp_instrs ? (double)st.thread_instrs / (double)st.warp_instrs : 0.0);
     printf("L1: %llu hits, %llu misses, %llu MSHR stalls\n", (unsigned long long)st.l1_hits,
            (unsigned long long)st.l1_misses, (unsigned long long)st.mshr_stalls);
+    printf("memory: global load latency %.1f cycles on average, L2 %llu hits / %llu misses, DRAM %llu reads / "
+           "%llu writes (%.2f GB/s)\n", st.avg_load_latency, (unsigned long long)st.l2_hits,
+           (unsigned long long)st.l2_misses, (unsigned long long)st.dram_reads, (unsigned long long)st.dram_writes,
+           st.dram_gbps);
 
     int rc = 0;
     for (int i = 0; i < np; i++) {

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "fg_json.h"
-#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 
@@ -73,6 +72,8 @@ static void print_report(const cJSON *root) {
     printf("  %-34s %32.2fx %9s   %s\n", "speedup", N("speedup"), "", "4.4x");
     printf("\n  EDGE breakdown (avg):\n");
     printf("    PCIe doorbell write            %8.1f ns\n", N("edge.pcie_doorbell_ns.avg"));
+    printf("    wait for the packet DMA's acks %8.1f ns  (posted-write order: the doorbell acts after the data is "
+           "in GPU memory)\n", N("edge.dma_wait_ns.avg"));
     printf("    PCIe completion-queue write    %8.1f ns  (%s in the launch latency, as EDGE VI-A)\n",
            N("edge.pcie_cq_write_ns.avg"),
            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "edge"), "counts_cq_write"))
@@ -161,19 +162,20 @@ int main(int argc, char **argv) {
             fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
             return 2;
         }
-        char a[64], b[64]; /* every RTL block of the run: front-end and per-core PEWT / controller */
+        /* every RTL block of the run: front-end, per-core PEWT / controller, per-partition F/E queues */
+        char a[64], b[64], c[64];
         snprintf(a, sizeof a, "edge.impl=%s", impl);
         snprintf(b, sizeof b, "preempt.impl=%s", impl);
-        if (fg_config_set(cfg, a, err, sizeof err) || fg_config_set(cfg, b, err, sizeof err)) {
+        snprintf(c, sizeof c, "mem.fe_impl=%s", impl);
+        if (fg_config_set(cfg, a, err, sizeof err) || fg_config_set(cfg, b, err, sizeof err) ||
+            fg_config_set(cfg, c, err, sizeof err)) {
             fprintf(stderr, "launch_latency: %s\n", err);
             return 2;
         }
     }
     sys_params p;
     launch_exp_params x;
-    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
-    mem_config_default(&mc);
-    if (mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+    if (launch_exp_load(&p, &x, cfg, err, sizeof err)) { /* [gpu], [mem] (the GPU's memory system), ... */
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
@@ -212,6 +214,7 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(je, "packets", (double)edge.packets);
     cJSON_AddBoolToObject(je, "counts_cq_write", p.count_cq_write);
     cJSON_AddItemToObject(je, "pcie_doorbell_ns", stat_json(&edge.pcie_db_ns, 1));
+    cJSON_AddItemToObject(je, "dma_wait_ns", stat_json(&edge.dma_wait_ns, 1));
     cJSON_AddItemToObject(je, "pcie_cq_write_ns", stat_json(&edge.pcie_cq_ns, 1));
     cJSON_AddNumberToObject(je, "pcie_ns", sys_stat_avg(&edge.pcie_db_ns) + (p.count_cq_write ? sys_stat_avg(&edge.pcie_cq_ns) : 0));
     cJSON_AddItemToObject(je, "arrival_to_gpu_edge_ns", stat_json(&edge.quant_ns, 1));

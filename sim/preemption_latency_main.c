@@ -27,7 +27,9 @@
  * The sweep runner (scripts/sweep.py, experiments/edge_fig11.ini) runs the
  * points and merges them; run alone, the program runs every configuration
  * of the listed kernels itself, as independent processes (fork), --jobs at
- * a time, with a progress line on a terminal.  --rtl-check repeats one
+ * a time, with a progress line on a terminal.  --impl picks every RTL block
+ * of a run: each core's PEWT and preemption controller and each memory
+ * partition's F/E queues.  --rtl-check repeats one
  * configuration per kernel with the blocks as verilated RTL and requires
  * the same figures as the sweep's run. */
 #include <cjson/cJSON.h>
@@ -195,7 +197,7 @@ static int report(const cJSON *points, cJSON *rtl_check, const char *out, const 
         double rb = fg_json_num(k0, "regs_background"), re = fg_json_num(k0, "regs_event");
         printf("%s: %s; regs/thread background %.0f, event %.0f%s\n", kernels[k], jstr(k0, "description"), rb, re,
                rb < re ? " (no victim is eligible: events wait for free contexts)" : "");
-        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar\n", "config",
+        printf("  %-17s %6s %6s %9s %9s %7s %8s %9s   victims waiting on: pipe  sb  load  i$  bar  membar\n", "config",
                "events", "preem", "avg-preem", "avg-all", "p50", "p99", "max");
         for (unsigned c = 0; c < nconf; c++) {
             const cJSON *r = use[k][c];
@@ -208,9 +210,10 @@ static int report(const cJSON *points, cJSON *rtl_check, const char *out, const 
                    fg_json_num(r, "avg_preemption_cycles"), fg_json_num(r, "p50_preemption_cycles"),
                    fg_json_num(r, "p99_preemption_cycles"), fg_json_num(r, "max_preemption_cycles"));
             const cJSON *vs = cJSON_GetObjectItemCaseSensitive(r, "victim_waiting_on");
-            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%%\n", 100 * fg_json_num(vs, PRUN_VS_NAMES[0]),
+            printf("%4.0f%% %3.0f%% %4.0f%% %3.0f%% %3.0f%% %5.0f%%\n", 100 * fg_json_num(vs, PRUN_VS_NAMES[0]),
                    100 * fg_json_num(vs, PRUN_VS_NAMES[1]), 100 * fg_json_num(vs, PRUN_VS_NAMES[2]),
-                   100 * fg_json_num(vs, PRUN_VS_NAMES[3]), 100 * fg_json_num(vs, PRUN_VS_NAMES[4]));
+                   100 * fg_json_num(vs, PRUN_VS_NAMES[3]), 100 * fg_json_num(vs, PRUN_VS_NAMES[4]),
+                   100 * fg_json_num(vs, PRUN_VS_NAMES[6]));
         }
     }
     /* summary: the paper averages each policy's average latency over the benchmarks */
@@ -310,7 +313,8 @@ static void run_one(const job *j, const prun_params *x, const gpu_config *gc, pr
     g.pre.policy = j->pc.policy;
     g.pre.opts = j->pc.opts;
     g.pre.enable = j->pc.enable;
-    g.pre.impl = j->impl;
+    g.pre.impl = j->impl; /* every RTL block of the run: PEWTs, controllers, the partitions' F/E queues */
+    g.mem.fe_impl = j->impl;
     prun_run(x, &g, j->kern, r);
 }
 
@@ -507,6 +511,7 @@ int main(int argc, char **argv) {
     if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err)) goto cfg_err;
     if (fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
         fg_config_check_unused_section(cfg, "preempt", err, sizeof err) ||
+        fg_config_check_unused_section(cfg, "mem", err, sizeof err) ||
         fg_config_check_unused_section(cfg, "preemption_latency", err, sizeof err))
         goto cfg_err;
     if (size_s) snprintf(x.size, sizeof x.size, "%s", size_s);
@@ -515,6 +520,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: --impl %s: expected rtl, c or lockstep\n", argv[0], impl_s);
         goto done;
     }
+    if (impl_s) gc.mem.fe_impl = gc.pre.impl;
     if (point) {
         rc = one_point(&x, &gc, out, argv[0]);
         goto done;

@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "fg_json.h"
-#include "mem/mem_config.h"
 #include "sys/launch_exp.h"
 
 static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
@@ -70,10 +69,8 @@ int main(int argc, char **argv) {
     fg_config *cfg = fg_config_new();
     sys_params p;
     launch_exp_params x;
-    mem_config mc; /* [mem] is checked here until the SIMT model runs on it */
-    mem_config_default(&mc);
     if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
-        mem_config_load(&mc, cfg, err, sizeof err) || launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+        launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
         return 2;
     }
@@ -89,8 +86,9 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int i = 0; i < 3; i++) {
         sys_params q = p;
-        q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: */
-        q.gpu.pre.impl = impls[i];  /* the front-end and each core's PEWT / preemption controller */
+        q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: the front-end, */
+        q.gpu.pre.impl = impls[i];  /* each core's PEWT / preemption controller, */
+        q.gpu.mem.fe_impl = impls[i]; /* each memory partition's F/E queues */
         if (launch_exp_run(&q, &x, &r[i], err, sizeof err)) {
             fprintf(stderr, "sim_speed: %s: %s\n", fg_impl_name(impls[i]), err);
             return 1;

@@ -4,10 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wave_name) {
+fg_impl tb_impl(void) {
     fg_impl impl = FG_IMPL_LOCKSTEP;
     const char *s = getenv("FG_IMPL");
     if (s && *s && fg_impl_parse(s, &impl)) fail_msg("FG_IMPL=%s: expected c, rtl or lockstep", s);
+    return impl;
+}
+
+fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wave_name) {
+    fg_impl impl = tb_impl();
     char err[256];
     fg_block *b = fg_block_new(cls, impl, params, err, sizeof err);
     if (!b) fail_msg("%s", err);

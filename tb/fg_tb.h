@@ -11,6 +11,8 @@
 #include "fg_block.h"
 #include "fg_util.h"
 
+/* The implementation $FG_IMPL names (default lockstep; a bad name fails). */
+fg_impl tb_impl(void);
 /* Creates a block with the implementation named by $FG_IMPL (default:
  * lockstep, i.e. verilated RTL and C twin compared every cycle).  When
  * $FG_WAVE_DIR is set, the RTL side writes <dir>/<wave_name>.fst. */

@@ -124,6 +124,9 @@ static void run_kernel(const char *name, const char *size, bool is_int) {
            "%.1f M warp instr, %.2f s wall, %.2f s cpu\n",
            name, size, bg_describe(b), regs, (unsigned long long)bg_cycles(b), bg_launches(b), peak,
            (double)st.warp_instrs / 1e6, wall, cpu);
+    printf("#   memory: global load latency %.0f cycles on average, L2 hit rate %.0f %%, DRAM %.1f GB/s (%.0f %% busy)\n",
+           st.avg_load_latency, 100 * st.l2_hit_rate, st.dram_gbps, 100 * st.dram_util);
+    assert_int_equal(st.mem_requests, st.mem_responses); /* no request lost or duplicated */
     if (!strcmp(size, "test")) assert_int_equal(peak, c.max_threads_per_core); /* fills a core */
     corrupt_and_check(b, g, is_int);
     bg_free(b);

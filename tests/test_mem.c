@@ -555,6 +555,8 @@ static void test_random_traffic(void **state) {
     uint64_t mc = random_run(&c, "4 partitions x 2 slices", seed, cycles);
     cm_like_config(&c);
     mc += random_run(&c, "8 partitions x 1 slice, CM clocks", seed + 1, cycles / 2);
+    c.icnt = MEM_ICNT_MESH; /* the CM mesh, automatic placement of the 8 ports and 8 slices */
+    mc += random_run(&c, "8 partitions x 1 slice, CM clocks, 6x6 mesh", seed + 2, cycles / 2);
     assert_true(mc > 0); /* and the MC input queues (stallMC), mostly in the second */
 }
 
@@ -682,7 +684,7 @@ static void test_bad_configs(void **state) {
     expect_bad("mem.fe_region_bytes=25165824", "fe_region_bytes");
     expect_bad("mem.tCL=abc", "tCL");
     expect_bad("mem.icnt_in_flits=3", "whole packet");
-    expect_bad("mem.icnt=mesh", "xbar");
+    expect_bad("mem.icnt=torus", "not one of");
     expect_bad("mem.slices=16", "1..64");
     expect_bad("mem.fe_impl=verilog", "fe_impl");
     expect_bad("mem.tRC=20", "tRC");

@@ -9,17 +9,15 @@
 #include <unistd.h>
 
 #include "fg_tb.h"
+#include "gpu_tb.h"
 #include "simt/gpu.h"
+#include "mem/mem.h"
 #include "simt/gpu_internal.h"
 #include "../sw/kernels/simt_test_ops.h"
 
 
 static char kpath_buf[512];
-static const char *kpath(const char *name) {
-    const char *b = getenv("BUILD");
-    snprintf(kpath_buf, sizeof kpath_buf, "%s/sw/%s.elf", b ? b : "build", name);
-    return kpath_buf;
-}
+static const char *kpath(const char *name) { return tb_kernel_path(kpath_buf, sizeof kpath_buf, name); }
 
 typedef struct {
     uint64_t first, done;
@@ -49,12 +47,7 @@ static gpu_kernel load(gpu_t *g, const char *file, const char *sym) {
     return k;
 }
 
-static uint64_t put(gpu_t *g, const void *p, size_t n) {
-    uint64_t a = gpu_malloc(g, n);
-    assert_true(a != 0);
-    assert_int_equal(gpu_mem_write(g, a, p, n), 0);
-    return a;
-}
+static uint64_t put(gpu_t *g, const void *p, size_t n) { return tb_gpu_put(g, p, n); }
 
 /* Launches and runs to completion; returns cycles from launch to completion. */
 static uint64_t run(gpu_t *g, const gpu_kernel *k, uint32_t gx, uint32_t bx, uint64_t param, cbrec *rec) {
@@ -113,6 +106,7 @@ static gpu_config small_cfg(unsigned cores) {
     gpu_config_default(&c);
     c.num_cores = cores;
     c.global_mem_bytes = 64u << 20;
+    c.mem.fe_region_bytes = 0; /* (the default F/E region lies beyond 64 MiB) */
     return c;
 }
 
@@ -446,9 +440,10 @@ static void test_fault(void **state) {
 }
 
 /* ------------------------------------------------------------ timing */
-static uint64_t chase_cycles(unsigned lat, unsigned n, cbrec *rec) {
+/* extra: added to the L2's tag pipeline (L2 cycles = core cycles here) */
+static uint64_t chase_cycles(unsigned extra, unsigned n, cbrec *rec) {
     gpu_config c = small_cfg(1);
-    c.mem_latency = lat;
+    c.mem.l2_latency += extra;
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "t_isa", "t_chase");
     /* chain through distinct lines: every load misses L1 */
@@ -468,23 +463,27 @@ static uint64_t chase_cycles(unsigned lat, unsigned n, cbrec *rec) {
 
 static void test_timing_load_chain(void **state) {
     (void)state;
-    gpu_config c;
-    gpu_config_default(&c);
+    gpu_config c = small_cfg(1);
     enum { N = 50 };
     cbrec r1[1] = {{0}}, r2[1] = {{0}};
-    uint64_t t1 = chase_cycles(300, N, r1), t2 = chase_cycles(500, N, r2);
-    uint64_t per = c.l1_hit_latency + 300;
-    printf("# load chain: %u loads, %llu cycles at mem_latency 300 (%.1f per load; L1 hit + mem = %llu), "
-           "%llu at 500; first instruction at cycle %llu\n", N, (unsigned long long)t1, (double)t1 / N,
-           (unsigned long long)per, (unsigned long long)t2, (unsigned long long)r1->first);
-    /* each load waits for the previous one: N * (l1_hit + mem) plus loop overhead */
+    uint64_t t1 = chase_cycles(0, N, r1), t2 = chase_cycles(200, N, r2);
+    mem_lat l2hit, dram;
+    mem_unloaded_latency(&c.mem, 1000, MEM_LAT_L2_HIT, c.line_bytes, &l2hit);
+    mem_unloaded_latency(&c.mem, 1000, MEM_LAT_ROW_HIT, c.line_bytes, &dram);
+    uint64_t per = c.l1_hit_latency + dram.total;
+    printf("# load chain: %u loads, %llu cycles (%.1f per load; L1 hit + unloaded L2 miss, DRAM row hit = %llu), "
+           "%llu with the L2 200 cycles slower; first instruction at cycle %llu (L2 hit %llu)\n", N,
+           (unsigned long long)t1, (double)t1 / N, (unsigned long long)per, (unsigned long long)t2,
+           (unsigned long long)r1->first, (unsigned long long)l2hit.total);
+    /* each load waits for the previous one, every one a DRAM access (cold L2):
+     * N * (l1_hit + memory) plus loop overhead */
     assert_true(t1 >= (uint64_t)N * per);
-    assert_true(t1 <= (uint64_t)N * (per + 20) + 2000);
-    /* the difference is N loads (+ a few i-cache misses) times the latency delta */
+    assert_true(t1 <= (uint64_t)N * (per + 40) + 2000);
+    /* the difference is N loads (+ a few i-cache misses) times the L2 delta */
     assert_true(t2 - t1 >= (uint64_t)N * 200);
     assert_true(t2 - t1 <= (uint64_t)(N + 6) * 200);
-    /* first instruction waits for the i-cache miss */
-    assert_true(r1->first >= 300);
+    /* the first instruction waits for an i-cache miss through the memory system */
+    assert_true(r1->first >= l2hit.total);
 }
 
 /* GTO + priority: a high-priority warp is not slowed by older warps; a

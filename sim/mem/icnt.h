@@ -1,7 +1,8 @@
 /* icnt: the interconnect between requesters and L2 slices, as a small ops
  * table so that the crossbar (icnt_xbar.c, EDGE and F/E machines) and the 2D
  * mesh of the CM machine (CM Table I: 6x6, XY routing, 4 VCs, credit flow
- * control; a later issue) plug in alike.
+ * control; icnt_mesh.c) plug in alike; mem.c's icnt_of() picks one by
+ * [mem] icnt.
  *
  * Two networks, request (requesters -> slices) and reply (slices ->
  * requesters), never sharing buffers.  Nodes: requesters 0..n_req-1, then
@@ -48,10 +49,23 @@ typedef struct {
     bool (*idle)(const icnt *n);
     uint64_t (*cycle)(const icnt *n); /* cycles ticked so far */
     /* Zero-load cycles from injection (before cycle t) to ejectable (after
-     * cycle t + result - 1) for a packet of `flits` (mem_unloaded_latency). */
-    unsigned (*zero_load)(const mem_config *c, unsigned src, unsigned dst, unsigned flits);
+     * cycle t + result - 1) for a packet of `flits` between requester port
+     * `port` and global slice `slice`, either direction (mem_unloaded_latency). */
+    unsigned (*zero_load)(const mem_config *c, unsigned port, unsigned slice, unsigned flits);
+    /* Flits the network holds beyond the endpoints' injection and ejection
+     * queues, both networks (mem_new sizes its request records with it). */
+    unsigned (*internal_flits)(const mem_config *c);
 } icnt_ops;
 
 extern const icnt_ops icnt_xbar_ops;
+extern const icnt_ops icnt_mesh_ops;
+
+/* The mesh's placement: the router of every node (requesters 0..n_req-1,
+ * then slices), from [mem] mesh_port_routers / mesh_slice_routers or the
+ * automatic spread (docs/MESH.md).  0, or -1 with a message. */
+int icnt_mesh_place(const mem_config *c, unsigned n_req, unsigned n_mem, unsigned *node_router,
+                    char *err, size_t errlen);
+/* XY hops between a requester port's router and a slice's router. */
+unsigned icnt_mesh_hops(const mem_config *c, unsigned port, unsigned slice);
 
 #endif

@@ -180,11 +180,16 @@ static void xb_tick(icnt *n) {
 static bool xb_idle(const icnt *n) { return !n->net[0].packets && !n->net[1].packets; }
 static uint64_t xb_cycle(const icnt *n) { return n->now; }
 
-static unsigned xb_zero_load(const mem_config *c, unsigned src, unsigned dst, unsigned flits) {
-    (void)src;
-    (void)dst;
+static unsigned xb_zero_load(const mem_config *c, unsigned port, unsigned slice, unsigned flits) {
+    (void)port;
+    (void)slice;
     return flits + c->icnt_latency;
 }
 
-const icnt_ops icnt_xbar_ops = {"xbar",  xb_create, xb_destroy, xb_can_inject, xb_inject, xb_peek,
-                                xb_pop,  xb_tick,   xb_idle,    xb_cycle,      xb_zero_load};
+static unsigned xb_internal_flits(const mem_config *c) {
+    (void)c;
+    return 0;
+}
+
+const icnt_ops icnt_xbar_ops = {"xbar",  xb_create, xb_destroy, xb_can_inject, xb_inject,    xb_peek,
+                                xb_pop,  xb_tick,   xb_idle,    xb_cycle,      xb_zero_load, xb_internal_flits};

@@ -109,10 +109,9 @@ void mem_reply(mem_system *m, unsigned s, uint32_t ri) {
     if (m->net_ops->inject(m->net, ICNT_REP, &p)) mem_fail(m, "slice %u: reply refused after room check", s);
 }
 
-/* The interconnect of a configuration (the CM mesh joins here). */
+/* The interconnect of a configuration: the one place that picks it. */
 static const icnt_ops *icnt_of(const mem_config *c) {
-    (void)c; /* MEM_ICNT_XBAR, the only one mem_config_check accepts so far */
-    return &icnt_xbar_ops;
+    return c->icnt == MEM_ICNT_MESH ? &icnt_mesh_ops : &icnt_xbar_ops;
 }
 
 /* ------------------------------------------------------------ life */
@@ -168,6 +167,7 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     unsigned S = m->n_slices, P = c->partitions, fe = c->fe_qd_nt + c->fe_qd_cpu + c->fe_qd_gpu + 3;
     m->reserve = S * (c->l2_mshrs + c->l2_miss_queue) + P * (fe + 2 * c->dram_queue);
     m->n_rec = m->reserve + n_ports * (c->icnt_in_flits + c->icnt_out_flits) +
+               icnt_of(c)->internal_flits(c) +
                S * (c->icnt_in_flits + c->icnt_out_flits + c->l2_latency + c->l2_mshrs * c->l2_mshr_merge +
                     3 * c->l2_miss_queue + c->l2_return_queue + c->l2_amo_queue) +
                P * (fe + 2 * c->dram_queue);

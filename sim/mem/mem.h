@@ -164,8 +164,9 @@ typedef struct {
 } mem_stats;
 void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s);
 
-/* Unloaded latency of one read of `bytes` bytes sent before core tick
- * t_send, as the sum of the modelled stages (docs/MEM.md): the response is
+/* Unloaded latency of one read of `bytes` bytes sent on port 0 to a line of
+ * slice 0 (the mesh: their routers' distance) before core tick t_send, as
+ * the sum of the modelled stages (docs/MEM.md): the response is
  * peekable before tick t_send + total.  Each stage in core cycles (clock
  * domain crossings included); the stages sum to total. */
 typedef enum { MEM_LAT_L2_HIT = 0, MEM_LAT_ROW_HIT, MEM_LAT_ROW_MISS, MEM_LAT_ROW_CONFLICT } mem_lat_case;

@@ -2,6 +2,7 @@
 #include "mem_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void mem_config_default(mem_config *c) {
@@ -21,6 +22,12 @@ void mem_config_default(mem_config *c) {
     c->icnt_in_flits = 16;
     c->icnt_out_flits = 16;
     c->icnt_latency = 4;
+    /* the mesh when [mem] icnt = mesh: CM Table I; pipeline and link ours */
+    c->mesh_cols = c->mesh_rows = 6;
+    c->mesh_vcs = 4;
+    c->mesh_vc_flits = 4;
+    c->mesh_router_cycles = 2;
+    c->mesh_link_cycles = 1;
     c->l2_sets = 85; /* 12 slices x 85 x 8 x 128 B = 0.996 MiB (EDGE Table II: 1 MB) */
     c->l2_assoc = 8; /* -gpgpu_cache:dl2 N:64:128:8 */
     c->l2_mshrs = 32; /* ... A:32:4 */
@@ -75,11 +82,34 @@ static const struct {
     U(tCL, 1, 1000),           U(tWL, 1, 1000),          U(tRP, 1, 1000),
     U(tRC, 1, 1000),           U(tRAS, 1, 1000),         U(tCCD, 1, 1000),
     U(tRCD, 1, 1000),          U(tRRD, 1, 1000),         U(tCDLR, 0, 1000),
-    U(tWR, 0, 1000),           U(tRTW_gap, 0, 1000),
+    U(tWR, 0, 1000),           U(tRTW_gap, 0, 1000),         U(mesh_cols, 1, 64),
+    U(mesh_rows, 1, 64),       U(mesh_vcs, 1, 8),            U(mesh_vc_flits, 1, 64),
+    U(mesh_router_cycles, 1, 100), U(mesh_link_cycles, 1, 100),
 };
 #undef U
 
-static const char *const ICNT_NAMES[] = {"xbar", NULL};
+static const char *const ICNT_NAMES[] = {"xbar", "mesh", NULL};
+
+/* "r0, r1, ..." (router numbers) into list[max]; -1 with a message. */
+static int router_list(fg_config *cfg, const char *key, uint8_t *list, unsigned max, unsigned *n,
+                       char *err, size_t errlen) {
+    const char *s = fg_config_str(cfg, "mem", key);
+    if (!s) return 0;
+    *n = 0;
+    while (*s) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v > 255 || *n == max) {
+            snprintf(err, errlen, "[mem] %s: expected up to %u router numbers 0..255 separated by "
+                     "commas (at '%.20s')", key, max, s);
+            return -1;
+        }
+        list[(*n)++] = (uint8_t)v;
+        s = end;
+        while (*s == ' ' || *s == ',' || *s == '\t') s++;
+    }
+    return 0;
+}
 
 int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof UKEYS / sizeof UKEYS[0]; i++) {
@@ -114,7 +144,11 @@ int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
         fg_config_u64(cfg, "mem", "fe_region_bytes", 0, UINT64_MAX, &c->fe_region_bytes, err,
                       errlen) ||
         fg_config_u64(cfg, "mem", "fe_wdog_limit", 0, UINT32_MAX, &c->fe_wdog_limit, err, errlen) ||
-        fg_config_bool(cfg, "mem", "fe_idle_skip", &c->fe_idle_skip, err, errlen))
+        fg_config_bool(cfg, "mem", "fe_idle_skip", &c->fe_idle_skip, err, errlen) ||
+        router_list(cfg, "mesh_port_routers", c->mesh_port_router, MEM_MESH_PORTS, &c->mesh_n_ports,
+                    err, errlen) ||
+        router_list(cfg, "mesh_slice_routers", c->mesh_slice_router, 64, &c->mesh_n_slices, err,
+                    errlen))
         return -1;
     c->fe_impl = (fg_impl)impl;
     c->icnt = icnt;
@@ -156,8 +190,17 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen) {
     else if (!pow2(c->interleave_bytes) || c->interleave_bytes < c->line_bytes)
         snprintf(why, sizeof why, "interleave_bytes = %u must be a power of two >= line_bytes",
                  c->interleave_bytes);
-    else if (c->icnt != MEM_ICNT_XBAR)
-        snprintf(why, sizeof why, "icnt must be xbar (the mesh is not built yet)");
+    else if (c->icnt > MEM_ICNT_MESH)
+        snprintf(why, sizeof why, "icnt must be xbar or mesh");
+    else if (c->icnt == MEM_ICNT_MESH && (c->mesh_cols * c->mesh_rows > 64 || !c->mesh_vcs ||
+                                          !c->mesh_vc_flits || !c->mesh_router_cycles ||
+                                          !c->mesh_link_cycles))
+        snprintf(why, sizeof why, "mesh: cols x rows <= 64 routers, and >= 1 VC, buffer, router "
+                 "cycle and link cycle (is %ux%u, %u, %u, %u, %u)", c->mesh_cols, c->mesh_rows,
+                 c->mesh_vcs, c->mesh_vc_flits, c->mesh_router_cycles, c->mesh_link_cycles);
+    else if (c->icnt == MEM_ICNT_MESH && c->mesh_n_slices && c->mesh_n_slices < c->partitions * c->slices)
+        snprintf(why, sizeof why, "mesh_slice_routers lists %u routers for %u slices", c->mesh_n_slices,
+                 c->partitions * c->slices);
     else if (c->icnt_in_flits < pkt || c->icnt_out_flits < pkt)
         snprintf(why, sizeof why,
                  "icnt_in_flits and icnt_out_flits must hold a whole packet (%u flits of %u B)", pkt,

@@ -13,7 +13,8 @@
 #include "fg_block.h"
 #include "fg_config.h"
 
-enum { MEM_ICNT_XBAR = 0 }; /* the 2D mesh (CM Table I) is a later issue */
+enum { MEM_ICNT_XBAR = 0, MEM_ICNT_MESH }; /* crossbar; 2D mesh (CM Table I, docs/MESH.md) */
+#define MEM_MESH_PORTS 128 /* requester ports a mesh placement can list */
 
 struct mem_config {
     /* clock domains (MHz); mem_tick() is called at core_mhz ([gpu] clock_mhz when
@@ -27,7 +28,14 @@ struct mem_config {
     unsigned flit_bytes;     /* packet = 1 header flit + ceil(data / flit_bytes) */
     unsigned icnt_in_flits;  /* per-node injection queue */
     unsigned icnt_out_flits; /* per-node ejection queue */
-    unsigned icnt_latency;   /* cycles from the tail flit leaving its input to ejection */
+    unsigned icnt_latency;   /* crossbar: cycles from the tail flit leaving its input to ejection */
+    /* mesh (icnt = mesh): routers, VCs per port and flit buffers per VC,
+     * router pipeline stages and link cycles per hop; placement of every
+     * requester port and slice on a router (router = y * cols + x), the lists
+     * empty (n = 0) for the automatic spread */
+    unsigned mesh_cols, mesh_rows, mesh_vcs, mesh_vc_flits, mesh_router_cycles, mesh_link_cycles;
+    unsigned mesh_n_ports, mesh_n_slices;
+    uint8_t mesh_port_router[MEM_MESH_PORTS], mesh_slice_router[64];
     /* L2 slice */
     unsigned l2_sets, l2_assoc, l2_mshrs, l2_mshr_merge;
     unsigned l2_latency;      /* tag pipeline (L2 cycles) */

@@ -5,7 +5,8 @@
  * 4 KiB-aligned block of global memory and applies the absolute
  * relocations (pc-relative ones move with the image).  Sections at
  * FG_SHARED_BASE (.shared) are the kernel's static shared memory: not
- * loaded, and pc-relative references to them are re-aimed.  Several
+ * loaded, and pc-relative references to them are re-aimed.  What moves is
+ * decided by the section of the relocation's symbol (sym_moves).  Several
  * kernels can be loaded at once. */
 #include <elf.h>
 #include <errno.h>
@@ -18,6 +19,17 @@
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/* Whether a relocation's target moves with the image: decided by the section
+ * its symbol is defined in (a loaded one moves; .shared, absolute and
+ * undefined symbols do not), never by symbol + addend, which for a
+ * pc-relative "label - 10000" near address 0 wraps to 0xFFFFxxxx. */
+static bool sym_moves(const Elf32_Sym *syms, unsigned nsym, unsigned si, const Elf32_Shdr *sh, unsigned nsh) {
+    if (si == 0 || si >= nsym) return false;
+    unsigned x = syms[si].st_shndx;
+    if (x == SHN_UNDEF || x >= SHN_LORESERVE || x >= nsh) return false;
+    return (sh[x].sh_flags & SHF_ALLOC) && sh[x].sh_addr < FG_SHARED_BASE;
+}
 
 int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *out, char *err,
                     size_t errlen) {
@@ -110,9 +122,7 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
             Elf32_Rela r;
             memcpy(&r, f + sh[i].sh_offset + j * sizeof r, sizeof r);
             unsigned type = ELF32_R_TYPE(r.r_info), si = ELF32_R_SYM(r.r_info);
-            uint32_t S = si < nsym ? syms[si].st_value : 0;
-            uint32_t V = S + (uint32_t)r.r_addend;
-            bool inside = V < FG_SHARED_BASE;
+            bool inside = sym_moves(syms, nsym, si, sh, eh.e_shnum);
             if ((uint64_t)r.r_offset + 4 > span) {
                 free(sh);
                 ERR("kernel %s: relocation outside the image (0x%x)", path, r.r_offset);
@@ -170,7 +180,7 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     im->reg_mask = used;
     const char *nm = symbol ? symbol : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     snprintf(im->name, sizeof im->name, "%s", nm);
-    memset(g->dc, 0, (g->dc_mask + 1) * sizeof *g->dc);
+    gpu_decode_flush(g);
     memset(out, 0, sizeof *out);
     out->entry = base + entry;
     out->regs_per_thread = im->regs;

@@ -1,8 +1,11 @@
 /* gpu: top of the SIMT model — configuration ([gpu] of configs/NAME.ini),
- * global memory, kernel management unit (pending launches by priority, at
- * most max_kernels running), thread-block scheduler (one block per core
- * per cycle, round robin over the cores, honouring each core's limits on
- * blocks, threads, registers and shared memory), callbacks. */
+ * global memory and the memory system over it (sim/mem/: one port per core,
+ * the host port last), the host DMA engine, kernel management unit (pending
+ * launches by priority, at most max_kernels running), thread-block
+ * scheduler (one block per core per cycle, round robin over the cores,
+ * honouring each core's limits on blocks, threads, registers and shared
+ * memory), the SIMT core scheduler for warp-level events, callbacks. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +27,16 @@ void gpu_config_default(gpu_config *c) {
     c->l1_bytes = 64 * 1024;
     c->l2_bytes = 1024 * 1024;
     c->global_mem_bytes = 256ull << 20;
-    c->mem_latency = 300;
     c->schedulers_per_core = 2;
     c->ibuf_depth = 2;
     c->line_bytes = 128;
     c->icache_bytes = 16 * 1024;
     c->icache_assoc = 4;
+    c->icache_mshrs = 4;
+    c->port_queue = 8;
+    c->port_rsp_per_cycle = 1;
+    c->port_tags = 128;
+    c->dma_queue = 16;
     c->l1_assoc = 4;
     c->l1_mshrs = 32;
     c->l1_hit_latency = 20;
@@ -54,6 +61,8 @@ void gpu_config_default(gpu_config *c) {
     c->pre.save_base = 20;  /* stores are posted: LDST pipeline latency (= L1 hit latency) */
     c->pre.save_per_reg = 1; /* one 128 B line (a register of 32 lanes) per cycle */
     c->pre.idle_skip = true;
+    mem_config_default(&c->mem);
+    c->mem.core_mhz = c->clock_mhz;
 }
 
 static const struct { const char *key; unsigned bit; } OPTS[] = {
@@ -95,11 +104,12 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
 static const struct { const char *key; size_t off; uint64_t min, max; } UKEYS[] = {
     U(num_cores, 1, 1024), U(warp_size, 32, 32), U(max_blocks_per_core, 1, 64),
     U(max_threads_per_core, 32, 4096), U(regs_per_core, 1, 1u << 24), U(shmem_per_core, 0, 1u << 24),
-    U(l1_bytes, 128, 1u << 24), U(l2_bytes, 0, 1u << 30), U(mem_latency, 1, 100000),
+    U(l1_bytes, 128, 1u << 24), U(l2_bytes, 0, 1u << 30),
     U(schedulers_per_core, 1, SIMT_MAX_UNITS), U(ibuf_depth, 1, 64), U(line_bytes, 16, 4096),
     U(icache_bytes, 16, 1u << 24), U(icache_assoc, 1, 64), U(l1_assoc, 1, 64), U(l1_mshrs, 1, 1024),
     U(l1_hit_latency, 1, 10000), U(shmem_latency, 1, 10000), U(max_inflight_loads, 1, SIMT_MAX_LD),
-    U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 64),
+    U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 64), U(icache_mshrs, 1, 64), U(port_queue, 1, 256),
+    U(port_rsp_per_cycle, 1, 64), U(port_tags, 1, 65535), U(dma_queue, 1, 1024),
 };
 static const char *const CLS[6] = {"alu", "mul", "div", "fpu", "sfu", "ldst"};
 
@@ -130,7 +140,9 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
         if (fg_config_u64(cfg, "gpu", key, 1, 10000, &v, err, errlen)) return -1;
         c->ii[k] = (unsigned)v;
     }
-    return pre_config_load(c, cfg, err, errlen);
+    if (pre_config_load(c, cfg, err, errlen)) return -1;
+    c->mem.core_mhz = c->clock_mhz; /* the memory system ticks at the core clock */
+    return mem_config_load(&c->mem, cfg, err, errlen);
 }
 
 static int check_config(const gpu_config *c, char *err, size_t errlen) {
@@ -144,6 +156,11 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->max_inflight_loads < 1 || c->max_inflight_loads > SIMT_MAX_LD) why = "max_inflight_loads must be 1..16";
     else if (c->schedulers_per_core < 1 || c->schedulers_per_core > SIMT_MAX_UNITS) why = "schedulers_per_core must be 1..8";
     else if (c->num_cores < 1 || c->ibuf_depth < 1 || c->l1_mshrs < 1) why = "num_cores, ibuf_depth, l1_mshrs must be >= 1";
+    else if (c->line_bytes != c->mem.line_bytes) why = "line_bytes must equal [mem] line_bytes (an L1 line is one request)";
+    else if (c->line_bytes > MEM_LINE_MAX) why = "line_bytes must be at most 128 (MEM_LINE_MAX)";
+    else if (!c->icache_mshrs || !c->port_queue || !c->port_rsp_per_cycle || !c->port_tags || !c->dma_queue)
+        why = "icache_mshrs, port_queue, port_rsp_per_cycle, port_tags, dma_queue must be >= 1";
+    else if (c->global_mem_bytes % c->line_bytes) why = "global_mem_bytes must be whole lines";
     else if (c->pre.warp_events && c->max_threads_per_core / 32 > 64)
         why = "warp-level events support at most 64 warp slots per core (max_threads_per_core <= 2048)";
     else if (c->pre.pewt_entries < 1 || c->pre.pewt_entries > 64) why = "[preempt] pewt_entries must be 1..64";
@@ -154,6 +171,64 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+void gpu_fault(gpu_t *g, const char *fmt, ...) {
+    if (g->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof g->err, fmt, ap);
+    va_end(ap);
+    g->failed = true;
+}
+
+/* ---- from the cores (simt_core_cbs) and their EDGE parts (simt_edge_cbs) ---- */
+
+static simt_launch *launch_of(gpu_t *g, unsigned li) { return g->lq[li]; }
+
+/* a block of launch li finished (for a warp-level event: its PEWT entry was freed) */
+static void block_done(gpu_t *g, unsigned li) {
+    simt_launch *L = launch_of(g, li);
+    if (++L->blocks_done < L->nblocks) return;
+    L->state = LS_FREE;
+    g->running--;
+    if (g->cb.complete) g->cb.complete(g->cb.user, L->tag, g->cycle);
+}
+
+static void cb_block_done(void *u, const simt_grid *k) { block_done(u, k->id); }
+
+static void cb_first_instr(void *u, const simt_grid *k) {
+    gpu_t *g = u;
+    simt_launch *L = launch_of(g, k->id);
+    L->k.first_done = true;
+    if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->tag, g->cycle);
+    if (L->warp_event) {
+        L->ev.first = g->cycle;
+        if (g->ev_cb) g->ev_cb(g->ev_user, L->tag, &L->ev);
+    }
+}
+
+static void cb_fault(void *u, const char *msg) { gpu_fault(u, "%s", msg); }
+
+/* the waiting warp-level event behind a PEWT tag (the launch index) */
+static const simt_grid *cb_ev_grid(void *u, uint64_t tag) {
+    gpu_t *g = u;
+    return tag < g->n_lq && g->lq[tag]->state == LS_EV_CORE ? &g->lq[tag]->k : NULL;
+}
+
+static void cb_ev_started(void *u, uint64_t tag, const gpu_event_info *i) {
+    gpu_event_info *ev = &launch_of(u, (unsigned)tag)->ev;
+    ev->start = i->start;
+    ev->preempted = i->preempted;
+    ev->saved = i->saved;
+    ev->victim_slot = i->victim_slot;
+    if (i->preempted) {
+        ev->select = i->select;
+        ev->vstat = i->vstat;
+        ev->victim_age = i->victim_age;
+    }
+}
+
+static void cb_ev_done(void *u, uint64_t tag) { block_done(u, (unsigned)tag); }
+
 gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (check_config(cfg, err, errlen)) return NULL;
     gpu_t *g = calloc(1, sizeof *g);
@@ -162,12 +237,26 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->mem_size = cfg->global_mem_bytes;
     g->mem = calloc(g->mem_size, 1);
     g->brk = FG_GUARD_END;
-    g->dc = calloc(DC_ENTRIES, sizeof *g->dc);
-    g->dc_mask = DC_ENTRIES - 1;
+    g->dc.e = calloc(DC_ENTRIES, sizeof *g->dc.e);
+    g->dc.mask = DC_ENTRIES - 1;
+    g->dc.mem = g->mem;
+    g->dc.mem_size = g->mem_size;
     g->core = calloc(cfg->num_cores, sizeof *g->core);
-    if (!g->mem || !g->dc || !g->core) goto oom;
+    g->edge = calloc(cfg->num_cores, sizeof *g->edge);
+    g->dma = calloc(cfg->dma_queue, sizeof *g->dma);
+    g->dma_order = calloc(cfg->dma_queue, sizeof *g->dma_order);
+    if (!g->mem || !g->dc.e || !g->core || !g->edge || !g->dma || !g->dma_order) goto oom;
+    g->cfg.mem.core_mhz = cfg->clock_mhz;
+    char e2[384];
+    g->ms = mem_new(&g->cfg.mem, cfg->num_cores + 1, g->mem, g->mem_size, e2, sizeof e2);
+    if (!g->ms) {
+        snprintf(err, errlen, "gpu_new: %s", e2);
+        gpu_free(g);
+        return NULL;
+    }
+    const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, g};
     for (unsigned i = 0; i < cfg->num_cores; i++)
-        if (simt_core_init(g, &g->core[i], i)) goto oom;
+        if (simt_core_init(&g->core[i], i, &g->cfg, g->mem, g->mem_size, &g->dc, g->ms, i, &ccb)) goto oom;
     if (cfg->pre.warp_events) {
         /* register save area of preempted victims: 64 registers x 32 lanes x 4 B per warp slot */
         uint64_t per_core = (uint64_t)g->core[0].nwarps * RV_NREGS * SIMT_LANES * 4;
@@ -177,11 +266,15 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
             gpu_free(g);
             return NULL;
         }
-        for (unsigned i = 0; i < cfg->num_cores; i++)
-            if (simt_edge_init(g, &g->core[i], err, errlen)) {
+        const simt_edge_cbs ecb = {cb_ev_grid, cb_ev_started, cb_ev_done, g};
+        for (unsigned i = 0; i < cfg->num_cores; i++) {
+            g->core[i].save_base = g->save_base + per_core * i;
+            g->edge[i] = simt_edge_new(&g->core[i], &g->cfg, &ecb, err, errlen);
+            if (!g->edge[i]) {
                 gpu_free(g);
                 return NULL;
             }
+        }
     }
     return g;
 oom:
@@ -193,15 +286,24 @@ oom:
 void gpu_free(gpu_t *g) {
     if (!g) return;
     if (g->core)
-        for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_free(&g->core[i]);
-    free(g->core); free(g->mem); free(g->dc); free(g->img); free(g->lq);
+        for (unsigned i = 0; i < g->cfg.num_cores; i++) {
+            if (g->edge) simt_edge_free(g->edge[i]);
+            simt_core_free(&g->core[i]);
+        }
+    for (unsigned i = 0; i < g->n_lq; i++) free(g->lq[i]);
+    for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
+    mem_free(g->ms);
+    free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
+    free(g->dma); free(g->dma_order);
     free(g);
 }
+
+void gpu_decode_flush(gpu_t *g) { memset(g->dc.e, 0, (g->dc.mask + 1) * sizeof *g->dc.e); }
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {
     for (unsigned i = 0; i < g->n_img; i++)
         if (addr < g->img[i].end && addr + len > g->img[i].base) {
-            memset(g->dc, 0, DC_ENTRIES * sizeof *g->dc);
+            gpu_decode_flush(g);
             return;
         }
 }
@@ -227,31 +329,120 @@ int gpu_mem_read(gpu_t *g, uint64_t addr, void *dst, size_t len) {
     return 0;
 }
 
+/* ------------------------------------------------------------ host DMA */
+
+static int dma_queue(gpu_t *g, bool read, uint64_t addr, const void *src, size_t len, double rate, gpu_dma_cb cb,
+                     void *user, uint64_t tag) {
+    if (!len || addr > g->mem_size || len > g->mem_size - addr || rate < 0) return -1;
+    if (g->dma_jobs == g->cfg.dma_queue) return 1;
+    unsigned j = 0;
+    while (g->dma[j].used) j++;
+    gpu_dma_job *d = &g->dma[j];
+    uint8_t *buf = malloc(len);
+    if (!buf) return -1;
+    if (src) memcpy(buf, src, len);
+    free(d->buf);
+    *d = (gpu_dma_job){.used = true, .read = read, .addr = addr, .len = len, .buf = buf, .rate = rate,
+                       .cb = cb, .user = user, .tag = tag};
+    g->dma_order[(g->dma_head + g->dma_sending++) % g->cfg.dma_queue] = j;
+    g->dma_jobs++;
+    return 0;
+}
+
+int gpu_dma_write(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
+                  void *user, uint64_t tag) {
+    return dma_queue(g, false, addr, src, len, bytes_per_cycle, cb, user, tag);
+}
+
+int gpu_dma_read(gpu_t *g, uint64_t addr, size_t len, double bytes_per_cycle, gpu_dma_cb cb, void *user,
+                 uint64_t tag) {
+    return dma_queue(g, true, addr, NULL, len, bytes_per_cycle, cb, user, tag);
+}
+
+bool gpu_dma_idle(const gpu_t *g) { return g->dma_jobs == 0; }
+unsigned gpu_dma_free(const gpu_t *g) { return g->cfg.dma_queue - g->dma_jobs; }
+
+static void dma_finish(gpu_t *g, gpu_dma_job *d) {
+    g->dma_bytes += d->len;
+    if (d->cb) d->cb(d->user, d->tag, g->cycle, d->read ? d->buf : NULL, d->len);
+    d->used = false; /* after the callback: its data is this job's buffer */
+    g->dma_jobs--;
+}
+
+/* One cycle of the host port: responses, then the next line of the oldest
+ * job still sending once the link has delivered its bytes (PCIe writes and
+ * read requests leave the link in order). */
+static void dma_step(gpu_t *g) {
+    const unsigned port = g->cfg.num_cores, lb = g->cfg.line_bytes;
+    const mem_rsp *r;
+    while (!g->failed && (r = mem_rsp_peek(g->ms, port))) {
+        gpu_dma_job *d = r->id < g->cfg.dma_queue ? &g->dma[r->id] : NULL;
+        if (!d || !d->used || d->done == d->lines) {
+            gpu_fault(g, "host DMA: response id %llu matches no request in flight", (unsigned long long)r->id);
+            return;
+        }
+        if (r->status == MEM_NACK) {
+            gpu_fault(g, "host DMA %s of line 0x%08llx: F/E watchdog NACK (no retry: issue 13)",
+                      d->read ? "read" : "write", (unsigned long long)r->addr);
+            return;
+        }
+        if (d->read) { /* the bytes of [addr, addr + len) on this line */
+            uint64_t lo = r->addr > d->addr ? r->addr : d->addr, hi = r->addr + lb;
+            if (hi > d->addr + d->len) hi = d->addr + d->len;
+            memcpy(d->buf + (lo - d->addr), r->rdata + (lo - r->addr), hi - lo);
+        }
+        mem_rsp_pop(g->ms, port);
+        if (++d->done == d->lines && d->sent == d->len) dma_finish(g, d);
+    }
+    if (!g->dma_sending || g->failed) return;
+    gpu_dma_job *d = &g->dma[g->dma_order[g->dma_head]];
+    uint64_t a = d->addr + d->sent, off = a % lb;
+    size_t n = lb - off < d->len - d->sent ? lb - off : d->len - d->sent;
+    if (d->rate > 0) { /* the link's bytes; the host interface buffers two lines */
+        d->credit += d->rate;
+        if (d->credit > 2.0 * lb) d->credit = 2.0 * lb;
+        if (d->credit < (double)n) return;
+    }
+    mem_req q;
+    memset(&q, 0, offsetof(mem_req, wdata));
+    q.id = (uint64_t)(d - g->dma);
+    q.addr = a - off;
+    q.op = d->read ? MEM_READ : MEM_WRITE;
+    q.src = MEM_SRC_CPU; /* F/E 4.3: host requests go to the CPU queue with the F/E 4.1 CPU defaults */
+    q.kind = MEM_K_DMA;
+    q.fe_trig = q.fe_act = MEM_FE_DEFAULT;
+    q.amo_ops = 1;
+    q.data = true;
+    for (unsigned i = (unsigned)off; i < off + n; i++) q.bmask[i >> 6] |= 1ull << (i & 63);
+    if (!d->read) memcpy(q.wdata + off, d->buf + d->sent, n);
+    int rc = mem_send(g->ms, port, &q);
+    if (rc < 0) gpu_fault(g, "host DMA: memory system refused a request: %s", mem_error(g->ms));
+    if (rc) return;
+    d->sent += n;
+    d->lines++;
+    if (d->rate > 0) d->credit -= (double)n;
+    if (d->sent == d->len) {
+        g->dma_head = (g->dma_head + 1) % g->cfg.dma_queue;
+        g->dma_sending--;
+    }
+}
+
 uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
     uint64_t a = (g->brk + 255) & ~255ull;
     if (bytes == 0) bytes = 1;
+    /* ordinary allocations stay out of the F/E-tracked region (gpu_fe_region) */
+    uint64_t fb = g->cfg.mem.fe_region_base, fe = fb + g->cfg.mem.fe_region_bytes;
+    if (g->cfg.mem.fe_region_bytes && a < fe && a + bytes > fb) a = (fe + 255) & ~255ull;
     if (a > g->mem_size || bytes > g->mem_size - a) return 0;
     g->brk = a + bytes;
     return a;
 }
 
-const rv_inst *gpu_decode(gpu_t *g, uint32_t pc) {
-    simt_dcache_ent *e = &g->dc[(pc >> 2) & g->dc_mask];
-    if (e->tag == pc + 1) return &e->in;
-    if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > g->mem_size) {
-        gpu_fault(g, "instruction fetch from bad address 0x%08x", pc);
-        return NULL;
-    }
-    uint32_t word;
-    memcpy(&word, g->mem + pc, 4);
-    rv_decode(word, &e->in);
-    if (e->in.op == OP_ILLEGAL) {
-        gpu_fault(g, "illegal instruction 0x%08x at pc 0x%08x", word, pc);
-        e->tag = 0;
-        return NULL;
-    }
-    e->tag = pc + 1;
-    return &e->in;
+int gpu_fe_init(gpu_t *g, uint64_t addr, uint64_t bytes, bool full) { return mem_fe_init(g->ms, addr, bytes, full); }
+
+void gpu_fe_region(const gpu_t *g, uint64_t *base, uint64_t *bytes) {
+    *base = g->cfg.mem.fe_region_base;
+    *bytes = g->cfg.mem.fe_region_bytes;
 }
 
 void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb) { g->cb = *cb; }
@@ -292,27 +483,34 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
         return -1;
     }
     unsigned li = 0;
-    while (li < g->n_lq && g->lq[li].state != LS_FREE) li++;
+    while (li < g->n_lq && g->lq[li]->state != LS_FREE) li++;
     if (li == g->n_lq) {
         unsigned n = g->n_lq ? g->n_lq * 2 : 16;
-        simt_launch *p = realloc(g->lq, n * sizeof *p);
+        simt_launch **p = realloc(g->lq, n * sizeof *p);
         if (!p) { snprintf(err, errlen, "gpu_launch: out of memory"); return -1; }
-        memset(p + g->n_lq, 0, (n - g->n_lq) * sizeof *p);
         g->lq = p;
-        g->n_lq = n;
+        for (; g->n_lq < n; g->n_lq++)
+            if (!(g->lq[g->n_lq] = calloc(1, sizeof **g->lq))) { snprintf(err, errlen, "gpu_launch: out of memory"); return -1; }
     }
-    simt_launch *L = &g->lq[li];
+    simt_launch *L = g->lq[li];
     memset(L, 0, sizeof *L);
     L->state = LS_PENDING;
-    L->d = *d;
+    L->tag = d->tag;
     L->seq = g->launch_seq++;
     L->nblocks = (uint32_t)blocks;
-    L->threads = (unsigned)threads;
-    L->nwarps = (unsigned)warps;
-    L->regs = (unsigned)regs;
-    L->regs_pt = (unsigned)(regs / (warps * 32));
-    L->reg_mask = im->reg_mask;
-    L->shmem = (unsigned)shmem;
+    simt_grid *K = &L->k;
+    K->id = li;
+    K->kernel_ptr = d->kernel_ptr;
+    K->param_addr = d->param_addr;
+    memcpy(K->grid, d->grid, sizeof K->grid);
+    memcpy(K->block, d->block, sizeof K->block);
+    K->threads = (unsigned)threads;
+    K->nwarps = (unsigned)warps;
+    K->regs = (unsigned)regs;
+    K->regs_pt = (unsigned)(regs / (warps * 32));
+    K->reg_mask = im->reg_mask;
+    K->shmem = (unsigned)shmem;
+    K->priority = d->priority;
     /* EDGE IV-C: a single-warp event kernel without shared memory bypasses the
      * KMU and goes to the SIMT core scheduler, then to a PEWT */
     if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
@@ -324,48 +522,30 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     return 0;
 }
 
-void gpu_block_done(gpu_t *g, unsigned li) {
-    simt_launch *L = &g->lq[li];
-    if (++L->blocks_done < L->nblocks) return;
-    L->state = LS_FREE;
-    g->running--;
-    if (g->cb.complete) g->cb.complete(g->cb.user, L->d.tag, g->cycle);
-}
-
-void gpu_first_instr(gpu_t *g, unsigned li) {
-    simt_launch *L = &g->lq[li];
-    L->first_done = true;
-    if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->d.tag, g->cycle);
-    if (L->warp_event) {
-        L->ev.first = g->cycle;
-        if (g->ev_cb) g->ev_cb(g->ev_user, L->d.tag, &L->ev);
-    }
-}
-
 /* launch a before b? (priority, then arrival) */
 static bool before(const simt_launch *a, const simt_launch *b) {
-    return a->d.priority != b->d.priority ? a->d.priority > b->d.priority : a->seq < b->seq;
+    return a->k.priority != b->k.priority ? a->k.priority > b->k.priority : a->seq < b->seq;
 }
 
 static void kmu_and_dispatch(gpu_t *g) {
     unsigned nrun = 0;
     /* launches in priority order (small n: selection by repeated scans) */
     unsigned order[64], n = 0;
-    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i].state == LS_RUNNING) nrun++;
+    for (unsigned i = 0; i < g->n_lq; i++) if (g->lq[i]->state == LS_RUNNING) nrun++;
     /* KMU: pending launches (queued before this cycle) become running */
     while (nrun < g->cfg.max_kernels) {
         int best = -1;
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == LS_PENDING && (best < 0 || before(&g->lq[i], &g->lq[best]))) best = (int)i;
+            if (g->lq[i]->state == LS_PENDING && (best < 0 || before(g->lq[i], g->lq[best]))) best = (int)i;
         if (best < 0) break;
-        g->lq[best].state = LS_RUNNING;
+        g->lq[best]->state = LS_RUNNING;
         nrun++;
     }
     for (unsigned i = 0; i < g->n_lq && n < 64; i++) {
-        simt_launch *L = &g->lq[i];
+        simt_launch *L = g->lq[i];
         if (L->state != LS_RUNNING || L->next_block >= L->nblocks) continue;
         unsigned j = n++;
-        while (j > 0 && before(L, &g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
+        while (j > 0 && before(L, g->lq[order[j - 1]])) { order[j] = order[j - 1]; j--; }
         order[j] = i;
     }
     if (!n) return;
@@ -374,31 +554,71 @@ static void kmu_and_dispatch(gpu_t *g) {
     for (unsigned ci = 0; ci < nc; ci++) {
         simt_core *c = &g->core[(g->rr_core + ci) % nc];
         for (unsigned j = 0; j < n; j++) {
-            simt_launch *L = &g->lq[order[j]];
+            simt_launch *L = g->lq[order[j]];
             if (L->next_block >= L->nblocks) continue;
-            if (simt_core_try_block(g, c, order[j], L->next_block)) { L->next_block++; break; }
+            if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
         }
     }
     g->rr_core = (g->rr_core + 1) % nc;
+}
+
+/* SIMT core scheduler (EDGE IV-C): each waiting warp-level event, oldest
+ * first, goes to the PEWT of the cheapest core (simt_edge_cost), at most one
+ * per core per cycle, ties round-robin. */
+static void ev_schedule(gpu_t *g) {
+    const unsigned nc = g->cfg.num_cores;
+    for (unsigned n = 0; n < nc; n++) {
+        simt_launch *L = NULL;
+        for (unsigned j = 0; j < g->n_lq; j++)
+            if (g->lq[j]->state == LS_EV_WAIT && (!L || g->lq[j]->seq < L->seq)) L = g->lq[j];
+        if (!L) return;
+        int bestc = -1;
+        unsigned bestcost = ~0u;
+        for (unsigned i = 0; i < nc; i++) {
+            unsigned ci = (g->ev_rr + i) % nc;
+            if (!simt_edge_can_push(g->edge[ci])) continue;
+            unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
+            if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
+        }
+        if (bestc < 0) return; /* every PEWT full or already fed this cycle: wait */
+        simt_edge_push(g->edge[bestc], &L->k, L->k.id);
+        L->state = LS_EV_CORE;
+        g->ev_waiting--;
+        memset(&L->ev, 0, sizeof L->ev);
+        L->ev.core = (unsigned)bestc;
+        L->ev.arrive = g->cycle;
+        g->ev_rr = (unsigned)(bestc + 1) % nc;
+    }
 }
 
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     if (g->running) {
         /* SIMT core scheduler first: a core with an event waiting takes no new block */
-        if (g->ev_waiting) simt_edge_schedule(g);
+        if (g->ev_waiting) ev_schedule(g);
         for (unsigned i = 0; i < g->n_lq; i++)
-            if (g->lq[i].state == LS_PENDING || (g->lq[i].state == LS_RUNNING && g->lq[i].next_block < g->lq[i].nblocks)) {
+            if (g->lq[i]->state == LS_PENDING || (g->lq[i]->state == LS_RUNNING && g->lq[i]->next_block < g->lq[i]->nblocks)) {
                 kmu_and_dispatch(g);
                 break;
             }
-        for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++) simt_core_tick(g, &g->core[i]);
     }
+    /* cores run while launches run, and until their memory requests are answered */
+    for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++)
+        if (g->running || simt_core_mem_busy(&g->core[i])) simt_core_tick(&g->core[i], g->cycle);
+    if (!g->failed) dma_step(g);
+    mem_tick(g->ms);
+    if (mem_error(g->ms)) gpu_fault(g, "memory system: %s", mem_error(g->ms));
     g->cycle++;
 }
 
 uint64_t gpu_cycle(const gpu_t *g) { return g->cycle; }
-bool gpu_idle(const gpu_t *g) { return g->failed || g->running == 0; }
+bool gpu_idle(const gpu_t *g) {
+    if (g->failed) return true;
+    if (g->running || g->dma_jobs || !mem_idle(g->ms) || mem_fe_init_busy(g->ms)) return false;
+    for (unsigned i = 0; i < g->cfg.num_cores; i++)
+        if (simt_core_mem_busy(&g->core[i])) return false;
+    return true;
+}
 const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
 
 void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
@@ -410,11 +630,41 @@ void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
 void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     memset(s, 0, sizeof *s);
     s->cycles = g->cycle;
-    s->warp_instrs = g->warp_instrs;
-    s->thread_instrs = g->thread_instrs;
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
-        s->l1_hits += g->core[i].l1_hits;
-        s->l1_misses += g->core[i].l1_misses;
-        s->mshr_stalls += g->core[i].stall_mshr;
+        const simt_core *c = &g->core[i];
+        s->warp_instrs += c->warp_instrs;
+        s->thread_instrs += c->thread_instrs;
+        s->l1_hits += c->l1_hits;
+        s->l1_misses += c->l1_misses;
+        s->mshr_stalls += c->stall_mshr;
+        s->port_stalls += c->stall_port;
+        s->mem_requests += c->req_sent;
+        s->mem_responses += c->rsp_taken;
+        s->loads += c->loads;
+        s->load_cycles += c->load_cycles;
+        s->stores += c->stores;
+        s->fences += c->fences;
+        s->fence_wait_cycles += c->fence_cycles;
     }
+    s->avg_load_latency = s->loads ? (double)s->load_cycles / (double)s->loads : 0;
+    s->dma_bytes = g->dma_bytes;
+    mem_stats m;
+    mem_get_stats(g->ms, MEM_ALL, &m);
+    s->l2_hits = m.l2_hits;
+    s->l2_misses = m.l2_misses;
+    s->l2_hit_rate = m.l2_hits + m.l2_misses ? (double)m.l2_hits / (double)(m.l2_hits + m.l2_misses) : 0;
+    s->dram_reads = m.dram_reads;
+    s->dram_writes = m.dram_writes;
+    double secs = (double)g->cycle / (g->cfg.clock_mhz * 1e6);
+    /* bytes moved = data-bus cycles / cycles per burst x bytes per burst */
+    const mem_config *mc = &g->cfg.mem;
+    double bytes = (double)m.dram_bus_busy / mem_config_burst_cycles(mc) * mc->dram_bus_bytes * mc->dram_burst;
+    s->dram_gbps = secs > 0 ? bytes / secs / 1e9 : 0;
+    s->dram_util = m.dram_cycles ? (double)m.dram_bus_busy / (double)m.dram_cycles / g->cfg.mem.partitions : 0;
+}
+
+void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s) {
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < g->cfg.num_cores; i++)
+        if (g->edge[i]) simt_edge_stats(g->edge[i], s);
 }

@@ -1,11 +1,15 @@
 /* gpu: the SIMT GPU model's public interface (C model; EDGE Table II
  * defaults).  Everything outside sim/simt/ uses only this header.
  *
- * Time is counted in GPU core cycles; gpu_tick() advances one cycle.  The
- * memory system behind the cores is a fixed-latency global memory for now
- * (later issues replace it); global memory is a flat byte-addressed space
- * shared with the host and device models (they read/write it directly, the
- * PCIe timing is modelled by the caller). */
+ * Time is counted in GPU core cycles; gpu_tick() advances one cycle.  Behind
+ * the cores is the memory system of sim/mem/ (interconnect, L2 slices,
+ * memory partitions with the F/E-bit DRAM scheduler queues, DRAM), one port
+ * per core plus the host port, over a flat byte-addressed global memory.
+ * Host and devices reach GPU memory in two ways: timed, through the host
+ * port (gpu_dma_write / gpu_dma_read: what a device sends or reads back
+ * during an experiment), and untimed (gpu_mem_write / gpu_mem_read: a
+ * backdoor for setting up inputs before an experiment and checking results
+ * after it).  docs/SIMT.md, docs/LAUNCH_PATH.md. */
 #ifndef GPU_H
 #define GPU_H
 
@@ -15,6 +19,7 @@
 
 #include "fg_block.h"
 #include "fg_config.h"
+#include "mem/mem_config.h"
 
 typedef struct gpu gpu_t;
 
@@ -27,20 +32,25 @@ typedef struct {
     unsigned regs_per_core;      /* 65536 */
     unsigned shmem_per_core;     /* 48 KB */
     unsigned l1_bytes;           /* 64 KB */
-    unsigned l2_bytes;           /* 1 MB */
+    unsigned l2_bytes;           /* 1 MB (informational: the L2 is mem.l2_*) */
     uint64_t global_mem_bytes;   /* size of the flat global memory */
-    unsigned mem_latency;        /* fixed global-memory latency, cycles */
     /* ... the SIMT model adds its own timing parameters (pipeline latencies,
      * i-buffer depth, MSHRs, ...) here, each read from [gpu] in the config */
     unsigned schedulers_per_core; /* 2 GTO warp schedulers */
     unsigned ibuf_depth;         /* i-buffer entries per warp (2) */
     unsigned line_bytes;         /* cache line (128) */
-    unsigned icache_bytes, icache_assoc; /* 16 KB, 4-way; miss = mem_latency */
+    unsigned icache_bytes, icache_assoc; /* 16 KB, 4-way; misses are MEM_K_INST reads */
+    unsigned icache_mshrs;       /* i-cache lines being fetched at once (4) */
     unsigned l1_assoc;           /* 4 */
     unsigned l1_mshrs;           /* 32 */
     unsigned l1_hit_latency;     /* cycles (20) */
     unsigned shmem_latency;      /* cycles (24), + bank conflicts */
     unsigned max_inflight_loads; /* per warp (8, at most 16) */
+    /* the core's one port into the memory system (docs/SIMT.md) */
+    unsigned port_queue;         /* requests waiting for the port (8) */
+    unsigned port_rsp_per_cycle; /* responses taken from the port per cycle (1) */
+    unsigned port_tags;          /* outstanding writes / atomics / F/E accesses / restores (128) */
+    unsigned dma_queue;          /* host DMA jobs queued or in flight (16) */
     unsigned stack_bytes;        /* per-thread local memory (1024) */
     unsigned max_kernels;        /* concurrently running kernels (32, at most 64) */
     /* per functional-unit class: ALU, MUL, DIV, FPU, SFU, LDST */
@@ -59,20 +69,55 @@ typedef struct {
         unsigned save_per_reg;   /* + cycles per saved register (one 128 B line each) */
         bool idle_skip;          /* don't clock a core's blocks while they are idle (1) */
     } pre;
+    /* the memory system ([mem] section, sim/mem/mem_config.h); core_mhz = clock_mhz */
+    mem_config mem;
 } gpu_config;
 
-/* Defaults (EDGE Table II), then [gpu] keys of cfg override them. */
+/* Defaults (EDGE Table II), then [gpu], [preempt] and [mem] keys of cfg
+ * override them. */
 void gpu_config_default(gpu_config *c);
 int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen);
 
 gpu_t *gpu_new(const gpu_config *c, char *err, size_t errlen);
 void gpu_free(gpu_t *g);
 
-/* Global memory (bounds-checked: -1 and a message on an out-of-range access). */
+/* Untimed backdoor to global memory, for setting up inputs before an
+ * experiment and checking results after it (no memory-system traffic, no
+ * time; bounds-checked: -1 on an out-of-range access).  Anything a device
+ * sends or reads while the experiment runs goes through gpu_dma_*. */
 int gpu_mem_write(gpu_t *g, uint64_t addr, const void *src, size_t len);
 int gpu_mem_read(gpu_t *g, uint64_t addr, void *dst, size_t len);
-/* Simple bump allocator over global memory, 256-byte aligned; 0 when full. */
+
+/* Timed host / PCIe DMA through the memory system's host port: the job is
+ * cut into line requests (functional, MEM_K_DMA, CPU side for the F/E
+ * queues) that enter the port no faster than bytes_per_cycle (the link's
+ * rate; 0 = as fast as the port takes them) and after the lines of the jobs
+ * queued before it.  cb (may be NULL) runs in the gpu_tick() in which the
+ * last line is acknowledged (write: data NULL) or the last data came back
+ * (read: data = the len bytes read, valid during the call).  A device write
+ * that must follow the DMA (doorbell, completion flag) waits for this
+ * callback: PCIe posted-write ordering.  0 queued; 1 the host DMA queue
+ * ([gpu] dma_queue jobs) is full, try again after a tick; -1 empty or out of
+ * range.  A NACK (F/E watchdog) stops the GPU with a fault. */
+typedef void (*gpu_dma_cb)(void *user, uint64_t tag, uint64_t cycle, const void *data, size_t len);
+int gpu_dma_write(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
+                  void *user, uint64_t tag);
+int gpu_dma_read(gpu_t *g, uint64_t addr, size_t len, double bytes_per_cycle, gpu_dma_cb cb, void *user,
+                 uint64_t tag);
+/* No DMA job queued or in flight; how many more jobs the queue takes now. */
+bool gpu_dma_idle(const gpu_t *g);
+unsigned gpu_dma_free(const gpu_t *g);
+/* Simple bump allocator over global memory, 256-byte aligned, never inside
+ * the F/E-tracked region; 0 when full. */
 uint64_t gpu_malloc(gpu_t *g, uint64_t bytes);
+/* The F/E-tracked region ([mem] fe_region_*; accesses there are performed at
+ * the DRAM scheduler under the F/E bits, F/E 4.1): the caller manages it. */
+void gpu_fe_region(const gpu_t *g, uint64_t *base, uint64_t *bytes);
+/* Marks the F/E bits of [addr, addr + bytes) (inside the region, whole
+ * lines) full or empty through the partitions' init ports over the next
+ * cycles (F/E 4.5 "zero and mark full"; gpu_idle() waits for it).  0 queued;
+ * 1 an init queue is full, tick and try again; -1 bad range. */
+int gpu_fe_init(gpu_t *g, uint64_t addr, uint64_t bytes, bool full);
 
 typedef struct {
     uint64_t entry;           /* kernel pointer: address of the kernel's entry in GPU memory */
@@ -101,6 +146,11 @@ typedef struct {
     bool warp_event;
 } gpu_launch_desc;
 
+/* vstat bit the core adds to the controller's PRE_VS_* (edge_preempt.h,
+ * 6 bits): the victim's next instruction was a FENCE waiting for its stores
+ * (EDGE Fig. 11b "memory barrier"), seen when the flush began. */
+#define GPU_VS_MEMBAR 64u
+
 /* How a warp-level event got its warp context, reported with its first
  * instruction (EDGE Fig. 11). */
 typedef struct {
@@ -112,7 +162,7 @@ typedef struct {
     bool preempted;        /* borrowed a victim's context (else a free one) */
     bool saved;            /* victim registers saved to memory (else reserved) */
     unsigned victim_slot;
-    unsigned vstat;        /* what the victim was waiting on (PRE_VS_* bits) */
+    unsigned vstat;        /* what the victim was waiting on (PRE_VS_* bits, GPU_VS_MEMBAR) */
     uint64_t victim_age;   /* victim's allocation order */
 } gpu_event_info;
 
@@ -131,6 +181,8 @@ void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb);
 int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
 void gpu_tick(gpu_t *g);
 uint64_t gpu_cycle(const gpu_t *g);
+/* Nothing left to do: no launch pending or running, no DMA, the memory
+ * system empty (or the GPU faulted). */
 bool gpu_idle(const gpu_t *g);
 /* A fault inside a kernel (bad address, illegal instruction) stops the
  * model: non-NULL message from then on. */
@@ -143,6 +195,20 @@ void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit);
 typedef struct {
     uint64_t cycles, warp_instrs, thread_instrs;
     uint64_t l1_hits, l1_misses, mshr_stalls;
+    /* the cores' memory path */
+    uint64_t port_stalls;        /* core cycles a request waited for room in its port queue */
+    uint64_t mem_requests, mem_responses; /* sent into / taken from the memory system by the cores */
+    uint64_t loads, load_cycles; /* global loads completed, their issue -> register-write cycles */
+    double avg_load_latency;     /* load_cycles / loads */
+    uint64_t stores;             /* store line requests (all acknowledged when idle) */
+    uint64_t fences, fence_wait_cycles; /* FENCEs that waited for stores, and how long */
+    uint64_t dma_bytes;          /* host DMA bytes written + read */
+    /* the memory system (mem_get_stats over every partition) */
+    uint64_t l2_hits, l2_misses;
+    double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */
+    uint64_t dram_reads, dram_writes; /* DRAM requests (each up to a line) */
+    double dram_gbps;            /* DRAM bytes moved (data-bus bursts) per second of GPU time */
+    double dram_util;            /* fraction of DRAM data-bus cycles busy */
 } gpu_stats;
 void gpu_get_stats(const gpu_t *g, gpu_stats *s);
 /* Preemption statistics summed over the cores (controller counters). */

@@ -1,72 +1,18 @@
 /* rv32_exec: functional execution of RV32IMAF + Zicsr (non-memory
- * instructions) across the active lanes of a warp.  Registers are stored
- * register-major (r[reg][lane]) so every instruction is one tight loop over
- * the lanes; a full mask takes the branch-free path. */
+ * instructions) across the active lanes of a warp; see rv32_exec.h.  A full
+ * mask takes the branch-free path. */
+#include "simt/rv32_exec.h"
+
 #include <math.h>
-#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "simt/gpu_internal.h"
+#include "simt/rv32_fp.h"
+#include "simt/simt_abi.h"
 
-#define FULL 0xffffffffu
-#define LANES(...)                                                        \
-    do {                                                                   \
-        if (m == FULL) {                                                   \
-            for (unsigned l = 0; l < SIMT_LANES; l++) { __VA_ARGS__; }            \
-        } else {                                                           \
-            for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) {                  \
-                unsigned l = (unsigned)__builtin_ctz(mm_);                 \
-                __VA_ARGS__;                                                    \
-            }                                                              \
-        }                                                                  \
-    } while (0)
+#define LANES(...) RV_EACH_LANE(m, __VA_ARGS__)
 
-static inline float f32(uint32_t x) { float f; memcpy(&f, &x, 4); return f; }
-static inline uint32_t u32(float f) {
-    uint32_t x;
-    if (f != f) return 0x7fc00000u; /* RISC-V canonical NaN */
-    memcpy(&x, &f, 4);
-    return x;
-}
-static inline int isnan_u(uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu); }
-
-static uint32_t fminmax(uint32_t a, uint32_t b, int max) {
-    int na = isnan_u(a), nb = isnan_u(b);
-    if (na && nb) return 0x7fc00000u;
-    if (na) return b;
-    if (nb) return a;
-    float fa = f32(a), fb = f32(b);
-    if (fa == fb) { /* -0 vs +0 */
-        if (max) return (a & b);
-        return (a | b) & 0x80000000u ? (a | b) : a;
-    }
-    return max ? (fa > fb ? a : b) : (fa < fb ? a : b);
-}
-
-static float round_rm(float f, unsigned rm) {
-    switch (rm) {
-    case 1: return truncf(f);
-    case 2: return floorf(f);
-    case 3: return ceilf(f);
-    case 4: return roundf(f);
-    default: return nearbyintf(f); /* RNE (host default) */
-    }
-}
-
-static uint32_t fcvt_w(uint32_t x, unsigned rm) {
-    if (isnan_u(x)) return 0x7fffffffu;
-    float f = round_rm(f32(x), rm);
-    if (f >= 2147483648.0f) return 0x7fffffffu;
-    if (f < -2147483648.0f) return 0x80000000u;
-    return (uint32_t)(int32_t)f;
-}
-static uint32_t fcvt_wu(uint32_t x, unsigned rm) {
-    if (isnan_u(x)) return 0xffffffffu;
-    float f = round_rm(f32(x), rm);
-    if (f >= 4294967296.0f) return 0xffffffffu;
-    if (f <= -1.0f || f < 0.0f) return 0;
-    return (uint32_t)f;
-}
 static uint32_t fclass(uint32_t x) {
     uint32_t s = x >> 31, e = (x >> 23) & 0xff, mnt = x & 0x7fffff;
     if (e == 0xff) {
@@ -80,47 +26,45 @@ static uint32_t fclass(uint32_t x) {
     return s ? 1u << 1 : 1u << 6;
 }
 
-void simt_lane_tid(const simt_launch *L, unsigned wib, unsigned lane, uint32_t tid[3]) {
-    uint32_t lin = wib * SIMT_LANES + lane;
-    uint32_t nx = L->d.block[0], ny = L->d.block[1];
-    tid[0] = lin % nx;
-    tid[1] = (lin / nx) % ny;
-    tid[2] = lin / (nx * ny);
+void rv_lane_tid(const uint32_t ntid[3], unsigned wib, unsigned lane, uint32_t tid[3]) {
+    uint32_t lin = wib * RV_LANES + lane;
+    tid[0] = lin % ntid[0];
+    tid[1] = (lin / ntid[0]) % ntid[1];
+    tid[2] = lin / (ntid[0] * ntid[1]);
 }
 
 /* CSR read for one lane; -1 if the CSR does not exist. */
-static int64_t csr_read(gpu_t *g, simt_core *c, simt_warp *w, unsigned csr, unsigned lane) {
-    const simt_launch *L = &g->lq[w->launch];
-    const simt_block *b = &c->blk[w->block];
+static int64_t csr_read(const rv_lanes *x, const rv_csr_ids *id, unsigned csr, unsigned lane) {
     uint32_t tid[3];
     switch (csr) {
-    case 0x001: return w->fflags;
-    case 0x002: return w->frm;
-    case 0x003: return (w->frm << 5) | w->fflags;
-    case 0xC00: case 0xC01: return (uint32_t)g->cycle;
-    case 0xC80: case 0xC81: return (uint32_t)(g->cycle >> 32);
-    case 0xC02: return (uint32_t)w->instrs;
-    case 0xC82: return (uint32_t)(w->instrs >> 32);
+    case 0x001: return x->fflags;
+    case 0x002: return x->frm;
+    case 0x003: return (x->frm << 5) | x->fflags;
+    case 0xC00: case 0xC01: return (uint32_t)id->cycle;
+    case 0xC80: case 0xC81: return (uint32_t)(id->cycle >> 32);
+    case 0xC02: return (uint32_t)id->instret;
+    case 0xC82: return (uint32_t)(id->instret >> 32);
     case FG_CSR_TID_X: case FG_CSR_TID_Y: case FG_CSR_TID_Z:
-        simt_lane_tid(L, w->wib, lane, tid);
+        rv_lane_tid(id->ntid, id->wib, lane, tid);
         return tid[csr - FG_CSR_TID_X];
-    case FG_CSR_CTAID_X: case FG_CSR_CTAID_Y: case FG_CSR_CTAID_Z: return b->ctaid[csr - FG_CSR_CTAID_X];
-    case FG_CSR_NTID_X: case FG_CSR_NTID_Y: case FG_CSR_NTID_Z: return L->d.block[csr - FG_CSR_NTID_X];
-    case FG_CSR_NCTAID_X: case FG_CSR_NCTAID_Y: case FG_CSR_NCTAID_Z: return L->d.grid[csr - FG_CSR_NCTAID_X];
+    case FG_CSR_CTAID_X: case FG_CSR_CTAID_Y: case FG_CSR_CTAID_Z: return id->ctaid[csr - FG_CSR_CTAID_X];
+    case FG_CSR_NTID_X: case FG_CSR_NTID_Y: case FG_CSR_NTID_Z: return id->ntid[csr - FG_CSR_NTID_X];
+    case FG_CSR_NCTAID_X: case FG_CSR_NCTAID_Y: case FG_CSR_NCTAID_Z: return id->nctaid[csr - FG_CSR_NCTAID_X];
     case FG_CSR_LANEID: return lane;
-    case FG_CSR_WARPID: return w->wib;
-    case FG_CSR_COREID: return c->id;
-    case FG_CSR_SHMEM: return b->shmem_size;
+    case FG_CSR_WARPID: return id->wib;
+    case FG_CSR_COREID: return id->core;
+    case FG_CSR_SHMEM: return id->shmem;
     case FG_CSR_BARRIER: return 0;
     default: return -1;
     }
 }
 
-int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m, uint32_t *npc) {
-    uint32_t *d = w->r[in->rd];
-    const uint32_t *a = w->r[in->rs1], *b = w->r[in->rs2], *e = w->r[in->rs3];
+int rv_exec(rv_lanes *x, const rv_csr_ids *ids, const rv_inst *in, uint32_t m, uint32_t *npc, char *err,
+            size_t errlen) {
+    uint32_t *d = x->r[in->rd];
+    const uint32_t *a = x->r[in->rs1], *b = x->r[in->rs2], *e = x->r[in->rs3];
     const int32_t imm = in->imm;
-    const uint32_t uimm = (uint32_t)imm, pc = w->pc;
+    const uint32_t uimm = (uint32_t)imm, pc = x->pc;
     switch (in->op) {
     case OP_LUI: LANES(d[l] = uimm); break;
     case OP_AUIPC: LANES(d[l] = pc + uimm); break;
@@ -161,37 +105,23 @@ int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m,
         });
         break;
     case OP_REMU: LANES(d[l] = b[l] ? a[l] % b[l] : a[l]); break;
-    case OP_FADD: LANES(d[l] = u32(f32(a[l]) + f32(b[l]))); break;
-    case OP_FSUB: LANES(d[l] = u32(f32(a[l]) - f32(b[l]))); break;
-    case OP_FMUL: LANES(d[l] = u32(f32(a[l]) * f32(b[l]))); break;
-    case OP_FDIV: LANES(d[l] = u32(f32(a[l]) / f32(b[l]))); break;
-    case OP_FSQRT: LANES(d[l] = u32(sqrtf(f32(a[l])))); break;
-    case OP_FMADD: LANES(d[l] = u32(fmaf(f32(a[l]), f32(b[l]), f32(e[l])))); break;
-    case OP_FMSUB: LANES(d[l] = u32(fmaf(f32(a[l]), f32(b[l]), -f32(e[l])))); break;
-    case OP_FNMSUB: LANES(d[l] = u32(fmaf(-f32(a[l]), f32(b[l]), f32(e[l])))); break;
-    case OP_FNMADD: LANES(d[l] = u32(fmaf(-f32(a[l]), f32(b[l]), -f32(e[l])))); break;
     case OP_FSGNJ: LANES(d[l] = (a[l] & 0x7fffffffu) | (b[l] & 0x80000000u)); break;
     case OP_FSGNJN: LANES(d[l] = (a[l] & 0x7fffffffu) | (~b[l] & 0x80000000u)); break;
     case OP_FSGNJX: LANES(d[l] = a[l] ^ (b[l] & 0x80000000u)); break;
-    case OP_FMIN: LANES(d[l] = fminmax(a[l], b[l], 0)); break;
-    case OP_FMAX: LANES(d[l] = fminmax(a[l], b[l], 1)); break;
-    case OP_FCVT_W_S: {
-        unsigned rm = in->rm == 7 ? w->frm : in->rm;
-        LANES(d[l] = fcvt_w(a[l], rm));
-        break;
-    }
-    case OP_FCVT_WU_S: {
-        unsigned rm = in->rm == 7 ? w->frm : in->rm;
-        LANES(d[l] = fcvt_wu(a[l], rm));
-        break;
-    }
     case OP_FMV_X_W: case OP_FMV_W_X: LANES(d[l] = a[l]); break;
-    case OP_FEQ: LANES(d[l] = f32(a[l]) == f32(b[l])); break;
-    case OP_FLT: LANES(d[l] = f32(a[l]) < f32(b[l])); break;
-    case OP_FLE: LANES(d[l] = f32(a[l]) <= f32(b[l])); break;
     case OP_FCLASS: LANES(d[l] = fclass(a[l])); break;
-    case OP_FCVT_S_W: LANES(d[l] = u32((float)(int32_t)a[l])); break;
-    case OP_FCVT_S_WU: LANES(d[l] = u32((float)a[l])); break;
+    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FSQRT:
+    case OP_FMADD: case OP_FMSUB: case OP_FNMSUB: case OP_FNMADD: case OP_FMIN: case OP_FMAX:
+    case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FCVT_S_W: case OP_FCVT_S_WU: case OP_FEQ: case OP_FLT: case OP_FLE: {
+        int rm = rv_fp_rm(in->op, in->rm, x->frm);
+        if (rm < 0) {
+            snprintf(err, errlen, "illegal instruction (reserved rounding mode: rm %u, frm %u) at pc 0x%08x", in->rm,
+                     x->frm, pc);
+            return EX_FAULT;
+        }
+        rv_fp_exec(in->op, (unsigned)rm, m, d, a, b, e, &x->fflags);
+        break;
+    }
     case OP_FENCE: break;
     case OP_JAL:
         LANES(d[l] = pc + 4);
@@ -204,7 +134,7 @@ int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m,
             uint32_t t = (a[l] + uimm) & ~1u;
             if (first) { t0 = t; first = 0; }
             else if (t != t0) uniform = 0;
-            w->lane_pc[l] = t;
+            x->lane_pc[l] = t;
         });
         LANES(d[l] = pc + 4);
         if (uniform) { *npc = t0; return EX_JUMP; }
@@ -222,12 +152,12 @@ int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m,
         }
         if (t == m) { *npc = pc + uimm; return EX_JUMP; }
         if (t == 0) return EX_NEXT;
-        LANES(w->lane_pc[l] = (t >> l & 1) ? pc + uimm : pc + 4);
+        LANES(x->lane_pc[l] = (t >> l & 1) ? pc + uimm : pc + 4);
         return EX_SPLIT;
     }
     case OP_ECALL: return EX_EXIT;
     case OP_EBREAK:
-        gpu_fault(g, "ebreak at pc 0x%08x (core %u warp %u)", pc, c->id, w->slot);
+        snprintf(err, errlen, "ebreak at pc 0x%08x", pc);
         return EX_FAULT;
     case OP_CSRRW: case OP_CSRRS: case OP_CSRRC: case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI: {
         unsigned csr = in->csr;
@@ -236,26 +166,26 @@ int rv_exec(gpu_t *g, simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m,
         bool writes = kind == 0 || (imm_form ? in->imm != 0 : in->rs1 != 0);
         unsigned l0 = (unsigned)__builtin_ctz(m);
         uint32_t wv = imm_form ? (uint32_t)in->imm : a[l0];
-        if (csr_read(g, c, w, csr, l0) < 0) {
-            gpu_fault(g, "illegal CSR 0x%03x at pc 0x%08x (core %u warp %u)", csr, pc, c->id, w->slot);
+        if (csr_read(x, ids, csr, l0) < 0) {
+            snprintf(err, errlen, "illegal CSR 0x%03x at pc 0x%08x", csr, pc);
             return EX_FAULT;
         }
-        if (in->rd != RV_SINK) LANES(d[l] = (uint32_t)csr_read(g, c, w, csr, l));
+        if (in->rd != RV_SINK) LANES(d[l] = (uint32_t)csr_read(x, ids, csr, l));
         if (!writes) return EX_NEXT;
         if (csr == FG_CSR_BARRIER) return EX_BARRIER;
         if (csr <= 3) {
-            uint32_t old = (uint32_t)csr_read(g, c, w, csr, l0);
+            uint32_t old = (uint32_t)csr_read(x, ids, csr, l0);
             uint32_t nv = kind == 0 ? wv : kind == 1 ? (old | wv) : (old & ~wv);
-            if (csr == 1) w->fflags = nv & 31;
-            else if (csr == 2) w->frm = nv & 7;
-            else { w->fflags = nv & 31; w->frm = (nv >> 5) & 7; }
+            if (csr == 1) x->fflags = nv & 31;
+            else if (csr == 2) x->frm = nv & 7;
+            else { x->fflags = nv & 31; x->frm = (nv >> 5) & 7; }
             return EX_NEXT;
         }
-        gpu_fault(g, "write to read-only CSR 0x%03x at pc 0x%08x", csr, pc);
+        snprintf(err, errlen, "write to read-only CSR 0x%03x at pc 0x%08x", csr, pc);
         return EX_FAULT;
     }
     default:
-        gpu_fault(g, "illegal instruction at pc 0x%08x (core %u warp %u)", pc, c->id, w->slot);
+        snprintf(err, errlen, "illegal instruction at pc 0x%08x", pc);
         return EX_FAULT;
     }
     return EX_NEXT;

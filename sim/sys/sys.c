@@ -57,7 +57,7 @@ void sys_stat_add(sys_stat *s, double v) {
 double sys_stat_avg(const sys_stat *s) { return s->n ? s->sum / (double)s->n : 0.0; }
 
 /* ------------------------------------------------------------ actions */
-enum { A_BATCH, A_DB_ARRIVE, A_HOST_NOTIFY, A_KMU, A_GPU_LAUNCH, A_NIC_DONE, A_RESULTS };
+enum { A_BATCH, A_DMA_START, A_DB_ARRIVE, A_HOST_NOTIFY, A_KMU, A_GPU_LAUNCH, A_NIC_DONE, A_READ_START, A_RESULTS };
 
 typedef struct {
     double t;
@@ -67,10 +67,14 @@ typedef struct {
 } action;
 
 typedef struct { /* one event's timeline */
-    double t_ready, t_req, t_db, t_start, t_ret, t_at_gpu, t_done, t_cq, t_results;
+    double t_ready, t_req, t_db, t_db_vis, t_start, t_ret, t_at_gpu, t_done, t_cq, t_results;
+    double t_dma0, t_dma_done, t_rd0, t_rd;
     uint64_t c_write, c_desc, c_dispatch, c_first, c_done, c_kmu;
     unsigned slot, cnt;
+    unsigned dma_left;   /* packet DMA writes not acknowledged yet */
+    bool gate;           /* the doorbell (EDGE) or the launch (baseline) waits for them */
     bool first_seen, done;
+    uint32_t res[IPV4_PKTS_PER_EVENT]; /* results as the NIC read them back */
 } evrec;
 
 typedef struct {
@@ -95,6 +99,8 @@ typedef struct {
     uint64_t next_batch; /* saturated mode: next batch number to make ready */
     sys_queue waiting; /* uint64_t event numbers: batches ready, no free slot */
     uint64_t sq_base, pkt_base, out_base, l1, chunks;
+    uint8_t *stage;      /* per slot: the packets the NIC DMAs (the device's buffer) */
+    double link_bpc;     /* PCIe bytes per GPU cycle: the host port's DMA rate */
     unsigned ekt_id;
     uint64_t cycle;
     sys_result *r;
@@ -155,6 +161,47 @@ static double now_ns(const sys *s) { return (double)s->cycle * s->period; }
 static double poll_up(double t, double period) { return period > 0 ? ceil(t / period) * period : t; }
 
 /* ------------------------------------------------------------ NIC side */
+static void doorbell(sys *s, uint64_t e);
+static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event);
+
+/* Both DMA writes of an event are acknowledged: a doorbell (EDGE) or a
+ * launch (baseline) that came after them may now take effect. */
+static void cb_dma(void *u, uint64_t e, uint64_t cycle, const void *data, size_t len) {
+    sys *s = u;
+    evrec *v = &s->ev[e];
+    (void)data, (void)len;
+    if (--v->dma_left) return;
+    v->t_dma_done = (double)cycle * s->period;
+    sys_stat_add(&s->r->dma_ns, v->t_dma_done - v->t_dma0);
+    if (!v->gate) return;
+    v->gate = false;
+    if (s->path == SYS_EDGE) {
+        v->t_db_vis = v->t_dma_done;
+        doorbell(s, e);
+    } else {
+        gpu_launch_event(s, e, 0, false);
+    }
+}
+
+/* The packets and the packet count reach the GPU's host port (first byte at
+ * t): line writes through the memory system at the link's rate. */
+static void dma_start(sys *s, uint64_t e, double t) {
+    evrec *v = &s->ev[e];
+    uint64_t pk = s->pkt_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    uint64_t np = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params) + offsetof(ipv4_params, npkts);
+    uint32_t n32 = v->cnt;
+    if (gpu_dma_free(s->gpu) < 2) { /* the host DMA queue is full: the link holds the data a cycle */
+        if (push(s, t + s->period, A_DMA_START, e)) fail(s, "out of memory");
+        return;
+    }
+    v->t_dma0 = t;
+    v->dma_left = 2;
+    if (gpu_dma_write(s->gpu, pk, s->stage + (size_t)v->slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES,
+                      (size_t)v->cnt * IPV4_PKT_BYTES, s->link_bpc, cb_dma, s, e) ||
+        gpu_dma_write(s->gpu, np, &n32, 4, s->link_bpc, cb_dma, s, e))
+        fail(s, "NIC DMA outside GPU memory");
+}
+
 static void start_batch(sys *s, uint64_t e, double t) {
     evrec *v = &s->ev[e];
     unsigned cnt = s->p->nic.pkts_per_event;
@@ -167,15 +214,14 @@ static void start_batch(sys *s, uint64_t e, double t) {
     unsigned slot = nic_start(&s->nic, e, arrive, cnt, buf);
     v->slot = slot;
     v->cnt = cnt;
-    /* DMA the packets and the packet count into the slot's buffers
-     * (functional now; timing below) */
-    uint64_t pk = s->pkt_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
-    uint32_t n32 = cnt;
-    if (gpu_mem_write(s->gpu, pk, buf, (size_t)cnt * IPV4_PKT_BYTES) ||
-        gpu_mem_write(s->gpu, s->sq_base + (uint64_t)slot * sizeof(ipv4_params) +
-                                  offsetof(ipv4_params, npkts), &n32, 4))
-        fail(s, "NIC DMA outside GPU memory");
-    double t_data = pcie_link_write(&s->nic_gpu, PCIE_TO_GPU, t, (uint64_t)cnt * IPV4_PKT_BYTES + 4);
+    memcpy(s->stage + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES, buf, (size_t)cnt * IPV4_PKT_BYTES);
+    /* DMA the packets and the packet count into the slot's GPU buffers: the
+     * link serializes them (pcie.c); their lines enter the GPU's memory
+     * system from the first byte's arrival on (cb_dma when acknowledged) */
+    uint64_t bytes = (uint64_t)cnt * IPV4_PKT_BYTES + 4;
+    double t_data = pcie_link_write(&s->nic_gpu, PCIE_TO_GPU, t, bytes);
+    v->dma_left = 2;
+    if (push(s, t_data - pcie_xfer_ns(&s->p->pcie, bytes), A_DMA_START, e)) fail(s, "out of memory");
     /* the launch request is issued once the data has left the NIC; posted
      * writes stay ordered, so it never overtakes the data */
     v->t_req = t_data - s->p->pcie.round_trip_ns / 2.0;
@@ -201,18 +247,26 @@ static void batch_ready(sys *s, uint64_t e, double t) {
     }
 }
 
+/* The NIC's read of the results was served by GPU memory: the data crosses
+ * the link back (serialized with the link's other traffic, then rtt/2). */
+static void cb_read(void *u, uint64_t e, uint64_t cycle, const void *data, size_t len) {
+    sys *s = u;
+    evrec *v = &s->ev[e];
+    memcpy(v->res, data, len);
+    v->t_rd = (double)cycle * s->period;
+    sys_stat_add(&s->r->read_ns, v->t_rd - v->t_rd0);
+    double t = pcie_link_write(&s->nic_gpu, PCIE_FROM_GPU, v->t_rd, len);
+    if (push(s, t, A_RESULTS, e)) fail(s, "out of memory");
+}
+
 static void results(sys *s, uint64_t e, double t) {
     evrec *v = &s->ev[e];
-    uint32_t res[IPV4_PKTS_PER_EVENT];
     uint64_t out = s->out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
-    if (gpu_mem_read(s->gpu, out, res, (size_t)v->cnt * 4)) {
-        fail(s, "result buffer outside GPU memory");
-        return;
-    }
     for (unsigned i = 0; i < v->cnt; i++)
         sys_stat_add(&s->r->pkt_latency_ns, t - s->nic.arrive[(size_t)v->slot * s->p->nic.pkts_per_event + i]);
-    nic_finish(&s->nic, v->slot, res, v->cnt);
-    /* poison the result buffer so a kernel that does not write is caught */
+    nic_finish(&s->nic, v->slot, v->res, v->cnt);
+    /* poison the result buffer so a kernel that does not write is caught
+     * (a check of the harness, not device traffic: the backdoor) */
     uint32_t poison[IPV4_PKTS_PER_EVENT];
     memset(poison, 0xA5, sizeof poison);
     gpu_mem_write(s->gpu, out, poison, sizeof poison);
@@ -246,6 +300,10 @@ static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event)
     if (gpu_launch(s->gpu, &d, err, sizeof err)) fail(s, "gpu_launch: %s", err);
 }
 
+static void doorbell(sys *s, uint64_t e) {
+    if (edge_fe_write(s->fe, edge_fe_doorbell_addr(s->fe, s->ekt_id), 1, e)) fail(s, "out of memory");
+}
+
 static void act(sys *s, const action *a) {
     uint64_t e = a->ev;
     evrec *v = &s->ev[e];
@@ -253,8 +311,14 @@ static void act(sys *s, const action *a) {
     case A_BATCH:
         batch_ready(s, e, a->t);
         break;
-    case A_DB_ARRIVE: /* the doorbell write reaches the GPU front-end */
-        if (edge_fe_write(s->fe, edge_fe_doorbell_addr(s->fe, s->ekt_id), 1, e)) fail(s, "out of memory");
+    case A_DMA_START:
+        dma_start(s, e, a->t);
+        break;
+    case A_DB_ARRIVE: /* the doorbell write reaches the GPU front-end, once the
+                       * DMA writes before it are acknowledged (posted-write order) */
+        v->t_db_vis = a->t;
+        if (v->dma_left) v->gate = true;
+        else doorbell(s, e);
         break;
     case A_HOST_NOTIFY: { /* baseline: a polling CPU thread launches the kernel (Fig. 8b) */
         double detect = poll_up(a->t, s->p->cpu_poll_ns);
@@ -269,12 +333,19 @@ static void act(sys *s, const action *a) {
         v->c_dispatch = s->cycle + s->p->edge.dispatch_cycles;
         if (push(s, (double)v->c_dispatch * s->period, A_GPU_LAUNCH, e)) fail(s, "out of memory");
         break;
-    case A_GPU_LAUNCH:
-        gpu_launch_event(s, e, 0, false);
+    case A_GPU_LAUNCH: /* (the packets are long in memory by now; the gate is for correctness) */
+        if (v->dma_left) v->gate = true;
+        else gpu_launch_event(s, e, 0, false);
         break;
-    case A_NIC_DONE: { /* NIC sees the completion: read the results back */
-        double t = pcie_link_read(&s->nic_gpu, PCIE_FROM_GPU, a->t, (uint64_t)v->cnt * 4);
-        if (push(s, t, A_RESULTS, e)) fail(s, "out of memory");
+    case A_NIC_DONE: /* NIC sees the completion: its read request crosses the link */
+        if (push(s, a->t + s->p->pcie.round_trip_ns / 2.0, A_READ_START, e)) fail(s, "out of memory");
+        break;
+    case A_READ_START: { /* ... and reads the results out of GPU memory through the host port */
+        uint64_t out = s->out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
+        int rc = gpu_dma_read(s->gpu, out, (size_t)v->cnt * 4, 0, cb_read, s, e);
+        if (rc > 0 && push(s, a->t + s->period, A_READ_START, e)) fail(s, "out of memory");
+        if (rc < 0) fail(s, "result buffer outside GPU memory");
+        if (rc == 0) v->t_rd0 = a->t;
         break;
     }
     case A_RESULTS:
@@ -346,9 +417,13 @@ static void fe_error(void *u, const char *msg, uint64_t key, uint64_t cycle) {
                  (unsigned long long)cycle, key == UINT64_MAX ? -1LL : (long long)key, msg);
 }
 
+/* An ordinary device write the doorbell decoder passed through: a timed
+ * write into GPU memory through the host port. */
 static void fe_passthrough(void *u, uint64_t addr, uint32_t data) {
     sys *s = u;
-    if (gpu_mem_write(s->gpu, addr, &data, 4)) fail(s, "pass-through write outside GPU memory");
+    int rc = gpu_dma_write(s->gpu, addr, &data, 4, 0, NULL, NULL, 0);
+    if (rc < 0) fail(s, "pass-through write outside GPU memory");
+    else if (rc > 0) fail(s, "pass-through write: host DMA queue full");
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -462,6 +537,9 @@ static int setup(sys *s, route **routes, lpm_ref **ref, ipv4_dir *dir) {
     memset(poison, 0xA5, sizeof poison);
     for (unsigned i = 0; i < slots; i++)
         gpu_mem_write(s->gpu, s->out_base + (uint64_t)i * 128, poison, 128);
+    s->stage = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
+    if (!s->stage) return fail(s, "out of memory"), -1;
+    s->link_bpc = p->pcie.bw_gbps * s->period; /* bytes per ns x ns per cycle */
     pcie_link_init(&s->nic_gpu, &p->pcie);
     pcie_link_init(&s->nic_host, &p->pcie);
     pcie_link_init(&s->host_gpu, &p->pcie);
@@ -484,8 +562,9 @@ static void summarize(sys *s) {
             double cq = v->t_cq - v->t_done;
             sys_stat_add(&r->launch_ns, t_first - v->t_req + (s->p->count_cq_write ? cq : 0));
             sys_stat_add(&r->pcie_db_ns, v->t_db - v->t_req);
+            sys_stat_add(&r->dma_wait_ns, v->t_db_vis - v->t_db);
             sys_stat_add(&r->pcie_cq_ns, cq);
-            sys_stat_add(&r->quant_ns, (double)v->c_write * P - v->t_db);
+            sys_stat_add(&r->quant_ns, (double)v->c_write * P - v->t_db_vis);
             sys_stat_add(&r->fe_cycles, (double)(v->c_desc - v->c_write + 1));
             sys_stat_add(&r->dispatch_cycles, (double)(v->c_dispatch - v->c_desc - 1));
             sys_stat_add(&r->simt_cycles, (double)(v->c_first - v->c_dispatch));
@@ -509,10 +588,9 @@ static void summarize(sys *s) {
     double span = r->last_result_ns - r->first_arrival_ns;
     r->throughput_mpps = span > 0 ? (double)r->packets / span * 1000.0 : 0;
     r->gpu_cycles = s->cycle;
-    gpu_stats gs;
-    gpu_get_stats(s->gpu, &gs);
-    r->warp_instrs = gs.warp_instrs;
-    r->thread_instrs = gs.thread_instrs;
+    gpu_get_stats(s->gpu, &r->gpu);
+    r->warp_instrs = r->gpu.warp_instrs;
+    r->thread_instrs = r->gpu.thread_instrs;
     edge_fe_get_stats(s->fe, &r->fe);
 }
 
@@ -557,6 +635,7 @@ int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_eve
     if (s.fe) edge_fe_free(s.fe);
     if (s.gpu) gpu_free(s.gpu);
     nic_free(&s.nic);
+    free(s.stage);
     free(s.heap);
     free(s.ev);
     sys_queue_free(&s.waiting);

@@ -55,15 +55,19 @@ typedef struct {
     uint64_t errors;
     sys_stat launch_ns;     /* headline launch latency (see docs/LAUNCH_PATH.md) */
     sys_stat to_first_ns;   /* device request -> first instruction */
-    /* EDGE parts */
-    sys_stat pcie_db_ns, pcie_cq_ns, quant_ns, fe_cycles, dispatch_cycles, simt_cycles;
+    /* EDGE parts (dma_wait_ns: the doorbell arrived before the packet DMA's
+     * writes were acknowledged and waited for them, PCIe posted-write order) */
+    sys_stat pcie_db_ns, dma_wait_ns, pcie_cq_ns, quant_ns, fe_cycles, dispatch_cycles, simt_cycles;
     /* baseline parts */
     sys_stat notify_ns, call_ns, driver_ns, kmu_quant_ns;
     sys_stat kernel_cycles;  /* first instruction -> completion */
+    sys_stat dma_ns;         /* packet DMA: first byte at the GPU -> every line acknowledged */
+    sys_stat read_ns;        /* result read: request at the GPU -> data read from GPU memory */
     sys_stat pkt_latency_ns; /* packet arrival at the NIC -> its result back at the NIC */
     double first_arrival_ns, last_result_ns, throughput_mpps;
     uint64_t gpu_cycles;     /* simulated GPU cycles of the whole run, setup included */
     uint64_t warp_instrs, thread_instrs; /* instructions the GPU executed in the run */
+    gpu_stats gpu;           /* the GPU's counters at the end of the run (memory system included) */
     edge_fe_stats fe;
 } sys_result;
 

@@ -1,9 +1,12 @@
 /* ipv4_work: the IPv4 forwarding event kernel as a GPU workload without the
  * device model — route table (sim/sys/route_gen.h) and its DIR-16-8-8 table
- * in GPU memory, pre-configured parameter slots (EDGE III-B), packets
- * written straight into GPU memory, results checked against the host
- * reference.  Used where events are injected at the SIMT core scheduler
- * (the preemption-latency experiment, tests) rather than by the NIC. */
+ * in GPU memory (set up through the untimed backdoor, before the
+ * experiment), pre-configured parameter slots (EDGE III-B), packets sent
+ * through the GPU's host DMA port (timed: what a device sends) or written
+ * straight into GPU memory (tests), results checked against the host
+ * reference (backdoor: a check, not device traffic).  Used where events are
+ * injected at the SIMT core scheduler (the preemption-latency experiment,
+ * tests) rather than by the NIC. */
 #ifndef WORK_IPV4_WORK_H
 #define WORK_IPV4_WORK_H
 
@@ -13,6 +16,8 @@
 
 #include "simt/gpu.h"
 #include "sys/route_gen.h"
+
+typedef void (*ipv4_sent_cb)(void *user, uint64_t tag);
 
 typedef struct {
     route_gen_params rp;
@@ -25,6 +30,7 @@ typedef struct {
     uint64_t l1, chunks, sq_base, pkt_base, out_base;
     uint8_t *pkts;       /* host copy of every slot's packets */
     uint64_t checked, wrong;
+    struct ipv4_send { ipv4_sent_cb cb; void *user; uint64_t tag; unsigned left; } *send; /* per slot */
 } ipv4_work;
 
 /* Builds the route table, loads the kernel ELF, allocates and
@@ -36,8 +42,16 @@ uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot);
 /* A launch descriptor for one event of n packets in slot (a warp-level
  * event: one block of n <= 32 threads). */
 gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
-/* Fills the slot with n new packets and poisons its results. */
+/* Fills the slot with n new packets and poisons its results (backdoor: no
+ * time passes). */
 int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);
+/* The same packets as a device sends them: the packets and the packet count
+ * go through the host DMA port at bytes_per_cycle (gpu_dma_write); cb(user,
+ * tag) once both are acknowledged, when a launch may follow (PCIe posted-write
+ * order).  0 sent; 1 the host DMA queue is full (nothing done: try again
+ * after a tick); -1 error. */
+int ipv4_work_send(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, double bytes_per_cycle,
+                   ipv4_sent_cb cb, void *user, uint64_t tag, char *err, size_t errlen);
 /* Checks the slot's n results against the host reference: 0, or -1 with
  * the first wrong packet in err (w->wrong counts them). */
 int ipv4_work_check(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fg_util.h"
+#include "sys/pcie.h"
 #include "work/bg_kernels.h"
 #include "work/ipv4_work.h"
 
@@ -18,9 +19,14 @@ typedef struct {
     prun_result *r;
     unsigned pending[SLOTS], npend;
     bg_run *bg;
+    gpu_t *g;
+    ipv4_work *w;
+    unsigned prio;
+    char err[256];
 } run_ctx;
 
-const char *const PRUN_VS_NAMES[PRUN_NVS] = {"pipeline", "scoreboard", "load", "icache_miss", "barrier", "ibuf"};
+const char *const PRUN_VS_NAMES[PRUN_NVS] = {"pipeline", "scoreboard", "load", "icache_miss", "barrier", "ibuf",
+                                             "membar"};
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -52,6 +58,13 @@ static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
     x->r->saved += i->saved;
 }
 
+/* An event's packets are in GPU memory (DMA acknowledged): launch it. */
+static void on_sent(void *u, uint64_t slot) {
+    run_ctx *x = u;
+    gpu_launch_desc d = ipv4_work_desc(x->w, (unsigned)slot, IPV4_PKTS_PER_EVENT, x->prio, slot);
+    if (gpu_launch(x->g, &d, x->err, sizeof x->err) && !x->err[0]) snprintf(x->err, sizeof x->err, "gpu_launch failed");
+}
+
 void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, prun_result *r) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -62,11 +75,16 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
     snprintf(kdir, sizeof kdir, "%s/sw", bd && *bd ? bd : "build");
     char ipv4elf[300];
     snprintf(ipv4elf, sizeof ipv4elf, "%s/ipv4_fwd.elf", kdir);
-    run_ctx c = {.r = r};
+    run_ctx c = {.r = r, .prio = (unsigned)x->prio};
     ipv4_work w = {0};
+    pcie_params pp; /* the device's packets cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */
+    pcie_params_default(&pp);
+    const double link_bpc = pp.bw_gbps * 1000.0 / gc.clock_mhz;
     bool wok = false;
     gpu_t *g = gpu_new(&gc, err, sizeof err);
     if (!g) { snprintf(r->err, sizeof r->err, "gpu: %s", err); return; }
+    c.g = g;
+    c.w = &w;
     route_gen_params rp;
     route_gen_params_default(&rp);
     c.bg = bg_new(g, kern, x->size, kdir, x->seed, err, sizeof err);
@@ -96,22 +114,21 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
         uint64_t now = gpu_cycle(g);
         if (now >= next && sent < x->max_events && !bg_done(c.bg)) {
             unsigned slot = (unsigned)(sent % SLOTS);
-            if (!busy[slot]) { /* else the arrival waits for its slot's previous event */
-                if (ipv4_work_fill(&w, g, slot, IPV4_PKTS_PER_EVENT, &pk, err, sizeof err)) {
-                    snprintf(r->err, sizeof r->err, "%s", err);
-                    goto out;
-                }
-                gpu_launch_desc d = ipv4_work_desc(&w, slot, IPV4_PKTS_PER_EVENT, (unsigned)x->prio, slot);
-                if (gpu_launch(g, &d, err, sizeof err)) {
-                    snprintf(r->err, sizeof r->err, "%s", err);
-                    goto out;
-                }
+            /* else the arrival waits for its slot's previous event, or for room in the DMA queue */
+            int rc = busy[slot] ? 1 : ipv4_work_send(&w, g, slot, IPV4_PKTS_PER_EVENT, &pk, link_bpc, on_sent, &c, slot,
+                                                     err, sizeof err);
+            if (rc < 0) {
+                snprintf(r->err, sizeof r->err, "%s", err);
+                goto out;
+            }
+            if (rc == 0) {
                 busy[slot] = true;
                 sent++;
                 next = now + x->gap / 2 + fg_rng_below(&arr, x->gap);
             }
         }
         gpu_tick(g);
+        if (c.err[0]) { snprintf(r->err, sizeof r->err, "%s", c.err); goto out; }
         while (c.npend) {
             unsigned slot = c.pending[--c.npend];
             busy[slot] = false;

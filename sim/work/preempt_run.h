@@ -1,7 +1,8 @@
 /* preempt_run: one run of the warp-level preemption study (EDGE Fig. 11):
  * a fresh GPU, a background kernel filling it (sim/work/bg_kernels.h), IPv4
- * event warps (sim/work/ipv4_work.h) arriving at seeded random times at the
- * SIMT core scheduler, every result checked.  Used by
+ * event warps (sim/work/ipv4_work.h) arriving at seeded random times: their
+ * packets DMA'd through the host port at the PCIe rate, then launched at the
+ * SIMT core scheduler; every result checked.  Used by
  * build/bin/preemption_latency (the sweep) and tests/test_preempt.c. */
 #ifndef WORK_PREEMPT_RUN_H
 #define WORK_PREEMPT_RUN_H
@@ -11,7 +12,7 @@
 
 #include "simt/gpu.h"
 
-#define PRUN_NVS 6 /* victim-state categories, PRE_VS_* bit order */
+#define PRUN_NVS 7 /* victim-state categories: PRE_VS_* bit order, then GPU_VS_MEMBAR */
 extern const char *const PRUN_VS_NAMES[PRUN_NVS];
 
 typedef struct { /* [preemption_latency] */

@@ -112,3 +112,51 @@ void t_fault(const struct t_args *p) {
     if (fg_global_id_x() == 37) *(volatile uint32_t *)p->counter = 1; /* host passes a bad address */
     p->out[fg_global_id_x()] = 1;
 }
+
+/* Memory-path timing (tests/test_simt_mem.c), one thread.  t_lat: the
+ * latency of each load of in[k] (an address) as the warp sees it: the
+ * address is in a register first, then clock, load, a use of the value,
+ * clock.  out[k] = the difference; out[n] = the sum of the values. */
+void t_lat(const struct t_args *p) {
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < p->n; k++) {
+        uint32_t a = p->in[k];
+        __asm__ volatile("mv %0, %0" : "+r"(a)); /* waits for the address */
+        uint32_t t0 = fg_clock();
+        uint32_t v = *(const volatile uint32_t *)(uintptr_t)a;
+        __asm__ volatile("mv %0, %0" : "+r"(v)); /* waits for the value */
+        uint32_t t1 = fg_clock();
+        p->out[k] = t1 - t0;
+        sum += v;
+    }
+    p->out[p->n] = sum;
+}
+
+/* t_fence: thread i stores to n lines (in[] as word addresses, one line
+ * apart), then out[i] = cycles one FENCE took; counter: stores before it
+ * (0 = a FENCE with nothing outstanding). */
+void t_fence(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    uint32_t *q = (uint32_t *)(uintptr_t)p->in + i;
+    for (uint32_t k = 0; k < *p->counter; k++) q[k * 32] = k + i;
+    uint32_t t0 = fg_clock();
+    __asm__ volatile("fence rw, rw" ::: "memory");
+    uint32_t t1 = fg_clock();
+    p->out[i] = t1 - t0;
+}
+
+/* t_fe: thread 0 loads the F/E-tracked word in[0] (GPU read: waits for
+ * full, F/E 4.1) into out[0]; with n > 0, thread 32 (another warp) spins n
+ * iterations, then stores 0x600dcafe there (GPU write: marks it full). */
+void t_fe(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)p->in;
+    if (i == 0) {
+        p->out[0] = *w;
+    } else if (i == 32 && p->n) {
+        uint32_t x = 1;
+        for (uint32_t k = 0; k < p->n; k++) x = x * 1664525u + 1013904223u;
+        p->out[1] = x;
+        *w = 0x600dcafeu;
+    }
+}

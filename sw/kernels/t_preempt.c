@@ -6,6 +6,10 @@
  *               after it every thread reads a word another warp wrote before
  *               it (wrong results if a barrier is broken)
  *   T_PRE_ALU   a dependent integer chain (no memory)
+ *   T_PRE_FENCE the same chain, each iteration storing an accumulator into
+ *               the (then unused) next table, one line per lane, and
+ *               fencing: warps wait at the FENCE for the 32 acknowledgements
+ *               (EDGE Fig. 11b "memory barrier")
  * Eight accumulators keep enough registers live for any victim to be
  * eligible for the IPv4 event kernel (EDGE IV-D register rule). */
 #include "fg_kernel.h"
@@ -37,6 +41,10 @@ void t_preempt(const struct t_pre_args *p) {
         } else {
             for (uint32_t s = 0; s < p->spin; s++)
                 for (unsigned k = 0; k < T_PRE_ACC; k++) a[k] = (a[k] * 1664525u + 1013904223u) ^ (a[(k + 1) % T_PRE_ACC] >> 7);
+            if (p->mode == T_PRE_FENCE) {
+                ((uint32_t *)next)[(gid * 32 + it) & p->mask] = a[it % T_PRE_ACC];
+                __sync_synchronize();
+            }
         }
     }
     uint32_t r = 0;

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# `make bench`: simulated cycles per wall second of the whole CM machine
+# (build/bin/cm_run --bench: 14 CPU cores with the H2 mix, the GPU side on 28
+# ports, the 6x6 mesh, 8 LLC slices and 8 GDDR5 channels with their F/E RTL).
+set -euo pipefail
+"${BUILD:-build}/bin/cm_run" --bench

@@ -1,0 +1,345 @@
+/* simt_core: one SIMT core of the GPU model (timing model around the
+ * functional executor rv32_exec): warps, GTO schedulers, i-buffers,
+ * scoreboard, functional units, barriers and the resources a block holds
+ * (simt_core.c); instruction fetch, the load/store unit with its L1 and
+ * MSHRs, shared and local memory, and the core's one port into the memory
+ * system (simt_lsu.c).  docs/SIMT.md.
+ *
+ * Dependencies go one way: rv32_exec <- simt_core <- simt_edge_core <- gpu.
+ * The core knows no GPU: it reports block completion, first instructions
+ * and faults through callbacks (simt_core_cbs); an extension (EDGE
+ * warp-level events, simt_edge_core.c) plugs in through a hooks table
+ * (simt_core_hooks) and changes the core's resources only through the
+ * claim / release / park / resume functions below. */
+#ifndef SIMT_CORE_H
+#define SIMT_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/mem.h"
+#include "simt/gpu.h"
+#include "simt/rv32.h"
+#include "simt/rv32_exec.h"
+#include "simt/simt_abi.h"
+
+#define SIMT_LANES RV_LANES
+#define SIMT_MAX_LD 16     /* upper bound of gpu_config.max_inflight_loads */
+#define SIMT_MAX_UNITS 8
+#define SIMT_MSHR_MERGE 32 /* loads waiting on one L1 MSHR; one more stalls the LSU */
+
+/* A launch as the cores see it (the GPU's launch record holds one; the
+ * pointer stays valid while any of its warps lives). */
+typedef struct {
+    unsigned id;              /* the GPU's launch index, passed back in the callbacks */
+    uint64_t kernel_ptr, param_addr;
+    uint32_t grid[3], block[3];
+    unsigned threads, nwarps; /* per block */
+    unsigned regs, shmem;     /* per block */
+    unsigned regs_pt;         /* registers per thread */
+    uint64_t reg_mask;        /* which (the kernel image's): saved when an event preempts */
+    unsigned priority;
+    bool first_done;          /* the GPU has reported its first instruction */
+} simt_grid;
+
+/* An in-flight load (or atomic) of one warp.  Values of ordinary memory
+ * are read at issue (functional model); F/E-tracked lanes get theirs from
+ * the memory system's response.  rd is written when every global line of
+ * the load has come back (wait == 0) and done has passed.  Dropping one
+ * (preemption) = clear valid and the scoreboard entry and set the warp's PC
+ * back to ld.pc for the lanes in ld.mask; responses still in flight for it
+ * find a different uid and are ignored. */
+typedef struct {
+    bool valid;
+    uint8_t rd;         /* unified register number */
+    uint16_t op;        /* rv_op (F/E lanes: how to extend the bytes) */
+    uint32_t pc;        /* PC of the load instruction */
+    uint32_t mask;      /* lanes */
+    uint64_t done;      /* ready cycle of the lines that came back (and of shared / local lanes) */
+    unsigned wait;      /* global lines not back yet */
+    bool global;        /* it touched global memory (counted in the load latency) */
+    bool replay;        /* a plain load (not LR/SC/AMO, not F/E): may be dropped and replayed */
+    uint64_t seq;       /* warp's instruction count when it issued */
+    uint64_t uid;       /* the core's load number: responses match on it */
+    uint64_t issued;    /* cycle it issued */
+    uint32_t fe_lanes;  /* lanes in the F/E-tracked region (value from the response) */
+    uint32_t val[SIMT_LANES];
+    uint32_t addr[SIMT_LANES]; /* F/E lanes: their addresses */
+} simt_load;
+
+enum { WS_FREE = 0, WS_RUN, WS_DRAIN /* all threads exited, loads in flight */,
+       WS_PARKED /* a preempted victim's slot after its event warp exited, until resume */ };
+
+typedef struct {
+    /* hot fields first: the fetch and issue scans read only these, the
+     * scoreboard and x.pc (simulation speed) */
+    int state;
+    uint32_t active;
+    unsigned ibuf_n;        /* i-buffer: ibuf_n decoded instructions at pc, pc+4, ... (flush: 0) */
+    uint32_t imiss;         /* i-cache line + 1 it waits for (0: none) */
+    bool stop_fetch;        /* victim being flushed: no new fetches (EDGE IV-D) */
+    bool event;             /* this is an event warp started from the PEWT */
+    unsigned n_restore;     /* register restore reads in flight: the warp may not issue (EDGE IV-D) */
+    unsigned n_ld;
+    unsigned n_st;          /* store / atomic line requests not acknowledged yet (FENCE waits) */
+    unsigned slot;          /* index in the core's warp array */
+    unsigned block;         /* index in the core's block array */
+    unsigned wib;           /* warp index within the block */
+    const simt_grid *grid;  /* its launch */
+    unsigned priority;      /* GTO: higher first (event warps on top) */
+    uint64_t age;           /* GTO: lower = older */
+    /* Divergence: per-thread PCs with min-PC scheduling (docs/SIMT.md).
+     * x.pc/active = the group that issues next (the lanes whose PC is the
+     * smallest among the schedulable ones); x.lane_pc[] is valid for lanes
+     * in live but not in active. */
+    uint32_t live;          /* threads not exited */
+    uint32_t bar_wait;      /* threads waiting at the block barrier */
+    uint64_t fence_since;   /* cycle + 1 its FENCE first found stores outstanding (0: not waiting) */
+    uint64_t instrs;        /* warp instructions issued */
+    unsigned local_idx;     /* local-memory region (slot; nwarps + PEWT entry for event warps) */
+    /* scoreboard: register r may be read/written from cycle sb_ready[r] */
+    uint64_t sb_ready[RV_NREGS];
+    rv_lanes x;             /* registers, PCs, FP CSRs (the functional state; x.pc first) */
+    simt_load ld[SIMT_MAX_LD];
+    uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
+    uint32_t lr_val[SIMT_LANES];
+} simt_warp;
+
+typedef struct {
+    bool valid;
+    const simt_grid *grid;
+    uint32_t ctaid[3];
+    unsigned nwarps, live_threads, bar_arrived, warps_done;
+    uint32_t shmem_off, shmem_size;
+    unsigned regs;
+    uint16_t warp_slot[64];
+} simt_block;
+
+/* A load waiting on an L1 MSHR (slot, load index, the load's uid). */
+typedef struct {
+    uint16_t slot;
+    uint8_t ld;
+    uint64_t uid;
+} simt_waiter;
+
+/* L1 MSHR: one line read in flight, loads merged onto it.  Kept until the
+ * response arrives even when every waiter was dropped: a request in the
+ * memory system cannot be recalled (the line is installed then). */
+typedef struct {
+    bool valid;
+    uint32_t line;
+    unsigned n_wait;
+    simt_waiter wait[SIMT_MSHR_MERGE];
+} simt_mshr;
+
+/* Tags of the core's other requests: what to do with each response. */
+enum { TG_FREE = 0, TG_STORE, TG_ATOMIC, TG_FE_LOAD, TG_FE_STORE, TG_RESTORE };
+typedef struct {
+    uint8_t kind;
+    uint8_t ld;             /* atomics, F/E loads: load index */
+    uint16_t slot;          /* warp slot */
+    uint32_t pc;
+    uint64_t age;           /* the warp's age: stores and restores find it live or parked */
+    uint64_t uid;           /* atomics, F/E loads: the load's uid */
+    uint32_t next;          /* free list */
+} simt_tag;
+
+/* A register save (posted write) or restore (read) line waiting for the
+ * port (EDGE IV-D). */
+typedef struct {
+    uint64_t addr, age;
+    uint16_t slot;
+    bool read;
+} simt_bulk;
+
+/* The memory instruction in the load/store unit: its global lines, one per
+ * cycle into the L1 / the port (lanes: which lanes touch it). */
+enum { LSU_LOAD = 0, LSU_STORE, LSU_AMO };
+typedef struct {
+    bool busy;
+    uint8_t kind;           /* LSU_* */
+    uint8_t ld;             /* loads / atomics: load index in the warp */
+    uint8_t size;
+    uint16_t op;            /* rv_op */
+    uint16_t slot;
+    uint32_t pc;
+    uint64_t uid, age;
+    unsigned n, pos;
+    uint32_t line[SIMT_LANES], lanes[SIMT_LANES];
+    bool fe[SIMT_LANES];
+    uint32_t addr[SIMT_LANES], sval[SIMT_LANES]; /* F/E stores: where and what */
+} simt_lsu;
+
+typedef struct {
+    unsigned sets, assoc;
+    uint32_t *tag;    /* line address + 1; 0 = invalid */
+    uint64_t *lru;
+} simt_cache;
+
+/* Decoded-instruction cache over global memory (simulator speed, not
+ * timing), shared by the cores; the GPU clears it when a write touches a
+ * loaded kernel image. */
+typedef struct {
+    uint32_t tag;             /* pc + 1 */
+    rv_inst in;
+} simt_dcache_ent;
+typedef struct {
+    simt_dcache_ent *e;
+    unsigned mask;
+    const uint8_t *mem;
+    uint64_t mem_size;
+} simt_dcache;
+
+/* Up to the GPU: a block of grid finished; the first instruction of grid
+ * issued (the GPU sets grid->first_done); a fault stopped the core. */
+typedef struct {
+    void (*block_done)(void *user, const simt_grid *k);
+    void (*first_instr)(void *user, const simt_grid *k);
+    void (*fault)(void *user, const char *msg);
+    void *user;
+} simt_core_cbs;
+
+/* An extension of the core (EDGE warp-level events and preemption). */
+typedef struct {
+    void (*begin)(void *ext);                  /* start of the core's cycle, before the pipeline */
+    void (*end)(void *ext);                    /* end of the cycle, after it */
+    void (*warp_exit)(void *ext, unsigned slot); /* an event warp finished (its resources are back) */
+    bool (*blocks_held)(const void *ext);      /* the core may take no new background block now */
+} simt_core_hooks;
+
+/* A victim warp's context parked aside while an event warp runs in its
+ * slot (EDGE IV-D), and the event warp's registers there. */
+typedef struct {
+    bool parked;              /* slot holds a parked victim (event running or resume pending) */
+    bool saved;               /* its registers went to memory (else the event's were reserved) */
+    unsigned ev_regs;         /* registers per thread of the event warp in the slot */
+    uint64_t ev_mask;         /* its register mask (what a saved park wrote out) */
+} simt_slot_ev;
+
+typedef struct {
+    unsigned id;
+    const gpu_config *k;
+    uint8_t *gmem;            /* flat global memory (functional) */
+    uint64_t gmem_size;
+    simt_dcache *dc;
+    uint64_t now;             /* the cycle simt_core_tick() runs */
+    simt_core_cbs cb;
+    const simt_core_hooks *hooks;
+    void *ext;
+    bool failed;
+    char err[384];
+    unsigned nwarps;          /* warp slots */
+    simt_warp *w;
+    simt_block *blk;          /* max_blocks_per_core, + 1 empty block that event warps
+                               * point at (EDGE IV-D: an event warp has no TB, no
+                               * shared memory, block id 0) */
+    unsigned ev_block;        /* its index */
+    /* resources held; only the claim / release / park / resume functions and
+     * the block scheduler below change them */
+    unsigned used_threads, used_blocks, used_regs, used_shmem, used_warps;
+    uint8_t *shmem;           /* shmem_per_core bytes */
+    uint8_t *local;           /* (nwarps + PEWT entries) * 32 * stack_bytes */
+    /* GTO order: live warp slots sorted by (priority desc, age asc) */
+    uint16_t *order;
+    unsigned n_order;
+    int last_issued[SIMT_MAX_UNITS];
+    unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
+    uint64_t busy[CL_COUNT][SIMT_MAX_UNITS];
+    simt_cache l1, icache;
+    unsigned fetch_rr;
+    uint64_t next_wb;         /* earliest in-flight load completion */
+    /* memory path (simt_lsu.c): one port into the memory system */
+    mem_system *ms;
+    unsigned port;
+    unsigned lsh;             /* log2(line_bytes) */
+    simt_lsu lsu;
+    simt_mshr *mshr;          /* l1_mshrs */
+    uint32_t *imshr;          /* icache_mshrs: line + 1 being fetched (0: free) */
+    mem_req *pq;              /* port queue (port_queue) */
+    unsigned pq_head, pq_n;
+    simt_tag *tag;            /* port_tags */
+    uint32_t tag_free;        /* free-list head (UINT32_MAX: none) */
+    unsigned tags_used, mshrs_used, imshrs_used;
+    simt_bulk *bulk;          /* save / restore lines waiting (nwarps x 64 x 2 when events are on) */
+    unsigned bulk_head, bulk_n, bulk_cap;
+    unsigned n_save_out;      /* posted save writes not acknowledged */
+    unsigned arb_rr;          /* port arbitration: LSU, fetch, save/restore in turn */
+    uint64_t ld_uid;
+    uint64_t warp_seq;        /* age of the next warp started */
+    uint64_t alloc_mask;      /* slots given to a new block this cycle (preemption controller) */
+    unsigned alloc_regs;      /* their registers per thread */
+    /* EDGE IV-D parked victims (allocated when warp-level events are on) */
+    simt_warp *park;          /* per slot */
+    simt_slot_ev *sev;        /* per slot */
+    uint64_t save_base;       /* this core's register save area: 64 registers x 32 lanes x 4 B per slot */
+    /* statistics */
+    uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
+    uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
+} simt_core;
+
+/* ---- set-up and the cycle ---- */
+/* ms / port: the memory system and the core's port in it. */
+int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem, uint64_t gmem_size,
+                   simt_dcache *dc, mem_system *ms, unsigned port, const simt_core_cbs *cb);
+void simt_core_free(simt_core *c);
+void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext);
+void simt_core_tick(simt_core *c, uint64_t now);
+/* The core still has memory work: requests queued or in flight, responses
+ * to take (it must be ticked even with no warp). */
+bool simt_core_mem_busy(const simt_core *c);
+/* Tries to place block bi of grid k on core c; true on success. */
+bool simt_core_try_block(simt_core *c, const simt_grid *k, uint32_t bi);
+/* Stops the model: formats the message, marks the core failed, calls cb.fault. */
+void simt_core_fault(simt_core *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen);
+
+/* ---- resources of one warp context (EDGE IV-D), for the extension ---- */
+/* A free warp slot, 32 threads and regs_pt x 32 registers are available. */
+bool simt_core_free_ctx(const simt_core *c, unsigned regs_pt, unsigned *slot);
+/* regs_pt x 32 more registers fit in the register file. */
+bool simt_core_regs_fit(const simt_core *c, unsigned regs_pt);
+/* An event warp takes the free slot: its warp slot, threads, registers. */
+void simt_core_claim(simt_core *c, unsigned slot, unsigned regs_pt);
+/* The slot's running victim is set aside for an event warp with regs_pt
+ * registers (mask ev_mask): saved = the victim's registers the event uses go
+ * to the save area in global memory (values at once; posted MEM_K_SAVE
+ * writes, one line per register, cost the bandwidth), else the event's are
+ * reserved. */
+void simt_core_park(simt_core *c, unsigned slot, unsigned regs_pt, uint64_t ev_mask, bool saved);
+/* The parked victim comes back (registers read back when saved: exact values
+ * at once, and the restore reads in flight keep it from issuing until they
+ * are back). */
+void simt_core_resume(simt_core *c, unsigned slot);
+/* Starts an event warp of grid k in slot (claimed or parked before) with
+ * local-memory region local_idx at the given GTO priority. */
+void simt_core_start_event(simt_core *c, unsigned slot, const simt_grid *k, unsigned local_idx, unsigned priority);
+
+/* ---- warp state helpers used by the extension ---- */
+void simt_core_sort(simt_core *c);
+bool simt_loads_droppable(const simt_warp *w);
+void simt_drop_loads(simt_core *c, simt_warp *w);
+void simt_barrier_check(simt_core *c, simt_block *b);
+/* The warp's next instruction is a FENCE waiting for its stores. */
+bool simt_warp_at_fence(simt_core *c, const simt_warp *w);
+
+/* ---- between simt_core.c and simt_lsu.c (the core's own units) ---- */
+int simt_lsu_init(simt_core *c);
+void simt_lsu_free(simt_core *c);
+/* Issues a memory instruction: 0 issued, 1 structural stall (no side
+ * effects), -1 fault. */
+int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m);
+/* Start of the cycle: take responses from the port. */
+void simt_lsu_responses(simt_core *c);
+/* After issue: the LSU's next line, instruction fetch, save/restore lines,
+ * in turn for the port queue; then offer its head to the memory system. */
+void simt_lsu_requests(simt_core *c);
+void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask);
+void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask);
+uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);
+/* simt_core.c: a draining warp whose last load or store came back may finish */
+void simt_warp_check_done(simt_core *c, simt_warp *w);
+/* find the warp of a response: live in slot, or the victim parked there */
+simt_warp *simt_warp_find(simt_core *c, unsigned slot, uint64_t age);
+
+#endif

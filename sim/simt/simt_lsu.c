@@ -1,0 +1,623 @@
+/* simt_lsu: the SIMT core's memory path (docs/SIMT.md "Memory path") —
+ * address translation (global / shared / local), the load/store unit, the
+ * L1 data cache (write-through, no write-allocate) with MSHRs that merge
+ * line reads, the i-cache with its own MSHRs, register save / restore lines
+ * (EDGE IV-D), and the core's one port into the memory system (sim/mem/):
+ * a small queue the LSU, instruction fetch and save / restore take turns to
+ * fill, one request offered per cycle, responses taken each cycle.
+ *
+ * Functional vs timing: ordinary loads, stores and atomics act on the flat
+ * memory when they issue (correct for every kernel run here: one coherent
+ * memory) and send timing-only requests; a load completes when its lines'
+ * responses are back.  Accesses to the F/E-tracked region are functional
+ * requests instead (F/E 4.1: a load's value is the word when the F/E queues
+ * release it, a store's bytes are written when performed); they bypass the
+ * L1, and an F/E watchdog NACK stops the GPU with a fault. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt/simt_core.h"
+
+/* request ids: what a response belongs to (type << 56 | index) */
+enum { RQ_LINE = 1, RQ_INST, RQ_TAG, RQ_SAVE };
+#define RQ(t, i) ((uint64_t)(t) << 56 | (uint64_t)(i))
+
+static unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+/* ------------------------------------------------------------ caches */
+
+static int cache_init(simt_cache *c, unsigned bytes, unsigned line, unsigned assoc) {
+    unsigned lines = bytes / line;
+    if (assoc == 0 || lines < assoc) lines = assoc = 1;
+    c->assoc = assoc;
+    c->sets = lines / assoc;
+    c->tag = calloc((size_t)c->sets * assoc, sizeof *c->tag);
+    c->lru = calloc((size_t)c->sets * assoc, sizeof *c->lru);
+    return c->tag && c->lru ? 0 : -1;
+}
+
+/* true on hit; on miss installs the line (LRU victim) when install */
+static bool cache_access(simt_cache *c, uint32_t line, uint64_t now, bool install) {
+    unsigned set = line % c->sets;
+    uint32_t *t = &c->tag[set * c->assoc];
+    uint64_t *u = &c->lru[set * c->assoc];
+    unsigned v = 0;
+    for (unsigned i = 0; i < c->assoc; i++) {
+        if (t[i] == line + 1) { u[i] = now + 1; return true; }
+        if (u[i] < u[v]) v = i;
+    }
+    if (install) { t[v] = line + 1; u[v] = now + 1; }
+    return false;
+}
+
+static void cache_inval(simt_cache *c, uint32_t line) {
+    unsigned set = line % c->sets;
+    for (unsigned i = 0; i < c->assoc; i++)
+        if (c->tag[set * c->assoc + i] == line + 1) c->tag[set * c->assoc + i] = 0;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+int simt_lsu_init(simt_core *c) {
+    const gpu_config *k = c->k;
+    c->lsh = (unsigned)__builtin_ctz(k->line_bytes);
+    c->mshr = calloc(k->l1_mshrs, sizeof *c->mshr);
+    c->imshr = calloc(k->icache_mshrs, sizeof *c->imshr);
+    c->pq = calloc(k->port_queue, sizeof *c->pq);
+    c->tag = calloc(k->port_tags, sizeof *c->tag);
+    if (!c->mshr || !c->imshr || !c->pq || !c->tag) return -1;
+    for (unsigned i = 0; i < k->port_tags; i++) c->tag[i].next = i + 1 < k->port_tags ? i + 1 : UINT32_MAX;
+    c->tag_free = 0;
+    if (k->pre.warp_events) { /* at most one save and one restore of 64 registers per slot */
+        c->bulk_cap = c->nwarps * RV_NREGS * 2;
+        c->bulk = calloc(c->bulk_cap, sizeof *c->bulk);
+        if (!c->bulk) return -1;
+    }
+    if (cache_init(&c->l1, k->l1_bytes, k->line_bytes, k->l1_assoc)) return -1;
+    if (cache_init(&c->icache, k->icache_bytes, k->line_bytes, k->icache_assoc)) return -1;
+    return 0;
+}
+
+void simt_lsu_free(simt_core *c) {
+    free(c->mshr); free(c->imshr); free(c->pq); free(c->tag); free(c->bulk);
+    free(c->l1.tag); free(c->l1.lru); free(c->icache.tag); free(c->icache.lru);
+}
+
+bool simt_core_mem_busy(const simt_core *c) {
+    return c->pq_n || c->bulk_n || c->tags_used || c->mshrs_used || c->imshrs_used || c->n_save_out ||
+           c->lsu.busy;
+}
+
+/* ------------------------------------------------------------ the port */
+
+static bool port_room(const simt_core *c) { return c->pq_n < c->k->port_queue; }
+
+static mem_req *port_push(simt_core *c, uint64_t id, uint32_t line, uint8_t op, uint8_t kind) {
+    mem_req *r = &c->pq[(c->pq_head + c->pq_n++) % c->k->port_queue];
+    memset(r, 0, offsetof(mem_req, wdata));
+    r->id = id;
+    r->addr = (uint64_t)line << c->lsh;
+    r->op = op;
+    r->kind = kind;
+    r->src = MEM_SRC_GPU;
+    r->fe_trig = r->fe_act = MEM_FE_DEFAULT; /* F/E 4.1 GPU defaults */
+    r->amo_ops = 1;
+    return r;
+}
+
+static void mask_bytes(uint64_t bm[2], unsigned off, unsigned n) {
+    for (unsigned i = off; i < off + n; i++) bm[i >> 6] |= 1ull << (i & 63);
+}
+
+static void mask_line(const simt_core *c, uint64_t bm[2]) {
+    bm[0] = bm[1] = 0;
+    mask_bytes(bm, 0, c->k->line_bytes);
+}
+
+static int tag_alloc(simt_core *c, uint8_t kind, unsigned slot, uint64_t age, uint32_t pc) {
+    uint32_t i = c->tag_free;
+    if (i == UINT32_MAX) return -1;
+    simt_tag *t = &c->tag[i];
+    c->tag_free = t->next;
+    c->tags_used++;
+    t->kind = kind;
+    t->slot = (uint16_t)slot;
+    t->age = age;
+    t->pc = pc;
+    t->ld = 0;
+    t->uid = 0;
+    return (int)i;
+}
+
+static void tag_free(simt_core *c, uint32_t i) {
+    c->tag[i].kind = TG_FREE;
+    c->tag[i].next = c->tag_free;
+    c->tag_free = i;
+    c->tags_used--;
+}
+
+/* ------------------------------------------------------------ addresses */
+
+enum { RG_BAD = 0, RG_GLOBAL, RG_SHARED, RG_LOCAL };
+
+static inline uint8_t *translate(simt_core *c, simt_warp *w, unsigned lane, uint32_t a, unsigned size, int *rg) {
+    if (a >= FG_GUARD_END && (uint64_t)a + size <= c->gmem_size) { *rg = RG_GLOBAL; return c->gmem + a; }
+    if (a >= FG_SHARED_BASE && a < FG_LOCAL_TOP - c->k->stack_bytes) {
+        const simt_block *b = &c->blk[w->block];
+        uint32_t off = a - FG_SHARED_BASE;
+        if ((uint64_t)off + size <= b->shmem_size) { *rg = RG_SHARED; return c->shmem + b->shmem_off + off; }
+        *rg = RG_BAD;
+        return NULL;
+    }
+    uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
+    if (a >= lb && (uint64_t)a + size <= FG_LOCAL_TOP) {
+        *rg = RG_LOCAL;
+        return c->local + ((size_t)w->local_idx * SIMT_LANES + lane) * c->k->stack_bytes + (a - lb);
+    }
+    *rg = RG_BAD;
+    return NULL;
+}
+
+static inline uint32_t ld_val(const uint8_t *p, unsigned op) {
+    switch (op) {
+    case OP_LB: return (uint32_t)(int32_t)(int8_t)p[0];
+    case OP_LBU: return p[0];
+    case OP_LH: { int16_t v; memcpy(&v, p, 2); return (uint32_t)(int32_t)v; }
+    case OP_LHU: { uint16_t v; memcpy(&v, p, 2); return v; }
+    default: { uint32_t v; memcpy(&v, p, 4); return v; }
+    }
+}
+
+static bool is_fe(const simt_core *c, uint32_t a) { return c->ms && mem_fe_tracked(c->ms, a); }
+
+/* ------------------------------------------------------------ issue */
+
+/* Functional part of a store / atomic lane on ordinary memory. */
+static void store_lane(uint8_t *p, uint32_t v, unsigned size) {
+    if (size == 1) *p = (uint8_t)v;
+    else if (size == 2) { uint16_t h = (uint16_t)v; memcpy(p, &h, 2); }
+    else memcpy(p, &v, 4);
+}
+
+static uint32_t amo_lane(simt_warp *w, unsigned op, unsigned l, uint8_t *p, uint32_t a, uint32_t s) {
+    uint32_t old, nv;
+    memcpy(&old, p, 4);
+    switch (op) {
+    case OP_LR: w->lr_addr[l] = a + 1; w->lr_val[l] = old; return old;
+    case OP_SC: {
+        uint32_t r = 1;
+        if (w->lr_addr[l] == a + 1 && w->lr_val[l] == old) { memcpy(p, &s, 4); r = 0; }
+        w->lr_addr[l] = 0;
+        return r;
+    }
+    case OP_AMOSWAP: nv = s; break;
+    case OP_AMOADD: nv = old + s; break;
+    case OP_AMOXOR: nv = old ^ s; break;
+    case OP_AMOAND: nv = old & s; break;
+    case OP_AMOOR: nv = old | s; break;
+    case OP_AMOMIN: nv = (int32_t)old < (int32_t)s ? old : s; break;
+    case OP_AMOMAX: nv = (int32_t)old > (int32_t)s ? old : s; break;
+    case OP_AMOMINU: nv = old < s ? old : s; break;
+    default: nv = old > s ? old : s; break;
+    }
+    memcpy(p, &nv, 4);
+    return old;
+}
+
+int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
+    const gpu_config *k = c->k;
+    const uint64_t now = c->now;
+    const bool is_ld = in->flags & RVF_LOAD;
+    const bool is_amo = in->flags & RVF_AMO;
+    simt_lsu *u = &c->lsu;
+    uint8_t *hp[SIMT_LANES];
+    uint32_t addr[SIMT_LANES];
+    unsigned nl = 0, nshared = 0, nlocal = 0;
+    uint32_t fe_lanes = 0;
+    const uint32_t *base = w->x.r[in->rs1];
+    if (u->busy) return 1;
+    if (is_ld && w->n_ld >= k->max_inflight_loads) return 1;
+    /* bank conflicts (32 banks x 4 B): distinct words per bank */
+    uint32_t bank_word[32];
+    unsigned bank_cnt[32] = {0}, conflict = 1;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        uint32_t a = base[l] + (uint32_t)(is_amo ? 0 : in->imm);
+        int rg;
+        addr[l] = a;
+        if (is_amo && (a & 3)) {
+            simt_core_fault(c, "misaligned atomic %s at 0x%08x (pc 0x%08x, core %u warp %u lane %u)",
+                            rv_op_name(in->op), a, w->x.pc, c->id, w->slot, l);
+            return -1;
+        }
+        hp[l] = translate(c, w, l, a, in->size, &rg);
+        if (!hp[l]) {
+            simt_core_fault(c, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u)", a,
+                            rv_op_name(in->op), in->size, w->x.pc, c->id, w->slot, l);
+            return -1;
+        }
+        if (rg == RG_GLOBAL) {
+            uint32_t ln = a >> c->lsh;
+            bool fe = is_fe(c, a);
+            if (fe && (is_amo || (a & (in->size - 1u)))) {
+                simt_core_fault(c, "%s %s at 0x%08x in the F/E-tracked region (pc 0x%08x, core %u warp %u lane %u): "
+                                "F/E accesses must be aligned loads or stores", is_amo ? "atomic" : "misaligned",
+                                rv_op_name(in->op), a, w->x.pc, c->id, w->slot, l);
+                return -1;
+            }
+            unsigned j = 0;
+            while (j < nl && u->line[j] != ln) j++;
+            if (j == nl) {
+                u->line[nl] = ln;
+                u->lanes[nl] = 0;
+                u->fe[nl++] = fe;
+            }
+            u->lanes[j] |= 1u << l;
+            if (fe) fe_lanes |= 1u << l;
+        } else if (rg == RG_SHARED) {
+            uint32_t wd = (a - FG_SHARED_BASE) >> 2, bk = wd & 31;
+            if (bank_cnt[bk] == 0 || bank_word[bk] != wd) {
+                if (bank_cnt[bk] == 0) bank_word[bk] = wd;
+                if (++bank_cnt[bk] > conflict) conflict = bank_cnt[bk];
+            }
+            nshared++;
+        } else {
+            nlocal++;
+        }
+    }
+    /* functional part (F/E lanes: at the memory, from the response) */
+    simt_load *ld = NULL;
+    if (is_ld) {
+        unsigned i = 0;
+        while (w->ld[i].valid) i++;
+        ld = &w->ld[i];
+        memset(ld, 0, offsetof(simt_load, val));
+        ld->valid = true;
+        ld->rd = in->rd;
+        ld->op = in->op;
+        ld->pc = w->x.pc;
+        ld->mask = m;
+        ld->replay = !is_amo && !fe_lanes;
+        ld->seq = w->instrs;
+        ld->uid = ++c->ld_uid;
+        ld->issued = now;
+        ld->wait = nl;
+        ld->global = nl > 0;
+        ld->fe_lanes = fe_lanes;
+        w->n_ld++;
+        u->ld = (uint8_t)i;
+        u->uid = ld->uid;
+    }
+    const uint32_t *src = w->x.r[in->rs2];
+    for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        if (is_amo) ld->val[l] = amo_lane(w, in->op, l, hp[l], addr[l], src[l]); /* lanes in order */
+        else if (is_ld) ld->val[l] = ld_val(hp[l], in->op);
+        else store_lane(hp[l], src[l], in->size);
+    }
+    for (unsigned j = 0; j < nl; j++)
+        for (uint32_t mm = u->lanes[j]; mm; mm &= mm - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            u->addr[l] = addr[l];
+            u->sval[l] = src[l];
+            if (is_ld) ld->addr[l] = addr[l];
+        }
+    /* timing: global lines go through the LSU one per cycle (the first this
+     * cycle); shared memory takes its bank conflicts, local memory an L1 hit */
+    uint64_t done = now + 1;
+    if (nshared) {
+        uint64_t t = now + k->shmem_latency + conflict - 1;
+        if (t > done) done = t;
+    }
+    if (nlocal) {
+        uint64_t t = now + k->l1_hit_latency;
+        if (t > done) done = t;
+    }
+    c->busy[CL_LDST][0] = now + (nshared ? conflict : 1);
+    if (nl) {
+        u->busy = true;
+        u->kind = is_amo ? LSU_AMO : is_ld ? LSU_LOAD : LSU_STORE;
+        u->op = in->op;
+        u->size = in->size;
+        u->slot = (uint16_t)w->slot;
+        u->pc = w->x.pc;
+        u->age = w->age;
+        u->n = nl;
+        u->pos = 0;
+        if (!is_ld || is_amo) w->n_st += nl; /* FENCE waits for stores and atomics */
+    }
+    if (ld) {
+        ld->done = done;
+        if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = nl ? UINT64_MAX : done;
+        if (!nl && done < c->next_wb) c->next_wb = done;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ completion */
+
+/* One global line of load (slot, ld, uid) is back; its lanes are ready at t.
+ * A dropped load (no longer valid, or the slot's load index reused) is gone. */
+static simt_load *line_done(simt_core *c, unsigned slot, unsigned ldi, uint64_t uid, uint64_t t) {
+    simt_load *ld = &c->w[slot].ld[ldi];
+    if (!ld->valid || ld->uid != uid) return NULL;
+    if (t > ld->done) ld->done = t;
+    if (--ld->wait == 0 && ld->done < c->next_wb) c->next_wb = ld->done;
+    return ld;
+}
+
+simt_warp *simt_warp_find(simt_core *c, unsigned slot, uint64_t age) {
+    simt_warp *w = &c->w[slot];
+    if (w->state != WS_FREE && w->state != WS_PARKED && w->age == age) return w;
+    if (c->sev && c->sev[slot].parked && c->park[slot].age == age) return &c->park[slot];
+    return NULL;
+}
+
+static void store_acked(simt_core *c, const simt_tag *t) {
+    simt_warp *w = simt_warp_find(c, t->slot, t->age);
+    if (!w || !w->n_st) {
+        simt_core_fault(c, "core %u: store acknowledgement for warp slot %u with no store outstanding", c->id, t->slot);
+        return;
+    }
+    w->n_st--;
+    if (w == &c->w[t->slot]) simt_warp_check_done(c, w);
+}
+
+static void nack(simt_core *c, const mem_rsp *r, const simt_tag *t, const char *what) {
+    simt_core_fault(c, "F/E watchdog NACK: %s of line 0x%08llx at pc 0x%08x (core %u warp %u) was never "
+                       "satisfied by the F/E queues (no retry: issue 13)",
+                    what, (unsigned long long)r->addr, t->pc, c->id, t->slot);
+}
+
+static void take(simt_core *c, const mem_rsp *r) {
+    const uint64_t now = c->now;
+    const uint64_t ready = now + c->k->l1_hit_latency; /* back through the L1 pipeline */
+    unsigned type = (unsigned)(r->id >> 56);
+    uint32_t i = (uint32_t)r->id;
+    uint32_t line = (uint32_t)(r->addr >> c->lsh);
+    c->rsp_taken++;
+    if (type == RQ_LINE && i < c->k->l1_mshrs && c->mshr[i].valid && c->mshr[i].line == line) {
+        simt_mshr *ms = &c->mshr[i];
+        cache_access(&c->l1, line, now, true);
+        for (unsigned j = 0; j < ms->n_wait; j++) line_done(c, ms->wait[j].slot, ms->wait[j].ld, ms->wait[j].uid, ready);
+        ms->valid = false;
+        c->mshrs_used--;
+    } else if (type == RQ_INST && i < c->k->icache_mshrs && c->imshr[i] == line + 1) {
+        cache_access(&c->icache, line, now, true);
+        for (unsigned s = 0; s < c->nwarps; s++)
+            if (c->w[s].imiss == line + 1) c->w[s].imiss = 0;
+        c->imshr[i] = 0;
+        c->imshrs_used--;
+    } else if (type == RQ_SAVE && c->n_save_out) {
+        c->n_save_out--;
+    } else if (type == RQ_TAG && i < c->k->port_tags && c->tag[i].kind != TG_FREE) {
+        simt_tag *t = &c->tag[i];
+        switch (t->kind) {
+        case TG_FE_STORE:
+            if (r->status == MEM_NACK) { nack(c, r, t, "store"); break; }
+            /* fall through */
+        case TG_STORE:
+            store_acked(c, t);
+            break;
+        case TG_ATOMIC:
+            line_done(c, t->slot, t->ld, t->uid, ready);
+            store_acked(c, t);
+            break;
+        case TG_FE_LOAD: {
+            if (r->status == MEM_NACK) { nack(c, r, t, "load"); break; }
+            simt_load *ld = line_done(c, t->slot, t->ld, t->uid, ready);
+            if (!ld) break; /* F/E loads are never dropped; defensive */
+            for (uint32_t mm = ld->fe_lanes; mm; mm &= mm - 1) {
+                unsigned l = (unsigned)__builtin_ctz(mm);
+                if (ld->addr[l] >> c->lsh == line) ld->val[l] = ld_val(r->rdata + (ld->addr[l] & (c->k->line_bytes - 1)), ld->op);
+            }
+            break;
+        }
+        case TG_RESTORE: {
+            simt_warp *w = simt_warp_find(c, t->slot, t->age);
+            if (w && w->n_restore) w->n_restore--;
+            else simt_core_fault(c, "core %u: register restore for warp slot %u not waiting for one", c->id, t->slot);
+            break;
+        }
+        }
+        tag_free(c, i);
+    } else {
+        simt_core_fault(c, "core %u: response id 0x%016llx (line 0x%08llx) matches no request in flight", c->id,
+                        (unsigned long long)r->id, (unsigned long long)r->addr);
+    }
+}
+
+void simt_lsu_responses(simt_core *c) {
+    if (!c->ms) return;
+    for (unsigned n = 0; n < c->k->port_rsp_per_cycle && !c->failed; n++) {
+        const mem_rsp *r = mem_rsp_peek(c->ms, c->port);
+        if (!r) return;
+        take(c, r);
+        mem_rsp_pop(c->ms, c->port);
+    }
+}
+
+/* ------------------------------------------------------------ requesters */
+
+/* The LSU's next line: 0 done, 1 stalled (retry next cycle). */
+static int lsu_line(simt_core *c) {
+    simt_lsu *u = &c->lsu;
+    const uint32_t line = u->line[u->pos], lanes = u->lanes[u->pos];
+    const uint64_t now = c->now;
+    simt_warp *w = &c->w[u->slot];
+    int ti;
+    if (u->kind == LSU_LOAD) {
+        simt_load *ld = &w->ld[u->ld];
+        if (!ld->valid || ld->uid != u->uid) { u->busy = false; return 0; } /* dropped: nothing more to send */
+        if (u->fe[u->pos]) {
+            if (!port_room(c) || (ti = tag_alloc(c, TG_FE_LOAD, u->slot, u->age, u->pc)) < 0) return c->stall_port++, 1;
+            c->tag[ti].ld = u->ld;
+            c->tag[ti].uid = u->uid;
+            mem_req *r = port_push(c, RQ(RQ_TAG, ti), line, MEM_READ, MEM_K_DATA);
+            for (uint32_t mm = lanes; mm; mm &= mm - 1)
+                mask_bytes(r->bmask, ld->addr[__builtin_ctz(mm)] & (c->k->line_bytes - 1), u->size);
+            r->data = true;
+            return 0;
+        }
+        if (cache_access(&c->l1, line, now, false)) {
+            c->l1_hits++;
+            line_done(c, u->slot, u->ld, u->uid, now + c->k->l1_hit_latency);
+            return 0;
+        }
+        int mi = -1;
+        for (unsigned i = 0; i < c->k->l1_mshrs && mi < 0; i++)
+            if (c->mshr[i].valid && c->mshr[i].line == line) mi = (int)i;
+        if (mi >= 0 && c->mshr[mi].n_wait == SIMT_MSHR_MERGE) return c->stall_mshr++, 1;
+        if (mi < 0) {
+            if (c->mshrs_used == c->k->l1_mshrs) return c->stall_mshr++, 1;
+            if (!port_room(c)) return c->stall_port++, 1;
+            while (c->mshr[++mi].valid) {}
+            c->mshr[mi].valid = true;
+            c->mshr[mi].line = line;
+            c->mshr[mi].n_wait = 0;
+            c->mshrs_used++;
+            mem_req *r = port_push(c, RQ(RQ_LINE, mi), line, MEM_READ, MEM_K_DATA);
+            mask_line(c, r->bmask); /* the L1 fills whole lines */
+        }
+        simt_mshr *ms = &c->mshr[mi];
+        ms->wait[ms->n_wait++] = (simt_waiter){u->slot, u->ld, u->uid};
+        c->l1_misses++;
+        return 0;
+    }
+    /* stores and atomics: one request per line, acknowledged */
+    const bool fe = u->fe[u->pos], amo = u->kind == LSU_AMO;
+    if (!port_room(c) || (ti = tag_alloc(c, amo ? TG_ATOMIC : fe ? TG_FE_STORE : TG_STORE, u->slot, u->age, u->pc)) < 0)
+        return c->stall_port++, 1;
+    mem_req *r;
+    if (amo) {
+        /* performed at the L2 (values functional at issue), which serializes the lanes */
+        c->tag[ti].ld = u->ld;
+        c->tag[ti].uid = u->uid;
+        r = port_push(c, RQ(RQ_TAG, ti), line, MEM_ATOMIC, MEM_K_ATOMIC);
+        r->amo_ops = (uint8_t)popc(lanes);
+        cache_inval(&c->l1, line);
+    } else {
+        r = port_push(c, RQ(RQ_TAG, ti), line, MEM_WRITE, MEM_K_DATA);
+        if (!fe) cache_access(&c->l1, line, now, false); /* write-through, no write-allocate */
+        c->stores++;
+    }
+    r->data = fe;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm), o = u->addr[l] & (c->k->line_bytes - 1);
+        mask_bytes(r->bmask, o, u->size);
+        if (fe) memcpy(r->wdata + o, &u->sval[l], u->size); /* lanes in order: the last one wins, as at issue */
+    }
+    return 0;
+}
+
+static void lsu_step(simt_core *c) {
+    simt_lsu *u = &c->lsu;
+    if (!u->busy || lsu_line(c)) return;
+    if (u->busy && ++u->pos == u->n) u->busy = false;
+}
+
+/* Instruction fetch: one warp per cycle, round robin, refills its i-buffer
+ * from one i-cache line; a miss is a MEM_K_INST read through the port (an
+ * i-cache MSHR per line, later warps wait on it). */
+static void fetch_step(simt_core *c) {
+    const gpu_config *k = c->k;
+    const uint64_t now = c->now;
+    for (unsigned i = 0; i < c->nwarps; i++) {
+        unsigned slot = (c->fetch_rr + i) % c->nwarps;
+        simt_warp *w = &c->w[slot];
+        if (w->state != WS_RUN || !w->active || w->ibuf_n >= k->ibuf_depth || w->imiss || w->stop_fetch) continue;
+        uint32_t a = w->x.pc + 4 * w->ibuf_n;
+        uint32_t line = a >> c->lsh;
+        if (cache_access(&c->icache, line, now, false)) {
+            unsigned room = (k->line_bytes - a % k->line_bytes) / 4;
+            unsigned want = k->ibuf_depth - w->ibuf_n;
+            w->ibuf_n += want < room ? want : room;
+        } else {
+            unsigned j = 0;
+            while (j < k->icache_mshrs && c->imshr[j] != line + 1) j++;
+            if (j == k->icache_mshrs) { /* a new line: an i-MSHR and room in the port */
+                if (c->imshrs_used == k->icache_mshrs || !port_room(c)) {
+                    c->stall_port++;
+                    c->fetch_rr = slot + 1;
+                    return;
+                }
+                j = 0;
+                while (c->imshr[j]) j++;
+                c->imshr[j] = line + 1;
+                c->imshrs_used++;
+                mem_req *r = port_push(c, RQ(RQ_INST, j), line, MEM_READ, MEM_K_INST);
+                mask_line(c, r->bmask);
+            }
+            w->imiss = line + 1;
+        }
+        c->fetch_rr = slot + 1;
+        return;
+    }
+}
+
+/* ------------------------------------------------ register save / restore */
+
+uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r) {
+    return c->save_base + ((uint64_t)slot * RV_NREGS + r) * SIMT_LANES * 4;
+}
+
+static void bulk_push(simt_core *c, unsigned slot, unsigned r, uint64_t age, bool read) {
+    if (c->bulk_n == c->bulk_cap) {
+        simt_core_fault(c, "core %u: register save/restore queue overflow", c->id);
+        return;
+    }
+    c->bulk[(c->bulk_head + c->bulk_n++) % c->bulk_cap] = (simt_bulk){simt_save_addr(c, slot, r), age, (uint16_t)slot, read};
+}
+
+/* EDGE IV-D: one 128 B line (a register of 32 lanes) per saved register */
+void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask) {
+    for (unsigned r = 0; r < RV_NREGS; r++)
+        if (mask >> r & 1) bulk_push(c, slot, r, age, false);
+}
+
+void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask) {
+    for (unsigned r = 0; r < RV_NREGS; r++)
+        if (mask >> r & 1) {
+            bulk_push(c, w->slot, r, w->age, true);
+            w->n_restore++;
+        }
+}
+
+static void bulk_step(simt_core *c) {
+    if (!c->bulk_n || !port_room(c)) return;
+    const simt_bulk *b = &c->bulk[c->bulk_head];
+    mem_req *r;
+    if (b->read) {
+        int ti = tag_alloc(c, TG_RESTORE, b->slot, b->age, 0);
+        if (ti < 0) return;
+        r = port_push(c, RQ(RQ_TAG, ti), (uint32_t)(b->addr >> c->lsh), MEM_READ, MEM_K_SAVE);
+    } else {
+        r = port_push(c, RQ(RQ_SAVE, b->slot), (uint32_t)(b->addr >> c->lsh), MEM_WRITE, MEM_K_SAVE);
+        c->n_save_out++;
+    }
+    mask_line(c, r->bmask);
+    c->bulk_head = (c->bulk_head + 1) % c->bulk_cap;
+    c->bulk_n--;
+}
+
+/* ------------------------------------------------------------ the cycle */
+
+void simt_lsu_requests(simt_core *c) {
+    /* the three requesters take turns at the port queue's free places */
+    for (unsigned i = 0; i < 3; i++) switch ((c->arb_rr + i) % 3) {
+        case 0: lsu_step(c); break;
+        case 1: if (c->n_order) fetch_step(c); break;
+        default: bulk_step(c); break;
+        }
+    c->arb_rr = (c->arb_rr + 1) % 3;
+    if (!c->pq_n || !c->ms || c->failed) return;
+    int rc = mem_send(c->ms, c->port, &c->pq[c->pq_head]);
+    if (rc == 0) {
+        c->pq_head = (c->pq_head + 1) % c->k->port_queue;
+        c->pq_n--;
+        c->req_sent++;
+    } else if (rc < 0) {
+        simt_core_fault(c, "core %u: memory system refused a request: %s", c->id, mem_error(c->ms));
+    }
+}
