@@ -101,9 +101,13 @@ module fe_sched_queues #(
   localparam int LN_W = ADDR_W - LB;               // absolute line number width
   localparam int BASE_LINE = REGION_BASE >> LB;
   localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
-  // queue entry: {tag, mask, addr, act, trig, we, src}
+  // queue entry: {line index in the region, in region, tag, mask, addr, act,
+  // trig, we, src}; the low OW bits are the request as it leaves.  The region
+  // check and index are computed at intake, so a head's checks start from
+  // flip-flops (issue 11).
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
-  localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, EW = E_TAG + TAG_W;
+  localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, OW = E_TAG + TAG_W;
+  localparam int E_IN = OW, E_IDX = OW + 1, EW = E_IDX + IW;
   localparam logic [1:0] T_NONE = 2'd0, T_FULL = 2'd1;
   localparam logic [1:0] A_NONE = 2'd0, A_FILL = 2'd1, A_EMPTY = 2'd2;
 
@@ -117,7 +121,11 @@ module fe_sched_queues #(
   endfunction
 
   // ------------------------------------------------------------ intake
-  logic [1:0] in_trig, in_act, in_q;
+  logic [1:0]    in_trig, in_act, in_q;
+  logic [LN_W:0] in_rel;
+  logic          in_in;
+  assign in_rel = rel_line(req_addr_i[ADDR_W-1:LB]);
+  assign in_in  = in_region(in_rel);
   always_comb begin
     in_trig = (req_trig_i == 2'd3) ? T_NONE : req_trig_i;
     in_act  = (req_act_i == 2'd3) ? A_NONE : req_act_i;
@@ -125,11 +133,12 @@ module fe_sched_queues #(
       in_trig = req_we_i ? T_NONE : T_FULL;
       in_act  = req_we_i ? A_FILL : A_NONE;
     end
-    if (in_trig == T_NONE || !in_region(rel_line(req_addr_i[ADDR_W-1:LB]))) in_q = 2'd0;
+    if (in_trig == T_NONE || !in_in) in_q = 2'd0;
     else in_q = req_src_i ? 2'd2 : 2'd1;
   end
   logic [EW-1:0] in_entry;
-  assign in_entry = {req_tag_i, req_mask_i, req_addr_i, in_act, in_trig, req_we_i, req_src_i};
+  assign in_entry = {in_rel[IW-1:0], in_in, req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
+                     req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
   logic          busy;
@@ -184,11 +193,9 @@ module fe_sched_queues #(
     assign h_trig[q] = q_head[q][E_TRIG +: 2];
     assign h_act[q]  = q_head[q][E_ACT +: 2];
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
-    logic [LN_W:0] rel;
-    assign rel = rel_line(q_head[q][E_ADDR+LB +: LN_W]);
-    assign h_idx[q] = rel[IW-1:0];
+    assign h_idx[q]  = q_head[q][E_IDX +: IW];
     fe_trigger_check #(.WORDS(WORDS)) u_check (
-      .valid_i(q_valid[q]), .in_region_i(in_region(rel)),
+      .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
       .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
       .bits_valid_i(hbv_eff[q]), .bits_i(hb_eff[q]),
       .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
@@ -203,7 +210,7 @@ module fe_sched_queues #(
 
   // ------------------------------------------------------------ leave: serve or NACK
   logic       out_valid_q, nack_valid_q;
-  logic [EW-1:0] out_q, nack_q;
+  logic [OW-1:0] out_q, nack_q;
   logic [1:0] out_qid_q, nack_qid_q;
   logic       disp, nack;
   logic [1:0] disp_q, nack_sel;
@@ -339,11 +346,11 @@ module fe_sched_queues #(
     end else begin
       for (int q = 0; q < 3; q++) hb_q[q] <= hb_d[q];
       if (disp) begin
-        out_q     <= q_head[disp_q];
+        out_q     <= q_head[disp_q][OW-1:0];
         out_qid_q <= disp_q;
       end
       if (nack) begin
-        nack_q     <= q_head[nack_sel];
+        nack_q     <= q_head[nack_sel][OW-1:0];
         nack_qid_q <= nack_sel;
       end
     end
