@@ -1,5 +1,5 @@
-// CM-CPU / CM-BAL stall monitor, block top (CM Sec. 4, Fig. 11): P memory
-// partition counter pairs, the central CM-CPU logic, C per-core CM-BAL states
+// CM-CPU / CM-BAL stall monitor, block top (CM Sec. 4, Fig. 11): the stall
+// bits of P memory partitions, the central CM-CPU logic, C per-core CM-BAL states
 // and one CM-BAL decision datapath that the cores share.  Defaults are CM
 // Table I: 8 partitions, 28 cores, 2 schedulers, 48 warps; interval 1024
 // cycles, tH = 1, tL = 0.25 (Sec. 5).
@@ -48,7 +48,6 @@ module cm_bal_monitor #(
   parameter logic [NLVL*8-1:0] LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1},
   parameter int EXPLORE_WARPS = 6,
   parameter int EXPLORE_N     = 4,
-  localparam int CW  = $clog2(INTERVAL),
   localparam int STW = $clog2(P * INTERVAL),
   localparam int SGW = $clog2(NSCHED * INTERVAL),
   localparam int KW  = SGW + 1,
@@ -81,26 +80,14 @@ module cm_bal_monitor #(
   output logic [SGW-1:0]        rd_avg_o,
   output logic [2:0]            rd_why_o
 );
-  logic [P*(CW+1)-1:0] mc_cnt, net_cnt;
-  logic                end_w;
-
-  for (genvar p = 0; p < P; p++) begin : g_part
-    cm_partition_counters #(.INTERVAL(INTERVAL)) u_part (
-      .clk_i, .rst_ni,
-      .stall_mc_i (stall_mc_i[p]),
-      .stall_net_i(stall_net_i[p]),
-      .end_i      (end_w),
-      .mc_o       (mc_cnt[p*(CW+1) +: CW+1]),
-      .net_o      (net_cnt[p*(CW+1) +: CW+1])
-    );
-  end
+  logic end_w;
 
   cm_cpu_central #(
     .P(P), .INTERVAL(INTERVAL), .TH_Q4(TH_Q4), .TL_Q4(TL_Q4), .MAXW(MAXW), .FINE(FINE)
   ) u_central (
     .clk_i, .rst_ni,
-    .mc_i         (mc_cnt),
-    .net_i        (net_cnt),
+    .stall_mc_i,
+    .stall_net_i,
     .mode_i,
     .end_o        (end_w),
     .lim_q_o      (cpu_limit_o),

@@ -1,5 +1,6 @@
-/* C twin of rtl/cm/cm_bal_monitor.sv (and its cm_partition_counters,
- * cm_cpu_central, cm_bal_core, cm_bal_decide).  Every step computes the next
+/* C twin of rtl/cm/cm_bal_monitor.sv (and its cm_cpu_central, cm_bal_core,
+ * cm_bal_decide; the partitions' stall counts kept per partition, as in the
+ * paper, where the RTL sums them as they arrive).  Every step computes the next
  * state from the current state and inputs, then commits.
  *
  * Each core is kept twice: core[] is its state as a one-cycle design would
@@ -249,7 +250,7 @@ static void tw_step(void *v, const void *i) {
     if (end) t->wk = 1;
     else if (t->wk) t->wk = t->wk == p->c + 2 ? 0 : t->wk + 1;
 
-    /* cm_partition_counters x P */
+    /* per-partition stallMC / stallnet counters (CM Fig. 11 items 3, 4) */
     for (unsigned q = 0; q < p->p; q++) {
         if (end) {
             t->mc[q] = t->net[q] = 0;
