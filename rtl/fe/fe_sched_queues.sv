@@ -306,6 +306,7 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ state
   logic [CNT_W-1:0] stall_q [3];
   logic [CNT_W-1:0] releases_q, nacks_q;
+  logic [1:0]       rel_n_q;  // releases of the last cycle, not yet in releases_q
   logic             err_q, stall_mc_q;
 
   always_ff @(posedge clk_i) begin
@@ -317,6 +318,7 @@ module fe_sched_queues #(
       stall_q[1]   <= '0;
       stall_q[2]   <= '0;
       releases_q   <= '0;
+      rel_n_q      <= '0;
       nacks_q      <= '0;
       err_q        <= 1'b0;
       stall_mc_q   <= 1'b0;
@@ -327,7 +329,10 @@ module fe_sched_queues #(
       if (nack) nack_valid_q <= 1'b1;
       else if (nack_ready_i) nack_valid_q <= 1'b0;
       for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blocked[q]);
-      releases_q <= releases_q + CNT_W'($countones(release_q));
+      // (issue 11: the count of a cycle's releases is registered before it is
+      // added; releases_o adds it back, so the port sees the same count)
+      rel_n_q    <= 2'($countones(release_q));
+      releases_q <= releases_q + CNT_W'(rel_n_q);
       nacks_q    <= nacks_q + CNT_W'(nack);
       if (nack) err_q <= 1'b1;
       stall_mc_q <= req_valid_i && !q_ready[in_q];
@@ -383,7 +388,7 @@ module fe_sched_queues #(
   assign stall_nt_o     = stall_q[0];
   assign stall_cpu_o    = stall_q[1];
   assign stall_gpu_o    = stall_q[2];
-  assign releases_o     = releases_q;
+  assign releases_o     = releases_q + CNT_W'(rel_n_q);
   assign nacks_o        = nacks_q;
   assign err_o          = err_q;
 
