@@ -196,7 +196,12 @@ module edge_ekt #(
   wire [ADDR_W-1:0]  rd_end  = rd[O_END +: ADDR_W];
   wire [MAXEV_W-1:0] rd_maxe = rd[O_MAXE +: MAXEV_W];
   wire [MAXEV_W-1:0] rd_infl = rd[O_INFL +: MAXEV_W];
-  wire               rd_sgl  = sgl_q[op_id_q];
+  // The launched entry's single-warp flag: sampled in S_IDLE at the
+  // buffered ring's entry, so in S_LAUNCH (entered only by taking the ring,
+  // an edge at which no registration changes sgl_q) it is sgl_q[op_id_q]
+  // from a flip-flop rather than through a 32:1 mux (issue 11).
+  logic              ring_sgl_q;
+  wire               rd_sgl  = ring_sgl_q;
 
   // Circular parameter buffer (Sec. III-C): one adder, one comparator.
   wire [ADDR_W:0]    head_sum  = {1'b0, rd_head} + (ADDR_W+1)'(rd_size);
@@ -538,6 +543,7 @@ module edge_ekt #(
   // (loaded every cycle, read only in the cycle after it was accepted)
   always_ff @(posedge clk_i) begin
     sgl_q       <= sgl_d;
+    if (state_q == S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
     c_op_q      <= cmd_op_i;
     c_id_q      <= cmd_id_i;
     c_word_q    <= reg_word;
@@ -569,6 +575,7 @@ module edge_ekt #(
       // an entry being launched or completed is registered and consistent
       if (state_q == S_LAUNCH || state_q == S_CPL) begin
         assert (valid_q[op_id_q]);
+        if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q]);
         assert (rd_head >= rd_base && rd_head <= rd_end);  // head within [base, end]
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
 
