@@ -132,15 +132,30 @@ module edge_doorbell #(
     .count_o(pt_cnt)
   );
 
-  logic              err_v_q;
+  // Errors and counters (issue 11): the decode's bad-range / bad-alignment
+  // flags and the write's address are registered as they are (no enable), and
+  // the error registers and counters take them one edge later; the ports show
+  // the registers with that last edge's flags applied (state only), i.e.
+  // exactly what registers updated at the decoding edge would hold, without
+  // the decode driving the enables of 64 + 2 x 16 flip-flops.
+  logic              brange_q, balign_q;
+  logic [ADDR_W-1:0] baddr_q;
   logic [1:0]        err_code_q, status_q;
   logic [ADDR_W-1:0] err_addr_q;
   logic [31:0]       cnt_rings_q;
   logic [15:0]       cnt_range_q, cnt_align_q;
+  wire               err_v     = brange_q || balign_q;
+  wire  [1:0]        err_code  = err_v ? (brange_q ? ERR_RANGE : ERR_ALIGN) : err_code_q;
+  wire  [ADDR_W-1:0] err_addr  = err_v ? baddr_q : err_addr_q;
+  wire  [15:0]       cnt_range = (brange_q && cnt_range_q != 16'hffff) ? cnt_range_q + 16'd1 : cnt_range_q;
+  wire  [15:0]       cnt_align = (balign_q && cnt_align_q != 16'hffff) ? cnt_align_q + 16'd1 : cnt_align_q;
+  wire  [1:0]        status    = status_q | {balign_q, brange_q};
 
   always_ff @(posedge clk_i) begin
+    baddr_q <= s_addr_q;  // read only with brange_q / balign_q
     if (!rst_ni) begin
-      err_v_q     <= 1'b0;
+      brange_q    <= 1'b0;
+      balign_q    <= 1'b0;
       err_code_q  <= '0;
       err_addr_q  <= '0;
       cnt_rings_q <= '0;
@@ -148,30 +163,24 @@ module edge_doorbell #(
       cnt_align_q <= '0;
       status_q    <= '0;
     end else begin
-      err_v_q <= bad_range || bad_align;
-      if (bad_range || bad_align) begin
-        err_code_q <= bad_range ? ERR_RANGE : ERR_ALIGN;
-        err_addr_q <= s_addr_q;
-      end
+      brange_q    <= bad_range;
+      balign_q    <= bad_align;
+      err_code_q  <= err_code;
+      err_addr_q  <= err_addr;
+      cnt_range_q <= cnt_range;
+      cnt_align_q <= cnt_align;
+      status_q    <= status;
       if (ring_push && cnt_rings_q != 32'hffffffff) cnt_rings_q <= cnt_rings_q + 32'd1;
-      if (bad_range) begin
-        if (cnt_range_q != 16'hffff) cnt_range_q <= cnt_range_q + 16'd1;
-        status_q[0] <= 1'b1;
-      end
-      if (bad_align) begin
-        if (cnt_align_q != 16'hffff) cnt_align_q <= cnt_align_q + 16'd1;
-        status_q[1] <= 1'b1;
-      end
     end
   end
 
-  assign err_valid_o     = err_v_q;
-  assign err_code_o      = err_code_q;
-  assign err_addr_o      = err_addr_q;
+  assign err_valid_o     = err_v;
+  assign err_code_o      = err_code;
+  assign err_addr_o      = err_addr;
   assign cnt_rings_o     = cnt_rings_q;
-  assign cnt_err_range_o = cnt_range_q;
-  assign cnt_err_align_o = cnt_align_q;
-  assign err_status_o    = status_q;
+  assign cnt_err_range_o = cnt_range;
+  assign cnt_err_align_o = cnt_align;
+  assign err_status_o    = status;
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
