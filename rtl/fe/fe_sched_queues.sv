@@ -184,13 +184,7 @@ module fe_sched_queues #(
       hb_eff[q]  = hb_q[q];
     end
   end
-  // Whether the head-bit register satisfies its head's trigger is itself a
-  // register (sat_q), computed when the bits are captured or snooped, from the
-  // bits being written (issue 11: the 32-bit check is off the leave path).
-  // A head's register is dropped when it leaves, so sat_q always belongs to
-  // the head it sits beside while hb_valid_q is set.
-  logic [2:0]       need, sat_q, sat_d, sat_lk, sat_sn, sat_hb, ok_raw, blk_raw, ok, blocked, due,
-                    due_ok, hazard;
+  logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due, due_ok, hazard;
   logic [IW-1:0]    h_idx [3];
   logic [1:0]       h_trig [3], h_act [3];
   logic [WORDS-1:0] h_mask [3];
@@ -200,18 +194,11 @@ module fe_sched_queues #(
     assign h_act[q]  = q_head[q][E_ACT +: 2];
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
     assign h_idx[q]  = q_head[q][E_IDX +: IW];
-    // need: the head must see its line's bits before it leaves (in the
-    // region, with a trigger or an action: an action is a read-modify-write)
-    assign need[q]    = q_valid[q] && q_head[q][E_IN] && (h_trig[q] != T_NONE || h_act[q] != A_NONE);
-    // ok: it may leave now; blocked: its bits are there and do not satisfy it
-    assign ok_raw[q]  = q_valid[q] && (!need[q] || (hbv_eff[q] && sat_q[q]));
-    assign blk_raw[q] = need[q] && hbv_eff[q] && !sat_q[q];
-    fe_trigger_check #(.WORDS(WORDS)) u_sat_lk (
-      .trig_i(h_trig[q]), .mask_i(h_mask[q]), .bits_i(lk_rdata), .sat_o(sat_lk[q]));
-    fe_trigger_check #(.WORDS(WORDS)) u_sat_sn (
-      .trig_i(h_trig[q]), .mask_i(h_mask[q]), .bits_i(snoop_bits), .sat_o(sat_sn[q]));
-    fe_trigger_check #(.WORDS(WORDS)) u_sat_hb (  // for the assertion below
-      .trig_i(h_trig[q]), .mask_i(h_mask[q]), .bits_i(hb_q[q]), .sat_o(sat_hb[q]));
+    fe_trigger_check #(.WORDS(WORDS)) u_check (
+      .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
+      .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
+      .bits_valid_i(hbv_eff[q]), .bits_i(hb_eff[q]),
+      .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
     // nothing leaves, waits or is looked up while the initialisation runs;
     // a head on the line an action is being written to (below) waits a cycle
     assign ok[q]      = ok_raw[q] && !busy && !hazard[q];
@@ -301,21 +288,18 @@ module fe_sched_queues #(
     for (int q = 0; q < 3; q++) begin
       hb_d[q]  = hb_q[q];
       hbv_d[q] = hb_valid_q[q];
-      sat_d[q] = sat_q[q];
       if (lk_rvalid && lk_rqid == 2'(q)) begin
         hb_d[q]  = lk_rdata;
         hbv_d[q] = 1'b1;
-        sat_d[q] = sat_lk[q];
       end
       hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
-      if (hit[q]) begin
-        hb_d[q]  = snoop_bits;
-        sat_d[q] = sat_sn[q];
-      end
+      if (hit[q]) hb_d[q] = snoop_bits;
       if (q_pop[q]) hbv_d[q] = 1'b0;
       // (a snooped head is not popped: the snoop is a write on its line, so it
       // is held by the hazard or by the init, asserted below)
-      release_q[q] = blocked[q] && hit[q] && sat_sn[q];
+      release_q[q] = blocked[q] && hit[q] &&
+                     ((h_trig[q] == T_FULL) ? ((snoop_bits & h_mask[q]) == h_mask[q])
+                                            : ((snoop_bits & h_mask[q]) == '0));
     end
   end
 
@@ -333,7 +317,6 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       hb_valid_q   <= '0;
-      sat_q        <= '0;
       out_valid_q  <= 1'b0;
       nack_valid_q <= 1'b0;
       stall_q[0]   <= '0;
@@ -348,7 +331,6 @@ module fe_sched_queues #(
       stall_mc_q   <= 1'b0;
     end else begin
       hb_valid_q <= hbv_d;
-      sat_q      <= sat_d;
       if (disp) out_valid_q <= 1'b1;
       else if (out_ready_i) out_valid_q <= 1'b0;
       if (nack) nack_valid_q <= 1'b1;
@@ -436,9 +418,7 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
-      if (disp) assert (!need[disp_q] || (hbv_eff[disp_q] && sat_q[disp_q]));
-      // the registered check is the check of the head-bit register
-      for (int q = 0; q < 3; q++) if (q_valid[q] && hb_valid_q[q]) assert (sat_q[q] == sat_hb[q]);
+      if (disp) assert (!need[disp_q] || (hbv_eff[disp_q] && sat[disp_q]));
       if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));

@@ -1,21 +1,34 @@
-// F/E trigger check (F/E paper Sec. 4.1, 4.3): does a line's F/E bits satisfy
-// a request's trigger?  Purely combinational, used inside fe_sched_queues only
-// (three per queue head: on the bits a lookup returns, on the bits a write
-// snoops, and on the head-bit register for an assertion).
-//   sat_o - every masked word satisfies the trigger: wait-full (1) all masked
-//           bits full, wait-empty (2) all masked bits empty, none (0, 3)
-//           always (a coalesced request proceeds only when all its bits are
-//           ready, Sec. 4.1).
+// F/E trigger check for the head of one scheduler queue (F/E paper Sec. 4.1,
+// 4.3).  Purely combinational, used inside fe_sched_queues only.
+//   need_o    - the head must see its line's F/E bits before it can leave:
+//               it is in the tracked region and has a trigger or an action
+//               (an action is a read-modify-write of the line's bits).
+//   ok_o      - the head may leave now: no bits needed, or the cached bits are
+//               valid and every masked word satisfies the trigger (a coalesced
+//               request proceeds only when all its bits are ready, Sec. 4.1).
+//   blocked_o - the cached bits are valid and the trigger is NOT satisfied:
+//               the head stalls its queue until another queue's action
+//               releases it (Sec. 4.3).
 module fe_trigger_check #(
   parameter int WORDS = 32
 ) (
+  input  logic             valid_i,      // queue not empty
+  input  logic             in_region_i,  // head address inside the tracked region
   input  logic [1:0]       trig_i,       // 0 none, 1 wait-full, 2 wait-empty
+  input  logic [1:0]       act_i,        // 0 none, 1 fill, 2 empty
   input  logic [WORDS-1:0] mask_i,
+  input  logic             bits_valid_i, // cached F/E bits of the head's line valid
   input  logic [WORDS-1:0] bits_i,
-  output logic             sat_o
+  output logic             need_o,
+  output logic             sat_o,
+  output logic             ok_o,
+  output logic             blocked_o
 );
   logic all_full, all_empty;
   assign all_full  = ((bits_i & mask_i) == mask_i);
   assign all_empty = ((bits_i & mask_i) == '0);
   assign sat_o = (trig_i == 2'd1) ? all_full : (trig_i == 2'd2) ? all_empty : 1'b1;
+  assign need_o = valid_i && in_region_i && (trig_i != 2'd0 || act_i != 2'd0);
+  assign ok_o = valid_i && (!need_o || (bits_valid_i && sat_o));
+  assign blocked_o = need_o && bits_valid_i && !sat_o;
 endmodule
