@@ -306,12 +306,7 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ state
   logic [CNT_W-1:0] stall_q [3];
   logic [CNT_W-1:0] releases_q, nacks_q;
-  // (issue 11) the counters' increments of a cycle are registered before they
-  // are added (rel_n_q, nack_n_q, blk_n_q); the ports add them back, so they
-  // see the same counts, and no decision feeds a 32-bit adder
-  logic [1:0]       rel_n_q;   // releases of the last cycle
-  logic             nack_n_q;  // a NACK in the last cycle
-  logic [2:0]       blk_n_q;   // heads blocked in the last cycle
+  logic [1:0]       rel_n_q;  // releases of the last cycle, not yet in releases_q
   logic             err_q, stall_mc_q;
 
   always_ff @(posedge clk_i) begin
@@ -325,8 +320,6 @@ module fe_sched_queues #(
       releases_q   <= '0;
       rel_n_q      <= '0;
       nacks_q      <= '0;
-      nack_n_q     <= 1'b0;
-      blk_n_q      <= '0;
       err_q        <= 1'b0;
       stall_mc_q   <= 1'b0;
     end else begin
@@ -335,12 +328,12 @@ module fe_sched_queues #(
       else if (out_ready_i) out_valid_q <= 1'b0;
       if (nack) nack_valid_q <= 1'b1;
       else if (nack_ready_i) nack_valid_q <= 1'b0;
-      blk_n_q    <= blocked;
-      for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blk_n_q[q]);
+      for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blocked[q]);
+      // (issue 11: the count of a cycle's releases is registered before it is
+      // added; releases_o adds it back, so the port sees the same count)
       rel_n_q    <= 2'($countones(release_q));
       releases_q <= releases_q + CNT_W'(rel_n_q);
-      nack_n_q   <= nack;
-      nacks_q    <= nacks_q + CNT_W'(nack_n_q);
+      nacks_q    <= nacks_q + CNT_W'(nack);
       if (nack) err_q <= 1'b1;
       stall_mc_q <= req_valid_i && !q_ready[in_q];
     end
@@ -392,11 +385,11 @@ module fe_sched_queues #(
   assign init_ready_o   = init_ready;
   assign head_blocked_o = blocked;
   assign q_count_o      = {q_cnt[2], q_cnt[1], q_cnt[0]};
-  assign stall_nt_o     = stall_q[0] + CNT_W'(blk_n_q[0]);
-  assign stall_cpu_o    = stall_q[1] + CNT_W'(blk_n_q[1]);
-  assign stall_gpu_o    = stall_q[2] + CNT_W'(blk_n_q[2]);
+  assign stall_nt_o     = stall_q[0];
+  assign stall_cpu_o    = stall_q[1];
+  assign stall_gpu_o    = stall_q[2];
   assign releases_o     = releases_q + CNT_W'(rel_n_q);
-  assign nacks_o        = nacks_q + CNT_W'(nack_n_q);
+  assign nacks_o        = nacks_q;
   assign err_o          = err_q;
 
   // ------------------------------------------------------------ assertions
