@@ -186,6 +186,7 @@ module edge_preempt #(
   logic              err_v_q;
   logic [1:0]        err_code_q;
   logic [15:0]       cnt_err_q, cnt_abort_q;
+  logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (issue 11)
   logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
 
   // ------------------------------------------------- age order (IV-D)
@@ -424,7 +425,7 @@ module edge_preempt #(
     ev_slot_oh[ev_exit_slot_i] = 1'b1;
     free_oh[free_slot_i]       = start_free;
   end
-  wire           ev_is_event  = (ev_slot_oh & event_q) != '0;
+  wire           ev_is_event  = event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
   wire           exit_unknown = ev_exit_i && !ev_is_event;
   wire [NW-1:0]  ev_exit_oh   = exit_known ? ev_slot_oh : '0;
@@ -587,6 +588,7 @@ module edge_preempt #(
       err_v_q     <= 1'b0;
       err_code_q  <= '0;
       cnt_err_q   <= '0;
+      err_n_q     <= '0;
       cnt_abort_q <= '0;
       cnt_sfree_q <= '0;
       cnt_spre_q  <= '0;
@@ -608,7 +610,8 @@ module edge_preempt #(
       cmd_arg_q   <= cmd_arg_d;
       err_v_q     <= err_v_d;
       err_code_q  <= err_code_d;
-      cnt_err_q   <= sat16(cnt_err_q, {1'b0, exit_unknown} + {1'b0, alloc_busy});
+      err_n_q     <= {1'b0, exit_unknown} + {1'b0, alloc_busy};
+      cnt_err_q   <= sat16(cnt_err_q, err_n_q);
       cnt_sfree_q <= start_free ? sat32(cnt_sfree_q) : cnt_sfree_q;
       cnt_spre_q  <= start_pre ? sat32(cnt_spre_q) : cnt_spre_q;
       cnt_res_q   <= rfire ? sat32(cnt_res_q) : cnt_res_q;
@@ -626,7 +629,7 @@ module edge_preempt #(
   assign victim_mask_o    = vict_q;
   assign err_valid_o      = err_v_q;
   assign err_code_o       = err_code_q;
-  assign cnt_err_o        = cnt_err_q;
+  assign cnt_err_o        = sat16(cnt_err_q, err_n_q);  // = the count after the last edge
   assign cnt_start_free_o = cnt_sfree_q;
   assign cnt_start_pre_o  = cnt_spre_q;
   assign cnt_abort_o      = cnt_abort_q;
