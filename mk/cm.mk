@@ -4,8 +4,8 @@
 # (CM Table I: 8 partitions, 28 cores, 2 schedulers, 48 warps).
 BLOCKS += cm_bal_monitor
 cm_bal_monitor_TOP  := cm_bal_monitor
-cm_bal_monitor_SRCS := rtl/cm/cm_partition_counters.sv rtl/cm/cm_cpu_central.sv \
-                       rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_monitor.sv
+cm_bal_monitor_SRCS := rtl/cm/cm_cpu_central.sv \
+                       rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_decide.sv rtl/cm/cm_bal_monitor.sv
 cm_bal_monitor_GPARAMS := P=4 C=4 NSCHED=2 MAXW=48 INTERVAL=1024 TH_Q4=4 TL_Q4=1 FINE=8 \
                           EXPLORE_WARPS=6 EXPLORE_N=4
 

@@ -15,7 +15,10 @@
 #define NP 4
 #define NL 9
 #define IV 1024
-#define S0 40 /* stall bits start here; cycles 0..39 of an interval read the port */
+#define WALK (NC + 3) /* core c's interval-end decision is visible from cycle c + 3 of the next interval */
+#define RD0 WALK       /* cycles RD0..RD0+NC-1 read the cores, then 9 table entries each */
+#define RDEND (RD0 + NC + NC * NL) /* end of the read-out cycles */
+#define S0 40 /* stall bits start here (after the cores' limits were read) */
 
 static const unsigned LV[NL] = {1, 2, 3, 4, 6, 8, 16, 24, 48};
 
@@ -61,8 +64,9 @@ static void drv_init(drv *d, unsigned mode, unsigned k, const char *wave) {
 }
 
 /* One whole interval (the block's interval counter and ours stay aligned
- * because both start at reset).  Cycles 0..3 read cores 0..3, cycles
- * 4..39 the 9 table entries of every core. */
+ * because both start at reset).  Cycles RD0..RD0+3 read cores 0..3 (after
+ * the serial walk has committed the last interval end's decisions), the
+ * next 36 cycles the 9 table entries of every core. */
 static void run_interval(drv *d, const stim *s) {
     unsigned g[NC], per[NP], pern[NP];
     for (unsigned q = 0; q < NP; q++) {
@@ -72,9 +76,11 @@ static void run_interval(drv *d, const stim *s) {
     }
     for (unsigned pos = 0; pos < IV; pos++) {
         cm_bal_monitor_in_t *in = &d->in;
-        in->rd_core_i = pos < NC ? pos : (pos < S0 ? (pos - NC) / NL : 0);
-        in->rd_entry_i = pos < S0 && pos >= NC ? (pos - NC) % NL : 0;
-        if (pos == NC)
+        unsigned rp = pos >= RD0 ? pos - RD0 : ~0u; /* read-out position */
+        bool rd_tab = pos >= RD0 + NC && pos < RDEND;
+        in->rd_core_i = rp < NC ? rp : (rd_tab ? (rp - NC) / NL : 0);
+        in->rd_entry_i = rd_tab ? (rp - NC) % NL : 0;
+        if (rp == NC)
             for (unsigned c = 0; c < NC; c++) {
                 g[c] = s->curve ? s->curve(d->v[c].limit, c) : s->g[c];
                 assert_true(s->full_gpu || g[c] <= 2 * (IV - S0));
@@ -94,15 +100,15 @@ static void run_interval(drv *d, const stim *s) {
         in->kend_i = (s->kpos && pos + 1 == s->kpos) ? s->kend_mask : 0;
         tb_step(d->b, in);
         const cm_bal_monitor_out_t *o = out(d);
-        if (pos < NC) {
-            core_view *v = &d->v[pos];
+        if (rp < NC) {
+            core_view *v = &d->v[rp];
             v->limit = (unsigned)o->rd_limit_o;
             v->level = (unsigned)o->rd_level_o;
             v->stay = (unsigned)o->rd_stay_o;
             v->valid = (unsigned)o->rd_valid_o;
             v->why = (unsigned)o->rd_why_o;
-        } else if (pos < S0) {
-            d->v[(pos - NC) / NL].avg[(pos - NC) % NL] = (unsigned)o->rd_avg_o;
+        } else if (rd_tab) {
+            d->v[(rp - NC) / NL].avg[(rp - NC) % NL] = (unsigned)o->rd_avg_o;
         }
         assert_int_equal(o->interval_o, pos == IV - 1);
     }
@@ -407,6 +413,94 @@ static void test_kernel_invalidation(void **st) {
     fg_block_free(d.b);
 }
 
+/* The serial walk (issue 11): after an interval end (its last cycle, edge
+ * E), core c's decision is committed at edge E + 3 + c, so reading core c in
+ * cycle c + 2 of the next interval still shows its old level, in cycle c + 3
+ * the new one; the central decision and CM-CPU limit change at E itself.  A
+ * kernel boundary between the interval end and the commit clears the valid
+ * bits and stay count on top of the decision, as if it had come after it. */
+static void test_walk_timing(void **st) {
+    (void)st;
+    drv d;
+    drv_init(&d, CM_MODE_BAL, 32, NULL);
+    stim hi = {.smc = 2000, .g = {100, 200, 300, 400}};
+    run_interval(&d, &hi); /* every core: 48 -> 24 (Part-1 DOWN); table entry 8 learned */
+    for (unsigned c = 0; c < NC; c++) assert_int_equal(d.v[c].limit, 48); /* read before that end */
+    /* the next interval, cycle by cycle: one more DOWN (24 -> 16) */
+    cm_bal_monitor_in_t *in = &d.in;
+    in->stall_mc_i = 0xf;
+    for (unsigned pos = 0; pos < IV; pos++) {
+        unsigned c = pos % NC;
+        in->rd_core_i = c;
+        in->rd_entry_i = 8;
+        in->kstart_i = pos == 1 ? 1u << 3 : 0; /* core 3: a kernel start before its commit */
+        tb_step(d.b, in);
+        const cm_bal_monitor_out_t *o = out(&d);
+        if (pos == 0) { /* central results: at the interval end itself */
+            assert_int_equal(o->decision_o, CM_DEC_DOWN);
+            assert_int_equal(o->cpu_limit_o, 48);
+        }
+        if (pos < 12) {
+            bool done = pos >= c + 3;
+            assert_int_equal(o->rd_limit_o, done ? 24 : 48);
+            assert_int_equal(o->rd_level_o, done ? 7 : 8);
+            assert_int_equal(o->rd_why_o, done ? CM_WHY_DOWN : CM_WHY_HOLD);
+            assert_int_equal(o->rd_avg_o, done ? 100 * (c + 1) : 0);
+            if (c == 3) assert_int_equal(o->rd_valid_o, 0); /* cleared at edge 1, and again at the commit */
+            else assert_int_equal(o->rd_valid_o, done ? 1u << 8 : 0);
+        }
+    }
+    fg_block_free(d.b);
+}
+
+/* Lockstep only (RTL vs twin, every port, every cycle) with mode changes,
+ * knob changes and kernel boundaries anywhere, above all between an interval
+ * end and the commits of the serial walk, where the RTL applies them on top
+ * of the decision and the twin keeps a one-cycle state beside the visible
+ * one. */
+static void test_random_walk_events(void **st) {
+    (void)st;
+    fg_rng g;
+    fg_rng_seed(&g, tb_seed("cm_bal_monitor walk events"));
+    uint64_t ncyc = tb_cycles(1100000) / 2;
+    cm_bal_monitor_params p = cm_bal_monitor_test_params();
+    fg_block *b = tb_block(&cm_bal_monitor_class, &p, NULL);
+    cm_bal_monitor_in_t in = {.mode_i = CM_MODE_BAL, .k_i = CM_K_BAL1};
+    unsigned pm = 0, pg[NC] = {0};
+    uint64_t ev_walk = 0;
+    for (uint64_t cyc = 0; cyc < ncyc; cyc++) {
+        unsigned pos = (unsigned)(cyc % IV);
+        if (pos == 0) {
+            pm = (unsigned)fg_rng_below(&g, 140);
+            for (unsigned c = 0; c < NC; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
+        }
+        bool walk = pos < WALK || pos == IV - 1;
+        if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) {
+            in.mode_i = fg_rng_chance(&g, 2, 3) ? CM_MODE_BAL : fg_rng_below(&g, 4);
+            ev_walk += walk;
+        }
+        if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.k_i = fg_rng_below(&g, 300);
+        if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.static_i = fg_rng_below(&g, 64);
+        in.kstart_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1u << fg_rng_below(&g, NC) : 0;
+        in.kend_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1u << fg_rng_below(&g, NC) : 0;
+        ev_walk += walk && (in.kstart_i | in.kend_i);
+        in.stall_mc_i = in.stall_net_i = in.issue_stall_i = 0;
+        for (unsigned q = 0; q < NP; q++) {
+            in.stall_mc_i |= (uint64_t)(fg_rng_below(&g, 256) < pm) << q;
+            in.stall_net_i |= (uint64_t)(fg_rng_below(&g, 256) < pm / 2) << q;
+        }
+        for (unsigned c = 0; c < 2 * NC; c++) in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / 2]) << c;
+        in.rd_core_i = fg_rng_below(&g, NC);
+        in.rd_entry_i = fg_rng_below(&g, 16);
+        if (fg_rng_chance(&g, 1, 200000)) fg_block_reset(b); /* a reset, maybe in the middle of a walk */
+        tb_step(b, &in);
+    }
+    printf("# walk events: %" PRIu64 " cycles, %" PRIu64 " mode changes / kernel boundaries during walks\n", ncyc,
+           ev_walk);
+    assert_true(ncyc < 100000 || ev_walk > ncyc / 2000);
+    fg_block_free(b);
+}
+
 /* Random lockstep (RTL vs twin every cycle, every port) with an independent
  * interval-level reference model checking decisions, limits, levels, stay
  * counters, valid bits and averages of every core. */
@@ -459,28 +553,30 @@ static void test_random_lockstep(void **st) {
         sm += (unsigned)__builtin_popcountll(in.stall_mc_i);
         sn += (unsigned)__builtin_popcountll(in.stall_net_i);
         for (unsigned c = 0; c < NC; c++) sg[c] += (unsigned)__builtin_popcountll(in.issue_stall_i >> (2 * c) & 3);
-        /* kernel boundaries: rare, anywhere after the read-out cycles,
-         * sometimes exactly at the interval end */
+        /* kernel boundaries: rare, anywhere but in the read-out cycles (also
+         * while the walk commits the last decisions), sometimes exactly at
+         * the interval end */
         in.kstart_i = in.kend_i = 0;
-        if (pos > NC && pos < IV - 1 && fg_rng_chance(&g, 1, 4000)) in.kstart_i = 1u << fg_rng_below(&g, NC);
-        if (pos > NC && pos < IV - 1 && fg_rng_chance(&g, 1, 4000)) in.kend_i = 1u << fg_rng_below(&g, NC);
+        bool kok = pos < RD0 || (pos >= RD0 + NC && pos < IV - 1);
+        if (kok && fg_rng_chance(&g, 1, pos < RD0 ? 100 : 4000)) in.kstart_i = 1u << fg_rng_below(&g, NC);
+        if (kok && fg_rng_chance(&g, 1, pos < RD0 ? 100 : 4000)) in.kend_i = 1u << fg_rng_below(&g, NC);
         if (pos == IV - 1 && fg_rng_chance(&g, 1, 12)) in.kend_i = 1u << fg_rng_below(&g, NC);
         for (unsigned c = 0; c < NC; c++)
             if (((in.kstart_i | in.kend_i) >> c & 1) && pos != IV - 1) ref_invalidate(&r[c]), kbs++;
-        in.rd_core_i = pos < NC ? pos : fg_rng_below(&g, 4);
+        in.rd_core_i = pos >= RD0 && pos < RD0 + NC ? pos - RD0 : fg_rng_below(&g, 4);
         in.rd_entry_i = fg_rng_below(&g, 16);
         unsigned rd_entry = (unsigned)in.rd_entry_i;
         tb_step(b, &in);
         const cm_bal_monitor_out_t *o = fg_block_out(b);
         assert_int_equal(o->interval_o, pos == IV - 1);
-        if (pos < NC) { /* the state the last interval end left */
-            const ref_core *rc = &r[pos];
+        if (pos >= RD0 && pos < RD0 + NC) { /* the state the last interval end left (the walk is done) */
+            const ref_core *rc = &r[pos - RD0];
             unsigned want = last_mode == CM_MODE_OFF      ? 48
                             : last_mode == CM_MODE_STATIC ? 0
                             : last_mode == CM_MODE_CPU    ? lim
                                                           : rc->warps;
             if (last_mode != CM_MODE_STATIC && o->rd_limit_o != want)
-                fail_msg("interval %" PRIu64 " core %u mode %u: limit %u, reference %u (dec %u k %u)", nint, pos,
+                fail_msg("interval %" PRIu64 " core %u mode %u: limit %u, reference %u (dec %u k %u)", nint, pos - RD0,
                          last_mode, (unsigned)o->rd_limit_o, want, dec, (unsigned)in.k_i);
             assert_true(o->rd_limit_o >= 1 && o->rd_limit_o <= 48);
             assert_int_equal(o->rd_level_o, last_mode == CM_MODE_BAL ? lvl_index(rc->warps) : 8);
@@ -549,7 +645,9 @@ int main(void) {
         cmocka_unit_test(test_fig12_knee),
         cmocka_unit_test(test_k_levels),
         cmocka_unit_test(test_kernel_invalidation),
+        cmocka_unit_test(test_walk_timing),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_random_walk_events),
         cmocka_unit_test(test_params),
     };
     return tb_run_tests("cm_bal_monitor", tests);

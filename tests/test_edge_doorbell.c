@@ -138,6 +138,63 @@ static void test_errors(void **state) {
     fg_block_free(t.b);
 }
 
+/* Exact timing (issue 11: a two-stage decode): a write accepted at edge t
+ * is decoded in the next cycle and is on ring_* / pt_* after edge t+1; an
+ * error pulse is high in the cycle after t+1.  Back-to-back doorbell writes
+ * are accepted every cycle while the ring queue drains. */
+static void test_timing(void **state) {
+    (void)state;
+    db_tb t;
+    init(&t, NULL);
+    t.in.wr_valid_i = 1;
+    t.in.wr_addr_i = BASE + 8 * 9;
+    assert_true(out(&t)->wr_ready_o);
+    cycle(&t); /* edge t: accepted */
+    assert_false(out(&t)->ring_valid_o);
+    cycle(&t); /* edge t+1: decoded, pushed */
+    assert_true(out(&t)->ring_valid_o);
+    assert_int_equal(out(&t)->ring_id_o, 9);
+    settle(&t, 2);
+    assert_int_equal(t.rings, 1);
+    /* pass-through: same two edges */
+    t.in.wr_valid_i = 1;
+    t.in.wr_addr_i = BASE - 64;
+    t.in.wr_data_i = 0xabcd;
+    t.hold_pt = true;
+    cycle(&t);
+    assert_false(out(&t)->pt_valid_o);
+    cycle(&t);
+    assert_true(out(&t)->pt_valid_o);
+    assert_int_equal(out(&t)->pt_addr_o, BASE - 64);
+    t.hold_pt = false;
+    settle(&t, 2);
+    assert_int_equal(t.pts, 1);
+    /* error: pulse in the cycle after the decoding edge */
+    t.in.wr_valid_i = 1;
+    t.in.wr_addr_i = BASE + 8 * 40;
+    cycle(&t);
+    assert_false(out(&t)->err_valid_o);
+    cycle(&t);
+    assert_true(out(&t)->err_valid_o);
+    assert_int_equal(out(&t)->err_addr_o, BASE + 8 * 40);
+    cycle(&t);
+    assert_false(out(&t)->err_valid_o);
+    /* back to back: one doorbell write accepted per cycle */
+    unsigned acc = 0;
+    for (int c = 0; c < 20; c++) {
+        t.in.wr_valid_i = 1;
+        t.in.wr_addr_i = BASE + 8 * (c % 32);
+        if (out(&t)->wr_ready_o) acc++;
+        cycle(&t);
+    }
+    assert_int_equal(acc, 20);
+    t.in.wr_valid_i = 0;
+    settle(&t, 4);
+    assert_int_equal(t.rings, 21);
+    assert_int_equal(t.rn, 0);
+    fg_block_free(t.b);
+}
+
 /* Back-pressure from the EKT: RING_DEPTH rings queue, then wr_ready_o drops;
  * nothing is lost or duplicated when the EKT resumes. */
 static void test_backpressure(void **state) {
@@ -202,6 +259,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_timing),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_lockstep),
     };

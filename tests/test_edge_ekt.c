@@ -209,6 +209,60 @@ static void test_register_invalid_and_full(void **state) {
     fg_block_free(t.b);
 }
 
+/* Exact command timing (issue 11: a command is registered at the accepting
+ * edge and carried out at the next): REG answers two edges after it was
+ * accepted, READ three; cmd_ready_o is low from the accepting edge until the
+ * response has been taken. */
+static void test_command_timing(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    reg_args a = warp_kernel(0x200000, 0x40, 4, 4);
+    edge_ekt_in_t *in = &t.in;
+    in->cmd_valid_i = 1;
+    in->cmd_op_i = EKT_OP_REG;
+    in->cmd_kernel_ptr_i = a.kptr;
+    in->cmd_param_base_i = a.base;
+    in->cmd_param_size_i = a.size;
+    in->cmd_param_end_i = a.end;
+    in->cmd_grid_x_i = in->cmd_grid_y_i = in->cmd_grid_z_i = 1;
+    in->cmd_block_x_i = 32, in->cmd_block_y_i = in->cmd_block_z_i = 1;
+    in->cmd_prio_i = 1;
+    in->cmd_max_events_i = 4;
+    assert_true(out(&t)->cmd_ready_o);
+    cycle(&t); /* edge t: accepted */
+    assert_false(out(&t)->cmd_ready_o);
+    assert_false(out(&t)->rsp_valid_o);
+    cycle(&t); /* edge t+1: carried out */
+    assert_true(out(&t)->rsp_valid_o);
+    assert_int_equal(out(&t)->rsp_status_o, EKT_RSP_OK);
+    assert_int_equal(out(&t)->rsp_head_o, 0x200000);
+    assert_int_equal(out(&t)->registered_o, 1);
+    assert_false(out(&t)->cmd_ready_o);
+    in->rsp_ready_i = 1;
+    cycle(&t);
+    in->rsp_ready_i = 0;
+    in->cmd_valid_i = 1;
+    in->cmd_op_i = EKT_OP_READ;
+    in->cmd_id_i = 0;
+    assert_true(out(&t)->cmd_ready_o);
+    cycle(&t); /* accepted */
+    cycle(&t); /* carried out: the SRAM read */
+    assert_false(out(&t)->rsp_valid_o);
+    cycle(&t); /* the response */
+    assert_true(out(&t)->rsp_valid_o);
+    assert_int_equal(out(&t)->rsp_head_o, 0x200000);
+    /* a ring right after the registration launches on the warp path: the
+     * single-warp flag is there in time */
+    in->rsp_ready_i = 1;
+    cycle(&t);
+    in->rsp_ready_i = 0;
+    ring(&t, 0);
+    settle(&t, 4);
+    assert_int_equal(t.n_evw, 1);
+    fg_block_free(t.b);
+}
+
 /* Launch: descriptor fields, head advance and wrap (Sec. III-C), exact timing. */
 static void test_launch_and_wrap(void **state) {
     (void)state;
@@ -484,6 +538,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_register_read_unregister),
         cmocka_unit_test(test_register_invalid_and_full),
+        cmocka_unit_test(test_command_timing),
         cmocka_unit_test(test_launch_and_wrap),
         cmocka_unit_test(test_path_selection),
         cmocka_unit_test(test_errors),

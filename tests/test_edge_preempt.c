@@ -25,6 +25,7 @@
 #define MAXQ 4
 #define LOGN 256
 #define FOREVER 0xffffffffu
+#define SEL 5 /* victim selection: SEL_CYCLES edges between the request and its FLUSH */
 
 #define CHECK(t, c)                                                                                \
     do {                                                                                           \
@@ -76,6 +77,11 @@ typedef struct {
     unsigned rregs[NW];
     uint64_t r_event, r_parked;
     unsigned r_st;
+    unsigned r_sel;     /* victim selection under way: cycles spent (header: SEL_CYCLES) */
+    uint64_t r_elig;    /* ... the warps eligible at its first edge */
+    uint64_t r_cand;    /* ... its candidates */
+    bool r_newest;      /* ... by this policy */
+    bool r_dist;        /* ... and a warp of r_elig was re-allocated at one of its edges 1..4 */
     uint64_t r_victim, r_vstat, r_opt, r_ereg, r_cnt;
     bool r_first, r_skipped, r_alloc_ok, r_exit_ok;
     uint64_t x_cmd, x_slot, x_arg, x_code;
@@ -88,7 +94,7 @@ typedef struct {
     unsigned nlog;
     /* statistics of the random run */
     uint64_t s_flush[4], s_skip, s_drop, s_save, s_sat, s_abort, s_resume, s_sfree, s_spre;
-    uint64_t s_err[4], s_drainwait, s_resume_late, s_exit_at_start;
+    uint64_t s_err[4], s_drainwait, s_resume_late, s_exit_at_start, s_seldist;
 } tb_t;
 
 static const edge_preempt_out_t *out(const tb_t *t) { return fg_block_out(t->b); }
@@ -394,14 +400,19 @@ static uint64_t ref_elig(const tb_t *t) {
     return e;
 }
 
-static unsigned ref_pick(const tb_t *t, uint64_t elig) {
+/* the candidates: eligible warps of the policy's tier */
+static uint64_t ref_cand(const tb_t *t, uint64_t elig) {
     const edge_preempt_in_t *in = &t->in;
     uint64_t c = elig;
     if (in->cfg_policy_i == PRE_POL_CHEAPEST) {
         if ((in->cfg_opt_i & PRE_OPT_BARSKIP) && (elig & in->w_bar_i)) c = elig & in->w_bar_i;
         else if (elig & ~in->w_ld_i) c = elig & ~in->w_ld_i;
     }
-    bool newest = in->cfg_policy_i == PRE_POL_NEWEST;
+    return c;
+}
+
+/* the oldest (newest) of the candidates c by allocation order */
+static unsigned ref_pick(const tb_t *t, uint64_t c, bool newest) {
     int best = -1;
     for (unsigned s = 0; s < NW; s++)
         if (bitv(c, s) && (best < 0 || (newest ? t->seq[s] > t->seq[best] : t->seq[s] < t->seq[best])))
@@ -419,6 +430,10 @@ static void predict(tb_t *t) {
     bool sel = false, first = t->r_first;
     unsigned v = (unsigned)t->r_victim;
     uint64_t skip_arg = t->r_skipped ? PRE_ARG_SKIPPED : 0;
+    /* a selection is void if a warp eligible at its first edge is given to a
+     * new block (after its warp exited) while it runs: it starts again */
+    bool dist_hit = t->r_sel >= 1 && t->r_sel <= 4 && (in->w_alloc_i & t->r_elig) && !(in->w_alloc_i & busy0);
+    bool loaded = false;
     switch (t->r_st) {
     case PRE_ST_IDLE:
         if (in->req_valid_i && in->free_ctx_i) {
@@ -426,22 +441,41 @@ static void predict(tb_t *t) {
             t->r_st = PRE_ST_WAIT;
             t->r_event |= 1ULL << in->free_slot_i;
             t->n_sfree++, t->s_sfree++;
-        } else if (in->req_valid_i) {
-            uint64_t e = ref_elig(t);
-            if (in->cfg_en_i && e) {
-                unsigned p = ref_pick(t, e);
-                t->x_cmd = PRE_CMD_FLUSH, t->x_slot = p, t->x_arg = in->cfg_opt_i;
-                t->r_st = PRE_ST_FLUSH;
-                t->r_victim = p;
-                t->r_vstat = (bitv(in->w_bar_i, p) ? PRE_VS_BAR : 0) | (bitv(in->w_ld_i, p) ? PRE_VS_LOAD : 0);
-                t->r_opt = in->cfg_opt_i;
-                t->r_ereg = in->req_regs_i;
-                t->r_skipped = false;
-                sel = true;
-                t->s_flush[in->cfg_policy_i]++;
-            } else if (!in->cfg_en_i && e) {
-                t->s_drainwait++;
+            t->r_sel = 0; /* a selection under way is abandoned */
+        } else if (in->req_valid_i && in->cfg_en_i) {
+            bool start = t->r_sel == 0 || (t->r_sel == 1 && !t->r_elig);
+            if (t->r_sel == SEL) {
+                /* the oldest / newest of the candidates, if it is still live and not exiting */
+                unsigned p = ref_pick(t, t->r_cand, t->r_newest);
+                if (t->r_dist) t->s_seldist++;
+                if (bitv(in->w_live_i, p) && !bitv(in->w_exit_i, p) && !t->r_dist) {
+                    t->x_cmd = PRE_CMD_FLUSH, t->x_slot = p, t->x_arg = in->cfg_opt_i;
+                    t->r_st = PRE_ST_FLUSH;
+                    t->r_victim = p;
+                    t->r_vstat = (bitv(in->w_bar_i, p) ? PRE_VS_BAR : 0) | (bitv(in->w_ld_i, p) ? PRE_VS_LOAD : 0);
+                    t->r_opt = in->cfg_opt_i;
+                    t->r_ereg = in->req_regs_i;
+                    t->r_skipped = false;
+                    sel = true;
+                    t->s_flush[in->cfg_policy_i]++;
+                    t->r_sel = 0;
+                } else {
+                    start = true; /* the pick is gone: again from this edge */
+                }
+            } else if (!start) {
+                t->r_sel++;
             }
+            if (start) { /* the warps eligible at this edge; candidates of the policy's tier */
+                t->r_elig = ref_elig(t);
+                t->r_cand = ref_cand(t, t->r_elig);
+                t->r_newest = in->cfg_policy_i == PRE_POL_NEWEST;
+                t->r_dist = false;
+                t->r_sel = 1;
+                loaded = true;
+            }
+        } else {
+            if (in->req_valid_i && !in->cfg_en_i && ref_elig(t)) t->s_drainwait++;
+            t->r_sel = 0;
         }
         break;
     case PRE_ST_FLUSH:
@@ -484,6 +518,7 @@ static void predict(tb_t *t) {
     default:
         t->r_st = PRE_ST_IDLE;
     }
+    if (dist_hit && !loaded) t->r_dist = true;
     t->r_first = sel;
     if (t->x_cmd == PRE_CMD_START && (t->x_arg & PRE_ARG_PREEMPTED)) {
         t->r_event |= 1ULL << v;
@@ -624,7 +659,7 @@ static tb_t *history(unsigned pol, unsigned opt) {
 
 static unsigned first_victim(tb_t *t, unsigned regs) {
     push_event(t, regs);
-    cmd_rec r = next_cmd(t, 5);
+    cmd_rec r = next_cmd(t, SEL + 2); /* selection: FLUSH SEL + 1 cycles after the request (test_selection_window) */
     assert_int_equal(r.cmd, PRE_CMD_FLUSH);
     assert_int_equal(r.arg, t->in.cfg_opt_i);
     assert_int_equal(out(t)->victim_o, r.slot);
@@ -689,6 +724,50 @@ static void test_policies(void **state) {
     tb_free(t);
 }
 
+/* Victim selection takes SEL_CYCLES = 5 edges (issue 11): the FLUSH comes
+ * six cycles after the request, not one.  A selection one of whose eligible
+ * warps is given to a new block meanwhile (its warp exited, a block took the
+ * slot) starts again from its last edge; a free context found meanwhile
+ * STARTs at once. */
+static void test_selection_window(void **state) {
+    (void)state;
+    tb_t *t = history(PRE_POL_OLDEST, 0);
+    push_event(t, 16);
+    uint64_t c0 = t->b->cycle;
+    cmd_rec r = next_cmd(t, 10);
+    expect_cmd(r, PRE_CMD_FLUSH, 3, 0);
+    assert_int_equal(r.cycle, c0 + 1 + SEL);
+    tb_free(t);
+
+    /* the oldest candidate, 3, exits and is re-allocated during the selection */
+    t = history(PRE_POL_OLDEST, 0);
+    push_event(t, 16);
+    c0 = t->b->cycle;
+    run(t, 1);                /* edge S: selection starts, candidates 3 7 10 1 20 5 */
+    t->w[3].st = W_EXITING;   /* exits at edge S+1, free from the next cycle */
+    run(t, 2);
+    alloc_block(t, B(3), 32); /* a new block takes slot 3 at edge S+3 */
+    assert_int_equal(t->s_seldist, 0);
+    r = next_cmd(t, 14);
+    assert_int_equal(t->s_seldist, 1);
+    expect_cmd(r, PRE_CMD_FLUSH, 7, 0); /* a new selection from edge S+5: 3 is the newest warp now */
+    assert_int_equal(r.cycle, c0 + 1 + 2 * SEL);
+    tb_free(t);
+
+    /* a free context during the selection: START there, no FLUSH */
+    t = history(PRE_POL_OLDEST, 0);
+    push_event(t, 16);
+    c0 = t->b->cycle;
+    run(t, 2);
+    t->k.ctx_ok = true;
+    r = next_cmd(t, 5);
+    expect_cmd(r, PRE_CMD_START, 0, 0);
+    assert_int_equal(r.cycle, c0 + 3);
+    run(t, 10);
+    assert_int_equal(t->nlog, 1);
+    tb_free(t);
+}
+
 /* Never chosen: too few registers, an event warp, an exiting warp, a parked
  * victim; with nothing eligible the controller stays IDLE and silent. */
 static void eligibility(bool with_candidate) {
@@ -701,7 +780,7 @@ static void eligibility(bool with_candidate) {
     t->k.ctx_ok = false;
     run(t, 2);
     push_event(t, 16); /* no free context: preempt slot 1 (0 has too few registers) */
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 1, 0);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 1, 0);
     expect_cmd(next_cmd(t, 5), PRE_CMD_START, 1, PRE_ARG_PREEMPTED);
     run(t, 2);
     alloc_block(t, B(3), 32); /* exiting */
@@ -718,7 +797,7 @@ static void eligibility(bool with_candidate) {
         t->in.cfg_policy_i = pol;
         if (with_candidate) {
             push_event(t, 16);
-            expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 4, 0);
+            expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 4, 0);
             /* withdraw it (the slot disappears): ABORT, nothing else eligible */
             t->w[4].st = W_FREE;
             expect_cmd(next_cmd(t, 5), PRE_CMD_ABORT, 4, 0);
@@ -777,7 +856,7 @@ static void test_opt_pipeline(void **state) {
     tb_free(t);
     /* an instruction in the pipeline: the flush waits until it leaves */
     t = one_victim(PRE_OPT_BOOST | PRE_OPT_IBUF | PRE_OPT_BARSKIP | PRE_OPT_DROP, NULL);
-    t->w[0].pipe = 12;
+    t->w[0].pipe = 12 + SEL; /* counts down while the victim is selected */
     t->w[0].sb = true;
     assert_int_equal(flush_seq(t, r, 30), 2);
     expect_cmd(r[0], PRE_CMD_FLUSH, 0, 15);
@@ -787,7 +866,7 @@ static void test_opt_pipeline(void **state) {
     tb_free(t);
     /* an instruction-cache miss */
     t = one_victim(0, NULL);
-    t->w[0].imiss = 7;
+    t->w[0].imiss = 7 + SEL;
     assert_int_equal(flush_seq(t, r, 30), 2);
     assert_int_equal(r[1].cycle - r[0].cycle, 6);
     assert_int_equal(out(t)->vstat_o, PRE_VS_IMISS);
@@ -823,7 +902,7 @@ static void test_opt_barrier(void **state) {
     /* without barrier skipping: wait for the barrier to release */
     tb_t *t = one_victim(PRE_OPT_DROP | PRE_OPT_IBUF, NULL);
     t->w[0].bar = true;
-    t->w[0].bar_t = 60;
+    t->w[0].bar_t = 60 + SEL; /* counts down while the victim is selected */
     assert_int_equal(flush_seq(t, r, 100), 2);
     expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
     assert_true(r[1].cycle - r[0].cycle >= 55);
@@ -868,7 +947,7 @@ static void test_opt_drop(void **state) {
     /* the same loads without DROP: wait for them */
     t = one_victim(PRE_OPT_BARSKIP | PRE_OPT_IBUF | PRE_OPT_BOOST, NULL);
     t->w[0].ld = t->w[0].ldok = true;
-    t->w[0].ld_t = 80;
+    t->w[0].ld_t = 80 + SEL;
     assert_int_equal(flush_seq(t, r, 100), 2);
     expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
     assert_true(r[1].cycle - r[0].cycle >= 75);
@@ -878,7 +957,7 @@ static void test_opt_drop(void **state) {
     t = one_victim(PRE_OPT_DROP, NULL);
     t->w[0].ld = true;
     t->w[0].ldok = false;
-    t->w[0].ld_t = 50;
+    t->w[0].ld_t = 50 + SEL;
     assert_int_equal(flush_seq(t, r, 100), 2);
     expect_cmd(r[1], PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
     assert_true(r[1].cycle - r[0].cycle >= 45);
@@ -898,7 +977,7 @@ static void test_one_preemption_all_states(void **state) {
     t->w[0].bar = true;
     t->w[0].ld = t->w[0].ldok = true;
     t->w[0].ibuf = 3;
-    t->w[0].pipe = 4; /* 2 left in the first FLUSH cycle, 0 when the DROP is carried out */
+    t->w[0].pipe = 4 + SEL; /* 2 left in the first FLUSH cycle, 0 when the DROP is carried out */
     assert_int_equal(flush_seq(t, r, 40), 4);
     expect_cmd(r[0], PRE_CMD_FLUSH, 0, 15);
     expect_cmd(r[1], PRE_CMD_SKIPBAR, 0, 0);
@@ -945,7 +1024,7 @@ static void test_save_restore(void **state) {
     t->in.cfg_save_base_i = 10;
     t->in.cfg_save_per_reg_i = 3;
     push_event(t, 16);
-    cmd_rec f = next_cmd(t, 5);
+    cmd_rec f = next_cmd(t, 5 + SEL);
     expect_cmd(f, PRE_CMD_FLUSH, 0, 0);
     unsigned nsave = 0;
     while (t->nlog == 1) {
@@ -970,7 +1049,7 @@ static void test_save_restore(void **state) {
     t->in.cfg_save_base_i = 0xfff0;
     t->in.cfg_save_per_reg_i = 255;
     push_event(t, 64);
-    f = next_cmd(t, 5);
+    f = next_cmd(t, 5 + SEL);
     expect_cmd(f, PRE_CMD_FLUSH, 0, 0);
     rr = next_cmd(t, 70000);
     expect_cmd(rr, PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
@@ -991,9 +1070,9 @@ static void test_save_restore(void **state) {
     t->in.cfg_save_per_reg_i = 2;
     push_event(t, 40);
     push_event(t, 16);
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 0, 0);
     expect_cmd(next_cmd(t, 100), PRE_CMD_START, 0, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 1, 0);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 1, 0);
     expect_cmd(next_cmd(t, 100), PRE_CMD_START, 1, PRE_ARG_PREEMPTED | PRE_ARG_SAVED);
     run(t, 2);
     t->w[1].ev_left = 0; /* slot 1 (16 registers) exits first */
@@ -1014,12 +1093,12 @@ static void test_victim_exits(void **state) {
     (void)state;
     cmd_rec r[8];
     tb_t *t = one_victim(0, NULL);
-    t->w[0].exit_t = 6; /* its exit instruction is in the pipeline */
+    t->w[0].exit_t = 6 + SEL; /* its exit instruction is in the pipeline (SEL cycles of selection) */
     assert_int_equal(flush_seq(t, r, 20), 2);
     expect_cmd(r[0], PRE_CMD_FLUSH, 0, 0);
     expect_cmd(r[1], PRE_CMD_ABORT, 0, 0);
     assert_int_equal(r[1].cycle - r[0].cycle, 5);
-    expect_cmd(next_cmd(t, 3), PRE_CMD_FLUSH, 1, 0); /* reselect at once */
+    expect_cmd(next_cmd(t, 3 + SEL), PRE_CMD_FLUSH, 1, 0); /* reselect at once */
     expect_cmd(next_cmd(t, 3), PRE_CMD_START, 1, PRE_ARG_PREEMPTED);
     assert_int_equal(out(t)->cnt_abort_o, 1);
     tb_free(t);
@@ -1028,12 +1107,12 @@ static void test_victim_exits(void **state) {
     t->w[0].bar = true;
     t->w[0].pipe = 50; /* keeps it from draining after the SKIPBAR */
     push_event(t, 16);
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, PRE_OPT_BARSKIP);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 0, PRE_OPT_BARSKIP);
     expect_cmd(next_cmd(t, 5), PRE_CMD_SKIPBAR, 0, 0);
     cycle(t);
     t->w[0].st = W_FREE;
     expect_cmd(next_cmd(t, 5), PRE_CMD_ABORT, 0, PRE_ARG_SKIPPED);
-    expect_cmd(next_cmd(t, 3), PRE_CMD_FLUSH, 1, PRE_OPT_BARSKIP);
+    expect_cmd(next_cmd(t, 3 + SEL), PRE_CMD_FLUSH, 1, PRE_OPT_BARSKIP);
     tb_free(t);
 }
 
@@ -1043,7 +1122,7 @@ static void test_resume_waits_for_port(void **state) {
     for (int clash = 0; clash < 2; clash++) {
         tb_t *t = one_victim(0, NULL);
         push_event(t, 16);
-        expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+        expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 0, 0);
         expect_cmd(next_cmd(t, 5), PRE_CMD_START, 0, PRE_ARG_PREEMPTED);
         run(t, 3);
         t->w[0].ev_left = 0; /* exit in cycle c: the RESUME is due in cycle c + 3 */
@@ -1089,7 +1168,7 @@ static void test_draining(void **state) {
     t->k.ctx_ok = false;
     run(t, 2);
     push_event(t, 8);
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 0, 0);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 0, 0);
     tb_free(t);
 }
 
@@ -1138,7 +1217,7 @@ static void test_errors(void **state) {
     run(t, 3);
     alloc_block(t, B(9), 32);
     push_event(t, 16);
-    expect_cmd(next_cmd(t, 5), PRE_CMD_FLUSH, 9, 0);
+    expect_cmd(next_cmd(t, 5 + SEL), PRE_CMD_FLUSH, 9, 0);
     expect_cmd(next_cmd(t, 5), PRE_CMD_START, 9, PRE_ARG_PREEMPTED);
     t->w[9].ev_left = 0;
     cycle(t);
@@ -1276,10 +1355,11 @@ static uint64_t random_run(uint64_t seed, uint64_t n) {
            "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", skipbar %" PRIu64 ", drop %" PRIu64 ", save %" PRIu64
            " (saturated %" PRIu64 "), start pre %" PRIu64 " free %" PRIu64 ", abort %" PRIu64 ", resume %" PRIu64
            " (%" PRIu64 " later than the restore time), draining waits %" PRIu64 ", errors exit/alloc/both %" PRIu64
-           "/%" PRIu64 "/%" PRIu64 " (exit at its START %" PRIu64 ")\n",
+           "/%" PRIu64 "/%" PRIu64 " (exit at its START %" PRIu64 "), selections restarted %" PRIu64 "\n",
            n, d, secs, fg_impl_name(t->b->impl), t->s_flush[0], t->s_flush[1], t->s_flush[2], t->s_flush[3],
            t->s_skip, t->s_drop, t->s_save, t->s_sat, t->s_spre, t->s_sfree, t->s_abort, t->s_resume,
-           t->s_resume_late, t->s_drainwait, t->s_err[1], t->s_err[2], t->s_err[3], t->s_exit_at_start);
+           t->s_resume_late, t->s_drainwait, t->s_err[1], t->s_err[2], t->s_err[3], t->s_exit_at_start,
+           t->s_seldist);
     if (n >= 1000000) { /* every path was exercised */
         for (int i = 0; i < 4; i++) assert_true(t->s_flush[i] > 0);
         assert_true(t->s_skip > 0 && t->s_drop > 0 && t->s_save > 0 && t->s_sat > 0);
@@ -1310,10 +1390,14 @@ static void test_seed(void **state) {
     if (r->issue == 18) assert_true(n > 0); /* test_exit_at_start_edge */
 }
 
+/* Issue 18's seeds (1795337814693914620, 1795338408330795740,
+ * 1795338513372805620: an exit at a reserve / saved START) stopped reaching
+ * that situation when victim selection took five more cycles (issue 11);
+ * these reach it again (each reports "exit at its START" >= 1). */
 static regress_seed seeds[] = {
-    {1795337814693914620ULL, 18}, /* cycle 133693: exit at a reserve START (from FLUSH) */
-    {1795338408330795740ULL, 18}, /* cycle 671440: exit at a saved START (from SAVE) */
-    {1795338513372805620ULL, 18}, /* cycle 481657: the same */
+    {26769217685168073ULL, 18},
+    {1816688189579086ULL, 18},
+    {28794112003434099ULL, 18},
 };
 #define SEED_TEST(i) {"test_seed_" #i, test_seed, NULL, NULL, &seeds[i]}
 
@@ -1321,6 +1405,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_context_start),
         cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_selection_window),
         cmocka_unit_test(test_eligibility),
         cmocka_unit_test(test_opt_pipeline),
         cmocka_unit_test(test_opt_ibuf_boost),

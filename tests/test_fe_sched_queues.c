@@ -186,11 +186,13 @@ static void test_overlap_start(void **state) {
     assert_int_equal(w->q, FE_Q_NT);
     assert_int_equal(r->q, FE_Q_GPU);
     /* accepted at c; at the NT head in c+1, which looks its line's bits up
-     * (the fill is a read-modify-write); bits back and leaves in c+2; on the
-     * output from c+3.  The snooped fill releases the GPU read, which leaves
-     * one cycle after the fill. */
-    assert_int_equal(w->cycle, fill + 3);
-    assert_int_equal(r->cycle, w->cycle + 1);
+     * (the fill is a read-modify-write); bits back into the head register at
+     * c+2 (issue 11: no bypass of the RAM's output), leaves in c+3; on the
+     * output from c+4.  The fill is written (and snooped) at the edge after
+     * it leaves, which releases the GPU read: it leaves two cycles after the
+     * fill (one before issue 11). */
+    assert_int_equal(w->cycle, fill + 4);
+    assert_int_equal(r->cycle, w->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 1);
     assert_int_equal(O(&t)->head_blocked_o, 0);
     assert_int_equal(O(&t)->nacks_o, 0);
@@ -211,7 +213,7 @@ static void test_overlap_finish(void **state) {
     run(&t, 10);
     assert_non_null(served(&t, 21));
     assert_non_null(served(&t, 20));
-    assert_int_equal(served(&t, 20)->cycle, served(&t, 21)->cycle + 1);
+    assert_int_equal(served(&t, 20)->cycle, served(&t, 21)->cycle + 2); /* action written the cycle after */
     assert_int_equal(served(&t, 20)->q, FE_Q_CPU);
     assert_int_equal(O(&t)->releases_o, 1);
     /* the DtoH read emptied the line again */
@@ -227,13 +229,13 @@ static void test_bypass_both_ways(void **state) {
     init_range(&t, LINE(0), 2, 1); /* lines 0, 1 full; the rest empty */
     send(&t, cpu(0, FE_TRIG_FULL, FE_ACT_NONE, LINE(7), ALL, 30));
     for (unsigned i = 0; i < 6; i++) send(&t, gpu_read(LINE(i & 1), ALL, 31 + i));
-    run(&t, 10);
+    run(&t, 20); /* one bit-needing request per 3 cycles per queue */
     for (unsigned i = 0; i < 6; i++) assert_non_null(served(&t, 31 + i));
     assert_null(served(&t, 30));
     assert_int_equal(O(&t)->head_blocked_o, 2);
     send(&t, gpu_write(LINE(7), ALL, 43)); /* releases the CPU head */
     run(&t, 6);
-    assert_true(served(&t, 30)->cycle == served(&t, 43)->cycle + 1);
+    assert_true(served(&t, 30)->cycle == served(&t, 43)->cycle + 2);
     /* reverse: a GPU read on an empty line; triggered CPU reads pass it */
     send(&t, gpu_read(LINE(8), ALL, 40));
     for (unsigned i = 0; i < 2; i++) send(&t, cpu(0, FE_TRIG_EMPTY, 0, LINE(9), ALL, 41 + i));
@@ -244,9 +246,40 @@ static void test_bypass_both_ways(void **state) {
     assert_int_equal(O(&t)->head_blocked_o, 4);
     send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(8), ALL, 44));
     run(&t, 6);
-    assert_true(served(&t, 40)->cycle == served(&t, 44)->cycle + 1);
+    assert_true(served(&t, 40)->cycle == served(&t, 44)->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 2);
     assert_int_equal(O(&t)->head_blocked_o, 0);
+    fg_block_free(t.b);
+}
+
+/* The action of a request that leaves at edge t is written (and snooped) at
+ * t+1 (issue 11); in the cycle between, a head of another queue on the same
+ * line must not be served on its bits from before the action.  A fill leaves
+ * the non-triggered queue while a wait-empty CPU read of that line holds the
+ * empty bits: the read waits that cycle, then sees the line full and stays
+ * blocked (served without the hazard: a wait-empty read after the fill). */
+static void test_action_hazard(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    init_range(&t, LINE(3), 1, 0);
+    t.in.out_ready_i = 0;
+    send(&t, cpu(0, FE_TRIG_NONE, FE_ACT_NONE, LINE(200), ALL, 70)); /* fills the output register */
+    send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(3), ALL, 71));
+    send(&t, cpu(0, FE_TRIG_EMPTY, FE_ACT_NONE, LINE(3), ALL, 72));
+    run(&t, 10); /* both heads hold the empty line's bits */
+    assert_int_equal(O(&t)->head_blocked_o, 0);
+    t.in.out_ready_i = 1;
+    run(&t, 10);
+    assert_non_null(served(&t, 70));
+    assert_non_null(served(&t, 71));
+    assert_null(served(&t, 72));
+    assert_int_equal(O(&t)->head_blocked_o, 2);
+    send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_EMPTY, LINE(3), ALL, 73)); /* empties it again: released */
+    run(&t, 10);
+    assert_non_null(served(&t, 72));
+    assert_int_equal(served(&t, 72)->cycle, served(&t, 73)->cycle + 2);
+    assert_int_equal(O(&t)->releases_o, 1);
     fg_block_free(t.b);
 }
 
@@ -606,6 +639,7 @@ int main(void) {
         cmocka_unit_test(test_overlap_start),
         cmocka_unit_test(test_overlap_finish),
         cmocka_unit_test(test_bypass_both_ways),
+        cmocka_unit_test(test_action_hazard),
         cmocka_unit_test(test_no_single_queue_interlock),
         cmocka_unit_test(test_coalesced_partial_fills),
         cmocka_unit_test(test_watchdog_nack),

@@ -1,18 +1,40 @@
-// CM-CPU / CM-BAL stall monitor, block top (CM Sec. 4, Fig. 11): P memory
-// partition counter pairs, the central CM-CPU logic, and C per-core CM-BAL
-// units.  Defaults are CM Table I: 8 partitions, 28 cores, 2 schedulers,
-// 48 warps; interval 1024 cycles, tH = 1, tL = 0.25 (Sec. 5).
+// CM-CPU / CM-BAL stall monitor, block top (CM Sec. 4, Fig. 11): the stall
+// bits of P memory partitions, the central CM-CPU logic, C per-core CM-BAL states
+// and one CM-BAL decision datapath that the cores share.  Defaults are CM
+// Table I: 8 partitions, 28 cores, 2 schedulers, 48 warps; interval 1024
+// cycles, tH = 1, tL = 0.25 (Sec. 5).
 //
 // Run-time inputs (sampled every cycle): mode_i 0 off (limit = MAXW),
 // 1 static (limit = static_i clamped to 1..MAXW), 2 CM-CPU, 3 CM-BAL with
 // k = k_i (stallGPU cycles; CM-BAL1..4 = 32/64/96/128).
 //
+// The serial walk (issue 11: CM-BAL decides once per interval, so one
+// datapath serves every core).  At each interval end (edge E, the last cycle
+// of the interval) every core keeps a snapshot of its stallGPU sample and
+// state; the walk then feeds core c into cm_bal_decide at edge E+1+c and
+// commits its decision at edge E+3+c (the last core, C-1, at E+C+2: E+30 for
+// 28 cores, well inside the 1024-cycle interval).  Until its commit a core's
+// registers keep their values (kernel boundaries and mode changes still act on
+// them); from its commit on they hold exactly what they would hold had the
+// decision been written at E.  So core c's new level, limit, stay count,
+// reason and table entry become visible c + 3 edges after the interval end
+// instead of at it; the central decision, the CM-CPU limit and the stall
+// statistics still change at E (interval_o).  kstart_i / kend_i, mode_i and
+// k_i of the interval-end cycle are the ones the decision uses.
+//
+// Storage: per core the stallGPU counter, level, stay count, valid bits and
+// reason in flip-flops, with their interval-end snapshot; the moving-average
+// table (C rows of NLVL x SGW bits: 28 x 99 b) in a RAM with one write port
+// (the commit) and two read ports (the walk, the read port below), which
+// Yosys maps to distributed RAM.  The active-warp limit is not stored: it is
+// a function of the registered mode, static limit, CM-CPU limit and level.
+//
 // Outputs depend on state only.  Per-core results go through a read port
 // (C x 6 bits of limits do not fit a 64-bit port for C = 28): rd_core_i /
 // rd_entry_i select a core and a table entry; the next cycle the rd_*_o
 // registers hold that core's state as it was in the selecting cycle.
-// interval_o is high for one cycle after each interval end (the cycle in which
-// the new limits, levels and decision are visible in the registers).
+// interval_o is high for one cycle after each interval end (the cycle in
+// which the new central decision and CM-CPU limit are visible).
 module cm_bal_monitor #(
   parameter int P        = 8,
   parameter int C        = 28,
@@ -26,7 +48,6 @@ module cm_bal_monitor #(
   parameter logic [NLVL*8-1:0] LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1},
   parameter int EXPLORE_WARPS = 6,
   parameter int EXPLORE_N     = 4,
-  localparam int CW  = $clog2(INTERVAL),
   localparam int STW = $clog2(P * INTERVAL),
   localparam int SGW = $clog2(NSCHED * INTERVAL),
   localparam int KW  = SGW + 1,
@@ -59,70 +80,155 @@ module cm_bal_monitor #(
   output logic [SGW-1:0]        rd_avg_o,
   output logic [2:0]            rd_why_o
 );
-  logic [P*(CW+1)-1:0] mc_cnt, net_cnt;
-  logic                end_w;
-  logic [1:0]          dec_w;
-  logic [LW-1:0]       cpu_lim_d;
-
-  for (genvar p = 0; p < P; p++) begin : g_part
-    cm_partition_counters #(.INTERVAL(INTERVAL)) u_part (
-      .clk_i, .rst_ni,
-      .stall_mc_i (stall_mc_i[p]),
-      .stall_net_i(stall_net_i[p]),
-      .end_i      (end_w),
-      .mc_o       (mc_cnt[p*(CW+1) +: CW+1]),
-      .net_o      (net_cnt[p*(CW+1) +: CW+1])
-    );
-  end
+  logic end_w;
 
   cm_cpu_central #(
     .P(P), .INTERVAL(INTERVAL), .TH_Q4(TH_Q4), .TL_Q4(TL_Q4), .MAXW(MAXW), .FINE(FINE)
   ) u_central (
     .clk_i, .rst_ni,
-    .mc_i         (mc_cnt),
-    .net_i        (net_cnt),
+    .stall_mc_i,
+    .stall_net_i,
     .mode_i,
     .end_o        (end_w),
-    .dec_o        (dec_w),
-    .lim_d_o      (cpu_lim_d),
     .lim_q_o      (cpu_limit_o),
     .dec_q_o      (decision_o),
     .stall_mc_q_o (stall_mc_o),
     .stall_net_q_o(stall_net_o)
   );
 
-  logic [LW-1:0]        lim   [C];
-  logic [LIW-1:0]       lvl   [C];
-  logic [XW-1:0]        stay  [C];
-  logic [NLVL-1:0]      vld   [C];
-  logic [NLVL*SGW-1:0]  avg   [C];
-  logic [2:0]           why   [C];
+  localparam logic [1:0] MODE_OFF = 2'd0, MODE_STATIC = 2'd1, MODE_CPU = 2'd2, MODE_BAL = 2'd3;
+  localparam logic [LW-1:0] MAXL = LW'(MAXW);
+  localparam int RW = NLVL * SGW;
+
+  wire bal = (mode_i == MODE_BAL);
+
+  // ------------------------------------------------------------ walk
+  logic            walk_q, nonbal_seen_q, bal_e_q;
+  logic [CIW-1:0]  wp_q;
+  logic [KW-1:0]   k_e_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      walk_q        <= 1'b0;
+      wp_q          <= '0;
+      nonbal_seen_q <= 1'b0;
+    end else begin
+      if (end_w) begin
+        walk_q <= 1'b1;
+        wp_q   <= '0;
+      end else if (walk_q) begin
+        walk_q <= (32'(wp_q) != C - 1);
+        wp_q   <= wp_q + 1'b1;
+      end
+      nonbal_seen_q <= !end_w && (nonbal_seen_q || !bal);
+    end
+  end
+  always_ff @(posedge clk_i) begin  // the interval end's mode and knob (read by the walk only)
+    if (end_w) begin
+      bal_e_q <= bal;
+      k_e_q   <= k_i;
+    end
+  end
+
+  // ------------------------------------------------------------ cores
+  logic [LIW-1:0]  lvl     [C];
+  logic [XW-1:0]   stay    [C];
+  logic [NLVL-1:0] vld     [C];
+  logic [2:0]      why     [C];
+  logic [SGW-1:0]  s_sample[C];
+  logic [LIW-1:0]  s_lvl   [C];
+  logic [XW-1:0]   s_stay  [C];
+  logic [NLVL-1:0] s_valid [C];
+  logic [C-1:0]    s_kb;
+
+  logic            d_v, d_wr;
+  logic [CIW-1:0]  d_c;
+  logic [LIW-1:0]  d_lvl;
+  logic [XW-1:0]   d_stay;
+  logic [NLVL-1:0] d_valid;
+  logic [2:0]      d_why;
+  logic [RW-1:0]   d_row;
 
   for (genvar c = 0; c < C; c++) begin : g_core
     cm_bal_core #(
-      .NSCHED(NSCHED), .INTERVAL(INTERVAL), .MAXW(MAXW), .NLVL(NLVL), .LEVELS(LEVELS),
-      .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N)
+      .NSCHED(NSCHED), .INTERVAL(INTERVAL), .NLVL(NLVL), .EXPLORE_N(EXPLORE_N)
     ) u_core (
       .clk_i, .rst_ni,
       .issue_stall_i(issue_stall_i[c*NSCHED +: NSCHED]),
       .kstart_i     (kstart_i[c]),
       .kend_i       (kend_i[c]),
       .end_i        (end_w),
-      .dec_i        (dec_w),
-      .mode_i,
-      .static_i,
-      .k_i,
-      .cpu_lim_d_i  (cpu_lim_d),
-      .limit_o      (lim[c]),
+      .bal_i        (bal),
+      .nonbal_seen_i(nonbal_seen_q),
+      .commit_i     (d_v && d_c == CIW'(c)),
+      .c_bal_i      (bal_e_q),
+      .c_lvl_i      (d_lvl),
+      .c_stay_i     (d_stay),
+      .c_valid_i    (d_valid),
+      .c_why_i      (d_why),
       .lvl_o        (lvl[c]),
       .stay_o       (stay[c]),
       .valid_o      (vld[c]),
-      .avg_o        (avg[c]),
-      .why_o        (why[c])
+      .why_o        (why[c]),
+      .s_sample_o   (s_sample[c]),
+      .s_lvl_o      (s_lvl[c]),
+      .s_stay_o     (s_stay[c]),
+      .s_valid_o    (s_valid[c]),
+      .s_kb_o       (s_kb[c])
     );
   end
 
-  // Read port and interval strobe registers.
+  // ------------------------------------------------------------ table RAM
+  // One row per core: NLVL averages of SGW bits (no reset: the valid bits
+  // qualify them).  Written by the commit; read by the walk and the read
+  // port, both as they are before the edge.
+  logic [RW-1:0] tab_q [C];
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && d_wr) tab_q[d_c] <= d_row;
+  end
+  wire [RW-1:0] walk_row = tab_q[wp_q];
+
+  cm_bal_decide #(
+    .NSCHED(NSCHED), .INTERVAL(INTERVAL), .MAXW(MAXW), .NLVL(NLVL), .LEVELS(LEVELS),
+    .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N), .CIW(CIW)
+  ) u_decide (
+    .clk_i, .rst_ni,
+    .in_v_i     (walk_q),
+    .in_c_i     (wp_q),
+    .in_sample_i(s_sample[wp_q]),
+    .in_lvl_i   (s_lvl[wp_q]),
+    .in_stay_i  (s_stay[wp_q]),
+    .in_valid_i (s_valid[wp_q]),
+    .in_kb_i    (s_kb[wp_q]),
+    .in_row_i   (walk_row),
+    .bal_i      (bal_e_q),
+    .dec_i      (decision_o),
+    .k_i        (k_e_q),
+    .out_v_o    (d_v),
+    .out_c_o    (d_c),
+    .out_lvl_o  (d_lvl),
+    .out_stay_o (d_stay),
+    .out_valid_o(d_valid),
+    .out_why_o  (d_why),
+    .out_wr_o   (d_wr),
+    .out_row_o  (d_row)
+  );
+
+  // ------------------------------------------------------------ read port
+  // The limit of a core, as the per-core limit register of a one-cycle design
+  // would hold it: a function of the last cycle's mode and static limit, the
+  // CM-CPU limit register and the core's level register.
+  logic [1:0]    mode_q;
+  logic [LW-1:0] static_q;
+  function automatic logic [LW-1:0] limit_of(input logic [1:0] m, input logic [LW-1:0] st,
+                                             input logic [LW-1:0] cpu, input logic [LIW-1:0] l);
+    case (m)
+      MODE_OFF:    limit_of = MAXL;
+      MODE_STATIC: limit_of = (st == '0) ? LW'(1) : ((st > MAXL) ? MAXL : st);
+      MODE_CPU:    limit_of = cpu;
+      default:     limit_of = LEVELS[8*l +: LW];
+    endcase
+  endfunction
+
   logic                 ivl_q;
   logic [LW-1:0]        rd_lim_q;
   logic [LIW-1:0]       rd_lvl_q;
@@ -131,13 +237,22 @@ module cm_bal_monitor #(
   logic [SGW-1:0]       rd_avg_q;
   logic [2:0]           rd_why_q;
   logic                 rd_ok, ent_ok;
+  logic [RW-1:0]        rd_row;
 
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
+  assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
+  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (a mux: no index arithmetic)
+  always_comb begin
+    rd_ent = '0;
+    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e)) rd_ent = rd_row[e*SGW +: SGW];
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       ivl_q     <= 1'b0;
+      mode_q    <= MODE_OFF;
+      static_q  <= '0;
       rd_lim_q  <= '0;
       rd_lvl_q  <= '0;
       rd_stay_q <= '0;
@@ -146,12 +261,14 @@ module cm_bal_monitor #(
       rd_why_q  <= '0;
     end else begin
       ivl_q     <= end_w;
-      rd_lim_q  <= rd_ok ? lim[rd_core_i]  : '0;
+      mode_q    <= mode_i;
+      static_q  <= static_i;
+      rd_lim_q  <= rd_ok ? limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) : '0;
       rd_lvl_q  <= rd_ok ? lvl[rd_core_i]  : '0;
       rd_stay_q <= rd_ok ? stay[rd_core_i] : '0;
       rd_vld_q  <= rd_ok ? vld[rd_core_i]  : '0;
       rd_why_q  <= rd_ok ? why[rd_core_i]  : '0;
-      rd_avg_q  <= (rd_ok && ent_ok) ? avg[rd_core_i][32'(rd_entry_i)*SGW +: SGW] : '0;
+      rd_avg_q  <= (rd_ok && ent_ok) ? rd_ent : '0;
     end
   end
 
@@ -162,6 +279,15 @@ module cm_bal_monitor #(
   assign rd_valid_o = rd_vld_q;
   assign rd_avg_o   = rd_avg_q;
   assign rd_why_o   = rd_why_q;
+
+  // The walk ends before the next interval end; the limit of every core is legal.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(end_w && (walk_q || d_v)));
+      if (rd_ok) assert (limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) >= LW'(1) &&
+                         limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) <= MAXL);
+    end
+  end
 
   // Port packing: C*NSCHED, C and P must each be <= 64 (64-bit port rule);
   // the defaults (28 x 2 = 56) fit.

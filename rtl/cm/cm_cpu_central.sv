@@ -1,9 +1,14 @@
 // CM stall monitor: central CM-CPU logic beside the CTA scheduler (CM Sec. 4.1,
 // Fig. 11 item 5; Sec. 5 Mechanism Thresholds and Hardware Overhead).
 //
-// Owns the interval counter.  At the last cycle of every interval it adds the
-// partitions' counts into stallMC and stallnet (stalled requests summed over
-// the interval = INTERVAL x stalls per cycle, 0..P x INTERVAL) and compares
+// Owns the interval counter and the interval's stallMC and stallnet: the
+// partitions' stall cycles summed over the interval (= INTERVAL x stalls per
+// cycle, 0..P x INTERVAL).  The paper counts per partition (Fig. 11 items 3,
+// 4) and adds the P counters at the interval end; here every partition's
+// stall bit of a cycle is added as it arrives (one P-input population count
+// into a running total, issue 11: no P-way adder tree in the interval-end
+// cycle), which gives the same sums, since a partition's count never
+// saturates within an interval.  At the last cycle of every interval it
 // them with INTERVAL*tH and INTERVAL*tL in integer arithmetic (thresholds are
 // given in quarters of a stall per cycle: TH_Q4 = 4 -> tH = 1, TL_Q4 = 1 ->
 // tL = 0.25):
@@ -26,12 +31,10 @@ module cm_cpu_central #(
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [P*(CW+1)-1:0] mc_i,   // per-partition interval counts (cm_partition_counters)
-  input  logic [P*(CW+1)-1:0] net_i,
+  input  logic [P-1:0]      stall_mc_i,   // per partition: a stallMC cycle (Sec. 4.1)
+  input  logic [P-1:0]      stall_net_i,  // per partition: a stallnet cycle
   input  logic [1:0]        mode_i,
   output logic              end_o,    // last cycle of the interval
-  output logic [1:0]        dec_o,    // decision taken at this edge when end_o
-  output logic [LW-1:0]     lim_d_o,  // CM-CPU limit after this edge
   output logic [LW-1:0]     lim_q_o,
   output logic [1:0]        dec_q_o,  // last decision
   output logic [STW-1:0]    stall_mc_q_o,
@@ -47,39 +50,34 @@ module cm_cpu_central #(
   localparam logic [STW-1:0] STMAX = '1;
 
   logic [CW-1:0]  cnt_q;
-  logic [LW-1:0]  lim_q;
-  logic [1:0]     dec_q;
+  logic [LW-1:0]  lim_q, lim_d;
+  logic [1:0]     dec_q, dec_d;
   logic [STW-1:0] smc_q, snet_q;
-  logic [SW-1:0]  sum_mc, sum_net;
+  logic [SW-1:0]  tot_mc_q, tot_net_q;   // the interval's sums before this cycle
+  logic [SW-1:0]  sum_mc, sum_net;        // ... with this cycle's stalls
   logic           mc_hi, net_hi, both_lo;
 
-  always_comb begin
-    sum_mc  = '0;
-    sum_net = '0;
-    for (int p = 0; p < P; p++) begin
-      sum_mc  = sum_mc  + SW'(mc_i[p*(CW+1) +: CW+1]);
-      sum_net = sum_net + SW'(net_i[p*(CW+1) +: CW+1]);
-    end
-  end
+  assign sum_mc  = tot_mc_q  + SW'($countones(stall_mc_i));
+  assign sum_net = tot_net_q + SW'($countones(stall_net_i));
 
   assign end_o   = (cnt_q == LAST);
   assign mc_hi   = (sum_mc  >= TH_CNT);
   assign net_hi  = (sum_net >= TH_CNT);
   assign both_lo = (sum_mc < TL_CNT) && (sum_net < TL_CNT);
-  assign dec_o   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
+  assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
-    lim_d_o = lim_q;
+    lim_d = lim_q;
     if (mode_i != MODE_CPU) begin
-      lim_d_o = MAXL;
+      lim_d = MAXL;
     end else if (end_o) begin
-      if (dec_o == DEC_DOWN) begin
-        if (lim_q > FINEL) lim_d_o = lim_q - LW'(2);
-        else if (lim_q > LW'(1)) lim_d_o = lim_q - LW'(1);
-      end else if (dec_o == DEC_UP) begin
-        if (lim_q < FINEL) lim_d_o = lim_q + LW'(1);
-        else if (lim_q + LW'(2) > MAXL) lim_d_o = MAXL;
-        else lim_d_o = lim_q + LW'(2);
+      if (dec_d == DEC_DOWN) begin
+        if (lim_q > FINEL) lim_d = lim_q - LW'(2);
+        else if (lim_q > LW'(1)) lim_d = lim_q - LW'(1);
+      end else if (dec_d == DEC_UP) begin
+        if (lim_q < FINEL) lim_d = lim_q + LW'(1);
+        else if (lim_q + LW'(2) > MAXL) lim_d = MAXL;
+        else lim_d = lim_q + LW'(2);
       end
     end
   end
@@ -91,16 +89,20 @@ module cm_cpu_central #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      cnt_q  <= '0;
+      cnt_q     <= '0;
+      tot_mc_q  <= '0;
+      tot_net_q <= '0;
       lim_q  <= MAXL;
       dec_q  <= DEC_HOLD;
       smc_q  <= '0;
       snet_q <= '0;
     end else begin
-      cnt_q <= end_o ? '0 : cnt_q + 1'b1;
-      lim_q <= lim_d_o;
+      cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
+      tot_mc_q  <= end_o ? '0 : sum_mc;
+      tot_net_q <= end_o ? '0 : sum_net;
+      lim_q <= lim_d;
       if (end_o) begin
-        dec_q  <= dec_o;
+        dec_q  <= dec_d;
         // 13-bit statistics registers as in the paper: P x INTERVAL itself
         // (every partition stalled every cycle) saturates to 2^13-1.
         smc_q  <= (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
@@ -115,6 +117,8 @@ module cm_cpu_central #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (lim_q >= LW'(1) && lim_q <= MAXL);
+      // before the interval's last cycle, at most P stalls per elapsed cycle
+      assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
       assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
     end
   end

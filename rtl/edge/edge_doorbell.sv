@@ -9,9 +9,18 @@
 // table (id >= ENTRIES) or that is not stride-aligned is an error: a pulse on
 // err_*, a saturating counter, a sticky status bit, and no ring.
 //
-// No ring is ever lost or duplicated: wr_ready_o is low whenever either
-// queue is full (it depends on state only), so the front-end holds the write.
-// The written data is not interpreted (EDGE: any write rings).
+// No ring is ever lost or duplicated: wr_ready_o is low unless both queues
+// have room for the write being decoded and for one more (it depends on state
+// only), so the front-end holds the write.  The written data is not
+// interpreted (EDGE: any write rings).
+//
+// Timing (a two-stage decode, for 100 MHz on the ECP5): the accepting edge
+// stores the write with its offset in the aperture (one subtractor) and the
+// aperture masks of the configuration it was written under (cfg_* are
+// sampled then); the next edge decodes it (mask tests, id) and pushes the
+// ring or the pass-through write, or raises err_*.  A write accepted at edge
+// t is on ring_* / pt_* after edge t+1 (err_valid_o high in the cycle after
+// t+1): one edge more than a single-stage decoder.
 module edge_doorbell #(
   parameter int ENTRIES    = 32,
   parameter int ADDR_W     = 64,
@@ -52,44 +61,101 @@ module edge_doorbell #(
 );
   localparam logic [1:0] ERR_RANGE = 2'd1, ERR_ALIGN = 2'd2;
 
+  localparam int RCW = $clog2(RING_DEPTH + 1), PCW = $clog2(PT_DEPTH + 1);
+  localparam logic [ADDR_W-1:0] ONES = '1;
+
   logic ring_rdy, pt_rdy;
-  assign wr_ready_o = ring_rdy && pt_rdy;
+  logic [RCW-1:0] ring_cnt;
+  logic [PCW-1:0] pt_cnt;
+
+  // ------------------------------------------------------ stage 1: accept
+  // Both queues must hold the write in the decode stage and this one.
+  localparam logic [RCW-1:0] RING_MAX2 = RCW'((RING_DEPTH >= 2) ? RING_DEPTH - 2 : 0);
+  localparam logic [PCW-1:0] PT_MAX2   = PCW'((PT_DEPTH >= 2) ? PT_DEPTH - 2 : 0);
+  logic s_v_q;
+  wire  room2 = (RING_DEPTH >= 2) && (PT_DEPTH >= 2) && (ring_cnt <= RING_MAX2) && (pt_cnt <= PT_MAX2);
+  assign wr_ready_o = s_v_q ? room2 : ring_rdy && pt_rdy;
   wire wr_fire = wr_valid_i && wr_ready_o && rst_ni; // nothing enters while in reset
 
-  // Decode.
-  wire [ADDR_W-1:0] off       = wr_addr_i - cfg_base_i;
-  wire              in_region = (wr_addr_i >= cfg_base_i) && ((off >> cfg_region_log2_i) == '0);
-  wire [ADDR_W-1:0] id_full   = off >> cfg_stride_log2_i;
-  wire [ADDR_W-1:0] low_mask  = ~({ADDR_W{1'b1}} << cfg_stride_log2_i);
-  wire              aligned   = (off & low_mask) == '0;
-  wire              id_range  = id_full < ADDR_W'(ENTRIES);
+  // Offset in the aperture with its borrow (addr < base), and the masks:
+  //   rmask: offset bits at or above cfg_region_log2 (the write is in the aperture iff none is set)
+  //   amask: offset bits below cfg_stride_log2 (aligned iff none is set)
+  //   imask: offset bits at or above cfg_stride_log2 + IDW (id < 2^IDW iff none is set)
+  wire [ADDR_W:0]   diff  = {1'b0, wr_addr_i} - {1'b0, cfg_base_i};
+  wire [6:0]        ishift = 7'(cfg_stride_log2_i) + 7'(IDW);
+  wire [ADDR_W-1:0] rmask = ONES << cfg_region_log2_i;
+  wire [ADDR_W-1:0] amask = ~(ONES << cfg_stride_log2_i);
+  wire [ADDR_W-1:0] imask = ONES << ishift;
 
-  wire ring_push = wr_fire && in_region && id_range && aligned;
-  wire pt_push   = wr_fire && !in_region;
-  wire bad_range = wr_fire && in_region && !id_range;
-  wire bad_align = wr_fire && in_region && id_range && !aligned;
+  logic [ADDR_W-1:0] s_addr_q, s_off_q, s_rmask_q, s_amask_q, s_imask_q;
+  logic [DATA_W-1:0] s_data_q;
+  logic              s_below_q;
+  logic [5:0]        s_stride_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) s_v_q <= 1'b0;
+    else         s_v_q <= wr_fire;
+  end
+  // stage data: loaded every cycle, no reset (read only in the cycle after
+  // a write was accepted, qualified by s_v_q; the stage always drains then)
+  always_ff @(posedge clk_i) begin
+    s_addr_q   <= wr_addr_i;
+    s_data_q   <= wr_data_i;
+    s_off_q    <= diff[ADDR_W-1:0];
+    s_below_q  <= diff[ADDR_W];
+    s_rmask_q  <= rmask;
+    s_amask_q  <= amask;
+    s_imask_q  <= imask;
+    s_stride_q <= cfg_stride_log2_i;
+  end
+
+  // ------------------------------------------------------ stage 2: decode
+  wire [IDW-1:0]    id        = IDW'(s_off_q >> s_stride_q);
+  wire              in_region = !s_below_q && ((s_off_q & s_rmask_q) == '0);
+  wire              aligned   = (s_off_q & s_amask_q) == '0;
+  wire              id_range  = ((s_off_q & s_imask_q) == '0) && (32'(id) < ENTRIES);
+
+  wire ring_push = s_v_q && in_region && id_range && aligned;
+  wire pt_push   = s_v_q && !in_region;
+  wire bad_range = s_v_q && in_region && !id_range;
+  wire bad_align = s_v_q && in_region && id_range && !aligned;
 
   fg_fifo #(.WIDTH(IDW), .DEPTH(RING_DEPTH)) u_ring_q (
-    .clk_i, .rst_ni, .valid_i(ring_push), .ready_o(ring_rdy), .data_i(id_full[IDW-1:0]),
-    .valid_o(ring_valid_o), .ready_i(ring_ready_i), .data_o(ring_id_o), .count_o(ring_count_o)
+    .clk_i, .rst_ni, .valid_i(ring_push), .ready_o(ring_rdy), .data_i(id),
+    .valid_o(ring_valid_o), .ready_i(ring_ready_i), .data_o(ring_id_o), .count_o(ring_cnt)
   );
+  assign ring_count_o = ring_cnt;
 
-  logic [$clog2(PT_DEPTH+1)-1:0] unused_pt_cnt;
   fg_fifo #(.WIDTH(ADDR_W + DATA_W), .DEPTH(PT_DEPTH)) u_pt_q (
-    .clk_i, .rst_ni, .valid_i(pt_push), .ready_o(pt_rdy), .data_i({wr_data_i, wr_addr_i}),
+    .clk_i, .rst_ni, .valid_i(pt_push), .ready_o(pt_rdy), .data_i({s_data_q, s_addr_q}),
     .valid_o(pt_valid_o), .ready_i(pt_ready_i), .data_o({pt_data_o, pt_addr_o}),
-    .count_o(unused_pt_cnt)
+    .count_o(pt_cnt)
   );
 
-  logic              err_v_q;
+  // Errors and counters (issue 11): the decode's bad-range / bad-alignment
+  // flags and the write's address are registered as they are (no enable), and
+  // the error registers and counters take them one edge later; the ports show
+  // the registers with that last edge's flags applied (state only), i.e.
+  // exactly what registers updated at the decoding edge would hold, without
+  // the decode driving the enables of 64 + 2 x 16 flip-flops.
+  logic              brange_q, balign_q;
+  logic [ADDR_W-1:0] baddr_q;
   logic [1:0]        err_code_q, status_q;
   logic [ADDR_W-1:0] err_addr_q;
   logic [31:0]       cnt_rings_q;
   logic [15:0]       cnt_range_q, cnt_align_q;
+  wire               err_v     = brange_q || balign_q;
+  wire  [1:0]        err_code  = err_v ? (brange_q ? ERR_RANGE : ERR_ALIGN) : err_code_q;
+  wire  [ADDR_W-1:0] err_addr  = err_v ? baddr_q : err_addr_q;
+  wire  [15:0]       cnt_range = (brange_q && cnt_range_q != 16'hffff) ? cnt_range_q + 16'd1 : cnt_range_q;
+  wire  [15:0]       cnt_align = (balign_q && cnt_align_q != 16'hffff) ? cnt_align_q + 16'd1 : cnt_align_q;
+  wire  [1:0]        status    = status_q | {balign_q, brange_q};
 
   always_ff @(posedge clk_i) begin
+    baddr_q <= s_addr_q;  // read only with brange_q / balign_q
     if (!rst_ni) begin
-      err_v_q     <= 1'b0;
+      brange_q    <= 1'b0;
+      balign_q    <= 1'b0;
       err_code_q  <= '0;
       err_addr_q  <= '0;
       cnt_rings_q <= '0;
@@ -97,35 +163,29 @@ module edge_doorbell #(
       cnt_align_q <= '0;
       status_q    <= '0;
     end else begin
-      err_v_q <= bad_range || bad_align;
-      if (bad_range || bad_align) begin
-        err_code_q <= bad_range ? ERR_RANGE : ERR_ALIGN;
-        err_addr_q <= wr_addr_i;
-      end
+      brange_q    <= bad_range;
+      balign_q    <= bad_align;
+      err_code_q  <= err_code;
+      err_addr_q  <= err_addr;
+      cnt_range_q <= cnt_range;
+      cnt_align_q <= cnt_align;
+      status_q    <= status;
       if (ring_push && cnt_rings_q != 32'hffffffff) cnt_rings_q <= cnt_rings_q + 32'd1;
-      if (bad_range) begin
-        if (cnt_range_q != 16'hffff) cnt_range_q <= cnt_range_q + 16'd1;
-        status_q[0] <= 1'b1;
-      end
-      if (bad_align) begin
-        if (cnt_align_q != 16'hffff) cnt_align_q <= cnt_align_q + 16'd1;
-        status_q[1] <= 1'b1;
-      end
     end
   end
 
-  assign err_valid_o     = err_v_q;
-  assign err_code_o      = err_code_q;
-  assign err_addr_o      = err_addr_q;
+  assign err_valid_o     = err_v;
+  assign err_code_o      = err_code;
+  assign err_addr_o      = err_addr;
   assign cnt_rings_o     = cnt_rings_q;
-  assign cnt_err_range_o = cnt_range_q;
-  assign cnt_err_align_o = cnt_align_q;
-  assign err_status_o    = status_q;
+  assign cnt_err_range_o = cnt_range;
+  assign cnt_err_align_o = cnt_align;
+  assign err_status_o    = status;
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      // every accepted write goes exactly one way
-      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(wr_fire));
+      // every decoded write goes exactly one way, into a queue with room
+      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(s_v_q));
       assert (!ring_push || ring_rdy);
       assert (!pt_push || pt_rdy);
     end

@@ -18,8 +18,36 @@
 // in the victim's slot, and after the event warp's exit waits the restore
 // time and RESUMEs the victim (EDGE IV-D, last paragraphs).
 //
+// Victim selection takes SEL_CYCLES = 5 cycles (issue 11: 100 MHz on the
+// ECP5 and a fraction of the area of a one-cycle 64 x 64 reduction), as a
+// tournament over groups of G = 8 slots:
+//   edge S    (IDLE, a request, no free context, cfg_en_i): the eligible warps
+//             (e_q), those of them at a barrier / without loads, the policy;
+//             a selection begins at the first such edge with an eligible
+//             warp (while there is none, e_q is loaded again every edge)
+//   edge S+1  cand_q := the candidates (eligible warps of the policy's tier)
+//   edge S+2  per group, the oldest (newest) candidate within the group, from
+//             the group's 8 x 8 block of the age order: gw_q (one-hot), gany_q
+//   edge S+3  per pair of groups, which group winner is older: pair_q, one
+//             bit of the age order each, at the winners' positions
+//   edge S+4  the group whose winner beats every other group's: pick_q
+//   edge S+5  FLUSH(pick_q) when the request still waits with no free context,
+//             cfg_en_i is still set, pick_q is still live and not exiting,
+//             and no warp eligible at S has been re-allocated at edges
+//             S+1..S+4 (its warp exited and a new block took the slot);
+//             otherwise back to the start (a new selection from this edge on)
+// state_o stays IDLE meanwhile; a request that finds a free context STARTs
+// there at once, abandoning a selection under way.  An allocation moves only
+// the slots it names, so while no eligible warp is re-allocated the order
+// among the candidates stays as it was after edge S, and the pick is the
+// oldest / newest candidate of edge S by it.  Every variable selection
+// (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
+// 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
+//
 // State (all flops, Sec. IV-E "logic for warp-level preemption"):
-//   older_q[i][j]  NW x NW age matrix: i was allocated before j
+//   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
+//                  for 64 slots): i was allocated before j; for j < i the
+//                  order is the complement (a strict total order)
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
 //   vict_q         slots holding a parked (preempted) victim, until RESUME
@@ -28,12 +56,6 @@
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
 // Every output is a register (or a register vector): the C side reads
 // outputs, computes inputs, steps.
-//
-// Synthesis (make lint: Yosys 0.23 synth_ecp5, these defaults): 5520 flip-
-// flops (4096 age matrix, 2 x 448 register tables, 5 x 64 slot sets, FSMs,
-// counters), about 19k LUT4 in about 30k cells.  Most of the logic is the
-// age matrix: its update (one LUT4 per bit) and the two 64 x 128-input
-// AND-OR reductions of the selection (see g_cpair / g_rpair).
 module edge_preempt #(
   parameter int NW     = 64,  // warp slots per core (2048 threads / 32)
   parameter int SLOT_W = 6,   // clog2(NW)
@@ -99,41 +121,13 @@ module edge_preempt #(
   localparam logic [CYC_W-1:0] CYC_MAX = '1;
   localparam int PW = CYC_W + REGS_W + 9;  // save-cycle arithmetic without overflow
 
-  // ---------------------------------------------------------------- state
-  logic [NW-1:0]     older_q [NW];   // age matrix rows: older_q[i][j] = i older than j
-  logic [REGS_W-1:0] regs_q [NW];    // regs table
-  logic [REGS_W-1:0] evregs_q [NW];  // event regs per borrowed slot (restore time)
-  logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
-  logic [1:0]        st_q;
-  logic [SLOT_W-1:0] victim_q;
-  logic [5:0]        vstat_q;
-  logic              first_q;        // first FLUSH cycle (vstat completes)
-  logic              skipped_q;      // this victim was taken out of its barrier
-  logic [3:0]        opt_q;          // options of this flush (FLUSH's arg)
-  logic [REGS_W-1:0] ereg_q;         // registers of the event this flush is for
-  logic [CYC_W-1:0]  cnt_q;          // SAVE countdown
-  logic              rbusy_q;        // restore FSM: a slot is being restored
-  logic [SLOT_W-1:0] rslot_q;
-  logic [CYC_W-1:0]  rcnt_q;
-  logic [2:0]        cmd_q;
-  logic [SLOT_W-1:0] cmd_slot_q;
-  logic [3:0]        cmd_arg_q;
-  logic              err_v_q;
-  logic [1:0]        err_code_q;
-  logic [15:0]       cnt_err_q, cnt_abort_q;
-  logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
+  // selection tournament: NG groups of G slots
+  localparam int G     = 8;
+  localparam int NG    = (NW + G - 1) / G;
+  localparam int NWP   = NG * G;              // slots padded to whole groups
+  localparam logic [2:0] SEL_LAST = 3'd5;
 
   // -------------------------------------------------------------- helpers
-  function automatic logic [SLOT_W-1:0] first1(input logic [NW-1:0] v);  // lowest set bit
-    first1 = '0;
-    for (int i = NW - 1; i >= 0; i--) if (v[i]) first1 = SLOT_W'(i);
-  endfunction
-  // every n-th bit set, from bit 0
-  function automatic logic [NW-1:0] every(input int n);
-    every = '0;
-    for (int i = 0; i < NW; i++) if (i % n == 0) every[i] = 1'b1;
-  endfunction
-
   // save cycles = base + regs * per_reg, saturated to 2^CYC_W - 1 (header)
   function automatic logic [CYC_W-1:0] save_cycles(input logic [CYC_W-1:0] base,
                                                    input logic [7:0] per_reg,
@@ -142,120 +136,213 @@ module edge_preempt #(
     s = PW'(base) + PW'(regs) * PW'(per_reg);
     save_cycles = (s > PW'(CYC_MAX)) ? CYC_MAX : s[CYC_W-1:0];
   endfunction
+  function automatic logic [15:0] sat16(input logic [15:0] c, input logic [1:0] n);
+    logic [16:0] s;
+    s = {1'b0, c} + 17'(n);
+    sat16 = s[16] ? 16'hffff : s[15:0];
+  endfunction
+  function automatic logic [31:0] sat32(input logic [31:0] c);
+    sat32 = (c == 32'hffffffff) ? c : c + 32'd1;
+  endfunction
+  // index of a one-hot vector (OR-encode: every set bit contributes)
+  function automatic logic [SLOT_W-1:0] enc(input logic [NW-1:0] oh);
+    enc = '0;
+    for (int i = 0; i < NW; i++) enc = enc | (oh[i] ? SLOT_W'(i) : '0);
+  endfunction
 
-  // ------------------------------------------------- victim selection (IV-D)
+  // ---------------------------------------------------------------- state
+  logic [NW-1:0]     ord_q [NW];      // age order: ord_q[i][j], j > i only
+  logic [REGS_W-1:0] regs_q [NW];     // regs table
+  logic [REGS_W-1:0] evregs_q [NW];   // event regs per borrowed slot (restore time)
+  logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
+  logic [1:0]        st_q;
+  logic [2:0]        sel_q;           // selection step (0: none), within ST_IDLE
+  logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
+  logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
+  logic              dist_q;          // a warp eligible at S was re-allocated since
+  logic [NW-1:0]     cand_q;          // candidates of the selection under way
+  logic [NWP-1:0]    gw_q;            // per group: its winner, one-hot
+  logic [NG-1:0]     gany_q;          // per group: has a candidate
+  logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
+  logic [NW-1:0]     pick_q;          // the pick, one-hot
+  logic [NW-1:0]     victim_q;        // the victim, one-hot (victim_o: its index)
+  logic [5:0]        vstat_q;
+  logic              first_q;         // first FLUSH cycle (vstat completes)
+  logic              skipped_q;       // this victim was taken out of its barrier
+  logic [3:0]        opt_q;           // options of this flush (FLUSH's arg)
+  logic [REGS_W-1:0] ereg_q;          // registers of the event this flush is for
+  logic [CYC_W-1:0]  cnt_q;           // SAVE countdown
+  logic              rbusy_q;         // restore FSM: a slot is being restored
+  logic              rload_q;         // ... its count is loaded at the next edge
+  logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
+  logic [REGS_W-1:0] rregs_q;         // ... its event's registers
+  logic              rsaved_q;        // ... its registers were saved
+  logic [CYC_W-1:0]  rbase_q;         // ... the save configuration when it was taken
+  logic [7:0]        rper_q;
+  logic [CYC_W-1:0]  rcnt_q;          // ... cycles left + 1 (1: due)
+  logic [2:0]        cmd_q;
+  logic [SLOT_W-1:0] cmd_slot_q;
+  logic [3:0]        cmd_arg_q;
+  logic              err_v_q;
+  logic [1:0]        err_code_q;
+  logic [15:0]       cnt_err_q, cnt_abort_q;
+  logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (issue 11)
+  logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
+
+  // ------------------------------------------------- age order (IV-D)
+  // An allocation naming an event warp's or a parked victim's slot is
+  // ignored as a whole (PRE_ERR_ALLOC_BUSY).  w_alloc_i's slots become the
+  // newest warps, lower slot older within the block.  Pair i < j:
+  //   j allocated         -> i older (i is older, or both new and i lower)
+  //   only i allocated    -> j older
+  //   neither             -> unchanged
+  // Reset goes through the same datapath (every slot allocated at once:
+  // lower slot older), and every bit shares one enable (an allocation or
+  // reset this edge), so each bit is one LUT of three inputs: with a per-bit
+  // set or reset (j / i allocated), Yosys would build two.
+  wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
+  wire          alloc_ok   = !alloc_busy;
+  wire [NW-1:0] age_alloc  = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+  wire          age_en     = !rst_ni || (alloc_ok && w_alloc_i != '0);
+  for (genvar i = 0; i < NW; i++) begin : g_age
+    localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
+    always_ff @(posedge clk_i)
+      if (age_en) ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
+  end
+
+  // regs table, and the event registers of a borrowed slot (no reset: read
+  // only when saved_q[i] is set, which is written in the same edge)
+  logic start_pre;  // a START into the victim's slot at this edge (FSM below)
+  for (genvar i = 0; i < NW; i++) begin : g_slot
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) regs_q[i] <= '0;
+      else if (alloc_ok && w_alloc_i[i]) regs_q[i] <= w_alloc_regs_i;
+    end
+    always_ff @(posedge clk_i) begin
+      if (start_pre && victim_q[i]) evregs_q[i] <= ereg_q;
+    end
+  end
+
+  // ------------------------------------------------- eligibility (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
   // victim, and at least as many registers per thread as the event kernel.
-  logic [NW-1:0] regs_ge, elig, t_bar, t_nold, younger, older_any, oldest_oh, newest_oh;
-  logic [NW-1:0] pick_oh;
-  (* keep *) logic [NW-1:0] cand;  // synthesis: one net per slot, not re-derived per use
-  logic [SLOT_W-1:0] pick;
-
+  logic [NW-1:0] regs_ge, elig;
   always_comb begin
     for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
   end
-  assign elig   = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
-  // CHEAPEST (our third policy): a warp idle at a barrier is free to take
-  // when barrier skipping is on; else a warp without loads in flight (the
-  // dominant cost, EDGE VI-B / Fig. 11b); else any; oldest within the tier
-  // (GTO favours old warps, so they drain first).
-  assign t_bar  = elig & w_bar_i;
-  assign t_nold = elig & ~w_ld_i;
+  assign elig = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
+
+  // ------------------------------------------------- selection tournament
+  // Each step's logic runs under its own sel_q test, so the verilated model
+  // evaluates it only in its cycle (synthesis: the same logic before the
+  // step's register enable).
+  // S+1: the candidates.  CHEAPEST (our third policy): a warp idle at a
+  // barrier is free to take when barrier skipping is on; else a warp without
+  // loads in flight (the dominant cost, EDGE VI-B / Fig. 11b); else any;
+  // oldest within the tier (GTO favours old warps, so they drain first).
+  logic [NW-1:0] cand;
   always_comb begin
-    cand = elig;
-    if (cfg_policy_i == POL_CHEAPEST) begin
-      if (cfg_opt_i[OPT_BARSKIP_B] && (t_bar != '0)) cand = t_bar;
-      else if (t_nold != '0) cand = t_nold;
+    cand = e_q;
+    if (cheap_q) begin
+      if (bsk_q && (eb_q != '0)) cand = eb_q;
+      else if (en_q != '0) cand = en_q;
     end
   end
-  assign oldest_oh = cand & ~younger;    // no candidate older than i
-  assign newest_oh = cand & ~older_any;  // i older than no candidate
-  assign pick_oh   = (cfg_policy_i == POL_NEWEST) ? newest_oh : oldest_oh;
-  assign pick      = first1(pick_oh);
 
-  // ------------------------------------------------ age matrix (IV-D)
-  // an allocation naming an event warp's or a parked victim's slot is
-  // ignored as a whole (PRE_ERR_ALLOC_BUSY)
-  wire alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
-  wire alloc_ok   = !alloc_busy;
-  // w_alloc_i's slots become the newest warps, lower slot older within the
-  // block; every other row gains them as younger.  Reset goes through the
-  // same datapath (every slot allocated at once: lower slot older) so that
-  // synthesis keeps one LUT per bit behind one shared enable (a per-bit
-  // reset value made Yosys build a reset net per bit: twice the LUTs).
-  localparam int NP = (NW + 1) / 2;
-  wire [NW-1:0] age_alloc = rst_ni ? w_alloc_i : '1;
-  wire          age_en    = !rst_ni || alloc_ok;
-  logic [NW*NW-1:0] older_flat;  // the rows side by side
-
-  for (genvar i = 0; i < NW; i++) begin : g_age
-    localparam logic [NW-1:0] BELOW = {NW{1'b1}} << (i + 1);
-    logic [NW-1:0] row_q;
-    always_ff @(posedge clk_i) begin
-      if (age_en) row_q <= age_alloc[i] ? (age_alloc & BELOW) : (row_q | age_alloc);
-    end
-    assign older_q[i] = row_q;
-    assign older_flat[i*NW +: NW] = row_q;
-
-    // regs table, and the event registers of a borrowed slot (no reset: read
-    // only when saved_q[i] is set, which is written in the same edge)
-    logic [REGS_W-1:0] regs_r, evregs_r;
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) regs_r <= '0;
-      else if (alloc_ok && w_alloc_i[i]) regs_r <= w_alloc_regs_i;
-    end
-    always_ff @(posedge clk_i) begin
-      if (start_pre && victim_q == SLOT_W'(i)) evregs_r <= ereg_q;
-    end
-    assign regs_q[i]   = regs_r;
-    assign evregs_q[i] = evregs_r;
-  end
-
-  // Selection reductions, per slot i (EDGE IV-D "oldest" / "newest"):
-  //   younger[i]   = OR_j cand[j] & older[j][i]   (column i: a candidate is older)
-  //   older_any[i] = OR_j cand[j] & older[i][j]   (row i: older than a candidate)
-  // Written as 64-bit word operations (the verilated model stays fast) from
-  // kept two-term pairs (a LUT4 each; left alone, ABC maps the 128-input
-  // AND-OR trees into wide LUTs at about twice the cells):
-  //   cpair[k] = cand[2k] & row 2k | cand[2k+1] & row 2k+1  (bit i: column pair)
-  //   rpair[i] bit 2k = t[2k] | t[2k+1], t = row i & cand
-  localparam logic [NW-1:0] EVEN = every(2);
-  (* keep *) logic [NP*NW-1:0] cpair;
-  (* keep *) logic [NW*NW-1:0] rpair;
-  wire [2*NP*NW-1:0] rows_p = (2*NP*NW)'(older_flat);
-  wire [2*NP-1:0]    cand_p = (2*NP)'(cand);
-  for (genvar k = 0; k < NP; k++) begin : g_cpair
-    assign cpair[k*NW +: NW] = ({NW{cand_p[2*k]}} & rows_p[2*k*NW +: NW]) |
-                               ({NW{cand_p[2*k+1]}} & rows_p[(2*k+1)*NW +: NW]);
-  end
-  for (genvar i = 0; i < NW; i++) begin : g_rpair
-    wire [NW-1:0] t = older_q[i] & cand;
-    assign rpair[i*NW +: NW] = (t | (t >> 1)) & EVEN;
-    assign older_any[i]      = rpair[i*NW +: NW] != '0;
-  end
+  // S+2: within each group, the candidate no other candidate of the group is
+  // older (newer) than: for i, j in the group, j older than i is
+  // ord_q[j][i] when j < i, !ord_q[i][j] when j > i.
+  wire [NWP-1:0] cand_p = NWP'(cand_q);
+  logic [NWP-1:0] gw_d;
+  logic [NG-1:0]  gany_d;
   always_comb begin
-    younger = '0;
-    for (int k = 0; k < NP; k++) younger = younger | cpair[k*NW +: NW];
+    logic beaten, j_older;
+    beaten  = 1'b0;
+    j_older = 1'b0;
+    gw_d    = '0;
+    gany_d  = '0;
+    if (sel_q == 3'd2) begin
+      for (int i = 0; i < NW; i++) begin
+        beaten = 1'b0;
+        for (int j = (i / G) * G; j < (i / G) * G + G; j++)
+          if (j < NW && j != i) begin
+            j_older = (j < i) ? ord_q[j][i] : !ord_q[i][j];
+            beaten  = beaten | (cand_p[j] & (pol_q ? !j_older : j_older));
+          end
+        gw_d[i] = cand_p[i] && !beaten;
+      end
+      for (int g = 0; g < NG; g++) gany_d[g] = cand_p[g*G +: G] != '0;
+    end
+  end
+
+  // S+3: per pair of groups a < b, is a's winner older than b's?  The
+  // winner's row of the pair's 8 x 8 block of the age order (a < b: stored
+  // bits), then its bit at b's winner: two one-hot AND-ORs.
+  logic [NG*NG-1:0] pair_d;
+  always_comb begin
+    logic [G-1:0] row;
+    row    = '0;
+    pair_d = '0;
+    if (sel_q == 3'd3) begin
+      for (int a = 0; a < NG; a++)
+        for (int b = a + 1; b < NG; b++) begin
+          row = '0;
+          for (int x = 0; x < G; x++)
+            if (a*G + x < NW) row = row | ({G{gw_q[a*G + x]}} & G'(NWP'(ord_q[a*G + x]) >> (b*G)));
+          pair_d[a*NG + b] = (row & gw_q[b*G +: G]) != '0;
+        end
+    end
+  end
+
+  // S+4: the group whose winner beats every other group's winner.
+  logic [NG-1:0] gbest;
+  logic [NW-1:0] pick_d;
+  always_comb begin
+    logic ok, a_older;
+    ok      = 1'b0;
+    a_older = 1'b0;
+    gbest   = '0;
+    pick_d  = '0;
+    if (sel_q == 3'd4) begin
+      for (int a = 0; a < NG; a++) begin
+        ok = gany_q[a];
+        for (int b = 0; b < NG; b++)
+          if (b != a) begin
+            a_older = (a < b) ? pair_q[a*NG + b] : !pair_q[b*NG + a];
+            ok = ok & (!gany_q[b] | (pol_q ? !a_older : a_older));
+          end
+        gbest[a] = ok;
+      end
+      for (int i = 0; i < NW; i++) pick_d[i] = gw_q[i] && gbest[i / G];
+    end
   end
 
   // ------------------------------------------------ preemption FSM (IV-D)
-  wire v_left  = w_exit_i[victim_q] || !w_live_i[victim_q];
-  wire drained = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !w_bar_i[victim_q] && !w_ld_i[victim_q];
+  wire v_left   = (victim_q & (w_exit_i | ~w_live_i)) != '0;
+  wire v_bar    = (victim_q & w_bar_i) != '0;
+  wire v_ld     = (victim_q & w_ld_i) != '0;
+  wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
+  wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
+  wire [SLOT_W-1:0] victim_idx = enc(victim_q);
+  wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
   wire [CYC_W-1:0] save_n = save_cycles(cfg_save_base_i, cfg_save_per_reg_i, ereg_q);
   wire [3:0] skip_arg = skipped_q ? ARG_SKIPPED : 4'd0;
 
   logic [1:0]        st_d;
+  logic [2:0]        sel_d;
   logic [2:0]        pcmd;        // command of the preemption FSM this edge
   logic [SLOT_W-1:0] pslot;
   logic [3:0]        parg;
-  logic              sel, start_free, start_pre, do_skip, to_save, do_abort;
+  logic              sel_load, sel_flush, start_free, do_skip, to_save, do_abort;
 
   always_comb begin
     st_d       = st_q;
+    sel_d      = 3'd0;
     pcmd       = CMD_NONE;
     pslot      = '0;
     parg       = '0;
-    sel        = 1'b0;
+    sel_load   = 1'b0;
+    sel_flush  = 1'b0;
     start_free = 1'b0;
     start_pre  = 1'b0;
     do_skip    = 1'b0;
@@ -265,18 +352,26 @@ module edge_preempt #(
       ST_IDLE: begin
         if (req_valid_i && free_ctx_i) begin
           pcmd = CMD_START;  pslot = free_slot_i;  st_d = ST_WAIT;  start_free = 1'b1;
-        end else if (req_valid_i && cfg_en_i && elig != '0) begin
-          pcmd = CMD_FLUSH;  pslot = pick;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel = 1'b1;
+        end else if (req_valid_i && cfg_en_i) begin
+          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_q == '0)) begin
+            sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
+          end else if (sel_q != SEL_LAST) begin
+            sel_d = sel_q + 3'd1;
+          end else if (p_alive) begin
+            pcmd = CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel_flush = 1'b1;
+          end else begin
+            sel_load = 1'b1;  sel_d = 3'd1;   // the pick is gone: start again from this edge
+          end
         end
       end
       ST_FLUSH: begin
-        pslot = victim_q;
+        pslot = victim_idx;
         if (v_left) begin
           // a victim that exits while being flushed: back to selection
           pcmd = CMD_ABORT;  parg = skip_arg;  st_d = ST_IDLE;  do_abort = 1'b1;
-        end else if (opt_q[OPT_BARSKIP_B] && w_bar_i[victim_q] && !skipped_q) begin
+        end else if (opt_q[OPT_BARSKIP_B] && v_bar && !skipped_q) begin
           pcmd = CMD_SKIPBAR;  do_skip = 1'b1;
-        end else if (opt_q[OPT_DROP_B] && w_ld_i[victim_q] && v_ldok_i) begin
+        end else if (opt_q[OPT_DROP_B] && v_ld && v_ldok_i) begin
           pcmd = CMD_DROP;
         end else if (drained) begin
           if (rf_free_i) begin  // reserve free registers
@@ -288,7 +383,7 @@ module edge_preempt #(
       end
       ST_SAVE: begin
         if (cnt_q == '0) begin
-          pcmd = CMD_START;  pslot = victim_q;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
+          pcmd = CMD_START;  pslot = victim_idx;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
           st_d = ST_WAIT;  start_pre = 1'b1;
         end
       end
@@ -297,54 +392,188 @@ module edge_preempt #(
   end
 
   // ------------------------------------------------------- restore FSM
-  // The lowest restore-pending slot is loaded with its restore time (the
-  // save count of its event's registers when SAVED, else 0), counts down,
-  // then RESUMEs when the preemption FSM leaves the command port free.
-  wire [SLOT_W-1:0] rpick   = first1(pend_q);
-  wire [CYC_W-1:0]  rload_n = saved_q[rpick] ?
-                              save_cycles(cfg_save_base_i, cfg_save_per_reg_i, evregs_q[rpick]) : '0;
-  wire rload  = !rbusy_q && (pend_q != '0);
-  wire rfire  = rbusy_q && (rcnt_q == '0) && (pcmd == CMD_NONE);
-  wire [3:0] rarg = ARG_PREEMPTED | (saved_q[rslot_q] ? ARG_SAVED : 4'd0) |
-                    (skip_q[rslot_q] ? ARG_SKIPPED : 4'd0);
+  // The lowest restore-pending slot is taken when the FSM is free, with its
+  // event's registers, whether they were saved and the save configuration of
+  // that cycle; its restore time (the save count of its event's registers
+  // when SAVED, else 0) is computed in the next cycle and loaded at the edge
+  // after (the multiply is off the slot-choice path); it counts down, then
+  // RESUMEs when the preemption FSM leaves the command port free.  rcnt_q
+  // holds the cycles left + 1, and a restore time of 0 (seen without the
+  // multiply) fires from the load cycle itself, so every RESUME comes exactly
+  // when it would with the count loaded at the taking edge.
+  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
+  assign pend_low = pend_q & (~pend_q + NW'(1));
+  logic [REGS_W-1:0] low_regs;
+  always_comb begin
+    low_regs = '0;
+    for (int i = 0; i < NW; i++) low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
+  end
+  wire rtake = !rbusy_q && (pend_q != '0);
+  // restore time 0 (no multiply needed to see it)
+  wire rzero = !rsaved_q || (rbase_q == '0 && (rregs_q == '0 || rper_q == '0));
+  wire [CYC_W-1:0] rtime = save_cycles(rbase_q, rper_q, rregs_q);
+  wire rdue  = rbusy_q && (rload_q ? rzero : (rcnt_q == CYC_W'(1)));
+  wire rfire = rdue && (pcmd == CMD_NONE);
+  wire [3:0] rarg = ARG_PREEMPTED | (rsaved_q ? ARG_SAVED : 4'd0) |
+                    (((skip_q & rslot_q) != '0) ? ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
-  wire exit_known   = ev_exit_i && event_q[ev_exit_slot_i];
-  wire exit_unknown = ev_exit_i && !event_q[ev_exit_slot_i];
-
-  logic [NW-1:0] ev_exit_oh, free_oh, pre_oh, res_oh;
+  logic [NW-1:0] ev_slot_oh, free_oh;
   always_comb begin
-    ev_exit_oh = '0;
+    ev_slot_oh = '0;
     free_oh    = '0;
-    pre_oh     = '0;
-    res_oh     = '0;
-    ev_exit_oh[ev_exit_slot_i] = exit_known;
+    ev_slot_oh[ev_exit_slot_i] = 1'b1;
     free_oh[free_slot_i]       = start_free;
-    pre_oh[victim_q]           = start_pre;
-    res_oh[rslot_q]            = rfire;
+  end
+  wire           ev_is_event  = event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
+  wire           exit_known   = ev_exit_i && ev_is_event;
+  wire           exit_unknown = ev_exit_i && !ev_is_event;
+  wire [NW-1:0]  ev_exit_oh   = exit_known ? ev_slot_oh : '0;
+  wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
+  wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
+
+  // ------------------------------------------------------ next state
+  // The slot sets change only at an event exit, a START or a RESUME; each
+  // has one enable for all its bits (one LUT per bit, see the age order).
+  wire sets_en = exit_known || start_free || start_pre || rfire;
+  logic [NW-1:0]     event_d, vict_d, skip_d, saved_d, pend_d;
+  logic [NW-1:0]     victim_d;
+  logic [5:0]        vstat_d;
+  logic              skipped_d;
+  logic [3:0]        opt_d;
+  logic [REGS_W-1:0] ereg_d;
+  logic [CYC_W-1:0]  cnt_d;
+  logic              rbusy_d, rload_d, rsaved_d;
+  logic [NW-1:0]     rslot_d;
+  logic [REGS_W-1:0] rregs_d;
+  logic [CYC_W-1:0]  rbase_d;
+  logic [7:0]        rper_d;
+  logic [CYC_W-1:0]  rcnt_d;
+  logic [2:0]        cmd_d;
+  logic [SLOT_W-1:0] cmd_slot_d;
+  logic [3:0]        cmd_arg_d;
+  logic              err_v_d;
+  logic [1:0]        err_code_d;
+
+  always_comb begin
+    event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
+    pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~res_oh;
+    vict_d  = (vict_q & ~res_oh) | pre_oh;
+    skip_d  = (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
+    saved_d = (saved_q & ~res_oh) | ((st_q == ST_SAVE) ? pre_oh : '0);
+
+    // preemption FSM: the victim, what it was waiting on, the flush options
+    victim_d  = victim_q;
+    vstat_d   = vstat_q;
+    skipped_d = skipped_q;
+    opt_d     = opt_q;
+    ereg_d    = ereg_q;
+    if (sel_flush) begin
+      victim_d  = pick_q;
+      vstat_d   = {1'b0, (pick_q & w_bar_i) != '0, 1'b0, (pick_q & w_ld_i) != '0, 2'b00};
+      skipped_d = 1'b0;
+      opt_d     = cfg_opt_i;
+      ereg_d    = req_regs_i;
+    end
+    if (first_q && st_q == ST_FLUSH)
+      vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
+    if (do_skip) skipped_d = 1'b1;
+    cnt_d = cnt_q;
+    if (to_save) cnt_d = save_n;
+    else if (st_q == ST_SAVE && cnt_q != '0) cnt_d = cnt_q - 1'b1;
+
+    // restore FSM
+    rbusy_d  = rbusy_q;
+    rload_d  = 1'b0;
+    rslot_d  = rslot_q;
+    rregs_d  = rregs_q;
+    rsaved_d = rsaved_q;
+    rbase_d  = rbase_q;
+    rper_d   = rper_q;
+    rcnt_d   = rcnt_q;
+    if (rtake) begin
+      rbusy_d  = 1'b1;
+      rload_d  = 1'b1;
+      rslot_d  = pend_low;
+      rregs_d  = low_regs;
+      rsaved_d = (saved_q & pend_low) != '0;
+      rbase_d  = cfg_save_base_i;
+      rper_d   = cfg_save_per_reg_i;
+    end else if (rfire) begin
+      rbusy_d = 1'b0;
+    end else if (rload_q) begin
+      rcnt_d = rzero ? CYC_W'(1) : rtime;
+    end else if (rbusy_q && rcnt_q != CYC_W'(1)) begin
+      rcnt_d = rcnt_q - 1'b1;
+    end
+
+    // the command port: the preemption FSM wins, a RESUME waits
+    cmd_d      = CMD_NONE;
+    cmd_slot_d = '0;
+    cmd_arg_d  = '0;
+    if (pcmd != CMD_NONE) begin
+      cmd_d      = pcmd;
+      cmd_slot_d = pslot;
+      cmd_arg_d  = parg;
+    end else if (rfire) begin
+      cmd_d      = CMD_RESUME;
+      cmd_slot_d = enc(rslot_q);
+      cmd_arg_d  = rarg;
+    end
+
+    // errors (both kinds may happen in one cycle: code 3, counted twice)
+    err_v_d    = exit_unknown || alloc_busy;
+    err_code_d = (exit_unknown || alloc_busy) ? {alloc_busy, exit_unknown} : err_code_q;
   end
 
-  function automatic logic [15:0] sat16(input logic [15:0] c, input logic [1:0] n);
-    logic [16:0] s;
-    s = {1'b0, c} + 17'(n);
-    sat16 = s[16] ? 16'hffff : s[15:0];
-  endfunction
-  function automatic logic [31:0] sat32(input logic [31:0] c);
-    sat32 = (c == 32'hffffffff) ? c : c + 32'd1;
-  endfunction
+  // selection pipeline registers (no reset: qualified by sel_q)
+  always_ff @(posedge clk_i) begin
+    if (sel_load) begin
+      e_q     <= elig;
+      eb_q    <= elig & w_bar_i;
+      en_q    <= elig & ~w_ld_i;
+      pol_q   <= (cfg_policy_i == POL_NEWEST);
+      cheap_q <= (cfg_policy_i == POL_CHEAPEST);
+      bsk_q   <= cfg_opt_i[OPT_BARSKIP_B];
+    end
+    if (sel_q == 3'd1) cand_q <= cand;
+    if (sel_q == 3'd2) begin
+      gw_q   <= gw_d;
+      gany_q <= gany_d;
+    end
+    if (sel_q == 3'd3) pair_q <= pair_d;
+    if (sel_q == 3'd4) pick_q <= pick_d;
+    // a warp eligible at S given to a new block at S+1..S+4 voids the selection
+    if (sel_load) dist_q <= 1'b0;
+    else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (e_q & w_alloc_i) != '0) dist_q <= 1'b1;
+  end
 
-  // ------------------------------------------------------------ registers
+  // restore FSM data (no reset: qualified by rbusy_q)
+  always_ff @(posedge clk_i) begin
+    rslot_q  <= rslot_d;
+    rregs_q  <= rregs_d;
+    rsaved_q <= rsaved_d;
+    rbase_q  <= rbase_d;
+    rper_q   <= rper_d;
+    rcnt_q   <= rcnt_d;
+  end
+
+  // slot sets: one enable each (reset included)
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || sets_en) begin
+      event_q <= rst_ni ? event_d : '0;
+      vict_q  <= rst_ni ? vict_d  : '0;
+      skip_q  <= rst_ni ? skip_d  : '0;
+      saved_q <= rst_ni ? saved_d : '0;
+      pend_q  <= rst_ni ? pend_d  : '0;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int i = 0; i < NW; i++) begin
-      end
-      event_q     <= '0;
-      vict_q      <= '0;
-      skip_q      <= '0;
-      saved_q     <= '0;
-      pend_q      <= '0;
       st_q        <= ST_IDLE;
-      victim_q    <= '0;
+      sel_q       <= 3'd0;
+      victim_q    <= NW'(1);
       vstat_q     <= '0;
       first_q     <= 1'b0;
       skipped_q   <= 1'b0;
@@ -352,79 +581,41 @@ module edge_preempt #(
       ereg_q      <= '0;
       cnt_q       <= '0;
       rbusy_q     <= 1'b0;
-      rslot_q     <= '0;
-      rcnt_q      <= '0;
+      rload_q     <= 1'b0;
       cmd_q       <= CMD_NONE;
       cmd_slot_q  <= '0;
       cmd_arg_q   <= '0;
       err_v_q     <= 1'b0;
       err_code_q  <= '0;
       cnt_err_q   <= '0;
+      err_n_q     <= '0;
       cnt_abort_q <= '0;
       cnt_sfree_q <= '0;
       cnt_spre_q  <= '0;
       cnt_res_q   <= '0;
     end else begin
-
-      // slot sets: event exits clear, STARTs set, a RESUME frees the victim
-      event_q <= (event_q & ~ev_exit_oh) | free_oh | pre_oh;
-      pend_q  <= ((pend_q | (ev_exit_oh & vict_q)) & ~res_oh);
-      vict_q  <= (vict_q & ~res_oh) | pre_oh;
-      skip_q  <= (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
-      saved_q <= (saved_q & ~res_oh) | ((st_q == ST_SAVE) ? pre_oh : '0);
-
-      // preemption FSM
-      st_q    <= st_d;
-      first_q <= sel;
-      if (sel) begin
-        victim_q  <= pick;
-        vstat_q   <= {1'b0, w_bar_i[pick], 1'b0, w_ld_i[pick], 2'b00};
-        skipped_q <= 1'b0;
-        opt_q     <= cfg_opt_i;
-        ereg_q    <= req_regs_i;
-      end
-      if (first_q && st_q == ST_FLUSH)
-        vstat_q <= vstat_q | {v_ibuf_i, w_bar_i[victim_q], v_imiss_i, w_ld_i[victim_q], v_sb_i, v_pipe_i};
-      if (do_skip) skipped_q <= 1'b1;
-      if (to_save) cnt_q <= save_n;
-      else if (st_q == ST_SAVE && cnt_q != '0) cnt_q <= cnt_q - 1'b1;
-
-      // restore FSM
-      if (rload) begin
-        rbusy_q <= 1'b1;
-        rslot_q <= rpick;
-        rcnt_q  <= rload_n;
-      end else if (rbusy_q && rcnt_q != '0) begin
-        rcnt_q <= rcnt_q - 1'b1;
-      end else if (rfire) begin
-        rbusy_q <= 1'b0;
-      end
-
-      // the command port: the preemption FSM wins, a RESUME waits
-      if (pcmd != CMD_NONE) begin
-        cmd_q      <= pcmd;
-        cmd_slot_q <= pslot;
-        cmd_arg_q  <= parg;
-      end else if (rfire) begin
-        cmd_q      <= CMD_RESUME;
-        cmd_slot_q <= rslot_q;
-        cmd_arg_q  <= rarg;
-      end else begin
-        cmd_q      <= CMD_NONE;
-        cmd_slot_q <= '0;
-        cmd_arg_q  <= '0;
-      end
-
-      // errors (both kinds may happen in one cycle: code 3, counted twice)
-      err_v_q <= exit_unknown || alloc_busy;
-      if (exit_unknown || alloc_busy) err_code_q <= {alloc_busy, exit_unknown};
-      cnt_err_q <= sat16(cnt_err_q, {1'b0, exit_unknown} + {1'b0, alloc_busy});
-
-      // counters
-      if (start_free) cnt_sfree_q <= sat32(cnt_sfree_q);
-      if (start_pre)  cnt_spre_q  <= sat32(cnt_spre_q);
-      if (rfire)      cnt_res_q   <= sat32(cnt_res_q);
-      if (do_abort)   cnt_abort_q <= sat16(cnt_abort_q, 2'd1);
+      st_q        <= st_d;
+      sel_q       <= sel_d;
+      victim_q    <= victim_d;
+      vstat_q     <= vstat_d;
+      first_q     <= sel_flush;
+      skipped_q   <= skipped_d;
+      opt_q       <= opt_d;
+      ereg_q      <= ereg_d;
+      cnt_q       <= cnt_d;
+      rbusy_q     <= rbusy_d;
+      rload_q     <= rload_d;
+      cmd_q       <= cmd_d;
+      cmd_slot_q  <= cmd_slot_d;
+      cmd_arg_q   <= cmd_arg_d;
+      err_v_q     <= err_v_d;
+      err_code_q  <= err_code_d;
+      err_n_q     <= {1'b0, exit_unknown} + {1'b0, alloc_busy};
+      cnt_err_q   <= sat16(cnt_err_q, err_n_q);
+      cnt_sfree_q <= start_free ? sat32(cnt_sfree_q) : cnt_sfree_q;
+      cnt_spre_q  <= start_pre ? sat32(cnt_spre_q) : cnt_spre_q;
+      cnt_res_q   <= rfire ? sat32(cnt_res_q) : cnt_res_q;
+      cnt_abort_q <= do_abort ? sat16(cnt_abort_q, 2'd1) : cnt_abort_q;
     end
   end
 
@@ -432,13 +623,13 @@ module edge_preempt #(
   assign cmd_slot_o       = cmd_slot_q;
   assign cmd_arg_o        = cmd_arg_q;
   assign state_o          = st_q;
-  assign victim_o         = victim_q;
+  assign victim_o         = victim_idx;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
   assign victim_mask_o    = vict_q;
   assign err_valid_o      = err_v_q;
   assign err_code_o       = err_code_q;
-  assign cnt_err_o        = cnt_err_q;
+  assign cnt_err_o        = sat16(cnt_err_q, err_n_q);  // = the count after the last edge
   assign cnt_start_free_o = cnt_sfree_q;
   assign cnt_start_pre_o  = cnt_spre_q;
   assign cnt_abort_o      = cnt_abort_q;
@@ -449,27 +640,30 @@ module edge_preempt #(
     if (rst_ni) begin
       // at most one command per edge; a RESUME only with the port free
       assert (!(pcmd != CMD_NONE && rfire));
-      // the victim is a real slot, not an event warp, not parked; its row
-      // of the age matrix is antisymmetric (strict total order)
-      if (st_q == ST_FLUSH || st_q == ST_SAVE) begin
-        assert (32'(victim_q) < NW);
-        assert (!event_q[victim_q] && !vict_q[victim_q]);
-        assert (!older_q[victim_q][victim_q]);
-        for (int j = 0; j < NW; j++)
-          if (j != 32'(victim_q)) assert (older_q[victim_q][j] != older_q[j][victim_q]);
+      // the one-hot registers are one-hot
+      assert ($countones(victim_q) == 1);
+      if (rbusy_q) assert ($countones(rslot_q) == 1);
+      // selection only in IDLE; each group's winner is one of its candidates
+      assert (sel_q == 3'd0 || st_q == ST_IDLE);
+      assert (sel_q <= SEL_LAST);
+      if (sel_q == 3'd2) begin
+        assert (cand_q != '0 && (cand_q & ~e_q) == '0);
+        for (int g = 0; g < NG; g++) assert ($countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0));
       end
-      // a selection picks exactly one eligible warp
-      if (sel) begin
-        assert (elig[pick] && cand[pick]);
-        assert ($countones(oldest_oh) == 1 && $countones(newest_oh) == 1);
-      end
+      if (sel_q == 3'd4) assert ($countones(gbest) == 1);
+      if (sel_q == SEL_LAST) assert ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0);
+      // a FLUSH names a live warp that is no event warp and holds no victim
+      if (sel_flush) assert ((pick_q & w_live_i & ~event_q & ~vict_q) != '0);
+      // the victim is not an event warp, not parked
+      if (st_q == ST_FLUSH || st_q == ST_SAVE) assert ((victim_q & (event_q | vict_q)) == '0);
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
       assert ((pend_q & event_q) == '0);
       assert ((pend_q & ~vict_q) == '0);
       assert ((vict_q & ~(event_q | pend_q)) == '0);
       assert (((skip_q | saved_q) & ~vict_q) == '0);
-      if (rbusy_q) assert (pend_q[rslot_q]);
+      if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
+      if (rbusy_q && !rload_q) assert (rcnt_q != '0);
     end
   end
 endmodule

@@ -4,11 +4,13 @@
 // word) so one read returns every bit a coalesced request can cover.
 //
 // One access per cycle, by priority:
-//   1. the start-up initialisation (Sec. 4.5: "zero out memory and mark it as
+//   1. an action write (wr_i): the new bits of a line whose request left at
+//      the edge before (at most one: nothing leaves during the init);
+//   2. the start-up initialisation (Sec. 4.5: "zero out memory and mark it as
 //      full"): a command marks init_lines_i lines from init_line_i all full or
-//      all empty, one line per cycle; lines outside the region are skipped.
-//      busy_o is high meanwhile and the scheduler holds requests off;
-//   2. an action write (wr_i): the new bits of a line whose request leaves;
+//      all empty, one line per cycle (waiting a cycle for an action write);
+//      lines outside the region are skipped.  busy_o is high meanwhile and
+//      the scheduler holds requests off;
 //   3. a head lookup (rd_i): the bits appear on rdata_o the next cycle with
 //      rvalid_o and the requesting queue on rqid_o.
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
@@ -67,15 +69,15 @@ module fe_bits #(
     ram_we    = 1'b0;
     ram_addr  = rd_idx_i;
     ram_wdata = wr_bits_i;
-    if (busy_q) begin
+    if (wr_i) begin
+      ram_req  = 1'b1;
+      ram_we   = 1'b1;
+      ram_addr = wr_idx_i;
+    end else if (busy_q) begin
       ram_req   = cur_in;
       ram_we    = 1'b1;
       ram_addr  = cur_rel[IW-1:0];
       ram_wdata = full_q ? '1 : '0;
-    end else if (wr_i) begin
-      ram_req  = 1'b1;
-      ram_we   = 1'b1;
-      ram_addr = wr_idx_i;
     end else if (rd_i) begin
       ram_req = 1'b1;
     end
@@ -91,9 +93,11 @@ module fe_bits #(
   assign busy_o       = busy_q;
   assign rvalid_o     = rvalid_q;
   assign rqid_o       = rqid_q;
-  assign snoop_we_o   = ram_req && ram_we && rst_ni;
-  assign snoop_idx_o  = ram_addr;
-  assign snoop_bits_o = ram_wdata;
+  // the write of this cycle, from the write sources only (not through the
+  // lookup's address mux: the snoop compare is on the scheduler's paths)
+  assign snoop_we_o   = (wr_i || (busy_q && cur_in)) && rst_ni;
+  assign snoop_idx_o  = wr_i ? wr_idx_i : cur_rel[IW-1:0];
+  assign snoop_bits_o = wr_i ? wr_bits_i : (full_q ? '1 : '0);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -106,11 +110,11 @@ module fe_bits #(
     end else begin
       rvalid_q <= rd_i && !busy_q && !wr_i;
       if (rd_i) rqid_q <= rd_qid_i;
-      if (busy_q) begin
+      if (busy_q && !wr_i) begin
         cur_q  <= cur_q + 1'b1;
         left_q <= left_q - 1'b1;
         if (left_q == CNT_W'(1)) busy_q <= 1'b0;
-      end else if (init_valid_i && init_lines_i != '0) begin
+      end else if (!busy_q && init_valid_i && init_lines_i != '0) begin
         busy_q <= 1'b1;
         full_q <= init_full_i;
         cur_q  <= init_line_i;
@@ -120,12 +124,13 @@ module fe_bits #(
   end
 
   // The scheduler never asks for an action write and a lookup in the same
-  // cycle, nor either while the initialisation owns the port.
+  // cycle, nor for a lookup while the initialisation owns the port.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(wr_i && rd_i));
-      assert (!(busy_q && (wr_i || rd_i)));
+      assert (!(busy_q && rd_i));
       assert (!busy_q || left_q != '0);
+      assert (snoop_we_o == (ram_req && ram_we) && (!snoop_we_o || (snoop_idx_o == ram_addr && snoop_bits_o == ram_wdata)));
     end
   end
 endmodule

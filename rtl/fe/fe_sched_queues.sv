@@ -101,9 +101,13 @@ module fe_sched_queues #(
   localparam int LN_W = ADDR_W - LB;               // absolute line number width
   localparam int BASE_LINE = REGION_BASE >> LB;
   localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
-  // queue entry: {tag, mask, addr, act, trig, we, src}
+  // queue entry: {line index in the region, in region, tag, mask, addr, act,
+  // trig, we, src}; the low OW bits are the request as it leaves.  The region
+  // check and index are computed at intake, so a head's checks start from
+  // flip-flops (issue 11).
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
-  localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, EW = E_TAG + TAG_W;
+  localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, OW = E_TAG + TAG_W;
+  localparam int E_IN = OW, E_IDX = OW + 1, EW = E_IDX + IW;
   localparam logic [1:0] T_NONE = 2'd0, T_FULL = 2'd1;
   localparam logic [1:0] A_NONE = 2'd0, A_FILL = 2'd1, A_EMPTY = 2'd2;
 
@@ -117,7 +121,11 @@ module fe_sched_queues #(
   endfunction
 
   // ------------------------------------------------------------ intake
-  logic [1:0] in_trig, in_act, in_q;
+  logic [1:0]    in_trig, in_act, in_q;
+  logic [LN_W:0] in_rel;
+  logic          in_in;
+  assign in_rel = rel_line(req_addr_i[ADDR_W-1:LB]);
+  assign in_in  = in_region(in_rel);
   always_comb begin
     in_trig = (req_trig_i == 2'd3) ? T_NONE : req_trig_i;
     in_act  = (req_act_i == 2'd3) ? A_NONE : req_act_i;
@@ -125,11 +133,12 @@ module fe_sched_queues #(
       in_trig = req_we_i ? T_NONE : T_FULL;
       in_act  = req_we_i ? A_FILL : A_NONE;
     end
-    if (in_trig == T_NONE || !in_region(rel_line(req_addr_i[ADDR_W-1:LB]))) in_q = 2'd0;
+    if (in_trig == T_NONE || !in_in) in_q = 2'd0;
     else in_q = req_src_i ? 2'd2 : 2'd1;
   end
   logic [EW-1:0] in_entry;
-  assign in_entry = {req_tag_i, req_mask_i, req_addr_i, in_act, in_trig, req_we_i, req_src_i};
+  assign in_entry = {in_rel[IW-1:0], in_in, req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
+                     req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
   logic          busy;
@@ -160,9 +169,10 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ heads
   logic [2:0]       hb_valid_q;          // head bits register holds the head's line
   logic [WORDS-1:0] hb_q [3];
-  // Bits as seen this cycle: a lookup's read data is used in the cycle it
-  // arrives (bypassing the head register), so a head needing its bits can
-  // leave two cycles after it reaches the head.
+  // Bits as seen this cycle: the head-bit registers only.  A lookup's read
+  // data (the F/E RAM's output, slow on an FPGA block RAM) goes into the head
+  // register first, so a head needing its bits can leave three cycles after
+  // it reaches the head (issue 11: 100 MHz on the ECP5; two before).
   logic [2:0]       hbv_eff;
   logic [WORDS-1:0] hb_eff [3];
   logic             lk_rvalid;
@@ -170,11 +180,11 @@ module fe_sched_queues #(
   logic [WORDS-1:0] lk_rdata;
   always_comb begin
     for (int q = 0; q < 3; q++) begin
-      hbv_eff[q] = hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q));
-      hb_eff[q]  = (lk_rvalid && lk_rqid == 2'(q)) ? lk_rdata : hb_q[q];
+      hbv_eff[q] = hb_valid_q[q];
+      hb_eff[q]  = hb_q[q];
     end
   end
-  logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due;
+  logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due, due_ok, hazard;
   logic [IW-1:0]    h_idx [3];
   logic [1:0]       h_trig [3], h_act [3];
   logic [WORDS-1:0] h_mask [3];
@@ -183,16 +193,15 @@ module fe_sched_queues #(
     assign h_trig[q] = q_head[q][E_TRIG +: 2];
     assign h_act[q]  = q_head[q][E_ACT +: 2];
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
-    logic [LN_W:0] rel;
-    assign rel = rel_line(q_head[q][E_ADDR+LB +: LN_W]);
-    assign h_idx[q] = rel[IW-1:0];
+    assign h_idx[q]  = q_head[q][E_IDX +: IW];
     fe_trigger_check #(.WORDS(WORDS)) u_check (
-      .valid_i(q_valid[q]), .in_region_i(in_region(rel)),
+      .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
       .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
       .bits_valid_i(hbv_eff[q]), .bits_i(hb_eff[q]),
       .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
-    // nothing leaves, waits or is looked up while the initialisation runs
-    assign ok[q]      = ok_raw[q] && !busy;
+    // nothing leaves, waits or is looked up while the initialisation runs;
+    // a head on the line an action is being written to (below) waits a cycle
+    assign ok[q]      = ok_raw[q] && !busy && !hazard[q];
     assign blocked[q] = blk_raw[q] && !busy;
     fe_watchdog #(.W(WD_W)) u_wdog (
       .clk_i, .rst_ni, .blocked_i(blocked[q]), .pop_i(q_pop[q]), .limit_i(wdog_limit_i),
@@ -201,7 +210,7 @@ module fe_sched_queues #(
 
   // ------------------------------------------------------------ leave: serve or NACK
   logic       out_valid_q, nack_valid_q;
-  logic [EW-1:0] out_q, nack_q;
+  logic [OW-1:0] out_q, nack_q;
   logic [1:0] out_qid_q, nack_qid_q;
   logic       disp, nack;
   logic [1:0] disp_q, nack_sel;
@@ -209,20 +218,36 @@ module fe_sched_queues #(
   always_comb begin
     disp_q = ok[0] ? 2'd0 : ok[1] ? 2'd1 : 2'd2;       // Sec. 6.3 priority
     disp   = (|ok) && (!out_valid_q || out_ready_i);
-    nack_sel = due[0] ? 2'd0 : due[1] ? 2'd1 : 2'd2;
-    nack     = (|due) && (!nack_valid_q || nack_ready_i);
+    nack_sel = due_ok[0] ? 2'd0 : due_ok[1] ? 2'd1 : 2'd2;
+    nack     = (|due_ok) && (!nack_valid_q || nack_ready_i);
     for (int q = 0; q < 3; q++)
       q_pop[q] = (disp && disp_q == 2'(q)) || (nack && nack_sel == 2'(q));
   end
 
   // The action of the leaving request (a read-modify-write of its line's bits,
-  // the old bits being the head register).
-  logic             act_wr;
-  logic [WORDS-1:0] act_bits;
+  // the old bits being the head register), written to the RAM and snooped
+  // into the other heads' registers at the next edge (issue 11: off the
+  // leave decision's path; the paper's "as it leaves" plus one cycle).  In
+  // that cycle a head on the same line waits (hazard): its bits are the ones
+  // before the action, so it neither leaves on them, nor computes an action
+  // from them, nor is NACKed on them (its watchdog count goes on).
+  logic             act_wr, wr_pend_q;
+  logic [WORDS-1:0] act_bits, wr_bits_q;
+  logic [IW-1:0]    wr_idx_q;
   always_comb begin
     act_wr   = disp && need[disp_q] && h_act[disp_q] != A_NONE;
     act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_eff[disp_q] & ~h_mask[disp_q])
                                           : (hb_eff[disp_q] | h_mask[disp_q]);
+    for (int q = 0; q < 3; q++) hazard[q] = wr_pend_q && need[q] && (h_idx[q] == wr_idx_q);
+    due_ok = due & ~hazard;
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) wr_pend_q <= 1'b0;
+    else         wr_pend_q <= act_wr;
+  end
+  always_ff @(posedge clk_i) begin  // qualified by wr_pend_q
+    wr_idx_q  <= h_idx[disp_q];
+    wr_bits_q <= act_bits;
   end
 
   // One lookup per cycle when the port is free: the highest-priority head
@@ -234,7 +259,7 @@ module fe_sched_queues #(
     for (int q = 0; q < 3; q++)
       lk_cand[q] = need[q] && !busy && !hb_valid_q[q] && !(lk_rvalid && lk_rqid == 2'(q));
     lk_sel = lk_cand[0] ? 2'd0 : lk_cand[1] ? 2'd1 : 2'd2;
-    lk     = (|lk_cand) && !act_wr;
+    lk     = (|lk_cand) && !wr_pend_q;  // the port writes a pending action
   end
 
   logic             snoop_we;
@@ -247,25 +272,32 @@ module fe_sched_queues #(
     .clk_i, .rst_ni,
     .init_valid_i, .init_ready_o(init_ready), .init_full_i,
     .init_line_i(init_addr_i[ADDR_W-1:LB]), .init_lines_i, .busy_o(busy),
-    .wr_i(act_wr), .wr_idx_i(h_idx[disp_q]), .wr_bits_i(act_bits),
+    .wr_i(wr_pend_q), .wr_idx_i(wr_idx_q), .wr_bits_i(wr_bits_q),
     .rd_i(lk), .rd_idx_i(h_idx[lk_sel]), .rd_qid_i(lk_sel),
     .rvalid_o(lk_rvalid), .rqid_o(lk_rqid), .rdata_o(lk_rdata),
     .snoop_we_o(snoop_we), .snoop_idx_o(snoop_idx), .snoop_bits_o(snoop_bits));
 
-  // Head-bit registers: captured from a lookup, refreshed by every write to
-  // the same line (snoop), dropped when the head leaves.  A blocked head whose
-  // trigger the snooped write satisfies is "released".
+  // Head-bit registers: captured from a lookup (its data arrives in the
+  // cycle after the read), refreshed by every write to the same line (snoop,
+  // also in the capturing cycle), dropped when the head leaves.  A blocked
+  // head whose trigger the snooped write satisfies is "released".
   logic [2:0] hit, release_q;
   logic [WORDS-1:0] hb_d [3];
   logic [2:0] hbv_d;
   always_comb begin
     for (int q = 0; q < 3; q++) begin
-      hb_d[q]  = hb_eff[q];
-      hbv_d[q] = hbv_eff[q];
+      hb_d[q]  = hb_q[q];
+      hbv_d[q] = hb_valid_q[q];
+      if (lk_rvalid && lk_rqid == 2'(q)) begin
+        hb_d[q]  = lk_rdata;
+        hbv_d[q] = 1'b1;
+      end
       hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
       if (hit[q]) hb_d[q] = snoop_bits;
       if (q_pop[q]) hbv_d[q] = 1'b0;
-      release_q[q] = blocked[q] && hit[q] && !q_pop[q] &&
+      // (a snooped head is not popped: the snoop is a write on its line, so it
+      // is held by the hazard or by the init, asserted below)
+      release_q[q] = blocked[q] && hit[q] &&
                      ((h_trig[q] == T_FULL) ? ((snoop_bits & h_mask[q]) == h_mask[q])
                                             : ((snoop_bits & h_mask[q]) == '0));
     end
@@ -274,6 +306,7 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ state
   logic [CNT_W-1:0] stall_q [3];
   logic [CNT_W-1:0] releases_q, nacks_q;
+  logic [1:0]       rel_n_q;  // releases of the last cycle, not yet in releases_q
   logic             err_q, stall_mc_q;
 
   always_ff @(posedge clk_i) begin
@@ -285,6 +318,7 @@ module fe_sched_queues #(
       stall_q[1]   <= '0;
       stall_q[2]   <= '0;
       releases_q   <= '0;
+      rel_n_q      <= '0;
       nacks_q      <= '0;
       err_q        <= 1'b0;
       stall_mc_q   <= 1'b0;
@@ -295,7 +329,10 @@ module fe_sched_queues #(
       if (nack) nack_valid_q <= 1'b1;
       else if (nack_ready_i) nack_valid_q <= 1'b0;
       for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blocked[q]);
-      releases_q <= releases_q + CNT_W'(release_q[0]) + CNT_W'(release_q[1]) + CNT_W'(release_q[2]);
+      // (issue 11: the count of a cycle's releases is registered before it is
+      // added; releases_o adds it back, so the port sees the same count)
+      rel_n_q    <= 2'($countones(release_q));
+      releases_q <= releases_q + CNT_W'(rel_n_q);
       nacks_q    <= nacks_q + CNT_W'(nack);
       if (nack) err_q <= 1'b1;
       stall_mc_q <= req_valid_i && !q_ready[in_q];
@@ -314,11 +351,11 @@ module fe_sched_queues #(
     end else begin
       for (int q = 0; q < 3; q++) hb_q[q] <= hb_d[q];
       if (disp) begin
-        out_q     <= q_head[disp_q];
+        out_q     <= q_head[disp_q][OW-1:0];
         out_qid_q <= disp_q;
       end
       if (nack) begin
-        nack_q     <= q_head[nack_sel];
+        nack_q     <= q_head[nack_sel][OW-1:0];
         nack_qid_q <= nack_sel;
       end
     end
@@ -351,7 +388,7 @@ module fe_sched_queues #(
   assign stall_nt_o     = stall_q[0];
   assign stall_cpu_o    = stall_q[1];
   assign stall_gpu_o    = stall_q[2];
-  assign releases_o     = releases_q;
+  assign releases_o     = releases_q + CNT_W'(rel_n_q);
   assign nacks_o        = nacks_q;
   assign err_o          = err_q;
 
@@ -375,10 +412,13 @@ module fe_sched_queues #(
     if (rst_ni) begin
       assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
       if (disp) assert (!need[disp_q] || (hbv_eff[disp_q] && sat[disp_q]));
-      if (nack) assert (blocked[nack_sel] && wdog_limit_i != '0);
+      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
       assert ((blocked & ~need) == '0);
+      // a lookup's data arrives for a head that is still there and has no bits
+      if (lk_rvalid) assert (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]);
+      assert ((hit & q_pop) == '0);
       if (init_valid_i && init_ready) assert (init_addr_i[LB-1:0] == '0);  // line aligned
       if (q_valid[1]) assert (h_trig[1] != T_NONE);
       if (q_valid[2]) assert (h_trig[2] != T_NONE);

@@ -1,6 +1,13 @@
 // Synchronous FIFO with valid/ready on both sides (shared primitive).
 // Outputs depend on state only: ready_o = not full, valid_o = not empty,
 // data_o = the head entry.  Any DEPTH >= 1 (not only powers of two).
+// The head entry is a register of its own (head_q), loaded from the storage
+// (read at the entry after the head) when the head leaves, or from data_i
+// when the entry pushed becomes the head: data_o comes from a flip-flop, not
+// through the storage's read multiplexer (issue 11: the F/E scheduler checks
+// its heads in the cycle they appear).  Port behaviour is exactly that of
+// the plain first-word-fall-through FIFO (data_o = storage at the read
+// pointer, also when empty), which the C twin models.
 module fg_fifo #(
   parameter int WIDTH = 8,
   parameter int DEPTH = 4
@@ -28,7 +35,9 @@ module fg_fifo #(
 
   assign ready_o = (count_q != CW'(DEPTH));
   assign valid_o = (count_q != '0);
-  assign data_o  = mem_q[rptr_q];
+  logic [WIDTH-1:0] head_q;
+  wire  [PW-1:0]    rnext = (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
+  assign data_o  = head_q;
   assign count_o = count_q;
 
   always_ff @(posedge clk_i) begin
@@ -38,15 +47,26 @@ module fg_fifo #(
       count_q <= '0;
     end else begin
       if (push) wptr_q <= (wptr_q == LAST) ? '0 : wptr_q + 1'b1;
-      if (pop)  rptr_q <= (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
+      if (pop)  rptr_q <= rnext;
       if (push && !pop) count_q <= count_q + 1'b1;
       else if (pop && !push) count_q <= count_q - 1'b1;
     end
   end
 
-  // Storage without reset so that it maps to distributed RAM.
+  // Storage and head without reset (valid_o qualifies the head) so that the
+  // storage maps to distributed RAM.  The entry after the head is written at
+  // least one edge before it is read here (count_q >= 2).
   always_ff @(posedge clk_i) begin
     if (push) mem_q[wptr_q] <= data_i;
+  end
+  // head_q equals mem_q[rptr_q] at every edge, also when empty and across a
+  // reset (rptr_q := 0; the storage keeps its contents, as does a push in
+  // the reset cycle), so the port behaviour is exactly the plain one.
+  wire [PW-1:0] raddr = rst_ni ? rnext : '0;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) head_q <= (push && wptr_q == '0) ? data_i : mem_q[raddr];
+    else if (push && (count_q == '0 || (pop && count_q == CW'(1)))) head_q <= data_i;
+    else if (pop) head_q <= mem_q[raddr];
   end
 
   // Invariants: occupancy within [0, DEPTH]; pointers in range.

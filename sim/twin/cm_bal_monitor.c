@@ -1,7 +1,16 @@
-/* C twin of rtl/cm/cm_bal_monitor.sv (and its cm_partition_counters,
- * cm_cpu_central, cm_bal_core).  Every step computes the next state from the
- * current state and inputs exactly as the RTL's _d logic does, then commits.
- * Comments name the RTL signal each value mirrors. */
+/* C twin of rtl/cm/cm_bal_monitor.sv (and its cm_cpu_central, cm_bal_core,
+ * cm_bal_decide; the partitions' stall counts kept per partition, as in the
+ * paper, where the RTL sums them as they arrive).  Every step computes the next
+ * state from the current state and inputs, then commits.
+ *
+ * Each core is kept twice: core[] is its state as a one-cycle design would
+ * hold it (the decision written at the interval end, core_step below), vis[]
+ * what the RTL's registers and table hold, which only differs between an
+ * interval end and the core's commit by the serial walk (c + 3 edges later):
+ * there vis[] evolves without the interval-end update, and at the commit it
+ * takes core[]'s value.  The RTL reaches the same state another way (the
+ * decision from a snapshot, with the events since the interval end applied
+ * on top of it); both are that of a one-cycle design from the commit on. */
 #include "cm_bal_monitor.h"
 
 #include <stdbool.h>
@@ -36,14 +45,17 @@ typedef struct {
     uint64_t mc[64], net[64];
     /* central */
     uint64_t cnt, lim, dec, smc, snet;
-    core_st core[CM_MAX_CORES];
+    core_st core[CM_MAX_CORES]; /* as decided at the interval end */
+    core_st vis[CM_MAX_CORES];  /* as visible (the RTL's registers and table) */
+    unsigned wk;                /* edges since the interval end while the walk commits (0: none) */
     /* top */
     uint64_t ivl, rd_lim, rd_lvl, rd_stay, rd_vld, rd_avg, rd_why;
 } twin;
 
 static bool params_ok(const cm_bal_monitor_params *p) {
     if (p->p < 1 || p->p > 64 || p->c < 1 || p->c > CM_MAX_CORES || p->nsched < 1 ||
-        (uint64_t)p->c * p->nsched > 64 || p->interval < 2 || p->maxw < 1 || p->nlvl < 2 ||
+        (uint64_t)p->c * p->nsched > 64 || p->interval < p->c + 4 /* the walk ends in the interval */ ||
+        p->maxw < 1 || p->nlvl < 2 ||
         p->nlvl > CM_MAX_LVL || p->explore_n < 2 || p->fine < 1 || p->fine > p->maxw ||
         p->tl_q4 > p->th_q4 || p->th_q4 > 4ull * p->p || p->maxw > 255 /* LEVELS: 8-bit fields */)
         return false;
@@ -85,7 +97,11 @@ static void tw_reset(void *v) {
         k->lvl = t->p.nlvl - 1;
         k->limit = t->p.maxw;
         k->why = CM_WHY_HOLD;
+        /* the table RAM has no reset: a walk cut short by the reset never wrote it */
+        memcpy(k->avg, t->vis[c].avg, sizeof k->avg);
+        t->vis[c] = *k;
     }
+    t->wk = 0;
     t->ivl = t->rd_lim = t->rd_lvl = t->rd_stay = t->rd_vld = t->rd_avg = t->rd_why = 0;
 }
 
@@ -210,9 +226,9 @@ static void tw_step(void *v, const void *i) {
         }
     }
 
-    /* top: read port registers and interval strobe (from the old state) */
+    /* top: read port registers and interval strobe (from the old visible state) */
     bool rd_ok = rd_core < p->c, ent_ok = rd_ent < p->nlvl;
-    const core_st *rc = rd_ok ? &t->core[rd_core] : NULL;
+    const core_st *rc = rd_ok ? &t->vis[rd_core] : NULL;
     t->rd_lim = rc ? rc->limit : 0;
     t->rd_lvl = rc ? rc->lvl : 0;
     t->rd_stay = rc ? rc->stay : 0;
@@ -221,15 +237,20 @@ static void tw_step(void *v, const void *i) {
     t->rd_avg = (rc && ent_ok) ? rc->avg[rd_ent] : 0;
     t->ivl = end;
 
-    /* cm_bal_core x C */
+    /* cm_bal_core x C: the one-cycle state, and the visible one, which the
+     * walk (edges 3 .. C + 2 after the interval end) sets to it, core by core */
     for (unsigned c = 0; c < p->c; c++) {
-        core_st n;
+        core_st n, nv;
         unsigned iss = (unsigned)(issue >> (c * p->nsched) & maskw(p->nsched));
         core_step(t, &t->core[c], &n, iss, kb >> c & 1, end, dec, mode, stat, kk, lim_d);
+        core_step(t, &t->vis[c], &nv, iss, kb >> c & 1, false, dec, mode, stat, kk, lim_d);
         t->core[c] = n;
+        t->vis[c] = t->wk == c + 3 ? n : nv;
     }
+    if (end) t->wk = 1;
+    else if (t->wk) t->wk = t->wk == p->c + 2 ? 0 : t->wk + 1;
 
-    /* cm_partition_counters x P */
+    /* per-partition stallMC / stallnet counters (CM Fig. 11 items 3, 4) */
     for (unsigned q = 0; q < p->p; q++) {
         if (end) {
             t->mc[q] = t->net[q] = 0;

@@ -6,8 +6,14 @@
  * id = offset >> cfg_stride_log2 (one doorbell per EKT entry); they are queued
  * (ring_*) toward the EKT.  A doorbell write that is not stride-aligned or
  * whose id >= ENTRIES raises err_* and is counted; every other write passes
- * through untouched (pt_*).  wr_ready_o is low while either queue is full, so
- * no write is ever dropped or duplicated. */
+ * through untouched (pt_*).  wr_ready_o is low unless both queues have room
+ * for the write being decoded and one more, so no write is ever dropped or
+ * duplicated.
+ *
+ * Timing: a write accepted at edge t is decoded in the cycle after, under the
+ * cfg_* values of its accepting cycle, and is on ring_* / pt_* after edge t+1;
+ * its err_* pulse (a bad doorbell write) is high in the cycle after edge t+1.
+ * (Two stages for 100 MHz on the ECP5; one edge more than before issue 11.) */
 #ifndef EDGE_DOORBELL_H
 #define EDGE_DOORBELL_H
 

@@ -32,6 +32,8 @@ typedef struct {
     bool err_v;
     uint64_t err_code, err_id;
     uint64_t cnt_launch, cnt_unreg, cnt_overrun, cnt_cpl, status;
+    bool c_v;          /* c_v_q: a host command was accepted at the last edge ... */
+    edge_ekt_in_t c_in; /* ... with these port values (the RTL's command register) */
 } ekt_twin;
 
 void edge_ekt_params_default(edge_ekt_params *p) {
@@ -87,10 +89,11 @@ static void ekt_reset(void *tp) {
     t->err_v = false;
     t->err_code = t->err_id = 0;
     t->cnt_launch = t->cnt_unreg = t->cnt_overrun = t->cnt_cpl = t->status = 0;
+    t->c_v = false;
 }
 
 static bool cmd_ready(const ekt_twin *t) {
-    return t->state == S_IDLE && !t->rsp_v && (t->cmd_wait || (!t->ring_v && !t->cpl_v));
+    return t->state == S_IDLE && !t->c_v && !t->rsp_v && (t->cmd_wait || (!t->ring_v && !t->cpl_v));
 }
 
 static void put_desc(uint64_t *id, uint64_t *kptr, uint64_t *param, uint64_t *dims, uint64_t *shmem,
@@ -167,27 +170,30 @@ static void ekt_step(void *tp, const void *ip) {
     /* ---- combinational values of the cycle before the edge ---- */
     bool cmd_rdy = cmd_ready(t);
     bool cmd_fire = (in->cmd_valid_i & 1) && cmd_rdy;
-    unsigned op = in->cmd_op_i & 3, cid = (unsigned)(in->cmd_id_i & t->m_id);
-    bool arb_ack = t->state == S_IDLE && !cmd_fire;
+    /* the command carried out at this edge: the one accepted at the last (issue 11) */
+    bool cmd_do = t->c_v;
+    const edge_ekt_in_t *ci = &t->c_in;
+    unsigned op = ci->cmd_op_i & 3, cid = (unsigned)(ci->cmd_id_i & t->m_id);
+    bool arb_ack = t->state == S_IDLE && !cmd_fire && !cmd_do;
     uint64_t req = (uint64_t)t->ring_v | (uint64_t)t->cpl_v << 1;
     int g = fg_rr_c_pick(&t->arb, req);
     bool take_ring = arb_ack && g == 0, take_cpl = arb_ack && g == 1;
 
     ekt_entry nw = {0};
-    nw.kptr = in->cmd_kernel_ptr_i & t->m_addr;
-    nw.base = nw.head = in->cmd_param_base_i & t->m_addr;
-    nw.size = in->cmd_param_size_i & t->m_psize;
-    nw.end = in->cmd_param_end_i & t->m_addr;
-    const uint64_t *dsrc[6] = {&in->cmd_grid_x_i, &in->cmd_grid_y_i, &in->cmd_grid_z_i,
-                               &in->cmd_block_x_i, &in->cmd_block_y_i, &in->cmd_block_z_i};
+    nw.kptr = ci->cmd_kernel_ptr_i & t->m_addr;
+    nw.base = nw.head = ci->cmd_param_base_i & t->m_addr;
+    nw.size = ci->cmd_param_size_i & t->m_psize;
+    nw.end = ci->cmd_param_end_i & t->m_addr;
+    const uint64_t *dsrc[6] = {&ci->cmd_grid_x_i, &ci->cmd_grid_y_i, &ci->cmd_grid_z_i,
+                               &ci->cmd_block_x_i, &ci->cmd_block_y_i, &ci->cmd_block_z_i};
     bool dim_zero = false;
     for (int i = 0; i < 6; i++) {
         nw.dims[i] = *dsrc[i] & t->m_dim;
         dim_zero |= nw.dims[i] == 0;
     }
-    nw.shmem = in->cmd_shmem_i & t->m_shmem;
-    nw.prio = in->cmd_prio_i & t->m_prio;
-    nw.maxe = in->cmd_max_events_i & t->m_maxev;
+    nw.shmem = ci->cmd_shmem_i & t->m_shmem;
+    nw.prio = ci->cmd_prio_i & t->m_prio;
+    nw.maxe = ci->cmd_max_events_i & t->m_maxev;
     uint64_t w = t->p.warp_threads;
     bool small = nw.dims[3] <= w && nw.dims[4] <= w && nw.dims[5] <= w;
     nw.single = nw.dims[0] == 1 && nw.dims[1] == 1 && nw.dims[2] == 1 && small &&
@@ -212,7 +218,7 @@ static void ekt_step(void *tp, const void *ip) {
 
     /* ---- the edge: SRAM port ---- */
     ekt_entry wr = *r;
-    if (cmd_fire) {
+    if (cmd_do) {
         if (op == EKT_OP_REG) {
             if (!reg_invalid && !reg_full) fg_sram_c_edge(&t->ram, true, true, free_id, &nw);
         } else if (id_ok(t, cid) && (op == EKT_OP_UNREG || op == EKT_OP_READ)) {
@@ -249,10 +255,12 @@ static void ekt_step(void *tp, const void *ip) {
         t->cpl_id = (unsigned)(in->cpl_id_i & t->m_id);
     }
     t->cmd_wait = (in->cmd_valid_i & 1) && !cmd_rdy;
+    t->c_v = cmd_fire;
+    if (cmd_fire) t->c_in = *in;
 
     switch (t->state) {
     case S_IDLE:
-        if (cmd_fire) {
+        if (cmd_do) {
             t->op_id = cid;
             if (op == EKT_OP_REG) {
                 bool ok = !reg_invalid && !reg_full;

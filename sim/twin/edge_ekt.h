@@ -11,6 +11,14 @@
  *                                 (larger ones, toward a pending event kernel
  *                                 queue), or one err_* pulse
  *   complete   (cpl)           -> frees one in-flight event, or one err_* pulse
+ *
+ * Timing: a host command accepted at edge t (cmd_valid_i && cmd_ready_o) is
+ * registered and carried out at edge t+1: a REG's response is on rsp_* after
+ * t+1, an UNREG's / READ's (one more edge for the SRAM read) after t+2;
+ * cmd_ready_o is low from t until the response has been taken (issue 11: the
+ * checks of a command no longer reach the SRAM in the accepting cycle; one
+ * edge more than before).  A ring accepted at edge t is read at t+1 and its
+ * descriptor pushed at t+2, visible on evw_* / pkq_* after that edge.
  */
 #ifndef EDGE_EKT_H
 #define EDGE_EKT_H

@@ -1,9 +1,13 @@
 /* C twin of rtl/edge/edge_preempt.sv (EDGE Sec. IV-D): same state, same
- * decisions, same cycle.  Slot sets are 64-bit masks; the age matrix is one
- * 64-bit row per slot (older[i] bit j: slot i was allocated before slot j). */
+ * decisions, same cycle.  Slot sets are 64-bit masks; the age order is one
+ * 64-bit row per slot (older[i] bit j: slot i was allocated before slot j),
+ * the full antisymmetric matrix whose upper triangle the RTL stores.  The
+ * selection tournament reads it at the same steps as the RTL. */
 #include "edge_preempt.h"
 
 #include <stdlib.h>
+
+#define PRE_G 8 /* tournament group size (the RTL's G) */
 
 typedef struct {
     edge_preempt_params p;
@@ -13,6 +17,13 @@ typedef struct {
     uint64_t regs[64], evregs[64];
     /* slot sets */
     uint64_t event, vict, skip, saved, pend;
+    /* selection (e_q eb_q en_q pol_q cheap_q bsk_q, cand_q, gw_q gany_q, pair_q, pick_q,
+     * dist_q), steps sel 1..5; group winners as indices (the RTL keeps them one-hot) */
+    unsigned sel, ng;
+    uint64_t e, eb, en, cand;
+    bool pol_newest, cheap, bsk, dist;
+    unsigned gw[8], gany, pick;
+    bool pair[8][8];
     /* preemption FSM */
     unsigned st;
     uint64_t victim, vstat, opt, ereg, cnt;
@@ -49,6 +60,7 @@ static void *pre_new(const void *params) {
     t->m_slot = mask(p->slot_w);
     t->m_regs = mask(p->regs_w);
     t->m_cyc = mask(p->cyc_w);
+    t->ng = (p->nw + PRE_G - 1) / PRE_G;
     return t;
 }
 
@@ -60,6 +72,7 @@ static void pre_reset(void *tp) {
     }
     t->event = t->vict = t->skip = t->saved = t->pend = 0;
     t->st = PRE_ST_IDLE;
+    t->sel = 0; /* the tournament's registers have no reset, as in the RTL */
     t->victim = t->vstat = t->opt = t->ereg = t->cnt = 0;
     t->first = t->skipped = false;
     t->rbusy = false;
@@ -129,18 +142,51 @@ static void pre_step(void *tp, const void *ip) {
     for (unsigned i = 0; i < nw; i++)
         if (t->regs[i] >= req_regs) regs_ge |= 1ULL << i;
     uint64_t elig = live & ~wexit & ~t->event & ~t->vict & regs_ge;
-    uint64_t cand = elig;
-    if (pol == PRE_POL_CHEAPEST) {
-        if ((opt & PRE_OPT_BARSKIP) && (elig & bar)) cand = elig & bar;
-        else if (elig & ~ld) cand = elig & ~ld;
+    /* the candidates of the selection's first edge (RTL cand, step 1) */
+    uint64_t cand = t->e;
+    if (t->cheap) {
+        if (t->bsk && t->eb) cand = t->eb;
+        else if (t->en) cand = t->en;
     }
-    uint64_t younger = 0, older_any = 0;
-    for (unsigned j = 0; j < nw; j++) {
-        if (bit(cand, j)) younger |= t->older[j];
-        if (t->older[j] & cand) older_any |= 1ULL << j;
+
+    /* ---- selection tournament: the step of this cycle (RTL gw_d / pair_d / pick_d) ---- */
+    const unsigned ng = t->ng;
+    unsigned gw_d[8] = {0}, gany_d = 0, pick_d = 0;
+    bool pair_d[8][8] = {{false}};
+    if (t->sel == 2) { /* within each group, the candidate none of the group beats */
+        for (unsigned g = 0; g < ng; g++) {
+            bool found = false;
+            for (unsigned x = 0; x < PRE_G; x++) {
+                unsigned i = g * PRE_G + x;
+                if (i >= nw || !bit(t->cand, i)) continue;
+                gany_d |= 1u << g;
+                bool beaten = false;
+                for (unsigned y = 0; y < PRE_G; y++) {
+                    unsigned j = g * PRE_G + y;
+                    if (j < nw && j != i && bit(t->cand, j) && (t->pol_newest ? bit(t->older[i], j) : bit(t->older[j], i)))
+                        beaten = true;
+                }
+                if (!beaten && !found) gw_d[g] = x, found = true;
+            }
+        }
+    } else if (t->sel == 3) { /* per group pair: is a's winner older than b's? */
+        for (unsigned a = 0; a < ng; a++)
+            for (unsigned b = a + 1; b < ng; b++) {
+                unsigned i = a * PRE_G + t->gw[a], j = b * PRE_G + t->gw[b];
+                pair_d[a][b] = i < nw && j < nw && bit(t->older[i], j);
+            }
+    } else if (t->sel == 4) { /* the group whose winner beats all others */
+        for (int a = (int)ng - 1; a >= 0; a--) {
+            bool ok = t->gany >> a & 1;
+            for (unsigned b = 0; b < ng; b++) {
+                if (b == (unsigned)a) continue;
+                bool a_older = (unsigned)a < b ? t->pair[a][b] : !t->pair[b][a];
+                ok = ok && (!(t->gany >> b & 1) || (t->pol_newest ? !a_older : a_older));
+            }
+            if (ok) pick_d = (unsigned)a * PRE_G + t->gw[a];
+        }
     }
-    uint64_t pick_oh = pol == PRE_POL_NEWEST ? cand & ~older_any : cand & ~younger;
-    unsigned pick = first1(pick_oh);
+    bool p_alive = bit(live, t->pick) && !bit(wexit, t->pick) && !t->dist;
 
     /* ---- preemption FSM ---- */
     uint64_t v = t->victim;
@@ -149,14 +195,23 @@ static void pre_step(void *tp, const void *ip) {
     uint64_t skip_arg = t->skipped ? PRE_ARG_SKIPPED : 0;
     unsigned st_d = t->st;
     uint64_t pcmd = PRE_CMD_NONE, pslot = 0, parg = 0;
-    bool sel = false, start_free = false, start_pre = false, do_skip = false, to_save = false,
-         do_abort = false;
+    unsigned sel_d = 0;
+    bool sel_load = false, sel_flush = false, start_free = false, start_pre = false, do_skip = false,
+         to_save = false, do_abort = false;
     switch (t->st) {
     case PRE_ST_IDLE:
         if (req && free_ctx) {
             pcmd = PRE_CMD_START, pslot = free_slot, st_d = PRE_ST_WAIT, start_free = true;
-        } else if (req && en && elig) {
-            pcmd = PRE_CMD_FLUSH, pslot = pick, parg = opt, st_d = PRE_ST_FLUSH, sel = true;
+        } else if (req && en) {
+            if (t->sel == 0 || (t->sel == 1 && !t->e)) {
+                sel_load = true, sel_d = 1; /* (again) the eligible warps of this edge */
+            } else if (t->sel != 5) {
+                sel_d = t->sel + 1;
+            } else if (p_alive) {
+                pcmd = PRE_CMD_FLUSH, pslot = t->pick, parg = opt, st_d = PRE_ST_FLUSH, sel_flush = true;
+            } else {
+                sel_load = true, sel_d = 1; /* the pick is gone: start again from this edge */
+            }
         }
         break;
     case PRE_ST_FLUSH:
@@ -224,10 +279,29 @@ static void pre_step(void *tp, const void *ip) {
     t->saved = (t->saved & ~res_oh) | (st_now == PRE_ST_SAVE ? pre_oh : 0);
     if (start_pre) t->evregs[v] = t->ereg;
 
+    if (sel_load) t->dist = false;
+    else if (t->sel && t->sel != 5 && !alloc_busy && (t->e & alloc)) t->dist = true; /* before e changes */
+    if (sel_load) {
+        t->e = elig, t->eb = elig & bar, t->en = elig & ~ld;
+        t->pol_newest = pol == PRE_POL_NEWEST, t->cheap = pol == PRE_POL_CHEAPEST;
+        t->bsk = (opt & PRE_OPT_BARSKIP) != 0;
+    }
+    if (t->sel == 1) t->cand = cand;
+    if (t->sel == 2) {
+        for (unsigned g = 0; g < ng; g++) t->gw[g] = gw_d[g];
+        t->gany = gany_d;
+    }
+    if (t->sel == 3)
+        for (unsigned a = 0; a < ng; a++)
+            for (unsigned b = 0; b < ng; b++) t->pair[a][b] = pair_d[a][b];
+    if (t->sel == 4) t->pick = pick_d;
+    t->sel = sel_d;
+
     bool first_now = t->first;
     t->st = st_d;
-    t->first = sel;
-    if (sel) {
+    t->first = sel_flush;
+    if (sel_flush) {
+        unsigned pick = t->pick;
         t->victim = pick;
         t->vstat = (bit(bar, pick) ? PRE_VS_BAR : 0) | (bit(ld, pick) ? PRE_VS_LOAD : 0);
         t->skipped = false;

@@ -19,10 +19,29 @@
  *
  * Preemption FSM (state_o):
  *   IDLE  request and free_ctx_i      -> cmd START(free_slot_i, arg 0), WAIT
- *         request, no free context, cfg_en_i, an eligible victim exists
+ *                                        (at any step of a selection, which it ends)
+ *         request, no free context, cfg_en_i
+ *                                     -> victim selection: its first edge S is
+ *                                        the first such edge at which some warp
+ *                                        is eligible; the candidates (eligible
+ *                                        warps of the policy's tier) and the
+ *                                        policy are those of edge S
+ *         selection, edges S+1..S+4   -> tournament steps (state_o stays IDLE);
+ *                                        it ends if the request or cfg_en_i goes
+ *         edge S+5: request, no free context, cfg_en_i, the pick live and not
+ *         exiting, and no warp eligible at S re-allocated (w_alloc_i) at edges
+ *         S+1..S+4
  *                                     -> victim_o := pick, vstat_o := its
  *                                        status, cmd FLUSH(victim, cfg_opt_i), FLUSH
+ *                                        (otherwise a new selection whose first
+ *                                        edge may be this one)
  *         otherwise stay (draining when cfg_en_i = 0, or no eligible victim)
+ *   So a FLUSH comes SEL_CYCLES = 5 edges after the edge at which the request
+ *   found no free context and some eligible warp (issue 11: a tournament over
+ *   groups of 8 slots for 100 MHz on the ECP5 and a fraction of the area of a
+ *   one-cycle reduction); the pick is the oldest / newest candidate of edge S
+ *   by the allocation order after edge S (nothing in it moves while no
+ *   candidate is re-allocated).
  *   FLUSH victim left (w_exit_i[v] or !w_live_i[v])  -> cmd ABORT(v), IDLE
  *         OPT_BARSKIP and w_bar_i[v] and not skipped  -> cmd SKIPBAR(v)
  *         OPT_DROP and w_ld_i[v] and v_ldok_i         -> cmd DROP(v)
@@ -71,15 +90,18 @@
  *
  * Details the contract above leaves open, as rtl/edge/edge_preempt.sv and
  * the twin implement them (tests/test_edge_preempt.c checks each):
- *   - Selection latches cfg_opt_i (= FLUSH's arg) and req_regs_i: the FLUSH
+ *   - Candidates (eligible warps of the policy's tier: cfg_policy_i,
+ *     cfg_opt_i's BARSKIP, w_bar_i, w_ld_i) are those of edge S; cfg_opt_i,
+ *     req_regs_i, vstat and the pick's liveness those of edge S+5.
+ *   - The FLUSH edge latches cfg_opt_i (= FLUSH's arg) and req_regs_i: the FLUSH
  *     state's BARSKIP / DROP tests use the latched options, the save count
  *     and the restore count use the latched registers.  cfg_save_base_i /
  *     cfg_save_per_reg_i are read when a count is loaded (entering SAVE, and
  *     when the restore FSM takes a slot).  req_valid_i is not looked at again
- *     after selection (the PEWT head only leaves by START).
- *   - victim_o keeps the last victim until the next selection; v_* always
- *     describe the warp in slot victim_o.  vstat_o: at selection BAR / LOAD
- *     from w_bar_i / w_ld_i of the pick; in the first FLUSH cycle it ORs in
+ *     after the FLUSH (the PEWT head only leaves by START).
+ *   - victim_o keeps the last victim until the next FLUSH; v_* always
+ *     describe the warp in slot victim_o.  vstat_o: at the FLUSH edge BAR /
+ *     LOAD from w_bar_i / w_ld_i of the pick; in the first FLUSH cycle it ORs in
  *     v_pipe / v_sb / v_imiss / v_ibuf and w_bar / w_ld of the victim, i.e.
  *     after the core carried out FLUSH (with OPT_IBUF an i-buffer emptied by
  *     the flush does not show).  Final from the second FLUSH cycle on, so it

@@ -33,6 +33,9 @@ typedef struct {
     unsigned out_qid, nack_qid;
     uint64_t stall[3], releases, nacks;
     bool err, stall_mc;
+    /* the action of the request that left at the last edge, written at this one */
+    bool wr_pend;
+    uint64_t wr_idx, wr_bits;
     /* fe_bits */
     fg_sram_c ram;
     bool busy, full, rvalid;
@@ -134,15 +137,15 @@ static void tw_reset(void *v) {
     t->out_qid = t->nack_qid = 0;
     t->releases = t->nacks = 0;
     t->err = t->stall_mc = false;
-    t->busy = t->full = t->rvalid = false;
+    t->busy = t->full = t->rvalid = t->wr_pend = false;
     t->cur = t->left = 0;
     t->rqid = 0;
 }
 
 /* Combinational view of the heads (fe_trigger_check + busy gating). */
 typedef struct {
-    bool valid[3], need[3], sat[3], ok[3], blocked[3];
-    bool hbv[3];    /* head bits valid, with the lookup bypass */
+    bool valid[3], need[3], sat[3], ok[3], blocked[3], hazard[3];
+    bool hbv[3];    /* head bits valid (the head-bit registers) */
     uint64_t hb[3]; /* head bits as seen this cycle */
     uint64_t idx[3];
     const fe_entry *h[3];
@@ -156,15 +159,15 @@ static void eval_heads(const twin *t, heads *hd) {
         uint64_t rel = rel_line(t, e->addr >> t->lb);
         hd->idx[q] = rel & mk(t->iw);
         bool in_region = rel < t->p.region_lines;
-        bool byp = t->rvalid && t->rqid == (unsigned)q;
-        hd->hbv[q] = t->hbv[q] || byp;
-        hd->hb[q] = byp ? *(const uint64_t *)t->ram.rdata : t->hb[q];
+        hd->hbv[q] = t->hbv[q]; /* no bypass: a lookup's data goes into the head register first */
+        hd->hb[q] = t->hb[q];
         uint64_t m = e->mask & hd->hb[q];
         hd->sat[q] = e->trig == FE_TRIG_FULL ? m == e->mask : e->trig == FE_TRIG_EMPTY ? m == 0 : true;
         hd->need[q] = hd->valid[q] && in_region && (e->trig != 0 || e->act != 0);
         bool ok = hd->valid[q] && (!hd->need[q] || (hd->hbv[q] && hd->sat[q]));
         bool blk = hd->need[q] && hd->hbv[q] && !hd->sat[q];
-        hd->ok[q] = ok && !t->busy;
+        hd->hazard[q] = t->wr_pend && hd->need[q] && hd->idx[q] == t->wr_idx; /* its line is written now */
+        hd->ok[q] = ok && !t->busy && !hd->hazard[q];
         hd->blocked[q] = blk && !t->busy;
     }
 }
@@ -233,7 +236,7 @@ static void tw_step(void *v, const void *i) {
     uint64_t limit = in->wdog_limit_i & mk(p->wd_w);
     bool due[3], any_ok = false, any_due = false;
     for (int q = 0; q < 3; q++) {
-        due[q] = hd.blocked[q] && limit != 0 && t->wd[q] >= limit;
+        due[q] = hd.blocked[q] && limit != 0 && t->wd[q] >= limit && !hd.hazard[q];
         any_ok |= hd.ok[q];
         any_due |= due[q];
     }
@@ -254,20 +257,20 @@ static void tw_step(void *v, const void *i) {
         any_cand |= cand[q];
     }
     int lq = first(cand);
-    bool lk = any_cand && !act_wr;
+    bool lk = any_cand && !t->wr_pend;
 
-    /* fe_bits port */
+    /* fe_bits port: the pending action write, the init, a lookup */
     uint64_t cur_rel = rel_line(t, t->cur);
     bool ram_req = false, ram_we = false;
-    uint64_t ram_addr = hd.idx[lq], ram_wdata = act_bits;
-    if (t->busy) {
+    uint64_t ram_addr = hd.idx[lq], ram_wdata = t->wr_bits;
+    if (t->wr_pend) {
+        ram_req = ram_we = true;
+        ram_addr = t->wr_idx;
+    } else if (t->busy) {
         ram_req = cur_rel < p->region_lines;
         ram_we = true;
         ram_addr = cur_rel & mk(t->iw);
         ram_wdata = t->full ? mk(p->words) : 0;
-    } else if (act_wr) {
-        ram_req = ram_we = true;
-        ram_addr = hd.idx[dq];
     } else if (lk) {
         ram_req = true;
     }
@@ -280,6 +283,10 @@ static void tw_step(void *v, const void *i) {
     for (int q = 0; q < 3; q++) {
         hb_d[q] = hd.hb[q];
         hbv_d[q] = hd.hbv[q];
+        if (t->rvalid && t->rqid == (unsigned)q) { /* the lookup's data arrives: capture */
+            hb_d[q] = *(const uint64_t *)t->ram.rdata;
+            hbv_d[q] = true;
+        }
         bool hit = snoop_we && hd.need[q] && hbv_d[q] && hd.idx[q] == ram_addr;
         if (hit) hb_d[q] = ram_wdata;
         if (pop[q]) hbv_d[q] = false;
@@ -323,14 +330,17 @@ static void tw_step(void *v, const void *i) {
         fg_fifo_c_edge(&t->q[q], req_valid && !t->busy && in_q == (unsigned)q, &ne, pop[q]);
 
     /* fe_bits registers (state before the edge: t->busy etc. still old) */
-    bool was_busy = t->busy;
-    t->rvalid = lk && !was_busy && !act_wr;
+    bool was_busy = t->busy, was_wr = t->wr_pend;
+    t->rvalid = lk && !was_busy && !was_wr;
     if (lk) t->rqid = (unsigned)lq;
-    if (was_busy) {
+    t->wr_pend = act_wr;
+    t->wr_idx = hd.idx[dq];
+    t->wr_bits = act_bits;
+    if (was_busy && !was_wr) {
         t->cur = (t->cur + 1) & mk(t->ln_w);
         t->left = (t->left - 1) & mk(p->init_w);
         if (t->left == 0) t->busy = false;
-    } else if ((in->init_valid_i & 1) && (in->init_lines_i & mk(p->init_w)) != 0) {
+    } else if (!was_busy && (in->init_valid_i & 1) && (in->init_lines_i & mk(p->init_w)) != 0) {
         t->busy = true;
         t->full = in->init_full_i & 1;
         t->cur = ((in->init_addr_i & mk(p->addr_w)) >> t->lb) & mk(t->ln_w);

@@ -1,0 +1,23 @@
+# Out-of-context FPGA measurement of the RTL blocks (issue 11 items 1, 3):
+# `make fpga-blocks` runs scripts/fpga_ooc.py over FPGA_BLOCKS, one block at a
+# time (Yosys synth_ecp5 -> nextpnr-ecp5 LFE5U-85F / CABGA381 / speed 6,
+# --freq 100, --out-of-context, every port registered by a generated wrapper)
+# and writes blocks.<block>.{fmax_mhz,lut4,ff,dp16kd,mult18,...} into
+# results/fpga.json, keeping every other key.  `make fpga` includes it; an FPGA
+# top adds its own prerequisites to `fpga` (no recipe here).
+#   b_FPGA_PARAMS  K=V parameters (default: the RTL defaults)
+#   FPGA_SEEDS     nextpnr seeds (default 1; fmax_mhz is the lowest of them)
+#   FPGA_ONLY      run only these blocks (the others' entries stay)
+FPGA_BLOCKS += edge_doorbell edge_ekt edge_pewt edge_preempt fe_sched_queues fe_sched_queues_sys \
+               cm_bal_monitor
+# the memory system's configuration of the F/E block (mk/fe.mk), one per partition
+fe_sched_queues_sys_TOP         = $(fe_sched_queues_TOP)
+fe_sched_queues_sys_SRCS        = $(fe_sched_queues_SRCS)
+fe_sched_queues_sys_FPGA_PARAMS = $(fe_sched_queues_sys_GPARAMS)
+FPGA_JSON   ?= results/fpga.json
+
+.PHONY: fpga fpga-blocks
+fpga: fpga-blocks
+fpga-blocks: $(BUILD)/.deps
+	@FPGA_JSON=$(FPGA_JSON) python3 scripts/fpga_ooc.py \
+	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)")
