@@ -10,8 +10,8 @@ rtl/fe/fe_trigger_check.sv
 rtl/fe/fe_watchdog.sv
 rtl/fe/fe_bits.sv
 rtl/fe/fe_sched_queues.sv
-rtl/cm/cm_partition_counters.sv
 rtl/cm/cm_cpu_central.sv
+rtl/cm/cm_bal_decide.sv
 rtl/cm/cm_bal_core.sv
 rtl/cm/cm_bal_monitor.sv
 fpga/gen/fgr_edge_doorbell.sv
