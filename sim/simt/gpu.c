@@ -295,6 +295,8 @@ oom:
     return NULL;
 }
 
+const gpu_config *gpu_get_config(const gpu_t *g) { return &g->cfg; }
+
 void gpu_free(gpu_t *g) {
     if (!g) return;
     if (g->core)

@@ -87,6 +87,8 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen);
 
 gpu_t *gpu_new(const gpu_config *c, char *err, size_t errlen);
 void gpu_free(gpu_t *g);
+/* The configuration the GPU runs with. */
+const gpu_config *gpu_get_config(const gpu_t *g);
 
 /* Untimed backdoor to global memory, for setting up inputs before an
  * experiment and checking results after it (no memory-system traffic, no

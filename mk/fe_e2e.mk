@@ -1,0 +1,7 @@
+# F/E bits end to end (issue 13; docs/FE_E2E.md): the F/E runtime (host API
+# with triggers/actions, streams, the staged F/E Table 2 latency model, the
+# GPU host interface of F/E 6.2), the seven F/E Table 3 benchmarks in four
+# variants, F/E Figs. 11 and 12.
+SIM_SRCS += sim/fe/fe_host.c
+SIM_SRCS += sim/fe/fe_bench.c sim/fe/fe_json.c
+PROGRAMS += fe_fig11
