@@ -5,3 +5,4 @@
 SIM_SRCS += sim/fe/fe_host.c
 SIM_SRCS += sim/fe/fe_bench.c sim/fe/fe_json.c
 PROGRAMS += fe_fig11
+TESTS    += test_fe_e2e
