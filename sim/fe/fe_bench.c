@@ -12,6 +12,7 @@
 #include "../../sw/kernels/fe_args.h"
 #include "fg_util.h"
 #include "sys/route_gen.h"
+#include "work/bg_kernels.h"
 
 const char *const fe_variant_names[FE_VARIANTS + 1] = {"baseline", "overlap_start", "overlap_finish", "full_overlap",
                                                        NULL};
@@ -374,38 +375,8 @@ static int fib_check(fb_ctx *c) {
  * every cost gets written (the copy back waits for all of them). */
 static int bfs_setup(fb_ctx *c) {
     const size_t n = c->size;
-    int32_t *ps = malloc(4 * n * 4), *pd = malloc(4 * n * 4), *pos = calloc(n, 4);
-    c->nodes = calloc(n, sizeof *c->nodes);
-    if (!ps || !pd || !pos || !c->nodes) {
-        free(ps); free(pd); free(pos);
-        return ferr(c, "out of memory");
-    }
-    size_t np = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned ne = 2 + (unsigned)fg_rng_below(&c->rng, 3);
-        for (unsigned e = 0; e < ne; e++) {
-            ps[np] = (int32_t)i;
-            pd[np] = (int32_t)(e == 0 && i ? fg_rng_below(&c->rng, i) : fg_rng_below(&c->rng, n));
-            c->nodes[ps[np]].no_of_edges++;
-            c->nodes[pd[np]].no_of_edges++;
-            np++;
-        }
-    }
-    int32_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        c->nodes[i].starting = pos[i] = start;
-        start += c->nodes[i].no_of_edges;
-    }
-    c->n_edges = 2 * np;
-    c->edges = malloc(c->n_edges * 4);
     c->cost = calloc(n, 4);
-    if (c->edges)
-        for (size_t p = 0; p < np; p++) {
-            c->edges[pos[ps[p]]++] = pd[p];
-            c->edges[pos[pd[p]]++] = ps[p];
-        }
-    free(ps); free(pd); free(pos);
-    if (!c->edges || !c->cost) return ferr(c, "out of memory");
+    if (!c->cost || bg_bfs_graph(&c->rng, n, true, &c->nodes, &c->edges, &c->n_edges)) return ferr(c, "out of memory");
     if (load(c, "fe_bfs", "fe_bfs_update", &c->bfs_k[0]) || load(c, "fe_bfs", "fe_bfs_expand", &c->bfs_k[1]) ||
         add_buf(c, false, "nodes", c->nodes, n * sizeof *c->nodes) ||
         add_buf(c, false, "edges", c->edges, c->n_edges * 4) || add_buf(c, true, "cost", c->cost, n * 4))

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "bg_args.h"
+
 /* histogram64 (CUDA SDK): 64 bins of the top 6 bits of every byte.  Pass 1:
  * each block a shared-memory histogram of its words, written as one
  * partial histogram; pass 2 (one block of 64 threads): bin sums. */
@@ -41,9 +43,7 @@ typedef struct {
  * and a node's cost is written once, by fe_bfs_update when it joins the
  * frontier (= Rodinia's cost[tid] + 1); docs/FE_E2E.md explains why. */
 #define FE_BFS_THREADS 256
-typedef struct {
-    int32_t starting, no_of_edges;
-} fe_bfs_node;
+typedef bg_bfs_node fe_bfs_node; /* Rodinia's Node (bg_args.h) */
 typedef struct {
     uint32_t nodes;    /* fe_bfs_node[n] */
     uint32_t edges;    /* int32 destination ids */
