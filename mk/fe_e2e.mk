@@ -3,6 +3,7 @@
 # GPU host interface of F/E 6.2), the seven F/E Table 3 benchmarks in four
 # variants, F/E Figs. 11 and 12.
 SIM_SRCS += sim/fe/fe_host.c
-SIM_SRCS += sim/fe/fe_bench.c sim/fe/fe_json.c
+SIM_SRCS += sim/fe/fe_bench.c sim/fe/fe_json.c sim/fe/fe_cpu.c
+PROGRAMS += fe_fig12
 PROGRAMS += fe_fig11
 TESTS    += test_fe_e2e

@@ -62,9 +62,14 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
     }
     gpu_config_default(&m->gpu);
     fe_host_params_default(&m->host);
+    cpu_config_default(&m->cpu);
+    uint64_t lat = 18;
     if (gpu_config_load(&m->gpu, cfg, err, errlen) || fe_host_params_load(&m->host, cfg, err, errlen) ||
+        cpu_config_load(&m->cpu, cfg, err, errlen) ||
+        fg_config_u64(cfg, "fe", "cpu_mem_latency", 1, 10000, &lat, err, errlen) ||
         fg_config_check_unused(cfg, err, errlen))
         goto out;
+    m->cpu_mem_latency = (unsigned)lat;
     const char *b = getenv("BUILD");
     if (c->kdir) snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir);
     else snprintf(m->kdir, sizeof m->kdir, "%s/sw", b && *b ? b : "build");

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cpu/cpu_core.h"
 #include "fe/fe_bench.h"
 
 #define FE_CLI_MAX_SETS 64
@@ -29,12 +30,15 @@ int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen
 typedef struct {
     gpu_config gpu;
     fe_host_params host;
+    cpu_config cpu;           /* [cpu]: the host CPU of F/E Fig. 12 (sim/fe/fe_cpu.h) */
+    unsigned cpu_mem_latency; /* [fe] cpu_mem_latency: its L3, CPU cycles after the L2 lookup */
     char kdir[400];
     char config[400];
     uint64_t seed;
 } fe_machine;
 /* The machine file, the --set overrides, --impl (the F/E queues, [mem]
- * fe_impl); unread keys are an error. */
+ * fe_impl); [gpu], [mem], [host], [pcie], [fe], [cpu]; unread keys are an
+ * error. */
 int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen);
 
 /* A run as a point: bench, variant, size, runtime, its breakdown, GPU and
