@@ -7,3 +7,6 @@ SIM_SRCS += sim/fe/fe_bench.c sim/fe/fe_json.c sim/fe/fe_cpu.c
 PROGRAMS += fe_fig12
 PROGRAMS += fe_fig11
 TESTS    += test_fe_e2e
+# make results / make demo: both figures at the paper's sizes (under a
+# minute together on an idle machine, so the demo runs them full size)
+EXPERIMENTS += experiments/fe_fig11.ini experiments/fe_fig12.ini

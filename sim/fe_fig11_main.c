@@ -8,9 +8,11 @@
  *   fe_fig11 --merge LIST --out FILE
  *
  * A run checks every result against its host reference (a wrong one fails
- * the run, exit 1).  --point (scripts/sweep.py): exactly one benchmark and
- * variant, its JSON written.  --merge: the listed points become the result
- * file (results/fe_fig11.json) and the figure's table is printed from it.
+ * the run, exit 1).  --point (scripts/sweep.py): the selected runs' JSON
+ * written (one run as it is, several as {"points": [...]}; the experiment,
+ * experiments/fe_fig11.ini, is the whole figure as one point).  --merge:
+ * the runs of the listed files become the result file
+ * (results/fe_fig11.json) and the figure's table is printed from it.
  * Without either, the selected runs are made here and the table printed
  * (and written with --out).  --impl sets [mem] fe_impl (the F/E queues:
  * verilated RTL by default). */
@@ -105,7 +107,7 @@ static cJSON *merge(cJSON *points) {
 
 static void print_report(const cJSON *root) {
     printf("\nF/E Fig. 11: runtime normalized to the baseline (lower is better); F/E queues: %s\n\n",
-           cJSON_GetStringValue(cJSON_GetObjectItem(root, "blocks")));
+           cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "blocks"), "fe_sched_queues")));
     printf("  %-13s %8s %12s | %8s %8s %8s %8s | %s\n", "benchmark", "size", "baseline us", "baseline", "ov-start",
            "ov-finish", "full", "full speedup");
     const cJSON *b;
@@ -148,8 +150,15 @@ int main(int argc, char **argv) {
     }
     if (merge_list) {
         if (!cli.out) { usage(); return 2; }
-        cJSON *pts = fg_json_read_list(merge_list, err, sizeof err);
-        if (!pts) { fprintf(stderr, "fe_fig11: %s\n", err); return 2; }
+        cJSON *files = fg_json_read_list(merge_list, err, sizeof err);
+        if (!files) { fprintf(stderr, "fe_fig11: %s\n", err); return 2; }
+        cJSON *pts = cJSON_CreateArray(), *f; /* a file is one run or {"points": [runs]} */
+        cJSON_ArrayForEach(f, files) {
+            const cJSON *arr = cJSON_GetObjectItem(f, "points"), *p;
+            if (!arr) cJSON_AddItemToArray(pts, cJSON_Duplicate(f, 1));
+            cJSON_ArrayForEach(p, arr) cJSON_AddItemToArray(pts, cJSON_Duplicate(p, 1));
+        }
+        cJSON_Delete(files);
         cJSON *root = merge(pts);
         cJSON_Delete(pts);
         int rc = fg_json_write(root, cli.out, err, sizeof err);
@@ -170,10 +179,6 @@ int main(int argc, char **argv) {
         if (v0 == FE_VARIANTS) { fprintf(stderr, "fe_fig11: unknown variant %s\n", variant); return 2; }
         v1 = v0 + 1;
     }
-    if (cli.point && (b1 - b0 != 1 || v1 - v0 != 1)) {
-        fprintf(stderr, "fe_fig11: --point runs one --bench and one --variant\n");
-        return 2;
-    }
     cJSON *pts = cJSON_CreateArray();
     int rc = 0;
     for (int b = b0; b < b1 && !rc; b++)
@@ -192,11 +197,17 @@ int main(int argc, char **argv) {
                         fg_json_num(p, "runtime_ns") / 1e3, cJSON_GetStringValue(cJSON_GetObjectItem(p, "describe")));
             cJSON_AddItemToArray(pts, p);
         }
-    if (!rc && cli.point) {
-        if (!cli.out || fg_json_write(cJSON_GetArrayItem(pts, 0), cli.out, err, sizeof err)) {
+    if (!rc && cli.point) { /* one run, or {"points": [the runs]} */
+        cJSON *one = cJSON_GetArraySize(pts) == 1 ? cJSON_DetachItemFromArray(pts, 0) : cJSON_CreateObject();
+        if (cJSON_GetArraySize(pts)) {
+            cJSON_AddItemToObject(one, "points", pts);
+            pts = NULL;
+        }
+        if (!cli.out || fg_json_write(one, cli.out, err, sizeof err)) {
             fprintf(stderr, "fe_fig11: %s\n", cli.out ? err : "--point needs --out");
             rc = 2;
         }
+        cJSON_Delete(one);
     } else if (!rc) {
         cJSON *root = merge(pts);
         if (cli.out && fg_json_write(root, cli.out, err, sizeof err)) {

@@ -89,7 +89,9 @@ cJSON *fe_result_json(const fe_machine *m, const char *bench, const char *varian
     cJSON_AddStringToObject(o, "variant", variant);
     cJSON_AddNumberToObject(o, "size", r->size);
     cJSON_AddStringToObject(o, "describe", r->describe);
-    cJSON_AddStringToObject(o, "blocks", fg_impl_name(m->gpu.mem.fe_impl));
+    cJSON *blocks = cJSON_CreateObject(); /* which blocks ran as what: the F/E queues ([mem] fe_impl) */
+    cJSON_AddStringToObject(blocks, "fe_sched_queues", fg_impl_name(m->gpu.mem.fe_impl));
+    cJSON_AddItemToObject(o, "blocks", blocks);
     cJSON_AddStringToObject(o, "config", m->config);
     cJSON_AddNumberToObject(o, "seed", (double)m->seed);
     cJSON_AddNumberToObject(o, "runtime_ns", r->runtime_ns);
