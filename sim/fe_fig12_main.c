@@ -221,9 +221,8 @@ int main(int argc, char **argv) {
     }
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "figure", "F/E Fig. 12");
-    cJSON *blocks = cJSON_CreateObject();
-    cJSON_AddStringToObject(blocks, "fe_sched_queues", fg_impl_name(m.gpu.mem.fe_impl));
-    cJSON_AddItemToObject(root, "blocks", blocks);
+    fg_block_use uses[4];
+    fg_json_add_blocks(root, uses, gpu_config_blocks(&m.gpu, uses, 4));
     cJSON_AddStringToObject(root, "config", m.config);
     cJSON_AddNumberToObject(root, "seed", (double)m.seed);
     cJSON_AddItemToObject(root, "cpu_model", cpu_model_json(&m));

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg_json.h"
+
 void fe_cli_init(fe_cli *c) {
     memset(c, 0, sizeof *c);
     c->config = "configs/fe.ini";
@@ -89,9 +91,8 @@ cJSON *fe_result_json(const fe_machine *m, const char *bench, const char *varian
     cJSON_AddStringToObject(o, "variant", variant);
     cJSON_AddNumberToObject(o, "size", r->size);
     cJSON_AddStringToObject(o, "describe", r->describe);
-    cJSON *blocks = cJSON_CreateObject(); /* which blocks ran as what: the F/E queues ([mem] fe_impl) */
-    cJSON_AddStringToObject(blocks, "fe_sched_queues", fg_impl_name(m->gpu.mem.fe_impl));
-    cJSON_AddItemToObject(o, "blocks", blocks);
+    fg_block_use uses[4]; /* which blocks ran as what: the F/E queues ([mem] fe_impl) */
+    fg_json_add_blocks(o, uses, gpu_config_blocks(&m->gpu, uses, 4));
     cJSON_AddStringToObject(o, "config", m->config);
     cJSON_AddNumberToObject(o, "seed", (double)m->seed);
     cJSON_AddNumberToObject(o, "runtime_ns", r->runtime_ns);
