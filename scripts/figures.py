@@ -96,6 +96,49 @@ def fig11_kernels(d):
             "\n".join(bullets))
 
 
+FE_VARIANTS = [("baseline", "baseline"), ("overlap_start", "overlap-start"), ("overlap_finish", "overlap-finish"),
+               ("full_overlap", "full-overlap")]
+
+
+def fe_fig11_table(d):
+    rows = []
+    for name, b in d["benchmarks"].items():
+        rows.append([f"{name} ({b['size']:g})", f"{b['runtime_ns']['baseline'] / 1e3:.1f}"] +
+                    [f"{b['normalized'][v]:.3f}" for v, _ in FE_VARIANTS[1:]] +
+                    [f"{b['speedup']['full_overlap']:.2f}x"])
+    m = d["mean_normalized"]
+    rows.append(["**mean**", ""] + [f"{m[v]:.3f}" for v, _ in FE_VARIANTS[1:]] +
+                [f"**{d['mean_speedup_full_overlap']:.2f}x** (paper {d['paper']['mean_speedup_full_overlap']:g}x)"])
+    rows.append(["**best**", "", "", "", "",
+                 f"**{d['best_speedup_full_overlap']:.2f}x** {d['best_benchmark']} "
+                 f"(paper {d['paper']['best_speedup_full_overlap']:g}x)"])
+    return table(["benchmark (size)", "baseline us", "overlap-start", "overlap-finish", "full-overlap",
+                  "full-overlap speedup"], rows)
+
+
+def fe_fig12_table(d):
+    rows = [[f"{c['elements']:g}", f"{c['cpu_ns'] / 1e3:.1f}", f"{c['cpu_O0_ns'] / 1e3:.1f}",
+             f"{c['baseline_ns'] / 1e3:.1f}", f"{c['full_overlap_ns'] / 1e3:.1f}", f"{c['baseline_norm']:.3f}",
+             f"{c['full_overlap_norm']:.3f}", f"{c['baseline_norm_O0']:.3f}", f"{c['full_overlap_norm_O0']:.3f}"]
+            for c in d["curves"]]
+
+    def be(o, k):
+        v = o[f"breakeven_{k}_elems"]
+        return "none (GPU slower at every size)" if v is None else \
+            f"{v:g} (crossing ~{o[f'breakeven_{k}_interp_elems']:.0f})"
+    p = d["paper"]
+    summary = table(["CPU", "ns per element", "breakeven, baseline", "breakeven, full-overlap"], [
+        ["-O2 loop (the figure's CPU)", f"{d['cpu_ns_per_elem']:.3f}", be(d, "baseline"), be(d, "full_overlap")],
+        ["-O0 loop", f"{d['cpu_O0']['cpu_ns_per_elem']:.3f}", be(d["cpu_O0"], "baseline"),
+         be(d["cpu_O0"], "full_overlap")],
+        ["paper (F/E Fig. 12)", "", f"{p['breakeven_baseline_elems']:g}", f"{p['breakeven_full_overlap_elems']:g}"],
+        ["CPU that breaks even at the paper's sizes here", f"{d['implied_cpu_ns_per_elem']['baseline']:.2f} / "
+         f"{d['implied_cpu_ns_per_elem']['full_overlap']:.2f}", "", ""]])
+    return (table(["elements", "CPU -O2 us", "CPU -O0 us", "GPU baseline us", "GPU full-overlap us",
+                   "baseline / CPU-O2", "full / CPU-O2", "baseline / CPU-O0", "full / CPU-O0"], rows) +
+            "\n\n" + summary)
+
+
 # ------------------------------------------------------------------- plots
 
 OPTS = ["none", "boost", "ibuf", "barskip", "drop", "all"]
@@ -243,6 +286,50 @@ def plot_mem(d, plt):
                  f"{d['blocks'].get('fe_sched_queues', '?')})")
 
 
+def plot_fe_fig11(d, plt):
+    names = list(d["benchmarks"]) + ["mean"]
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    colors = ["#999999", "#63b3ed", "#f6ad55", "#2b6cb0"]
+    w = 0.2
+    for i, (v, label) in enumerate(FE_VARIANTS):
+        vals = [d["benchmarks"][n]["normalized"][v] for n in names[:-1]] + [d["mean_normalized"][v]]
+        ax.bar([x + (i - 1.5) * w for x in range(len(names))], vals, w, label=label, color=colors[i])
+    ax.axhline(1 / d["paper"]["mean_speedup_full_overlap"], ls="--", color="#c53030", lw=1)
+    ax.text(-0.45, 1 / d["paper"]["mean_speedup_full_overlap"],
+            f"paper: mean full-overlap ({d['paper']['mean_speedup_full_overlap']:g}x)", color="#c53030",
+            ha="left", va="bottom", fontsize=8, bbox={"fc": "white", "ec": "none", "alpha": 0.9, "pad": 1}, zorder=5)
+    ax.set_xticks(range(len(names)), [f"{n}\n({d['benchmarks'][n]['size']:g})" if n != "mean" else "mean"
+                                      for n in names], fontsize=8)
+    ax.set_ylabel("runtime normalized to baseline")
+    ax.set_ylim(0, 1.15)
+    ax.legend(fontsize=8, ncol=4, loc="upper left")
+    return finish(fig, f"F/E Fig. 11: full-overlap {d['mean_speedup_full_overlap']:.2f}x mean, "
+                       f"{d['best_speedup_full_overlap']:.2f}x best ({d['best_benchmark']}); paper 1.26x / 1.43x "
+                       f"(F/E queues: {d['blocks']['fe_sched_queues']})")
+
+
+def plot_fe_fig12(d, plt):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    el = [c["elements"] for c in d["curves"]]
+    for key, label, color in (("baseline", "GPU baseline", "#999999"), ("full_overlap", "GPU full-overlap", "#2b6cb0")):
+        ax.plot(el, [c[f"{key}_norm"] for c in d["curves"]], marker="o", color=color, label=f"{label} / CPU -O2")
+        ax.plot(el, [c[f"{key}_norm_O0"] for c in d["curves"]], marker="s", ls="--", color=color,
+                label=f"{label} / CPU -O0")
+    ax.axhline(1, color="black", lw=1)
+    for k, x in (("baseline", d["paper"]["breakeven_baseline_elems"]),
+                 ("full-overlap", d["paper"]["breakeven_full_overlap_elems"])):
+        ax.axvline(x, ls=":", color="#c53030", lw=1)
+        ax.text(x, 3.5, f"paper\n{k}\nbreakeven", color="#c53030", fontsize=7,
+                ha="center", va="top")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(el, [f"{e / 1024:g}K" for e in el])
+    ax.set_xlabel("vector elements")
+    ax.set_ylabel("runtime normalized to single-threaded CPU")
+    ax.legend(fontsize=8)
+    return finish(fig, f"F/E Fig. 12: vectorAdd, GPU vs CPU core model (Xeon E3-1245 config); "
+                       f"F/E queues: {d['blocks']['fe_sched_queues']}")
+
+
 # ---------------------------------------------------------------- registry
 
 FIGURES = [
@@ -252,6 +339,12 @@ FIGURES = [
     {"name": "edge_fig11", "json": "preemption_latency.json", "plot": plot_fig11,
      "experiment": "experiments/edge_fig11.ini", "program": "build/bin/preemption_latency",
      "tables": {"edge_fig11": fig11_summary, "edge_fig11_kernels": fig11_kernels}},
+    {"name": "fe_fig11", "json": "fe_fig11.json", "plot": plot_fe_fig11,
+     "experiment": "experiments/fe_fig11.ini", "program": "build/bin/fe_fig11",
+     "tables": {"fe_fig11": fe_fig11_table}},
+    {"name": "fe_fig12", "json": "fe_fig12.json", "plot": plot_fe_fig12,
+     "experiment": "experiments/fe_fig12.ini", "program": "build/bin/fe_fig12",
+     "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
 ]

@@ -249,6 +249,14 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     x->slice = (uint8_t)sg;
     x->bytes = (uint16_t)(__builtin_popcountll(r->bmask[0]) + __builtin_popcountll(r->bmask[1]));
     part_fe_fields(m, x);
+    /* fe_admit: a triggered request enters only if its class's miss queue in
+     * the slice can hold it with every other one in flight there, so that a
+     * blocked trigger waits at its requester, never in the tag pipeline */
+    bool admit = c->fe_admit && tracked && x->fe_q != FE_Q_NT;
+    if (admit && m->sl[sg].admitted[x->fe_q] >= c->l2_miss_queue) {
+        mem_rec_free(m, i);
+        return 1;
+    }
     icnt_pkt pk = {i, (uint16_t)port, (uint16_t)m->sl[sg].node,
                    (uint16_t)mem_config_flits(c, r->op == MEM_READ ? 0 : x->bytes), 0};
     if (m->net_ops->inject(m->net, ICNT_REQ, &pk)) {
@@ -256,6 +264,7 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
         return 1;
     }
     m->port_last[port] = m->tick + 1;
+    if (admit) m->sl[sg].admitted[x->fe_q]++;
     mem_stats *st = &m->pt[p].st;
     st->req[r->kind][r->op]++;
     st->bytes[r->kind] += x->bytes;

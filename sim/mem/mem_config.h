@@ -50,6 +50,10 @@ struct mem_config {
     unsigned fe_qd_nt, fe_qd_cpu, fe_qd_gpu;  /* the memory controller's input queues */
     uint64_t fe_wdog_limit;                   /* core cycles blocked -> NACK; 0 = off */
     bool fe_idle_skip;                        /* don't clock a provably idle block */
+    bool fe_admit;  /* end-to-end admission of triggered requests (docs/MEM.md "F/E admission"): mem_send
+                     * takes a wait-full / wait-empty request only while its slice's miss queue of that
+                     * class can hold every such request in flight to it, so blocked triggers never
+                     * stall a slice's tag pipeline (and the fill behind it) */
     /* GDDR5 channel per partition; timings in DRAM command-clock cycles */
     unsigned dram_banks, dram_row_bytes, dram_bus_bytes, dram_burst, dram_data_rate;
     unsigned dram_queue; /* FR-FCFS scheduler queue */

@@ -102,6 +102,8 @@ typedef struct {
     uint64_t amo_free, stamp;
     uint32_t drain; /* MSHR whose waiters are being answered, or MEM_NONE */
     unsigned drain_i;
+    unsigned admitted[3]; /* fe_admit: triggered requests to this slice between mem_send and leaving
+                           * their miss queue, per F/E queue class (never above l2_miss_queue) */
 } l2_slice;
 
 /* ------------------------------------------------------------ partition */

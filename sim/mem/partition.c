@@ -235,6 +235,8 @@ void part_core_cycle(mem_system *m, unsigned p) {
     if (r && (pre.req_ready_o >> r->fe_q & 1)) { /* accepted: its tag is taken (before any is freed) */
         pt->tag_rec[in->req_tag_i] = mq_head(src)->rec;
         pt->n_tag_free--;
+        if (c->fe_admit && r->type == REC_EXT && r->tracked && r->fe_q != FE_Q_NT)
+            m->sl[r->slice].admitted[r->fe_q]--; /* its miss-queue place is free again */
         mq_pop(src);
         pt->rr = (pt->rr + 1) % c->slices;
     }

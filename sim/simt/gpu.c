@@ -37,6 +37,10 @@ void gpu_config_default(gpu_config *c) {
     c->port_rsp_per_cycle = 1;
     c->port_tags = 128;
     c->dma_queue = 16;
+    c->dma_chans = 8;
+    c->dma_read_window = 32;
+    c->fe_retry_max = 4;
+    c->fe_retry_backoff = 256;
     c->l1_assoc = 4;
     c->l1_mshrs = 32;
     c->l1_hit_latency = 20;
@@ -109,7 +113,8 @@ static const struct { const char *key; size_t off; uint64_t min, max; } UKEYS[] 
     U(icache_bytes, 16, 1u << 24), U(icache_assoc, 1, 64), U(l1_assoc, 1, 64), U(l1_mshrs, 1, 1024),
     U(l1_hit_latency, 1, 10000), U(shmem_latency, 1, 10000), U(max_inflight_loads, 1, SIMT_MAX_LD),
     U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 64), U(icache_mshrs, 1, 64), U(port_queue, 1, 256),
-    U(port_rsp_per_cycle, 1, 64), U(port_tags, 1, 65535), U(dma_queue, 1, 1024),
+    U(port_rsp_per_cycle, 1, 64), U(port_tags, 1, 65535), U(dma_queue, 1, 1024), U(dma_chans, 1, 64),
+    U(dma_read_window, 1, 4096), U(fe_retry_max, 0, 255), U(fe_retry_backoff, 1, 1u << 20),
 };
 static const char *const CLS[6] = {"alu", "mul", "div", "fpu", "sfu", "ldst"};
 
@@ -158,8 +163,11 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->num_cores < 1 || c->ibuf_depth < 1 || c->l1_mshrs < 1) why = "num_cores, ibuf_depth, l1_mshrs must be >= 1";
     else if (c->line_bytes != c->mem.line_bytes) why = "line_bytes must equal [mem] line_bytes (an L1 line is one request)";
     else if (c->line_bytes > MEM_LINE_MAX) why = "line_bytes must be at most 128 (MEM_LINE_MAX)";
-    else if (!c->icache_mshrs || !c->port_queue || !c->port_rsp_per_cycle || !c->port_tags || !c->dma_queue)
-        why = "icache_mshrs, port_queue, port_rsp_per_cycle, port_tags, dma_queue must be >= 1";
+    else if (!c->icache_mshrs || !c->port_queue || !c->port_rsp_per_cycle || !c->port_tags || !c->dma_queue ||
+             !c->dma_chans || !c->dma_read_window || !c->fe_retry_backoff)
+        why = "icache_mshrs, port_queue, port_rsp_per_cycle, port_tags, dma_queue, dma_chans, dma_read_window, "
+              "fe_retry_backoff must be >= 1";
+    else if (c->fe_retry_max > 255) why = "fe_retry_max must be 0..255";
     else if (c->global_mem_bytes % c->line_bytes) why = "global_mem_bytes must be whole lines";
     else if (c->pre.warp_events && c->max_threads_per_core / 32 > 64)
         why = "warp-level events support at most 64 warp slots per core (max_threads_per_core <= 2048)";
@@ -254,8 +262,12 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->core = calloc(cfg->num_cores, sizeof *g->core);
     g->edge = calloc(cfg->num_cores, sizeof *g->edge);
     g->dma = calloc(cfg->dma_queue, sizeof *g->dma);
-    g->dma_order = calloc(cfg->dma_queue, sizeof *g->dma_order);
-    if (!g->mem || !g->dc.e || !g->core || !g->edge || !g->dma || !g->dma_order) goto oom;
+    g->dma_ring = calloc((size_t)cfg->dma_chans * cfg->dma_queue, sizeof *g->dma_ring);
+    g->dma_head = calloc(cfg->dma_chans, sizeof *g->dma_head);
+    g->dma_sending = calloc(cfg->dma_chans, sizeof *g->dma_sending);
+    g->fe_sync_brk = cfg->mem.fe_region_base;
+    if (!g->mem || !g->dc.e || !g->core || !g->edge || !g->dma || !g->dma_ring || !g->dma_head || !g->dma_sending)
+        goto oom;
     g->cfg.mem.core_mhz = cfg->clock_mhz;
     char e2[384];
     g->ms = mem_new(&g->cfg.mem, cfg->num_cores + 1 + cfg->extra_ports, g->mem, g->mem_size, e2, sizeof e2);
@@ -293,6 +305,8 @@ oom:
     return NULL;
 }
 
+const gpu_config *gpu_get_config(const gpu_t *g) { return &g->cfg; }
+
 void gpu_free(gpu_t *g) {
     if (!g) return;
     if (g->core)
@@ -305,7 +319,7 @@ void gpu_free(gpu_t *g) {
     mem_free(g->ms);
     for (unsigned i = 0; i < g->n_img; i++) free(g->img[i].sym);
     free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
-    free(g->dma); free(g->dma_order);
+    free(g->dma); free(g->dma_ring); free(g->dma_head); free(g->dma_sending);
     free(g);
 }
 
@@ -343,8 +357,11 @@ int gpu_mem_read(gpu_t *g, uint64_t addr, void *dst, size_t len) {
 /* ------------------------------------------------------------ host DMA */
 
 static int dma_queue(gpu_t *g, bool read, uint64_t addr, const void *src, size_t len, double rate, gpu_dma_cb cb,
-                     void *user, uint64_t tag) {
+                     void *user, uint64_t tag, const gpu_copy_opts *o) {
     if (!len || addr > g->mem_size || len > g->mem_size - addr || rate < 0) return -1;
+    if (o && (o->chan >= g->cfg.dma_chans || (o->fe_trig > 3 && o->fe_trig != MEM_FE_DEFAULT) ||
+              (o->fe_act > 3 && o->fe_act != MEM_FE_DEFAULT) || (read && rate <= 0)))
+        return -1;
     if (g->dma_jobs == g->cfg.dma_queue) return 1;
     unsigned j = 0;
     while (g->dma[j].used) j++;
@@ -353,21 +370,30 @@ static int dma_queue(gpu_t *g, bool read, uint64_t addr, const void *src, size_t
     if (!buf) return -1;
     if (src) memcpy(buf, src, len);
     free(d->buf);
-    *d = (gpu_dma_job){.used = true, .read = read, .addr = addr, .len = len, .buf = buf, .rate = rate,
-                       .cb = cb, .user = user, .tag = tag};
-    g->dma_order[(g->dma_head + g->dma_sending++) % g->cfg.dma_queue] = j;
+    *d = (gpu_dma_job){.used = true, .read = read, .windowed = o && read, .addr = addr, .len = len, .buf = buf,
+                       .rate = rate, .cb = cb, .user = user, .tag = tag,
+                       .fe_trig = o ? o->fe_trig : MEM_FE_DEFAULT, .fe_act = o ? o->fe_act : MEM_FE_DEFAULT,
+                       .chan = o ? o->chan : 0};
+    unsigned c = d->chan;
+    g->dma_ring[c * g->cfg.dma_queue + (g->dma_head[c] + g->dma_sending[c]++) % g->cfg.dma_queue] = j;
     g->dma_jobs++;
     return 0;
 }
 
 int gpu_dma_write(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
                   void *user, uint64_t tag) {
-    return dma_queue(g, false, addr, src, len, bytes_per_cycle, cb, user, tag);
+    return dma_queue(g, false, addr, src, len, bytes_per_cycle, cb, user, tag, NULL);
 }
 
 int gpu_dma_read(gpu_t *g, uint64_t addr, size_t len, double bytes_per_cycle, gpu_dma_cb cb, void *user,
                  uint64_t tag) {
-    return dma_queue(g, true, addr, NULL, len, bytes_per_cycle, cb, user, tag);
+    return dma_queue(g, true, addr, NULL, len, bytes_per_cycle, cb, user, tag, NULL);
+}
+
+int gpu_copy(gpu_t *g, bool to_host, uint64_t addr, const void *src, size_t len, const gpu_copy_opts *o,
+             gpu_dma_cb cb, void *user, uint64_t tag) {
+    if (!o || (!to_host && !src)) return -1;
+    return dma_queue(g, to_host, addr, to_host ? NULL : src, len, o->bytes_per_cycle, cb, user, tag, o);
 }
 
 bool gpu_dma_idle(const gpu_t *g) { return g->dma_jobs == 0; }
@@ -380,9 +406,66 @@ static void dma_finish(gpu_t *g, gpu_dma_job *d) {
     g->dma_jobs--;
 }
 
-/* One cycle of the host port: responses, then the next line of the oldest
- * job still sending once the link has delivered its bytes (PCIe writes and
- * read requests leave the link in order). */
+/* The job still sending at the head of channel c, or NULL. */
+static gpu_dma_job *dma_head_of(gpu_t *g, unsigned c) {
+    return g->dma_sending[c] ? &g->dma[g->dma_ring[c * g->cfg.dma_queue + g->dma_head[c]]] : NULL;
+}
+
+/* The next paced job (writes, gpu_dma_read) in channel order from the
+ * round-robin start, or windowed read with room in its window; *ch = its
+ * channel.  Only the chosen paced job gains the link's bytes this cycle, so
+ * jobs of several channels share the link. */
+static gpu_dma_job *dma_pick(gpu_t *g, bool win, unsigned *ch) {
+    const unsigned nc = g->cfg.dma_chans, start = win ? g->dma_rr_win : g->dma_rr_paced;
+    for (unsigned i = 0; i < nc; i++) {
+        unsigned c = (start + i) % nc;
+        gpu_dma_job *d = dma_head_of(g, c);
+        if (!d || d->windowed != win) continue;
+        if (win && d->lines - d->done >= g->cfg.dma_read_window) continue;
+        *ch = c;
+        return d;
+    }
+    return NULL;
+}
+
+/* Offers the next line of job d (channel c): 0 sent, 1 not this cycle. */
+static int dma_send(gpu_t *g, gpu_dma_job *d, unsigned c) {
+    const unsigned port = g->cfg.num_cores, lb = g->cfg.line_bytes;
+    uint64_t a = d->addr + d->sent, off = a % lb;
+    size_t n = lb - off < d->len - d->sent ? lb - off : d->len - d->sent;
+    if (!d->windowed && d->rate > 0 && d->credit < (double)n) return 1;
+    mem_req q;
+    memset(&q, 0, offsetof(mem_req, wdata));
+    q.id = (uint64_t)(d - g->dma);
+    q.addr = a - off;
+    q.op = d->read ? MEM_READ : MEM_WRITE;
+    q.src = MEM_SRC_CPU; /* F/E 4.3: host requests take the CPU side, with the copy's trigger / action (4.4) */
+    q.kind = MEM_K_DMA;
+    q.fe_trig = d->fe_trig;
+    q.fe_act = d->fe_act;
+    q.amo_ops = 1;
+    q.data = true;
+    for (unsigned i = (unsigned)off; i < off + n; i++) q.bmask[i >> 6] |= 1ull << (i & 63);
+    if (!d->read) memcpy(q.wdata + off, d->buf + d->sent, n);
+    int rc = mem_send(g->ms, port, &q);
+    if (rc < 0) gpu_fault(g, "host DMA: memory system refused a request: %s", mem_error(g->ms));
+    if (rc) return 1;
+    d->sent += n;
+    d->lines++;
+    if (!d->windowed && d->rate > 0) d->credit -= (double)n;
+    if (d->sent == d->len) {
+        g->dma_head[c] = (g->dma_head[c] + 1) % g->cfg.dma_queue;
+        g->dma_sending[c]--;
+    }
+    return 0;
+}
+
+/* One cycle of the host port: responses; windowed reads whose last byte has
+ * crossed the link finish; then one line request: the paced jobs (writes and
+ * gpu_dma_read, PCIe writes and read requests leaving the link in order) and
+ * the windowed reads take turns going first, channels round robin within
+ * each, so that one refused request (a trigger's admission, F/E queues) does
+ * not hold up another channel's. */
 static void dma_step(gpu_t *g) {
     const unsigned port = g->cfg.num_cores, lb = g->cfg.line_bytes;
     const mem_rsp *r;
@@ -393,49 +476,50 @@ static void dma_step(gpu_t *g) {
             return;
         }
         if (r->status == MEM_NACK) {
-            gpu_fault(g, "host DMA %s of line 0x%08llx: F/E watchdog NACK (no retry: issue 13)",
-                      d->read ? "read" : "write", (unsigned long long)r->addr);
+            gpu_fault(g, "host DMA %s of line 0x%08llx: F/E watchdog NACK (trigger %u never satisfied; the host "
+                      "interface does not retry, docs/FE_E2E.md)", d->read ? "read" : "write",
+                      (unsigned long long)r->addr, d->fe_trig);
             return;
         }
-        if (d->read) { /* the bytes of [addr, addr + len) on this line */
-            uint64_t lo = r->addr > d->addr ? r->addr : d->addr, hi = r->addr + lb;
-            if (hi > d->addr + d->len) hi = d->addr + d->len;
-            memcpy(d->buf + (lo - d->addr), r->rdata + (lo - r->addr), hi - lo);
+        uint64_t lo = r->addr > d->addr ? r->addr : d->addr, hi = r->addr + lb;
+        if (hi > d->addr + d->len) hi = d->addr + d->len;
+        if (d->read) memcpy(d->buf + (lo - d->addr), r->rdata + (lo - r->addr), hi - lo); /* its bytes on this line */
+        if (d->windowed) { /* the line's data crosses the link to the host after the ones before it */
+            double t = g->dma_up_free > (double)g->cycle ? g->dma_up_free : (double)g->cycle;
+            g->dma_up_free = d->cross_end = t + (double)(hi - lo) / d->rate;
         }
         mem_rsp_pop(g->ms, port);
-        if (++d->done == d->lines && d->sent == d->len) dma_finish(g, d);
+        if (++d->done == d->lines && d->sent == d->len) {
+            if (d->windowed) {
+                d->crossing = true;
+                g->dma_crossing++;
+            } else {
+                dma_finish(g, d);
+            }
+        }
     }
-    if (!g->dma_sending || g->failed) return;
-    gpu_dma_job *d = &g->dma[g->dma_order[g->dma_head]];
-    uint64_t a = d->addr + d->sent, off = a % lb;
-    size_t n = lb - off < d->len - d->sent ? lb - off : d->len - d->sent;
-    if (d->rate > 0) { /* the link's bytes; the host interface buffers two lines */
-        d->credit += d->rate;
-        if (d->credit > 2.0 * lb) d->credit = 2.0 * lb;
-        if (d->credit < (double)n) return;
+    for (unsigned j = 0; g->dma_crossing && j < g->cfg.dma_queue && !g->failed; j++) {
+        gpu_dma_job *d = &g->dma[j];
+        if (d->used && d->crossing && d->cross_end <= (double)g->cycle + 1) {
+            d->crossing = false;
+            g->dma_crossing--;
+            dma_finish(g, d);
+        }
     }
-    mem_req q;
-    memset(&q, 0, offsetof(mem_req, wdata));
-    q.id = (uint64_t)(d - g->dma);
-    q.addr = a - off;
-    q.op = d->read ? MEM_READ : MEM_WRITE;
-    q.src = MEM_SRC_CPU; /* F/E 4.3: host requests go to the CPU queue with the F/E 4.1 CPU defaults */
-    q.kind = MEM_K_DMA;
-    q.fe_trig = q.fe_act = MEM_FE_DEFAULT;
-    q.amo_ops = 1;
-    q.data = true;
-    for (unsigned i = (unsigned)off; i < off + n; i++) q.bmask[i >> 6] |= 1ull << (i & 63);
-    if (!d->read) memcpy(q.wdata + off, d->buf + d->sent, n);
-    int rc = mem_send(g->ms, port, &q);
-    if (rc < 0) gpu_fault(g, "host DMA: memory system refused a request: %s", mem_error(g->ms));
-    if (rc) return;
-    d->sent += n;
-    d->lines++;
-    if (d->rate > 0) d->credit -= (double)n;
-    if (d->sent == d->len) {
-        g->dma_head = (g->dma_head + 1) % g->cfg.dma_queue;
-        g->dma_sending--;
+    if (g->failed) return;
+    unsigned cp = 0, cw = 0;
+    gpu_dma_job *p = dma_pick(g, false, &cp), *w = dma_pick(g, true, &cw);
+    if (p && p->rate > 0) { /* the link's bytes of this cycle; the host interface buffers two lines */
+        p->credit += p->rate;
+        if (p->credit > 2.0 * lb) p->credit = 2.0 * lb;
     }
+    gpu_dma_job *first = g->dma_win_first ? w : p, *second = g->dma_win_first ? p : w;
+    unsigned c1 = g->dma_win_first ? cw : cp, c2 = g->dma_win_first ? cp : cw;
+    g->dma_win_first = !g->dma_win_first;
+    if (p) g->dma_rr_paced = (cp + 1) % g->cfg.dma_chans;
+    if (w) g->dma_rr_win = (cw + 1) % g->cfg.dma_chans;
+    if (first && !dma_send(g, first, c1)) return;
+    if (second && !g->failed) dma_send(g, second, c2);
 }
 
 uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
@@ -454,6 +538,14 @@ uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
     if (a > g->mem_size) return 0;
     if (bytes > g->mem_size - a) return 0;
     g->brk = a + bytes;
+    return a;
+}
+
+uint64_t gpu_malloc_sync(gpu_t *g, uint64_t bytes) {
+    uint64_t a = g->fe_sync_brk, end = g->cfg.mem.fe_region_base + g->cfg.mem.fe_region_bytes;
+    bytes = (bytes ? bytes + 127 : 128) & ~127ull; /* whole F/E lines */
+    if (a > end || bytes > end - a) return 0;
+    g->fe_sync_brk = a + bytes;
     return a;
 }
 
@@ -686,6 +778,8 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
         s->stores += c->stores;
         s->fences += c->fences;
         s->fence_wait_cycles += c->fence_cycles;
+        s->fe_nacks += c->fe_nacks;
+        s->fe_retries += c->fe_retries;
     }
     s->avg_load_latency = s->loads ? (double)s->load_cycles / (double)s->loads : 0;
     s->dma_bytes = g->dma_bytes;

@@ -52,6 +52,13 @@ typedef struct {
     unsigned port_rsp_per_cycle; /* responses taken from the port per cycle (1) */
     unsigned port_tags;          /* outstanding writes / atomics / F/E accesses / restores (128) */
     unsigned dma_queue;          /* host DMA jobs queued or in flight (16) */
+    unsigned dma_chans;          /* host interface queues (F/E 6.2: one per stream) for gpu_copy (8) */
+    unsigned dma_read_window;    /* gpu_copy reads: line reads in flight per copy (32) */
+    /* F/E accesses NACKed by the watchdog (docs/FE_E2E.md): sent again after
+     * fe_retry_backoff << k cycles (k = retries so far), at most fe_retry_max
+     * times, then a fault; fe_retry_max = 0: the first NACK faults */
+    unsigned fe_retry_max;       /* 4 */
+    unsigned fe_retry_backoff;   /* 256 cycles */
     unsigned stack_bytes;        /* per-thread local memory (1024) */
     unsigned max_kernels;        /* concurrently running kernels (32, at most 64) */
     /* per functional-unit class: ALU, MUL, DIV, FPU, SFU, LDST */
@@ -91,6 +98,8 @@ unsigned gpu_config_blocks(const gpu_config *c, fg_block_use *out, unsigned max)
 
 gpu_t *gpu_new(const gpu_config *c, char *err, size_t errlen);
 void gpu_free(gpu_t *g);
+/* The configuration the GPU runs with. */
+const gpu_config *gpu_get_config(const gpu_t *g);
 
 /* Untimed backdoor to global memory, for setting up inputs before an
  * experiment and checking results after it (no memory-system traffic, no
@@ -115,6 +124,28 @@ int gpu_dma_write(gpu_t *g, uint64_t addr, const void *src, size_t len, double b
                   void *user, uint64_t tag);
 int gpu_dma_read(gpu_t *g, uint64_t addr, size_t len, double bytes_per_cycle, gpu_dma_cb cb, void *user,
                  uint64_t tag);
+/* A copy of the F/E host interface (F/E 4.4, 6.2; the F/E runtime,
+ * sim/fe/fe_host.h, issues them):
+ *   chan: the host interface's queue, one per stream (< [gpu] dma_chans):
+ *     copies of one channel go in order, channels take turns line by line,
+ *     so a copy waiting on its trigger never holds up another stream's;
+ *   fe_trig / fe_act: FE_TRIG_* / FE_ACT_* (sim/twin/fe_sched_queues.h) of
+ *     every line request (CPU side; MEM_FE_DEFAULT = none, F/E 4.4);
+ *   bytes_per_cycle: the link's rate in the copy's direction, shared by the
+ *     copies of that direction (PCIe is full duplex).
+ * Host -> GPU (to_host false): line writes paced at the link's rate, done
+ * when every line is acknowledged by the memory system (F/E 6.2).  GPU ->
+ * host: at most [gpu] dma_read_window line reads in flight; each line's
+ * data crosses the link back at bytes_per_cycle in the order it returns,
+ * and the copy is done when its last byte has crossed.  cb as for
+ * gpu_dma_*; 0 queued, 1 the DMA queue is full, -1 bad arguments. */
+typedef struct {
+    unsigned chan;
+    uint8_t fe_trig, fe_act;
+    double bytes_per_cycle;
+} gpu_copy_opts;
+int gpu_copy(gpu_t *g, bool to_host, uint64_t addr, const void *src, size_t len, const gpu_copy_opts *o,
+             gpu_dma_cb cb, void *user, uint64_t tag);
 /* No DMA job queued or in flight; how many more jobs the queue takes now. */
 bool gpu_dma_idle(const gpu_t *g);
 unsigned gpu_dma_free(const gpu_t *g);
@@ -122,8 +153,13 @@ unsigned gpu_dma_free(const gpu_t *g);
  * the F/E-tracked region; 0 when full. */
 uint64_t gpu_malloc(gpu_t *g, uint64_t bytes);
 /* The F/E-tracked region ([mem] fe_region_*; accesses there are performed at
- * the DRAM scheduler under the F/E bits, F/E 4.1): the caller manages it. */
+ * the DRAM scheduler under the F/E bits, F/E 4.1). */
 void gpu_fe_region(const gpu_t *g, uint64_t *base, uint64_t *bytes);
+/* F/E 4.2 "synchronized global memory": a bump allocator inside the F/E
+ * region, whole 128-byte F/E lines (so no two allocations share an F/E
+ * line); 0 when the region is full or empty.  Set its bits with
+ * gpu_fe_init (the F/E runtime's fe_malloc_sync does both). */
+uint64_t gpu_malloc_sync(gpu_t *g, uint64_t bytes);
 /* Marks the F/E bits of [addr, addr + bytes) (inside the region, whole
  * lines) full or empty through the partitions' init ports over the next
  * cycles (F/E 4.5 "zero and mark full"; gpu_idle() waits for it).  0 queued;
@@ -218,6 +254,7 @@ typedef struct {
     uint64_t stores;             /* store line requests (all acknowledged when idle) */
     uint64_t fences, fence_wait_cycles; /* FENCEs that waited for stores, and how long */
     uint64_t dma_bytes;          /* host DMA bytes written + read */
+    uint64_t fe_nacks, fe_retries; /* F/E accesses of the cores NACKed, and sent again */
     /* the memory system (mem_get_stats over every partition) */
     uint64_t l2_hits, l2_misses;
     double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */

@@ -44,15 +44,22 @@ typedef struct {
     unsigned n_sym;
 } simt_image;
 
-/* A host DMA job (gpu_dma_write / gpu_dma_read): line requests on the host
- * port, sent in job order at the link's rate, complete when every line is
- * answered. */
+/* A host DMA job (gpu_dma_write / gpu_dma_read / gpu_copy): line requests
+ * on the host port, sent in job order within its channel (channels take
+ * turns line by line), complete when every line is answered (and, for a
+ * gpu_copy read, when its last byte has crossed the link to the host). */
 typedef struct {
     bool used, read;
+    bool windowed;            /* gpu_copy read: [gpu] dma_read_window requests in flight, the data paced
+                               * on the way back; otherwise requests paced at the link's rate */
+    bool crossing;            /* every line answered, the last bytes still crossing the link */
+    uint8_t fe_trig, fe_act;  /* of every line request (MEM_FE_DEFAULT: none, F/E 4.4) */
+    unsigned chan;
     uint64_t addr;
     size_t len, sent;         /* bytes; bytes whose lines were sent */
     uint8_t *buf;             /* write: the bytes (copied); read: filled by the responses */
     double rate, credit;      /* link bytes per cycle; bytes arrived and not yet sent */
+    double cross_end;         /* windowed read: cycle its last answered line has crossed the link */
     unsigned lines, done;     /* line requests sent, answered */
     gpu_dma_cb cb;
     void *user;
@@ -65,8 +72,13 @@ struct gpu {
     uint64_t mem_size, brk;
     mem_system *ms;           /* ports 0..num_cores-1: the cores; num_cores: host DMA */
     gpu_dma_job *dma;         /* dma_queue jobs */
-    unsigned *dma_order;      /* jobs still sending, in order (ring) */
-    unsigned dma_head, dma_sending, dma_jobs;
+    unsigned *dma_ring;       /* per channel: jobs still sending, in order (dma_chans rings of dma_queue) */
+    unsigned *dma_head, *dma_sending; /* per channel */
+    unsigned dma_jobs, dma_crossing;
+    unsigned dma_rr_paced, dma_rr_win; /* channel that goes first: paced jobs, windowed reads */
+    bool dma_win_first;       /* which of the two kinds is offered first this cycle */
+    double dma_up_free;       /* cycle the link toward the host is free (windowed reads) */
+    uint64_t fe_sync_brk;     /* gpu_malloc_sync's next free byte in the F/E region */
     uint64_t dma_bytes;
     uint64_t cycle;
     bool failed;

@@ -49,11 +49,22 @@ typedef struct {
     uint8_t rd, rs1, rs2, rs3; /* unified register numbers (rd may be RV_SINK) */
     uint8_t rm;        /* FP rounding-mode field */
     uint8_t size;      /* memory access size in bytes */
+    uint8_t fe;        /* F/E access (custom-0/1, sw/include/fg_fe.h): RV_FE | trigger | action << 2; 0 = none */
     uint16_t csr;
     int32_t imm;
     uint64_t src_mask; /* scoreboard: registers read */
     uint64_t dst_mask; /* scoreboard: register written (0 for x0/none) */
 } rv_inst;
+
+/* F/E accesses (F/E 4.1, 4.5 "GPU requests also have triggers and update
+ * conditions explicitly specified"): the word load / store of custom-0
+ * (0x0B) / custom-1 (0x2B), R-type, funct3 = 010, funct7 = action << 2 |
+ * trigger (FE_TRIG_* / FE_ACT_* of sim/twin/fe_sched_queues.h, codes 0..2),
+ * rs2 = x0 for the load; address = rs1, no offset.  Decoded as OP_LW / OP_SW
+ * with `fe` set.  docs/FE_E2E.md, sw/include/fg_fe.h. */
+#define RV_FE 0x80u
+#define RV_FE_TRIG(fe) ((fe) & 3u)
+#define RV_FE_ACT(fe) (((fe) >> 2) & 3u)
 
 /* Decodes one 32-bit instruction word; op == OP_ILLEGAL when unknown.
  * Compressed (16-bit) encodings are not supported and decode as illegal. */

@@ -1,6 +1,7 @@
 /* RV32IMAF + Zicsr decoder (RISC-V Unprivileged ISA, chapters 2, 7, 8, 9, 11). */
 #include "rv32.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const char *const names[OP_COUNT] = {
@@ -149,6 +150,17 @@ void rv_decode(uint32_t w, rv_inst *d) {
         if (op == OP_LR && ((w >> 20) & 31)) return;
         set(d, op, CL_LDST, R_X, R_X, op == OP_LR ? R_NONE : R_X, R_NONE, w);
         d->size = 4; d->flags = RVF_AMO | RVF_LOAD;
+        return;
+    }
+    case 0x0b: case 0x2b: { /* F/E word load / store (rv32.h) */
+        bool st = opc == 0x2b;
+        if (f3 != 2 || (f7 & ~0xfu) || (f7 & 3) == 3 || (f7 >> 2) == 3 || (st ? ((w >> 7) & 31) : ((w >> 20) & 31)))
+            return;
+        if (st) set(d, OP_SW, CL_LDST, R_NONE, R_X, R_X, R_NONE, w);
+        else set(d, OP_LW, CL_LDST, R_X, R_X, R_NONE, R_NONE, w);
+        d->size = 4;
+        d->flags = st ? RVF_STORE : RVF_LOAD;
+        d->fe = (uint8_t)(RV_FE | f7);
         return;
     }
     case 0x07:

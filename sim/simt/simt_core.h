@@ -169,6 +169,7 @@ typedef struct {
     unsigned n, pos;
     uint32_t line[SIMT_LANES], lanes[SIMT_LANES];
     bool fe[SIMT_LANES];
+    uint8_t fe_trig, fe_act; /* F/E lines: the instruction's trigger / action (MEM_FE_DEFAULT: F/E 4.1) */
     uint32_t addr[SIMT_LANES], sval[SIMT_LANES]; /* F/E stores: where and what */
 } simt_lsu;
 
@@ -262,6 +263,12 @@ typedef struct {
     simt_tag *tag;            /* port_tags */
     uint32_t tag_free;        /* free-list head (UINT32_MAX: none) */
     unsigned tags_used, mshrs_used, imshrs_used;
+    /* F/E accesses NACKed by the watchdog are sent again (docs/FE_E2E.md): per tag the request as
+     * sent, when to send it again (0: not waiting) and how often it was */
+    mem_req *fe_req;
+    uint64_t *fe_retry_at;
+    uint8_t *fe_tries;
+    unsigned n_retry;
     simt_bulk *bulk;          /* save / restore lines waiting (nwarps x 64 x 2 when events are on) */
     unsigned bulk_head, bulk_n, bulk_cap;
     unsigned n_save_out;      /* posted save writes not acknowledged */
@@ -285,6 +292,7 @@ typedef struct {
     /* statistics */
     uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
     uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
+    uint64_t fe_nacks, fe_retries;
     /* optional check of each global access (gpu_set_access_check) */
     gpu_access_check acc_check;
     void *acc_user;

@@ -12,7 +12,9 @@
  * responses are back.  Accesses to the F/E-tracked region are functional
  * requests instead (F/E 4.1: a load's value is the word when the F/E queues
  * release it, a store's bytes are written when performed); they bypass the
- * L1, and an F/E watchdog NACK stops the GPU with a fault. */
+ * L1.  F/E instructions (custom-0/1, rv32.h) carry their own trigger and
+ * action; an F/E watchdog NACK is sent again after a backoff, at most
+ * [gpu] fe_retry_max times, then the GPU faults (docs/FE_E2E.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +68,10 @@ int simt_lsu_init(simt_core *c) {
     c->imshr = calloc(k->icache_mshrs, sizeof *c->imshr);
     c->pq = calloc(k->port_queue, sizeof *c->pq);
     c->tag = calloc(k->port_tags, sizeof *c->tag);
-    if (!c->mshr || !c->imshr || !c->pq || !c->tag) return -1;
+    c->fe_req = calloc(k->port_tags, sizeof *c->fe_req);
+    c->fe_retry_at = calloc(k->port_tags, sizeof *c->fe_retry_at);
+    c->fe_tries = calloc(k->port_tags, sizeof *c->fe_tries);
+    if (!c->mshr || !c->imshr || !c->pq || !c->tag || !c->fe_req || !c->fe_retry_at || !c->fe_tries) return -1;
     for (unsigned i = 0; i < k->port_tags; i++) c->tag[i].next = i + 1 < k->port_tags ? i + 1 : UINT32_MAX;
     c->tag_free = 0;
     if (k->pre.warp_events) { /* at most one save and one restore of 64 registers per slot */
@@ -81,6 +86,7 @@ int simt_lsu_init(simt_core *c) {
 
 void simt_lsu_free(simt_core *c) {
     free(c->mshr); free(c->imshr); free(c->pq); free(c->tag); free(c->bulk);
+    free(c->fe_req); free(c->fe_retry_at); free(c->fe_tries);
     free(c->l1.tag); free(c->l1.lru); free(c->icache.tag); free(c->icache.lru);
 }
 
@@ -341,6 +347,8 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         u->age = w->age;
         u->n = nl;
         u->pos = 0;
+        u->fe_trig = in->fe ? (uint8_t)RV_FE_TRIG(in->fe) : MEM_FE_DEFAULT;
+        u->fe_act = in->fe ? (uint8_t)RV_FE_ACT(in->fe) : MEM_FE_DEFAULT;
         if (!is_ld || is_amo) w->n_st += nl; /* FENCE waits for stores and atomics */
     }
     if (ld) {
@@ -380,10 +388,38 @@ static void store_acked(simt_core *c, const simt_tag *t) {
     if (w == &c->w[t->slot]) simt_warp_check_done(c, w);
 }
 
-static void nack(simt_core *c, const mem_rsp *r, const simt_tag *t, const char *what) {
+/* An F/E access came back NACKed (the watchdog gave up on its trigger,
+ * F/E 4.5): it is sent again, unchanged, fe_retry_backoff << k cycles later
+ * (k = retries so far), at most fe_retry_max times; then the GPU faults.
+ * true = a retry is pending (the tag stays taken). */
+static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) {
+    const simt_tag *t = &c->tag[ti];
+    c->fe_nacks++;
+    if (c->fe_tries[ti] < c->k->fe_retry_max) {
+        c->fe_retry_at[ti] = c->now + ((uint64_t)c->k->fe_retry_backoff << c->fe_tries[ti]);
+        c->fe_tries[ti]++;
+        c->n_retry++;
+        return true;
+    }
     simt_core_fault(c, "F/E watchdog NACK: %s of line 0x%08llx at pc 0x%08x (core %u warp %u) was never "
-                       "satisfied by the F/E queues (no retry: issue 13)",
-                    what, (unsigned long long)r->addr, t->pc, c->id, t->slot);
+                       "satisfied by the F/E queues (NACKed %u times; [gpu] fe_retry_max = %u retries)",
+                    what, (unsigned long long)r->addr, t->pc, c->id, t->slot, c->fe_tries[ti] + 1u,
+                    c->k->fe_retry_max);
+    return false;
+}
+
+/* Sends the NACKed F/E request whose backoff ended first in slot order (one
+ * per cycle, ahead of the other requesters). */
+static void retry_step(simt_core *c) {
+    if (!c->n_retry || !port_room(c)) return;
+    for (unsigned i = 0; i < c->k->port_tags; i++)
+        if (c->fe_retry_at[i] && c->fe_retry_at[i] <= c->now) {
+            c->pq[(c->pq_head + c->pq_n++) % c->k->port_queue] = c->fe_req[i];
+            c->fe_retry_at[i] = 0;
+            c->n_retry--;
+            c->fe_retries++;
+            return;
+        }
 }
 
 static void take(simt_core *c, const mem_rsp *r) {
@@ -411,7 +447,10 @@ static void take(simt_core *c, const mem_rsp *r) {
         simt_tag *t = &c->tag[i];
         switch (t->kind) {
         case TG_FE_STORE:
-            if (r->status == MEM_NACK) { nack(c, r, t, "store"); break; }
+            if (r->status == MEM_NACK) {
+                if (nack(c, r, i, "store")) return;
+                break;
+            }
             /* fall through */
         case TG_STORE:
             store_acked(c, t);
@@ -421,7 +460,10 @@ static void take(simt_core *c, const mem_rsp *r) {
             store_acked(c, t);
             break;
         case TG_FE_LOAD: {
-            if (r->status == MEM_NACK) { nack(c, r, t, "load"); break; }
+            if (r->status == MEM_NACK) {
+                if (nack(c, r, i, "load")) return;
+                break;
+            }
             simt_load *ld = line_done(c, t->slot, t->ld, t->uid, ready);
             if (!ld) break; /* F/E loads are never dropped; defensive */
             for (uint32_t mm = ld->fe_lanes; mm; mm &= mm - 1) {
@@ -456,6 +498,17 @@ void simt_lsu_responses(simt_core *c) {
 
 /* ------------------------------------------------------------ requesters */
 
+/* An F/E request: the instruction's trigger / action (MEM_FE_DEFAULT for
+ * ordinary loads and stores: F/E 4.1), and a copy to send again after a
+ * NACK. */
+static void fe_keep(simt_core *c, uint32_t ti, mem_req *r) {
+    r->fe_trig = c->lsu.fe_trig;
+    r->fe_act = c->lsu.fe_act;
+    c->fe_req[ti] = *r;
+    c->fe_tries[ti] = 0;
+    c->fe_retry_at[ti] = 0;
+}
+
 /* The LSU's next line: 0 done, 1 stalled (retry next cycle). */
 static int lsu_line(simt_core *c) {
     simt_lsu *u = &c->lsu;
@@ -474,6 +527,7 @@ static int lsu_line(simt_core *c) {
             for (uint32_t mm = lanes; mm; mm &= mm - 1)
                 mask_bytes(r->bmask, ld->addr[__builtin_ctz(mm)] & (c->k->line_bytes - 1), u->size);
             r->data = true;
+            fe_keep(c, (uint32_t)ti, r);
             return 0;
         }
         if (cache_access(&c->l1, line, now, false)) {
@@ -524,6 +578,7 @@ static int lsu_line(simt_core *c) {
         mask_bytes(r->bmask, o, u->size);
         if (fe) memcpy(r->wdata + o, &u->sval[l], u->size); /* lanes in order: the last one wins, as at issue */
     }
+    if (fe) fe_keep(c, (uint32_t)ti, r);
     return 0;
 }
 
@@ -620,6 +675,7 @@ static void bulk_step(simt_core *c) {
 /* ------------------------------------------------------------ the cycle */
 
 void simt_lsu_requests(simt_core *c) {
+    retry_step(c);
     /* the three requesters take turns at the port queue's free places */
     for (unsigned i = 0; i < 3; i++) switch ((c->arb_rr + i) % 3) {
         case 0: lsu_step(c); break;

@@ -108,6 +108,47 @@ static void set_sizes(bg_run *b, bool paper) {
     }
 }
 
+int bg_bfs_graph(fg_rng *r, size_t n, bool connected, bg_bfs_node **nodes_out, int32_t **edges_out,
+                 size_t *n_edges) {
+    size_t np = 0;
+    int32_t *ps = malloc(4 * n * 4), *pd = malloc(4 * n * 4), *pos = calloc(n, 4), *edges = NULL;
+    bg_bfs_node *nodes = calloc(n, sizeof *nodes);
+    if (!ps || !pd || !pos || !nodes) goto out;
+    for (size_t i = 0; i < n; i++) {
+        unsigned ne = 2 + (unsigned)fg_rng_below(r, 3);
+        for (unsigned e = 0; e < ne; e++) {
+            ps[np] = (int32_t)i;
+            pd[np] = (int32_t)(connected && e == 0 && i ? fg_rng_below(r, i) : fg_rng_below(r, n));
+            nodes[ps[np]].no_of_edges++;
+            nodes[pd[np]].no_of_edges++;
+            np++;
+        }
+    }
+    int32_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        nodes[i].starting = pos[i] = start;
+        start += nodes[i].no_of_edges;
+    }
+    edges = malloc(2 * np * 4);
+    if (edges)
+        for (size_t p = 0; p < np; p++) {
+            edges[pos[ps[p]]++] = pd[p];
+            edges[pos[pd[p]]++] = ps[p];
+        }
+out:
+    free(ps);
+    free(pd);
+    free(pos);
+    if (!edges) {
+        free(nodes);
+        return -1;
+    }
+    *nodes_out = nodes;
+    *edges_out = edges;
+    *n_edges = 2 * np;
+    return 0;
+}
+
 /* ------------------------------------------------------ input generation */
 static int gen_inputs(bg_run *b) {
     fg_rng r;
@@ -149,37 +190,8 @@ static int gen_inputs(bg_run *b) {
         for (int i = 0; i < b->n; i++) b->f0[i] = frand(&r);
         for (int i = 0; i < b->n; i++) b->f1[i] = frand(&r);
     } else {
-        /* Rodinia graphgen style: node i draws 2..4 neighbours uniformly at
-         * random; each edge is stored in both directions (average degree 6,
-         * so about 6 n edges); self-loops and duplicates are kept. */
-        size_t n = (size_t)b->n, np = 0;
-        int32_t *ps = malloc(4 * n * 4), *pd = malloc(4 * n * 4), *pos = calloc(n, 4);
-        b->nodes = calloc(n, sizeof *b->nodes);
-        if (!ps || !pd || !pos || !b->nodes) { free(ps); free(pd); free(pos); return -1; }
-        for (size_t i = 0; i < n; i++) {
-            unsigned ne = 2 + (unsigned)fg_rng_below(&r, 3);
-            for (unsigned e = 0; e < ne; e++) {
-                ps[np] = (int32_t)i;
-                pd[np] = (int32_t)fg_rng_below(&r, n);
-                b->nodes[ps[np]].no_of_edges++;
-                b->nodes[pd[np]].no_of_edges++;
-                np++;
-            }
-        }
-        int32_t start = 0;
-        for (size_t i = 0; i < n; i++) {
-            b->nodes[i].starting = pos[i] = start;
-            start += b->nodes[i].no_of_edges;
-        }
-        b->nedges = 2 * np;
-        b->edges = malloc(b->nedges * 4);
-        if (b->edges)
-            for (size_t p = 0; p < np; p++) {
-                b->edges[pos[ps[p]]++] = pd[p];
-                b->edges[pos[pd[p]]++] = ps[p];
-            }
-        free(ps); free(pd); free(pos);
-        if (!b->edges) return -1;
+        /* Rodinia graphgen style (bg_bfs_graph) */
+        if (bg_bfs_graph(&r, (size_t)b->n, false, &b->nodes, &b->edges, &b->nedges)) return -1;
     }
     return 0;
 }

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../sw/kernels/bg_args.h"
+#include "fg_util.h"
 #include "simt/gpu.h"
 
 /* tag = BG_TAG_BASE | run id (bits 61..20) | launch sequence (bits 19..0) */
@@ -63,5 +65,12 @@ unsigned bg_launches(const bg_run *b);
 /* GPU address and size of the main output (CONV targets, MM C, BP weights,
  * BFS costs), e.g. for a test that corrupts one element. */
 uint64_t bg_output(const bg_run *b, uint64_t *bytes);
+
+/* A Rodinia graphgen-style graph of n nodes: node i draws 2..4 neighbours
+ * uniformly at random, each edge stored both ways (about 6 n edges),
+ * self-loops and duplicates kept; connected: a node's first neighbour is an
+ * earlier node, so every node is reachable from node 0 (the F/E BFS,
+ * sim/fe/fe_bench.c).  nodes / edges malloc'd; -1 when out of memory. */
+int bg_bfs_graph(fg_rng *r, size_t n, bool connected, bg_bfs_node **nodes, int32_t **edges, size_t *n_edges);
 
 #endif

@@ -1,0 +1,145 @@
+/* fe_json: the F/E experiment programs' shared options and JSON (fe_json.h). */
+#include "fe/fe_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_json.h"
+
+void fe_cli_init(fe_cli *c) {
+    memset(c, 0, sizeof *c);
+    c->config = "configs/fe.ini";
+    c->seed = 1;
+}
+
+int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen) {
+    static const char *const with_value[] = {"--config", "--set", "--impl", "--seed", "--kdir", "--out", NULL};
+    const char *a = argv[i];
+    if (!strcmp(a, "--point")) {
+        c->point = true;
+        return 1;
+    }
+    for (int k = 0; with_value[k]; k++) {
+        if (strcmp(a, with_value[k])) continue;
+        if (i + 1 >= argc) {
+            snprintf(err, errlen, "%s needs a value", a);
+            return -1;
+        }
+        const char *v = argv[i + 1];
+        switch (k) {
+        case 0: c->config = v; break;
+        case 1:
+            if (c->n_sets == FE_CLI_MAX_SETS) {
+                snprintf(err, errlen, "more than %d --set", FE_CLI_MAX_SETS);
+                return -1;
+            }
+            c->sets[c->n_sets++] = v;
+            break;
+        case 2: c->impl = v; break;
+        case 3: c->seed = strtoull(v, NULL, 0); break;
+        case 4: c->kdir = v; break;
+        default: c->out = v; break;
+        }
+        return 2;
+    }
+    return 0;
+}
+
+int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
+    memset(m, 0, sizeof *m);
+    fg_config *cfg = fg_config_new();
+    int rc = -1;
+    if (!cfg) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (fg_config_load(cfg, c->config, err, errlen)) goto out;
+    for (unsigned i = 0; i < c->n_sets; i++)
+        if (fg_config_set(cfg, c->sets[i], err, errlen)) goto out;
+    if (c->impl) {
+        char s[64];
+        snprintf(s, sizeof s, "mem.fe_impl=%s", c->impl);
+        if (fg_config_set(cfg, s, err, errlen)) goto out;
+    }
+    gpu_config_default(&m->gpu);
+    fe_host_params_default(&m->host);
+    cpu_config_default(&m->cpu);
+    uint64_t lat = 18;
+    if (gpu_config_load(&m->gpu, cfg, err, errlen) || fe_host_params_load(&m->host, cfg, err, errlen) ||
+        cpu_config_load(&m->cpu, cfg, err, errlen) ||
+        fg_config_u64(cfg, "fe", "cpu_mem_latency", 1, 10000, &lat, err, errlen) ||
+        fg_config_check_unused(cfg, err, errlen))
+        goto out;
+    m->cpu_mem_latency = (unsigned)lat;
+    const char *b = getenv("BUILD");
+    if (c->kdir) snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir);
+    else snprintf(m->kdir, sizeof m->kdir, "%s/sw", b && *b ? b : "build");
+    snprintf(m->config, sizeof m->config, "%s", c->config);
+    m->seed = c->seed;
+    rc = 0;
+out:
+    fg_config_free(cfg);
+    return rc;
+}
+
+static const char *const KIND[] = {"copy", "launch", "memcpy", "sync"};
+
+cJSON *fe_result_json(const fe_machine *m, const char *bench, const char *variant, const fe_bench_result *r) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "bench", bench);
+    cJSON_AddStringToObject(o, "variant", variant);
+    cJSON_AddNumberToObject(o, "size", r->size);
+    cJSON_AddStringToObject(o, "describe", r->describe);
+    fg_block_use uses[4]; /* which blocks ran as what: the F/E queues ([mem] fe_impl) */
+    fg_json_add_blocks(o, uses, gpu_config_blocks(&m->gpu, uses, 4));
+    cJSON_AddStringToObject(o, "config", m->config);
+    cJSON_AddNumberToObject(o, "seed", (double)m->seed);
+    cJSON_AddNumberToObject(o, "runtime_ns", r->runtime_ns);
+    cJSON_AddNumberToObject(o, "t_ready_ns", r->t_ready_ns);
+    cJSON_AddNumberToObject(o, "t_finish_ns", r->t_finish_ns);
+    cJSON_AddNumberToObject(o, "kernel_ns", r->kernel_ns);
+    cJSON_AddNumberToObject(o, "launches", r->launches);
+    cJSON_AddNumberToObject(o, "copies", r->copies);
+    cJSON_AddNumberToObject(o, "bytes_h2d", (double)r->bytes_h2d);
+    cJSON_AddNumberToObject(o, "bytes_d2h", (double)r->bytes_d2h);
+    cJSON_AddBoolToObject(o, "checked", true);
+    cJSON *g = cJSON_CreateObject();
+    cJSON_AddNumberToObject(g, "cycles", (double)r->gs.cycles);
+    cJSON_AddNumberToObject(g, "warp_instrs", (double)r->gs.warp_instrs);
+    cJSON_AddNumberToObject(g, "avg_load_latency", r->gs.avg_load_latency);
+    cJSON_AddNumberToObject(g, "l2_hit_rate", r->gs.l2_hit_rate);
+    cJSON_AddNumberToObject(g, "dram_reads", (double)r->gs.dram_reads);
+    cJSON_AddNumberToObject(g, "dram_writes", (double)r->gs.dram_writes);
+    cJSON_AddNumberToObject(g, "dma_bytes", (double)r->gs.dma_bytes);
+    cJSON_AddNumberToObject(g, "fe_nacks", (double)r->gs.fe_nacks);
+    cJSON_AddNumberToObject(g, "port_stalls", (double)r->gs.port_stalls);
+    cJSON_AddItemToObject(o, "gpu", g);
+    cJSON *tl = cJSON_CreateArray();
+    for (unsigned i = 0; i < r->n_cmds; i++) {
+        const fe_cmd *c = &r->cmds[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "kind", KIND[c->kind]);
+        cJSON_AddStringToObject(e, "label", c->label);
+        cJSON_AddNumberToObject(e, "stream", c->stream);
+        if (c->kind == FE_CMD_COPY || c->kind == FE_CMD_MEMCPY) {
+            cJSON_AddStringToObject(e, "dir", c->dir == FE_H2D ? "H2D" : "D2H");
+            cJSON_AddNumberToObject(e, "bytes", (double)c->bytes);
+            cJSON_AddNumberToObject(e, "trigger", c->trig);
+            cJSON_AddNumberToObject(e, "action", c->act);
+        }
+        /* times relative to the data being ready (negative: made in advance) */
+        double t0 = r->t_ready_ns;
+        cJSON_AddNumberToObject(e, "call", c->t_call - t0);
+        cJSON_AddNumberToObject(e, "return", c->t_return - t0);
+        if (c->kind != FE_CMD_SYNC) {
+            cJSON_AddNumberToObject(e, "driver_start", c->t_drv_start - t0);
+            cJSON_AddNumberToObject(e, "driver_end", c->t_drv_end - t0);
+        }
+        cJSON_AddNumberToObject(e, "exec_start", c->t_exec_start - t0);
+        cJSON_AddNumberToObject(e, "exec_end", c->t_exec_end - t0);
+        cJSON_AddItemToArray(tl, e);
+    }
+    cJSON_AddItemToObject(o, "timeline", tl);
+    return o;
+}
