@@ -5,3 +5,10 @@
 SIM_SRCS += sim/work/ev_work.c sim/work/ev_ipv4.c sim/work/ipv6_work.c sim/work/memc_work.c \
             sim/work/ipsec_work.c sim/work/des_ref.c
 TESTS    += test_event_kernels
+# EDGE Figs. 12-13 (issue 12 items 2-5): one multitasking run (background +
+# events of one kind, draining / preemption / reservation, skip-execution),
+# its statistics, the two experiment programs and their sweeps.
+SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c
+SIM_SRCS += sim/work/mt_prog.c
+PROGRAMS += edge_fig12 edge_fig13
+TESTS    += test_edge_mt
