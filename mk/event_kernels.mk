@@ -12,3 +12,7 @@ SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c
 SIM_SRCS += sim/work/mt_prog.c
 PROGRAMS += edge_fig12 edge_fig13
 TESTS    += test_edge_mt
+# make results: full size (EDGE artifact sizes, three seeds); make demo: the
+# reduced descriptions (test sizes; docs/RESULTS.md states both)
+RESULTS_EXPERIMENTS += experiments/edge_fig12.ini experiments/edge_fig13.ini
+DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini
