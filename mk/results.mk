@@ -10,8 +10,6 @@
 # DEMO_EXPERIMENTS (make demo only).
 PYTHON     ?= $(firstword $(wildcard /usr/bin/python3) python3)
 SWEEP_ARGS ?=
-RESULTS_EXPERIMENTS ?=
-DEMO_EXPERIMENTS    ?=
 export EXPERIMENTS DEMO_EXPERIMENTS PYTHON
 
 EXTRA_TEST_CMDS += tests/sweep/test_sweep.py tests/sweep/test_slurm.py
