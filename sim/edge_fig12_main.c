@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "work/exp_cli.h"
 #include "work/mt_prog.h"
 #include "work/mt_stats.h"
 
@@ -182,10 +183,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         printf("  %-36s (%2zu pairs) %8.1fx %9.1fx %9.1fx   %s\n", LABEL[s], nv[s], fg_json_num(root, k1),
                fg_json_num(root, k2), fg_json_num(root, k3), PAPER[s]);
     }
-    char err[600];
-    int bad = fg_json_write(root, out, err, sizeof err);
-    if (bad) fprintf(stderr, "%s: %s\n", prog, err);
-    else printf("\nwrote %s\n", out);
+    int bad = exp_write_result(root, out, prog);
     cJSON_Delete(root);
     for (unsigned e = 0; e < MAXE; e++)
         for (unsigned b = 0; b < MAXB; b++)

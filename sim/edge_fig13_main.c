@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "work/exp_cli.h"
 #include "work/mt_prog.h"
 #include "work/mt_stats.h"
 
@@ -214,13 +215,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     cJSON_AddNumberToObject(mh, "D", 37), cJSON_AddNumberToObject(mh, "R", 109), cJSON_AddNumberToObject(mh, "P", 48);
     cJSON_AddItemToObject(root, "average", avg);
     cJSON_AddItemToObject(root, "pairs", pairs);
-    char err[600];
-    if (fg_json_write(root, out, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        bad = 1;
-    } else {
-        printf("\nwrote %s\n", out);
-    }
+    bad |= exp_write_result(root, out, prog);
     cJSON_Delete(root);
     for (unsigned e = 0; e < MAXE; e++)
         for (unsigned b = 0; b < MAXB; b++)

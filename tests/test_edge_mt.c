@@ -7,6 +7,7 @@
  * checked.  Blocks in lockstep by default (FG_IMPL). */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +99,26 @@ static cJSON *merge(const char *prog, const char *dir, const char *const *points
     return r;
 }
 
+/* writes dir/file from a printf format (a hand-made point file); file */
+__attribute__((format(printf, 3, 4))) static const char *put_point(const char *dir, const char *file, const char *fmt,
+                                                                 ...) {
+    char text[1024], path[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    write_text(path, text);
+    return file;
+}
+
 #define BLOCKS "\"blocks\": {\"pewt\": \"c\"}, \"ok\": true, \"size\": \"test\""
 
 /* Fig. 12's merge on hand-made points: pooled per pair over seeds, ratios
  * of the pairs' means, the register rule's "possible" set, the variant. */
 static void test_fig12_merge_hand_computed(void **st) {
     (void)st;
-    char dir[512], path[700];
+    char dir[512];
     scratch(dir, sizeof dir, "f12merge");
     static const struct { const char *file, *ev, *bg, *mode, *sched; unsigned re, rb; } P[] = {
         {"a.json", "ipv4", "conv", "D", "[100, 300]", 9, 30}, {"b.json", "ipv4", "conv", "D", "[200]", 9, 30},
@@ -112,16 +126,12 @@ static void test_fig12_merge_hand_computed(void **st) {
         {"e.json", "memc", "bp", "D", "[1000]", 24, 21},      {"f.json", "memc", "bp", "P", "[1000]", 24, 21},
         {"g.json", "memc", "bp", "X", "[10]", 24, 21}};
     const char *files[7];
-    for (unsigned i = 0; i < 7; i++) {
-        char text[600];
-        snprintf(text, sizeof text,
-                 "{" BLOCKS ", \"skip_exec\": true, \"event\": \"%s\", \"background\": \"%s\", \"mode\": \"%s\", "
-                 "\"regs_event\": %u, \"regs_background\": %u, \"preempted\": 0, \"sched\": %s}",
-                 P[i].ev, P[i].bg, P[i].mode, P[i].re, P[i].rb, P[i].sched);
-        snprintf(path, sizeof path, "%s/%s", dir, P[i].file);
-        write_text(path, text);
-        files[i] = P[i].file;
-    }
+    for (unsigned i = 0; i < 7; i++)
+        files[i] = put_point(dir, P[i].file,
+                             "{" BLOCKS ", \"skip_exec\": true, \"event\": \"%s\", \"background\": \"%s\", "
+                             "\"mode\": \"%s\", \"regs_event\": %u, \"regs_background\": %u, \"preempted\": 0, "
+                             "\"sched\": %s}",
+                             P[i].ev, P[i].bg, P[i].mode, P[i].re, P[i].rb, P[i].sched);
     cJSON *r = merge("edge_fig12", dir, files, 7);
     /* ipv4/conv: D {100, 300, 200} avg 200 max 300, P {2, 4, 3} avg 3 max 4;
      * memc/bp: D 1000, P 1000, X 10 */
@@ -141,7 +151,7 @@ static void test_fig12_merge_hand_computed(void **st) {
 /* Fig. 13's merge on hand-made points (see the comments for the numbers). */
 static void test_fig13_merge_hand_computed(void **st) {
     (void)st;
-    char dir[512], path[700];
+    char dir[512];
     scratch(dir, sizeof dir, "f13merge");
     static const struct { const char *file, *ev, *bg, *rate, *mode, *rt; unsigned bgc; } P[] = {
         {"a.json", "ipv4", "none", "alone", "P", "[200, 300]", 0},    /* alone 250 */
@@ -150,16 +160,11 @@ static void test_fig13_merge_hand_computed(void **st) {
         {"d.json", "ipv4", "bp", "high", "R", "[1000]", 2000},        /* 4.0, 2.0, ANTT 3 */
         {"e.json", "ipv4", "bp", "high", "P", "[250, 250, 250]", 1200} /* 1.0, 1.2, ANTT 1.05 */};
     const char *files[5];
-    for (unsigned i = 0; i < 5; i++) {
-        char text[600];
-        snprintf(text, sizeof text,
-                 "{" BLOCKS ", \"event\": \"%s\", \"background\": \"%s\", \"rate\": \"%s\", \"mode\": \"%s\", "
-                 "\"runtime\": %s, \"sched\": [], \"bg_cycles\": %u}",
-                 P[i].ev, P[i].bg, P[i].rate, P[i].mode, P[i].rt, P[i].bgc);
-        snprintf(path, sizeof path, "%s/%s", dir, P[i].file);
-        write_text(path, text);
-        files[i] = P[i].file;
-    }
+    for (unsigned i = 0; i < 5; i++)
+        files[i] = put_point(dir, P[i].file,
+                             "{" BLOCKS ", \"event\": \"%s\", \"background\": \"%s\", \"rate\": \"%s\", "
+                             "\"mode\": \"%s\", \"runtime\": %s, \"sched\": [], \"bg_cycles\": %u}",
+                             P[i].ev, P[i].bg, P[i].rate, P[i].mode, P[i].rt, P[i].bgc);
     cJSON *r = merge("edge_fig13", dir, files, 5);
     NEAR(fg_json_num(r, "pairs.ipv4/bp.high.D.event_slowdown"), 1.6);
     NEAR(fg_json_num(r, "pairs.ipv4/bp.high.D.bg_slowdown"), 1.5);

@@ -7,6 +7,7 @@
 
 #include "fg_json.h"
 #include "work/ev_work.h"
+#include "work/exp_cli.h"
 
 const char *mt_jstr(const cJSON *o, const char *key) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -126,23 +127,13 @@ static int one_point(const mt_fig *f, mt_params *x, gpu_config *gc, fg_config *c
 int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     char expdef[128], err[600];
     snprintf(expdef, sizeof expdef, "configs/%s.ini", f->name);
-    const char *cfgpath = "configs/edge.ini", *exppath = expdef, *out = NULL, *merge = NULL, *impl_s = NULL;
-    bool point = false;
+    exp_cli a;
     fg_config *cfg = fg_config_new();
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0, rc = 2;
-    if (!cfg || !sets) return 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--exp") && i + 1 < argc) exppath = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
-        else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl_s = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--point")) point = true;
-        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
-        else out = NULL, i = argc; /* usage */
-    }
-    if ((!point && !merge) || !out) {
+    int rc = 2;
+    if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", expdef, NULL)) return 2;
+    for (int i = 1; i < argc; i++)
+        if (!exp_cli_arg(&a, argc, argv, &i)) a.out = NULL, i = argc; /* usage */
+    if ((!a.point && !a.merge) || !a.out) {
         fprintf(stderr,
                 "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
                 "          --point --out POINT.json\n"
@@ -150,40 +141,29 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
                 argv[0], argv[0]);
         goto done;
     }
-    if (merge) {
-        cJSON *points = fg_json_read_list(merge, err, sizeof err);
-        if (!points) goto cfg_err;
-        rc = mt_points_ok(points, argv[0]) || f->report(points, out, argv[0]);
+    if (a.merge) {
+        cJSON *points = exp_cli_points(&a, argv[0]);
+        rc = !points ? 2 : mt_points_ok(points, argv[0]) || f->report(points, a.out, argv[0]);
         cJSON_Delete(points);
         goto done;
     }
-    if (fg_config_load(cfg, cfgpath, err, sizeof err) || fg_config_load(cfg, exppath, err, sizeof err)) goto cfg_err;
-    for (int i = 0; i < nsets; i++)
-        if (fg_config_set(cfg, sets[i], err, sizeof err)) goto cfg_err;
+    if (exp_cli_load(&a, cfg, err, sizeof err)) goto cfg_err;
     gpu_config gc;
     gpu_config_default(&gc);
     mt_params x;
     mt_params_default(&x);
     if (gpu_config_load(&gc, cfg, err, sizeof err) || ev_work_load_configs(cfg, err, sizeof err) ||
-        mt_params_load(&x, cfg, f->name, err, sizeof err))
+        mt_params_load(&x, cfg, f->name, err, sizeof err) || exp_cli_impl(&a, &gc, err, sizeof err))
         goto cfg_err;
-    if (impl_s && fg_impl_parse(impl_s, &gc.pre.impl)) {
-        fprintf(stderr, "%s: --impl %s: expected rtl, c or lockstep\n", argv[0], impl_s);
-        goto done;
-    }
-    if (impl_s) gc.mem.fe_impl = gc.pre.impl;
     cJSON *o = cJSON_CreateObject();
     if ((f->prepare && f->prepare(&x, &gc, cfg, o, err, sizeof err)) ||
-        fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "preempt", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "mem", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, f->name, err, sizeof err)) {
+        exp_cli_check_unused(cfg, f->name, err, sizeof err)) {
         cJSON_Delete(o);
         goto cfg_err;
     }
-    rc = one_point(f, &x, &gc, cfg, o, out, argv[0]);
+    rc = one_point(f, &x, &gc, cfg, o, a.out, argv[0]);
 done:
-    free(sets);
+    exp_cli_free(&a);
     fg_config_free(cfg);
     return rc;
 cfg_err:
