@@ -8,3 +8,10 @@ BENCH_STEPS += $(BUILD)/bin/sim_speed
 bench: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@set -e; $(foreach s,$(BENCH_STEPS),$(s);)
+# mem_bench (issue 10 item 5): streaming copy, pointer chase against the
+# modelled stages, latency under load; results/mem_bench.json and, through
+# scripts/figures.py, results/mem_latency_load.png.
+PROGRAMS    += mem_bench
+BENCH_STEPS += $(BUILD)/bin/mem_bench scripts/mem_bench_plot.sh
+EXTRA_TEST_CMDS += scripts/check_mem_bench.sh
+RESULTS_STEPS += $(BUILD)/bin/mem_bench

@@ -19,5 +19,6 @@ DEMO_STEPS      += scripts/experiments.sh
 results: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@nice $(PYTHON) scripts/sweep.py run $(if $(SLURM),--slurm,-j $(JOBS)) $(SWEEP_ARGS) $(EXPERIMENTS) $(RESULTS_EXPERIMENTS)
+	@set -e; $(foreach s,$(RESULTS_STEPS),nice $(s);)
 	@$(PYTHON) scripts/figures.py plot
 	@$(PYTHON) scripts/figures.py docs

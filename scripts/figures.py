@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """figures: the paper figures from the experiments' JSON (make results).
 
-    figures.py plot [--results DIR]   # DIR/<figure>.png, laid out like the paper's
+    figures.py plot [--results DIR] [--only FIGURE]...   # DIR/<figure>.png, laid out like the paper's
     figures.py docs [--results DIR] [--doc docs/RESULTS.md]
         # regenerates every block between
         #   <!-- BEGIN generated: NAME --> ... <!-- END generated: NAME -->
@@ -103,6 +103,12 @@ STATES = [("pipeline", "pipeline"), ("scoreboard", "scoreboard"), ("load", "load
           ("barrier", "barrier"), ("ibuf", "i-buffer")]
 
 
+def finish(fig, title):
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
 def run_of(d, kernel, config):
     return next((r for r in d["kernels"][kernel]["runs"] if r["config"] == config), None)
 
@@ -130,9 +136,7 @@ def plot_launch(d, plt):
                        ha="center", va="bottom", fontsize=8)
         b.set_ylabel("avg packet latency (us)")
         b.set_title("(b) end to end: NIC -> GPU -> NIC (labels: throughput)", fontsize=10)
-    fig.suptitle(f"EDGE Sec. VI-A, {d['events']} serial IPv4 events per path, blocks: {d['impl']}", fontsize=11)
-    fig.tight_layout()
-    return fig
+    return finish(fig, f"EDGE Sec. VI-A, {d['events']} serial IPv4 events per path, blocks: {d['impl']}")
 
 
 def plot_fig11(d, plt):
@@ -185,10 +189,58 @@ def plot_fig11(d, plt):
     ax.set_ylabel("avg preemption latency (cycles)")
     ax.set_title("(c) mean over kernels; diamonds: paper with all four", fontsize=10)
     ax.legend(fontsize=8)
-    fig.suptitle(f"EDGE Fig. 11: warp-level preemption latency ({d['size']} sizes, seed {d['seed']:g}, "
-                 f"blocks: {d['impl']})", fontsize=11)
-    fig.tight_layout()
-    return fig
+    return finish(fig, f"EDGE Fig. 11: warp-level preemption latency ({d['size']} sizes, seed {d['seed']:g}, "
+            f"blocks: {d['impl']})")
+
+
+CHASE_WHAT = {"l1": ("L1 hit + the chain's ALU steps", None), "l2": ("= l1 hop + unloaded L2 hit", "l2"),
+              "dram": ("= l1 hop + unloaded row conflict", "dram")}
+
+
+def mem_table(d):
+    s, ch, peak = d["stream"], d["chase"], d["peak_dram_gbps"]
+    rows = [["streaming copy over all cores", f"{d['achieved_dram_gbps']:.1f} GB/s",
+             f"{100 * s['fraction_of_peak']:.0f} % of the {peak:.1f} GB/s peak",
+             f"{s['words']} words each way, {s['cycles']} cycles"]]
+    for case, c in ch.items():
+        what, _ = CHASE_WHAT.get(case, ("", None))
+        model = f"{c['model_cycles']:.2f} ({c['model_min_cycles']:g} .. {c['model_max_cycles']:g})" \
+            if "model_cycles" in c else "—"
+        rows.append([f"pointer chase, {case}: cycles per hop", f"{c['hop_cycles']:.2f}", model, what])
+    for p in d["latency_under_load"]:
+        if p["gap"] is None:
+            continue
+        rows.append([f"dram chase beside load generators, gap {p['gap']}", f"{p['latency_cycles']:.1f}",
+                     f"DRAM {p['dram_gbps']:.1f} GB/s ({100 * p['dram_gbps'] / peak:.0f} % of peak)", ""])
+    return table(["microbenchmark", "measured", "model / load", "note"], rows)
+
+
+def plot_mem(d, plt):
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    pts = sorted(d["latency_under_load"], key=lambda p: p["dram_gbps"])
+    a.plot([p["dram_gbps"] for p in pts], [p["latency_cycles"] for p in pts], marker="o", color="#2b6cb0",
+           label="DRAM pointer chase beside load generators")
+    a.axhline(d["unloaded_latency_model_cycles"], ls="--", color="#c53030", lw=1,
+              label=f"model, unloaded: {d['unloaded_latency_model_cycles']:.1f}")
+    a.axvline(d["peak_dram_gbps"], ls=":", color="#555555", lw=1, label=f"peak {d['peak_dram_gbps']:.1f} GB/s")
+    a.axvline(d["achieved_dram_gbps"], ls="-.", color="#38a169", lw=1,
+              label=f"streaming copy {d['achieved_dram_gbps']:.1f} GB/s")
+    a.set_xlabel("DRAM bandwidth over the run (GB/s)")
+    a.set_ylabel("load latency (core cycles per hop)")
+    a.set_title("(a) latency under load", fontsize=10)
+    a.legend(fontsize=8)
+    cases = list(d["chase"])
+    x = range(len(cases))
+    b.bar([i - 0.2 for i in x], [d["chase"][c]["hop_cycles"] for c in cases], 0.4, label="measured",
+          color="#2b6cb0")
+    b.bar([i + 0.2 for i in x], [d["chase"][c].get("model_cycles", 0) for c in cases], 0.4,
+          label="sum of the modelled stages", color="#dd6b20")
+    b.set_xticks(list(x), cases)
+    b.set_ylabel("core cycles per hop")
+    b.set_title("(b) unloaded pointer chase vs the model (l1: no model)", fontsize=10)
+    b.legend(fontsize=8)
+    return finish(fig, f"Memory-system microbenchmarks ({d['size']} size, {d['config']}, F/E queues "
+                 f"{d['blocks'].get('fe_sched_queues', '?')})")
 
 
 # ------------------------------------------------------ EDGE Figs. 12 and 13
@@ -382,6 +434,8 @@ FIGURES = [
     {"name": "edge_fig11", "json": "preemption_latency.json", "plot": plot_fig11,
      "experiment": "experiments/edge_fig11.ini", "program": "build/bin/preemption_latency",
      "tables": {"edge_fig11": fig11_summary, "edge_fig11_kernels": fig11_kernels}},
+    {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
+     "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
 ] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo")
 
 
@@ -396,11 +450,13 @@ def load(results, fig):
         return None
 
 
-def cmd_plot(results):
+def cmd_plot(results, only=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     for fig in FIGURES:
+        if only and fig["name"] not in only:
+            continue
         d = load(results, fig)
         if d is None:
             continue
@@ -432,8 +488,9 @@ def cmd_docs(results, doc):
         d = data[fig["name"]]
         if d is None:
             return m.group(0)
+        by = f"`scripts/sweep.py run {fig['experiment']}`" if "experiment" in fig else f"`{fig['command']}`"
         note = (f"<!-- generated by `make results` (scripts/figures.py docs) from results/{fig['json']}, written by "
-                f"`scripts/sweep.py run {fig['experiment']}` ({fig['program']}); edit the generator, not this -->\n")
+                f"{by} ({fig['program']}); edit the generator, not this -->\n")
         return m.group(1) + note + fn(d) + "\n" + m.group(4)
 
     new = BLOCK.sub(repl, text)
@@ -459,8 +516,9 @@ def main():
     ap.add_argument("cmd", choices=["plot", "docs"])
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "RESULTS.md"))
+    ap.add_argument("--only", action="append", metavar="FIGURE", help="plot only this figure (repeatable)")
     a = ap.parse_args()
-    return cmd_plot(a.results) if a.cmd == "plot" else cmd_docs(a.results, a.doc)
+    return cmd_plot(a.results, a.only) if a.cmd == "plot" else cmd_docs(a.results, a.doc)
 
 
 if __name__ == "__main__":

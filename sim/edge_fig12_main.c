@@ -118,7 +118,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     size_t nv[4] = {0};
     printf("\nEDGE Fig. 12: event scheduling latency (launch -> warp context ready, cycles), %s sizes, execution "
            "skipped; blocks: %s\n",
-           size, mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "pewt"));
+           size, mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
     printf("%-12s %5s | %7s %8s %8s | %7s %8s %8s %6s | %7s %7s | %8s %8s\n", "pair", "regs", "D avg", "D p99", "D max",
            "P avg", "P p99", "P max", "preem", "avg D/P", "max D/P", "X avg", "X max");
     for (unsigned e = 0; e < MAXE; e++)

@@ -145,7 +145,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     for (unsigned b = 0; b < MAXB; b++)
         if (iso_bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso_bg[b]);
     printf("\nEDGE Fig. 13: slowdown against isolation (event / background / ANTT), %s sizes; blocks: %s\n", size,
-           mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "pewt"));
+           mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
     double mean[2][3][3] = {{{0}}}; /* rate, mode, (event, bg, antt) */
     unsigned np[2] = {0};
     int bad = 0;

@@ -199,6 +199,8 @@ int main(int argc, char **argv) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", "launch-latency");
     cJSON_AddStringToObject(root, "impl", fg_impl_name(p.edge.impl));
+    fg_block_use uses[8];
+    fg_json_add_blocks(root, uses, sys_params_blocks(&p, uses, 8));
     cJSON_AddNumberToObject(root, "events", (double)events);
     cJSON_AddNumberToObject(root, "gpu_clock_mhz", mhz);
     cJSON *jb = cJSON_AddObjectToObject(root, "baseline");

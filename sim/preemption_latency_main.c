@@ -265,6 +265,15 @@ static int report(const cJSON *points, cJSON *rtl_check, const char *out, const 
     cJSON_AddStringToObject(root, "experiment", "EDGE Fig. 11 warp-level preemption latency");
     cJSON_AddStringToObject(root, "size", size);
     cJSON_AddStringToObject(root, "impl", impl);
+    {   /* one --impl switches every RTL block of the run (run_one) */
+        gpu_config g;
+        gpu_config_default(&g);
+        fg_impl im = FG_IMPL_C;
+        fg_impl_parse(impl, &im);
+        g.pre.impl = g.mem.fe_impl = im;
+        fg_block_use uses[4];
+        fg_json_add_blocks(root, uses, gpu_config_blocks(&g, uses, 4));
+    }
     cJSON_AddNumberToObject(root, "seed", seed);
     cJSON_AddNumberToObject(root, "gap_cycles", gap);
     cJSON_AddItemToObject(root, "summary", summ);

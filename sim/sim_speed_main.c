@@ -9,17 +9,20 @@
  * each the simulated GPU cycles, the wall time, simulated GPU cycles per
  * second of wall time and warp instructions per second, plus the wall-time
  * ratios rtl/c and lockstep/c (and the process CPU time, which a busy
- * machine does not inflate).  The three runs must simulate the same
+ * machine does not inflate).  Then a busy workload (MM 512x512 filling every
+ * core, C twins; issue 10 item 8): the same figures while the cores, the L2
+ * and DRAM are busy.  The three runs must simulate the same
  * number of cycles and instructions (the twins are cycle-exact), and every
  * forwarding result is checked as in launch_latency; either failing is an
  * error (exit 1).  Writes results/sim_speed.json.
  *
  *   sim_speed [--config configs/edge.ini] [--set section.key=value ...]
- *             [--events N] [--out results/sim_speed.json]
+ *             [--events N] [--busy-only] [--out results/sim_speed.json]
  *
  * --events N: serial events per path (as launch_latency --events; default
  * [launch_latency] events = 200); the end-to-end runs use
- * [launch_latency] e2e_events (--set launch_latency.e2e_events=N). */
+ * [launch_latency] e2e_events (--set launch_latency.e2e_events=N).
+ * --busy-only: the busy workload alone. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -27,13 +30,15 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "fg_util.h"
 #include "sys/launch_exp.h"
+#include "work/bg_kernels.h"
 
 static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
 
 static int usage(const char *prog) {
     fprintf(stderr,
-            "usage: %s [--config FILE] [--set section.key=value]... [--events N] [--out FILE]\n",
+            "usage: %s [--config FILE] [--set section.key=value]... [--events N] [--busy-only] [--out FILE]\n",
             prog);
     return 2;
 }
@@ -45,57 +50,29 @@ static int write_json(const char *out, cJSON *root) {
     return -1;
 }
 
-int main(int argc, char **argv) {
-    const char *cfgpath = "configs/edge.ini", *out = "results/sim_speed.json";
-    uint64_t events = 0;
-    int nsets = 0;
+/* The launch-latency run with every RTL block as RTL, C twins and lockstep. */
+static int launch_speed(const sys_params *p, const launch_exp_params *x, cJSON *root) {
     char err[512];
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    if (!sets) return 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            events = strtoull(argv[++i], &end, 10);
-            if (errno || *end || !events || events > 1000000) {
-                fprintf(stderr, "sim_speed: --events %s: expected a number in [1, 1000000]\n", argv[i]);
-                return 2;
-            }
-        } else return usage(argv[0]);
-    }
-    fg_config *cfg = fg_config_new();
-    sys_params p;
-    launch_exp_params x;
-    if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
-        launch_exp_load(&p, &x, cfg, err, sizeof err)) {
-        fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
-        return 2;
-    }
-    if (events) x.events = events;
-
+    int bad = 0;
     launch_exp_result *r = calloc(3, sizeof *r);
-    if (!r) return 2;
+    if (!r) return 1;
     printf("Simulation speed: the launch-latency run (%llu serial events per path, 4 x %llu end-to-end;\n"
            "%u SIMT cores at %.0f MHz), RTL blocks as RTL, as C twins and in lockstep\n\n",
-           (unsigned long long)x.events, (unsigned long long)x.e2e_events, p.gpu.num_cores, p.gpu.clock_mhz);
+           (unsigned long long)x->events, (unsigned long long)x->e2e_events, p->gpu.num_cores, p->gpu.clock_mhz);
     printf("  %-9s %12s %8s %8s %14s %12s %14s %16s\n", "impl", "GPU cycles", "wall s", "CPU s",
            "GPU cycles/s", "warp instrs", "warp instrs/s", "thread instrs/s");
-    int bad = 0;
     for (int i = 0; i < 3; i++) {
-        sys_params q = p;
+        sys_params q = *p;
         q.edge.impl = impls[i];     /* every RTL block of the run, as launch_latency --impl: the front-end, */
         q.gpu.pre.impl = impls[i];  /* each core's PEWT / preemption controller, */
         q.gpu.mem.fe_impl = impls[i]; /* each memory partition's F/E queues */
-        if (launch_exp_run(&q, &x, &r[i], err, sizeof err)) {
+        if (launch_exp_run(&q, x, &r[i], err, sizeof err)) {
             fprintf(stderr, "sim_speed: %s: %s\n", fg_impl_name(impls[i]), err);
             return 1;
         }
         char what[64];
         snprintf(what, sizeof what, "sim_speed (%s)", fg_impl_name(impls[i]));
-        bad |= launch_exp_check(what, &x, &r[i]);
+        bad |= launch_exp_check(what, x, &r[i]);
         double w = r[i].wall_seconds > 0 ? r[i].wall_seconds : 1e-9;
         printf("  %-9s %12llu %8.3f %8.3f %14.0f %12llu %14.0f %16.0f\n", fg_impl_name(impls[i]),
                (unsigned long long)r[i].gpu_cycles, r[i].wall_seconds, r[i].cpu_seconds,
@@ -121,14 +98,9 @@ int main(int argc, char **argv) {
            "   wall time exceeds CPU time)\n",
            rtl_c, r[0].cpu_seconds / cc, ls_c, r[2].cpu_seconds / cc);
 
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "benchmark", "sim-speed");
     cJSON_AddStringToObject(root, "workload", "launch-latency");
-    cJSON_AddStringToObject(root, "config", cfgpath);
-    cJSON_AddNumberToObject(root, "events", (double)x.events);
-    cJSON_AddNumberToObject(root, "e2e_events", (double)x.e2e_events);
-    cJSON_AddNumberToObject(root, "gpu_cores", p.gpu.num_cores);
-    cJSON_AddNumberToObject(root, "gpu_clock_mhz", p.gpu.clock_mhz);
+    cJSON_AddNumberToObject(root, "events", (double)x->events);
+    cJSON_AddNumberToObject(root, "e2e_events", (double)x->e2e_events);
     for (int i = 0; i < 3; i++) {
         cJSON *o = cJSON_AddObjectToObject(root, fg_impl_name(impls[i]));
         double w = r[i].wall_seconds > 0 ? r[i].wall_seconds : 1e-9;
@@ -147,11 +119,107 @@ int main(int argc, char **argv) {
     cJSON *rc = cJSON_AddObjectToObject(root, "cpu_ratio");
     cJSON_AddNumberToObject(rc, "rtl_over_c", r[0].cpu_seconds / cc);
     cJSON_AddNumberToObject(rc, "lockstep_over_c", r[2].cpu_seconds / cc);
+    free(r);
+    return bad;
+}
+
+/* The busy workload (issue 10 item 8): MM 512x512 (EDGE's background kernel
+ * at the EDGE artifact's size, sim/work/bg_kernels.h) filling every core of
+ * the machine, C twins for every block, the result checked.  Simulator speed
+ * while the cores, the L2 and DRAM are busy, where the launch-latency run
+ * above is mostly idle cycles. */
+static int busy_run(const gpu_config *gc, cJSON *root) {
+    char err[512];
+    gpu_config c = *gc;
+    c.pre.impl = c.mem.fe_impl = FG_IMPL_C;
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    char kdir[512];
+    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
+    bg_run *b = g ? bg_new(g, "mm", "paper", kdir, 1, err, sizeof err) : NULL;
+    if (!b) {
+        fprintf(stderr, "sim_speed: busy workload: %s\n", err);
+        gpu_free(g);
+        return -1;
+    }
+    double w0 = fg_now(FG_CLOCK_WALL), c0 = fg_now(FG_CLOCK_CPU);
+    uint64_t cycles = bg_run_alone(g, b, 4000000000ull, err, sizeof err);
+    double wall = fg_now(FG_CLOCK_WALL) - w0, cpu = fg_now(FG_CLOCK_CPU) - c0;
+    int bad = !cycles || bg_check(b, err, sizeof err);
+    if (bad) fprintf(stderr, "sim_speed: busy workload: %s\n", err);
+    gpu_stats s;
+    gpu_get_stats(g, &s);
+    if (!bad) {
+        printf("\nBusy workload: %s on %u cores (C twins), result checked\n", bg_describe(b), c.num_cores);
+        printf("  %llu GPU cycles, %llu warp instructions in %.2f s wall, %.2f s CPU: %.0f GPU cycles/s and %.0f "
+               "warp instrs/s per wall second (%.0f and %.0f per CPU second); L2 hit rate %.2f, DRAM %.1f GB/s\n",
+               (unsigned long long)cycles, (unsigned long long)s.warp_instrs, wall, cpu, cycles / wall,
+               s.warp_instrs / wall, cycles / cpu, s.warp_instrs / cpu, s.l2_hit_rate, s.dram_gbps);
+        cJSON *o = cJSON_AddObjectToObject(root, "busy");
+        cJSON_AddStringToObject(o, "workload", bg_describe(b));
+        cJSON_AddNumberToObject(o, "gpu_cores", c.num_cores);
+        cJSON_AddNumberToObject(o, "gpu_cycles", (double)cycles);
+        cJSON_AddNumberToObject(o, "warp_instrs", (double)s.warp_instrs);
+        cJSON_AddNumberToObject(o, "wall_seconds", wall);
+        cJSON_AddNumberToObject(o, "cpu_seconds", cpu);
+        cJSON_AddNumberToObject(o, "gpu_cycles_per_second", cycles / wall);
+        cJSON_AddNumberToObject(o, "warp_instrs_per_second", s.warp_instrs / wall);
+        cJSON_AddNumberToObject(o, "gpu_cycles_per_cpu_second", cycles / cpu);
+        cJSON_AddNumberToObject(o, "warp_instrs_per_cpu_second", s.warp_instrs / cpu);
+        cJSON_AddNumberToObject(o, "l2_hit_rate", s.l2_hit_rate);
+        cJSON_AddNumberToObject(o, "dram_gbps", s.dram_gbps);
+        fg_block_use uses[4];
+        fg_json_add_blocks(o, uses, gpu_config_blocks(&c, uses, 4));
+    }
+    bg_free(b);
+    gpu_free(g);
+    return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv) {
+    const char *cfgpath = "configs/edge.ini", *out = "results/sim_speed.json";
+    uint64_t events = 0;
+    int nsets = 0;
+    bool busy_only = false;
+    char err[512];
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    if (!sets) return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--busy-only")) busy_only = true;
+        else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            events = strtoull(argv[++i], &end, 10);
+            if (errno || *end || !events || events > 1000000) {
+                fprintf(stderr, "sim_speed: --events %s: expected a number in [1, 1000000]\n", argv[i]);
+                return 2;
+            }
+        } else return usage(argv[0]);
+    }
+    fg_config *cfg = fg_config_new();
+    sys_params p;
+    launch_exp_params x;
+    if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
+        launch_exp_load(&p, &x, cfg, err, sizeof err)) {
+        fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
+        return 2;
+    }
+    if (events) x.events = events;
+
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "benchmark", "sim-speed");
+    cJSON_AddStringToObject(root, "config", cfgpath);
+    cJSON_AddNumberToObject(root, "gpu_cores", p.gpu.num_cores);
+    cJSON_AddNumberToObject(root, "gpu_clock_mhz", p.gpu.clock_mhz);
+    int bad = 0;
+    if (!busy_only) bad |= launch_speed(&p, &x, root);
+    if (busy_run(&p.gpu, root)) bad = 1;
     cJSON_AddBoolToObject(root, "results_ok", !bad);
     if (write_json(out, root)) bad = 1;
     else printf("  wrote %s\n", out);
     cJSON_Delete(root);
-    free(r);
     free(sets);
     fg_config_free(cfg);
     return bad ? 1 : 0;

@@ -112,7 +112,7 @@ __attribute__((format(printf, 3, 4))) static const char *put_point(const char *d
     return file;
 }
 
-#define BLOCKS "\"blocks\": {\"pewt\": \"c\"}, \"ok\": true, \"size\": \"test\""
+#define BLOCKS "\"blocks\": {\"edge_pewt\": \"c\"}, \"ok\": true, \"size\": \"test\""
 
 /* Fig. 12's merge on hand-made points: pooled per pair over seeds, ratios
  * of the pairs' means, the register rule's "possible" set, the variant. */
@@ -498,7 +498,7 @@ static void test_fig12_tiny_point(void **st) {
     assert_true(fg_json_num(r, "avg_ratio_extra_regs") > fg_json_num(r, "avg_ratio"));
     assert_true(fg_json_num(r, "pairs.memc/bp.P.preempted") == 0);
     assert_true(fg_json_num(r, "pairs.memc/bp.X.preempted") > 0);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "blocks"), "pewt")->valuestring,
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "blocks"), "edge_pewt")->valuestring,
                         fg_impl_name(tb_impl()));
     printf("# tiny Fig. 12 (bp test): ipv4 D/P avg %.1fx, tail %.1fx; with memc extra registers %.1fx\n",
            fg_json_num(r, "pairs.ipv4/bp.avg_ratio"), fg_json_num(r, "pairs.ipv4/bp.max_ratio"),

@@ -51,13 +51,8 @@ static uint64_t put(gpu_t *g, const void *p, size_t n) { return tb_gpu_put(g, p,
 
 /* Launches and runs to completion; returns cycles from launch to completion. */
 static uint64_t run(gpu_t *g, const gpu_kernel *k, uint32_t gx, uint32_t bx, uint64_t param, cbrec *rec) {
-    gpu_launch_desc d = {0};
+    gpu_launch_desc d = gpu_desc_1d(k, gx, bx, param);
     char err[256];
-    d.kernel_ptr = k->entry;
-    d.regs_per_thread = k->regs_per_thread;
-    d.grid[0] = gx; d.grid[1] = d.grid[2] = 1;
-    d.block[0] = bx; d.block[1] = d.block[2] = 1;
-    d.param_addr = param;
     cbrec local[1] = {{0}};
     gpu_callbacks cb = {cb_first, cb_done, rec ? rec : local};
     gpu_set_callbacks(g, &cb);

@@ -48,13 +48,8 @@ static uint64_t put(gpu_t *g, const void *p, size_t n) { return tb_gpu_put(g, p,
 
 /* Launches one grid and ticks until idle (or max cycles); the GPU's error or NULL. */
 static const char *run(gpu_t *g, const gpu_kernel *k, unsigned gx, unsigned bx, uint64_t param, uint64_t max) {
-    gpu_launch_desc d = {0};
+    gpu_launch_desc d = gpu_desc_1d(k, gx, bx, param);
     char err[256];
-    d.kernel_ptr = k->entry;
-    d.regs_per_thread = k->regs_per_thread;
-    d.grid[0] = gx, d.grid[1] = d.grid[2] = 1;
-    d.block[0] = bx, d.block[1] = d.block[2] = 1;
-    d.param_addr = param;
     if (gpu_launch(g, &d, err, sizeof err)) fail_msg("launch: %s", err);
     uint64_t t0 = gpu_cycle(g);
     while (!gpu_idle(g)) {

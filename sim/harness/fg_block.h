@@ -30,6 +30,13 @@ extern const char *const fg_impl_names[];
 int fg_impl_parse(const char *s, fg_impl *out);
 const char *fg_impl_name(fg_impl impl);
 
+/* Which RTL block a program instantiated, and as what: experiment JSON
+ * records these as its `blocks` object (fg_json_add_blocks). */
+typedef struct {
+    const char *block; /* the RTL module's name, e.g. "edge_pewt" */
+    fg_impl impl;
+} fg_block_use;
+
 /* Port i of a table is the i-th uint64_t of the block's C struct. */
 typedef struct {
     const char *name;

@@ -27,6 +27,16 @@ int fg_json_write(const cJSON *root, const char *path, char *err, size_t errlen)
     return bad ? -1 : 0;
 }
 
+void fg_json_add_blocks(cJSON *root, const fg_block_use *uses, unsigned n) {
+    cJSON *b = cJSON_AddObjectToObject(root, "blocks");
+    for (unsigned i = 0; b && i < n; i++) {
+        const cJSON *old = cJSON_GetObjectItemCaseSensitive(b, uses[i].block);
+        const char *v = fg_impl_name(uses[i].impl);
+        if (!old) cJSON_AddStringToObject(b, uses[i].block, v);
+        else if (strcmp(old->valuestring, v)) cJSON_ReplaceItemInObjectCaseSensitive(b, uses[i].block, cJSON_CreateString("mixed"));
+    }
+}
+
 cJSON *fg_json_read(const char *path, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -7,9 +7,16 @@
 
 #include <cjson/cJSON.h>
 
+#include "fg_block.h"
+
 /* Prints root to path, creating path's directory (one level) when missing.
  * 0, or -1 with a message naming the path. */
 int fg_json_write(const cJSON *root, const char *path, char *err, size_t errlen);
+
+/* Adds root.blocks = {block name: "rtl" | "c" | "lockstep"} for the n uses
+ * (BRIEF: every experiment says which blocks ran as RTL).  A block listed
+ * twice with different implementations is recorded as "mixed". */
+void fg_json_add_blocks(cJSON *root, const fg_block_use *uses, unsigned n);
 
 /* Parses the JSON file at path: the parsed tree (cJSON_Delete it), or NULL
  * with a message naming the path. */

@@ -32,3 +32,14 @@ uint64_t fg_seed_from_env(void) {
     clock_gettime(CLOCK_REALTIME, &ts);
     return ((uint64_t)ts.tv_sec * 1000000007ULL) ^ (uint64_t)ts.tv_nsec;
 }
+
+double fg_now(fg_clock_kind which) {
+    struct timespec t;
+    clock_gettime(which == FG_CLOCK_CPU ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+const char *fg_build_dir(void) {
+    const char *bd = getenv("BUILD");
+    return bd && *bd ? bd : "build";
+}

@@ -23,4 +23,11 @@ uint64_t fg_seed_from_env(void);
 /* Integer from the environment with a default (e.g. FG_CYCLES). */
 uint64_t fg_env_u64(const char *name, uint64_t dflt);
 
+/* Seconds on the monotonic wall clock or of this process's CPU time (for
+ * programs that report their own speed). */
+typedef enum { FG_CLOCK_WALL = 0, FG_CLOCK_CPU = 1 } fg_clock_kind;
+double fg_now(fg_clock_kind which);
+/* The build directory programs find kernels under ($BUILD, default "build"). */
+const char *fg_build_dir(void);
+
 #endif

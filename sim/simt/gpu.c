@@ -244,6 +244,14 @@ static void cb_ev_started(void *u, uint64_t tag, const gpu_event_info *i) {
 
 static void cb_ev_done(void *u, uint64_t tag) { block_done(u, (unsigned)tag); }
 
+unsigned gpu_config_blocks(const gpu_config *c, fg_block_use *out, unsigned max) {
+    const fg_block_use all[] = {{"edge_pewt", c->pre.impl}, {"edge_preempt", c->pre.impl},
+                                {"fe_sched_queues", c->mem.fe_impl}};
+    unsigned n = 0;
+    for (unsigned i = c->pre.warp_events ? 0 : 2; i < 3 && n < max; i++) out[n++] = all[i];
+    return n;
+}
+
 gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (check_config(cfg, err, errlen)) return NULL;
     gpu_t *g = calloc(1, sizeof *g);
@@ -466,6 +474,16 @@ void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user) {
     g->ev_user = user;
 }
 
+gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, uint64_t param) {
+    gpu_launch_desc d = {0};
+    d.kernel_ptr = k->entry;
+    d.regs_per_thread = k->regs_per_thread;
+    d.grid[0] = grid, d.grid[1] = d.grid[2] = 1;
+    d.block[0] = block, d.block[1] = d.block[2] = 1;
+    d.param_addr = param;
+    return d;
+}
+
 int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     const gpu_config *k = &g->cfg;
     const simt_image *im = NULL;
@@ -680,6 +698,9 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     s->l2_hit_rate = m.l2_hits + m.l2_misses ? (double)m.l2_hits / (double)(m.l2_hits + m.l2_misses) : 0;
     s->dram_reads = m.dram_reads;
     s->dram_writes = m.dram_writes;
+    s->row_hits = m.row_hits;
+    s->row_misses = m.row_misses;
+    s->row_conflicts = m.row_conflicts;
     double secs = (double)g->cycle / (g->cfg.clock_mhz * 1e6);
     /* bytes moved = data-bus cycles / cycles per burst x bytes per burst */
     const mem_config *mc = &g->cfg.mem;

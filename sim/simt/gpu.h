@@ -96,6 +96,12 @@ typedef struct {
 void gpu_config_default(gpu_config *c);
 int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen);
 
+/* The RTL blocks a GPU of this configuration instantiates, with their
+ * implementation: each core's PEWT and preemption controller (when
+ * warp-level events are on) and each memory partition's F/E queues.
+ * Writes at most max entries; returns how many. */
+unsigned gpu_config_blocks(const gpu_config *c, fg_block_use *out, unsigned max);
+
 gpu_t *gpu_new(const gpu_config *c, char *err, size_t errlen);
 void gpu_free(gpu_t *g);
 
@@ -197,6 +203,9 @@ void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb);
  * -1 with a message when it can never run (too many threads, registers or
  * shared memory for one core, zero dimensions, bad kernel pointer). */
 int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
+/* The descriptor of a one-dimensional launch of k: grid x block threads,
+ * parameters at param. */
+gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, uint64_t param);
 void gpu_tick(gpu_t *g);
 uint64_t gpu_cycle(const gpu_t *g);
 /* Nothing left to do: no launch pending or running, no DMA, the memory
@@ -225,6 +234,7 @@ typedef struct {
     uint64_t l2_hits, l2_misses;
     double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */
     uint64_t dram_reads, dram_writes; /* DRAM requests (each up to a line) */
+    uint64_t row_hits, row_misses, row_conflicts; /* DRAM requests by what their bank needed */
     double dram_gbps;            /* DRAM bytes moved (data-bus bursts) per second of GPU time */
     double dram_util;            /* fraction of DRAM data-bus cycles busy */
 } gpu_stats;

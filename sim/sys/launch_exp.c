@@ -1,6 +1,7 @@
 /* launch_exp: the launch-latency experiment's runs; see launch_exp.h. */
 #include "launch_exp.h"
 
+#include "fg_util.h"
 #include "work/ev_work.h"
 
 #include <stdio.h>
@@ -18,8 +19,7 @@ int launch_exp_config(fg_config *cfg, const char *path, const char *const *sets,
 
 int launch_exp_load(sys_params *p, launch_exp_params *x, fg_config *cfg, char *err, size_t errlen) {
     sys_params_default(p);
-    const char *bd = getenv("BUILD");
-    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", bd && *bd ? bd : "build");
+    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", fg_build_dir());
     x->events = 200;
     x->e2e_events = 200;
     x->e2e = true;
@@ -30,12 +30,6 @@ int launch_exp_load(sys_params *p, launch_exp_params *x, fg_config *cfg, char *e
         fg_config_check_unused(cfg, err, errlen))
         return -1;
     return 0;
-}
-
-static double now_s(clockid_t id) {
-    struct timespec t;
-    clock_gettime(id, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int one(const char *what, const sys_params *p, sys_path path, bool closed, uint64_t n,
@@ -54,7 +48,7 @@ static int one(const char *what, const sys_params *p, sys_path path, bool closed
 int launch_exp_run(const sys_params *p, const launch_exp_params *x, launch_exp_result *r, char *err,
                    size_t errlen) {
     memset(r, 0, sizeof *r);
-    double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+    double t0 = fg_now(FG_CLOCK_WALL), c0 = fg_now(FG_CLOCK_CPU);
     int rc = one("baseline", p, SYS_BASELINE, true, x->events, &r->base, r, err, errlen) ||
              one("edge", p, SYS_EDGE, true, x->events, &r->edge, r, err, errlen);
     if (!rc && x->e2e) {
@@ -65,8 +59,8 @@ int launch_exp_run(const sys_params *p, const launch_exp_params *x, launch_exp_r
         rc = rc || one("baseline saturated", &q, SYS_BASELINE, false, x->e2e_events, &r->sat_b, r, err, errlen) ||
              one("edge saturated", &q, SYS_EDGE, false, x->e2e_events, &r->sat_e, r, err, errlen);
     }
-    r->wall_seconds = now_s(CLOCK_MONOTONIC) - t0;
-    r->cpu_seconds = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    r->wall_seconds = fg_now(FG_CLOCK_WALL) - t0;
+    r->cpu_seconds = fg_now(FG_CLOCK_CPU) - c0;
     return rc ? -1 : 0;
 }
 

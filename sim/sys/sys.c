@@ -25,6 +25,13 @@ void sys_params_default(sys_params *p) {
     p->max_cycles = 2000000000ull;
 }
 
+unsigned sys_params_blocks(const sys_params *p, fg_block_use *out, unsigned max) {
+    const fg_block_use fe[] = {{"edge_doorbell", p->edge.impl}, {"edge_ekt", p->edge.impl}};
+    unsigned n = 0;
+    for (; n < 2 && n < max; n++) out[n] = fe[n];
+    return n + gpu_config_blocks(&p->gpu, out + n, max - n);
+}
+
 int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen) {
     if (gpu_config_load(&p->gpu, cfg, err, errlen) || pcie_params_load(&p->pcie, cfg, err, errlen) ||
         host_params_load(&p->host, cfg, err, errlen) ||

@@ -40,6 +40,9 @@ typedef struct {
 
 void sys_params_default(sys_params *p);
 int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen);
+/* The RTL blocks of the system: the EDGE front-end's doorbell decoder and
+ * event kernel table, then the GPU's (gpu_config_blocks).  Returns how many. */
+unsigned sys_params_blocks(const sys_params *p, fg_block_use *out, unsigned max);
 
 typedef struct {
     uint64_t n;

@@ -65,11 +65,8 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     cJSON_AddBoolToObject(o, "skip_exec", gc->pre.skip_exec);
     cJSON_AddBoolToObject(o, "extra_regs", gc->pre.extra_regs);
     cJSON_AddNumberToObject(o, "reserve_cores", gc->pre.reserve_cores);
-    cJSON *b = cJSON_AddObjectToObject(o, "blocks");
-    cJSON_AddStringToObject(b, "pewt", fg_impl_name(gc->pre.impl));
-    cJSON_AddStringToObject(b, "preemption_controller", fg_impl_name(gc->pre.impl));
-    cJSON_AddStringToObject(b, "fe_queues", fg_impl_name(gc->mem.fe_impl));
-    cJSON_AddStringToObject(b, "ekt_doorbell", "not used: events enter at the SIMT core scheduler");
+    fg_block_use uses[4]; /* the EKT and doorbell decoder are not in these runs (mt_prog.h) */
+    fg_json_add_blocks(o, uses, gpu_config_blocks(gc, uses, 4));
     cJSON_AddBoolToObject(o, "ok", r->ok);
     cJSON_AddStringToObject(o, "error", r->ok ? "" : r->err);
     cJSON_AddStringToObject(o, "bg_description", r->bg_desc);
