@@ -5,7 +5,10 @@
 #   make test   - every test; ends with "N passed, N failed"
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
 #   make wave   - FST waveforms of block tests + GTKWave save files
-#   make soak   - every block's random test for SOAK_SEEDS fresh seeds (not in make test)
+#   make soak   - every block's random test for SOAK_SEEDS fresh seeds, or CYCLES=N in all (not in make test)
+#   make ... SAN=1 - the same with AddressSanitizer + UBSan on the C and C++ code,
+#                 in build-san/ (make test runs the block, memory and SIMT tests so:
+#                 scripts/check_san.sh)
 #   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
 #                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
@@ -14,6 +17,10 @@
 
 SHELL      := /bin/bash
 .DEFAULT_GOAL := build
+SAN        ?=
+ifeq ($(SAN),1)
+BUILD      ?= build-san
+endif
 BUILD      ?= build
 export BUILD
 CC         := gcc
@@ -31,6 +38,19 @@ CFLAGS     := -std=c11 -O2 -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
 CXXFLAGS   := -std=c++17 -O2 -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
               -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new
 LDLIBS     := -lcmocka -linih -lcjson -lz -lpthread -lm
+LDFLAGS    :=
+# SAN=1: every C and C++ file we compile is instrumented; the verilated models
+# and the Verilator runtime are not (they link against the ASan runtime as is).
+# The verilated models live in $(VLBUILD): with SAN=1 the plain build's,
+# since they are not instrumented either way.
+VLBUILD    := $(BUILD)
+ifeq ($(SAN),1)
+VLBUILD    ?= build
+SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CFLAGS     += $(SANFLAGS)
+CXXFLAGS   += $(SANFLAGS)
+LDFLAGS    += $(SANFLAGS)
+endif
 
 # Filled in by mk/*.mk
 BLOCKS     :=
@@ -67,11 +87,11 @@ deps:
 # ------------------------------------------------------ Verilator runtime
 # Compiled once and shared by every model (each model has its own context).
 VLRT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp
-VLRT_OBJS := $(patsubst %.cpp,$(BUILD)/vlrt/%.o,$(VLRT_SRCS))
-$(BUILD)/vlrt/%.o: | $(BUILD)/.deps
+VLRT_OBJS := $(patsubst %.cpp,$(VLBUILD)/vlrt/%.o,$(VLRT_SRCS))
+$(VLBUILD)/vlrt/%.o: | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 $(VLINC) -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new -w -c $(VLROOT)/include/$*.cpp -o $@
-$(BUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
+$(VLBUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
 	ar rcs $@ $^
 
 # ---------------------------------------------------- per-block RTL models
@@ -82,12 +102,12 @@ $(BUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
 MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
 # $(1) = block, $(2) = model (b or b_c)
 define MODEL_RULES
-$(BUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
-	@rm -rf $(BUILD)/vl/$(2) && mkdir -p $(BUILD)/vl/$(2)
+$(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) | $(BUILD)/.deps
+	@rm -rf $(VLBUILD)/vl/$(2) && mkdir -p $(VLBUILD)/vl/$(2)
 	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 \
-	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(BUILD)/vl/$(2) \
+	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(VLBUILD)/vl/$(2) \
 	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
-	$$(MAKE) -s -C $(BUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
+	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
 endef
 # One struct per configuration (V = its model, name, one constant per
@@ -99,23 +119,23 @@ $(foreach kv,$($(2)_GPARAMS),echo '  static constexpr uint64_t $(word 1,$(subst 
 echo '};';
 endef
 define BLOCK_RULES
-$(BUILD)/vl/$(1)_cfg/fg_shim_configs.hpp: FORCE | $(BUILD)/.deps
+$(VLBUILD)/vl/$(1)_cfg/fg_shim_configs.hpp: FORCE | $(BUILD)/.deps
 	@mkdir -p $$(dir $$@)
 	@{ echo '// generated from mk/*.mk: the verilated configurations of $(1)'; \
 	  echo '#include <cstdint>'; \
 	  $(foreach m,$(call MODELS_OF,$(1)),$(call CFG_LINES,$(1),$(m))) \
 	  echo '#define FG_SHIM_MODELS(X) $(foreach m,$(call MODELS_OF,$(1)),X(fg_cfg_$(m)))'; } >$$@.tmp
 	@if cmp -s $$@.tmp $$@; then rm $$@.tmp; else mv $$@.tmp $$@; fi
-$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(foreach m,$(call MODELS_OF,$(1)),$(BUILD)/vl/$(m)/V$(m)__ALL.a) \
-                               $(BUILD)/vl/$(1)_cfg/fg_shim_configs.hpp
+$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(foreach m,$(call MODELS_OF,$(1)),$(VLBUILD)/vl/$(m)/V$(m)__ALL.a) \
+                               $(VLBUILD)/vl/$(1)_cfg/fg_shim_configs.hpp
 	@mkdir -p $$(dir $$@)
-	$(CXX) $(CXXFLAGS) $(foreach m,$(call MODELS_OF,$(1)),-isystem $(BUILD)/vl/$(m)) -I$(BUILD)/vl/$(1)_cfg \
+	$(CXX) $(CXXFLAGS) $(foreach m,$(call MODELS_OF,$(1)),-isystem $(VLBUILD)/vl/$(m)) -I$(VLBUILD)/vl/$(1)_cfg \
 	  $$(addprefix -DFG_P_,$$($(1)_GPARAMS)) -c $$< -o $$@
 endef
 $(foreach b,$(BLOCKS),$(foreach m,$(call MODELS_OF,$(b)),$(eval $(call MODEL_RULES,$(b),$(m)))))
 $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 
-VL_LIBS   := $(foreach b,$(BLOCKS),$(foreach m,$(call MODELS_OF,$(b)),$(BUILD)/vl/$(m)/V$(m)__ALL.a))
+VL_LIBS   := $(foreach b,$(BLOCKS),$(foreach m,$(call MODELS_OF,$(b)),$(VLBUILD)/vl/$(m)/V$(m)__ALL.a))
 SHIM_OBJS := $(foreach b,$(BLOCKS),$(BUILD)/obj/shim/$(b)_shim.o) $(BUILD)/obj/shim/fg_shim.o
 
 $(BUILD)/obj/shim/fg_shim.o: $(SHIM_CORE) | $(BUILD)/.deps
@@ -133,17 +153,17 @@ $(BUILD)/libfg.a: $(C_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(BUILD)/vlrt/libvlrt.a
+LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(VLBUILD)/vlrt/libvlrt.a
 # shims may call their twins (in libfg.a): link as a group so the order does not matter
 LINK_CMD  = -Wl,--start-group $(LINK_LIBS) -Wl,--end-group
 
 # Tests (tests/<name>.c) and programs (sim/<name>_main.c or listed in mk).
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $< $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $< $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TESTS))
 PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
@@ -175,11 +195,12 @@ wave: $(BUILD)/.deps
 	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
 
 # ------------------------------------------------------------------- soak
-# SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak (scripts/soak.sh)
+# SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak; CYCLES=N: random
+# lockstep only until N cycles in all, stopping at the first failure (scripts/soak.sh)
 SOAK_SEEDS ?= 500
 soak: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
-	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) scripts/soak.sh $(JOBS) \
+	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) SOAK_CYCLES=$(CYCLES) scripts/soak.sh $(JOBS) \
 	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 clean:

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
     cpu_gen_params gp;
     cpu_gen_params_default(&gp);
     cJSON *root = cJSON_CreateObject();
+    fg_json_add_blocks(root, NULL, 0); /* C models only: no RTL block runs here */
     cJSON_AddNumberToObject(root, "mpki_latency", lat);
     cJSON *apps = cJSON_AddArrayToObject(root, "apps");
     printf("%-10s %4s %8s %9s %6s\n", "app", "type", "table", "measured", "IPC");

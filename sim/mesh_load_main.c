@@ -154,6 +154,7 @@ int main(int argc, char **argv) {
     uni.mesh_n_ports = uni.mesh_n_slices = R;
     for (unsigned r = 0; r < R; r++) uni.mesh_port_router[r] = uni.mesh_slice_router[r] = (uint8_t)r;
     cJSON *root = cJSON_CreateObject();
+    fg_json_add_blocks(root, NULL, 0); /* C models only: no RTL block runs here */
     cJSON_AddNumberToObject(root, "router_cycles", cm.mesh_router_cycles);
     cJSON_AddNumberToObject(root, "link_cycles", cm.mesh_link_cycles);
     cJSON_AddNumberToObject(root, "vcs", cm.mesh_vcs);

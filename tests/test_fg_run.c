@@ -86,9 +86,11 @@ static int setup(void **state) {
     snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
     snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
     snprintf(c->dir, sizeof c->dir, "%s/test_fg_run.XXXXXX", b);
-    if (!mkdtemp(c->dir)) return -1;
+    if (!mkdtemp(c->dir)) return free(c), -1;
     if (access(c->fg_run, X_OK) || access(c->kernel, R_OK)) {
         fprintf(stderr, "# %s or %s missing: run make BUILD=%s build first\n", c->fg_run, c->kernel, b);
+        rmdir(c->dir);
+        free(c);
         return -1;
     }
     *state = c;
@@ -97,6 +99,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     ctx *c = *state;
+    if (!c) return 0; /* the setup failed and cleaned up */
     const char *names[] = {"stdout.txt", "stderr.txt", "y.bin", "out.bin", "x.bin", "r1.bin", "r2.bin"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in(c, names[i]).s);
     rmdir(c->dir);

@@ -243,6 +243,7 @@ static void test_bank_parallelism(void **state) {
     drain(&b);
     uint64_t serial = b.done[N - 1];
     assert_int_equal(serial, (N - 1) * c.tRC + c.tRCD + RD_TAIL(&c));
+    dram_free(b.d);
     open_bench(&b, &c);
     for (uint32_t r = 0; r < N; r++) dram_push(b.d, r, at(&c, r, 1, 0), false, NB(&c));
     drain(&b);

@@ -71,9 +71,9 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         if (sh[i].sh_type != SHT_NOBITS && sh[i].sh_type != SHT_NULL &&
             (uint64_t)sh[i].sh_offset + sh[i].sh_size > (uint64_t)fsz) {
-            free(sh);
-            ERR("kernel %s: truncated (section %u ends at %llu, file has %ld bytes)", path, i,
-                (unsigned long long)sh[i].sh_offset + sh[i].sh_size, fsz);
+            unsigned long long end = (unsigned long long)sh[i].sh_offset + sh[i].sh_size;
+            free(sh); /* the message must not read sh[i] after this (found by make SAN=1) */
+            ERR("kernel %s: truncated (section %u ends at %llu, file has %ld bytes)", path, i, end, fsz);
         }
         if (sh[i].sh_type == SHT_SYMTAB) symtab = (int)i;
         if (sh[i].sh_type == SHT_RELA) nrela++;

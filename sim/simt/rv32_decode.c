@@ -47,12 +47,13 @@ void rv_decode(uint32_t w, rv_inst *d) {
     d->rd = RV_SINK;
     unsigned opc = w & 0x7f, f3 = (w >> 12) & 7, f7 = w >> 25;
     int32_t imm_i = (int32_t)w >> 20;
-    int32_t imm_s = (int32_t)(((int32_t)w >> 25) << 5) | (int32_t)((w >> 7) & 31);
-    int32_t imm_b = (int32_t)((((int32_t)w >> 31) << 12) | ((w >> 7) & 1) << 11 |
-                              ((w >> 25) & 0x3f) << 5 | ((w >> 8) & 0xf) << 1);
+    /* sign bits are replicated in unsigned arithmetic: shifting a negative
+     * int left is undefined in C (found by make SAN=1) */
+    const uint32_t sx = (w >> 31) ? ~0u : 0u;
+    int32_t imm_s = (int32_t)((sx << 12) | ((w >> 25) & 0x7f) << 5 | ((w >> 7) & 31));
+    int32_t imm_b = (int32_t)((sx << 12) | ((w >> 7) & 1) << 11 | ((w >> 25) & 0x3f) << 5 | ((w >> 8) & 0xf) << 1);
     int32_t imm_u = (int32_t)(w & 0xfffff000u);
-    int32_t imm_j = (int32_t)((((int32_t)w >> 31) << 20) | ((w >> 12) & 0xff) << 12 |
-                              ((w >> 20) & 1) << 11 | ((w >> 21) & 0x3ff) << 1);
+    int32_t imm_j = (int32_t)((sx << 20) | ((w >> 12) & 0xff) << 12 | ((w >> 20) & 1) << 11 | ((w >> 21) & 0x3ff) << 1);
     d->rm = (uint8_t)f3;
     if ((w & 3) != 3) return; /* compressed: unsupported */
     switch (opc) {

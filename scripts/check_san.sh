@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Test (issue 15 item 4): the block, memory and SIMT tests (mk/san.mk
+# SAN_TESTS) built with AddressSanitizer + UBSan (make SAN=1, in
+# build-san/) and run with random lockstep shortened to FG_CYCLES; any
+# sanitizer report fails that test.  TAP: one line per test program.
+set -u
+vl=${BUILD:-build}
+san=${SAN_BUILD:-build-san}
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$(pwd)/scripts/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+mkdir -p "$san"
+if ! make --no-print-directory -j"${JOBS:-2}" SAN=1 BUILD="$san" VLBUILD="$vl" san-tests >"$san/make.log" 2>&1; then
+  tail -30 "$san/make.log"; echo "not ok 1 - make SAN=1 san-tests failed (log: $san/make.log)"; exit 1
+fi
+# the kernels are not instrumented: the plain build's (tb_kernel_path: $BUILD/sw)
+ln -sfn "$(cd "$vl" && pwd)/sw" "$san/sw"
+tests=$(make --no-print-directory -s -f Makefile -f - print-san-tests <<<'print-san-tests: ; @echo $(SAN_TESTS)')
+n=0 fail=0
+for t in $tests; do
+  n=$((n + 1))
+  log="$san/test-logs/san_$t.log"
+  mkdir -p "$san/test-logs"
+  if BUILD="$san" FG_CYCLES=${SAN_CYCLES:-100000} CMOCKA_MESSAGE_OUTPUT=TAP "$san/tests/$t" >"$log" 2>&1 \
+     && ! grep -qE "ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer" "$log"; then
+    echo "ok $n - $t under ASan+UBSan"
+  else
+    fail=1
+    grep -m5 -E "ERROR: |runtime error:|^not ok" "$log" | sed 's/^/# /'
+    echo "not ok $n - $t under ASan+UBSan (log: $log)"
+  fi
+done
+# the fuzz harnesses' kept inputs and seeds (mk/fuzz.mk) under the sanitizers
+for r in "config tests/fuzz/corpus/config configs" "elf tests/fuzz/corpus/elf $vl/sw"; do
+  set -- $r
+  n=$((n + 1))
+  log="$san/test-logs/san_fuzz_$1.log"
+  if "$san/tests/fuzz_$1_replay" "${@:2}" >"$log" 2>&1 \
+     && ! grep -qE "ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer" "$log"; then
+    echo "ok $n - fuzz_$1 corpus replay under ASan+UBSan ($(grep -c '^ok' "$log") inputs)"
+  else
+    fail=1
+    grep -m5 -E "ERROR: |runtime error:|^not ok" "$log" | sed 's/^/# /'
+    echo "not ok $n - fuzz_$1 corpus replay under ASan+UBSan (log: $log)"
+  fi
+done
+echo "1..$n"
+exit $fail
