@@ -16,7 +16,7 @@ FUZZ_SEEDS_elf    := $(BUILD)/sw
 # the replay programs (gcc, the normal build) and their make-test commands
 FUZZ_REPLAY := $(addprefix $(BUILD)/tests/fuzz_,$(addsuffix _replay,$(FUZZ_TARGETS)))
 EXTRA_BUILD += $(FUZZ_REPLAY)
-EXTRA_TEST_CMDS += $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/fuzz_$(t)_replay tests/fuzz/corpus/$(t) $(FUZZ_SEEDS_$(t)))
+EXTRA_TEST_CMDS += scripts/check_fuzz_corpus.sh
 $(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_CMD) $(LDLIBS)

@@ -5,3 +5,6 @@
 # needs the program and the kernel built first (`make build` does both).
 PROGRAMS += fg_run
 TESTS    += test_fg_run
+# fg_run reads the kernel's DWARF (elfutils libdw) to compare its argument
+# struct with the --arg list (docs/SIMT.md "When a kernel misbehaves").
+$(BUILD)/bin/fg_run: LDLIBS += -ldw -lelf

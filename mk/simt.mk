@@ -1,13 +1,13 @@
 # SIMT GPU model (sim/simt/) and its RISC-V kernels (sw/).
 SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/simt_lsu.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
-            sim/simt/elf_load.c sim/simt/simt_edge_core.c
+            sim/simt/elf_load.c sim/simt/simt_edge_core.c sim/simt/gpu_diag.c
 TESTS    += test_simt test_rv32_exec test_simt_mem
 TB_SRCS  += tb/gpu_tb.c
 
 # Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file;
 # add your own by dropping a .c file into sw/kernels/).
 RV_CC      ?= riscv64-unknown-elf-gcc
-RV_CFLAGS  := -march=rv32imaf_zicsr -mabi=ilp32f -mcmodel=medany -O2 -ffreestanding -nostdlib \
+RV_CFLAGS  := -march=rv32imaf_zicsr -mabi=ilp32f -mcmodel=medany -O2 -g -ffreestanding -nostdlib \
               -fno-pic -fno-math-errno -ffp-contract=off -Wall -Wextra -Werror -Isw/include
 RV_LDFLAGS := -T sw/crt/kernel.ld -Wl,--emit-relocs,--no-relax,--no-warn-rwx-segments -nostartfiles
 RV_CRT     := sw/crt/crt0.S sw/crt/fg_libc.c

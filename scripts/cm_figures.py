@@ -76,18 +76,34 @@ def cpu_char(d, plt):
 
 
 def cm_motivation(d, plt):
-    f, a = plt.subplots(figsize=(9, 4))
+    f, ax = plt.subplots(1, 2, figsize=(14, 4.5), gridspec_kw={"width_ratios": [1.2, 1]})
+    a = ax[0]
     alone, beside = d["alone"]["core_ipc"], d["with_gpu"]["core_ipc"]
     x = range(len(alone))
+    kernel = d["gpu_kernel"]
     a.bar([i - 0.2 for i in x], alone, 0.4, label="mix alone")
-    a.bar([i + 0.2 for i in x], beside, 0.4, label=f"beside {d['gpu']}")
+    a.bar([i + 0.2 for i in x], beside, 0.4, label=f"beside {kernel} on the SIMT cores")
     a.set_xticks(list(x))
     a.set_xticklabels(d["apps"], rotation=60, fontsize=8)
-    a.set_ylabel("IPC")
+    a.set_ylabel("IPC (instructions per CPU cycle)")
     a.set_ylim(0, 1.35 * max(alone + beside))
     a.set_title(f"CPU mix {d['mix']}: weighted speedup {d['weighted_speedup']:.2f} of {len(alone)}, "
-                f"cpu_slowdown {d['cpu_slowdown']:.2f}x")
+                f"cpu_slowdown {d['cpu_slowdown']:.2f}x", fontsize=10)
     a.legend(fontsize=8)
+    # the run beside the GPU kernel, interval by interval (CM 4.1-4.2 inputs)
+    a = ax[1]
+    iv = d["with_gpu"]["intervals"]
+    n = d["interval"]
+    t = [(k + 1) * n / 1000 for k in range(len(iv))]
+    a.plot(t, [v["stall_mc"] / n for v in iv], label="stallMC / cycle (0..8)")
+    a.plot(t, [v["stall_net"] / n for v in iv], label="stallnet / cycle (0..8)")
+    a.plot(t, [sum(v["stall_gpu"]) / len(v["stall_gpu"]) / n for v in iv],
+           label="stallGPU / cycle, mean of GPU cores (0..2)")
+    a.plot(t, [v["gpu_ipc"] / 10 for v in iv], label="GPU IPC / 10 (warp instr. / cycle)")
+    a.plot(t, [sum(v["cpu_ipc"]) for v in iv], label="CPU IPC sum")
+    a.set_xlabel(f"k GPU cycles into the window ({n}-cycle intervals)")
+    a.set_title(f"beside {kernel}: per interval", fontsize=10)
+    a.legend(fontsize=7)
     f.tight_layout()
     return {"cm_motivation": f}
 

@@ -1,24 +1,31 @@
 /* cm_run: the CM machine (sim/cm/cm_sys.h, docs/CM_MACHINE.md) running one
- * CPU mix (CM Table IV) alone or beside the GPU side, CM Sec. 5's protocol:
- * the CPU cores run alone until the slowest has retired --warmup
- * instructions, then the GPU side starts and the run lasts until the slowest
- * core has retired --instrs more.
+ * CPU mix (CM Table IV) with one GPU kernel on its 28 SIMT cores, or either
+ * alone.
  *
- *   cm_run [--config configs/cm.ini] [--set sec.key=val ...] [--mix H2]
- *          [--gpu stream|none] [--warmup N] [--instrs N] [--seed N]
- *          [--out results/cm_run.json]
- *       one run; per-core CPU IPC, stallMC, stallnet, GPU figures and per-1024-
- *       cycle intervals (per-core CPU IPC, GPU IPC, stallMC, stallnet, each
- *       GPU core's stallGPU) to --out
- *   cm_run --motivation [--out results/cm_motivation.json] ...
- *       the mix alone and beside the GPU side: per-core IPCs, the weighted
- *       speedup (CM Sec. 5) and cpu_slowdown = cores / weighted speedup
+ *   cm_run [--config configs/cm.ini] [--set sec.key=val ...] [--mix H2|none]
+ *          [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test]
+ *          [--warmup N] [--instrs N] [--cycles N] [--seed N] [--out results/cm_run.json]
+ *       one run: per-core CPU IPC, GPU IPC (total and per core), stallMC,
+ *       stallnet and per-1024-cycle intervals (per-core CPU IPC, GPU IPC,
+ *       stallMC, stallnet, each GPU core's stallGPU) to --out
+ *   cm_run --motivation [--mix H2] [--gpu stream] [--out results/cm_motivation.json] ...
+ *       CM Sec. 3: the mix alone and beside the GPU kernel; per-core IPCs, the
+ *       weighted speedup (CM Sec. 5) and cpu_slowdown = cores / weighted speedup
  *   cm_run --bench
  *       simulated cycles per wall second of the whole machine: H2 beside the
- *       GPU side, 500k GPU cycles after a 20k-instruction warm-up
+ *       STREAM kernel, 300k GPU cycles after a 20k-instruction warm-up (the
+ *       GPU run in progress is not finished, so not checked: test_cm_sys and
+ *       --motivation check the kernel's results)
  *
- * The GPU side is a stand-in until the SIMT cores run on the memory system
- * (gpu_traffic.h): streaming line traffic from the 28 GPU cores' ports. */
+ * Measurement window (CM Sec. 5's protocol, shortened by --warmup/--instrs):
+ * the CPU cores run alone until the slowest has retired --warmup
+ * instructions; then the GPU kernel starts and the window lasts until the
+ * slowest core has retired --instrs more (or --cycles GPU cycles).  The GPU
+ * kernel runs to completion and starts again for as long as the window
+ * lasts, so CPU and GPU IPC are measured over the same cycles; after the
+ * window the run in progress finishes (not measured) so that every GPU run is
+ * checked against its host reference.  Without a CPU mix the GPU kernel runs
+ * once to completion (or for --cycles). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +34,13 @@
 
 #include "cm/cm_sys.h"
 #include "fg_json.h"
+#include "fg_progress.h"
 
 typedef struct {
-    const char *config, *mix, *out;
-    cm_gpu_kind gpu;
-    uint64_t warmup, instrs, seed, cycles; /* cycles: run that many GPU cycles instead (--bench) */
+    const char *config, *mix, *out, *gpu, *gpu_size;
+    uint64_t warmup, instrs, seed, cycles; /* cycles: a window of that many GPU cycles instead */
     bool motivation, bench, quiet;
+    char kdir[512];
 } opts;
 
 static double now_s(void) {
@@ -43,90 +51,154 @@ static double now_s(void) {
 
 typedef struct {
     double ipc[CM_MAX_CPU], mpki[CM_MAX_CPU], miss_ns[CM_MAX_CPU];
+    double gpu_core_ipc[CM_MAX_GPU], stall_gpu[CM_MAX_GPU]; /* per window cycle (stallGPU: 0 .. schedulers) */
     cm_totals t;
+    unsigned ncpu, gpu_runs_checked;
+    unsigned n_iv;    /* intervals closed in the window (not the drain after it) */
+    const char *gpu_desc;
     double wall, cpu; /* seconds of the measured part: wall clock, process CPU time */
 } result;
 
-/* One run; the caller frees *sys (kept for the interval dump). */
-static int run(const cm_config *c, const cpu_mix *mix, const opts *o, cm_gpu_kind gpu, result *r,
-               cm_sys **sys) {
-    char err[400];
-    cm_sys *s = cm_new(c, mix->apps, gpu, o->seed, err, sizeof err);
+/* One run (the caller frees *sys, kept for the interval dump); kernel NULL:
+ * the mix alone; mix NULL: the GPU alone. */
+static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const opts *o, result *r, cm_sys **sys) {
+    char err[600];
+    cm_gpu_work w = {kernel, o->gpu_size, o->kdir};
+    cm_sys *s = cm_new(c, mix ? mix->apps : NULL, &w, o->seed, err, sizeof err);
     if (!s) {
         fprintf(stderr, "cm_run: %s\n", err);
         return -1;
     }
-    while (cm_min_retired(s) < o->warmup) cm_tick(s);
+    fg_progress pr;
+    fg_progress_init(&pr);
+    const char *what = mix ? (kernel ? "beside the GPU" : "alone") : "GPU alone";
+    const char *mname = mix ? mix->name : "no CPU mix";
+    while (cm_min_retired(s) < o->warmup && !cm_error(s)) cm_tick(s);
     cm_reset_stats(s);
     double t0 = now_s(), c0 = (double)clock() / CLOCKS_PER_SEC; /* the measured part only */
-    cm_gpu_on(s, gpu != CM_GPU_NONE);
-    uint64_t next_report = 1000000;
-    uint64_t start = cm_cycle(s);
-    while (o->cycles ? cm_cycle(s) - start < o->cycles : cm_min_retired(s) < o->instrs) {
+    cm_gpu_on(s, kernel != NULL);
+    const uint64_t start = cm_cycle(s);
+    const unsigned runs0 = cm_gpu_runs(s);
+    for (;;) {
+        const uint64_t n = cm_cycle(s) - start;
+        if (o->cycles ? n >= o->cycles : mix ? cm_min_retired(s) >= o->instrs : cm_gpu_runs(s) > runs0) break;
         cm_tick(s);
-        if (cm_error(s)) {
-            fprintf(stderr, "cm_run: %s\n", cm_error(s));
-            cm_free(s);
-            return -1;
-        }
-        if (!o->quiet && cm_cycle(s) >= next_report) {
-            fprintf(stderr, "\r  %s %s: %" PRIu64 "M GPU cycles, slowest core %" PRIu64 " instructions ", mix->name,
-                    gpu ? "+ GPU" : "alone", cm_cycle(s) / 1000000, cm_min_retired(s));
-            next_report += 1000000;
-        }
+        if (cm_error(s)) break;
+        if (!o->quiet && !(n & 0xffff))
+            fg_progress_status(&pr, false, "  %s %s: %" PRIu64 " k GPU cycles, slowest core %" PRIu64
+                               " instructions, %u GPU runs", mname, what, n / 1000,
+                               mix ? cm_min_retired(s) : 0, cm_gpu_runs(s));
     }
-    if (!o->quiet) fprintf(stderr, "\r%70s\r", "");
+    fg_progress_clear(&pr);
     r->wall = now_s() - t0;
     r->cpu = (double)clock() / CLOCKS_PER_SEC - c0;
     cm_get_totals(s, &r->t);
-    for (unsigned i = 0; i < c->cpu_cores; i++) {
+    r->n_iv = cm_intervals(s);
+    r->ncpu = cm_cpu_cores(s);
+    for (unsigned i = 0; i < r->ncpu; i++) {
         cpu_stats st;
         cpu_core_stats(cm_cpu(s, i), &st);
         r->ipc[i] = (double)st.retired / (double)st.cycles;
         r->mpki[i] = 1000.0 * (double)st.l2_misses / (double)st.retired;
         r->miss_ns[i] = st.miss_n ? (double)st.miss_lat_sum / (double)st.miss_n / c->cpu.clock_mhz * 1000 : 0;
     }
+    for (unsigned k = 0; k < c->gpu.num_cores; k++) { /* per GPU core over the window */
+        r->gpu_core_ipc[k] = (double)r->t.core[k].warp_instrs / (double)r->t.cycles;
+        r->stall_gpu[k] = (double)r->t.core[k].stall_gpu / (double)r->t.cycles;
+    }
+    /* the run in progress finishes (unmeasured) and is checked like the
+     * others; --bench measures speed only and leaves it unfinished */
+    cm_gpu_on(s, false);
+    const uint64_t drain0 = cm_cycle(s);
+    while (!o->bench && !cm_error(s) && cm_gpu_busy(s) && cm_cycle(s) - drain0 < 100000000) cm_tick(s);
+    if (!o->bench && !cm_error(s) && cm_gpu_busy(s)) {
+        fprintf(stderr, "cm_run: the GPU run did not finish within 100 M cycles after the window\n");
+        cm_free(s);
+        return -1;
+    }
+    if (cm_error(s)) {
+        fprintf(stderr, "cm_run: %s\n", cm_error(s));
+        cm_free(s);
+        return -1;
+    }
+    r->gpu_runs_checked = cm_gpu_runs(s);
+    r->gpu_desc = kernel ? cm_gpu_describe(s) : "none";
     *sys = s;
     return 0;
 }
 
 static cJSON *nums(const double *v, unsigned n) { return cJSON_CreateDoubleArray(v, (int)n); }
 
-static cJSON *run_json(const cm_config *c, cm_gpu_kind gpu, const result *r) {
+static double sum(const double *v, unsigned n) {
+    double s = 0;
+    for (unsigned i = 0; i < n; i++) s += v[i];
+    return s;
+}
+
+static cJSON *run_json(const cm_config *c, const result *r) {
     cJSON *o = cJSON_CreateObject();
-    double sum = 0;
-    for (unsigned i = 0; i < c->cpu_cores; i++) sum += r->ipc[i];
-    cJSON_AddStringToObject(o, "gpu", gpu == CM_GPU_STREAM ? "stream stand-in" : "none");
-    cJSON_AddItemToObject(o, "core_ipc", nums(r->ipc, c->cpu_cores));
-    cJSON_AddNumberToObject(o, "ipc_sum", sum);
-    cJSON_AddItemToObject(o, "core_mpki", nums(r->mpki, c->cpu_cores));
-    cJSON_AddItemToObject(o, "core_miss_latency_ns", nums(r->miss_ns, c->cpu_cores));
-    cJSON_AddNumberToObject(o, "gpu_cycles", (double)r->t.cycles);
+    const double cyc = (double)r->t.cycles;
+    cJSON_AddStringToObject(o, "gpu", r->gpu_desc);
+    cJSON_AddItemToObject(o, "core_ipc", nums(r->ipc, r->ncpu));
+    cJSON_AddNumberToObject(o, "ipc_sum", sum(r->ipc, r->ncpu));
+    cJSON_AddItemToObject(o, "core_mpki", nums(r->mpki, r->ncpu));
+    cJSON_AddItemToObject(o, "core_miss_latency_ns", nums(r->miss_ns, r->ncpu));
+    cJSON_AddNumberToObject(o, "gpu_cycles", cyc);
     cJSON_AddNumberToObject(o, "cpu_cycles", (double)r->t.cpu_cycles);
-    cJSON_AddNumberToObject(o, "stall_mc_per_cycle", (double)r->t.stall_mc / (double)r->t.cycles);
-    cJSON_AddNumberToObject(o, "stall_net_per_cycle", (double)r->t.stall_net / (double)r->t.cycles);
-    cJSON_AddNumberToObject(o, "gpu_lines_per_cycle", (double)r->t.gpu_lines / (double)r->t.cycles);
-    cJSON_AddNullToObject(o, "gpu_ipc"); /* no SIMT kernel yet */
+    cJSON_AddNumberToObject(o, "stall_mc_per_cycle", (double)r->t.stall_mc / cyc);
+    cJSON_AddNumberToObject(o, "stall_net_per_cycle", (double)r->t.stall_net / cyc);
+    cJSON_AddNumberToObject(o, "gpu_ipc", (double)r->t.gpu_warp_instrs / cyc);
+    cJSON_AddNumberToObject(o, "gpu_thread_ipc", (double)r->t.gpu_thread_instrs / cyc);
+    cJSON_AddItemToObject(o, "gpu_core_ipc", nums(r->gpu_core_ipc, c->gpu.num_cores));
+    cJSON_AddItemToObject(o, "stall_gpu_per_cycle", nums(r->stall_gpu, c->gpu.num_cores));
+    cJSON_AddNumberToObject(o, "stall_gpu_pipe_fraction",
+                            r->t.stall_gpu ? (double)r->t.stall_pipe / (double)r->t.stall_gpu : 0);
+    cJSON_AddNumberToObject(o, "gpu_runs_in_window", r->t.gpu_runs);
+    cJSON_AddNumberToObject(o, "gpu_runs_checked", r->gpu_runs_checked);
+    cJSON_AddNumberToObject(o, "cpu_requests", (double)r->t.cpu_requests);
+    cJSON_AddNumberToObject(o, "gpu_requests", (double)r->t.gpu_requests);
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
     return o;
 }
 
-static cJSON *intervals_json(const cm_config *c, const cm_sys *s) {
+static cJSON *intervals_json(const cm_config *c, const cm_sys *s, const result *r) {
     cJSON *a = cJSON_CreateArray();
-    for (unsigned k = 0; k < cm_intervals(s); k++) {
+    const unsigned ncpu = r->ncpu;
+    for (unsigned k = 0; k < r->n_iv; k++) {
         const cm_interval *v = cm_interval_at(s, k);
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToObject(o, "cpu_ipc", nums(v->cpu_ipc, c->cpu_cores));
-        if (v->gpu_ipc < 0) cJSON_AddNullToObject(o, "gpu_ipc");
-        else cJSON_AddNumberToObject(o, "gpu_ipc", v->gpu_ipc);
-        cJSON_AddNumberToObject(o, "gpu_lines", v->gpu_lines);
+        cJSON_AddItemToObject(o, "cpu_ipc", nums(v->cpu_ipc, ncpu));
+        cJSON_AddNumberToObject(o, "gpu_ipc", v->gpu_ipc);
+        cJSON_AddItemToObject(o, "gpu_core_ipc", nums(v->gpu_core_ipc, c->gpu.num_cores));
         cJSON_AddNumberToObject(o, "stall_mc", v->stall_mc);
         cJSON_AddNumberToObject(o, "stall_net", v->stall_net);
-        cJSON_AddItemToObject(o, "stall_gpu", cJSON_CreateIntArray((const int *)v->stall_gpu, (int)c->gpu_cores));
+        cJSON_AddItemToObject(o, "stall_gpu", cJSON_CreateIntArray((const int *)v->stall_gpu, (int)c->gpu.num_cores));
         cJSON_AddItemToArray(a, o);
     }
     return a;
+}
+
+/* Which RTL blocks the run had and how each ran (BRIEF: every experiment
+ * says which blocks ran as RTL): the GPU's (gpu_config_blocks: the
+ * partitions' F/E queues; the EDGE blocks when warp-level events are on). */
+static void add_blocks(cJSON *root, const cm_config *c) {
+    fg_block_use u[8];
+    fg_json_add_blocks(root, u, gpu_config_blocks(&c->gpu, u, 8));
+}
+
+static void add_window(cJSON *root, const opts *o, const char *kernel) {
+    cJSON_AddNumberToObject(root, "warmup_instrs", (double)o->warmup);
+    cJSON_AddNumberToObject(root, "instrs", (double)o->instrs);
+    if (o->cycles) cJSON_AddNumberToObject(root, "window_cycles", (double)o->cycles);
+    cJSON_AddStringToObject(root, "window",
+                            "CPU cores alone until the slowest retired warmup_instrs; then the GPU kernel starts and "
+                            "runs to completion and again, while the window lasts until the slowest CPU core retired "
+                            "instrs more (or window_cycles GPU cycles); IPCs are over the window's cycles; the GPU run "
+                            "in progress at its end finishes unmeasured; every GPU run is checked against its host "
+                            "reference");
+    cJSON_AddStringToObject(root, "gpu_kernel", kernel ? kernel : "none");
+    cJSON_AddStringToObject(root, "gpu_size", o->gpu_size);
 }
 
 static int write_json(cJSON *root, const char *path) {
@@ -139,36 +211,47 @@ static int write_json(cJSON *root, const char *path) {
 }
 
 static void print_run(const char *what, const cm_config *c, const result *r) {
-    double sum = 0;
-    for (unsigned i = 0; i < c->cpu_cores; i++) sum += r->ipc[i];
-    printf("%-12s IPC sum %.3f, stallMC %.2f/cycle, stallnet %.2f/cycle, GPU %.2f lines/cycle, "
-           "%" PRIu64 " GPU cycles in %.1f s (%.0f cycles/s)\n",
-           what, sum, (double)r->t.stall_mc / (double)r->t.cycles, (double)r->t.stall_net / (double)r->t.cycles,
-           (double)r->t.gpu_lines / (double)r->t.cycles, r->t.cycles, r->wall, (double)r->t.cycles / r->wall);
+    const double cyc = (double)r->t.cycles;
+    printf("%-14s CPU IPC sum %.3f, GPU IPC %.2f (warp instructions per GPU cycle, %u runs), stallMC %.2f, "
+           "stallnet %.2f per cycle, stallGPU %.2f per core-cycle; %" PRIu64 " GPU cycles in %.1f s "
+           "(%.0f cycles/s)\n",
+           what, sum(r->ipc, r->ncpu), (double)r->t.gpu_warp_instrs / cyc, r->t.gpu_runs,
+           (double)r->t.stall_mc / cyc, (double)r->t.stall_net / cyc,
+           r->t.gpu_warp_cycles ? (double)r->t.stall_gpu / (double)r->t.gpu_warp_cycles : 0, r->t.cycles, r->wall,
+           cyc / r->wall);
+    (void)c;
 }
 
+static const char *const KERNELS[] = {"bfs", "bp", "mm", "conv", "stream", NULL};
+
 int main(int argc, char **argv) {
-    opts o = {"configs/cm.ini", "H2", NULL, CM_GPU_STREAM, 200000, 1000000, 1, 0, false, false, false};
+    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", 200000, 1000000, 1, 0, false, false, false, ""};
+    const char *bd = getenv("BUILD");
+    snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
     fg_config *cf = fg_config_new();
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool known_gpu = false;
+        for (unsigned k = 0; v && KERNELS[k]; k++) known_gpu |= !strcmp(v, KERNELS[k]);
         if (!strcmp(a, "--config") && v) o.config = argv[++i];
         else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
         else if (!strcmp(a, "--out") && v) o.out = argv[++i];
         else if (!strcmp(a, "--warmup") && v) o.warmup = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--instrs") && v) o.instrs = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--cycles") && v) o.cycles = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--seed") && v) o.seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--gpu") && v && (!strcmp(v, "stream") || !strcmp(v, "none"))) {
-            o.gpu = strcmp(argv[++i], "none") ? CM_GPU_STREAM : CM_GPU_NONE;
-        } else if (!strcmp(a, "--set") && v) {
-            i++; /* applied over the file below */
-        } else if (!strcmp(a, "--motivation")) o.motivation = true;
+        else if (!strcmp(a, "--gpu") && v && (known_gpu || !strcmp(v, "none"))) o.gpu = argv[++i];
+        else if (!strcmp(a, "--gpu-size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) o.gpu_size = argv[++i];
+        else if (!strcmp(a, "--set") && v) i++; /* applied over the file below */
+        else if (!strcmp(a, "--motivation")) o.motivation = true;
         else if (!strcmp(a, "--bench")) o.bench = true;
         else if (!strcmp(a, "--quiet")) o.quiet = true;
         else {
-            fprintf(stderr, "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2] [--gpu stream|none]\n"
-                            "              [--warmup N] [--instrs N] [--seed N] [--out F] [--motivation | --bench]\n");
+            fprintf(stderr,
+                    "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2|none]\n"
+                    "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
+                    "              [--instrs N] [--cycles N] [--seed N] [--out F] [--motivation | --bench]\n");
             return 2;
         }
     }
@@ -180,64 +263,104 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--set") && i + 1 < argc && fg_config_set(cf, argv[++i], err, sizeof err)) goto bad;
     if (cm_config_load(&c, cf, err, sizeof err) || fg_config_check_unused(cf, err, sizeof err)) goto bad;
     fg_config_free(cf);
-    const cpu_mix *mix = cpu_mix_find(o.mix);
-    if (!mix || c.cpu_cores != CPU_MIX_CORES) {
-        fprintf(stderr, "cm_run: --mix %s: one of L1 L2 M1 M2 H1 H2 (CM Table IV), with [cm] cpu_cores = 14\n", o.mix);
+    const char *kernel = strcmp(o.gpu, "none") ? o.gpu : NULL;
+    const cpu_mix *mix = strcmp(o.mix, "none") ? cpu_mix_find(o.mix) : NULL;
+    if ((strcmp(o.mix, "none") && !mix) || (mix && c.cpu_cores != CPU_MIX_CORES)) {
+        fprintf(stderr, "cm_run: --mix %s: one of L1 L2 M1 M2 H1 H2 (CM Table IV) with [cm] cpu_cores = 14, or none\n",
+                o.mix);
         return 2;
     }
-    if (o.bench) { /* the whole machine, H2 beside the GPU side, after a warm-up */
+    if ((o.motivation && (!mix || !kernel)) || (!mix && !kernel)) {
+        fprintf(stderr, "cm_run: %s\n", o.motivation ? "--motivation needs a CPU mix and a GPU kernel"
+                                                     : "nothing to run: --mix none and --gpu none");
+        return 2;
+    }
+    if (o.bench) { /* the whole machine, H2 beside the STREAM kernel, after a warm-up */
+        mix = cpu_mix_find("H2");
+        kernel = "stream";
+        o.gpu_size = "paper";
         o.warmup = 20000;
-        o.cycles = 500000;
+        o.cycles = 300000;
         o.quiet = true;
     }
     result r[2];
     cm_sys *s = NULL;
     if (o.motivation) {
         cm_sys *s2 = NULL;
-        if (run(&c, mix, &o, CM_GPU_NONE, &r[0], &s) || run(&c, mix, &o, CM_GPU_STREAM, &r[1], &s2)) return 1;
-        cm_free(s);
-        cm_free(s2);
-        double ws = 0, a = 0, b = 0;
-        for (unsigned i = 0; i < c.cpu_cores; i++) {
-            ws += r[1].ipc[i] / r[0].ipc[i];
-            a += r[0].ipc[i];
-            b += r[1].ipc[i];
-        }
+        if (run(&c, mix, NULL, &o, &r[0], &s) || run(&c, mix, kernel, &o, &r[1], &s2)) return 1;
+        double ws = 0;
+        for (unsigned i = 0; i < c.cpu_cores; i++) ws += r[1].ipc[i] / r[0].ipc[i];
+        const double a = sum(r[0].ipc, c.cpu_cores), b = sum(r[1].ipc, c.cpu_cores);
         print_run("alone", &c, &r[0]);
         print_run("beside GPU", &c, &r[1]);
-        printf("mix %s: weighted speedup %.3f of %u, cpu_slowdown %.3f (IPC sum %.3f alone, %.3f beside the GPU)\n",
-               mix->name, ws, c.cpu_cores, c.cpu_cores / ws, a, b);
+        printf("mix %s beside %s: weighted speedup %.3f of %u, cpu_slowdown %.3f (IPC sum %.3f alone, %.3f beside "
+               "the GPU); GPU IPC %.2f, stallMC %.2f, stallnet %.3f per cycle; %u GPU runs checked\n",
+               mix->name, r[1].gpu_desc, ws, c.cpu_cores, c.cpu_cores / ws, a, b,
+               (double)r[1].t.gpu_warp_instrs / (double)r[1].t.cycles,
+               (double)r[1].t.stall_mc / (double)r[1].t.cycles, (double)r[1].t.stall_net / (double)r[1].t.cycles,
+               r[1].gpu_runs_checked);
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "mix", mix->name);
         cJSON_AddItemToObject(root, "apps", cJSON_CreateStringArray(mix->apps, (int)c.cpu_cores));
-        cJSON_AddStringToObject(root, "gpu", "stream stand-in (28 GPU ports, STREAM-triad-like line traffic)");
-        cJSON_AddNumberToObject(root, "warmup_instrs", (double)o.warmup);
-        cJSON_AddNumberToObject(root, "instrs", (double)o.instrs);
+        cJSON_AddStringToObject(root, "gpu", r[1].gpu_desc);
+        add_window(root, &o, kernel);
+        cJSON_AddNumberToObject(root, "interval", c.interval);
+        add_blocks(root, &c);
         cJSON_AddNumberToObject(root, "cpu_slowdown", c.cpu_cores / ws);
         cJSON_AddNumberToObject(root, "weighted_speedup", ws);
+        cJSON_AddStringToObject(root, "definition",
+                                "weighted_speedup = sum over the cores of IPC_i beside the GPU / IPC_i alone (CM Sec. "
+                                "5 WS_CPU); cpu_slowdown = cores / weighted_speedup; ipc_alone, ipc_with_gpu = sums "
+                                "of the cores' IPCs");
         cJSON_AddNumberToObject(root, "ipc_alone", a);
         cJSON_AddNumberToObject(root, "ipc_with_gpu", b);
-        cJSON_AddItemToObject(root, "alone", run_json(&c, CM_GPU_NONE, &r[0]));
-        cJSON_AddItemToObject(root, "with_gpu", run_json(&c, CM_GPU_STREAM, &r[1]));
+        cJSON_AddNumberToObject(root, "gpu_ipc", (double)r[1].t.gpu_warp_instrs / (double)r[1].t.cycles);
+        cJSON_AddNumberToObject(root, "stall_mc_alone", (double)r[0].t.stall_mc / (double)r[0].t.cycles);
+        cJSON_AddNumberToObject(root, "stall_mc_with_gpu", (double)r[1].t.stall_mc / (double)r[1].t.cycles);
+        cJSON_AddNumberToObject(root, "stall_net_alone", (double)r[0].t.stall_net / (double)r[0].t.cycles);
+        cJSON_AddNumberToObject(root, "stall_net_with_gpu", (double)r[1].t.stall_net / (double)r[1].t.cycles);
+        cJSON *al = run_json(&c, &r[0]), *wg = run_json(&c, &r[1]);
+        cJSON_AddItemToObject(wg, "intervals", intervals_json(&c, s2, &r[1]));
+        cJSON_AddItemToObject(root, "alone", al);
+        cJSON_AddItemToObject(root, "with_gpu", wg);
+        cm_free(s);
+        cm_free(s2);
         return write_json(root, o.out ? o.out : "results/cm_motivation.json");
     }
-    if (run(&c, mix, &o, o.gpu, &r[0], &s)) return 1;
-    print_run(o.gpu ? "beside GPU" : "alone", &c, &r[0]);
+    if (run(&c, mix, kernel, &o, &r[0], &s)) return 1;
+    print_run(mix ? (kernel ? "beside GPU" : "alone") : "GPU alone", &c, &r[0]);
     if (o.bench) {
-        printf("CM machine (14 CPU cores, GPU stand-in on 28 ports, 6x6 mesh, 8 LLC slices, 8 GDDR5 channels): "
-               "%.0f GPU cycles (%.0f CPU cycles) per wall second; %.0f GPU cycles per CPU second of the "
-               "process\n",
-               (double)r[0].t.cycles / r[0].wall, (double)r[0].t.cpu_cycles / r[0].wall,
-               (double)r[0].t.cycles / r[0].cpu);
+        printf("CM machine (14 CPU cores running H2, 28 SIMT cores running %s, 6x6 mesh, 8 LLC slices, 8 GDDR5 "
+               "channels, F/E queues as %s): %.0f GPU cycles (%.0f CPU cycles) per wall second; %.0f GPU cycles "
+               "per CPU second of the process; %.0f warp instructions per wall second\n",
+               r[0].gpu_desc, fg_impl_names[c.gpu.mem.fe_impl], (double)r[0].t.cycles / r[0].wall,
+               (double)r[0].t.cpu_cycles / r[0].wall, (double)r[0].t.cycles / r[0].cpu,
+               (double)r[0].t.gpu_warp_instrs / r[0].wall);
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "machine", "CM (configs/cm.ini): 14 CPU cores (H2), 28 SIMT cores, 6x6 mesh");
+        cJSON_AddStringToObject(root, "gpu", r[0].gpu_desc);
+        cJSON_AddStringToObject(root, "fe_impl", fg_impl_names[c.gpu.mem.fe_impl]);
+        add_blocks(root, &c);
+        cJSON_AddNumberToObject(root, "gpu_cycles", (double)r[0].t.cycles);
+        cJSON_AddNumberToObject(root, "cpu_cycles", (double)r[0].t.cpu_cycles);
+        cJSON_AddNumberToObject(root, "warp_instrs", (double)r[0].t.gpu_warp_instrs);
+        cJSON_AddNumberToObject(root, "wall_s", r[0].wall);
+        cJSON_AddNumberToObject(root, "cpu_s", r[0].cpu);
+        cJSON_AddNumberToObject(root, "gpu_cycles_per_wall_s", (double)r[0].t.cycles / r[0].wall);
+        cJSON_AddNumberToObject(root, "cpu_cycles_per_wall_s", (double)r[0].t.cpu_cycles / r[0].wall);
+        cJSON_AddNumberToObject(root, "gpu_cycles_per_cpu_s", (double)r[0].t.cycles / r[0].cpu);
         cm_free(s);
-        return 0;
+        return write_json(root, o.out ? o.out : "results/cm_speed.json");
     }
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "mix", mix->name);
-    cJSON_AddItemToObject(root, "apps", cJSON_CreateStringArray(mix->apps, (int)c.cpu_cores));
+    cJSON_AddStringToObject(root, "mix", mix ? mix->name : "none");
+    if (mix) cJSON_AddItemToObject(root, "apps", cJSON_CreateStringArray(mix->apps, (int)c.cpu_cores));
+    cJSON_AddStringToObject(root, "gpu", r[0].gpu_desc);
+    add_window(root, &o, kernel);
     cJSON_AddNumberToObject(root, "interval", c.interval);
-    cJSON_AddItemToObject(root, "run", run_json(&c, o.gpu, &r[0]));
-    cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s));
+    add_blocks(root, &c);
+    cJSON_AddItemToObject(root, "run", run_json(&c, &r[0]));
+    cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s, &r[0]));
     cm_free(s);
     return write_json(root, o.out ? o.out : "results/cm_run.json");
 bad:

@@ -13,18 +13,31 @@
  * buffer's 32-bit GPU address.  After the kernel completes, --dump writes
  * buffers as raw bytes and --print shows their first elements.
  *
+ * Diagnostics (docs/SIMT.md "When a kernel misbehaves"): each buffer and
+ * the parameter block is followed by a guard gap (--guard) checked after the
+ * run; --check bounds-checks every global access; a kernel that does not
+ * finish within --max-cycles / --max-seconds gets a report of its live
+ * warps (pcs as function+offset, barrier waits, barrier deadlocks); faults
+ * name the pc as function+offset; the --arg count is compared with the
+ * kernel's argument struct from its DWARF.
+ *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
- * within --max-cycles, or an output file could not be written; 2 bad
+ * within --max-cycles or --max-seconds, wrote into a guard gap, or an output
+ * file could not be written; 2 bad
  * command line or input (config, ELF, buffer, file, dimensions, a launch the
  * GPU refuses).  Every error is one line "fg_run: ..." on stderr.  On a
  * terminal, stderr shows a status line while the kernel runs (cycles,
  * instructions, simulation rate); nothing extra otherwise. */
+#include <elfutils/libdw.h>
+#include <dwarf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fg_progress.h"
 #include "fg_util.h"
@@ -34,14 +47,18 @@
 #define USAGE                                                                                          \
     "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
     "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
-    "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N]\n"                     \
-    "              [--config FILE] [--set gpu.key=value | mem.key=value]...\n"                       \
+    "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
+    "              [--guard BYTES] [--check] [--config FILE] [--set gpu.key=value | mem.key=value]...\n" \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
     "  --arg (4 bytes each, packed in order into the parameter block = a0):\n"                         \
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
-    "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --config configs/edge.ini\n"
+    "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
+    "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image\n" \
+    "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
+    "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
+    "            --config configs/edge.ini\n"
 
 enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_I32, T_F32, T_N };
 static const char *const type_name[T_N] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32"};
@@ -303,6 +320,287 @@ static void print_elem(const uint8_t *p, int t) {
     }
 }
 
+/* ------------------------------------------------------------- diagnostics
+ * (docs/SIMT.md "When a kernel misbehaves").  What fg_run placed in global
+ * memory, in address order: the kernel image, then each buffer and the
+ * parameter block, with guard gaps between them (filled with a pattern and
+ * checked after the run), so that an overrun lands in a gap instead of the
+ * next buffer and is reported; --check refuses every access outside them. */
+enum { R_IMAGE, R_BUF, R_PARAM, R_END /* end of the last guard gap */ };
+typedef struct {
+    int kind;
+    uint64_t lo, hi; /* [lo, hi) */
+    const fbuf *b;   /* R_BUF */
+} fregion;
+
+typedef struct {
+    fregion *r;
+    int n;
+    int nargs;       /* --arg count (the parameter block's 4-byte words) */
+    uint64_t guard;  /* --guard */
+} fmap;
+
+static uint8_t guard_byte(uint64_t a) { return (uint8_t)(0xA5 ^ (a * 131)); }
+
+/* Region r by name: "buffer 'out' (100 x u32 at 0x...-0x..., elements
+ * 0..99)", "the 8-byte parameter block at 0x... (2 --arg)". */
+static void region_name(const fmap *m, const fregion *r, char *s, size_t len) {
+    if (r->kind == R_PARAM)
+        snprintf(s, len, "the %d-byte parameter block at 0x%08llx (%d --arg)", m->nargs * 4,
+                 (unsigned long long)r->lo, m->nargs);
+    else if (r->kind == R_IMAGE)
+        snprintf(s, len, "the kernel image (0x%08llx-0x%08llx)", (unsigned long long)r->lo, (unsigned long long)r->hi);
+    else
+        snprintf(s, len, "buffer '%s' (%llu x %s at 0x%08llx-0x%08llx, elements 0..%llu)", r->b->name,
+                 (unsigned long long)r->b->count, type_name[r->b->type], (unsigned long long)r->lo,
+                 (unsigned long long)r->hi, (unsigned long long)r->b->count - 1);
+}
+
+/* Index of the element (the argument, 1-based, of the parameter block; the
+ * byte of the image) at a in region r: negative before it. */
+static long long elem_index(const fregion *r, uint64_t a) {
+    long long off = (long long)(a - r->lo), es = r->kind == R_BUF ? type_size[r->b->type] : r->kind == R_PARAM ? 4 : 1;
+    return (off >= 0 ? off / es : -1 - (-off - 1) / es) + (r->kind == R_PARAM);
+}
+
+/* An access at a outside region r, relative to it: "element 100 of buffer
+ * 'out' (...)", "argument 5 of the 16-byte parameter block (...): ...". */
+static void describe_near(const fmap *m, const fregion *r, uint64_t a, char *s, size_t len) {
+    char nm[200];
+    region_name(m, r, nm, sizeof nm);
+    long long e = elem_index(r, a);
+    if (r->kind == R_PARAM)
+        snprintf(s, len, "argument %lld of %s: %s", e, nm, e > m->nargs ? "the kernel expects more arguments "
+                 "than --arg gives" : "before the parameter block");
+    else if (r->kind == R_IMAGE)
+        snprintf(s, len, "%s %lld bytes %s", nm, a >= r->hi ? (long long)(a - r->hi) : (long long)(r->lo - a),
+                 a >= r->hi ? "past its end" : "before its start");
+    else
+        snprintf(s, len, "element %lld of %s", e, nm);
+}
+
+/* The region an out-of-bounds access belongs to: the one it overlaps, else
+ * the nearer of the two around the gap it is in; NULL when it is further
+ * than one guard gap from every region. */
+static const fregion *nearest_region(const fmap *m, uint64_t a, unsigned size) {
+    const fregion *best = NULL;
+    uint64_t bd = UINT64_MAX;
+    for (int i = 0; i < m->n; i++) {
+        const fregion *r = &m->r[i];
+        if (r->kind == R_END) continue;
+        uint64_t d = a + size <= r->lo ? r->lo - a : a >= r->hi ? a - r->hi + 1 : 0;
+        if (d < bd) { bd = d; best = &m->r[i]; }
+    }
+    return bd <= m->guard + 256 ? best : NULL;
+}
+
+/* gpu_access_check for --check */
+static int check_access(void *u, uint64_t a, unsigned size, bool wr, char *msg, size_t len) {
+    const fmap *m = u;
+    for (int i = 0; i < m->n; i++) {
+        const fregion *r = &m->r[i];
+        if (a < r->lo || a + size > r->hi) continue;
+        if (r->kind == R_PARAM && wr) {
+            snprintf(msg, len, "--check: write to the parameter block (argument %llu; it is read-only)",
+                     (unsigned long long)(a - r->lo) / 4 + 1);
+            return 1;
+        }
+        return 0;
+    }
+    const fregion *r = nearest_region(m, a, size);
+    char d[320];
+    if (r) describe_near(m, r, a, d, sizeof d);
+    else snprintf(d, sizeof d, "not in any buffer, the parameter block or the kernel image");
+    snprintf(msg, len, "--check: out of bounds: %s", d);
+    return 1;
+}
+
+/* Fills the gaps between the regions with the guard pattern. */
+static int guard_fill(gpu_t *g, const fmap *m) {
+    for (int i = 0; i + 1 < m->n; i++) {
+        uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo;
+        if (hi <= lo) continue;
+        uint8_t *h = malloc(hi - lo);
+        if (!h) return -1;
+        for (uint64_t a = lo; a < hi; a++) h[a - lo] = guard_byte(a);
+        int rc = gpu_mem_write(g, lo, h, hi - lo);
+        free(h);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+/* After the kernel: every guard byte the kernel changed, by gap, as
+ * "OVERRUN" lines on stdout; returns how many gaps were written into. */
+static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
+    int bad = 0;
+    for (int i = 0; i + 1 < m->n; i++) {
+        uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo, a0 = 0, a1 = 0;
+        if (hi <= lo) continue;
+        uint8_t *h = malloc(hi - lo);
+        if (!h || gpu_mem_read(g, lo, h, hi - lo)) {
+            free(h);
+            continue;
+        }
+        unsigned long long n = 0;
+        for (uint64_t a = lo; a < hi; a++)
+            if (h[a - lo] != guard_byte(a)) {
+                if (!n++) a0 = a;
+                a1 = a;
+            }
+        free(h);
+        if (!n) continue;
+        /* nearer to the end of the region below: its overrun; else an underrun of the one above */
+        const fregion *r = a0 - lo <= hi - 1 - a1 || m->r[i + 1].kind == R_END ? &m->r[i] : &m->r[i + 1];
+        char nm[200], line[600];
+        region_name(m, r, nm, sizeof nm);
+        const char *unit = r->kind == R_BUF ? "elements" : r->kind == R_PARAM ? "arguments" : "bytes";
+        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into the guard gap: %s %lld..%lld (bytes "
+                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", unit,
+                 elem_index(r, a0), elem_index(r, a1), (unsigned long long)a0, (unsigned long long)a1);
+        printf("OVERRUN: %s\n", line);
+        if (!bad++) snprintf(first, flen, "%s", line);
+    }
+    return bad;
+}
+
+/* The kernel's argument size from its DWARF (kernels are built with -g):
+ * the entry function's first parameter, a pointer to a struct.  Returns the
+ * struct's byte size and names it in tname; -1 when not known (no debug
+ * information, no such function, or its parameter is not a struct
+ * pointer), why says which. */
+static Dwarf_Die *peel(Dwarf_Die *d, Dwarf_Die *mem) {
+    Dwarf_Attribute at;
+    while (d) {
+        int t = dwarf_tag(d);
+        if (t != DW_TAG_typedef && t != DW_TAG_const_type && t != DW_TAG_volatile_type && t != DW_TAG_restrict_type)
+            return d;
+        if (!dwarf_attr_integrate(d, DW_AT_type, &at)) return NULL;
+        d = dwarf_formref_die(&at, mem);
+    }
+    return NULL;
+}
+
+static long kernel_arg_bytes(const char *path, const char *entry, char *tname, size_t tlen, const char **why) {
+    long bytes = -1;
+    *why = "the kernel has no debug information (build it with -g, as mk/simt.mk does)";
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+    Dwarf_Off off = 0, next;
+    size_t hsz;
+    while (dw && bytes < 0 && dwarf_nextcu(dw, off, &next, &hsz, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu, d;
+        if (dwarf_offdie(dw, off + hsz, &cu) && dwarf_child(&cu, &d) == 0) {
+            *why = "no debug information for the entry function";
+            do {
+                const char *nm = dwarf_diename(&d);
+                if (dwarf_tag(&d) != DW_TAG_subprogram || !nm || strcmp(nm, entry) || !dwarf_hasattr(&d, DW_AT_low_pc))
+                    continue;
+                Dwarf_Die p, tm1, tm2, *t;
+                Dwarf_Attribute at;
+                *why = "the entry function takes no pointer to a struct";
+                if (dwarf_child(&d, &p) != 0) break;
+                while (dwarf_tag(&p) != DW_TAG_formal_parameter)
+                    if (dwarf_siblingof(&p, &p) != 0) goto done;
+                if (!dwarf_attr_integrate(&p, DW_AT_type, &at) || !(t = peel(dwarf_formref_die(&at, &tm1), &tm1)) ||
+                    dwarf_tag(t) != DW_TAG_pointer_type || !dwarf_attr_integrate(t, DW_AT_type, &at) ||
+                    !(t = peel(dwarf_formref_die(&at, &tm2), &tm2)) ||
+                    (dwarf_tag(t) != DW_TAG_structure_type && dwarf_tag(t) != DW_TAG_union_type))
+                    goto done;
+                Dwarf_Word sz;
+                if (dwarf_aggregate_size(t, &sz) == 0) {
+                    bytes = (long)sz;
+                    snprintf(tname, tlen, "%s %s", dwarf_tag(t) == DW_TAG_union_type ? "union" : "struct",
+                             dwarf_diename(t) ? dwarf_diename(t) : "(anonymous)");
+                }
+                goto done;
+            } while (dwarf_siblingof(&d, &d) == 0);
+        }
+        off = next;
+    }
+done:
+    if (dw) dwarf_end(dw);
+    close(fd);
+    return bytes;
+}
+
+/* "lanes 0-15,20" of a lane mask */
+static void lanes_str(uint32_t m, char *s, size_t len) {
+    size_t n = 0;
+    s[0] = 0;
+    for (int l = 0; l < 32 && n < len; l++) {
+        if (!(m >> l & 1)) continue;
+        int e = l;
+        while (e + 1 < 32 && (m >> (e + 1) & 1)) e++;
+        n += (size_t)snprintf(s + n, len - n, n ? ",%d" : "%d", l);
+        if (e > l && n < len) n += (size_t)snprintf(s + n, len - n, "-%d", e);
+        l = e;
+    }
+}
+
+/* The report of a kernel that did not finish: each live warp's threads by
+ * pc (function+offset) and what they wait for, then each block whose
+ * barrier has waited for at least half the run (a barrier deadlock: the
+ * threads that did not arrive are stuck elsewhere).  Returns the number of
+ * such blocks; the first is named in dl. */
+#define REPORT_WARPS 64
+static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen) {
+    uint64_t now = gpu_cycle(g), ran = now - t0;
+    unsigned n = gpu_warps(g, NULL, 0);
+    gpu_warp_info *w = calloc(n ? n : 1, sizeof *w);
+    if (!w) return 0;
+    gpu_warps(g, w, n);
+    printf("unfinished: %u warps still live at cycle %llu\n", n, (unsigned long long)ran);
+    int ndl = 0;
+    for (unsigned i = 0; i < n && i < REPORT_WARPS; i++) {
+        const gpu_warp_info *x = &w[i];
+        char sym[96], ls[128];
+        printf("  core %u warp slot %u: block (%u,%u,%u) warp %u%s, %llu instructions%s", x->core, x->slot,
+               x->ctaid[0], x->ctaid[1], x->ctaid[2], x->warp_in_block, x->event ? " (event warp)" : "",
+               (unsigned long long)x->instrs, x->draining ? ", every thread exited, memory in flight" : "");
+        if (x->loads || x->stores) printf(", %u loads / %u stores in flight", x->loads, x->stores);
+        if (x->at_fence) printf(", at a FENCE waiting for its stores");
+        printf("\n");
+        uint32_t done = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(x->live >> l & 1) || (done >> l & 1)) continue;
+            bool bar = x->bar_wait >> l & 1;
+            uint32_t pc = x->lane_pc[l], m = 0;
+            for (unsigned j = l; j < 32; j++)
+                if ((x->live >> j & 1) && x->lane_pc[j] == pc && (bool)(x->bar_wait >> j & 1) == bar) m |= 1u << j;
+            done |= m;
+            uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
+            gpu_pc_symbol(g, at, sym, sizeof sym);
+            lanes_str(m, ls, sizeof ls);
+            bool one = !(m & (m - 1));
+            printf("    lane%s %s: %s pc 0x%08x (%s)\n", one ? "" : "s", ls, bar ? (one ? "waits at the barrier at"
+                   : "wait at the barrier at") : "at", at, sym);
+        }
+    }
+    if (n > REPORT_WARPS) printf("  ... and %u more warps\n", n - REPORT_WARPS);
+    for (unsigned i = 0; i < n; i++) { /* each block's barrier, from its first warp */
+        const gpu_warp_info *x = &w[i];
+        bool first = true;
+        for (unsigned j = 0; j < i && first; j++)
+            first = w[j].core != x->core || memcmp(w[j].ctaid, x->ctaid, sizeof x->ctaid) || w[j].event || x->event;
+        if (!first || x->event || !x->block_arrived) continue;
+        uint64_t waited = now - x->bar_since;
+        bool dead = waited * 2 >= ran;
+        printf("  %sblock (%u,%u,%u) on core %u: %u of its %u live threads have waited at the barrier for %llu "
+               "cycles; %u %s not arrived%s\n", dead ? "BARRIER DEADLOCK: " : "", x->ctaid[0], x->ctaid[1],
+               x->ctaid[2], x->core, x->block_arrived, x->block_live, (unsigned long long)waited,
+               x->block_live - x->block_arrived, x->block_live - x->block_arrived == 1 ? "has" : "have",
+               dead ? " in all that time (they are stuck elsewhere, see their pcs above; the barrier releases only "
+                      "when every live thread of the block reaches a barrier or exits)" : "");
+        if (dead && !ndl++)
+            snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier",
+                     x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live);
+    }
+    free(w);
+    return ndl;
+}
+
 /* ------------------------------------------------------------- progress */
 static void show_progress(fg_progress *pr, const gpu_t *g, uint64_t cycles, uint64_t max_cycles) {
     gpu_stats st;
@@ -319,7 +617,9 @@ static void show_progress(fg_progress *pr, const gpu_t *g, uint64_t cycles, uint
 int main(int argc, char **argv) {
     const char *kpath = NULL, *entry = "main", *cfgpath = "configs/edge.ini";
     uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-    uint64_t shmem = 0, max_cycles = 10000000ull;
+    uint64_t shmem = 0, max_cycles = 10000000ull, guard = 4096;
+    double max_seconds = 0;
+    int check = 0;
     int nb = 0, na = 0, nd = 0, np = 0, ns = 0;
     fbuf *bufs = calloc((size_t)argc, sizeof *bufs);
     farg *args = calloc((size_t)argc, sizeof *args);
@@ -332,6 +632,10 @@ int main(int argc, char **argv) {
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             fputs(USAGE, stdout);
             return 0;
+        }
+        if (!strcmp(o, "--check")) {
+            check = 1;
+            continue;
         }
         if (o[0] != '-' || i + 1 >= argc)
             return die(2, o[0] == '-' ? "option %s needs a value (fg_run --help lists the options)"
@@ -349,6 +653,14 @@ int main(int argc, char **argv) {
         } else if (!strcmp(o, "--max-cycles")) {
             if (parse_u64(v, UINT64_MAX, &max_cycles) || !max_cycles)
                 return die(2, "--max-cycles %s: expected a number >= 1", v);
+        } else if (!strcmp(o, "--max-seconds")) {
+            char *end;
+            errno = 0;
+            max_seconds = strtod(v, &end);
+            if (errno || *end || !*v || !(max_seconds >= 0) || max_seconds > 1e9)
+                return die(2, "--max-seconds %s: expected seconds >= 0 (0 = no limit)", v);
+        } else if (!strcmp(o, "--guard")) {
+            if (parse_u64(v, 1u << 24, &guard)) return die(2, "--guard %s: expected a byte count up to 16 MiB", v);
         } else if (!strcmp(o, "--buf")) {
             if (parse_buf(v, bufs, nb, &bufs[nb])) return 2;
             nb++;
@@ -419,9 +731,29 @@ int main(int argc, char **argv) {
     if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err))
         return die(2, "%s%s", err, entry_given ? "" : " (name the kernel's function with --entry)");
 
-    /* buffers, in order, then the parameter block */
+    /* the kernel's argument struct against the --arg list (from its DWARF) */
+    char tname[128];
+    const char *why;
+    long abytes = kernel_arg_bytes(kpath, entry, tname, sizeof tname, &why);
+    if (abytes >= 0 && abytes != na * 4) {
+        fflush(stdout);
+        fprintf(stderr, "fg_run: warning: the kernel's argument %s is %ld bytes (%ld 4-byte arguments), but --arg "
+                "gives %d (%d bytes): %s\n", tname, abytes, (abytes + 3) / 4, na, na * 4,
+                abytes > na * 4 ? "it reads past the parameter block (--check names the thread that does)"
+                                : "the extra arguments are not read");
+    }
+
+    /* the kernel image, then the buffers in order and the parameter block,
+     * each followed by a guard gap */
+    fregion *reg = calloc((size_t)nb + 3, sizeof *reg);
+    if (!reg) return die(2, "out of memory");
+    fmap map = {reg, 0, na, guard};
+    reg[map.n++] = (fregion){R_IMAGE, k.image_base, k.image_end, NULL};
     for (int i = 0; i < nb; i++) {
         fbuf *b = &bufs[i];
+        if (guard && !gpu_malloc(g, guard))
+            return die(2, "no room in GPU global memory for the --guard gaps (gpu.global_mem_bytes = %llu)",
+                       (unsigned long long)gc.global_mem_bytes);
         b->addr = gpu_malloc(g, b->bytes);
         if (!b->addr || b->addr + b->bytes > FG_SHARED_BASE)
             return die(2, "buffer %s: %llu bytes do not fit in GPU global memory (gpu.global_mem_bytes = %llu)",
@@ -431,14 +763,20 @@ int main(int argc, char **argv) {
         if (fill_buf(b, h)) return 2;
         if (gpu_mem_write(g, b->addr, h, b->bytes)) return die(2, "buffer %s: write to GPU memory failed", b->name);
         free(h);
+        reg[map.n++] = (fregion){R_BUF, b->addr, b->addr + b->bytes, b};
     }
     uint32_t *pb = calloc((size_t)na + 1, 4);
     if (!pb) return die(2, "out of memory");
     for (int i = 0; i < na; i++)
         pb[i] = args[i].is_buf ? (uint32_t)find_buf(bufs, nb, args[i].buf, strlen(args[i].buf))->addr : args[i].bits;
-    uint64_t param = gpu_malloc(g, (uint64_t)(na ? na : 1) * 4);
-    if (!param || gpu_mem_write(g, param, pb, (size_t)(na ? na : 1) * 4))
+    uint64_t gap = guard ? gpu_malloc(g, guard) : 1, param = gap ? gpu_malloc(g, (uint64_t)(na ? na : 1) * 4) : 0;
+    uint64_t tail = param && guard ? gpu_malloc(g, guard) : param + (uint64_t)(na ? na : 1) * 4;
+    if (!param || !tail || gpu_mem_write(g, param, pb, (size_t)(na ? na : 1) * 4))
         return die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
+    reg[map.n++] = (fregion){R_PARAM, param, param + (uint64_t)na * 4, NULL};
+    reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
+    if (guard_fill(g, &map)) return die(2, "no room in GPU global memory for the --guard gaps");
+    if (check) gpu_set_access_check(g, check_access, &map);
 
     printf("kernel: %s, entry %s at 0x%llx, %u registers/thread, %u B static shared memory\n", kpath, entry,
            (unsigned long long)k.entry, k.regs_per_thread, k.static_shmem);
@@ -453,7 +791,11 @@ int main(int argc, char **argv) {
     printf("params: %d bytes at 0x%08llx:", na * 4, (unsigned long long)param);
     for (int i = 0; i < na; i++) printf(" %s=0x%08x", args[i].spec, pb[i]);
     printf("\n");
-    free(pb);
+    if (abytes >= 0) printf("kernel arguments: %s, %ld bytes (from the kernel's debug information)\n", tname, abytes);
+    else printf("kernel arguments: size not known: %s\n", why);
+    if (guard || check)
+        printf("checks: %llu-byte guard gaps around the buffers and the parameter block%s\n",
+               (unsigned long long)guard, check ? "; --check: every global access bounds-checked" : "");
 
     gpu_launch_desc d = {0};
     d.kernel_ptr = k.entry;
@@ -470,20 +812,45 @@ int main(int argc, char **argv) {
     fg_progress pr; /* a status line on a terminal: how far, how fast (a kernel's length is unknown ahead) */
     fg_progress_init(&pr);
     gpu_stats st;
+    int out_of_time = 0;
     while (!gpu_idle(g) && gpu_cycle(g) - t0 < max_cycles) {
         gpu_tick(g);
-        if (pr.tty && !(gpu_cycle(g) & 0x3fff)) show_progress(&pr, g, gpu_cycle(g) - t0, max_cycles);
+        if (!(gpu_cycle(g) & 0xfff)) {
+            if (max_seconds > 0 && fg_progress_elapsed(&pr) >= max_seconds) {
+                out_of_time = 1;
+                break;
+            }
+            if (pr.tty && !(gpu_cycle(g) & 0x3fff)) show_progress(&pr, g, gpu_cycle(g) - t0, max_cycles);
+        }
     }
     fg_progress_clear(&pr);
     uint64_t cycles = gpu_cycle(g) - t0;
     gpu_get_stats(g, &st);
+    /* what the kernel wrote where it should not: guard gaps, its parameter block */
+    char over[1024] = "";
+    int n_over = guard_check(g, &map, over, sizeof over);
+    uint32_t *pa = calloc((size_t)na + 1, 4);
+    if (pa && na && !gpu_mem_read(g, param, pa, (size_t)na * 4))
+        for (int i = 0; i < na; i++)
+            if (pa[i] != pb[i])
+                printf("WARNING: the kernel changed argument %d (%s) of its parameter block: 0x%08x -> 0x%08x\n",
+                       i + 1, args[i].spec, pb[i], pa[i]);
+    free(pa);
+    free(pb);
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
         return die(1, "kernel fault: %s", gpu_error(g));
     }
-    if (!gpu_idle(g))
-        return die(1, "kernel did not finish within %llu cycles (--max-cycles); %llu warp instructions so far",
-                   (unsigned long long)max_cycles, (unsigned long long)st.warp_instrs);
+    if (!gpu_idle(g)) {
+        char dl[256] = "";
+        report_unfinished(g, t0, dl, sizeof dl);
+        char lim[96];
+        if (out_of_time) snprintf(lim, sizeof lim, "%g s of wall-clock time (--max-seconds)", max_seconds);
+        else snprintf(lim, sizeof lim, "%llu cycles (--max-cycles)", (unsigned long long)max_cycles);
+        return die(1, "kernel did not finish within %s, at cycle %llu with %llu warp instructions%s%s%s", lim,
+                   (unsigned long long)cycles, (unsigned long long)st.warp_instrs, *dl ? "; " : "", dl,
+                   n_over ? "; it also wrote into a guard gap (OVERRUN above)" : "");
+    }
 
     printf("cycles: %llu (launch to completion, %.2f us at %.0f MHz; first instruction at cycle %llu)\n",
            (unsigned long long)cycles, (double)cycles / gc.clock_mhz, gc.clock_mhz,
@@ -525,7 +892,12 @@ int main(int argc, char **argv) {
         }
         free(h);
     }
+    if (n_over) {
+        die(1, "kernel wrote outside its buffers: %s (--check names the thread and pc)", over);
+        rc = 1;
+    }
     gpu_free(g);
+    free(reg);
     free(bufs);
     free(args);
     free(dumps);

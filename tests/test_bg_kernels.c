@@ -1,5 +1,5 @@
 /* Background kernels CONV, MM, BP, BFS (sim/work/bg_kernels.h, EDGE Sec. V,
- * VI-B/C): each runs at its "test" size on the EDGE Table II GPU
+ * VI-B/C) and the CM machine's STREAM triad: each runs at its "test" size on the EDGE Table II GPU
  * (gpu_config_default), driven through bg_on_complete by callbacks the test
  * owns, and must match the host reference; the kernel must be able to fill
  * a core (2048 threads' registers fit) and, at test size, does fill one; a
@@ -137,6 +137,7 @@ static void test_conv(void **state) { (void)state; run_kernel("conv", "test", fa
 static void test_mm(void **state) { (void)state; run_kernel("mm", "test", false); }
 static void test_bp(void **state) { (void)state; run_kernel("bp", "test", false); }
 static void test_bfs(void **state) { (void)state; run_kernel("bfs", "test", true); }
+static void test_stream(void **state) { (void)state; run_kernel("stream", "test", false); }
 
 /* bg_run_alone, run twice on the same bg_run (same inputs, same buffers) */
 static void test_run_alone_again(void **state) {
@@ -199,6 +200,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv),   cmocka_unit_test(test_mm),
         cmocka_unit_test(test_bp),     cmocka_unit_test(test_bfs),
+        cmocka_unit_test(test_stream),
         cmocka_unit_test(test_run_alone_again), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_paper),
     };

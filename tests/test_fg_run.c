@@ -20,6 +20,7 @@ typedef struct {
     char dir[512];     /* scratch directory under $BUILD */
     char fg_run[512];  /* $BUILD/bin/fg_run */
     char kernel[512];  /* $BUILD/sw/saxpy.elf */
+    char diag[512];    /* $BUILD/sw/t_diag.elf: the diagnostics' kernels */
 } ctx;
 
 typedef struct {
@@ -85,10 +86,11 @@ static int setup(void **state) {
     if (!b || !*b) b = "build";
     snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
     snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
+    snprintf(c->diag, sizeof c->diag, "%s/sw/t_diag.elf", b);
     snprintf(c->dir, sizeof c->dir, "%s/test_fg_run.XXXXXX", b);
     if (!mkdtemp(c->dir)) return free(c), -1;
-    if (access(c->fg_run, X_OK) || access(c->kernel, R_OK)) {
-        fprintf(stderr, "# %s or %s missing: run make BUILD=%s build first\n", c->fg_run, c->kernel, b);
+    if (access(c->fg_run, X_OK) || access(c->kernel, R_OK) || access(c->diag, R_OK)) {
+        fprintf(stderr, "# %s, %s or %s missing: run make BUILD=%s build first\n", c->fg_run, c->kernel, c->diag, b);
         rmdir(c->dir);
         free(c);
         return -1;
@@ -262,20 +264,143 @@ static void test_bad_inputs(void **state) {
     /* kernel fault: x is a null pointer */
     rc = run_fg(c, &so, &se, K, "--buf", "o=f32:1024", "--arg", "u32:1000", "--arg", "f32:2", "--arg", "u32:0",
                 "--arg", "buf:o", "--arg", "buf:o", NULL);
+    if (!strstr(se, "(saxpy+0x")) fail_msg("fault without function+offset: %s", se);
     expect_fail(c, 1, "kernel fault: bad address 0x00000000", &so, &se, rc);
     /* timeout */
     rc = run_fg(c, &so, &se, K, "--grid", "4", "--block", "256", "--buf", "x=f32:1024", "--buf", "o=f32:1024",
                 SAXPY_ARGS, "--max-cycles", "50", NULL);
+    if (!strstr(so, "unfinished: ") || strstr(so, "DEADLOCK") || strstr(se, "deadlock"))
+        fail_msg("a slow kernel is not a deadlock:\n%s%s", so, se);
     expect_fail(c, 1, "did not finish within 50 cycles", &so, &se, rc);
-#undef K
+    rc = run_fg(c, &so, &se, K, "--max-seconds", "-1", NULL);
+    expect_fail(c, 2, "--max-seconds -1", &so, &se, rc);
+    rc = run_fg(c, &so, &se, K, "--guard", "lots", NULL);
+    expect_fail(c, 2, "--guard lots", &so, &se, rc);
 #undef SAXPY_ARGS
 }
+
+/* ---------------------------------------------------- diagnostics (t_diag) */
+#define D "--kernel", c->diag
+
+static void want(const char *text, const char *what, const char *so, const char *se) {
+    if (!strstr(text, what)) fail_msg("'%s' missing; stdout:\n%s\nstderr:\n%s", what, so, se);
+}
+
+/* out[i] = i for i < 110 over a 100-element buffer: the next buffer stays
+ * intact, the guard gap names the buffer and elements; --check names the
+ * thread, and that thread is the one that writes that element. */
+static void test_overrun(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--grid", "2", "--block", "64", "--buf", "out=u32:100",
+                    "--buf", "next=u32:4:fill:5", "--arg", "u32:110", "--arg", "buf:out", "--print", "next:4",
+                    "--print", "out:100", NULL);
+    want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
+    want(so, "the kernel wrote past the end of it, into the guard gap: elements 100..109", so, se);
+    want(so, "next[0..4]: 5 5 5 5", so, se);  /* not corrupted */
+    want(so, " 98 99\n", so, se);             /* the elements inside were written */
+    expect_fail(c, 1, "kernel wrote outside its buffers: buffer 'out'", &so, &se, rc);
+
+    rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--grid", "2", "--block", "64", "--buf", "out=u32:100",
+                "--arg", "u32:110", "--arg", "buf:out", "--check", NULL);
+    want(se, "--check: out of bounds: element 1", so, se);
+    want(se, "of buffer 'out' (100 x u32", so, se);
+    want(se, "sw of 4 bytes at 0x", so, se);
+    want(se, "(put+0x", so, se); /* the helper that stores, by name */
+    long long el = -1;
+    unsigned bx = 99, tx = 99, lane = 99;
+    const char *p = strstr(se, "element "), *q = strstr(se, "lane ");
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_int_equal(sscanf(p, "element %lld", &el), 1);
+    assert_int_equal(sscanf(q, "lane %u = block (%u,0,0) thread (%u,0,0)", &lane, &bx, &tx), 3);
+    if (el != bx * 64 + tx || lane != tx % 32 || el < 100 || el > 109)
+        fail_msg("element %lld, lane %u, block %u thread %u do not agree: %s", el, lane, bx, tx, se);
+    expect_fail(c, 1, "kernel fault: --check", &so, &se, rc);
+
+    rc = run_fg(c, &so, &se, D, "--entry", "t_underrun", "--buf", "a=u32:4", "--buf", "out=u32:100", "--arg",
+                "u32:0", "--arg", "buf:out", NULL);
+    want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
+    want(so, "the kernel wrote before it, into the guard gap: elements -1..-1", so, se);
+    expect_fail(c, 1, "kernel wrote outside its buffers", &so, &se, rc);
+    /* inside its bounds: no report, exit 0 */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--grid", "2", "--block", "64", "--buf", "out=u32:100",
+                "--arg", "u32:100", "--arg", "buf:out", "--check", NULL);
+    if (rc || strstr(so, "OVERRUN") || *se) fail_msg("clean run reported: exit %d\n%s%s", rc, so, se);
+    free(so);
+    free(se);
+    /* a kernel writing its parameter block: a warning after the run, a fault under --check */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_param_write", "--buf", "out=u32:4", "--arg", "u32:0", "--arg",
+                "buf:out", NULL);
+    if (rc) fail_msg("exit %d: %s", rc, se);
+    want(so, "WARNING: the kernel changed argument 1 (u32:0) of its parameter block: 0x00000000 -> 0x00000005", so,
+         se);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_param_write", "--buf", "out=u32:4", "--arg", "u32:0", "--arg",
+                "buf:out", "--check", NULL);
+    expect_fail(c, 1, "--check: write to the parameter block (argument 1; it is read-only): sw", &so, &se, rc);
+}
+
+/* thread 0 spins on a flag the others set after the barrier */
+static void test_deadlock(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, D, "--entry", "t_deadlock", "--block", "64", "--buf", "flag=u32:1", "--arg", "u32:0",
+                    "--arg", "buf:flag", "--max-cycles", "20000", NULL);
+    want(so, "unfinished: 2 warps still live", so, se);
+    want(so, "    lane 0: at pc 0x", so, se);
+    want(so, "    lanes 1-31: wait at the barrier at pc 0x", so, se);
+    want(so, "    lanes 0-31: wait at the barrier at pc 0x", so, se);
+    want(so, "(t_deadlock+0x", so, se);
+    want(so, "BARRIER DEADLOCK: block (0,0,0) on core 0: 63 of its 64 live threads", so, se);
+    expect_fail(c, 1, "barrier deadlock in block (0,0,0): 63 of 64 live threads wait at the barrier", &so, &se, rc);
+}
+
+/* a kernel that never ends, stopped by the wall clock */
+static void test_wall_clock(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    double t0 = fg_now(FG_CLOCK_WALL);
+    int rc = run_fg(c, &so, &se, D, "--entry", "t_spin", "--buf", "flag=u32:1", "--arg", "u32:0", "--arg",
+                    "buf:flag", "--max-cycles", "1000000000000", "--max-seconds", "0.2", NULL);
+    double t = fg_now(FG_CLOCK_WALL) - t0;
+    if (t < 0.2 || t > 10) fail_msg("--max-seconds 0.2 took %.2f s", t);
+    want(so, "lanes 0-31: at pc 0x", so, se);
+    want(so, "(t_spin+0x", so, se);
+    expect_fail(c, 1, "did not finish within 0.2 s of wall-clock time (--max-seconds)", &so, &se, rc);
+}
+
+/* the --arg list against the kernel's argument struct (its DWARF) */
+static void test_arg_count(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, K, "--buf", "x=f32:8", "--arg", "u32:8", "--arg", "f32:2", "--arg", "buf:x", "--arg",
+                    "buf:x", "--check", NULL);
+    want(se, "warning: the kernel's argument struct saxpy_args is 20 bytes (5 4-byte arguments), but --arg gives 4",
+         so, se);
+    want(so, "kernel arguments: struct saxpy_args, 20 bytes", so, se);
+    expect_fail(c, 1, "--check: out of bounds: argument 5 of the 16-byte parameter block", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--buf", "out=u32:4", "--arg", "u32:0", "--arg", "buf:out",
+                "--arg", "u32:3", NULL);
+    if (rc) fail_msg("exit %d: %s", rc, se);
+    want(se, "fg_run: warning: the kernel's argument struct t_diag_args is 8 bytes (2 4-byte arguments), but --arg "
+         "gives 3 (12 bytes): the extra arguments are not read", so, se);
+    free(so);
+    free(se);
+}
+#undef D
+#undef K
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
         cmocka_unit_test(test_initialisers),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_overrun),
+        cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_wall_clock),
+        cmocka_unit_test(test_arg_count),
     };
     return cmocka_run_group_tests_name("fg_run", tests, setup, teardown);
 }

@@ -1,4 +1,4 @@
-/* cm_sys: the CM machine's CPU cores, GPU side and shared memory system on
+/* cm_sys: the CM machine's CPU cores, SIMT GPU and shared memory system on
  * one clock (cm_sys.h; docs/CM_MACHINE.md). */
 #include "cm_sys.h"
 
@@ -7,64 +7,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cm/gpu_traffic.h"
+#include "work/bg_kernels.h"
 
 struct cm_sys {
     cm_config c;
-    uint8_t *backing;
+    gpu_t *g;
     mem_system *m;
+    unsigned ncpu, port0;         /* running CPU cores; CPU core 0's port */
     cpu_gen gen[CM_MAX_CPU];
     cpu_core *cpu[CM_MAX_CPU];
-    gpu_traffic *gt;
-    bool gpu_on;
+    bg_run *work;                 /* the GPU kernel (NULL: none) */
+    bool gpu_on, run_checked;
+    unsigned runs;                /* GPU runs finished and checked */
     uint64_t tick, f_core, f_cpu; /* kHz */
     uint64_t cpu_now;             /* CPU cycles run */
+    uint64_t cpu_req;             /* requests the CPU cores sent */
     /* statistics since the last reset */
-    uint64_t t0, cpu0, mc, net, lines0;
-    uint64_t iv_start, iv_cpu0, iv_ret[CM_MAX_CPU], iv_lines;
+    uint64_t t0, cpu0, mc, net, cpu_req0, gpu_req0;
+    unsigned runs0;
+    gpu_core_stats g0[CM_MAX_GPU];               /* GPU cores at the reset */
+    uint64_t iv_start, iv_cpu0, iv_ret[CM_MAX_CPU];
+    gpu_core_stats iv_g[CM_MAX_GPU];             /* GPU cores at the interval's start */
     unsigned iv_mc, iv_net;
     cm_interval *iv;
     unsigned n_iv, cap_iv;
-    char err[300];
+    char err[512];
 };
 
 void cm_config_default(cm_config *c) {
     memset(c, 0, sizeof *c);
-    mem_config_default(&c->mem);
+    gpu_config_default(&c->gpu);
     cpu_config_default(&c->cpu);
     cpu_gen_params_default(&c->gen);
-    c->gpu_cores = 28;
     c->cpu_cores = 14;
-    c->cpu_port0 = 29;
     c->cpu_base = 1ull << 30;
-    c->gpu_base = 256ull << 20;
-    c->gpu_bytes = 768ull << 20;
-    c->mem_bytes = 3ull << 30;
     c->interval = 1024;
-    c->gpu_outstanding = 32;
 }
 
 int cm_config_load(cm_config *c, fg_config *cfg, char *err, size_t errlen) {
-    uint64_t v[7] = {c->gpu_cores, c->cpu_cores, c->cpu_port0, c->interval, c->gpu_outstanding};
-    if (mem_config_load(&c->mem, cfg, err, errlen) || cpu_config_load(&c->cpu, cfg, err, errlen) ||
-        fg_config_u64(cfg, "gpu", "num_cores", 0, CM_MAX_GPU, &v[0], err, errlen) ||
-        fg_config_u64(cfg, "cm", "cpu_cores", 1, CM_MAX_CPU, &v[1], err, errlen) ||
-        fg_config_u64(cfg, "cm", "cpu_port0", 0, 1000, &v[2], err, errlen) ||
-        fg_config_u64(cfg, "cm", "interval", 1, 1u << 20, &v[3], err, errlen) ||
-        fg_config_u64(cfg, "cm", "gpu_outstanding", 1, 1024, &v[4], err, errlen) ||
-        fg_config_u64(cfg, "cm", "cpu_base", 0, UINT64_MAX, &c->cpu_base, err, errlen) ||
-        fg_config_u64(cfg, "cm", "gpu_base", 0, UINT64_MAX, &c->gpu_base, err, errlen) ||
-        fg_config_u64(cfg, "cm", "gpu_bytes", 0, UINT64_MAX, &c->gpu_bytes, err, errlen) ||
-        fg_config_u64(cfg, "cm", "mem_bytes", 1, UINT64_MAX, &c->mem_bytes, err, errlen))
+    uint64_t v[2] = {c->cpu_cores, c->interval};
+    if (gpu_config_load(&c->gpu, cfg, err, errlen) || cpu_config_load(&c->cpu, cfg, err, errlen) ||
+        fg_config_u64(cfg, "cm", "cpu_cores", 1, CM_MAX_CPU, &v[0], err, errlen) ||
+        fg_config_u64(cfg, "cm", "interval", 1, 1u << 20, &v[1], err, errlen) ||
+        fg_config_u64(cfg, "cm", "cpu_base", 0, UINT64_MAX, &c->cpu_base, err, errlen))
         return -1;
-    c->gpu_cores = (unsigned)v[0];
-    c->cpu_cores = (unsigned)v[1];
-    c->cpu_port0 = (unsigned)v[2];
-    c->interval = (unsigned)v[3];
-    c->gpu_outstanding = (unsigned)v[4];
-    if (c->cpu_port0 < c->gpu_cores) {
-        snprintf(err, errlen, "[cm] cpu_port0 = %u overlaps the %u GPU cores' ports", c->cpu_port0,
-                 c->gpu_cores);
+    c->cpu_cores = (unsigned)v[0];
+    c->interval = (unsigned)v[1];
+    if (c->gpu.num_cores > CM_MAX_GPU) {
+        snprintf(err, errlen, "[gpu] num_cores = %u: the CM machine records at most %u", c->gpu.num_cores,
+                 CM_MAX_GPU);
         return -1;
     }
     return 0;
@@ -78,32 +69,41 @@ static uint64_t cpu_stride(const cm_config *c) {
 
 void cm_free(cm_sys *s) {
     if (!s) return;
-    for (unsigned i = 0; i < s->c.cpu_cores; i++) cpu_core_free(s->cpu[i]);
-    gpu_traffic_free(s->gt);
-    mem_free(s->m);
-    free(s->backing);
+    for (unsigned i = 0; i < s->ncpu; i++) cpu_core_free(s->cpu[i]);
+    bg_free(s->work);
+    gpu_free(s->g);
     free(s->iv);
     free(s);
 }
 
-cm_sys *cm_new(const cm_config *c, const char *const *apps, cm_gpu_kind gpu, uint64_t seed, char *err,
+static void on_complete(void *u, uint64_t tag, uint64_t cycle) {
+    cm_sys *s = u;
+    if (s->work) bg_on_complete(s->work, tag, cycle);
+}
+
+cm_sys *cm_new(const cm_config *c, const char *const *apps, const cm_gpu_work *gpu, uint64_t seed, char *err,
                size_t errlen) {
-    unsigned n_ports = c->cpu_port0 + c->cpu_cores;
-    uint64_t top = c->cpu_base + cpu_stride(c) * c->cpu_cores;
-    if (top > c->mem_bytes || c->gpu_base + c->gpu_bytes > c->mem_bytes) {
-        snprintf(err, errlen, "[cm] mem_bytes = %llu: the CPU footprints end at %llu, the GPU arrays at "
-                 "%llu", (unsigned long long)c->mem_bytes, (unsigned long long)top,
-                 (unsigned long long)(c->gpu_base + c->gpu_bytes));
+    cm_sys *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "cm: out of memory");
         return NULL;
     }
-    cm_sys *s = calloc(1, sizeof *s);
-    if (!s) goto oom;
     s->c = *c;
-    s->backing = calloc(1, c->mem_bytes); /* virtual: timing-only traffic never touches it */
-    if (!s->backing) goto oom;
-    s->m = mem_new(&c->mem, n_ports, s->backing, c->mem_bytes, err, errlen);
-    if (!s->m) goto fail;
-    for (unsigned i = 0; i < c->cpu_cores; i++) {
+    /* the CPU cores are requesters on the GPU's memory system (gpu.h) */
+    s->c.gpu.extra_ports = c->cpu_cores;
+    s->g = gpu_new(&s->c.gpu, err, errlen);
+    if (!s->g) goto fail;
+    s->m = gpu_mem_system(s->g);
+    s->port0 = gpu_extra_port(s->g, 0);
+    const uint64_t cpu_bytes = cpu_stride(c) * c->cpu_cores;
+    if (gpu_reserve(s->g, c->cpu_base, cpu_bytes)) {
+        snprintf(err, errlen, "cm: the CPU footprints [%llu, %llu) do not fit [gpu] global_mem_bytes = %llu",
+                 (unsigned long long)c->cpu_base, (unsigned long long)(c->cpu_base + cpu_bytes),
+                 (unsigned long long)c->gpu.global_mem_bytes);
+        goto fail;
+    }
+    s->ncpu = apps ? c->cpu_cores : 0;
+    for (unsigned i = 0; i < s->ncpu; i++) {
         const cpu_app *a = cpu_app_find(apps[i]);
         if (!a) {
             snprintf(err, errlen, "cm: CPU core %u: no application '%s' in CM Table III", i, apps[i]);
@@ -113,47 +113,78 @@ cm_sys *cm_new(const cm_config *c, const char *const *apps, cm_gpu_kind gpu, uin
         s->cpu[i] = cpu_core_new(&c->cpu, cpu_gen_source, &s->gen[i], err, errlen);
         if (!s->cpu[i]) goto fail;
     }
-    if (gpu == CM_GPU_STREAM) {
-        gpu_traffic_config g = {c->gpu_cores, c->gpu_outstanding, c->gpu_base, c->gpu_bytes, c->mem.line_bytes};
-        s->gt = gpu_traffic_new(&g);
-        if (!s->gt) goto oom;
+    if (gpu && gpu->kernel) {
+        s->work = bg_new(s->g, gpu->kernel, gpu->size, gpu->kdir, seed, err, errlen);
+        if (!s->work) goto fail;
+        const gpu_callbacks cb = {.complete = on_complete, .user = s};
+        gpu_set_callbacks(s->g, &cb);
     }
-    s->f_core = (uint64_t)llround(c->mem.core_mhz * 1000);
+    s->f_core = (uint64_t)llround(c->gpu.clock_mhz * 1000);
     s->f_cpu = (uint64_t)llround(c->cpu.clock_mhz * 1000);
     cm_reset_stats(s);
     return s;
-oom:
-    snprintf(err, errlen, "cm: out of memory");
 fail:
     cm_free(s);
     return NULL;
 }
 
-void cm_gpu_on(cm_sys *s, bool on) { s->gpu_on = on; }
+static void gpu_start(cm_sys *s) {
+    char e[300];
+    if (bg_start(s->work, e, sizeof e) && !s->err[0]) snprintf(s->err, sizeof s->err, "GPU %s", e);
+    s->run_checked = false;
+}
+
+void cm_gpu_on(cm_sys *s, bool on) {
+    s->gpu_on = on;
+    if (on && s->work && !cm_gpu_busy(s) && !s->err[0]) gpu_start(s);
+}
+
+/* A GPU run that finished: its results against the host reference (every
+ * run), then the next one while the GPU side is on. */
+static void gpu_progress(cm_sys *s) {
+    if (!s->work || !bg_done(s->work) || s->run_checked) return;
+    char e[300];
+    s->run_checked = true;
+    if (bg_check(s->work, e, sizeof e)) {
+        if (!s->err[0]) snprintf(s->err, sizeof s->err, "GPU run %u: %s", s->runs + 1, e);
+        return;
+    }
+    s->runs++;
+    if (s->gpu_on) gpu_start(s);
+}
 
 static void close_interval(cm_sys *s) {
     if (s->n_iv == s->cap_iv) {
         unsigned cap = s->cap_iv ? 2 * s->cap_iv : 256;
         cm_interval *p = realloc(s->iv, cap * sizeof *p);
-        if (!p) return;
+        if (!p) {
+            snprintf(s->err, sizeof s->err, "cm: out of memory for intervals");
+            return;
+        }
         s->iv = p;
         s->cap_iv = cap;
     }
     cm_interval *v = &s->iv[s->n_iv++];
     memset(v, 0, sizeof *v);
-    uint64_t cyc = s->cpu_now - s->iv_cpu0;
-    for (unsigned i = 0; i < s->c.cpu_cores; i++) {
+    const uint64_t cyc = s->cpu_now - s->iv_cpu0, gcyc = s->tick - s->iv_start;
+    for (unsigned i = 0; i < s->ncpu; i++) {
         cpu_stats st;
         cpu_core_stats(s->cpu[i], &st);
         v->cpu_ipc[i] = cyc ? (double)(st.retired - s->iv_ret[i]) / (double)cyc : 0;
         s->iv_ret[i] = st.retired;
     }
-    uint64_t lines = s->gt ? gpu_traffic_lines(s->gt) : 0;
-    v->gpu_ipc = -1; /* no SIMT kernel on this machine yet */
-    v->gpu_lines = (double)(lines - s->iv_lines) / (double)(s->tick - s->iv_start);
+    uint64_t wi = 0;
+    for (unsigned i = 0; i < s->c.gpu.num_cores; i++) {
+        gpu_core_stats g;
+        gpu_get_core_stats(s->g, i, &g);
+        v->gpu_core_ipc[i] = (double)(g.warp_instrs - s->iv_g[i].warp_instrs) / (double)gcyc;
+        v->stall_gpu[i] = (unsigned)(g.stall_gpu - s->iv_g[i].stall_gpu);
+        wi += g.warp_instrs - s->iv_g[i].warp_instrs;
+        s->iv_g[i] = g;
+    }
+    v->gpu_ipc = (double)wi / (double)gcyc;
     v->stall_mc = s->iv_mc;
     v->stall_net = s->iv_net;
-    s->iv_lines = lines;
     s->iv_mc = s->iv_net = 0;
     s->iv_start = s->tick;
     s->iv_cpu0 = s->cpu_now;
@@ -162,37 +193,40 @@ static void close_interval(cm_sys *s) {
 void cm_tick(cm_sys *s) {
     const cm_config *c = &s->c;
     /* 1. responses of the last mem_tick */
-    for (unsigned i = 0; i < c->cpu_cores; i++) {
+    for (unsigned i = 0; i < s->ncpu; i++) {
         const mem_rsp *r;
-        while ((r = mem_rsp_peek(s->m, c->cpu_port0 + i))) {
+        while ((r = mem_rsp_peek(s->m, s->port0 + i))) {
             cpu_core_fill(s->cpu[i], r->id);
-            mem_rsp_pop(s->m, c->cpu_port0 + i);
+            mem_rsp_pop(s->m, s->port0 + i);
         }
     }
     /* 2. the CPU cycles before GPU tick n + 1 */
     uint64_t to = (s->tick + 1) * s->f_cpu / s->f_core;
     for (; s->cpu_now < to; s->cpu_now++)
-        for (unsigned i = 0; i < c->cpu_cores; i++) cpu_core_cycle(s->cpu[i]);
+        for (unsigned i = 0; i < s->ncpu; i++) cpu_core_cycle(s->cpu[i]);
     /* 3. one request per CPU port */
-    for (unsigned i = 0; i < c->cpu_cores; i++) {
+    for (unsigned i = 0; i < s->ncpu; i++) {
         const cpu_req *q = cpu_core_req(s->cpu[i]);
         if (!q) continue;
         mem_req r = {.id = q->id, .addr = q->addr, .bmask = {~0ull, ~0ull}, .op = q->write ? MEM_WRITE : MEM_READ,
                      .src = MEM_SRC_CPU, .kind = MEM_K_DATA, .fe_trig = MEM_FE_DEFAULT,
                      .fe_act = MEM_FE_DEFAULT, .amo_ops = 1};
-        if (c->mem.line_bytes < 128) {
+        if (c->gpu.mem.line_bytes < 128) {
             r.bmask[1] = 0;
-            r.bmask[0] = c->mem.line_bytes == 64 ? ~0ull : (1ull << c->mem.line_bytes) - 1;
+            r.bmask[0] = c->gpu.mem.line_bytes == 64 ? ~0ull : (1ull << c->gpu.mem.line_bytes) - 1;
         }
-        int rc = mem_send(s->m, c->cpu_port0 + i, &r);
-        if (!rc) cpu_core_req_pop(s->cpu[i]);
-        else if (rc < 0 && !s->err[0]) snprintf(s->err, sizeof s->err, "CPU core %u: %s", i, mem_error(s->m));
+        int rc = mem_send(s->m, s->port0 + i, &r);
+        if (!rc) {
+            cpu_core_req_pop(s->cpu[i]);
+            s->cpu_req++;
+        } else if (rc < 0 && !s->err[0]) {
+            snprintf(s->err, sizeof s->err, "CPU core %u: %s", i, mem_error(s->m));
+        }
     }
-    /* 4. the GPU side, the memory system */
-    if (s->gt) gpu_traffic_tick(s->gt, s->m, s->gpu_on);
-    mem_tick(s->m);
-    /* 5. congestion (CM 4.1) */
-    for (unsigned p = 0; p < c->mem.partitions; p++) {
+    /* 4. the GPU cores, then the memory system (gpu_tick ticks it) */
+    gpu_tick(s->g);
+    /* 5. congestion (CM 4.1), the GPU run, the interval */
+    for (unsigned p = 0; p < c->gpu.mem.partitions; p++) {
         bool mc, net;
         mem_partition_stall(s->m, p, &mc, &net);
         s->iv_mc += mc;
@@ -200,19 +234,30 @@ void cm_tick(cm_sys *s) {
         s->mc += mc;
         s->net += net;
     }
+    gpu_progress(s);
     s->tick++;
     if (s->tick - s->iv_start == c->interval) close_interval(s);
 }
 
 uint64_t cm_cycle(const cm_sys *s) { return s->tick; }
 uint64_t cm_cpu_cycle(const cm_sys *s) { return s->cpu_now; }
-const cpu_core *cm_cpu(const cm_sys *s, unsigned i) { return i < s->c.cpu_cores ? s->cpu[i] : NULL; }
+unsigned cm_cpu_cores(const cm_sys *s) { return s->ncpu; }
+const cpu_core *cm_cpu(const cm_sys *s, unsigned i) { return i < s->ncpu ? s->cpu[i] : NULL; }
+gpu_t *cm_gpu(cm_sys *s) { return s->g; }
+bg_run *cm_gpu_run(cm_sys *s) { return s->work; }
 mem_system *cm_mem(cm_sys *s) { return s->m; }
-const char *cm_error(const cm_sys *s) { return s->err[0] ? s->err : mem_error(s->m); }
+unsigned cm_gpu_runs(const cm_sys *s) { return s->runs; }
+bool cm_gpu_busy(const cm_sys *s) { return s->work && bg_running(s->work); }
+const char *cm_gpu_describe(const cm_sys *s) { return s->work ? bg_describe(s->work) : "none"; }
+
+const char *cm_error(const cm_sys *s) {
+    if (s->err[0]) return s->err;
+    return gpu_error(s->g);
+}
 
 uint64_t cm_min_retired(const cm_sys *s) {
     uint64_t m = UINT64_MAX;
-    for (unsigned i = 0; i < s->c.cpu_cores; i++) {
+    for (unsigned i = 0; i < s->ncpu; i++) {
         cpu_stats st;
         cpu_core_stats(s->cpu[i], &st);
         if (st.retired < m) m = st.retired;
@@ -220,15 +265,25 @@ uint64_t cm_min_retired(const cm_sys *s) {
     return m;
 }
 
+static uint64_t gpu_requests(const cm_sys *s) {
+    gpu_stats st;
+    gpu_get_stats(s->g, &st);
+    return st.mem_requests;
+}
+
 void cm_reset_stats(cm_sys *s) {
-    for (unsigned i = 0; i < s->c.cpu_cores; i++) {
+    for (unsigned i = 0; i < s->ncpu; i++) {
         cpu_core_reset_stats(s->cpu[i]);
         s->iv_ret[i] = 0;
     }
+    for (unsigned i = 0; i < s->c.gpu.num_cores; i++) gpu_get_core_stats(s->g, i, &s->g0[i]);
+    memcpy(s->iv_g, s->g0, sizeof s->iv_g);
     s->t0 = s->iv_start = s->tick;
     s->cpu0 = s->iv_cpu0 = s->cpu_now;
     s->mc = s->net = s->iv_mc = s->iv_net = 0;
-    s->lines0 = s->iv_lines = s->gt ? gpu_traffic_lines(s->gt) : 0;
+    s->cpu_req0 = s->cpu_req;
+    s->gpu_req0 = gpu_requests(s);
+    s->runs0 = s->runs;
     s->n_iv = 0;
 }
 
@@ -236,9 +291,27 @@ unsigned cm_intervals(const cm_sys *s) { return s->n_iv; }
 const cm_interval *cm_interval_at(const cm_sys *s, unsigned i) { return i < s->n_iv ? &s->iv[i] : NULL; }
 
 void cm_get_totals(const cm_sys *s, cm_totals *t) {
+    memset(t, 0, sizeof *t);
     t->cycles = s->tick - s->t0;
     t->cpu_cycles = s->cpu_now - s->cpu0;
     t->stall_mc = s->mc;
     t->stall_net = s->net;
-    t->gpu_lines = (s->gt ? gpu_traffic_lines(s->gt) : 0) - s->lines0;
+    for (unsigned i = 0; i < s->c.gpu.num_cores; i++) {
+        gpu_core_stats g;
+        gpu_get_core_stats(s->g, i, &g);
+        gpu_core_stats *d = &t->core[i];
+        d->warp_instrs = g.warp_instrs - s->g0[i].warp_instrs;
+        d->thread_instrs = g.thread_instrs - s->g0[i].thread_instrs;
+        d->warp_cycles = g.warp_cycles - s->g0[i].warp_cycles;
+        d->stall_gpu = g.stall_gpu - s->g0[i].stall_gpu;
+        d->stall_pipe = g.stall_pipe - s->g0[i].stall_pipe;
+        t->gpu_warp_instrs += d->warp_instrs;
+        t->gpu_thread_instrs += d->thread_instrs;
+        t->stall_gpu += d->stall_gpu;
+        t->stall_pipe += d->stall_pipe;
+        t->gpu_warp_cycles += d->warp_cycles;
+    }
+    t->cpu_requests = s->cpu_req - s->cpu_req0;
+    t->gpu_requests = gpu_requests(s) - s->gpu_req0;
+    t->gpu_runs = s->runs - s->runs0;
 }

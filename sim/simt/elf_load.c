@@ -31,6 +31,13 @@ static bool sym_moves(const Elf32_Sym *syms, unsigned nsym, unsigned si, const E
     return (sh[x].sh_flags & SHF_ALLOC) && sh[x].sh_addr < FG_SHARED_BASE;
 }
 
+/* code symbols by address; at one address a function before a label */
+static int sym_cmp(const void *a, const void *b) {
+    const simt_sym *x = a, *y = b;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+    return (y->size > 0) - (x->size > 0);
+}
+
 int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *out, char *err,
                     size_t errlen) {
     uint8_t *f = NULL;
@@ -162,12 +169,30 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
         }
     }
     used &= ~1ull;
+    /* code symbols, for function+offset in fault and warp reports */
+    unsigned n_sym = 0;
+    simt_sym *sym = calloc(nsym ? nsym : 1, sizeof *sym);
+    if (!sym) { free(sh); ERR("kernel %s: out of memory", path); }
+    for (unsigned i = 1; i < nsym; i++) {
+        const Elf32_Sym *y = &syms[i];
+        unsigned ty = ELF32_ST_TYPE(y->st_info), x = y->st_shndx;
+        if ((ty != STT_FUNC && ty != STT_NOTYPE) || x == SHN_UNDEF || x >= eh.e_shnum || y->st_name >= strsz ||
+            !strtab[y->st_name] || !(sh[x].sh_flags & SHF_EXECINSTR) || y->st_value >= span)
+            continue;
+        const char *nm = strtab + y->st_name;
+        if (ty == STT_NOTYPE && (nm[0] == '.' || nm[0] == '$')) continue; /* local labels, mapping symbols */
+        sym[n_sym].addr = base + y->st_value;
+        sym[n_sym].size = y->st_size;
+        snprintf(sym[n_sym].name, sizeof sym[n_sym].name, "%s", nm);
+        n_sym++;
+    }
+    qsort(sym, n_sym, sizeof *sym, sym_cmp);
     free(sh);
     /* record */
     if (g->n_img == g->cap_img) {
         unsigned n = g->cap_img ? g->cap_img * 2 : 8;
         simt_image *p = realloc(g->img, n * sizeof *p);
-        if (!p) ERR("kernel %s: out of memory", path);
+        if (!p) { free(sym); ERR("kernel %s: out of memory", path); }
         g->img = p;
         g->cap_img = n;
     }
@@ -178,6 +203,8 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     im->shmem_static = (uint32_t)shm;
     im->regs = (unsigned)__builtin_popcountll(used);
     im->reg_mask = used;
+    im->sym = sym;
+    im->n_sym = n_sym;
     const char *nm = symbol ? symbol : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     snprintf(im->name, sizeof im->name, "%s", nm);
     gpu_decode_flush(g);
@@ -186,6 +213,8 @@ int gpu_load_kernel(gpu_t *g, const char *path, const char *symbol, gpu_kernel *
     out->regs_per_thread = im->regs;
     out->static_shmem = im->shmem_static;
     snprintf(out->name, sizeof out->name, "%s", im->name);
+    out->image_base = base;
+    out->image_end = base + span;
     free(f);
     return 0;
 trunc_hdr:

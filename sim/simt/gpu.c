@@ -173,6 +173,7 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->pre.warp_events && c->max_threads_per_core / 32 > 64)
         why = "warp-level events support at most 64 warp slots per core (max_threads_per_core <= 2048)";
     else if (c->pre.pewt_entries < 1 || c->pre.pewt_entries > 64) why = "[preempt] pewt_entries must be 1..64";
+    else if (c->extra_ports > 1024) why = "extra_ports must be at most 1024";
     else if (c->pre.policy > PRE_POL_CHEAPEST) why = "[preempt] policy must be oldest, newest or cheapest";
     else if (c->pre.reserve_cores >= c->num_cores) why = "[preempt] reserve_cores must leave a core for the background";
     for (unsigned k = 0; k < 6 && !why; k++)
@@ -187,6 +188,7 @@ void gpu_fault(gpu_t *g, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(g->err, sizeof g->err, fmt, ap);
     va_end(ap);
+    gpu_annotate_pcs(g, g->err, sizeof g->err);
     g->failed = true;
 }
 
@@ -271,7 +273,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (!g->mem || !g->dc.e || !g->core || !g->edge || !g->dma || !g->dma_order) goto oom;
     g->cfg.mem.core_mhz = cfg->clock_mhz;
     char e2[384];
-    g->ms = mem_new(&g->cfg.mem, cfg->num_cores + 1, g->mem, g->mem_size, e2, sizeof e2);
+    g->ms = mem_new(&g->cfg.mem, cfg->num_cores + 1 + cfg->extra_ports, g->mem, g->mem_size, e2, sizeof e2);
     if (!g->ms) {
         snprintf(err, errlen, "gpu_new: %s", e2);
         gpu_free(g);
@@ -316,6 +318,7 @@ void gpu_free(gpu_t *g) {
     for (unsigned i = 0; i < g->n_lq; i++) free(g->lq[i]);
     for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
     mem_free(g->ms);
+    for (unsigned i = 0; i < g->n_img; i++) free(g->img[i].sym);
     free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
     free(g->dma); free(g->dma_order);
     free(g);
@@ -453,13 +456,32 @@ static void dma_step(gpu_t *g) {
 uint64_t gpu_malloc(gpu_t *g, uint64_t bytes) {
     uint64_t a = (g->brk + 255) & ~255ull;
     if (bytes == 0) bytes = 1;
-    /* ordinary allocations stay out of the F/E-tracked region (gpu_fe_region) */
+    /* ordinary allocations stay out of the F/E-tracked region (gpu_fe_region)
+     * and the gpu_reserve ranges: moved past each one they overlap */
     uint64_t fb = g->cfg.mem.fe_region_base, fe = fb + g->cfg.mem.fe_region_bytes;
-    if (g->cfg.mem.fe_region_bytes && a < fe && a + bytes > fb) a = (fe + 255) & ~255ull;
-    if (a > g->mem_size || bytes > g->mem_size - a) return 0;
+    for (bool moved = true; moved && a <= g->mem_size;) {
+        uint64_t a0 = a;
+        if (g->cfg.mem.fe_region_bytes && a < fe && a + bytes > fb) a = (fe + 255) & ~255ull;
+        for (unsigned i = 0; i < g->n_resv; i++)
+            if (a < g->resv[i][1] && a + bytes > g->resv[i][0]) a = (g->resv[i][1] + 255) & ~255ull;
+        moved = a != a0;
+    }
+    if (a > g->mem_size) return 0;
+    if (bytes > g->mem_size - a) return 0;
     g->brk = a + bytes;
     return a;
 }
+
+int gpu_reserve(gpu_t *g, uint64_t addr, uint64_t bytes) {
+    if (g->n_resv == 4 || addr < g->brk || addr > g->mem_size || bytes > g->mem_size - addr) return -1;
+    g->resv[g->n_resv][0] = addr;
+    g->resv[g->n_resv][1] = addr + bytes;
+    g->n_resv++;
+    return 0;
+}
+
+mem_system *gpu_mem_system(gpu_t *g) { return g->ms; }
+unsigned gpu_extra_port(const gpu_t *g, unsigned i) { return g->cfg.num_cores + 1 + i; }
 
 int gpu_fe_init(gpu_t *g, uint64_t addr, uint64_t bytes, bool full) { return mem_fe_init(g->ms, addr, bytes, full); }
 
@@ -648,6 +670,7 @@ void gpu_tick(gpu_t *g) {
     /* cores run while launches run, and until their memory requests are answered */
     for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++)
         if (g->running || simt_core_mem_busy(&g->core[i])) simt_core_tick(&g->core[i], g->cycle);
+        else g->core[i].issue_stall = 0;
     if (!g->failed) dma_step(g);
     mem_tick(g->ms);
     if (mem_error(g->ms)) gpu_fault(g, "memory system: %s", mem_error(g->ms));
@@ -707,6 +730,21 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     double bytes = (double)m.dram_bus_busy / mem_config_burst_cycles(mc) * mc->dram_bus_bytes * mc->dram_burst;
     s->dram_gbps = secs > 0 ? bytes / secs / 1e9 : 0;
     s->dram_util = m.dram_cycles ? (double)m.dram_bus_busy / (double)m.dram_cycles / g->cfg.mem.partitions : 0;
+}
+
+void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s) {
+    memset(s, 0, sizeof *s);
+    if (core >= g->cfg.num_cores) return;
+    const simt_core *c = &g->core[core];
+    s->warp_instrs = c->warp_instrs;
+    s->thread_instrs = c->thread_instrs;
+    s->warp_cycles = c->warp_cycles;
+    s->stall_gpu = c->stall_gpu;
+    s->stall_pipe = c->stall_pipe;
+}
+
+unsigned gpu_issue_stall(const gpu_t *g, unsigned core) {
+    return core < g->cfg.num_cores ? g->core[core].issue_stall : 0;
 }
 
 void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s) {

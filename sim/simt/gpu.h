@@ -19,6 +19,7 @@
 
 #include "fg_block.h"
 #include "fg_config.h"
+#include "mem/mem.h"
 #include "mem/mem_config.h"
 
 typedef struct gpu gpu_t;
@@ -89,6 +90,10 @@ typedef struct {
     } pre;
     /* the memory system ([mem] section, sim/mem/mem_config.h); core_mhz = clock_mhz */
     mem_config mem;
+    /* Requester ports of the caller's on the GPU's memory system, after the
+     * cores' and the host port (gpu_extra_port); not a [gpu] key: set by the
+     * program that owns those requesters (the CM machine's CPU cores, 0). */
+    unsigned extra_ports;
 } gpu_config;
 
 /* Defaults (EDGE Table II), then [gpu], [preempt] and [mem] keys of cfg
@@ -148,6 +153,7 @@ typedef struct {
     unsigned regs_per_thread; /* from the ELF (registers the code uses) */
     unsigned static_shmem;    /* bytes */
     char name[64];
+    uint64_t image_base, image_end; /* the loaded image (code, data, bss) in global memory */
 } gpu_kernel;
 
 /* Loads a RISC-V (RV32IMAF) kernel ELF into GPU memory; clear errors for a
@@ -247,5 +253,74 @@ void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s);
 /* Called when a warp-level event issues its first instruction (EDGE Fig. 11). */
 typedef void (*gpu_event_cb)(void *user, uint64_t tag, const gpu_event_info *info);
 void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user);
+
+/* ---- other requesters on the GPU's memory system (the CM machine) ----
+ * The GPU owns the memory system and its backing store; gpu_tick() ticks it
+ * once per GPU cycle for every port.  A caller with extra_ports requesters
+ * sends on gpu_extra_port(g, i) with mem_send() and pops that port's
+ * responses (mem_rsp_peek / mem_rsp_pop), before gpu_tick() for the same
+ * cycle; requests never touch the GPU's own state.  gpu_idle() waits for
+ * their requests too.  docs/SIMT.md "Sharing the memory system". */
+mem_system *gpu_mem_system(gpu_t *g);
+unsigned gpu_extra_port(const gpu_t *g, unsigned i); /* num_cores + 1 + i */
+/* Keeps [addr, addr + bytes) out of gpu_malloc (like the F/E region), e.g.
+ * the other requesters' footprints; at most 4 ranges.  0, or -1 when out of
+ * memory, overlapping what gpu_malloc already gave out, or one too many. */
+int gpu_reserve(gpu_t *g, uint64_t addr, uint64_t bytes);
+
+/* Per-core counters since gpu_new (the CM-BAL monitor's inputs, CM 4.2).
+ * stall_gpu: scheduler-cycles in which a scheduler of the core issued no
+ * instruction while the core held at least one warp, because no warp within
+ * the active-warp limit passed the scoreboard (CM Fig. 11 item 6) or one did
+ * and the next stage could not take it (item 7: unit busy, LSU busy or an
+ * LSU structural stall, footnote 9); 0 .. schedulers x warp_cycles.
+ * stall_pipe: the part of stall_gpu with item 7 present. */
+typedef struct {
+    uint64_t warp_instrs, thread_instrs;
+    uint64_t warp_cycles;        /* cycles the core held at least one warp */
+    uint64_t stall_gpu, stall_pipe;
+} gpu_core_stats;
+void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s);
+/* The last gpu_tick()'s stall bits of a core: bit s = scheduler s counted a
+ * stallGPU cycle (the monitor's issue_stall_i, docs/CM_BAL.md). */
+unsigned gpu_issue_stall(const gpu_t *g, unsigned core);
+
+/* ---- diagnostics (gpu_diag.c; fg_run's reports, docs/SIMT.md) ---- */
+/* "function+0xoff" of a pc inside a loaded kernel's code (from the ELF's
+ * symbol table) into buf; 0 found, -1 not inside any kernel's code (buf =
+ * "?").  Fault messages (gpu_error) carry the same after each "pc 0x...". */
+int gpu_pc_symbol(const gpu_t *g, uint64_t pc, char *buf, size_t len);
+
+/* One live warp of a running launch: where its threads are and what they
+ * wait for (the report of a kernel that does not finish). */
+typedef struct {
+    unsigned core, slot;
+    uint64_t tag;             /* its launch's gpu_launch_desc.tag */
+    bool event;               /* a warp-level event warp (no thread block) */
+    bool draining;            /* every thread exited; loads or stores still in flight */
+    uint32_t ctaid[3];        /* its block */
+    unsigned warp_in_block;
+    uint32_t live;            /* lanes whose threads have not exited */
+    uint32_t bar_wait;        /* lanes waiting at the block barrier */
+    uint32_t lane_pc[32];     /* pc of each live lane (the issuing group's is the warp's pc) */
+    unsigned loads, stores;   /* loads in flight, store / atomic lines not acknowledged */
+    bool at_fence;            /* its next instruction is a FENCE waiting for its stores */
+    uint64_t instrs;          /* warp instructions issued */
+    /* its block's barrier: threads that arrived, threads still live, and the
+     * cycle the first of the arrived ones got there (valid when arrived > 0) */
+    unsigned block_arrived, block_live;
+    uint64_t bar_since;
+} gpu_warp_info;
+/* Fills at most max entries (core by core, slot by slot); returns how many
+ * warps there are in all. */
+unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max);
+
+/* An optional check of every global-memory access a kernel's thread makes
+ * (loads, stores, atomics; fg_run --check): 0 allows it, nonzero stops the
+ * GPU with a fault whose message starts with what fn wrote into msg and
+ * names the access, pc (function+offset), core, warp, lane, block and
+ * thread.  NULL fn: no check (the default, and the faster). */
+typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, char *msg, size_t msglen);
+void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user);
 
 #endif

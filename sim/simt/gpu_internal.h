@@ -26,12 +26,22 @@ typedef struct {
     gpu_event_info ev;        /* filled when it starts, reported with its first instruction */
 } simt_launch;
 
+/* A code symbol of a loaded kernel image (functions, and labels of the
+ * startup code), at its address in GPU memory. */
+typedef struct {
+    uint64_t addr;
+    uint32_t size;
+    char name[48];
+} simt_sym;
+
 typedef struct {
     uint64_t base, end;       /* code+data span in GPU memory */
     uint32_t shmem_static;
     unsigned regs;            /* registers per thread scanned from the code */
     uint64_t reg_mask;        /* which ones (x0..x31, f0..f31): saved when an event warp preempts */
     char name[64];
+    simt_sym *sym;            /* its code symbols by address (fault and warp reports: function+offset) */
+    unsigned n_sym;
 } simt_image;
 
 /* A host DMA job (gpu_dma_write / gpu_dma_read): line requests on the host
@@ -77,11 +87,16 @@ struct gpu {
     uint64_t save_base;       /* register save area for preempted victims (EDGE IV-D) */
     unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
     unsigned ev_waiting;      /* launches in LS_EV_WAIT */
+    uint64_t resv[4][2];      /* gpu_reserve: [base, end) ranges gpu_malloc skips */
+    unsigned n_resv;
 };
 
 /* A fault inside a kernel or the model: stops the GPU (gpu_error). */
 void gpu_fault(gpu_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Forgets every decoded instruction (a kernel image was loaded or written). */
 void gpu_decode_flush(gpu_t *g);
+/* gpu_diag.c: appends " (function+0xoff)" after every "pc 0x%08x" in msg
+ * (cap bytes) that falls inside a loaded kernel's code. */
+void gpu_annotate_pcs(const gpu_t *g, char *msg, size_t cap);
 
 #endif

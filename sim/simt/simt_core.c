@@ -439,8 +439,11 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         if (w->sb_ready[r] > now) return false;
         regs &= regs - 1;
     }
-    if (!unit_free(c->k, c, in->cls, now, unit)) return false;
-    if (in->cls == CL_LDST && c->lsu.busy) return false; /* one memory instruction in the LSU */
+    /* past the scoreboard: a refusal from here on is a full next stage (CM Fig. 11 item 7) */
+    if (!unit_free(c->k, c, in->cls, now, unit) || (in->cls == CL_LDST && c->lsu.busy)) { /* one memory instruction in the LSU */
+        c->pipe_full = true;
+        return false;
+    }
     if (in->op == OP_FENCE && w->n_st) { /* FENCE waits until the warp's stores are acknowledged */
         if (!w->fence_since) w->fence_since = now + 1;
         return false;
@@ -469,13 +472,18 @@ static void csr_ids(const simt_core *c, const simt_warp *w, rv_csr_ids *id) {
     id->instret = w->instrs;
 }
 
-static void issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
+/* false: not issued (an LSU structural stall, which is a full next stage
+ * for CM's stallGPU, or a fault) */
+static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
     uint32_t m = w->active, npc = w->x.pc + 4;
     if (in->cls == CL_LDST) {
         int r = simt_lsu_issue(c, w, in, m);
-        if (r) return; /* stall (retry later) or fault */
+        if (r) { /* stall (retry later) or fault */
+            c->pipe_full = r > 0;
+            return false;
+        }
         advance(c, w, m, npc);
     } else {
         if (w->fence_since) { /* EDGE Fig. 11b "memory barrier": how long FENCEs waited */
@@ -492,7 +500,7 @@ static void issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         switch (r) {
         case EX_FAULT:
             simt_core_fault(c, "%s (core %u warp %u)", err, c->id, w->slot);
-            return;
+            return false;
         case EX_NEXT: case EX_JUMP: advance(c, w, m, npc); break;
         case EX_SPLIT: w->ibuf_n = 0; reconverge(c, w); break;
         case EX_EXIT: advance(c, w, m, FG_EXIT_ADDR); break;
@@ -506,6 +514,7 @@ static void issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
                 break;
             }
             simt_block *b = &c->blk[w->block];
+            if (!b->bar_arrived) b->bar_since = now;
             b->bar_arrived += popc(m);
             reconverge(c, w);
             simt_barrier_check(c, b);
@@ -521,6 +530,7 @@ static void issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         w->state = WS_DRAIN;
         simt_warp_check_done(c, w);
     }
+    return true;
 }
 
 /* A warp whose threads all exited finishes when its loads are back and its
@@ -576,8 +586,16 @@ static void core_cycle(simt_core *c) {
     const uint64_t now = c->now;
     simt_lsu_responses(c);
     if (c->next_wb <= now) writeback(c);
-    /* issue: one instruction per scheduler per cycle (GTO) */
-    for (unsigned s = 0; s < k->schedulers_per_core && c->n_order && !c->failed; s++) {
+    /* issue: one instruction per scheduler per cycle (GTO).  A scheduler that
+     * issues nothing while the core holds warps counts a CM 4.2 stallGPU
+     * cycle, whichever the cause: no warp within the active-warp limit passed
+     * the scoreboard (Fig. 11 item 6: operands from memory or a long-latency
+     * unit, an empty i-buffer, a barrier, a FENCE) or one did and its unit or
+     * the LSU could not take it (item 7, footnote 9). */
+    const bool held = c->n_order > 0;
+    uint8_t stall = 0;
+    for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
+        c->pipe_full = false;
         simt_warp *best = NULL;
         const rv_inst *bin = NULL;
         int bunit = 0;
@@ -602,9 +620,16 @@ static void core_cycle(simt_core *c) {
                 best = w; bin = in; bunit = unit;
             }
         }
-        if (!best) continue;
-        c->last_issued[s] = (int)best->slot;
-        issue(c, best, bin, bunit);
+        if (best) c->last_issued[s] = (int)best->slot;
+        if (!best || !issue(c, best, bin, bunit)) {
+            stall |= (uint8_t)(1u << s);
+            c->stall_pipe += c->pipe_full;
+        }
+    }
+    c->issue_stall = stall;
+    if (held) {
+        c->warp_cycles++;
+        c->stall_gpu += (unsigned)__builtin_popcount(stall);
     }
     /* the LSU's next line, instruction fetch, save/restore lines; the port */
     if (!c->failed) simt_lsu_requests(c);

@@ -114,6 +114,7 @@ typedef struct {
     uint32_t shmem_off, shmem_size;
     unsigned regs;
     uint16_t warp_slot[64];
+    uint64_t bar_since;       /* cycle the first thread waiting at the barrier arrived */
 } simt_block;
 
 /* A load waiting on an L1 MSHR (slot, load index, the load's uid). */
@@ -273,9 +274,20 @@ typedef struct {
     simt_warp *park;          /* per slot */
     simt_slot_ev *sev;        /* per slot */
     uint64_t save_base;       /* this core's register save area: 64 registers x 32 lanes x 4 B per slot */
+    /* CM 4.2 stallGPU: bit s of issue_stall = scheduler s could not issue in
+     * the core's last cycle while the core held warps; stall_gpu sums the
+     * bits, stall_pipe the part where some warp had passed the scoreboard but
+     * its unit / the LSU could not take it (Fig. 11 item 7), warp_cycles the
+     * cycles the core held at least one warp (gpu_core_stats) */
+    uint8_t issue_stall;
+    bool pipe_full;           /* this scheduler's scan: a warp past the scoreboard was refused */
+    uint64_t stall_gpu, stall_pipe, warp_cycles;
     /* statistics */
     uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
     uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
+    /* optional check of each global access (gpu_set_access_check) */
+    gpu_access_check acc_check;
+    void *acc_user;
 } simt_core;
 
 /* ---- set-up and the cycle ---- */

@@ -205,6 +205,21 @@ static uint32_t amo_lane(simt_warp *w, unsigned op, unsigned l, uint8_t *p, uint
     return old;
 }
 
+/* The optional per-access check (gpu_set_access_check): true when it
+ * refused lane l's access to a, the core stopped with a fault naming the
+ * thread. */
+static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr) {
+    char why[256];
+    if (!c->acc_check(c->acc_user, a, in->size, wr, why, sizeof why)) return false;
+    const simt_grid *k = w->grid;
+    unsigned t = w->wib * SIMT_LANES + l, bx = k->block[0], by = k->block[1];
+    const uint32_t *b = c->blk[w->block].ctaid;
+    simt_core_fault(c, "%s: %s of %u bytes at 0x%08x, pc 0x%08x (core %u warp %u lane %u = block (%u,%u,%u) "
+                    "thread (%u,%u,%u))", why, rv_op_name(in->op), in->size, a, w->x.pc, c->id, w->slot, l, b[0],
+                    b[1], b[2], t % bx, t / bx % by, t / (bx * by));
+    return true;
+}
+
 int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
@@ -238,6 +253,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             return -1;
         }
         if (rg == RG_GLOBAL) {
+            if (c->acc_check && access_refused(c, w, in, l, a, !is_ld || is_amo)) return -1;
             uint32_t ln = a >> c->lsh;
             bool fe = is_fe(c, a);
             if (fe && (is_amo || (a & (in->size - 1u)))) {

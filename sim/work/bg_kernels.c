@@ -1,5 +1,6 @@
 /* bg_kernels: driver and host references of the background kernels CONV,
- * MM, BP and BFS (EDGE Sec. V, VI-B/C).  See bg_kernels.h and
+ * MM, BP and BFS (EDGE Sec. V, VI-B/C), and the STREAM triad of the CM
+ * machine (docs/CM_MACHINE.md).  See bg_kernels.h and
  * docs/BG_KERNELS.md; kernels in sw/kernels/bg_*.c, parameter blocks in
  * sw/kernels/bg_args.h. */
 #include "work/bg_kernels.h"
@@ -13,7 +14,7 @@
 #include "fg_util.h"
 #include "../sw/kernels/bg_args.h"
 
-enum { K_CONV, K_MM, K_BP, K_BFS };
+enum { K_CONV, K_MM, K_BP, K_BFS, K_STREAM, K_COUNT };
 #define BP_HID 16 /* Rodinia backprop: 16 hidden units (= WIDTH) */
 #define BP_OUT 1  /* and one output unit */
 
@@ -35,11 +36,11 @@ struct bg_run {
     uint64_t t_start, t_end;
     uint64_t param;         /* parameter block in GPU memory */
     uint64_t out_addr, out_bytes;
-    int n;                  /* MM: matrix dim; BP: input units; BFS: nodes */
+    int n;                  /* MM: matrix dim; BP: input units; BFS: nodes; STREAM: elements */
     /* CONV sizes */
     int n_img, img, nflt, fsz, pad, stride, mx;
     /* host inputs */
-    float *f0, *f1, *f2, *f3, *f4; /* CONV: images, filters; MM: A, B; BP: units, w, oldw, hw, target */
+    float *f0, *f1, *f2, *f3, *f4; /* CONV: images, filters; MM: A, B; BP: units, w, oldw, hw, target; STREAM: b, c */
     bg_bfs_node *nodes;
     int32_t *edges;
     size_t nedges;
@@ -47,7 +48,7 @@ struct bg_run {
     uint64_t d[8];
     /* reference (on first bg_check) */
     bool have_ref;
-    float *r0, *r1, *r2;    /* CONV: targets; MM: C; BP: partial sums, w, oldw */
+    float *r0, *r1, *r2;    /* CONV: targets; MM: C; BP: partial sums, w, oldw; STREAM: a */
     int32_t *rcost;         /* BFS */
 };
 
@@ -67,7 +68,7 @@ static uint32_t f2u(float f) {
 }
 
 static const char *kind_name(int k) {
-    static const char *const n[] = {"conv", "mm", "bp", "bfs"};
+    static const char *const n[] = {"conv", "mm", "bp", "bfs", "stream"};
     return n[k];
 }
 
@@ -103,6 +104,7 @@ static void set_sizes(bg_run *b, bool paper) {
     case K_MM: b->n = paper ? 512 : 256; break;     /* MatrixMulBase: 512x512 */
     case K_BP: b->n = paper ? 32768 : 4096; break;  /* layer of 32768 input units */
     case K_BFS: b->n = paper ? 65536 : 32768; break; /* Rodinia graph65536 */
+    case K_STREAM: b->n = paper ? 1 << 22 : 1 << 16; break; /* 3 x 16 MiB: 6 x the CM machine's 8 MiB LLC */
     }
 }
 
@@ -140,6 +142,12 @@ static int gen_inputs(bg_run *b) {
         for (size_t i = 0; i < (BP_HID + 1) * (BP_OUT + 1); i++) b->f3[i] = frand(&r) - 0.5f;
         b->f4[0] = 0;
         for (size_t i = 1; i <= BP_OUT; i++) b->f4[i] = frand(&r);
+    } else if (b->kind == K_STREAM) {
+        b->f0 = malloc((size_t)b->n * 4);
+        b->f1 = malloc((size_t)b->n * 4);
+        if (!b->f0 || !b->f1) return -1;
+        for (int i = 0; i < b->n; i++) b->f0[i] = frand(&r);
+        for (int i = 0; i < b->n; i++) b->f1[i] = frand(&r);
     } else {
         /* Rodinia graphgen style: node i draws 2..4 neighbours uniformly at
          * random; each edge is stored in both directions (average degree 6,
@@ -180,11 +188,11 @@ static int gen_inputs(bg_run *b) {
 bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, uint64_t seed, char *err,
                size_t errlen) {
     int kind = -1;
-    for (int k = 0; k < 4 && name; k++)
+    for (int k = 0; k < K_COUNT && name; k++)
         if (!strcmp(name, kind_name(k))) kind = k;
     if (!g) { snprintf(err, errlen, "bg_new: no gpu"); return NULL; }
     if (kind < 0) {
-        snprintf(err, errlen, "bg_new: unknown background kernel '%s' (expected conv, mm, bp or bfs)",
+        snprintf(err, errlen, "bg_new: unknown background kernel '%s' (expected conv, mm, bp, bfs or stream)",
                  name ? name : "(null)");
         return NULL;
     }
@@ -201,8 +209,11 @@ bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, u
     b->id = ((uint64_t)(uintptr_t)b >> 4) & ((1ull << 42) - 1);
     set_sizes(b, !strcmp(size, "paper"));
 
-    static const char *const syms[4][2] = {
-        {"bg_conv", NULL}, {"bg_mm", NULL}, {"bg_bp_forward", "bg_bp_adjust"}, {"bg_bfs_expand", "bg_bfs_update"}};
+    static const char *const syms[K_COUNT][2] = {{"bg_conv", NULL},
+                                                 {"bg_mm", NULL},
+                                                 {"bg_bp_forward", "bg_bp_adjust"},
+                                                 {"bg_bfs_expand", "bg_bfs_update"},
+                                                 {"bg_stream_triad", NULL}};
     char path[1024];
     snprintf(path, sizeof path, "%s/bg_%s.elf", kdir, name);
     for (unsigned i = 0; i < 2 && syms[kind][i]; i++) {
@@ -250,6 +261,12 @@ bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, u
             b->block[i][0] = BG_BFS_THREADS;
         }
         break;
+    case K_STREAM: /* at most 1024 blocks (grid-stride loop), as STREAM's CUDA ports */
+        b->grid[0][0] = (uint32_t)((b->n / BG_STREAM_THREADS) < 1024 ? (b->n / BG_STREAM_THREADS) : 1024);
+        b->block[0][0] = BG_STREAM_THREADS;
+        snprintf(b->desc, sizeof b->desc, "stream triad a = b + s c, %d floats per array, %u blocks of %u threads",
+                 b->n, b->grid[0][0], b->block[0][0]);
+        break;
     }
     if (gen_inputs(b)) {
         snprintf(err, errlen, "bg_new %s: out of memory", name);
@@ -278,6 +295,7 @@ unsigned bg_regs_per_thread(const bg_run *b) {
 }
 const char *bg_describe(const bg_run *b) { return b->desc; }
 bool bg_done(const bg_run *b) { return b->done; }
+bool bg_running(const bg_run *b) { return b->running; }
 uint64_t bg_cycles(const bg_run *b) { return b->done ? b->t_end - b->t_start : 0; }
 unsigned bg_launches(const bg_run *b) { return b->launches; }
 uint64_t bg_output(const bg_run *b, uint64_t *bytes) {
@@ -339,6 +357,7 @@ static int allocate(bg_run *b, char *err, size_t errlen) {
         sz[6] = 4;                                     /* over */
         b->out_bytes = sz[5];
         break;
+    case K_STREAM: sz[0] = sz[1] = sz[2] = (uint64_t)b->n * 4; b->out_bytes = sz[0]; break;
     }
     for (int i = 0; i < 8; i++) {
         if (!sz[i]) continue;
@@ -350,7 +369,7 @@ static int allocate(bg_run *b, char *err, size_t errlen) {
     }
     b->param = balloc(b, 64);
     if (!b->param) { snprintf(err, errlen, "bg %s: GPU memory full", kind_name(b->kind)); return -1; }
-    b->out_addr = b->kind == K_BFS ? b->d[5] : b->d[2];
+    b->out_addr = b->kind == K_BFS ? b->d[5] : b->kind == K_STREAM ? b->d[0] : b->d[2];
     b->allocated = true;
     return 0;
 }
@@ -411,6 +430,19 @@ int bg_start(bg_run *b, char *err, size_t errlen) {
         free(flags);
         free(cost);
         b->levels = 1;
+        break;
+    }
+    case K_STREAM: { /* a zeroed, so that every run's check sees this run's results */
+        bg_stream_args a = {(uint32_t)b->d[0], (uint32_t)b->d[1], (uint32_t)b->d[2], b->n, BG_STREAM_SCALAR};
+        size_t n = (size_t)b->n * 4;
+        float *zero = calloc(1, n);
+        if (!zero) {
+            snprintf(err, errlen, "bg_start stream: out of memory");
+            return -1;
+        }
+        rc = gwrite(b, b->d[0], zero, n, err, errlen) || gwrite(b, b->d[1], b->f0, n, err, errlen) ||
+             gwrite(b, b->d[2], b->f1, n, err, errlen) || gwrite(b, b->param, &a, sizeof a, err, errlen);
+        free(zero);
         break;
     }
     }
@@ -616,6 +648,7 @@ static int make_ref(bg_run *b) {
     case K_MM: n1 = (size_t)b->n * b->n; break;
     case K_BP: n1 = (size_t)(b->n / BG_BP_HEIGHT) * BP_HID; n2 = ((size_t)b->n + 1) * (BP_HID + 1); break;
     case K_BFS: break;
+    case K_STREAM: n1 = (size_t)b->n; break;
     }
     if (b->kind == K_BFS) {
         b->rcost = malloc((size_t)b->n * 4);
@@ -626,6 +659,7 @@ static int make_ref(bg_run *b) {
         if (!b->r0 || (n2 && (!b->r1 || !b->r2))) return -1;
         if (b->kind == K_CONV) conv_ref(b);
         else if (b->kind == K_MM) mm_ref(b);
+        else if (b->kind == K_STREAM) for (int i = 0; i < b->n; i++) b->r0[i] = b->f0[i] + BG_STREAM_SCALAR * b->f1[i];
         else bp_ref(b);
     }
     b->have_ref = true;
@@ -687,6 +721,7 @@ int bg_check(bg_run *b, char *err, size_t errlen) {
         if (cmp_f(b, "w", b->d[2], b->r1, nw, err, errlen)) return -1;
         return cmp_f(b, "oldw", b->d[5], b->r2, nw, err, errlen);
     }
+    case K_STREAM: return cmp_f(b, "a", b->d[0], b->r0, (size_t)b->n, err, errlen);
     case K_BFS: {
         size_t n = (size_t)b->n;
         int32_t *got = malloc(n * 4);

@@ -24,7 +24,8 @@
 
 typedef struct bg_run bg_run; /* opaque */
 
-/* name: "conv" | "mm" | "bp" | "bfs"; size: "paper" | "test"; kdir: the
+/* name: "conv" | "mm" | "bp" | "bfs" | "stream" (the STREAM triad of the CM
+ * machine; "paper" = 2^22 floats per array); size: "paper" | "test"; kdir: the
  * directory holding bg_<name>.elf (e.g. "$BUILD/sw").  Loads the kernels and
  * generates the inputs (deterministic in seed).  NULL + message on error. */
 bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, uint64_t seed, char *err,
@@ -37,6 +38,7 @@ int bg_start(bg_run *b, char *err, size_t errlen);
  * belonged to this run (it may then launch the next phase / level). */
 bool bg_on_complete(bg_run *b, uint64_t tag, uint64_t cycle);
 bool bg_done(const bg_run *b);
+bool bg_running(const bg_run *b); /* started and not yet done */
 /* Compares the GPU results with the host reference (computed on first use):
  * integers exactly, floats within a relative 1e-5 (absolute 1e-6 near zero;
  * the reference uses the kernels' operation order, so they normally match

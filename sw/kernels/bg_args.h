@@ -65,6 +65,18 @@ typedef struct {
     int32_t n;
 } bg_bfs_args;
 
+/* STREAM: the STREAM benchmark's triad a[i] = b[i] + s * c[i] (McCalpin;
+ * its CUDA ports: one thread per element, grid-stride loop), 256-thread
+ * blocks.  Not an EDGE kernel: the CM machine's memory-bound GPU workload
+ * (docs/CM_MACHINE.md); the arrays are far larger than the LLC. */
+#define BG_STREAM_THREADS 256
+#define BG_STREAM_SCALAR 3.0f  /* STREAM's scalar */
+typedef struct {
+    uint32_t a, b, c;        /* float [n] */
+    int32_t n;
+    float s;
+} bg_stream_args;
+
 /* ---- kernel side only: register budget ----
  * The SIMT model charges a kernel every register its ELF names
  * (sim/simt/elf_load.c) and a core has 65536 registers for 2048 threads, so

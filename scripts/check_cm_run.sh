@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Test (make test): build/bin/cm_run end to end at a small size: H2 beside the
+# STREAM triad (test size) for 20 intervals of 1024 GPU cycles; its JSON must
+# hold, per interval, 14 CPU IPCs, the GPU IPC, 28 per-core GPU IPCs, stallMC,
+# stallnet and 28 per-core stallGPU counts within 0..2 x 1024, the totals, the
+# blocks list and every GPU run checked; a bad option must be refused.
+set -u
+B=${BUILD:-build}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$B/bin/cm_run" --mix H2 --gpu stream --gpu-size test --warmup 2000 --cycles 20480 --quiet \
+  --out "$out/run.json" || { echo "FAIL cm_run exited $?"; exit 1; }
+/usr/bin/python3 - "$out/run.json" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, iv = d["run"], d["intervals"]
+def check(cond, what):
+    if not cond:
+        print("FAIL", what)
+        sys.exit(1)
+check(d["interval"] == 1024 and len(iv) == 20, f"20 intervals of 1024 cycles, got {len(iv)}")
+for k, v in enumerate(iv):
+    check(len(v["cpu_ipc"]) == 14 and all(0 <= x <= 3 for x in v["cpu_ipc"]), f"interval {k}: 14 CPU IPCs in [0, 3]")
+    check(len(v["gpu_core_ipc"]) == 28 and len(v["stall_gpu"]) == 28, f"interval {k}: 28 GPU cores")
+    check(all(0 <= x <= 2048 for x in v["stall_gpu"]), f"interval {k}: stallGPU within 0..2048")
+    check(abs(sum(v["gpu_core_ipc"]) - v["gpu_ipc"]) < 1e-6, f"interval {k}: GPU IPC = sum of the cores'")
+    check(0 <= v["stall_mc"] <= 8 * 1024 and 0 <= v["stall_net"] <= 8 * 1024, f"interval {k}: stallMC / stallnet")
+check(sum(sum(v["stall_gpu"]) for v in iv) > 0, "stallGPU counted")
+check(sum(sum(v["cpu_ipc"]) for v in iv) > 0, "the CPU cores retired instructions")
+check(r["gpu_ipc"] > 0 and r["gpu_runs_checked"] >= 1 and r["gpu_runs_checked"] >= r["gpu_runs_in_window"],
+      "GPU ran and every run was checked")
+check(r["gpu_cycles"] == 20480 and r["cpu_requests"] > 0 and r["gpu_requests"] > 0, "window and traffic")
+check(d["blocks"].get("fe_sched_queues") in ("rtl", "c", "lockstep"), "blocks: the F/E queues and their implementation")
+print(f"ok   cm_run: 20 intervals, GPU IPC {r['gpu_ipc']:.2f}, {r['gpu_runs_checked']} GPU runs checked, "
+      f"CPU IPC sum {r['ipc_sum']:.3f}")
+PY
+if "$B/bin/cm_run" --gpu nonesuch >/dev/null 2>&1; then echo "FAIL --gpu nonesuch accepted"; exit 1; fi
+if "$B/bin/cm_run" --mix none --gpu none >/dev/null 2>&1; then echo "FAIL nothing to run accepted"; exit 1; fi
+echo "ok   bad options refused"

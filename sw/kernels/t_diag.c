@@ -1,0 +1,47 @@
+/* fg_run diagnostics test kernels (tests/test_fg_run.c, docs/SIMT.md "When a
+ * kernel misbehaves"); each entry is a bug a kernel writer makes:
+ *   t_overrun:  out[i] = i for every i < n: with n beyond the buffer it
+ *               writes past its end (guard gaps, --check);
+ *   t_underrun: thread 0 writes out[-1];
+ *   t_deadlock: thread 0 spins on a flag that the other threads set only
+ *               after the barrier it never reaches (a barrier deadlock);
+ *   t_spin:     every thread spins on a flag nobody sets (--max-seconds);
+ *   t_param_write: thread 0 overwrites its argument n (the parameter block
+ *               is the launch's, read-only by convention). */
+#include "fg_kernel.h"
+
+struct t_diag_args {
+    uint32_t n;
+    uint32_t *out;
+};
+
+/* not inlined: a fault report names it (function+offset) */
+__attribute__((noinline)) static void put(uint32_t *out, int32_t i, uint32_t v) { out[i] = v; }
+
+void t_overrun(const struct t_diag_args *p) {
+    uint32_t stride = fg_grid_dim_x() * fg_block_dim_x();
+    for (uint32_t i = fg_global_id_x(); i < p->n; i += stride) put(p->out, (int32_t)i, i);
+}
+
+void t_underrun(const struct t_diag_args *p) {
+    if (fg_global_id_x() == 0) put(p->out, -1, 7);
+}
+
+void t_deadlock(const struct t_diag_args *p) {
+    volatile uint32_t *flag = p->out;
+    if (fg_thread_idx_x() == 0)
+        while (!*flag) {
+        }
+    fg_sync();
+    *flag = 1;
+}
+
+void t_spin(const struct t_diag_args *p) {
+    volatile uint32_t *flag = p->out;
+    while (!*flag) {
+    }
+}
+
+void t_param_write(const struct t_diag_args *p) {
+    if (fg_global_id_x() == 0) ((volatile struct t_diag_args *)p)->n = 5;
+}
