@@ -63,6 +63,8 @@ WAVES      :=
 WAVE_TESTS :=
 SOAK_TESTS :=
 EXPERIMENTS :=
+RESULTS_EXPERIMENTS :=
+DEMO_EXPERIMENTS :=
 
 include $(sort $(wildcard mk/*.mk))
 

@@ -5,3 +5,14 @@
 SIM_SRCS += sim/work/ev_work.c sim/work/ev_ipv4.c sim/work/ipv6_work.c sim/work/memc_work.c \
             sim/work/ipsec_work.c sim/work/des_ref.c
 TESTS    += test_event_kernels
+# EDGE Figs. 12-13 (issue 12 items 2-5): one multitasking run (background +
+# events of one kind, draining / preemption / reservation, skip-execution),
+# its statistics, the two experiment programs and their sweeps.
+SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c
+SIM_SRCS += sim/work/mt_prog.c sim/work/exp_cli.c
+PROGRAMS += edge_fig12 edge_fig13
+TESTS    += test_edge_mt
+# make results: full size (EDGE artifact sizes, three seeds); make demo: the
+# reduced descriptions (test sizes; docs/RESULTS.md states both)
+RESULTS_EXPERIMENTS += experiments/edge_fig12.ini experiments/edge_fig13.ini
+DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini

@@ -330,6 +330,188 @@ def plot_fe_fig12(d, plt):
                        f"F/E queues: {d['blocks']['fe_sched_queues']}")
 
 
+# ------------------------------------------------------ EDGE Figs. 12 and 13
+
+EVS = ["ipv4", "ipv6", "memc", "ipsec"]
+BGS = ["conv", "mm", "bp", "bfs"]
+EVN = {"ipv4": "IPv4", "ipv6": "IPv6", "memc": "MemC", "ipsec": "IPSec"}
+F12_SETS = [("", "all pairs"), ("_possible", "preemption possible (background regs >= event regs)"),
+            ("_conv_mm", "CONV and MM backgrounds"), ("_extra_regs", "MemC / IPSec with extra free registers")]
+
+
+def blocks_of(d):
+    b = d.get("blocks", {})
+    return ", ".join(f"{k} {v}" for k, v in b.items() if not str(v).startswith("not used")) or "?"
+
+
+def fig12_summary(d):
+    p = d["paper"]
+    rows = []
+    for suf, label in F12_SETS:
+        if f"avg_ratio{suf}" not in d or not d.get(f"n_pairs{suf}"):
+            continue
+        paper = (f"{p['avg_ratio' + suf]:g}x / {p['tail_ratio' + suf]:g}x" if f"avg_ratio{suf}" in p
+                 else "(paper: 'e.g. CONV/MM', same as possible)")
+        rows.append([label, f"{d['n_pairs' + suf]:g}", f"**{fold(d['avg_ratio' + suf])}**",
+                     f"**{fold(d['tail_ratio' + suf])}**", fold(d["tail_p99_ratio" + suf]), paper])
+    return table(["draining / preemption, ratio of the pairs' means", "pairs", "average", "tail (max)", "tail (p99)",
+                  "paper avg / tail"], rows)
+
+
+def fig12_pairs(d):
+    rows = []
+    for name, q in d["pairs"].items():
+        D, P, X = q["D"], q["P"], q.get("X")
+        pre = f"{100 * P['preempted'] / P['events']:.0f}%" if P["events"] else "—"
+        rows.append([name, f"{q['regs_event']:g} / {q['regs_background']:g}", f"{D['avg']:.0f}", f"{D['max']:.0f}",
+                     f"{P['avg']:.1f}", f"{P['max']:.0f}", pre, fold(q["avg_ratio"]), fold(q["max_ratio"]),
+                     f"{X['avg']:.1f} / {X['max']:.0f}" if X else "—", f"{D['events']:g} / {P['events']:g}"])
+    return table(["event / background", "regs ev / bg", "D avg", "D max", "P avg", "P max", "P preempted",
+                  "avg D/P", "max D/P", "X avg / max", "events D / P"], rows)
+
+
+def plot_fig12(d, plt):
+    names = list(d["pairs"])
+    fig, axes = plt.subplots(2, 1, figsize=(13, 8))
+    modes = [("D", "draining", "#999999"), ("P", "preemption", "#2b6cb0"), ("X", "preemption, extra registers",
+                                                                               "#dd6b20")]
+    w = 0.27
+    for ax, key, tag, title in ((axes[0], "avg", "a", "average"), (axes[1], "max", "b", "tail (max)")):
+        for i, (m, label, col) in enumerate(modes):
+            xs = [j + (i - 1) * w for j, n in enumerate(names) if m in d["pairs"][n]]
+            ys = [max(d["pairs"][n][m][key], 0.5) for n in names if m in d["pairs"][n]]
+            ax.bar(xs, ys, w, label=label, color=col)
+        for j, n in enumerate(names):
+            if not d["pairs"][n]["preemption_possible"]:
+                ax.text(j, 0.97, "regs", ha="center", va="top", fontsize=7, color="#c53030",
+                        transform=ax.get_xaxis_transform())
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(names)), [n.replace("/", "\n") for n in names], fontsize=8)
+        ax.set_ylabel("scheduling latency (cycles)")
+        suf = "avg_ratio" if key == "avg" else "tail_ratio"
+        p = d["paper"]
+        ax.set_title(f"\n({tag}) {title} scheduling latency; draining / preemption: all pairs {fold(d[suf])} "
+                     f"(paper {p[suf]:g}x), possible {fold(d[suf + '_possible'])} (paper {p[suf + '_possible']:g}x), "
+                     f"extra regs {fold(d[suf + '_extra_regs'])} (paper {p[suf + '_extra_regs']:g}x)", fontsize=9)
+        ax.legend(fontsize=8, loc="lower center", ncol=3, bbox_to_anchor=(0.5, 1.08), frameon=False)
+    fig.suptitle(f"EDGE Fig. 12: event scheduling latency, launch -> warp context ready, execution skipped "
+                 f"({d['size']} sizes)\n'regs': the event needs more registers per thread than the background's "
+                 f"warps (EDGE IV-D); blocks: {blocks_of(d)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+F13_MODES = [("D", "draining"), ("R", "reservation"), ("P", "preemption")]
+F13_RATIOS = [("antt_p_over_d_high", "ANTT, high rate: D / P"), ("antt_p_over_r_high", "ANTT, high rate: R / P"),
+              ("event_p_over_d_high", "event slowdown, high: D / P"),
+              ("event_p_over_r_high", "event slowdown, high: R / P"),
+              ("event_p_over_d_low", "event slowdown, low: D / P"),
+              ("event_r_over_p_low", "event slowdown, low: P / R"),
+              ("bg_r_over_p_low", "background slowdown, low: R / P"),
+              ("bg_p_over_d_high", "background slowdown, high: P / D"),
+              ("bg_p_over_r_high", "background slowdown, high: P / R"),
+              ("antt_p_over_d_low", "ANTT, low rate: D / P"), ("antt_p_over_r_low", "ANTT, low rate: R / P")]
+
+
+def fig13_summary(d):
+    p = d["paper"]
+    return table(["ratio (of the averages over the pairs)", "this model", "paper"],
+                 [[label, f"**{d[k]:.2f}x**" if k in p else f"{d[k]:.2f}x", f"{p[k]:g}x" if k in p else "—"]
+                  for k, label in F13_RATIOS if k in d])
+
+
+def fig13_average(d):
+    rows = []
+    for r in ("low", "high"):
+        a = d["average"][r]
+        for m, label in F13_MODES:
+            x = a[m]
+            rows.append([r, label, f"{x['event_slowdown']:.2f}", f"{x['bg_slowdown']:.2f}", f"{x['antt']:.2f}",
+                         f"{x['pairs']:g}"])
+    return table(["rate", "mode", "event slowdown", "background slowdown", "ANTT", "pairs"], rows)
+
+
+def fig13_pairs(d):
+    rows = []
+    for name, q in d["pairs"].items():
+        for r in ("low", "high"):
+            if r not in q:
+                continue
+            c = [name, r]
+            for m, _ in F13_MODES:
+                x = q[r][m]
+                c.append(f"{x['event_slowdown']:.2f} / {x['bg_slowdown']:.2f} / {x['antt']:.2f} ({x['events']:g})")
+            rows.append(c)
+    return table(["event / background", "rate"] + [f"{label}: event / bg / ANTT (events)" for _, label in F13_MODES],
+                 rows)
+
+
+def plot_fig13(d, plt):
+    evs = [e for e in EVS if any(n.startswith(e + "/") for n in d["pairs"])]
+    bgs = [b for b in BGS if any(n.endswith("/" + b) for n in d["pairs"])]
+    fig, axes = plt.subplots(2, len(evs) + 1, figsize=(max(13, 3.2 * (len(evs) + 1)), 7.5), squeeze=False)
+    legend = []
+    cols = {"D": "#999999", "R": "#38a169", "P": "#2b6cb0"}
+    bgcols = {"D": "black", "R": "#c53030", "P": "#805ad5"}
+    w = 0.27
+    for row, r in enumerate(("low", "high")):
+        for col, e in enumerate(evs + ["average"]):
+            ax = axes[row][col]
+            groups = bgs if e != "average" else ["average"]
+            ax2 = ax.twinx()
+            for i, (m, label) in enumerate(F13_MODES):
+                ev, bg = [], []
+                for b in groups:
+                    q = d["average"][r][m] if e == "average" else d["pairs"].get(f"{e}/{b}", {}).get(r, {}).get(m)
+                    ev.append(q["event_slowdown"] if q else 0)
+                    bg.append(q["bg_slowdown"] if q else 0)
+                xs = [j + (i - 1) * w for j in range(len(groups))]
+                ax.bar(xs, ev, w, color=cols[m], label=f"{m} event")
+                ax2.scatter(xs, bg, marker="_", s=200, linewidths=2.5, color=bgcols[m],
+                            label=f"{m} BG" if col == 0 and row == 0 else None, zorder=3)
+            ax.set_yscale("log", base=2)
+            ax.set_ylim(0.5, max(4, ax.get_ylim()[1]))
+            ax.axhline(1, color="black", lw=0.6, ls=":")
+            if row == 0 and col == 0:
+                legend = [a.get_legend_handles_labels() for a in (ax, ax2)]
+            ax.set_xticks(range(len(groups)), [g.upper() for g in groups], fontsize=8)
+            ax2.set_ylim(0, max(2.5, ax2.get_ylim()[1]))
+            tag = "abcdefghij"[row * (len(evs) + 1) + col]
+            ax.set_title(f"({tag}) {EVN.get(e, 'Average')}, {r} rate", fontsize=9)
+            if col == 0:
+                ax.set_ylabel("event slowdown (log2)")
+            if col == len(evs):
+                ax2.set_ylabel("BG slowdown (bars: event; dashes: BG)")
+                k1, k2 = ("event_p_over_d_high", "event_p_over_r_high") if r == "high" else ("event_p_over_d_low",
+                                                                                             "event_r_over_p_low")
+                p = d["paper"]
+                txt = (f"P vs D: {d[k1]:.2f}x (paper {p[k1]:g}x)\n" + (
+                    f"P vs R: {d[k2]:.2f}x (paper {p[k2]:g}x)\nANTT D/P {d['antt_p_over_d_high']:.2f}x "
+                    f"(paper {p['antt_p_over_d_high']:g}x)\nANTT R/P {d['antt_p_over_r_high']:.2f}x "
+                    f"(paper {p['antt_p_over_r_high']:g}x)" if r == "high" else
+                    f"R vs P: {d[k2]:.2f}x (paper {p[k2]:g}x)"))
+                ax.text(0.02, 0.98, txt, transform=ax.transAxes, va="top", fontsize=7, color="#c53030",
+                        bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1})
+    h, lab = legend[0][0] + legend[1][0], legend[0][1] + legend[1][1]
+    fig.legend(h, lab, loc="lower center", ncol=6, fontsize=8)
+    fig.suptitle(f"EDGE Fig. 13: slowdown against isolation, draining (D) / reservation (R) / preemption (P)\n"
+                 f"low = 2 events in flight, high = 32 IPv4/6, 16 MemC/IPSec ({d['size']} sizes; blocks: "
+                 f"{blocks_of(d)})", fontsize=9)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+def edge_mt_figures(suffix, experiment):
+    """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
+    return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
+             "experiment": f"experiments/edge_fig12{experiment}.ini", "program": "build/bin/edge_fig12",
+             "tables": {f"edge_fig12{suffix}": fig12_summary, f"edge_fig12{suffix}_pairs": fig12_pairs}},
+            {"name": f"edge_fig13{suffix}", "json": f"edge_fig13{suffix}.json", "plot": plot_fig13,
+             "experiment": f"experiments/edge_fig13{experiment}.ini", "program": "build/bin/edge_fig13",
+             "tables": {f"edge_fig13{suffix}": fig13_summary, f"edge_fig13{suffix}_average": fig13_average,
+                        f"edge_fig13{suffix}_pairs": fig13_pairs}}]
+
+
 # ---------------------------------------------------------------- registry
 
 FIGURES = [
@@ -347,7 +529,7 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
-]
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo")
 
 
 def load(results, fig):

@@ -2,8 +2,8 @@
 """sweep: the experiment runner (docs/SWEEPS.md).
 
 An experiment (experiments/NAME.ini) is a list of independent points: the
-cross product of its axes (each value a set of config overrides) and its
-seeds.  Each point is one run of the experiment's C program
+cross product of its axes (each value a set of config overrides), then any
+extra points listed in [points NAME] sections, each point once per seed.  Each point is one run of the experiment's C program
 (`PROGRAM ARGS --set k=v ... --point --out FILE`), writing one JSON file.
 The runner runs the points locally N at a time or submits them as Slurm job
 arrays, skips points already finished with the same inputs (command line,
@@ -168,12 +168,12 @@ class Experiment:
         self.inputs = e.get("inputs", "").split()
         self.time_limit = e.getint("time_limit_minutes", 0)
         self.memory_mb = e.getint("memory_mb", 0)
-        self.axes = []
+        self.axes, extra = [], []
         for sec in cp.sections():
             if sec == "experiment":
                 continue
-            if not sec.startswith("axis "):
-                raise SweepError(f"{path}: [{sec}]: expected [experiment] or [axis NAME]")
+            if not sec.startswith(("axis ", "points ")):
+                raise SweepError(f"{path}: [{sec}]: expected [experiment], [axis NAME] or [points NAME]")
             vals = []
             for label, text in cp[sec].items():
                 ov = text.split()
@@ -183,14 +183,17 @@ class Experiment:
                 vals.append((label, ov))
             if not vals:
                 raise SweepError(f"{path}: [{sec}] has no values")
-            self.axes.append((sec[5:].strip(), vals))
+            if sec.startswith("axis "):
+                self.axes.append((sec[5:].strip(), vals))
+            else:  # [points NAME]: one extra point per line, outside the axes' cross product
+                extra += [({sec[7:].strip(): label}, ov) for label, ov in vals]
+        combos = [({name: label for (name, _), (label, _) in zip(self.axes, combo)}, [o for _, ovs in combo for o in ovs])
+                  for combo in itertools.product(*[vals for _, vals in self.axes])] if self.axes or not extra else []
         self.points = []
-        for combo in itertools.product(*[vals for _, vals in self.axes]):
-            values = {name: label for (name, _), (label, _) in zip(self.axes, combo)}
-            ov = [o for _, ovs in combo for o in ovs]
+        for values, ov in combos + extra:
             for seed in self.seeds or [None]:
-                extra = [f"{self.seed_key}={seed}"] if seed is not None else []
-                self.points.append(Point(self, len(self.points), values, ov + extra, seed))
+                sk = [f"{self.seed_key}={seed}"] if seed is not None else []
+                self.points.append(Point(self, len(self.points), values, ov + sk, seed))
         ids = [p.id for p in self.points]
         if len(set(ids)) != len(ids):
             raise SweepError(f"{path}: two points have the same id (value labels must differ)")

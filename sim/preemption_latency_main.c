@@ -45,6 +45,7 @@
 #include "fg_json.h"
 #include "fg_progress.h"
 #include "simt/gpu.h"
+#include "work/exp_cli.h"
 #include "work/preempt_run.h"
 
 /* ------------------------------------------------------ configurations */
@@ -294,13 +295,7 @@ static int report(const cJSON *points, cJSON *rtl_check, const char *out, const 
                 cJSON_AddItemToArray(runs, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(pt[k][c], "run"), 1));
     }
     if (rtl_check) cJSON_AddItemToObject(root, "rtl_check", rtl_check);
-    char err[600];
-    if (fg_json_write(root, out, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        bad = 1;
-    } else {
-        printf("\nwrote %s\n", out);
-    }
+    bad |= exp_write_result(root, out, prog);
     cJSON_Delete(root);
     return bad;
 }
@@ -470,28 +465,21 @@ static int one_point(const prun_params *x, const gpu_config *gc, const char *out
 }
 
 int main(int argc, char **argv) {
-    const char *cfgpath = "configs/edge.ini", *exppath = "configs/preemption_latency.ini";
-    const char *out = "results/preemption_latency.json", *merge = NULL;
-    const char *impl_s = NULL, *size_s = NULL, *kern_s = NULL;
+    const char *size_s = NULL, *kern_s = NULL;
     unsigned par = 0;
-    bool rtl_check = false, point = false;
+    bool rtl_check = false;
     char err[512];
+    exp_cli a;
     fg_config *cfg = fg_config_new();
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0;
-    if (!cfg || !sets) return 2;
+    if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", "configs/preemption_latency.ini",
+                             "results/preemption_latency.json"))
+        return 2;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--exp") && i + 1 < argc) exppath = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
-        else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl_s = argv[++i];
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) size_s = argv[++i];
+        if (exp_cli_arg(&a, argc, argv, &i)) continue;
+        if (!strcmp(argv[i], "--size") && i + 1 < argc) size_s = argv[++i];
         else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) kern_s = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) par = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--rtl-check")) rtl_check = true;
-        else if (!strcmp(argv[i], "--point")) point = true;
-        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
@@ -499,38 +487,31 @@ int main(int argc, char **argv) {
                     "       %s ... --point --out POINT.json\n"
                     "       %s --merge LIST --out FILE\n",
                     argv[0], argv[0], argv[0]);
+            exp_cli_free(&a);
+            fg_config_free(cfg);
             return 2;
         }
     }
+    const char *out = a.out;
     int rc = 2;
-    if (merge) {
-        cJSON *points = fg_json_read_list(merge, err, sizeof err);
-        if (!points) goto cfg_err;
-        rc = report(points, NULL, out, argv[0]);
+    if (a.merge) {
+        cJSON *points = exp_cli_points(&a, argv[0]);
+        rc = points ? report(points, NULL, out, argv[0]) : 2;
         cJSON_Delete(points);
         goto done;
     }
-    if (fg_config_load(cfg, cfgpath, err, sizeof err) || fg_config_load(cfg, exppath, err, sizeof err)) goto cfg_err;
-    for (int i = 0; i < nsets; i++)
-        if (fg_config_set(cfg, sets[i], err, sizeof err)) goto cfg_err;
+    if (exp_cli_load(&a, cfg, err, sizeof err)) goto cfg_err;
     gpu_config gc;
     gpu_config_default(&gc);
     prun_params x;
     prun_params_default(&x);
-    if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err)) goto cfg_err;
-    if (fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "preempt", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "mem", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "preemption_latency", err, sizeof err))
+    if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err) ||
+        exp_cli_check_unused(cfg, "preemption_latency", err, sizeof err))
         goto cfg_err;
     if (size_s) snprintf(x.size, sizeof x.size, "%s", size_s);
     if (kern_s) snprintf(x.kernels, sizeof x.kernels, "%s", kern_s);
-    if (impl_s && fg_impl_parse(impl_s, &gc.pre.impl)) {
-        fprintf(stderr, "%s: --impl %s: expected rtl, c or lockstep\n", argv[0], impl_s);
-        goto done;
-    }
-    if (impl_s) gc.mem.fe_impl = gc.pre.impl;
-    if (point) {
+    if (exp_cli_impl(&a, &gc, err, sizeof err)) goto cfg_err;
+    if (a.point) {
         rc = one_point(&x, &gc, out, argv[0]);
         goto done;
     }
@@ -538,7 +519,7 @@ int main(int argc, char **argv) {
     if (!par) par = 1;
     rc = sweep(&x, &gc, gc.pre.impl, par, rtl_check, out, argv[0]);
 done:
-    free(sets);
+    exp_cli_free(&a);
     fg_config_free(cfg);
     return rc;
 cfg_err:

@@ -101,6 +101,15 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     v = c->pre.save_per_reg;
     if (fg_config_u64(cfg, "preempt", "save_cycles_per_reg", 0, 255, &v, err, errlen)) return -1;
     c->pre.save_per_reg = (unsigned)v;
+    b = c->pre.skip_exec;
+    if (fg_config_bool(cfg, "preempt", "skip_exec", &b, err, errlen)) return -1;
+    c->pre.skip_exec = b;
+    b = c->pre.extra_regs;
+    if (fg_config_bool(cfg, "preempt", "extra_regs", &b, err, errlen)) return -1;
+    c->pre.extra_regs = b;
+    v = c->pre.reserve_cores;
+    if (fg_config_u64(cfg, "preempt", "reserve_cores", 0, 1023, &v, err, errlen)) return -1;
+    c->pre.reserve_cores = (unsigned)v;
     return 0;
 }
 
@@ -174,6 +183,7 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->pre.pewt_entries < 1 || c->pre.pewt_entries > 64) why = "[preempt] pewt_entries must be 1..64";
     else if (c->extra_ports > 1024) why = "extra_ports must be at most 1024";
     else if (c->pre.policy > PRE_POL_CHEAPEST) why = "[preempt] policy must be oldest, newest or cheapest";
+    else if (c->pre.reserve_cores >= c->num_cores) why = "[preempt] reserve_cores must leave a core for the background";
     for (unsigned k = 0; k < 6 && !why; k++)
         if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
     if (why) { snprintf(err, errlen, "gpu config: %s", why); return -1; }
@@ -234,6 +244,11 @@ static void cb_ev_started(void *u, uint64_t tag, const gpu_event_info *i) {
         ev->select = i->select;
         ev->vstat = i->vstat;
         ev->victim_age = i->victim_age;
+    }
+    gpu_t *g = u;
+    if (g->cfg.pre.skip_exec) { /* EDGE VI-C: it will not issue; report it now */
+        ev->first = ev->start;
+        if (g->ev_cb) g->ev_cb(g->ev_user, launch_of(g, (unsigned)tag)->tag, ev);
     }
 }
 
@@ -654,6 +669,15 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     return 0;
 }
 
+/* Reservation (EDGE IV-A, VI-D): with [preempt] reserve_cores = R the last R
+ * cores take only event kernels (warp-level events, and launches with
+ * priority > 0: EDGE's event kernels run at raised priority), the other
+ * cores only the rest.  Without it every core takes everything. */
+static bool core_takes(const gpu_t *g, unsigned core, bool event) {
+    const unsigned r = g->cfg.pre.reserve_cores;
+    return !r || (core >= g->cfg.num_cores - r) == event;
+}
+
 /* launch a before b? (priority, then arrival) */
 static bool before(const simt_launch *a, const simt_launch *b) {
     return a->k.priority != b->k.priority ? a->k.priority > b->k.priority : a->seq < b->seq;
@@ -684,10 +708,11 @@ static void kmu_and_dispatch(gpu_t *g) {
     /* block scheduler: at most one new block per core per cycle */
     unsigned nc = g->cfg.num_cores;
     for (unsigned ci = 0; ci < nc; ci++) {
-        simt_core *c = &g->core[(g->rr_core + ci) % nc];
+        const unsigned cn = (g->rr_core + ci) % nc;
+        simt_core *c = &g->core[cn];
         for (unsigned j = 0; j < n; j++) {
             simt_launch *L = g->lq[order[j]];
-            if (L->next_block >= L->nblocks) continue;
+            if (L->next_block >= L->nblocks || !core_takes(g, cn, L->k.priority > 0)) continue;
             if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
         }
     }
@@ -708,7 +733,7 @@ static void ev_schedule(gpu_t *g) {
         unsigned bestcost = ~0u;
         for (unsigned i = 0; i < nc; i++) {
             unsigned ci = (g->ev_rr + i) % nc;
-            if (!simt_edge_can_push(g->edge[ci])) continue;
+            if (!core_takes(g, ci, true) || !simt_edge_can_push(g->edge[ci])) continue;
             unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
             if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
         }

@@ -76,6 +76,24 @@ typedef struct {
         unsigned save_base;      /* register save/restore: base cycles */
         unsigned save_per_reg;   /* + cycles per saved register (one 128 B line each) */
         bool idle_skip;          /* don't clock a core's blocks while they are idle (1) */
+        /* Experiment modes and policies of EDGE VI-C / VI-D (docs/PREEMPT.md):
+         * skip_exec: an event warp completes as soon as it is ready to be
+         *   scheduled, i.e. in the cycle after the controller's START gave it a
+         *   warp context (a free one, or a flushed victim's), without issuing an
+         *   instruction; its victim is resumed as after a real event.  Scheduling
+         *   latency is then measured without the events' own execution (EDGE
+         *   VI-C, Fig. 12).  Its gpu_event_info is reported at START (first =
+         *   start) and the callbacks' first_instr is never called for it (0).
+         * extra_regs: an event whose registers all fit in the free register file
+         *   may preempt a victim with fewer registers per thread than it needs:
+         *   it takes only the victim's warp slot and reserves its own registers
+         *   (EDGE VI-C's MemC / IPSec variant; 0 = EDGE IV-D's rule).
+         * reserve_cores: spatial reservation (EDGE IV-A, VI-D): the last N cores
+         *   take only event kernels (warp-level events and launches with priority
+         *   > 0), the others only the rest (0 = off; EDGE's: num_cores / 2). */
+        bool skip_exec;
+        bool extra_regs;
+        unsigned reserve_cores;
     } pre;
     /* the memory system ([mem] section, sim/mem/mem_config.h); core_mhz = clock_mhz */
     mem_config mem;

@@ -36,6 +36,7 @@ struct simt_edge_core {
     uint16_t exitq[64];         /* event warps that exited, reported one per cycle */
     unsigned exit_n;
     bool pushed;                /* the SIMT core scheduler pushed an event this cycle */
+    unsigned skip_slot;         /* [preempt] skip_exec: slot + 1 of the event warp to finish next cycle */
     uint64_t drops, skips;
     bool trace;                 /* $FG_PREEMPT_TRACE: print every command */
     bool waves;                 /* FST traces open: clock every cycle */
@@ -144,6 +145,11 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
             simt_core_fault(c, "core %u: controller preempted slot %u, which runs no warp", c->id, s);
             return;
         }
+        if ((arg & PRE_ARG_SAVED) && w->grid->regs_pt < k->regs_pt) { /* extra_regs asked for 0 registers */
+            simt_core_fault(c, "core %u: slot %u: registers saved for an event with more registers than its victim",
+                            c->id, s);
+            return;
+        }
         ev.select = e->select_cycle[s];
         ev.vstat = (unsigned)qo->vstat_o | (e->membar[s] ? GPU_VS_MEMBAR : 0);
         ev.victim_age = w->age;
@@ -161,6 +167,11 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
     simt_core_start_event(c, s, k, c->nwarps + (unsigned)po->hd_idx_o, PRIO_EVENT);
     e->pin.start_valid_i = 1;
     e->pin.start_slot_i = s;
+    if (e->k->pre.skip_exec) { /* EDGE VI-C: ready to be scheduled; skip its execution */
+        w->live = w->active = 0;
+        w->state = WS_DRAIN; /* issues nothing; finished next cycle, after the PEWT took the start */
+        e->skip_slot = s + 1;
+    }
 }
 
 /* The event warp in slot s is gone: put the victim back (EDGE IV-D). */
@@ -242,6 +253,10 @@ static void edge_begin(void *ext) {
                              (unsigned long long)po->cpl_tag_o);
     }
     if (po->err_valid_o) simt_core_fault(c, "core %u: PEWT error %u", c->id, (unsigned)po->err_code_o);
+    if (e->skip_slot) { /* its exit reaches the blocks one edge after the start (edge_pewt.h) */
+        simt_warp_check_done(c, &c->w[e->skip_slot - 1]);
+        e->skip_slot = 0;
+    }
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
     if (qo->err_valid_o)
         simt_core_fault(c, "core %u: preemption controller error %u", c->id, (unsigned)qo->err_code_o);
@@ -293,7 +308,12 @@ static void edge_end(void *ext) {
         e->pin.exit_slot_i = q->ev_exit_slot_i = s;
     }
     q->req_valid_i = po->hd_valid_o;
-    q->req_regs_i = po->hd_regs_o;
+    /* registers the event needs from its victim: its own count (EDGE IV-D), or
+     * none when they all fit in the free register file and [preempt]
+     * extra_regs lets it reserve them there (EDGE VI-C); rf_free_i then makes
+     * the START reserve them.  The register file only fills between selection
+     * and START by a START (no block lands while the PEWT holds the event). */
+    q->req_regs_i = e->k->pre.extra_regs && simt_core_regs_fit(c, (unsigned)po->hd_regs_o) ? 0 : po->hd_regs_o;
     unsigned fs = 0;
     q->free_ctx_i = po->hd_valid_o && simt_core_free_ctx(c, (unsigned)po->hd_regs_o, &fs);
     q->free_slot_i = fs;
@@ -362,7 +382,7 @@ unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k) {
     for (unsigned i = 0; i < c->nwarps && best > 1; i++) {
         const simt_warp *w = &c->w[i];
         if (w->state != WS_RUN || w->event || w->stop_fetch) continue;
-        if (w->grid->regs_pt < k->regs_pt) continue;
+        if (w->grid->regs_pt < k->regs_pt && !(e->k->pre.extra_regs && simt_core_regs_fit(c, k->regs_pt))) continue;
         unsigned est = (w->bar_wait && !w->active && (e->k->pre.opts & PRE_OPT_BARSKIP)) ? 1 : w->n_ld ? 3 : 2;
         if (est < best) best = est;
     }

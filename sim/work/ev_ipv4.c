@@ -7,4 +7,4 @@
 #include "work/ipv4_work.h"
 
 EV_WORK_DEFINE(ev_ipv4_ops, "ipv4", "ipv4_fwd", IPV4_PKTS_PER_EVENT, ipv4, route_gen_params, route_gen_params_default,
-               route_gen_params_load);
+               route_gen_params_load, ipv4_work_check, ev_idle_none);

@@ -34,6 +34,68 @@ const char *ev_elf_path(char *buf, size_t len, const char *kdir, const char *nam
     return buf;
 }
 
+int ev_idle_none(const void *w, gpu_t *g, char *err, size_t errlen) {
+    (void)w, (void)g, (void)err, (void)errlen;
+    return 0;
+}
+
+static const void *region_src(const ev_region *r) { return r->src ? r->src : &r->word; }
+
+int ev_io_put(gpu_t *g, const ev_io *io) {
+    uint8_t poison[4096];
+    for (unsigned i = 0; i < io->nin; i++)
+        if (gpu_mem_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len)) return -1;
+    memset(poison, io->poison, sizeof poison);
+    for (unsigned i = 0; i < io->nout; i++)
+        for (size_t off = 0; off < io->out[i].len; off += sizeof poison) {
+            size_t n = io->out[i].len - off < sizeof poison ? io->out[i].len - off : sizeof poison;
+            if (gpu_mem_write(g, io->out[i].addr + off, poison, n)) return -1;
+        }
+    return 0;
+}
+
+static void io_sent(void *u, uint64_t tag, uint64_t cycle, const void *data, size_t len) {
+    ev_send_state *st = u;
+    (void)tag, (void)cycle, (void)data, (void)len;
+    if (--st->left == 0 && st->cb) st->cb(st->user, st->tag);
+}
+
+int ev_io_send(gpu_t *g, const ev_io *io, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb, void *user,
+               uint64_t tag) {
+    ev_io outs = *io; /* the outputs' poison: backdoor, not traffic */
+    outs.nin = 0;
+    if (gpu_dma_free(g) < io->nin || ev_io_put(g, &outs)) return -1;
+    *st = (ev_send_state){cb, user, tag, io->nin};
+    for (unsigned i = 0; i < io->nin; i++)
+        if (gpu_dma_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st, tag))
+            return -1;
+    return 0;
+}
+
+int ev_io_check_skipped(gpu_t *g, const ev_io *io, const char *name, unsigned slot, char *err, size_t errlen) {
+    uint8_t buf[4096];
+    for (unsigned o = 0; o < 2; o++) {
+        const ev_region *rs = o ? io->out : io->in;
+        for (unsigned i = 0; i < (o ? io->nout : io->nin); i++)
+            for (size_t off = 0; off < rs[i].len; off += sizeof buf) {
+                size_t n = rs[i].len - off < sizeof buf ? rs[i].len - off : sizeof buf;
+                if (gpu_mem_read(g, rs[i].addr + off, buf, n)) {
+                    snprintf(err, errlen, "%s: slot %u: region outside GPU memory", name, slot);
+                    return -1;
+                }
+                for (size_t j = 0; j < n; j++) {
+                    uint8_t want = o ? io->poison : ((const uint8_t *)region_src(&rs[i]))[off + j];
+                    if (buf[j] == want) continue;
+                    snprintf(err, errlen, "%s: slot %u skipped event: %s %u byte %zu is 0x%02x, want 0x%02x (%s)", name,
+                             slot, o ? "output" : "input", i, off + j, buf[j], want,
+                             o ? "an output was written" : "the input did not arrive");
+                    return -1;
+                }
+            }
+    }
+    return 0;
+}
+
 gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threads, unsigned priority,
                              uint64_t tag) {
     gpu_launch_desc d = {0};

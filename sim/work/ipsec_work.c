@@ -94,7 +94,8 @@ int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const c
     ipsec_build_sp(sp);
     ipsec_build_schedules(w->key, esk, dsk);
     w->plain = calloc(slots, gp->payload_bytes);
-    if (!w->plain) {
+    w->send = calloc(slots, sizeof *w->send);
+    if (!w->plain || !w->send) {
         snprintf(err, errlen, "ipsec: out of memory");
         return -1;
     }
@@ -129,6 +130,7 @@ int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const c
 
 void ipsec_work_free(ipsec_work *w) {
     free(w->plain);
+    free(w->send);
     memset(w, 0, sizeof *w);
 }
 
@@ -146,19 +148,26 @@ gpu_launch_desc ipsec_work_desc(const ipsec_work *w, unsigned slot, unsigned n, 
     return ev_warp_desc(&w->k, ipsec_work_param(w, slot), ipsec_work_threads(w), priority, tag);
 }
 
-int ipsec_work_fill(ipsec_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
+int ipsec_work_io(const ipsec_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen) {
     const size_t pb = w->gp.payload_bytes;
     if (slot >= w->slots || n != 1) {
         snprintf(err, errlen, "ipsec: slot %u / %u packets out of range (one packet per event)", slot, n);
         return -1;
     }
-    uint8_t *pl = w->plain + slot * pb, poison[IPSEC_MAX_PAYLOAD];
+    memset(io, 0, sizeof *io);
+    io->in[0] = (ev_region){w->pay_base + slot * pb, w->plain + slot * pb, pb, 0};
+    io->nin = 1;
+    io->out[0] = (ev_region){w->out_base + slot * pb, NULL, pb, 0};
+    io->nout = 1;
+    io->poison = POISON;
+    return 0;
+}
+
+int ipsec_work_gen(ipsec_work *w, unsigned slot, unsigned n, fg_rng *rng) {
+    const size_t pb = w->gp.payload_bytes;
+    uint8_t *pl = w->plain + slot * pb;
+    (void)n;
     for (size_t i = 0; i < pb; i++) pl[i] = (uint8_t)fg_rng_next(rng);
-    memset(poison, POISON, pb);
-    if (gpu_mem_write(g, w->pay_base + slot * pb, pl, pb) || gpu_mem_write(g, w->out_base + slot * pb, poison, pb)) {
-        snprintf(err, errlen, "ipsec: payload upload failed");
-        return -1;
-    }
     return 0;
 }
 
@@ -199,4 +208,4 @@ int ipsec_work_check(ipsec_work *w, gpu_t *g, unsigned slot, unsigned n, char *e
 /* ------------------------------------------------------------ ev_work */
 /* one packet per event warp (EDGE V) */
 EV_WORK_DEFINE(ev_ipsec_ops, "ipsec", "ipsec_3des", 1, ipsec, ipsec_gen_params, ipsec_gen_params_default,
-               ipsec_gen_params_load);
+               ipsec_gen_params_load, ipsec_work_check, ev_idle_none);

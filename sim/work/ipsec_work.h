@@ -14,6 +14,7 @@
 #include "fg_config.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "work/ev_work.h"
 
 typedef struct {
     unsigned payload_bytes; /* [ipsec] payload_bytes, 256 (EDGE V) */
@@ -34,6 +35,7 @@ typedef struct {
     unsigned slots;
     uint64_t esk, dsk, sp, sq_base, pay_base, out_base;
     uint8_t *plain; /* host copy of every slot's plaintext */
+    ev_send_state *send; /* per slot */
     uint64_t checked, wrong;
 } ipsec_work;
 
@@ -44,7 +46,10 @@ uint64_t ipsec_work_param(const ipsec_work *w, unsigned slot);
 unsigned ipsec_work_threads(const ipsec_work *w); /* min(32, payload blocks) */
 /* n must be 1: one packet per event warp (EDGE V). */
 gpu_launch_desc ipsec_work_desc(const ipsec_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
-int ipsec_work_fill(ipsec_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);
+/* ev_work's pattern (ev_work.h): the slot's memory (payload in, output
+ * buffer out) and a new payload in the host copy. */
+int ipsec_work_io(const ipsec_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen);
+int ipsec_work_gen(ipsec_work *w, unsigned slot, unsigned n, fg_rng *rng);
 /* The payload must hold the 3DES-ECB ciphertext, the output the plaintext. */
 int ipsec_work_check(ipsec_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
 

@@ -70,61 +70,40 @@ gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, un
     return d;
 }
 
-/* New packets for the slot (host copy) and its results poisoned, so a
- * kernel that does not write them is caught. */
-static int make_packets(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
-    if (slot >= w->slots || n == 0 || n > IPV4_PKTS_PER_EVENT) {
-        snprintf(err, errlen, "ipv4: slot %u / %u packets out of range", slot, n);
-        return -1;
-    }
-    uint8_t *pk = w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
-    for (unsigned i = 0; i < n; i++) ipv4_gen_packet(rng, &w->rp, w->routes, w->n_routes, pk + i * IPV4_PKT_BYTES);
-    uint32_t poison[IPV4_PKTS_PER_EVENT];
-    memset(poison, 0xA5, sizeof poison);
-    if (gpu_mem_write(g, w->out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4, poison, sizeof poison)) {
-        snprintf(err, errlen, "ipv4: result buffer outside GPU memory");
-        return -1;
-    }
-    return 0;
-}
-
 static uint64_t pkt_addr(const ipv4_work *w, unsigned slot) {
     return w->pkt_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
 }
 
-int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
-    if (make_packets(w, g, slot, n, rng, err, errlen)) return -1;
-    uint32_t n32 = n;
-    if (gpu_mem_write(g, pkt_addr(w, slot), w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES,
-                      (size_t)n * IPV4_PKT_BYTES) ||
-        gpu_mem_write(g, ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), &n32, 4)) {
-        snprintf(err, errlen, "ipv4: packet upload failed");
+int ipv4_work_io(const ipv4_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen) {
+    if (slot >= w->slots || n == 0 || n > IPV4_PKTS_PER_EVENT) {
+        snprintf(err, errlen, "ipv4: slot %u / %u packets out of range", slot, n);
         return -1;
     }
+    memset(io, 0, sizeof *io);
+    io->in[0] = (ev_region){pkt_addr(w, slot), w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES,
+                            (size_t)n * IPV4_PKT_BYTES, 0};
+    io->in[1] = (ev_region){ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), NULL, 4, n};
+    io->nin = 2;
+    /* every result word poisoned, so a kernel that does not write one is caught */
+    io->out[0] = (ev_region){w->out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4, NULL, IPV4_PKTS_PER_EVENT * 4, 0};
+    io->nout = 1;
+    io->poison = 0xA5;
     return 0;
 }
 
-static void sent_one(void *u, uint64_t slot, uint64_t cycle, const void *data, size_t len) {
-    ipv4_work *w = u;
-    struct ipv4_send *p = &w->send[slot];
-    (void)cycle, (void)data, (void)len;
-    if (--p->left == 0 && p->cb) p->cb(p->user, p->tag);
+int ipv4_work_gen(ipv4_work *w, unsigned slot, unsigned n, fg_rng *rng) {
+    uint8_t *pk = w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    for (unsigned i = 0; i < n; i++) ipv4_gen_packet(rng, &w->rp, w->routes, w->n_routes, pk + i * IPV4_PKT_BYTES);
+    return 0;
+}
+
+int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
+    return ev_ipv4_ops.fill(w, g, slot, n, rng, err, errlen);
 }
 
 int ipv4_work_send(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, double bytes_per_cycle,
                    ipv4_sent_cb cb, void *user, uint64_t tag, char *err, size_t errlen) {
-    if (gpu_dma_free(g) < 2) return 1;
-    if (make_packets(w, g, slot, n, rng, err, errlen)) return -1;
-    uint32_t n32 = n;
-    w->send[slot] = (struct ipv4_send){cb, user, tag, 2};
-    if (gpu_dma_write(g, pkt_addr(w, slot), w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES,
-                      (size_t)n * IPV4_PKT_BYTES, bytes_per_cycle, sent_one, w, slot) ||
-        gpu_dma_write(g, ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), &n32, 4, bytes_per_cycle,
-                      sent_one, w, slot)) {
-        snprintf(err, errlen, "ipv4: packet DMA failed");
-        return -1;
-    }
-    return 0;
+    return ev_ipv4_ops.send(w, g, slot, n, rng, bytes_per_cycle, cb, user, tag, err, errlen);
 }
 
 int ipv4_work_check(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen) {

@@ -16,8 +16,9 @@
 
 #include "simt/gpu.h"
 #include "sys/route_gen.h"
+#include "work/ev_work.h"
 
-typedef void (*ipv4_sent_cb)(void *user, uint64_t tag);
+typedef ev_sent_cb ipv4_sent_cb;
 
 typedef struct {
     route_gen_params rp;
@@ -30,7 +31,7 @@ typedef struct {
     uint64_t l1, chunks, sq_base, pkt_base, out_base;
     uint8_t *pkts;       /* host copy of every slot's packets */
     uint64_t checked, wrong;
-    struct ipv4_send { ipv4_sent_cb cb; void *user; uint64_t tag; unsigned left; } *send; /* per slot */
+    ev_send_state *send; /* per slot */
 } ipv4_work;
 
 /* Builds the route table, loads the kernel ELF, allocates and
@@ -42,6 +43,11 @@ uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot);
 /* A launch descriptor for one event of n packets in slot (a warp-level
  * event: one block of n <= 32 threads). */
 gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
+/* The slot's memory for n packets (ev_work.h): packets and packet count in,
+ * the 32 result words out (poison 0xA5); -1 when slot / n are out of range. */
+int ipv4_work_io(const ipv4_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen);
+/* n new packets in the slot's host copy. */
+int ipv4_work_gen(ipv4_work *w, unsigned slot, unsigned n, fg_rng *rng);
 /* Fills the slot with n new packets and poisons its results (backdoor: no
  * time passes). */
 int ipv4_work_fill(ipv4_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);

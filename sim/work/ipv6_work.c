@@ -280,7 +280,8 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
     if (ipv6_route_gen(gp, &w->routes, &w->n_routes, err, errlen)) return -1;
     w->ref = lpm6_ref_build(w->routes, w->n_routes);
     w->pkts = calloc((size_t)slots * IPV6_PKTS_PER_EVENT, IPV6_PKT_BYTES);
-    if (!w->ref || !w->pkts) {
+    w->send = calloc(slots, sizeof *w->send);
+    if (!w->ref || !w->pkts || !w->send) {
         snprintf(err, errlen, "ipv6: out of memory");
         return -1;
     }
@@ -319,6 +320,7 @@ void ipv6_work_free(ipv6_work *w) {
     lpm6_ref_free(w->ref);
     free(w->routes);
     free(w->pkts);
+    free(w->send);
     memset(w, 0, sizeof *w);
 }
 
@@ -330,22 +332,25 @@ gpu_launch_desc ipv6_work_desc(const ipv6_work *w, unsigned slot, unsigned n, un
     return ev_warp_desc(&w->k, ipv6_work_param(w, slot), n, priority, tag);
 }
 
-int ipv6_work_fill(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen) {
+int ipv6_work_io(const ipv6_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen) {
     if (slot >= w->slots || n == 0 || n > IPV6_PKTS_PER_EVENT) {
         snprintf(err, errlen, "ipv6: slot %u / %u packets out of range", slot, n);
         return -1;
     }
+    memset(io, 0, sizeof *io);
+    io->in[0] = (ev_region){w->pkt_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES,
+                            w->pkts + (size_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES, (size_t)n * IPV6_PKT_BYTES, 0};
+    io->in[1] = (ev_region){ipv6_work_param(w, slot) + offsetof(ipv6_params, npkts), NULL, 4, n};
+    io->nin = 2;
+    io->out[0] = (ev_region){w->out_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * 4, NULL, IPV6_PKTS_PER_EVENT * 4, 0};
+    io->nout = 1;
+    io->poison = 0xA5;
+    return 0;
+}
+
+int ipv6_work_gen(ipv6_work *w, unsigned slot, unsigned n, fg_rng *rng) {
     uint8_t *pk = w->pkts + (size_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES;
     for (unsigned i = 0; i < n; i++) ipv6_gen_packet(rng, &w->gp, w->routes, w->n_routes, pk + i * IPV6_PKT_BYTES);
-    uint32_t poison[IPV6_PKTS_PER_EVENT], n32 = n;
-    memset(poison, 0xA5, sizeof poison);
-    if (gpu_mem_write(g, w->pkt_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES, pk,
-                      (size_t)n * IPV6_PKT_BYTES) ||
-        gpu_mem_write(g, w->out_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * 4, poison, sizeof poison) ||
-        gpu_mem_write(g, ipv6_work_param(w, slot) + offsetof(ipv6_params, npkts), &n32, 4)) {
-        snprintf(err, errlen, "ipv6: packet upload failed");
-        return -1;
-    }
     return 0;
 }
 
@@ -374,4 +379,4 @@ int ipv6_work_check(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, char *err
 
 /* ------------------------------------------------------------ ev_work */
 EV_WORK_DEFINE(ev_ipv6_ops, "ipv6", "ipv6_fwd", IPV6_PKTS_PER_EVENT, ipv6, ipv6_gen_params, ipv6_gen_params_default,
-               ipv6_gen_params_load);
+               ipv6_gen_params_load, ipv6_work_check, ev_idle_none);

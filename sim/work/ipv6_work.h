@@ -15,6 +15,7 @@
 #include "fg_config.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "work/ev_work.h"
 
 typedef struct {
     uint64_t prefix; /* upper 64 address bits, host order, low (64 - len) bits zero */
@@ -71,6 +72,7 @@ typedef struct {
     unsigned slots;
     uint64_t l1, chunks, sq_base, pkt_base, out_base;
     uint8_t *pkts; /* host copy of every slot's packets */
+    ev_send_state *send; /* per slot */
     uint64_t checked, wrong;
 } ipv6_work;
 
@@ -79,7 +81,10 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
 void ipv6_work_free(ipv6_work *w);
 uint64_t ipv6_work_param(const ipv6_work *w, unsigned slot);
 gpu_launch_desc ipv6_work_desc(const ipv6_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
-int ipv6_work_fill(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);
+/* ev_work's pattern (ev_work.h): the slot's memory (packets and count in,
+ * 32 result words out, poison 0xA5) and new packets in the host copy. */
+int ipv6_work_io(const ipv6_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen);
+int ipv6_work_gen(ipv6_work *w, unsigned slot, unsigned n, fg_rng *rng);
 int ipv6_work_check(ipv6_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
 
 #endif

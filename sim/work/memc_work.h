@@ -15,6 +15,7 @@
 #include "fg_config.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "work/ev_work.h"
 
 typedef struct {
     unsigned hash_power;   /* [memc] hash_power: 2^14 = 16384 entries (EDGE V) */
@@ -44,6 +45,7 @@ typedef struct {
     unsigned slots;
     uint64_t table_addr, locks_addr, values_addr, sq_base, rx_base, tx_base;
     uint8_t *rx; /* host copy of every slot's requests */
+    ev_send_state *send; /* per slot */
     uint64_t checked, wrong, hits, misses, others;
 } memc_work;
 
@@ -52,10 +54,18 @@ int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char
 void memc_work_free(memc_work *w);
 uint64_t memc_work_param(const memc_work *w, unsigned slot);
 gpu_launch_desc memc_work_desc(const memc_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);
+/* ev_work's pattern (ev_work.h): the slot's memory (requests and count in,
+ * the 32 TX buffers out) and new requests in the host copy. */
+int memc_work_io(const memc_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen);
+int memc_work_gen(memc_work *w, unsigned slot, unsigned n, fg_rng *rng);
 int memc_work_fill(memc_work *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, char *err, size_t errlen);
 /* Every word of the slot's responses, the set locks back at zero and the
- * GET mark of every hit entry, against the direct map. */
+ * GET mark of every hit entry, against the direct map (the event ran alone). */
 int memc_work_check(memc_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
+/* The same without the locks, which other MemC events still running may
+ * hold; and the locks alone, once no MemC event runs (ev_work.h). */
+int memc_work_check_running(memc_work *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
+int memc_work_check_idle(memc_work *w, gpu_t *g, char *err, size_t errlen);
 /* The response the reference expects for one request (MEMC_PKT_BYTES;
  * untouched bytes keep `poison`); returns 1 hit, 0 miss, -1 not a GET. */
 int memc_response_ref(const memc_work *w, const uint8_t *req, uint8_t poison, uint8_t *resp);

@@ -65,6 +65,20 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(big2["overrides"], ["fake.n=2", "fake.m=x", "fake.seed=2"])
         self.assertEqual(big2["result"]["values"], {"n": "2", "m": "x", "seed": "2"})
 
+    def test_extra_points_beyond_the_axes(self):
+        e = self.exp("[axis m]\nx = fake.m=1\ny = fake.m=2\n[points alone]\nbg = fake.m=0 fake.alone=bg\n",
+                     header="seeds = 1-2\nseed_key = fake.seed")
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        res = self.result()
+        self.assertEqual([p["id"] for p in res["points"]],
+                         ["m=x,seed=1", "m=x,seed=2", "m=y,seed=1", "m=y,seed=2", "alone=bg,seed=1", "alone=bg,seed=2"])
+        self.assertEqual(res["points"][5]["values"], {"alone": "bg"})
+        self.assertEqual(res["points"][5]["overrides"], ["fake.m=0", "fake.alone=bg", "fake.seed=2"])
+        only = self.exp("[points p]\na = fake.a=1\nb = fake.a=2\n", name="only")
+        self.assertEqual(self.run_sweep("run", only).returncode, 0)
+        self.assertEqual([p["id"] for p in self.result("only")["points"]], ["p=a", "p=b"])
+
     def test_second_run_runs_nothing(self):
         e = self.exp("[axis a]\nx = fake.a=1\ny = fake.a=2\nz = fake.a=3\n")
         self.assertEqual(self.run_sweep("run", e).returncode, 0)

@@ -1,0 +1,231 @@
+/* edge_fig13: EDGE Fig. 13 (Sec. VI-D), event and background slowdown with
+ * draining (D), reservation (R: half the SIMT cores for events, half for the
+ * background) and preemption (P), at a low and a high event rate, and the
+ * ANTT (issue 12, item 3).
+ *
+ * One point = one event kind beside one background kernel in one mode at
+ * one rate, or one of them alone (rate = alone): events are offered every
+ * gap cycles (uniform +-50 %, seeded: the same offers in D, R and P) and sent
+ * while fewer than the rate's limit are in flight (low: 2; high: 32 IPv4 /
+ * IPv6, 16 MemC / IPSec, as EDGE VI-D), for as long as the background runs;
+ * every event executes and its results are checked.  Event runtime = launch
+ * at the SIMT core scheduler -> complete (scheduling time included).
+ * --merge: slowdown = shared / alone (events: mean runtime over the run's
+ * events / mean alone; background: its cycles / alone), per pair and
+ * averaged over the pairs; ANTT (Eyerman & Eeckhout, EDGE [14]) = the mean
+ * over every event and the background of T_shared / T_alone.
+ * Usage: sim/work/mt_prog.h; rates and sizes: configs/edge_fig13.ini; the
+ * sweep: experiments/edge_fig13.ini; docs/RESULTS.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_json.h"
+#include "work/exp_cli.h"
+#include "work/mt_prog.h"
+#include "work/mt_stats.h"
+
+#define MAXE 4
+#define MAXB 4
+static const char *const EVS[MAXE] = {"ipv4", "ipv6", "memc", "ipsec"};
+static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs"};
+static const char *const MODES[3] = {"D", "R", "P"};
+static const char *const RATES[2] = {"low", "high"};
+
+static int idx(const char *const *names, unsigned n, const char *s) {
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(names[i], s)) return (int)i;
+    return -1;
+}
+
+/* [edge_fig13] rate and its limits -> the run's offers */
+static int prepare(mt_params *x, gpu_config *gc, fg_config *cfg, cJSON *point, char *err, size_t errlen) {
+    static const char *const RATE_NAMES[] = {"low", "high", "alone", NULL};
+    unsigned rate = 1;
+    uint64_t low_n = 2, high_ip = 32, high_n = 16, low_gap = 1000, high_gap = 150, alone_n = 24;
+    const char *s = "edge_fig13";
+    if (fg_config_enum(cfg, s, "rate", RATE_NAMES, &rate, err, errlen) ||
+        fg_config_u64(cfg, s, "low_inflight", 1, 32, &low_n, err, errlen) ||
+        fg_config_u64(cfg, s, "high_inflight_ip", 1, 32, &high_ip, err, errlen) ||
+        fg_config_u64(cfg, s, "high_inflight", 1, 32, &high_n, err, errlen) ||
+        fg_config_u64(cfg, s, "low_gap", 2, 100000000, &low_gap, err, errlen) ||
+        fg_config_u64(cfg, s, "high_gap", 2, 100000000, &high_gap, err, errlen) ||
+        fg_config_u64(cfg, s, "alone_events", 1, 100000, &alone_n, err, errlen))
+        return -1;
+    if (gc->pre.skip_exec) {
+        snprintf(err, errlen, "EDGE Fig. 13 runs the events: [preempt] skip_exec must be 0");
+        return -1;
+    }
+    bool ev_none = !strcmp(x->event, "none"), bg_none = !strcmp(x->bg, "none");
+    if ((rate == 2) != (ev_none || bg_none)) {
+        snprintf(err, errlen, "rate = alone is for an event kind or a background alone (the other none)");
+        return -1;
+    }
+    if (rate == 2 && bg_none) { /* events in isolation, one at a time */
+        x->max_inflight = 1;
+        x->max_events = alone_n;
+    } else if (rate < 2) {
+        bool ip = !strcmp(x->event, "ipv4") || !strcmp(x->event, "ipv6");
+        uint64_t gap = rate ? high_gap : low_gap;
+        x->max_inflight = (unsigned)(rate ? (ip ? high_ip : high_n) : low_n);
+        x->gap_min = gap / 2;
+        x->gap_max = gap + gap / 2;
+    }
+    cJSON_AddStringToObject(point, "rate", RATE_NAMES[rate]);
+    return 0;
+}
+
+typedef struct {
+    bool have;
+    double *rt;    /* event runtimes */
+    size_t n;
+    double bg, sched, dropped, offered;
+    double ev_slow, bg_slow, antt;
+} cell;
+
+static cJSON *cell_json(const cell *k) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "event_slowdown", k->ev_slow);
+    cJSON_AddNumberToObject(o, "bg_slowdown", k->bg_slow);
+    cJSON_AddNumberToObject(o, "antt", k->antt);
+    cJSON_AddNumberToObject(o, "events", (double)k->n);
+    cJSON_AddNumberToObject(o, "offered", k->offered);
+    cJSON_AddNumberToObject(o, "dropped", k->dropped);
+    cJSON_AddNumberToObject(o, "avg_event_runtime", mt_mean(k->rt, k->n));
+    cJSON_AddNumberToObject(o, "avg_sched_latency", k->sched);
+    cJSON_AddNumberToObject(o, "bg_cycles", k->bg);
+    return o;
+}
+
+static int report(const cJSON *points, const char *out, const char *prog) {
+    cell(*c)[MAXB][2][3] = calloc(MAXE, sizeof *c);
+    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0};
+    if (!c) return 1;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, points) {
+        const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background"), *rate = mt_jstr(p, "rate");
+        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg), r = idx(RATES, 2, rate), m = idx(MODES, 3, mt_jstr(p, "mode"));
+        size_t n;
+        double *rt = mt_jarray(p, "runtime", &n);
+        if (!strcmp(rate, "alone") && e >= 0 && !strcmp(bg, "none")) {
+            iso_ev[e] = mt_mean(rt, n);
+        } else if (!strcmp(rate, "alone") && b >= 0 && !strcmp(ev, "none")) {
+            iso_bg[b] = fg_json_num(p, "bg_cycles");
+        } else if (e >= 0 && b >= 0 && r >= 0 && m >= 0) {
+            cell *k = &c[e][b][r][m];
+            size_t ns;
+            double *sl = mt_jarray(p, "sched", &ns);
+            *k = (cell){true, rt, n, fg_json_num(p, "bg_cycles"), mt_mean(sl, ns), fg_json_num(p, "dropped"),
+                        fg_json_num(p, "offered"), 0, 0, 0};
+            free(sl);
+            continue;
+        } else {
+            fprintf(stderr, "%s: point %s/%s/%s/%s is not part of EDGE Fig. 13\n", prog, ev, bg, rate,
+                    mt_jstr(p, "mode"));
+            free(rt);
+            free(c);
+            return 1;
+        }
+        free(rt);
+    }
+    const char *size = mt_jstr(cJSON_GetArrayItem(points, 0), "size");
+    cJSON *root = cJSON_CreateObject(), *pairs = cJSON_CreateObject(), *avg = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "experiment", "EDGE Fig. 13: slowdowns with draining, reservation, preemption; ANTT");
+    cJSON_AddStringToObject(root, "size", size);
+    cJSON_AddItemToObject(root, "blocks", mt_blocks(points));
+    cJSON_AddStringToObject(root, "definitions",
+                            "event runtime: launch at the SIMT core scheduler -> complete (scheduling included); "
+                            "slowdown: shared / alone (events: mean runtime / mean alone); ANTT: mean over the run's "
+                            "events and its background of T_shared / T_alone (Eyerman & Eeckhout 2008); averages: "
+                            "arithmetic mean over the pairs; ratios: of those averages");
+    cJSON *al = cJSON_AddObjectToObject(root, "alone"), *ale = cJSON_AddObjectToObject(al, "event_runtime"),
+          *alb = cJSON_AddObjectToObject(al, "bg_cycles");
+    for (unsigned e = 0; e < MAXE; e++)
+        if (iso_ev[e] > 0) cJSON_AddNumberToObject(ale, EVS[e], iso_ev[e]);
+    for (unsigned b = 0; b < MAXB; b++)
+        if (iso_bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso_bg[b]);
+    printf("\nEDGE Fig. 13: slowdown against isolation (event / background / ANTT), %s sizes; blocks: %s\n", size,
+           mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
+    double mean[2][3][3] = {{{0}}}; /* rate, mode, (event, bg, antt) */
+    unsigned np[2] = {0};
+    int bad = 0;
+    for (unsigned r = 0; r < 2; r++) {
+        printf("\n%s rate                 %-24s %-24s %-24s\n", RATES[r], "draining (D)", "reservation (R)",
+               "preemption (P)");
+        for (unsigned e = 0; e < MAXE; e++)
+            for (unsigned b = 0; b < MAXB; b++) {
+                cell *k = c[e][b][r];
+                if (!k[0].have && !k[1].have && !k[2].have) continue;
+                char name[32];
+                snprintf(name, sizeof name, "%s/%s", EVS[e], BGS[b]);
+                if (!(k[0].have && k[1].have && k[2].have) || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
+                    fprintf(stderr, "%s: %s %s rate: needs D, R and P and both alone runs\n", prog, name, RATES[r]);
+                    bad = 1;
+                    continue;
+                }
+                cJSON *po = cJSON_GetObjectItemCaseSensitive(pairs, name);
+                if (!po) po = cJSON_AddObjectToObject(pairs, name);
+                cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);
+                printf("  %-18s", name);
+                for (unsigned m = 0; m < 3; m++) {
+                    k[m].ev_slow = mt_slowdown(mt_mean(k[m].rt, k[m].n), iso_ev[e]);
+                    k[m].bg_slow = mt_slowdown(k[m].bg, iso_bg[b]);
+                    k[m].antt = mt_antt(k[m].rt, k[m].n, iso_ev[e], k[m].bg, iso_bg[b]);
+                    mean[r][m][0] += k[m].ev_slow, mean[r][m][1] += k[m].bg_slow, mean[r][m][2] += k[m].antt;
+                    cJSON_AddItemToObject(ro, MODES[m], cell_json(&k[m]));
+                    printf("  %6.2f %5.2f %6.2f (%4zu)", k[m].ev_slow, k[m].bg_slow, k[m].antt, k[m].n);
+                }
+                printf("\n");
+                np[r]++;
+            }
+        cJSON *ra = cJSON_AddObjectToObject(avg, RATES[r]);
+        printf("  %-18s", "average");
+        for (unsigned m = 0; m < 3; m++) {
+            for (unsigned j = 0; j < 3; j++) mean[r][m][j] = np[r] ? mean[r][m][j] / np[r] : 0;
+            cJSON *mo = cJSON_AddObjectToObject(ra, MODES[m]);
+            cJSON_AddNumberToObject(mo, "event_slowdown", mean[r][m][0]);
+            cJSON_AddNumberToObject(mo, "bg_slowdown", mean[r][m][1]);
+            cJSON_AddNumberToObject(mo, "antt", mean[r][m][2]);
+            cJSON_AddNumberToObject(mo, "pairs", np[r]);
+            printf("  %6.2f %5.2f %6.2f       ", mean[r][m][0], mean[r][m][1], mean[r][m][2]);
+        }
+        printf("\n");
+    }
+    /* headline ratios: how much P improves on D or R (a larger slowdown / P's) */
+    static const struct { const char *key; unsigned r, num, den, what; double paper; } RAT[] = {
+        {"antt_p_over_d_high", 1, 0, 2, 2, 1.4},   {"antt_p_over_r_high", 1, 1, 2, 2, 2.7},
+        {"event_p_over_d_high", 1, 0, 2, 0, 1.4},  {"event_p_over_r_high", 1, 1, 2, 0, 2.8},
+        {"event_p_over_d_low", 0, 0, 2, 0, 1.3},   {"antt_p_over_d_low", 0, 0, 2, 2, 0},
+        {"antt_p_over_r_low", 0, 1, 2, 2, 0},      {"event_r_over_p_low", 0, 2, 1, 0, 2.3},
+        {"bg_r_over_p_low", 0, 1, 2, 1, 1.3},      {"bg_p_over_d_high", 1, 2, 0, 1, 1.3},
+        {"bg_p_over_r_high", 1, 2, 1, 1, 1.2}};
+    cJSON *pap = cJSON_AddObjectToObject(root, "paper");
+    printf("\n%-22s %8s   paper\n", "ratio", "model");
+    for (unsigned i = 0; i < sizeof RAT / sizeof RAT[0]; i++) {
+        double d = mean[RAT[i].r][RAT[i].den][RAT[i].what], v = d > 0 ? mean[RAT[i].r][RAT[i].num][RAT[i].what] / d : 0;
+        cJSON_AddNumberToObject(root, RAT[i].key, v);
+        if (RAT[i].paper > 0) cJSON_AddNumberToObject(pap, RAT[i].key, RAT[i].paper);
+        printf("%-22s %7.2fx   ", RAT[i].key, v);
+        if (RAT[i].paper > 0) printf("%.1fx\n", RAT[i].paper);
+        else printf("-\n");
+    }
+    cJSON_AddStringToObject(root, "ratios", "x_p_over_y: y's average slowdown / P's (how much P improves on y); "
+                                            "x_r_over_p: P's / R's; bg_p_over_y: P's background slowdown / y's");
+    cJSON *mh = cJSON_AddObjectToObject(pap, "memc_high_event_slowdown");
+    cJSON_AddNumberToObject(mh, "D", 37), cJSON_AddNumberToObject(mh, "R", 109), cJSON_AddNumberToObject(mh, "P", 48);
+    cJSON_AddItemToObject(root, "average", avg);
+    cJSON_AddItemToObject(root, "pairs", pairs);
+    bad |= exp_write_result(root, out, prog);
+    cJSON_Delete(root);
+    for (unsigned e = 0; e < MAXE; e++)
+        for (unsigned b = 0; b < MAXB; b++)
+            for (unsigned r = 0; r < 2; r++)
+                for (unsigned m = 0; m < 3; m++) free(c[e][b][r][m].rt);
+    free(c);
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    static const mt_fig F = {"edge_fig13", prepare, report};
+    return mt_prog_main(argc, argv, &F);
+}

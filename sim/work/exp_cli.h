@@ -1,0 +1,48 @@
+/* exp_cli: the command line the experiment programs on the sweep runner
+ * share (docs/SWEEPS.md "What an experiment program provides"):
+ *
+ *   --config FILE   the machine (default per program, e.g. configs/edge.ini)
+ *   --exp FILE      the experiment's own file, loaded after it
+ *   --set s.k=v     overrides, after both, in order (repeatable)
+ *   --impl rtl|c|lockstep   every RTL block of the run: each core's PEWT and
+ *                   preemption controller and each partition's F/E queues
+ *   --point         run one point        --merge LIST   merge point files
+ *   --out FILE      the point's or the result's JSON
+ *
+ * Used by build/bin/preemption_latency, edge_fig12 and edge_fig13. */
+#ifndef WORK_EXP_CLI_H
+#define WORK_EXP_CLI_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fg_config.h"
+#include "simt/gpu.h"
+
+typedef struct {
+    const char *config, *exp, *out, *merge, *impl;
+    const char **sets; /* argc entries */
+    int nsets;
+    bool point;
+} exp_cli;
+
+/* defaults (out may be NULL: required); -1 when out of memory */
+int exp_cli_init(exp_cli *a, int argc, const char *config, const char *exp, const char *out);
+void exp_cli_free(exp_cli *a);
+/* argv[*i] is one of the shared options: takes it (and its value, *i moved
+ * past it) and returns 1; else 0 */
+int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i);
+/* --config, --exp, then every --set, into cfg; -1 with err */
+int exp_cli_load(const exp_cli *a, fg_config *cfg, char *err, size_t errlen);
+/* --impl (when given) onto gc's RTL blocks; -1 with err */
+int exp_cli_impl(const exp_cli *a, gpu_config *gc, char *err, size_t errlen);
+/* --merge's point files as one array, or NULL after printing why */
+cJSON *exp_cli_points(const exp_cli *a, const char *prog);
+/* no key of [gpu], [preempt], [mem] or [own] went unread (a typo); -1 with err */
+int exp_cli_check_unused(fg_config *cfg, const char *own, char *err, size_t errlen);
+/* writes a result file and says so ("wrote FILE"), or prints why not
+ * (prefixed with prog); 0 written, 1 not */
+int exp_write_result(const cJSON *root, const char *out, const char *prog);
+
+#endif

@@ -1,0 +1,169 @@
+/* mt_prog: see mt_prog.h. */
+#include "work/mt_prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_json.h"
+#include "work/ev_work.h"
+#include "work/exp_cli.h"
+
+const char *mt_jstr(const cJSON *o, const char *key) {
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+double *mt_jarray(const cJSON *o, const char *key, size_t *n) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *v;
+    *n = 0;
+    int k = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    double *x = k > 0 ? malloc((size_t)k * sizeof *x) : NULL;
+    if (!x) return NULL;
+    cJSON_ArrayForEach(v, a) x[(*n)++] = v->valuedouble;
+    return x;
+}
+
+int mt_points_ok(const cJSON *points, const char *prog) {
+    const cJSON *p, *first = cJSON_GetArrayItem(points, 0);
+    if (!first) {
+        fprintf(stderr, "%s: no points to merge\n", prog);
+        return 1;
+    }
+    cJSON_ArrayForEach(p, points) {
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ok"))) {
+            fprintf(stderr, "%s: point %s/%s/%s failed: %s\n", prog, mt_jstr(p, "event"), mt_jstr(p, "background"),
+                    mt_jstr(p, "mode"), mt_jstr(p, "error"));
+            return 1;
+        }
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "blocks"), *b = cJSON_GetObjectItemCaseSensitive(first, "blocks");
+        if (strcmp(mt_jstr(p, "size"), mt_jstr(first, "size")) || !cJSON_Compare(a, b, 1)) {
+            fprintf(stderr, "%s: points differ in size or blocks: report one setting at a time\n", prog);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+cJSON *mt_blocks(const cJSON *points) {
+    return cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 0), "blocks"), 1);
+}
+
+/* One point: the run's figures and every event's scheduling latency and
+ * runtime (cycles from its launch at the SIMT core scheduler). */
+static cJSON *point_json(const char *name, const mt_params *x, const gpu_config *gc, const mt_result *r, cJSON *pj) {
+    cJSON *o = pj;
+    cJSON_AddStringToObject(o, "figure", name);
+    cJSON_AddStringToObject(o, "event", x->event);
+    cJSON_AddStringToObject(o, "background", x->bg);
+    cJSON_AddStringToObject(o, "size", x->size);
+    cJSON_AddStringToObject(o, "mode", mt_mode_name(gc));
+    cJSON_AddNumberToObject(o, "seed", (double)x->seed);
+    cJSON_AddNumberToObject(o, "gap_min", (double)x->gap_min);
+    cJSON_AddNumberToObject(o, "gap_max", (double)x->gap_max);
+    cJSON_AddNumberToObject(o, "max_inflight", x->max_inflight);
+    cJSON_AddBoolToObject(o, "skip_exec", gc->pre.skip_exec);
+    cJSON_AddBoolToObject(o, "extra_regs", gc->pre.extra_regs);
+    cJSON_AddNumberToObject(o, "reserve_cores", gc->pre.reserve_cores);
+    fg_block_use uses[4]; /* the EKT and doorbell decoder are not in these runs (mt_prog.h) */
+    fg_json_add_blocks(o, uses, gpu_config_blocks(gc, uses, 4));
+    cJSON_AddBoolToObject(o, "ok", r->ok);
+    cJSON_AddStringToObject(o, "error", r->ok ? "" : r->err);
+    cJSON_AddStringToObject(o, "bg_description", r->bg_desc);
+    cJSON_AddNumberToObject(o, "regs_event", r->regs_ev);
+    cJSON_AddNumberToObject(o, "regs_background", r->regs_bg);
+    cJSON_AddNumberToObject(o, "offered", (double)r->offered);
+    cJSON_AddNumberToObject(o, "dropped", (double)r->dropped);
+    cJSON_AddNumberToObject(o, "events", r->n_ev);
+    cJSON_AddNumberToObject(o, "checked", (double)r->checked);
+    cJSON_AddStringToObject(o, "check", gc->pre.skip_exec ? "skipped: inputs arrived, every output byte untouched"
+                                                          : "every output word against the host reference");
+    unsigned pre = 0, sav = 0;
+    for (unsigned i = 0; i < r->n_ev; i++) pre += r->ev[i].preempted, sav += r->ev[i].saved;
+    cJSON_AddNumberToObject(o, "preempted", pre);
+    cJSON_AddNumberToObject(o, "registers_saved", sav);
+    cJSON_AddNumberToObject(o, "loads_dropped", (double)r->ps.drops);
+    cJSON_AddNumberToObject(o, "barriers_skipped", (double)r->ps.skips);
+    cJSON_AddNumberToObject(o, "bg_cycles", (double)r->bg_cycles);
+    cJSON_AddNumberToObject(o, "gpu_cycles", (double)r->gpu_cycles);
+    cJSON_AddNumberToObject(o, "wall_seconds", r->wall);
+    cJSON *sl = cJSON_AddArrayToObject(o, "sched"), *rt = cJSON_AddArrayToObject(o, "runtime");
+    for (unsigned i = 0; i < r->n_ev; i++) {
+        cJSON_AddItemToArray(sl, cJSON_CreateNumber((double)(r->ev[i].start - r->ev[i].launch)));
+        cJSON_AddItemToArray(rt, cJSON_CreateNumber((double)(r->ev[i].done - r->ev[i].launch)));
+    }
+    return o;
+}
+
+/* o: the point's JSON so far (the figure's prepare may have added to it) */
+static int one_point(const mt_fig *f, mt_params *x, gpu_config *gc, fg_config *cfg, cJSON *o, const char *out,
+                     const char *prog) {
+    char err[600];
+    mt_result r;
+    mt_run(x, gc, cfg, &r);
+    point_json(f->name, x, gc, &r, o);
+    int bad = !r.ok;
+    if (bad) fprintf(stderr, "%s: %s on %s, %s: %s\n", prog, x->event, x->bg, mt_mode_name(gc), r.err);
+    if (fg_json_write(o, out, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        bad = 1;
+    } else if (r.ok) {
+        double s = 0;
+        for (unsigned i = 0; i < r.n_ev; i++) s += (double)(r.ev[i].start - r.ev[i].launch);
+        printf("%s on %s (%s), mode %s: %u events (%llu offered, %llu dropped), %llu checked, avg scheduling %.1f "
+               "cycles, background %llu cycles (%.1f s); wrote %s\n",
+               x->event, x->bg, x->size, mt_mode_name(gc), r.n_ev, (unsigned long long)r.offered,
+               (unsigned long long)r.dropped, (unsigned long long)r.checked, r.n_ev ? s / r.n_ev : 0,
+               (unsigned long long)r.bg_cycles, r.wall, out);
+    }
+    cJSON_Delete(o);
+    mt_result_free(&r);
+    return bad;
+}
+
+int mt_prog_main(int argc, char **argv, const mt_fig *f) {
+    char expdef[128], err[600];
+    snprintf(expdef, sizeof expdef, "configs/%s.ini", f->name);
+    exp_cli a;
+    fg_config *cfg = fg_config_new();
+    int rc = 2;
+    if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", expdef, NULL)) return 2;
+    for (int i = 1; i < argc; i++)
+        if (!exp_cli_arg(&a, argc, argv, &i)) a.out = NULL, i = argc; /* usage */
+    if ((!a.point && !a.merge) || !a.out) {
+        fprintf(stderr,
+                "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
+                "          --point --out POINT.json\n"
+                "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n",
+                argv[0], argv[0]);
+        goto done;
+    }
+    if (a.merge) {
+        cJSON *points = exp_cli_points(&a, argv[0]);
+        rc = !points ? 2 : mt_points_ok(points, argv[0]) || f->report(points, a.out, argv[0]);
+        cJSON_Delete(points);
+        goto done;
+    }
+    if (exp_cli_load(&a, cfg, err, sizeof err)) goto cfg_err;
+    gpu_config gc;
+    gpu_config_default(&gc);
+    mt_params x;
+    mt_params_default(&x);
+    if (gpu_config_load(&gc, cfg, err, sizeof err) || ev_work_load_configs(cfg, err, sizeof err) ||
+        mt_params_load(&x, cfg, f->name, err, sizeof err) || exp_cli_impl(&a, &gc, err, sizeof err))
+        goto cfg_err;
+    cJSON *o = cJSON_CreateObject();
+    if ((f->prepare && f->prepare(&x, &gc, cfg, o, err, sizeof err)) ||
+        exp_cli_check_unused(cfg, f->name, err, sizeof err)) {
+        cJSON_Delete(o);
+        goto cfg_err;
+    }
+    rc = one_point(f, &x, &gc, cfg, o, a.out, argv[0]);
+done:
+    exp_cli_free(&a);
+    fg_config_free(cfg);
+    return rc;
+cfg_err:
+    fprintf(stderr, "%s: %s\n", argv[0], err);
+    goto done;
+}

@@ -1,0 +1,289 @@
+/* mt_run: see mt_run.h. */
+#include "work/mt_run.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fg_util.h"
+#include "sys/pcie.h"
+#include "work/bg_kernels.h"
+#include "work/ev_work.h"
+
+#define SLOTS 64 /* parameter slots per kind: > max_inflight */
+
+typedef struct {
+    gpu_t *g;
+    const ev_work_ops *ops;
+    void *w;
+    bg_run *bg;
+    unsigned prio, n_req;
+    mt_result *r;
+    int cur[SLOTS];          /* the slot's event (index in r->ev), -1 free */
+    unsigned done[SLOTS], ndone; /* slots whose event completed this tick */
+    unsigned cap, inflight;
+    char err[256];
+} ctx;
+
+const char *mt_mode_name(const gpu_config *gc) {
+    if (gc->pre.reserve_cores) return "R";
+    if (!gc->pre.enable) return "D";
+    return gc->pre.extra_regs ? "X" : "P";
+}
+
+static void on_first(void *u, uint64_t tag, uint64_t cyc) { (void)u, (void)tag, (void)cyc; }
+
+static void on_done(void *u, uint64_t tag, uint64_t cyc) {
+    ctx *c = u;
+    if (tag >= BG_TAG_BASE) {
+        bg_on_complete(c->bg, tag, cyc);
+        return;
+    }
+    if (tag >= SLOTS || c->cur[tag] < 0) {
+        snprintf(c->err, sizeof c->err, "completion of unknown event tag %llu", (unsigned long long)tag);
+        return;
+    }
+    c->r->ev[c->cur[tag]].done = cyc;
+    c->done[c->ndone++] = (unsigned)tag;
+}
+
+/* the warp context is ready (reported at START with skip_exec, else with
+ * the first instruction: start is the START cycle either way) */
+static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
+    ctx *c = u;
+    if (tag >= SLOTS || c->cur[tag] < 0) return;
+    mt_event *e = &c->r->ev[c->cur[tag]];
+    e->start = i->start;
+    e->core = i->core;
+    e->preempted = i->preempted;
+    e->saved = i->saved;
+}
+
+/* an event's inputs are in GPU memory (DMA acknowledged): launch it */
+static void on_sent(void *u, uint64_t slot) {
+    ctx *c = u;
+    gpu_launch_desc d = c->ops->desc(c->w, (unsigned)slot, c->n_req, c->prio, slot);
+    c->r->ev[c->cur[slot]].launch = gpu_cycle(c->g);
+    if (gpu_launch(c->g, &d, c->err, sizeof c->err) && !c->err[0]) snprintf(c->err, sizeof c->err, "gpu_launch failed");
+}
+
+static int fail(mt_result *r, const char *what, const char *msg) {
+    snprintf(r->err, sizeof r->err, "%s%s%s", what, *what ? ": " : "", msg);
+    return -1;
+}
+
+/* Offers, sends, checks until the background is done (or max_events
+ * events were sent) and the GPU is idle. */
+static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
+    mt_result *r = c->r;
+    char err[256];
+    fg_rng arr, pk;
+    uint64_t ks = 0;
+    for (const char *p = x->event; *p; p++) ks = ks * 131 + (unsigned char)*p;
+    for (const char *p = x->bg; *p; p++) ks = ks * 131 + (unsigned char)*p;
+    fg_rng_seed(&arr, x->seed ^ ks); /* the same offers in every mode */
+    fg_rng_seed(&pk, x->seed ^ ks ^ 0x5eed);
+    const uint64_t span = x->gap_max - x->gap_min + 1, limit = 4000000000ull;
+    uint64_t next = x->warmup + x->gap_min + fg_rng_below(&arr, span);
+    for (;;) {
+        const uint64_t now = gpu_cycle(c->g);
+        bool offering = c->ops && (!x->max_events || r->n_ev < x->max_events) && (!c->bg || !bg_done(c->bg));
+        if (!offering && gpu_idle(c->g)) break;
+        if (now >= limit) return fail(r, "", "no progress after 4e9 cycles");
+        if (offering && now >= next) {
+            int slot = -1;
+            for (int s = 0; s < SLOTS && slot < 0; s++)
+                if (c->cur[s] < 0) slot = s;
+            int rc = 1;
+            if (c->inflight < x->max_inflight && slot >= 0) {
+                if (r->n_ev == c->cap) {
+                    c->cap = c->cap ? 2 * c->cap : 1024;
+                    mt_event *p = realloc(r->ev, c->cap * sizeof *p);
+                    if (!p) return fail(r, "", "out of memory");
+                    r->ev = p;
+                }
+                c->cur[slot] = (int)r->n_ev;
+                rc = c->ops->send(c->w, c->g, (unsigned)slot, c->n_req, &pk, link_bpc, on_sent, c, (unsigned)slot, err,
+                                  sizeof err);
+                if (rc < 0) return fail(r, "", err);
+                if (rc == 0) {
+                    r->ev[r->n_ev++] = (mt_event){.sent = now};
+                    c->inflight++;
+                } else {
+                    c->cur[slot] = -1; /* the DMA queue is full: offer again next cycle */
+                }
+            } else {
+                r->dropped++;
+                rc = 0;
+            }
+            if (rc == 0) {
+                r->offered++;
+                next = now + x->gap_min + fg_rng_below(&arr, span);
+            }
+        }
+        gpu_tick(c->g);
+        if (c->err[0]) return fail(r, "", c->err);
+        if (gpu_error(c->g)) return fail(r, "gpu", gpu_error(c->g));
+        while (c->ndone) {
+            unsigned slot = c->done[--c->ndone];
+            int rc = skip ? c->ops->check_skipped(c->w, c->g, slot, c->n_req, err, sizeof err)
+                          : c->ops->check_running(c->w, c->g, slot, c->n_req, err, sizeof err);
+            if (rc) return fail(r, "event", err);
+            r->checked++;
+            c->cur[slot] = -1;
+            /* no event of the kind running: the state they share (MemC's locks) */
+            if (!--c->inflight && c->ops->check_idle(c->w, c->g, err, sizeof err)) return fail(r, "events", err);
+        }
+    }
+    return 0;
+}
+
+void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result *r) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(r, 0, sizeof *r);
+    char err[256], kdir[256];
+    const char *bd = getenv("BUILD");
+    snprintf(kdir, sizeof kdir, "%s/sw", bd && *bd ? bd : "build");
+    ctx c = {.prio = x->priority, .r = r};
+    for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
+    pcie_params pp; /* the device's inputs cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */
+    pcie_params_default(&pp);
+    const double link_bpc = pp.bw_gbps * 1000.0 / gc->clock_mhz;
+    bool ev_none = !strcmp(x->event, "none"), bg_none = !strcmp(x->bg, "none");
+    if (!ev_none && !(c.ops = ev_work_find(x->event))) {
+        fail(r, "", "unknown event kind (ipv4, ipv6, memc, ipsec, none)");
+        goto out;
+    }
+    if (ev_none && bg_none) {
+        fail(r, "", "nothing to run: event and background are both none");
+        goto out;
+    }
+    if (bg_none && !x->max_events) {
+        fail(r, "", "events in isolation need max_events");
+        goto out;
+    }
+    if (x->max_inflight < 1 || x->max_inflight > SLOTS / 2 || x->gap_min > x->gap_max) {
+        fail(r, "", "max_inflight must be 1..32 and gap_min <= gap_max");
+        goto out;
+    }
+    if (!(c.g = gpu_new(gc, err, sizeof err))) {
+        fail(r, "gpu", err);
+        goto out;
+    }
+    if (!bg_none && !(c.bg = bg_new(c.g, x->bg, x->size, kdir, x->bg_seed, err, sizeof err))) {
+        fail(r, "", err);
+        goto out;
+    }
+    if (c.ops) {
+        if (!(c.w = c.ops->init(c.g, cfg, kdir, SLOTS, err, sizeof err))) {
+            fail(r, "", err);
+            goto out;
+        }
+        c.n_req = c.ops->reqs_per_event;
+        r->regs_ev = c.ops->regs(c.w);
+    }
+    if (c.bg) {
+        snprintf(r->bg_desc, sizeof r->bg_desc, "%s", bg_describe(c.bg));
+        r->regs_bg = bg_regs_per_thread(c.bg);
+    }
+    gpu_callbacks cb = {on_first, on_done, &c};
+    gpu_set_callbacks(c.g, &cb);
+    gpu_set_event_callback(c.g, on_event, &c);
+    if (c.bg && bg_start(c.bg, err, sizeof err)) {
+        fail(r, "", err);
+        goto out;
+    }
+    if (loop(&c, x, gc->pre.skip_exec, link_bpc)) goto out;
+    if (c.bg && !bg_done(c.bg)) {
+        fail(r, "", "background kernel did not finish");
+        goto out;
+    }
+    if (c.bg && bg_check(c.bg, err, sizeof err)) {
+        fail(r, "background", err);
+        goto out;
+    }
+    for (unsigned i = 0; i < r->n_ev; i++)
+        if (!r->ev[i].done || r->ev[i].start < r->ev[i].launch || r->ev[i].done < r->ev[i].start) {
+            snprintf(r->err, sizeof r->err, "event %u: sent %llu launch %llu start %llu done %llu: out of order", i,
+                     (unsigned long long)r->ev[i].sent, (unsigned long long)r->ev[i].launch,
+                     (unsigned long long)r->ev[i].start, (unsigned long long)r->ev[i].done);
+            goto out;
+        }
+    gpu_get_preempt_stats(c.g, &r->ps);
+    if (r->ps.errors) {
+        snprintf(r->err, sizeof r->err, "%llu PEWT/controller errors", (unsigned long long)r->ps.errors);
+        goto out;
+    }
+    if (r->checked != r->n_ev || r->ps.resumes != r->ps.start_preempt) {
+        snprintf(r->err, sizeof r->err, "%u events sent, %llu checked, %llu preempted, %llu resumed", r->n_ev,
+                 (unsigned long long)r->checked, (unsigned long long)r->ps.start_preempt,
+                 (unsigned long long)r->ps.resumes);
+        goto out;
+    }
+    r->bg_cycles = c.bg ? bg_cycles(c.bg) : 0;
+    r->gpu_cycles = gpu_cycle(c.g);
+    r->ok = 1;
+out:
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (c.w) c.ops->free(c.w);
+    bg_free(c.bg);
+    gpu_free(c.g);
+}
+
+void mt_result_free(mt_result *r) {
+    free(r->ev);
+    r->ev = NULL;
+    r->n_ev = 0;
+}
+
+void mt_params_default(mt_params *x) {
+    memset(x, 0, sizeof *x);
+    snprintf(x->event, sizeof x->event, "ipv4");
+    snprintf(x->bg, sizeof x->bg, "bp");
+    snprintf(x->size, sizeof x->size, "paper");
+    x->seed = 1;
+    x->bg_seed = 1;
+    x->gap_min = 2000;
+    x->gap_max = 5000;
+    x->warmup = 2000;
+    x->max_inflight = 1;
+    x->priority = 3;
+}
+
+int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err, size_t errlen) {
+    static const struct { const char *key; size_t off, len; } S[] = {
+        {"event", offsetof(mt_params, event), sizeof x->event},
+        {"background", offsetof(mt_params, bg), sizeof x->bg},
+        {"size", offsetof(mt_params, size), sizeof x->size}};
+    for (unsigned i = 0; i < 3; i++) {
+        const char *s = fg_config_str(cfg, section, S[i].key);
+        if (!s) continue;
+        if (strlen(s) >= S[i].len) {
+            snprintf(err, errlen, "[%s] %s = %s: too long", section, S[i].key, s);
+            return -1;
+        }
+        snprintf((char *)x + S[i].off, S[i].len, "%s", s);
+    }
+    uint64_t mi = x->max_inflight, pr = x->priority;
+    if (fg_config_u64(cfg, section, "seed", 0, UINT64_MAX, &x->seed, err, errlen) ||
+        fg_config_u64(cfg, section, "bg_seed", 0, UINT64_MAX, &x->bg_seed, err, errlen) ||
+        fg_config_u64(cfg, section, "gap_min", 1, 100000000, &x->gap_min, err, errlen) ||
+        fg_config_u64(cfg, section, "gap_max", 1, 100000000, &x->gap_max, err, errlen) ||
+        fg_config_u64(cfg, section, "warmup", 0, 100000000, &x->warmup, err, errlen) ||
+        fg_config_u64(cfg, section, "max_inflight", 1, SLOTS / 2, &mi, err, errlen) ||
+        fg_config_u64(cfg, section, "max_events", 0, 10000000, &x->max_events, err, errlen) ||
+        fg_config_u64(cfg, section, "priority", 1, 3, &pr, err, errlen))
+        return -1;
+    x->max_inflight = (unsigned)mi;
+    x->priority = (unsigned)pr;
+    if (x->gap_min > x->gap_max) {
+        snprintf(err, errlen, "[%s] gap_min %llu > gap_max %llu", section, (unsigned long long)x->gap_min,
+                 (unsigned long long)x->gap_max);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* mt_run: one run of EDGE's multitasking experiments (EDGE VI-C Fig. 12,
+ * VI-D Fig. 13): a fresh GPU in one scheduling mode ([preempt]: draining,
+ * preemption or reservation, skip_exec, extra_regs), a background kernel
+ * filling it (sim/work/bg_kernels.h; or none: events in isolation) and
+ * event kernels of one kind (sim/work/ev_work.h; or none: the background in
+ * isolation).  Events are offered at seeded random times (the same offers
+ * in every mode); an offered event is sent when fewer than max_inflight
+ * events are in flight, else dropped (EDGE's artifact: "generate events
+ * with a preconfigured rate until the maximum of running events"): its
+ * inputs go through the host DMA port at the PCIe link's rate (ops->send)
+ * and it is launched at the SIMT core scheduler when they are acknowledged.
+ * Every event's results (or, with skip_exec, its untouched outputs and
+ * delivered inputs) and the background's results are checked; a wrong word
+ * fails the run.  Used by build/bin/edge_fig12, build/bin/edge_fig13 and
+ * tests/test_edge_mt.c. */
+#ifndef WORK_MT_RUN_H
+#define WORK_MT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fg_config.h"
+#include "simt/gpu.h"
+
+typedef struct {
+    char event[16];       /* ipv4 | ipv6 | memc | ipsec | none */
+    char bg[16];          /* conv | mm | bp | bfs | none */
+    char size[16];        /* background size: paper | test */
+    uint64_t seed;        /* arrivals, event inputs (background inputs: bg_seed) */
+    uint64_t bg_seed;     /* background inputs (1: the same data in every run) */
+    uint64_t gap_min, gap_max; /* gap between offers, uniform in [min, max] cycles */
+    uint64_t warmup;      /* first offer this long after the background started */
+    unsigned max_inflight; /* events sent and not complete */
+    uint64_t max_events;  /* events sent at most (0: no limit; required when bg is none) */
+    unsigned priority;    /* event launches' priority (1..3) */
+} mt_params;
+
+/* One event, cycles: input DMA began, launch at the SIMT core scheduler
+ * (DMA acknowledged), warp context ready (the controller's START), complete. */
+typedef struct {
+    uint64_t sent, launch, start, done;
+    unsigned core;        /* the SIMT core it ran on */
+    bool preempted, saved;
+} mt_event;
+
+typedef struct {
+    int ok;
+    char err[384];
+    mt_event *ev;         /* every event sent, in send order */
+    unsigned n_ev;
+    uint64_t offered, dropped; /* offers, and those dropped at max_inflight */
+    uint64_t bg_cycles;   /* background: bg_start -> last completion (0: none) */
+    uint64_t gpu_cycles;
+    unsigned regs_bg, regs_ev;
+    char bg_desc[160];
+    uint64_t checked;     /* events whose results (or untouched outputs) were checked */
+    gpu_preempt_stats ps;
+    double wall;
+} mt_result;
+
+void mt_params_default(mt_params *x);
+/* [section] of cfg: event, background, size, seed, bg_seed, gap_min, gap_max,
+ * warmup, max_inflight, max_events, priority (keys absent keep x's values). */
+int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err, size_t errlen);
+
+/* Runs x on a GPU configured by gc; cfg (may be NULL) gives the event
+ * kind's tables ([routes], [ipv6], [memc], [ipsec]).  r->ok = 0 and r->err
+ * say why on any failure, wrong results included.  mt_result_free frees
+ * r->ev. */
+void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result *r);
+void mt_result_free(mt_result *r);
+
+/* "D" draining, "P" preemption, "X" preemption with extra_regs, "R"
+ * reservation, from gc's [preempt]. */
+const char *mt_mode_name(const gpu_config *gc);
+
+#endif

@@ -1,0 +1,562 @@
+/* EDGE Figs. 12-13 machinery (issue 12, items 2-5): the statistics and the
+ * slowdown / ANTT arithmetic against hand-computed cases (the functions and
+ * both programs' --merge), the timed send of every event kind, the
+ * skip-execution mode, the reservation policy, the extra-registers variant,
+ * and one tiny point of each figure through build/bin/edge_fig12 and
+ * edge_fig13 (--point, --merge) with every event and background result
+ * checked.  Blocks in lockstep by default (FG_IMPL). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fg_json.h"
+#include "fg_tb.h"
+#include "gpu_tb.h"
+#include "simt/gpu_internal.h"
+#include "work/bg_kernels.h"
+#include "work/ev_work.h"
+#include "work/mt_run.h"
+#include "work/mt_stats.h"
+
+static void near(double a, double b) { assert_true(fabs(a - b) < 1e-9 * (fabs(b) + 1)); }
+#define NEAR(a, b) near((a), (b))
+
+static const char *build_dir(void) {
+    const char *b = getenv("BUILD");
+    return b && *b ? b : "build";
+}
+
+/* ------------------------------------------------------------ arithmetic */
+
+static void test_stats_hand_computed(void **st) {
+    (void)st;
+    double x[5] = {5, 1, 4, 2, 3};
+    mt_summary s = mt_summarize(x, 5);
+    assert_int_equal(s.n, 5);
+    NEAR(s.avg, 3), NEAR(s.p50, 3), NEAR(s.p99, 5), NEAR(s.max, 5); /* ranks ceil(2.5) = 3, ceil(4.95) = 5 */
+    double y[200];
+    for (int i = 0; i < 200; i++) y[i] = 200 - i;
+    NEAR(mt_percentile(y, 200, 99), 198); /* rank ceil(198) */
+    NEAR(mt_percentile(y, 200, 50), 100);
+    NEAR(mt_percentile(y, 0, 99), 0);
+    NEAR(mt_slowdown(300, 250), 1.2);
+    /* two events of 300 and 500 cycles (250 alone) beside a background of
+     * 1500 (1000 alone): (1.2 + 2.0 + 1.5) / 3 */
+    const double ev[2] = {300, 500};
+    NEAR(mt_antt(ev, 2, 250, 1500, 1000), 4.7 / 3);
+    NEAR(mt_antt(ev, 0, 250, 1500, 1000), 1.5);
+    const double a[2] = {10, 30}, b[2] = {2, 3};
+    NEAR(mt_ratio_of_means(a, b, 2), 8);
+    NEAR(mt_geomean_ratio(a, b, 2), sqrt(50));
+}
+
+/* ------------------------------------------------ programs and point files */
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) fail_msg("cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void scratch(char *dir, size_t n, const char *name) {
+    snprintf(dir, n, "%s/test-edge-mt-%s", build_dir(), name);
+    mkdir(dir, 0755);
+}
+
+/* runs build/bin/<prog> with args (from the repository root); its exit status */
+static int run_prog(const char *prog, const char *args, const char *log) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/bin/%s %s > %s 2>&1", build_dir(), prog, args, log);
+    int rc = system(cmd);
+    if (rc) {
+        printf("# %s failed (status %d); its output:\n", cmd, rc);
+        snprintf(cmd, sizeof cmd, "sed 's/^/#   /' %s", log);
+        if (system(cmd)) printf("#   (no log)\n");
+    }
+    return rc;
+}
+
+static cJSON *merge(const char *prog, const char *dir, const char *const *points, unsigned n) {
+    char list[600], out[600], log[600], text[8192] = "", args[2048];
+    for (unsigned i = 0; i < n; i++) {
+        size_t l = strlen(text);
+        snprintf(text + l, sizeof text - l, "%s/%s\n", dir, points[i]);
+    }
+    snprintf(list, sizeof list, "%s/list.txt", dir);
+    snprintf(out, sizeof out, "%s/result.json", dir);
+    snprintf(log, sizeof log, "%s/merge.log", dir);
+    write_text(list, text);
+    snprintf(args, sizeof args, "--merge %s --out %s", list, out);
+    if (run_prog(prog, args, log)) fail_msg("%s --merge failed", prog);
+    char err[600];
+    cJSON *r = fg_json_read(out, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    return r;
+}
+
+/* writes dir/file from a printf format (a hand-made point file); file */
+__attribute__((format(printf, 3, 4))) static const char *put_point(const char *dir, const char *file, const char *fmt,
+                                                                 ...) {
+    char text[1024], path[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    write_text(path, text);
+    return file;
+}
+
+#define BLOCKS "\"blocks\": {\"edge_pewt\": \"c\"}, \"ok\": true, \"size\": \"test\""
+
+/* Fig. 12's merge on hand-made points: pooled per pair over seeds, ratios
+ * of the pairs' means, the register rule's "possible" set, the variant. */
+static void test_fig12_merge_hand_computed(void **st) {
+    (void)st;
+    char dir[512];
+    scratch(dir, sizeof dir, "f12merge");
+    static const struct { const char *file, *ev, *bg, *mode, *sched; unsigned re, rb; } P[] = {
+        {"a.json", "ipv4", "conv", "D", "[100, 300]", 9, 30}, {"b.json", "ipv4", "conv", "D", "[200]", 9, 30},
+        {"c.json", "ipv4", "conv", "P", "[2, 4]", 9, 30},     {"d.json", "ipv4", "conv", "P", "[3]", 9, 30},
+        {"e.json", "memc", "bp", "D", "[1000]", 24, 21},      {"f.json", "memc", "bp", "P", "[1000]", 24, 21},
+        {"g.json", "memc", "bp", "X", "[10]", 24, 21}};
+    const char *files[7];
+    for (unsigned i = 0; i < 7; i++)
+        files[i] = put_point(dir, P[i].file,
+                             "{" BLOCKS ", \"skip_exec\": true, \"event\": \"%s\", \"background\": \"%s\", "
+                             "\"mode\": \"%s\", \"regs_event\": %u, \"regs_background\": %u, \"preempted\": 0, "
+                             "\"sched\": %s}",
+                             P[i].ev, P[i].bg, P[i].mode, P[i].re, P[i].rb, P[i].sched);
+    cJSON *r = merge("edge_fig12", dir, files, 7);
+    /* ipv4/conv: D {100, 300, 200} avg 200 max 300, P {2, 4, 3} avg 3 max 4;
+     * memc/bp: D 1000, P 1000, X 10 */
+    NEAR(fg_json_num(r, "pairs.ipv4/conv.D.avg"), 200);
+    NEAR(fg_json_num(r, "pairs.ipv4/conv.D.p99"), 300);
+    NEAR(fg_json_num(r, "pairs.ipv4/conv.avg_ratio"), 200.0 / 3);
+    NEAR(fg_json_num(r, "avg_ratio"), 600.0 / 501.5);
+    NEAR(fg_json_num(r, "tail_ratio"), 650.0 / 502);
+    NEAR(fg_json_num(r, "avg_ratio_possible"), 200.0 / 3); /* memc (24) cannot preempt bp (21) */
+    NEAR(fg_json_num(r, "tail_ratio_possible"), 75);
+    NEAR(fg_json_num(r, "avg_ratio_extra_regs"), 600.0 / 6.5);
+    NEAR(fg_json_num(r, "tail_ratio_extra_regs"), 650.0 / 7);
+    NEAR(fg_json_num(r, "n_pairs_possible"), 1);
+    cJSON_Delete(r);
+}
+
+/* Fig. 13's merge on hand-made points (see the comments for the numbers). */
+static void test_fig13_merge_hand_computed(void **st) {
+    (void)st;
+    char dir[512];
+    scratch(dir, sizeof dir, "f13merge");
+    static const struct { const char *file, *ev, *bg, *rate, *mode, *rt; unsigned bgc; } P[] = {
+        {"a.json", "ipv4", "none", "alone", "P", "[200, 300]", 0},    /* alone 250 */
+        {"b.json", "none", "bp", "alone", "P", "[]", 1000},           /* alone 1000 */
+        {"c.json", "ipv4", "bp", "high", "D", "[300, 500]", 1500},    /* 1.6, 1.5, ANTT 4.7 / 3 */
+        {"d.json", "ipv4", "bp", "high", "R", "[1000]", 2000},        /* 4.0, 2.0, ANTT 3 */
+        {"e.json", "ipv4", "bp", "high", "P", "[250, 250, 250]", 1200} /* 1.0, 1.2, ANTT 1.05 */};
+    const char *files[5];
+    for (unsigned i = 0; i < 5; i++)
+        files[i] = put_point(dir, P[i].file,
+                             "{" BLOCKS ", \"event\": \"%s\", \"background\": \"%s\", \"rate\": \"%s\", "
+                             "\"mode\": \"%s\", \"runtime\": %s, \"sched\": [], \"bg_cycles\": %u}",
+                             P[i].ev, P[i].bg, P[i].rate, P[i].mode, P[i].rt, P[i].bgc);
+    cJSON *r = merge("edge_fig13", dir, files, 5);
+    NEAR(fg_json_num(r, "pairs.ipv4/bp.high.D.event_slowdown"), 1.6);
+    NEAR(fg_json_num(r, "pairs.ipv4/bp.high.D.bg_slowdown"), 1.5);
+    NEAR(fg_json_num(r, "pairs.ipv4/bp.high.D.antt"), 4.7 / 3);
+    NEAR(fg_json_num(r, "pairs.ipv4/bp.high.R.antt"), 3);
+    NEAR(fg_json_num(r, "pairs.ipv4/bp.high.P.antt"), 1.05);
+    NEAR(fg_json_num(r, "average.high.P.bg_slowdown"), 1.2);
+    NEAR(fg_json_num(r, "antt_p_over_d_high"), (4.7 / 3) / 1.05);
+    NEAR(fg_json_num(r, "antt_p_over_r_high"), 3 / 1.05);
+    NEAR(fg_json_num(r, "event_p_over_d_high"), 1.6);
+    NEAR(fg_json_num(r, "event_p_over_r_high"), 4);
+    NEAR(fg_json_num(r, "bg_p_over_d_high"), 0.8);
+    NEAR(fg_json_num(r, "alone.event_runtime.ipv4"), 250);
+    cJSON_Delete(r);
+}
+
+/* ------------------------------------------------------- the runs */
+
+static mt_params small(const char *ev, const char *bg) {
+    mt_params x;
+    mt_params_default(&x);
+    snprintf(x.event, sizeof x.event, "%s", ev);
+    snprintf(x.bg, sizeof x.bg, "%s", bg);
+    snprintf(x.size, sizeof x.size, "test");
+    x.gap_min = 1200;
+    x.gap_max = 2400;
+    return x;
+}
+
+static gpu_config machine(bool enable, bool skip) {
+    gpu_config c;
+    gpu_config_default(&c);
+    c.pre.impl = c.mem.fe_impl = tb_impl();
+    c.pre.enable = enable;
+    c.pre.skip_exec = skip;
+    return c;
+}
+
+static void run_ok(const mt_params *x, const gpu_config *c, mt_result *r) {
+    mt_run(x, c, NULL, r);
+    if (!r->ok) fail_msg("%s on %s, %s: %s", x->event, x->bg, mt_mode_name(c), r->err);
+    assert_true(r->n_ev > 0);
+    assert_int_equal(r->checked, r->n_ev);
+}
+
+static double avg_sched(const mt_result *r) {
+    double s = 0;
+    for (unsigned i = 0; i < r->n_ev; i++) s += (double)(r->ev[i].start - r->ev[i].launch);
+    return s / r->n_ev;
+}
+
+static unsigned count_preempted(const mt_result *r) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < r->n_ev; i++) n += r->ev[i].preempted;
+    return n;
+}
+
+/* Every kind's send: the inputs cross the host DMA port at the link's rate
+ * and arrive exactly (check_skipped), the outputs stay poisoned until the
+ * kernel runs; then the event runs and check passes, and check_skipped
+ * sees the outputs written.  A full DMA queue refuses the send untouched. */
+typedef struct {
+    unsigned sent;
+    uint64_t cycle;
+    gpu_t *g;
+} sent_ctx;
+static void on_sent(void *u, uint64_t tag) {
+    sent_ctx *s = u;
+    s->sent += (unsigned)tag;
+    s->cycle = gpu_cycle(s->g);
+}
+
+static void test_send_every_kind(void **st) {
+    (void)st;
+    char kdir[512];
+    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    for (const ev_work_ops *const *k = ev_work_kinds; *k; k++) {
+        const ev_work_ops *o = *k;
+        gpu_config c = machine(true, false);
+        c.num_cores = 2;
+        char err[512];
+        gpu_t *g = gpu_new(&c, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        void *w = o->init(g, NULL, kdir, 4, err, sizeof err);
+        if (!w) fail_msg("%s: %s", o->name, err);
+        fg_rng rng;
+        fg_rng_seed(&rng, 3);
+        sent_ctx s = {0, 0, g};
+        unsigned n = o->reqs_per_event;
+        const uint64_t scratch_addr = gpu_malloc(g, 64);
+        while (gpu_dma_free(g) > 0) /* fill the queue: the send must refuse, rng untouched */
+            assert_int_equal(gpu_dma_write(g, scratch_addr, "x", 1, 0, NULL, NULL, 0), 0);
+        fg_rng before = rng;
+        assert_int_equal(o->send(w, g, 1, n, &rng, 1.0, on_sent, &s, 1, err, sizeof err), 1);
+        assert_memory_equal(&before, &rng, sizeof rng);
+        while (!gpu_dma_idle(g)) gpu_tick(g);
+        const uint64_t t0 = gpu_cycle(g);
+        assert_int_equal(o->send(w, g, 1, n, &rng, 1.0, on_sent, &s, 1, err, sizeof err), 0);
+        while (!s.sent && gpu_cycle(g) < t0 + 100000) gpu_tick(g);
+        assert_int_equal(s.sent, 1);
+        assert_true(s.cycle - t0 >= 32); /* at one byte per cycle: every kind sends more than 32 bytes */
+        if (o->check_skipped(w, g, 1, n, err, sizeof err)) fail_msg("%s: %s", o->name, err);
+        gpu_launch_desc d = o->desc(w, 1, n, 3, 7);
+        if (gpu_launch(g, &d, err, sizeof err)) fail_msg("%s", err);
+        while (!gpu_idle(g)) gpu_tick(g);
+        if (gpu_error(g)) fail_msg("%s: %s", o->name, gpu_error(g));
+        if (o->check(w, g, 1, n, err, sizeof err)) fail_msg("%s", err);
+        if (o->check_running(w, g, 1, n, err, sizeof err) || o->check_idle(w, g, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(o->check_skipped(w, g, 1, n, err, sizeof err), -1);
+        assert_true(strstr(err, "output") || strstr(err, "input")); /* IPSec encrypts its payload in place */
+        printf("# %s: inputs sent in %llu cycles at 1 B/cycle; ran and checked\n", o->name,
+               (unsigned long long)(s.cycle - t0));
+        o->free(w);
+        gpu_free(g);
+    }
+}
+
+/* skip_exec on a tiny GPU: the event gets its context and completes at
+ * once; no instruction issues, its outputs stay poisoned, it is reported at
+ * START with first = start; without skip_exec the same event runs. */
+typedef struct {
+    unsigned firsts, events, done;
+    gpu_event_info info;
+    uint64_t done_cycle;
+} skip_ctx;
+static void sk_first(void *u, uint64_t tag, uint64_t cyc) { (void)tag, (void)cyc, ((skip_ctx *)u)->firsts++; }
+static void sk_done(void *u, uint64_t tag, uint64_t cyc) {
+    skip_ctx *s = u;
+    (void)tag;
+    s->done++;
+    s->done_cycle = cyc;
+}
+static void sk_event(void *u, uint64_t tag, const gpu_event_info *i) {
+    skip_ctx *s = u;
+    (void)tag;
+    s->events++;
+    s->info = *i;
+}
+
+static void test_skip_exec_unit(void **st) {
+    (void)st;
+    char kdir[512];
+    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    for (int skip = 1; skip >= 0; skip--) {
+        gpu_config c = machine(true, skip);
+        c.num_cores = 1;
+        char err[512];
+        gpu_t *g = gpu_new(&c, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        const ev_work_ops *o = ev_work_find("ipv4");
+        void *w = o->init(g, NULL, kdir, 2, err, sizeof err);
+        if (!w) fail_msg("%s", err);
+        fg_rng rng;
+        fg_rng_seed(&rng, 5);
+        if (o->fill(w, g, 0, 32, &rng, err, sizeof err)) fail_msg("%s", err);
+        skip_ctx s = {0};
+        gpu_callbacks cb = {sk_first, sk_done, &s};
+        gpu_set_callbacks(g, &cb);
+        gpu_set_event_callback(g, sk_event, &s);
+        gpu_launch_desc d = o->desc(w, 0, 32, 3, 1);
+        if (gpu_launch(g, &d, err, sizeof err)) fail_msg("%s", err);
+        while (!gpu_idle(g)) gpu_tick(g);
+        if (gpu_error(g)) fail_msg("%s", gpu_error(g));
+        gpu_stats gs;
+        gpu_get_stats(g, &gs);
+        assert_int_equal(s.events, 1);
+        assert_int_equal(s.done, 1);
+        if (skip) {
+            assert_int_equal(gs.warp_instrs, 0);
+            assert_int_equal(s.firsts, 0);
+            assert_true(s.info.first == s.info.start);
+            assert_true(s.done_cycle - s.info.start <= 3); /* exit the cycle after START, PEWT completion after */
+            if (o->check_skipped(w, g, 0, 32, err, sizeof err)) fail_msg("%s", err);
+        } else {
+            assert_true(gs.warp_instrs > 0);
+            assert_int_equal(s.firsts, 1);
+            if (o->check(w, g, 0, 32, err, sizeof err)) fail_msg("%s", err);
+        }
+        printf("# skip_exec %d: START at %llu, complete at %llu, %llu warp instructions\n", skip,
+               (unsigned long long)s.info.start, (unsigned long long)s.done_cycle, (unsigned long long)gs.warp_instrs);
+        o->free(w);
+        gpu_free(g);
+    }
+}
+
+/* The Fig. 12 mode on a full GPU (BP, test size): preempted victims are
+ * resumed after the skipped event, draining waits for a block to finish;
+ * every background word and every skipped event's memory checked. */
+static void test_skip_exec_draining_vs_preemption(void **st) {
+    (void)st;
+    mt_params x = small("ipv4", "bp");
+    mt_result d, p;
+    gpu_config cd = machine(false, true), cp = machine(true, true);
+    run_ok(&x, &cd, &d);
+    run_ok(&x, &cp, &p);
+    for (unsigned i = 0; i < p.n_ev; i++) assert_true(p.ev[i].done - p.ev[i].start <= 3);
+    assert_int_equal(count_preempted(&d), 0);
+    assert_true(count_preempted(&p) > 0);
+    assert_int_equal(p.ps.resumes, count_preempted(&p));
+    assert_true(avg_sched(&d) > 10 * avg_sched(&p));
+    printf("# ipv4 on bp (test), skipped: draining %u events avg %.1f cycles, preemption %u events avg %.1f "
+           "(%u preempted)\n", d.n_ev, avg_sched(&d), p.n_ev, avg_sched(&p), count_preempted(&p));
+    mt_result_free(&d);
+    mt_result_free(&p);
+}
+
+/* Reservation: with reserve_cores = 2 of 4 the background's blocks land
+ * only on cores 0-1, warp-level events and a priority-1 launch only on
+ * 2-3; a configuration without a background core is refused. */
+static void test_reservation_policy(void **st) {
+    (void)st;
+    gpu_config c = machine(false, false);
+    c.num_cores = 4;
+    c.pre.reserve_cores = 4;
+    char err[512], kdir[512];
+    assert_null(gpu_new(&c, err, sizeof err));
+    assert_non_null(strstr(err, "reserve_cores"));
+    c.pre.reserve_cores = 2;
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    bg_run *b = bg_new(g, "bp", "test", kdir, 1, err, sizeof err);
+    const ev_work_ops *o = ev_work_find("ipv4");
+    void *w = b ? o->init(g, NULL, kdir, 4, err, sizeof err) : NULL;
+    if (!w) fail_msg("%s", err);
+    if (bg_start(b, err, sizeof err)) fail_msg("%s", err);
+    for (int i = 0; i < 300; i++) gpu_tick(g);
+    assert_true(g->core[0].used_blocks > 0 && g->core[1].used_blocks > 0);
+    assert_int_equal(g->core[2].used_blocks + g->core[3].used_blocks, 0);
+    fg_rng rng;
+    fg_rng_seed(&rng, 9);
+    if (o->fill(w, g, 0, 32, &rng, err, sizeof err) || o->fill(w, g, 1, 32, &rng, err, sizeof err)) fail_msg("%s", err);
+    gpu_launch_desc e = o->desc(w, 0, 32, 3, 1), k = o->desc(w, 1, 32, 1, 2);
+    k.warp_event = false; /* an ordinary launch at raised priority: an event kernel through the KMU */
+    if (gpu_launch(g, &e, err, sizeof err) || gpu_launch(g, &k, err, sizeof err)) fail_msg("%s", err);
+    for (int i = 0; i < 4; i++) gpu_tick(g);
+    assert_int_equal(g->core[2].used_blocks + g->core[3].used_blocks, 1); /* k's block */
+    while (!gpu_idle(g)) {
+        gpu_tick(g);
+        const simt_launch *L = NULL;
+        for (unsigned i = 0; i < g->n_lq; i++)
+            if (g->lq[i]->warp_event && g->lq[i]->state == LS_EV_CORE) L = g->lq[i];
+        if (L) assert_true(L->ev.core >= 2);
+    }
+    if (gpu_error(g)) fail_msg("%s", gpu_error(g));
+    if (o->check(w, g, 0, 32, err, sizeof err) || o->check(w, g, 1, 32, err, sizeof err)) fail_msg("%s", err);
+    o->free(w);
+    bg_free(b);
+    gpu_free(g);
+    /* the whole run on the 16-core GPU: every event on cores 8-15 */
+    mt_params x = small("ipv4", "bp");
+    x.max_inflight = 8;
+    x.gap_min = 100, x.gap_max = 300;
+    gpu_config cr = machine(false, false), cp = machine(true, false);
+    cr.pre.reserve_cores = 8;
+    mt_result r, p;
+    run_ok(&x, &cr, &r);
+    run_ok(&x, &cp, &p);
+    unsigned low = 0;
+    for (unsigned i = 0; i < r.n_ev; i++) assert_true(r.ev[i].core >= 8);
+    for (unsigned i = 0; i < p.n_ev; i++) low += p.ev[i].core < 8;
+    assert_true(low > 0);
+    assert_true(r.bg_cycles > p.bg_cycles); /* the background has half the cores */
+    printf("# reservation: %u events all on cores 8-15, background %llu cycles (preemption: %llu, %u of %u events "
+           "on cores 0-7)\n", r.n_ev, (unsigned long long)r.bg_cycles, (unsigned long long)p.bg_cycles, low, p.n_ev);
+    mt_result_free(&r);
+    mt_result_free(&p);
+}
+
+/* EDGE VI-C variant: MemC (24 registers) cannot preempt BP (21) under the
+ * IV-D rule; with extra_regs it borrows a victim's slot and reserves its
+ * registers in the free register file (never saved).  Executed for real
+ * too: the victims' and the events' results stay exact. */
+static void test_extra_regs(void **st) {
+    (void)st;
+    mt_params x = small("memc", "bp");
+    gpu_config cp = machine(true, true), cx = machine(true, true);
+    cx.pre.extra_regs = true;
+    mt_result p, xr;
+    run_ok(&x, &cp, &p);
+    run_ok(&x, &cx, &xr);
+    assert_true(xr.regs_ev > xr.regs_bg);
+    assert_int_equal(count_preempted(&p), 0);
+    assert_true(count_preempted(&xr) > 0);
+    for (unsigned i = 0; i < xr.n_ev; i++) assert_false(xr.ev[i].saved);
+    assert_true(avg_sched(&xr) < avg_sched(&p));
+    printf("# memc on bp (test), skipped: rule %.1f cycles (%u preempted), extra registers %.1f (%u preempted)\n",
+           avg_sched(&p), count_preempted(&p), avg_sched(&xr), count_preempted(&xr));
+    mt_result_free(&p);
+    mt_result_free(&xr);
+    gpu_config run = machine(true, false);
+    run.pre.extra_regs = true;
+    x.max_inflight = 6;
+    x.gap_min = 200, x.gap_max = 600;
+    run_ok(&x, &run, &xr);
+    assert_true(count_preempted(&xr) > 0);
+    printf("# memc on bp (test), executed with extra registers: %u events, %u preempted, all checked\n", xr.n_ev,
+           count_preempted(&xr));
+    mt_result_free(&xr);
+}
+
+/* ---------------------------------------------- tiny points of the figures */
+
+static void test_fig12_tiny_point(void **st) {
+    (void)st;
+    char dir[512], args[2048], log[600];
+    scratch(dir, sizeof dir, "f12point");
+    static const char *const M[3][2] = {{"D", "--set preempt.enable=0"}, {"P", "--set preempt.enable=1"},
+                                        {"X", "--set preempt.enable=1 --set preempt.extra_regs=1"}};
+    const char *files[6];
+    char names[6][32];
+    unsigned n = 0;
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned m = 0; m < 3; m++) {
+            const char *ev = e ? "memc" : "ipv4";
+            if (!e && m == 2) continue;
+            snprintf(names[n], sizeof names[n], "%s_%s.json", ev, M[m][0]);
+            snprintf(args, sizeof args,
+                     "--impl %s --set edge_fig12.size=test --set edge_fig12.background=bp --set edge_fig12.event=%s "
+                     "--set edge_fig12.gap_min=1200 --set edge_fig12.gap_max=2400 %s --point --out %s/%s",
+                     fg_impl_name(tb_impl()), ev, M[m][1], dir, names[n]);
+            snprintf(log, sizeof log, "%s/%s.log", dir, names[n]);
+            if (run_prog("edge_fig12", args, log)) fail_msg("edge_fig12 --point failed");
+            files[n] = names[n];
+            n++;
+        }
+    cJSON *r = merge("edge_fig12", dir, files, n);
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "pairs"), "ipv4/bp");
+    assert_non_null(p);
+    assert_true(fg_json_num(r, "avg_ratio") > 1);
+    assert_true(fg_json_num(r, "avg_ratio_extra_regs") > fg_json_num(r, "avg_ratio"));
+    assert_true(fg_json_num(r, "pairs.memc/bp.P.preempted") == 0);
+    assert_true(fg_json_num(r, "pairs.memc/bp.X.preempted") > 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "blocks"), "edge_pewt")->valuestring,
+                        fg_impl_name(tb_impl()));
+    printf("# tiny Fig. 12 (bp test): ipv4 D/P avg %.1fx, tail %.1fx; with memc extra registers %.1fx\n",
+           fg_json_num(r, "pairs.ipv4/bp.avg_ratio"), fg_json_num(r, "pairs.ipv4/bp.max_ratio"),
+           fg_json_num(r, "avg_ratio_extra_regs"));
+    cJSON_Delete(r);
+}
+
+static void test_fig13_tiny_point(void **st) {
+    (void)st;
+    char dir[512], args[2048], log[600];
+    scratch(dir, sizeof dir, "f13point");
+    static const char *const RUNS[5][2] = {
+        {"D.json", "--set edge_fig13.rate=high --set preempt.enable=0"},
+        {"R.json", "--set edge_fig13.rate=high --set preempt.enable=0 --set preempt.reserve_cores=8"},
+        {"P.json", "--set edge_fig13.rate=high --set preempt.enable=1"},
+        {"ev.json", "--set edge_fig13.rate=alone --set edge_fig13.background=none --set edge_fig13.alone_events=4"},
+        {"bg.json", "--set edge_fig13.rate=alone --set edge_fig13.event=none"}};
+    const char *files[5];
+    for (unsigned i = 0; i < 5; i++) {
+        snprintf(args, sizeof args,
+                 "--impl %s --set edge_fig13.size=test --set edge_fig13.background=bp --set edge_fig13.event=memc "
+                 "--set edge_fig13.high_inflight=4 --set edge_fig13.high_gap=400 %s --point --out %s/%s",
+                 fg_impl_name(tb_impl()), RUNS[i][1], dir, RUNS[i][0]);
+        snprintf(log, sizeof log, "%s/%s.log", dir, RUNS[i][0]);
+        if (run_prog("edge_fig13", args, log)) fail_msg("edge_fig13 --point failed");
+        files[i] = RUNS[i][0];
+    }
+    cJSON *r = merge("edge_fig13", dir, files, 5);
+    for (unsigned m = 0; m < 3; m++) {
+        char k[64];
+        static const char *const MODES[3] = {"D", "R", "P"};
+        snprintf(k, sizeof k, "pairs.memc/bp.high.%s.event_slowdown", MODES[m]);
+        assert_true(fg_json_num(r, k) >= 0.9);
+        snprintf(k, sizeof k, "pairs.memc/bp.high.%s.events", MODES[m]);
+        assert_true(fg_json_num(r, k) > 0);
+    }
+    assert_true(fg_json_num(r, "pairs.memc/bp.high.R.bg_slowdown") > 1.2); /* half the cores */
+    assert_true(fg_json_num(r, "antt_p_over_d_high") > 0 && fg_json_num(r, "antt_p_over_r_high") > 0);
+    printf("# tiny Fig. 13 (memc on bp test, 4 in flight): event slowdown D %.2f R %.2f P %.2f, ANTT P over D "
+           "%.2fx, over R %.2fx\n",
+           fg_json_num(r, "pairs.memc/bp.high.D.event_slowdown"), fg_json_num(r, "pairs.memc/bp.high.R.event_slowdown"),
+           fg_json_num(r, "pairs.memc/bp.high.P.event_slowdown"), fg_json_num(r, "antt_p_over_d_high"),
+           fg_json_num(r, "antt_p_over_r_high"));
+    cJSON_Delete(r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_hand_computed),
+        cmocka_unit_test(test_fig12_merge_hand_computed),
+        cmocka_unit_test(test_fig13_merge_hand_computed),
+        cmocka_unit_test(test_send_every_kind),
+        cmocka_unit_test(test_skip_exec_unit),
+        cmocka_unit_test(test_skip_exec_draining_vs_preemption),
+        cmocka_unit_test(test_reservation_policy),
+        cmocka_unit_test(test_extra_regs),
+        cmocka_unit_test(test_fig12_tiny_point),
+        cmocka_unit_test(test_fig13_tiny_point),
+    };
+    return cmocka_run_group_tests_name("edge_mt", tests, NULL, NULL);
+}
