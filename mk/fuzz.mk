@@ -17,16 +17,19 @@ FUZZ_SEEDS_elf    := $(BUILD)/sw
 FUZZ_REPLAY := $(addprefix $(BUILD)/tests/fuzz_,$(addsuffix _replay,$(FUZZ_TARGETS)))
 EXTRA_BUILD += $(FUZZ_REPLAY)
 EXTRA_TEST_CMDS += scripts/check_fuzz_corpus.sh
-$(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $(LINK_LIBS)
+# LINK_LIBS is defined after mk/*.mk are read: expanded a second time, at
+# rule-matching time, or -j builds could link before libfg.a is current
+.SECONDEXPANSION:
+$(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $$(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(filter $(BUILD)/obj/tests/fuzz/%.o,$^) $(LINK_CMD) $(LDLIBS)
 
 # the libFuzzer programs: the code under test compiled with coverage, the
 # rest linked from the normal build
 $(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c sim/harness/fg_config.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -linih -lm
-$(BUILD)/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c sim/simt/elf_load.c $(LINK_LIBS) | $(BUILD)/.deps
+$(BUILD)/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c sim/simt/elf_load.c $$(LINK_LIBS) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -lstdc++
 
