@@ -419,11 +419,8 @@ static void test_fault(void **state) {
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "t_isa", "t_fault");
     t_args a = {0, (uint32_t)gpu_malloc(g, 4096), 64, 0x10};
-    gpu_launch_desc d = {0};
+    gpu_launch_desc d = gpu_desc_1d(&k, 2, 32, put(g, &a, sizeof a));
     char err[256];
-    d.kernel_ptr = k.entry; d.regs_per_thread = k.regs_per_thread;
-    d.grid[0] = 2; d.grid[1] = d.grid[2] = 1; d.block[0] = 32; d.block[1] = d.block[2] = 1;
-    d.param_addr = put(g, &a, sizeof a);
     assert_int_equal(gpu_launch(g, &d, err, sizeof err), 0);
     for (int i = 0; i < 100000 && !gpu_idle(g); i++) gpu_tick(g);
     assert_true(gpu_idle(g));
@@ -493,12 +490,8 @@ static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time) {
     gpu_callbacks cb = {cb_first, cb_done, rec};
     gpu_set_callbacks(g, &cb);
     t_args a0 = {0, (uint32_t)gpu_malloc(g, 4096 * 4), 400, 0}, a1 = {0, (uint32_t)gpu_malloc(g, 4096), 100, 0};
-    gpu_launch_desc d = {0};
+    gpu_launch_desc d = gpu_desc_1d(&k, 1, 256, put(g, &a0, sizeof a0));
     char err[256];
-    d.kernel_ptr = k.entry; d.regs_per_thread = k.regs_per_thread;
-    d.grid[0] = 1; d.grid[1] = d.grid[2] = 1; d.block[0] = 256; d.block[1] = d.block[2] = 1;
-    d.param_addr = put(g, &a0, sizeof a0);
-    d.tag = 0;
     assert_int_equal(gpu_launch(g, &d, err, sizeof err), 0);
     for (int i = 0; i < 2000; i++) gpu_tick(g);
     uint64_t t0 = gpu_cycle(g);

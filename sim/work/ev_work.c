@@ -98,12 +98,7 @@ int ev_io_check_skipped(gpu_t *g, const ev_io *io, const char *name, unsigned sl
 
 gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threads, unsigned priority,
                              uint64_t tag) {
-    gpu_launch_desc d = {0};
-    d.kernel_ptr = k->entry;
-    d.regs_per_thread = k->regs_per_thread;
-    d.grid[0] = d.grid[1] = d.grid[2] = 1;
-    d.block[0] = threads, d.block[1] = d.block[2] = 1;
-    d.param_addr = param;
+    gpu_launch_desc d = gpu_desc_1d(k, 1, threads, param);
     d.priority = priority;
     d.tag = tag;
     d.warp_event = true; /* EDGE IV-C: one block of <= 32 threads, no shared memory -> PEWT */

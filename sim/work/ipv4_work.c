@@ -1,5 +1,6 @@
 /* ipv4_work: see ipv4_work.h. */
 #include "work/ipv4_work.h"
+#include "work/ev_work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,16 +59,7 @@ uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot) {
 }
 
 gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
-    gpu_launch_desc d = {0};
-    d.kernel_ptr = w->k.entry;
-    d.regs_per_thread = w->k.regs_per_thread;
-    d.grid[0] = d.grid[1] = d.grid[2] = 1;
-    d.block[0] = n, d.block[1] = d.block[2] = 1;
-    d.param_addr = ipv4_work_param(w, slot);
-    d.priority = priority;
-    d.tag = tag;
-    d.warp_event = true;
-    return d;
+    return ev_warp_desc(&w->k, ipv4_work_param(w, slot), n, priority, tag);
 }
 
 static uint64_t pkt_addr(const ipv4_work *w, unsigned slot) {
