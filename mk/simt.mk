@@ -19,7 +19,6 @@ EXTRA_BUILD += $(SIMT_KERNELS)
 
 # ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
 TESTS    += test_elf_load
-TB_SRCS  += tb/tb_simt.c
 
 # F extension to the letter (issue 17): exception flags and rounding modes on
 # the host's fenv; GCC must keep that file's FP operations as written.

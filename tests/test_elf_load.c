@@ -7,7 +7,7 @@
 
 #include "fg_tb.h"
 #include "simt/simt_abi.h"
-#include "tb_simt.h"
+#include "gpu_tb.h"
 
 static void test_reloc_negative_pcrel(void **state) {
     (void)state;

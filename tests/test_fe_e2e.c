@@ -69,14 +69,7 @@ static const fe_cmd *cmd(rt *r, unsigned i) {
 }
 
 static gpu_launch_desc desc(const rt *r, unsigned threads, uint64_t param) {
-    gpu_launch_desc d;
-    memset(&d, 0, sizeof d);
-    d.kernel_ptr = r->k.entry;
-    d.regs_per_thread = r->k.regs_per_thread;
-    d.grid[0] = (threads + 63) / 64, d.grid[1] = d.grid[2] = 1;
-    d.block[0] = 64, d.block[1] = d.block[2] = 1;
-    d.param_addr = param;
-    return d;
+    return gpu_desc_1d(&r->k, (threads + 63) / 64, 64, param);
 }
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-6)
@@ -311,13 +304,7 @@ static gpu_config small_gpu(unsigned retry_max) {
 /* One launch of t_fe_modes; the GPU's error or NULL. */
 static const char *modes(gpu_t *g, const gpu_kernel *k, uint64_t word, uint64_t out, unsigned mode, uint32_t val) {
     struct t_fe_args a = {(uint32_t)word, (uint32_t)out, 0, mode, val};
-    gpu_launch_desc d;
-    memset(&d, 0, sizeof d);
-    d.kernel_ptr = k->entry;
-    d.regs_per_thread = k->regs_per_thread;
-    d.grid[0] = d.grid[1] = d.grid[2] = 1;
-    d.block[0] = 32, d.block[1] = d.block[2] = 1;
-    d.param_addr = tb_gpu_put(g, &a, sizeof a);
+    gpu_launch_desc d = gpu_desc_1d(k, 1, 32, tb_gpu_put(g, &a, sizeof a));
     char err[256];
     if (gpu_launch(g, &d, err, sizeof err)) fail_msg("%s", err);
     for (uint64_t t = 0; !gpu_idle(g); t++) {

@@ -149,11 +149,7 @@ static void run(scen *s) {
     gpu_callbacks cb = {on_first, on_done, &x};
     gpu_set_callbacks(g, &cb);
     gpu_set_event_callback(g, on_event, &x);
-    gpu_launch_desc d = {0};
-    d.kernel_ptr = k.entry;
-    d.grid[0] = BG_BLOCKS, d.grid[1] = d.grid[2] = 1;
-    d.block[0] = BG_THREADS, d.block[1] = d.block[2] = 1;
-    d.param_addr = pa;
+    gpu_launch_desc d = gpu_desc_1d(&k, BG_BLOCKS, BG_THREADS, pa);
     if (gpu_launch(g, &d, err, sizeof err)) fail_msg("%s", err);
     unsigned sent = 0;
     while (!gpu_idle(g) && gpu_cycle(g) < 20000000) {

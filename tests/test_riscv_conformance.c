@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fg_tb.h"
-#include "tb_simt.h"
+#include "gpu_tb.h"
 
 #define MAX_TESTS 128
 #define MAX_CYCLES 2000000u

@@ -305,11 +305,8 @@ static void test_barrier_multiblock(void **state) {
     for (unsigned i = 0; i < N; i++) in[i] = rng32(&s) % 1000;
     for (unsigned live = 256; live >= 200; live -= 56) { /* all threads; and 56 exiting before the barrier */
         t_args a = {(uint32_t)put(g, in, N * 4), (uint32_t)gpu_malloc(g, (1024 + N) * 4), live, 0};
-        gpu_launch_desc d = {0};
+        gpu_launch_desc d = gpu_desc_1d(&k, B, T, put(g, &a, sizeof a));
         char err[256];
-        d.kernel_ptr = k.entry; d.regs_per_thread = k.regs_per_thread;
-        d.grid[0] = B; d.grid[1] = d.grid[2] = 1; d.block[0] = T; d.block[1] = d.block[2] = 1;
-        d.param_addr = put(g, &a, sizeof a);
         assert_int_equal(gpu_launch(g, &d, err, sizeof err), 0);
         unsigned maxb = 0;
         while (!gpu_idle(g)) {
@@ -340,10 +337,8 @@ static void test_never_fits(void **state) {
     gpu_config c = small_cfg(1);
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "vecadd", "vecadd");
-    gpu_launch_desc d = {0};
+    gpu_launch_desc d = gpu_desc_1d(&k, 1, 4096, 0);
     char err[256];
-    d.kernel_ptr = k.entry; d.regs_per_thread = k.regs_per_thread;
-    d.grid[0] = d.grid[1] = d.grid[2] = 1; d.block[0] = 4096; d.block[1] = d.block[2] = 1;
     assert_int_equal(gpu_launch(g, &d, err, sizeof err), -1);
     assert_non_null(strstr(err, "threads"));
     d.block[0] = 1024; d.regs_per_thread = 100;

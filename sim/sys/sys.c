@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "work/ev_work.h"
+
 /* ------------------------------------------------------------ parameters */
 void sys_params_default(sys_params *p) {
     memset(p, 0, sizeof *p);
@@ -293,16 +295,9 @@ static void results(sys *s, uint64_t e, double t) {
 /* warp_event: EDGE path (an EKT evw descriptor goes to a core's PEWT, EDGE IV-C) */
 static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event) {
     evrec *v = &s->ev[e];
-    gpu_launch_desc d = {0};
-    d.kernel_ptr = s->k.entry;
-    d.regs_per_thread = s->k.regs_per_thread;
-    d.grid[0] = d.grid[1] = d.grid[2] = 1;
-    d.block[0] = IPV4_PKTS_PER_EVENT, d.block[1] = d.block[2] = 1;
-    d.shmem = 0; /* dynamic shared memory; gpu_launch adds the kernel image's static part */
-    d.param_addr = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
-    d.priority = prio;
-    d.tag = e;
-    d.warp_event = warp_event;
+    gpu_launch_desc d =
+        ev_warp_desc(&s->k, s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params), IPV4_PKTS_PER_EVENT, prio, e);
+    d.warp_event = warp_event; /* false: the baseline's kernel launch path */
     char err[256];
     if (gpu_launch(s->gpu, &d, err, sizeof err)) fail(s, "gpu_launch: %s", err);
 }
