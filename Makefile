@@ -106,7 +106,7 @@ MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
 # shim seeds them (fg_shim.cpp: FG_XSEED, else derived from FG_SEED, else
 # fresh; printed by the tests), so RTL that depends on uninitialised storage
 # diverges from its twin in lockstep.  XINIT_OFF: blocks whose models start
-# all-zero unless FG_XINIT_ALL=1, each with the reason (docs/VERIFICATION.md).
+# all-zero unless FG_XINIT=all, each with the reason (docs/ARCHITECTURE.md, "Tests, lint, waveforms").
 VL_XFLAGS := --x-assign unique --x-initial unique
 XINIT_OFF := fe_sched_queues cm_bal_monitor fg_sram
 EXTRA_TEST_CMDS += scripts/check_xinit.sh
