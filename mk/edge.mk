@@ -7,6 +7,10 @@ edge_ekt_GPARAMS := ENTRIES=32 ADDR_W=64 PSIZE_W=64 DIM_W=32 SHMEM_W=16 PRIO_W=2
 edge_doorbell_TOP  := edge_doorbell
 edge_doorbell_SRCS := rtl/prim/fg_fifo.sv rtl/edge/edge_doorbell.sv
 edge_doorbell_GPARAMS := ENTRIES=32 ADDR_W=64 DATA_W=32 RING_DEPTH=16 PT_DEPTH=2
+# a second configuration, non-default and not powers of two (issue 15 item 3),
+# in lockstep in tests/test_edge_doorbell.c (test_odd_*)
+edge_doorbell_CONFIGS := odd
+edge_doorbell_odd_GPARAMS := ENTRIES=24 ADDR_W=48 DATA_W=20 RING_DEPTH=5 PT_DEPTH=3
 
 TWIN_SRCS += sim/twin/edge_ekt.c sim/twin/edge_doorbell.c
 TESTS     += test_edge_ekt test_edge_doorbell

@@ -1,17 +1,18 @@
 # Fuzzing (issue 15 item 4).  `make fuzz` builds each harness of
 # tests/fuzz/fuzz_<t>.c with clang's libFuzzer + ASan + UBSan and runs it for
 # FUZZ_SECONDS (default 60) from its kept corpus tests/fuzz/corpus/<t>/ plus
-# seeds (the machine configs; the built kernels); crashing inputs land in
-# $(BUILD)/fuzz/<t>/ (docs/VERIFICATION.md: fix, then keep the input in the
+# seeds FUZZ_SEEDS_<t> (the machine configs; the built kernels); crashing inputs land in
+# $(BUILD)/fuzz/<t>/ (docs/ARCHITECTURE.md: fix, then keep the input in the
 # corpus).  make test replays every kept input through the same harness
 # built with gcc (tests/fuzz/fuzz_main.c), so a fixed crash stays fixed.
-FUZZ_TARGETS := config elf
+FUZZ_TARGETS := config elf cli
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 -D_DEFAULT_SOURCE $(INCS)
 FUZZ_SEEDS_config := configs
 FUZZ_SEEDS_elf    := $(BUILD)/sw
+FUZZ_SEEDS_cli    :=
 
 # the replay programs (gcc, the normal build) and their make-test commands
 FUZZ_REPLAY := $(addprefix $(BUILD)/tests/fuzz_,$(addsuffix _replay,$(FUZZ_TARGETS)))
@@ -32,18 +33,26 @@ $(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c sim/harness/fg_config.c | $(
 $(BUILD)/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c sim/simt/elf_load.c $$(LINK_LIBS) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -lstdc++
+# fg_run's command line: the harness includes sim/fg_run_main.c (its main
+# left out), instrumented with the config reader it calls
+$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c sim/fg_run_main.c sim/harness/fg_config.c $$(LINK_LIBS) | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c sim/harness/fg_config.c $(LINK_CMD) $(LDLIBS) -ldw -lelf -lstdc++
+$(BUILD)/tests/fuzz_cli_replay: LDLIBS += -ldw -lelf
+
+# one harness's run: $(1) = target, $(2) = its seed directories
+define FUZZ_RUN
+mkdir -p $(BUILD)/fuzz/$(1)/corpus; \
+echo "fuzz: $(1) for $(FUZZ_SECONDS) s (corpus $(BUILD)/fuzz/$(1)/corpus, crashes $(BUILD)/fuzz/$(1)/)"; \
+$(BUILD)/fuzz/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=65536 -close_fd_mask=1 \
+  -artifact_prefix=$(BUILD)/fuzz/$(1)/ $(BUILD)/fuzz/$(1)/corpus tests/fuzz/corpus/$(1) $(2) \
+  2>$(BUILD)/fuzz/$(1)/log.txt || { tail -40 $(BUILD)/fuzz/$(1)/log.txt; \
+    echo "fuzz: $(1) found a crash: $$(ls $(BUILD)/fuzz/$(1)/crash-* 2>/dev/null | head -1)"; exit 1; }; \
+grep -E "stat::number_of_executed_units|stat::new_units_added" $(BUILD)/fuzz/$(1)/log.txt | sed "s/^/  /";
+endef
 
 .PHONY: fuzz
 fuzz: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@$(MAKE) --no-print-directory -j$(JOBS) $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
-	@set -e; for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(BUILD)/fuzz/$$t/corpus; \
-	  echo "fuzz: $$t for $(FUZZ_SECONDS) s (corpus $(BUILD)/fuzz/$$t/corpus, crashes $(BUILD)/fuzz/$$t/)"; \
-	  seeds=$$t; [ $$t = config ] && seeds="$(FUZZ_SEEDS_config)" || seeds="$(FUZZ_SEEDS_elf)"; \
-	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=65536 \
-	    -artifact_prefix=$(BUILD)/fuzz/$$t/ $(BUILD)/fuzz/$$t/corpus tests/fuzz/corpus/$$t $$seeds \
-	    2>$(BUILD)/fuzz/$$t/log.txt || { tail -40 $(BUILD)/fuzz/$$t/log.txt; \
-	      echo "fuzz: $$t found a crash: $$(ls $(BUILD)/fuzz/$$t/crash-* 2>/dev/null | head -1)"; exit 1; }; \
-	  grep -E "stat::number_of_executed_units|stat::new_units_added" $(BUILD)/fuzz/$$t/log.txt | sed "s/^/  /"; \
-	done
+	@set -e; $(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t),$(FUZZ_SEEDS_$(t))))

@@ -9,4 +9,4 @@ EXTRA_TEST_CMDS += scripts/check_san.sh
 
 .PHONY: san-tests
 san-tests: $(BUILD)/.deps $(addprefix $(BUILD)/tests/,$(SAN_TESTS)) $(BUILD)/bin/fg_run \
-           $(BUILD)/tests/fuzz_config_replay $(BUILD)/tests/fuzz_elf_replay
+           $(FUZZ_REPLAY)

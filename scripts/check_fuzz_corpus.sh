@@ -6,7 +6,7 @@
 set -u
 b=${BUILD:-build}
 n=0 fail=0
-for r in "config tests/fuzz/corpus/config configs" "elf tests/fuzz/corpus/elf $b/sw"; do
+for r in "config tests/fuzz/corpus/config configs" "elf tests/fuzz/corpus/elf $b/sw" "cli tests/fuzz/corpus/cli"; do
   set -- $r
   n=$((n + 1))
   log="$b/test-logs/fuzz_$1_replay.txt"

@@ -88,14 +88,18 @@ typedef struct {
     int seen_first, seen_done;
 } fcb;
 
+/* where errors go: stderr, or what the fuzz harness sets (tests/fuzz/fuzz_cli.c) */
+static FILE *fg_run_errf;
+
 static int die(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int die(int rc, const char *fmt, ...) {
+    FILE *e = fg_run_errf ? fg_run_errf : stderr;
     va_list ap;
     va_start(ap, fmt);
     fflush(stdout); /* what was printed so far comes first */
-    fputs("fg_run: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fputs("fg_run: ", e);
+    vfprintf(e, fmt, ap);
+    fputc('\n', e);
     va_end(ap);
     return rc;
 }
@@ -613,19 +617,54 @@ static void show_progress(fg_progress *pr, const gpu_t *g, uint64_t cycles, uint
                        fg_progress_time(rate > 0 ? (double)(max_cycles - cycles) / rate : -1, b, sizeof b));
 }
 
-/* ------------------------------------------------------------- main */
-int main(int argc, char **argv) {
-    const char *kpath = NULL, *entry = "main", *cfgpath = "configs/edge.ini";
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-    uint64_t shmem = 0, max_cycles = 10000000ull, guard = 4096;
+/* ------------------------------------------------------ command line */
+/* Everything the command line says, checked: the options, the buffer
+ * references, the machine ([gpu] and [mem] of --config, then --set). */
+typedef struct {
+    const char *kpath, *entry, *cfgpath;
+    uint32_t grid[3], block[3];
+    uint64_t shmem, max_cycles, guard;
+    double max_seconds;
+    int check, entry_given;
+    int nb, na, nd, np, ns;
+    fbuf *bufs;
+    farg *args;
+    fout *dumps, *prints;
+    const char **sets;
+    gpu_config gc;
+} fg_run_opts;
+
+static void fg_run_opts_free(fg_run_opts *o) {
+    free(o->bufs);
+    free(o->args);
+    free(o->dumps);
+    free(o->prints);
+    free(o->sets);
+}
+
+/* Parses and checks argv up to, not including, building the GPU: -1 to go
+ * on, else the exit status (0 after --help; 2 with the error on stderr).
+ * tests/fuzz/fuzz_cli.c fuzzes it. */
+static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
+    fg_run_opts o = {.entry = "main", .cfgpath = "configs/edge.ini", .grid = {1, 1, 1}, .block = {32, 1, 1},
+                     .max_cycles = 10000000ull, .guard = 4096};
+    o.bufs = calloc((size_t)argc, sizeof *o.bufs);
+    o.args = calloc((size_t)argc, sizeof *o.args);
+    o.dumps = calloc((size_t)argc, sizeof *o.dumps);
+    o.prints = calloc((size_t)argc, sizeof *o.prints);
+    o.sets = calloc((size_t)argc, sizeof *o.sets);
+    *op = o;
+    if (!o.bufs || !o.args || !o.dumps || !o.prints || !o.sets) return die(2, "out of memory");
+    const char *kpath = NULL, *entry = o.entry, *cfgpath = o.cfgpath;
+    uint32_t *grid = op->grid, *block = op->block;
+    uint64_t shmem = o.shmem, max_cycles = o.max_cycles, guard = o.guard;
     double max_seconds = 0;
     int check = 0;
     int nb = 0, na = 0, nd = 0, np = 0, ns = 0;
-    fbuf *bufs = calloc((size_t)argc, sizeof *bufs);
-    farg *args = calloc((size_t)argc, sizeof *args);
-    fout *dumps = calloc((size_t)argc, sizeof *dumps), *prints = calloc((size_t)argc, sizeof *prints);
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    if (!bufs || !args || !dumps || !prints || !sets) return die(2, "out of memory");
+    fbuf *bufs = o.bufs;
+    farg *args = o.args;
+    fout *dumps = o.dumps, *prints = o.prints;
+    const char **sets = o.sets;
 
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -685,7 +724,7 @@ int main(int argc, char **argv) {
         }
     }
     if (!kpath) {
-        fputs(USAGE, stderr);
+        fputs(USAGE, fg_run_errf ? fg_run_errf : stderr);
         return die(2, "no --kernel given");
     }
     int entry_given = 0;
@@ -708,22 +747,54 @@ int main(int argc, char **argv) {
 
     /* machine: [gpu] and [mem] of the config file, then --set gpu.key=value / mem.key=value */
     char err[512];
+    gpu_config_default(&op->gc);
     fg_config *cfg = fg_config_new();
-    gpu_config gc;
-    gpu_config_default(&gc);
     if (!cfg) return die(2, "out of memory");
-    if (fg_config_load(cfg, cfgpath, err, sizeof err)) return die(2, "%s", err);
-    for (int i = 0; i < ns; i++) {
+    int rc = -1;
+    if (fg_config_load(cfg, cfgpath, err, sizeof err)) rc = die(2, "%s", err);
+    for (int i = 0; rc < 0 && i < ns; i++) {
         if (strncmp(sets[i], "gpu.", 4) && strncmp(sets[i], "mem.", 4))
-            return die(2, "--set %s: fg_run models the GPU and its memory system; only gpu.KEY=VALUE and "
-                          "mem.KEY=VALUE apply", sets[i]);
-        if (fg_config_set(cfg, sets[i], err, sizeof err)) return die(2, "%s", err);
+            rc = die(2, "--set %s: fg_run models the GPU and its memory system; only gpu.KEY=VALUE and "
+                        "mem.KEY=VALUE apply", sets[i]);
+        else if (fg_config_set(cfg, sets[i], err, sizeof err)) rc = die(2, "%s", err);
     }
-    if (gpu_config_load(&gc, cfg, err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
-        fg_config_check_unused_section(cfg, "mem", err, sizeof err))
-        return die(2, "%s", err);
+    if (rc < 0 && (gpu_config_load(&op->gc, cfg, err, sizeof err) ||
+                   fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
+                   fg_config_check_unused_section(cfg, "mem", err, sizeof err)))
+        rc = die(2, "%s", err);
     fg_config_free(cfg);
+    op->kpath = kpath;
+    op->entry = entry;
+    op->cfgpath = cfgpath;
+    op->shmem = shmem;
+    op->max_cycles = max_cycles;
+    op->guard = guard;
+    op->max_seconds = max_seconds;
+    op->check = check;
+    op->entry_given = entry_given;
+    op->nb = nb, op->na = na, op->nd = nd, op->np = np, op->ns = ns;
+    return rc;
+}
+
+#ifndef FG_RUN_NO_MAIN
+/* ------------------------------------------------------------- main */
+int main(int argc, char **argv) {
+    fg_run_opts o;
+    int prc = fg_run_parse(argc, argv, &o);
+    if (prc >= 0) {
+        fg_run_opts_free(&o);
+        return prc;
+    }
+    const char *kpath = o.kpath, *entry = o.entry;
+    uint32_t *grid = o.grid, *block = o.block;
+    uint64_t shmem = o.shmem, max_cycles = o.max_cycles, guard = o.guard;
+    double max_seconds = o.max_seconds;
+    int check = o.check, entry_given = o.entry_given, nb = o.nb, na = o.na, nd = o.nd, np = o.np;
+    fbuf *bufs = o.bufs;
+    farg *args = o.args;
+    fout *dumps = o.dumps, *prints = o.prints;
+    gpu_config gc = o.gc;
+    char err[512];
 
     gpu_t *g = gpu_new(&gc, err, sizeof err);
     if (!g) return die(2, "%s", err);
@@ -800,8 +871,8 @@ int main(int argc, char **argv) {
     gpu_launch_desc d = {0};
     d.kernel_ptr = k.entry;
     d.regs_per_thread = k.regs_per_thread;
-    memcpy(d.grid, grid, sizeof grid);
-    memcpy(d.block, block, sizeof block);
+    memcpy(d.grid, grid, sizeof d.grid);
+    memcpy(d.block, block, sizeof d.block);
     d.shmem = (uint32_t)shmem;
     d.param_addr = param;
     fcb rec = {0};
@@ -902,6 +973,7 @@ int main(int argc, char **argv) {
     free(args);
     free(dumps);
     free(prints);
-    free(sets);
+    free(o.sets);
     return rc;
 }
+#endif

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fg_shim.h"
+
 fg_impl tb_impl(void) {
     fg_impl impl = FG_IMPL_LOCKSTEP;
     const char *s = getenv("FG_IMPL");
@@ -16,6 +18,12 @@ fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wa
     char err[256];
     fg_block *b = fg_block_new(cls, impl, params, err, sizeof err);
     if (!b) fail_msg("%s", err);
+    static bool xseed_shown;
+    if (impl != FG_IMPL_C && !xseed_shown) { /* once a program: one seed for all its models */
+        xseed_shown = true;
+        printf("# RTL initial state: FG_XSEED=%" PRIu64 "%s\n", fg_rtl_xseed(),
+               fg_rtl_xseed() ? "" : " (FG_XINIT=0: all zero)");
+    }
     const char *dir = getenv("FG_WAVE_DIR");
     if (dir && *dir && wave_name && impl != FG_IMPL_C) {
         char path[512];

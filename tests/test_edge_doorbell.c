@@ -17,18 +17,26 @@ typedef struct {
     uint64_t exp_ring[64], exp_pt[64][2];
     unsigned rh, rn, ph, pn;
     uint64_t rings, pts, errs_range, errs_align, accepted;
+    unsigned entries; /* of the configuration */
+    uint64_t m_data;  /* DATA_W bits */
 } db_tb;
 
 static const edge_doorbell_out_t *out(const db_tb *t) { return fg_block_out(t->b); }
 
-static void init(db_tb *t, const char *wave) {
+static void init_p(db_tb *t, const edge_doorbell_params *p, const char *wave) {
     memset(t, 0, sizeof *t);
-    edge_doorbell_params p;
-    edge_doorbell_params_default(&p);
-    t->b = tb_block(&edge_doorbell_class, &p, wave);
+    t->entries = p->entries;
+    t->m_data = p->data_w >= 64 ? ~0ULL : (1ULL << p->data_w) - 1;
+    t->b = tb_block(&edge_doorbell_class, p, wave);
     t->in.cfg_base_i = BASE;
     t->in.cfg_region_log2_i = 12; /* a 4 KB doorbell page */
     t->in.cfg_stride_log2_i = 3;  /* one 8-byte register per doorbell */
+}
+
+static void init(db_tb *t, const char *wave) {
+    edge_doorbell_params p;
+    edge_doorbell_params_default(&p);
+    init_p(t, &p, wave);
 }
 
 /* Reference decode, written independently of the twin. */
@@ -37,7 +45,7 @@ static int classify(const db_tb *t, uint64_t addr, uint64_t *id) {
     if (addr < base || addr - base >= size) return 0; /* pass-through */
     uint64_t off = addr - base, stride = 1ULL << t->in.cfg_stride_log2_i;
     *id = off / stride;
-    if (*id >= 32) return DB_ERR_RANGE + 10;
+    if (*id >= t->entries) return DB_ERR_RANGE + 10;
     if (off % stride) return DB_ERR_ALIGN + 10;
     return 1;
 }
@@ -56,11 +64,15 @@ static void cycle(db_tb *t) {
     if (o->pt_valid_o && t->in.pt_ready_i) {
         assert_true(t->pn > 0);
         assert_int_equal(o->pt_addr_o, t->exp_pt[t->ph][0]);
-        assert_int_equal(o->pt_data_o, t->exp_pt[t->ph][1]);
+        assert_int_equal(o->pt_data_o, t->exp_pt[t->ph][1] & t->m_data);
         t->ph = (t->ph + 1) % 64;
         t->pn--;
         t->pts++;
     }
+    /* an empty queue's data reads 0 (issue 15 item 7: never storage that
+     * was never written, whatever it held at power-up) */
+    if (!o->ring_valid_o) assert_int_equal(o->ring_id_o, 0);
+    if (!o->pt_valid_o) assert_int_equal(o->pt_addr_o | o->pt_data_o, 0);
     if (o->err_valid_o) {
         if (o->err_code_o == DB_ERR_RANGE) t->errs_range++;
         else if (o->err_code_o == DB_ERR_ALIGN) t->errs_align++;
@@ -220,24 +232,38 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
-static void test_random_lockstep(void **state) {
-    (void)state;
+/* n cycles of random writes to a decoder with parameters p, in lockstep,
+ * against the scoreboard; reset_in > 0: a reset (RTL and twin alike, with
+ * the inputs of the last edge applied) at random cycles, one in reset_in on
+ * average, after which the scoreboard starts over (what was in flight is
+ * gone) and the comparison continues.  full_cover: every outcome reached. */
+static void random_run(const char *what, const edge_doorbell_params *p, uint64_t n, unsigned reset_in,
+                       bool full_cover) {
     fg_rng r;
-    fg_rng_seed(&r, tb_seed("edge_doorbell random lockstep"));
+    fg_rng_seed(&r, tb_seed(what));
     db_tb t;
-    init(&t, NULL);
-    uint64_t n = tb_cycles(1000000);
+    init_p(&t, p, NULL);
+    uint64_t resets = 0;
     for (uint64_t c = 0; c < n; c++) {
+        if (reset_in && fg_rng_chance(&r, 1, reset_in)) {
+            fg_block_reset(t.b);
+            if (t.b->failed) fail_msg("cycle %llu, after a reset: %s", (unsigned long long)c, t.b->error);
+            t.rn = t.pn = 0;
+            t.rings = t.pts = t.errs_range = t.errs_align = t.accepted = 0;
+            assert_int_equal(out(&t)->cnt_rings_o, 0);
+            assert_false(out(&t)->ring_valid_o || out(&t)->pt_valid_o || out(&t)->err_valid_o);
+            resets++;
+        }
         t.hold_ring = fg_rng_chance(&r, 1, 3);
         t.hold_pt = fg_rng_chance(&r, 1, 3);
         if (!t.in.wr_valid_i && fg_rng_chance(&r, 2, 3)) {
             uint64_t k = fg_rng_below(&r, 10), a;
-            if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell */
+            if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell (or beyond the table) */
             else if (k < 7) a = BASE + fg_rng_below(&r, 4096);   /* anywhere in the page */
             else a = fg_rng_next(&r) & 0xffffffffffULL;           /* anywhere */
             t.in.wr_valid_i = 1;
             t.in.wr_addr_i = a;
-            t.in.wr_data_i = fg_rng_next(&r) & 0xffffffff;
+            t.in.wr_data_i = fg_rng_next(&r) & t.m_data;
         }
         cycle(&t);
     }
@@ -246,13 +272,40 @@ static void test_random_lockstep(void **state) {
     settle(&t, 40);
     assert_int_equal(t.rn + t.pn, 0);
     assert_int_equal(t.accepted, t.rings + t.pts + t.errs_range + t.errs_align);
-    printf("# %llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors\n",
+    printf("# %llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors"
+           " (since the last of %llu resets)\n",
            (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
-           (unsigned long long)t.errs_range, (unsigned long long)t.errs_align);
-    if (n >= 100000) /* long runs must have exercised every outcome */
+           (unsigned long long)t.errs_range, (unsigned long long)t.errs_align, (unsigned long long)resets);
+    if (full_cover && n >= 100000) /* long runs must have exercised every outcome */
         assert_true(t.rings > n / 1000 && t.pts > n / 1000 && t.errs_range > n / 10000 &&
                     t.errs_align > n / 10000);
+    if (reset_in && n / reset_in >= 50) assert_true(resets > n / reset_in / 2); /* ~n / reset_in expected */
     fg_block_free(t.b);
+}
+
+static void test_random_lockstep(void **state) {
+    (void)state;
+    edge_doorbell_params p;
+    edge_doorbell_params_default(&p);
+    random_run("edge_doorbell random lockstep", &p, tb_cycles(1000000), 0, true);
+}
+
+/* The second verilated configuration (mk/edge.mk edge_doorbell_odd: 24
+ * doorbells, so ids 24..31 of the page are range errors; 48-bit addresses,
+ * 20-bit data, queues of 5 and 3; issue 15 item 3) in random lockstep. */
+static const edge_doorbell_params ODD = {24, 48, 20, 5, 3};
+static void test_odd_random_lockstep(void **state) {
+    (void)state;
+    random_run("edge_doorbell odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, true);
+}
+
+/* Resets at random cycles mid-run, both configurations (issue 15 item 3). */
+static void test_random_reset_lockstep(void **state) {
+    (void)state;
+    edge_doorbell_params p;
+    edge_doorbell_params_default(&p);
+    random_run("edge_doorbell random resets", &p, tb_cycles(1000000) / 5, 1000, false);
+    random_run("edge_doorbell odd configuration random resets", &ODD, tb_cycles(1000000) / 5, 1000, false);
 }
 
 int main(void) {
@@ -262,6 +315,8 @@ int main(void) {
         cmocka_unit_test(test_timing),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_odd_random_lockstep),
+        cmocka_unit_test(test_random_reset_lockstep),
     };
     return tb_run_tests("edge_doorbell", tests);
 }

@@ -47,8 +47,7 @@ static ev_t ev_of(uint64_t seq) {
                   mix(4 * seq) / 32 % 65};
 }
 
-static void set_ev(edge_pewt_in_t *in, uint64_t seq) {
-    ev_t e = ev_of(seq);
+static void set_ev_fields(edge_pewt_in_t *in, ev_t e) {
     in->ev_valid_i = 1;
     in->ev_kernel_i = e.kernel;
     in->ev_param_i = e.param;
@@ -56,6 +55,8 @@ static void set_ev(edge_pewt_in_t *in, uint64_t seq) {
     in->ev_threads_i = e.thr;
     in->ev_regs_i = e.regs;
 }
+
+static void set_ev(edge_pewt_in_t *in, uint64_t seq) { set_ev_fields(in, ev_of(seq)); }
 
 /* One edge with any of push (event seq), start (into slot), exit (of slot). */
 static void edge(pewt_tb *t, long push_seq, int start_slot, int exit_slot) {
@@ -114,9 +115,17 @@ static void exit_expect(pewt_tb *t, int slot, uint64_t seq) {
     assert_false(out(t)->cpl_valid_o);
 }
 
+/* Nothing pending: the head reads 0 (issue 15 item 7: never a stale or
+ * never-written entry, whatever the storage held at power-up). */
+static void expect_head_zero(const edge_pewt_out_t *o) {
+    assert_int_equal(o->hd_idx_o, 0);
+    assert_int_equal(o->hd_kernel_o | o->hd_param_o | o->hd_tag_o | o->hd_threads_o | o->hd_regs_o, 0);
+}
+
 static void expect_reset_state(const pewt_tb *t) {
     const edge_pewt_out_t *o = out(t);
     expect_counts(t, 0, 0, N_ENT);
+    expect_head_zero(o);
     assert_false(o->cpl_valid_o);
     assert_int_equal(o->cpl_tag_o, 0);
     assert_int_equal(o->cpl_slot_o, 0);
@@ -242,6 +251,7 @@ static void test_fifo_order(void **state) {
         edge(&t, NONE, (int)(40 + k), NONE);
         expect_counts(&t, 3 - k, k + 1, 0);
     }
+    expect_head_zero(out(&t)); /* all four running, none pending: the head reads 0 */
     for (unsigned k = 4; k-- > 0;) exit_expect(&t, (int)(40 + k), (uint64_t)seq[k]);
     assert_int_equal(out(&t)->cnt_err_o, 0);
     fg_block_free(t.b);
@@ -416,10 +426,35 @@ static void test_errors(void **state) {
 }
 
 /* ------------------------------------------------ random lockstep run */
+/* The configuration of the random run: entries, slots, field masks. */
+static struct {
+    unsigned ne, ns;
+    uint64_t m_addr, m_tag, m_thr, m_regs;
+} rc;
+
+static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+
+static void rc_set(const edge_pewt_params *p) {
+    assert_true(p->entries <= N_ENT && (1u << p->slot_w) <= N_SLOTS);
+    rc.ne = p->entries;
+    rc.ns = 1u << p->slot_w;
+    rc.m_addr = wmask(p->addr_w);
+    rc.m_tag = wmask(p->tag_w);
+    rc.m_thr = wmask(p->thr_w);
+    rc.m_regs = wmask(p->regs_w);
+}
+
+/* event seq as the table holds it: each field cut to its width */
+static ev_t ev_rc(uint64_t seq) {
+    ev_t e = ev_of(seq);
+    return (ev_t){e.kernel & rc.m_addr, e.param & rc.m_addr, e.tag & rc.m_tag, e.thr & rc.m_thr,
+                  e.regs & rc.m_regs};
+}
+
 /* Independent reference: events by number, a queue of pending events with
  * the entry each took, the event running in each slot. */
 typedef struct {
-    long q_seq[N_ENT];
+    long q_seq[N_ENT]; /* N_ENT, N_SLOTS: the largest configuration run */
     unsigned q_idx[N_ENT];
     unsigned q_n;
     uint64_t busy;          /* entries in use */
@@ -435,8 +470,20 @@ typedef struct {
     unsigned err_code;
 } ref_t;
 
+/* A reset: the table empties, counters and pulses clear; the events it held
+ * are lost (marked 2: neither started nor completed from now on). */
+static void ref_reset(ref_t *r, unsigned char *started, unsigned char *completed) {
+    for (unsigned i = 0; i < r->q_n; i++) started[r->q_seq[i]] = completed[r->q_seq[i]] = 2;
+    for (unsigned s = 0; s < N_SLOTS; s++)
+        if (r->slot_ev[s] != NONE) completed[r->slot_ev[s]] = 2;
+    long next_start = r->next_start;
+    memset(r, 0, sizeof *r);
+    for (unsigned s = 0; s < N_SLOTS; s++) r->slot_ev[s] = NONE;
+    r->next_start = next_start;
+}
+
 static void check_outputs(const ref_t *r, const edge_pewt_out_t *o, uint64_t c) {
-    unsigned n_free = N_ENT - r->q_n - r->n_run;
+    unsigned n_free = rc.ne - r->q_n - r->n_run;
     if (o->ev_ready_o != (n_free > 0) || o->n_free_o != n_free || o->n_pending_o != r->q_n ||
         o->n_running_o != r->n_run || o->hd_valid_o != (r->q_n > 0))
         fail_msg("cycle %llu: occupancy ready=%llu free=%llu pend=%llu run=%llu, expected free=%u "
@@ -445,15 +492,18 @@ static void check_outputs(const ref_t *r, const edge_pewt_out_t *o, uint64_t c) 
                  (unsigned long long)o->n_free_o, (unsigned long long)o->n_pending_o,
                  (unsigned long long)o->n_running_o, n_free, r->q_n, r->n_run);
     if (r->q_n) {
-        ev_t e = ev_of((uint64_t)r->q_seq[0]);
+        ev_t e = ev_rc((uint64_t)r->q_seq[0]);
         if (o->hd_idx_o != r->q_idx[0] || o->hd_tag_o != e.tag || o->hd_kernel_o != e.kernel ||
             o->hd_param_o != e.param || o->hd_threads_o != e.thr || o->hd_regs_o != e.regs)
             fail_msg("cycle %llu: head is entry %llu tag %llx, expected event %ld in entry %u",
                      (unsigned long long)c, (unsigned long long)o->hd_idx_o,
                      (unsigned long long)o->hd_tag_o, r->q_seq[0], r->q_idx[0]);
+    } else if (o->hd_idx_o | o->hd_kernel_o | o->hd_param_o | o->hd_tag_o | o->hd_threads_o | o->hd_regs_o) {
+        fail_msg("cycle %llu: nothing pending, but the head reads entry %llu tag %llx", (unsigned long long)c,
+                 (unsigned long long)o->hd_idx_o, (unsigned long long)o->hd_tag_o);
     }
     if (o->cpl_valid_o != r->cpl_v ||
-        (r->cpl_v && (o->cpl_tag_o != ev_of((uint64_t)r->cpl_ev).tag || o->cpl_slot_o != r->cpl_slot)))
+        (r->cpl_v && (o->cpl_tag_o != ev_rc((uint64_t)r->cpl_ev).tag || o->cpl_slot_o != r->cpl_slot)))
         fail_msg("cycle %llu: completion valid=%llu slot=%llu, expected valid=%d event %ld slot %u",
                  (unsigned long long)c, (unsigned long long)o->cpl_valid_o,
                  (unsigned long long)o->cpl_slot_o, r->cpl_v, r->cpl_ev, r->cpl_slot);
@@ -474,10 +524,10 @@ typedef struct {
 /* The reference's edge; started / completed count per event number. */
 static void ref_edge(ref_t *r, const edge_pewt_in_t *in, long push_seq, unsigned char *started,
                      unsigned char *completed, cover_t *cv) {
-    unsigned n_free = N_ENT - r->q_n - r->n_run;
+    unsigned n_free = rc.ne - r->q_n - r->n_run;
     bool push = in->ev_valid_i && n_free > 0;
     unsigned push_idx = 0; /* the lowest entry free before the edge */
-    while (push_idx < N_ENT && (r->busy >> push_idx & 1)) push_idx++;
+    while (push_idx < rc.ne && (r->busy >> push_idx & 1)) push_idx++;
     unsigned ss = (unsigned)in->start_slot_i, xs = (unsigned)in->exit_slot_i;
     bool exit_ok = in->exit_valid_i && r->slot_ev[xs] != NONE;
     bool exit_err = in->exit_valid_i && !exit_ok;
@@ -514,7 +564,7 @@ static void ref_edge(ref_t *r, const edge_pewt_in_t *in, long push_seq, unsigned
         r->q_n--;
     }
     if (push) {
-        assert_true(push_idx < N_ENT);
+        assert_true(push_idx < rc.ne);
         r->busy |= 1ULL << push_idx;
         r->q_seq[r->q_n] = push_seq;
         r->q_idx[r->q_n] = push_idx;
@@ -534,16 +584,22 @@ static void ref_edge(ref_t *r, const edge_pewt_in_t *in, long push_seq, unsigned
 }
 
 static unsigned pick_slot(fg_rng *g) {
-    return fg_rng_chance(g, 3, 4) ? (unsigned)fg_rng_below(g, 8) : (unsigned)fg_rng_below(g, N_SLOTS);
+    return fg_rng_chance(g, 3, 4) ? (unsigned)fg_rng_below(g, 8) : (unsigned)fg_rng_below(g, rc.ns);
 }
 
-static void test_random_lockstep(void **state) {
-    (void)state;
+/* n cycles of random stimulus (then a drain) on a table with parameters p,
+ * in lockstep, against the reference; reset_in > 0: a reset (RTL and twin
+ * alike, with whatever inputs are applied) at random cycles, one in reset_in
+ * on average, after which the reference starts over and the comparison
+ * continues.  full_cover: assert that every corner was reached. */
+static void random_run(const char *what, const edge_pewt_params *p, uint64_t n, unsigned reset_in,
+                       bool full_cover) {
     fg_rng g;
-    fg_rng_seed(&g, tb_seed("edge_pewt random lockstep"));
-    uint64_t n = tb_cycles(1000000);
+    fg_rng_seed(&g, tb_seed(what));
+    rc_set(p);
     pewt_tb t;
-    tb_init(&t, "edge_pewt");
+    memset(&t, 0, sizeof t);
+    t.b = tb_block(&edge_pewt_class, p, full_cover ? "edge_pewt" : NULL);
     /* every cycle may push at most one event */
     unsigned char *started = calloc(n + 64, 1), *completed = calloc(n + 64, 1);
     assert_non_null(started);
@@ -551,6 +607,8 @@ static void test_random_lockstep(void **state) {
     ref_t r;
     memset(&r, 0, sizeof r);
     for (int s = 0; s < N_SLOTS; s++) r.slot_ev[s] = NONE;
+    long ev_at_reset = 0;
+    uint64_t resets = 0;
     cover_t cv;
     memset(&cv, 0, sizeof cv);
     long next_ev = 0;
@@ -559,9 +617,17 @@ static void test_random_lockstep(void **state) {
     /* the last cycles drain the table: no pushes, only good starts and exits */
     uint64_t drain_from = n > 200 ? n - 200 : n;
     for (uint64_t c = 0; c < n + 200; c++) {
+        bool drain = c >= drain_from;
+        if (reset_in && !drain && fg_rng_chance(&g, 1, reset_in)) {
+            fg_block_reset(t.b); /* the inputs of the last edge stay applied */
+            if (t.b->failed) fail_msg("cycle %llu, after a reset: %s", (unsigned long long)c, t.b->error);
+            ref_reset(&r, started, completed);
+            ev_at_reset = next_ev;
+            r.next_start = next_ev;
+            resets++;
+        }
         const edge_pewt_out_t *o = out(&t);
         check_outputs(&r, o, c);
-        bool drain = c >= drain_from;
         if (c % 4096 == 0) {
             p_push = 1 + (unsigned)fg_rng_below(&g, 7);
             p_start = 1 + (unsigned)fg_rng_below(&g, 7);
@@ -570,7 +636,7 @@ static void test_random_lockstep(void **state) {
         edge_pewt_in_t *in = &t.in;
         /* push: an offered event is held until taken (valid/ready) */
         if (!offering && !drain && fg_rng_chance(&g, p_push, 8)) offering = true;
-        if (offering) set_ev(in, (uint64_t)next_ev);
+        if (offering) set_ev_fields(in, ev_rc((uint64_t)next_ev)); /* only bits the ports have */
         else in->ev_valid_i = 0;
         /* start: mostly when something is pending, into a slot with no event warp */
         in->start_valid_i = 0;
@@ -588,7 +654,7 @@ static void test_random_lockstep(void **state) {
         if (fg_rng_chance(&g, drain ? 4 : p_exit, 8)) {
             if (r.n_run && (drain || fg_rng_chance(&g, 31, 32))) {
                 unsigned k = (unsigned)fg_rng_below(&g, r.n_run);
-                for (unsigned s = 0; s < N_SLOTS; s++)
+                for (unsigned s = 0; s < rc.ns; s++)
                     if (r.slot_ev[s] != NONE && k-- == 0) {
                         in->exit_slot_i = s;
                         break;
@@ -599,7 +665,7 @@ static void test_random_lockstep(void **state) {
                 in->exit_slot_i = pick_slot(&g);
             }
         }
-        if (r.n_run == N_ENT) cv.max_run_full++;
+        if (r.n_run == rc.ne) cv.max_run_full++;
         bool taken = in->ev_valid_i && o->ev_ready_o;
         ref_edge(&r, in, next_ev, started, completed, &cv);
         tb_step(t.b, in);
@@ -613,18 +679,23 @@ static void test_random_lockstep(void **state) {
      * completed exactly once */
     assert_int_equal(r.q_n, 0);
     assert_int_equal(r.n_run, 0);
-    assert_int_equal(r.pushes, (uint64_t)next_ev);
+    assert_int_equal(r.pushes, (uint64_t)(next_ev - ev_at_reset));
     assert_int_equal(r.next_start, next_ev);
     for (long e = 0; e < next_ev; e++)
         if (!started[e] || !completed[e]) fail_msg("event %ld: started %d completed %d", e, started[e], completed[e]);
+    if (reset_in) {
+        printf("# %llu resets during the run\n", (unsigned long long)resets);
+        if (n / reset_in >= 50) assert_true(resets > n / reset_in / 2); /* ~n / reset_in expected */
+    }
     printf("# %llu cycles: %ld events pushed, started and completed; %llu waits on a full table, "
            "%llu push+start+exit edges, %llu exit+start same slot, errors empty/busy/unknown "
-           "%llu/%llu/%llu, %llu cycles with 4 running\n",
+           "%llu/%llu/%llu, %llu cycles with all running\n",
            (unsigned long long)n, next_ev, (unsigned long long)cv.full_waits,
            (unsigned long long)cv.same_edge3, (unsigned long long)cv.exit_start_same_slot,
            (unsigned long long)cv.err[1], (unsigned long long)cv.err[2], (unsigned long long)cv.err[3],
            (unsigned long long)cv.max_run_full);
-    if (n >= 100000) { /* long runs must have reached every corner, in proportion to their length
+    assert_true((uint64_t)next_ev > n / 20);
+    if (full_cover && n >= 100000) { /* long runs must have reached every corner, in proportion to their length
                           * (n / 10000: 100 of each at the default 10^6 cycles) */
         const uint64_t k = n / 10000;
         assert_true(r.errs < 0xffff); /* cnt_err_o checked exactly, not saturated */
@@ -639,12 +710,37 @@ static void test_random_lockstep(void **state) {
     fg_block_free(t.b);
 }
 
+static void test_random_lockstep(void **state) {
+    (void)state;
+    edge_pewt_params p;
+    edge_pewt_params_default(&p);
+    random_run("edge_pewt random lockstep", &p, tb_cycles(1000000), 0, true);
+}
+
+/* The second verilated configuration (mk/pewt.mk edge_pewt_odd: 3 entries,
+ * 32 slots, narrower fields; issue 15 item 3) in random lockstep. */
+static const edge_pewt_params ODD = {3, 40, 24, 5, 5, 6};
+static void test_odd_random_lockstep(void **state) {
+    (void)state;
+    random_run("edge_pewt odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, false);
+}
+
+/* Resets at random cycles mid-run, both configurations (issue 15 item 3). */
+static void test_random_reset_lockstep(void **state) {
+    (void)state;
+    edge_pewt_params p;
+    edge_pewt_params_default(&p);
+    random_run("edge_pewt random resets", &p, tb_cycles(1000000) / 5, 1000, false);
+    random_run("edge_pewt odd configuration random resets", &ODD, tb_cycles(1000000) / 5, 1000, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reset_state),      cmocka_unit_test(test_push_until_full),
         cmocka_unit_test(test_fifo_order),       cmocka_unit_test(test_same_edge),
         cmocka_unit_test(test_completion_pulse), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_random_lockstep), cmocka_unit_test(test_odd_random_lockstep),
+        cmocka_unit_test(test_random_reset_lockstep),
     };
     return tb_run_tests("edge_pewt", tests);
 }

@@ -152,13 +152,16 @@ module edge_pewt #(
     assign slots[i*SLOT_W +: SLOT_W] = slot_q;
     assign start_hit[i]  = run_q && (slot_q == start_slot_i);
     assign exit_hit[i]   = run_q && (slot_q == exit_slot_i);
-    assign hd_sel[i*HW +: HW]         = (hd_idx_o == IDW'(i)) ?
+    // only a PENDING entry offers its fields: with nothing pending (the
+    // order FIFO shows index 0) the head reads 0, not a payload that may
+    // never have been written (issue 15 item 7, randomized initial state)
+    assign hd_sel[i*HW +: HW]         = (pend_q && hd_idx_o == IDW'(i)) ?
                                         {kernel_q, param_q, tag_q, thr_q, regs_q} : '0;
     assign exit_sel[i*TAG_W +: TAG_W] = exit_hit[i] ? tag_q : '0;
   end
 
-  // The head entry's fields (when hd_valid_o = 0: those of the entry the
-  // order FIFO's read pointer names, as the C twin mirrors) and the exiting
+  // The head entry's fields (0 when hd_valid_o = 0, as the C twin mirrors:
+  // the order FIFO then shows 0 and entry 0 is not pending) and the exiting
   // entry's tag (at most one RUNNING entry per slot: asserted).
   logic [HW-1:0]    hd_fields;
   logic [TAG_W-1:0] exit_tag;

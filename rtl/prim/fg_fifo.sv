@@ -5,9 +5,11 @@
 // (read at the entry after the head) when the head leaves, or from data_i
 // when the entry pushed becomes the head: data_o comes from a flip-flop, not
 // through the storage's read multiplexer (issue 11: the F/E scheduler checks
-// its heads in the cycle they appear).  Port behaviour is exactly that of
-// the plain first-word-fall-through FIFO (data_o = storage at the read
-// pointer, also when empty), which the C twin models.
+// its heads in the cycle they appear).  Port behaviour is that of the plain
+// first-word-fall-through FIFO, except that data_o is 0 while the FIFO is
+// empty (the C twin models the same): it never shows storage that was never
+// written, whose contents a real flop or RAM does not define (issue 15
+// item 7, found with Verilator's randomized initial state).
 module fg_fifo #(
   parameter int WIDTH = 8,
   parameter int DEPTH = 4
@@ -53,20 +55,20 @@ module fg_fifo #(
     end
   end
 
-  // Storage and head without reset (valid_o qualifies the head) so that the
-  // storage maps to distributed RAM.  The entry after the head is written at
-  // least one edge before it is read here (count_q >= 2).
+  // Storage without reset so that it maps to distributed RAM.  The entry
+  // after the head is written at least one edge before it is read here
+  // (count_q >= 2), also after a reset (the pointers restart at 0 and only
+  // entries pushed since are read).
   always_ff @(posedge clk_i) begin
     if (push) mem_q[wptr_q] <= data_i;
   end
-  // head_q equals mem_q[rptr_q] at every edge, also when empty and across a
-  // reset (rptr_q := 0; the storage keeps its contents, as does a push in
-  // the reset cycle), so the port behaviour is exactly the plain one.
-  wire [PW-1:0] raddr = rst_ni ? rnext : '0;
+  // head_q equals mem_q[rptr_q] while the FIFO holds an entry and 0 while it
+  // is empty (reset, or the last entry leaving with nothing pushed).
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) head_q <= (push && wptr_q == '0) ? data_i : mem_q[raddr];
+    if (!rst_ni) head_q <= '0;
     else if (push && (count_q == '0 || (pop && count_q == CW'(1)))) head_q <= data_i;
-    else if (pop) head_q <= mem_q[raddr];
+    else if (pop && count_q == CW'(1)) head_q <= '0;
+    else if (pop) head_q <= mem_q[rnext];
   end
 
   // Invariants: occupancy within [0, DEPTH]; pointers in range.

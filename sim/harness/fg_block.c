@@ -64,8 +64,9 @@ static int compare(fg_block *b) {
     b->mismatch = m;
     b->failed = true;
     snprintf(b->error, sizeof b->error,
-             "%s lockstep divergence at cycle %" PRIu64 ": port %s rtl=0x%" PRIx64 " c=0x%" PRIx64,
-             b->cls->name, m.cycle, m.port, m.rtl_value, m.c_value);
+             "%s lockstep divergence at cycle %" PRIu64 ": port %s rtl=0x%" PRIx64 " c=0x%" PRIx64
+             " (RTL initial state: FG_XSEED=%" PRIu64 ")",
+             b->cls->name, m.cycle, m.port, m.rtl_value, m.c_value, fg_rtl_xseed());
     return -1;
 }
 

@@ -1,6 +1,15 @@
 // The one shared C++ file: drives any verilated model through fg_rtl.
 #include "fg_shim.hpp"
 
+#include <cxxabi.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#ifndef FG_XINIT_OFF
+#define FG_XINIT_OFF ""
+#endif
+
 static void copy_in(fg_rtl *r, const void *in) {
     const unsigned char *base = static_cast<const unsigned char *>(in);
     for (const FgBind &b : r->ins) {
@@ -22,7 +31,8 @@ static bool in_window(const fg_rtl *r) {
 static void check_error(fg_rtl *r) {
     if (r->err.empty() && r->ctx.gotError()) {
         r->err = "RTL assertion failed at cycle " + std::to_string(r->cycle) +
-                 " (the assertion's file and line are printed above)";
+                 " (the assertion's file and line are printed above; RTL initial state: FG_XSEED=" +
+                 std::to_string(fg_rtl_xseed()) + ")";
     }
 }
 
@@ -36,6 +46,11 @@ static void edge(fg_rtl *r) {
     r->cycle++;
     if (in_window(r)) r->tfp->dump(r->cycle * 10);
     check_error(r);
+}
+
+void fg_shim_zero_inputs(fg_rtl *r) {
+    std::vector<uint64_t> zero(r->ins.size(), 0);
+    copy_in(r, zero.data());
 }
 
 extern "C" void fg_rtl_skip(fg_rtl *r) { r->cycle++; }
@@ -110,4 +125,81 @@ void fg_shim_refuse(const char *block, const std::string &why, char *err, size_t
                   "%s: no verilated configuration has these parameters; use --impl c, or add a "
                   "configuration (mk/README.md). Verilated:%s",
                   block, why.c_str());
+}
+
+// ------------------------------------------- randomized initial state
+// FG_XINIT: unset or 1 = random initial state except the XINIT_OFF models
+// (-DFG_XINIT_OFF, the Makefile's list); all = those too; 0 = all-zero.
+static int xinit_mode() {
+    const char *v = std::getenv("FG_XINIT");
+    if (!v || !*v || !std::strcmp(v, "1")) return 1;
+    if (!std::strcmp(v, "0")) return 0;
+    if (!std::strcmp(v, "all")) return 2;
+    std::fprintf(stderr, "FG_XINIT=%s: expected 0, 1 or all\n", v);
+    std::exit(2);
+}
+
+static uint64_t mix64(uint64_t x) { // splitmix64 finalizer
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t env_seed(const char *name, bool *set) {
+    const char *v = std::getenv(name);
+    *set = v && *v;
+    if (!*set) return 0;
+    char *end;
+    unsigned long long x = std::strtoull(v, &end, 0);
+    if (*end) {
+        std::fprintf(stderr, "%s=%s: expected a number\n", name, v);
+        std::exit(2);
+    }
+    return x;
+}
+
+extern "C" uint64_t fg_rtl_xseed(void) {
+    static const uint64_t seed = [] {
+        if (xinit_mode() == 0) return uint64_t{0};
+        bool set;
+        uint64_t s = env_seed("FG_XSEED", &set);
+        if (!set) {
+            s = env_seed("FG_SEED", &set);
+            if (set) s = mix64(s ^ 0x78696e6974ULL); // "xinit": not the stimulus seed itself
+            else s = mix64(static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+        }
+        return s ? s : 1; // 0 means off
+    }();
+    return seed;
+}
+
+// A model's name from its typeid (the generated class V<model>).
+static std::string model_name(const char *type) {
+    int st = 0;
+    char *d = abi::__cxa_demangle(type, nullptr, nullptr, &st);
+    std::string n = st == 0 && d ? d : type;
+    std::free(d);
+    return n.size() > 1 && n[0] == 'V' ? n.substr(1) : n;
+}
+
+int fg_xinit_seed(const char *type) {
+    uint64_t base = fg_rtl_xseed();
+    if (!base) return 0;
+    std::string name = model_name(type);
+    if (xinit_mode() == 1) {
+        const std::string off = std::string(" ") + FG_XINIT_OFF + " ";
+        if (off.find(" " + name + " ") != std::string::npos) return 0;
+    }
+    // one seed per model, not per instance: a test run alone (FG_TEST) sees
+    // the same initial state as in the whole program
+    uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a of the name
+    for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    int s = static_cast<int>(mix64(base ^ h) & 0x7fffffff);
+    return s ? s : 1; // Verilator: 0 would mean a seed of its own
+}
+
+std::mutex &fg_xinit_lock() {
+    static std::mutex m;
+    return m;
 }

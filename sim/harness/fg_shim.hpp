@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -51,11 +53,24 @@ struct fg_rtl {
 template <class M, class = void> struct FgHasRst : std::false_type {};
 template <class M> struct FgHasRst<M, std::void_t<decltype(std::declval<M>().rst_ni)>> : std::true_type {};
 
+// Randomized initial state (issue 15 item 7; the models are verilated with
+// --x-assign unique --x-initial unique): the Verilator seed for model
+// `type` (a typeid name), or 0 for all-zero storage (FG_XINIT=0, or a model
+// of a block in the Makefile's XINIT_OFF).  Holds a lock, taken by the
+// caller, while the model is constructed: Verilator draws the values from a
+// per-thread generator reseeded through a process-wide epoch.
+int fg_xinit_seed(const char *type);
+std::mutex &fg_xinit_lock();
+
 template <class M> struct FgRtlModel : fg_rtl {
     M *top;
     explicit FgRtlModel() {
         ctx.traceEverOn(true);
         ctx.fatalOnError(false); // a failed assertion is reported, not abort()ed
+        std::lock_guard<std::mutex> g(fg_xinit_lock());
+        int seed = fg_xinit_seed(typeid(M).name());
+        ctx.randReset(seed ? 2 : 0); // 2: random values; 0: zeros
+        if (seed) ctx.randSeed(seed);
         Verilated::threadContextp(&ctx); // see ~FgRtlModel
         top = new M(&ctx, "top");
     }
@@ -81,6 +96,10 @@ template <class M> struct FgRtlModel : fg_rtl {
     void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
 };
 
+// Drives every input port 0 (with a randomized initial state they start
+// random; the first reset must not see such inputs, nothing drives them so).
+void fg_shim_zero_inputs(fg_rtl *r);
+
 // Creates verilated model V and binds every port of the block's X-macro lists
 // in list order (port i is the i-th uint64_t of the C struct).
 #define FG_SHIM_IN_(n, w) m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t)));
@@ -88,7 +107,8 @@ template <class M> struct FgRtlModel : fg_rtl {
 #define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
     ([] {                                                                                          \
         auto *m_ = new FgRtlModel<V>();                                                            \
-        INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) return static_cast<fg_rtl *>(m_);                 \
+        INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) fg_shim_zero_inputs(m_);                        \
+        return static_cast<fg_rtl *>(m_);                                                          \
     }())
 
 // X-macro entry for a block's parameter list (X(field, NAME)): inside an

@@ -47,7 +47,7 @@ static void *pewt_new(const void *params) {
     t->m_slot = mask(p->slot_w);
     t->m_thr = mask(p->thr_w);
     t->m_regs = mask(p->regs_w);
-    t->e = calloc(p->entries, sizeof *t->e); /* Verilator's --x-initial 0 */
+    t->e = calloc(p->entries, sizeof *t->e); /* read only once written (hd_*, cpl_tag) */
     if (!t->e || fg_fifo_c_init(&t->order, 1, p->entries)) {
         free(t->e);
         fg_fifo_c_free(&t->order);
@@ -79,9 +79,10 @@ static void pewt_outputs(const void *tp, void *op) {
     o->ev_ready_o = free_m != 0;
     o->hd_valid_o = fg_fifo_c_valid(&t->order);
     o->hd_idx_o = h;
-    /* AND-OR of the decoded index: an index beyond the entries reads 0 */
+    /* AND-OR of the decoded index over the PENDING entries: an index beyond
+     * the entries, or nothing pending, reads 0 */
     const pewt_entry z = {0};
-    const pewt_entry *e = h < t->p.entries ? &t->e[h] : &z;
+    const pewt_entry *e = h < t->p.entries && (t->pend >> h & 1) ? &t->e[h] : &z;
     o->hd_kernel_o = e->kernel;
     o->hd_param_o = e->param;
     o->hd_tag_o = e->tag;

@@ -12,7 +12,8 @@ int fg_fifo_c_init(fg_fifo_c *f, size_t elem, unsigned depth) {
     if (!elem || !depth) return -1;
     f->elem = elem;
     f->depth = depth;
-    f->mem = calloc(depth, elem); /* Verilator's --x-initial 0: storage starts at zero */
+    /* one element more, always zero: the head while empty (fg_fifo_c_head) */
+    f->mem = calloc((size_t)depth + 1, elem);
     return f->mem ? 0 : -1;
 }
 

@@ -24,7 +24,10 @@ void fg_fifo_c_free(fg_fifo_c *f);
 void fg_fifo_c_reset(fg_fifo_c *f);  /* pointers only: storage keeps its contents, as in RTL */
 static inline bool fg_fifo_c_ready(const fg_fifo_c *f) { return f->count != f->depth; }
 static inline bool fg_fifo_c_valid(const fg_fifo_c *f) { return f->count != 0; }
-static inline const void *fg_fifo_c_head(const fg_fifo_c *f) { return f->mem + (size_t)f->rptr * f->elem; }
+/* the head entry; zeros while empty (data_o is 0 then, as in the RTL) */
+static inline const void *fg_fifo_c_head(const fg_fifo_c *f) {
+    return f->mem + (size_t)(f->count ? f->rptr : f->depth) * f->elem;
+}
 /* One clock edge: push happens when push && ready, pop when pop && valid
  * (both judged on the state before the edge, as in the RTL). */
 void fg_fifo_c_edge(fg_fifo_c *f, bool push, const void *data, bool pop);
