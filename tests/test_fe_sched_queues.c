@@ -187,11 +187,12 @@ static void test_overlap_start(void **state) {
     assert_int_equal(r->q, FE_Q_GPU);
     /* accepted at c; at the NT head in c+1, which looks its line's bits up
      * (the fill is a read-modify-write); bits back into the head register at
-     * c+2 (issue 11: no bypass of the RAM's output), leaves in c+3; on the
-     * output from c+4.  The fill is written (and snooped) at the edge after
-     * it leaves, which releases the GPU read: it leaves two cycles after the
-     * fill (one before issue 11). */
-    assert_int_equal(w->cycle, fill + 4);
+     * c+2 (issue 11: no bypass of the RAM's output), checked in c+3 (issue 11:
+     * the check is registered), leaves in c+4; on the output from c+5.  The
+     * fill is written (and snooped, and the GPU read's bits checked) at the
+     * edge after it leaves, which releases the GPU read: it leaves two cycles
+     * after the fill (one before issue 11). */
+    assert_int_equal(w->cycle, fill + 5);
     assert_int_equal(r->cycle, w->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 1);
     assert_int_equal(O(&t)->head_blocked_o, 0);
@@ -229,12 +230,13 @@ static void test_bypass_both_ways(void **state) {
     init_range(&t, LINE(0), 2, 1); /* lines 0, 1 full; the rest empty */
     send(&t, cpu(0, FE_TRIG_FULL, FE_ACT_NONE, LINE(7), ALL, 30));
     for (unsigned i = 0; i < 6; i++) send(&t, gpu_read(LINE(i & 1), ALL, 31 + i));
-    run(&t, 20); /* one bit-needing request per 3 cycles per queue */
+    run(&t, 26); /* one bit-needing request per 4 cycles per queue */
     for (unsigned i = 0; i < 6; i++) assert_non_null(served(&t, 31 + i));
     assert_null(served(&t, 30));
     assert_int_equal(O(&t)->head_blocked_o, 2);
     send(&t, gpu_write(LINE(7), ALL, 43)); /* releases the CPU head */
-    run(&t, 6);
+    run(&t, 8);
+    assert_non_null(served(&t, 30));
     assert_true(served(&t, 30)->cycle == served(&t, 43)->cycle + 2);
     /* reverse: a GPU read on an empty line; triggered CPU reads pass it */
     send(&t, gpu_read(LINE(8), ALL, 40));
@@ -245,7 +247,8 @@ static void test_bypass_both_ways(void **state) {
     assert_non_null(served(&t, 42));
     assert_int_equal(O(&t)->head_blocked_o, 4);
     send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(8), ALL, 44));
-    run(&t, 6);
+    run(&t, 8);
+    assert_non_null(served(&t, 40));
     assert_true(served(&t, 40)->cycle == served(&t, 44)->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 2);
     assert_int_equal(O(&t)->head_blocked_o, 0);
@@ -329,7 +332,7 @@ static void test_coalesced_partial_fills(void **state) {
         assert_null(served(&t, 60));
         assert_int_equal(O(&t)->head_blocked_o & 4, 4);
         send(&t, gpu_write(LINE(6), 0xffu << (8 * k), 62 + k));
-        run(&t, 6);
+        run(&t, 8);
         assert_non_null(served(&t, 62 + k));
         assert_true(served(&t, 61) != NULL);
         assert_int_equal(served(&t, 60) != NULL, k == 3);
