@@ -31,11 +31,15 @@ typedef struct {
 
 static const fe_sched_queues_out_t *O(const bench *t) { return fg_block_out(t->b); }
 
+/* Waits out the clear of the F/E store that follows every reset. */
+static void wait_clear(bench *t);
+
 static void bench_open(bench *t, const char *wave) {
     memset(t, 0, sizeof *t);
     t->b = tb_block(&fe_sched_queues_class, &P, wave);
     t->in.out_ready_i = 1;
     t->in.nack_ready_i = 1;
+    wait_clear(t);
 }
 
 /* One cycle: records outputs taken (served / NACKed) with their cycle. */
@@ -50,6 +54,17 @@ static void step(bench *t) {
 }
 static void run(bench *t, unsigned n) {
     while (n--) step(t);
+}
+/* After reset the block clears every tracked line (one per cycle) before it
+ * takes a request or an init command (issue 15 item 7, F/E Sec. 4.5). */
+static void wait_clear(bench *t) {
+    for (unsigned i = 0; i < P.region_lines; i++) {
+        assert_int_equal(O(t)->req_ready_o, 0);
+        assert_int_equal(O(t)->init_ready_o, 0);
+        step(t);
+    }
+    assert_int_equal(O(t)->req_ready_o, 7);
+    assert_int_equal(O(t)->init_ready_o, 1);
 }
 
 typedef struct {
@@ -454,6 +469,30 @@ static void test_region_and_init(void **state) {
     fg_block_free(t.b);
 }
 
+/* Issue 15 item 7: requests must never be served from never-written F/E
+ * storage.  A reset clears the store (every line empty, requests held off
+ * meanwhile), so what a run left behind - here lines marked full, and a
+ * request waiting at the input during the reset - is not seen afterwards:
+ * a wait-full read after the reset blocks, a wait-empty read is served. */
+static void test_reset_clears_store(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    init_range(&t, LINE(0), 16, 1);
+    assert_true(probe(&t, LINE(3), ALL, FE_TRIG_FULL, 1));
+    req r = gpu_read(LINE(3), ALL, 2);
+    set_req(&t, &r); /* offered through the reset: held off, then accepted */
+    fg_block_reset(t.b);
+    wait_clear(&t);
+    step(&t);
+    t.in.req_valid_i = 0;
+    run(&t, 20);
+    assert_null(served(&t, 2)); /* the line is empty again */
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    for (unsigned i = 0; i < 16; i++) assert_true(probe(&t, LINE(i), ALL, FE_TRIG_EMPTY, 10 + i));
+    fg_block_free(t.b);
+}
+
 /* ----------------------------------------------------------- random */
 
 typedef struct {
@@ -648,6 +687,7 @@ int main(void) {
         cmocka_unit_test(test_watchdog_nack),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_region_and_init),
+        cmocka_unit_test(test_reset_clears_store),
         cmocka_unit_test(test_random_lockstep),
     };
     return tb_run_tests("fe_sched_queues", tests);

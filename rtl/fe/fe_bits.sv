@@ -15,6 +15,12 @@
 //      rvalid_o and the requesting queue on rqid_o.
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
 // cached head bits exact: that snoop is the paper's release mechanism (4.3).
+//
+// Reset clears the store (issue 15 item 7): after every reset the sequencer
+// marks all LINES lines empty, one per cycle, exactly as an init command of
+// the whole region would (busy_o high, init_ready_o low, requests held off),
+// so no request is ever served from never-written storage.  The Sec. 4.5
+// start-up routine's commands ("mark it as full") follow it.
 module fe_bits #(
   parameter int WORDS     = 32,
   parameter int LINES     = 256,
@@ -48,6 +54,11 @@ module fe_bits #(
   output logic [IW-1:0]    snoop_idx_o,
   output logic [WORDS-1:0] snoop_bits_o
 );
+  // the reset clear counts the lines in left_q
+  if (64'(LINES) >= (64'd1 << CNT_W)) begin : g_bad_lines
+    $error("fe_bits: LINES must be below 2**CNT_W (INIT_W of the scheduler)");
+  end
+
   logic             busy_q, full_q;
   logic [LN_W-1:0]  cur_q;
   logic [CNT_W-1:0] left_q;
@@ -100,11 +111,11 @@ module fe_bits #(
   assign snoop_bits_o = wr_i ? wr_bits_i : (full_q ? '1 : '0);
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      busy_q   <= 1'b0;
+    if (!rst_ni) begin  // the reset clear: every line empty
+      busy_q   <= 1'b1;
       full_q   <= 1'b0;
-      cur_q    <= '0;
-      left_q   <= '0;
+      cur_q    <= LN_W'(BASE_LINE);
+      left_q   <= CNT_W'(LINES);
       rvalid_q <= 1'b0;
       rqid_q   <= '0;
     end else begin

@@ -22,6 +22,9 @@
 //   out / nack: registered, valid/ready; held stable while not taken.
 //   init: accepted when init_valid_i && init_ready_o; requests are held off
 //     (req_ready_o = 0, nothing leaves) while it runs, one line per cycle.
+//   reset: clears the F/E store (every line empty, one per cycle: REGION_LINES
+//     cycles with init_ready_o = req_ready_o = 0) before anything else, so no
+//     request is judged on never-written storage (issue 15 item 7).
 // GPU defaults (Sec. 4.1): with req_dflt_i set on a GPU request, reads become
 // wait-full / no action and writes no trigger / fill; CPU requests always use
 // req_trig_i / req_act_i as the host API gave them (Sec. 4.4).  Codes 3 of

@@ -93,7 +93,8 @@ static bool params_ok(const fe_sched_queues_params *p) {
            p->qd_nt >= 1 && p->qd_nt <= 255 && p->qd_cpu >= 1 && p->qd_cpu <= 255 &&
            p->qd_gpu >= 1 && p->qd_gpu <= 255 && p->tag_w >= 1 && p->tag_w <= 64 &&
            p->wd_w >= 1 && p->wd_w <= 63 && p->cnt_w >= 1 && p->cnt_w <= 64 && p->init_w >= 1 &&
-           p->init_w <= 63 && (p->region_base & (lbytes - 1)) == 0;
+           p->init_w <= 63 && (p->region_base & (lbytes - 1)) == 0 &&
+           p->region_lines < (1ULL << p->init_w); /* the reset clear counts lines in INIT_W bits */
 }
 
 static void tw_free(void *v) {
@@ -122,7 +123,9 @@ static void *tw_new(const void *params) {
     return t;
 }
 
-/* Everything with a reset in the RTL; RAM and FIFO storage keep their data. */
+/* Everything with a reset in the RTL; RAM and FIFO storage keep their data.
+ * Reset starts the clear of the F/E store (fe_bits): every line marked empty,
+ * one per cycle from the first edge after reset, busy meanwhile. */
 static void tw_reset(void *v) {
     twin *t = v;
     for (int q = 0; q < 3; q++) {
@@ -139,8 +142,10 @@ static void tw_reset(void *v) {
     t->out_qid = t->nack_qid = 0;
     t->releases = t->nacks = 0;
     t->err = t->stall_mc = false;
-    t->busy = t->full = t->rvalid = t->wr_pend = false;
-    t->cur = t->left = 0;
+    t->full = t->rvalid = t->wr_pend = false;
+    t->busy = true;
+    t->cur = t->base_line;
+    t->left = t->p.region_lines;
     t->rqid = 0;
 }
 
