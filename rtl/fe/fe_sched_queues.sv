@@ -180,7 +180,6 @@ module fe_sched_queues #(
   // same cycle (its bits come from a register), so a release costs no more.
   logic [2:0]       chk_q, sat_q;        // registered check of the head's bits
   logic [2:0]       chk_d;
-  logic [WORDS-1:0] chk_bits [3];        // the bits the head has at the next edge
   logic             lk_rvalid;
   logic [1:0]       lk_rqid;
   logic [WORDS-1:0] lk_rdata;
@@ -188,6 +187,7 @@ module fe_sched_queues #(
   logic [IW-1:0]    snoop_idx;
   logic [WORDS-1:0] snoop_bits;
   logic [2:0]       hit, release_q;
+  logic [2:0]       snoop_sat;
   logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due, due_ok, hazard;
   logic [IW-1:0]    h_idx [3];
   logic [1:0]       h_trig [3], h_act [3];
@@ -201,8 +201,10 @@ module fe_sched_queues #(
     fe_trigger_check #(.WORDS(WORDS)) u_check (
       .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
       .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
-      .bits_i(chk_bits[q]), .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
-      .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
+      .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
+      .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
+      .need_o(need[q]), .sat_o(sat[q]), .snoop_sat_o(snoop_sat[q]), .ok_o(ok_raw[q]),
+      .blocked_o(blk_raw[q]));
     // nothing leaves, waits or is looked up while the initialisation runs;
     // a head on the line an action is being written to (below) waits a cycle
     assign ok[q]      = ok_raw[q] && !busy && !hazard[q];
@@ -298,13 +300,12 @@ module fe_sched_queues #(
       hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
       if (hit[q]) hb_d[q] = snoop_bits;
       if (q_pop[q]) hbv_d[q] = 1'b0;
-      chk_bits[q] = hit[q] ? snoop_bits : hb_q[q];
       chk_d[q]    = hbv_d[q] && (hb_valid_q[q] || hit[q]);
     end
   end
   // (a snooped head is not popped: the snoop is a write on its line, so it is
   // held by the hazard or by the init, asserted below)
-  assign release_q = blocked & hit & sat;
+  assign release_q = blocked & hit & snoop_sat;
 
   // ------------------------------------------------------------ state
   logic [CNT_W-1:0] stall_q [3];
