@@ -31,11 +31,15 @@ typedef struct {
 
 static const fe_sched_queues_out_t *O(const bench *t) { return fg_block_out(t->b); }
 
+/* Waits out the clear of the F/E store that follows every reset. */
+static void wait_clear(bench *t);
+
 static void bench_open(bench *t, const char *wave) {
     memset(t, 0, sizeof *t);
     t->b = tb_block(&fe_sched_queues_class, &P, wave);
     t->in.out_ready_i = 1;
     t->in.nack_ready_i = 1;
+    wait_clear(t);
 }
 
 /* One cycle: records outputs taken (served / NACKed) with their cycle. */
@@ -50,6 +54,17 @@ static void step(bench *t) {
 }
 static void run(bench *t, unsigned n) {
     while (n--) step(t);
+}
+/* After reset the block clears every tracked line (one per cycle) before it
+ * takes a request or an init command (issue 15 item 7, F/E Sec. 4.5). */
+static void wait_clear(bench *t) {
+    for (unsigned i = 0; i < P.region_lines; i++) {
+        assert_int_equal(O(t)->req_ready_o, 0);
+        assert_int_equal(O(t)->init_ready_o, 0);
+        step(t);
+    }
+    assert_int_equal(O(t)->req_ready_o, 7);
+    assert_int_equal(O(t)->init_ready_o, 1);
 }
 
 typedef struct {
@@ -187,11 +202,12 @@ static void test_overlap_start(void **state) {
     assert_int_equal(r->q, FE_Q_GPU);
     /* accepted at c; at the NT head in c+1, which looks its line's bits up
      * (the fill is a read-modify-write); bits back into the head register at
-     * c+2 (issue 11: no bypass of the RAM's output), leaves in c+3; on the
-     * output from c+4.  The fill is written (and snooped) at the edge after
-     * it leaves, which releases the GPU read: it leaves two cycles after the
-     * fill (one before issue 11). */
-    assert_int_equal(w->cycle, fill + 4);
+     * c+2 (issue 11: no bypass of the RAM's output), checked in c+3 (issue 11:
+     * the check is registered), leaves in c+4; on the output from c+5.  The
+     * fill is written (and snooped, and the GPU read's bits checked) at the
+     * edge after it leaves, which releases the GPU read: it leaves two cycles
+     * after the fill (one before issue 11). */
+    assert_int_equal(w->cycle, fill + 5);
     assert_int_equal(r->cycle, w->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 1);
     assert_int_equal(O(&t)->head_blocked_o, 0);
@@ -229,12 +245,13 @@ static void test_bypass_both_ways(void **state) {
     init_range(&t, LINE(0), 2, 1); /* lines 0, 1 full; the rest empty */
     send(&t, cpu(0, FE_TRIG_FULL, FE_ACT_NONE, LINE(7), ALL, 30));
     for (unsigned i = 0; i < 6; i++) send(&t, gpu_read(LINE(i & 1), ALL, 31 + i));
-    run(&t, 20); /* one bit-needing request per 3 cycles per queue */
+    run(&t, 26); /* one bit-needing request per 4 cycles per queue */
     for (unsigned i = 0; i < 6; i++) assert_non_null(served(&t, 31 + i));
     assert_null(served(&t, 30));
     assert_int_equal(O(&t)->head_blocked_o, 2);
     send(&t, gpu_write(LINE(7), ALL, 43)); /* releases the CPU head */
-    run(&t, 6);
+    run(&t, 8);
+    assert_non_null(served(&t, 30));
     assert_true(served(&t, 30)->cycle == served(&t, 43)->cycle + 2);
     /* reverse: a GPU read on an empty line; triggered CPU reads pass it */
     send(&t, gpu_read(LINE(8), ALL, 40));
@@ -245,7 +262,8 @@ static void test_bypass_both_ways(void **state) {
     assert_non_null(served(&t, 42));
     assert_int_equal(O(&t)->head_blocked_o, 4);
     send(&t, cpu(1, FE_TRIG_NONE, FE_ACT_FILL, LINE(8), ALL, 44));
-    run(&t, 6);
+    run(&t, 8);
+    assert_non_null(served(&t, 40));
     assert_true(served(&t, 40)->cycle == served(&t, 44)->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 2);
     assert_int_equal(O(&t)->head_blocked_o, 0);
@@ -329,7 +347,7 @@ static void test_coalesced_partial_fills(void **state) {
         assert_null(served(&t, 60));
         assert_int_equal(O(&t)->head_blocked_o & 4, 4);
         send(&t, gpu_write(LINE(6), 0xffu << (8 * k), 62 + k));
-        run(&t, 6);
+        run(&t, 8);
         assert_non_null(served(&t, 62 + k));
         assert_true(served(&t, 61) != NULL);
         assert_int_equal(served(&t, 60) != NULL, k == 3);
@@ -451,6 +469,30 @@ static void test_region_and_init(void **state) {
     fg_block_free(t.b);
 }
 
+/* Issue 15 item 7: requests must never be served from never-written F/E
+ * storage.  A reset clears the store (every line empty, requests held off
+ * meanwhile), so what a run left behind - here lines marked full, and a
+ * request waiting at the input during the reset - is not seen afterwards:
+ * a wait-full read after the reset blocks, a wait-empty read is served. */
+static void test_reset_clears_store(void **state) {
+    (void)state;
+    bench t;
+    bench_open(&t, NULL);
+    init_range(&t, LINE(0), 16, 1);
+    assert_true(probe(&t, LINE(3), ALL, FE_TRIG_FULL, 1));
+    req r = gpu_read(LINE(3), ALL, 2);
+    set_req(&t, &r); /* offered through the reset: held off, then accepted */
+    fg_block_reset(t.b);
+    wait_clear(&t);
+    step(&t);
+    t.in.req_valid_i = 0;
+    run(&t, 20);
+    assert_null(served(&t, 2)); /* the line is empty again */
+    assert_int_equal(O(&t)->head_blocked_o, 4);
+    for (unsigned i = 0; i < 16; i++) assert_true(probe(&t, LINE(i), ALL, FE_TRIG_EMPTY, 10 + i));
+    fg_block_free(t.b);
+}
+
 /* ----------------------------------------------------------- random */
 
 typedef struct {
@@ -460,14 +502,20 @@ typedef struct {
 } sb_entry;
 
 typedef struct {
+    const fe_sched_queues_params *p;
+    uint32_t lbytes; /* bytes per line */
     sb_entry e[3][8];
     unsigned h[3], n[3];
     uint32_t bits[16];
 } scoreboard;
 
-static bool sb_sat(const scoreboard *s, const sb_entry *e) {
-    if (!fe_sched_in_region(&P, e->addr) || e->trig == FE_TRIG_NONE) return true;
-    uint32_t b = s->bits[(e->addr - 4096) / 128] & e->mask;
+static uint64_t bits_of(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+static uint32_t *sb_line(scoreboard *s, uint32_t addr) {
+    return &s->bits[(addr - s->p->region_base) / s->lbytes];
+}
+static bool sb_sat(scoreboard *s, const sb_entry *e) {
+    if (!fe_sched_in_region(s->p, e->addr) || e->trig == FE_TRIG_NONE) return true;
+    uint32_t b = *sb_line(s, e->addr) & e->mask;
     return e->trig == FE_TRIG_FULL ? b == e->mask : b == 0;
 }
 static sb_entry *sb_head(scoreboard *s, unsigned q) { return s->n[q] ? &s->e[q][s->h[q]] : NULL; }
@@ -479,14 +527,25 @@ static sb_entry sb_pop(scoreboard *s, unsigned q) {
     return e;
 }
 
-static void random_run(uint64_t seed, uint64_t cycles) {
+/* Random lockstep of configuration p (at most 16 lines, queues of at most 8)
+ * against the scoreboard; with reset_in != 0 a reset about every reset_in
+ * cycles (issue 15 item 3: RTL and twin reset the same way at random cycles,
+ * the comparison goes on; the scoreboard drops what the reset drops). */
+static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t cycles,
+                       uint64_t reset_in) {
     fg_rng r;
     fg_rng_seed(&r, seed);
-    fg_block *b = tb_block(&fe_sched_queues_class, &P, NULL);
+    fg_block *b = tb_block(&fe_sched_queues_class, p, NULL);
     fe_sched_queues_in_t in = {0};
     scoreboard sb;
     memset(&sb, 0, sizeof sb);
+    sb.p = p;
+    sb.lbytes = p->words * p->gran;
+    assert_true(p->region_lines <= 16 && p->qd_nt <= 8 && p->qd_cpu <= 8 && p->qd_gpu <= 8);
+    const uint32_t lb = sb.lbytes, all = (uint32_t)bits_of(p->words);
+#define RLINE(i) ((uint32_t)p->region_base + lb * (uint32_t)(i))
     uint64_t accepted = 0, n_served = 0, n_nacked = 0, n_rel_checked = 0, max_lat = 0;
+    uint64_t n_resets = 0, dropped = 0;
     unsigned seq = 0, ready_phase = 0;
     bool have = false;
     fe_sched_queues_in_t cur = {0};
@@ -499,6 +558,15 @@ static void random_run(uint64_t seed, uint64_t cycles) {
             ready_phase = (unsigned)fg_rng_below(&r, 3);
         }
         if (drain) in.wdog_limit_i = 16;
+        if (reset_in && !drain && fg_rng_below(&r, reset_in) == 0) {
+            for (unsigned k = 0; k < 3; k++) dropped += sb.n[k];
+            memset(sb.n, 0, sizeof sb.n);
+            memset(sb.bits, 0, sizeof sb.bits); /* the store is cleared */
+            fg_block_reset(b);
+            if (b->failed) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
+            o = fg_block_out(b);
+            n_resets++;
+        }
         /* a request: hold it (70%) or draw a new one */
         if (!have || fg_rng_chance(&r, 3, 10)) {
             memset(&cur, 0, sizeof cur);
@@ -508,19 +576,20 @@ static void random_run(uint64_t seed, uint64_t cycles) {
             cur.req_we_i = kind < 30 ? 0 : kind < 55 ? 1 : fg_rng_chance(&r, 1, 2);
             cur.req_trig_i = fg_rng_below(&r, 4);
             cur.req_act_i = fg_rng_below(&r, 4);
-            uint64_t line = fg_rng_below(&r, 16);
-            cur.req_addr_i = LINE(line) + 4 * fg_rng_below(&r, 32);
+            uint64_t line = fg_rng_below(&r, p->region_lines);
+            cur.req_addr_i = RLINE(line) + p->gran * fg_rng_below(&r, p->words);
             if (fg_rng_chance(&r, 1, 12))
-                cur.req_addr_i = fg_rng_chance(&r, 1, 2) ? LINE(fg_rng_below(&r, 3) + 16)
+                cur.req_addr_i = fg_rng_chance(&r, 1, 2) ? RLINE(fg_rng_below(&r, 3) + p->region_lines)
                                                          : (uint32_t)fg_rng_next(&r);
+            cur.req_addr_i &= bits_of(p->addr_w);
             unsigned mk = (unsigned)fg_rng_below(&r, 4);
-            cur.req_mask_i = mk == 0 ? ALL
-                             : mk == 1 ? (uint32_t)fg_rng_next(&r)
-                             : mk == 2 ? 1u << fg_rng_below(&r, 32)
-                                       : 0xffu << (8 * fg_rng_below(&r, 4));
+            cur.req_mask_i = (mk == 0 ? ALL
+                              : mk == 1 ? (uint32_t)fg_rng_next(&r)
+                              : mk == 2 ? 1u << fg_rng_below(&r, p->words)
+                                        : 0xffu << (8 * fg_rng_below(&r, (p->words + 7) / 8))) & all;
             have = true;
         }
-        cur.req_tag_i = seq & 0xff;
+        cur.req_tag_i = seq & bits_of(p->tag_w);
         in.req_valid_i = !drain && fg_rng_chance(&r, 3, 5);
         in.req_src_i = cur.req_src_i;
         in.req_we_i = cur.req_we_i;
@@ -534,15 +603,15 @@ static void random_run(uint64_t seed, uint64_t cycles) {
         in.nack_ready_i = drain || fg_rng_chance(&r, 7, 10);
         in.init_valid_i = !drain && fg_rng_chance(&r, 1, 3000);
         in.init_full_i = fg_rng_chance(&r, 1, 2);
-        in.init_addr_i = LINE(fg_rng_below(&r, 20)) - 128 * 2;
+        in.init_addr_i = (RLINE(fg_rng_below(&r, p->region_lines + 4)) - lb * 2) & bits_of(p->addr_w);
         in.init_lines_i = 1 + fg_rng_below(&r, 6);
 
-        unsigned trig, act, q = fe_sched_queue_of(&P, &in, &trig, &act);
+        unsigned trig, act, q = fe_sched_queue_of(p, &in, &trig, &act);
         bool acc = in.req_valid_i && (o->req_ready_o >> q & 1);
         bool out_free = !o->out_valid_o || in.out_ready_i;
         bool nack_free = !o->nack_valid_o || in.nack_ready_i;
         bool init_acc = in.init_valid_i && o->init_ready_o && in.init_lines_i;
-        uint64_t lim = in.wdog_limit_i;
+        uint64_t lim = in.wdog_limit_i & bits_of(p->wd_w);
         if (fg_block_step(b, &in)) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
         o = fg_block_out(b);
 
@@ -576,8 +645,8 @@ static void random_run(uint64_t seed, uint64_t cycles) {
                 if (lat > max_lat) max_lat = lat;
                 n_rel_checked++;
             }
-            if (fe_sched_in_region(&P, e.addr) && e.act != FE_ACT_NONE) {
-                uint32_t *w = &sb.bits[(e.addr - 4096) / 128];
+            if (fe_sched_in_region(p, e.addr) && e.act != FE_ACT_NONE) {
+                uint32_t *w = sb_line(&sb, e.addr);
                 *w = e.act == FE_ACT_FILL ? (*w | e.mask) : (*w & ~e.mask);
                 /* heads of the other queues this action satisfies: released now */
                 for (unsigned k = 1; k < 3; k++) {
@@ -589,8 +658,8 @@ static void random_run(uint64_t seed, uint64_t cycles) {
         }
         if (init_acc) {
             for (unsigned i = 0; i < in.init_lines_i; i++) {
-                uint32_t a = (uint32_t)in.init_addr_i + 128 * i;
-                if (fe_sched_in_region(&P, a)) sb.bits[(a - 4096) / 128] = in.init_full_i ? ALL : 0;
+                uint32_t a = (uint32_t)in.init_addr_i + lb * i;
+                if (fe_sched_in_region(p, a)) *sb_line(&sb, a) = in.init_full_i ? all : 0;
             }
         }
         if (acc) {
@@ -613,24 +682,49 @@ static void random_run(uint64_t seed, uint64_t cycles) {
     }
     const fe_sched_queues_out_t *o = fg_block_out(b);
     assert_int_equal(o->q_count_o, 0);
-    assert_int_equal(accepted, n_served + n_nacked); /* every request left exactly once */
-    assert_int_equal(o->nacks_o, n_nacked);
+    /* every request left exactly once, or was dropped by a reset */
+    assert_int_equal(accepted, n_served + n_nacked + dropped);
+    if (!n_resets) assert_int_equal(o->nacks_o, n_nacked & bits_of(p->cnt_w));
     printf("# %" PRIu64 " cycles: %" PRIu64 " accepted, %" PRIu64 " served, %" PRIu64
            " NACKed, %" PRIu64 " releases (RTL counter), stalled-head cycles nt/cpu/gpu %" PRIu64
            "/%" PRIu64 "/%" PRIu64 "\n",
            cycles + 20000, accepted, n_served, n_nacked, (uint64_t)o->releases_o,
            (uint64_t)o->stall_nt_o, (uint64_t)o->stall_cpu_o, (uint64_t)o->stall_gpu_o);
+    if (reset_in) printf("# %" PRIu64 " resets at random cycles, %" PRIu64 " queued requests dropped by them\n",
+                         n_resets, dropped);
     printf("# deepest release-to-serve latency: %" PRIu64 " cycles (%" PRIu64 " released requests)\n",
            max_lat, n_rel_checked);
     assert_true(accepted > cycles / 10);
     assert_true(n_nacked > 0 && n_rel_checked > 0);
+    if (reset_in) assert_true(n_resets > 0);
     assert_int_equal(o->stall_nt_o, 0);
+#undef RLINE
     fg_block_free(b);
 }
 
 static void test_random_lockstep(void **state) {
     (void)state;
-    random_run(tb_seed("fe_sched_queues random"), tb_cycles(1000000));
+    random_run(&P, tb_seed("fe_sched_queues random"), tb_cycles(1000000), 0);
+}
+
+/* Issue 15 item 3: the second verilated configuration (mk/fe.mk `odd`: no
+ * parameter a power of two that need not be - 11 lines, queues 3/5/2,
+ * 30-bit addresses, 5-bit tags, 7-bit watchdog, 20-bit counters, 5-bit init
+ * counts, 64-byte lines at an odd base), in lockstep, and both
+ * configurations with resets at random cycles. */
+static const fe_sched_queues_params P_ODD = {
+    .addr_w = 30, .words = 16, .gran = 4, .region_base = 448, .region_lines = 11,
+    .qd_nt = 3, .qd_cpu = 5, .qd_gpu = 2, .tag_w = 5, .wd_w = 7, .cnt_w = 20, .init_w = 5};
+
+static void test_random_lockstep_odd(void **state) {
+    (void)state;
+    random_run(&P_ODD, tb_seed("fe_sched_queues odd"), tb_cycles(300000), 0);
+}
+
+static void test_reset_lockstep(void **state) {
+    (void)state;
+    random_run(&P, tb_seed("fe_sched_queues reset"), tb_cycles(200000), 20000);
+    random_run(&P_ODD, tb_seed("fe_sched_queues odd reset"), tb_cycles(200000), 20000);
 }
 
 int main(void) {
@@ -645,7 +739,10 @@ int main(void) {
         cmocka_unit_test(test_watchdog_nack),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_region_and_init),
+        cmocka_unit_test(test_reset_clears_store),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_random_lockstep_odd),
+        cmocka_unit_test(test_reset_lockstep),
     };
     return tb_run_tests("fe_sched_queues", tests);
 }

@@ -223,6 +223,14 @@ static void ref_reset(void) {
             else set_port(w->cls->in_ports, w->cls->n_in, w->r, w->regs[i].name, w->regs[i].rst);
         }
     }
+    /* the F/E block clears its store after reset (docs/FE_SCHED.md: one line
+     * per cycle, idle meanwhile), long done on the FPGA before the host reads */
+    fe_sched_queues_in_t fi = R.fe_r;
+    fi.req_valid_i = fi.init_valid_i = 0;
+    for (unsigned i = 0; !((const fe_sched_queues_out_t *)fg_block_out(R.fe))->init_ready_o; i++) {
+        assert_true(i <= R.fe_p.region_lines);
+        assert_int_equal(fg_block_step(R.fe, &fi), 0);
+    }
 }
 
 static void ref_step(void) {

@@ -15,6 +15,12 @@
 //      rvalid_o and the requesting queue on rqid_o.
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
 // cached head bits exact: that snoop is the paper's release mechanism (4.3).
+//
+// Reset clears the store (issue 15 item 7): after every reset the sequencer
+// marks all LINES lines empty, one per cycle, exactly as an init command of
+// the whole region would (busy_o high, init_ready_o low, requests held off),
+// so no request is ever served from never-written storage.  The Sec. 4.5
+// start-up routine's commands ("mark it as full") follow it.
 module fe_bits #(
   parameter int WORDS     = 32,
   parameter int LINES     = 256,
@@ -48,17 +54,34 @@ module fe_bits #(
   output logic [IW-1:0]    snoop_idx_o,
   output logic [WORDS-1:0] snoop_bits_o
 );
+  // the reset clear counts the lines in left_q
+  if (64'(LINES) >= (64'd1 << CNT_W)) begin : g_bad_lines
+    $error("fe_bits: LINES must be below 2**CNT_W (INIT_W of the scheduler)");
+  end
+
   logic             busy_q, full_q;
   logic [LN_W-1:0]  cur_q;
+  logic [IW-1:0]    cur_idx_q;
+  logic             cur_in_q;
   logic [CNT_W-1:0] left_q;
   logic             rvalid_q;
   logic [1:0]       rqid_q;
 
-  // relative line with a borrow bit: in the region iff below LINES
-  logic [LN_W:0] cur_rel;
-  logic          cur_in;
-  assign cur_rel = {1'b0, cur_q} - (LN_W+1)'(BASE_LINE);
-  assign cur_in  = cur_rel < (LN_W+1)'(LINES);
+  // The line the sequencer writes next, relative to the region with a borrow
+  // bit (in the region iff below LINES), kept in registers next to cur_q: the
+  // subtract and compare are done on the next line before the edge, not on
+  // the snoop's path into the scheduler's head checks (issue 11).
+  logic [LN_W:0]   cur_rel_d;
+  logic [IW-1:0]   cur_idx;
+  logic            cur_in, cur_in_d;
+  logic [LN_W-1:0] cur_d;
+  always_comb begin
+    cur_d = cur_q;
+    if (busy_q && !wr_i) cur_d = cur_q + 1'b1;
+    else if (!busy_q && init_valid_i && init_lines_i != '0) cur_d = init_line_i;
+    cur_rel_d = {1'b0, cur_d} - (LN_W+1)'(BASE_LINE);
+    cur_in_d  = cur_rel_d < (LN_W+1)'(LINES);
+  end
 
   logic             ram_req, ram_we;
   logic [IW-1:0]    ram_addr;
@@ -76,7 +99,7 @@ module fe_bits #(
     end else if (busy_q) begin
       ram_req   = cur_in;
       ram_we    = 1'b1;
-      ram_addr  = cur_rel[IW-1:0];
+      ram_addr  = cur_idx;
       ram_wdata = full_q ? '1 : '0;
     end else if (rd_i) begin
       ram_req = 1'b1;
@@ -96,28 +119,31 @@ module fe_bits #(
   // the write of this cycle, from the write sources only (not through the
   // lookup's address mux: the snoop compare is on the scheduler's paths)
   assign snoop_we_o   = (wr_i || (busy_q && cur_in)) && rst_ni;
-  assign snoop_idx_o  = wr_i ? wr_idx_i : cur_rel[IW-1:0];
+  assign snoop_idx_o  = wr_i ? wr_idx_i : cur_idx;
   assign snoop_bits_o = wr_i ? wr_bits_i : (full_q ? '1 : '0);
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      busy_q   <= 1'b0;
+    if (!rst_ni) begin  // the reset clear: every line empty
+      busy_q   <= 1'b1;
       full_q   <= 1'b0;
-      cur_q    <= '0;
-      left_q   <= '0;
+      cur_q    <= LN_W'(BASE_LINE);
+      cur_idx_q <= '0;
+      cur_in_q <= 1'b1;
+      left_q   <= CNT_W'(LINES);
       rvalid_q <= 1'b0;
       rqid_q   <= '0;
     end else begin
       rvalid_q <= rd_i && !busy_q && !wr_i;
       if (rd_i) rqid_q <= rd_qid_i;
+      cur_q     <= cur_d;
+      cur_idx_q <= cur_rel_d[IW-1:0];
+      cur_in_q  <= cur_in_d;
       if (busy_q && !wr_i) begin
-        cur_q  <= cur_q + 1'b1;
         left_q <= left_q - 1'b1;
         if (left_q == CNT_W'(1)) busy_q <= 1'b0;
       end else if (!busy_q && init_valid_i && init_lines_i != '0) begin
         busy_q <= 1'b1;
         full_q <= init_full_i;
-        cur_q  <= init_line_i;
         left_q <= init_lines_i;
       end
     end
@@ -125,8 +151,13 @@ module fe_bits #(
 
   // The scheduler never asks for an action write and a lookup in the same
   // cycle, nor for a lookup while the initialisation owns the port.
+  assign cur_idx = cur_idx_q;
+  assign cur_in  = cur_in_q;
+
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      assert ({cur_in_q, cur_idx_q} == {({1'b0, cur_q} - (LN_W+1)'(BASE_LINE)) < (LN_W+1)'(LINES),
+                                         IW'({1'b0, cur_q} - (LN_W+1)'(BASE_LINE))});
       assert (!(wr_i && rd_i));
       assert (!(busy_q && rd_i));
       assert (!busy_q || left_q != '0);

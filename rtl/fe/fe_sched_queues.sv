@@ -22,6 +22,9 @@
 //   out / nack: registered, valid/ready; held stable while not taken.
 //   init: accepted when init_valid_i && init_ready_o; requests are held off
 //     (req_ready_o = 0, nothing leaves) while it runs, one line per cycle.
+//   reset: clears the F/E store (every line empty, one per cycle: REGION_LINES
+//     cycles with init_ready_o = req_ready_o = 0) before anything else, so no
+//     request is judged on never-written storage (issue 15 item 7).
 // GPU defaults (Sec. 4.1): with req_dflt_i set on a GPU request, reads become
 // wait-full / no action and writes no trigger / fill; CPU requests always use
 // req_trig_i / req_act_i as the host API gave them (Sec. 4.4).  Codes 3 of
@@ -169,21 +172,22 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ heads
   logic [2:0]       hb_valid_q;          // head bits register holds the head's line
   logic [WORDS-1:0] hb_q [3];
-  // Bits as seen this cycle: the head-bit registers only.  A lookup's read
-  // data (the F/E RAM's output, slow on an FPGA block RAM) goes into the head
-  // register first, so a head needing its bits can leave three cycles after
-  // it reaches the head (issue 11: 100 MHz on the ECP5; two before).
-  logic [2:0]       hbv_eff;
-  logic [WORDS-1:0] hb_eff [3];
+  // A lookup's read data (the F/E RAM's output, slow on an FPGA block RAM)
+  // goes into the head register first; the trigger check of the head bits is
+  // registered too (chk_q, sat_q: issue 11, the check is off the leave
+  // decision's path), so a head needing its bits leaves four cycles after it
+  // reaches the head.  A write snooped into the head bits is checked in the
+  // same cycle (its bits come from a register), so a release costs no more.
+  logic [2:0]       chk_q, sat_q;        // registered check of the head's bits
+  logic [2:0]       chk_d;
   logic             lk_rvalid;
   logic [1:0]       lk_rqid;
   logic [WORDS-1:0] lk_rdata;
-  always_comb begin
-    for (int q = 0; q < 3; q++) begin
-      hbv_eff[q] = hb_valid_q[q];
-      hb_eff[q]  = hb_q[q];
-    end
-  end
+  logic             snoop_we;
+  logic [IW-1:0]    snoop_idx;
+  logic [WORDS-1:0] snoop_bits;
+  logic [2:0]       hit, release_q;
+  logic [2:0]       snoop_sat;
   logic [2:0]       need, sat, ok_raw, blk_raw, ok, blocked, due, due_ok, hazard;
   logic [IW-1:0]    h_idx [3];
   logic [1:0]       h_trig [3], h_act [3];
@@ -197,8 +201,10 @@ module fe_sched_queues #(
     fe_trigger_check #(.WORDS(WORDS)) u_check (
       .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
       .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
-      .bits_valid_i(hbv_eff[q]), .bits_i(hb_eff[q]),
-      .need_o(need[q]), .sat_o(sat[q]), .ok_o(ok_raw[q]), .blocked_o(blk_raw[q]));
+      .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
+      .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
+      .need_o(need[q]), .sat_o(sat[q]), .snoop_sat_o(snoop_sat[q]), .ok_o(ok_raw[q]),
+      .blocked_o(blk_raw[q]));
     // nothing leaves, waits or is looked up while the initialisation runs;
     // a head on the line an action is being written to (below) waits a cycle
     assign ok[q]      = ok_raw[q] && !busy && !hazard[q];
@@ -236,8 +242,8 @@ module fe_sched_queues #(
   logic [IW-1:0]    wr_idx_q;
   always_comb begin
     act_wr   = disp && need[disp_q] && h_act[disp_q] != A_NONE;
-    act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_eff[disp_q] & ~h_mask[disp_q])
-                                          : (hb_eff[disp_q] | h_mask[disp_q]);
+    act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_q[disp_q] & ~h_mask[disp_q])
+                                          : (hb_q[disp_q] | h_mask[disp_q]);
     for (int q = 0; q < 3; q++) hazard[q] = wr_pend_q && need[q] && (h_idx[q] == wr_idx_q);
     due_ok = due & ~hazard;
   end
@@ -262,9 +268,6 @@ module fe_sched_queues #(
     lk     = (|lk_cand) && !wr_pend_q;  // the port writes a pending action
   end
 
-  logic             snoop_we;
-  logic [IW-1:0]    snoop_idx;
-  logic [WORDS-1:0] snoop_bits;
   logic             init_ready;
 
   fe_bits #(.WORDS(WORDS), .LINES(REGION_LINES), .LN_W(LN_W), .BASE_LINE(BASE_LINE),
@@ -280,8 +283,10 @@ module fe_sched_queues #(
   // Head-bit registers: captured from a lookup (its data arrives in the
   // cycle after the read), refreshed by every write to the same line (snoop,
   // also in the capturing cycle), dropped when the head leaves.  A blocked
-  // head whose trigger the snooped write satisfies is "released".
-  logic [2:0] hit, release_q;
+  // head whose trigger the snooped write satisfies is "released".  The check
+  // registers follow: valid at the next edge when the head stays and its bits
+  // there are not fresh from the RAM (they were valid already, or a write is
+  // snooped into them), checked on those bits.
   logic [WORDS-1:0] hb_d [3];
   logic [2:0] hbv_d;
   always_comb begin
@@ -295,13 +300,12 @@ module fe_sched_queues #(
       hit[q] = snoop_we && q_valid[q] && need[q] && hbv_d[q] && h_idx[q] == snoop_idx;
       if (hit[q]) hb_d[q] = snoop_bits;
       if (q_pop[q]) hbv_d[q] = 1'b0;
-      // (a snooped head is not popped: the snoop is a write on its line, so it
-      // is held by the hazard or by the init, asserted below)
-      release_q[q] = blocked[q] && hit[q] &&
-                     ((h_trig[q] == T_FULL) ? ((snoop_bits & h_mask[q]) == h_mask[q])
-                                            : ((snoop_bits & h_mask[q]) == '0));
+      chk_d[q]    = hbv_d[q] && (hb_valid_q[q] || hit[q]);
     end
   end
+  // (a snooped head is not popped: the snoop is a write on its line, so it is
+  // held by the hazard or by the init, asserted below)
+  assign release_q = blocked & hit & snoop_sat;
 
   // ------------------------------------------------------------ state
   logic [CNT_W-1:0] stall_q [3];
@@ -312,6 +316,7 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       hb_valid_q   <= '0;
+      chk_q        <= '0;
       out_valid_q  <= 1'b0;
       nack_valid_q <= 1'b0;
       stall_q[0]   <= '0;
@@ -324,16 +329,17 @@ module fe_sched_queues #(
       stall_mc_q   <= 1'b0;
     end else begin
       hb_valid_q <= hbv_d;
+      chk_q      <= chk_d;
       if (disp) out_valid_q <= 1'b1;
       else if (out_ready_i) out_valid_q <= 1'b0;
       if (nack) nack_valid_q <= 1'b1;
       else if (nack_ready_i) nack_valid_q <= 1'b0;
-      for (int q = 0; q < 3; q++) stall_q[q] <= stall_q[q] + CNT_W'(blocked[q]);
+      for (int q = 0; q < 3; q++) if (blocked[q]) stall_q[q] <= stall_q[q] + 1'b1;
       // (issue 11: the count of a cycle's releases is registered before it is
       // added; releases_o adds it back, so the port sees the same count)
       rel_n_q    <= 2'($countones(release_q));
       releases_q <= releases_q + CNT_W'(rel_n_q);
-      nacks_q    <= nacks_q + CNT_W'(nack);
+      if (nack) nacks_q <= nacks_q + 1'b1;  // (an enable: off the adder's carry-in)
       if (nack) err_q <= 1'b1;
       stall_mc_q <= req_valid_i && !q_ready[in_q];
     end
@@ -344,12 +350,14 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int q = 0; q < 3; q++) hb_q[q] <= '0;
+      sat_q      <= '0;
       out_q      <= '0;
       out_qid_q  <= '0;
       nack_q     <= '0;
       nack_qid_q <= '0;
     end else begin
       for (int q = 0; q < 3; q++) hb_q[q] <= hb_d[q];
+      sat_q <= sat;
       if (disp) begin
         out_q     <= q_head[disp_q][OW-1:0];
         out_qid_q <= disp_q;
@@ -411,7 +419,8 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
-      if (disp) assert (!need[disp_q] || (hbv_eff[disp_q] && sat[disp_q]));
+      if (disp) assert (!need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]));
+      assert ((chk_q & ~hb_valid_q) == '0);
       if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));

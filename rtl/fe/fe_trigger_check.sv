@@ -1,14 +1,20 @@
 // F/E trigger check for the head of one scheduler queue (F/E paper Sec. 4.1,
-// 4.3).  Purely combinational, used inside fe_sched_queues only.
+// 4.3).  Purely combinational, used inside fe_sched_queues only.  The check of
+// the bits is registered by the scheduler (issue 11): sat_o is the check of
+// bits_i (the bits the head will have at the next edge), and the leave
+// decision uses the registered result (chk_valid_i, chk_sat_i) of the check
+// made one cycle before.
 //   need_o    - the head must see its line's F/E bits before it can leave:
 //               it is in the tracked region and has a trigger or an action
 //               (an action is a read-modify-write of the line's bits).
-//   ok_o      - the head may leave now: no bits needed, or the cached bits are
-//               valid and every masked word satisfies the trigger (a coalesced
-//               request proceeds only when all its bits are ready, Sec. 4.1).
-//   blocked_o - the cached bits are valid and the trigger is NOT satisfied:
-//               the head stalls its queue until another queue's action
-//               releases it (Sec. 4.3).
+//   sat_o     - every masked word of the bits the head has at the next edge
+//               (snoop_bits_i on a snoop hit, else bits_i) satisfies the
+//               trigger (a coalesced request proceeds only when all its bits
+//               are ready, Sec. 4.1).
+//   ok_o      - the head may leave now: no bits needed, or a registered check
+//               of its bits is valid and satisfied.
+//   blocked_o - a registered check is valid and NOT satisfied: the head stalls
+//               its queue until another queue's action releases it (4.3).
 module fe_trigger_check #(
   parameter int WORDS = 32
 ) (
@@ -17,18 +23,27 @@ module fe_trigger_check #(
   input  logic [1:0]       trig_i,       // 0 none, 1 wait-full, 2 wait-empty
   input  logic [1:0]       act_i,        // 0 none, 1 fill, 2 empty
   input  logic [WORDS-1:0] mask_i,
-  input  logic             bits_valid_i, // cached F/E bits of the head's line valid
-  input  logic [WORDS-1:0] bits_i,
+  input  logic [WORDS-1:0] bits_i,       // the head bits (register)
+  input  logic [WORDS-1:0] snoop_bits_i, // a write to the head's line this cycle
+  input  logic             snoop_hit_i,  // ... which the head bits take at the edge
+  input  logic             chk_valid_i,  // registered check of the head's bits valid
+  input  logic             chk_sat_i,    // its result
   output logic             need_o,
-  output logic             sat_o,
+  output logic             sat_o,        // the check of the bits at the next edge
+  output logic             snoop_sat_o,  // the check of snoop_bits_i
   output logic             ok_o,
   output logic             blocked_o
 );
-  logic all_full, all_empty;
-  assign all_full  = ((bits_i & mask_i) == mask_i);
-  assign all_empty = ((bits_i & mask_i) == '0);
-  assign sat_o = (trig_i == 2'd1) ? all_full : (trig_i == 2'd2) ? all_empty : 1'b1;
+  // both checks computed side by side, the snoop's hit only picks one (the
+  // hit compare is not in front of the 32-bit reductions)
+  function automatic logic check(input logic [WORDS-1:0] b);
+    check = (trig_i == 2'd1) ? ((b & mask_i) == mask_i) : (trig_i == 2'd2) ? ((b & mask_i) == '0) : 1'b1;
+  endfunction
+  logic held_sat;
+  assign held_sat    = check(bits_i);
+  assign snoop_sat_o = check(snoop_bits_i);
+  assign sat_o       = snoop_hit_i ? snoop_sat_o : held_sat;
   assign need_o = valid_i && in_region_i && (trig_i != 2'd0 || act_i != 2'd0);
-  assign ok_o = valid_i && (!need_o || (bits_valid_i && sat_o));
-  assign blocked_o = need_o && bits_valid_i && !sat_o;
+  assign ok_o = valid_i && (!need_o || (chk_valid_i && chk_sat_i));
+  assign blocked_o = need_o && chk_valid_i && !chk_sat_i;
 endmodule

@@ -95,6 +95,16 @@ int part_init(mem_system *m, unsigned p, char *err, size_t errlen) {
     pt->fe = fg_block_new(&fe_sched_queues_class, c->fe_impl, &pt->fp, err, errlen);
     if (!pt->fe) return -1;
     pt->in.wdog_limit_i = c->fe_wdog_limit;
+    /* Power-up, before the machine's cycle 0: after reset the block clears its
+     * F/E store, one line per cycle, and holds requests off meanwhile
+     * (docs/FE_SCHED.md, issue 15 item 7). */
+    for (uint64_t i = 0; !((const fe_sched_queues_out_t *)fg_block_out(pt->fe))->init_ready_o; i++) {
+        if (i > pt->fp.region_lines || fg_block_step(pt->fe, &pt->in)) {
+            snprintf(err, errlen, "partition %u: the F/E store's reset clear did not end after %u cycles%s%s",
+                     p, pt->fp.region_lines, pt->fe->error[0] ? ": " : "", pt->fe->error);
+            return -1;
+        }
+    }
     unsigned tags = 1u << pt->fp.tag_w;
     if (tags > 4096) tags = 4096;
     pt->tag_rec = calloc(tags, sizeof *pt->tag_rec);

@@ -26,6 +26,7 @@ typedef struct {
     /* head bits */
     bool hbv[3];
     uint64_t hb[3];
+    bool chk[3], sat[3]; /* registered check of the head bits (chk_q, sat_q) */
     uint64_t wd[3];
     /* outputs */
     bool out_valid, nack_valid;
@@ -92,7 +93,8 @@ static bool params_ok(const fe_sched_queues_params *p) {
            p->qd_nt >= 1 && p->qd_nt <= 255 && p->qd_cpu >= 1 && p->qd_cpu <= 255 &&
            p->qd_gpu >= 1 && p->qd_gpu <= 255 && p->tag_w >= 1 && p->tag_w <= 64 &&
            p->wd_w >= 1 && p->wd_w <= 63 && p->cnt_w >= 1 && p->cnt_w <= 64 && p->init_w >= 1 &&
-           p->init_w <= 63 && (p->region_base & (lbytes - 1)) == 0;
+           p->init_w <= 63 && (p->region_base & (lbytes - 1)) == 0 &&
+           p->region_lines < (1ULL << p->init_w); /* the reset clear counts lines in INIT_W bits */
 }
 
 static void tw_free(void *v) {
@@ -121,13 +123,16 @@ static void *tw_new(const void *params) {
     return t;
 }
 
-/* Everything with a reset in the RTL; RAM and FIFO storage keep their data. */
+/* Everything with a reset in the RTL; RAM and FIFO storage keep their data.
+ * Reset starts the clear of the F/E store (fe_bits): every line marked empty,
+ * one per cycle from the first edge after reset, busy meanwhile. */
 static void tw_reset(void *v) {
     twin *t = v;
     for (int q = 0; q < 3; q++) {
         fg_fifo_c_reset(&t->q[q]);
         t->hbv[q] = false;
         t->hb[q] = 0;
+        t->chk[q] = t->sat[q] = false;
         t->wd[q] = 0;
         t->stall[q] = 0;
     }
@@ -137,14 +142,16 @@ static void tw_reset(void *v) {
     t->out_qid = t->nack_qid = 0;
     t->releases = t->nacks = 0;
     t->err = t->stall_mc = false;
-    t->busy = t->full = t->rvalid = t->wr_pend = false;
-    t->cur = t->left = 0;
+    t->full = t->rvalid = t->wr_pend = false;
+    t->busy = true;
+    t->cur = t->base_line;
+    t->left = t->p.region_lines;
     t->rqid = 0;
 }
 
 /* Combinational view of the heads (fe_trigger_check + busy gating). */
 typedef struct {
-    bool valid[3], need[3], sat[3], ok[3], blocked[3], hazard[3];
+    bool valid[3], need[3], ok[3], blocked[3], hazard[3];
     bool hbv[3];    /* head bits valid (the head-bit registers) */
     uint64_t hb[3]; /* head bits as seen this cycle */
     uint64_t idx[3];
@@ -161,11 +168,10 @@ static void eval_heads(const twin *t, heads *hd) {
         bool in_region = rel < t->p.region_lines;
         hd->hbv[q] = t->hbv[q]; /* no bypass: a lookup's data goes into the head register first */
         hd->hb[q] = t->hb[q];
-        uint64_t m = e->mask & hd->hb[q];
-        hd->sat[q] = e->trig == FE_TRIG_FULL ? m == e->mask : e->trig == FE_TRIG_EMPTY ? m == 0 : true;
         hd->need[q] = hd->valid[q] && in_region && (e->trig != 0 || e->act != 0);
-        bool ok = hd->valid[q] && (!hd->need[q] || (hd->hbv[q] && hd->sat[q]));
-        bool blk = hd->need[q] && hd->hbv[q] && !hd->sat[q];
+        /* the leave decision uses the check registered at the last edge */
+        bool ok = hd->valid[q] && (!hd->need[q] || (t->chk[q] && t->sat[q]));
+        bool blk = hd->need[q] && t->chk[q] && !t->sat[q];
         hd->hazard[q] = t->wr_pend && hd->need[q] && hd->idx[q] == t->wr_idx; /* its line is written now */
         hd->ok[q] = ok && !t->busy && !hd->hazard[q];
         hd->blocked[q] = blk && !t->busy;
@@ -278,7 +284,7 @@ static void tw_step(void *v, const void *i) {
 
     /* head-bit registers, releases */
     uint64_t hb_d[3];
-    bool hbv_d[3];
+    bool hbv_d[3], chk_d[3], sat_d[3];
     unsigned nrel = 0;
     for (int q = 0; q < 3; q++) {
         hb_d[q] = hd.hb[q];
@@ -290,16 +296,20 @@ static void tw_step(void *v, const void *i) {
         bool hit = snoop_we && hd.need[q] && hbv_d[q] && hd.idx[q] == ram_addr;
         if (hit) hb_d[q] = ram_wdata;
         if (pop[q]) hbv_d[q] = false;
+        /* the check of the bits the head has at the edge, unless fresh from the RAM */
         const fe_entry *e = hd.h[q];
-        uint64_t m = ram_wdata & e->mask;
-        bool s = e->trig == FE_TRIG_FULL ? m == e->mask : m == 0;
-        if (hd.blocked[q] && hit && !pop[q] && s) nrel++;
+        uint64_t m = (hit ? ram_wdata : t->hb[q]) & e->mask;
+        sat_d[q] = e->trig == FE_TRIG_FULL ? m == e->mask : e->trig == FE_TRIG_EMPTY ? m == 0 : true;
+        chk_d[q] = hbv_d[q] && (t->hbv[q] || hit);
+        if (hd.blocked[q] && hit && sat_d[q]) nrel++;
     }
 
     /* registers */
     for (int q = 0; q < 3; q++) {
         t->hb[q] = hb_d[q];
         t->hbv[q] = hbv_d[q];
+        t->chk[q] = chk_d[q];
+        t->sat[q] = sat_d[q];
         t->stall[q] = (t->stall[q] + hd.blocked[q]) & cmask;
         if (hd.blocked[q] && !pop[q]) {
             if (t->wd[q] != mk(p->wd_w)) t->wd[q]++;

@@ -39,7 +39,7 @@ typedef struct {
     unsigned words;        /* F/E bits per line = mask width, <= 64 */
     unsigned gran;         /* bytes per F/E bit; words * gran a power of two */
     uint64_t region_base;  /* byte address of the tracked region, line aligned */
-    unsigned region_lines; /* tracked lines */
+    unsigned region_lines; /* tracked lines, below 2^init_w (cleared after reset) */
     unsigned qd_nt, qd_cpu, qd_gpu; /* queue depths, 1..255 */
     unsigned tag_w, wd_w, cnt_w, init_w;
 } fe_sched_queues_params;
