@@ -337,7 +337,8 @@ module edge_ekt #(
   // grid 1 x 1 x 1, every block dimension <= WARP_THREADS, block x * y and
   // floor(WARP_THREADS / z) (a table) from the ports at the accepting edge;
   // x * y <= floor(WARP_THREADS / z), i.e. x * y * z <= WARP_THREADS, when the
-  // registration is carried out (into sgl_q of the new entry).
+  // registration is carried out (into sg_q), written into sgl_q of the new
+  // entry in S_REG (before any launch of it: it becomes valid there).
   wire dims_small = (cmd_block_x_i <= DIM_W'(WARP_THREADS)) && (cmd_block_y_i <= DIM_W'(WARP_THREADS)) &&
                     (cmd_block_z_i <= DIM_W'(WARP_THREADS));
   wire grid_one   = (cmd_grid_x_i == DIM_W'(1)) && (cmd_grid_y_i == DIM_W'(1)) &&
@@ -348,6 +349,7 @@ module edge_ekt #(
     for (int z = 1; z <= WARP_THREADS; z++) if (cmd_block_z_i == DIM_W'(z)) zmax = TW'(WARP_THREADS / z);
   end
   wire sg_new = c_pre_q && (c_xy_q <= (2*TW)'(c_zmax_q));
+  logic sg_q;
 
   // end - size, the size taken in ADDR_W + 1 bits as by head_sum
   wire [LW-1:0] reg_lim = {2'b00, cmd_param_end_i} - LW'((ADDR_W+1)'(cmd_param_size_i));
@@ -511,7 +513,7 @@ module edge_ekt #(
       cpl_v_d  = 1'b1;
       cpl_id_d = cpl_id_i;
     end
-    if (c_we_q) sgl_d[free_id] = sg_new;   // (c_we_q: a REG carried out, the table not full)
+    if (s_reg_ok) sgl_d[op_id_q] = sg_q;   // the entry becoming valid
 
     case (state_q)
       S_IDLE: begin
@@ -659,6 +661,7 @@ module edge_ekt #(
   // (loaded every cycle, read only in the cycle after it was accepted)
   always_ff @(posedge clk_i) begin
     sgl_q       <= sgl_d;
+    sg_q        <= sg_new;
     if (state_q == S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
     c_op_q      <= cmd_op_i;
     c_id_q      <= cmd_id_i;
