@@ -209,10 +209,68 @@ static void test_register_invalid_and_full(void **state) {
     fg_block_free(t.b);
 }
 
+/* issue 15 item 7: a registration whose maxNumEvents exceeds the entries of
+ * its parameter buffer ((end - base) / size + 1, end being the last entry's
+ * address) is refused with BUF_SHORT and nothing changed; the product
+ * (maxNumEvents - 1) x size is compared without overflow. */
+static void test_register_buffer_short(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    reg_args a = warp_kernel(0x30000, 0x40, 4, 4); /* 4 entries, 4 events: fits exactly */
+    edge_ekt_out_t r = command(&t, EKT_OP_REG, 0, &a);
+    assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+    uint64_t h0[N_ENT], i0[N_ENT], r0, h1[N_ENT], i1[N_ENT], r1;
+    snapshot(&t, h0, i0, &r0);
+    reg_args bad[5];
+    bad[0] = warp_kernel(0x40000, 0x40, 4, 5);      /* one event more than entries */
+    bad[1] = warp_kernel(0x40000, 0x40, 1, 2);      /* a one-entry buffer, two events */
+    bad[2] = warp_kernel(0x40000, 0x40, 4, 0xffff); /* the most events */
+    bad[3] = warp_kernel(0x1000, 1ULL << 62, 2, 3); /* (3 - 1) x 2^62 overflows 64 bits */
+    bad[4] = warp_kernel(0x1000, 1ULL << 48, 2, 0xffff);
+    for (int i = 0; i < 5; i++) {
+        r = command(&t, EKT_OP_REG, 0, &bad[i]);
+        assert_int_equal(r.rsp_status_o, EKT_RSP_BUF_SHORT);
+        assert_int_equal(r.rsp_id_o, 0);
+        assert_int_equal(r.rsp_head_o, 0);
+    }
+    snapshot(&t, h1, i1, &r1);
+    assert_int_equal(r0, r1);
+    assert_int_equal(r1, 1);
+    assert_memory_equal(h0, h1, sizeof h0);
+    assert_memory_equal(i0, i1, sizeof i0);
+    /* an end past the last whole entry: still 4 entries, 4 events fit, and
+     * the head wraps after the 4th (the EKT does not check whole entries;
+     * the driver does: sim/sys/sys.c) */
+    a = warp_kernel(0x50000, 0x40, 4, 4);
+    a.end += 0x3f;
+    r = command(&t, EKT_OP_REG, 0, &a);
+    assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+    unsigned id = (unsigned)r.rsp_id_o;
+    a.maxev = 5;
+    assert_int_equal(command(&t, EKT_OP_REG, 0, &a).rsp_status_o, EKT_RSP_BUF_SHORT);
+    for (int k = 0; k < 5; k++) {
+        ring(&t, id);
+        settle(&t, 4);
+        assert_int_equal(t.last_evw.evw_param_addr_o, 0x50000 + 0x40 * (uint64_t)(k % 4));
+        complete(&t, id);
+    }
+    /* a failed check outranks a short buffer, a full table too */
+    bad[0].size = 0;
+    assert_int_equal(command(&t, EKT_OP_REG, 0, &bad[0]).rsp_status_o, EKT_RSP_INVALID);
+    for (unsigned i = 2; i < N_ENT; i++) {
+        reg_args g = warp_kernel(0x60000 + 0x100 * i, 16, 4, 2);
+        assert_int_equal(command(&t, EKT_OP_REG, 0, &g).rsp_status_o, EKT_RSP_OK);
+    }
+    assert_int_equal(command(&t, EKT_OP_REG, 0, &bad[1]).rsp_status_o, EKT_RSP_FULL);
+    fg_block_free(t.b);
+}
+
 /* Exact command timing (issue 11: a command is registered at the accepting
- * edge and carried out at the next): REG answers two edges after it was
- * accepted, READ three; cmd_ready_o is low from the accepting edge until the
- * response has been taken. */
+ * edge and carried out at the next; a REG's buffer check then has an edge of
+ * its own): REG and READ answer three edges after they were accepted;
+ * cmd_ready_o is low from the accepting edge until the response has been
+ * taken. */
 static void test_command_timing(void **state) {
     (void)state;
     ekt_tb t;
@@ -233,7 +291,11 @@ static void test_command_timing(void **state) {
     cycle(&t); /* edge t: accepted */
     assert_false(out(&t)->cmd_ready_o);
     assert_false(out(&t)->rsp_valid_o);
-    cycle(&t); /* edge t+1: carried out */
+    cycle(&t); /* edge t+1: carried out (table written, response loaded) */
+    assert_false(out(&t)->rsp_valid_o);
+    assert_int_equal(out(&t)->registered_o, 0);
+    assert_false(out(&t)->cmd_ready_o);
+    cycle(&t); /* edge t+2: the buffer check's result: the entry is valid */
     assert_true(out(&t)->rsp_valid_o);
     assert_int_equal(out(&t)->rsp_status_o, EKT_RSP_OK);
     assert_int_equal(out(&t)->rsp_head_o, 0x200000);
@@ -268,7 +330,7 @@ static void test_launch_and_wrap(void **state) {
     (void)state;
     ekt_tb t;
     tb_init(&t, NULL);
-    reg_args a = warp_kernel(0x100000, 0x40, 3, 8); /* 3 parameter entries */
+    reg_args a = warp_kernel(0x100000, 0x40, 3, 3); /* 3 parameter entries */
     a.prio = 2;
     unsigned id = (unsigned)command(&t, EKT_OP_REG, 0, &a).rsp_id_o;
     uint64_t expect[7] = {0x100000, 0x100040, 0x100080, 0x100000, 0x100040, 0x100080, 0x100000};
@@ -421,22 +483,68 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
-/* Random lockstep with scoreboard. */
-static void test_random_lockstep(void **state) {
-    (void)state;
+/* The scoreboard's totals (every accepted ring -> one launch or one error). */
+static void conservation(ekt_tb *t, uint64_t *total, uint64_t *errs) {
+    for (unsigned i = 0; i < N_ENT; i++) {
+        assert_int_equal(t->rings[i], t->launches[i] + t->ring_errs[i]);
+        *total += t->rings[i];
+        *errs += t->ring_errs[i];
+    }
+}
+
+/* Random lockstep with scoreboard, in the configuration p (entries <= N_ENT).
+ * reset_every > 0: a mid-run reset (fg_block_reset: RTL and twin together)
+ * with probability 1 / reset_every per cycle, the stimulus left as it was;
+ * the scoreboard restarts from an empty table, the comparison continues. */
+static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t n,
+                            unsigned reset_every) {
     fg_rng r;
-    fg_rng_seed(&r, tb_seed("edge_ekt random lockstep"));
+    fg_rng_seed(&r, tb_seed(what));
     ekt_tb t;
-    tb_init(&t, NULL);
-    uint64_t n = tb_cycles(1000000);
+    memset(&t, 0, sizeof t);
+    t.b = tb_block(&edge_ekt_class, p, NULL);
+    assert_true(p->entries <= N_ENT);
+    uint64_t maxev_mask = (1ULL << p->maxev_w) - 1, addr_mask = p->addr_w >= 64 ? ~0ULL : (1ULL << p->addr_w) - 1;
     reg_args regs[N_ENT];
     bool reg_ok[N_ENT] = {0};
     uint64_t head[N_ENT];
     unsigned pending_cpl[N_ENT] = {0}; /* launched, popped, not yet completed */
     bool rsp_seen = false;
+    /* a bogus completion (of an unregistered id) until its error pulse: no
+     * host command meanwhile, else a registration could make it real */
+    int bogus = -1;
+    uint64_t bogus_errs = 0;
+    uint64_t resets = 0, shorts = 0, total = 0, errs = 0;
     for (uint64_t c = 0; c < n; c++) {
         const edge_ekt_out_t *o = out(&t);
         edge_ekt_in_t *in = &t.in;
+        if (reset_every && fg_rng_chance(&r, 1, reset_every)) {
+            for (unsigned i = 0; i < N_ENT; i++) { /* a ring still buffered at the reset is lost */
+                assert_true(t.rings[i] >= t.launches[i] + t.ring_errs[i]);
+                assert_true(t.rings[i] <= t.launches[i] + t.ring_errs[i] + 2 + 2 * p->out_depth);
+                total += t.rings[i];
+                errs += t.ring_errs[i];
+            }
+            fg_block_reset(t.b);
+            resets++;
+            memset(t.rings, 0, sizeof t.rings);
+            memset(t.launches, 0, sizeof t.launches);
+            memset(t.ring_errs, 0, sizeof t.ring_errs);
+            memset(reg_ok, 0, sizeof reg_ok);
+            memset(pending_cpl, 0, sizeof pending_cpl);
+            rsp_seen = false;
+            t.cmd_taken = false;
+            in->cmd_valid_i = 0;
+            in->cpl_valid_i = 0;
+            bogus = -1;
+            o = out(&t);
+            assert_int_equal(o->registered_o, 0);
+            assert_int_equal(o->cnt_launch_o, 0);
+            assert_false(o->evw_valid_o || o->pkq_valid_o || o->rsp_valid_o);
+        }
+        /* a ring or completion offered before a reset and accepted after
+         * it counts from the accepting edge; a ring of a launch lost in the
+         * reset is neither launched nor an error: forgotten above */
         /* new stimulus */
         t.hold_evw = fg_rng_chance(&r, 1, 4);
         t.hold_pkq = fg_rng_chance(&r, 1, 3);
@@ -444,9 +552,13 @@ static void test_random_lockstep(void **state) {
         /* observe response */
         if (o->rsp_valid_o && !rsp_seen) { /* the effect is live from this cycle */
             rsp_seen = true;
+            if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_BUF_SHORT) shorts++;
             if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_OK) {
                 unsigned id = (unsigned)o->rsp_id_o;
                 assert_false(reg_ok[id]);
+                /* never more events in flight than parameter entries (issue 15 item 7) */
+                uint64_t size = in->cmd_param_size_i, span = in->cmd_param_end_i - in->cmd_param_base_i;
+                assert_true(in->cmd_max_events_i <= span / size + 1);
                 reg_ok[id] = true;
                 regs[id] = (reg_args){in->cmd_kernel_ptr_i, in->cmd_param_base_i, in->cmd_param_size_i,
                                       in->cmd_param_end_i, {0}, {0}, 0, 0, 0};
@@ -472,18 +584,30 @@ static void test_random_lockstep(void **state) {
             assert_true(reg_ok[id]);
             assert_int_equal(pa, head[id]);
             head[id] = head[id] + regs[id].size > regs[id].end ? regs[id].base : head[id] + regs[id].size;
+            head[id] &= addr_mask;
             pending_cpl[id]++;
         }
-        if (!t.cmd_taken && !in->cmd_valid_i && fg_rng_chance(&r, 1, 40)) {
+        if (bogus >= 0 && t.cpl_errs[bogus] > bogus_errs) bogus = -1;
+        if (bogus < 0 && !t.cmd_taken && !in->cmd_valid_i && fg_rng_chance(&r, 1, 40)) {
             unsigned op = (unsigned)fg_rng_below(&r, 3);
             unsigned slots = 1 + (unsigned)fg_rng_below(&r, 6);
             reg_args a = warp_kernel(0x10000 * (1 + fg_rng_below(&r, 200)), 8 << fg_rng_below(&r, 4),
                                      slots, 1 + (unsigned)fg_rng_below(&r, slots));
             if (fg_rng_chance(&r, 1, 3)) a.block[1] = 1 + (uint32_t)fg_rng_below(&r, 4);
             if (fg_rng_chance(&r, 1, 10)) a.size = 0; /* invalid */
+            /* a buffer shorter than maxNumEvents (refused, BUF_SHORT), or an
+             * end that is not on an entry boundary (the wrap rule decides) */
+            if (fg_rng_chance(&r, 1, 8)) a.maxev = slots + 1 + (unsigned)fg_rng_below(&r, 3);
+            if (fg_rng_chance(&r, 1, 8)) a.end += fg_rng_below(&r, a.size ? a.size : 1);
+            if (fg_rng_chance(&r, 1, 16)) { /* one entry larger than the rest of the address space */
+                a.size = 1ULL << (20 + fg_rng_below(&r, 44));
+                a.end = a.base;
+                a.maxev = 1 + (unsigned)fg_rng_below(&r, 2);
+            }
+            a.maxev &= maxev_mask;
             in->cmd_valid_i = 1;
             in->cmd_op_i = op;
-            in->cmd_id_i = fg_rng_below(&r, N_ENT);
+            in->cmd_id_i = fg_rng_below(&r, N_ENT); /* beyond entries: NOT_REGISTERED */
             in->cmd_kernel_ptr_i = a.kptr;
             in->cmd_param_base_i = a.base;
             in->cmd_param_size_i = a.size;
@@ -495,6 +619,12 @@ static void test_random_lockstep(void **state) {
             in->cmd_max_events_i = a.maxev;
             in->cmd_prio_i = fg_rng_below(&r, 4);
             in->cmd_shmem_i = fg_rng_below(&r, 65536);
+            /* the port widths of the configuration (the verilated model
+             * takes the bits beyond a port's width as they come) */
+            in->cmd_kernel_ptr_i &= addr_mask;
+            in->cmd_param_base_i &= addr_mask;
+            in->cmd_param_end_i &= addr_mask;
+            in->cmd_param_size_i &= p->psize_w >= 64 ? ~0ULL : (1ULL << p->psize_w) - 1;
         }
         if (!in->ring_valid_i && fg_rng_chance(&r, 1, 3)) {
             in->ring_valid_i = 1;
@@ -506,7 +636,9 @@ static void test_random_lockstep(void **state) {
                 pending_cpl[id]--;
                 in->cpl_valid_i = 1;
                 in->cpl_id_i = id;
-            } else if (!reg_ok[id] && fg_rng_chance(&r, 1, 20)) {
+            } else if (!reg_ok[id] && !t.cmd_taken && !in->cmd_valid_i && fg_rng_chance(&r, 1, 20)) {
+                bogus = (int)id;
+                bogus_errs = t.cpl_errs[id];
                 in->cpl_valid_i = 1; /* bogus completion of an unregistered id */
                 in->cpl_id_i = id;
             }
@@ -519,31 +651,60 @@ static void test_random_lockstep(void **state) {
     t.hold_evw = t.hold_pkq = false;
     t.in.rsp_ready_i = 1;
     settle(&t, 50);
-    uint64_t total = 0, errs = 0;
-    for (unsigned i = 0; i < N_ENT; i++) {
-        assert_int_equal(t.rings[i], t.launches[i] + t.ring_errs[i]);
-        total += t.rings[i];
-        errs += t.ring_errs[i];
-    }
-    printf("# %llu rings: %u warp launches, %u queue launches, %llu errors (unregistered/overrun)\n",
-           (unsigned long long)total, t.n_evw, t.n_pkq, (unsigned long long)errs);
+    conservation(&t, &total, &errs);
+    printf("# %s: %llu rings: %u warp launches, %u queue launches, %llu errors (unregistered/overrun), "
+           "%llu registrations refused BUF_SHORT, %llu resets\n", what,
+           (unsigned long long)total, t.n_evw, t.n_pkq, (unsigned long long)errs,
+           (unsigned long long)shorts, (unsigned long long)resets);
     if (n >= 100000) { /* long runs must have exercised every outcome */
-        assert_true(t.n_evw > n / 1000 && t.n_pkq > n / 1000);
-        assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
+        assert_true(t.n_evw > n / 1000 && t.n_pkq > n / 1000 && shorts > 0);
+        if (!reset_every) assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
+        else assert_true(resets > 0);
     }
     fg_block_free(t.b);
+}
+
+static void test_random_lockstep(void **state) {
+    (void)state;
+    edge_ekt_params p;
+    edge_ekt_params_default(&p);
+    random_lockstep(&p, "edge_ekt random lockstep", tb_cycles(1000000), 0);
+}
+
+/* issue 15 item 3: the second verilated configuration (mk/edge.mk
+ * edge_ekt_CONFIGS: 24 entries, narrower fields, deeper output FIFOs) */
+static void test_random_lockstep_e24(void **state) {
+    (void)state;
+    edge_ekt_params p;
+    edge_ekt_params_default(&p);
+    p.entries = 24, p.addr_w = 48, p.psize_w = 24, p.maxev_w = 12, p.out_depth = 3;
+    random_lockstep(&p, "edge_ekt random lockstep (24 entries)", tb_cycles(1000000) / 4, 0);
+}
+
+/* issue 15 item 3: resets at random cycles in the middle of the random run */
+static void test_random_lockstep_reset(void **state) {
+    (void)state;
+    edge_ekt_params p;
+    edge_ekt_params_default(&p);
+    random_lockstep(&p, "edge_ekt random lockstep with resets", tb_cycles(1000000) / 4, 5000);
+    edge_ekt_params_default(&p);
+    p.entries = 24, p.addr_w = 48, p.psize_w = 24, p.maxev_w = 12, p.out_depth = 3;
+    random_lockstep(&p, "edge_ekt random lockstep with resets (24 entries)", tb_cycles(1000000) / 8, 3000);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_register_read_unregister),
         cmocka_unit_test(test_register_invalid_and_full),
+        cmocka_unit_test(test_register_buffer_short),
         cmocka_unit_test(test_command_timing),
         cmocka_unit_test(test_launch_and_wrap),
         cmocka_unit_test(test_path_selection),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_random_lockstep_e24),
+        cmocka_unit_test(test_random_lockstep_reset),
     };
     return tb_run_tests("edge_ekt", tests);
 }

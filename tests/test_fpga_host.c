@@ -563,7 +563,7 @@ static void test_edge_frontend(void **state) {
                          .param_end = 0x100c0, .grid = {1, 1, 1}, .block = {32, 1, 1}, .prio = 3,
                          .max_events = 2};
     fg_hw_kernel big = {.kernel_ptr = 0xfeed0000ull, .param_base = 0x20000, .param_size = 0x100,
-                        .param_end = 0x20300, .grid = {4, 2, 1}, .block = {128, 1, 1}, .shmem = 1024,
+                        .param_end = 0x20700, .grid = {4, 2, 1}, .block = {128, 1, 1}, .shmem = 1024,
                         .prio = 1, .max_events = 8};
     ekt_cmd(EKT_OP_REG, 0, &warp); /* -> id 0 */
     ekt_cmd(EKT_OP_REG, 0, &big);  /* -> id 1 */

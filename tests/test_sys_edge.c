@@ -61,14 +61,19 @@ static edge_fe_rsp cmd(edge_fe *f, const edge_fe_cmd *c) {
     return r;
 }
 
+/* Registration of a single-warp kernel with a 4-entry parameter buffer. */
+static const uint64_t base = 0x100000, size = 32;
+static edge_fe_cmd warp_reg(uint32_t max_events) {
+    return (edge_fe_cmd){EKT_OP_REG, 0, 0x2000, base, size, base + 3 * size, {1, 1, 1}, {32, 1, 1},
+                         0, 1, max_events};
+}
+
 static void test_fe_launch(void **state) {
     (void)state;
     sink s = {0};
     edge_fe_params p;
     edge_fe *f = make(&s, &p);
-    const uint64_t base = 0x100000, size = 32;
-    edge_fe_cmd reg = {EKT_OP_REG, 0, 0x2000, base, size, base + 3 * size, {1, 1, 1}, {32, 1, 1},
-                       0, 1, 4};
+    edge_fe_cmd reg = warp_reg(4);
     edge_fe_rsp r = cmd(f, &reg);
     assert_int_equal(r.status, EKT_RSP_OK);
     assert_int_equal(r.head, base);
@@ -103,6 +108,27 @@ static void test_fe_launch(void **state) {
     /* unregister */
     edge_fe_cmd un = {.op = EKT_OP_UNREG, .id = id};
     assert_int_equal(cmd(f, &un).status, EKT_RSP_OK);
+    edge_fe_free(f);
+}
+
+/* issue 15 item 7: a parameter buffer with fewer entries than maxNumEvents
+ * is refused by the EKT (status BUF_SHORT in the response), one that is not
+ * a whole number of entries by the driver (edge_fe_command, error callback). */
+static void test_fe_register_buffer(void **state) {
+    (void)state;
+    sink s = {0};
+    edge_fe_params p;
+    edge_fe *f = make(&s, &p);
+    edge_fe_cmd reg = warp_reg(4);
+    reg.param_end += 8; /* not on an entry boundary */
+    assert_int_equal(edge_fe_command(f, &reg), -1);
+    assert_int_equal(s.nerr, 1);
+    assert_non_null(strstr(s.errs[0], "whole number"));
+    reg = warp_reg(5); /* a 4-entry buffer for 5 events */
+    assert_int_equal(cmd(f, &reg).status, EKT_RSP_BUF_SHORT);
+    reg = warp_reg(4);
+    assert_int_equal(cmd(f, &reg).status, EKT_RSP_OK);
+    assert_int_equal(s.nerr, 1);
     edge_fe_free(f);
 }
 
@@ -149,6 +175,7 @@ static void test_fe_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_fe_launch),
+                                       cmocka_unit_test(test_fe_register_buffer),
                                        cmocka_unit_test(test_fe_errors)};
     return cmocka_run_group_tests_name("sys_edge", tests, NULL, NULL);
 }

@@ -13,7 +13,10 @@
 //
 // Beyond the paper (EDGE Table I maxNumEvents): each entry counts its events
 // in flight; a ring beyond maxNumEvents is an overrun error instead of a
-// launch onto a parameter entry still in use; a completion frees one.
+// launch onto a parameter entry still in use; a completion frees one.  A
+// registration whose parameter buffer holds fewer than maxNumEvents entries
+// is refused (RSP_BUF_SHORT; issue 15 item 7), so that no two events in
+// flight ever share a parameter entry.
 //
 // Timing: a ring accepted at edge t is processed at t+1 (SRAM read) and its
 // descriptor is pushed at t+2, visible on evw_*/pkq_* after that edge.
@@ -21,12 +24,17 @@
 // For 100 MHz on the ECP5 (issue 11): a host command is registered at the
 // edge that accepts it, with its checks (the INVALID compares, block x * y)
 // made from the ports in that cycle, and carried out at the next edge, so a
-// response comes one cycle later than before (REG: rsp_valid_o two cycles
-// after the accepting edge; UNREG / READ: three); the lowest free entry and
+// response comes one cycle later than before (REG: rsp_valid_o three edges
+// after the accepting edge, the buffer check taking the third, S_REG;
+// UNREG / READ: three); the lowest free entry and
 // "full" are registers computed from the valid bits of the cycle before
 // (never stale: see free_id_q); the single-warp flag of each entry is a
 // flip-flop beside the SRAM, written with the entry; the SRAM's write data
-// is chosen by the state, not by the launch decision.
+// is chosen by the state, not by the launch decision; the table is two
+// arrays at one address (static fields, written only by a registration from
+// registers, and head / in-flight count), so the large one's write enable
+// comes from a flip-flop; the buffered ring's, completion's and command's
+// entry-is-valid bits are registers kept up to date with the valid bits.
 module edge_ekt #(
   parameter int ENTRIES      = 32,
   parameter int ADDR_W       = 64,
@@ -115,19 +123,23 @@ module edge_ekt #(
   // ------------------------------------------------------------ encodings
   localparam logic [1:0] OP_REG = 2'd0, OP_UNREG = 2'd1, OP_READ = 2'd2;
   localparam logic [2:0] RSP_OK = 3'd0, RSP_FULL = 3'd1, RSP_INVALID = 3'd2,
-                         RSP_NOT_REGISTERED = 3'd3, RSP_BUSY = 3'd4;
+                         RSP_NOT_REGISTERED = 3'd3, RSP_BUSY = 3'd4, RSP_BUF_SHORT = 3'd5;
   localparam logic [2:0] ERR_UNREGISTERED = 3'd1, ERR_OVERRUN = 3'd2,
                          ERR_SPURIOUS_CPL = 3'd3, ERR_CPL_UNREGISTERED = 3'd4;
   localparam logic [2:0] S_IDLE = 3'd0, S_LAUNCH = 3'd1, S_CPL = 3'd2, S_UNREG = 3'd3,
-                         S_READ = 3'd4;
+                         S_READ = 3'd4, S_REG = 3'd5;
 
   // ------------------------------------------------- entry word (SRAM row)
+  // One row per entry, kept as two arrays at the same address (issue 11: an
+  // SRAM with a write mask): the fields a registration writes and nothing
+  // else changes (static word), and the head and in-flight count that a
+  // launch / completion writes back (dynamic word).
   localparam int O_KPTR = 0;
   localparam int O_BASE = O_KPTR + ADDR_W;
-  localparam int O_HEAD = O_BASE + ADDR_W;
-  localparam int O_SIZE = O_HEAD + ADDR_W;
-  localparam int O_END  = O_SIZE + PSIZE_W;
-  localparam int O_GX   = O_END + ADDR_W;
+  localparam int O_SIZE = O_BASE + ADDR_W;
+  localparam int O_LIM  = O_SIZE + PSIZE_W;     // end - size (LW bits), not end: see head_wrap
+  localparam int LW     = ADDR_W + 2;
+  localparam int O_GX   = O_LIM + LW;
   localparam int O_GY   = O_GX + DIM_W;
   localparam int O_GZ   = O_GY + DIM_W;
   localparam int O_BX   = O_GZ + DIM_W;
@@ -136,8 +148,16 @@ module edge_ekt #(
   localparam int O_SHM  = O_BZ + DIM_W;
   localparam int O_PRIO = O_SHM + SHMEM_W;
   localparam int O_MAXE = O_PRIO + PRIO_W;
-  localparam int O_INFL = O_MAXE + MAXEV_W;
-  localparam int EW     = O_INFL + MAXEV_W;
+  localparam int SW     = O_MAXE + MAXEV_W;     // static word
+  localparam int O_HEAD = 0;
+  localparam int O_INFL = O_HEAD + ADDR_W;
+  localparam int YW     = O_INFL + MAXEV_W;     // dynamic word
+  // maxNumEvents against the parameter buffer: (maxNumEvents - 1) x entry
+  // size in 16-bit slices of the entry size, one multiplier each
+  localparam int NSL    = (PSIZE_W + 15) / 16;
+  localparam int PPW    = MAXEV_W + 16;         // a slice's partial product
+  localparam int PW     = 16 * NSL + MAXEV_W;   // the whole product
+  localparam int CW     = (PW + 1 > ADDR_W) ? PW + 1 : ADDR_W;  // its compare with end - base
 
   // ------------------------------------------ descriptor (output FIFO word)
   localparam int D_ID   = 0;
@@ -156,6 +176,9 @@ module edge_ekt #(
   logic [ENTRIES-1:0] valid_q, valid_d;
   logic [ENTRIES-1:0] sgl_q, sgl_d;     // per entry: a single-warp event kernel
   logic               ring_v_q, ring_v_d, cpl_v_q, cpl_v_d, cmd_wait_q;
+  // id_ok of the buffered ring's / completion's entry, kept up to date with
+  // valid_q (issue 11: no 32:1 mux in front of the SRAM request)
+  logic               ring_ok_q, ring_ok_d, cpl_ok_q, cpl_ok_d;
   logic [IDW-1:0]     ring_id_q, ring_id_d, cpl_id_q, cpl_id_d;
   logic               rsp_v_q, rsp_v_d;
   logic [2:0]         rsp_status_q, rsp_status_d;
@@ -172,30 +195,55 @@ module edge_ekt #(
   logic               c_v_q;
   logic [1:0]         c_op_q;
   logic [IDW-1:0]     c_id_q;
-  logic [EW-1:0]      c_word_q;         // the entry a registration writes
+  logic [SW-1:0]      c_word_q;         // the static word a registration writes
   logic               c_invalid_q;      // a registration's INVALID checks failed
+  logic               c_ok_q;           // id_ok(command id) (UNREG / READ)
+  logic               c_we_q;           // a REG that writes the table (the table was not full)
+  logic [PPW-1:0]     c_pp_q [NSL];     // (maxNumEvents - 1) x entry size, per 16-bit slice
+  logic [ADDR_W-1:0]  c_span_q;         // end - base
   logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
   logic [2*TW-1:0]    c_xy_q;           // block x * y
   logic [TW-1:0]      c_zmax_q;         // the largest x * y that fits a warp with block z
 
-  // ------------------------------------------------------- the one SRAM
-  logic          ram_req, ram_we;
+  // ------------------------------------------------------------ the SRAM
+  // Dynamic words: a single-port SRAM (read, or write back a launch /
+  // completion / registration).
+  logic           ram_req, ram_we;
   logic [IDW-1:0] ram_addr;
-  logic [EW-1:0] ram_wdata, rd;
+  logic [YW-1:0]  ram_wdata, ry;
 
-  fg_sram_sp #(.WIDTH(EW), .DEPTH(ENTRIES)) u_ram (
+  fg_sram_sp #(.WIDTH(YW), .DEPTH(ENTRIES)) u_ram (
     // no access while in reset: the twin's reset writes nothing
-    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata), .rdata_o(rd)
+    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata), .rdata_o(ry)
   );
 
+  // Static words, at the same addresses: written only by a registration,
+  // from registers (the command register, the precomputed free entry), so
+  // the write enable of these 32 x 483 b of LUT RAM comes from a flip-flop
+  // (issue 11: the routing to it was 7.8 ns of the critical path).  A REG is
+  // written whenever the table is not full, also when its checks fail: the
+  // entry stays free (valid bit clear), and no read returns it.  Read in
+  // every S_IDLE cycle at the entry the next operation would take (the
+  // command's, else the arbiter's pick), so the row is in rs_q when S_LAUNCH,
+  // S_CPL, S_UNREG or S_READ starts; outside S_IDLE rs_q holds.
+  logic [SW-1:0]  stat_q [ENTRIES];
+  logic [SW-1:0]  rs_q;
+  logic           arb_idx;   // 0: ring, 1: completion
+  wire  [IDW-1:0] rs_addr = c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q);
+
+  always_ff @(posedge clk_i) begin
+    if (c_we_q && rst_ni) stat_q[free_id_q] <= c_word_q;
+    if (state_q == S_IDLE) rs_q <= (32'(rs_addr) < ENTRIES) ? stat_q[rs_addr] : '0;
+  end
+
   // Fields of the entry read in the previous cycle.
-  wire [ADDR_W-1:0]  rd_kptr = rd[O_KPTR +: ADDR_W];
-  wire [ADDR_W-1:0]  rd_base = rd[O_BASE +: ADDR_W];
-  wire [ADDR_W-1:0]  rd_head = rd[O_HEAD +: ADDR_W];
-  wire [PSIZE_W-1:0] rd_size = rd[O_SIZE +: PSIZE_W];
-  wire [ADDR_W-1:0]  rd_end  = rd[O_END +: ADDR_W];
-  wire [MAXEV_W-1:0] rd_maxe = rd[O_MAXE +: MAXEV_W];
-  wire [MAXEV_W-1:0] rd_infl = rd[O_INFL +: MAXEV_W];
+  wire [ADDR_W-1:0]  rd_kptr = rs_q[O_KPTR +: ADDR_W];
+  wire [ADDR_W-1:0]  rd_base = rs_q[O_BASE +: ADDR_W];
+  wire [PSIZE_W-1:0] rd_size = rs_q[O_SIZE +: PSIZE_W];
+  wire [LW-1:0]      rd_lim  = rs_q[O_LIM +: LW];
+  wire [MAXEV_W-1:0] rd_maxe = rs_q[O_MAXE +: MAXEV_W];
+  wire [ADDR_W-1:0]  rd_head = ry[O_HEAD +: ADDR_W];
+  wire [MAXEV_W-1:0] rd_infl = ry[O_INFL +: MAXEV_W];
   // The launched entry's single-warp flag: sampled in S_IDLE at the
   // buffered ring's entry, so in S_LAUNCH (entered only by taking the ring,
   // an edge at which no registration changes sgl_q) it is sgl_q[op_id_q]
@@ -203,17 +251,22 @@ module edge_ekt #(
   logic              ring_sgl_q;
   wire               rd_sgl  = ring_sgl_q;
 
-  // Circular parameter buffer (Sec. III-C): one adder, one comparator.
-  wire [ADDR_W:0]    head_sum  = {1'b0, rd_head} + (ADDR_W+1)'(rd_size);
-  wire               head_wrap = head_sum > {1'b0, rd_end};
-  wire [ADDR_W-1:0]  head_next = head_wrap ? rd_base : head_sum[ADDR_W-1:0];
+  // Circular parameter buffer (Sec. III-C): one adder, one comparator, side
+  // by side: head + size > end is compared as head > end - size, with
+  // end - size (in LW bits, negative when size > end) computed at the
+  // registration and stored in place of end (issue 11: the adder's carry
+  // chain no longer feeds the comparator's).
+  // (without a wrap, head + size <= end fits ADDR_W bits)
+  wire [ADDR_W-1:0]  head_sum  = rd_head + ADDR_W'(rd_size);
+  wire               head_wrap = rd_lim[LW-1] || (rd_head > rd_lim[ADDR_W-1:0]);
+  wire [ADDR_W-1:0]  head_next = head_wrap ? rd_base : head_sum;
 
   // ------------------------------------------------ descriptor FIFOs (out)
   logic evw_push, pkq_push, evw_rdy, pkq_rdy;
   logic [DW-1:0] desc, evw_d, pkq_d;
   logic [$clog2(OUT_DEPTH+1)-1:0] unused_evw_cnt, unused_pkq_cnt;
 
-  assign desc = {rd[O_PRIO +: PRIO_W], rd[O_SHM +: SHMEM_W], rd[O_GX +: 6 * DIM_W], rd_head,
+  assign desc = {rs_q[O_PRIO +: PRIO_W], rs_q[O_SHM +: SHMEM_W], rs_q[O_GX +: 6 * DIM_W], rd_head,
                  rd_kptr, op_id_q};
 
   fg_fifo #(.WIDTH(DW), .DEPTH(OUT_DEPTH)) u_evw_q (
@@ -245,7 +298,6 @@ module edge_ekt #(
   wire cmd_do   = c_v_q;   // (c_v_q implies S_IDLE)
   logic       arb_valid, arb_ack;
   logic [1:0] unused_arb_gnt;
-  logic       arb_idx;   // 0: ring, 1: completion
   assign arb_ack = (state_q == S_IDLE) && !cmd_fire && !cmd_do;
   fg_rr_arb #(.N(2)) u_arb (
     .clk_i, .rst_ni, .req_i({cpl_v_q, ring_v_q}), .ack_i(arb_ack),
@@ -285,7 +337,8 @@ module edge_ekt #(
   // grid 1 x 1 x 1, every block dimension <= WARP_THREADS, block x * y and
   // floor(WARP_THREADS / z) (a table) from the ports at the accepting edge;
   // x * y <= floor(WARP_THREADS / z), i.e. x * y * z <= WARP_THREADS, when the
-  // registration is carried out (into sgl_q of the new entry).
+  // registration is carried out (into sg_q), written into sgl_q of the new
+  // entry in S_REG (before any launch of it: it becomes valid there).
   wire dims_small = (cmd_block_x_i <= DIM_W'(WARP_THREADS)) && (cmd_block_y_i <= DIM_W'(WARP_THREADS)) &&
                     (cmd_block_z_i <= DIM_W'(WARP_THREADS));
   wire grid_one   = (cmd_grid_x_i == DIM_W'(1)) && (cmd_grid_y_i == DIM_W'(1)) &&
@@ -296,13 +349,48 @@ module edge_ekt #(
     for (int z = 1; z <= WARP_THREADS; z++) if (cmd_block_z_i == DIM_W'(z)) zmax = TW'(WARP_THREADS / z);
   end
   wire sg_new = c_pre_q && (c_xy_q <= (2*TW)'(c_zmax_q));
+  logic sg_q;
 
-  wire [EW-1:0] reg_word = {MAXEV_W'(0), cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
+  // end - size, the size taken in ADDR_W + 1 bits as by head_sum
+  wire [LW-1:0] reg_lim = {2'b00, cmd_param_end_i} - LW'((ADDR_W+1)'(cmd_param_size_i));
+  wire [SW-1:0] reg_word = {cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
                             cmd_block_z_i, cmd_block_y_i, cmd_block_x_i, cmd_grid_z_i,
-                            cmd_grid_y_i, cmd_grid_x_i, cmd_param_end_i, cmd_param_size_i,
-                            cmd_param_base_i, cmd_param_base_i, cmd_kernel_ptr_i};
+                            cmd_grid_y_i, cmd_grid_x_i, reg_lim, cmd_param_size_i,
+                            cmd_param_base_i, cmd_kernel_ptr_i};
+
+  // The parameter buffer holds (end - base) / size + 1 entries (end is the
+  // last entry's address, as the head's wrap compare has it); a registration
+  // whose maxNumEvents exceeds them would let launches in flight share a
+  // parameter entry (issue 15 item 7), so it is refused (RSP_BUF_SHORT):
+  // (maxNumEvents - 1) x size > end - base.  The partial products of the
+  // 16-bit slices of size are registered at the accepting edge (one
+  // multiplier each), their sum is compared when the command is carried out.
+  // The even slices' products do not overlap, nor do the odd ones', when
+  // MAXEV_W <= 16 (then they are concatenated, and one adder remains).
+  wire [MAXEV_W-1:0] reg_m = cmd_max_events_i - 1'b1;
+  logic [PW-1:0] pp_even, pp_odd;
+  always_comb begin
+    pp_even = '0;
+    pp_odd  = '0;
+    for (int k = 0; k < NSL; k++) begin
+      if (MAXEV_W <= 16) begin
+        if (k % 2 == 0) pp_even = pp_even | (PW'(c_pp_q[k]) << (16 * k));
+        else            pp_odd  = pp_odd  | (PW'(c_pp_q[k]) << (16 * k));
+      end else begin
+        pp_even = pp_even + (PW'(c_pp_q[k]) << (16 * k));
+      end
+    end
+  end
+  wire [PW:0]    c_need   = {1'b0, pp_even} + {1'b0, pp_odd};
+  wire           c_short  = CW'(c_need) > CW'(c_span_q);
+  logic          c_short_q;   // c_short of the REG carried out, for S_REG
+
   wire           c_reg     = cmd_do && (c_op_q == OP_REG);
-  wire           c_reg_ok  = c_reg && !c_invalid_q && !reg_full;
+  // S_REG finishes a registration one edge after it was carried out (the
+  // buffer check has its own cycle): its response (status, id, head) was
+  // loaded then, with rsp_valid_o low, and is made BUF_SHORT if the check
+  // failed; otherwise the entry becomes valid.
+  wire           s_reg_ok  = (state_q == S_REG) && (rsp_status_q == RSP_OK) && !c_short_q;
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
@@ -313,35 +401,38 @@ module edge_ekt #(
   assign pkq_push = launch_go && !rd_sgl && rst_ni;
   wire cpl_spurious = (state_q == S_CPL) && (rd_infl == '0);
 
-  // The SRAM port.  The write data depends on the state only: in S_IDLE
-  // the only write is a registration, in S_LAUNCH / S_CPL the entry read with
-  // its head and in-flight count updated; the decisions gate the request.
+  // The dynamic words' port.  The write data depends on the state only: in
+  // S_IDLE the only write is a registration (head = base, nothing in flight;
+  // like the static word, written whenever the table is not full), in
+  // S_LAUNCH / S_CPL the head and in-flight count updated; the decisions
+  // gate the request.
   always_comb begin
     ram_req   = 1'b0;
     ram_we    = 1'b0;
     ram_addr  = op_id_q;
-    ram_wdata = rd;
     ram_wdata[O_HEAD +: ADDR_W]  = head_next;
     ram_wdata[O_INFL +: MAXEV_W] = rd_infl + 1'b1;
-    if (state_q == S_IDLE) ram_wdata = c_word_q;
-    else if (state_q == S_CPL) begin
+    if (state_q == S_IDLE) begin
+      ram_wdata[O_HEAD +: ADDR_W]  = c_base;
+      ram_wdata[O_INFL +: MAXEV_W] = '0;
+    end else if (state_q == S_CPL) begin
       ram_wdata[O_HEAD +: ADDR_W]  = rd_head;
       ram_wdata[O_INFL +: MAXEV_W] = rd_infl - 1'b1;
     end
     if (cmd_do) begin
       ram_addr = c_id_q;
       if (c_op_q == OP_REG) begin
-        ram_req   = !c_invalid_q && !reg_full;
+        ram_req   = c_we_q;
         ram_we    = 1'b1;
         ram_addr  = free_id;
       end else begin
-        ram_req = id_ok(c_id_q, valid_q) && (c_op_q == OP_UNREG || c_op_q == OP_READ);
+        ram_req = c_ok_q && (c_op_q == OP_UNREG || c_op_q == OP_READ);
       end
     end else if (take_ring) begin
-      ram_req  = id_ok(ring_id_q, valid_q);
+      ram_req  = ring_ok_q;
       ram_addr = ring_id_q;
     end else if (take_cpl) begin
-      ram_req  = id_ok(cpl_id_q, valid_q);
+      ram_req  = cpl_ok_q;
       ram_addr = cpl_id_q;
     end else if (launch_go) begin
       ram_req = 1'b1;
@@ -366,10 +457,10 @@ module edge_ekt #(
     ev_err  = 1'b1;
     ev_code = ERR_OVERRUN;
     ev_id   = op_id_q;
-    if (take_ring && !id_ok(ring_id_q, valid_q)) begin
+    if (take_ring && !ring_ok_q) begin
       ev_code = ERR_UNREGISTERED;
       ev_id   = ring_id_q;
-    end else if (take_cpl && !id_ok(cpl_id_q, valid_q)) begin
+    end else if (take_cpl && !cpl_ok_q) begin
       ev_code = ERR_CPL_UNREGISTERED;
       ev_id   = cpl_id_q;
     end else if (launch_overrun) begin
@@ -422,20 +513,20 @@ module edge_ekt #(
       cpl_v_d  = 1'b1;
       cpl_id_d = cpl_id_i;
     end
-    if (c_reg_ok) sgl_d[free_id] = sg_new;
+    if (s_reg_ok) sgl_d[op_id_q] = sg_q;   // the entry becoming valid
 
     case (state_q)
       S_IDLE: begin
         if (cmd_do) begin
           op_id_d = c_id_q;
           if (c_op_q == OP_REG) begin
-            rsp_v_d      = 1'b1;
+            state_d      = S_REG;
+            op_id_d      = free_id;
             rsp_id_d     = c_invalid_q || reg_full ? '0 : free_id;
             rsp_head_d   = c_invalid_q || reg_full ? '0 : c_base;
             rsp_infl_d   = '0;
             rsp_status_d = c_invalid_q ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
-            if (!c_invalid_q && !reg_full) valid_d[free_id] = 1'b1;
-          end else if (id_ok(c_id_q, valid_q) && c_op_q != 2'd3) begin
+          end else if (c_ok_q && c_op_q != 2'd3) begin
             state_d = (c_op_q == OP_UNREG) ? S_UNREG : S_READ;
           end else begin
             rsp_v_d      = 1'b1;
@@ -447,11 +538,11 @@ module edge_ekt #(
         end else if (take_ring) begin
           ring_v_d = 1'b0;
           op_id_d  = ring_id_q;
-          if (id_ok(ring_id_q, valid_q)) state_d = S_LAUNCH;
+          if (ring_ok_q) state_d = S_LAUNCH;
         end else if (take_cpl) begin
           cpl_v_d = 1'b0;
           op_id_d = cpl_id_q;
-          if (id_ok(cpl_id_q, valid_q)) state_d = S_CPL;
+          if (cpl_ok_q) state_d = S_CPL;
         end
       end
       S_LAUNCH: begin
@@ -480,8 +571,31 @@ module edge_ekt #(
         rsp_infl_d   = rd_infl;
         rsp_status_d = RSP_OK;
       end
+      S_REG: begin
+        state_d = S_IDLE;
+        rsp_v_d = 1'b1;
+        if (s_reg_ok) valid_d[op_id_q] = 1'b1;
+        else if (rsp_status_q == RSP_OK) begin   // the buffer check failed
+          rsp_status_d = RSP_BUF_SHORT;
+          rsp_id_d     = '0;
+          rsp_head_d   = '0;
+        end
+      end
       default: state_d = S_IDLE;
     endcase
+  end
+
+  // id_ok of the entry buffered after this edge, from the valid bits after
+  // it: those now, with the registration's entry set (s_reg_ok, at op_id_q)
+  // and the unregistered entry cleared (S_UNREG with nothing in flight).
+  wire v_clr = (state_q == S_UNREG) && (rd_infl == '0);
+  always_comb begin
+    ring_ok_d = (32'(ring_id_d) < ENTRIES) &&
+                ((valid_q[ring_id_d] && !(v_clr && ring_id_d == op_id_q)) ||
+                 (s_reg_ok && ring_id_d == op_id_q));
+    cpl_ok_d  = (32'(cpl_id_d) < ENTRIES) &&
+                ((valid_q[cpl_id_d] && !(v_clr && cpl_id_d == op_id_q)) ||
+                 (s_reg_ok && cpl_id_d == op_id_q));
   end
 
   always_ff @(posedge clk_i) begin
@@ -491,8 +605,10 @@ module edge_ekt #(
       valid_q       <= '0;
       ring_v_q      <= 1'b0;
       ring_id_q     <= '0;
+      ring_ok_q     <= 1'b0;
       cpl_v_q       <= 1'b0;
       cpl_id_q      <= '0;
+      cpl_ok_q      <= 1'b0;
       cmd_wait_q    <= 1'b0;
       rsp_v_q       <= 1'b0;
       rsp_status_q  <= RSP_OK;
@@ -516,8 +632,10 @@ module edge_ekt #(
       valid_q       <= valid_d;
       ring_v_q      <= ring_v_d;
       ring_id_q     <= ring_id_d;
+      ring_ok_q     <= ring_ok_d;
       cpl_v_q       <= cpl_v_d;
       cpl_id_q      <= cpl_id_d;
+      cpl_ok_q      <= cpl_ok_d;
       cmd_wait_q    <= cmd_valid_i && !cmd_ready_o;
       rsp_v_q       <= rsp_v_d;
       rsp_status_q  <= rsp_status_d;
@@ -543,11 +661,20 @@ module edge_ekt #(
   // (loaded every cycle, read only in the cycle after it was accepted)
   always_ff @(posedge clk_i) begin
     sgl_q       <= sgl_d;
+    sg_q        <= sg_new;
     if (state_q == S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
     c_op_q      <= cmd_op_i;
     c_id_q      <= cmd_id_i;
     c_word_q    <= reg_word;
     c_invalid_q <= reg_invalid;
+    // the valid bits cannot change at the accepting edge (no command is
+    // carried out there, and the FSM is in S_IDLE), so these hold at the next
+    c_ok_q      <= id_ok(cmd_id_i, valid_q);
+    c_we_q      <= cmd_fire && (cmd_op_i == OP_REG) && !(&valid_q);
+    for (int k = 0; k < NSL; k++)
+      c_pp_q[k] <= PPW'(reg_m) * PPW'(16'(cmd_param_size_i >> (16 * k)));
+    c_span_q    <= cmd_param_end_i - cmd_param_base_i;
+    c_short_q   <= c_short;
     c_pre_q     <= grid_one && dims_small;
     c_xy_q      <= (2*TW)'(cmd_block_x_i[TW-1:0]) * (2*TW)'(cmd_block_y_i[TW-1:0]);
     c_zmax_q    <= zmax;
@@ -571,21 +698,25 @@ module edge_ekt #(
   // ----------------------------------------------------------- invariants
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (state_q <= S_READ);
+      assert (state_q <= S_REG);
+      if (state_q == S_REG) assert (!rsp_v_q);
       // an entry being launched or completed is registered and consistent
       if (state_q == S_LAUNCH || state_q == S_CPL) begin
         assert (valid_q[op_id_q]);
         if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q]);
-        assert (rd_head >= rd_base && rd_head <= rd_end);  // head within [base, end]
+        assert (rd_head >= rd_base && LW'(rd_head) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));  // within [base, end]
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
 
       end
-      if (launch_go) assert (head_next >= rd_base && head_next <= rd_end);
+      if (launch_go) assert (head_next >= rd_base && LW'(head_next) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));
       assert (!(evw_push && pkq_push));
       assert (!(rsp_v_q && cmd_do));                        // a response is never overwritten
       if (cmd_do) assert (state_q == S_IDLE);
       // the precomputed free entry and full flag are those of the valid bits now
       if (c_reg) assert (free_id_q == free_id_c && reg_full_q == (&valid_q));
+      if (cmd_do) assert (c_ok_q == id_ok(c_id_q, valid_q) && c_we_q == (c_reg && !reg_full));
+      if (!cmd_do) assert (!c_we_q);
+      assert (ring_ok_q == id_ok(ring_id_q, valid_q) && cpl_ok_q == id_ok(cpl_id_q, valid_q));
     end
   end
 endmodule

@@ -1,13 +1,9 @@
-// Shim: verilated rtl/edge/edge_ekt.sv.
-#include "Vedge_ekt.h"
+// Shim: verilated rtl/edge/edge_ekt.sv, every configuration of mk/edge.mk
+// (the default one and edge_ekt_e24, 24 entries: issue 15 item 3).
 #include "fg_shim.hpp"
+#include "fg_shim_configs.hpp"
 extern "C" {
 #include "edge_ekt.h"
 }
-
-extern "C" fg_rtl *edge_ekt_rtl_new(const void *params, char *err, size_t errlen) {
-    const edge_ekt_params *p = static_cast<const edge_ekt_params *>(params);
-    const char *blk = "edge_ekt";
-    EDGE_EKT_PARAMS(FG_SHIM_CHECK)
-    return FG_SHIM_NEW(Vedge_ekt, EDGE_EKT_INPUTS, EDGE_EKT_OUTPUTS);
-}
+FG_SHIM_PICK(edge_ekt_rtl_new, "edge_ekt", edge_ekt_params, EDGE_EKT_PARAMS, EDGE_EKT_INPUTS,
+             EDGE_EKT_OUTPUTS)

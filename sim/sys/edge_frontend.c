@@ -151,7 +151,24 @@ int edge_fe_complete(edge_fe *f, unsigned id) {
     return sys_queue_push(&f->cpls, &id);
 }
 
-int edge_fe_command(edge_fe *f, const edge_fe_cmd *c) { return sys_queue_push(&f->cmds, c); }
+static void raise(edge_fe *f, uint64_t key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The driver's side of edgeRegisterEvent (EDGE Table I): a parameter buffer
+ * that is not a whole number of entries is refused here, before the EKT
+ * (which checks that it holds maxNumEvents entries, EKT_RSP_BUF_SHORT, but
+ * has no divider for this; issue 15 item 7). */
+int edge_fe_command(edge_fe *f, const edge_fe_cmd *c) {
+    if (c->op == EKT_OP_REG && c->param_size && c->param_end >= c->param_base &&
+        (c->param_end - c->param_base) % c->param_size) {
+        raise(f, c->id,
+              "edgeRegisterEvent refused: parameter buffer 0x%llx..0x%llx is not a whole number of "
+              "%llu-byte entries (end must be the last entry's address)",
+              (unsigned long long)c->param_base, (unsigned long long)c->param_end,
+              (unsigned long long)c->param_size);
+        return -1;
+    }
+    return sys_queue_push(&f->cmds, c);
+}
 bool edge_fe_response(edge_fe *f, edge_fe_rsp *r) { return sys_queue_pop(&f->rsps, r); }
 
 bool edge_fe_idle(const edge_fe *f) {
@@ -165,7 +182,6 @@ bool edge_fe_idle(const edge_fe *f) {
            e->cpl_ready_o;
 }
 
-static void raise(edge_fe *f, uint64_t key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #include <stdarg.h>
 static void raise(edge_fe *f, uint64_t key, const char *fmt, ...) {
     char msg[256];

@@ -88,7 +88,9 @@ uint64_t edge_fe_doorbell_addr(const edge_fe *f, unsigned id);
 int edge_fe_write(edge_fe *f, uint64_t addr, uint32_t data, uint64_t key);
 /* A kernel of EKT entry id completed: frees one in-flight event. */
 int edge_fe_complete(edge_fe *f, unsigned id);
-/* Queues a register / unregister / read command. */
+/* Queues a register / unregister / read command; refuses (-1, and the error
+ * callback says why) a registration whose parameter buffer is not a whole
+ * number of entries (end - base not a multiple of the entry size). */
 int edge_fe_command(edge_fe *f, const edge_fe_cmd *c);
 /* The oldest finished command's response (false while none). */
 bool edge_fe_response(edge_fe *f, edge_fe_rsp *r);

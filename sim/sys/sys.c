@@ -462,7 +462,9 @@ static int edge_register_event(sys *s, uint64_t sq, unsigned entries, unsigned *
         if (tick(s)) return -1;
         if (edge_fe_response(s->fe, &r)) {
             if (r.status != EKT_RSP_OK) {
-                fail(s, "edgeRegisterEvent: EKT refused (status %u)", r.status);
+                fail(s, "edgeRegisterEvent: EKT refused (status %u%s)", r.status,
+                     r.status == EKT_RSP_BUF_SHORT ? ": the parameter buffer holds fewer than maxNumEvents entries"
+                                                   : "");
                 return -1;
             }
             *id = r.id;

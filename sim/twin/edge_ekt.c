@@ -7,7 +7,7 @@
 
 #include "fg_prims.h"
 
-enum { S_IDLE, S_LAUNCH, S_CPL, S_UNREG, S_READ };
+enum { S_IDLE, S_LAUNCH, S_CPL, S_UNREG, S_READ, S_REG };
 
 typedef struct { /* one SRAM row */
     uint64_t kptr, base, head, size, end, dims[6], shmem, prio, maxe, infl, single;
@@ -34,6 +34,7 @@ typedef struct {
     uint64_t cnt_launch, cnt_unreg, cnt_overrun, cnt_cpl, status;
     bool c_v;          /* c_v_q: a host command was accepted at the last edge ... */
     edge_ekt_in_t c_in; /* ... with these port values (the RTL's command register) */
+    bool c_short;       /* c_short_q: the buffer check of the REG carried out, for S_REG */
 } ekt_twin;
 
 void edge_ekt_params_default(edge_ekt_params *p) {
@@ -201,6 +202,11 @@ static void ekt_step(void *tp, const void *ip) {
     bool reg_invalid = nw.kptr == 0 || (nw.kptr & 3) || nw.size == 0 || nw.end < nw.base ||
                        nw.maxe == 0 || dim_zero;
     bool reg_full = t->valid == mask(t->p.entries);
+    /* c_short (issue 15 item 7): the buffer holds (end - base) / size + 1
+     * entries, fewer than maxNumEvents iff (maxNumEvents - 1) x size >
+     * end - base, i.e. size > floor((end - base) / (maxNumEvents - 1)) */
+    uint64_t span = (nw.end - nw.base) & t->m_addr, m = (nw.maxe - 1) & t->m_maxev;
+    bool reg_short = m != 0 && nw.size > span / m;
     unsigned free_id = 0;
     while (free_id < t->p.entries && (t->valid >> free_id & 1)) free_id++;
     if (free_id >= t->p.entries) free_id = 0;
@@ -220,7 +226,7 @@ static void ekt_step(void *tp, const void *ip) {
     ekt_entry wr = *r;
     if (cmd_do) {
         if (op == EKT_OP_REG) {
-            if (!reg_invalid && !reg_full) fg_sram_c_edge(&t->ram, true, true, free_id, &nw);
+            if (!reg_invalid && !reg_full && !reg_short) fg_sram_c_edge(&t->ram, true, true, free_id, &nw);
         } else if (id_ok(t, cid) && (op == EKT_OP_UNREG || op == EKT_OP_READ)) {
             fg_sram_c_edge(&t->ram, true, false, cid, NULL);
         }
@@ -262,14 +268,15 @@ static void ekt_step(void *tp, const void *ip) {
     case S_IDLE:
         if (cmd_do) {
             t->op_id = cid;
-            if (op == EKT_OP_REG) {
+            if (op == EKT_OP_REG) { /* S_REG answers; the payload is loaded now */
                 bool ok = !reg_invalid && !reg_full;
-                t->rsp_v = true;
+                t->state = S_REG;
+                t->op_id = free_id;
+                t->c_short = reg_short;
                 t->rsp_id = ok ? free_id : 0;
                 t->rsp_head = ok ? nw.base : 0;
                 t->rsp_infl = 0;
                 t->rsp_status = reg_invalid ? EKT_RSP_INVALID : reg_full ? EKT_RSP_FULL : EKT_RSP_OK;
-                if (ok) t->valid |= 1ULL << free_id;
             } else if (id_ok(t, cid) && op != 3) {
                 t->state = op == EKT_OP_UNREG ? S_UNREG : S_READ;
             } else {
@@ -320,6 +327,17 @@ static void ekt_step(void *tp, const void *ip) {
         t->rsp_head = r->head;
         t->rsp_infl = r->infl;
         t->rsp_status = EKT_RSP_OK;
+        break;
+    case S_REG:
+        t->state = S_IDLE;
+        t->rsp_v = true;
+        if (t->rsp_status == EKT_RSP_OK && !t->c_short) {
+            t->valid |= 1ULL << t->op_id;
+        } else if (t->rsp_status == EKT_RSP_OK) { /* the buffer check failed */
+            t->rsp_status = EKT_RSP_BUF_SHORT;
+            t->rsp_id = 0;
+            t->rsp_head = 0;
+        }
         break;
     default:
         t->state = S_IDLE;

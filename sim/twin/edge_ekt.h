@@ -2,8 +2,11 @@
  * rtl/edge/edge_ekt.sv.
  *
  * Operations (one at a time through a single read/write port):
- *   register   (cmd, op REG)   -> rsp OK with the doorbell id, or FULL / INVALID
- *                                 with every entry left as it was
+ *   register   (cmd, op REG)   -> rsp OK with the doorbell id, or FULL / INVALID /
+ *                                 BUF_SHORT with every entry left as it was
+ *                                 (BUF_SHORT: the parameter buffer, end being
+ *                                 its last entry's address, holds fewer than
+ *                                 maxNumEvents entries of size bytes)
  *   unregister (cmd, op UNREG) -> rsp OK, NOT_REGISTERED, or BUSY (events in flight)
  *   read       (cmd, op READ)  -> rsp OK with head and in-flight count
  *   launch     (ring)          -> one descriptor on evw_* (single-warp kernels,
@@ -13,11 +16,14 @@
  *   complete   (cpl)           -> frees one in-flight event, or one err_* pulse
  *
  * Timing: a host command accepted at edge t (cmd_valid_i && cmd_ready_o) is
- * registered and carried out at edge t+1: a REG's response is on rsp_* after
- * t+1, an UNREG's / READ's (one more edge for the SRAM read) after t+2;
- * cmd_ready_o is low from t until the response has been taken (issue 11: the
- * checks of a command no longer reach the SRAM in the accepting cycle; one
- * edge more than before).  A ring accepted at edge t is read at t+1 and its
+ * registered and carried out at edge t+1; its response is on rsp_* after
+ * t+2 (REG: the table is written at t+1, the response's status / id / head
+ * are loaded then with rsp_valid_o still low, and the buffer check decides
+ * at t+2 whether the entry becomes valid or the status turns BUF_SHORT;
+ * UNREG / READ: t+1 reads the SRAM); cmd_ready_o is low from t until the
+ * response has been taken (issue 11: the checks of a command no longer reach
+ * the SRAM in the accepting cycle; REG and UNREG / READ one edge more than
+ * before, REG one more again for the buffer check, issue 15 item 7).  A ring accepted at edge t is read at t+1 and its
  * descriptor pushed at t+2, visible on evw_* / pkq_* after that edge.
  */
 #ifndef EDGE_EKT_H
@@ -26,8 +32,10 @@
 #include "fg_block.h"
 
 enum { EKT_OP_REG = 0, EKT_OP_UNREG = 1, EKT_OP_READ = 2 };
+/* EKT_RSP_BUF_SHORT: the parameter buffer holds fewer entries than
+ * maxNumEvents ((maxNumEvents - 1) x size > end - base; issue 15 item 7) */
 enum { EKT_RSP_OK = 0, EKT_RSP_FULL = 1, EKT_RSP_INVALID = 2, EKT_RSP_NOT_REGISTERED = 3,
-       EKT_RSP_BUSY = 4 };
+       EKT_RSP_BUSY = 4, EKT_RSP_BUF_SHORT = 5 };
 enum { EKT_ERR_NONE = 0, EKT_ERR_UNREGISTERED = 1, EKT_ERR_OVERRUN = 2, EKT_ERR_SPURIOUS_CPL = 3,
        EKT_ERR_CPL_UNREGISTERED = 4 };
 
