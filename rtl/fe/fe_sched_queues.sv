@@ -104,13 +104,14 @@ module fe_sched_queues #(
   localparam int LN_W = ADDR_W - LB;               // absolute line number width
   localparam int BASE_LINE = REGION_BASE >> LB;
   localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
-  // queue entry: {line index in the region, in region, tag, mask, addr, act,
-  // trig, we, src}; the low OW bits are the request as it leaves.  The region
-  // check and index are computed at intake, so a head's checks start from
-  // flip-flops (issue 11).
+  // queue entry: {line index in the region, needs its bits, tag, mask, addr,
+  // act, trig, we, src}; the low OW bits are the request as it leaves.  The
+  // region check, whether the request needs its line's bits (in the region,
+  // with a trigger or an action) and the index are computed at intake, so a
+  // head's checks start from flip-flops (issue 11).
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
   localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, OW = E_TAG + TAG_W;
-  localparam int E_IN = OW, E_IDX = OW + 1, EW = E_IDX + IW;
+  localparam int E_NEED = OW, E_IDX = OW + 1, EW = E_IDX + IW;
   localparam logic [1:0] T_NONE = 2'd0, T_FULL = 2'd1;
   localparam logic [1:0] A_NONE = 2'd0, A_FILL = 2'd1, A_EMPTY = 2'd2;
 
@@ -140,7 +141,7 @@ module fe_sched_queues #(
     else in_q = req_src_i ? 2'd2 : 2'd1;
   end
   logic [EW-1:0] in_entry;
-  assign in_entry = {in_rel[IW-1:0], in_in, req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
+  assign in_entry = {in_rel[IW-1:0], in_in && (in_trig != T_NONE || in_act != A_NONE), req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
                      req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
@@ -199,8 +200,8 @@ module fe_sched_queues #(
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
     assign h_idx[q]  = q_head[q][E_IDX +: IW];
     fe_trigger_check #(.WORDS(WORDS)) u_check (
-      .valid_i(q_valid[q]), .in_region_i(q_head[q][E_IN]),
-      .trig_i(h_trig[q]), .act_i(h_act[q]), .mask_i(h_mask[q]),
+      .valid_i(q_valid[q]), .need_i(q_head[q][E_NEED]),
+      .trig_i(h_trig[q]), .mask_i(h_mask[q]),
       .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
       .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
       .need_o(need[q]), .sat_o(sat[q]), .snoop_sat_o(snoop_sat[q]), .ok_o(ok_raw[q]),
@@ -244,12 +245,23 @@ module fe_sched_queues #(
     act_wr   = disp && need[disp_q] && h_act[disp_q] != A_NONE;
     act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_q[disp_q] & ~h_mask[disp_q])
                                           : (hb_q[disp_q] | h_mask[disp_q]);
-    for (int q = 0; q < 3; q++) hazard[q] = wr_pend_q && need[q] && (h_idx[q] == wr_idx_q);
     due_ok = due & ~hazard;
   end
+  // hazard[q] = wr_pend_q && need[q] && h_idx[q] == wr_idx_q, registered
+  // (issue 11: the index compare off the leave decision's path).  A head
+  // that leaves at the edge is replaced by one with no bits, which cannot
+  // leave, be blocked or be NACKed in that cycle anyway, so it is left out.
+  logic [2:0] hazard_q;
+  assign hazard = hazard_q;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) wr_pend_q <= 1'b0;
-    else         wr_pend_q <= act_wr;
+    if (!rst_ni) begin
+      wr_pend_q <= 1'b0;
+      hazard_q  <= '0;
+    end else begin
+      wr_pend_q <= act_wr;
+      for (int q = 0; q < 3; q++)
+        hazard_q[q] <= act_wr && !q_pop[q] && need[q] && (h_idx[q] == h_idx[disp_q]);
+    end
   end
   always_ff @(posedge clk_i) begin  // qualified by wr_pend_q
     wr_idx_q  <= h_idx[disp_q];
@@ -422,6 +434,8 @@ module fe_sched_queues #(
       if (disp) assert (!need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]));
       assert ((chk_q & ~hb_valid_q) == '0);
       if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
+      for (int q = 0; q < 3; q++)  // the registered hazard where it matters
+        if (need[q] && hb_valid_q[q]) assert (hazard[q] == (wr_pend_q && h_idx[q] == wr_idx_q));
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
       assert ((blocked & ~need) == '0);

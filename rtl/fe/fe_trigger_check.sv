@@ -1,12 +1,13 @@
 // F/E trigger check for the head of one scheduler queue (F/E paper Sec. 4.1,
 // 4.3).  Purely combinational, used inside fe_sched_queues only.  The check of
 // the bits is registered by the scheduler (issue 11): sat_o is the check of
-// bits_i (the bits the head will have at the next edge), and the leave
+// the bits the head will have at the next edge, and the leave
 // decision uses the registered result (chk_valid_i, chk_sat_i) of the check
 // made one cycle before.
 //   need_o    - the head must see its line's F/E bits before it can leave:
 //               it is in the tracked region and has a trigger or an action
-//               (an action is a read-modify-write of the line's bits).
+//               (an action is a read-modify-write of the line's bits);
+//               computed at intake (need_i).
 //   sat_o     - every masked word of the bits the head has at the next edge
 //               (snoop_bits_i on a snoop hit, else bits_i) satisfies the
 //               trigger (a coalesced request proceeds only when all its bits
@@ -19,9 +20,8 @@ module fe_trigger_check #(
   parameter int WORDS = 32
 ) (
   input  logic             valid_i,      // queue not empty
-  input  logic             in_region_i,  // head address inside the tracked region
+  input  logic             need_i,       // in the region with a trigger or an action (from intake)
   input  logic [1:0]       trig_i,       // 0 none, 1 wait-full, 2 wait-empty
-  input  logic [1:0]       act_i,        // 0 none, 1 fill, 2 empty
   input  logic [WORDS-1:0] mask_i,
   input  logic [WORDS-1:0] bits_i,       // the head bits (register)
   input  logic [WORDS-1:0] snoop_bits_i, // a write to the head's line this cycle
@@ -43,7 +43,7 @@ module fe_trigger_check #(
   assign held_sat    = check(bits_i);
   assign snoop_sat_o = check(snoop_bits_i);
   assign sat_o       = snoop_hit_i ? snoop_sat_o : held_sat;
-  assign need_o = valid_i && in_region_i && (trig_i != 2'd0 || act_i != 2'd0);
+  assign need_o = valid_i && need_i;
   assign ok_o = valid_i && (!need_o || (chk_valid_i && chk_sat_i));
   assign blocked_o = need_o && chk_valid_i && !chk_sat_i;
 endmodule
