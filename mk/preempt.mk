@@ -4,7 +4,7 @@
 # (64 warp slots: the full 64 x 64 age matrix).
 BLOCKS += edge_preempt
 edge_preempt_TOP  := edge_preempt
-edge_preempt_SRCS := rtl/edge/edge_preempt.sv
+edge_preempt_SRCS := rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt.sv
 edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 
 TWIN_SRCS  += sim/twin/edge_preempt.c
