@@ -152,7 +152,6 @@ module edge_preempt #(
   logic              dist_q;          // a warp eligible at S was re-allocated since
   logic [NW-1:0]     cand_q;          // candidates of the selection under way
   logic [NWP-1:0]    gw_q;            // per group: its winner, one-hot
-  logic [2:0]        gwi_q [NG];      // ... and its index within the group
   logic [NG-1:0]     gany_q;          // per group: has a candidate
   logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
   logic [NW-1:0]     pick_q;          // the pick, one-hot
@@ -240,7 +239,6 @@ module edge_preempt #(
   wire [NWP-1:0] cand_p = NWP'(cand_q);
   logic [NWP-1:0] gw_d;
   logic [NG-1:0]  gany_d;
-  logic [2:0]     gwi_d [NG];  // the winner's index within its group (OR-encoded)
   always_comb begin
     logic beaten, j_older;
     beaten  = 1'b0;
@@ -259,32 +257,23 @@ module edge_preempt #(
       end
       for (int g = 0; g < NG; g++) gany_d[g] = cand_p[g*G +: G] != '0;
     end
-    for (int g = 0; g < NG; g++) begin
-      gwi_d[g] = '0;
-      for (int x = 0; x < G; x++) gwi_d[g] = gwi_d[g] | (gw_d[g*G + x] ? 3'(x) : 3'd0);
-    end
   end
 
-  // S+3: per pair of groups a < b, is a's winner older than b's?  The bit
-  // of the pair's 8 x 8 block of the age order (a < b: stored bits) at the
-  // winners' indices: per row an 8:1 mux by b's winner, then an 8:1 mux of
-  // the rows by a's winner (LUT4s and the slices' PFU muxes; as one-hot
-  // AND-ORs of all 64 bits the 28 pairs took about 2,700 LUT4).  A pair
-  // with a group without candidates reads some bit, which S+4 ignores.
+  // S+3: per pair of groups a < b, is a's winner older than b's?  The
+  // winner's row of the pair's 8 x 8 block of the age order (a < b: stored
+  // bits), then its bit at b's winner: two one-hot AND-ORs.
   logic [NG*NG-1:0] pair_d;
   always_comb begin
-    logic [G-1:0] col, row;
-    col    = '0;
+    logic [G-1:0] row;
     row    = '0;
     pair_d = '0;
     if (sel_q == 3'd3) begin
       for (int a = 0; a < NG; a++)
         for (int b = a + 1; b < NG; b++) begin
-          for (int x = 0; x < G; x++) begin
-            row    = (a*G + x < NW) ? G'(NWP'(ord_q[a*G + x]) >> (b*G)) : '0;
-            col[x] = row[gwi_q[b]];
-          end
-          pair_d[a*NG + b] = col[gwi_q[a]];
+          row = '0;
+          for (int x = 0; x < G; x++)
+            if (a*G + x < NW) row = row | ({G{gw_q[a*G + x]}} & G'(NWP'(ord_q[a*G + x]) >> (b*G)));
+          pair_d[a*NG + b] = (row & gw_q[b*G +: G]) != '0;
         end
     end
   end
@@ -513,7 +502,6 @@ module edge_preempt #(
     if (sel_q == 3'd2) begin
       gw_q   <= gw_d;
       gany_q <= gany_d;
-      for (int g = 0; g < NG; g++) gwi_q[g] <= gwi_d[g];
     end
     if (sel_q == 3'd3) pair_q <= pair_d;
     if (sel_q == 3'd4) pick_q <= pick_d;
