@@ -5,6 +5,7 @@ rtl/prim/fg_rr_arb.sv
 rtl/edge/edge_ekt.sv
 rtl/edge/edge_doorbell.sv
 rtl/edge/edge_pewt.sv
+rtl/edge/edge_preempt_timer.sv
 rtl/edge/edge_preempt.sv
 rtl/fe/fe_trigger_check.sv
 rtl/fe/fe_watchdog.sv

@@ -21,7 +21,7 @@
 #include "edge_preempt.h"
 #include "fg_tb.h"
 
-#define NW 64
+#define NW 64 /* slots of the default configuration; arrays hold this many */
 #define MAXQ 4
 #define LOGN 256
 #define FOREVER 0xffffffffu
@@ -61,6 +61,8 @@ typedef struct { /* a command and the outputs of its cycle */
 
 typedef struct {
     fg_block *b;
+    unsigned nw;    /* warp slots of the configuration under test (<= NW) */
+    uint64_t cmax;  /* 2^CYC_W - 1: the save count saturates there */
     edge_preempt_in_t in; /* inputs of the current cycle (cfg_* persist) */
     uint64_t rng;
     knobs k;
@@ -109,26 +111,47 @@ static uint64_t rnd(tb_t *t, uint64_t n) { /* splitmix64 */
 
 static uint64_t bitv(uint64_t v, unsigned i) { return (v >> i) & 1; }
 
-/* the header's save count, written independently */
-static uint64_t save_n(const edge_preempt_in_t *in, uint64_t regs) {
-    uint64_t n = in->cfg_save_base_i + regs * in->cfg_save_per_reg_i;
-    return n > 0xffff ? 0xffff : n;
+/* the header's save count, written independently (base is a CYC_W-bit port) */
+static uint64_t save_n(const tb_t *t, uint64_t regs) {
+    uint64_t n = (t->in.cfg_save_base_i & t->cmax) + regs * t->in.cfg_save_per_reg_i;
+    return n > t->cmax ? t->cmax : n;
 }
 
-static tb_t *tb_new(const char *wave, uint64_t seed) {
+/* the reference's state after a reset (the block's reset values, header) */
+static void ref_reset(tb_t *t) {
+    for (unsigned s = 0; s < t->nw; s++) t->seq[s] = s; /* reset order: lower slot older */
+    t->seq_next = NW;
+    memset(t->rregs, 0, sizeof t->rregs);
+    t->r_event = t->r_parked = 0;
+    t->r_st = PRE_ST_IDLE;
+    t->r_sel = 0;
+    t->r_victim = t->r_vstat = 0;
+    t->r_first = t->r_skipped = false;
+    t->x_cmd = t->x_slot = t->x_arg = PRE_CMD_NONE;
+    t->x_err = false;
+    t->n_sfree = t->n_spre = t->n_abort = t->n_resume = t->n_err = 0;
+}
+
+static tb_t *tb_new_p(const char *wave, uint64_t seed, const edge_preempt_params *p) {
     tb_t *t = calloc(1, sizeof *t);
     assert_non_null(t);
-    edge_preempt_params p;
-    edge_preempt_params_default(&p);
-    t->b = tb_block(&edge_preempt_class, &p, wave);
+    assert_true(p->nw <= NW);
+    t->nw = p->nw;
+    t->cmax = (1ULL << p->cyc_w) - 1;
+    t->b = tb_block(&edge_preempt_class, p, wave);
     t->rng = seed;
     t->f_exit = -1;
     t->f_rf = 1;
-    for (unsigned s = 0; s < NW; s++) t->seq[s] = s; /* reset order: lower slot older */
-    t->seq_next = NW;
+    ref_reset(t);
     t->in.cfg_en_i = 1;
     t->in.cfg_policy_i = PRE_POL_OLDEST;
     return t;
+}
+
+static tb_t *tb_new(const char *wave, uint64_t seed) {
+    edge_preempt_params p;
+    edge_preempt_params_default(&p);
+    return tb_new_p(wave, seed, &p);
 }
 
 static void tb_free(tb_t *t) {
@@ -275,7 +298,7 @@ static void issue(tb_t *t, slot_t *w) {
 
 /* ---- 3. time advances ---- */
 static void tick(tb_t *t) {
-    for (unsigned s = 0; s < NW; s++) {
+    for (unsigned s = 0; s < t->nw; s++) {
         slot_t *w = &t->w[s];
         if (w->st == W_EXITING) {
             if (!w->hold_exit) slot_clear(w);
@@ -317,7 +340,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
     edge_preempt_in_t *in = &t->in;
     uint64_t live = 0, ex = 0, bar = 0, ld = 0;
     int fs = -1, evs = -1;
-    for (unsigned s = 0; s < NW; s++) {
+    for (unsigned s = 0; s < t->nw; s++) {
         const slot_t *w = &t->w[s];
         if (w->st != W_FREE) live |= 1ULL << s;
         else if (fs < 0) fs = (int)s;
@@ -352,7 +375,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
         in->ev_exit_i = 1;
         in->ev_exit_slot_i = (unsigned)t->f_exit;
     } else if (t->k.p_err && rnd(t, 1000) < t->k.p_err) {
-        unsigned s = (unsigned)rnd(t, NW);
+        unsigned s = (unsigned)rnd(t, t->nw);
         if (!bitv(t->r_event, s)) in->ev_exit_i = 1, in->ev_exit_slot_i = s;
     }
     t->f_exit = -1;
@@ -367,7 +390,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
         t->f_alloc_on = false;
     } else if (t->k.p_alloc && rnd(t, 1000) < t->k.p_alloc) {
         unsigned cand[NW], n = 0, k = 1 + (unsigned)rnd(t, 8);
-        for (unsigned s = 0; s < NW; s++)
+        for (unsigned s = 0; s < t->nw; s++)
             if (t->w[s].st == W_FREE && !(in->req_valid_i && in->free_ctx_i && s == in->free_slot_i)) cand[n++] = s;
         if (n >= k) {
             for (unsigned i = 0; i < k; i++) {
@@ -381,7 +404,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
     } else if (t->k.p_err && rnd(t, 1000) < t->k.p_err && (t->r_event | t->r_parked)) {
         uint64_t busy = t->r_event | t->r_parked; /* misuse: allocate onto a busy slot */
         unsigned s;
-        do s = (unsigned)rnd(t, NW);
+        do s = (unsigned)rnd(t, t->nw);
         while (!bitv(busy, s));
         in->w_alloc_i = 1ULL << s;
         if (fs >= 0 && rnd(t, 2)) in->w_alloc_i |= 1ULL << fs;
@@ -393,7 +416,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
 static uint64_t ref_elig(const tb_t *t) {
     const edge_preempt_in_t *in = &t->in;
     uint64_t e = 0;
-    for (unsigned s = 0; s < NW; s++)
+    for (unsigned s = 0; s < t->nw; s++)
         if (bitv(in->w_live_i, s) && !bitv(in->w_exit_i, s) && !bitv(t->r_event, s) && !bitv(t->r_parked, s) &&
             t->rregs[s] >= in->req_regs_i)
             e |= 1ULL << s;
@@ -414,7 +437,7 @@ static uint64_t ref_cand(const tb_t *t, uint64_t elig) {
 /* the oldest (newest) of the candidates c by allocation order */
 static unsigned ref_pick(const tb_t *t, uint64_t c, bool newest) {
     int best = -1;
-    for (unsigned s = 0; s < NW; s++)
+    for (unsigned s = 0; s < t->nw; s++)
         if (bitv(c, s) && (best < 0 || (newest ? t->seq[s] > t->seq[best] : t->seq[s] < t->seq[best])))
             best = (int)s;
     return (unsigned)best;
@@ -501,9 +524,9 @@ static void predict(tb_t *t) {
                 t->r_st = PRE_ST_WAIT;
             } else {
                 t->r_st = PRE_ST_SAVE;
-                t->r_cnt = save_n(in, t->r_ereg);
+                t->r_cnt = save_n(t, t->r_ereg);
                 t->s_save++;
-                if (t->r_cnt == 0xffff) t->s_sat++;
+                if (t->r_cnt == t->cmax) t->s_sat++;
             }
         }
         break;
@@ -528,9 +551,9 @@ static void predict(tb_t *t) {
         t->n_spre++, t->s_spre++;
     }
     /* the restore time can only be loaded from a configuration seen since the exit */
-    for (unsigned s = 0; s < NW; s++)
+    for (unsigned s = 0; s < t->nw; s++)
         if (t->w[s].awaiting) {
-            uint64_t n = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(in, t->start_regs[s]) : 0;
+            uint64_t n = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(t, t->start_regs[s]) : 0;
             if (n < t->nmin[s]) t->nmin[s] = n;
         }
     /* errors */
@@ -549,7 +572,7 @@ static void predict(tb_t *t) {
 static void post(tb_t *t) {
     const edge_preempt_in_t *in = &t->in;
     if (in->w_alloc_i && t->r_alloc_ok) {
-        for (unsigned s = 0; s < NW; s++)
+        for (unsigned s = 0; s < t->nw; s++)
             if (bitv(in->w_alloc_i, s)) {
                 slot_clear(&t->w[s]);
                 t->w[s].st = W_RUN;
@@ -566,7 +589,7 @@ static void post(tb_t *t) {
         if (w->parked) {
             w->awaiting = true;
             t->exit_cyc[s] = t->b->cycle - 1;
-            t->nmin[s] = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(in, t->start_regs[s]) : 0;
+            t->nmin[s] = (t->start_arg[s] & PRE_ARG_SAVED) ? save_n(t, t->start_regs[s]) : 0;
         } else {
             w->st = W_EXITING; /* free next cycle */
         }
@@ -714,7 +737,7 @@ static void test_policies(void **state) {
     tb_free(t);
     /* every warp has loads in flight -> oldest: 3 */
     t = history(PRE_POL_CHEAPEST, 0);
-    for (unsigned s = 0; s < NW; s++) t->w[s].ld = t->w[s].st == W_RUN;
+    for (unsigned s = 0; s < t->nw; s++) t->w[s].ld = t->w[s].st == W_RUN;
     assert_int_equal(first_victim(t, 16), 3);
     tb_free(t);
     /* NEWEST skips a newer warp with too few registers */
@@ -1313,19 +1336,41 @@ static void new_phase(tb_t *t, bool saturate) {
         t->k.ctx_ok = false;
         t->k.p_event = 40;
     }
+    /* the port is CYC_W bits wide: drive no bits above it (the verilated
+     * model's port holds what it is given, the twin masks) */
+    in->cfg_save_base_i &= t->cmax;
+}
+
+/* A reset in the middle of the run (issue 15 item 3): the block (RTL and
+ * twin together, fg_block_reset), the fake core and its PEWT, and the
+ * reference go back to their reset state; the run and the comparison go on.
+ * Returns whether the block was busy (a selection, a flush or save, an event
+ * warp or a parked victim) when the reset came. */
+static bool mid_reset(tb_t *t) {
+    bool busy = t->r_sel || t->r_st != PRE_ST_IDLE || t->r_event || t->r_parked;
+    fg_block_reset(t->b);
+    for (unsigned s = 0; s < NW; s++) slot_clear(&t->w[s]);
+    t->qn = 0;
+    ref_reset(t);
+    return busy;
 }
 
 /* n cycles of random phases from seed, a drain, and the final checks;
+ * resets: a mid-run reset at a random cycle, 1 in `resets` (0: none);
  * returns how often an unknown exit named the slot being STARTed */
-static uint64_t random_run(uint64_t seed, uint64_t n) {
-    tb_t *t = tb_new(NULL, seed);
+static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params *p, uint64_t resets) {
+    tb_t *t = tb_new_p(NULL, seed, p);
     t->f_rf = -1;
     clock_t c0 = clock();
-    uint64_t next = 0, phase = 0;
+    uint64_t next = 0, phase = 0, n_reset = 0, n_reset_busy = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (i == next) {
             new_phase(t, ++phase == 5);
             next = i + 1000 + rnd(t, 9000);
+        }
+        if (resets && rnd(t, resets) == 0) { /* no draw without resets: the seeds below stay as found */
+            n_reset++;
+            n_reset_busy += mid_reset(t);
         }
         cycle(t);
         t->nlog = 0;
@@ -1351,6 +1396,8 @@ static uint64_t random_run(uint64_t seed, uint64_t n) {
     assert_int_equal(o->cnt_err_o, t->n_err);
     assert_int_equal(o->event_mask_o | o->victim_mask_o, 0);
     double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    printf("# NW=%u CYC_W=%u, %" PRIu64 " mid-run resets (%" PRIu64 " with the block busy)\n", p->nw, p->cyc_w,
+           n_reset, n_reset_busy);
     printf("# %" PRIu64 " + %" PRIu64 " drain cycles in %.1f s (%s): flush oldest/newest/cheapest/3 %" PRIu64
            "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", skipbar %" PRIu64 ", drop %" PRIu64 ", save %" PRIu64
            " (saturated %" PRIu64 "), start pre %" PRIu64 " free %" PRIu64 ", abort %" PRIu64 ", resume %" PRIu64
@@ -1365,6 +1412,7 @@ static uint64_t random_run(uint64_t seed, uint64_t n) {
         assert_true(t->s_skip > 0 && t->s_drop > 0 && t->s_save > 0 && t->s_sat > 0);
         assert_true(t->s_abort > 0 && t->s_sfree > 0 && t->s_resume_late > 0 && t->s_drainwait > 0);
         assert_true(t->s_err[1] > 0 && t->s_err[2] > 0);
+        if (resets) assert_true(n_reset_busy > 0);
     }
     uint64_t n_exit_at_start = t->s_exit_at_start;
     tb_free(t);
@@ -1373,7 +1421,26 @@ static uint64_t random_run(uint64_t seed, uint64_t n) {
 
 static void test_random_lockstep(void **state) {
     (void)state;
-    random_run(tb_seed("edge_preempt random"), tb_cycles(1000000));
+    edge_preempt_params p;
+    edge_preempt_params_default(&p);
+    random_run(tb_seed("edge_preempt random"), tb_cycles(1000000), &p, 0);
+}
+
+/* The same run with resets at random cycles (about 20 in 10^6 cycles). */
+static void test_random_reset(void **state) {
+    (void)state;
+    edge_preempt_params p;
+    edge_preempt_params_default(&p);
+    random_run(tb_seed("edge_preempt random with resets"), tb_cycles(1000000), &p, 50000);
+}
+
+/* The second verilated configuration (mk/preempt.mk edge_preempt_w44, issue 15
+ * item 3): 44 warp slots (five tournament groups of 8 and one of 4) and a
+ * 12-bit save counter, with resets. */
+static void test_random_w44(void **state) {
+    (void)state;
+    const edge_preempt_params p = {44, 6, 7, 12};
+    random_run(tb_seed("edge_preempt random, NW=44 CYC_W=12"), tb_cycles(1000000), &p, 50000);
 }
 
 /* Seeds that once failed, run as found (10^6 cycles, whatever FG_CYCLES
@@ -1386,7 +1453,9 @@ typedef struct {
 static void test_seed(void **state) {
     const regress_seed *r = *state;
     printf("# edge_preempt regression (issue %u): seed=%" PRIu64 "\n", r->issue, r->seed);
-    uint64_t n = random_run(r->seed, 1000000);
+    edge_preempt_params p;
+    edge_preempt_params_default(&p);
+    uint64_t n = random_run(r->seed, 1000000, &p, 0);
     if (r->issue == 18) assert_true(n > 0); /* test_exit_at_start_edge */
 }
 
@@ -1419,6 +1488,8 @@ int main(void) {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_exit_at_start_edge),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_random_reset),
+        cmocka_unit_test(test_random_w44),
         SEED_TEST(0),
         SEED_TEST(1),
         SEED_TEST(2),

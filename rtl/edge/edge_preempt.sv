@@ -118,8 +118,6 @@ module edge_preempt #(
   localparam int OPT_BARSKIP_B = 2, OPT_DROP_B = 3;  // cfg_opt_i bits (BOOST, IBUF: core only)
   localparam logic [1:0] POL_NEWEST = 2'd1, POL_CHEAPEST = 2'd2;
   localparam logic [1:0] ST_IDLE = 2'd0, ST_FLUSH = 2'd1, ST_SAVE = 2'd2, ST_WAIT = 2'd3;
-  localparam logic [CYC_W-1:0] CYC_MAX = '1;
-  localparam int PW = CYC_W + REGS_W + 9;  // save-cycle arithmetic without overflow
 
   // selection tournament: NG groups of G slots
   localparam int G     = 8;
@@ -128,14 +126,6 @@ module edge_preempt #(
   localparam logic [2:0] SEL_LAST = 3'd5;
 
   // -------------------------------------------------------------- helpers
-  // save cycles = base + regs * per_reg, saturated to 2^CYC_W - 1 (header)
-  function automatic logic [CYC_W-1:0] save_cycles(input logic [CYC_W-1:0] base,
-                                                   input logic [7:0] per_reg,
-                                                   input logic [REGS_W-1:0] regs);
-    logic [PW-1:0] s;
-    s = PW'(base) + PW'(regs) * PW'(per_reg);
-    save_cycles = (s > PW'(CYC_MAX)) ? CYC_MAX : s[CYC_W-1:0];
-  endfunction
   function automatic logic [15:0] sat16(input logic [15:0] c, input logic [1:0] n);
     logic [16:0] s;
     s = {1'b0, c} + 17'(n);
@@ -171,15 +161,9 @@ module edge_preempt #(
   logic              skipped_q;       // this victim was taken out of its barrier
   logic [3:0]        opt_q;           // options of this flush (FLUSH's arg)
   logic [REGS_W-1:0] ereg_q;          // registers of the event this flush is for
-  logic [CYC_W-1:0]  cnt_q;           // SAVE countdown
   logic              rbusy_q;         // restore FSM: a slot is being restored
-  logic              rload_q;         // ... its count is loaded at the next edge
   logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
-  logic [REGS_W-1:0] rregs_q;         // ... its event's registers
   logic              rsaved_q;        // ... its registers were saved
-  logic [CYC_W-1:0]  rbase_q;         // ... the save configuration when it was taken
-  logic [7:0]        rper_q;
-  logic [CYC_W-1:0]  rcnt_q;          // ... cycles left + 1 (1: due)
   logic [2:0]        cmd_q;
   logic [SLOT_W-1:0] cmd_slot_q;
   logic [3:0]        cmd_arg_q;
@@ -325,7 +309,9 @@ module edge_preempt #(
   wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
   wire [SLOT_W-1:0] victim_idx = enc(victim_q);
   wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
-  wire [CYC_W-1:0] save_n = save_cycles(cfg_save_base_i, cfg_save_per_reg_i, ereg_q);
+  // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
+  // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
+  logic save_due;
   wire [3:0] skip_arg = skipped_q ? ARG_SKIPPED : 4'd0;
 
   logic [1:0]        st_d;
@@ -382,7 +368,7 @@ module edge_preempt #(
         end
       end
       ST_SAVE: begin
-        if (cnt_q == '0) begin
+        if (save_due) begin
           pcmd = CMD_START;  pslot = victim_idx;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
           st_d = ST_WAIT;  start_pre = 1'b1;
         end
@@ -392,15 +378,13 @@ module edge_preempt #(
   end
 
   // ------------------------------------------------------- restore FSM
-  // The lowest restore-pending slot is taken when the FSM is free, with its
-  // event's registers, whether they were saved and the save configuration of
-  // that cycle; its restore time (the save count of its event's registers
-  // when SAVED, else 0) is computed in the next cycle and loaded at the edge
-  // after (the multiply is off the slot-choice path); it counts down, then
-  // RESUMEs when the preemption FSM leaves the command port free.  rcnt_q
-  // holds the cycles left + 1, and a restore time of 0 (seen without the
-  // multiply) fires from the load cycle itself, so every RESUME comes exactly
-  // when it would with the count loaded at the taking edge.
+  // The lowest restore-pending slot is taken when the FSM is free; its
+  // restore time (the save count of its event's registers with the save
+  // configuration of that edge when SAVED, else 0) is timed by a second
+  // edge_preempt_timer, which computes it in the cycles after the taking
+  // edge (the multiply is off the slot-choice path) and is due exactly when
+  // a count loaded at the taking edge would be.  Then RESUME when the
+  // preemption FSM leaves the command port free (the timer stays due).
   logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
   assign pend_low = pend_q & (~pend_q + NW'(1));
   logic [REGS_W-1:0] low_regs;
@@ -409,10 +393,9 @@ module edge_preempt #(
     for (int i = 0; i < NW; i++) low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
   end
   wire rtake = !rbusy_q && (pend_q != '0);
-  // restore time 0 (no multiply needed to see it)
-  wire rzero = !rsaved_q || (rbase_q == '0 && (rregs_q == '0 || rper_q == '0));
-  wire [CYC_W-1:0] rtime = save_cycles(rbase_q, rper_q, rregs_q);
-  wire rdue  = rbusy_q && (rload_q ? rzero : (rcnt_q == CYC_W'(1)));
+  wire low_saved = (saved_q & pend_low) != '0;
+  logic rtime_due;
+  wire rdue  = rbusy_q && rtime_due;
   wire rfire = rdue && (pcmd == CMD_NONE);
   wire [3:0] rarg = ARG_PREEMPTED | (rsaved_q ? ARG_SAVED : 4'd0) |
                     (((skip_q & rslot_q) != '0) ? ARG_SKIPPED : 4'd0);
@@ -442,13 +425,8 @@ module edge_preempt #(
   logic              skipped_d;
   logic [3:0]        opt_d;
   logic [REGS_W-1:0] ereg_d;
-  logic [CYC_W-1:0]  cnt_d;
-  logic              rbusy_d, rload_d, rsaved_d;
+  logic              rbusy_d, rsaved_d;
   logic [NW-1:0]     rslot_d;
-  logic [REGS_W-1:0] rregs_d;
-  logic [CYC_W-1:0]  rbase_d;
-  logic [7:0]        rper_d;
-  logic [CYC_W-1:0]  rcnt_d;
   logic [2:0]        cmd_d;
   logic [SLOT_W-1:0] cmd_slot_d;
   logic [3:0]        cmd_arg_d;
@@ -478,33 +456,17 @@ module edge_preempt #(
     if (first_q && st_q == ST_FLUSH)
       vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
-    cnt_d = cnt_q;
-    if (to_save) cnt_d = save_n;
-    else if (st_q == ST_SAVE && cnt_q != '0) cnt_d = cnt_q - 1'b1;
 
     // restore FSM
     rbusy_d  = rbusy_q;
-    rload_d  = 1'b0;
     rslot_d  = rslot_q;
-    rregs_d  = rregs_q;
     rsaved_d = rsaved_q;
-    rbase_d  = rbase_q;
-    rper_d   = rper_q;
-    rcnt_d   = rcnt_q;
     if (rtake) begin
       rbusy_d  = 1'b1;
-      rload_d  = 1'b1;
       rslot_d  = pend_low;
-      rregs_d  = low_regs;
-      rsaved_d = (saved_q & pend_low) != '0;
-      rbase_d  = cfg_save_base_i;
-      rper_d   = cfg_save_per_reg_i;
+      rsaved_d = low_saved;
     end else if (rfire) begin
       rbusy_d = 1'b0;
-    end else if (rload_q) begin
-      rcnt_d = rzero ? CYC_W'(1) : rtime;
-    end else if (rbusy_q && rcnt_q != CYC_W'(1)) begin
-      rcnt_d = rcnt_q - 1'b1;
     end
 
     // the command port: the preemption FSM wins, a RESUME waits
@@ -551,12 +513,16 @@ module edge_preempt #(
   // restore FSM data (no reset: qualified by rbusy_q)
   always_ff @(posedge clk_i) begin
     rslot_q  <= rslot_d;
-    rregs_q  <= rregs_d;
     rsaved_q <= rsaved_d;
-    rbase_q  <= rbase_d;
-    rper_q   <= rper_d;
-    rcnt_q   <= rcnt_d;
   end
+
+  // the two timers (a restore of an unsaved victim takes 0 cycles: N = 0)
+  edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_save_time (
+    .clk_i, .rst_ni, .load_i(to_save), .base_i(cfg_save_base_i), .per_reg_i(cfg_save_per_reg_i),
+    .regs_i(ereg_q), .due_o(save_due));
+  edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_restore_time (
+    .clk_i, .rst_ni, .load_i(rtake), .base_i(low_saved ? cfg_save_base_i : '0),
+    .per_reg_i(cfg_save_per_reg_i), .regs_i(low_saved ? low_regs : '0), .due_o(rtime_due));
 
   // slot sets: one enable each (reset included)
   always_ff @(posedge clk_i) begin
@@ -579,9 +545,7 @@ module edge_preempt #(
       skipped_q   <= 1'b0;
       opt_q       <= '0;
       ereg_q      <= '0;
-      cnt_q       <= '0;
       rbusy_q     <= 1'b0;
-      rload_q     <= 1'b0;
       cmd_q       <= CMD_NONE;
       cmd_slot_q  <= '0;
       cmd_arg_q   <= '0;
@@ -602,9 +566,7 @@ module edge_preempt #(
       skipped_q   <= skipped_d;
       opt_q       <= opt_d;
       ereg_q      <= ereg_d;
-      cnt_q       <= cnt_d;
       rbusy_q     <= rbusy_d;
-      rload_q     <= rload_d;
       cmd_q       <= cmd_d;
       cmd_slot_q  <= cmd_slot_d;
       cmd_arg_q   <= cmd_arg_d;
@@ -663,7 +625,6 @@ module edge_preempt #(
       assert ((vict_q & ~(event_q | pend_q)) == '0);
       assert (((skip_q | saved_q) & ~vict_q) == '0);
       if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
-      if (rbusy_q && !rload_q) assert (rcnt_q != '0);
     end
   end
 endmodule

@@ -109,7 +109,8 @@
  *   - cmd_slot_o / cmd_arg_o are 0 when cmd_o is NONE; SKIPBAR / DROP carry 0.
  *   - SAVE lasts save cycles + 1 cycles (counter loaded with N, START
  *     decided when it reads 0): START comes N + 1 cycles later than with
- *     rf_free_i.  The victim's exit is only looked at in FLUSH (a drained
+ *     rf_free_i.  (The RTL computes N in the cycles after the loading edge,
+ *     rtl/edge/edge_preempt_timer.sv, and is due in the same cycle.)  The victim's exit is only looked at in FLUSH (a drained
  *     victim has nothing in flight).
  *   - Restore: ev_exit_i at edge e marks the slot; the restore FSM (one slot
  *     at a time, lowest pending first) loads it at the next edge it is free,
@@ -145,7 +146,10 @@ enum { PRE_ST_IDLE = 0, PRE_ST_FLUSH = 1, PRE_ST_SAVE = 2, PRE_ST_WAIT = 3 };
 enum { PRE_VS_PIPE = 1, PRE_VS_SB = 2, PRE_VS_LOAD = 4, PRE_VS_IMISS = 8, PRE_VS_BAR = 16, PRE_VS_IBUF = 32 };
 enum { PRE_ERR_NONE = 0, PRE_ERR_EXIT_UNKNOWN = 1, PRE_ERR_ALLOC_BUSY = 2 };
 
-/* Widths below are those of the default configuration (64 warp slots). */
+/* Widths below are those of the default configuration (64 warp slots); the
+ * verilated second configuration (mk/preempt.mk edge_preempt_w44: NW = 44,
+ * CYC_W = 12) has narrower ports, which callers must drive within their width
+ * (the twin masks, the verilated model does not). */
 #define EDGE_PREEMPT_INPUTS(X)                                                                     \
     X(cfg_en_i, 1) X(cfg_policy_i, 2) X(cfg_opt_i, 4) X(cfg_save_base_i, 16)                        \
     X(cfg_save_per_reg_i, 8) X(req_valid_i, 1) X(req_regs_i, 7) X(free_ctx_i, 1)                    \

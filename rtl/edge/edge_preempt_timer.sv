@@ -1,0 +1,89 @@
+// Save / restore timer of the preemption controller (EDGE Sec. IV-D: the
+// victim's registers go to global memory and come back; the time is
+// save cycles = base + registers x cycles per register, saturated to
+// 2^CYC_W - 1, sim/twin/edge_preempt.h).  One instance times the SAVE state,
+// one the restore; rtl/edge/edge_preempt.sv qualifies due_o with its state.
+//
+// load_i at edge E latches base, cycles per register and registers; due_o is
+// set from cycle E+1+N on (N the save count) until the next load.  That is
+// the cycle a counter loaded with N at edge E and counting to 0 reads 0 in
+// (the contract's timing), without the multiply and the saturation in front
+// of the counter at E (issue 11: 69.9 MHz on the ECP5 with them there):
+//   cycle E+1 (PH_MUL)  due when N = 0 (seen from the latched operands,
+//                       without the multiply); prod_q := regs x per_reg, and
+//                       whether N = 1
+//   cycle E+2 (PH_ADD)  due when N = 1; else cnt_q := N = base + prod_q,
+//                       saturated
+//   cycle E+3.. (PH_CNT) due when cnt_q = 2, else it counts down: N >= 2 is
+//                       due at E+3 + (N-2) = E+1+N
+//   PH_DUE              due until the next load (a RESUME waiting for the
+//                       command port)
+module edge_preempt_timer #(
+  parameter int REGS_W = 7,
+  parameter int CYC_W  = 16
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              load_i,
+  input  logic [CYC_W-1:0]  base_i,
+  input  logic [7:0]        per_reg_i,
+  input  logic [REGS_W-1:0] regs_i,
+  output logic              due_o
+);
+  localparam int PRW = REGS_W + 8;                            // product width
+  localparam int SW  = (PRW > CYC_W ? PRW : CYC_W) + 1;       // sum width, no overflow
+  localparam logic [1:0] PH_DUE = 2'd0, PH_MUL = 2'd1, PH_ADD = 2'd2, PH_CNT = 2'd3;
+
+  logic [1:0]        ph_q;
+  logic [CYC_W-1:0]  base_q, cnt_q;
+  logic [7:0]        per_q;
+  logic [REGS_W-1:0] regs_q;
+  logic [PRW-1:0]    prod_q;
+  logic              one_q;   // N = 1
+
+  // N = 0 and N = 1 from the operands: base + regs x per is 0 when base and
+  // the product are; 1 when base is 1 and the product 0, or base 0 and
+  // regs = per = 1.
+  wire prod0 = (regs_q == '0) || (per_q == '0);
+  wire zero  = (base_q == '0) && prod0;
+  wire one   = ((base_q == CYC_W'(1)) && prod0) ||
+               ((base_q == '0) && (regs_q == REGS_W'(1)) && (per_q == 8'd1));
+  wire [SW-1:0] sum = SW'(base_q) + SW'(prod_q);
+  wire [CYC_W-1:0] n_sat = (sum > SW'({CYC_W{1'b1}})) ? {CYC_W{1'b1}} : sum[CYC_W-1:0];
+  wire cnt_two = {1'b0, cnt_q} == (CYC_W + 1)'(2);
+
+  always_comb begin
+    case (ph_q)
+      PH_MUL:  due_o = zero;
+      PH_ADD:  due_o = one_q;
+      PH_CNT:  due_o = cnt_two;
+      default: due_o = 1'b1;
+    endcase
+  end
+
+  // operands and product: no reset (read only in the phases a load starts)
+  always_ff @(posedge clk_i) begin
+    if (load_i) begin
+      base_q <= base_i;
+      per_q  <= per_reg_i;
+      regs_q <= regs_i;
+    end
+    if (ph_q == PH_MUL) begin
+      prod_q <= PRW'(regs_q) * PRW'(per_q);
+      one_q  <= one;
+    end
+    if (ph_q == PH_ADD) cnt_q <= n_sat;
+    else if (ph_q == PH_CNT && !cnt_two) cnt_q <= cnt_q - 1'b1;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) ph_q <= PH_DUE;
+    else if (load_i) ph_q <= PH_MUL;
+    else if (due_o) ph_q <= PH_DUE;
+    else if (ph_q != PH_CNT) ph_q <= ph_q + 2'd1;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && ph_q == PH_CNT) assert (cnt_q >= CYC_W'(2) || CYC_W < 2);
+  end
+endmodule
