@@ -57,13 +57,34 @@ module cm_cpu_central #(
   logic [SW-1:0]  sum_mc, sum_net;        // ... with this cycle's stalls
   logic           mc_hi, net_hi, both_lo;
 
-  assign sum_mc  = tot_mc_q  + SW'($countones(stall_mc_i));
-  assign sum_net = tot_net_q + SW'($countones(stall_net_i));
+  // The threshold compares without the sum's carry chain in front of them
+  // (issue 11: timing): the distances of the running totals from tH and tL,
+  // clipped at P + 1, are kept in registers (rem_*_q), so that
+  //   sum >= tH  <=>  pop >= min(tH - tot, P + 1)   (0 once tot >= tH)
+  //   sum <  tL  <=>  pop <  min(tL - tot, P + 1)   (0 once tot >= tL)
+  // with pop (<= P) this cycle's stall bits; the same decisions as comparing
+  // the sums.
+  localparam int RMW = $clog2(P + 2);
+  localparam logic [RMW-1:0] RMAX = RMW'(P + 1);
+  function automatic logic [RMW-1:0] gap_of(input logic [SW-1:0] thr, input logic [SW-1:0] tot);
+    if (tot >= thr) gap_of = '0;
+    else if (thr - tot > SW'(P)) gap_of = RMAX;
+    else gap_of = RMW'(thr - tot);
+  endfunction
+  localparam logic [RMW-1:0] RH0 = gap_of(TH_CNT, SW'(0)), RL0 = gap_of(TL_CNT, SW'(0));
+
+  logic [RMW-1:0] rh_mc_q, rh_net_q, rl_mc_q, rl_net_q;  // distances of tot_*_q
+  logic [RMW-1:0] pop_mc, pop_net;
+
+  assign pop_mc  = RMW'($countones(stall_mc_i));
+  assign pop_net = RMW'($countones(stall_net_i));
+  assign sum_mc  = tot_mc_q  + SW'(pop_mc);
+  assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign mc_hi   = (sum_mc  >= TH_CNT);
-  assign net_hi  = (sum_net >= TH_CNT);
-  assign both_lo = (sum_mc < TL_CNT) && (sum_net < TL_CNT);
+  assign mc_hi   = (pop_mc  >= rh_mc_q);
+  assign net_hi  = (pop_net >= rh_net_q);
+  assign both_lo = (pop_mc < rl_mc_q) && (pop_net < rl_net_q);
   assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
@@ -82,6 +103,18 @@ module cm_cpu_central #(
     end
   end
 
+  // Statistics registers of STW bits (13 as in the paper): when P x INTERVAL
+  // is a power of two, that value itself (every partition stalled every
+  // cycle) saturates to 2^STW - 1; otherwise every sum fits.
+  logic [STW-1:0] smc_st, snet_st;
+  if (SW > STW) begin : g_sat
+    assign smc_st  = (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
+    assign snet_st = (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+  end else begin : g_fit
+    assign smc_st  = STW'(sum_mc);
+    assign snet_st = STW'(sum_net);
+  end
+
   assign lim_q_o       = lim_q;
   assign dec_q_o       = dec_q;
   assign stall_mc_q_o  = smc_q;
@@ -92,6 +125,10 @@ module cm_cpu_central #(
       cnt_q     <= '0;
       tot_mc_q  <= '0;
       tot_net_q <= '0;
+      rh_mc_q   <= RH0;
+      rh_net_q  <= RH0;
+      rl_mc_q   <= RL0;
+      rl_net_q  <= RL0;
       lim_q  <= MAXL;
       dec_q  <= DEC_HOLD;
       smc_q  <= '0;
@@ -100,13 +137,15 @@ module cm_cpu_central #(
       cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
       tot_mc_q  <= end_o ? '0 : sum_mc;
       tot_net_q <= end_o ? '0 : sum_net;
+      rh_mc_q   <= end_o ? RH0 : gap_of(TH_CNT, sum_mc);
+      rh_net_q  <= end_o ? RH0 : gap_of(TH_CNT, sum_net);
+      rl_mc_q   <= end_o ? RL0 : gap_of(TL_CNT, sum_mc);
+      rl_net_q  <= end_o ? RL0 : gap_of(TL_CNT, sum_net);
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
-        // 13-bit statistics registers as in the paper: P x INTERVAL itself
-        // (every partition stalled every cycle) saturates to 2^13-1.
-        smc_q  <= (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
-        snet_q <= (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+        smc_q  <= smc_st;
+        snet_q <= snet_st;
       end
     end
   end
@@ -120,6 +159,9 @@ module cm_cpu_central #(
       // before the interval's last cycle, at most P stalls per elapsed cycle
       assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
       assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
+      // the distance registers are those of the running totals
+      assert (rh_mc_q == gap_of(TH_CNT, tot_mc_q) && rh_net_q == gap_of(TH_CNT, tot_net_q) &&
+              rl_mc_q == gap_of(TL_CNT, tot_mc_q) && rl_net_q == gap_of(TL_CNT, tot_net_q));
     end
   end
 endmodule
