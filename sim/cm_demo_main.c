@@ -67,10 +67,14 @@ int main(int argc, char **argv) {
            fg_impl_name(impl));
     printf("4 partitions; core 0 stallGPU from a Fig.12-like curve of its level\n");
     printf(" int congestion stallMC stallnet dec  | CM-CPU warps | CM-BAL1 warps stallGPU  decision\n");
-    /* Each interval: cycle 0 reads core 0 through the read port (the level
-     * the interval runs at = the previous interval's decision, and why it was
-     * taken), stall bits from cycle 8 on. */
+    /* Each interval: cycle CM_BAL_COMMIT_EDGES reads core 0 through the read
+     * port (the level the interval runs at = the previous interval's
+     * decision, which the serial walk commits for core 0 CM_BAL_COMMIT_EDGES
+     * edges after the interval end, and why it was taken), stall bits from
+     * cycle 8 on.  (Reading at cycle 0, before the commit, showed the level
+     * one interval late.) */
     enum { MAXN = 1001 };
+    _Static_assert(CM_BAL_COMMIT_EDGES < 8, "core 0's level is read before the stall bits start");
     static unsigned used[2][MAXN], why[MAXN], dec[MAXN];
     used[0][0] = used[1][0] = 48;
     for (unsigned i = 0; i <= n; i++) {
@@ -96,7 +100,7 @@ int main(int argc, char **argv) {
                     return 1;
                 }
                 const cm_bal_monitor_out_t *o = fg_block_out(blk[k]);
-                if (pos == 0) {
+                if (pos == CM_BAL_COMMIT_EDGES) {
                     used[k][i] = (unsigned)o->rd_limit_o;
                     if (k && i) why[i - 1] = (unsigned)o->rd_why_o;
                 }

@@ -15,7 +15,7 @@
 #define NP 4
 #define NL 9
 #define IV 1024
-#define WALK (NC + 3) /* core c's interval-end decision is visible from cycle c + 3 of the next interval */
+#define WALK (NC + CM_BAL_COMMIT_EDGES) /* core c's interval-end decision is visible from cycle c + 4 of the next interval */
 #define RD0 WALK       /* cycles RD0..RD0+NC-1 read the cores, then 9 table entries each */
 #define RDEND (RD0 + NC + NC * NL) /* end of the read-out cycles */
 #define S0 40 /* stall bits start here (after the cores' limits were read) */
@@ -414,8 +414,8 @@ static void test_kernel_invalidation(void **st) {
 }
 
 /* The serial walk (issue 11): after an interval end (its last cycle, edge
- * E), core c's decision is committed at edge E + 3 + c, so reading core c in
- * cycle c + 2 of the next interval still shows its old level, in cycle c + 3
+ * E), core c's decision is committed at edge E + 4 + c, so reading core c in
+ * cycle c + 3 of the next interval still shows its old level, in cycle c + 4
  * the new one; the central decision and CM-CPU limit change at E itself.  A
  * kernel boundary between the interval end and the commit clears the valid
  * bits and stay count on top of the decision, as if it had come after it. */
@@ -441,7 +441,7 @@ static void test_walk_timing(void **st) {
             assert_int_equal(o->cpu_limit_o, 48);
         }
         if (pos < 12) {
-            bool done = pos >= c + 3;
+            bool done = pos >= c + 4; /* a literal: CM_BAL_COMMIT_EDGES is what is tested */
             assert_int_equal(o->rd_limit_o, done ? 24 : 48);
             assert_int_equal(o->rd_level_o, done ? 7 : 8);
             assert_int_equal(o->rd_why_o, done ? CM_WHY_DOWN : CM_WHY_HOLD);
@@ -453,52 +453,91 @@ static void test_walk_timing(void **st) {
     fg_block_free(d.b);
 }
 
-/* Lockstep only (RTL vs twin, every port, every cycle) with mode changes,
- * knob changes and kernel boundaries anywhere, above all between an interval
- * end and the commits of the serial walk, where the RTL applies them on top
- * of the decision and the twin keeps a one-cycle state beside the visible
- * one. */
-static void test_random_walk_events(void **st) {
-    (void)st;
+/* Lockstep only (RTL vs twin, every port, every cycle) of the configuration
+ * p, with mode changes, knob changes and kernel boundaries anywhere, above all
+ * between an interval end and the commits of the serial walk, where the RTL
+ * applies them on top of the decision and the twin keeps a one-cycle state
+ * beside the visible one.  A reset comes with probability 1 / reset_den per
+ * cycle (0: never) and, with walk_resets, 1 / 64 per cycle of a walk (the
+ * interval end and the C + CM_BAL_COMMIT_EDGES cycles after it), so that
+ * walks are cut short; RTL and twin are reset together (fg_block_reset) and
+ * the comparison goes on.  Returns the resets during walks. */
+static uint64_t walk_events(const cm_bal_monitor_params *p, const char *what, uint64_t ncyc, unsigned reset_den,
+                            bool walk_resets) {
     fg_rng g;
-    fg_rng_seed(&g, tb_seed("cm_bal_monitor walk events"));
-    uint64_t ncyc = tb_cycles(1100000) / 2;
-    cm_bal_monitor_params p = cm_bal_monitor_test_params();
-    fg_block *b = tb_block(&cm_bal_monitor_class, &p, NULL);
+    fg_rng_seed(&g, tb_seed(what));
+    fg_block *b = tb_block(&cm_bal_monitor_class, p, NULL);
+    const unsigned nc = p->c, np = p->p, ns = p->nsched, iv = p->interval, walk_len = nc + CM_BAL_COMMIT_EDGES;
+    unsigned ciw = 1;
+    while ((1u << ciw) < nc) ciw++;
     cm_bal_monitor_in_t in = {.mode_i = CM_MODE_BAL, .k_i = CM_K_BAL1};
-    unsigned pm = 0, pg[NC] = {0};
-    uint64_t ev_walk = 0;
-    for (uint64_t cyc = 0; cyc < ncyc; cyc++) {
-        unsigned pos = (unsigned)(cyc % IV);
+    unsigned pm = 0, pg[CM_MAX_CORES] = {0};
+    uint64_t ev_walk = 0, resets = 0, walk_cut = 0, since = 0; /* since: cycles since the last reset */
+    for (uint64_t cyc = 0; cyc < ncyc; cyc++, since++) {
+        unsigned pos = (unsigned)(since % iv);
         if (pos == 0) {
             pm = (unsigned)fg_rng_below(&g, 140);
-            for (unsigned c = 0; c < NC; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
+            for (unsigned c = 0; c < nc; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
         }
-        bool walk = pos < WALK || pos == IV - 1;
+        bool walk = (since >= iv && pos < walk_len) || pos == iv - 1;
         if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) {
             in.mode_i = fg_rng_chance(&g, 2, 3) ? CM_MODE_BAL : fg_rng_below(&g, 4);
             ev_walk += walk;
         }
         if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.k_i = fg_rng_below(&g, 300);
         if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.static_i = fg_rng_below(&g, 64);
-        in.kstart_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1u << fg_rng_below(&g, NC) : 0;
-        in.kend_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1u << fg_rng_below(&g, NC) : 0;
+        in.kstart_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1ull << fg_rng_below(&g, nc) : 0;
+        in.kend_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1ull << fg_rng_below(&g, nc) : 0;
         ev_walk += walk && (in.kstart_i | in.kend_i);
         in.stall_mc_i = in.stall_net_i = in.issue_stall_i = 0;
-        for (unsigned q = 0; q < NP; q++) {
+        for (unsigned q = 0; q < np; q++) {
             in.stall_mc_i |= (uint64_t)(fg_rng_below(&g, 256) < pm) << q;
             in.stall_net_i |= (uint64_t)(fg_rng_below(&g, 256) < pm / 2) << q;
         }
-        for (unsigned c = 0; c < 2 * NC; c++) in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / 2]) << c;
-        in.rd_core_i = fg_rng_below(&g, NC);
+        for (unsigned c = 0; c < ns * nc; c++) in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / ns]) << c;
+        in.rd_core_i = fg_rng_below(&g, 1u << ciw); /* cores beyond C too: they read 0 */
         in.rd_entry_i = fg_rng_below(&g, 16);
-        if (fg_rng_chance(&g, 1, 200000)) fg_block_reset(b); /* a reset, maybe in the middle of a walk */
+        if ((reset_den && fg_rng_chance(&g, 1, reset_den)) || (walk_resets && walk && fg_rng_chance(&g, 1, 64))) {
+            fg_block_reset(b); /* RTL and twin; the comparison goes on from here */
+            resets++;
+            walk_cut += walk && pos != iv - 1;
+            since = 0;
+            pos = 0;
+        }
         tb_step(b, &in);
     }
-    printf("# walk events: %" PRIu64 " cycles, %" PRIu64 " mode changes / kernel boundaries during walks\n", ncyc,
-           ev_walk);
+    printf("# %s: %" PRIu64 " cycles (P=%u C=%u NSCHED=%u INTERVAL=%u), %" PRIu64
+           " mode changes / kernel boundaries during walks, %" PRIu64 " resets (%" PRIu64 " cutting a walk short)\n",
+           what, ncyc, np, nc, ns, iv, ev_walk, resets, walk_cut);
     assert_true(ncyc < 100000 || ev_walk > ncyc / 2000);
     fg_block_free(b);
+    return walk_cut;
+}
+
+static void test_random_walk_events(void **st) {
+    (void)st;
+    cm_bal_monitor_params p = cm_bal_monitor_test_params();
+    walk_events(&p, "cm_bal_monitor walk events", tb_cycles(1100000) / 2, 200000, false);
+}
+
+/* The second verilated configuration (cm_bal_monitor_odd, mk/cm.mk; issue 15
+ * item 3): P = 6, C = 20, 3 schedulers, a 1000-cycle interval, tH = 0.75,
+ * FINE = 7, exploration after 3 intervals, in random lockstep. */
+static void test_odd_random(void **st) {
+    (void)st;
+    cm_bal_monitor_params p = cm_bal_monitor_odd_params();
+    walk_events(&p, "cm_bal_monitor odd configuration", tb_cycles(1100000) / 4, 0, false);
+}
+
+/* Mid-run resets in lockstep (issue 15 item 3), both configurations: resets
+ * at random cycles, many of them during a serial walk. */
+static void test_reset_lockstep(void **st) {
+    (void)st;
+    cm_bal_monitor_params p = cm_bal_monitor_test_params(), q = cm_bal_monitor_odd_params();
+    uint64_t n = tb_cycles(1100000) / 8;
+    uint64_t cut = walk_events(&p, "cm_bal_monitor resets", n, 5000, true);
+    cut += walk_events(&q, "cm_bal_monitor odd resets", n, 5000, true);
+    assert_true(n < 100000 || cut > 4);
 }
 
 /* Random lockstep (RTL vs twin every cycle, every port) with an independent
@@ -625,10 +664,11 @@ static void test_random_lockstep(void **st) {
  * twin accepts the CM Table I defaults. */
 static void test_params(void **st) {
     (void)st;
-    char err[256] = "";
+    char err[1024] = "";
     cm_bal_monitor_params p = cm_bal_monitor_defaults(8, 28);
     assert_null(fg_block_new(&cm_bal_monitor_class, FG_IMPL_RTL, &p, err, sizeof err));
-    assert_non_null(strstr(err, "P=8"));
+    assert_non_null(strstr(err, "P (asked 8, built 4)"));
+    assert_non_null(strstr(err, "P (asked 8, built 6)")); /* the second configuration is named too */
     fg_block *b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err);
     assert_non_null(b);
     fg_block_free(b);
@@ -648,6 +688,8 @@ int main(void) {
         cmocka_unit_test(test_walk_timing),
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_random_walk_events),
+        cmocka_unit_test(test_odd_random),
+        cmocka_unit_test(test_reset_lockstep),
         cmocka_unit_test(test_params),
     };
     return tb_run_tests("cm_bal_monitor", tests);

@@ -1,15 +1,22 @@
 // CM stall monitor: the CM-BAL decision of one GPU core (CM Sec. 4.2, Fig. 11
 // items 8-13, Fig. 12; Sec. 5 Mechanism Parameters), one datapath shared by
 // all cores of the block, which feeds it one core per cycle after each
-// interval end (issue 11).  Pipelined: a core given on in_* is committed on
-// out_* two edges later (three edges after it was given).
+// interval end (issue 11).  Pipelined: a core given on in_* appears on out_*
+// three edges later and is committed at the fourth edge after it was given.
 //
 //   stage A (registers): the core's interval-end snapshot (sample, level, stay
-//            count, valid bits, kernel boundary) and its table row; 3 x sample
+//            count, valid bits, kernel boundary) and its table row; 3 x sample;
+//            the levels one above and one below
 //   stage B (registers): the updated average of the current level (cur) and
 //            the neighbours' averages with k folded in (avg[up] + k,
-//            avg[low] - k), Part-1's level, the stay count + 1
-//   stage C (logic):     Part-2 compares and the level decision
+//            avg[low] - k); the three outcomes Part-2 chooses from (raise,
+//            refuse to lower, Part-1's level), each with the exploration
+//            and the mode applied
+//   stage C (registers): Part-2 compares and the choice of outcome, registered
+//            with the updated table row and a one-hot of the core (out_*), so
+//            that the commit into the core's registers (C destinations) is a
+//            stage of its own (issue 11: the compares -> decision -> commit
+//            path was the block's critical path, 71.1 MHz)
 //
 // Moving average (Sec. 4.2): new = 0.25 old + 0.75 sample
 //   = floor((old + 3 sample) / 4)  (shift/add; result <= 2047, fits SGW bits);
@@ -36,6 +43,7 @@ module cm_bal_decide #(
   parameter logic [NLVL*8-1:0] LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1},
   parameter int EXPLORE_WARPS = 6,
   parameter int EXPLORE_N     = 4,
+  parameter int C             = 28,
   parameter int CIW           = 5,
   localparam int SGW = $clog2(NSCHED * INTERVAL),
   localparam int KW  = SGW + 1,
@@ -59,8 +67,9 @@ module cm_bal_decide #(
   input  logic               bal_i,
   input  logic [1:0]         dec_i,
   input  logic [KW-1:0]      k_i,
-  // the decision, committed at this edge
+  // the decision (registers), committed at this edge
   output logic               out_v_o,
+  output logic [C-1:0]       out_hot_o,      // out_v_o at bit out_c_o
   output logic [CIW-1:0]     out_c_o,
   output logic [LIW-1:0]     out_lvl_o,
   output logic [XW-1:0]      out_stay_o,
@@ -77,10 +86,12 @@ module cm_bal_decide #(
   localparam int MW = SGW + 2;  // mix, avg[up] + k
   localparam int DW = SGW + 3;  // avg[low] - k, signed
 
-  // entry i of a table row (a mux over the entries: no index arithmetic)
+  // entry i of a table row: an AND-OR mux over the entries (the entries'
+  // selects are exclusive; an if-chain would be a chain of NLVL 2:1 muxes
+  // in the netlist), no index arithmetic; 0 for i >= NLVL
   function automatic logic [SGW-1:0] ent(input logic [RW-1:0] row, input logic [LIW-1:0] i);
     ent = '0;
-    for (int e = 0; e < NLVL; e++) if (i == LIW'(e)) ent = row[e*SGW +: SGW];
+    for (int e = 0; e < NLVL; e++) ent = ent | (row[e*SGW +: SGW] & {SGW{i == LIW'(e)}});
   endfunction
 
   // ---------------------------------------------------------------- stage A
@@ -88,100 +99,144 @@ module cm_bal_decide #(
   logic [CIW-1:0]  a_c_q;
   logic [SGW-1:0]  a_s_q;
   logic [MW-1:0]   a_s3_q;
-  logic [LIW-1:0]  a_lvl_q;
+  logic [LIW-1:0]  a_lvl_q, a_lup_q, a_llo_q;  // level, level + 1, level - 1 (mod 2^LIW)
   logic [XW-1:0]   a_stay_q;
   logic [NLVL-1:0] a_valid_q;
   logic [RW-1:0]   a_row_q;
 
   // ---------------------------------------------------------------- stage B
+  // Besides the averages, stage B works out the three outcomes the Part-2
+  // compares of stage C choose from (level, stay count, reason, with the
+  // exploration and the mode applied): Part-2 raises, Part-2 refuses to
+  // lower, or Part-1's level stands.  Stage C is then the two compares and a
+  // choice (issue 11: compares -> decision -> exploration in one stage was
+  // the critical path, 75.1 MHz).
+  localparam int OW = LIW + XW + 3;  // {level, stay, why}
+  function automatic logic [OW-1:0] outcome(input logic [LIW-1:0] tgt0, input logic [2:0] why0,
+                                            input logic [LIW-1:0] lvl, input logic [LIW-1:0] lup,
+                                            input logic [LIW-1:0] llo, input logic [NW-1:0] nstay,
+                                            input logic xup, input logic kb, input logic bal);
+    logic [LIW-1:0] tgt;
+    logic [2:0]     why;
+    tgt = tgt0;
+    why = why0;
+    if (tgt == lvl && nstay == NW'(EXPLORE_N)) begin  // the EXPLORE_N-th interval at this level
+      if (xup) begin
+        tgt = lup;
+        why = WHY_XUP;
+      end else if (lvl != '0) begin
+        tgt = llo;
+        why = WHY_XDOWN;
+      end
+    end
+    outcome = {bal ? tgt : TOP,
+               (bal && !kb && tgt == lvl && nstay != NW'(EXPLORE_N)) ? XW'(nstay) : XW'(0), why};
+  endfunction
+
   logic [SGW-1:0] b_cur_d;
   logic [MW-1:0]  b_upk_d;
   logic [DW-1:0]  b_lok_d;
-  logic           b_has_lo_d, b_has_up_d, b_xup_d;
-  logic [LIW-1:0] b_p1_d;
-  logic [NW-1:0]  b_nstay_d;
+  logic           b_has_lo_d, b_has_up_d, b_keep_ok_d;
+  logic [OW-1:0]  b_o_up_d, b_o_keep_d, b_o_p1_d;
   always_comb begin
-    logic [MW-1:0] mix;
+    logic [MW-1:0]  mix;
+    logic [LIW-1:0] p1;
+    logic [NW-1:0]  nstay;
+    logic           xup;
+    logic [2:0]     why_p1;
     mix        = MW'(ent(a_row_q, a_lvl_q)) + a_s3_q;
     b_cur_d    = a_valid_q[a_lvl_q] ? SGW'(mix >> 2) : a_s_q;
-    b_has_lo_d = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_lvl_q - 1'b1];
-    b_has_up_d = !a_kb_q && (a_lvl_q != TOP) && a_valid_q[a_lvl_q + 1'b1];
-    b_upk_d    = ((a_lvl_q != TOP) ? MW'(ent(a_row_q, a_lvl_q + 1'b1)) : '0) + MW'(k_i);
-    b_lok_d    = ((a_lvl_q != '0) ? DW'(ent(a_row_q, a_lvl_q - 1'b1)) : '0) - DW'(k_i);
-    b_p1_d     = a_lvl_q;
-    if (dec_i == DEC_DOWN && a_lvl_q != '0) b_p1_d = a_lvl_q - 1'b1;
-    else if (dec_i == DEC_UP && a_lvl_q != TOP) b_p1_d = a_lvl_q + 1'b1;
-    b_nstay_d  = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
-    b_xup_d    = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
+    b_has_lo_d = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_llo_q];
+    b_has_up_d = !a_kb_q && (a_lvl_q != TOP) && a_valid_q[a_lup_q];
+    b_upk_d    = ((a_lvl_q != TOP) ? MW'(ent(a_row_q, a_lup_q)) : '0) + MW'(k_i);
+    b_lok_d    = ((a_lvl_q != '0) ? DW'(ent(a_row_q, a_llo_q)) : '0) - DW'(k_i);
+    p1         = a_lvl_q;  // Part-1
+    if (dec_i == DEC_DOWN && a_lvl_q != '0) p1 = a_llo_q;
+    else if (dec_i == DEC_UP && a_lvl_q != TOP) p1 = a_lup_q;
+    nstay      = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
+    xup        = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
     for (int e = 0; e < NLVL; e++)
-      if (a_lvl_q == LIW'(e)) b_xup_d = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
+      if (a_lvl_q == LIW'(e)) xup = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
+    why_p1      = (p1 == a_lvl_q) ? WHY_HOLD : ((p1 < a_lvl_q) ? WHY_DOWN : WHY_UP);
+    b_keep_ok_d = (dec_i == DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
+    b_o_up_d    = outcome(a_lup_q, WHY_P2UP, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
+    b_o_keep_d  = outcome(a_lvl_q, WHY_KEEP, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
+    b_o_p1_d    = outcome(p1, why_p1, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
   end
 
-  logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_xup_q;
+  logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_keep_ok_q;
   logic [CIW-1:0]  b_c_q;
   logic [SGW-1:0]  b_cur_q;
   logic [MW-1:0]   b_upk_q;
   logic [DW-1:0]   b_lok_q;
-  logic [LIW-1:0]  b_lvl_q, b_p1_q;
-  logic [NW-1:0]   b_nstay_q;
+  logic [LIW-1:0]  b_lvl_q;
+  logic [OW-1:0]   b_o_up_q, b_o_keep_q, b_o_p1_q;
   logic [NLVL-1:0] b_valid_q;
   logic [RW-1:0]   b_row_q;
 
   // ---------------------------------------------------------------- stage C
   // diff_up = cur - avg[up] > k ; diff_low = avg[low] - cur > k (Sec. 6, Fig. 14)
-  logic           p2_up, p2_keep, upd;
-  logic [LIW-1:0] tgt;
+  logic            p2_up, p2_keep, upd;
+  logic [2:0]      c_why_d;
+  logic [LIW-1:0]  c_lvl_d;
+  logic [XW-1:0]   c_stay_d;
+  logic [NLVL-1:0] c_valid_d;
+  logic [RW-1:0]   c_row_d;
   always_comb begin
     p2_up   = b_has_up_q && (MW'(b_cur_q) > b_upk_q);
     p2_keep = b_has_lo_q && ($signed(b_lok_q) > $signed(DW'(b_cur_q)));
     upd     = bal_i && !b_kb_q;
-    tgt       = b_p1_q;
-    out_why_o = WHY_HOLD;
-    if (p2_up) begin
-      tgt       = b_lvl_q + 1'b1;
-      out_why_o = WHY_P2UP;
-    end else if (dec_i == DEC_DOWN && b_p1_q != b_lvl_q && p2_keep) begin
-      tgt       = b_lvl_q;
-      out_why_o = WHY_KEEP;
-    end else begin
-      out_why_o = (b_p1_q == b_lvl_q) ? WHY_HOLD : ((b_p1_q < b_lvl_q) ? WHY_DOWN : WHY_UP);
-    end
-    if (tgt == b_lvl_q && b_nstay_q == NW'(EXPLORE_N)) begin
-      if (b_xup_q) begin
-        tgt       = b_lvl_q + 1'b1;
-        out_why_o = WHY_XUP;
-      end else if (b_lvl_q != '0) begin
-        tgt       = b_lvl_q - 1'b1;
-        out_why_o = WHY_XDOWN;
-      end
-    end
-    out_lvl_o  = bal_i ? tgt : TOP;
-    out_stay_o = (bal_i && !b_kb_q && tgt == b_lvl_q && b_nstay_q != NW'(EXPLORE_N)) ? XW'(b_nstay_q) : '0;
-    out_valid_o = b_kb_q ? '0 : (b_valid_q | (upd ? (NLVL'(1) << b_lvl_q) : '0));
-    out_row_o  = b_row_q;
-    for (int e = 0; e < NLVL; e++) if (b_lvl_q == LIW'(e)) out_row_o[e*SGW +: SGW] = b_cur_q;
+    if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = b_o_up_q;                       // raise (overrides Part-1)
+    else if (b_keep_ok_q && p2_keep) {c_lvl_d, c_stay_d, c_why_d} = b_o_keep_q; // refuse to lower
+    else {c_lvl_d, c_stay_d, c_why_d} = b_o_p1_q;                             // Part-1
+    c_valid_d = b_kb_q ? '0 : (b_valid_q | (upd ? (NLVL'(1) << b_lvl_q) : '0));
+    c_row_d   = b_row_q;
+    for (int e = 0; e < NLVL; e++) if (b_lvl_q == LIW'(e)) c_row_d[e*SGW +: SGW] = b_cur_q;
   end
-  assign out_v_o  = b_v_q;
-  assign out_c_o  = b_c_q;
-  assign out_wr_o = b_v_q && upd;
+
+  logic            c_v_q, c_wr_q;
+  logic [C-1:0]    c_hot_q;
+  logic [CIW-1:0]  c_c_q;
+  logic [LIW-1:0]  c_lvl_q;
+  logic [XW-1:0]   c_stay_q;
+  logic [NLVL-1:0] c_valid_q;
+  logic [2:0]      c_why_q;
+  logic [RW-1:0]   c_row_q;
+  assign out_v_o     = c_v_q;
+  assign out_hot_o   = c_hot_q;
+  assign out_c_o     = c_c_q;
+  assign out_lvl_o   = c_lvl_q;
+  assign out_stay_o  = c_stay_q;
+  assign out_valid_o = c_valid_q;
+  assign out_why_o   = c_why_q;
+  assign out_wr_o    = c_wr_q;
+  assign out_row_o   = c_row_q;
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      a_v_q <= 1'b0;
-      b_v_q <= 1'b0;
+      a_v_q   <= 1'b0;
+      b_v_q   <= 1'b0;
+      c_v_q   <= 1'b0;
+      c_wr_q  <= 1'b0;
+      c_hot_q <= '0;
     end else begin
-      a_v_q <= in_v_i;
-      b_v_q <= a_v_q;
+      a_v_q   <= in_v_i;
+      b_v_q   <= a_v_q;
+      c_v_q   <= b_v_q;
+      c_wr_q  <= b_v_q && upd;
+      for (int i = 0; i < C; i++) c_hot_q[i] <= b_v_q && (b_c_q == CIW'(i));
     end
   end
-  // data: no reset (qualified by a_v_q / b_v_q)
+  // data: no reset (qualified by a_v_q / b_v_q / c_v_q)
   always_ff @(posedge clk_i) begin
     a_c_q     <= in_c_i;
     a_kb_q    <= in_kb_i;
     a_s_q     <= in_sample_i;
     a_s3_q    <= MW'(in_sample_i) + (MW'(in_sample_i) << 1);
     a_lvl_q   <= in_lvl_i;
+    a_lup_q   <= in_lvl_i + 1'b1;
+    a_llo_q   <= in_lvl_i - 1'b1;
     a_stay_q  <= in_stay_i;
     a_valid_q <= in_valid_i;
     a_row_q   <= in_row_i;
@@ -192,16 +247,24 @@ module cm_bal_decide #(
     b_lok_q    <= b_lok_d;
     b_has_lo_q <= b_has_lo_d;
     b_has_up_q <= b_has_up_d;
-    b_xup_q    <= b_xup_d;
     b_lvl_q    <= a_lvl_q;
-    b_p1_q     <= b_p1_d;
-    b_nstay_q  <= b_nstay_d;
+    b_keep_ok_q <= b_keep_ok_d;
+    b_o_up_q   <= b_o_up_d;
+    b_o_keep_q <= b_o_keep_d;
+    b_o_p1_q   <= b_o_p1_d;
     b_valid_q  <= a_valid_q;
     b_row_q    <= a_row_q;
+    c_c_q     <= b_c_q;
+    c_lvl_q   <= c_lvl_d;
+    c_stay_q  <= c_stay_d;
+    c_valid_q <= c_valid_d;
+    c_why_q   <= c_why_d;
+    c_row_q   <= c_row_d;
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_ni && a_v_q) assert (a_lvl_q <= TOP);
-    if (rst_ni && b_v_q) assert (32'(out_lvl_o) <= 32'(TOP) && 32'(out_stay_o) < EXPLORE_N);
+    if (rst_ni && b_v_q) assert (32'(c_lvl_d) <= 32'(TOP) && 32'(c_stay_d) < EXPLORE_N);
+    if (rst_ni) assert ($countones(c_hot_q) == (c_v_q ? 1 : 0));
   end
 endmodule

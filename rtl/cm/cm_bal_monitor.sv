@@ -12,12 +12,14 @@
 // datapath serves every core).  At each interval end (edge E, the last cycle
 // of the interval) every core keeps a snapshot of its stallGPU sample and
 // state; the walk then feeds core c into cm_bal_decide at edge E+1+c and
-// commits its decision at edge E+3+c (the last core, C-1, at E+C+2: E+30 for
-// 28 cores, well inside the 1024-cycle interval).  Until its commit a core's
+// commits its decision at edge E+4+c (the last core, C-1, at E+C+3: E+31 for
+// 28 cores, well inside the 1024-cycle interval; the datapath's fourth stage,
+// between the decision and the commit into the core's registers, is there for
+// timing, issue 11).  Until its commit a core's
 // registers keep their values (kernel boundaries and mode changes still act on
 // them); from its commit on they hold exactly what they would hold had the
 // decision been written at E.  So core c's new level, limit, stay count,
-// reason and table entry become visible c + 3 edges after the interval end
+// reason and table entry become visible c + 4 edges after the interval end
 // instead of at it; the central decision, the CM-CPU limit and the stall
 // statistics still change at E (interval_o).  kstart_i / kend_i, mode_i and
 // k_i of the interval-end cycle are the ones the decision uses.
@@ -141,6 +143,7 @@ module cm_bal_monitor #(
   logic [C-1:0]    s_kb;
 
   logic            d_v, d_wr;
+  logic [C-1:0]    d_hot;
   logic [CIW-1:0]  d_c;
   logic [LIW-1:0]  d_lvl;
   logic [XW-1:0]   d_stay;
@@ -159,7 +162,7 @@ module cm_bal_monitor #(
       .end_i        (end_w),
       .bal_i        (bal),
       .nonbal_seen_i(nonbal_seen_q),
-      .commit_i     (d_v && d_c == CIW'(c)),
+      .commit_i     (d_hot[c]),
       .c_bal_i      (bal_e_q),
       .c_lvl_i      (d_lvl),
       .c_stay_i     (d_stay),
@@ -189,7 +192,7 @@ module cm_bal_monitor #(
 
   cm_bal_decide #(
     .NSCHED(NSCHED), .INTERVAL(INTERVAL), .MAXW(MAXW), .NLVL(NLVL), .LEVELS(LEVELS),
-    .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N), .CIW(CIW)
+    .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N), .C(C), .CIW(CIW)
   ) u_decide (
     .clk_i, .rst_ni,
     .in_v_i     (walk_q),
@@ -204,6 +207,7 @@ module cm_bal_monitor #(
     .dec_i      (decision_o),
     .k_i        (k_e_q),
     .out_v_o    (d_v),
+    .out_hot_o  (d_hot),
     .out_c_o    (d_c),
     .out_lvl_o  (d_lvl),
     .out_stay_o (d_stay),
@@ -242,10 +246,10 @@ module cm_bal_monitor #(
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
   assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
-  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (a mux: no index arithmetic)
+  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (an AND-OR mux: no index arithmetic)
   always_comb begin
     rd_ent = '0;
-    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e)) rd_ent = rd_row[e*SGW +: SGW];
+    for (int e = 0; e < NLVL; e++) rd_ent = rd_ent | (rd_row[e*SGW +: SGW] & {SGW{rd_entry_i == LIW'(e)}});
   end
 
   always_ff @(posedge clk_i) begin

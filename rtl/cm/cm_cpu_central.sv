@@ -57,13 +57,29 @@ module cm_cpu_central #(
   logic [SW-1:0]  sum_mc, sum_net;        // ... with this cycle's stalls
   logic           mc_hi, net_hi, both_lo;
 
-  assign sum_mc  = tot_mc_q  + SW'($countones(stall_mc_i));
-  assign sum_net = tot_net_q + SW'($countones(stall_net_i));
+  // The threshold compares without the sum's carry chain in front of them
+  // (issue 11: timing): registers hold the distances of the running totals
+  // from tH and tL (signed, tH - tot and tL - tot), counted down by each
+  // cycle's stall bits, so that
+  //   sum >= tH  <=>  pop >= tH - tot      sum < tL  <=>  pop < tL - tot
+  // with pop (<= P) this cycle's stall bits: the same decisions as comparing
+  // the sums, with one compare after the population count instead of an add
+  // and a compare.
+  localparam int DW = SW + 1;
+  localparam logic [DW-1:0] TH_D = DW'(TH_CNT), TL_D = DW'(TL_CNT);
+
+  logic [DW-1:0] dh_mc_q, dh_net_q, dl_mc_q, dl_net_q;  // tH - tot_*_q, tL - tot_*_q
+  logic [DW-1:0] pop_mc, pop_net;
+
+  assign pop_mc  = DW'($countones(stall_mc_i));
+  assign pop_net = DW'($countones(stall_net_i));
+  assign sum_mc  = tot_mc_q  + SW'(pop_mc);
+  assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign mc_hi   = (sum_mc  >= TH_CNT);
-  assign net_hi  = (sum_net >= TH_CNT);
-  assign both_lo = (sum_mc < TL_CNT) && (sum_net < TL_CNT);
+  assign mc_hi   = ($signed(pop_mc)  >= $signed(dh_mc_q));
+  assign net_hi  = ($signed(pop_net) >= $signed(dh_net_q));
+  assign both_lo = ($signed(pop_mc) < $signed(dl_mc_q)) && ($signed(pop_net) < $signed(dl_net_q));
   assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
@@ -82,6 +98,18 @@ module cm_cpu_central #(
     end
   end
 
+  // Statistics registers of STW bits (13 as in the paper): when P x INTERVAL
+  // is a power of two, that value itself (every partition stalled every
+  // cycle) saturates to 2^STW - 1; otherwise every sum fits.
+  logic [STW-1:0] smc_st, snet_st;
+  if (SW > STW) begin : g_sat
+    assign smc_st  = (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
+    assign snet_st = (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+  end else begin : g_fit
+    assign smc_st  = STW'(sum_mc);
+    assign snet_st = STW'(sum_net);
+  end
+
   assign lim_q_o       = lim_q;
   assign dec_q_o       = dec_q;
   assign stall_mc_q_o  = smc_q;
@@ -92,6 +120,10 @@ module cm_cpu_central #(
       cnt_q     <= '0;
       tot_mc_q  <= '0;
       tot_net_q <= '0;
+      dh_mc_q   <= TH_D;
+      dh_net_q  <= TH_D;
+      dl_mc_q   <= TL_D;
+      dl_net_q  <= TL_D;
       lim_q  <= MAXL;
       dec_q  <= DEC_HOLD;
       smc_q  <= '0;
@@ -100,13 +132,15 @@ module cm_cpu_central #(
       cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
       tot_mc_q  <= end_o ? '0 : sum_mc;
       tot_net_q <= end_o ? '0 : sum_net;
+      dh_mc_q   <= end_o ? TH_D : dh_mc_q  - pop_mc;
+      dh_net_q  <= end_o ? TH_D : dh_net_q - pop_net;
+      dl_mc_q   <= end_o ? TL_D : dl_mc_q  - pop_mc;
+      dl_net_q  <= end_o ? TL_D : dl_net_q - pop_net;
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
-        // 13-bit statistics registers as in the paper: P x INTERVAL itself
-        // (every partition stalled every cycle) saturates to 2^13-1.
-        smc_q  <= (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
-        snet_q <= (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+        smc_q  <= smc_st;
+        snet_q <= snet_st;
       end
     end
   end
@@ -120,6 +154,9 @@ module cm_cpu_central #(
       // before the interval's last cycle, at most P stalls per elapsed cycle
       assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
       assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
+      // the distance registers are those of the running totals
+      assert (dh_mc_q == TH_D - DW'(tot_mc_q) && dh_net_q == TH_D - DW'(tot_net_q) &&
+              dl_mc_q == TL_D - DW'(tot_mc_q) && dl_net_q == TL_D - DW'(tot_net_q));
     end
   end
 endmodule

@@ -6,7 +6,7 @@
  * Each core is kept twice: core[] is its state as a one-cycle design would
  * hold it (the decision written at the interval end, core_step below), vis[]
  * what the RTL's registers and table hold, which only differs between an
- * interval end and the core's commit by the serial walk (c + 3 edges later):
+ * interval end and the core's commit by the serial walk (c + 4 edges later):
  * there vis[] evolves without the interval-end update, and at the commit it
  * takes core[]'s value.  The RTL reaches the same state another way (the
  * decision from a snapshot, with the events since the interval end applied
@@ -54,7 +54,7 @@ typedef struct {
 
 static bool params_ok(const cm_bal_monitor_params *p) {
     if (p->p < 1 || p->p > 64 || p->c < 1 || p->c > CM_MAX_CORES || p->nsched < 1 ||
-        (uint64_t)p->c * p->nsched > 64 || p->interval < p->c + 4 /* the walk ends in the interval */ ||
+        (uint64_t)p->c * p->nsched > 64 || p->interval < p->c + CM_BAL_COMMIT_EDGES /* the walk ends in the interval */ ||
         p->maxw < 1 || p->nlvl < 2 ||
         p->nlvl > CM_MAX_LVL || p->explore_n < 2 || p->fine < 1 || p->fine > p->maxw ||
         p->tl_q4 > p->th_q4 || p->th_q4 > 4ull * p->p || p->maxw > 255 /* LEVELS: 8-bit fields */)
@@ -238,17 +238,17 @@ static void tw_step(void *v, const void *i) {
     t->ivl = end;
 
     /* cm_bal_core x C: the one-cycle state, and the visible one, which the
-     * walk (edges 3 .. C + 2 after the interval end) sets to it, core by core */
+     * walk (edges 4 .. C + 3 after the interval end) sets to it, core by core */
     for (unsigned c = 0; c < p->c; c++) {
         core_st n, nv;
         unsigned iss = (unsigned)(issue >> (c * p->nsched) & maskw(p->nsched));
         core_step(t, &t->core[c], &n, iss, kb >> c & 1, end, dec, mode, stat, kk, lim_d);
         core_step(t, &t->vis[c], &nv, iss, kb >> c & 1, false, dec, mode, stat, kk, lim_d);
         t->core[c] = n;
-        t->vis[c] = t->wk == c + 3 ? n : nv;
+        t->vis[c] = t->wk == c + CM_BAL_COMMIT_EDGES ? n : nv;
     }
     if (end) t->wk = 1;
-    else if (t->wk) t->wk = t->wk == p->c + 2 ? 0 : t->wk + 1;
+    else if (t->wk) t->wk = t->wk == p->c + CM_BAL_COMMIT_EDGES - 1 ? 0 : t->wk + 1;
 
     /* per-partition stallMC / stallnet counters (CM Fig. 11 items 3, 4) */
     for (unsigned q = 0; q < p->p; q++) {

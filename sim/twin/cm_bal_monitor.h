@@ -41,6 +41,12 @@ enum {
 #define CM_K_BAL3 96u
 #define CM_K_BAL4 128u
 
+/* The serial walk (docs/CM_BAL.md): core c's interval-end decision is
+ * committed c + CM_BAL_COMMIT_EDGES edges after the interval end (the walk
+ * feeds core c at edge c + 1, the decision datapath's stages A, B, C take
+ * three more). */
+#define CM_BAL_COMMIT_EDGES 4u
+
 #define CM_MAX_LVL 16
 #define CM_MAX_CORES 64
 
@@ -62,6 +68,19 @@ typedef struct {
 cm_bal_monitor_params cm_bal_monitor_defaults(unsigned p, unsigned c);
 /* The verilated configuration (P = 4, C = 4, other values as defaults). */
 static inline cm_bal_monitor_params cm_bal_monitor_test_params(void) { return cm_bal_monitor_defaults(4, 4); }
+/* The second verilated configuration, cm_bal_monitor_odd (mk/cm.mk, issue 15
+ * item 3): non-default, non-power-of-two parameters.  Its ports are wider than
+ * the widths listed above (issue_stall_i 60, kstart_i / kend_i 20, stall_*_i 6,
+ * k_i 13, rd_core_i 5, rd_avg_o 12 bits); the twin masks by its parameters. */
+static inline cm_bal_monitor_params cm_bal_monitor_odd_params(void) {
+    cm_bal_monitor_params q = cm_bal_monitor_defaults(6, 20);
+    q.nsched = 3;
+    q.interval = 1000;
+    q.th_q4 = 3;
+    q.fine = 7;
+    q.explore_n = 3;
+    return q;
+}
 
 extern const fg_block_class cm_bal_monitor_class;
 
