@@ -76,4 +76,38 @@ module fg_fifo #(
       assert (32'(wptr_q) < DEPTH && 32'(rptr_q) < DEPTH);
     end
   end
+
+`ifdef FORMAL
+  // Induction strengthening for the proofs (formal/, docs/FORMAL.md): the
+  // write pointer is count_q entries past the read pointer, and the head
+  // register mirrors the storage at the read pointer (the claim above).
+  // Order: one entry, chosen by the solver (f_pick on its push), is tracked
+  // with the number of entries ahead of it; it leaves after exactly those,
+  // with its data, and meanwhile sits in the storage f_ahead_q past the head.
+  (* anyseq *) logic f_pick;
+  logic             f_trk_q;
+  logic [CW-1:0]    f_ahead_q;
+  logic [WIDTH-1:0] f_data_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_trk_q <= 1'b0;
+    else if (!f_trk_q && push && f_pick) begin
+      f_trk_q   <= 1'b1;
+      f_ahead_q <= count_q - CW'(pop);
+      f_data_q  <= data_i;
+    end else if (f_trk_q && pop) begin
+      if (f_ahead_q == '0) f_trk_q <= 1'b0;
+      else f_ahead_q <= f_ahead_q - 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      fifo_wptr_rptr_count: assert (32'(wptr_q) == (32'(rptr_q) + 32'(count_q)) % DEPTH);
+      fifo_head_mirrors_storage: assert (head_q == mem_q[rptr_q]);
+      fifo_tracked_held: assert (!f_trk_q || f_ahead_q < count_q);
+      fifo_tracked_stored: assert (!f_trk_q ||
+                                   mem_q[PW'((32'(rptr_q) + 32'(f_ahead_q)) % DEPTH)] == f_data_q);
+      fifo_tracked_leaves_in_order: assert (!(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q);
+    end
+  end
+`endif
 endmodule
