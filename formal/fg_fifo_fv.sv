@@ -19,6 +19,8 @@ module fg_fifo_fv #(
   logic             ready_o, valid_o;
   logic [WIDTH-1:0] data_o;
   logic [CW-1:0]    count_o;
+  logic [DEPTH*WIDTH-1:0] f_mem_o;  // (used by the proofs of other blocks)
+  logic [((DEPTH > 1) ? $clog2(DEPTH) : 1)-1:0] f_rptr_o;
   fg_fifo #(.WIDTH(WIDTH), .DEPTH(DEPTH)) dut (.*);
 
   logic f_init_q = 1'b1;

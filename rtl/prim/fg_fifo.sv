@@ -21,6 +21,11 @@ module fg_fifo #(
   input  logic             ready_i,
   output logic [WIDTH-1:0] data_o,
   output logic [$clog2(DEPTH+1)-1:0] count_o
+`ifdef FORMAL
+  ,  // the storage and read pointer, for the proofs of the blocks around (docs/FORMAL.md)
+  output logic [DEPTH*WIDTH-1:0] f_mem_o,
+  output logic [((DEPTH > 1) ? $clog2(DEPTH) : 1)-1:0] f_rptr_o
+`endif
 );
   localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam int CW = $clog2(DEPTH+1);
@@ -99,6 +104,10 @@ module fg_fifo #(
       else f_ahead_q <= f_ahead_q - 1'b1;
     end
   end
+  for (genvar i = 0; i < DEPTH; i++) begin : g_fmem
+    assign f_mem_o[i*WIDTH +: WIDTH] = mem_q[i];
+  end
+  assign f_rptr_o = rptr_q;
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       fifo_wptr_rptr_count: assert (32'(wptr_q) == (32'(rptr_q) + 32'(count_q)) % DEPTH);
