@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -84,11 +85,16 @@ def run_one(block):
         shutil.rmtree(work)
     os.makedirs(BUILD, exist_ok=True)
     t0 = time.time()
+    # its own process group, so that a timeout ends the solver too
+    p = subprocess.Popen(["yowasp-sby", "-f", *TOOLS, "-d", work, sby], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, cwd=FDIR, start_new_session=True)
     try:
-        r = subprocess.run(["yowasp-sby", "-f", *TOOLS, "-d", work, sby],
-                           capture_output=True, text=True, cwd=FDIR, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired as e:  # (sby's own processes end with it)
-        r = subprocess.CompletedProcess(e.cmd, 124, (e.stdout or b"").decode(errors="replace"),
+        out, _ = p.communicate(timeout=TIMEOUT)
+        r = subprocess.CompletedProcess(p.args, p.returncode, out, "")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        out, _ = p.communicate()
+        r = subprocess.CompletedProcess(p.args, 124, out or "",
                                         f"formal: {block}: no result within {TIMEOUT} s\n")
     secs = round(time.time() - t0, 1)
     log = r.stdout + r.stderr

@@ -108,13 +108,17 @@ module fg_fifo #(
     assign f_mem_o[i*WIDTH +: WIDTH] = mem_q[i];
   end
   assign f_rptr_o = rptr_q;
+  // (pointer sums wrap by one conditional subtraction: a modulo is slow for the solver)
+  wire [31:0] f_wsum = 32'(rptr_q) + 32'(count_q);
+  wire [31:0] f_tsum = 32'(rptr_q) + 32'(f_ahead_q);
+  wire [PW-1:0] f_wexp = PW'((f_wsum >= DEPTH) ? f_wsum - DEPTH : f_wsum);
+  wire [PW-1:0] f_tpos = PW'((f_tsum >= DEPTH) ? f_tsum - DEPTH : f_tsum);
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      fifo_wptr_rptr_count: assert (32'(wptr_q) == (32'(rptr_q) + 32'(count_q)) % DEPTH);
+      fifo_wptr_rptr_count: assert (wptr_q == f_wexp);
       fifo_head_mirrors_storage: assert (head_q == mem_q[rptr_q]);
       fifo_tracked_held: assert (!f_trk_q || f_ahead_q < count_q);
-      fifo_tracked_stored: assert (!f_trk_q ||
-                                   mem_q[PW'((32'(rptr_q) + 32'(f_ahead_q)) % DEPTH)] == f_data_q);
+      fifo_tracked_stored: assert (!f_trk_q || mem_q[f_tpos] == f_data_q);
       fifo_tracked_leaves_in_order: assert (!(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q);
     end
   end
