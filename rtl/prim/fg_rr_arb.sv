@@ -52,10 +52,11 @@ module fg_rr_arb #(
 
 `ifdef FORMAL
   // Proofs (formal/, docs/FORMAL.md).  A grant exactly when someone requests
-  // (on a requester: asserted above), and no requester is passed over more than N-1 times: g_fair[i].f_wait_q counts
-  // the grants taken by others while i kept requesting, and with the
-  // pointer's distance to i it never exceeds N-1 (each such grant moves the
-  // pointer past its winner, strictly closer to i).
+  // (on a requester: asserted above), and no requester is passed over more
+  // than N-1 times: g_fair[i].f_wait_q counts the grants taken by others
+  // while i kept requesting; with the pointer's distance to i it never
+  // exceeds N-1 (each such grant moves the pointer past its winner, strictly
+  // closer to i).
   logic [N-1:0] f_fair;
   for (genvar i = 0; i < N; i++) begin : g_fair
     logic [IW:0] f_wait_q;
