@@ -190,4 +190,31 @@ module edge_doorbell #(
       assert (!pt_push || pt_rdy);
     end
   end
+
+`ifdef FORMAL
+  // Proofs (formal/edge_doorbell.sby, docs/FORMAL.md): no write lost or
+  // duplicated.  Writes accepted - (rings and pass-through writes taken +
+  // errors decoded) = writes held (in the decode stage or a queue), modulo
+  // 2^8; the ring FIFO never holds an id beyond the table.
+  logic [7:0] f_in_q, f_out_q;
+  wire  [7:0] f_out_now = 8'(ring_valid_o && ring_ready_i) + 8'(pt_valid_o && pt_ready_i) +
+                          8'(bad_range) + 8'(bad_align);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_in_q  <= '0;
+      f_out_q <= '0;
+    end else begin
+      f_in_q  <= f_in_q + 8'(wr_fire);
+      f_out_q <= f_out_q + f_out_now;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      db_in_eq_out_plus_held: assert (f_in_q - f_out_q == 8'(s_v_q) + 8'(ring_cnt) + 8'(pt_cnt));
+      db_ring_id_in_table: assert (!ring_push || 32'(id) < ENTRIES);
+      db_no_ring_overflow: assert (!ring_push || 32'(ring_cnt) < RING_DEPTH);
+      db_no_pt_overflow: assert (!pt_push || 32'(pt_cnt) < PT_DEPTH);
+    end
+  end
+`endif
 endmodule

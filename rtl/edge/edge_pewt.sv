@@ -206,9 +206,16 @@ module edge_pewt #(
 
   // --------------------------------------------- arrival order (IV-C)
   logic unused_ord_ready;
+`ifdef FORMAL
+  logic [ENTRIES*IDW-1:0] f_ord_mem;
+  logic [IDW-1:0]         f_ord_rptr;
+`endif
   fg_fifo #(.WIDTH(IDW), .DEPTH(ENTRIES)) u_order (
     .clk_i, .rst_ni, .valid_i(push), .ready_o(unused_ord_ready), .data_i(free_idx),
     .valid_o(hd_valid_o), .ready_i(start_ok), .data_o(hd_idx_o), .count_o(n_pending_o)
+`ifdef FORMAL
+    , .f_mem_o(f_ord_mem), .f_rptr_o(f_ord_rptr)
+`endif
   );
 
   // ------------------------------------------------ errors and counters
@@ -269,4 +276,33 @@ module edge_pewt #(
       if (start_ok) assert (!(|(start_hit & ~exit_oh))); // never two warps in one slot
     end
   end
+
+`ifdef FORMAL
+  // Proofs (formal/edge_pewt.sby, docs/FORMAL.md).  The order FIFO holds
+  // exactly the PENDING entries, each once (k-induction needs it: the head
+  // after a start is the next one); a push never finds the FIFO full.
+  logic [ENTRIES-1:0][IDW-1:0] f_ord;   // k-th oldest pending entry
+  logic                        f_ord_ok;
+  logic [31:0]                 f_a;
+  always_comb begin
+    f_ord_ok = 1'b1;
+    for (int k = 0; k < ENTRIES; k++) begin
+      f_a = 32'(f_ord_rptr) + 32'(k);
+      if (f_a >= ENTRIES) f_a = f_a - ENTRIES;
+      f_ord[k] = '0;
+      for (int m = 0; m < ENTRIES; m++) if (f_a == 32'(m)) f_ord[k] = f_ord_mem[m*IDW +: IDW];
+      if (32'(k) < 32'(n_pending_o)) begin
+        if (32'(f_ord[k]) >= ENTRIES || (pend & (ENTRIES'(1) << f_ord[k])) == '0) f_ord_ok = 1'b0;
+        for (int j = 0; j < k; j++) if (f_ord[j] == f_ord[k]) f_ord_ok = 1'b0;
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      pewt_order_holds_the_pending: assert (f_ord_ok);
+      pewt_order_no_overflow: assert (!push || unused_ord_ready);
+      pewt_head_idx_in_table: assert (!hd_valid_o || 32'(hd_idx_o) < ENTRIES);
+    end
+  end
+`endif
 endmodule

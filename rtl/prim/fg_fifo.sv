@@ -23,6 +23,11 @@ module fg_fifo #(
   input  logic             ready_i,
   output logic [WIDTH-1:0] data_o,
   output logic [$clog2(DEPTH+1)-1:0] count_o
+`ifdef FORMAL
+  ,  // the storage and read pointer, for the proofs of the blocks around (docs/FORMAL.md)
+  output logic [DEPTH*WIDTH-1:0] f_mem_o,
+  output logic [((DEPTH > 1) ? $clog2(DEPTH) : 1)-1:0] f_rptr_o
+`endif
 );
   localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam int CW = $clog2(DEPTH+1);
@@ -78,4 +83,46 @@ module fg_fifo #(
       assert (32'(wptr_q) < DEPTH && 32'(rptr_q) < DEPTH);
     end
   end
+
+`ifdef FORMAL
+  // Induction strengthening for the proofs (formal/, docs/FORMAL.md): the
+  // write pointer is count_q entries past the read pointer, and the head
+  // register mirrors the storage at the read pointer (the claim above).
+  // Order: one entry, chosen by the solver (f_pick on its push), is tracked
+  // with the number of entries ahead of it; it leaves after exactly those,
+  // with its data, and meanwhile sits in the storage f_ahead_q past the head.
+  (* anyseq *) logic f_pick;
+  logic             f_trk_q;
+  logic [CW-1:0]    f_ahead_q;
+  logic [WIDTH-1:0] f_data_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_trk_q <= 1'b0;
+    else if (!f_trk_q && push && f_pick) begin
+      f_trk_q   <= 1'b1;
+      f_ahead_q <= count_q - CW'(pop);
+      f_data_q  <= data_i;
+    end else if (f_trk_q && pop) begin
+      if (f_ahead_q == '0) f_trk_q <= 1'b0;
+      else f_ahead_q <= f_ahead_q - 1'b1;
+    end
+  end
+  for (genvar i = 0; i < DEPTH; i++) begin : g_fmem
+    assign f_mem_o[i*WIDTH +: WIDTH] = mem_q[i];
+  end
+  assign f_rptr_o = rptr_q;
+  // (pointer sums wrap by one conditional subtraction: a modulo is slow for the solver)
+  wire [31:0] f_wsum = 32'(rptr_q) + 32'(count_q);
+  wire [31:0] f_tsum = 32'(rptr_q) + 32'(f_ahead_q);
+  wire [PW-1:0] f_wexp = PW'((f_wsum >= DEPTH) ? f_wsum - DEPTH : f_wsum);
+  wire [PW-1:0] f_tpos = PW'((f_tsum >= DEPTH) ? f_tsum - DEPTH : f_tsum);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      fifo_wptr_rptr_count: assert (wptr_q == f_wexp);
+      fifo_head_mirrors_storage: assert (head_q == mem_q[rptr_q]);
+      fifo_tracked_held: assert (!f_trk_q || f_ahead_q < count_q);
+      fifo_tracked_stored: assert (!f_trk_q || mem_q[f_tpos] == f_data_q);
+      fifo_tracked_leaves_in_order: assert (!(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q);
+    end
+  end
+`endif
 endmodule

