@@ -186,6 +186,9 @@ def main():
             print("  " + m)
     print(f"coverage: {nfiles} .dat files merged in {time.time() - t0:.0f} s; "
           f"report {out['html']}, {a.json}")
+    unreached = [n for n, _ in groups if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
+    if unreached:
+        sys.exit(f"coverage: no model of {', '.join(unreached)} wrote any point in this run")
 
 
 if __name__ == "__main__":
