@@ -26,6 +26,8 @@ endif
 COV        ?=
 ifeq ($(COV),1)
 BUILD      ?= build-cov
+# scripts that call make themselves (check_waves.sh: make wave) stay in the COV=1 build
+export COV
 endif
 BUILD      ?= build
 export BUILD
