@@ -9,6 +9,8 @@
 #   make ... SAN=1 - the same with AddressSanitizer + UBSan on the C and C++ code,
 #                 in build-san/ (make test runs the block, memory and SIMT tests so:
 #                 scripts/check_san.sh)
+#   make coverage - line and toggle coverage of rtl/ and fpga/ from make test
+#                 run in a COV=1 build (build-cov/; mk/cov.mk, docs/COVERAGE.md)
 #   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
 #                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
@@ -20,6 +22,12 @@ SHELL      := /bin/bash
 SAN        ?=
 ifeq ($(SAN),1)
 BUILD      ?= build-san
+endif
+COV        ?=
+ifeq ($(COV),1)
+BUILD      ?= build-cov
+# scripts that call make themselves (check_waves.sh: make wave) stay in the COV=1 build
+export COV
 endif
 BUILD      ?= build
 export BUILD
@@ -50,6 +58,17 @@ SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 CFLAGS     += $(SANFLAGS)
 CXXFLAGS   += $(SANFLAGS)
 LDFLAGS    += $(SANFLAGS)
+endif
+# COV=1: every verilated model counts line and toggle coverage (Verilator
+# --coverage-line --coverage-toggle) and writes it when freed (fg_shim.hpp,
+# fpga/sim/fg_top_model.cpp) as a .dat under FG_COV_DIR; mk/cov.mk merges them.
+VLCOV      :=
+VLRT_COV   :=
+ifeq ($(COV),1)
+VLCOV      := --coverage-line --coverage-toggle
+VLRT_COV   := verilated_cov.cpp
+FG_COV_DAT := $(abspath $(BUILD))/coverage/dat
+CXXFLAGS   += -DVM_COVERAGE=1 -DFG_COV_DIR='"$(FG_COV_DAT)"'
 endif
 
 # Filled in by mk/*.mk
@@ -86,11 +105,11 @@ deps:
 
 # ------------------------------------------------------ Verilator runtime
 # Compiled once and shared by every model (each model has its own context).
-VLRT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp
+VLRT_SRCS := verilated.cpp verilated_fst_c.cpp verilated_threads.cpp $(VLRT_COV)
 VLRT_OBJS := $(patsubst %.cpp,$(VLBUILD)/vlrt/%.o,$(VLRT_SRCS))
 $(VLBUILD)/vlrt/%.o: | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O2 $(VLINC) -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new -w -c $(VLROOT)/include/$*.cpp -o $@
+	$(CXX) -std=c++17 -O2 $(VLINC) -DVM_TRACE=1 -DVM_TRACE_FST=1 $(if $(VLRT_COV),-DVM_COVERAGE=1) -faligned-new -w -c $(VLROOT)/include/$*.cpp -o $@
 $(VLBUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
 	ar rcs $@ $^
 
@@ -119,7 +138,7 @@ $(VLBUILD)/vl/vlflags.txt: FORCE | $(BUILD)/.deps
 define MODEL_RULES
 $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUILD)/.deps
 	@rm -rf $(VLBUILD)/vl/$(2) && mkdir -p $(VLBUILD)/vl/$(2)
-	$(VERILATOR) --cc -Wall --assert --trace-fst $(VL_XFLAGS) -O3 \
+	$(VERILATOR) --cc -Wall --assert --trace-fst $(VL_XFLAGS) -O3 $(VLCOV) \
 	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(VLBUILD)/vl/$(2) \
 	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
 	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \

@@ -23,7 +23,7 @@ EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh tests/fpga
 FPGA_VL := $(BUILD)/vl/fpga_top
 $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) mk/fpga_top.mk | $(BUILD)/.deps
 	@rm -rf $(FPGA_VL) && mkdir -p $(FPGA_VL)
-	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 \
+	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 $(VLCOV) \
 	  --top-module finegrain_ulx3s -Mdir $(FPGA_VL) -GBAUD=$(FPGA_SIM_BAUD) $(FPGA_TOP_RTL)
 	$(MAKE) -s -C $(FPGA_VL) -f Vfinegrain_ulx3s.mk Vfinegrain_ulx3s__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null

@@ -232,19 +232,42 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
+/* A random configuration (issue 15 item 2, coverage): the aperture anywhere
+ * in the 64-bit space, every region and stride size 0..63. */
+static void random_config(db_tb *t, fg_rng *r) {
+    uint64_t k = fg_rng_below(r, 4), st = fg_rng_below(r, 64);
+    t->in.cfg_base_i = k == 0 ? fg_rng_next(r)                       /* anywhere */
+                     : k == 1 ? ~0ULL - fg_rng_below(r, 1ULL << 20)  /* near the top */
+                              : fg_rng_next(r) & ~0xfffULL;          /* page-aligned */
+    t->in.cfg_stride_log2_i = st;
+    /* mostly an aperture of 32 doorbells or more, sometimes any size */
+    uint64_t reg = fg_rng_chance(r, 1, 4) ? fg_rng_below(r, 64)
+                                          : st + 5 + fg_rng_below(r, 64 - (st < 58 ? st : 58) - 5);
+    t->in.cfg_region_log2_i = reg > 63 ? 63 : reg;
+}
+
 /* n cycles of random writes to a decoder with parameters p, in lockstep,
- * against the scoreboard; reset_in > 0: a reset (RTL and twin alike, with
- * the inputs of the last edge applied) at random cycles, one in reset_in on
- * average, after which the scoreboard starts over (what was in flight is
- * gone) and the comparison continues.  full_cover: every outcome reached. */
+ * against the scoreboard, with random back-pressure, then drained.
+ * reset_in > 0: a reset (RTL and twin alike, with the inputs of the last edge
+ * applied) at random cycles, one in reset_in on average, after which the
+ * scoreboard starts over (what was in flight is gone) and the comparison
+ * continues.  full_cover: every outcome reached.  vary_cfg (issue 15 item 2,
+ * coverage): a new random configuration every 1..64 cycles, also while writes
+ * are in flight (a write is decoded under the configuration of the cycle it
+ * was accepted in), and addresses around the doorbells, below the base and
+ * anywhere; otherwise the 4 KB page at BASE of init(). */
 static void random_run(const char *what, const edge_doorbell_params *p, uint64_t n, unsigned reset_in,
-                       bool full_cover) {
+                       bool full_cover, bool vary_cfg) {
     fg_rng r;
     fg_rng_seed(&r, tb_seed(what));
     db_tb t;
     init_p(&t, p, NULL);
-    uint64_t resets = 0;
+    uint64_t resets = 0, next_cfg = 0;
     for (uint64_t c = 0; c < n; c++) {
+        if (vary_cfg && c == next_cfg) {
+            random_config(&t, &r);
+            next_cfg = c + 1 + fg_rng_below(&r, 64);
+        }
         if (reset_in && fg_rng_chance(&r, 1, reset_in)) {
             fg_block_reset(t.b);
             if (t.b->failed) fail_msg("cycle %llu, after a reset: %s", (unsigned long long)c, t.b->error);
@@ -257,10 +280,16 @@ static void random_run(const char *what, const edge_doorbell_params *p, uint64_t
         t.hold_ring = fg_rng_chance(&r, 1, 3);
         t.hold_pt = fg_rng_chance(&r, 1, 3);
         if (!t.in.wr_valid_i && fg_rng_chance(&r, 2, 3)) {
-            uint64_t k = fg_rng_below(&r, 10), a;
-            if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell (or beyond the table) */
-            else if (k < 7) a = BASE + fg_rng_below(&r, 4096);   /* anywhere in the page */
-            else a = fg_rng_next(&r) & 0xffffffffffULL;           /* anywhere */
+            uint64_t k = fg_rng_below(&r, 10), a, base = t.in.cfg_base_i;
+            uint64_t stride = 1ULL << t.in.cfg_stride_log2_i;
+            if (!vary_cfg) {
+                if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell (or beyond the table) */
+                else if (k < 7) a = BASE + fg_rng_below(&r, 4096);   /* anywhere in the page */
+                else a = fg_rng_next(&r) & 0xffffffffffULL;           /* anywhere */
+            } else if (k < 5) a = base + stride * fg_rng_below(&r, 40); /* doorbells, some beyond */
+            else if (k < 6) a = base + stride * fg_rng_below(&r, 32) + fg_rng_below(&r, 8);
+            else if (k < 7) a = base - 1 - fg_rng_below(&r, 4096);      /* below the base */
+            else a = fg_rng_next(&r);                                    /* anywhere */
             t.in.wr_valid_i = 1;
             t.in.wr_addr_i = a;
             t.in.wr_data_i = fg_rng_next(&r) & t.m_data;
@@ -272,14 +301,16 @@ static void random_run(const char *what, const edge_doorbell_params *p, uint64_t
     settle(&t, 40);
     assert_int_equal(t.rn + t.pn, 0);
     assert_int_equal(t.accepted, t.rings + t.pts + t.errs_range + t.errs_align);
-    printf("# %llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors"
+    printf("# %s%llu writes: %llu rings, %llu pass-through, %llu range errors, %llu alignment errors"
            " (since the last of %llu resets)\n",
-           (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
+           vary_cfg ? "random configurations: " : "", (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
            (unsigned long long)t.errs_range, (unsigned long long)t.errs_align, (unsigned long long)resets);
     if (full_cover && n >= 100000) /* long runs must have exercised every outcome */
         assert_true(t.rings > n / 1000 && t.pts > n / 1000 && t.errs_range > n / 10000 &&
                     t.errs_align > n / 10000);
     if (reset_in && n / reset_in >= 50) assert_true(resets > n / reset_in / 2); /* ~n / reset_in expected */
+    if (vary_cfg && n >= 20000)
+        assert_true(t.rings > n / 100 && t.pts > n / 100 && t.errs_range > n / 1000 && t.errs_align > n / 1000);
     fg_block_free(t.b);
 }
 
@@ -287,7 +318,7 @@ static void test_random_lockstep(void **state) {
     (void)state;
     edge_doorbell_params p;
     edge_doorbell_params_default(&p);
-    random_run("edge_doorbell random lockstep", &p, tb_cycles(1000000), 0, true);
+    random_run("edge_doorbell random lockstep", &p, tb_cycles(1000000), 0, true, false);
 }
 
 /* The second verilated configuration (mk/edge.mk edge_doorbell_odd: 24
@@ -296,7 +327,7 @@ static void test_random_lockstep(void **state) {
 static const edge_doorbell_params ODD = {24, 48, 20, 5, 3};
 static void test_odd_random_lockstep(void **state) {
     (void)state;
-    random_run("edge_doorbell odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, true);
+    random_run("edge_doorbell odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, true, false);
 }
 
 /* Resets at random cycles mid-run, both configurations (issue 15 item 3). */
@@ -304,8 +335,43 @@ static void test_random_reset_lockstep(void **state) {
     (void)state;
     edge_doorbell_params p;
     edge_doorbell_params_default(&p);
-    random_run("edge_doorbell random resets", &p, tb_cycles(1000000) / 5, 1000, false);
-    random_run("edge_doorbell odd configuration random resets", &ODD, tb_cycles(1000000) / 5, 1000, false);
+    random_run("edge_doorbell random resets", &p, tb_cycles(1000000) / 5, 1000, false, false);
+    random_run("edge_doorbell odd configuration random resets", &ODD, tb_cycles(1000000) / 5, 1000, false, false);
+}
+
+static void test_random_config(void **state) {
+    (void)state;
+    edge_doorbell_params p;
+    edge_doorbell_params_default(&p);
+    random_run("edge_doorbell random configuration", &p, tb_cycles(1000000) / 5, 0, false, true);
+}
+
+/* The error counters saturate at 0xffff instead of wrapping; the ring
+ * counter counts 2^17 + 3 rings exactly (its bits above 16 are excluded from
+ * toggle coverage: tests/coverage_exclude.txt). */
+static void test_counters(void **state) {
+    (void)state;
+    db_tb t;
+    init(&t, NULL);
+    for (unsigned i = 0; i < 0x10002; i++) write(&t, BASE + 8 * 32 + 8 * (i % 8), i); /* range */
+    for (unsigned i = 0; i < 0x10002; i++) write(&t, BASE + 8 * (i % 32) + 1 + i % 7, i); /* alignment */
+    settle(&t, 3);
+    assert_int_equal(t.errs_range, 0x10002);
+    assert_int_equal(t.errs_align, 0x10002);
+    assert_int_equal(out(&t)->cnt_err_range_o, 0xffff);
+    assert_int_equal(out(&t)->cnt_err_align_o, 0xffff);
+    assert_int_equal(out(&t)->err_status_o, 3);
+    for (unsigned i = 0; i < (1u << 17) + 3; i++) write(&t, BASE + 8 * (i % 32), i);
+    settle(&t, 3);
+    assert_int_equal(t.rings, (1u << 17) + 3);
+    assert_int_equal(out(&t)->cnt_rings_o, (1u << 17) + 3);
+    assert_int_equal(out(&t)->cnt_err_range_o, 0xffff); /* stays saturated */
+    fg_block_reset(t.b); /* clears every counter and the status */
+    assert_int_equal(out(&t)->cnt_rings_o, 0);
+    assert_int_equal(out(&t)->cnt_err_range_o, 0);
+    assert_int_equal(out(&t)->cnt_err_align_o, 0);
+    assert_int_equal(out(&t)->err_status_o, 0);
+    fg_block_free(t.b);
 }
 
 int main(void) {
@@ -317,6 +383,8 @@ int main(void) {
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_odd_random_lockstep),
         cmocka_unit_test(test_random_reset_lockstep),
+        cmocka_unit_test(test_random_config),
+        cmocka_unit_test(test_counters),
     };
     return tb_run_tests("edge_doorbell", tests);
 }

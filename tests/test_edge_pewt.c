@@ -734,13 +734,35 @@ static void test_random_reset_lockstep(void **state) {
     random_run("edge_pewt odd configuration random resets", &ODD, tb_cycles(1000000) / 5, 1000, false);
 }
 
+/* The error counter saturates at 0xffff (two errors an edge: a start with
+ * nothing pending and an exit of an unknown slot) and stays there; a reset
+ * clears it.  cnt_push_o's bits above 16 are excluded from toggle coverage
+ * (tests/coverage_exclude.txt); the random run pushes more than 2^17 events. */
+static void test_err_counter_saturates(void **state) {
+    (void)state;
+    pewt_tb t;
+    tb_init(&t, NULL);
+    for (unsigned i = 0; i < 0x8001; i++) edge(&t, NONE, (int)(i % N_SLOTS), (int)((i + 1) % N_SLOTS));
+    assert_int_equal(out(&t)->cnt_err_o, 0xffff);
+    assert_true(out(&t)->err_valid_o);
+    error_edge(&t, 3, 4, PEWT_ERR_START_EMPTY, 0); /* saturated: no change */
+    idle(&t, 2);
+    assert_int_equal(out(&t)->cnt_err_o, 0xffff);
+    push(&t, 1);
+    assert_int_equal(out(&t)->cnt_push_o, 1);
+    idle(&t, 1); /* no inputs while the reset is compared */
+    fg_block_reset(t.b);
+    expect_reset_state(&t);
+    fg_block_free(t.b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reset_state),      cmocka_unit_test(test_push_until_full),
         cmocka_unit_test(test_fifo_order),       cmocka_unit_test(test_same_edge),
         cmocka_unit_test(test_completion_pulse), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_lockstep), cmocka_unit_test(test_odd_random_lockstep),
-        cmocka_unit_test(test_random_reset_lockstep),
+        cmocka_unit_test(test_random_reset_lockstep), cmocka_unit_test(test_err_counter_saturates),
     };
     return tb_run_tests("edge_pewt", tests);
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vfinegrain_ulx3s.h"
+#include "fg_cov.hpp"
 
 struct fg_top_model {
     VerilatedContext ctx;
@@ -70,6 +71,9 @@ extern "C" void fg_top_model_free(fg_top_model *m) {
     }
     Verilated::threadContextp(&m->ctx);
     m->top->final();
+#if VM_COVERAGE
+    fg_cov_write(m->ctx, m->top->modelName());
+#endif
     delete m->top;
     delete m;
 }

@@ -18,19 +18,25 @@ module fg_rr_arb #(
   localparam logic [IW:0] NN = (IW+1)'(N);
 
   logic [IW-1:0] ptr_q;
-  logic [IW:0] cand;
   logic found;
+
+  // The candidate ptr_q + i wrapped into [0, N): a function, not a loop
+  // temporary signal (whose top bit would never toggle once wrapped), and
+  // the wrap a ?: rather than an if, whose taken arm Verilator -O3 does not
+  // count in this unrolled loop (docs/COVERAGE.md).
+  function automatic logic [IW-1:0] cand(input logic [IW:0] i);
+    logic [IW:0] sum;
+    sum  = {1'b0, ptr_q} + i;
+    cand = IW'((sum >= NN) ? sum - NN : sum);
+  endfunction
 
   always_comb begin
     found = 1'b0;
     idx_o = '0;
-    cand  = '0;
     for (int i = 0; i < N; i++) begin
-      cand = {1'b0, ptr_q} + (IW+1)'(i);
-      if (cand >= NN) cand = cand - NN;
-      if (!found && req_i[cand[IW-1:0]]) begin
+      if (!found && req_i[cand((IW+1)'(i))]) begin
         found = 1'b1;
-        idx_o = cand[IW-1:0];
+        idx_o = cand((IW+1)'(i));
       end
     end
   end

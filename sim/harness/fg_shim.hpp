@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fg_shim.h"
+#include "fg_cov.hpp"
 
 struct FgBind {
     void *member;   // the model's port member (CData/SData/IData/QData)
@@ -85,6 +86,9 @@ template <class M> struct FgRtlModel : fg_rtl {
         // #8265); that may be another, already freed model's context.
         Verilated::threadContextp(&ctx);
         top->final();
+#if VM_COVERAGE
+        fg_cov_write(ctx, top->modelName());
+#endif
         delete top;
     }
     void set_clk(uint8_t v) override { top->clk_i = v; }
