@@ -127,7 +127,7 @@ MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
 # diverges from its twin in lockstep.  XINIT_OFF: blocks whose models start
 # all-zero unless FG_XINIT=all, each with the reason (docs/ARCHITECTURE.md, "Tests, lint, waveforms").
 VL_XFLAGS := --x-assign unique --x-initial unique
-XINIT_OFF := cm_bal_monitor fg_sram
+XINIT_OFF := fg_sram
 EXTRA_TEST_CMDS += scripts/check_xinit.sh
 # rebuilt when the Verilator flags change, so every model is verilated again
 $(VLBUILD)/vl/vlflags.txt: FORCE | $(BUILD)/.deps

@@ -234,7 +234,7 @@ static void tw_step(void *v, const void *i) {
     t->rd_stay = rc ? rc->stay : 0;
     t->rd_vld = rc ? rc->valid : 0;
     t->rd_why = rc ? rc->why : 0;
-    t->rd_avg = (rc && ent_ok) ? rc->avg[rd_ent] : 0;
+    t->rd_avg = (rc && ent_ok && (rc->valid >> rd_ent & 1)) ? rc->avg[rd_ent] : 0; /* 0 while not valid */
     t->ivl = end;
 
     /* cm_bal_core x C: the one-cycle state, and the visible one, which the
