@@ -246,10 +246,10 @@ module cm_bal_monitor #(
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
   assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
-  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (an AND-OR mux: no index arithmetic)
+  logic [SGW-1:0] rd_ent;  // entry rd_entry_i of the row (a mux: no index arithmetic)
   always_comb begin
     rd_ent = '0;
-    for (int e = 0; e < NLVL; e++) rd_ent = rd_ent | (rd_row[e*SGW +: SGW] & {SGW{rd_entry_i == LIW'(e)}});
+    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e)) rd_ent = rd_row[e*SGW +: SGW];
   end
 
   always_ff @(posedge clk_i) begin
