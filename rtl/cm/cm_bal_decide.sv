@@ -9,10 +9,8 @@
 //            the levels one above and one below
 //   stage B (registers): the updated average of the current level (cur) and
 //            the neighbours' averages with k folded in (avg[up] + k,
-//            avg[low] - k); the three outcomes Part-2 chooses from (raise,
-//            refuse to lower, Part-1's level), each with the exploration
-//            and the mode applied
-//   stage C (registers): Part-2 compares and the choice of outcome, registered
+//            avg[low] - k), Part-1's level, the stay count + 1
+//   stage C (registers): Part-2 compares and the level decision, registered
 //            with the updated table row and a one-hot of the core (out_*), so
 //            that the commit into the core's registers (C destinations) is a
 //            stage of its own (issue 11: the compares -> decision -> commit
@@ -86,12 +84,10 @@ module cm_bal_decide #(
   localparam int MW = SGW + 2;  // mix, avg[up] + k
   localparam int DW = SGW + 3;  // avg[low] - k, signed
 
-  // entry i of a table row: an AND-OR mux over the entries (the entries'
-  // selects are exclusive; an if-chain would be a chain of NLVL 2:1 muxes
-  // in the netlist), no index arithmetic; 0 for i >= NLVL
+  // entry i of a table row (a mux over the entries: no index arithmetic)
   function automatic logic [SGW-1:0] ent(input logic [RW-1:0] row, input logic [LIW-1:0] i);
     ent = '0;
-    for (int e = 0; e < NLVL; e++) ent = ent | (row[e*SGW +: SGW] & {SGW{i == LIW'(e)}});
+    for (int e = 0; e < NLVL; e++) if (i == LIW'(e)) ent = row[e*SGW +: SGW];
   endfunction
 
   // ---------------------------------------------------------------- stage A
@@ -105,78 +101,43 @@ module cm_bal_decide #(
   logic [RW-1:0]   a_row_q;
 
   // ---------------------------------------------------------------- stage B
-  // Besides the averages, stage B works out the three outcomes the Part-2
-  // compares of stage C choose from (level, stay count, reason, with the
-  // exploration and the mode applied): Part-2 raises, Part-2 refuses to
-  // lower, or Part-1's level stands.  Stage C is then the two compares and a
-  // choice (issue 11: compares -> decision -> exploration in one stage was
-  // the critical path, 75.1 MHz).
-  localparam int OW = LIW + XW + 3;  // {level, stay, why}
-  function automatic logic [OW-1:0] outcome(input logic [LIW-1:0] tgt0, input logic [2:0] why0,
-                                            input logic [LIW-1:0] lvl, input logic [LIW-1:0] lup,
-                                            input logic [LIW-1:0] llo, input logic [NW-1:0] nstay,
-                                            input logic xup, input logic kb, input logic bal);
-    logic [LIW-1:0] tgt;
-    logic [2:0]     why;
-    tgt = tgt0;
-    why = why0;
-    if (tgt == lvl && nstay == NW'(EXPLORE_N)) begin  // the EXPLORE_N-th interval at this level
-      if (xup) begin
-        tgt = lup;
-        why = WHY_XUP;
-      end else if (lvl != '0) begin
-        tgt = llo;
-        why = WHY_XDOWN;
-      end
-    end
-    outcome = {bal ? tgt : TOP,
-               (bal && !kb && tgt == lvl && nstay != NW'(EXPLORE_N)) ? XW'(nstay) : XW'(0), why};
-  endfunction
-
   logic [SGW-1:0] b_cur_d;
   logic [MW-1:0]  b_upk_d;
   logic [DW-1:0]  b_lok_d;
-  logic           b_has_lo_d, b_has_up_d, b_keep_ok_d;
-  logic [OW-1:0]  b_o_up_d, b_o_keep_d, b_o_p1_d;
+  logic           b_has_lo_d, b_has_up_d, b_xup_d;
+  logic [LIW-1:0] b_p1_d;
+  logic [NW-1:0]  b_nstay_d;
   always_comb begin
-    logic [MW-1:0]  mix;
-    logic [LIW-1:0] p1;
-    logic [NW-1:0]  nstay;
-    logic           xup;
-    logic [2:0]     why_p1;
+    logic [MW-1:0] mix;
     mix        = MW'(ent(a_row_q, a_lvl_q)) + a_s3_q;
     b_cur_d    = a_valid_q[a_lvl_q] ? SGW'(mix >> 2) : a_s_q;
     b_has_lo_d = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_llo_q];
     b_has_up_d = !a_kb_q && (a_lvl_q != TOP) && a_valid_q[a_lup_q];
     b_upk_d    = ((a_lvl_q != TOP) ? MW'(ent(a_row_q, a_lup_q)) : '0) + MW'(k_i);
     b_lok_d    = ((a_lvl_q != '0) ? DW'(ent(a_row_q, a_llo_q)) : '0) - DW'(k_i);
-    p1         = a_lvl_q;  // Part-1
-    if (dec_i == DEC_DOWN && a_lvl_q != '0) p1 = a_llo_q;
-    else if (dec_i == DEC_UP && a_lvl_q != TOP) p1 = a_lup_q;
-    nstay      = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
-    xup        = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
+    b_p1_d     = a_lvl_q;
+    if (dec_i == DEC_DOWN && a_lvl_q != '0) b_p1_d = a_llo_q;
+    else if (dec_i == DEC_UP && a_lvl_q != TOP) b_p1_d = a_lup_q;
+    b_nstay_d  = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
+    b_xup_d    = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
     for (int e = 0; e < NLVL; e++)
-      if (a_lvl_q == LIW'(e)) xup = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
-    why_p1      = (p1 == a_lvl_q) ? WHY_HOLD : ((p1 < a_lvl_q) ? WHY_DOWN : WHY_UP);
-    b_keep_ok_d = (dec_i == DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
-    b_o_up_d    = outcome(a_lup_q, WHY_P2UP, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
-    b_o_keep_d  = outcome(a_lvl_q, WHY_KEEP, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
-    b_o_p1_d    = outcome(p1, why_p1, a_lvl_q, a_lup_q, a_llo_q, nstay, xup, a_kb_q, bal_i);
+      if (a_lvl_q == LIW'(e)) b_xup_d = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
   end
 
-  logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_keep_ok_q;
+  logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_xup_q;
   logic [CIW-1:0]  b_c_q;
   logic [SGW-1:0]  b_cur_q;
   logic [MW-1:0]   b_upk_q;
   logic [DW-1:0]   b_lok_q;
-  logic [LIW-1:0]  b_lvl_q;
-  logic [OW-1:0]   b_o_up_q, b_o_keep_q, b_o_p1_q;
+  logic [LIW-1:0]  b_lvl_q, b_lup_q, b_llo_q, b_p1_q;
+  logic [NW-1:0]   b_nstay_q;
   logic [NLVL-1:0] b_valid_q;
   logic [RW-1:0]   b_row_q;
 
   // ---------------------------------------------------------------- stage C
   // diff_up = cur - avg[up] > k ; diff_low = avg[low] - cur > k (Sec. 6, Fig. 14)
   logic            p2_up, p2_keep, upd;
+  logic [LIW-1:0]  tgt;
   logic [2:0]      c_why_d;
   logic [LIW-1:0]  c_lvl_d;
   logic [XW-1:0]   c_stay_d;
@@ -186,9 +147,28 @@ module cm_bal_decide #(
     p2_up   = b_has_up_q && (MW'(b_cur_q) > b_upk_q);
     p2_keep = b_has_lo_q && ($signed(b_lok_q) > $signed(DW'(b_cur_q)));
     upd     = bal_i && !b_kb_q;
-    if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = b_o_up_q;                       // raise (overrides Part-1)
-    else if (b_keep_ok_q && p2_keep) {c_lvl_d, c_stay_d, c_why_d} = b_o_keep_q; // refuse to lower
-    else {c_lvl_d, c_stay_d, c_why_d} = b_o_p1_q;                             // Part-1
+    tgt     = b_p1_q;
+    c_why_d = WHY_HOLD;
+    if (p2_up) begin
+      tgt     = b_lup_q;
+      c_why_d = WHY_P2UP;
+    end else if (dec_i == DEC_DOWN && b_p1_q != b_lvl_q && p2_keep) begin
+      tgt     = b_lvl_q;
+      c_why_d = WHY_KEEP;
+    end else begin
+      c_why_d = (b_p1_q == b_lvl_q) ? WHY_HOLD : ((b_p1_q < b_lvl_q) ? WHY_DOWN : WHY_UP);
+    end
+    if (tgt == b_lvl_q && b_nstay_q == NW'(EXPLORE_N)) begin
+      if (b_xup_q) begin
+        tgt     = b_lup_q;
+        c_why_d = WHY_XUP;
+      end else if (b_lvl_q != '0) begin
+        tgt     = b_llo_q;
+        c_why_d = WHY_XDOWN;
+      end
+    end
+    c_lvl_d   = bal_i ? tgt : TOP;
+    c_stay_d  = (bal_i && !b_kb_q && tgt == b_lvl_q && b_nstay_q != NW'(EXPLORE_N)) ? XW'(b_nstay_q) : '0;
     c_valid_d = b_kb_q ? '0 : (b_valid_q | (upd ? (NLVL'(1) << b_lvl_q) : '0));
     c_row_d   = b_row_q;
     for (int e = 0; e < NLVL; e++) if (b_lvl_q == LIW'(e)) c_row_d[e*SGW +: SGW] = b_cur_q;
@@ -247,11 +227,12 @@ module cm_bal_decide #(
     b_lok_q    <= b_lok_d;
     b_has_lo_q <= b_has_lo_d;
     b_has_up_q <= b_has_up_d;
+    b_xup_q    <= b_xup_d;
     b_lvl_q    <= a_lvl_q;
-    b_keep_ok_q <= b_keep_ok_d;
-    b_o_up_q   <= b_o_up_d;
-    b_o_keep_q <= b_o_keep_d;
-    b_o_p1_q   <= b_o_p1_d;
+    b_lup_q    <= a_lup_q;
+    b_llo_q    <= a_llo_q;
+    b_p1_q     <= b_p1_d;
+    b_nstay_q  <= b_nstay_d;
     b_valid_q  <= a_valid_q;
     b_row_q    <= a_row_q;
     c_c_q     <= b_c_q;

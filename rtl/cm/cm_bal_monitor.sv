@@ -246,15 +246,14 @@ module cm_bal_monitor #(
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
   assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
-  // entry rd_entry_i of the row (an AND-OR mux: no index arithmetic); 0 while
-  // the entry is not valid: its storage is never written until then
+  // entry rd_entry_i of the row (a mux: no index arithmetic); 0 while the
+  // entry is not valid: its storage is never written until then
   logic [SGW-1:0]  rd_ent;
   logic [NLVL-1:0] rd_vrow;
   assign rd_vrow = vld[rd_ok ? rd_core_i : '0];
   always_comb begin
     rd_ent = '0;
-    for (int e = 0; e < NLVL; e++)
-      rd_ent = rd_ent | (rd_row[e*SGW +: SGW] & {SGW{rd_entry_i == LIW'(e) && rd_vrow[e]}});
+    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e) && rd_vrow[e]) rd_ent = rd_row[e*SGW +: SGW];
   end
 
   always_ff @(posedge clk_i) begin

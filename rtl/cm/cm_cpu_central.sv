@@ -58,28 +58,33 @@ module cm_cpu_central #(
   logic           mc_hi, net_hi, both_lo;
 
   // The threshold compares without the sum's carry chain in front of them
-  // (issue 11: timing): registers hold the distances of the running totals
-  // from tH and tL (signed, tH - tot and tL - tot), counted down by each
-  // cycle's stall bits, so that
-  //   sum >= tH  <=>  pop >= tH - tot      sum < tL  <=>  pop < tL - tot
-  // with pop (<= P) this cycle's stall bits: the same decisions as comparing
-  // the sums, with one compare after the population count instead of an add
-  // and a compare.
-  localparam int DW = SW + 1;
-  localparam logic [DW-1:0] TH_D = DW'(TH_CNT), TL_D = DW'(TL_CNT);
+  // (issue 11: timing): the distances of the running totals from tH and tL,
+  // clipped at P + 1, are kept in registers (rem_*_q), so that
+  //   sum >= tH  <=>  pop >= min(tH - tot, P + 1)   (0 once tot >= tH)
+  //   sum <  tL  <=>  pop <  min(tL - tot, P + 1)   (0 once tot >= tL)
+  // with pop (<= P) this cycle's stall bits; the same decisions as comparing
+  // the sums.
+  localparam int RMW = $clog2(P + 2);
+  localparam logic [RMW-1:0] RMAX = RMW'(P + 1);
+  function automatic logic [RMW-1:0] gap_of(input logic [SW-1:0] thr, input logic [SW-1:0] tot);
+    if (tot >= thr) gap_of = '0;
+    else if (thr - tot > SW'(P)) gap_of = RMAX;
+    else gap_of = RMW'(thr - tot);
+  endfunction
+  localparam logic [RMW-1:0] RH0 = gap_of(TH_CNT, SW'(0)), RL0 = gap_of(TL_CNT, SW'(0));
 
-  logic [DW-1:0] dh_mc_q, dh_net_q, dl_mc_q, dl_net_q;  // tH - tot_*_q, tL - tot_*_q
-  logic [DW-1:0] pop_mc, pop_net;
+  logic [RMW-1:0] rh_mc_q, rh_net_q, rl_mc_q, rl_net_q;  // distances of tot_*_q
+  logic [RMW-1:0] pop_mc, pop_net;
 
-  assign pop_mc  = DW'($countones(stall_mc_i));
-  assign pop_net = DW'($countones(stall_net_i));
+  assign pop_mc  = RMW'($countones(stall_mc_i));
+  assign pop_net = RMW'($countones(stall_net_i));
   assign sum_mc  = tot_mc_q  + SW'(pop_mc);
   assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign mc_hi   = ($signed(pop_mc)  >= $signed(dh_mc_q));
-  assign net_hi  = ($signed(pop_net) >= $signed(dh_net_q));
-  assign both_lo = ($signed(pop_mc) < $signed(dl_mc_q)) && ($signed(pop_net) < $signed(dl_net_q));
+  assign mc_hi   = (pop_mc  >= rh_mc_q);
+  assign net_hi  = (pop_net >= rh_net_q);
+  assign both_lo = (pop_mc < rl_mc_q) && (pop_net < rl_net_q);
   assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
@@ -120,10 +125,10 @@ module cm_cpu_central #(
       cnt_q     <= '0;
       tot_mc_q  <= '0;
       tot_net_q <= '0;
-      dh_mc_q   <= TH_D;
-      dh_net_q  <= TH_D;
-      dl_mc_q   <= TL_D;
-      dl_net_q  <= TL_D;
+      rh_mc_q   <= RH0;
+      rh_net_q  <= RH0;
+      rl_mc_q   <= RL0;
+      rl_net_q  <= RL0;
       lim_q  <= MAXL;
       dec_q  <= DEC_HOLD;
       smc_q  <= '0;
@@ -132,10 +137,10 @@ module cm_cpu_central #(
       cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
       tot_mc_q  <= end_o ? '0 : sum_mc;
       tot_net_q <= end_o ? '0 : sum_net;
-      dh_mc_q   <= end_o ? TH_D : dh_mc_q  - pop_mc;
-      dh_net_q  <= end_o ? TH_D : dh_net_q - pop_net;
-      dl_mc_q   <= end_o ? TL_D : dl_mc_q  - pop_mc;
-      dl_net_q  <= end_o ? TL_D : dl_net_q - pop_net;
+      rh_mc_q   <= end_o ? RH0 : gap_of(TH_CNT, sum_mc);
+      rh_net_q  <= end_o ? RH0 : gap_of(TH_CNT, sum_net);
+      rl_mc_q   <= end_o ? RL0 : gap_of(TL_CNT, sum_mc);
+      rl_net_q  <= end_o ? RL0 : gap_of(TL_CNT, sum_net);
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
@@ -155,8 +160,8 @@ module cm_cpu_central #(
       assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
       assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
       // the distance registers are those of the running totals
-      assert (dh_mc_q == TH_D - DW'(tot_mc_q) && dh_net_q == TH_D - DW'(tot_net_q) &&
-              dl_mc_q == TL_D - DW'(tot_mc_q) && dl_net_q == TL_D - DW'(tot_net_q));
+      assert (rh_mc_q == gap_of(TH_CNT, tot_mc_q) && rh_net_q == gap_of(TH_CNT, tot_net_q) &&
+              rl_mc_q == gap_of(TL_CNT, tot_mc_q) && rl_net_q == gap_of(TL_CNT, tot_net_q));
     end
   end
 endmodule
