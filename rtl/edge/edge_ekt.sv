@@ -173,6 +173,10 @@ module edge_ekt #(
   // ---------------------------------------------------------------- state
   logic [2:0]         state_q, state_d;
   logic [IDW-1:0]     op_id_q, op_id_d;
+  // op_id_q one-hot, for the per-entry updates of the valid, single-warp and
+  // maxNumEvents flags (issue 11: op_id_q also addresses the SRAM and fills
+  // the descriptors; its decode no longer follows that fanout)
+  logic [ENTRIES-1:0] op_oh_q;
   logic [ENTRIES-1:0] valid_q, valid_d;
   logic [ENTRIES-1:0] sgl_q, sgl_d;     // per entry: a single-warp event kernel
   logic               ring_v_q, ring_v_d, cpl_v_q, cpl_v_d, cmd_wait_q;
@@ -519,12 +523,12 @@ module edge_ekt #(
       cpl_v_d  = 1'b1;
       cpl_id_d = cpl_id_i;
     end
-    if (s_reg_ok) sgl_d[op_id_q] = sg_q;   // the entry becoming valid
+    if (s_reg_ok) sgl_d = (sgl_q & ~op_oh_q) | (sg_q ? op_oh_q : '0);   // the entry becoming valid
     // in flight == maxNumEvents: none at a registration (maxNumEvents >= 1),
     // after a launch if the count reaches it, none after a completion
     atmax_d = atmax_q;
-    if (s_reg_ok || (state_q == S_CPL && !cpl_spurious)) atmax_d[op_id_q] = 1'b0;
-    if (launch_go) atmax_d[op_id_q] = (rd_infl + 1'b1 == rd_maxe);
+    if (s_reg_ok || (state_q == S_CPL && !cpl_spurious)) atmax_d = atmax_q & ~op_oh_q;
+    if (launch_go) atmax_d = (atmax_q & ~op_oh_q) | ((rd_infl + 1'b1 == rd_maxe) ? op_oh_q : '0);
 
     case (state_q)
       S_IDLE: begin
@@ -572,7 +576,7 @@ module edge_ekt #(
         rsp_head_d   = rd_head;
         rsp_infl_d   = rd_infl;
         rsp_status_d = (rd_infl != '0) ? RSP_BUSY : RSP_OK;
-        if (rd_infl == '0) valid_d[op_id_q] = 1'b0;
+        if (rd_infl == '0) valid_d = valid_q & ~op_oh_q;
       end
       S_READ: begin
         state_d      = S_IDLE;
@@ -585,7 +589,7 @@ module edge_ekt #(
       S_REG: begin
         state_d = S_IDLE;
         rsp_v_d = 1'b1;
-        if (s_reg_ok) valid_d[op_id_q] = 1'b1;
+        if (s_reg_ok) valid_d = valid_q | op_oh_q;
         else if (rsp_status_q == RSP_OK) begin   // the buffer check failed
           rsp_status_d = RSP_BUF_SHORT;
           rsp_id_d     = '0;
@@ -613,6 +617,7 @@ module edge_ekt #(
     if (!rst_ni) begin
       state_q       <= S_IDLE;
       op_id_q       <= '0;
+      op_oh_q       <= ENTRIES'(1);
       valid_q       <= '0;
       ring_v_q      <= 1'b0;
       ring_id_q     <= '0;
@@ -640,6 +645,7 @@ module edge_ekt #(
     end else begin
       state_q       <= state_d;
       op_id_q       <= op_id_d;
+      op_oh_q       <= ENTRIES'(1) << op_id_d;   // zero for an id beyond the table
       valid_q       <= valid_d;
       ring_v_q      <= ring_v_d;
       ring_id_q     <= ring_id_d;
@@ -716,6 +722,7 @@ module edge_ekt #(
       // an entry being launched or completed is registered and consistent
       if (state_q == S_LAUNCH || state_q == S_CPL) begin
         assert (valid_q[op_id_q]);
+        assert (op_oh_q == ENTRIES'(1) << op_id_q);
         if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q] && ring_atmax_q == (rd_infl >= rd_maxe));
         assert (rd_head >= rd_base && LW'(rd_head) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));  // within [base, end]
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
