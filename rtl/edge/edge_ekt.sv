@@ -173,6 +173,10 @@ module edge_ekt #(
   // ---------------------------------------------------------------- state
   logic [2:0]         state_q, state_d;
   logic [IDW-1:0]     op_id_q, op_id_d;
+  // op_id_q one-hot, for the per-entry updates of the valid, single-warp and
+  // maxNumEvents flags (issue 11: op_id_q also addresses the SRAM and fills
+  // the descriptors; its decode no longer follows that fanout)
+  logic [ENTRIES-1:0] op_oh_q;
   logic [ENTRIES-1:0] valid_q, valid_d;
   logic [ENTRIES-1:0] sgl_q, sgl_d;     // per entry: a single-warp event kernel
   logic               ring_v_q, ring_v_d, cpl_v_q, cpl_v_d, cmd_wait_q;
@@ -250,6 +254,12 @@ module edge_ekt #(
   // from a flip-flop rather than through a 32:1 mux (issue 11).
   logic              ring_sgl_q;
   wire               rd_sgl  = ring_sgl_q;
+  // Likewise "maxNumEvents in flight" per entry (a flip-flop beside the
+  // SRAM, kept with the in-flight count), sampled in S_IDLE, so the overrun
+  // decision of S_LAUNCH is a register, not a compare of the SRAM's words
+  // in front of the descriptor FIFOs' push (issue 11).
+  logic [ENTRIES-1:0] atmax_q, atmax_d;
+  logic               ring_atmax_q;
 
   // Circular parameter buffer (Sec. III-C): one adder, one comparator, side
   // by side: head + size > end is compared as head > end - size, with
@@ -394,7 +404,7 @@ module edge_ekt #(
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
-  wire launch_overrun = (state_q == S_LAUNCH) && (rd_infl >= rd_maxe);
+  wire launch_overrun = (state_q == S_LAUNCH) && ring_atmax_q;
   wire launch_rdy     = rd_sgl ? evw_rdy : pkq_rdy;
   wire launch_go      = (state_q == S_LAUNCH) && !launch_overrun && launch_rdy;
   assign evw_push = launch_go && rd_sgl && rst_ni;
@@ -513,7 +523,12 @@ module edge_ekt #(
       cpl_v_d  = 1'b1;
       cpl_id_d = cpl_id_i;
     end
-    if (s_reg_ok) sgl_d[op_id_q] = sg_q;   // the entry becoming valid
+    if (s_reg_ok) sgl_d = (sgl_q & ~op_oh_q) | (sg_q ? op_oh_q : '0);   // the entry becoming valid
+    // in flight == maxNumEvents: none at a registration (maxNumEvents >= 1),
+    // after a launch if the count reaches it, none after a completion
+    atmax_d = atmax_q;
+    if (s_reg_ok || (state_q == S_CPL && !cpl_spurious)) atmax_d = atmax_q & ~op_oh_q;
+    if (launch_go) atmax_d = (atmax_q & ~op_oh_q) | ((rd_infl + 1'b1 == rd_maxe) ? op_oh_q : '0);
 
     case (state_q)
       S_IDLE: begin
@@ -561,7 +576,7 @@ module edge_ekt #(
         rsp_head_d   = rd_head;
         rsp_infl_d   = rd_infl;
         rsp_status_d = (rd_infl != '0) ? RSP_BUSY : RSP_OK;
-        if (rd_infl == '0) valid_d[op_id_q] = 1'b0;
+        if (rd_infl == '0) valid_d = valid_q & ~op_oh_q;
       end
       S_READ: begin
         state_d      = S_IDLE;
@@ -574,7 +589,7 @@ module edge_ekt #(
       S_REG: begin
         state_d = S_IDLE;
         rsp_v_d = 1'b1;
-        if (s_reg_ok) valid_d[op_id_q] = 1'b1;
+        if (s_reg_ok) valid_d = valid_q | op_oh_q;
         else if (rsp_status_q == RSP_OK) begin   // the buffer check failed
           rsp_status_d = RSP_BUF_SHORT;
           rsp_id_d     = '0;
@@ -602,6 +617,7 @@ module edge_ekt #(
     if (!rst_ni) begin
       state_q       <= S_IDLE;
       op_id_q       <= '0;
+      op_oh_q       <= ENTRIES'(1);
       valid_q       <= '0;
       ring_v_q      <= 1'b0;
       ring_id_q     <= '0;
@@ -629,6 +645,7 @@ module edge_ekt #(
     end else begin
       state_q       <= state_d;
       op_id_q       <= op_id_d;
+      op_oh_q       <= ENTRIES'(1) << op_id_d;   // zero for an id beyond the table
       valid_q       <= valid_d;
       ring_v_q      <= ring_v_d;
       ring_id_q     <= ring_id_d;
@@ -663,6 +680,8 @@ module edge_ekt #(
     sgl_q       <= sgl_d;
     sg_q        <= sg_new;
     if (state_q == S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
+    atmax_q     <= atmax_d;
+    if (state_q == S_IDLE) ring_atmax_q <= (32'(ring_id_q) < ENTRIES) && atmax_q[ring_id_q];
     c_op_q      <= cmd_op_i;
     c_id_q      <= cmd_id_i;
     c_word_q    <= reg_word;
@@ -703,7 +722,8 @@ module edge_ekt #(
       // an entry being launched or completed is registered and consistent
       if (state_q == S_LAUNCH || state_q == S_CPL) begin
         assert (valid_q[op_id_q]);
-        if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q]);
+        assert (op_oh_q == ENTRIES'(1) << op_id_q);
+        if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q] && ring_atmax_q == (rd_infl >= rd_maxe));
         assert (rd_head >= rd_base && LW'(rd_head) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));  // within [base, end]
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
 
