@@ -696,7 +696,7 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
            max_lat, n_rel_checked);
     assert_true(accepted > cycles / 10);
     assert_true(n_nacked > 0 && n_rel_checked > 0);
-    if (reset_in) assert_true(n_resets > 0);
+    if (reset_in && cycles / reset_in >= 50) assert_true(n_resets > 0); /* short runs (make wave) may see none */
     assert_int_equal(o->stall_nt_o, 0);
 #undef RLINE
     fg_block_free(b);
