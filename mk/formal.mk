@@ -1,7 +1,9 @@
 # Formal proofs (issue 15 item 1, docs/FORMAL.md): `make formal` runs every
 # SymbiYosys proof of formal/*.sby (yowasp-sby, engine smtbmc z3; both from
 # scripts/deps.sh), at most two at a time, and writes results/formal.json.
-# Not part of make test (minutes); FORMAL_TIMEOUT bounds each proof (seconds).
+# make test runs it too (scripts/check_formal.sh: the proofs that pass take about a
+# minute); FORMAL_TIMEOUT bounds each proof (seconds).
 .PHONY: formal
 formal: $(BUILD)/.deps
 	@nice -n 5 scripts/formal.py -j $(JOBS)
+EXTRA_TEST_CMDS += scripts/check_formal.sh

@@ -87,7 +87,8 @@ module fg_fifo #(
 `ifdef FORMAL
   // Induction strengthening for the proofs (formal/, docs/FORMAL.md): the
   // write pointer is count_q entries past the read pointer, and the head
-  // register mirrors the storage at the read pointer (the claim above).
+  // register mirrors the storage at the read pointer, 0 while empty (the
+  // claim above).
   // Order: one entry, chosen by the solver (f_pick on its push), is tracked
   // with the number of entries ahead of it; it leaves after exactly those,
   // with its data, and meanwhile sits in the storage f_ahead_q past the head.
@@ -118,7 +119,7 @@ module fg_fifo #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       fifo_wptr_rptr_count: assert (wptr_q == f_wexp);
-      fifo_head_mirrors_storage: assert (head_q == mem_q[rptr_q]);
+      fifo_head_mirrors_storage: assert (count_q == '0 ? head_q == '0 : head_q == mem_q[rptr_q]);
       fifo_tracked_held: assert (!f_trk_q || f_ahead_q < count_q);
       fifo_tracked_stored: assert (!f_trk_q || mem_q[f_tpos] == f_data_q);
       fifo_tracked_leaves_in_order: assert (!(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q);
