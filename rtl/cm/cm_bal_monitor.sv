@@ -246,15 +246,16 @@ module cm_bal_monitor #(
   assign rd_ok  = (32'(rd_core_i) < C);
   assign ent_ok = (32'(rd_entry_i) < NLVL);
   assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
-  // entry rd_entry_i of the row (a mux: no index arithmetic); 0 while the
-  // entry is not valid: its storage is never written until then
+  // entry rd_entry_i of the row (a mux: no index arithmetic)
   logic [SGW-1:0]  rd_ent;
-  logic [NLVL-1:0] rd_vrow;
-  assign rd_vrow = vld[rd_ok ? rd_core_i : '0];
   always_comb begin
     rd_ent = '0;
-    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e) && rd_vrow[e]) rd_ent = rd_row[e*SGW +: SGW];
+    for (int e = 0; e < NLVL; e++) if (rd_entry_i == LIW'(e)) rd_ent = rd_row[e*SGW +: SGW];
   end
+  // rd_avg_o is 0 while the entry read is not valid (its storage is never
+  // written until then): gated after the registers by the registered valid
+  // row and a one-hot of the entry, off the read port's input path
+  logic [NLVL-1:0] rd_eoh_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -267,6 +268,7 @@ module cm_bal_monitor #(
       rd_vld_q  <= '0;
       rd_avg_q  <= '0;
       rd_why_q  <= '0;
+      rd_eoh_q  <= '0;
     end else begin
       ivl_q     <= end_w;
       mode_q    <= mode_i;
@@ -277,6 +279,7 @@ module cm_bal_monitor #(
       rd_vld_q  <= rd_ok ? vld[rd_core_i]  : '0;
       rd_why_q  <= rd_ok ? why[rd_core_i]  : '0;
       rd_avg_q  <= (rd_ok && ent_ok) ? rd_ent : '0;
+      for (int e = 0; e < NLVL; e++) rd_eoh_q[e] <= (rd_entry_i == LIW'(e));
     end
   end
 
@@ -285,7 +288,7 @@ module cm_bal_monitor #(
   assign rd_level_o = rd_lvl_q;
   assign rd_stay_o  = rd_stay_q;
   assign rd_valid_o = rd_vld_q;
-  assign rd_avg_o   = rd_avg_q;
+  assign rd_avg_o   = (|(rd_eoh_q & rd_vld_q)) ? rd_avg_q : '0;
   assign rd_why_o   = rd_why_q;
 
   // The walk ends before the next interval end; the limit of every core is legal.
