@@ -40,6 +40,8 @@ import subprocess
 import sys
 import time
 
+from ecp5_synth import synth_cmds
+
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
 TARGET_MHZ = 100
@@ -148,7 +150,9 @@ def measure(spec, seeds, env):
     net, stat = os.path.join(out, f"{name}.json"), os.path.join(out, "stat.txt")
     run(nice + [yosys, "-q", "-p",
                 f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wv}; "
-                f"synth_ecp5 -top ooc_{top} -json {net}; tee -q -o {stat} stat"],
+                # the recipe the top uses too (scripts/ecp5_synth.py)
+                f"{synth_cmds('ooc_' + top, env)}; hierarchy -check; tee -q -o {stat} stat; "
+                f"check -noinit; blackbox =A:whitebox; write_json {net}"],
         os.path.join(out, "yosys.log"))
     st = open(stat).read()
     wff = wrapper_ffs(net, top)
@@ -207,7 +211,7 @@ def main():
         doc = json.load(open(path)) if os.path.exists(path) else doc
         doc["device"] = DEVICE
         doc["blocks_flow"] = {
-            "synth": f"{version([env['YOSYS'], '-V'])}: synth_ecp5",
+            "synth": f"{version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter)",
             "pnr": f"{version([env['NEXTPNR'], '--version'])}: --85k --package CABGA381 --speed 6 "
                    f"--freq {TARGET_MHZ} --out-of-context --seed <s>",
             "wrapper": "every port registered once (ooc_<top>); its flip-flops not counted in ff",

@@ -42,6 +42,8 @@ import subprocess
 import sys
 import time
 
+from ecp5_synth import synth_cmds
+
 TOP = "finegrain_ulx3s"
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "board": "ULX3S", "lut4_available": 83640}
@@ -195,9 +197,8 @@ def main():
     net = os.path.join(out, f"{TOP}.json")
     stat = os.path.join(out, "yosys_stat.txt")
     script = (f"read_verilog -sv -noassert {' '.join(a.srcs)} {wrap}; "
-              # synth_ecp5 without its `autoname` (cosmetic names; Yosys 0.23
-              # spends tens of minutes on it for this design)
-              f"synth_ecp5 -top {TOP}_cfg -run begin:check; hierarchy -check; "
+              # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
+              f"{synth_cmds(TOP + '_cfg')}; hierarchy -check; "
               f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
     # synthesis is skipped when its inputs (sources, wrapper, script) are unchanged
     h = hashlib.sha256(script.encode())

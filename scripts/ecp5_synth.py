@@ -1,0 +1,35 @@
+"""The Yosys recipe for the ECP5, one for both FPGA flows: the blocks out of
+context (scripts/fpga_ooc.py) and the ULX3S top (scripts/fpga_top.py).
+
+synth_ecp5 (Yosys 0.23) in three parts, with two changes between them:
+
+- Control sets.  Yosys makes every flip-flop whose D has a constant arm a
+  sync-reset (LSR) or enable (CE) flip-flop.  An ECP5 slice's two flip-flops
+  share one LSR and one CE, so a reset or enable with only a few users costs
+  slices and makes placement hard; below FPGA_MINSRST / FPGA_MINCE users
+  (default 8 / 4) it goes into the LUTs instead (dfflegalize -minsrst /
+  -mince, as synth_xilinx does).
+- One reset inverter.  The active-low resets reach the LSR (active high)
+  through a $_NOT_ per flip-flop, which ABC maps to a LUT4 each: the FPGA
+  top had 8,697 LUT4s and as many distinct LSR nets that all inverted the
+  same reset, and neither of nextpnr's placers could legalise it at 57 % of
+  the LUT4s.  opt_merge before the LUT mapping makes them one.
+
+`autoname` (cosmetic names; Yosys 0.23 spends tens of minutes on it for the
+top) is left out: the flow runs up to synth_ecp5's `check` label and its own
+checks after it.
+"""
+import os
+
+FFS = ("-cell $_DFF_?_ 01 -cell $_DFF_?P?_ r -cell $_SDFF_?P?_ r -cell $_DFFE_??_ 01 "
+       "-cell $_DFFE_?P??_ r -cell $_SDFFE_?P??_ r -cell $_DLATCH_?_ x")
+
+
+def synth_cmds(top, env=os.environ):
+    """Yosys commands from the read design to a mapped netlist (then run
+    `hierarchy -check; stat; check -noinit; blackbox =A:whitebox`)."""
+    mince, minsrst = int(env.get("FPGA_MINCE", "4")), int(env.get("FPGA_MINSRST", "8"))
+    return (f"synth_ecp5 -top {top} -run begin:map_ffs; "
+            f"dfflegalize -mince {mince} -minsrst {minsrst} {FFS}; "
+            f"synth_ecp5 -top {top} -run map_ffs:map_luts; opt_merge; "
+            f"synth_ecp5 -top {top} -run map_luts:check")
