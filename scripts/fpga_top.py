@@ -194,7 +194,7 @@ def main():
                 f"    .wifi_gpio0(wifi_gpio0));\nendmodule\n")
     net = os.path.join(out, f"{TOP}.json")
     stat = os.path.join(out, "yosys_stat.txt")
-    script = (f"read_verilog -sv -noassert {' '.join(a.srcs)} {wrap}; "
+    script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(a.srcs)} {wrap}; "
               # synth_ecp5 without its `autoname` (cosmetic names; Yosys 0.23
               # spends tens of minutes on it for this design)
               f"synth_ecp5 -top {TOP}_cfg -run begin:check; hierarchy -check; "
