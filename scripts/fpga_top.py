@@ -196,7 +196,7 @@ def main():
                 f"    .wifi_gpio0(wifi_gpio0));\nendmodule\n")
     net = os.path.join(out, f"{TOP}.json")
     stat = os.path.join(out, "yosys_stat.txt")
-    script = (f"read_verilog -sv -noassert {' '.join(a.srcs)} {wrap}; "
+    script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(a.srcs)} {wrap}; "
               # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
               f"{synth_cmds(TOP + '_cfg')}; hierarchy -check; "
               f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")

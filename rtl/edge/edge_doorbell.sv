@@ -21,13 +21,23 @@
 // ring or the pass-through write, or raises err_*.  A write accepted at edge
 // t is on ring_* / pt_* after edge t+1 (err_valid_o high in the cycle after
 // t+1): one edge more than a single-stage decoder.
+//
+// Style (docs/RTL_STYLE.md): error codes from edge_pkg (rtl/edge/edge_enc.toml,
+// the twin's sim/twin/gen/edge_doorbell_enc.h comes from the same list);
+// named assertions (rtl/include/fg_assert.svh); parameters the twin refuses
+// stop elaboration.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_doorbell #(
   parameter int ENTRIES    = 32,
   parameter int ADDR_W     = 64,
   parameter int DATA_W     = 32,
   parameter int RING_DEPTH = 16,
   parameter int PT_DEPTH   = 2,
-  localparam int IDW       = (ENTRIES > 1) ? $clog2(ENTRIES) : 1
+  // derived widths, not settable
+  localparam int IDW       = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,  // doorbell id
+  localparam int RCW       = $clog2(RING_DEPTH + 1),               // ring count 0..RING_DEPTH
+  localparam int PCW       = $clog2(PT_DEPTH + 1)                  // pass-through count
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -49,7 +59,7 @@ module edge_doorbell #(
   output logic              ring_valid_o,
   input  logic              ring_ready_i,
   output logic [IDW-1:0]    ring_id_o,
-  output logic [$clog2(RING_DEPTH+1)-1:0] ring_count_o,
+  output logic [RCW-1:0]    ring_count_o,
   // errors
   output logic              err_valid_o,
   output logic [1:0]        err_code_o,
@@ -59,9 +69,15 @@ module edge_doorbell #(
   output logic [15:0]       cnt_err_align_o,
   output logic [1:0]        err_status_o
 );
-  localparam logic [1:0] ERR_RANGE = 2'd1, ERR_ALIGN = 2'd2;
+  `FG_IMPORT(edge_pkg)
+  // Parameter legality, as the C twin (sim/twin/edge_doorbell.c) refuses:
+  // ports cross into C as 64-bit words at most.
+  `FG_ASSERT_PARAM(g_chk_entries, ENTRIES >= 1, "edge_doorbell: ENTRIES must be >= 1")
+  `FG_ASSERT_PARAM(g_chk_addr_w, ADDR_W >= 8 && ADDR_W <= 64, "edge_doorbell: ADDR_W must be 8..64")
+  `FG_ASSERT_PARAM(g_chk_data_w, DATA_W >= 1 && DATA_W <= 64, "edge_doorbell: DATA_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_depths, RING_DEPTH >= 1 && PT_DEPTH >= 1,
+                   "edge_doorbell: RING_DEPTH and PT_DEPTH must be >= 1")
 
-  localparam int RCW = $clog2(RING_DEPTH + 1), PCW = $clog2(PT_DEPTH + 1);
   localparam logic [ADDR_W-1:0] ONES = '1;
 
   logic ring_rdy, pt_rdy;
@@ -140,12 +156,13 @@ module edge_doorbell #(
   // the decode driving the enables of 64 + 2 x 16 flip-flops.
   logic              brange_q, balign_q;
   logic [ADDR_W-1:0] baddr_q;
-  logic [1:0]        err_code_q, status_q;
+  `FG_ENUM(edge_pkg, db_err_e) err_code_q, err_code;
+  logic [1:0]        status_q;
   logic [ADDR_W-1:0] err_addr_q;
   logic [31:0]       cnt_rings_q;
   logic [15:0]       cnt_range_q, cnt_align_q;
   wire               err_v     = brange_q || balign_q;
-  wire  [1:0]        err_code  = err_v ? (brange_q ? ERR_RANGE : ERR_ALIGN) : err_code_q;
+  assign err_code = err_v ? (brange_q ? edge_pkg::DB_ERR_RANGE : edge_pkg::DB_ERR_ALIGN) : err_code_q;
   wire  [ADDR_W-1:0] err_addr  = err_v ? baddr_q : err_addr_q;
   wire  [15:0]       cnt_range = (brange_q && cnt_range_q != 16'hffff) ? cnt_range_q + 16'd1 : cnt_range_q;
   wire  [15:0]       cnt_align = (balign_q && cnt_align_q != 16'hffff) ? cnt_align_q + 16'd1 : cnt_align_q;
@@ -156,7 +173,7 @@ module edge_doorbell #(
     if (!rst_ni) begin
       brange_q    <= 1'b0;
       balign_q    <= 1'b0;
-      err_code_q  <= '0;
+      err_code_q  <= edge_pkg::DB_ERR_NONE;
       err_addr_q  <= '0;
       cnt_rings_q <= '0;
       cnt_range_q <= '0;
@@ -185,9 +202,10 @@ module edge_doorbell #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // every decoded write goes exactly one way, into a queue with room
-      assert (32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(s_v_q));
-      assert (!ring_push || ring_rdy);
-      assert (!pt_push || pt_rdy);
+      `FG_ASSERT(db_decode_one_way,
+                 32'(ring_push) + 32'(pt_push) + 32'(bad_range) + 32'(bad_align) == 32'(s_v_q))
+      `FG_ASSERT(db_ring_push_room, !ring_push || ring_rdy)
+      `FG_ASSERT(db_pt_push_room, !pt_push || pt_rdy)
     end
   end
 
@@ -210,10 +228,10 @@ module edge_doorbell #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      db_in_eq_out_plus_held: assert (f_in_q - f_out_q == 8'(s_v_q) + 8'(ring_cnt) + 8'(pt_cnt));
-      db_ring_id_in_table: assert (!ring_push || 32'(id) < ENTRIES);
-      db_no_ring_overflow: assert (!ring_push || 32'(ring_cnt) < RING_DEPTH);
-      db_no_pt_overflow: assert (!pt_push || 32'(pt_cnt) < PT_DEPTH);
+      `FG_ASSERT(db_in_eq_out_plus_held, f_in_q - f_out_q == 8'(s_v_q) + 8'(ring_cnt) + 8'(pt_cnt))
+      `FG_ASSERT(db_ring_id_in_table, !ring_push || 32'(id) < ENTRIES)
+      `FG_ASSERT(db_no_ring_overflow, !ring_push || 32'(ring_cnt) < RING_DEPTH)
+      `FG_ASSERT(db_no_pt_overflow, !pt_push || 32'(pt_cnt) < PT_DEPTH)
     end
   end
 `endif

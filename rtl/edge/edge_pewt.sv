@@ -34,6 +34,13 @@
 //   completion 71, error 19, push counter 32 bits.  All registers: 989 bits
 //   = 123.6 B, still under 160 B (Yosys synth_ecp5: 991 FFs, the 2 extra
 //   being a read register Yosys makes of the order FIFO's read port).
+//
+// Style (docs/RTL_STYLE.md): entry states and error codes from edge_pkg
+// (rtl/edge/edge_enc.toml, the twin's sim/twin/gen/edge_pewt_enc.h comes from
+// the same list); named assertions (rtl/include/fg_assert.svh); parameters
+// the twin refuses stop elaboration.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_pewt #(
   parameter int ENTRIES = 4,
   parameter int ADDR_W  = 64,
@@ -41,8 +48,9 @@ module edge_pewt #(
   parameter int SLOT_W  = 6,
   parameter int THR_W   = 6,
   parameter int REGS_W  = 7,
-  localparam int IDW    = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,
-  localparam int CW     = $clog2(ENTRIES + 1)
+  // derived widths, not settable
+  localparam int IDW    = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,  // entry index
+  localparam int CW     = $clog2(ENTRIES + 1)                   // entry count 0..ENTRIES
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -82,17 +90,25 @@ module edge_pewt #(
   output logic [15:0]       cnt_err_o,
   output logic [31:0]       cnt_push_o
 );
-  localparam logic [1:0] ERR_START_EMPTY = 2'd1, ERR_START_BUSY = 2'd2, ERR_EXIT_UNKNOWN = 2'd3;
+  `FG_IMPORT(edge_pkg)
+  // Parameter legality, as the C twin (sim/twin/edge_pewt.c) refuses: ports
+  // cross into C as 64-bit words at most, entry masks are 64-bit words.
+  `FG_ASSERT_PARAM(g_chk_entries, ENTRIES >= 1 && ENTRIES <= 64, "edge_pewt: ENTRIES must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_addr_w, ADDR_W >= 1 && ADDR_W <= 64, "edge_pewt: ADDR_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_tag_w, TAG_W >= 1 && TAG_W <= 64, "edge_pewt: TAG_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_slot_w, SLOT_W >= 1 && SLOT_W <= 32, "edge_pewt: SLOT_W must be 1..32")
+  `FG_ASSERT_PARAM(g_chk_thr_w, THR_W >= 1 && THR_W <= 64, "edge_pewt: THR_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_regs_w, REGS_W >= 1 && REGS_W <= 64, "edge_pewt: REGS_W must be 1..64")
 
   // ---------------------------------------------------------------- state
-  // Entry state: PENDING = pend[i], RUNNING = run[i], FREE = neither (never
-  // both: asserted below); the flops live in the entries' scopes (g_ent).
+  // Entry state (edge_pkg::pewt_state_e, in the entries' scopes g_ent[i]):
+  // pend[i] = PENDING, run[i] = RUNNING, FREE = neither.
   logic [ENTRIES-1:0] pend, run;
   logic              cpl_v_q;
   logic [TAG_W-1:0]  cpl_tag_q;
   logic [SLOT_W-1:0] cpl_slot_q;
   logic              err_v_q;
-  logic [1:0]        err_code_q;
+  `FG_ENUM(edge_pkg, pewt_err_e) err_code_q, err_code;
   logic [15:0]       cnt_err_q;
   logic [31:0]       cnt_push_q;
 
@@ -106,7 +122,7 @@ module edge_pewt #(
 
   // ------------------------------------------------------------ the entries
   // Entry i is generate scope g_ent[i] (one group of signals per entry in the
-  // waveforms): its two state bits and its payload.  The payload is plain
+  // waveforms): its state (FREE / PENDING / RUNNING by name) and its payload.  The payload is plain
   // enable flops without reset, meaningful only while the entry is PENDING /
   // RUNNING.  Each entry offers its fields to the head read-out when it is
   // the head and its tag to the completion when its slot exits; the outputs
@@ -119,22 +135,24 @@ module edge_pewt #(
   logic [ENTRIES*TAG_W-1:0]  exit_sel;                       // entry i's tag if its slot exits
 
   for (genvar i = 0; i < ENTRIES; i++) begin : g_ent
-    logic              pend_q, run_q;
+    // the state keeps the package's encoding (Yosys would otherwise re-encode it)
+    (* fsm_encoding = "none" *) `FG_ENUM(edge_pkg, pewt_state_e) state_q;
     logic [ADDR_W-1:0] kernel_q, param_q;
     logic [TAG_W-1:0]  tag_q;
     logic [THR_W-1:0]  thr_q;
     logic [REGS_W-1:0] regs_q;
     logic [SLOT_W-1:0] slot_q;
 
+    // at most one of push / start / exit names an entry at an edge (a push
+    // takes a FREE entry, a start the PENDING head, an exit a RUNNING one)
     always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        pend_q <= 1'b0;
-        run_q  <= 1'b0;
-      end else begin
-        pend_q <= (pend_q && !start_oh[i]) || push_oh[i];
-        run_q  <= (run_q && !exit_oh[i]) || start_oh[i];
-      end
+      if (!rst_ni)           state_q <= edge_pkg::PEWT_ST_FREE;
+      else if (push_oh[i])   state_q <= edge_pkg::PEWT_ST_PENDING;
+      else if (start_oh[i])  state_q <= edge_pkg::PEWT_ST_RUNNING;
+      else if (exit_oh[i])   state_q <= edge_pkg::PEWT_ST_FREE;
     end
+    wire pend_q = state_q == edge_pkg::PEWT_ST_PENDING;
+    wire run_q  = state_q == edge_pkg::PEWT_ST_RUNNING;
 
     always_ff @(posedge clk_i) begin
       if (push_oh[i]) begin
@@ -220,8 +238,8 @@ module edge_pewt #(
 
   // ------------------------------------------------ errors and counters
   wire        any_err  = start_empty || start_busy || exit_err;
-  wire [1:0]  err_code = start_empty ? ERR_START_EMPTY :
-                         start_busy  ? ERR_START_BUSY : ERR_EXIT_UNKNOWN;
+  assign err_code = start_empty ? edge_pkg::PEWT_ERR_START_EMPTY :
+                    start_busy  ? edge_pkg::PEWT_ERR_START_BUSY : edge_pkg::PEWT_ERR_EXIT_UNKNOWN;
   wire [1:0]  n_err    = 2'(start_empty || start_busy) + 2'(exit_err);
   wire [16:0] err_sum  = {1'b0, cnt_err_q} + 17'(n_err);
 
@@ -231,7 +249,7 @@ module edge_pewt #(
       cpl_tag_q  <= '0;
       cpl_slot_q <= '0;
       err_v_q    <= 1'b0;
-      err_code_q <= '0;
+      err_code_q <= edge_pkg::PEWT_ERR_NONE;
       cnt_err_q  <= '0;
       cnt_push_q <= '0;
     end else begin
@@ -259,21 +277,28 @@ module edge_pewt #(
   assign cnt_push_o   = cnt_push_q;
 
   // ----------------------------------------------------------- invariants
+  // no two RUNNING entries share a slot (one flag, so that the assertion is
+  // one named property, not one per unrolled pair)
+  logic slots_distinct;
+  always_comb begin
+    slots_distinct = 1'b1;
+    for (int i = 0; i < ENTRIES; i++)
+      for (int j = 0; j < ENTRIES; j++)
+        if (j > i && run[i] && run[j] && slots[i*SLOT_W +: SLOT_W] == slots[j*SLOT_W +: SLOT_W])
+          slots_distinct = 1'b0;
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert ((pend & run) == '0);                      // one state per entry
-      assert (n_pending_o == popcnt(pend));             // the order FIFO holds the PENDING entries
-      assert (32'(n_pending_o) + 32'(n_running_o) + 32'(n_free_o) == ENTRIES);
-      if (hd_valid_o) assert (pend[hd_idx_o]);          // the head is PENDING
+      `FG_ASSERT(pewt_one_state_per_entry, (pend & run) == '0)
+      `FG_ASSERT(pewt_order_counts_pending, n_pending_o == popcnt(pend))  // the order FIFO holds the PENDING entries
+      `FG_ASSERT(pewt_counts_sum_to_entries, 32'(n_pending_o) + 32'(n_running_o) + 32'(n_free_o) == ENTRIES)
+      `FG_ASSERT(pewt_head_is_pending, !hd_valid_o || pend[hd_idx_o])
       // exit_slot_i means something only with exit_valid_i (a 4-state simulator
       // sees X there otherwise; issue 15 item 7)
-      if (exit_valid_i) assert (popcnt(exit_hit) <= CW'(1));
-      for (int i = 0; i < ENTRIES; i++)                 // no two RUNNING entries share a slot
-        for (int j = 0; j < ENTRIES; j++)
-          if (j > i) assert (!(run[i] && run[j] &&
-                               slots[i*SLOT_W +: SLOT_W] == slots[j*SLOT_W +: SLOT_W]));
-      if (push) assert (free_m[free_idx]);              // a push takes a FREE entry
-      if (start_ok) assert (!(|(start_hit & ~exit_oh))); // never two warps in one slot
+      `FG_ASSERT(pewt_exit_slot_unique, !exit_valid_i || popcnt(exit_hit) <= CW'(1))
+      `FG_ASSERT(pewt_running_slots_distinct, slots_distinct)
+      `FG_ASSERT(pewt_push_takes_free, !push || free_m[free_idx])
+      `FG_ASSERT(pewt_start_slot_free, !start_ok || !(|(start_hit & ~exit_oh)))  // never two warps in one slot
     end
   end
 
@@ -299,9 +324,9 @@ module edge_pewt #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      pewt_order_holds_the_pending: assert (f_ord_ok);
-      pewt_order_no_overflow: assert (!push || unused_ord_ready);
-      pewt_head_idx_in_table: assert (!hd_valid_o || 32'(hd_idx_o) < ENTRIES);
+      `FG_ASSERT(pewt_order_holds_the_pending, f_ord_ok)
+      `FG_ASSERT(pewt_order_no_overflow, !push || unused_ord_ready)
+      `FG_ASSERT(pewt_head_idx_in_table, !hd_valid_o || 32'(hd_idx_o) < ENTRIES)
     end
   end
 `endif

@@ -10,9 +10,14 @@
 // empty (the C twin models the same): it never shows storage that was never
 // written, whose contents a real flop or RAM does not define (issue 15
 // item 7, found with Verilator's randomized initial state).
+// Named assertions: rtl/include/fg_assert.svh (docs/RTL_STYLE.md).
+`include "fg_assert.svh"
 module fg_fifo #(
   parameter int WIDTH = 8,
-  parameter int DEPTH = 4
+  parameter int DEPTH = 4,
+  // derived widths, not settable
+  localparam int PW    = (DEPTH > 1) ? $clog2(DEPTH) : 1,  // pointer
+  localparam int CW    = $clog2(DEPTH + 1)                 // count 0..DEPTH
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,  // synchronous, active low
@@ -22,15 +27,15 @@ module fg_fifo #(
   output logic             valid_o,
   input  logic             ready_i,
   output logic [WIDTH-1:0] data_o,
-  output logic [$clog2(DEPTH+1)-1:0] count_o
+  output logic [CW-1:0]    count_o
 `ifdef FORMAL
   ,  // the storage and read pointer, for the proofs of the blocks around (docs/FORMAL.md)
   output logic [DEPTH*WIDTH-1:0] f_mem_o,
-  output logic [((DEPTH > 1) ? $clog2(DEPTH) : 1)-1:0] f_rptr_o
+  output logic [PW-1:0]    f_rptr_o
 `endif
 );
-  localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
-  localparam int CW = $clog2(DEPTH+1);
+  `FG_ASSERT_PARAM(g_chk_width, WIDTH >= 1, "fg_fifo: WIDTH must be >= 1")
+  `FG_ASSERT_PARAM(g_chk_depth, DEPTH >= 1, "fg_fifo: DEPTH must be >= 1")
   localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
 
   logic [WIDTH-1:0] mem_q [DEPTH];
@@ -79,8 +84,8 @@ module fg_fifo #(
   // Invariants: occupancy within [0, DEPTH]; pointers in range.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (32'(count_q) <= DEPTH);
-      assert (32'(wptr_q) < DEPTH && 32'(rptr_q) < DEPTH);
+      `FG_ASSERT(fifo_count_in_range, 32'(count_q) <= DEPTH)
+      `FG_ASSERT(fifo_ptrs_in_range, 32'(wptr_q) < DEPTH && 32'(rptr_q) < DEPTH)
     end
   end
 
@@ -118,11 +123,11 @@ module fg_fifo #(
   wire [PW-1:0] f_tpos = PW'((f_tsum >= DEPTH) ? f_tsum - DEPTH : f_tsum);
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      fifo_wptr_rptr_count: assert (wptr_q == f_wexp);
-      fifo_head_mirrors_storage: assert (count_q == '0 ? head_q == '0 : head_q == mem_q[rptr_q]);
-      fifo_tracked_held: assert (!f_trk_q || f_ahead_q < count_q);
-      fifo_tracked_stored: assert (!f_trk_q || mem_q[f_tpos] == f_data_q);
-      fifo_tracked_leaves_in_order: assert (!(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q);
+      `FG_ASSERT(fifo_wptr_rptr_count, wptr_q == f_wexp)
+      `FG_ASSERT(fifo_head_mirrors_storage, count_q == '0 ? head_q == '0 : head_q == mem_q[rptr_q])
+      `FG_ASSERT(fifo_tracked_held, !f_trk_q || f_ahead_q < count_q)
+      `FG_ASSERT(fifo_tracked_stored, !f_trk_q || mem_q[f_tpos] == f_data_q)
+      `FG_ASSERT(fifo_tracked_leaves_in_order, !(f_trk_q && pop && f_ahead_q == '0) || data_o == f_data_q)
     end
   end
 `endif

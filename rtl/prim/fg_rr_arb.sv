@@ -2,9 +2,11 @@
 // after the priority pointer; when the grant is taken (ack_i) the pointer
 // moves just past the winner, so every requester is served within N grants.
 // gnt_o / idx_o are combinational in req_i: use inside a block, not at a
-// block boundary.
+// block boundary.  Named assertions: rtl/include/fg_assert.svh.
+`include "fg_assert.svh"
 module fg_rr_arb #(
-  parameter int N = 4
+  parameter int N  = 4,
+  localparam int IW = (N > 1) ? $clog2(N) : 1  // index width (derived)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -12,9 +14,9 @@ module fg_rr_arb #(
   input  logic                 ack_i,
   output logic                 valid_o,
   output logic [N-1:0]         gnt_o,
-  output logic [((N > 1) ? $clog2(N) : 1)-1:0] idx_o
+  output logic [IW-1:0]        idx_o
 );
-  localparam int IW = (N > 1) ? $clog2(N) : 1;
+  `FG_ASSERT_PARAM(g_chk_n, N >= 1, "fg_rr_arb: N must be >= 1")
   localparam logic [IW:0] NN = (IW+1)'(N);
 
   logic [IW-1:0] ptr_q;
@@ -51,8 +53,8 @@ module fg_rr_arb #(
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (32'(ptr_q) < N);
-      assert (!found || req_i[idx_o]);
+      `FG_ASSERT(arb_ptr_in_range, 32'(ptr_q) < N)
+      `FG_ASSERT(arb_grant_on_requester, !found || req_i[idx_o])
     end
   end
 
@@ -77,9 +79,9 @@ module fg_rr_arb #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      arb_served_within_n: assert (&f_fair);
-      arb_grant_iff_request: assert (found == (req_i != '0));
-      arb_idx_in_range: assert (32'(idx_o) < N);
+      `FG_ASSERT(arb_served_within_n, &f_fair)
+      `FG_ASSERT(arb_grant_iff_request, found == (req_i != '0))
+      `FG_ASSERT(arb_idx_in_range, 32'(idx_o) < N)
     end
   end
 `endif

@@ -19,7 +19,9 @@
 
 #include "fg_block.h"
 
-enum { DB_ERR_NONE = 0, DB_ERR_RANGE = 1, DB_ERR_ALIGN = 2 };
+/* DB_ERR_NONE / _RANGE / _ALIGN (err_code_o): generated from the list the RTL's
+ * edge_pkg comes from too (rtl/edge/edge_enc.toml, docs/RTL_STYLE.md) */
+#include "gen/edge_doorbell_enc.h"
 
 #define EDGE_DOORBELL_INPUTS(X)                                                                    \
     X(cfg_base_i, 64) X(cfg_region_log2_i, 6) X(cfg_stride_log2_i, 6) X(wr_valid_i, 1)             \

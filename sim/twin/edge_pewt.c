@@ -16,8 +16,8 @@ typedef struct {
     edge_pewt_params p;
     uint64_t m_ent, m_addr, m_tag, m_slot, m_thr, m_regs;
     pewt_entry *e;     /* kernel_q, param_q, tag_q, thr_q, regs_q, slot_q */
-    uint64_t pend;     /* pend_q */
-    uint64_t run;      /* run_q */
+    uint64_t pend;     /* bit i: g_ent[i].state_q == PEWT_ST_PENDING */
+    uint64_t run;      /* bit i: g_ent[i].state_q == PEWT_ST_RUNNING */
     fg_fifo_c order;   /* u_order: entry indices in arrival order (uint8_t) */
     bool cpl_v;        /* cpl_v_q */
     uint64_t cpl_tag;  /* cpl_tag_q */

@@ -42,7 +42,10 @@
 
 #include "fg_block.h"
 
-enum { PEWT_ERR_NONE = 0, PEWT_ERR_START_EMPTY = 1, PEWT_ERR_START_BUSY = 2, PEWT_ERR_EXIT_UNKNOWN = 3 };
+/* PEWT_ERR_* (err_code_o) and PEWT_ST_* (an entry's state): generated from the
+ * list the RTL's edge_pkg comes from too (rtl/edge/edge_enc.toml,
+ * docs/RTL_STYLE.md) */
+#include "gen/edge_pewt_enc.h"
 
 /* Widths below are those of the default configuration. */
 #define EDGE_PEWT_INPUTS(X)                                                                        \

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# RTL style checks (issue 15 item 6, docs/RTL_STYLE.md), run by make test as
+# one test (TAP):
+#  - the packages and twin headers generated from rtl/<area>/<area>_enc.toml
+#    are current, and blocks not converted yet agree with the lists
+#    (scripts/rtl_pkg.py --check); every generated C header compiles alone;
+#  - an illegal parameter stops elaboration with its message, in Verilator
+#    and in Yosys (`FG_ASSERT_PARAM, rtl/include/fg_assert.svh), one case per
+#    converted block, and the same block at its defaults elaborates;
+#  - a failing `FG_ASSERT prints the invariant's name (Icarus, a 3-line
+#    bench; the verilated models print the same $error, docs/RTL_STYLE.md).
+set -u
+cd "$(dirname "$0")/.."
+out=${BUILD:-build}/rtl_style; mkdir -p "$out"
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" = 1 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+scripts/rtl_pkg.py --check >"$out/rtl_pkg.log" 2>&1; r=$?
+sed 's/^/# /' "$out/rtl_pkg.log"
+ok "$([ $r = 0 ] && echo 1)" "generated packages and C headers current, unconverted blocks agree"
+for h in sim/twin/gen/*_enc.h; do
+  gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -x c "$h" >"$out/hdr.log" 2>&1
+  ok "$([ $? = 0 ] && echo 1)" "$h compiles alone"
+done
+
+# block | top | sources | illegal parameter | message expected
+cases=(
+  "edge_pewt|edge_pewt|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_pewt.sv|SLOT_W=33|edge_pewt: SLOT_W must be 1..32"
+  "edge_doorbell|edge_doorbell|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_doorbell.sv|ADDR_W=65|edge_doorbell: ADDR_W must be 8..64"
+  "fg_fifo|fg_fifo|rtl/prim/fg_fifo.sv|DEPTH=0|fg_fifo: DEPTH must be >= 1"
+  "fg_rr_arb|fg_rr_arb|rtl/prim/fg_rr_arb.sv|N=0|fg_rr_arb: N must be >= 1"
+  "fg_sram_sp|fg_sram_sp|rtl/prim/fg_sram_sp.sv|WIDTH=0|fg_sram_sp: WIDTH must be >= 1"
+)
+for c in "${cases[@]}"; do
+  IFS='|' read -r name top srcs bad msg <<<"$c"
+  verilator --lint-only -Wall --assert -Irtl/include --top-module "$top" $srcs >"$out/$name.ok.log" 2>&1
+  ok "$([ $? = 0 ] && echo 1)" "verilator: $name elaborates at its defaults"
+  verilator --lint-only -Wall --assert -Irtl/include --top-module "$top" "-G$bad" $srcs >"$out/$name.bad.log" 2>&1; r=$?
+  grep -m1 "$msg" "$out/$name.bad.log" | sed 's/^/# /'
+  ok "$([ $r != 0 ] && grep -q "$msg" "$out/$name.bad.log" && echo 1)" "verilator: $name $bad stops elaboration with its message"
+  yosys -q -p "read_verilog -sv -noassert -Irtl/include $srcs; chparam -set ${bad%%=*} ${bad#*=} $top; hierarchy -check -top $top" \
+    >"$out/$name.ybad.log" 2>&1; r=$?
+  ok "$([ $r != 0 ] && grep -q "$msg" "$out/$name.ybad.log" && echo 1)" "yosys: $name $bad stops elaboration with its message"
+done
+
+cat >"$out/tb_named.sv" <<'SV'
+`include "fg_assert.svh"
+module tb_named; logic clk = 0; initial begin #1 clk = 1; #1 $finish; end
+  always_ff @(posedge clk) begin `FG_ASSERT(tb_named_invariant, 1'b0) end
+endmodule
+SV
+iverilog -g2012 -Irtl/include -o "$out/tb_named.vvp" "$out/tb_named.sv" >"$out/tb_named.log" 2>&1 &&
+  vvp -n "$out/tb_named.vvp" >>"$out/tb_named.log" 2>&1
+grep -m1 "tb_named_invariant" "$out/tb_named.log" | sed 's/^/# /'
+ok "$(grep -q "FG_ASSERT tb_named_invariant failed" "$out/tb_named.log" && echo 1)" "a failing FG_ASSERT names its invariant (Icarus)"
+echo "1..$n"
+exit $fail
