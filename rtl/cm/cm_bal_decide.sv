@@ -7,9 +7,9 @@
 // was the block's critical path, 74.6 MHz with the compares, the level
 // decision, the exploration and the stay count in one stage):
 //
-//   stage A (registers): the core's interval-end snapshot (sample, level, stay
-//            count, valid bits, kernel boundary) and its table row; the
-//            levels one above and one below
+//   stage A (registers): the core's interval-end snapshot (sample, clamped
+//            to 2^SGW - 1, level, stay count, valid bits, kernel boundary)
+//            and its table row; the levels one above and one below
 //   stage B (registers): the row's three entries the decision reads (current
 //            level, one above, one below) and whether they are valid; 3 x
 //            sample; Part-1's level and, from it, the three outcomes Part-2
@@ -63,7 +63,7 @@ module cm_bal_decide #(
   // the core walked this cycle
   input  logic               in_v_i,
   input  logic [CIW-1:0]     in_c_i,
-  input  logic [SGW-1:0]     in_sample_i,
+  input  logic [SGW:0]       in_sample_i,    // unclamped (0..NSCHED x INTERVAL)
   input  logic [LIW-1:0]     in_lvl_i,
   input  logic [XW-1:0]      in_stay_i,
   input  logic [NLVL-1:0]    in_valid_i,
@@ -242,7 +242,7 @@ module cm_bal_decide #(
   always_ff @(posedge clk_i) begin
     a_c_q       <= in_c_i;
     a_kb_q      <= in_kb_i;
-    a_s_q       <= in_sample_i;
+    a_s_q       <= in_sample_i[SGW] ? '1 : in_sample_i[SGW-1:0];  // clamped to 2^SGW - 1
     a_lvl_q     <= in_lvl_i;
     a_lup_q     <= in_lvl_i + 1'b1;
     a_llo_q     <= in_lvl_i - 1'b1;

@@ -137,7 +137,7 @@ module cm_bal_monitor #(
   logic [XW-1:0]   stay    [C];
   logic [NLVL-1:0] vld     [C];
   logic [2:0]      why     [C];
-  logic [SGW-1:0]  s_sample[C];
+  logic [SGW:0]    s_sample[C];
   logic [LIW-1:0]  s_lvl   [C];
   logic [XW-1:0]   s_stay  [C];
   logic [NLVL-1:0] s_valid [C];
