@@ -15,7 +15,7 @@
 #define NP 4
 #define NL 9
 #define IV 1024
-#define WALK (NC + CM_BAL_COMMIT_EDGES) /* core c's interval-end decision is visible from cycle c + 4 of the next interval */
+#define WALK (NC + CM_BAL_COMMIT_EDGES) /* core c's interval-end decision is visible from cycle c + 5 of the next interval */
 #define RD0 WALK       /* cycles RD0..RD0+NC-1 read the cores, then 9 table entries each */
 #define RDEND (RD0 + NC + NC * NL) /* end of the read-out cycles */
 #define S0 40 /* stall bits start here (after the cores' limits were read) */
@@ -414,8 +414,8 @@ static void test_kernel_invalidation(void **st) {
 }
 
 /* The serial walk (issue 11): after an interval end (its last cycle, edge
- * E), core c's decision is committed at edge E + 4 + c, so reading core c in
- * cycle c + 3 of the next interval still shows its old level, in cycle c + 4
+ * E), core c's decision is committed at edge E + 5 + c, so reading core c in
+ * cycle c + 4 of the next interval still shows its old level, in cycle c + 5
  * the new one; the central decision and CM-CPU limit change at E itself.  A
  * kernel boundary between the interval end and the commit clears the valid
  * bits and stay count on top of the decision, as if it had come after it. */
@@ -441,7 +441,7 @@ static void test_walk_timing(void **st) {
             assert_int_equal(o->cpu_limit_o, 48);
         }
         if (pos < 12) {
-            bool done = pos >= c + 4; /* a literal: CM_BAL_COMMIT_EDGES is what is tested */
+            bool done = pos >= c + 5; /* a literal: CM_BAL_COMMIT_EDGES is what is tested */
             assert_int_equal(o->rd_limit_o, done ? 24 : 48);
             assert_int_equal(o->rd_level_o, done ? 7 : 8);
             assert_int_equal(o->rd_why_o, done ? CM_WHY_DOWN : CM_WHY_HOLD);
@@ -468,15 +468,16 @@ static uint64_t walk_events(const cm_bal_monitor_params *p, const char *what, ui
     fg_rng_seed(&g, tb_seed(what));
     fg_block *b = tb_block(&cm_bal_monitor_class, p, NULL);
     const unsigned nc = p->c, np = p->p, ns = p->nsched, iv = p->interval, walk_len = nc + CM_BAL_COMMIT_EDGES;
-    unsigned ciw = 1;
+    unsigned ciw = 1, kw = 1; /* rd_core_i and k_i widths: clog2(C), clog2(NSCHED x INTERVAL) + 1 */
     while ((1u << ciw) < nc) ciw++;
+    while ((1u << (kw - 1)) < ns * iv) kw++;
     cm_bal_monitor_in_t in = {.mode_i = CM_MODE_BAL, .k_i = CM_K_BAL1};
     unsigned pm = 0, pg[CM_MAX_CORES] = {0};
     uint64_t ev_walk = 0, resets = 0, walk_cut = 0, since = 0; /* since: cycles since the last reset */
     for (uint64_t cyc = 0; cyc < ncyc; cyc++, since++) {
         unsigned pos = (unsigned)(since % iv);
-        if (pos == 0) {
-            pm = (unsigned)fg_rng_below(&g, 140);
+        if (pos == 0) { /* congestion: one interval in 4 up to every partition stalled every cycle */
+            pm = (unsigned)fg_rng_below(&g, fg_rng_chance(&g, 1, 4) ? 257 : 140);
             for (unsigned c = 0; c < nc; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
         }
         bool walk = (since >= iv && pos < walk_len) || pos == iv - 1;
@@ -484,7 +485,8 @@ static uint64_t walk_events(const cm_bal_monitor_params *p, const char *what, ui
             in.mode_i = fg_rng_chance(&g, 2, 3) ? CM_MODE_BAL : fg_rng_below(&g, 4);
             ev_walk += walk;
         }
-        if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.k_i = fg_rng_below(&g, 300);
+        if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) /* now and then any k the port takes */
+            in.k_i = fg_rng_below(&g, fg_rng_chance(&g, 1, 8) ? 1ull << kw : 300);
         if (fg_rng_chance(&g, 1, walk ? 40 : 3000)) in.static_i = fg_rng_below(&g, 64);
         in.kstart_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1ull << fg_rng_below(&g, nc) : 0;
         in.kend_i = fg_rng_chance(&g, 1, walk ? 10 : 2000) ? 1ull << fg_rng_below(&g, nc) : 0;
@@ -527,6 +529,58 @@ static void test_odd_random(void **st) {
     (void)st;
     cm_bal_monitor_params p = cm_bal_monitor_odd_params();
     walk_events(&p, "cm_bal_monitor odd configuration", tb_cycles(1100000) / 4, 0, false);
+}
+
+/* Directed, in the second configuration (issue 15 item 2: its cores' valid
+ * bits and interval-end snapshots, and its wider statistics and knob, were
+ * left untoggled by the random runs): every core is walked through every
+ * level and back, in lockstep, with literal checks through the read port.
+ * With k at the port's maximum Part-2 never overrides, so full congestion
+ * (every partition stalled every cycle: stallMC = stallnet = 6000 >= 4096,
+ * the statistics' top bit) lowers every core one level per interval (exploring up
+ * from level 0 after 3 intervals there) until all 9 entries are valid; a
+ * kernel boundary on every core in an interval-end cycle then clears them all
+ * (that interval end updates no entry) and no congestion raises every core
+ * back to the top. */
+static void test_odd_levels(void **st) {
+    (void)st;
+    cm_bal_monitor_params p = cm_bal_monitor_odd_params();
+    const unsigned nc = p.c, iv = p.interval, walk_len = nc + CM_BAL_COMMIT_EDGES;
+    fg_rng g;
+    fg_rng_seed(&g, tb_seed("cm_bal_monitor odd levels"));
+    fg_block *b = tb_block(&cm_bal_monitor_class, &p, NULL);
+    cm_bal_monitor_in_t in = {.mode_i = CM_MODE_BAL, .k_i = (1u << 13) - 1}; /* k_i: 13 bits here */
+    unsigned valid[CM_MAX_CORES] = {0}, level[CM_MAX_CORES] = {0};
+    for (unsigned it = 0; it < 24; it++) {
+        bool congested = it < 12;
+        for (unsigned pos = 0; pos < iv; pos++) {
+            in.stall_mc_i = in.stall_net_i = congested ? 0x3f : 0;
+            in.issue_stall_i = 0;
+            for (unsigned c = 0; c < 3 * nc; c++) in.issue_stall_i |= (uint64_t)fg_rng_chance(&g, 1, 2) << c;
+            in.kstart_i = (it == 12 && pos == iv - 1) ? (1ull << nc) - 1 : 0; /* at the interval end */
+            bool rd = pos >= walk_len && pos < walk_len + nc; /* after the walk: core pos - walk_len */
+            in.rd_core_i = rd ? pos - walk_len : 0;
+            tb_step(b, &in);
+            const cm_bal_monitor_out_t *o = fg_block_out(b);
+            if (rd) {
+                valid[pos - walk_len] = (unsigned)o->rd_valid_o;
+                level[pos - walk_len] = (unsigned)o->rd_level_o;
+            }
+            if (pos == 0 && it > 0) { /* the last interval's statistics */
+                assert_int_equal(o->stall_mc_o, it <= 12 ? 6000 : 0);
+                assert_int_equal(o->stall_net_o, it <= 12 ? 6000 : 0);
+            }
+        }
+        for (unsigned c = 0; c < nc; c++) { /* the state the last interval end left */
+            if (it >= 1 && it <= 8) assert_int_equal(level[c], 8 - it); /* one level down per interval */
+            if (it == 10) assert_int_equal(valid[c], 0x1ff);             /* every level visited */
+            if (it == 13) assert_int_equal(valid[c], 0);                 /* cleared by the kernel boundary ... */
+            if (it == 13) assert_int_equal(level[c], 1);                 /* ... which left the level's step up */
+            if (it == 21) assert_int_equal(level[c], NL - 1);            /* back at the top, 48 warps */
+            if (it == 21) assert_int_equal(valid[c], 0x1fe);             /* entry 0 not rewritten since */
+        }
+    }
+    fg_block_free(b);
 }
 
 /* Mid-run resets in lockstep (issue 15 item 3), both configurations: resets
@@ -689,6 +743,7 @@ int main(void) {
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_random_walk_events),
         cmocka_unit_test(test_odd_random),
+        cmocka_unit_test(test_odd_levels),
         cmocka_unit_test(test_reset_lockstep),
         cmocka_unit_test(test_params),
     };

@@ -14,7 +14,9 @@
 // memory bank conflicts, coalescing stalls).  Both are "could not issue"
 // cycles; the counter adds the set bits, so stallGPU is 0..NSCHED x INTERVAL.
 // It holds cycles 0..INTERVAL-2 (SGW bits, at most 2046); the interval's
-// sample (0..2048, this cycle included) is clamped to 2^SGW - 1.
+// sample (0..2048, this cycle included) is kept in SGW + 1 bits in the
+// snapshot and clamped to 2^SGW - 1 by the shared decision datapath (once,
+// instead of in every core: issue 11, area).
 //
 // Registers: the stallGPU counter, the level index, the 2-bit stay counter,
 // the NLVL valid bits of the table and a 3-bit "why" code (observability);
@@ -59,14 +61,13 @@ module cm_bal_core #(
   output logic [NLVL-1:0]    valid_o,
   output logic [2:0]         why_o,
   // snapshot of the last interval end
-  output logic [SGW-1:0]     s_sample_o,
+  output logic [SGW:0]       s_sample_o,     // unclamped: 0..NSCHED x INTERVAL
   output logic [LIW-1:0]     s_lvl_o,
   output logic [XW-1:0]      s_stay_o,
   output logic [NLVL-1:0]    s_valid_o,
   output logic               s_kb_o
 );
   localparam logic [LIW-1:0] TOP  = LIW'(NLVL - 1);
-  localparam logic [SGW-1:0] SMAX = '1;
 
   logic [SGW-1:0]  cnt_q;
   logic [LIW-1:0]  lvl_q, lvl_d;
@@ -74,7 +75,7 @@ module cm_bal_core #(
   logic [NLVL-1:0] valid_q, valid_d;
   logic [2:0]      why_q, why_d;
   logic            kb_seen_q;      // a kernel boundary at an edge since the interval end
-  logic [SGW-1:0]  s_sample_q;
+  logic [SGW:0]    s_sample_q;
   logic [LIW-1:0]  s_lvl_q;
   logic [XW-1:0]   s_stay_q;
   logic [NLVL-1:0] s_valid_q;
@@ -82,12 +83,10 @@ module cm_bal_core #(
 
   logic [$clog2(NSCHED+1)-1:0] pop;
   logic [SGW:0]    sample_full;
-  logic [SGW-1:0]  sample;
   logic            kb, keep_lvl, keep_stay, keep_valid;
 
   assign pop         = $bits(pop)'($countones(issue_stall_i));
   assign sample_full = {1'b0, cnt_q} + (SGW+1)'(pop);
-  assign sample      = sample_full[SGW] ? SMAX : sample_full[SGW-1:0];
   assign kb          = kstart_i || kend_i;
 
   // Events since the interval end, this cycle's included, on top of a commit.
@@ -117,7 +116,7 @@ module cm_bal_core #(
       why_q     <= '0;
       kb_seen_q <= 1'b0;
     end else begin
-      cnt_q     <= end_i ? '0 : sample;
+      cnt_q     <= end_i ? '0 : sample_full[SGW-1:0];  // below the clamp within the interval
       lvl_q     <= lvl_d;
       stay_q    <= stay_d;
       valid_q   <= valid_d;
@@ -129,7 +128,7 @@ module cm_bal_core #(
   // snapshot: no reset (read only by a walk, which starts at an interval end)
   always_ff @(posedge clk_i) begin
     if (end_i) begin
-      s_sample_q <= sample;
+      s_sample_q <= sample_full;
       s_lvl_q    <= lvl_q;
       s_stay_q   <= stay_q;
       s_valid_q  <= valid_q;

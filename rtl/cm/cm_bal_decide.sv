@@ -2,19 +2,27 @@
 // items 8-13, Fig. 12; Sec. 5 Mechanism Parameters), one datapath shared by
 // all cores of the block, which feeds it one core per cycle after each
 // interval end (issue 11).  Pipelined: a core given on in_* appears on out_*
-// three edges later and is committed at the fourth edge after it was given.
+// four edges later and is committed at the fifth edge after it was given.
+// Every stage holds at most one carry chain (issue 11 item 1: the decision
+// was the block's critical path, 74.6 MHz with the compares, the level
+// decision, the exploration and the stay count in one stage):
 //
-//   stage A (registers): the core's interval-end snapshot (sample, level, stay
-//            count, valid bits, kernel boundary) and its table row; 3 x sample;
-//            the levels one above and one below
-//   stage B (registers): the updated average of the current level (cur) and
+//   stage A (registers): the core's interval-end snapshot (sample, clamped
+//            to 2^SGW - 1, level, stay count, valid bits, kernel boundary)
+//            and its table row; the levels one above and one below
+//   stage B (registers): the row's three entries the decision reads (current
+//            level, one above, one below) and whether they are valid; 3 x
+//            sample; Part-1's level and, from it, the three outcomes Part-2
+//            chooses from (raise, refuse to lower, Part-1's level), each with
+//            the exploration and the mode applied; the level as a one-hot
+//   stage M (registers): the updated average of the current level (cur) and
 //            the neighbours' averages with k folded in (avg[up] + k,
-//            avg[low] - k), Part-1's level, the stay count + 1
-//   stage C (registers): Part-2 compares and the level decision, registered
-//            with the updated table row and a one-hot of the core (out_*), so
-//            that the commit into the core's registers (C destinations) is a
-//            stage of its own (issue 11: the compares -> decision -> commit
-//            path was the block's critical path, 71.1 MHz)
+//            avg[low] - k): three adders side by side
+//   stage C (registers): the two Part-2 compares and the choice of outcome,
+//            registered with the valid bits, the table write (cur at the
+//            level's entry) and a one-hot of the core (out_*), so that the
+//            commit into the core's registers (C destinations) is a stage of
+//            its own
 //
 // Moving average (Sec. 4.2): new = 0.25 old + 0.75 sample
 //   = floor((old + 3 sample) / 4)  (shift/add; result <= 2047, fits SGW bits);
@@ -55,7 +63,7 @@ module cm_bal_decide #(
   // the core walked this cycle
   input  logic               in_v_i,
   input  logic [CIW-1:0]     in_c_i,
-  input  logic [SGW-1:0]     in_sample_i,
+  input  logic [SGW:0]       in_sample_i,    // unclamped (0..NSCHED x INTERVAL)
   input  logic [LIW-1:0]     in_lvl_i,
   input  logic [XW-1:0]      in_stay_i,
   input  logic [NLVL-1:0]    in_valid_i,
@@ -73,8 +81,9 @@ module cm_bal_decide #(
   output logic [XW-1:0]      out_stay_o,
   output logic [NLVL-1:0]    out_valid_o,
   output logic [2:0]         out_why_o,
-  output logic               out_wr_o,       // write the table row
-  output logic [RW-1:0]      out_row_o
+  output logic               out_wr_o,       // write out_avg_o into the table ...
+  output logic [NLVL-1:0]    out_ent_o,      // ... at this entry (one-hot) of row out_c_o
+  output logic [SGW-1:0]     out_avg_o
 );
   localparam logic [1:0] DEC_DOWN = 2'd1, DEC_UP = 2'd2;
   localparam logic [2:0] WHY_HOLD = 3'd0, WHY_DOWN = 3'd1, WHY_UP = 3'd2, WHY_KEEP = 3'd3,
@@ -83,6 +92,7 @@ module cm_bal_decide #(
   localparam int NW = XW + 1;
   localparam int MW = SGW + 2;  // mix, avg[up] + k
   localparam int DW = SGW + 3;  // avg[low] - k, signed
+  localparam int OW = LIW + XW + 3;  // an outcome: {level, stay count, why}
 
   // entry i of a table row (a mux over the entries: no index arithmetic)
   function automatic logic [SGW-1:0] ent(input logic [RW-1:0] row, input logic [LIW-1:0] i);
@@ -94,84 +104,101 @@ module cm_bal_decide #(
   logic            a_v_q, a_kb_q;
   logic [CIW-1:0]  a_c_q;
   logic [SGW-1:0]  a_s_q;
-  logic [MW-1:0]   a_s3_q;
   logic [LIW-1:0]  a_lvl_q, a_lup_q, a_llo_q;  // level, level + 1, level - 1 (mod 2^LIW)
   logic [XW-1:0]   a_stay_q;
   logic [NLVL-1:0] a_valid_q;
   logic [RW-1:0]   a_row_q;
 
   // ---------------------------------------------------------------- stage B
-  logic [SGW-1:0] b_cur_d;
-  logic [MW-1:0]  b_upk_d;
-  logic [DW-1:0]  b_lok_d;
-  logic           b_has_lo_d, b_has_up_d, b_xup_d;
-  logic [LIW-1:0] b_p1_d;
-  logic [NW-1:0]  b_nstay_d;
+  logic [SGW-1:0]  b_ecur_d, b_eup_d, b_elo_d;
+  logic [MW-1:0]   b_s3_d;
+  logic            b_vcur_d, b_has_lo_d, b_has_up_d, b_keep_ok_d;
+  logic [LIW-1:0]  b_o_up_d;                 // Part-2 raises: the level (stay 0, why P2UP)
+  logic [OW-1:0]   b_o_keep_d, b_o_p1_d;     // Part-2 refuses to lower; Part-1 stands
+  logic [NLVL-1:0] b_loh_d;
   always_comb begin
-    logic [MW-1:0] mix;
-    mix        = MW'(ent(a_row_q, a_lvl_q)) + a_s3_q;
-    b_cur_d    = a_valid_q[a_lvl_q] ? SGW'(mix >> 2) : a_s_q;
-    b_has_lo_d = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_llo_q];
-    b_has_up_d = !a_kb_q && (a_lvl_q != TOP) && a_valid_q[a_lup_q];
-    b_upk_d    = ((a_lvl_q != TOP) ? MW'(ent(a_row_q, a_lup_q)) : '0) + MW'(k_i);
-    b_lok_d    = ((a_lvl_q != '0) ? DW'(ent(a_row_q, a_llo_q)) : '0) - DW'(k_i);
-    b_p1_d     = a_lvl_q;
-    if (dec_i == DEC_DOWN && a_lvl_q != '0) b_p1_d = a_llo_q;
-    else if (dec_i == DEC_UP && a_lvl_q != TOP) b_p1_d = a_lup_q;
-    b_nstay_d  = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
-    b_xup_d    = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
+    logic [LIW-1:0] p1, x_tgt;
+    logic [NW-1:0]  nstay;
+    logic           xup, x_move;
+    logic [2:0]     why_p1, x_why;
+    logic [XW-1:0]  stay_kept;
+    b_ecur_d    = ent(a_row_q, a_lvl_q);
+    b_eup_d     = (a_lvl_q != TOP) ? ent(a_row_q, a_lup_q) : '0;
+    b_elo_d     = (a_lvl_q != '0) ? ent(a_row_q, a_llo_q) : '0;
+    b_s3_d      = MW'(a_s_q) + (MW'(a_s_q) << 1);
+    b_vcur_d    = a_valid_q[a_lvl_q];
+    b_has_lo_d  = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_llo_q];
+    b_has_up_d  = !a_kb_q && (a_lvl_q != TOP) && a_valid_q[a_lup_q];
+    b_loh_d     = '0;
+    for (int e = 0; e < NLVL; e++) b_loh_d[e] = (a_lvl_q == LIW'(e));
+    p1          = a_lvl_q;  // Part-1
+    if (dec_i == DEC_DOWN && a_lvl_q != '0) p1 = a_llo_q;
+    else if (dec_i == DEC_UP && a_lvl_q != TOP) p1 = a_lup_q;
+    nstay       = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
+    xup         = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
     for (int e = 0; e < NLVL; e++)
-      if (a_lvl_q == LIW'(e)) b_xup_d = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
+      if (a_lvl_q == LIW'(e)) xup = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
+    why_p1      = (p1 == a_lvl_q) ? WHY_HOLD : ((p1 < a_lvl_q) ? WHY_DOWN : WHY_UP);
+    b_keep_ok_d = (dec_i == DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
+    // The outcomes, with the exploration and the mode applied.  Raising never
+    // stays at the level; refusing to lower always does, and Part-1 does when
+    // it holds.  Staying for the EXPLORE_N-th interval in a row explores: one
+    // level up below EXPLORE_WARPS warps, else one down (none below level 0).
+    x_move      = (nstay == NW'(EXPLORE_N)) && (xup || a_lvl_q != '0);
+    x_tgt       = xup ? a_lup_q : a_llo_q;
+    x_why       = xup ? WHY_XUP : WHY_XDOWN;
+    stay_kept   = (bal_i && !a_kb_q && nstay != NW'(EXPLORE_N)) ? XW'(nstay) : '0;
+    b_o_up_d    = bal_i ? a_lup_q : TOP;
+    b_o_keep_d  = x_move ? {bal_i ? x_tgt : TOP, XW'(0), x_why} : {bal_i ? a_lvl_q : TOP, stay_kept, WHY_KEEP};
+    b_o_p1_d    = (p1 != a_lvl_q) ? {bal_i ? p1 : TOP, XW'(0), why_p1}
+                : x_move          ? {bal_i ? x_tgt : TOP, XW'(0), x_why}
+                                  : {bal_i ? a_lvl_q : TOP, stay_kept, WHY_HOLD};
   end
 
-  logic            b_v_q, b_kb_q, b_has_lo_q, b_has_up_q, b_xup_q;
+  logic            b_v_q, b_kb_q, b_vcur_q, b_has_lo_q, b_has_up_q, b_keep_ok_q;
   logic [CIW-1:0]  b_c_q;
-  logic [SGW-1:0]  b_cur_q;
-  logic [MW-1:0]   b_upk_q;
-  logic [DW-1:0]   b_lok_q;
-  logic [LIW-1:0]  b_lvl_q, b_lup_q, b_llo_q, b_p1_q;
-  logic [NW-1:0]   b_nstay_q;
-  logic [NLVL-1:0] b_valid_q;
-  logic [RW-1:0]   b_row_q;
+  logic [SGW-1:0]  b_s_q, b_ecur_q, b_eup_q, b_elo_q;
+  logic [MW-1:0]   b_s3_q;
+  logic [LIW-1:0]  b_o_up_q;
+  logic [OW-1:0]   b_o_keep_q, b_o_p1_q;
+  logic [NLVL-1:0] b_valid_q, b_loh_q;
+
+  // ---------------------------------------------------------------- stage M
+  logic [SGW-1:0] m_cur_d;
+  logic [MW-1:0]  m_upk_d;
+  logic [DW-1:0]  m_lok_d;
+  always_comb begin
+    logic [MW-1:0] mix;
+    mix     = MW'(b_ecur_q) + b_s3_q;
+    m_cur_d = b_vcur_q ? SGW'(mix >> 2) : b_s_q;
+    m_upk_d = MW'(b_eup_q) + MW'(k_i);
+    m_lok_d = DW'(b_elo_q) - DW'(k_i);
+  end
+
+  logic            m_v_q, m_kb_q, m_has_lo_q, m_has_up_q, m_keep_ok_q;
+  logic [CIW-1:0]  m_c_q;
+  logic [SGW-1:0]  m_cur_q;
+  logic [MW-1:0]   m_upk_q;
+  logic [DW-1:0]   m_lok_q;
+  logic [LIW-1:0]  m_o_up_q;
+  logic [OW-1:0]   m_o_keep_q, m_o_p1_q;
+  logic [NLVL-1:0] m_valid_q, m_loh_q;
 
   // ---------------------------------------------------------------- stage C
   // diff_up = cur - avg[up] > k ; diff_low = avg[low] - cur > k (Sec. 6, Fig. 14)
   logic            p2_up, p2_keep, upd;
-  logic [LIW-1:0]  tgt;
   logic [2:0]      c_why_d;
   logic [LIW-1:0]  c_lvl_d;
   logic [XW-1:0]   c_stay_d;
   logic [NLVL-1:0] c_valid_d;
-  logic [RW-1:0]   c_row_d;
   always_comb begin
-    p2_up   = b_has_up_q && (MW'(b_cur_q) > b_upk_q);
-    p2_keep = b_has_lo_q && ($signed(b_lok_q) > $signed(DW'(b_cur_q)));
-    upd     = bal_i && !b_kb_q;
-    tgt     = b_p1_q;
-    c_why_d = WHY_HOLD;
-    if (p2_up) begin
-      tgt     = b_lup_q;
-      c_why_d = WHY_P2UP;
-    end else if (dec_i == DEC_DOWN && b_p1_q != b_lvl_q && p2_keep) begin
-      tgt     = b_lvl_q;
-      c_why_d = WHY_KEEP;
-    end else begin
-      c_why_d = (b_p1_q == b_lvl_q) ? WHY_HOLD : ((b_p1_q < b_lvl_q) ? WHY_DOWN : WHY_UP);
-    end
-    if (tgt == b_lvl_q && b_nstay_q == NW'(EXPLORE_N)) begin
-      if (b_xup_q) begin
-        tgt     = b_lup_q;
-        c_why_d = WHY_XUP;
-      end else if (b_lvl_q != '0) begin
-        tgt     = b_llo_q;
-        c_why_d = WHY_XDOWN;
-      end
-    end
-    c_lvl_d   = bal_i ? tgt : TOP;
-    c_stay_d  = (bal_i && !b_kb_q && tgt == b_lvl_q && b_nstay_q != NW'(EXPLORE_N)) ? XW'(b_nstay_q) : '0;
-    c_valid_d = b_kb_q ? '0 : (b_valid_q | (upd ? (NLVL'(1) << b_lvl_q) : '0));
-    c_row_d   = b_row_q;
-    for (int e = 0; e < NLVL; e++) if (b_lvl_q == LIW'(e)) c_row_d[e*SGW +: SGW] = b_cur_q;
+    p2_up   = m_has_up_q && (MW'(m_cur_q) > m_upk_q);
+    p2_keep = m_has_lo_q && ($signed(m_lok_q) > $signed(DW'(m_cur_q)));
+    upd     = bal_i && !m_kb_q;
+    if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = {m_o_up_q, XW'(0), WHY_P2UP};    // raise (overrides Part-1)
+    else if (m_keep_ok_q && p2_keep) {c_lvl_d, c_stay_d, c_why_d} = m_o_keep_q; // refuse to lower
+    else {c_lvl_d, c_stay_d, c_why_d} = m_o_p1_q;                              // Part-1
+    c_valid_d = m_kb_q ? '0 : (m_valid_q | (upd ? m_loh_q : '0));
   end
 
   logic            c_v_q, c_wr_q;
@@ -179,9 +206,9 @@ module cm_bal_decide #(
   logic [CIW-1:0]  c_c_q;
   logic [LIW-1:0]  c_lvl_q;
   logic [XW-1:0]   c_stay_q;
-  logic [NLVL-1:0] c_valid_q;
+  logic [NLVL-1:0] c_valid_q, c_ent_q;
   logic [2:0]      c_why_q;
-  logic [RW-1:0]   c_row_q;
+  logic [SGW-1:0]  c_avg_q;
   assign out_v_o     = c_v_q;
   assign out_hot_o   = c_hot_q;
   assign out_c_o     = c_c_q;
@@ -190,62 +217,80 @@ module cm_bal_decide #(
   assign out_valid_o = c_valid_q;
   assign out_why_o   = c_why_q;
   assign out_wr_o    = c_wr_q;
-  assign out_row_o   = c_row_q;
+  assign out_ent_o   = c_ent_q;
+  assign out_avg_o   = c_avg_q;
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       a_v_q   <= 1'b0;
       b_v_q   <= 1'b0;
+      m_v_q   <= 1'b0;
       c_v_q   <= 1'b0;
       c_wr_q  <= 1'b0;
       c_hot_q <= '0;
     end else begin
       a_v_q   <= in_v_i;
       b_v_q   <= a_v_q;
-      c_v_q   <= b_v_q;
-      c_wr_q  <= b_v_q && upd;
-      for (int i = 0; i < C; i++) c_hot_q[i] <= b_v_q && (b_c_q == CIW'(i));
+      m_v_q   <= b_v_q;
+      c_v_q   <= m_v_q;
+      c_wr_q  <= m_v_q && upd;
+      for (int i = 0; i < C; i++) c_hot_q[i] <= m_v_q && (m_c_q == CIW'(i));
     end
   end
-  // data: no reset (qualified by a_v_q / b_v_q / c_v_q)
+  // data: no reset (qualified by a_v_q / b_v_q / m_v_q / c_v_q)
   always_ff @(posedge clk_i) begin
-    a_c_q     <= in_c_i;
-    a_kb_q    <= in_kb_i;
-    a_s_q     <= in_sample_i;
-    a_s3_q    <= MW'(in_sample_i) + (MW'(in_sample_i) << 1);
-    a_lvl_q   <= in_lvl_i;
-    a_lup_q   <= in_lvl_i + 1'b1;
-    a_llo_q   <= in_lvl_i - 1'b1;
-    a_stay_q  <= in_stay_i;
-    a_valid_q <= in_valid_i;
-    a_row_q   <= in_row_i;
-    b_c_q      <= a_c_q;
-    b_kb_q     <= a_kb_q;
-    b_cur_q    <= b_cur_d;
-    b_upk_q    <= b_upk_d;
-    b_lok_q    <= b_lok_d;
-    b_has_lo_q <= b_has_lo_d;
-    b_has_up_q <= b_has_up_d;
-    b_xup_q    <= b_xup_d;
-    b_lvl_q    <= a_lvl_q;
-    b_lup_q    <= a_lup_q;
-    b_llo_q    <= a_llo_q;
-    b_p1_q     <= b_p1_d;
-    b_nstay_q  <= b_nstay_d;
-    b_valid_q  <= a_valid_q;
-    b_row_q    <= a_row_q;
-    c_c_q     <= b_c_q;
-    c_lvl_q   <= c_lvl_d;
-    c_stay_q  <= c_stay_d;
-    c_valid_q <= c_valid_d;
-    c_why_q   <= c_why_d;
-    c_row_q   <= c_row_d;
+    a_c_q       <= in_c_i;
+    a_kb_q      <= in_kb_i;
+    a_s_q       <= in_sample_i[SGW] ? '1 : in_sample_i[SGW-1:0];  // clamped to 2^SGW - 1
+    a_lvl_q     <= in_lvl_i;
+    a_lup_q     <= in_lvl_i + 1'b1;
+    a_llo_q     <= in_lvl_i - 1'b1;
+    a_stay_q    <= in_stay_i;
+    a_valid_q   <= in_valid_i;
+    a_row_q     <= in_row_i;
+    b_c_q       <= a_c_q;
+    b_kb_q      <= a_kb_q;
+    b_s_q       <= a_s_q;
+    b_s3_q      <= b_s3_d;
+    b_ecur_q    <= b_ecur_d;
+    b_eup_q     <= b_eup_d;
+    b_elo_q     <= b_elo_d;
+    b_vcur_q    <= b_vcur_d;
+    b_has_lo_q  <= b_has_lo_d;
+    b_has_up_q  <= b_has_up_d;
+    b_keep_ok_q <= b_keep_ok_d;
+    b_o_up_q    <= b_o_up_d;
+    b_o_keep_q  <= b_o_keep_d;
+    b_o_p1_q    <= b_o_p1_d;
+    b_valid_q   <= a_valid_q;
+    b_loh_q     <= b_loh_d;
+    m_c_q       <= b_c_q;
+    m_kb_q      <= b_kb_q;
+    m_cur_q     <= m_cur_d;
+    m_upk_q     <= m_upk_d;
+    m_lok_q     <= m_lok_d;
+    m_has_lo_q  <= b_has_lo_q;
+    m_has_up_q  <= b_has_up_q;
+    m_keep_ok_q <= b_keep_ok_q;
+    m_o_up_q    <= b_o_up_q;
+    m_o_keep_q  <= b_o_keep_q;
+    m_o_p1_q    <= b_o_p1_q;
+    m_valid_q   <= b_valid_q;
+    m_loh_q     <= b_loh_q;
+    c_c_q       <= m_c_q;
+    c_lvl_q     <= c_lvl_d;
+    c_stay_q    <= c_stay_d;
+    c_valid_q   <= c_valid_d;
+    c_why_q     <= c_why_d;
+    c_ent_q     <= m_loh_q;
+    c_avg_q     <= m_cur_q;
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_ni && a_v_q) assert (a_lvl_q <= TOP);
-    if (rst_ni && b_v_q) assert (32'(c_lvl_d) <= 32'(TOP) && 32'(c_stay_d) < EXPLORE_N);
+    if (rst_ni && b_v_q) assert ($countones(b_loh_q) == 1);
+    if (rst_ni && m_v_q) assert (32'(c_lvl_d) <= 32'(TOP) && 32'(c_stay_d) < EXPLORE_N);
     if (rst_ni) assert ($countones(c_hot_q) == (c_v_q ? 1 : 0));
   end
 endmodule

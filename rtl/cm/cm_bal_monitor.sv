@@ -12,23 +12,24 @@
 // datapath serves every core).  At each interval end (edge E, the last cycle
 // of the interval) every core keeps a snapshot of its stallGPU sample and
 // state; the walk then feeds core c into cm_bal_decide at edge E+1+c and
-// commits its decision at edge E+4+c (the last core, C-1, at E+C+3: E+31 for
-// 28 cores, well inside the 1024-cycle interval; the datapath's fourth stage,
-// between the decision and the commit into the core's registers, is there for
+// commits its decision at edge E+5+c (the last core, C-1, at E+C+4: E+32 for
+// 28 cores, well inside the 1024-cycle interval; the datapath's four stages,
+// one carry chain each, and the commit as a stage of its own are there for
 // timing, issue 11).  Until its commit a core's
 // registers keep their values (kernel boundaries and mode changes still act on
 // them); from its commit on they hold exactly what they would hold had the
 // decision been written at E.  So core c's new level, limit, stay count,
-// reason and table entry become visible c + 4 edges after the interval end
+// reason and table entry become visible c + 5 edges after the interval end
 // instead of at it; the central decision, the CM-CPU limit and the stall
 // statistics still change at E (interval_o).  kstart_i / kend_i, mode_i and
 // k_i of the interval-end cycle are the ones the decision uses.
 //
 // Storage: per core the stallGPU counter, level, stay count, valid bits and
 // reason in flip-flops, with their interval-end snapshot; the moving-average
-// table (C rows of NLVL x SGW bits: 28 x 99 b) in a RAM with one write port
-// (the commit) and two read ports (the walk, the read port below), which
-// Yosys maps to distributed RAM.  The active-warp limit is not stored: it is
+// table (C rows of NLVL x SGW bits: 28 x 99 b) in NLVL RAMs of C x SGW bits,
+// one per entry, each with one write port (the commit writes the one entry
+// that changes) and two read ports (the walk reads a whole row, the read
+// port below one entry), which Yosys maps to distributed RAM.  The active-warp limit is not stored: it is
 // a function of the registered mode, static limit, CM-CPU limit and level.
 //
 // Outputs depend on state only.  Per-core results go through a read port
@@ -136,7 +137,7 @@ module cm_bal_monitor #(
   logic [XW-1:0]   stay    [C];
   logic [NLVL-1:0] vld     [C];
   logic [2:0]      why     [C];
-  logic [SGW-1:0]  s_sample[C];
+  logic [SGW:0]    s_sample[C];
   logic [LIW-1:0]  s_lvl   [C];
   logic [XW-1:0]   s_stay  [C];
   logic [NLVL-1:0] s_valid [C];
@@ -149,7 +150,8 @@ module cm_bal_monitor #(
   logic [XW-1:0]   d_stay;
   logic [NLVL-1:0] d_valid;
   logic [2:0]      d_why;
-  logic [RW-1:0]   d_row;
+  logic [NLVL-1:0] d_ent;
+  logic [SGW-1:0]  d_avg;
 
   for (genvar c = 0; c < C; c++) begin : g_core
     cm_bal_core #(
@@ -182,13 +184,18 @@ module cm_bal_monitor #(
 
   // ------------------------------------------------------------ table RAM
   // One row per core: NLVL averages of SGW bits (no reset: the valid bits
-  // qualify them).  Written by the commit; read by the walk and the read
-  // port, both as they are before the edge.
-  logic [RW-1:0] tab_q [C];
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && d_wr) tab_q[d_c] <= d_row;
+  // qualify them), one RAM per entry.  The commit writes entry d_ent of row
+  // d_c; the walk and the read port read them as they are before the edge.
+  logic          rd_ok;
+  logic [RW-1:0] walk_row, rd_row;
+  for (genvar e = 0; e < NLVL; e++) begin : g_tab
+    logic [SGW-1:0] tab_q [C];
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && d_wr && d_ent[e]) tab_q[d_c] <= d_avg;
+    end
+    assign walk_row[e*SGW +: SGW] = tab_q[wp_q];
+    assign rd_row[e*SGW +: SGW]   = tab_q[rd_core_i];  // rd_core_i >= C: any word, not used
   end
-  wire [RW-1:0] walk_row = tab_q[wp_q];
 
   cm_bal_decide #(
     .NSCHED(NSCHED), .INTERVAL(INTERVAL), .MAXW(MAXW), .NLVL(NLVL), .LEVELS(LEVELS),
@@ -214,24 +221,27 @@ module cm_bal_monitor #(
     .out_valid_o(d_valid),
     .out_why_o  (d_why),
     .out_wr_o   (d_wr),
-    .out_row_o  (d_row)
+    .out_ent_o  (d_ent),
+    .out_avg_o  (d_avg)
   );
 
   // ------------------------------------------------------------ read port
-  // The limit of a core, as the per-core limit register of a one-cycle design
-  // would hold it: a function of the last cycle's mode and static limit, the
-  // CM-CPU limit register and the core's level register.
-  logic [1:0]    mode_q;
-  logic [LW-1:0] static_q;
-  function automatic logic [LW-1:0] limit_of(input logic [1:0] m, input logic [LW-1:0] st,
-                                             input logic [LW-1:0] cpu, input logic [LIW-1:0] l);
-    case (m)
-      MODE_OFF:    limit_of = MAXL;
-      MODE_STATIC: limit_of = (st == '0) ? LW'(1) : ((st > MAXL) ? MAXL : st);
-      MODE_CPU:    limit_of = cpu;
-      default:     limit_of = LEVELS[8*l +: LW];
+  // The limit of the selected core, as the per-core limit register of a
+  // one-cycle design would hold it: a function of the last cycle's mode and
+  // static limit, the CM-CPU limit register and the core's level register.
+  logic [1:0]     mode_q;
+  logic [LW-1:0]  static_q;
+  logic [LIW-1:0] rd_lvl;
+  logic [LW-1:0]  rd_lim;
+  assign rd_lvl = lvl[rd_core_i];
+  always_comb begin
+    case (mode_q)
+      MODE_OFF:    rd_lim = MAXL;
+      MODE_STATIC: rd_lim = (static_q == '0) ? LW'(1) : ((static_q > MAXL) ? MAXL : static_q);
+      MODE_CPU:    rd_lim = cpu_limit_o;
+      default:     rd_lim = LEVELS[8*rd_lvl +: LW];
     endcase
-  endfunction
+  end
 
   logic                 ivl_q;
   logic [LW-1:0]        rd_lim_q;
@@ -240,12 +250,14 @@ module cm_bal_monitor #(
   logic [NLVL-1:0]      rd_vld_q;
   logic [SGW-1:0]       rd_avg_q;
   logic [2:0]           rd_why_q;
-  logic                 rd_ok, ent_ok;
-  logic [RW-1:0]        rd_row;
+  logic                 ent_ok;
 
-  assign rd_ok  = (32'(rd_core_i) < C);
-  assign ent_ok = (32'(rd_entry_i) < NLVL);
-  assign rd_row = tab_q[rd_ok ? rd_core_i : '0];
+  // rd_core_i < C, rd_entry_i < NLVL: lookups in constant tables (a LUT
+  // each, no compare in front of the registers)
+  localparam logic [2**CIW-1:0] CORE_OK = {(2**CIW){1'b1}} >> (2**CIW - C);     // bits 0..C-1
+  localparam logic [2**LIW-1:0] ENT_OK  = {(2**LIW){1'b1}} >> (2**LIW - NLVL);  // bits 0..NLVL-1
+  assign rd_ok  = CORE_OK[rd_core_i];
+  assign ent_ok = ENT_OK[rd_entry_i];
   // entry rd_entry_i of the row (a mux: no index arithmetic)
   logic [SGW-1:0]  rd_ent;
   always_comb begin
@@ -273,8 +285,8 @@ module cm_bal_monitor #(
       ivl_q     <= end_w;
       mode_q    <= mode_i;
       static_q  <= static_i;
-      rd_lim_q  <= rd_ok ? limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) : '0;
-      rd_lvl_q  <= rd_ok ? lvl[rd_core_i]  : '0;
+      rd_lim_q  <= rd_ok ? rd_lim : '0;
+      rd_lvl_q  <= rd_ok ? rd_lvl : '0;
       rd_stay_q <= rd_ok ? stay[rd_core_i] : '0;
       rd_vld_q  <= rd_ok ? vld[rd_core_i]  : '0;
       rd_why_q  <= rd_ok ? why[rd_core_i]  : '0;
@@ -295,8 +307,7 @@ module cm_bal_monitor #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(end_w && (walk_q || d_v)));
-      if (rd_ok) assert (limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) >= LW'(1) &&
-                         limit_of(mode_q, static_q, cpu_limit_o, lvl[rd_core_i]) <= MAXL);
+      if (rd_ok) assert (rd_lim >= LW'(1) && rd_lim <= MAXL);
     end
   end
 

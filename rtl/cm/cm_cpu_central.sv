@@ -58,22 +58,26 @@ module cm_cpu_central #(
   logic           mc_hi, net_hi, both_lo;
 
   // The threshold compares without the sum's carry chain in front of them
-  // (issue 11: timing): the distances of the running totals from tH and tL,
-  // clipped at P + 1, are kept in registers (rem_*_q), so that
-  //   sum >= tH  <=>  pop >= min(tH - tot, P + 1)   (0 once tot >= tH)
-  //   sum <  tL  <=>  pop <  min(tL - tot, P + 1)   (0 once tot >= tL)
+  // (issue 11: timing).  Registers hold the distances of the running totals
+  // from tH and tL (dh = tH - tot, dl = tL - tot, signed), counted down by
+  // each cycle's stall bits (one carry chain each); the compares use them
+  // clipped to 0..P + 1, which takes a few LUTs (no carry chain: a set bit
+  // above RMW means more than P + 1, the rest is a compare of RMW + 1 bits):
+  //   sum >= tH  <=>  pop >= clip(tH - tot)      (0 once tot >= tH)
+  //   sum <  tL  <=>  pop <  clip(tL - tot)      (0 once tot >= tL)
   // with pop (<= P) this cycle's stall bits; the same decisions as comparing
-  // the sums.
+  // the sums.  (Clipped distances recomputed from the sum every cycle, the
+  // design before, put add -> compare -> subtract -> compare in series: 84.1
+  // MHz.)
   localparam int RMW = $clog2(P + 2);
+  localparam int DW  = SW + 1;
   localparam logic [RMW-1:0] RMAX = RMW'(P + 1);
-  function automatic logic [RMW-1:0] gap_of(input logic [SW-1:0] thr, input logic [SW-1:0] tot);
-    if (tot >= thr) gap_of = '0;
-    else if (thr - tot > SW'(P)) gap_of = RMAX;
-    else gap_of = RMW'(thr - tot);
+  localparam logic [DW-1:0]  DH0 = DW'(TH_CNT), DL0 = DW'(TL_CNT);
+  function automatic logic [RMW-1:0] clip(input logic [DW-1:0] d);
+    clip = d[DW-1] ? '0 : ((|d[DW-2:RMW+1] || d[RMW:0] > (RMW+1)'(RMAX)) ? RMAX : d[RMW-1:0]);
   endfunction
-  localparam logic [RMW-1:0] RH0 = gap_of(TH_CNT, SW'(0)), RL0 = gap_of(TL_CNT, SW'(0));
 
-  logic [RMW-1:0] rh_mc_q, rh_net_q, rl_mc_q, rl_net_q;  // distances of tot_*_q
+  logic [DW-1:0]  dh_mc_q, dh_net_q, dl_mc_q, dl_net_q;  // tH - tot_*_q, tL - tot_*_q (signed)
   logic [RMW-1:0] pop_mc, pop_net;
 
   assign pop_mc  = RMW'($countones(stall_mc_i));
@@ -82,9 +86,9 @@ module cm_cpu_central #(
   assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign mc_hi   = (pop_mc  >= rh_mc_q);
-  assign net_hi  = (pop_net >= rh_net_q);
-  assign both_lo = (pop_mc < rl_mc_q) && (pop_net < rl_net_q);
+  assign mc_hi   = (pop_mc  >= clip(dh_mc_q));
+  assign net_hi  = (pop_net >= clip(dh_net_q));
+  assign both_lo = (pop_mc < clip(dl_mc_q)) && (pop_net < clip(dl_net_q));
   assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
 
   always_comb begin
@@ -105,11 +109,12 @@ module cm_cpu_central #(
 
   // Statistics registers of STW bits (13 as in the paper): when P x INTERVAL
   // is a power of two, that value itself (every partition stalled every
-  // cycle) saturates to 2^STW - 1; otherwise every sum fits.
+  // cycle) saturates to 2^STW - 1; otherwise every sum fits.  (A sum is at
+  // most P x INTERVAL = 2^STW there, so "above 2^STW - 1" is its bit STW.)
   logic [STW-1:0] smc_st, snet_st;
   if (SW > STW) begin : g_sat
-    assign smc_st  = (sum_mc  > SW'(STMAX)) ? STMAX : STW'(sum_mc);
-    assign snet_st = (sum_net > SW'(STMAX)) ? STMAX : STW'(sum_net);
+    assign smc_st  = sum_mc[STW]  ? STMAX : STW'(sum_mc);
+    assign snet_st = sum_net[STW] ? STMAX : STW'(sum_net);
   end else begin : g_fit
     assign smc_st  = STW'(sum_mc);
     assign snet_st = STW'(sum_net);
@@ -125,10 +130,10 @@ module cm_cpu_central #(
       cnt_q     <= '0;
       tot_mc_q  <= '0;
       tot_net_q <= '0;
-      rh_mc_q   <= RH0;
-      rh_net_q  <= RH0;
-      rl_mc_q   <= RL0;
-      rl_net_q  <= RL0;
+      dh_mc_q   <= DH0;
+      dh_net_q  <= DH0;
+      dl_mc_q   <= DL0;
+      dl_net_q  <= DL0;
       lim_q  <= MAXL;
       dec_q  <= DEC_HOLD;
       smc_q  <= '0;
@@ -137,10 +142,10 @@ module cm_cpu_central #(
       cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
       tot_mc_q  <= end_o ? '0 : sum_mc;
       tot_net_q <= end_o ? '0 : sum_net;
-      rh_mc_q   <= end_o ? RH0 : gap_of(TH_CNT, sum_mc);
-      rh_net_q  <= end_o ? RH0 : gap_of(TH_CNT, sum_net);
-      rl_mc_q   <= end_o ? RL0 : gap_of(TL_CNT, sum_mc);
-      rl_net_q  <= end_o ? RL0 : gap_of(TL_CNT, sum_net);
+      dh_mc_q   <= end_o ? DH0 : dh_mc_q  - DW'(pop_mc);
+      dh_net_q  <= end_o ? DH0 : dh_net_q - DW'(pop_net);
+      dl_mc_q   <= end_o ? DL0 : dl_mc_q  - DW'(pop_mc);
+      dl_net_q  <= end_o ? DL0 : dl_net_q - DW'(pop_net);
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
@@ -160,8 +165,8 @@ module cm_cpu_central #(
       assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
       assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
       // the distance registers are those of the running totals
-      assert (rh_mc_q == gap_of(TH_CNT, tot_mc_q) && rh_net_q == gap_of(TH_CNT, tot_net_q) &&
-              rl_mc_q == gap_of(TL_CNT, tot_mc_q) && rl_net_q == gap_of(TL_CNT, tot_net_q));
+      assert (dh_mc_q == DH0 - DW'(tot_mc_q) && dh_net_q == DH0 - DW'(tot_net_q) &&
+              dl_mc_q == DL0 - DW'(tot_mc_q) && dl_net_q == DL0 - DW'(tot_net_q));
     end
   end
 endmodule

@@ -6,7 +6,7 @@
  * Each core is kept twice: core[] is its state as a one-cycle design would
  * hold it (the decision written at the interval end, core_step below), vis[]
  * what the RTL's registers and table hold, which only differs between an
- * interval end and the core's commit by the serial walk (c + 4 edges later):
+ * interval end and the core's commit by the serial walk (c + 5 edges later):
  * there vis[] evolves without the interval-end update, and at the commit it
  * takes core[]'s value.  The RTL reaches the same state another way (the
  * decision from a snapshot, with the events since the interval end applied

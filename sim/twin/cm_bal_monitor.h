@@ -43,9 +43,9 @@ enum {
 
 /* The serial walk (docs/CM_BAL.md): core c's interval-end decision is
  * committed c + CM_BAL_COMMIT_EDGES edges after the interval end (the walk
- * feeds core c at edge c + 1, the decision datapath's stages A, B, C take
- * three more). */
-#define CM_BAL_COMMIT_EDGES 4u
+ * feeds core c at edge c + 1, the decision datapath's stages A, B, M, C take
+ * four more). */
+#define CM_BAL_COMMIT_EDGES 5u
 
 #define CM_MAX_LVL 16
 #define CM_MAX_CORES 64
