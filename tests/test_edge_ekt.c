@@ -514,6 +514,7 @@ static void test_counters_saturate(void **state) {
     unsigned one = (unsigned)command(&t, EKT_OP_REG, 0, &b).rsp_id_o;
     for (unsigned k = 0; k <= most + 1; k++) ring(&t, one); /* one launch, then overruns */
     for (unsigned k = 0; k <= most + 1; k++) complete(&t, 30); /* an unregistered entry */
+    complete(&t, 1);
     settle(&t, 5);
     assert_int_equal(out(&t)->cnt_err_unreg_o, most);
     assert_int_equal(out(&t)->cnt_err_overrun_o, most);
@@ -568,6 +569,14 @@ static void wide_fields(fg_rng *r, const edge_ekt_params *p, reg_args *a, unsign
     }
     a->base = (am - (uint64_t)span) & fg_rng_next(r); /* end = base + span within the space */
     a->end = a->base + (uint64_t)span;
+    if (fg_rng_chance(r, 1, 2)) { /* a warp-level kernel: grid 1 x 1 x 1, x * y * z <= a warp */
+        uint32_t w = p->warp_threads;
+        a->grid[0] = a->grid[1] = a->grid[2] = 1;
+        a->block[0] = 1 + (uint32_t)fg_rng_below(r, w);
+        a->block[1] = 1 + (uint32_t)fg_rng_below(r, w / a->block[0]);
+        a->block[2] = 1 + (uint32_t)fg_rng_below(r, w / (a->block[0] * a->block[1]));
+        return;
+    }
     for (int i = 0; i < 3; i++) {
         if (fg_rng_chance(r, 1, 2)) a->grid[i] = (uint32_t)(fg_rng_next(r) & dm);
         if (fg_rng_chance(r, 1, 2)) a->block[i] = (uint32_t)(fg_rng_next(r) & dm);
@@ -686,6 +695,8 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             /* a buffer shorter than maxNumEvents (refused, BUF_SHORT), or an
              * end that is not on an entry boundary (the wrap rule decides) */
             if (fg_rng_chance(&r, 1, 8)) a.maxev = slots + 1 + (unsigned)fg_rng_below(&r, 3);
+            /* maxNumEvents of any width (the buffer check's products), mostly BUF_SHORT */
+            if (fg_rng_chance(&r, 1, 8)) a.maxev = (unsigned)fg_rng_next(&r);
             if (fg_rng_chance(&r, 1, 8) && addr_mask - a.end >= a.size) a.end += fg_rng_below(&r, a.size ? a.size : 1);
             if (fg_rng_chance(&r, 1, 16)) { /* one entry larger than the rest of the address space */
                 a.size = 1ULL << (20 + fg_rng_below(&r, 44));
