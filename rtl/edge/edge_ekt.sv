@@ -209,11 +209,11 @@ module edge_ekt #(
   logic [1:0]         c_op_q;
   logic [IDW-1:0]     c_id_q;
   logic [CWW-1:0]     c_word_q;         // the static word a registration writes (but its wrap flag)
-  logic               c_invalid_q;      // a registration's INVALID checks failed
+  logic               c_invalid_q;      // a registration's INVALID checks failed (but end < base)
   logic               c_ok_q;           // id_ok(command id) (UNREG / READ)
   logic               c_we_q;           // a REG that writes the table (the table was not full)
   logic [PPW-1:0]     c_pp_q [NSL];     // maxNumEvents x entry size, per 16-bit slice
-  logic [ADDR_W-1:0]  c_span_q;         // end - base
+  logic [ADDR_W:0]    c_span_q;         // end - base, its borrow (end < base) on top
   logic [RW-1:0]      c_room_q;         // end - base + size
   logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
   logic [2*TW-1:0]    c_xy_q;           // block x * y
@@ -348,7 +348,7 @@ module edge_ekt #(
   endfunction
 
   wire reg_invalid = (cmd_kernel_ptr_i == '0) || (cmd_kernel_ptr_i[1:0] != 2'b00) ||
-                     (cmd_param_size_i == '0) || (cmd_param_end_i < cmd_param_base_i) ||
+                     (cmd_param_size_i == '0) ||
                      (cmd_max_events_i == '0) ||
                      (cmd_grid_x_i == '0) || (cmd_grid_y_i == '0) || (cmd_grid_z_i == '0) ||
                      (cmd_block_x_i == '0) || (cmd_block_y_i == '0) || (cmd_block_z_i == '0);
@@ -436,7 +436,11 @@ module edge_ekt #(
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
   // a launch from base wraps: base + size > end, i.e. size > end - base
   // (end >= base in a registration that passes its checks)
-  wire           c_bwrap   = (ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]) > (ADDR_W+1)'(c_span_q);
+  wire           c_bwrap   = (ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]) > (ADDR_W+1)'(c_span_q[ADDR_W-1:0]);
+  // the INVALID checks: the registered ones and end < base, the borrow of
+  // end - base (issue 11: the compare's carry chain no longer feeds the OR
+  // of the zero checks in the accepting cycle)
+  wire           c_invalid = c_invalid_q || c_span_q[ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
   wire launch_overrun = (state_q == S_LAUNCH) && ring_atmax_q;
@@ -572,10 +576,10 @@ module edge_ekt #(
           if (c_op_q == OP_REG) begin
             state_d      = S_REG;
             op_id_d      = free_id;
-            rsp_id_d     = c_invalid_q || reg_full ? '0 : free_id;
-            rsp_head_d   = c_invalid_q || reg_full ? '0 : c_base;
+            rsp_id_d     = c_invalid || reg_full ? '0 : free_id;
+            rsp_head_d   = c_invalid || reg_full ? '0 : c_base;
             rsp_infl_d   = '0;
-            rsp_status_d = c_invalid_q ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
+            rsp_status_d = c_invalid ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
           end else if (c_ok_q && c_op_q != 2'd3) begin
             state_d = (c_op_q == OP_UNREG) ? S_UNREG : S_READ;
           end else begin
@@ -727,7 +731,7 @@ module edge_ekt #(
     c_we_q      <= cmd_fire && (cmd_op_i == OP_REG) && !(&valid_q);
     for (int k = 0; k < NSL; k++)
       c_pp_q[k] <= PPW'(reg_m) * PPW'(16'(cmd_param_size_i >> (16 * k)));
-    c_span_q    <= cmd_param_end_i - cmd_param_base_i;
+    c_span_q    <= {1'b0, cmd_param_end_i} - {1'b0, cmd_param_base_i};
     c_room_q    <= RW'(cmd_param_end_i) + RW'(cmd_param_size_i) - RW'(cmd_param_base_i);
     c_short_q   <= c_short;
     c_pre_q     <= grid_one && dims_small;
