@@ -483,12 +483,106 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
+/* issue 15 item 2: the in-flight count through every bit (2^16 - 1 events
+ * in flight, the most maxNumEvents allows, then all completed) and the three
+ * 16-bit error counters at saturation, then a reset clears them. */
+static void test_counters_saturate(void **state) {
+    (void)state;
+    ekt_tb t;
+    tb_init(&t, NULL);
+    const unsigned most = 0xffff;
+    reg_args a = warp_kernel(0x1000, 4, most, most); /* 65535 entries of 4 B, as many events */
+    edge_ekt_out_t r = command(&t, EKT_OP_REG, 0, &a);
+    assert_int_equal(r.rsp_status_o, EKT_RSP_OK);
+    unsigned id = (unsigned)r.rsp_id_o;
+    for (unsigned k = 0; k < most; k++) ring(&t, id);
+    settle(&t, 5);
+    assert_int_equal(t.launches[id], most);
+    assert_int_equal(t.last_evw.evw_param_addr_o, a.end);
+    r = command(&t, EKT_OP_READ, id, NULL);
+    assert_int_equal(r.rsp_inflight_o, most);
+    assert_int_equal(r.rsp_head_o, a.base); /* wrapped once */
+    ring(&t, id); /* one more: overrun */
+    settle(&t, 5);
+    assert_int_equal(t.overruns[id], 1);
+    for (unsigned k = 0; k < most; k++) complete(&t, id);
+    settle(&t, 3);
+    assert_int_equal(command(&t, EKT_OP_READ, id, NULL).rsp_inflight_o, 0);
+    /* the error counters up to saturation and one past */
+    for (unsigned k = 0; k <= most; k++) ring(&t, 31);   /* unregistered */
+    reg_args b = warp_kernel(0x900000, 4, 1, 1); /* one event at a time */
+    unsigned one = (unsigned)command(&t, EKT_OP_REG, 0, &b).rsp_id_o;
+    for (unsigned k = 0; k <= most + 1; k++) ring(&t, one); /* one launch, then overruns */
+    for (unsigned k = 0; k <= most + 1; k++) complete(&t, 30); /* an unregistered entry */
+    complete(&t, 1);
+    settle(&t, 5);
+    assert_int_equal(out(&t)->cnt_err_unreg_o, most);
+    assert_int_equal(out(&t)->cnt_err_overrun_o, most);
+    assert_int_equal(out(&t)->cnt_err_cpl_o, most);
+    assert_int_equal(out(&t)->err_status_o, 7);
+    assert_int_equal(out(&t)->cnt_launch_o, most + 1);
+    fg_block_reset(t.b);
+    assert_int_equal(out(&t)->cnt_err_unreg_o, 0);
+    assert_int_equal(out(&t)->cnt_err_overrun_o, 0);
+    assert_int_equal(out(&t)->cnt_err_cpl_o, 0);
+    assert_int_equal(out(&t)->cnt_launch_o, 0);
+    assert_int_equal(out(&t)->registered_o, 0);
+    fg_block_free(t.b);
+}
+
 /* The scoreboard's totals (every accepted ring -> one launch or one error). */
 static void conservation(ekt_tb *t, uint64_t *total, uint64_t *errs) {
     for (unsigned i = 0; i < N_ENT; i++) {
         assert_int_equal(t->rings[i], t->launches[i] + t->ring_errs[i]);
         *total += t->rings[i];
         *errs += t->ring_errs[i];
+    }
+}
+
+static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+
+/* Full-width field values (issue 15 item 2: every bit of every field, and of
+ * the heads, in-flight counts and products made from them, driven both
+ * ways), still mostly valid registrations so that they launch: a kernel
+ * pointer, a parameter buffer anywhere in the address space (end not
+ * beyond it) with an entry size of any width, grid and block dimensions of
+ * any width (or those of a warp), a maxNumEvents of any width with a buffer
+ * long enough for it.  *slots: the buffer's entries. */
+static void wide_fields(fg_rng *r, const edge_ekt_params *p, reg_args *a, unsigned *slots) {
+    uint64_t am = wmask(p->addr_w), dm = wmask(p->dim_w);
+    a->kptr = fg_rng_next(r) & am & ~3ULL;
+    if (!a->kptr) a->kptr = 4;
+    if (fg_rng_chance(r, 1, 4)) { /* many small entries: maxNumEvents of any width */
+        a->size = 1 + fg_rng_below(r, 16);
+        a->maxev = 1 + (unsigned)fg_rng_below(r, wmask(p->maxev_w));
+        *slots = a->maxev + (unsigned)fg_rng_below(r, 4);
+    } else {
+        a->size = fg_rng_next(r) & wmask(1 + (unsigned)fg_rng_below(r, p->psize_w));
+        if (!a->size) a->size = 1;
+        a->maxev = 1 + (unsigned)fg_rng_below(r, *slots);
+    }
+    unsigned __int128 span = (unsigned __int128)(*slots - 1) * a->size;
+    if (span > am) { /* one entry */
+        span = 0;
+        *slots = 1;
+        a->maxev = 1;
+    }
+    a->base = (am - (uint64_t)span) & fg_rng_next(r); /* end = base + span within the space */
+    a->end = a->base + (uint64_t)span;
+    if (fg_rng_chance(r, 1, 2)) { /* a warp-level kernel: grid 1 x 1 x 1, x * y * z <= a warp */
+        uint32_t w = p->warp_threads;
+        a->grid[0] = a->grid[1] = a->grid[2] = 1;
+        a->block[0] = 1 + (uint32_t)fg_rng_below(r, w);
+        a->block[1] = 1 + (uint32_t)fg_rng_below(r, w / a->block[0]);
+        a->block[2] = 1 + (uint32_t)fg_rng_below(r, w / (a->block[0] * a->block[1]));
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (fg_rng_chance(r, 1, 2)) a->grid[i] = (uint32_t)(fg_rng_next(r) & dm);
+        if (fg_rng_chance(r, 1, 2)) a->block[i] = (uint32_t)(fg_rng_next(r) & dm);
+        else if (fg_rng_chance(r, 1, 2)) a->block[i] = 1 + (uint32_t)fg_rng_below(r, p->warp_threads);
+        if (!a->grid[i]) a->grid[i] = 1;
+        if (!a->block[i]) a->block[i] = 1;
     }
 }
 
@@ -583,7 +677,8 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             uint64_t pa = path ? o->pkq_param_addr_o : o->evw_param_addr_o;
             assert_true(reg_ok[id]);
             assert_int_equal(pa, head[id]);
-            head[id] = head[id] + regs[id].size > regs[id].end ? regs[id].base : head[id] + regs[id].size;
+            /* head + size > end, without overflowing 64 bits (head <= end) */
+            head[id] = regs[id].size > regs[id].end - head[id] ? regs[id].base : head[id] + regs[id].size;
             head[id] &= addr_mask;
             pending_cpl[id]++;
         }
@@ -594,11 +689,15 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             reg_args a = warp_kernel(0x10000 * (1 + fg_rng_below(&r, 200)), 8 << fg_rng_below(&r, 4),
                                      slots, 1 + (unsigned)fg_rng_below(&r, slots));
             if (fg_rng_chance(&r, 1, 3)) a.block[1] = 1 + (uint32_t)fg_rng_below(&r, 4);
+            if (fg_rng_chance(&r, 1, 3)) wide_fields(&r, p, &a, &slots);
+            if (fg_rng_chance(&r, 1, 40)) a.kptr |= 1 + fg_rng_below(&r, 3); /* invalid: misaligned */
             if (fg_rng_chance(&r, 1, 10)) a.size = 0; /* invalid */
             /* a buffer shorter than maxNumEvents (refused, BUF_SHORT), or an
              * end that is not on an entry boundary (the wrap rule decides) */
             if (fg_rng_chance(&r, 1, 8)) a.maxev = slots + 1 + (unsigned)fg_rng_below(&r, 3);
-            if (fg_rng_chance(&r, 1, 8)) a.end += fg_rng_below(&r, a.size ? a.size : 1);
+            /* maxNumEvents of any width (the buffer check's products), mostly BUF_SHORT */
+            if (fg_rng_chance(&r, 1, 8)) a.maxev = (unsigned)fg_rng_next(&r);
+            if (fg_rng_chance(&r, 1, 8) && addr_mask - a.end >= a.size) a.end += fg_rng_below(&r, a.size ? a.size : 1);
             if (fg_rng_chance(&r, 1, 16)) { /* one entry larger than the rest of the address space */
                 a.size = 1ULL << (20 + fg_rng_below(&r, 44));
                 a.end = a.base;
@@ -612,10 +711,12 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             in->cmd_param_base_i = a.base;
             in->cmd_param_size_i = a.size;
             in->cmd_param_end_i = a.end;
-            in->cmd_grid_x_i = in->cmd_grid_y_i = in->cmd_grid_z_i = 1;
+            in->cmd_grid_x_i = a.grid[0];
+            in->cmd_grid_y_i = a.grid[1];
+            in->cmd_grid_z_i = a.grid[2];
             in->cmd_block_x_i = a.block[0];
             in->cmd_block_y_i = a.block[1];
-            in->cmd_block_z_i = 1;
+            in->cmd_block_z_i = a.block[2];
             in->cmd_max_events_i = a.maxev;
             in->cmd_prio_i = fg_rng_below(&r, 4);
             in->cmd_shmem_i = fg_rng_below(&r, 65536);
@@ -702,6 +803,7 @@ int main(void) {
         cmocka_unit_test(test_path_selection),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_counters_saturate),
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_random_lockstep_e24),
         cmocka_unit_test(test_random_lockstep_reset),

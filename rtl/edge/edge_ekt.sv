@@ -34,7 +34,12 @@
 // arrays at one address (static fields, written only by a registration from
 // registers, and head / in-flight count), so the large one's write enable
 // comes from a flip-flop; the buffered ring's, completion's and command's
-// entry-is-valid bits are registers kept up to date with the valid bits.
+// entry-is-valid bits are registers kept up to date with the valid bits; a
+// launch's wrap decision is made one launch ahead and kept with the head
+// (see wrap_next), so the head's adder feeds the table through a
+// multiplexer only; the buffer check multiplies maxNumEvents itself (no
+// decrement in front of the multipliers); these two are invisible at the
+// ports (the twin computes the same values its own way).
 module edge_ekt #(
   parameter int ENTRIES      = 32,
   parameter int ADDR_W       = 64,
@@ -137,8 +142,8 @@ module edge_ekt #(
   localparam int O_KPTR = 0;
   localparam int O_BASE = O_KPTR + ADDR_W;
   localparam int O_SIZE = O_BASE + ADDR_W;
-  localparam int O_LIM  = O_SIZE + PSIZE_W;     // end - size (LW bits), not end: see head_wrap
-  localparam int LW     = ADDR_W + 2;
+  localparam int O_LIM  = O_SIZE + PSIZE_W;     // end - 2 x size (LW bits), not end: see wrap_next
+  localparam int LW     = ADDR_W + 3;
   localparam int O_GX   = O_LIM + LW;
   localparam int O_GY   = O_GX + DIM_W;
   localparam int O_GZ   = O_GY + DIM_W;
@@ -148,16 +153,20 @@ module edge_ekt #(
   localparam int O_SHM  = O_BZ + DIM_W;
   localparam int O_PRIO = O_SHM + SHMEM_W;
   localparam int O_MAXE = O_PRIO + PRIO_W;
-  localparam int SW     = O_MAXE + MAXEV_W;     // static word
-  localparam int O_HEAD = 0;
-  localparam int O_INFL = O_HEAD + ADDR_W;
-  localparam int YW     = O_INFL + MAXEV_W;     // dynamic word
-  // maxNumEvents against the parameter buffer: (maxNumEvents - 1) x entry
-  // size in 16-bit slices of the entry size, one multiplier each
+  localparam int CWW    = O_MAXE + MAXEV_W;     // the command register's part of the static word
+  localparam int O_BWR  = CWW;                  // base + size > end: a launch from base wraps
+  localparam int SW     = O_BWR + 1;            // static word
+  // dynamic word: the head with its wrap flag (head + size > end, i.e. the
+  // next launch wraps), and the in-flight count, in two arrays at one
+  // address (a completion writes only the count)
+  localparam int HW     = ADDR_W + 1;
+  // maxNumEvents against the parameter buffer: maxNumEvents x entry size in
+  // 16-bit slices of the entry size, one multiplier each
   localparam int NSL    = (PSIZE_W + 15) / 16;
   localparam int PPW    = MAXEV_W + 16;         // a slice's partial product
   localparam int PW     = 16 * NSL + MAXEV_W;   // the whole product
-  localparam int CW     = (PW + 1 > ADDR_W) ? PW + 1 : ADDR_W;  // its compare with end - base
+  localparam int RW     = ((ADDR_W > PSIZE_W) ? ADDR_W : PSIZE_W) + 1;  // end - base + size
+  localparam int CW     = ((PW > RW) ? PW : RW) + 1;  // end - base + size - the product, signed
 
   // ------------------------------------------ descriptor (output FIFO word)
   localparam int D_ID   = 0;
@@ -199,26 +208,34 @@ module edge_ekt #(
   logic               c_v_q;
   logic [1:0]         c_op_q;
   logic [IDW-1:0]     c_id_q;
-  logic [SW-1:0]      c_word_q;         // the static word a registration writes
-  logic               c_invalid_q;      // a registration's INVALID checks failed
+  logic [CWW-1:0]     c_word_q;         // the static word a registration writes (but its wrap flag)
+  logic               c_invalid_q;      // a registration's INVALID checks failed (but end < base)
   logic               c_ok_q;           // id_ok(command id) (UNREG / READ)
   logic               c_we_q;           // a REG that writes the table (the table was not full)
-  logic [PPW-1:0]     c_pp_q [NSL];     // (maxNumEvents - 1) x entry size, per 16-bit slice
-  logic [ADDR_W-1:0]  c_span_q;         // end - base
+  logic [PPW-1:0]     c_pp_q [NSL];     // maxNumEvents x entry size, per 16-bit slice
+  logic [ADDR_W:0]    c_span_q;         // end - base, its borrow (end < base) on top
+  logic [RW-1:0]      c_room_q;         // end - base + size
   logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
   logic [2*TW-1:0]    c_xy_q;           // block x * y
   logic [TW-1:0]      c_zmax_q;         // the largest x * y that fits a warp with block z
 
   // ------------------------------------------------------------ the SRAM
-  // Dynamic words: a single-port SRAM (read, or write back a launch /
-  // completion / registration).
-  logic           ram_req, ram_we;
-  logic [IDW-1:0] ram_addr;
-  logic [YW-1:0]  ram_wdata, ry;
+  // Dynamic words: a single port (read, or write back a launch / completion
+  // / registration) onto two arrays at one address, head + wrap flag and
+  // in-flight count; a completion writes only the count.
+  logic               ram_req, ram_we, ram_h_we;
+  logic [IDW-1:0]     ram_addr;
+  logic [HW-1:0]      ram_h_wdata, ry_h;
+  logic [MAXEV_W-1:0] ram_n_wdata, ry_n;
 
-  fg_sram_sp #(.WIDTH(YW), .DEPTH(ENTRIES)) u_ram (
-    // no access while in reset: the twin's reset writes nothing
-    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata), .rdata_o(ry)
+  // no access while in reset: the twin's reset writes nothing
+  fg_sram_sp #(.WIDTH(HW), .DEPTH(ENTRIES)) u_ram_h (
+    .clk_i, .req_i(ram_req && rst_ni && (ram_h_we || !ram_we)), .we_i(ram_we), .addr_i(ram_addr),
+    .wdata_i(ram_h_wdata), .rdata_o(ry_h)
+  );
+  fg_sram_sp #(.WIDTH(MAXEV_W), .DEPTH(ENTRIES)) u_ram_n (
+    .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_n_wdata),
+    .rdata_o(ry_n)
   );
 
   // Static words, at the same addresses: written only by a registration,
@@ -236,7 +253,7 @@ module edge_ekt #(
   wire  [IDW-1:0] rs_addr = c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q);
 
   always_ff @(posedge clk_i) begin
-    if (c_we_q && rst_ni) stat_q[free_id_q] <= c_word_q;
+    if (c_we_q && rst_ni) stat_q[free_id_q] <= {c_bwrap, c_word_q};
     if (state_q == S_IDLE) rs_q <= (32'(rs_addr) < ENTRIES) ? stat_q[rs_addr] : '0;
   end
 
@@ -244,10 +261,12 @@ module edge_ekt #(
   wire [ADDR_W-1:0]  rd_kptr = rs_q[O_KPTR +: ADDR_W];
   wire [ADDR_W-1:0]  rd_base = rs_q[O_BASE +: ADDR_W];
   wire [PSIZE_W-1:0] rd_size = rs_q[O_SIZE +: PSIZE_W];
-  wire [LW-1:0]      rd_lim  = rs_q[O_LIM +: LW];
+  wire [LW-1:0]      rd_lim2 = rs_q[O_LIM +: LW];
   wire [MAXEV_W-1:0] rd_maxe = rs_q[O_MAXE +: MAXEV_W];
-  wire [ADDR_W-1:0]  rd_head = ry[O_HEAD +: ADDR_W];
-  wire [MAXEV_W-1:0] rd_infl = ry[O_INFL +: MAXEV_W];
+  wire               rd_bwr  = rs_q[O_BWR];
+  wire [ADDR_W-1:0]  rd_head = ry_h[ADDR_W-1:0];
+  wire               rd_wrap = ry_h[ADDR_W];
+  wire [MAXEV_W-1:0] rd_infl = ry_n;
   // The launched entry's single-warp flag: sampled in S_IDLE at the
   // buffered ring's entry, so in S_LAUNCH (entered only by taking the ring,
   // an edge at which no registration changes sgl_q) it is sgl_q[op_id_q]
@@ -262,14 +281,21 @@ module edge_ekt #(
   logic               ring_atmax_q;
 
   // Circular parameter buffer (Sec. III-C): one adder, one comparator, side
-  // by side: head + size > end is compared as head > end - size, with
-  // end - size (in LW bits, negative when size > end) computed at the
-  // registration and stored in place of end (issue 11: the adder's carry
-  // chain no longer feeds the comparator's).
+  // by side.  The wrap decision of a launch (head + size > end) is made one
+  // launch ahead and kept with the head (rd_wrap), so the adder's result
+  // only passes a multiplexer on its way to the table (issue 11: the wrap
+  // compare -> the head's write data was the critical path, 87.98 MHz).
+  // The comparator makes the next launch's decision from the current head:
+  // without a wrap the next head is head + size, and head + 2 x size > end
+  // is compared as head > end - 2 x size, with end - 2 x size (in LW bits,
+  // negative when 2 x size > end) computed at the registration and stored
+  // in place of end; with a wrap the next head is base, whose decision
+  // (base + size > end) the registration stored (rd_bwr).  The size is taken
+  // in ADDR_W + 1 bits, as the twin does.
   // (without a wrap, head + size <= end fits ADDR_W bits)
   wire [ADDR_W-1:0]  head_sum  = rd_head + ADDR_W'(rd_size);
-  wire               head_wrap = rd_lim[LW-1] || (rd_head > rd_lim[ADDR_W-1:0]);
-  wire [ADDR_W-1:0]  head_next = head_wrap ? rd_base : head_sum;
+  wire [ADDR_W-1:0]  head_next = rd_wrap ? rd_base : head_sum;
+  wire               wrap_next = rd_wrap ? rd_bwr : (rd_lim2[LW-1] || (rd_head > rd_lim2[ADDR_W-1:0]));
 
   // ------------------------------------------------ descriptor FIFOs (out)
   logic evw_push, pkq_push, evw_rdy, pkq_rdy;
@@ -322,7 +348,7 @@ module edge_ekt #(
   endfunction
 
   wire reg_invalid = (cmd_kernel_ptr_i == '0) || (cmd_kernel_ptr_i[1:0] != 2'b00) ||
-                     (cmd_param_size_i == '0) || (cmd_param_end_i < cmd_param_base_i) ||
+                     (cmd_param_size_i == '0) ||
                      (cmd_max_events_i == '0) ||
                      (cmd_grid_x_i == '0) || (cmd_grid_y_i == '0) || (cmd_grid_z_i == '0) ||
                      (cmd_block_x_i == '0) || (cmd_block_y_i == '0) || (cmd_block_z_i == '0);
@@ -361,9 +387,9 @@ module edge_ekt #(
   wire sg_new = c_pre_q && (c_xy_q <= (2*TW)'(c_zmax_q));
   logic sg_q;
 
-  // end - size, the size taken in ADDR_W + 1 bits as by head_sum
-  wire [LW-1:0] reg_lim = {2'b00, cmd_param_end_i} - LW'((ADDR_W+1)'(cmd_param_size_i));
-  wire [SW-1:0] reg_word = {cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
+  // end - 2 x size, the size taken in ADDR_W + 1 bits as by head_sum
+  wire [LW-1:0] reg_lim = LW'(cmd_param_end_i) - LW'({(ADDR_W+1)'(cmd_param_size_i), 1'b0});
+  wire [CWW-1:0] reg_word = {cmd_max_events_i, cmd_prio_i, cmd_shmem_i,
                             cmd_block_z_i, cmd_block_y_i, cmd_block_x_i, cmd_grid_z_i,
                             cmd_grid_y_i, cmd_grid_x_i, reg_lim, cmd_param_size_i,
                             cmd_param_base_i, cmd_kernel_ptr_i};
@@ -372,12 +398,16 @@ module edge_ekt #(
   // last entry's address, as the head's wrap compare has it); a registration
   // whose maxNumEvents exceeds them would let launches in flight share a
   // parameter entry (issue 15 item 7), so it is refused (RSP_BUF_SHORT):
-  // (maxNumEvents - 1) x size > end - base.  The partial products of the
-  // 16-bit slices of size are registered at the accepting edge (one
-  // multiplier each), their sum is compared when the command is carried out.
-  // The even slices' products do not overlap, nor do the odd ones', when
-  // MAXEV_W <= 16 (then they are concatenated, and one adder remains).
-  wire [MAXEV_W-1:0] reg_m = cmd_max_events_i - 1'b1;
+  // (maxNumEvents - 1) x size > end - base, compared as maxNumEvents x size
+  // > end - base + size (issue 11: no decrement in front of the
+  // multipliers; equal for maxNumEvents >= 1, and 0 is INVALID).  The
+  // partial products of the 16-bit slices of size are registered at the
+  // accepting edge (one multiplier each), with end - base + size (a
+  // three-operand sum), and their sum is compared with it when the command
+  // is carried out.  The even slices' products do not overlap, nor do the odd
+  // ones', when MAXEV_W <= 16 (then they are concatenated, and one adder
+  // remains).
+  wire [MAXEV_W-1:0] reg_m = cmd_max_events_i;
   logic [PW-1:0] pp_even, pp_odd;
   always_comb begin
     pp_even = '0;
@@ -391,8 +421,10 @@ module edge_ekt #(
       end
     end
   end
-  wire [PW:0]    c_need   = {1'b0, pp_even} + {1'b0, pp_odd};
-  wire           c_short  = CW'(c_need) > CW'(c_span_q);
+  // the product > end - base + size: the sign of one three-operand sum (a
+  // carry-save layer and one carry chain, no adder in front of a comparator)
+  wire [CW-1:0]  c_diff   = CW'(c_room_q) - CW'(pp_even) - CW'(pp_odd);
+  wire           c_short  = c_diff[CW-1];
   logic          c_short_q;   // c_short of the REG carried out, for S_REG
 
   wire           c_reg     = cmd_do && (c_op_q == OP_REG);
@@ -402,6 +434,13 @@ module edge_ekt #(
   // failed; otherwise the entry becomes valid.
   wire           s_reg_ok  = (state_q == S_REG) && (rsp_status_q == RSP_OK) && !c_short_q;
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
+  // a launch from base wraps: base + size > end, i.e. size > end - base
+  // (end >= base in a registration that passes its checks)
+  wire           c_bwrap   = (ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]) > (ADDR_W+1)'(c_span_q[ADDR_W-1:0]);
+  // the INVALID checks: the registered ones and end < base, the borrow of
+  // end - base (issue 11: the compare's carry chain no longer feeds the OR
+  // of the zero checks in the accepting cycle)
+  wire           c_invalid = c_invalid_q || c_span_q[ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
   wire launch_overrun = (state_q == S_LAUNCH) && ring_atmax_q;
@@ -417,17 +456,17 @@ module edge_ekt #(
   // S_LAUNCH / S_CPL the head and in-flight count updated; the decisions
   // gate the request.
   always_comb begin
-    ram_req   = 1'b0;
-    ram_we    = 1'b0;
-    ram_addr  = op_id_q;
-    ram_wdata[O_HEAD +: ADDR_W]  = head_next;
-    ram_wdata[O_INFL +: MAXEV_W] = rd_infl + 1'b1;
+    ram_req     = 1'b0;
+    ram_we      = 1'b0;
+    ram_h_we    = state_q != S_CPL;
+    ram_addr    = op_id_q;
+    ram_h_wdata = {wrap_next, head_next};
+    ram_n_wdata = rd_infl + 1'b1;
     if (state_q == S_IDLE) begin
-      ram_wdata[O_HEAD +: ADDR_W]  = c_base;
-      ram_wdata[O_INFL +: MAXEV_W] = '0;
+      ram_h_wdata = {c_bwrap, c_base};
+      ram_n_wdata = '0;
     end else if (state_q == S_CPL) begin
-      ram_wdata[O_HEAD +: ADDR_W]  = rd_head;
-      ram_wdata[O_INFL +: MAXEV_W] = rd_infl - 1'b1;
+      ram_n_wdata = rd_infl - 1'b1;
     end
     if (cmd_do) begin
       ram_addr = c_id_q;
@@ -537,10 +576,10 @@ module edge_ekt #(
           if (c_op_q == OP_REG) begin
             state_d      = S_REG;
             op_id_d      = free_id;
-            rsp_id_d     = c_invalid_q || reg_full ? '0 : free_id;
-            rsp_head_d   = c_invalid_q || reg_full ? '0 : c_base;
+            rsp_id_d     = c_invalid || reg_full ? '0 : free_id;
+            rsp_head_d   = c_invalid || reg_full ? '0 : c_base;
             rsp_infl_d   = '0;
-            rsp_status_d = c_invalid_q ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
+            rsp_status_d = c_invalid ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
           end else if (c_ok_q && c_op_q != 2'd3) begin
             state_d = (c_op_q == OP_UNREG) ? S_UNREG : S_READ;
           end else begin
@@ -692,7 +731,8 @@ module edge_ekt #(
     c_we_q      <= cmd_fire && (cmd_op_i == OP_REG) && !(&valid_q);
     for (int k = 0; k < NSL; k++)
       c_pp_q[k] <= PPW'(reg_m) * PPW'(16'(cmd_param_size_i >> (16 * k)));
-    c_span_q    <= cmd_param_end_i - cmd_param_base_i;
+    c_span_q    <= {1'b0, cmd_param_end_i} - {1'b0, cmd_param_base_i};
+    c_room_q    <= RW'(cmd_param_end_i) + RW'(cmd_param_size_i) - RW'(cmd_param_base_i);
     c_short_q   <= c_short;
     c_pre_q     <= grid_one && dims_small;
     c_xy_q      <= (2*TW)'(cmd_block_x_i[TW-1:0]) * (2*TW)'(cmd_block_y_i[TW-1:0]);
@@ -715,6 +755,7 @@ module edge_ekt #(
   assign err_status_o      = status_q;
 
   // ----------------------------------------------------------- invariants
+  wire [LW-1:0] rd_end = rd_lim2 + LW'({(ADDR_W+1)'(rd_size), 1'b0});   // end, for the checks
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (state_q <= S_REG);
@@ -724,11 +765,13 @@ module edge_ekt #(
         assert (valid_q[op_id_q]);
         assert (op_oh_q == ENTRIES'(1) << op_id_q);
         if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q] && ring_atmax_q == (rd_infl >= rd_maxe));
-        assert (rd_head >= rd_base && LW'(rd_head) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));  // within [base, end]
+        assert (rd_head >= rd_base && LW'(rd_head) <= rd_end);  // within [base, end]
+        // the wrap flag kept with the head is the head's wrap decision
+        assert (rd_wrap == (LW'(rd_head) + LW'((ADDR_W+1)'(rd_size)) > rd_end));
         assert (rd_infl <= rd_maxe);                        // in-flight within bounds
 
       end
-      if (launch_go) assert (head_next >= rd_base && LW'(head_next) <= rd_lim + LW'((ADDR_W+1)'(rd_size)));
+      if (launch_go) assert (head_next >= rd_base && LW'(head_next) <= rd_end);
       assert (!(evw_push && pkq_push));
       assert (!(rsp_v_q && cmd_do));                        // a response is never overwritten
       if (cmd_do) assert (state_q == S_IDLE);
