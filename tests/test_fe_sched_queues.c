@@ -371,7 +371,12 @@ static void test_watchdog_nack(void **state) {
     assert_int_equal(t.n_nacked + t.n_served, 0);
     assert_int_equal(O(&t)->head_blocked_o, 4);
     uint64_t stalled = O(&t)->stall_gpu_o;
-    t.in.wdog_limit_i = 50; /* blocked cycles already exceed it: fires at once */
+    /* blocked cycles already exceed it: fires as soon as it is seen, which is
+     * one cycle after it is set (issue 11: the compare is registered, the
+     * watchdog uses the limit of the cycle before) */
+    t.in.wdog_limit_i = 50;
+    step(&t);
+    assert_int_equal(O(&t)->nack_valid_o, 0);
     step(&t);
     assert_int_equal(O(&t)->nack_valid_o, 1);
     t.in.wdog_limit_i = 0;
@@ -407,7 +412,7 @@ static void test_watchdog_nack(void **state) {
     assert_int_equal(O(&t)->nack_valid_o, 0);
     assert_int_equal(O(&t)->nacks_o, 2);
     assert_int_equal(O(&t)->err_o, 1);
-    assert_int_equal(O(&t)->stall_gpu_o, stalled + 1 + 51);
+    assert_int_equal(O(&t)->stall_gpu_o, stalled + 2 + 51);
     fg_block_free(t.b);
 }
 
@@ -545,7 +550,7 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
     const uint32_t lb = sb.lbytes, all = (uint32_t)bits_of(p->words);
 #define RLINE(i) ((uint32_t)p->region_base + lb * (uint32_t)(i))
     uint64_t accepted = 0, n_served = 0, n_nacked = 0, n_rel_checked = 0, max_lat = 0;
-    uint64_t n_resets = 0, dropped = 0;
+    uint64_t n_resets = 0, dropped = 0, lim_prev = 0;
     unsigned seq = 0, ready_phase = 0;
     bool have = false;
     fe_sched_queues_in_t cur = {0};
@@ -611,7 +616,9 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
         bool out_free = !o->out_valid_o || in.out_ready_i;
         bool nack_free = !o->nack_valid_o || in.nack_ready_i;
         bool init_acc = in.init_valid_i && o->init_ready_o && in.init_lines_i;
-        uint64_t lim = in.wdog_limit_i & bits_of(p->wd_w);
+        /* the watchdog uses the limit of the cycle before (issue 11) */
+        uint64_t lim = lim_prev;
+        lim_prev = in.wdog_limit_i & bits_of(p->wd_w);
         if (fg_block_step(b, &in)) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
         o = fg_block_out(b);
 

@@ -199,7 +199,7 @@ module fe_sched_queues #(
     assign h_act[q]  = q_head[q][E_ACT +: 2];
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
     assign h_idx[q]  = q_head[q][E_IDX +: IW];
-    fe_trigger_check #(.WORDS(WORDS)) u_check (
+    fe_trigger_check #(.WORDS(WORDS), .TRIGGERED(q != 0)) u_check (
       .valid_i(q_valid[q]), .need_i(q_head[q][E_NEED]),
       .trig_i(h_trig[q]), .mask_i(h_mask[q]),
       .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
@@ -269,13 +269,17 @@ module fe_sched_queues #(
   end
 
   // One lookup per cycle when the port is free: the highest-priority head
-  // that needs its bits, has none and has no lookup in flight.
-  logic [2:0] lk_cand;
+  // that needs its bits, has none and has no lookup in flight.  Whether it
+  // has either is one register per queue (lkd_q = hb_valid_q | the lookup in
+  // flight is its own; issue 11: the F/E RAM's address, which fans out to
+  // every block RAM of the store, 32 in the memory system's configuration,
+  // starts from as few logic levels as possible).
+  logic [2:0] lk_cand, lkd_q, lkd_d;
   logic       lk;
   logic [1:0] lk_sel;
   always_comb begin
     for (int q = 0; q < 3; q++)
-      lk_cand[q] = need[q] && !busy && !hb_valid_q[q] && !(lk_rvalid && lk_rqid == 2'(q));
+      lk_cand[q] = need[q] && !busy && !lkd_q[q];
     lk_sel = lk_cand[0] ? 2'd0 : lk_cand[1] ? 2'd1 : 2'd2;
     lk     = (|lk_cand) && !wr_pend_q;  // the port writes a pending action
   end
@@ -303,6 +307,12 @@ module fe_sched_queues #(
   logic [2:0] hbv_d;
   always_comb begin
     for (int q = 0; q < 3; q++) begin
+      // (a head being looked up stays: it can neither leave nor be NACKed)
+      lkd_d[q] = hbv_d[q] || (lk && lk_sel == 2'(q));
+    end
+  end
+  always_comb begin
+    for (int q = 0; q < 3; q++) begin
       hb_d[q]  = hb_q[q];
       hbv_d[q] = hb_valid_q[q];
       if (lk_rvalid && lk_rqid == 2'(q)) begin
@@ -328,6 +338,7 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       hb_valid_q   <= '0;
+      lkd_q        <= '0;
       chk_q        <= '0;
       out_valid_q  <= 1'b0;
       nack_valid_q <= 1'b0;
@@ -341,6 +352,7 @@ module fe_sched_queues #(
       stall_mc_q   <= 1'b0;
     end else begin
       hb_valid_q <= hbv_d;
+      lkd_q      <= lkd_d;
       chk_q      <= chk_d;
       if (disp) out_valid_q <= 1'b1;
       else if (out_ready_i) out_valid_q <= 1'b0;
@@ -419,7 +431,9 @@ module fe_sched_queues #(
   // head, one request never both served and NACKed, and the cached head bits
   // equal the RAM contents when the head leaves with an action.
   logic [CNT_W-1:0] acc_q, left_q;
+  logic             lim_on_q;  // the watchdog was on in the last cycle (it uses that limit)
   always_ff @(posedge clk_i) begin
+    lim_on_q <= wdog_limit_i != '0;
     if (!rst_ni) begin
       acc_q  <= '0;
       left_q <= '0;
@@ -433,12 +447,21 @@ module fe_sched_queues #(
       assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
       if (disp) assert (!need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]));
       assert ((chk_q & ~hb_valid_q) == '0);
-      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
+      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q);
       for (int q = 0; q < 3; q++)  // the registered hazard where it matters
         if (need[q] && hb_valid_q[q]) assert (hazard[q] == (wr_pend_q && h_idx[q] == wr_idx_q));
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
       assert ((blocked & ~need) == '0);
+      // what the head checks rely on (fe_trigger_check): an empty queue's
+      // head entry is 0 (fg_fifo), every entry of a triggered queue needs
+      // its bits, and a valid check is of a head that needs its bits
+      for (int q = 0; q < 3; q++) begin
+        if (!q_valid[q]) assert (q_head[q] == '0);
+        if (q != 0) assert (need[q] == q_valid[q]);
+        if (chk_q[q]) assert (need[q]);
+        assert (lkd_q[q] == (hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q))));
+      end
       // a lookup's data arrives for a head that is still there and has no bits
       if (lk_rvalid) assert (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]);
       assert ((hit & q_pop) == '0);
