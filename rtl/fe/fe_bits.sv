@@ -108,19 +108,21 @@ module fe_bits #(
   logic [IW-1:0]    ram_addr;
   logic [WORDS-1:0] ram_wdata;
 
+  // (the address: the write sources' one chosen from registers, then the
+  // lookup's last, which comes through the scheduler's choice of head)
+  logic [IW-1:0] wr_addr;
   always_comb begin
+    wr_addr   = wr_i ? wr_idx_i : cur_idx;
+    ram_addr  = (wr_i || busy_q) ? wr_addr : rd_idx_i;
     ram_req   = 1'b0;
     ram_we    = 1'b0;
-    ram_addr  = rd_idx_i;
     ram_wdata = wr_bits_i;
     if (wr_i) begin
       ram_req  = 1'b1;
       ram_we   = 1'b1;
-      ram_addr = wr_idx_i;
     end else if (busy_q) begin
       ram_req   = cur_in;
       ram_we    = 1'b1;
-      ram_addr  = cur_idx;
       ram_wdata = full_q ? '1 : '0;
     end else if (rd_i) begin
       ram_req = 1'b1;
