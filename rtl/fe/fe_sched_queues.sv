@@ -179,13 +179,12 @@ module fe_sched_queues #(
   // is empty, as fg_fifo's data_o is), so neither the queue's count nor a
   // decode is in front of the leave decision (issue 11).  Every entry of the
   // triggered queues needs its bits.
-  logic [EW:0] nt_head;
   logic        nt_free;
+  logic [2:0]  free;
   fg_fifo #(.WIDTH(EW + 1), .DEPTH(QD_NT)) u_q_nt (
     .clk_i, .rst_ni, .valid_i(q_push[0]), .ready_o(q_ready[0]), .data_i({!in_entry[E_NEED], in_entry}),
-    .valid_o(q_valid[0]), .ready_i(q_pop[0]), .data_o(nt_head), .count_o(cnt0));
-  assign q_head[0] = nt_head[EW-1:0];
-  assign nt_free   = nt_head[EW];
+    .valid_o(q_valid[0]), .ready_i(q_pop[0]), .data_o({nt_free, q_head[0]}), .count_o(cnt0));
+  assign free = {2'b00, nt_free};
   fg_fifo #(.WIDTH(EW), .DEPTH(QD_CPU)) u_q_cpu (
     .clk_i, .rst_ni, .valid_i(q_push[1]), .ready_o(q_ready[1]), .data_i(in_entry),
     .valid_o(q_valid[1]), .ready_i(q_pop[1]), .data_o(q_head[1]), .count_o(cnt1));
@@ -226,7 +225,7 @@ module fe_sched_queues #(
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
     assign h_idx[q]  = q_head[q][E_IDX +: IW];
     fe_trigger_check #(.WORDS(WORDS)) u_check (
-      .free_i((q == 0) ? nt_free : 1'b0), .need_i(q_head[q][E_NEED]),
+      .free_i(free[q]), .need_i(q_head[q][E_NEED]),
       .trig_i(h_trig[q]), .mask_i(h_mask[q]),
       .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
       .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
