@@ -371,7 +371,12 @@ static void test_watchdog_nack(void **state) {
     assert_int_equal(t.n_nacked + t.n_served, 0);
     assert_int_equal(O(&t)->head_blocked_o, 4);
     uint64_t stalled = O(&t)->stall_gpu_o;
-    t.in.wdog_limit_i = 50; /* blocked cycles already exceed it: fires at once */
+    /* blocked cycles already exceed it: fires as soon as it is seen, which is
+     * one cycle after it is set (issue 11: the compare is registered, the
+     * watchdog uses the limit of the cycle before) */
+    t.in.wdog_limit_i = 50;
+    step(&t);
+    assert_int_equal(O(&t)->nack_valid_o, 0);
     step(&t);
     assert_int_equal(O(&t)->nack_valid_o, 1);
     t.in.wdog_limit_i = 0;
@@ -407,7 +412,7 @@ static void test_watchdog_nack(void **state) {
     assert_int_equal(O(&t)->nack_valid_o, 0);
     assert_int_equal(O(&t)->nacks_o, 2);
     assert_int_equal(O(&t)->err_o, 1);
-    assert_int_equal(O(&t)->stall_gpu_o, stalled + 1 + 51);
+    assert_int_equal(O(&t)->stall_gpu_o, stalled + 2 + 51);
     fg_block_free(t.b);
 }
 
@@ -545,7 +550,7 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
     const uint32_t lb = sb.lbytes, all = (uint32_t)bits_of(p->words);
 #define RLINE(i) ((uint32_t)p->region_base + lb * (uint32_t)(i))
     uint64_t accepted = 0, n_served = 0, n_nacked = 0, n_rel_checked = 0, max_lat = 0;
-    uint64_t n_resets = 0, dropped = 0;
+    uint64_t n_resets = 0, dropped = 0, lim_prev = 0;
     unsigned seq = 0, ready_phase = 0;
     bool have = false;
     fe_sched_queues_in_t cur = {0};
@@ -572,12 +577,14 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
             memset(&cur, 0, sizeof cur);
             unsigned kind = (unsigned)fg_rng_below(&r, 100);
             cur.req_src_i = kind < 55;
-            cur.req_dflt_i = kind < 55 ? 1 : fg_rng_chance(&r, 1, 8);
+            /* GPU requests mostly with the defaults, some with their own trigger / action */
+            cur.req_dflt_i = kind < 55 ? !fg_rng_chance(&r, 1, 10) : fg_rng_chance(&r, 1, 8);
             cur.req_we_i = kind < 30 ? 0 : kind < 55 ? 1 : fg_rng_chance(&r, 1, 2);
             cur.req_trig_i = fg_rng_below(&r, 4);
             cur.req_act_i = fg_rng_below(&r, 4);
             uint64_t line = fg_rng_below(&r, p->region_lines);
-            cur.req_addr_i = RLINE(line) + p->gran * fg_rng_below(&r, p->words);
+            cur.req_addr_i = RLINE(line) + p->gran * fg_rng_below(&r, p->words) +
+                             fg_rng_below(&r, p->gran); /* any byte: carried, not used */
             if (fg_rng_chance(&r, 1, 12))
                 cur.req_addr_i = fg_rng_chance(&r, 1, 2) ? RLINE(fg_rng_below(&r, 3) + p->region_lines)
                                                          : (uint32_t)fg_rng_next(&r);
@@ -611,7 +618,9 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
         bool out_free = !o->out_valid_o || in.out_ready_i;
         bool nack_free = !o->nack_valid_o || in.nack_ready_i;
         bool init_acc = in.init_valid_i && o->init_ready_o && in.init_lines_i;
-        uint64_t lim = in.wdog_limit_i & bits_of(p->wd_w);
+        /* the watchdog uses the limit of the cycle before (issue 11) */
+        uint64_t lim = lim_prev;
+        lim_prev = in.wdog_limit_i & bits_of(p->wd_w);
         if (fg_block_step(b, &in)) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
         o = fg_block_out(b);
 
@@ -727,6 +736,104 @@ static void test_reset_lockstep(void **state) {
     random_run(&P_ODD, tb_seed("fe_sched_queues odd reset"), tb_cycles(200000), 20000);
 }
 
+/* Issue 15 item 2 (coverage): the memory system's configuration
+ * (fe_sched_queues_sys, mk/fe.mk: 16384 lines from 0, queues of 16, 32-bit
+ * watchdog) driven over the ranges its users reach only in part: triggered
+ * CPU and GPU requests (also GPU ones without the defaults) at any byte of
+ * the 2 MiB region, init commands anywhere in the address space and of up to
+ * 2^15 + lines, 32-bit watchdog limits, a triggered-CPU queue filled to its
+ * 16 entries.  Conservation is checked at the end (every accepted request
+ * served or NACKed once); the lockstep compares every port every cycle. */
+static const fe_sched_queues_params P_SYS = {
+    .addr_w = 32, .words = 32, .gran = 4, .region_base = 0, .region_lines = 16384,
+    .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16};
+
+static void test_sys_ranges(void **state) {
+    (void)state;
+    fg_rng r;
+    fg_rng_seed(&r, tb_seed("fe_sched_queues sys ranges"));
+    fg_block *b = tb_block(&fe_sched_queues_class, &P_SYS, NULL);
+    fe_sched_queues_in_t in = {.out_ready_i = 1, .nack_ready_i = 1};
+    uint64_t acc = 0, served = 0, nacked = 0, c = 0;
+    unsigned max_cpu = 0, inits = 0;
+#define SYS_STEP()                                                                                 \
+    do {                                                                                           \
+        const fe_sched_queues_out_t *o_ = fg_block_out(b);                                         \
+        unsigned q_ = fe_sched_queue_of(&P_SYS, &in, NULL, NULL);                                  \
+        acc += in.req_valid_i && (o_->req_ready_o >> q_ & 1);                                      \
+        served += o_->out_valid_o && in.out_ready_i;                                               \
+        nacked += o_->nack_valid_o && in.nack_ready_i;                                             \
+        inits += in.init_valid_i && o_->init_ready_o && in.init_lines_i;                           \
+        if (fg_block_step(b, &in)) fail_msg("%s", b->error);                                       \
+        c++;                                                                                       \
+    } while (0)
+    while (!((const fe_sched_queues_out_t *)fg_block_out(b))->init_ready_o) SYS_STEP(); /* the reset clear, 16384 lines */
+    /* init commands: anywhere (lines outside the region skipped), then one of
+     * 2^15 + lines; while not valid the command port carries random values */
+    for (unsigned k = 0; k < 12; k++) {
+        in.init_valid_i = 1;
+        in.init_full_i = k & 1;
+        in.init_addr_i = (uint32_t)fg_rng_next(&r) & ~127u;
+        in.init_lines_i = k == 11 ? 0x8000 + 3 : 1 + fg_rng_below(&r, 4);
+        if (k == 10) in.init_addr_i = 128u * 16000; /* runs past the region's end */
+        SYS_STEP();
+        in.init_valid_i = 0;
+        while (!((const fe_sched_queues_out_t *)fg_block_out(b))->init_ready_o) {
+            in.init_addr_i = (uint32_t)fg_rng_next(&r);
+            in.init_lines_i = fg_rng_next(&r) & 0xffff;
+            SYS_STEP();
+        }
+    }
+    assert_int_equal(inits, 12);
+    /* triggered requests over the region; the watchdog limit random over 32
+     * bits, then short so that blocked heads are NACKed */
+    for (unsigned phase = 0; phase < 4; phase++) {
+        for (unsigned i = 0; i < 6000; i++) {
+            unsigned kind = (unsigned)fg_rng_below(&r, 4);
+            in.req_valid_i = fg_rng_chance(&r, 1, 2);
+            in.req_src_i = kind != 0;
+            in.req_dflt_i = kind == 1;
+            in.req_we_i = fg_rng_chance(&r, 1, 2);
+            in.req_trig_i = 1 + fg_rng_below(&r, 2);
+            in.req_act_i = fg_rng_below(&r, 4);
+            in.req_addr_i = (uint32_t)fg_rng_next(&r) & 0x1fffff; /* any byte of the 2 MiB */
+            in.req_mask_i = (uint32_t)fg_rng_next(&r);
+            in.req_tag_i = (uint32_t)fg_rng_next(&r) & 0xff;
+            in.out_ready_i = phase == 1 ? fg_rng_chance(&r, 1, 4) : 1;
+            in.nack_ready_i = fg_rng_chance(&r, 3, 4);
+            if (i % 500 == 0) in.wdog_limit_i = phase == 0 ? (uint32_t)fg_rng_next(&r) : 30;
+            if (phase == 2) { /* a CPU queue of 16 wait-full reads of an empty line */
+                in.req_src_i = 0;
+                in.req_dflt_i = 0;
+                in.req_trig_i = FE_TRIG_FULL;
+                in.req_act_i = 0;
+                in.req_addr_i = 128u * 9000;
+                in.req_mask_i = ALL;
+                in.wdog_limit_i = 0;
+                in.req_valid_i = 1;
+            }
+            SYS_STEP();
+            unsigned n_cpu = (unsigned)(((const fe_sched_queues_out_t *)fg_block_out(b))->q_count_o >> 8 & 0xff);
+            if (n_cpu > max_cpu) max_cpu = n_cpu;
+        }
+    }
+    in.req_valid_i = 0;
+    in.out_ready_i = in.nack_ready_i = 1;
+    in.wdog_limit_i = 30;
+    for (unsigned i = 0; i < 20000 && ((const fe_sched_queues_out_t *)fg_block_out(b))->q_count_o; i++) SYS_STEP();
+    for (unsigned i = 0; i < 4; i++) SYS_STEP();
+#undef SYS_STEP
+    const fe_sched_queues_out_t *o = fg_block_out(b);
+    assert_int_equal(o->q_count_o, 0);
+    assert_int_equal(acc, served + nacked);
+    assert_int_equal(max_cpu, 16);
+    assert_int_equal(o->nacks_o, nacked);
+    assert_true(nacked > 0 && served > 0);
+    printf("# sys ranges: %" PRIu64 " cycles, %" PRIu64 " accepted, %" PRIu64 " served, %" PRIu64
+           " NACKed, %u init commands\n", c, acc, served, nacked, inits);
+    fg_block_free(b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trigger_action_matrix),
@@ -743,6 +850,7 @@ int main(void) {
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_random_lockstep_odd),
         cmocka_unit_test(test_reset_lockstep),
+        cmocka_unit_test(test_sys_ranges),
     };
     return tb_run_tests("fe_sched_queues", tests);
 }

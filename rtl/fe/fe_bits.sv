@@ -74,35 +74,55 @@ module fe_bits #(
   // bit (in the region iff below LINES), kept in registers next to cur_q: the
   // subtract and compare are done on the next line before the edge, not on
   // the snoop's path into the scheduler's head checks (issue 11).
-  logic [LN_W:0]   cur_rel_d;
-  logic [IW-1:0]   cur_idx;
-  logic            cur_in, cur_in_d;
-  logic [LN_W-1:0] cur_d;
+  // The two candidates' index and region flag are computed side by side from
+  // registers (the next line) and from the command port (the first line),
+  // and only then chosen (issue 11: the choice, which depends on busy_q and
+  // the command's valid, is not in front of the subtract and compare).
+  logic [LN_W:0]   rel_inc, rel_init;
+  logic [IW-1:0]   cur_idx, cur_idx_d;
+  logic            cur_in, cur_in_d, in_inc, in_init, step, start;
+  logic [LN_W-1:0] cur_d, cur_inc;
   always_comb begin
-    cur_d = cur_q;
-    if (busy_q && !wr_i) cur_d = cur_q + 1'b1;
-    else if (!busy_q && init_valid_i && init_lines_i != '0) cur_d = init_line_i;
-    cur_rel_d = {1'b0, cur_d} - (LN_W+1)'(BASE_LINE);
-    cur_in_d  = cur_rel_d < (LN_W+1)'(LINES);
+    cur_inc  = cur_q + 1'b1;
+    rel_inc  = {1'b0, cur_inc} - (LN_W+1)'(BASE_LINE);
+    in_inc   = rel_inc < (LN_W+1)'(LINES);
+    rel_init = {1'b0, init_line_i} - (LN_W+1)'(BASE_LINE);
+    in_init  = rel_init < (LN_W+1)'(LINES);
+    step     = busy_q && !wr_i;
+    start    = !busy_q && init_valid_i && init_lines_i != '0;
+    cur_d     = cur_q;
+    cur_idx_d = cur_idx_q;
+    cur_in_d  = cur_in_q;
+    if (step) begin
+      cur_d     = cur_inc;
+      cur_idx_d = rel_inc[IW-1:0];
+      cur_in_d  = in_inc;
+    end else if (start) begin
+      cur_d     = init_line_i;
+      cur_idx_d = rel_init[IW-1:0];
+      cur_in_d  = in_init;
+    end
   end
 
   logic             ram_req, ram_we;
   logic [IW-1:0]    ram_addr;
   logic [WORDS-1:0] ram_wdata;
 
+  // (the address: the write sources' one chosen from registers, then the
+  // lookup's last, which comes through the scheduler's choice of head)
+  logic [IW-1:0] wr_addr;
   always_comb begin
+    wr_addr   = wr_i ? wr_idx_i : cur_idx;
+    ram_addr  = (wr_i || busy_q) ? wr_addr : rd_idx_i;
     ram_req   = 1'b0;
     ram_we    = 1'b0;
-    ram_addr  = rd_idx_i;
     ram_wdata = wr_bits_i;
     if (wr_i) begin
       ram_req  = 1'b1;
       ram_we   = 1'b1;
-      ram_addr = wr_idx_i;
     end else if (busy_q) begin
       ram_req   = cur_in;
       ram_we    = 1'b1;
-      ram_addr  = cur_idx;
       ram_wdata = full_q ? '1 : '0;
     end else if (rd_i) begin
       ram_req = 1'b1;
@@ -139,12 +159,12 @@ module fe_bits #(
       rvalid_q <= rd_i && !busy_q && !wr_i;
       if (rd_i) rqid_q <= rd_qid_i;
       cur_q     <= cur_d;
-      cur_idx_q <= cur_rel_d[IW-1:0];
+      cur_idx_q <= cur_idx_d;
       cur_in_q  <= cur_in_d;
-      if (busy_q && !wr_i) begin
+      if (step) begin
         left_q <= left_q - 1'b1;
         if (left_q == CNT_W'(1)) busy_q <= 1'b0;
-      end else if (!busy_q && init_valid_i && init_lines_i != '0) begin
+      end else if (start) begin
         busy_q <= 1'b1;
         full_q <= init_full_i;
         left_q <= init_lines_i;

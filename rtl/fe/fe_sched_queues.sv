@@ -127,9 +127,26 @@ module fe_sched_queues #(
   // ------------------------------------------------------------ intake
   logic [1:0]    in_trig, in_act, in_q;
   logic [LN_W:0] in_rel;
+  logic [IW-1:0] in_idx;
   logic          in_in;
   assign in_rel = rel_line(req_addr_i[ADDR_W-1:LB]);
-  assign in_in  = in_region(in_rel);
+  // A region of a power of two of lines aligned to its size (the default,
+  // the memory system's and the test configuration) is the lines whose high
+  // bits equal the base's: an equality of those bits, with the index the low
+  // bits, instead of a subtract and a compare (issue 11: the region check
+  // leads the queue choice, the push and the FIFO's head register).
+  localparam bit ALIGNED = REGION_LINES > 1 && (REGION_LINES & (REGION_LINES - 1)) == 0 &&
+                              BASE_LINE % REGION_LINES == 0 && IW < LN_W;
+  if (ALIGNED) begin : g_in_aligned
+    localparam int HI_W = LN_W - IW;
+    assign in_in  = req_addr_i[ADDR_W-1:LB+IW] == HI_W'(BASE_LINE >> IW);
+    assign in_idx = req_addr_i[LB +: IW];
+    logic unused_rel;
+    assign unused_rel = ^in_rel;
+  end else begin : g_in_any
+    assign in_in  = in_region(in_rel);
+    assign in_idx = in_rel[IW-1:0];
+  end
   always_comb begin
     in_trig = (req_trig_i == 2'd3) ? T_NONE : req_trig_i;
     in_act  = (req_act_i == 2'd3) ? A_NONE : req_act_i;
@@ -141,7 +158,7 @@ module fe_sched_queues #(
     else in_q = req_src_i ? 2'd2 : 2'd1;
   end
   logic [EW-1:0] in_entry;
-  assign in_entry = {in_rel[IW-1:0], in_in && (in_trig != T_NONE || in_act != A_NONE), req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
+  assign in_entry = {in_idx, in_in && (in_trig != T_NONE || in_act != A_NONE), req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
                      req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
@@ -157,9 +174,17 @@ module fe_sched_queues #(
     for (int q = 0; q < 3; q++) q_push[q] = rst_ni && req_valid_i && !busy && (in_q == 2'(q));
   end
 
-  fg_fifo #(.WIDTH(EW), .DEPTH(QD_NT)) u_q_nt (
-    .clk_i, .rst_ni, .valid_i(q_push[0]), .ready_o(q_ready[0]), .data_i(in_entry),
-    .valid_o(q_valid[0]), .ready_i(q_pop[0]), .data_o(q_head[0]), .count_o(cnt0));
+  // The non-triggered queue's entries carry one more flag, "leaves without
+  // bits" (!need): its head may leave on that flag alone (0 while the queue
+  // is empty, as fg_fifo's data_o is), so neither the queue's count nor a
+  // decode is in front of the leave decision (issue 11).  Every entry of the
+  // triggered queues needs its bits.
+  logic        nt_free;
+  logic [2:0]  free;
+  fg_fifo #(.WIDTH(EW + 1), .DEPTH(QD_NT)) u_q_nt (
+    .clk_i, .rst_ni, .valid_i(q_push[0]), .ready_o(q_ready[0]), .data_i({!in_entry[E_NEED], in_entry}),
+    .valid_o(q_valid[0]), .ready_i(q_pop[0]), .data_o({nt_free, q_head[0]}), .count_o(cnt0));
+  assign free = {2'b00, nt_free};
   fg_fifo #(.WIDTH(EW), .DEPTH(QD_CPU)) u_q_cpu (
     .clk_i, .rst_ni, .valid_i(q_push[1]), .ready_o(q_ready[1]), .data_i(in_entry),
     .valid_o(q_valid[1]), .ready_i(q_pop[1]), .data_o(q_head[1]), .count_o(cnt1));
@@ -200,7 +225,7 @@ module fe_sched_queues #(
     assign h_mask[q] = q_head[q][E_MASK +: WORDS];
     assign h_idx[q]  = q_head[q][E_IDX +: IW];
     fe_trigger_check #(.WORDS(WORDS)) u_check (
-      .valid_i(q_valid[q]), .need_i(q_head[q][E_NEED]),
+      .free_i(free[q]), .need_i(q_head[q][E_NEED]),
       .trig_i(h_trig[q]), .mask_i(h_mask[q]),
       .bits_i(hb_q[q]), .snoop_bits_i(snoop_bits), .snoop_hit_i(hit[q]),
       .chk_valid_i(chk_q[q]), .chk_sat_i(sat_q[q]),
@@ -253,6 +278,19 @@ module fe_sched_queues #(
   // leave, be blocked or be NACKed in that cycle anyway, so it is left out.
   logic [2:0] hazard_q;
   assign hazard = hazard_q;
+  // the heads' line indices compared pairwise from the head registers, the
+  // leaving queue (disp_q, late) only picks one (issue 11); a queue is not
+  // compared with itself (when it is the leaving one its head leaves)
+  logic       same01, same02, same12;
+  logic [2:0] same_disp;  // head q is on the leaving head's line
+  always_comb begin
+    same01 = h_idx[0] == h_idx[1];
+    same02 = h_idx[0] == h_idx[2];
+    same12 = h_idx[1] == h_idx[2];
+    same_disp[0] = (disp_q == 2'd1) ? same01 : same02;
+    same_disp[1] = (disp_q == 2'd0) ? same01 : same12;
+    same_disp[2] = (disp_q == 2'd0) ? same02 : same12;
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wr_pend_q <= 1'b0;
@@ -260,7 +298,7 @@ module fe_sched_queues #(
     end else begin
       wr_pend_q <= act_wr;
       for (int q = 0; q < 3; q++)
-        hazard_q[q] <= act_wr && !q_pop[q] && need[q] && (h_idx[q] == h_idx[disp_q]);
+        hazard_q[q] <= act_wr && !q_pop[q] && need[q] && same_disp[q];
     end
   end
   always_ff @(posedge clk_i) begin  // qualified by wr_pend_q
@@ -269,15 +307,21 @@ module fe_sched_queues #(
   end
 
   // One lookup per cycle when the port is free: the highest-priority head
-  // that needs its bits, has none and has no lookup in flight.
-  logic [2:0] lk_cand;
+  // that needs its bits, has none and has no lookup in flight.  Whether it
+  // has either is one register per queue (lkd_q = hb_valid_q | the lookup in
+  // flight is its own; issue 11: the F/E RAM's address, which fans out to
+  // every block RAM of the store, 32 in the memory system's configuration,
+  // starts from as few logic levels as possible).
+  // The choice (lk_sel, hence the address) leaves busy out: while busy there
+  // is no lookup, and the port's address is the init sequencer's.
+  logic [2:0] lk_cand, lkd_q, lkd_d;
   logic       lk;
   logic [1:0] lk_sel;
   always_comb begin
     for (int q = 0; q < 3; q++)
-      lk_cand[q] = need[q] && !busy && !hb_valid_q[q] && !(lk_rvalid && lk_rqid == 2'(q));
+      lk_cand[q] = need[q] && !lkd_q[q];
     lk_sel = lk_cand[0] ? 2'd0 : lk_cand[1] ? 2'd1 : 2'd2;
-    lk     = (|lk_cand) && !wr_pend_q;  // the port writes a pending action
+    lk     = (|lk_cand) && !busy && !wr_pend_q;  // the port writes a pending action
   end
 
   logic             init_ready;
@@ -301,6 +345,12 @@ module fe_sched_queues #(
   // snooped into them), checked on those bits.
   logic [WORDS-1:0] hb_d [3];
   logic [2:0] hbv_d;
+  always_comb begin
+    for (int q = 0; q < 3; q++) begin
+      // (a head being looked up stays: it can neither leave nor be NACKed)
+      lkd_d[q] = hbv_d[q] || (lk && lk_sel == 2'(q));
+    end
+  end
   always_comb begin
     for (int q = 0; q < 3; q++) begin
       hb_d[q]  = hb_q[q];
@@ -328,6 +378,7 @@ module fe_sched_queues #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       hb_valid_q   <= '0;
+      lkd_q        <= '0;
       chk_q        <= '0;
       out_valid_q  <= 1'b0;
       nack_valid_q <= 1'b0;
@@ -341,6 +392,7 @@ module fe_sched_queues #(
       stall_mc_q   <= 1'b0;
     end else begin
       hb_valid_q <= hbv_d;
+      lkd_q      <= lkd_d;
       chk_q      <= chk_d;
       if (disp) out_valid_q <= 1'b1;
       else if (out_ready_i) out_valid_q <= 1'b0;
@@ -419,7 +471,9 @@ module fe_sched_queues #(
   // head, one request never both served and NACKed, and the cached head bits
   // equal the RAM contents when the head leaves with an action.
   logic [CNT_W-1:0] acc_q, left_q;
+  logic             lim_on_q;  // the watchdog was on in the last cycle (it uses that limit)
   always_ff @(posedge clk_i) begin
+    lim_on_q <= wdog_limit_i != '0;
     if (!rst_ni) begin
       acc_q  <= '0;
       left_q <= '0;
@@ -433,12 +487,23 @@ module fe_sched_queues #(
       assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
       if (disp) assert (!need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]));
       assert ((chk_q & ~hb_valid_q) == '0);
-      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && wdog_limit_i != '0);
+      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q);
       for (int q = 0; q < 3; q++)  // the registered hazard where it matters
         if (need[q] && hb_valid_q[q]) assert (hazard[q] == (wr_pend_q && h_idx[q] == wr_idx_q));
       if (disp && nack) assert (disp_q != nack_sel);
       assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
       assert ((blocked & ~need) == '0);
+      assert (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]);  // the aligned region check
+      // what the head checks rely on (fe_trigger_check): an empty queue's
+      // head entry is 0 (fg_fifo), every entry of a triggered queue needs
+      // its bits, and a valid check is of a head that needs its bits
+      for (int q = 0; q < 3; q++) begin
+        if (!q_valid[q]) assert (q_head[q] == '0);
+        if (q == 0) assert (nt_free == (q_valid[0] && !need[0]));
+        if (q != 0) assert (need[q] == q_valid[q]);
+        if (chk_q[q]) assert (need[q]);
+        assert (lkd_q[q] == (hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q))));
+      end
       // a lookup's data arrives for a head that is still there and has no bits
       if (lk_rvalid) assert (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]);
       assert ((hit & q_pop) == '0);

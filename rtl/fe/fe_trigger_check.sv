@@ -7,19 +7,25 @@
 //   need_o    - the head must see its line's F/E bits before it can leave:
 //               it is in the tracked region and has a trigger or an action
 //               (an action is a read-modify-write of the line's bits);
-//               computed at intake (need_i).
+//               computed at intake (need_i, the head entry's flag: 0 while
+//               the queue is empty, as fg_fifo's data_o is, so the queue's
+//               count is not on this path; issue 11).  free_i is the opposite
+//               for a head that is there (the non-triggered queue's entries
+//               carry it; 0 in the triggered queues, whose entries all need
+//               their bits).
 //   sat_o     - every masked word of the bits the head has at the next edge
 //               (snoop_bits_i on a snoop hit, else bits_i) satisfies the
 //               trigger (a coalesced request proceeds only when all its bits
 //               are ready, Sec. 4.1).
 //   ok_o      - the head may leave now: no bits needed, or a registered check
-//               of its bits is valid and satisfied.
+//               of its bits is valid and satisfied (a valid check implies a
+//               head that needs bits).
 //   blocked_o - a registered check is valid and NOT satisfied: the head stalls
 //               its queue until another queue's action releases it (4.3).
 module fe_trigger_check #(
   parameter int WORDS = 32
 ) (
-  input  logic             valid_i,      // queue not empty
+  input  logic             free_i,       // a head is there and needs no bits (from intake)
   input  logic             need_i,       // in the region with a trigger or an action (from intake)
   input  logic [1:0]       trig_i,       // 0 none, 1 wait-full, 2 wait-empty
   input  logic [WORDS-1:0] mask_i,
@@ -43,7 +49,7 @@ module fe_trigger_check #(
   assign held_sat    = check(bits_i);
   assign snoop_sat_o = check(snoop_bits_i);
   assign sat_o       = snoop_hit_i ? snoop_sat_o : held_sat;
-  assign need_o = valid_i && need_i;
-  assign ok_o = valid_i && (!need_o || (chk_valid_i && chk_sat_i));
-  assign blocked_o = need_o && chk_valid_i && !chk_sat_i;
+  assign need_o = need_i;
+  assign ok_o   = free_i || (chk_valid_i && chk_sat_i);
+  assign blocked_o = chk_valid_i && !chk_sat_i;  // (a valid check is of a head needing bits)
 endmodule

@@ -27,7 +27,8 @@ typedef struct {
     bool hbv[3];
     uint64_t hb[3];
     bool chk[3], sat[3]; /* registered check of the head bits (chk_q, sat_q) */
-    uint64_t wd[3];
+    uint64_t wd[3];  /* watchdog: consecutive blocked cycles (the RTL keeps this + 1, n_q) */
+    bool wd_ge[3];   /* its registered compare (ge_q): wd >= the limit of the last cycle */
     /* outputs */
     bool out_valid, nack_valid;
     fe_entry out_e, nack_e;
@@ -134,6 +135,7 @@ static void tw_reset(void *v) {
         t->hb[q] = 0;
         t->chk[q] = t->sat[q] = false;
         t->wd[q] = 0;
+        t->wd_ge[q] = false;
         t->stall[q] = 0;
     }
     t->out_valid = t->nack_valid = false;
@@ -242,7 +244,7 @@ static void tw_step(void *v, const void *i) {
     uint64_t limit = in->wdog_limit_i & mk(p->wd_w);
     bool due[3], any_ok = false, any_due = false;
     for (int q = 0; q < 3; q++) {
-        due[q] = hd.blocked[q] && limit != 0 && t->wd[q] >= limit && !hd.hazard[q];
+        due[q] = hd.blocked[q] && t->wd_ge[q] && !hd.hazard[q]; /* limit of the last cycle */
         any_ok |= hd.ok[q];
         any_due |= due[q];
     }
@@ -311,6 +313,10 @@ static void tw_step(void *v, const void *i) {
         t->chk[q] = chk_d[q];
         t->sat[q] = sat_d[q];
         t->stall[q] = (t->stall[q] + hd.blocked[q]) & cmask;
+        /* fe_watchdog's ge_q: the count after this edge (if the head stays
+         * blocked) against this cycle's limit */
+        uint64_t wd_next = t->wd[q] == mk(p->wd_w) ? t->wd[q] : t->wd[q] + 1;
+        t->wd_ge[q] = hd.blocked[q] && limit != 0 && wd_next >= limit;
         if (hd.blocked[q] && !pop[q]) {
             if (t->wd[q] != mk(p->wd_w)) t->wd[q]++;
         } else {
