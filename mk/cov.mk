@@ -27,7 +27,7 @@ cov-run: $(BUILD)/.deps
 	@rm -rf $(BUILD)/coverage && mkdir -p $(FG_COV_DAT)
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@start=$$SECONDS; rc=0; \
-	  FG_COV_DIR=$(FG_COV_DAT) scripts/run_tests.sh $(JOBS) $(TEST_BINS) \
+	  FG_XINIT=0 FG_COV_DIR=$(FG_COV_DAT) scripts/run_tests.sh $(JOBS) $(TEST_BINS) \
 	    $(filter-out $(COV_SKIP),$(EXTRA_TEST_CMDS)) || rc=$$?; \
 	  echo "coverage: test run $$((SECONDS - start)) s"; \
 	  scripts/coverage.py --dat $(FG_COV_DAT) --out $(BUILD)/coverage --json results/coverage.json \
