@@ -25,11 +25,12 @@ FFS = ("-cell $_DFF_?_ 01 -cell $_DFF_?P?_ r -cell $_SDFF_?P?_ r -cell $_DFFE_??
        "-cell $_DFFE_?P??_ r -cell $_SDFFE_?P??_ r -cell $_DLATCH_?_ x")
 
 
-def synth_cmds(top, env=os.environ):
-    """Yosys commands from the read design to a mapped netlist (then run
-    `hierarchy -check; stat; check -noinit; blackbox =A:whitebox`)."""
+def synth_cmds(top, stat, net, env=os.environ):
+    """Yosys commands from the read design to the mapped netlist `net`
+    (JSON), with Yosys `stat` in the file `stat`."""
     mince, minsrst = int(env.get("FPGA_MINCE", "4")), int(env.get("FPGA_MINSRST", "8"))
     return (f"synth_ecp5 -top {top} -run begin:map_ffs; "
             f"dfflegalize -mince {mince} -minsrst {minsrst} {FFS}; "
             f"synth_ecp5 -top {top} -run map_ffs:map_luts; opt_merge; "
-            f"synth_ecp5 -top {top} -run map_luts:check")
+            f"synth_ecp5 -top {top} -run map_luts:check; hierarchy -check; "
+            f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")

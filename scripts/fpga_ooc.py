@@ -151,8 +151,7 @@ def measure(spec, seeds, env):
     run(nice + [yosys, "-q", "-p",
                 f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wv}; "
                 # the recipe the top uses too (scripts/ecp5_synth.py)
-                f"{synth_cmds('ooc_' + top, env)}; hierarchy -check; tee -q -o {stat} stat; "
-                f"check -noinit; blackbox =A:whitebox; write_json {net}"],
+                f"{synth_cmds('ooc_' + top, stat, net, env)}"],
         os.path.join(out, "yosys.log"))
     st = open(stat).read()
     wff = wrapper_ffs(net, top)

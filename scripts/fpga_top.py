@@ -198,8 +198,7 @@ def main():
     stat = os.path.join(out, "yosys_stat.txt")
     script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(a.srcs)} {wrap}; "
               # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
-              f"{synth_cmds(TOP + '_cfg')}; hierarchy -check; "
-              f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
+              f"{synth_cmds(TOP + '_cfg', stat, net)}")
     # synthesis is skipped when its inputs (sources, wrapper, script) are unchanged
     h = hashlib.sha256(script.encode())
     for f in list(a.srcs) + [wrap]:
