@@ -11,12 +11,17 @@
 // exit registers are ignored while LINK = 1.
 module fg_core_slice
 (
+  // each window's own bus slice and reset copy (finegrain_ulx3s.sv); both
+  // resets are released at the same edge
   input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                pewt_rst_ni,
+  input  logic                pre_rst_ni,
   input  logic                pewt_we_i,
   input  logic                pre_we_i,
-  input  logic [fg_regmap_pkg::WIN_BITS-1:0] addr_i,
-  input  logic [31:0]         wdata_i,
+  input  logic [fg_regmap_pkg::WIN_BITS-1:0] pewt_addr_i,
+  input  logic [fg_regmap_pkg::WIN_BITS-1:0] pre_addr_i,
+  input  logic [31:0]         pewt_wdata_i,
+  input  logic [31:0]         pre_wdata_i,
   output logic [31:0]         pewt_rdata_o,
   output logic [31:0]         pre_rdata_o
 );
@@ -33,7 +38,8 @@ module fg_core_slice
   logic [2:0]             cmd;
 
   fgs_edge_pewt u_pewt (
-    .clk_i, .rst_ni, .we_i(pewt_we_i), .addr_i, .wdata_i, .rdata_o(pewt_rdata_o),
+    .clk_i, .rst_ni(pewt_rst_ni), .we_i(pewt_we_i), .addr_i(pewt_addr_i), .wdata_i(pewt_wdata_i),
+    .rdata_o(pewt_rdata_o),
     .h_start_valid_i(h_start_v), .x_start_valid_i(x_start_v),
     .h_start_slot_i(h_start_slot), .x_start_slot_i(x_start_slot),
     .h_exit_valid_i(h_exit_v), .x_exit_valid_i(x_exit_v),
@@ -41,7 +47,8 @@ module fg_core_slice
     .hd_valid_o(hd_valid), .hd_regs_o(hd_regs));
 
   fgs_edge_preempt u_pre (
-    .clk_i, .rst_ni, .we_i(pre_we_i), .addr_i, .wdata_i, .rdata_o(pre_rdata_o),
+    .clk_i, .rst_ni(pre_rst_ni), .we_i(pre_we_i), .addr_i(pre_addr_i), .wdata_i(pre_wdata_i),
+    .rdata_o(pre_rdata_o),
     .h_req_valid_i(h_req_v), .x_req_valid_i(x_req_v),
     .h_req_regs_i(h_req_regs), .x_req_regs_i(x_req_regs),
     .h_ev_exit_i(h_evx), .x_ev_exit_i(x_evx),

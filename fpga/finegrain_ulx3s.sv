@@ -15,9 +15,10 @@
 //     PEWTn fgr_edge_pewt + edge_pewt, PREn fgr_edge_preempt + edge_preempt, n = 0..3
 //
 // Bus timing: a Wishbone cycle is latched (cycle 1), decoded into a window
-// write strobe and a registered word offset (2), the window's registered
-// read data (3) is muxed and registered (4), ack in cycle 4.  Every path
-// into and out of a block is register to register.
+// write strobe and a registered word offset (2), copied into the window's own
+// bus slice (3), the window's registered read data (4) is muxed and
+// registered (5), ack in cycle 5.  Every path into and out of a block is
+// register to register.
 //
 // Ports keep the board's net names (ulx3s_v20.lpf), hence no _i / _o.
 module finegrain_ulx3s
@@ -66,9 +67,10 @@ module finegrain_ulx3s
   end
   wire rst_n = rst_n_q;
 
+  // blk_rst_n_q is the root of the blocks' reset: each window has its own
+  // registered copy of it (the bus slices below), one cycle later
   logic soft_rst, blk_rst_n_q;
   always_ff @(posedge clk) blk_rst_n_q <= rst_n && !soft_rst;
-  wire brst_n = blk_rst_n_q;
 
   // ------------------------------------------------------------ UART, bridge
   logic       rx_v, rx_ferr;
@@ -100,7 +102,11 @@ module finegrain_ulx3s
 
   // ------------------------------------------------------------ register bus
   localparam int NWIN = 16;
-  logic                busy_q, p1_q, p2_q, p3_q;
+  // the windows that hold something (the others read 0, have no bus slice)
+  localparam logic [NWIN-1:0] WIN_USED = NWIN'(
+      (1 << WIN_SYS) | (1 << WIN_DB) | (1 << WIN_AP) | (1 << WIN_EKT) | (1 << WIN_FE) |
+      (1 << WIN_CM) | (((1 << NCORES) - 1) << WIN_PEWT) | (((1 << NCORES) - 1) << WIN_PRE));
+  logic                busy_q, p1_q, p2_q, p3_q, p4_q;
   logic [31:0]         adr_q, wdat_q;
   logic                we_q;
   logic [NWIN-1:0]     win_we_q;
@@ -116,6 +122,7 @@ module finegrain_ulx3s
       p1_q     <= 1'b0;
       p2_q     <= 1'b0;
       p3_q     <= 1'b0;
+      p4_q     <= 1'b0;
       wb_ack_q <= 1'b0;
       win_we_q <= '0;
     end else begin
@@ -130,9 +137,11 @@ module finegrain_ulx3s
       p2_q     <= p1_q;
       win_we_q <= '0;
       if (p1_q && we_q && adr_q[31:WIN_BITS+4] == '0) win_we_q[adr_q[WIN_BITS+3:WIN_BITS]] <= 1'b1;
-      // cycle 3: the windows' registered read data; cycle 4: muxed, ack
+      // cycle 3: the bus slices; cycle 4: the windows' registered read data;
+      // cycle 5: muxed, ack
       p3_q     <= p2_q;
-      wb_ack_q <= p3_q;
+      p4_q     <= p3_q;
+      wb_ack_q <= p4_q;
     end
   end
   always_ff @(posedge clk) begin
@@ -151,14 +160,34 @@ module finegrain_ulx3s
       win2_q <= win_q;
       hit2_q <= hit_q;
     end
-    if (p3_q) wb_dat_r_q <= hit2_q ? win_rdata[win2_q] : 32'd0;
+    if (p4_q) wb_dat_r_q <= hit2_q ? win_rdata[win2_q] : 32'd0;
+  end
+
+  // Bus slices and the reset tree (fpga/fg_bus_slice.sv): each window used
+  // gets its own registered copy of the write strobe, word offset, write data
+  // and block reset, one cycle after the decode.
+  logic [NWIN-1:0]     s_we, s_rst_n;
+  logic [WIN_BITS-1:0] s_off   [NWIN];
+  logic [31:0]         s_wdata [NWIN];
+  for (genvar w = 0; w < NWIN; w++) begin : g_slice
+    if (WIN_USED[w]) begin : g_used
+      fg_bus_slice #(.AW(WIN_BITS)) u_slice (
+        .clk_i(clk), .blk_rst_ni(blk_rst_n_q), .we_i(win_we_q[w]), .addr_i(off_q),
+        .wdata_i(wdata_q), .rst_no(s_rst_n[w]), .we_o(s_we[w]), .addr_o(s_off[w]),
+        .wdata_o(s_wdata[w]));
+    end else begin : g_unused
+      assign s_we[w]    = 1'b0;
+      assign s_off[w]   = '0;
+      assign s_wdata[w] = '0;
+      assign s_rst_n[w] = 1'b0;
+    end
   end
 
   // ------------------------------------------------------------ SYS window
   logic [5:0] led_reg;
   fg_sysregs #(.CLK_HZ(CLK_HZ), .BAUD(BAUD)) u_sys (
-    .clk_i(clk), .rst_ni(rst_n), .blk_rst_ni(brst_n), .we_i(win_we_q[WIN_SYS]), .addr_i(off_q),
-    .wdata_i(wdata_q), .rdata_o(win_rdata[WIN_SYS]), .soft_rst_o(soft_rst), .led_o(led_reg));
+    .clk_i(clk), .rst_ni(rst_n), .blk_rst_ni(s_rst_n[WIN_SYS]), .we_i(s_we[WIN_SYS]),
+    .addr_i(s_off[WIN_SYS]), .wdata_i(s_wdata[WIN_SYS]), .rdata_o(win_rdata[WIN_SYS]), .soft_rst_o(soft_rst), .led_o(led_reg));
 
   // ------------------------------------------------------------ EDGE front-end
   localparam int DB_IDW = $clog2(DB_ENTRIES);
@@ -172,20 +201,20 @@ module finegrain_ulx3s
   logic [DB_ADDR_W+31:0] ap_din_q, ap_dout;
   logic [15:0]          ap_drops_q;
   logic [2:0]           ap_cnt;
-  assign ap_addr = ap_base + DB_ADDR_W'({off_q, 2'b00});
+  assign ap_addr = ap_base + DB_ADDR_W'({s_off[WIN_AP], 2'b00});
   always_ff @(posedge clk) begin
-    if (!brst_n) begin
+    if (!s_rst_n[WIN_AP]) begin
       ap_push_q  <= 1'b0;
       ap_drops_q <= '0;
     end else begin
-      ap_push_q <= win_we_q[WIN_AP];
+      ap_push_q <= s_we[WIN_AP];
       if (ap_push_q && !ap_ready && ap_drops_q != '1) ap_drops_q <= ap_drops_q + 1'b1;
     end
-    if (win_we_q[WIN_AP]) ap_din_q <= {ap_addr, wdata_q};
+    if (s_we[WIN_AP]) ap_din_q <= {ap_addr, s_wdata[WIN_AP]};
   end
   logic db_wr_ready;
   fg_fifo #(.WIDTH(DB_ADDR_W + 32), .DEPTH(4)) u_ap_fifo (
-    .clk_i(clk), .rst_ni(brst_n), .valid_i(ap_push_q), .ready_o(ap_ready), .data_i(ap_din_q),
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_AP]), .valid_i(ap_push_q), .ready_o(ap_ready), .data_i(ap_din_q),
     .valid_o(ap_v), .ready_i(db_wr_ready), .data_o(ap_dout), .count_o(ap_cnt));
   assign win_rdata[WIN_AP] = 32'd0;
 
@@ -193,31 +222,37 @@ module finegrain_ulx3s
   logic                  ekt_ring_ready, db_ring_valid;
   logic [DB_IDW-1:0]     db_ring_id;
   fgs_edge_doorbell u_db (
-    .clk_i(clk), .rst_ni(brst_n), .we_i(win_we_q[WIN_DB]), .addr_i(off_q), .wdata_i(wdata_q),
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_DB]), .we_i(s_we[WIN_DB]), .addr_i(s_off[WIN_DB]),
+    .wdata_i(s_wdata[WIN_DB]),
     .rdata_o(win_rdata[WIN_DB]), .wr_valid_i(ap_v), .wr_addr_i(ap_dout[DB_ADDR_W+31:32]),
     .wr_data_i(ap_dout[31:0]), .ring_ready_i(ekt_ring_ready), .wr_ready_o(db_wr_ready),
     .ring_valid_o(db_ring_valid), .ring_id_o(db_ring_id), .ap_base_o(ap_base),
     .ap_drops_i(ap_drops_q), .ap_count_i(8'(ap_cnt)));
   fgs_edge_ekt u_ekt (
-    .clk_i(clk), .rst_ni(brst_n), .we_i(win_we_q[WIN_EKT]), .addr_i(off_q), .wdata_i(wdata_q),
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .we_i(s_we[WIN_EKT]), .addr_i(s_off[WIN_EKT]),
+    .wdata_i(s_wdata[WIN_EKT]),
     .rdata_o(win_rdata[WIN_EKT]), .ring_valid_i(db_ring_valid), .ring_id_i(EKT_IDW'(db_ring_id)),
     .ring_ready_o(ekt_ring_ready));
 
   // ------------------------------------------------------------ F/E queues
   fgs_fe_sched_queues u_fe (
-    .clk_i(clk), .rst_ni(brst_n), .we_i(win_we_q[WIN_FE]), .addr_i(off_q), .wdata_i(wdata_q),
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_FE]), .we_i(s_we[WIN_FE]), .addr_i(s_off[WIN_FE]),
+    .wdata_i(s_wdata[WIN_FE]),
     .rdata_o(win_rdata[WIN_FE]));
 
   // ------------------------------------------------------------ CM-BAL
   fgs_cm_bal_monitor u_cm (
-    .clk_i(clk), .rst_ni(brst_n), .we_i(win_we_q[WIN_CM]), .addr_i(off_q), .wdata_i(wdata_q),
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_CM]), .we_i(s_we[WIN_CM]), .addr_i(s_off[WIN_CM]),
+    .wdata_i(s_wdata[WIN_CM]),
     .rdata_o(win_rdata[WIN_CM]));
 
   // ------------------------------------------------------------ SIMT cores
   for (genvar c = 0; c < NCORES; c++) begin : g_core
     fg_core_slice u_core (
-      .clk_i(clk), .rst_ni(brst_n), .pewt_we_i(win_we_q[WIN_PEWT + c]),
-      .pre_we_i(win_we_q[WIN_PRE + c]), .addr_i(off_q), .wdata_i(wdata_q),
+      .clk_i(clk), .pewt_rst_ni(s_rst_n[WIN_PEWT + c]), .pre_rst_ni(s_rst_n[WIN_PRE + c]),
+      .pewt_we_i(s_we[WIN_PEWT + c]), .pre_we_i(s_we[WIN_PRE + c]),
+      .pewt_addr_i(s_off[WIN_PEWT + c]), .pre_addr_i(s_off[WIN_PRE + c]),
+      .pewt_wdata_i(s_wdata[WIN_PEWT + c]), .pre_wdata_i(s_wdata[WIN_PRE + c]),
       .pewt_rdata_o(win_rdata[WIN_PEWT + c]), .pre_rdata_o(win_rdata[WIN_PRE + c]));
   end
 
@@ -243,5 +278,5 @@ module finegrain_ulx3s
   assign wifi_gpio0 = 1'b1;
 
   logic unused;
-  assign unused = ^{rx_ferr, rxf_ready, br_tout, rxf_cnt};
+  assign unused = ^{rx_ferr, rxf_ready, br_tout, rxf_cnt, win_we_q & ~WIN_USED};
 endmodule

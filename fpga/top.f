@@ -36,5 +36,6 @@ fpga/fg_uartbone.sv
 fpga/fg_pll.sv
 fpga/fg_fe_accept.sv
 fpga/fg_sysregs.sv
+fpga/fg_bus_slice.sv
 fpga/fg_core_slice.sv
 fpga/finegrain_ulx3s.sv
