@@ -143,11 +143,19 @@ $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUI
 	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
 	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+# The model's input widths, from Verilator's own header (VL_IN*(&port,msb,0)):
+# the shim masks every input to its width in this configuration (fg_shim.hpp).
+$(VLBUILD)/vl/$(2)/V$(2)_inw.hpp: $(VLBUILD)/vl/$(2)/V$(2)__ALL.a
+	@{ echo '// generated from V$(2).h: the input ports of this configuration and their widths'; \
+	  echo '#include "V$(2).h"'; \
+	  echo 'template <> struct FgInWidths<V$(2)> { static constexpr FgPortWidth list[] = {'; \
+	  sed -n 's/^ *VL_IN[0-9]*(&\([A-Za-z0-9_]*\),\([0-9]*\),0);.*/  {"\1", \2 + 1},/p' $(VLBUILD)/vl/$(2)/V$(2).h; \
+	  echo '  {nullptr, 0}}; };'; } >$$@.tmp && mv $$@.tmp $$@
 endef
 # One struct per configuration (V = its model, name, one constant per
 # parameter) and FG_SHIM_MODELS(X); rewritten only when it changes.
 define CFG_LINES
-echo '#include "V$(2).h"'; \
+echo '#include "V$(2)_inw.hpp"'; \
 echo 'struct fg_cfg_$(2) { using V = V$(2); static constexpr const char *name = "$(2)";'; \
 $(foreach kv,$($(2)_GPARAMS),echo '  static constexpr uint64_t $(word 1,$(subst =, ,$(kv))) = $(word 2,$(subst =, ,$(kv)))ULL;';) \
 echo '};';
@@ -160,7 +168,7 @@ $(VLBUILD)/vl/$(1)_cfg/fg_shim_configs.hpp: FORCE | $(BUILD)/.deps
 	  $(foreach m,$(call MODELS_OF,$(1)),$(call CFG_LINES,$(1),$(m))) \
 	  echo '#define FG_SHIM_MODELS(X) $(foreach m,$(call MODELS_OF,$(1)),X(fg_cfg_$(m)))'; } >$$@.tmp
 	@if cmp -s $$@.tmp $$@; then rm $$@.tmp; else mv $$@.tmp $$@; fi
-$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(foreach m,$(call MODELS_OF,$(1)),$(VLBUILD)/vl/$(m)/V$(m)__ALL.a) \
+$(BUILD)/obj/shim/$(1)_shim.o: sim/shim/$(1)_shim.cpp $(foreach m,$(call MODELS_OF,$(1)),$(VLBUILD)/vl/$(m)/V$(m)_inw.hpp) \
                                $(VLBUILD)/vl/$(1)_cfg/fg_shim_configs.hpp
 	@mkdir -p $$(dir $$@)
 	$(CXX) $(CXXFLAGS) $(foreach m,$(call MODELS_OF,$(1)),-isystem $(VLBUILD)/vl/$(m)) -I$(VLBUILD)/vl/$(1)_cfg \

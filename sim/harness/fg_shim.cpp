@@ -15,6 +15,7 @@ static void copy_in(fg_rtl *r, const void *in) {
     for (const FgBind &b : r->ins) {
         uint64_t v;
         std::memcpy(&v, base + b.offset, sizeof v);
+        v &= b.mask;
         switch (b.bytes) {
         case 1: *static_cast<uint8_t *>(b.member) = static_cast<uint8_t>(v); break;
         case 2: *static_cast<uint16_t *>(b.member) = static_cast<uint16_t>(v); break;

@@ -24,7 +24,24 @@ struct FgBind {
     void *member;   // the model's port member (CData/SData/IData/QData)
     unsigned bytes; // sizeof the member
     size_t offset;  // offset of the uint64_t field in the C struct
+    uint64_t mask;  // inputs: the port's width in this configuration
 };
+
+// The input ports of verilated model M and their widths, generated per model
+// from Verilator's header (Makefile: V<model>_inw.hpp).  The C structs carry
+// every port as 64 bits and the port lists give the default widths; a
+// configuration with narrower ports must not see the bits above its width
+// (Verilator assumes them 0), so the shim masks each input, as the twins do.
+struct FgPortWidth {
+    const char *name;
+    unsigned width;
+};
+template <class M> struct FgInWidths; // only the generated specialisations exist
+template <class M> uint64_t fg_in_mask(const char *port) {
+    for (const FgPortWidth *p = FgInWidths<M>::list; p->name; p++)
+        if (std::strcmp(p->name, port) == 0) return p->width >= 64 ? ~0ULL : (1ULL << p->width) - 1;
+    return ~0ULL; // not reached: every input of the port list is a port of M
+}
 
 struct fg_rtl {
     VerilatedContext ctx;
@@ -44,9 +61,9 @@ struct fg_rtl {
     virtual void eval() = 0;
     virtual void attach_trace(VerilatedFstC *t) = 0;
 
-    template <typename T> static FgBind bind(T *member, size_t offset) {
+    template <typename T> static FgBind bind(T *member, size_t offset, uint64_t mask = ~0ULL) {
         static_assert(sizeof(T) <= 8, "ports wider than 64 bits are not allowed at block boundaries");
-        return FgBind{member, static_cast<unsigned>(sizeof(T)), offset};
+        return FgBind{member, static_cast<unsigned>(sizeof(T)), offset, mask};
     }
 };
 
@@ -106,11 +123,13 @@ void fg_shim_zero_inputs(fg_rtl *r);
 
 // Creates verilated model V and binds every port of the block's X-macro lists
 // in list order (port i is the i-th uint64_t of the C struct).
-#define FG_SHIM_IN_(n, w) m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t)));
+#define FG_SHIM_IN_(n, w)                                                                          \
+    m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t), fg_in_mask<M_>(#n)));
 #define FG_SHIM_OUT_(n, w) m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t)));
 #define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
     ([] {                                                                                          \
-        auto *m_ = new FgRtlModel<V>();                                                            \
+        using M_ = V;                                                                              \
+        auto *m_ = new FgRtlModel<M_>();                                                           \
         INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) fg_shim_zero_inputs(m_);                        \
         return static_cast<fg_rtl *>(m_);                                                          \
     }())

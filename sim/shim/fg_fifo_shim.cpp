@@ -1,6 +1,6 @@
 // Shim: verilated rtl/prim/fg_fifo.sv (unit-test configuration).
-#include "Vfg_fifo.h"
 #include "fg_shim.hpp"
+#include "Vfg_fifo_inw.hpp" // Vfg_fifo.h and its input widths
 extern "C" {
 #include "fg_prims.h"
 }

@@ -1,6 +1,6 @@
 // Shim: verilated rtl/prim/fg_rr_arb.sv (unit-test configuration).
-#include "Vfg_rr.h"
 #include "fg_shim.hpp"
+#include "Vfg_rr_inw.hpp" // Vfg_rr.h and its input widths
 extern "C" {
 #include "fg_prims.h"
 }

@@ -1,6 +1,6 @@
 // Shim: verilated rtl/prim/fg_sram_sp.sv (unit-test configuration).
-#include "Vfg_sram.h"
 #include "fg_shim.hpp"
+#include "Vfg_sram_inw.hpp" // Vfg_sram.h and its input widths
 extern "C" {
 #include "fg_prims.h"
 }

@@ -148,8 +148,8 @@ enum { PRE_ERR_NONE = 0, PRE_ERR_EXIT_UNKNOWN = 1, PRE_ERR_ALLOC_BUSY = 2 };
 
 /* Widths below are those of the default configuration (64 warp slots); the
  * verilated second configuration (mk/preempt.mk edge_preempt_w44: NW = 44,
- * CYC_W = 12) has narrower ports, which callers must drive within their width
- * (the twin masks, the verilated model does not). */
+ * CYC_W = 12) has narrower ports: the twin and the verilated model's shim both
+ * mask every input to its width in the configuration (tests/test_shim_widths.c). */
 #define EDGE_PREEMPT_INPUTS(X)                                                                     \
     X(cfg_en_i, 1) X(cfg_policy_i, 2) X(cfg_opt_i, 4) X(cfg_save_base_i, 16)                        \
     X(cfg_save_per_reg_i, 8) X(req_valid_i, 1) X(req_regs_i, 7) X(free_ctx_i, 1)                    \
