@@ -162,6 +162,10 @@ static void warp_start(simt_core *c, simt_warp *w, const simt_grid *k, unsigned 
 
 bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
     const gpu_config *k = c->k;
+    /* one new block per core per cycle (the block scheduler, gpu.c, never
+     * offers a second): the preemption controller learns a cycle's new warps
+     * with one register count (w_alloc_regs_i, sim/twin/edge_preempt.h) */
+    if (c->alloc_mask) return false;
     if (c->used_blocks + 1 > k->max_blocks_per_core) return false;
     if (c->hooks && c->hooks->blocks_held(c->ext)) return false;
     if (c->used_threads + L->nwarps * SIMT_LANES > k->max_threads_per_core) return false;
