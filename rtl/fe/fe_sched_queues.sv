@@ -530,24 +530,29 @@ module fe_sched_queues #(
   // what the head checks rely on (fe_trigger_check): an empty queue's head
   // entry is 0 (fg_fifo), every entry of a triggered queue needs its bits,
   // and a valid check is of a head that needs its bits; the registered
-  // hazard is exact where it matters (one bit per queue, all must hold)
-  logic [2:0] inv_hz, inv_empty, inv_need, inv_chk, inv_lkd;
-  always_comb begin
-    for (int q = 0; q < 3; q++) begin
-      inv_hz[q]    = !(need[q] && hb_valid_q[q]) || hazard[q] == (wr_pend_q && h_idx[q] == wr_idx_q);
-      inv_empty[q] = q_valid[q] || q_head[q] == '0;
-      inv_need[q]  = (q == 0) ? nt_free == (q_valid[0] && !need[0]) : need[q] == q_valid[q];
-      inv_chk[q]   = !chk_q[q] || need[q];
-      inv_lkd[q]   = lkd_q[q] == (hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q)));
-    end
-  end
+  // hazard is exact where it matters.  One named assertion per queue
+  // (_0/_1/_2), written out: a loop would give Yosys one name three times,
+  // and helper vectors would be coverage points that never toggle.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      `FG_ASSERT(feq_hazard_exact, &inv_hz)
-      `FG_ASSERT(feq_empty_head_zero, &inv_empty)
-      `FG_ASSERT(feq_need_flag, &inv_need)
-      `FG_ASSERT(feq_check_needs_bits, &inv_chk)
-      `FG_ASSERT(feq_lookup_flag, &inv_lkd)
+      `FG_ASSERT(feq_hazard_exact_0, !(need[0] && hb_valid_q[0]) ||
+                                     hazard[0] == (wr_pend_q && h_idx[0] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_0, q_valid[0] || q_head[0] == '0)
+      `FG_ASSERT(feq_need_flag_0, nt_free == (q_valid[0] && !need[0]))
+      `FG_ASSERT(feq_check_needs_bits_0, !chk_q[0] || need[0])
+      `FG_ASSERT(feq_lookup_flag_0, lkd_q[0] == (hb_valid_q[0] || (lk_rvalid && lk_rqid == 2'd0)))
+      `FG_ASSERT(feq_hazard_exact_1, !(need[1] && hb_valid_q[1]) ||
+                                     hazard[1] == (wr_pend_q && h_idx[1] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_1, q_valid[1] || q_head[1] == '0)
+      `FG_ASSERT(feq_need_flag_1, need[1] == q_valid[1])
+      `FG_ASSERT(feq_check_needs_bits_1, !chk_q[1] || need[1])
+      `FG_ASSERT(feq_lookup_flag_1, lkd_q[1] == (hb_valid_q[1] || (lk_rvalid && lk_rqid == 2'd1)))
+      `FG_ASSERT(feq_hazard_exact_2, !(need[2] && hb_valid_q[2]) ||
+                                     hazard[2] == (wr_pend_q && h_idx[2] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_2, q_valid[2] || q_head[2] == '0)
+      `FG_ASSERT(feq_need_flag_2, need[2] == q_valid[2])
+      `FG_ASSERT(feq_check_needs_bits_2, !chk_q[2] || need[2])
+      `FG_ASSERT(feq_lookup_flag_2, lkd_q[2] == (hb_valid_q[2] || (lk_rvalid && lk_rqid == 2'd2)))
     end
   end
 endmodule
