@@ -21,6 +21,10 @@
 // the whole region would (busy_o high, init_ready_o low, requests held off),
 // so no request is ever served from never-written storage.  The Sec. 4.5
 // start-up routine's commands ("mark it as full") follow it.
+//
+// RTL style (docs/RTL_STYLE.md): named assertions, parameter checks (the
+// scheduler's, sim/twin/fe_sched_queues.c, for the ones it passes down).
+`include "fg_assert.svh"
 module fe_bits #(
   parameter int WORDS     = 32,
   parameter int LINES     = 256,
@@ -54,13 +58,11 @@ module fe_bits #(
   output logic [IW-1:0]    snoop_idx_o,
   output logic [WORDS-1:0] snoop_bits_o
 );
-  // the reset clear counts the lines in left_q (Icarus 11 has no
-  // elaboration-time $error; Verilator and Yosys check it)
-`ifndef __ICARUS__
-  if (64'(LINES) >= (64'd1 << CNT_W)) begin : g_bad_lines
-    $error("fe_bits: LINES must be below 2**CNT_W (INIT_W of the scheduler)");
-  end
-`endif
+  // the reset clear counts the lines in left_q
+  `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_bits: WORDS must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_cnt_w, CNT_W >= 1 && CNT_W <= 63, "fe_bits: CNT_W must be 1..63")
+  `FG_ASSERT_PARAM(g_chk_lines, LINES >= 1 && 64'(LINES) < (64'd1 << CNT_W),
+                   "fe_bits: LINES must be 1..2**CNT_W-1 (INIT_W of the scheduler)")
 
   logic             busy_q, full_q;
   logic [LN_W-1:0]  cur_q;
@@ -179,12 +181,14 @@ module fe_bits #(
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert ({cur_in_q, cur_idx_q} == {({1'b0, cur_q} - (LN_W+1)'(BASE_LINE)) < (LN_W+1)'(LINES),
-                                         IW'({1'b0, cur_q} - (LN_W+1)'(BASE_LINE))});
-      assert (!(wr_i && rd_i));
-      assert (!(busy_q && rd_i));
-      assert (!busy_q || left_q != '0);
-      assert (snoop_we_o == (ram_req && ram_we) && (!snoop_we_o || (snoop_idx_o == ram_addr && snoop_bits_o == ram_wdata)));
+      `FG_ASSERT(feb_cur_index_exact,
+                 {cur_in_q, cur_idx_q} == {({1'b0, cur_q} - (LN_W+1)'(BASE_LINE)) < (LN_W+1)'(LINES),
+                                           IW'({1'b0, cur_q} - (LN_W+1)'(BASE_LINE))})
+      `FG_ASSERT(feb_no_write_and_lookup, !(wr_i && rd_i))
+      `FG_ASSERT(feb_no_lookup_while_busy, !(busy_q && rd_i))
+      `FG_ASSERT(feb_busy_lines_left, !busy_q || left_q != '0)
+      `FG_ASSERT(feb_snoop_is_the_write, snoop_we_o == (ram_req && ram_we) &&
+                 (!snoop_we_o || (snoop_idx_o == ram_addr && snoop_bits_o == ram_wdata)))
     end
   end
 endmodule

@@ -33,6 +33,13 @@
 // carrying the request, nacks_o++, err_o set; 0 = off), counters, and
 // stall_mc_o (CM-BAL Sec. 3.2: a request was offered this cycle but its queue
 // was full; registered, so it reports the previous cycle).
+//
+// RTL style (docs/RTL_STYLE.md): trigger, action and queue codes from fe_pkg
+// (rtl/fe/fe_enc.toml, the twin's sim/twin/gen/fe_sched_queues_enc.h from
+// the same list); named assertions (rtl/include/fg_assert.svh); parameters
+// the C twin refuses stop elaboration; derived widths are localparams.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module fe_sched_queues #(
   parameter int          ADDR_W       = 32,
   parameter int          WORDS        = 32,  // F/E bits per line = request mask width
@@ -45,7 +52,11 @@ module fe_sched_queues #(
   parameter int          TAG_W        = 8,
   parameter int          WD_W         = 16,
   parameter int          CNT_W        = 32,
-  parameter int          INIT_W       = 16
+  parameter int          INIT_W       = 16,
+  localparam int         LB           = $clog2(WORDS * GRAN),  // byte offset bits of a line
+  localparam int         LN_W         = ADDR_W - LB,            // absolute line number width
+  localparam int         BASE_LINE    = REGION_BASE >> LB,
+  localparam int         IW           = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1  // line index
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -100,10 +111,26 @@ module fe_sched_queues #(
   output logic [CNT_W-1:0]  nacks_o,
   output logic              err_o          // sticky: a watchdog fired
 );
-  localparam int LB   = $clog2(WORDS * GRAN);      // byte offset bits of a line
-  localparam int LN_W = ADDR_W - LB;               // absolute line number width
-  localparam int BASE_LINE = REGION_BASE >> LB;
-  localparam int IW   = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
+  `FG_IMPORT(fe_pkg)
+  // Parameter legality, as the C twin (sim/twin/fe_sched_queues.c) refuses:
+  // ports cross into C as 64-bit words at most; the line (WORDS * GRAN bytes)
+  // a power of two, the region line aligned; queue counts fit q_count_o's 8
+  // bits; the reset clear counts the region's lines in INIT_W bits.
+  `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_sched_queues: WORDS must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_gran, GRAN >= 1 && ((WORDS * GRAN) & (WORDS * GRAN - 1)) == 0,
+                   "fe_sched_queues: GRAN must be >= 1 and WORDS * GRAN a power of two")
+  `FG_ASSERT_PARAM(g_chk_addr_w, ADDR_W > LB && ADDR_W <= 64,
+                   "fe_sched_queues: ADDR_W must be above log2(WORDS * GRAN) and <= 64")
+  `FG_ASSERT_PARAM(g_chk_base, (REGION_BASE & 32'(WORDS * GRAN - 1)) == 0,
+                   "fe_sched_queues: REGION_BASE must be line aligned")
+  `FG_ASSERT_PARAM(g_chk_lines, REGION_LINES >= 1 && 64'(REGION_LINES) < (64'd1 << INIT_W),
+                   "fe_sched_queues: REGION_LINES must be 1..2**INIT_W-1")
+  `FG_ASSERT_PARAM(g_chk_qd, QD_NT >= 1 && QD_NT <= 255 && QD_CPU >= 1 && QD_CPU <= 255 &&
+                   QD_GPU >= 1 && QD_GPU <= 255, "fe_sched_queues: QD_NT, QD_CPU, QD_GPU must be 1..255")
+  `FG_ASSERT_PARAM(g_chk_tag_w, TAG_W >= 1 && TAG_W <= 64, "fe_sched_queues: TAG_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_wd_w, WD_W >= 1 && WD_W <= 63, "fe_sched_queues: WD_W must be 1..63")
+  `FG_ASSERT_PARAM(g_chk_cnt_w, CNT_W >= 1 && CNT_W <= 64, "fe_sched_queues: CNT_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_init_w, INIT_W >= 1 && INIT_W <= 63, "fe_sched_queues: INIT_W must be 1..63")
   // queue entry: {line index in the region, needs its bits, tag, mask, addr,
   // act, trig, we, src}; the low OW bits are the request as it leaves.  The
   // region check, whether the request needs its line's bits (in the region,
@@ -112,8 +139,6 @@ module fe_sched_queues #(
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
   localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, OW = E_TAG + TAG_W;
   localparam int E_NEED = OW, E_IDX = OW + 1, EW = E_IDX + IW;
-  localparam logic [1:0] T_NONE = 2'd0, T_FULL = 2'd1;
-  localparam logic [1:0] A_NONE = 2'd0, A_FILL = 2'd1, A_EMPTY = 2'd2;
 
   // Line number relative to the region, with a borrow bit: in the region iff
   // it is below REGION_LINES (an address under the base borrows and is huge).
@@ -148,17 +173,17 @@ module fe_sched_queues #(
     assign in_idx = in_rel[IW-1:0];
   end
   always_comb begin
-    in_trig = (req_trig_i == 2'd3) ? T_NONE : req_trig_i;
-    in_act  = (req_act_i == 2'd3) ? A_NONE : req_act_i;
+    in_trig = (req_trig_i == 2'd3) ? fe_pkg::FE_TRIG_NONE : req_trig_i;
+    in_act  = (req_act_i == 2'd3) ? fe_pkg::FE_ACT_NONE : req_act_i;
     if (req_dflt_i && req_src_i) begin  // GPU defaults, Sec. 4.1
-      in_trig = req_we_i ? T_NONE : T_FULL;
-      in_act  = req_we_i ? A_FILL : A_NONE;
+      in_trig = req_we_i ? fe_pkg::FE_TRIG_NONE : fe_pkg::FE_TRIG_FULL;
+      in_act  = req_we_i ? fe_pkg::FE_ACT_FILL : fe_pkg::FE_ACT_NONE;
     end
-    if (in_trig == T_NONE || !in_in) in_q = 2'd0;
-    else in_q = req_src_i ? 2'd2 : 2'd1;
+    if (in_trig == fe_pkg::FE_TRIG_NONE || !in_in) in_q = fe_pkg::FE_Q_NT;
+    else in_q = req_src_i ? fe_pkg::FE_Q_GPU : fe_pkg::FE_Q_CPU;
   end
   logic [EW-1:0] in_entry;
-  assign in_entry = {in_idx, in_in && (in_trig != T_NONE || in_act != A_NONE), req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
+  assign in_entry = {in_idx, in_in && (in_trig != fe_pkg::FE_TRIG_NONE || in_act != fe_pkg::FE_ACT_NONE), req_tag_i, req_mask_i, req_addr_i, in_act, in_trig,
                      req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
@@ -248,9 +273,9 @@ module fe_sched_queues #(
   logic [1:0] disp_q, nack_sel;
 
   always_comb begin
-    disp_q = ok[0] ? 2'd0 : ok[1] ? 2'd1 : 2'd2;       // Sec. 6.3 priority
+    disp_q = ok[0] ? fe_pkg::FE_Q_NT : ok[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;  // Sec. 6.3
     disp   = (|ok) && (!out_valid_q || out_ready_i);
-    nack_sel = due_ok[0] ? 2'd0 : due_ok[1] ? 2'd1 : 2'd2;
+    nack_sel = due_ok[0] ? fe_pkg::FE_Q_NT : due_ok[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
     nack     = (|due_ok) && (!nack_valid_q || nack_ready_i);
     for (int q = 0; q < 3; q++)
       q_pop[q] = (disp && disp_q == 2'(q)) || (nack && nack_sel == 2'(q));
@@ -267,8 +292,8 @@ module fe_sched_queues #(
   logic [WORDS-1:0] act_bits, wr_bits_q;
   logic [IW-1:0]    wr_idx_q;
   always_comb begin
-    act_wr   = disp && need[disp_q] && h_act[disp_q] != A_NONE;
-    act_bits = (h_act[disp_q] == A_EMPTY) ? (hb_q[disp_q] & ~h_mask[disp_q])
+    act_wr   = disp && need[disp_q] && h_act[disp_q] != fe_pkg::FE_ACT_NONE;
+    act_bits = (h_act[disp_q] == fe_pkg::FE_ACT_EMPTY) ? (hb_q[disp_q] & ~h_mask[disp_q])
                                           : (hb_q[disp_q] | h_mask[disp_q]);
     due_ok = due & ~hazard;
   end
@@ -320,7 +345,7 @@ module fe_sched_queues #(
   always_comb begin
     for (int q = 0; q < 3; q++)
       lk_cand[q] = need[q] && !lkd_q[q];
-    lk_sel = lk_cand[0] ? 2'd0 : lk_cand[1] ? 2'd1 : 2'd2;
+    lk_sel = lk_cand[0] ? fe_pkg::FE_Q_NT : lk_cand[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
     lk     = (|lk_cand) && !busy && !wr_pend_q;  // the port writes a pending action
   end
 
@@ -484,32 +509,50 @@ module fe_sched_queues #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]));
-      if (disp) assert (!need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]));
-      assert ((chk_q & ~hb_valid_q) == '0);
-      if (nack) assert (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q);
-      for (int q = 0; q < 3; q++)  // the registered hazard where it matters
-        if (need[q] && hb_valid_q[q]) assert (hazard[q] == (wr_pend_q && h_idx[q] == wr_idx_q));
-      if (disp && nack) assert (disp_q != nack_sel);
-      assert (!(busy && (disp || nack || (|(q_push & q_ready)))));
-      assert ((blocked & ~need) == '0);
-      assert (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]);  // the aligned region check
-      // what the head checks rely on (fe_trigger_check): an empty queue's
-      // head entry is 0 (fg_fifo), every entry of a triggered queue needs
-      // its bits, and a valid check is of a head that needs its bits
-      for (int q = 0; q < 3; q++) begin
-        if (!q_valid[q]) assert (q_head[q] == '0);
-        if (q == 0) assert (nt_free == (q_valid[0] && !need[0]));
-        if (q != 0) assert (need[q] == q_valid[q]);
-        if (chk_q[q]) assert (need[q]);
-        assert (lkd_q[q] == (hb_valid_q[q] || (lk_rvalid && lk_rqid == 2'(q))));
-      end
+      `FG_ASSERT(feq_accepted_eq_left_plus_held,
+                 acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]))
+      `FG_ASSERT(feq_leaves_satisfied,
+                 !disp || !need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]))
+      `FG_ASSERT(feq_check_of_held_bits, (chk_q & ~hb_valid_q) == '0)
+      `FG_ASSERT(feq_nack_only_blocked, !nack || (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q))
+      `FG_ASSERT(feq_serve_nack_distinct, !(disp && nack) || disp_q != nack_sel)
+      `FG_ASSERT(feq_idle_while_busy, !(busy && (disp || nack || (|(q_push & q_ready)))))
+      `FG_ASSERT(feq_blocked_needs_bits, (blocked & ~need) == '0)
+      `FG_ASSERT(feq_region_check, in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0])
       // a lookup's data arrives for a head that is still there and has no bits
-      if (lk_rvalid) assert (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]);
-      assert ((hit & q_pop) == '0);
-      if (init_valid_i && init_ready) assert (init_addr_i[LB-1:0] == '0);  // line aligned
-      if (q_valid[1]) assert (h_trig[1] != T_NONE);
-      if (q_valid[2]) assert (h_trig[2] != T_NONE);
+      `FG_ASSERT(feq_lookup_for_head, !lk_rvalid || (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]))
+      `FG_ASSERT(feq_snooped_head_stays, (hit & q_pop) == '0)
+      `FG_ASSERT(feq_init_line_aligned, !(init_valid_i && init_ready) || init_addr_i[LB-1:0] == '0)
+      `FG_ASSERT(feq_triggered_heads, (!q_valid[1] || h_trig[1] != fe_pkg::FE_TRIG_NONE) &&
+                                      (!q_valid[2] || h_trig[2] != fe_pkg::FE_TRIG_NONE))
+    end
+  end
+  // what the head checks rely on (fe_trigger_check): an empty queue's head
+  // entry is 0 (fg_fifo), every entry of a triggered queue needs its bits,
+  // and a valid check is of a head that needs its bits; the registered
+  // hazard is exact where it matters.  One named assertion per queue
+  // (_0/_1/_2), written out: a loop would give Yosys one name three times,
+  // and helper vectors would be coverage points that never toggle.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      `FG_ASSERT(feq_hazard_exact_0, !(need[0] && hb_valid_q[0]) ||
+                                     hazard[0] == (wr_pend_q && h_idx[0] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_0, q_valid[0] || q_head[0] == '0)
+      `FG_ASSERT(feq_need_flag_0, nt_free == (q_valid[0] && !need[0]))
+      `FG_ASSERT(feq_check_needs_bits_0, !chk_q[0] || need[0])
+      `FG_ASSERT(feq_lookup_flag_0, lkd_q[0] == (hb_valid_q[0] || (lk_rvalid && lk_rqid == 2'd0)))
+      `FG_ASSERT(feq_hazard_exact_1, !(need[1] && hb_valid_q[1]) ||
+                                     hazard[1] == (wr_pend_q && h_idx[1] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_1, q_valid[1] || q_head[1] == '0)
+      `FG_ASSERT(feq_need_flag_1, need[1] == q_valid[1])
+      `FG_ASSERT(feq_check_needs_bits_1, !chk_q[1] || need[1])
+      `FG_ASSERT(feq_lookup_flag_1, lkd_q[1] == (hb_valid_q[1] || (lk_rvalid && lk_rqid == 2'd1)))
+      `FG_ASSERT(feq_hazard_exact_2, !(need[2] && hb_valid_q[2]) ||
+                                     hazard[2] == (wr_pend_q && h_idx[2] == wr_idx_q))
+      `FG_ASSERT(feq_empty_head_zero_2, q_valid[2] || q_head[2] == '0)
+      `FG_ASSERT(feq_need_flag_2, need[2] == q_valid[2])
+      `FG_ASSERT(feq_check_needs_bits_2, !chk_q[2] || need[2])
+      `FG_ASSERT(feq_lookup_flag_2, lkd_q[2] == (hb_valid_q[2] || (lk_rvalid && lk_rqid == 2'd2)))
     end
   end
 endmodule

@@ -22,6 +22,8 @@
 //               head that needs bits).
 //   blocked_o - a registered check is valid and NOT satisfied: the head stalls
 //               its queue until another queue's action releases it (4.3).
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module fe_trigger_check #(
   parameter int WORDS = 32
 ) (
@@ -40,10 +42,13 @@ module fe_trigger_check #(
   output logic             ok_o,
   output logic             blocked_o
 );
+  `FG_IMPORT(fe_pkg)
+  `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_trigger_check: WORDS must be 1..64")
   // both checks computed side by side, the snoop's hit only picks one (the
   // hit compare is not in front of the 32-bit reductions)
   function automatic logic check(input logic [WORDS-1:0] b);
-    check = (trig_i == 2'd1) ? ((b & mask_i) == mask_i) : (trig_i == 2'd2) ? ((b & mask_i) == '0) : 1'b1;
+    check = (trig_i == fe_pkg::FE_TRIG_FULL)  ? ((b & mask_i) == mask_i) :
+            (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b & mask_i) == '0) : 1'b1;
   endfunction
   logic held_sat;
   assign held_sat    = check(bits_i);

@@ -13,6 +13,7 @@
 // (blocked at b, due at b+limit); a change of limit_i takes effect one cycle
 // later.  A head popped at an edge is not blocked in the next cycle (its
 // successor has no bits), so ge_q needs no pop term.
+`include "fg_assert.svh"
 module fe_watchdog #(
   parameter int W = 16
 ) (
@@ -23,6 +24,7 @@ module fe_watchdog #(
   input  logic [W-1:0] limit_i,
   output logic         due_o
 );
+  `FG_ASSERT_PARAM(g_chk_w, W >= 1 && W <= 63, "fe_watchdog: W must be 1..63")
   logic [W-1:0] n_q;   // blocked cycles so far + 1, saturating at all ones
   logic         ge_q;  // the count of this cycle >= the limit of the last one, limit != 0
 

@@ -9,11 +9,9 @@
 
 #include "fg_block.h"
 
-/* Trigger, action, source and queue codes (as in the RTL). */
-enum { FE_TRIG_NONE = 0, FE_TRIG_FULL = 1, FE_TRIG_EMPTY = 2 };
-enum { FE_ACT_NONE = 0, FE_ACT_FILL = 1, FE_ACT_EMPTY = 2 };
-enum { FE_SRC_CPU = 0, FE_SRC_GPU = 1 };
-enum { FE_Q_NT = 0, FE_Q_CPU = 1, FE_Q_GPU = 2 };
+/* Trigger, action, source and queue codes (FE_TRIG_*, FE_ACT_*, FE_SRC_*,
+ * FE_Q_*): generated with the RTL's fe_pkg from rtl/fe/fe_enc.toml. */
+#include "gen/fe_sched_queues_enc.h"
 
 /* Widths are those of the verilated test configuration (mk/fe.mk); the twin
  * itself takes any width <= 64 from its parameters. */
