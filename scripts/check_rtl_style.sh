@@ -30,6 +30,7 @@ cases=(
   "fg_fifo|fg_fifo|rtl/prim/fg_fifo.sv|DEPTH=0|fg_fifo: DEPTH must be >= 1"
   "fg_rr_arb|fg_rr_arb|rtl/prim/fg_rr_arb.sv|N=0|fg_rr_arb: N must be >= 1"
   "fg_sram_sp|fg_sram_sp|rtl/prim/fg_sram_sp.sv|WIDTH=0|fg_sram_sp: WIDTH must be >= 1"
+  "cm_bal_monitor|cm_bal_monitor|rtl/cm/cm_pkg.sv rtl/cm/cm_cpu_central.sv rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_decide.sv rtl/cm/cm_bal_monitor.sv|INTERVAL=32|cm_bal_monitor: INTERVAL must be >= C + 5"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r name top srcs bad msg <<<"$c"
