@@ -95,12 +95,6 @@ module cm_cpu_central #(
   endfunction
 
   logic [DW-1:0]  dh_mc_q, dh_net_q, dl_mc_q, dl_net_q;  // tH - tot_*_q, tL - tot_*_q (signed)
-  logic [DW-1:0]  dh_mc_d, dh_net_d, dl_mc_d, dl_net_d;
-  // The clipped distances are registers too, clip() of the next distances
-  // (s6_cmbal: the clip's LUTs were in front of the compares, and the
-  // decision and the limit after them, on the block's critical path at
-  // placer seed 2, 99.38 MHz); the same values, one register stage earlier.
-  logic [RMW-1:0] ch_mc_q, ch_net_q, cl_mc_q, cl_net_q;  // clip(dh_*_q), clip(dl_*_q)
   logic [RMW-1:0] pop_mc, pop_net;
 
   assign pop_mc  = RMW'($countones(stall_mc_i));
@@ -109,13 +103,9 @@ module cm_cpu_central #(
   assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign dh_mc_d  = end_o ? DH0 : dh_mc_q  - DW'(pop_mc);
-  assign dh_net_d = end_o ? DH0 : dh_net_q - DW'(pop_net);
-  assign dl_mc_d  = end_o ? DL0 : dl_mc_q  - DW'(pop_mc);
-  assign dl_net_d = end_o ? DL0 : dl_net_q - DW'(pop_net);
-  assign mc_hi   = (pop_mc  >= ch_mc_q);
-  assign net_hi  = (pop_net >= ch_net_q);
-  assign both_lo = (pop_mc < cl_mc_q) && (pop_net < cl_net_q);
+  assign mc_hi   = (pop_mc  >= clip(dh_mc_q));
+  assign net_hi  = (pop_net >= clip(dh_net_q));
+  assign both_lo = (pop_mc < clip(dl_mc_q)) && (pop_net < clip(dl_net_q));
   assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
 
   always_comb begin
@@ -161,10 +151,6 @@ module cm_cpu_central #(
       dh_net_q  <= DH0;
       dl_mc_q   <= DL0;
       dl_net_q  <= DL0;
-      ch_mc_q   <= clip(DH0);
-      ch_net_q  <= clip(DH0);
-      cl_mc_q   <= clip(DL0);
-      cl_net_q  <= clip(DL0);
       lim_q  <= MAXL;
       dec_q  <= cm_pkg::CM_DEC_HOLD;
       smc_q  <= '0;
@@ -173,14 +159,10 @@ module cm_cpu_central #(
       cnt_q     <= end_o ? '0 : cnt_q + 1'b1;
       tot_mc_q  <= end_o ? '0 : sum_mc;
       tot_net_q <= end_o ? '0 : sum_net;
-      dh_mc_q   <= dh_mc_d;
-      dh_net_q  <= dh_net_d;
-      dl_mc_q   <= dl_mc_d;
-      dl_net_q  <= dl_net_d;
-      ch_mc_q   <= clip(dh_mc_d);
-      ch_net_q  <= clip(dh_net_d);
-      cl_mc_q   <= clip(dl_mc_d);
-      cl_net_q  <= clip(dl_net_d);
+      dh_mc_q   <= end_o ? DH0 : dh_mc_q  - DW'(pop_mc);
+      dh_net_q  <= end_o ? DH0 : dh_net_q - DW'(pop_net);
+      dl_mc_q   <= end_o ? DL0 : dl_mc_q  - DW'(pop_mc);
+      dl_net_q  <= end_o ? DL0 : dl_net_q - DW'(pop_net);
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
@@ -205,9 +187,6 @@ module cm_cpu_central #(
       `FG_ASSERT(cpu_distances_track_totals,
                  dh_mc_q == DH0 - DW'(tot_mc_q) && dh_net_q == DH0 - DW'(tot_net_q) &&
                  dl_mc_q == DL0 - DW'(tot_mc_q) && dl_net_q == DL0 - DW'(tot_net_q))
-      `FG_ASSERT(cpu_clips_track_distances,
-                 ch_mc_q == clip(dh_mc_q) && ch_net_q == clip(dh_net_q) &&
-                 cl_mc_q == clip(dl_mc_q) && cl_net_q == clip(dl_net_q))
       `FG_ASSERT(cpu_decision_legal, dec_q != 2'd3)
     end
   end
