@@ -31,6 +31,7 @@ cases=(
   "fg_rr_arb|fg_rr_arb|rtl/prim/fg_rr_arb.sv|N=0|fg_rr_arb: N must be >= 1"
   "fg_sram_sp|fg_sram_sp|rtl/prim/fg_sram_sp.sv|WIDTH=0|fg_sram_sp: WIDTH must be >= 1"
   "fe_sched_queues|fe_sched_queues|rtl/fe/fe_pkg.sv rtl/prim/fg_fifo.sv rtl/prim/fg_sram_sp.sv rtl/fe/fe_trigger_check.sv rtl/fe/fe_watchdog.sv rtl/fe/fe_bits.sv rtl/fe/fe_sched_queues.sv|QD_NT=256|fe_sched_queues: QD_NT, QD_CPU, QD_GPU must be 1..255"
+  "cm_bal_monitor|cm_bal_monitor|rtl/cm/cm_pkg.sv rtl/cm/cm_cpu_central.sv rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_decide.sv rtl/cm/cm_bal_monitor.sv|INTERVAL=32|cm_bal_monitor: INTERVAL must be >= C + 5"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r name top srcs bad msg <<<"$c"

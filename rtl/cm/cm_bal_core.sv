@@ -31,6 +31,12 @@
 // the events since the interval end are applied on top of it, so from the
 // commit on every register holds what it would hold had the decision been
 // written at the interval end itself.
+//
+// RTL style (docs/RTL_STYLE.md): the why code is a cm_pkg::cm_why_e, kept as
+// the bits the decision datapath produces (Icarus 11 has no cast to an enum
+// type); named assertions (fg_assert.svh); parameter checks as the C twin's.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module cm_bal_core #(
   parameter int NSCHED   = 2,
   parameter int INTERVAL = 1024,
@@ -54,7 +60,7 @@ module cm_bal_core #(
   input  logic [LIW-1:0]     c_lvl_i,
   input  logic [XW-1:0]      c_stay_i,
   input  logic [NLVL-1:0]    c_valid_i,
-  input  logic [2:0]         c_why_i,
+  input  logic [2:0]         c_why_i,        // a cm_pkg::cm_why_e
   // visible state
   output logic [LIW-1:0]     lvl_o,
   output logic [XW-1:0]      stay_o,
@@ -67,13 +73,20 @@ module cm_bal_core #(
   output logic [NLVL-1:0]    s_valid_o,
   output logic               s_kb_o
 );
+  `FG_IMPORT(cm_pkg)
+  `FG_ASSERT_PARAM(g_chk_nsched, NSCHED >= 1 && NSCHED <= 64, "cm_bal_core: NSCHED must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_interval, INTERVAL >= 2, "cm_bal_core: INTERVAL must be >= 2")
+  `FG_ASSERT_PARAM(g_chk_nlvl, NLVL >= 2 && NLVL <= 16, "cm_bal_core: NLVL must be 2..16")
+  `FG_ASSERT_PARAM(g_chk_explore_n, EXPLORE_N >= 2, "cm_bal_core: EXPLORE_N must be >= 2")
+
   localparam logic [LIW-1:0] TOP  = LIW'(NLVL - 1);
+  localparam int             PW   = $clog2(NSCHED + 1);
 
   logic [SGW-1:0]  cnt_q;
   logic [LIW-1:0]  lvl_q, lvl_d;
   logic [XW-1:0]   stay_q, stay_d;
   logic [NLVL-1:0] valid_q, valid_d;
-  logic [2:0]      why_q, why_d;
+  logic [2:0]      why_q, why_d;   // a cm_pkg::cm_why_e, from the decision datapath
   logic            kb_seen_q;      // a kernel boundary at an edge since the interval end
   logic [SGW:0]    s_sample_q;
   logic [LIW-1:0]  s_lvl_q;
@@ -81,7 +94,7 @@ module cm_bal_core #(
   logic [NLVL-1:0] s_valid_q;
   logic            s_kb_q;
 
-  logic [$clog2(NSCHED+1)-1:0] pop;
+  logic [PW-1:0]   pop;
   logic [SGW:0]    sample_full;
   logic            kb, keep_lvl, keep_stay, keep_valid;
 
@@ -113,7 +126,7 @@ module cm_bal_core #(
       lvl_q     <= TOP;
       stay_q    <= '0;
       valid_q   <= '0;
-      why_q     <= '0;
+      why_q     <= cm_pkg::CM_WHY_HOLD;
       kb_seen_q <= 1'b0;
     end else begin
       cnt_q     <= end_i ? '0 : sample_full[SGW-1:0];  // below the clamp within the interval
@@ -146,15 +159,16 @@ module cm_bal_core #(
   assign s_valid_o  = s_valid_q;
   assign s_kb_o     = s_kb_q;
 
-  // Immediate assertions: legal level and stay count, counters never wrap.
+  // Legal level and stay count, counters never wrap.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (lvl_q <= TOP);
-      assert (32'(stay_q) < EXPLORE_N);
+      `FG_ASSERT(core_level_in_table, lvl_q <= TOP)
+      `FG_ASSERT(core_stay_in_range, 32'(stay_q) < EXPLORE_N)
       // stallGPU counter: the in-interval count never reaches the clamp
-      assert (end_i || !sample_full[SGW]);
-      assert (!(commit_i && end_i));
-      if (!bal_i) assert (lvl_d == TOP && stay_d == '0);
+      `FG_ASSERT(core_stallgpu_no_wrap, end_i || !sample_full[SGW])
+      `FG_ASSERT(core_no_commit_at_interval_end, !(commit_i && end_i))
+      `FG_ASSERT(core_top_outside_bal, bal_i || (lvl_d == TOP && stay_d == '0))
+      `FG_ASSERT(core_why_legal, why_q != 3'd7)
     end
   end
 endmodule

@@ -41,6 +41,12 @@
 // override (no valid neighbour), the stay count restarts.  Outside CM-BAL
 // mode the level goes to the top, the stay count to 0 and the table is not
 // updated.
+//
+// RTL style (docs/RTL_STYLE.md): the decision and why codes are cm_pkg's
+// cm_dec_e / cm_why_e; named assertions (fg_assert.svh); parameter checks as
+// the C twin's; CIW is derived from C.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module cm_bal_decide #(
   parameter int NSCHED   = 2,
   parameter int INTERVAL = 1024,
@@ -50,7 +56,7 @@ module cm_bal_decide #(
   parameter int EXPLORE_WARPS = 6,
   parameter int EXPLORE_N     = 4,
   parameter int C             = 28,
-  parameter int CIW           = 5,
+  localparam int CIW = (C > 1) ? $clog2(C) : 1,
   localparam int SGW = $clog2(NSCHED * INTERVAL),
   localparam int KW  = SGW + 1,
   localparam int LW  = $clog2(MAXW + 1),
@@ -84,10 +90,16 @@ module cm_bal_decide #(
   output logic               out_wr_o,       // write out_avg_o into the table ...
   output logic [NLVL-1:0]    out_ent_o,      // ... at this entry (one-hot) of row out_c_o
   output logic [SGW-1:0]     out_avg_o
+`ifdef FORMAL
+  ,  // the stages' valid bits {A, B, M, C}, for the block's proof
+  output logic [3:0]         f_stage_v_o
+`endif
 );
-  localparam logic [1:0] DEC_DOWN = 2'd1, DEC_UP = 2'd2;
-  localparam logic [2:0] WHY_HOLD = 3'd0, WHY_DOWN = 3'd1, WHY_UP = 3'd2, WHY_KEEP = 3'd3,
-                         WHY_P2UP = 3'd4, WHY_XUP = 3'd5, WHY_XDOWN = 3'd6;
+  `FG_IMPORT(cm_pkg)
+  `FG_ASSERT_PARAM(g_chk_c, C >= 1 && C <= 64, "cm_bal_decide: C must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_nlvl, NLVL >= 2 && NLVL <= 16, "cm_bal_decide: NLVL must be 2..16")
+  `FG_ASSERT_PARAM(g_chk_explore_n, EXPLORE_N >= 2, "cm_bal_decide: EXPLORE_N must be >= 2")
+  `FG_ASSERT_PARAM(g_chk_maxw, MAXW >= 1 && MAXW <= 255, "cm_bal_decide: MAXW must be 1..255")
   localparam logic [LIW-1:0] TOP = LIW'(NLVL - 1);
   localparam int NW = XW + 1;
   localparam int MW = SGW + 2;  // mix, avg[up] + k
@@ -120,7 +132,7 @@ module cm_bal_decide #(
     logic [LIW-1:0] p1, x_tgt;
     logic [NW-1:0]  nstay;
     logic           xup, x_move;
-    logic [2:0]     why_p1, x_why;
+    logic [2:0]     why_p1, x_why;  // cm_pkg::cm_why_e codes
     logic [XW-1:0]  stay_kept;
     b_ecur_d    = ent(a_row_q, a_lvl_q);
     b_eup_d     = (a_lvl_q != TOP) ? ent(a_row_q, a_lup_q) : '0;
@@ -132,27 +144,27 @@ module cm_bal_decide #(
     b_loh_d     = '0;
     for (int e = 0; e < NLVL; e++) b_loh_d[e] = (a_lvl_q == LIW'(e));
     p1          = a_lvl_q;  // Part-1
-    if (dec_i == DEC_DOWN && a_lvl_q != '0) p1 = a_llo_q;
-    else if (dec_i == DEC_UP && a_lvl_q != TOP) p1 = a_lup_q;
+    if (dec_i == cm_pkg::CM_DEC_DOWN && a_lvl_q != '0) p1 = a_llo_q;
+    else if (dec_i == cm_pkg::CM_DEC_UP && a_lvl_q != TOP) p1 = a_lup_q;
     nstay       = a_kb_q ? NW'(1) : NW'(a_stay_q) + 1'b1;  // a kernel boundary restarts the count
     xup         = 1'b0;  // the level has fewer than EXPLORE_WARPS warps (a constant per level)
     for (int e = 0; e < NLVL; e++)
       if (a_lvl_q == LIW'(e)) xup = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
-    why_p1      = (p1 == a_lvl_q) ? WHY_HOLD : ((p1 < a_lvl_q) ? WHY_DOWN : WHY_UP);
-    b_keep_ok_d = (dec_i == DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
+    why_p1      = (p1 == a_lvl_q) ? cm_pkg::CM_WHY_HOLD : ((p1 < a_lvl_q) ? cm_pkg::CM_WHY_DOWN : cm_pkg::CM_WHY_UP);
+    b_keep_ok_d = (dec_i == cm_pkg::CM_DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
     // The outcomes, with the exploration and the mode applied.  Raising never
     // stays at the level; refusing to lower always does, and Part-1 does when
     // it holds.  Staying for the EXPLORE_N-th interval in a row explores: one
     // level up below EXPLORE_WARPS warps, else one down (none below level 0).
     x_move      = (nstay == NW'(EXPLORE_N)) && (xup || a_lvl_q != '0);
     x_tgt       = xup ? a_lup_q : a_llo_q;
-    x_why       = xup ? WHY_XUP : WHY_XDOWN;
+    x_why       = xup ? cm_pkg::CM_WHY_XUP : cm_pkg::CM_WHY_XDOWN;
     stay_kept   = (bal_i && !a_kb_q && nstay != NW'(EXPLORE_N)) ? XW'(nstay) : '0;
     b_o_up_d    = bal_i ? a_lup_q : TOP;
-    b_o_keep_d  = x_move ? {bal_i ? x_tgt : TOP, XW'(0), x_why} : {bal_i ? a_lvl_q : TOP, stay_kept, WHY_KEEP};
+    b_o_keep_d  = x_move ? {bal_i ? x_tgt : TOP, XW'(0), x_why} : {bal_i ? a_lvl_q : TOP, stay_kept, cm_pkg::CM_WHY_KEEP};
     b_o_p1_d    = (p1 != a_lvl_q) ? {bal_i ? p1 : TOP, XW'(0), why_p1}
                 : x_move          ? {bal_i ? x_tgt : TOP, XW'(0), x_why}
-                                  : {bal_i ? a_lvl_q : TOP, stay_kept, WHY_HOLD};
+                                  : {bal_i ? a_lvl_q : TOP, stay_kept, cm_pkg::CM_WHY_HOLD};
   end
 
   logic            b_v_q, b_kb_q, b_vcur_q, b_has_lo_q, b_has_up_q, b_keep_ok_q;
@@ -195,7 +207,7 @@ module cm_bal_decide #(
     p2_up   = m_has_up_q && (MW'(m_cur_q) > m_upk_q);
     p2_keep = m_has_lo_q && ($signed(m_lok_q) > $signed(DW'(m_cur_q)));
     upd     = bal_i && !m_kb_q;
-    if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = {m_o_up_q, XW'(0), WHY_P2UP};    // raise (overrides Part-1)
+    if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = {m_o_up_q, XW'(0), cm_pkg::CM_WHY_P2UP};    // raise (overrides Part-1)
     else if (m_keep_ok_q && p2_keep) {c_lvl_d, c_stay_d, c_why_d} = m_o_keep_q; // refuse to lower
     else {c_lvl_d, c_stay_d, c_why_d} = m_o_p1_q;                              // Part-1
     c_valid_d = m_kb_q ? '0 : (m_valid_q | (upd ? m_loh_q : '0));
@@ -288,9 +300,22 @@ module cm_bal_decide #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (rst_ni && a_v_q) assert (a_lvl_q <= TOP);
-    if (rst_ni && b_v_q) assert ($countones(b_loh_q) == 1);
-    if (rst_ni && m_v_q) assert (32'(c_lvl_d) <= 32'(TOP) && 32'(c_stay_d) < EXPLORE_N);
-    if (rst_ni) assert ($countones(c_hot_q) == (c_v_q ? 1 : 0));
+    if (rst_ni) begin
+      `FG_ASSERT(dec_level_in_table, !a_v_q || a_lvl_q <= TOP)
+      `FG_ASSERT(dec_level_onehot, !b_v_q || $countones(b_loh_q) == 1)
+      `FG_ASSERT(dec_result_in_range, !m_v_q || (32'(c_lvl_d) <= 32'(TOP) && 32'(c_stay_d) < EXPLORE_N))
+      `FG_ASSERT(dec_commit_onehot, $countones(c_hot_q) == (c_v_q ? 1 : 0))
+      `FG_ASSERT(dec_write_onehot, !c_wr_q || (c_v_q && $countones(c_ent_q) == 1))
+      `FG_ASSERT(dec_core_in_range, (!a_v_q || 32'(a_c_q) < C) && (!b_v_q || 32'(b_c_q) < C) &&
+                                    (!m_v_q || 32'(m_c_q) < C) && (!c_v_q || 32'(c_c_q) < C))
+      // the walk feeds consecutive cores: the stages hold cores c, c-1, c-2, c-3
+      `FG_ASSERT(dec_stages_consecutive,
+                 (!(in_v_i && a_v_q) || in_c_i == a_c_q + 1'b1) && (!(a_v_q && b_v_q) || a_c_q == b_c_q + 1'b1) &&
+                 (!(b_v_q && m_v_q) || b_c_q == m_c_q + 1'b1) && (!(m_v_q && c_v_q) || m_c_q == c_c_q + 1'b1))
+    end
   end
+
+`ifdef FORMAL
+  assign f_stage_v_o = {a_v_q, b_v_q, m_v_q, c_v_q};
+`endif
 endmodule

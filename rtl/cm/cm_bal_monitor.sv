@@ -38,6 +38,15 @@
 // registers hold that core's state as it was in the selecting cycle.
 // interval_o is high for one cycle after each interval end (the cycle in
 // which the new central decision and CM-CPU limit are visible).
+//
+// RTL style (docs/RTL_STYLE.md): the mode codes are cm_pkg's cm_mode_e
+// (rtl/cm/cm_enc.toml, also sim/twin/gen/cm_bal_monitor_enc.h); named
+// assertions (fg_assert.svh); the parameters the C twin refuses stop
+// elaboration here too; widths derived from them are localparams.
+// Formal: formal/cm_bal_monitor.sby (docs/FORMAL.md), with the FORMAL-only
+// invariants at the end of this file.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module cm_bal_monitor #(
   parameter int P        = 8,
   parameter int C        = 28,
@@ -83,7 +92,30 @@ module cm_bal_monitor #(
   output logic [SGW-1:0]        rd_avg_o,
   output logic [2:0]            rd_why_o
 );
+  `FG_IMPORT(cm_pkg)
+  // the C twin's refusals (sim/twin/cm_bal_monitor.c, params_ok); cm_cpu_central
+  // checks P, MAXW, FINE and the thresholds, cm_bal_core NSCHED
+  `FG_ASSERT_PARAM(g_chk_c, C >= 1 && C <= 64, "cm_bal_monitor: C must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_ports, C * NSCHED <= 64 && P <= 64,
+                   "cm_bal_monitor: C x NSCHED and P must be <= 64 (64-bit ports)")
+  `FG_ASSERT_PARAM(g_chk_interval, INTERVAL >= C + 5,
+                   "cm_bal_monitor: INTERVAL must be >= C + 5 (the walk commits within the interval)")
+  `FG_ASSERT_PARAM(g_chk_nlvl, NLVL >= 2 && NLVL <= 16, "cm_bal_monitor: NLVL must be 2..16")
+  `FG_ASSERT_PARAM(g_chk_maxw, MAXW >= 1 && MAXW <= 255, "cm_bal_monitor: MAXW must be 1..255")
+  `FG_ASSERT_PARAM(g_chk_top_level, 32'(LEVELS[8*(NLVL-1) +: 8]) == MAXW,
+                   "cm_bal_monitor: LEVELS[NLVL-1] must be MAXW")
+  for (genvar i = 0; i < NLVL; i++) begin : g_lvl  // 1 <= LEVELS[0] < LEVELS[1] < ...
+    `FG_ASSERT_PARAM(g_chk_level, LEVELS[8*i +: 8] != 8'd0 &&
+                     (i == 0 || LEVELS[8*i +: 8] > LEVELS[8*((i > 0) ? i - 1 : 0) +: 8]),
+                     "cm_bal_monitor: LEVELS must rise strictly from 1 or more")
+  end
+  `FG_ASSERT_PARAM(g_chk_explore_n, EXPLORE_N >= 2, "cm_bal_monitor: EXPLORE_N must be >= 2")
+
   logic end_w;
+`ifdef FORMAL
+  logic [$clog2(INTERVAL)-1:0] f_cnt;
+  logic [3:0]                  f_stage_v;
+`endif
 
   cm_cpu_central #(
     .P(P), .INTERVAL(INTERVAL), .TH_Q4(TH_Q4), .TL_Q4(TL_Q4), .MAXW(MAXW), .FINE(FINE)
@@ -97,13 +129,16 @@ module cm_bal_monitor #(
     .dec_q_o      (decision_o),
     .stall_mc_q_o (stall_mc_o),
     .stall_net_q_o(stall_net_o)
+`ifdef FORMAL
+    , .f_cnt_o    (f_cnt)
+`endif
   );
 
-  localparam logic [1:0] MODE_OFF = 2'd0, MODE_STATIC = 2'd1, MODE_CPU = 2'd2, MODE_BAL = 2'd3;
   localparam logic [LW-1:0] MAXL = LW'(MAXW);
   localparam int RW = NLVL * SGW;
 
-  wire bal = (mode_i == MODE_BAL);
+  logic bal;
+  assign bal = (mode_i == cm_pkg::CM_MODE_BAL);
 
   // ------------------------------------------------------------ walk
   logic            walk_q, nonbal_seen_q, bal_e_q;
@@ -199,7 +234,7 @@ module cm_bal_monitor #(
 
   cm_bal_decide #(
     .NSCHED(NSCHED), .INTERVAL(INTERVAL), .MAXW(MAXW), .NLVL(NLVL), .LEVELS(LEVELS),
-    .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N), .C(C), .CIW(CIW)
+    .EXPLORE_WARPS(EXPLORE_WARPS), .EXPLORE_N(EXPLORE_N), .C(C)
   ) u_decide (
     .clk_i, .rst_ni,
     .in_v_i     (walk_q),
@@ -223,23 +258,26 @@ module cm_bal_monitor #(
     .out_wr_o   (d_wr),
     .out_ent_o  (d_ent),
     .out_avg_o  (d_avg)
+`ifdef FORMAL
+    , .f_stage_v_o(f_stage_v)
+`endif
   );
 
   // ------------------------------------------------------------ read port
   // The limit of the selected core, as the per-core limit register of a
   // one-cycle design would hold it: a function of the last cycle's mode and
   // static limit, the CM-CPU limit register and the core's level register.
-  logic [1:0]     mode_q;
+  logic [1:0]     mode_q;  // a cm_pkg::cm_mode_e, as mode_i
   logic [LW-1:0]  static_q;
   logic [LIW-1:0] rd_lvl;
   logic [LW-1:0]  rd_lim;
   assign rd_lvl = lvl[rd_core_i];
   always_comb begin
     case (mode_q)
-      MODE_OFF:    rd_lim = MAXL;
-      MODE_STATIC: rd_lim = (static_q == '0) ? LW'(1) : ((static_q > MAXL) ? MAXL : static_q);
-      MODE_CPU:    rd_lim = cpu_limit_o;
-      default:     rd_lim = LEVELS[8*rd_lvl +: LW];
+      cm_pkg::CM_MODE_OFF:    rd_lim = MAXL;
+      cm_pkg::CM_MODE_STATIC: rd_lim = (static_q == '0) ? LW'(1) : ((static_q > MAXL) ? MAXL : static_q);
+      cm_pkg::CM_MODE_CPU:    rd_lim = cpu_limit_o;
+      default:                rd_lim = LEVELS[8*rd_lvl +: LW];
     endcase
   end
 
@@ -272,7 +310,7 @@ module cm_bal_monitor #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       ivl_q     <= 1'b0;
-      mode_q    <= MODE_OFF;
+      mode_q    <= cm_pkg::CM_MODE_OFF;
       static_q  <= '0;
       rd_lim_q  <= '0;
       rd_lvl_q  <= '0;
@@ -306,11 +344,45 @@ module cm_bal_monitor #(
   // The walk ends before the next interval end; the limit of every core is legal.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(end_w && (walk_q || d_v)));
-      if (rd_ok) assert (rd_lim >= LW'(1) && rd_lim <= MAXL);
+      `FG_ASSERT(mon_walk_done_at_interval_end, !(end_w && (walk_q || d_v)))
+      `FG_ASSERT(mon_core_limit_in_range, !rd_ok || (rd_lim >= LW'(1) && rd_lim <= MAXL))
+      `FG_ASSERT(mon_walk_core_in_range, !walk_q || 32'(wp_q) < C)
+      `FG_ASSERT(mon_table_write_in_range, !d_wr || 32'(d_c) < C)
     end
   end
 
-  // Port packing: C*NSCHED, C and P must each be <= 64 (64-bit port rule);
-  // the defaults (28 x 2 = 56) fit.
+`ifdef FORMAL
+  // The walk's timing as the contract says (docs/CM_BAL.md, the twin's
+  // CM_BAL_COMMIT_EDGES): f_ph_q counts the cycles since the last interval
+  // end (0: none since the reset; saturates at C + 5).  Cycle E + j of an
+  // interval that ended in cycle E has f_ph_q == j: the walk feeds core j - 1
+  // for j in 1..C, the decision datapath's stages A, B, M, C hold core
+  // j - 2, j - 3, j - 4, j - 5, so core c commits at the edge ending cycle
+  // E + 5 + c, and everything is idle again from E + C + 5 on, before the
+  // next interval end (INTERVAL >= C + 5).
+  localparam int PHW = $clog2(C + 6);
+  localparam logic [PHW-1:0] PHMAX = PHW'(C + 5);
+  logic [PHW-1:0] f_ph_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_ph_q <= '0;
+    else if (end_w) f_ph_q <= PHW'(1);
+    else if (f_ph_q != '0 && f_ph_q != PHMAX) f_ph_q <= f_ph_q + 1'b1;
+  end
+  function automatic bit in_ph(input logic [PHW-1:0] ph, input int lo, input int hi);
+    in_ph = 32'(ph) >= lo && 32'(ph) <= hi;
+  endfunction
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      `FG_ASSERT(mon_phase_is_interval_count, f_ph_q == '0 || f_ph_q == PHMAX || 32'(f_cnt) == 32'(f_ph_q) - 1)
+      `FG_ASSERT(mon_walk_timing, walk_q == in_ph(f_ph_q, 1, C) && (!walk_q || 32'(wp_q) == 32'(f_ph_q) - 1))
+      `FG_ASSERT(mon_stage_a_timing, f_stage_v[3] == in_ph(f_ph_q, 2, C + 1))
+      `FG_ASSERT(mon_stage_b_timing, f_stage_v[2] == in_ph(f_ph_q, 3, C + 2))
+      `FG_ASSERT(mon_stage_m_timing, f_stage_v[1] == in_ph(f_ph_q, 4, C + 3))
+      `FG_ASSERT(mon_commit_timing, d_v == in_ph(f_ph_q, 5, C + 4) && (!d_v || 32'(d_c) == 32'(f_ph_q) - 5))
+      `FG_ASSERT(mon_commit_one_core, d_hot == (d_v ? (C'(1) << d_c) : '0))
+      `FG_ASSERT(mon_idle_at_interval_end, !end_w || (!walk_q && f_stage_v == '0))
+    end
+  end
+`endif
+
 endmodule

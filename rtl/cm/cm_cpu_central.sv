@@ -17,6 +17,12 @@
 // CM-CPU limit (Sec. 4.1): above FINE warps steps of 2, at or below FINE steps
 // of 1: down 48,46,..,10,8,7,..,1; up 1,..,7,8,10,..,48.  Outside CM-CPU mode
 // the limit rests at MAXW so that entering the mode starts at full TLP.
+//
+// RTL style (docs/RTL_STYLE.md): the mode and the decision are the typed
+// enums of cm_pkg (rtl/cm/cm_enc.toml); named assertions (fg_assert.svh);
+// the parameters the C twin refuses stop elaboration here too.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module cm_cpu_central #(
   parameter int P        = 8,
   parameter int INTERVAL = 1024,
@@ -39,9 +45,20 @@ module cm_cpu_central #(
   output logic [1:0]        dec_q_o,  // last decision
   output logic [STW-1:0]    stall_mc_q_o,
   output logic [STW-1:0]    stall_net_q_o
+`ifdef FORMAL
+  ,  // the interval counter, for the block's proof (formal/cm_bal_monitor_fv.sv)
+  output logic [CW-1:0]     f_cnt_o
+`endif
 );
-  localparam logic [1:0] MODE_CPU = 2'd2;
-  localparam logic [1:0] DEC_HOLD = 2'd0, DEC_DOWN = 2'd1, DEC_UP = 2'd2;
+  `FG_IMPORT(cm_pkg)
+  // the C twin's refusals (sim/twin/cm_bal_monitor.c, params_ok)
+  `FG_ASSERT_PARAM(g_chk_p, P >= 1 && P <= 64, "cm_cpu_central: P must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_interval, INTERVAL >= 2, "cm_cpu_central: INTERVAL must be >= 2")
+  `FG_ASSERT_PARAM(g_chk_maxw, MAXW >= 1 && MAXW <= 255 && MAXW + 2 < 2 ** LW,
+                   "cm_cpu_central: MAXW must be 1..255 and MAXW + 2 fit its width")
+  `FG_ASSERT_PARAM(g_chk_fine, FINE >= 1 && FINE <= MAXW, "cm_cpu_central: FINE must be 1..MAXW")
+  `FG_ASSERT_PARAM(g_chk_thr, TL_Q4 >= 0 && TL_Q4 <= TH_Q4 && TH_Q4 <= 4 * P,
+                   "cm_cpu_central: thresholds must be 0 <= TL_Q4 <= TH_Q4 <= 4 x P")
   localparam logic [SW-1:0] TH_CNT = SW'(INTERVAL * TH_Q4 / 4);
   localparam logic [SW-1:0] TL_CNT = SW'(INTERVAL * TL_Q4 / 4);
   localparam logic [CW-1:0] LAST   = CW'(INTERVAL - 1);
@@ -51,7 +68,7 @@ module cm_cpu_central #(
 
   logic [CW-1:0]  cnt_q;
   logic [LW-1:0]  lim_q, lim_d;
-  logic [1:0]     dec_q, dec_d;
+  `FG_ENUM(cm_pkg, cm_dec_e) dec_q, dec_d;
   logic [STW-1:0] smc_q, snet_q;
   logic [SW-1:0]  tot_mc_q, tot_net_q;   // the interval's sums before this cycle
   logic [SW-1:0]  sum_mc, sum_net;        // ... with this cycle's stalls
@@ -89,17 +106,17 @@ module cm_cpu_central #(
   assign mc_hi   = (pop_mc  >= clip(dh_mc_q));
   assign net_hi  = (pop_net >= clip(dh_net_q));
   assign both_lo = (pop_mc < clip(dl_mc_q)) && (pop_net < clip(dl_net_q));
-  assign dec_d   = (mc_hi || net_hi) ? DEC_DOWN : (both_lo ? DEC_UP : DEC_HOLD);
+  assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
 
   always_comb begin
     lim_d = lim_q;
-    if (mode_i != MODE_CPU) begin
+    if (mode_i != cm_pkg::CM_MODE_CPU) begin
       lim_d = MAXL;
     end else if (end_o) begin
-      if (dec_d == DEC_DOWN) begin
+      if (dec_d == cm_pkg::CM_DEC_DOWN) begin
         if (lim_q > FINEL) lim_d = lim_q - LW'(2);
         else if (lim_q > LW'(1)) lim_d = lim_q - LW'(1);
-      end else if (dec_d == DEC_UP) begin
+      end else if (dec_d == cm_pkg::CM_DEC_UP) begin
         if (lim_q < FINEL) lim_d = lim_q + LW'(1);
         else if (lim_q + LW'(2) > MAXL) lim_d = MAXL;
         else lim_d = lim_q + LW'(2);
@@ -135,7 +152,7 @@ module cm_cpu_central #(
       dl_mc_q   <= DL0;
       dl_net_q  <= DL0;
       lim_q  <= MAXL;
-      dec_q  <= DEC_HOLD;
+      dec_q  <= cm_pkg::CM_DEC_HOLD;
       smc_q  <= '0;
       snet_q <= '0;
     end else begin
@@ -160,13 +177,21 @@ module cm_cpu_central #(
   // MAXW's parity, steps up from FINE those of FINE's.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (lim_q >= LW'(1) && lim_q <= MAXL);
+      `FG_ASSERT(cpu_limit_in_range, lim_q >= LW'(1) && lim_q <= MAXL)
+      `FG_ASSERT(cpu_limit_legal_step, lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0])
+      `FG_ASSERT(cpu_interval_counter_in_range, 32'(cnt_q) <= INTERVAL - 1)
       // before the interval's last cycle, at most P stalls per elapsed cycle
-      assert (32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q));
-      assert (lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0]);
+      // (so the sums never wrap: P x INTERVAL fits SW bits)
+      `FG_ASSERT(cpu_totals_bounded, 32'(tot_mc_q) <= P * 32'(cnt_q) && 32'(tot_net_q) <= P * 32'(cnt_q))
       // the distance registers are those of the running totals
-      assert (dh_mc_q == DH0 - DW'(tot_mc_q) && dh_net_q == DH0 - DW'(tot_net_q) &&
-              dl_mc_q == DL0 - DW'(tot_mc_q) && dl_net_q == DL0 - DW'(tot_net_q));
+      `FG_ASSERT(cpu_distances_track_totals,
+                 dh_mc_q == DH0 - DW'(tot_mc_q) && dh_net_q == DH0 - DW'(tot_net_q) &&
+                 dl_mc_q == DL0 - DW'(tot_mc_q) && dl_net_q == DL0 - DW'(tot_net_q))
+      `FG_ASSERT(cpu_decision_legal, dec_q != 2'd3)
     end
   end
+
+`ifdef FORMAL
+  assign f_cnt_o = cnt_q;
+`endif
 endmodule

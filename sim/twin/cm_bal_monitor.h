@@ -21,20 +21,10 @@
 typedef struct { CM_BAL_MONITOR_INPUTS(FG_FIELD) } cm_bal_monitor_in_t;
 typedef struct { CM_BAL_MONITOR_OUTPUTS(FG_FIELD) } cm_bal_monitor_out_t;
 
-/* mode_i */
-enum { CM_MODE_OFF = 0, CM_MODE_STATIC = 1, CM_MODE_CPU = 2, CM_MODE_BAL = 3 };
-/* decision_o */
-enum { CM_DEC_HOLD = 0, CM_DEC_DOWN = 1, CM_DEC_UP = 2 };
-/* rd_why_o: what set the core's level at the last interval end (CM-BAL) */
-enum {
-    CM_WHY_HOLD = 0,  /* Part-1 hold (or a step clipped at the ends) */
-    CM_WHY_DOWN = 1,  /* Part-1 one level down */
-    CM_WHY_UP = 2,    /* Part-1 one level up */
-    CM_WHY_KEEP = 3,  /* Part-2 refused to lower: avg[low] - cur > k */
-    CM_WHY_P2UP = 4,  /* Part-2 raised: cur - avg[up] > k */
-    CM_WHY_XUP = 5,   /* exploration after 4 intervals, up (level < 6 warps) */
-    CM_WHY_XDOWN = 6, /* exploration after 4 intervals, down */
-};
+/* mode_i (cm_mode_e), decision_o (cm_dec_e), rd_why_o (cm_why_e): generated
+ * from rtl/cm/cm_enc.toml, the list the RTL's cm_pkg comes from */
+#include "gen/cm_bal_monitor_enc.h"
+
 /* CM-BAL1..4 (CM Sec. 5, Mechanism Parameters) */
 #define CM_K_BAL1 32u
 #define CM_K_BAL2 64u

@@ -1,0 +1,120 @@
+// Formal harness of cm_bal_monitor (with cm_cpu_central, cm_bal_core,
+// cm_bal_decide; docs/FORMAL.md).  Any stall bits, kernel boundaries, modes,
+// knobs, static limits and read-port selections, illegal ones included (a
+// core or table entry past the end of the block, the unused mode code 3 is
+// CM-BAL), reset in the first cycle and free afterwards.  Proved at its
+// ports:
+//   interval_o pulses once every INTERVAL cycles, exactly, from the reset on
+//   stall_mc_o / stall_net_o: the stall bits of the last whole interval,
+//   counted here, saturated to 2^STW - 1 (P x INTERVAL, every partition
+//   stalled every cycle, is 2^STW at the proof's parameters)
+//   CM-CPU limit within [1, MAXW]; the decision a legal code (hold/down/up)
+//   the read port: a level < NLVL (its limit within [1, MAXW]), a stay count
+//   < EXPLORE_N, a legal why code, for a core of the block; all 0 for a core
+//   past the end; rd_avg_o 0 unless the entry read is valid
+// with every assertion of the RTL (named, FG_ASSERT: level and stay count of
+// every core in range, stallGPU never wraps within an interval, the walk's
+// cores and table writes within bounds, the walk and the four stages of the
+// decision datapath at exactly the cycles the contract gives and idle at
+// every interval end, the CM-CPU limit a legal step, the central totals
+// bounded; the FORMAL-only ones in cm_bal_monitor.sv).
+module cm_bal_monitor_fv #(
+  parameter int P        = 2,
+  parameter int C        = 3,
+  parameter int NSCHED   = 1,
+  parameter int MAXW     = 48,
+  parameter int INTERVAL = 8,
+  parameter int NLVL     = 9,
+  parameter int EXPLORE_N = 4,
+  localparam int STW = $clog2(P * INTERVAL),
+  localparam int SGW = $clog2(NSCHED * INTERVAL),
+  localparam int KW  = SGW + 1,
+  localparam int LW  = $clog2(MAXW + 1),
+  localparam int LIW = $clog2(NLVL),
+  localparam int XW  = $clog2(EXPLORE_N),
+  localparam int CIW = (C > 1) ? $clog2(C) : 1,
+  localparam int SW  = $clog2(P * INTERVAL + 1)
+) (
+  input logic                clk_i,
+  input logic                rst_ni,
+  input logic [P-1:0]        stall_mc_i,
+  input logic [P-1:0]        stall_net_i,
+  input logic [C*NSCHED-1:0] issue_stall_i,
+  input logic [C-1:0]        kstart_i,
+  input logic [C-1:0]        kend_i,
+  input logic [1:0]          mode_i,
+  input logic [LW-1:0]       static_i,
+  input logic [KW-1:0]       k_i,
+  input logic [CIW-1:0]      rd_core_i,
+  input logic [LIW-1:0]      rd_entry_i
+);
+  logic            interval_o;
+  logic [1:0]      decision_o;
+  logic [LW-1:0]   cpu_limit_o, rd_limit_o;
+  logic [STW-1:0]  stall_mc_o, stall_net_o;
+  logic [LIW-1:0]  rd_level_o;
+  logic [XW-1:0]   rd_stay_o;
+  logic [NLVL-1:0] rd_valid_o;
+  logic [SGW-1:0]  rd_avg_o;
+  logic [2:0]      rd_why_o;
+  cm_bal_monitor #(.P(P), .C(C), .NSCHED(NSCHED), .MAXW(MAXW), .INTERVAL(INTERVAL), .NLVL(NLVL),
+                   .EXPLORE_N(EXPLORE_N), .FINE(8), .TH_Q4(4), .TL_Q4(1)) dut (.*);
+
+  logic f_init_q = 1'b1;
+  always_ff @(posedge clk_i) f_init_q <= 1'b0;
+  always_comb if (f_init_q) assume (!rst_ni);
+
+  // cycles since the reset, modulo INTERVAL, and whether an interval ended;
+  // the stall bits counted over the running interval and the last whole one
+  localparam int NW = $clog2(INTERVAL);
+  localparam logic [STW-1:0] STMAX = '1;
+  function automatic logic [STW-1:0] sat(input logic [SW-1:0] x);
+    sat = (32'(x) > 32'(STMAX)) ? STMAX : STW'(x);
+  endfunction
+  logic [NW-1:0] f_n_q;
+  logic          f_ended_q, f_rd_ok_q;
+  logic [SW-1:0] f_mc_q, f_net_q, f_mc, f_net, f_mc_last_q, f_net_last_q;
+  assign f_mc  = f_mc_q  + SW'($countones(stall_mc_i));
+  assign f_net = f_net_q + SW'($countones(stall_net_i));
+  always_ff @(posedge clk_i) begin
+    f_rd_ok_q <= rst_ni && 32'(rd_core_i) < C;
+    if (!rst_ni) begin
+      f_n_q        <= '0;
+      f_ended_q    <= 1'b0;
+      f_mc_q       <= '0;
+      f_net_q      <= '0;
+      f_mc_last_q  <= '0;
+      f_net_last_q <= '0;
+    end else begin
+      f_n_q     <= (32'(f_n_q) == INTERVAL - 1) ? '0 : f_n_q + 1'b1;
+      f_ended_q <= f_ended_q || (32'(f_n_q) == INTERVAL - 1);
+      if (32'(f_n_q) == INTERVAL - 1) begin
+        f_mc_q       <= '0;
+        f_net_q      <= '0;
+        f_mc_last_q  <= f_mc;
+        f_net_last_q <= f_net;
+      end else begin
+        f_mc_q  <= f_mc;
+        f_net_q <= f_net;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !f_init_q) begin
+      interval_every_interval_cycles: assert (interval_o == (f_ended_q && f_n_q == '0));
+      stall_mc_is_last_interval: assert (stall_mc_o == sat(f_mc_last_q));
+      stall_net_is_last_interval: assert (stall_net_o == sat(f_net_last_q));
+      interval_sums_bounded: assert (32'(f_mc_q) <= P * 32'(f_n_q) && 32'(f_net_q) <= P * 32'(f_n_q));
+      cpu_limit_in_range: assert (cpu_limit_o >= LW'(1) && cpu_limit_o <= LW'(MAXW));
+      decision_legal: assert (decision_o != 2'd3);
+      rd_level_in_table: assert (32'(rd_level_o) < NLVL);
+      rd_stay_in_range: assert (32'(rd_stay_o) < EXPLORE_N);
+      rd_why_legal: assert (rd_why_o != 3'd7);
+      rd_limit_in_range: assert (!f_rd_ok_q || (rd_limit_o >= LW'(1) && rd_limit_o <= LW'(MAXW)));
+      rd_past_end_reads_zero: assert (f_rd_ok_q || (rd_limit_o == '0 && rd_level_o == '0 && rd_stay_o == '0 &&
+                                                     rd_valid_o == '0 && rd_why_o == '0 && rd_avg_o == '0));
+      rd_avg_only_valid: assert (rd_avg_o == '0 || rd_valid_o != '0);
+    end
+  end
+endmodule
