@@ -247,14 +247,21 @@ module edge_ekt #(
   // every S_IDLE cycle at the entry the next operation would take (the
   // command's, else the arbiter's pick), so the row is in rs_q when S_LAUNCH,
   // S_CPL, S_UNREG or S_READ starts; outside S_IDLE rs_q holds.
+  // The read address is a register (rs_addr_q, issue 11: the arbiter's
+  // pointer -> its choice -> the address multiplexer in front of this
+  // address, which fans out to every cell of the LUT RAM, was the critical
+  // path, 99.55 MHz at seed 1, 99.20 at seed 2): it is computed one cycle
+  // ahead from the next values of the registers the choice depends on (see
+  // rs_addr_d below) and equals, in every cycle, the command's entry if one
+  // is registered, else the entry of the arbiter's choice (asserted).
   logic [SW-1:0]  stat_q [ENTRIES];
   logic [SW-1:0]  rs_q;
-  logic           arb_idx;   // 0: ring, 1: completion
-  wire  [IDW-1:0] rs_addr = c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q);
+  logic           arb_idx;     // 0: ring, 1: completion
+  logic [IDW-1:0] rs_addr_q;
 
   always_ff @(posedge clk_i) begin
     if (c_we_q && rst_ni) stat_q[free_id_q] <= {c_bwrap, c_word_q};
-    if (state_q == S_IDLE) rs_q <= (32'(rs_addr) < ENTRIES) ? stat_q[rs_addr] : '0;
+    if (state_q == S_IDLE) rs_q <= (32'(rs_addr_q) < ENTRIES) ? stat_q[rs_addr_q] : '0;
   end
 
   // Fields of the entry read in the previous cycle.
@@ -341,6 +348,12 @@ module edge_ekt #(
   );
   wire take_ring = arb_ack && arb_valid && !arb_idx;
   wire take_cpl  = arb_ack && arb_valid && arb_idx;
+  // The arbiter's priority pointer, kept here too (fg_rr_arb with N = 2:
+  // a taken grant gives the other requester priority next), so that its
+  // next choice, and the static rows' read address, are known one cycle
+  // ahead: 1 = the completion comes first when both wait.
+  logic arb_cpl_first_q;
+  wire  arb_cpl_first_d = (arb_valid && arb_ack) ? !arb_idx : arb_cpl_first_q;
 
   // --------------------------------------------------- register checks
   function automatic logic id_ok(input logic [IDW-1:0] id, input logic [ENTRIES-1:0] v);
@@ -454,41 +467,29 @@ module edge_ekt #(
   // S_IDLE the only write is a registration (head = base, nothing in flight;
   // like the static word, written whenever the table is not full), in
   // S_LAUNCH / S_CPL the head and in-flight count updated; the decisions
-  // gate the request.
+  // gate the request.  Address and read enable come from registers (issue
+  // 11: the arbiter's choice -> the address multiplexer -> the LUT RAM read
+  // was the next critical path, 95.16 MHz, once the static rows' address
+  // was a register; then the taking of a ring -> the read enable of the
+  // 65-bit read register, 101.2 MHz): S_IDLE reads in every cycle without a
+  // registration's write, at the registered read address (the command's
+  // entry, else the arbiter's pick: the ring or completion taken now, if
+  // one is), and the read word is used only in the state such a take
+  // enters, right after it; out of S_IDLE the operation's entry is written.
+  assign ram_addr = (state_q != S_IDLE) ? op_id_q : (c_we_q ? free_id : rs_addr_q);
   always_comb begin
-    ram_req     = 1'b0;
-    ram_we      = 1'b0;
     ram_h_we    = state_q != S_CPL;
-    ram_addr    = op_id_q;
     ram_h_wdata = {wrap_next, head_next};
     ram_n_wdata = rd_infl + 1'b1;
+    ram_req     = launch_go || (state_q == S_CPL && !cpl_spurious);
+    ram_we      = 1'b1;
     if (state_q == S_IDLE) begin
       ram_h_wdata = {c_bwrap, c_base};
       ram_n_wdata = '0;
+      ram_req     = c_we_q || (32'(rs_addr_q) < ENTRIES);
+      ram_we      = c_we_q;
     end else if (state_q == S_CPL) begin
       ram_n_wdata = rd_infl - 1'b1;
-    end
-    if (cmd_do) begin
-      ram_addr = c_id_q;
-      if (c_op_q == OP_REG) begin
-        ram_req   = c_we_q;
-        ram_we    = 1'b1;
-        ram_addr  = free_id;
-      end else begin
-        ram_req = c_ok_q && (c_op_q == OP_UNREG || c_op_q == OP_READ);
-      end
-    end else if (take_ring) begin
-      ram_req  = ring_ok_q;
-      ram_addr = ring_id_q;
-    end else if (take_cpl) begin
-      ram_req  = cpl_ok_q;
-      ram_addr = cpl_id_q;
-    end else if (launch_go) begin
-      ram_req = 1'b1;
-      ram_we  = 1'b1;
-    end else if (state_q == S_CPL && !cpl_spurious) begin
-      ram_req = 1'b1;
-      ram_we  = 1'b1;
     end
   end
 
@@ -639,6 +640,12 @@ module edge_ekt #(
     endcase
   end
 
+  // The static rows' read address after this edge: the command's entry if
+  // one is accepted now (c_v_q, c_id_q after the edge), else the entry of
+  // the arbiter's choice from the requests and the pointer after the edge.
+  wire           arb_cpl_d = cpl_v_d && (arb_cpl_first_d || !ring_v_d);
+  wire [IDW-1:0] rs_addr_d = cmd_fire ? cmd_id_i : (arb_cpl_d ? cpl_id_d : ring_id_d);
+
   // id_ok of the entry buffered after this edge, from the valid bits after
   // it: those now, with the registration's entry set (s_reg_ok, at op_id_q)
   // and the unregistered entry cleared (S_UNREG with nothing in flight).
@@ -681,6 +688,8 @@ module edge_ekt #(
       free_id_q     <= '0;
       reg_full_q    <= 1'b0;
       c_v_q         <= 1'b0;
+      arb_cpl_first_q <= 1'b0;
+      rs_addr_q     <= '0;
     end else begin
       state_q       <= state_d;
       op_id_q       <= op_id_d;
@@ -709,6 +718,8 @@ module edge_ekt #(
       free_id_q     <= free_id_c;
       reg_full_q    <= &valid_q;
       c_v_q         <= cmd_fire;
+      arb_cpl_first_q <= arb_cpl_first_d;
+      rs_addr_q     <= rs_addr_d;
     end
   end
 
@@ -756,6 +767,15 @@ module edge_ekt #(
 
   // ----------------------------------------------------------- invariants
   wire [LW-1:0] rd_end = rd_lim2 + LW'({(ADDR_W+1)'(rd_size), 1'b0});   // end, for the checks
+  // every operation's access to the dynamic words is made, at its entry
+  wire ram_rd = ram_req && !ram_we, ram_wr = ram_req && ram_we;
+  wire ram_access_ok =
+    (!(take_ring && ring_ok_q) || (ram_rd && ram_addr == ring_id_q)) &&
+    (!(take_cpl && cpl_ok_q) || (ram_rd && ram_addr == cpl_id_q)) &&
+    (!(cmd_do && (c_op_q == OP_UNREG || c_op_q == OP_READ) && c_ok_q) || (ram_rd && ram_addr == c_id_q)) &&
+    (!c_we_q || (ram_wr && ram_addr == free_id)) &&
+    (!launch_go || (ram_wr && ram_addr == op_id_q)) &&
+    (!(state_q == S_CPL && !cpl_spurious) || (ram_wr && ram_addr == op_id_q));
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (state_q <= S_REG);
@@ -780,6 +800,11 @@ module edge_ekt #(
       if (cmd_do) assert (c_ok_q == id_ok(c_id_q, valid_q) && c_we_q == (c_reg && !reg_full));
       if (!cmd_do) assert (!c_we_q);
       assert (ring_ok_q == id_ok(ring_id_q, valid_q) && cpl_ok_q == id_ok(cpl_id_q, valid_q));
+      // the registered read address is the entry the next operation takes
+      assert (!(ring_v_q && cpl_v_q) || arb_idx == arb_cpl_first_q);
+      assert (rs_addr_q == (c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q)));
+      // the dynamic words' accesses: each operation's, at its entry
+      assert (ram_access_ok);
     end
   end
 endmodule
