@@ -40,6 +40,13 @@
 // multiplexer only; the buffer check multiplies maxNumEvents itself (no
 // decrement in front of the multipliers); these two are invisible at the
 // ports (the twin computes the same values its own way).
+//
+// Style (docs/RTL_STYLE.md): operations, response and error codes and the
+// FSM's states from edge_pkg (rtl/edge/edge_enc.toml, the twin's
+// sim/twin/gen/edge_ekt_enc.h from the same list); named assertions
+// (rtl/include/fg_assert.svh); parameters the twin refuses stop elaboration.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_ekt #(
   parameter int ENTRIES      = 32,
   parameter int ADDR_W       = 64,
@@ -125,14 +132,20 @@ module edge_ekt #(
   output logic [15:0]        cnt_err_cpl_o,
   output logic [2:0]         err_status_o
 );
-  // ------------------------------------------------------------ encodings
-  localparam logic [1:0] OP_REG = 2'd0, OP_UNREG = 2'd1, OP_READ = 2'd2;
-  localparam logic [2:0] RSP_OK = 3'd0, RSP_FULL = 3'd1, RSP_INVALID = 3'd2,
-                         RSP_NOT_REGISTERED = 3'd3, RSP_BUSY = 3'd4, RSP_BUF_SHORT = 3'd5;
-  localparam logic [2:0] ERR_UNREGISTERED = 3'd1, ERR_OVERRUN = 3'd2,
-                         ERR_SPURIOUS_CPL = 3'd3, ERR_CPL_UNREGISTERED = 3'd4;
-  localparam logic [2:0] S_IDLE = 3'd0, S_LAUNCH = 3'd1, S_CPL = 3'd2, S_UNREG = 3'd3,
-                         S_READ = 3'd4, S_REG = 3'd5;
+  `FG_IMPORT(edge_pkg)
+  // parameter legality: the twin's refusals (sim/twin/edge_ekt.c ekt_new)
+  `FG_ASSERT_PARAM(g_chk_entries, ENTRIES >= 1 && ENTRIES <= 64, "edge_ekt: ENTRIES must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_addr_w, ADDR_W >= 2 && ADDR_W <= 64, "edge_ekt: ADDR_W must be 2..64")
+  `FG_ASSERT_PARAM(g_chk_psize_w, PSIZE_W >= 1 && PSIZE_W <= 64, "edge_ekt: PSIZE_W must be 1..64")
+  `FG_ASSERT_PARAM(g_chk_dim_w, DIM_W >= 1 && DIM_W <= 32, "edge_ekt: DIM_W must be 1..32")
+  `FG_ASSERT_PARAM(g_chk_shmem_w, SHMEM_W >= 1 && SHMEM_W <= 32, "edge_ekt: SHMEM_W must be 1..32")
+  `FG_ASSERT_PARAM(g_chk_prio_w, PRIO_W >= 1 && PRIO_W <= 8, "edge_ekt: PRIO_W must be 1..8")
+  `FG_ASSERT_PARAM(g_chk_maxev_w, MAXEV_W >= 1 && MAXEV_W <= 32, "edge_ekt: MAXEV_W must be 1..32")
+  `FG_ASSERT_PARAM(g_chk_warp, WARP_THREADS >= 1 && WARP_THREADS <= 1024,
+                   "edge_ekt: WARP_THREADS must be 1..1024")
+  `FG_ASSERT_PARAM(g_chk_warp_dim, 64'(WARP_THREADS) < (64'(1) << DIM_W),
+                   "edge_ekt: WARP_THREADS must fit DIM_W bits")
+  `FG_ASSERT_PARAM(g_chk_depth, OUT_DEPTH >= 1, "edge_ekt: OUT_DEPTH must be >= 1")
 
   // ------------------------------------------------- entry word (SRAM row)
   // One row per entry, kept as two arrays at the same address (issue 11: an
@@ -180,7 +193,7 @@ module edge_ekt #(
   localparam int TW = $clog2(WARP_THREADS + 1);   // width of a dimension that fits a warp
 
   // ---------------------------------------------------------------- state
-  logic [2:0]         state_q, state_d;
+  `FG_ENUM(edge_pkg, ekt_state_e) state_q, state_d;
   logic [IDW-1:0]     op_id_q, op_id_d;
   // op_id_q one-hot, for the per-entry updates of the valid, single-warp and
   // maxNumEvents flags (issue 11: op_id_q also addresses the SRAM and fills
@@ -194,12 +207,12 @@ module edge_ekt #(
   logic               ring_ok_q, ring_ok_d, cpl_ok_q, cpl_ok_d;
   logic [IDW-1:0]     ring_id_q, ring_id_d, cpl_id_q, cpl_id_d;
   logic               rsp_v_q, rsp_v_d;
-  logic [2:0]         rsp_status_q, rsp_status_d;
+  `FG_ENUM(edge_pkg, ekt_rsp_e) rsp_status_q, rsp_status_d;
   logic [IDW-1:0]     rsp_id_q, rsp_id_d;
   logic [ADDR_W-1:0]  rsp_head_q, rsp_head_d;
   logic [MAXEV_W-1:0] rsp_infl_q, rsp_infl_d;
   logic               err_v_q;
-  logic [2:0]         err_code_q, err_code_d;
+  `FG_ENUM(edge_pkg, ekt_err_e) err_code_q, err_code_d;
   logic [IDW-1:0]     err_id_q, err_id_d;
   logic [31:0]        cnt_launch_q, cnt_launch_d;
   logic [15:0]        cnt_unreg_q, cnt_unreg_d, cnt_overrun_q, cnt_overrun_d, cnt_cpl_q, cnt_cpl_d;
@@ -218,6 +231,9 @@ module edge_ekt #(
   logic               c_pre_q;          // grid 1 x 1 x 1 and every block dimension <= WARP_THREADS
   logic [2*TW-1:0]    c_xy_q;           // block x * y
   logic [TW-1:0]      c_zmax_q;         // the largest x * y that fits a warp with block z
+  // the lowest free entry and "table full", precomputed (see free_id_c)
+  logic [IDW-1:0]     free_id_q;
+  logic               reg_full_q;
 
   // ------------------------------------------------------------ the SRAM
   // Dynamic words: a single port (read, or write back a launch / completion
@@ -247,14 +263,24 @@ module edge_ekt #(
   // every S_IDLE cycle at the entry the next operation would take (the
   // command's, else the arbiter's pick), so the row is in rs_q when S_LAUNCH,
   // S_CPL, S_UNREG or S_READ starts; outside S_IDLE rs_q holds.
+  // The read address is a register (rs_addr_q, issue 11: the arbiter's
+  // pointer -> its choice -> the address multiplexer in front of this
+  // address, which fans out to every cell of the LUT RAM, was the critical
+  // path, 99.55 MHz at seed 1, 99.20 at seed 2): it is computed one cycle
+  // ahead from the next values of the registers the choice depends on (see
+  // rs_addr_d below) and equals, in every cycle, the command's entry if one
+  // is registered, else the entry of the arbiter's choice (asserted).
+  // a launch from base wraps: base + size > end, i.e. size > end - base
+  // (end >= base in a registration that passes its checks)
+  wire            c_bwrap = (ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]) > (ADDR_W+1)'(c_span_q[ADDR_W-1:0]);
   logic [SW-1:0]  stat_q [ENTRIES];
   logic [SW-1:0]  rs_q;
-  logic           arb_idx;   // 0: ring, 1: completion
-  wire  [IDW-1:0] rs_addr = c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q);
+  logic           arb_idx;     // 0: ring, 1: completion
+  logic [IDW-1:0] rs_addr_q;
 
   always_ff @(posedge clk_i) begin
     if (c_we_q && rst_ni) stat_q[free_id_q] <= {c_bwrap, c_word_q};
-    if (state_q == S_IDLE) rs_q <= (32'(rs_addr) < ENTRIES) ? stat_q[rs_addr] : '0;
+    if (state_q == edge_pkg::EKT_S_IDLE) rs_q <= (32'(rs_addr_q) < ENTRIES) ? stat_q[rs_addr_q] : '0;
   end
 
   // Fields of the entry read in the previous cycle.
@@ -325,7 +351,7 @@ module edge_ekt #(
   // registered at the accepting edge (c_*_q) and carried out at the next
   // (cmd_do), in S_IDLE.  Rings and completions are buffered one deep and
   // served round-robin.
-  assign cmd_ready_o  = (state_q == S_IDLE) && !c_v_q && !rsp_v_q &&
+  assign cmd_ready_o  = (state_q == edge_pkg::EKT_S_IDLE) && !c_v_q && !rsp_v_q &&
                         (cmd_wait_q || (!ring_v_q && !cpl_v_q));
   assign ring_ready_o = !ring_v_q;
   assign cpl_ready_o  = !cpl_v_q;
@@ -334,13 +360,19 @@ module edge_ekt #(
   wire cmd_do   = c_v_q;   // (c_v_q implies S_IDLE)
   logic       arb_valid, arb_ack;
   logic [1:0] unused_arb_gnt;
-  assign arb_ack = (state_q == S_IDLE) && !cmd_fire && !cmd_do;
+  assign arb_ack = (state_q == edge_pkg::EKT_S_IDLE) && !cmd_fire && !cmd_do;
   fg_rr_arb #(.N(2)) u_arb (
     .clk_i, .rst_ni, .req_i({cpl_v_q, ring_v_q}), .ack_i(arb_ack),
     .valid_o(arb_valid), .gnt_o(unused_arb_gnt), .idx_o(arb_idx)
   );
   wire take_ring = arb_ack && arb_valid && !arb_idx;
   wire take_cpl  = arb_ack && arb_valid && arb_idx;
+  // The arbiter's priority pointer, kept here too (fg_rr_arb with N = 2:
+  // a taken grant gives the other requester priority next), so that its
+  // next choice, and the static rows' read address, are known one cycle
+  // ahead: 1 = the completion comes first when both wait.
+  logic arb_cpl_first_q;
+  wire  arb_cpl_first_d = (arb_valid && arb_ack) ? !arb_idx : arb_cpl_first_q;
 
   // --------------------------------------------------- register checks
   function automatic logic id_ok(input logic [IDW-1:0] id, input logic [ENTRIES-1:0] v);
@@ -360,8 +392,7 @@ module edge_ekt #(
   // cmd_ready_o low for at least the next cycle (asserted below).  The
   // priority encoder thus ends in its own register instead of feeding the
   // dynamic-index valid update and the SRAM address in the same cycle.
-  logic [IDW-1:0] free_id_c, free_id_q;
-  logic           reg_full_q;
+  logic [IDW-1:0] free_id_c;
   always_comb begin
     free_id_c = '0;
     for (int i = ENTRIES - 1; i >= 0; i--) if (!valid_q[i]) free_id_c = IDW'(i);
@@ -427,68 +458,53 @@ module edge_ekt #(
   wire           c_short  = c_diff[CW-1];
   logic          c_short_q;   // c_short of the REG carried out, for S_REG
 
-  wire           c_reg     = cmd_do && (c_op_q == OP_REG);
+  wire           c_reg     = cmd_do && (c_op_q == edge_pkg::EKT_OP_REG);
   // S_REG finishes a registration one edge after it was carried out (the
   // buffer check has its own cycle): its response (status, id, head) was
   // loaded then, with rsp_valid_o low, and is made BUF_SHORT if the check
   // failed; otherwise the entry becomes valid.
-  wire           s_reg_ok  = (state_q == S_REG) && (rsp_status_q == RSP_OK) && !c_short_q;
+  wire           s_reg_ok  = (state_q == edge_pkg::EKT_S_REG) && (rsp_status_q == edge_pkg::EKT_RSP_OK) && !c_short_q;
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
-  // a launch from base wraps: base + size > end, i.e. size > end - base
-  // (end >= base in a registration that passes its checks)
-  wire           c_bwrap   = (ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]) > (ADDR_W+1)'(c_span_q[ADDR_W-1:0]);
   // the INVALID checks: the registered ones and end < base, the borrow of
   // end - base (issue 11: the compare's carry chain no longer feeds the OR
   // of the zero checks in the accepting cycle)
   wire           c_invalid = c_invalid_q || c_span_q[ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
-  wire launch_overrun = (state_q == S_LAUNCH) && ring_atmax_q;
+  wire launch_overrun = (state_q == edge_pkg::EKT_S_LAUNCH) && ring_atmax_q;
   wire launch_rdy     = rd_sgl ? evw_rdy : pkq_rdy;
-  wire launch_go      = (state_q == S_LAUNCH) && !launch_overrun && launch_rdy;
+  wire launch_go      = (state_q == edge_pkg::EKT_S_LAUNCH) && !launch_overrun && launch_rdy;
   assign evw_push = launch_go && rd_sgl && rst_ni;
   assign pkq_push = launch_go && !rd_sgl && rst_ni;
-  wire cpl_spurious = (state_q == S_CPL) && (rd_infl == '0);
+  wire cpl_spurious = (state_q == edge_pkg::EKT_S_CPL) && (rd_infl == '0);
 
   // The dynamic words' port.  The write data depends on the state only: in
   // S_IDLE the only write is a registration (head = base, nothing in flight;
   // like the static word, written whenever the table is not full), in
   // S_LAUNCH / S_CPL the head and in-flight count updated; the decisions
-  // gate the request.
+  // gate the request.  Address and read enable come from registers (issue
+  // 11: the arbiter's choice -> the address multiplexer -> the LUT RAM read
+  // was the next critical path, 95.16 MHz, once the static rows' address
+  // was a register; then the taking of a ring -> the read enable of the
+  // 65-bit read register, 101.2 MHz): S_IDLE reads in every cycle without a
+  // registration's write, at the registered read address (the command's
+  // entry, else the arbiter's pick: the ring or completion taken now, if
+  // one is), and the read word is used only in the state such a take
+  // enters, right after it; out of S_IDLE the operation's entry is written.
+  assign ram_addr = (state_q != edge_pkg::EKT_S_IDLE) ? op_id_q : (c_we_q ? free_id : rs_addr_q);
   always_comb begin
-    ram_req     = 1'b0;
-    ram_we      = 1'b0;
-    ram_h_we    = state_q != S_CPL;
-    ram_addr    = op_id_q;
+    ram_h_we    = state_q != edge_pkg::EKT_S_CPL;
     ram_h_wdata = {wrap_next, head_next};
     ram_n_wdata = rd_infl + 1'b1;
-    if (state_q == S_IDLE) begin
+    ram_req     = launch_go || (state_q == edge_pkg::EKT_S_CPL && !cpl_spurious);
+    ram_we      = 1'b1;
+    if (state_q == edge_pkg::EKT_S_IDLE) begin
       ram_h_wdata = {c_bwrap, c_base};
       ram_n_wdata = '0;
-    end else if (state_q == S_CPL) begin
+      ram_req     = c_we_q || (32'(rs_addr_q) < ENTRIES);
+      ram_we      = c_we_q;
+    end else if (state_q == edge_pkg::EKT_S_CPL) begin
       ram_n_wdata = rd_infl - 1'b1;
-    end
-    if (cmd_do) begin
-      ram_addr = c_id_q;
-      if (c_op_q == OP_REG) begin
-        ram_req   = c_we_q;
-        ram_we    = 1'b1;
-        ram_addr  = free_id;
-      end else begin
-        ram_req = c_ok_q && (c_op_q == OP_UNREG || c_op_q == OP_READ);
-      end
-    end else if (take_ring) begin
-      ram_req  = ring_ok_q;
-      ram_addr = ring_id_q;
-    end else if (take_cpl) begin
-      ram_req  = cpl_ok_q;
-      ram_addr = cpl_id_q;
-    end else if (launch_go) begin
-      ram_req = 1'b1;
-      ram_we  = 1'b1;
-    end else if (state_q == S_CPL && !cpl_spurious) begin
-      ram_req = 1'b1;
-      ram_we  = 1'b1;
     end
   end
 
@@ -500,22 +516,22 @@ module edge_ekt #(
   // completion naming an unregistered entry, a launch beyond maxNumEvents,
   // a completion with nothing in flight.
   logic           ev_err;
-  logic [2:0]     ev_code;
+  `FG_ENUM(edge_pkg, ekt_err_e) ev_code;
   logic [IDW-1:0] ev_id;
   always_comb begin
     ev_err  = 1'b1;
-    ev_code = ERR_OVERRUN;
+    ev_code = edge_pkg::EKT_ERR_OVERRUN;
     ev_id   = op_id_q;
     if (take_ring && !ring_ok_q) begin
-      ev_code = ERR_UNREGISTERED;
+      ev_code = edge_pkg::EKT_ERR_UNREGISTERED;
       ev_id   = ring_id_q;
     end else if (take_cpl && !cpl_ok_q) begin
-      ev_code = ERR_CPL_UNREGISTERED;
+      ev_code = edge_pkg::EKT_ERR_CPL_UNREGISTERED;
       ev_id   = cpl_id_q;
     end else if (launch_overrun) begin
-      ev_code = ERR_OVERRUN;
+      ev_code = edge_pkg::EKT_ERR_OVERRUN;
     end else if (cpl_spurious) begin
-      ev_code = ERR_SPURIOUS_CPL;
+      ev_code = edge_pkg::EKT_ERR_SPURIOUS_CPL;
     end else begin
       ev_err = 1'b0;
     end
@@ -549,8 +565,8 @@ module edge_ekt #(
       err_code_d = ev_code;
       err_id_d   = ev_id;
       case (ev_code)
-        ERR_UNREGISTERED: begin cnt_unreg_d = sat16(cnt_unreg_q); status_d[0] = 1'b1; end
-        ERR_OVERRUN:      begin cnt_overrun_d = sat16(cnt_overrun_q); status_d[1] = 1'b1; end
+        edge_pkg::EKT_ERR_UNREGISTERED: begin cnt_unreg_d = sat16(cnt_unreg_q); status_d[0] = 1'b1; end
+        edge_pkg::EKT_ERR_OVERRUN:      begin cnt_overrun_d = sat16(cnt_overrun_q); status_d[1] = 1'b1; end
         default:          begin cnt_cpl_d = sat16(cnt_cpl_q); status_d[2] = 1'b1; end
       endcase
     end
@@ -566,25 +582,29 @@ module edge_ekt #(
     // in flight == maxNumEvents: none at a registration (maxNumEvents >= 1),
     // after a launch if the count reaches it, none after a completion
     atmax_d = atmax_q;
-    if (s_reg_ok || (state_q == S_CPL && !cpl_spurious)) atmax_d = atmax_q & ~op_oh_q;
+    if (s_reg_ok || (state_q == edge_pkg::EKT_S_CPL && !cpl_spurious)) atmax_d = atmax_q & ~op_oh_q;
     if (launch_go) atmax_d = (atmax_q & ~op_oh_q) | ((rd_infl + 1'b1 == rd_maxe) ? op_oh_q : '0);
 
     case (state_q)
-      S_IDLE: begin
+      edge_pkg::EKT_S_IDLE: begin
         if (cmd_do) begin
           op_id_d = c_id_q;
-          if (c_op_q == OP_REG) begin
-            state_d      = S_REG;
+          if (c_op_q == edge_pkg::EKT_OP_REG) begin
+            state_d      = edge_pkg::EKT_S_REG;
             op_id_d      = free_id;
             rsp_id_d     = c_invalid || reg_full ? '0 : free_id;
             rsp_head_d   = c_invalid || reg_full ? '0 : c_base;
             rsp_infl_d   = '0;
-            rsp_status_d = c_invalid ? RSP_INVALID : (reg_full ? RSP_FULL : RSP_OK);
+            if (c_invalid)     rsp_status_d = edge_pkg::EKT_RSP_INVALID;
+            else if (reg_full) rsp_status_d = edge_pkg::EKT_RSP_FULL;
+            else               rsp_status_d = edge_pkg::EKT_RSP_OK;
           end else if (c_ok_q && c_op_q != 2'd3) begin
-            state_d = (c_op_q == OP_UNREG) ? S_UNREG : S_READ;
+            if (c_op_q == edge_pkg::EKT_OP_UNREG) state_d = edge_pkg::EKT_S_UNREG;
+            else                                  state_d = edge_pkg::EKT_S_READ;
           end else begin
             rsp_v_d      = 1'b1;
-            rsp_status_d = (c_op_q == 2'd3) ? RSP_INVALID : RSP_NOT_REGISTERED;
+            if (c_op_q == 2'd3) rsp_status_d = edge_pkg::EKT_RSP_INVALID;   // no such operation
+            else                rsp_status_d = edge_pkg::EKT_RSP_NOT_REGISTERED;
             rsp_id_d     = c_id_q;
             rsp_head_d   = '0;
             rsp_infl_d   = '0;
@@ -592,57 +612,64 @@ module edge_ekt #(
         end else if (take_ring) begin
           ring_v_d = 1'b0;
           op_id_d  = ring_id_q;
-          if (ring_ok_q) state_d = S_LAUNCH;
+          if (ring_ok_q) state_d = edge_pkg::EKT_S_LAUNCH;
         end else if (take_cpl) begin
           cpl_v_d = 1'b0;
           op_id_d = cpl_id_q;
-          if (cpl_ok_q) state_d = S_CPL;
+          if (cpl_ok_q) state_d = edge_pkg::EKT_S_CPL;
         end
       end
-      S_LAUNCH: begin
+      edge_pkg::EKT_S_LAUNCH: begin
         if (launch_overrun) begin
-          state_d = S_IDLE;
+          state_d = edge_pkg::EKT_S_IDLE;
         end else if (launch_go) begin
-          state_d      = S_IDLE;
+          state_d      = edge_pkg::EKT_S_IDLE;
           cnt_launch_d = (cnt_launch_q == 32'hffffffff) ? cnt_launch_q : cnt_launch_q + 32'd1;
         end
       end
-      S_CPL: state_d = S_IDLE;
-      S_UNREG: begin
-        state_d      = S_IDLE;
+      edge_pkg::EKT_S_CPL: state_d = edge_pkg::EKT_S_IDLE;
+      edge_pkg::EKT_S_UNREG: begin
+        state_d      = edge_pkg::EKT_S_IDLE;
         rsp_v_d      = 1'b1;
         rsp_id_d     = op_id_q;
         rsp_head_d   = rd_head;
         rsp_infl_d   = rd_infl;
-        rsp_status_d = (rd_infl != '0) ? RSP_BUSY : RSP_OK;
+        if (rd_infl != '0) rsp_status_d = edge_pkg::EKT_RSP_BUSY;
+        else               rsp_status_d = edge_pkg::EKT_RSP_OK;
         if (rd_infl == '0) valid_d = valid_q & ~op_oh_q;
       end
-      S_READ: begin
-        state_d      = S_IDLE;
+      edge_pkg::EKT_S_READ: begin
+        state_d      = edge_pkg::EKT_S_IDLE;
         rsp_v_d      = 1'b1;
         rsp_id_d     = op_id_q;
         rsp_head_d   = rd_head;
         rsp_infl_d   = rd_infl;
-        rsp_status_d = RSP_OK;
+        rsp_status_d = edge_pkg::EKT_RSP_OK;
       end
-      S_REG: begin
-        state_d = S_IDLE;
+      edge_pkg::EKT_S_REG: begin
+        state_d = edge_pkg::EKT_S_IDLE;
         rsp_v_d = 1'b1;
         if (s_reg_ok) valid_d = valid_q | op_oh_q;
-        else if (rsp_status_q == RSP_OK) begin   // the buffer check failed
-          rsp_status_d = RSP_BUF_SHORT;
+        else if (rsp_status_q == edge_pkg::EKT_RSP_OK) begin   // the buffer check failed
+          rsp_status_d = edge_pkg::EKT_RSP_BUF_SHORT;
           rsp_id_d     = '0;
           rsp_head_d   = '0;
         end
       end
-      default: state_d = S_IDLE;
+      default: state_d = edge_pkg::EKT_S_IDLE;
     endcase
   end
+
+  // The static rows' read address after this edge: the command's entry if
+  // one is accepted now (c_v_q, c_id_q after the edge), else the entry of
+  // the arbiter's choice from the requests and the pointer after the edge.
+  wire           arb_cpl_d = cpl_v_d && (arb_cpl_first_d || !ring_v_d);
+  wire [IDW-1:0] rs_addr_d = cmd_fire ? cmd_id_i : (arb_cpl_d ? cpl_id_d : ring_id_d);
 
   // id_ok of the entry buffered after this edge, from the valid bits after
   // it: those now, with the registration's entry set (s_reg_ok, at op_id_q)
   // and the unregistered entry cleared (S_UNREG with nothing in flight).
-  wire v_clr = (state_q == S_UNREG) && (rd_infl == '0);
+  wire v_clr = (state_q == edge_pkg::EKT_S_UNREG) && (rd_infl == '0);
   always_comb begin
     ring_ok_d = (32'(ring_id_d) < ENTRIES) &&
                 ((valid_q[ring_id_d] && !(v_clr && ring_id_d == op_id_q)) ||
@@ -654,7 +681,7 @@ module edge_ekt #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      state_q       <= S_IDLE;
+      state_q       <= edge_pkg::EKT_S_IDLE;
       op_id_q       <= '0;
       op_oh_q       <= ENTRIES'(1);
       valid_q       <= '0;
@@ -666,12 +693,12 @@ module edge_ekt #(
       cpl_ok_q      <= 1'b0;
       cmd_wait_q    <= 1'b0;
       rsp_v_q       <= 1'b0;
-      rsp_status_q  <= RSP_OK;
+      rsp_status_q  <= edge_pkg::EKT_RSP_OK;
       rsp_id_q      <= '0;
       rsp_head_q    <= '0;
       rsp_infl_q    <= '0;
       err_v_q       <= 1'b0;
-      err_code_q    <= '0;
+      err_code_q    <= edge_pkg::EKT_ERR_NONE;
       err_id_q      <= '0;
       cnt_launch_q  <= '0;
       cnt_unreg_q   <= '0;
@@ -681,6 +708,8 @@ module edge_ekt #(
       free_id_q     <= '0;
       reg_full_q    <= 1'b0;
       c_v_q         <= 1'b0;
+      arb_cpl_first_q <= 1'b0;
+      rs_addr_q     <= '0;
     end else begin
       state_q       <= state_d;
       op_id_q       <= op_id_d;
@@ -709,6 +738,8 @@ module edge_ekt #(
       free_id_q     <= free_id_c;
       reg_full_q    <= &valid_q;
       c_v_q         <= cmd_fire;
+      arb_cpl_first_q <= arb_cpl_first_d;
+      rs_addr_q     <= rs_addr_d;
     end
   end
 
@@ -718,9 +749,9 @@ module edge_ekt #(
   always_ff @(posedge clk_i) begin
     sgl_q       <= sgl_d;
     sg_q        <= sg_new;
-    if (state_q == S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
+    if (state_q == edge_pkg::EKT_S_IDLE) ring_sgl_q <= sgl_q[ring_id_q];  // held while S_LAUNCH waits
     atmax_q     <= atmax_d;
-    if (state_q == S_IDLE) ring_atmax_q <= (32'(ring_id_q) < ENTRIES) && atmax_q[ring_id_q];
+    if (state_q == edge_pkg::EKT_S_IDLE) ring_atmax_q <= (32'(ring_id_q) < ENTRIES) && atmax_q[ring_id_q];
     c_op_q      <= cmd_op_i;
     c_id_q      <= cmd_id_i;
     c_word_q    <= reg_word;
@@ -728,7 +759,7 @@ module edge_ekt #(
     // the valid bits cannot change at the accepting edge (no command is
     // carried out there, and the FSM is in S_IDLE), so these hold at the next
     c_ok_q      <= id_ok(cmd_id_i, valid_q);
-    c_we_q      <= cmd_fire && (cmd_op_i == OP_REG) && !(&valid_q);
+    c_we_q      <= cmd_fire && (cmd_op_i == edge_pkg::EKT_OP_REG) && !(&valid_q);
     for (int k = 0; k < NSL; k++)
       c_pp_q[k] <= PPW'(reg_m) * PPW'(16'(cmd_param_size_i >> (16 * k)));
     c_span_q    <= {1'b0, cmd_param_end_i} - {1'b0, cmd_param_base_i};
@@ -755,31 +786,66 @@ module edge_ekt #(
   assign err_status_o      = status_q;
 
   // ----------------------------------------------------------- invariants
-  wire [LW-1:0] rd_end = rd_lim2 + LW'({(ADDR_W+1)'(rd_size), 1'b0});   // end, for the checks
+  wire [LW-1:0] rd_end  = rd_lim2 + LW'({(ADDR_W+1)'(rd_size), 1'b0});   // end, for the checks
+  wire          op_busy = state_q == edge_pkg::EKT_S_LAUNCH || state_q == edge_pkg::EKT_S_CPL;
+  // every operation's access to the dynamic words is made, at its entry
+  wire ram_rd = ram_req && !ram_we, ram_wr = ram_req && ram_we;
+  wire ram_access_ok =
+    (!(take_ring && ring_ok_q) || (ram_rd && ram_addr == ring_id_q)) &&
+    (!(take_cpl && cpl_ok_q) || (ram_rd && ram_addr == cpl_id_q)) &&
+    (!(cmd_do && (c_op_q == edge_pkg::EKT_OP_UNREG || c_op_q == edge_pkg::EKT_OP_READ) && c_ok_q) ||
+     (ram_rd && ram_addr == c_id_q)) &&
+    (!c_we_q || (ram_wr && ram_addr == free_id)) &&
+    (!launch_go || (ram_wr && ram_addr == op_id_q)) &&
+    (!(state_q == edge_pkg::EKT_S_CPL && !cpl_spurious) || (ram_wr && ram_addr == op_id_q));
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (state_q <= S_REG);
-      if (state_q == S_REG) assert (!rsp_v_q);
+      `FG_ASSERT(ekt_state_legal, state_q <= edge_pkg::EKT_S_REG)
+      `FG_ASSERT(ekt_reg_rsp_held, state_q != edge_pkg::EKT_S_REG || !rsp_v_q)
       // an entry being launched or completed is registered and consistent
-      if (state_q == S_LAUNCH || state_q == S_CPL) begin
-        assert (valid_q[op_id_q]);
-        assert (op_oh_q == ENTRIES'(1) << op_id_q);
-        if (state_q == S_LAUNCH) assert (rd_sgl == sgl_q[op_id_q] && ring_atmax_q == (rd_infl >= rd_maxe));
-        assert (rd_head >= rd_base && LW'(rd_head) <= rd_end);  // within [base, end]
-        // the wrap flag kept with the head is the head's wrap decision
-        assert (rd_wrap == (LW'(rd_head) + LW'((ADDR_W+1)'(rd_size)) > rd_end));
-        assert (rd_infl <= rd_maxe);                        // in-flight within bounds
-
-      end
-      if (launch_go) assert (head_next >= rd_base && LW'(head_next) <= rd_end);
-      assert (!(evw_push && pkq_push));
-      assert (!(rsp_v_q && cmd_do));                        // a response is never overwritten
-      if (cmd_do) assert (state_q == S_IDLE);
+      `FG_ASSERT(ekt_op_entry_valid, !op_busy || (32'(op_id_q) < ENTRIES && valid_q[op_id_q]))
+      `FG_ASSERT(ekt_op_onehot, !op_busy || op_oh_q == ENTRIES'(1) << op_id_q)
+      `FG_ASSERT(ekt_launch_flags, state_q != edge_pkg::EKT_S_LAUNCH ||
+                 (rd_sgl == sgl_q[op_id_q] && ring_atmax_q == (rd_infl >= rd_maxe)))
+      // the circular parameter buffer's head within [base, end] (EDGE III-C)
+      `FG_ASSERT(ekt_head_in_buffer, !op_busy || (rd_head >= rd_base && LW'(rd_head) <= rd_end))
+      // the wrap flag kept with the head is the head's wrap decision
+      `FG_ASSERT(ekt_wrap_flag, !op_busy ||
+                 rd_wrap == (LW'(rd_head) + LW'((ADDR_W+1)'(rd_size)) > rd_end))
+      `FG_ASSERT(ekt_inflight_bounded, !op_busy || rd_infl <= rd_maxe)
+      `FG_ASSERT(ekt_next_head_in_buffer, !launch_go || (head_next >= rd_base && LW'(head_next) <= rd_end))
+      `FG_ASSERT(ekt_one_push, !(evw_push && pkq_push))
+      `FG_ASSERT(ekt_rsp_not_overwritten, !(rsp_v_q && cmd_do))
+      `FG_ASSERT(ekt_cmd_in_idle, !cmd_do || state_q == edge_pkg::EKT_S_IDLE)
       // the precomputed free entry and full flag are those of the valid bits now
-      if (c_reg) assert (free_id_q == free_id_c && reg_full_q == (&valid_q));
-      if (cmd_do) assert (c_ok_q == id_ok(c_id_q, valid_q) && c_we_q == (c_reg && !reg_full));
-      if (!cmd_do) assert (!c_we_q);
-      assert (ring_ok_q == id_ok(ring_id_q, valid_q) && cpl_ok_q == id_ok(cpl_id_q, valid_q));
+      `FG_ASSERT(ekt_free_id_current, !c_reg || (free_id_q == free_id_c && reg_full_q == (&valid_q)))
+      `FG_ASSERT(ekt_cmd_checks_current, !cmd_do ||
+                 (c_ok_q == id_ok(c_id_q, valid_q) && c_we_q == (c_reg && !reg_full)))
+      `FG_ASSERT(ekt_no_stray_write, cmd_do || !c_we_q)
+      `FG_ASSERT(ekt_ok_flags_current, ring_ok_q == id_ok(ring_id_q, valid_q) &&
+                 cpl_ok_q == id_ok(cpl_id_q, valid_q))
+      // the registered read address is the entry the next operation takes
+      `FG_ASSERT(ekt_arb_ptr_copy, !(ring_v_q && cpl_v_q) || arb_idx == arb_cpl_first_q)
+      `FG_ASSERT(ekt_read_addr, rs_addr_q == (c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q)))
+      // the dynamic words' accesses: each operation's, at its entry
+      `FG_ASSERT(ekt_ram_access, ram_access_ok)
     end
   end
+
+`ifdef FORMAL
+  // The sequencer returns to S_IDLE (issue 15 item 1): every other state is
+  // left at the next edge, but S_LAUNCH, which waits only while the
+  // descriptor's FIFO is full (an overrun leaves at once).
+  `FG_ENUM(edge_pkg, ekt_state_e) f_state_q;
+  logic f_go_q;
+  always_ff @(posedge clk_i) begin
+    f_state_q <= state_q;
+    f_go_q    <= launch_rdy || launch_overrun;
+    if (rst_ni) begin
+      `FG_ASSERT(ekt_fsm_returns_to_idle, f_state_q == edge_pkg::EKT_S_IDLE ||
+                 state_q == edge_pkg::EKT_S_IDLE ||
+                 (f_state_q == edge_pkg::EKT_S_LAUNCH && state_q == edge_pkg::EKT_S_LAUNCH && !f_go_q))
+    end
+  end
+`endif
 endmodule

@@ -7,8 +7,6 @@
 
 #include "fg_prims.h"
 
-enum { S_IDLE, S_LAUNCH, S_CPL, S_UNREG, S_READ, S_REG };
-
 typedef struct { /* one SRAM row */
     uint64_t kptr, base, head, size, end, dims[6], shmem, prio, maxe, infl, single;
 } ekt_entry;
@@ -34,7 +32,7 @@ typedef struct {
     uint64_t cnt_launch, cnt_unreg, cnt_overrun, cnt_cpl, status;
     bool c_v;          /* c_v_q: a host command was accepted at the last edge ... */
     edge_ekt_in_t c_in; /* ... with these port values (the RTL's command register) */
-    bool c_short;       /* c_short_q: the buffer check of the REG carried out, for S_REG */
+    bool c_short;       /* c_short_q: the buffer check of the REG carried out, for EKT_S_REG */
 } ekt_twin;
 
 void edge_ekt_params_default(edge_ekt_params *p) {
@@ -80,7 +78,7 @@ static void ekt_reset(void *tp) {
     fg_fifo_c_reset(&t->evw);
     fg_fifo_c_reset(&t->pkq);
     fg_rr_c_reset(&t->arb, 2);
-    t->state = S_IDLE;
+    t->state = EKT_S_IDLE;
     t->op_id = 0;
     t->valid = 0;
     t->ring_v = t->cpl_v = t->cmd_wait = false;
@@ -94,7 +92,7 @@ static void ekt_reset(void *tp) {
 }
 
 static bool cmd_ready(const ekt_twin *t) {
-    return t->state == S_IDLE && !t->c_v && !t->rsp_v && (t->cmd_wait || (!t->ring_v && !t->cpl_v));
+    return t->state == EKT_S_IDLE && !t->c_v && !t->rsp_v && (t->cmd_wait || (!t->ring_v && !t->cpl_v));
 }
 
 static void put_desc(uint64_t *id, uint64_t *kptr, uint64_t *param, uint64_t *dims, uint64_t *shmem,
@@ -175,7 +173,7 @@ static void ekt_step(void *tp, const void *ip) {
     bool cmd_do = t->c_v;
     const edge_ekt_in_t *ci = &t->c_in;
     unsigned op = ci->cmd_op_i & 3, cid = (unsigned)(ci->cmd_id_i & t->m_id);
-    bool arb_ack = t->state == S_IDLE && !cmd_fire && !cmd_do;
+    bool arb_ack = t->state == EKT_S_IDLE && !cmd_fire && !cmd_do;
     uint64_t req = (uint64_t)t->ring_v | (uint64_t)t->cpl_v << 1;
     int g = fg_rr_c_pick(&t->arb, req);
     bool take_ring = arb_ack && g == 0, take_cpl = arb_ack && g == 1;
@@ -211,10 +209,10 @@ static void ekt_step(void *tp, const void *ip) {
     while (free_id < t->p.entries && (t->valid >> free_id & 1)) free_id++;
     if (free_id >= t->p.entries) free_id = 0;
 
-    bool overrun = t->state == S_LAUNCH && r->infl >= r->maxe;
+    bool overrun = t->state == EKT_S_LAUNCH && r->infl >= r->maxe;
     bool launch_rdy = r->single ? fg_fifo_c_ready(&t->evw) : fg_fifo_c_ready(&t->pkq);
-    bool launch_go = t->state == S_LAUNCH && !overrun && launch_rdy;
-    bool cpl_spurious = t->state == S_CPL && r->infl == 0;
+    bool launch_go = t->state == EKT_S_LAUNCH && !overrun && launch_rdy;
+    bool cpl_spurious = t->state == EKT_S_CPL && r->infl == 0;
 
     unsigned __int128 sum = (unsigned __int128)r->head + (r->size & mask(t->p.addr_w + 1 > 64 ? 64 : t->p.addr_w + 1));
     uint64_t head_next = sum > r->end ? r->base : (uint64_t)sum;
@@ -238,7 +236,7 @@ static void ekt_step(void *tp, const void *ip) {
         wr.head = head_next & t->m_addr;
         wr.infl = (wr.infl + 1) & t->m_maxev;
         fg_sram_c_edge(&t->ram, true, true, t->op_id, &wr);
-    } else if (t->state == S_CPL && !cpl_spurious) {
+    } else if (t->state == EKT_S_CPL && !cpl_spurious) {
         wr.infl = (wr.infl - 1) & t->m_maxev;
         fg_sram_c_edge(&t->ram, true, true, t->op_id, &wr);
     }
@@ -265,12 +263,12 @@ static void ekt_step(void *tp, const void *ip) {
     if (cmd_fire) t->c_in = *in;
 
     switch (t->state) {
-    case S_IDLE:
+    case EKT_S_IDLE:
         if (cmd_do) {
             t->op_id = cid;
-            if (op == EKT_OP_REG) { /* S_REG answers; the payload is loaded now */
+            if (op == EKT_OP_REG) { /* EKT_S_REG answers; the payload is loaded now */
                 bool ok = !reg_invalid && !reg_full;
-                t->state = S_REG;
+                t->state = EKT_S_REG;
                 t->op_id = free_id;
                 t->c_short = reg_short;
                 t->rsp_id = ok ? free_id : 0;
@@ -278,7 +276,7 @@ static void ekt_step(void *tp, const void *ip) {
                 t->rsp_infl = 0;
                 t->rsp_status = reg_invalid ? EKT_RSP_INVALID : reg_full ? EKT_RSP_FULL : EKT_RSP_OK;
             } else if (id_ok(t, cid) && op != 3) {
-                t->state = op == EKT_OP_UNREG ? S_UNREG : S_READ;
+                t->state = op == EKT_OP_UNREG ? EKT_S_UNREG : EKT_S_READ;
             } else {
                 t->rsp_v = true;
                 t->rsp_status = op == 3 ? EKT_RSP_INVALID : EKT_RSP_NOT_REGISTERED;
@@ -289,30 +287,30 @@ static void ekt_step(void *tp, const void *ip) {
         } else if (take_ring) {
             t->ring_v = false;
             t->op_id = t->ring_id;
-            if (id_ok(t, t->ring_id)) t->state = S_LAUNCH;
+            if (id_ok(t, t->ring_id)) t->state = EKT_S_LAUNCH;
             else error(t, EKT_ERR_UNREGISTERED, t->ring_id);
         } else if (take_cpl) {
             t->cpl_v = false;
             t->op_id = t->cpl_id;
-            if (id_ok(t, t->cpl_id)) t->state = S_CPL;
+            if (id_ok(t, t->cpl_id)) t->state = EKT_S_CPL;
             else error(t, EKT_ERR_CPL_UNREGISTERED, t->cpl_id);
         }
         break;
-    case S_LAUNCH:
+    case EKT_S_LAUNCH:
         if (overrun) {
-            t->state = S_IDLE;
+            t->state = EKT_S_IDLE;
             error(t, EKT_ERR_OVERRUN, t->op_id);
         } else if (launch_go) {
-            t->state = S_IDLE;
+            t->state = EKT_S_IDLE;
             t->cnt_launch = sat(t->cnt_launch, 0xffffffffULL);
         }
         break;
-    case S_CPL:
-        t->state = S_IDLE;
+    case EKT_S_CPL:
+        t->state = EKT_S_IDLE;
         if (cpl_spurious) error(t, EKT_ERR_SPURIOUS_CPL, t->op_id);
         break;
-    case S_UNREG:
-        t->state = S_IDLE;
+    case EKT_S_UNREG:
+        t->state = EKT_S_IDLE;
         t->rsp_v = true;
         t->rsp_id = t->op_id;
         t->rsp_head = r->head;
@@ -320,16 +318,16 @@ static void ekt_step(void *tp, const void *ip) {
         t->rsp_status = r->infl ? EKT_RSP_BUSY : EKT_RSP_OK;
         if (!r->infl) t->valid &= ~(1ULL << t->op_id);
         break;
-    case S_READ:
-        t->state = S_IDLE;
+    case EKT_S_READ:
+        t->state = EKT_S_IDLE;
         t->rsp_v = true;
         t->rsp_id = t->op_id;
         t->rsp_head = r->head;
         t->rsp_infl = r->infl;
         t->rsp_status = EKT_RSP_OK;
         break;
-    case S_REG:
-        t->state = S_IDLE;
+    case EKT_S_REG:
+        t->state = EKT_S_IDLE;
         t->rsp_v = true;
         if (t->rsp_status == EKT_RSP_OK && !t->c_short) {
             t->valid |= 1ULL << t->op_id;
@@ -340,7 +338,7 @@ static void ekt_step(void *tp, const void *ip) {
         }
         break;
     default:
-        t->state = S_IDLE;
+        t->state = EKT_S_IDLE;
     }
 }
 

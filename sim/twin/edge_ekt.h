@@ -31,13 +31,11 @@
 
 #include "fg_block.h"
 
-enum { EKT_OP_REG = 0, EKT_OP_UNREG = 1, EKT_OP_READ = 2 };
-/* EKT_RSP_BUF_SHORT: the parameter buffer holds fewer entries than
- * maxNumEvents ((maxNumEvents - 1) x size > end - base; issue 15 item 7) */
-enum { EKT_RSP_OK = 0, EKT_RSP_FULL = 1, EKT_RSP_INVALID = 2, EKT_RSP_NOT_REGISTERED = 3,
-       EKT_RSP_BUSY = 4, EKT_RSP_BUF_SHORT = 5 };
-enum { EKT_ERR_NONE = 0, EKT_ERR_UNREGISTERED = 1, EKT_ERR_OVERRUN = 2, EKT_ERR_SPURIOUS_CPL = 3,
-       EKT_ERR_CPL_UNREGISTERED = 4 };
+/* EKT_OP_*, EKT_RSP_*, EKT_ERR_* (and the FSM's EKT_S_*): generated from
+ * rtl/edge/edge_enc.toml, the list rtl/edge/edge_pkg.sv comes from too.
+ * EKT_RSP_BUF_SHORT: the parameter buffer holds fewer entries than
+ * maxNumEvents ((maxNumEvents - 1) x size > end - base; issue 15 item 7). */
+#include "gen/edge_ekt_enc.h"
 
 /* Widths below are those of the default configuration (EDGE IV-E). */
 #define EDGE_EKT_DESC(X, p)                                                                        \

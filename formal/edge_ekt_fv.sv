@@ -1,28 +1,32 @@
-// Formal harness of edge_ekt (docs/FORMAL.md), at its ports only (the block
-// is being restructured; it is not edited here).  Any host commands, rings,
-// completions and ready patterns, reset in the first cycle and free
-// afterwards; every registration uses one parameter buffer (base, entry
-// size, end: constants the solver picks), so that launches can be checked
-// against it.  The RTL's own assertions are checked too.
+// Formal harness of edge_ekt (docs/FORMAL.md).  Any host commands (illegal
+// operation and ids included), rings, completions and ready patterns, reset
+// in the first cycle and free afterwards; every registration uses one
+// parameter buffer (base, entry size, end: constants the solver picks), so
+// that launches can be checked against it.  The RTL's own named assertions
+// (rtl/edge/edge_ekt.sv: the head and in-flight count of the entry being
+// launched or completed within bounds, the wrap flag, the precomputed free
+// entry, the registered read address, the sequencer back in S_IDLE) are
+// proved with these:
 //   no ring lost or duplicated: rings accepted = launches + unregistered +
 //     overrun errors + rings held (the ring buffer, !ring_ready_o, and at
 //     most one being launched)
 //   no descriptor lost or duplicated: launches - descriptors taken at
 //     evw / pkq <= 2 * OUT_DEPTH (the output FIFOs)
-//   one response per host command (at most one outstanding)
+//   one response per host command (at most one outstanding, and none
+//     without a command)
 //   table indices within bounds: every id the EKT puts out (response,
 //   descriptor, error) < ENTRIES
 //   the circular parameter buffer's head within bounds (EDGE III-C): every
 //   launched parameter address lies in [base, end]
 module edge_ekt_fv #(
   parameter int ENTRIES      = 3,
-  parameter int ADDR_W       = 8,
-  parameter int PSIZE_W      = 8,
-  parameter int DIM_W        = 3,
+  parameter int ADDR_W       = 4,
+  parameter int PSIZE_W      = 3,
+  parameter int DIM_W        = 2,
   parameter int SHMEM_W      = 1,
   parameter int PRIO_W       = 1,
   parameter int MAXEV_W      = 2,
-  parameter int WARP_THREADS = 4,
+  parameter int WARP_THREADS = 2,
   parameter int OUT_DEPTH    = 2
 ) (
   input logic               clk_i,
@@ -101,7 +105,12 @@ module edge_ekt_fv #(
       rings_accepted_eq_done_plus_held: assert (f_held <= 8'd1);
       descriptors_not_lost_or_duplicated: assert (32'(f_outq) <= 2 * OUT_DEPTH);
       one_response_per_command: assert (f_cmd_q - f_rsp_q <= 8'd1);
-      rsp_id_in_table: assert (!rsp_valid_o || 32'(rsp_id_o) < ENTRIES);
+      response_only_for_command: assert (!rsp_valid_o || f_cmd_q - f_rsp_q == 8'd1);
+      err_code_legal: assert (!err_valid_o || (err_code_o >= 3'd1 && err_code_o <= 3'd4));
+      // (NOT_REGISTERED / INVALID of an UNREG / READ / unknown operation
+      // repeat the command's own id, which may lie beyond the table)
+      rsp_id_in_table: assert (!rsp_valid_o || 32'(rsp_id_o) < ENTRIES || rsp_status_o == 3'd3 ||
+                               rsp_status_o == 3'd2);
       evw_id_in_table: assert (!evw_valid_o || 32'(evw_id_o) < ENTRIES);
       pkq_id_in_table: assert (!pkq_valid_o || 32'(pkq_id_o) < ENTRIES);
       err_id_in_table: assert (!err_valid_o || 32'(err_id_o) < ENTRIES || err_code_o == 3'd1 ||
