@@ -44,7 +44,7 @@
 // (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
 // 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
 //
-// State (all flops, Sec. IV-E "logic for warp-level preemption"):
+// State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
 //                  order is the complement (a strict total order)
@@ -54,6 +54,7 @@
 //   skip_q/saved_q per parked victim: taken out of its barrier / registers saved
 //   pend_q         restore-pending (event warp exited, victim not resumed yet)
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
+//                  (LUT RAM: written at the victim's index, read at two)
 // Every output is a register (or a register vector): the C side reads
 // outputs, computes inputs, steps.
 module edge_preempt #(
@@ -186,7 +187,9 @@ module edge_preempt #(
   // set or reset (j / i allocated), Yosys would build two.
   wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
   wire          alloc_ok   = !alloc_busy;
-  wire [NW-1:0] age_alloc  = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+  // (keep: without it ABC merges age_alloc into every bit's LUT, a function
+  // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
+  (* keep *) wire [NW-1:0] age_alloc = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
   wire          age_en     = !rst_ni || (alloc_ok && w_alloc_i != '0);
   for (genvar i = 0; i < NW; i++) begin : g_age
     localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
@@ -202,9 +205,12 @@ module edge_preempt #(
       if (!rst_ni) regs_q[i] <= '0;
       else if (alloc_ok && w_alloc_i[i]) regs_q[i] <= w_alloc_regs_i;
     end
-    always_ff @(posedge clk_i) begin
-      if (start_pre && victim_q[i]) evregs_q[i] <= ereg_q;
-    end
+  end
+  // evregs_q is written at one index (the victim's) and read at two (the
+  // restore look-ahead's, below): LUT RAM, not 64 x 7 flip-flops
+  logic [SLOT_W-1:0] victim_idx;
+  always_ff @(posedge clk_i) begin
+    if (start_pre) evregs_q[victim_idx] <= ereg_q;
   end
 
   // ------------------------------------------------- eligibility (IV-D)
@@ -307,7 +313,7 @@ module edge_preempt #(
   wire v_ld     = (victim_q & w_ld_i) != '0;
   wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
   wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
-  wire [SLOT_W-1:0] victim_idx = enc(victim_q);
+  assign victim_idx = enc(victim_q);
   wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
@@ -385,15 +391,56 @@ module edge_preempt #(
   // edge (the multiply is off the slot-choice path) and is due exactly when
   // a count loaded at the taking edge would be.  Then RESUME when the
   // preemption FSM leaves the command port free (the timer stays due).
-  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
-  assign pend_low = pend_q & (~pend_q + NW'(1));
-  logic [REGS_W-1:0] low_regs;
+  //
+  // The lowest pending slot is found one edge ahead (issue 11: a 64-bit
+  // first-one carry chain and a 64-wide AND-OR of evregs / saved in front of
+  // the timer were the block's critical path, 69.8 MHz).  Let Q be the
+  // pending slots not under restore (pend_q without rslot_q while busy).  At
+  // an edge T with the FSM free, pend_q = Q of T-1 plus the slot an event
+  // exit added at T-1 (a RESUME at T-1 removed rslot, already out of Q; a
+  // take at T-1 would leave the FSM busy at T).  So every edge registers
+  // the lowest slot of Q with its evregs / saved (rl_*_q, a priority-mux
+  // tree of log depth) and the slot an exit adds (ra_*_q); the take at T
+  // picks the lower of the two: the same slot at the same edge as a search
+  // of pend_q at T (asserted below).
+  logic [NW-1:0] rq;  // Q: pending, not under restore
+  assign rq = pend_q & ~(rbusy_q ? rslot_q : '0);
+  // priority-mux tree over rq: level 0 the slots, each level the lower
+  // valid child of a pair; nodes padded to a power of two
+  localparam int RT_N = 1 << $clog2(NW);
+  localparam int RT_D = 1 + SLOT_W;  // {saved, index}
+  logic [RT_N-1:0] rt_v [$clog2(NW)+1];
+  logic [RT_D-1:0] rt_d [$clog2(NW)+1][RT_N];
   always_comb begin
-    low_regs = '0;
-    for (int i = 0; i < NW; i++) low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
+    for (int l = 0; l <= $clog2(NW); l++) begin
+      rt_v[l] = '0;
+      for (int n = 0; n < RT_N; n++) rt_d[l][n] = '0;
+    end
+    for (int i = 0; i < NW; i++) begin
+      rt_v[0][i] = rq[i];
+      rt_d[0][i] = {saved_q[i], SLOT_W'(i)};
+    end
+    for (int l = 1; l <= $clog2(NW); l++)
+      for (int n = 0; n < (RT_N >> l); n++) begin
+        rt_v[l][n] = rt_v[l-1][2*n] | rt_v[l-1][2*n+1];
+        rt_d[l][n] = rt_v[l-1][2*n] ? rt_d[l-1][2*n] : rt_d[l-1][2*n+1];
+      end
   end
-  wire rtake = !rbusy_q && (pend_q != '0);
-  wire low_saved = (saved_q & pend_low) != '0;
+  wire [RT_D-1:0]    rl_d = rt_d[$clog2(NW)][0];
+  logic              rl_any_q, rl_saved_q, ra_v_q, ra_saved_q;
+  logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
+  logic [REGS_W-1:0] ra_regs_q;
+  // the take: the lower of Q's lowest and the slot added at the last edge
+  wire               use_a     = ra_v_q && (!rl_any_q || ra_idx_q < rl_idx_q);
+  wire [SLOT_W-1:0]  low_idx   = use_a ? ra_idx_q : rl_idx_q;
+  wire [REGS_W-1:0]  low_regs  = use_a ? ra_regs_q : evregs_q[rl_idx_q];
+  wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
+  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
+  always_comb begin
+    pend_low = '0;
+    pend_low[low_idx] = 1'b1;
+  end
+  wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
   wire rdue  = rbusy_q && rtime_due;
   wire rfire = rdue && (pcmd == CMD_NONE);
@@ -515,6 +562,23 @@ module edge_preempt #(
     rslot_q  <= rslot_d;
     rsaved_q <= rsaved_d;
   end
+  // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
+  always_ff @(posedge clk_i) begin
+    rl_idx_q   <= rl_d[SLOT_W-1:0];
+    rl_saved_q <= rl_d[SLOT_W];
+    ra_idx_q   <= ev_exit_slot_i;
+    ra_saved_q <= saved_q[ev_exit_slot_i];
+    ra_regs_q  <= evregs_q[ev_exit_slot_i];
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rl_any_q <= 1'b0;
+      ra_v_q   <= 1'b0;
+    end else begin
+      rl_any_q <= rt_v[$clog2(NW)][0];
+      ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
+    end
+  end
 
   // the two timers (a restore of an unsaved victim takes 0 cycles: N = 0)
   edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_save_time (
@@ -625,6 +689,9 @@ module edge_preempt #(
       assert ((vict_q & ~(event_q | pend_q)) == '0);
       assert (((skip_q | saved_q) & ~vict_q) == '0);
       if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
+      // the look-ahead's take is the lowest pending slot, with its saved flag
+      if (rtake) assert (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
+                         && (!low_saved || low_regs == evregs_q[low_idx]));
     end
   end
 endmodule
