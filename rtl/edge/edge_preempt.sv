@@ -149,6 +149,7 @@ module edge_preempt #(
   logic [1:0]        st_q;
   logic [2:0]        sel_q;           // selection step (0: none), within ST_IDLE
   logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
+  logic              e_any_q;         // e_q != 0
   logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
   logic              dist_q;          // a warp eligible at S was re-allocated since
   logic [NW-1:0]     cand_q;          // candidates of the selection under way
@@ -182,19 +183,19 @@ module edge_preempt #(
   //   only i allocated    -> j older
   //   neither             -> unchanged
   // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older), and every bit shares one enable (an allocation or
-  // reset this edge), so each bit is one LUT of three inputs: with a per-bit
-  // set or reset (j / i allocated), Yosys would build two.
+  // lower slot older); with no allocation age_alloc is 0 and every bit holds,
+  // so each bit is one LUT of three inputs and needs no enable (a shared
+  // enable of 2,016 flip-flops was a slow net; a per-bit set or reset, j / i
+  // allocated, would make Yosys build two LUTs a bit).
   wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
   wire          alloc_ok   = !alloc_busy;
   // (keep: without it ABC merges age_alloc into every bit's LUT, a function
   // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
   (* keep *) wire [NW-1:0] age_alloc = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
-  wire          age_en     = !rst_ni || (alloc_ok && w_alloc_i != '0);
   for (genvar i = 0; i < NW; i++) begin : g_age
     localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
     always_ff @(posedge clk_i)
-      if (age_en) ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
+      ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
   end
 
   // regs table, and the event registers of a borrowed slot (no reset: read
@@ -345,7 +346,7 @@ module edge_preempt #(
         if (req_valid_i && free_ctx_i) begin
           pcmd = CMD_START;  pslot = free_slot_i;  st_d = ST_WAIT;  start_free = 1'b1;
         end else if (req_valid_i && cfg_en_i) begin
-          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_q == '0)) begin
+          if (sel_q == 3'd0 || (sel_q == 3'd1 && !e_any_q)) begin
             sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
@@ -437,8 +438,7 @@ module edge_preempt #(
   wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
   logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
   always_comb begin
-    pend_low = '0;
-    pend_low[low_idx] = 1'b1;
+    for (int i = 0; i < NW; i++) pend_low[i] = low_idx == SLOT_W'(i);
   end
   wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
@@ -450,10 +450,10 @@ module edge_preempt #(
   // ------------------------------------------------- events and errors
   logic [NW-1:0] ev_slot_oh, free_oh;
   always_comb begin
-    ev_slot_oh = '0;
-    free_oh    = '0;
-    ev_slot_oh[ev_exit_slot_i] = 1'b1;
-    free_oh[free_slot_i]       = start_free;
+    for (int i = 0; i < NW; i++) begin
+      ev_slot_oh[i] = ev_exit_slot_i == SLOT_W'(i);
+      free_oh[i]    = start_free && free_slot_i == SLOT_W'(i);
+    end
   end
   wire           ev_is_event  = event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
@@ -539,6 +539,7 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (sel_load) begin
       e_q     <= elig;
+      e_any_q <= elig != '0;
       eb_q    <= elig & w_bar_i;
       en_q    <= elig & ~w_ld_i;
       pol_q   <= (cfg_policy_i == POL_NEWEST);
@@ -672,6 +673,7 @@ module edge_preempt #(
       // selection only in IDLE; each group's winner is one of its candidates
       assert (sel_q == 3'd0 || st_q == ST_IDLE);
       assert (sel_q <= SEL_LAST);
+      if (sel_q != 3'd0) assert (e_any_q == (e_q != '0));
       if (sel_q == 3'd2) begin
         assert (cand_q != '0 && (cand_q & ~e_q) == '0);
         for (int g = 0; g < NG; g++) assert ($countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0));
