@@ -57,6 +57,14 @@
 //                  (LUT RAM: written at the victim's index, read at two)
 // Every output is a register (or a register vector): the C side reads
 // outputs, computes inputs, steps.
+//
+// Style (docs/RTL_STYLE.md): commands, arguments, options, policies, FSM
+// states and error codes from edge_pkg (rtl/edge/edge_enc.toml; the twin's
+// sim/twin/gen/edge_preempt_enc.h comes from the same list); named
+// assertions (rtl/include/fg_assert.svh); parameters checked at elaboration
+// as the twin checks them.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_preempt #(
   parameter int NW     = 64,  // warp slots per core (2048 threads / 32)
   parameter int SLOT_W = 6,   // clog2(NW)
@@ -112,13 +120,16 @@ module edge_preempt #(
   output logic [15:0]       cnt_abort_o,
   output logic [31:0]       cnt_resume_o
 );
+  `FG_IMPORT(edge_pkg)
+  // parameter legality, as the twin refuses (sim/twin/edge_preempt.c)
+  `FG_ASSERT_PARAM(g_chk_nw, NW >= 2 && NW <= 64, "edge_preempt: NW must be 2..64")
+  `FG_ASSERT_PARAM(g_chk_slot_w, SLOT_W == $clog2(NW), "edge_preempt: SLOT_W must be clog2(NW)")
+  `FG_ASSERT_PARAM(g_chk_regs_w, REGS_W >= 1 && REGS_W <= 16, "edge_preempt: REGS_W must be 1..16")
+  `FG_ASSERT_PARAM(g_chk_cyc_w, CYC_W >= 1 && CYC_W <= 32, "edge_preempt: CYC_W must be 1..32")
+
   // ------------------------------------------------------------ encodings
-  localparam logic [2:0] CMD_NONE = 3'd0, CMD_FLUSH = 3'd1, CMD_SKIPBAR = 3'd2, CMD_DROP = 3'd3,
-                         CMD_START = 3'd4, CMD_RESUME = 3'd5, CMD_ABORT = 3'd6;
-  localparam logic [3:0] ARG_PREEMPTED = 4'd1, ARG_SAVED = 4'd2, ARG_SKIPPED = 4'd4;
-  localparam int OPT_BARSKIP_B = 2, OPT_DROP_B = 3;  // cfg_opt_i bits (BOOST, IBUF: core only)
-  localparam logic [1:0] POL_NEWEST = 2'd1, POL_CHEAPEST = 2'd2;
-  localparam logic [1:0] ST_IDLE = 2'd0, ST_FLUSH = 2'd1, ST_SAVE = 2'd2, ST_WAIT = 2'd3;
+  // cfg_opt_i's bits the controller itself reads (BOOST, IBUF: the core only)
+  localparam logic [3:0] OPT_BARSKIP = edge_pkg::PRE_OPT_BARSKIP, OPT_DROP = edge_pkg::PRE_OPT_DROP;
 
   // selection tournament: NG groups of G slots
   localparam int G     = 8;
@@ -146,8 +157,8 @@ module edge_preempt #(
   logic [REGS_W-1:0] regs_q [NW];     // regs table
   logic [REGS_W-1:0] evregs_q [NW];   // event regs per borrowed slot (restore time)
   logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
-  logic [1:0]        st_q;
-  logic [2:0]        sel_q;           // selection step (0: none), within ST_IDLE
+  `FG_ENUM(edge_pkg, pre_state_e) st_q;
+  logic [2:0]        sel_q;           // selection step (0: none), within edge_pkg::PRE_ST_IDLE
   logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
   logic              e_any_q;         // e_q != 0
   logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
@@ -166,7 +177,7 @@ module edge_preempt #(
   logic              rbusy_q;         // restore FSM: a slot is being restored
   logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
   logic              rsaved_q;        // ... its registers were saved
-  logic [2:0]        cmd_q;
+  `FG_ENUM(edge_pkg, pre_cmd_e) cmd_q;
   logic [SLOT_W-1:0] cmd_slot_q;
   logic [3:0]        cmd_arg_q;
   logic              err_v_q;
@@ -319,11 +330,11 @@ module edge_preempt #(
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
   logic save_due;
-  wire [3:0] skip_arg = skipped_q ? ARG_SKIPPED : 4'd0;
+  wire [3:0] skip_arg = skipped_q ? edge_pkg::PRE_ARG_SKIPPED : 4'd0;
 
-  logic [1:0]        st_d;
+  `FG_ENUM(edge_pkg, pre_state_e) st_d;
   logic [2:0]        sel_d;
-  logic [2:0]        pcmd;        // command of the preemption FSM this edge
+  `FG_ENUM(edge_pkg, pre_cmd_e) pcmd;  // command of the preemption FSM this edge
   logic [SLOT_W-1:0] pslot;
   logic [3:0]        parg;
   logic              sel_load, sel_flush, start_free, do_skip, to_save, do_abort;
@@ -331,7 +342,7 @@ module edge_preempt #(
   always_comb begin
     st_d       = st_q;
     sel_d      = 3'd0;
-    pcmd       = CMD_NONE;
+    pcmd       = edge_pkg::PRE_CMD_NONE;
     pslot      = '0;
     parg       = '0;
     sel_load   = 1'b0;
@@ -342,45 +353,45 @@ module edge_preempt #(
     to_save    = 1'b0;
     do_abort   = 1'b0;
     case (st_q)
-      ST_IDLE: begin
+      edge_pkg::PRE_ST_IDLE: begin
         if (req_valid_i && free_ctx_i) begin
-          pcmd = CMD_START;  pslot = free_slot_i;  st_d = ST_WAIT;  start_free = 1'b1;
+          pcmd = edge_pkg::PRE_CMD_START;  pslot = free_slot_i;  st_d = edge_pkg::PRE_ST_WAIT;  start_free = 1'b1;
         end else if (req_valid_i && cfg_en_i) begin
           if (sel_q == 3'd0 || (sel_q == 3'd1 && !e_any_q)) begin
             sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
           end else if (p_alive) begin
-            pcmd = CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel_flush = 1'b1;
+            pcmd = edge_pkg::PRE_CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = edge_pkg::PRE_ST_FLUSH;  sel_flush = 1'b1;
           end else begin
             sel_load = 1'b1;  sel_d = 3'd1;   // the pick is gone: start again from this edge
           end
         end
       end
-      ST_FLUSH: begin
+      edge_pkg::PRE_ST_FLUSH: begin
         pslot = victim_idx;
         if (v_left) begin
           // a victim that exits while being flushed: back to selection
-          pcmd = CMD_ABORT;  parg = skip_arg;  st_d = ST_IDLE;  do_abort = 1'b1;
-        end else if (opt_q[OPT_BARSKIP_B] && v_bar && !skipped_q) begin
-          pcmd = CMD_SKIPBAR;  do_skip = 1'b1;
-        end else if (opt_q[OPT_DROP_B] && v_ld && v_ldok_i) begin
-          pcmd = CMD_DROP;
+          pcmd = edge_pkg::PRE_CMD_ABORT;  parg = skip_arg;  st_d = edge_pkg::PRE_ST_IDLE;  do_abort = 1'b1;
+        end else if ((opt_q & OPT_BARSKIP) != '0 && v_bar && !skipped_q) begin
+          pcmd = edge_pkg::PRE_CMD_SKIPBAR;  do_skip = 1'b1;
+        end else if ((opt_q & OPT_DROP) != '0 && v_ld && v_ldok_i) begin
+          pcmd = edge_pkg::PRE_CMD_DROP;
         end else if (drained) begin
           if (rf_free_i) begin  // reserve free registers
-            pcmd = CMD_START;  parg = ARG_PREEMPTED | skip_arg;  st_d = ST_WAIT;  start_pre = 1'b1;
+            pcmd = edge_pkg::PRE_CMD_START;  parg = edge_pkg::PRE_ARG_PREEMPTED | skip_arg;  st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
           end else begin        // save the victim's registers first
-            st_d = ST_SAVE;  to_save = 1'b1;
+            st_d = edge_pkg::PRE_ST_SAVE;  to_save = 1'b1;
           end
         end
       end
-      ST_SAVE: begin
+      edge_pkg::PRE_ST_SAVE: begin
         if (save_due) begin
-          pcmd = CMD_START;  pslot = victim_idx;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
-          st_d = ST_WAIT;  start_pre = 1'b1;
+          pcmd = edge_pkg::PRE_CMD_START;  pslot = victim_idx;  parg = edge_pkg::PRE_ARG_PREEMPTED | edge_pkg::PRE_ARG_SAVED | skip_arg;
+          st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
         end
       end
-      default: st_d = ST_IDLE;  // ST_WAIT: the PEWT consumes the start
+      default: st_d = edge_pkg::PRE_ST_IDLE;  // edge_pkg::PRE_ST_WAIT: the PEWT consumes the start
     endcase
   end
 
@@ -443,9 +454,9 @@ module edge_preempt #(
   wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
   wire rdue  = rbusy_q && rtime_due;
-  wire rfire = rdue && (pcmd == CMD_NONE);
-  wire [3:0] rarg = ARG_PREEMPTED | (rsaved_q ? ARG_SAVED : 4'd0) |
-                    (((skip_q & rslot_q) != '0) ? ARG_SKIPPED : 4'd0);
+  wire rfire = rdue && (pcmd == edge_pkg::PRE_CMD_NONE);
+  wire [3:0] rarg = edge_pkg::PRE_ARG_PREEMPTED | (rsaved_q ? edge_pkg::PRE_ARG_SAVED : 4'd0) |
+                    (((skip_q & rslot_q) != '0) ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
   logic [NW-1:0] ev_slot_oh, free_oh;
@@ -474,7 +485,7 @@ module edge_preempt #(
   logic [REGS_W-1:0] ereg_d;
   logic              rbusy_d, rsaved_d;
   logic [NW-1:0]     rslot_d;
-  logic [2:0]        cmd_d;
+  `FG_ENUM(edge_pkg, pre_cmd_e) cmd_d;
   logic [SLOT_W-1:0] cmd_slot_d;
   logic [3:0]        cmd_arg_d;
   logic              err_v_d;
@@ -485,7 +496,7 @@ module edge_preempt #(
     pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~res_oh;
     vict_d  = (vict_q & ~res_oh) | pre_oh;
     skip_d  = (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
-    saved_d = (saved_q & ~res_oh) | ((st_q == ST_SAVE) ? pre_oh : '0);
+    saved_d = (saved_q & ~res_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
     // preemption FSM: the victim, what it was waiting on, the flush options
     victim_d  = victim_q;
@@ -500,7 +511,7 @@ module edge_preempt #(
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
     end
-    if (first_q && st_q == ST_FLUSH)
+    if (first_q && st_q == edge_pkg::PRE_ST_FLUSH)
       vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
 
@@ -517,15 +528,15 @@ module edge_preempt #(
     end
 
     // the command port: the preemption FSM wins, a RESUME waits
-    cmd_d      = CMD_NONE;
+    cmd_d      = edge_pkg::PRE_CMD_NONE;
     cmd_slot_d = '0;
     cmd_arg_d  = '0;
-    if (pcmd != CMD_NONE) begin
+    if (pcmd != edge_pkg::PRE_CMD_NONE) begin
       cmd_d      = pcmd;
       cmd_slot_d = pslot;
       cmd_arg_d  = parg;
     end else if (rfire) begin
-      cmd_d      = CMD_RESUME;
+      cmd_d      = edge_pkg::PRE_CMD_RESUME;
       cmd_slot_d = enc(rslot_q);
       cmd_arg_d  = rarg;
     end
@@ -542,9 +553,9 @@ module edge_preempt #(
       e_any_q <= elig != '0;
       eb_q    <= elig & w_bar_i;
       en_q    <= elig & ~w_ld_i;
-      pol_q   <= (cfg_policy_i == POL_NEWEST);
-      cheap_q <= (cfg_policy_i == POL_CHEAPEST);
-      bsk_q   <= cfg_opt_i[OPT_BARSKIP_B];
+      pol_q   <= (cfg_policy_i == edge_pkg::PRE_POL_NEWEST);
+      cheap_q <= (cfg_policy_i == edge_pkg::PRE_POL_CHEAPEST);
+      bsk_q   <= (cfg_opt_i & OPT_BARSKIP) != '0;
     end
     if (sel_q == 3'd1) cand_q <= cand;
     if (sel_q == 3'd2) begin
@@ -602,7 +613,7 @@ module edge_preempt #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q        <= ST_IDLE;
+      st_q        <= edge_pkg::PRE_ST_IDLE;
       sel_q       <= 3'd0;
       victim_q    <= NW'(1);
       vstat_q     <= '0;
@@ -611,7 +622,7 @@ module edge_preempt #(
       opt_q       <= '0;
       ereg_q      <= '0;
       rbusy_q     <= 1'b0;
-      cmd_q       <= CMD_NONE;
+      cmd_q       <= edge_pkg::PRE_CMD_NONE;
       cmd_slot_q  <= '0;
       cmd_arg_q   <= '0;
       err_v_q     <= 1'b0;
@@ -666,34 +677,37 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // at most one command per edge; a RESUME only with the port free
-      assert (!(pcmd != CMD_NONE && rfire));
+      `FG_ASSERT(pre_one_cmd_per_edge, !(pcmd != edge_pkg::PRE_CMD_NONE && rfire))
       // the one-hot registers are one-hot
-      assert ($countones(victim_q) == 1);
-      if (rbusy_q) assert ($countones(rslot_q) == 1);
+      `FG_ASSERT(pre_victim_onehot, $countones(victim_q) == 1)
+      `FG_ASSERT(pre_rslot_onehot, !rbusy_q || $countones(rslot_q) == 1)
       // selection only in IDLE; each group's winner is one of its candidates
-      assert (sel_q == 3'd0 || st_q == ST_IDLE);
-      assert (sel_q <= SEL_LAST);
-      if (sel_q != 3'd0) assert (e_any_q == (e_q != '0));
-      if (sel_q == 3'd2) begin
-        assert (cand_q != '0 && (cand_q & ~e_q) == '0);
-        for (int g = 0; g < NG; g++) assert ($countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0));
+      `FG_ASSERT(pre_sel_only_idle, sel_q == 3'd0 || st_q == edge_pkg::PRE_ST_IDLE)
+      `FG_ASSERT(pre_sel_step_range, sel_q <= SEL_LAST)
+      `FG_ASSERT(pre_sel_any_matches, sel_q == 3'd0 || e_any_q == (e_q != '0))
+      `FG_ASSERT(pre_cand_eligible, sel_q != 3'd2 || (cand_q != '0 && (cand_q & ~e_q) == '0))
+      for (int g = 0; g < NG; g++) begin
+        `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 || $countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0))
       end
-      if (sel_q == 3'd4) assert ($countones(gbest) == 1);
-      if (sel_q == SEL_LAST) assert ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0);
+      `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
+      `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0))
       // a FLUSH names a live warp that is no event warp and holds no victim
-      if (sel_flush) assert ((pick_q & w_live_i & ~event_q & ~vict_q) != '0);
+      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (pick_q & w_live_i & ~event_q & ~vict_q) != '0)
       // the victim is not an event warp, not parked
-      if (st_q == ST_FLUSH || st_q == ST_SAVE) assert ((victim_q & (event_q | vict_q)) == '0);
+      `FG_ASSERT(pre_victim_not_event_or_parked,
+                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
-      assert ((pend_q & event_q) == '0);
-      assert ((pend_q & ~vict_q) == '0);
-      assert ((vict_q & ~(event_q | pend_q)) == '0);
-      assert (((skip_q | saved_q) & ~vict_q) == '0);
-      if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
+      `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
+      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
+      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q)) == '0)
+      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
+      `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0)))
       // the look-ahead's take is the lowest pending slot, with its saved flag
-      if (rtake) assert (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
-                         && (!low_saved || low_regs == evregs_q[low_idx]));
+      // and its event's registers (the search it replaces: pend_q's first one)
+      `FG_ASSERT(pre_take_lowest_pending,
+                 !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
+                            && (!low_saved || low_regs == evregs_q[low_idx])))
     end
   end
 endmodule
