@@ -198,11 +198,32 @@ module edge_preempt #(
   // so each bit is one LUT of three inputs and needs no enable (a shared
   // enable of 2,016 flip-flops was a slow net; a per-bit set or reset, j / i
   // allocated, would make Yosys build two LUTs a bit).
+  //
+  // The accepted allocation is registered (alloc_q, alloc_regs_q) and the
+  // age order and regs table take it one edge later (issue 11: w_alloc_i ->
+  // the 64-wide busy check -> 2,016 age bits spread over the die was the
+  // 76.3 MHz path).  Nothing sees the difference:
+  //   - the age order is read only by the selection's steps S+2 and S+3,
+  //     among candidates of edge S: by then it holds every allocation up to
+  //     edge S (resp. S+1), and a later allocation of a non-candidate does
+  //     not change the order among candidates (a candidate re-allocated at
+  //     S+1..S+4 voids the selection, dist_q);
+  //   - the eligibility at an edge reads a slot allocated at the edge before
+  //     from alloc_regs_q (regs_eff below), as if regs_q held it.
+  // Reset: alloc_q = every slot, alloc_regs_q = 0, so the edge after the
+  // reset edge sets the reset order and zeroes the table (and until then
+  // regs_eff reads 0, as the table would).
   wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
   wire          alloc_ok   = !alloc_busy;
+  logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
+  logic [REGS_W-1:0] alloc_regs_q;  // ... its registers per thread
+  always_ff @(posedge clk_i) begin
+    alloc_q      <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+    alloc_regs_q <= !rst_ni ? '0 : w_alloc_regs_i;
+  end
   // (keep: without it ABC merges age_alloc into every bit's LUT, a function
   // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
-  (* keep *) wire [NW-1:0] age_alloc = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+  (* keep *) wire [NW-1:0] age_alloc = alloc_q;
   for (genvar i = 0; i < NW; i++) begin : g_age
     localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
     always_ff @(posedge clk_i)
@@ -214,8 +235,7 @@ module edge_preempt #(
   logic start_pre;  // a START into the victim's slot at this edge (FSM below)
   for (genvar i = 0; i < NW; i++) begin : g_slot
     always_ff @(posedge clk_i) begin
-      if (!rst_ni) regs_q[i] <= '0;
-      else if (alloc_ok && w_alloc_i[i]) regs_q[i] <= w_alloc_regs_i;
+      if (alloc_q[i]) regs_q[i] <= alloc_regs_q;
     end
   end
   // evregs_q is written at one index (the victim's) and read at two (the
@@ -230,7 +250,8 @@ module edge_preempt #(
   // victim, and at least as many registers per thread as the event kernel.
   logic [NW-1:0] regs_ge, elig;
   always_comb begin
-    for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
+    // regs_eff[i] >= req_regs_i, regs_eff[i] = alloc_q[i] ? alloc_regs_q : regs_q[i]
+    for (int i = 0; i < NW; i++) regs_ge[i] = alloc_q[i] ? (alloc_regs_q >= req_regs_i) : (regs_q[i] >= req_regs_i);
   end
   assign elig = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
 
