@@ -157,10 +157,11 @@ module edge_preempt #(
   logic [REGS_W-1:0] regs_q [NW];     // regs table
   logic [REGS_W-1:0] evregs_q [NW];   // event regs per borrowed slot (restore time)
   logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
+  logic [NW-1:0]     busy_q;          // event_q | vict_q (one register: fewer inputs in front of e_q)
   `FG_ENUM(edge_pkg, pre_state_e) st_q;
   logic [2:0]        sel_q;           // selection step (0: none), within edge_pkg::PRE_ST_IDLE
   logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
-  logic              e_any_q;         // e_q != 0
+  logic [NG-1:0]     e_grp_q;         // per group of G slots: some warp of it in e_q
   logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
   logic              dist_q;          // a warp eligible at S was re-allocated since
   logic [NW-1:0]     cand_q;          // candidates of the selection under way
@@ -213,7 +214,7 @@ module edge_preempt #(
   // Reset: alloc_q = every slot, alloc_regs_q = 0, so the edge after the
   // reset edge sets the reset order and zeroes the table (and until then
   // regs_eff reads 0, as the table would).
-  wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
+  wire          alloc_busy = (w_alloc_i & busy_q) != '0;
   wire          alloc_ok   = !alloc_busy;
   logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
   logic [REGS_W-1:0] alloc_regs_q;  // ... its registers per thread
@@ -248,12 +249,14 @@ module edge_preempt #(
   // ------------------------------------------------- eligibility (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
   // victim, and at least as many registers per thread as the event kernel.
-  logic [NW-1:0] regs_ge, elig;
+  (* keep *) logic [NW-1:0] regs_ge;  // keep: a LUT level of its own, not merged into wide functions
+  logic [NW-1:0] elig;
   always_comb begin
     // regs_eff[i] >= req_regs_i, regs_eff[i] = alloc_q[i] ? alloc_regs_q : regs_q[i]
     for (int i = 0; i < NW; i++) regs_ge[i] = alloc_q[i] ? (alloc_regs_q >= req_regs_i) : (regs_q[i] >= req_regs_i);
   end
-  assign elig = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
+  assign elig = w_live_i & ~w_exit_i & ~busy_q & regs_ge;
+  wire [NWP-1:0] elig_p = NWP'(elig);
 
   // ------------------------------------------------- selection tournament
   // Each step's logic runs under its own sel_q test, so the verilated model
@@ -378,7 +381,7 @@ module edge_preempt #(
         if (req_valid_i && free_ctx_i) begin
           pcmd = edge_pkg::PRE_CMD_START;  pslot = free_slot_i;  st_d = edge_pkg::PRE_ST_WAIT;  start_free = 1'b1;
         end else if (req_valid_i && cfg_en_i) begin
-          if (sel_q == 3'd0 || (sel_q == 3'd1 && !e_any_q)) begin
+          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_grp_q == '0)) begin
             sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
@@ -571,7 +574,7 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (sel_load) begin
       e_q     <= elig;
-      e_any_q <= elig != '0;
+      for (int g = 0; g < NG; g++) e_grp_q[g] <= elig_p[g*G +: G] != '0;
       eb_q    <= elig & w_bar_i;
       en_q    <= elig & ~w_ld_i;
       pol_q   <= (cfg_policy_i == edge_pkg::PRE_POL_NEWEST);
@@ -629,6 +632,7 @@ module edge_preempt #(
       skip_q  <= rst_ni ? skip_d  : '0;
       saved_q <= rst_ni ? saved_d : '0;
       pend_q  <= rst_ni ? pend_d  : '0;
+      busy_q  <= rst_ni ? (event_d | vict_d) : '0;
     end
   end
 
@@ -705,7 +709,7 @@ module edge_preempt #(
       // selection only in IDLE; each group's winner is one of its candidates
       `FG_ASSERT(pre_sel_only_idle, sel_q == 3'd0 || st_q == edge_pkg::PRE_ST_IDLE)
       `FG_ASSERT(pre_sel_step_range, sel_q <= SEL_LAST)
-      `FG_ASSERT(pre_sel_any_matches, sel_q == 3'd0 || e_any_q == (e_q != '0))
+      `FG_ASSERT(pre_sel_any_matches, sel_q == 3'd0 || (e_grp_q != '0) == (e_q != '0))
       `FG_ASSERT(pre_cand_eligible, sel_q != 3'd2 || (cand_q != '0 && (cand_q & ~e_q) == '0))
       for (int g = 0; g < NG; g++) begin
         `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 || $countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0))
@@ -719,6 +723,7 @@ module edge_preempt #(
                  !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
+      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
       `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
       `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
       `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q)) == '0)
