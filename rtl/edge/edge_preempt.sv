@@ -44,7 +44,7 @@
 // (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
 // 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
 //
-// State (all flops, Sec. IV-E "logic for warp-level preemption"):
+// State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
 //                  order is the complement (a strict total order)
@@ -54,8 +54,17 @@
 //   skip_q/saved_q per parked victim: taken out of its barrier / registers saved
 //   pend_q         restore-pending (event warp exited, victim not resumed yet)
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
+//                  (LUT RAM: written at the victim's index, read at two)
 // Every output is a register (or a register vector): the C side reads
 // outputs, computes inputs, steps.
+//
+// Style (docs/RTL_STYLE.md): commands, arguments, options, policies, FSM
+// states and error codes from edge_pkg (rtl/edge/edge_enc.toml; the twin's
+// sim/twin/gen/edge_preempt_enc.h comes from the same list); named
+// assertions (rtl/include/fg_assert.svh); parameters checked at elaboration
+// as the twin checks them.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_preempt #(
   parameter int NW     = 64,  // warp slots per core (2048 threads / 32)
   parameter int SLOT_W = 6,   // clog2(NW)
@@ -111,13 +120,16 @@ module edge_preempt #(
   output logic [15:0]       cnt_abort_o,
   output logic [31:0]       cnt_resume_o
 );
+  `FG_IMPORT(edge_pkg)
+  // parameter legality, as the twin refuses (sim/twin/edge_preempt.c)
+  `FG_ASSERT_PARAM(g_chk_nw, NW >= 2 && NW <= 64, "edge_preempt: NW must be 2..64")
+  `FG_ASSERT_PARAM(g_chk_slot_w, SLOT_W == $clog2(NW), "edge_preempt: SLOT_W must be clog2(NW)")
+  `FG_ASSERT_PARAM(g_chk_regs_w, REGS_W >= 1 && REGS_W <= 16, "edge_preempt: REGS_W must be 1..16")
+  `FG_ASSERT_PARAM(g_chk_cyc_w, CYC_W >= 1 && CYC_W <= 32, "edge_preempt: CYC_W must be 1..32")
+
   // ------------------------------------------------------------ encodings
-  localparam logic [2:0] CMD_NONE = 3'd0, CMD_FLUSH = 3'd1, CMD_SKIPBAR = 3'd2, CMD_DROP = 3'd3,
-                         CMD_START = 3'd4, CMD_RESUME = 3'd5, CMD_ABORT = 3'd6;
-  localparam logic [3:0] ARG_PREEMPTED = 4'd1, ARG_SAVED = 4'd2, ARG_SKIPPED = 4'd4;
-  localparam int OPT_BARSKIP_B = 2, OPT_DROP_B = 3;  // cfg_opt_i bits (BOOST, IBUF: core only)
-  localparam logic [1:0] POL_NEWEST = 2'd1, POL_CHEAPEST = 2'd2;
-  localparam logic [1:0] ST_IDLE = 2'd0, ST_FLUSH = 2'd1, ST_SAVE = 2'd2, ST_WAIT = 2'd3;
+  // cfg_opt_i's bits the controller itself reads (BOOST, IBUF: the core only)
+  localparam logic [3:0] OPT_BARSKIP = edge_pkg::PRE_OPT_BARSKIP, OPT_DROP = edge_pkg::PRE_OPT_DROP;
 
   // selection tournament: NG groups of G slots
   localparam int G     = 8;
@@ -145,9 +157,11 @@ module edge_preempt #(
   logic [REGS_W-1:0] regs_q [NW];     // regs table
   logic [REGS_W-1:0] evregs_q [NW];   // event regs per borrowed slot (restore time)
   logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
-  logic [1:0]        st_q;
-  logic [2:0]        sel_q;           // selection step (0: none), within ST_IDLE
+  logic [NW-1:0]     busy_q;          // event_q | vict_q (one register: fewer inputs in front of e_q)
+  `FG_ENUM(edge_pkg, pre_state_e) st_q;
+  logic [2:0]        sel_q;           // selection step (0: none), within edge_pkg::PRE_ST_IDLE
   logic [NW-1:0]     e_q, eb_q, en_q; // eligible warps of edge S; at a barrier; without loads
+  logic [NG-1:0]     e_grp_q;         // per group of G slots: some warp of it in e_q
   logic              pol_q, cheap_q, bsk_q;  // policy newest / cheapest, barrier skipping
   logic              dist_q;          // a warp eligible at S was re-allocated since
   logic [NW-1:0]     cand_q;          // candidates of the selection under way
@@ -164,7 +178,7 @@ module edge_preempt #(
   logic              rbusy_q;         // restore FSM: a slot is being restored
   logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
   logic              rsaved_q;        // ... its registers were saved
-  logic [2:0]        cmd_q;
+  `FG_ENUM(edge_pkg, pre_cmd_e) cmd_q;
   logic [SLOT_W-1:0] cmd_slot_q;
   logic [3:0]        cmd_arg_q;
   logic              err_v_q;
@@ -181,17 +195,40 @@ module edge_preempt #(
   //   only i allocated    -> j older
   //   neither             -> unchanged
   // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older), and every bit shares one enable (an allocation or
-  // reset this edge), so each bit is one LUT of three inputs: with a per-bit
-  // set or reset (j / i allocated), Yosys would build two.
-  wire          alloc_busy = (w_alloc_i & (event_q | vict_q)) != '0;
+  // lower slot older); with no allocation age_alloc is 0 and every bit holds,
+  // so each bit is one LUT of three inputs and needs no enable (a shared
+  // enable of 2,016 flip-flops was a slow net; a per-bit set or reset, j / i
+  // allocated, would make Yosys build two LUTs a bit).
+  //
+  // The accepted allocation is registered (alloc_q, alloc_regs_q) and the
+  // age order and regs table take it one edge later (issue 11: w_alloc_i ->
+  // the 64-wide busy check -> 2,016 age bits spread over the die was the
+  // 76.3 MHz path).  Nothing sees the difference:
+  //   - the age order is read only by the selection's steps S+2 and S+3,
+  //     among candidates of edge S: by then it holds every allocation up to
+  //     edge S (resp. S+1), and a later allocation of a non-candidate does
+  //     not change the order among candidates (a candidate re-allocated at
+  //     S+1..S+4 voids the selection, dist_q);
+  //   - the eligibility at an edge reads a slot allocated at the edge before
+  //     from alloc_regs_q (regs_eff below), as if regs_q held it.
+  // Reset: alloc_q = every slot, alloc_regs_q = 0, so the edge after the
+  // reset edge sets the reset order and zeroes the table (and until then
+  // regs_eff reads 0, as the table would).
+  wire          alloc_busy = (w_alloc_i & busy_q) != '0;
   wire          alloc_ok   = !alloc_busy;
-  wire [NW-1:0] age_alloc  = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
-  wire          age_en     = !rst_ni || (alloc_ok && w_alloc_i != '0);
+  logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
+  logic [REGS_W-1:0] alloc_regs_q;  // ... its registers per thread
+  always_ff @(posedge clk_i) begin
+    alloc_q      <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
+    alloc_regs_q <= !rst_ni ? '0 : w_alloc_regs_i;
+  end
+  // (keep: without it ABC merges age_alloc into every bit's LUT, a function
+  // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
+  (* keep *) wire [NW-1:0] age_alloc = alloc_q;
   for (genvar i = 0; i < NW; i++) begin : g_age
     localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
     always_ff @(posedge clk_i)
-      if (age_en) ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
+      ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
   end
 
   // regs table, and the event registers of a borrowed slot (no reset: read
@@ -199,22 +236,27 @@ module edge_preempt #(
   logic start_pre;  // a START into the victim's slot at this edge (FSM below)
   for (genvar i = 0; i < NW; i++) begin : g_slot
     always_ff @(posedge clk_i) begin
-      if (!rst_ni) regs_q[i] <= '0;
-      else if (alloc_ok && w_alloc_i[i]) regs_q[i] <= w_alloc_regs_i;
+      if (alloc_q[i]) regs_q[i] <= alloc_regs_q;
     end
-    always_ff @(posedge clk_i) begin
-      if (start_pre && victim_q[i]) evregs_q[i] <= ereg_q;
-    end
+  end
+  // evregs_q is written at one index (the victim's) and read at two (the
+  // restore look-ahead's, below): LUT RAM, not 64 x 7 flip-flops
+  logic [SLOT_W-1:0] victim_idx;
+  always_ff @(posedge clk_i) begin
+    if (start_pre) evregs_q[victim_idx] <= ereg_q;
   end
 
   // ------------------------------------------------- eligibility (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
   // victim, and at least as many registers per thread as the event kernel.
-  logic [NW-1:0] regs_ge, elig;
+  (* keep *) logic [NW-1:0] regs_ge;  // keep: a LUT level of its own, not merged into wide functions
+  logic [NW-1:0] elig;
   always_comb begin
-    for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
+    // regs_eff[i] >= req_regs_i, regs_eff[i] = alloc_q[i] ? alloc_regs_q : regs_q[i]
+    for (int i = 0; i < NW; i++) regs_ge[i] = alloc_q[i] ? (alloc_regs_q >= req_regs_i) : (regs_q[i] >= req_regs_i);
   end
-  assign elig = w_live_i & ~w_exit_i & ~event_q & ~vict_q & regs_ge;
+  assign elig = w_live_i & ~w_exit_i & ~busy_q & regs_ge;
+  wire [NWP-1:0] elig_p = NWP'(elig);
 
   // ------------------------------------------------- selection tournament
   // Each step's logic runs under its own sel_q test, so the verilated model
@@ -307,16 +349,16 @@ module edge_preempt #(
   wire v_ld     = (victim_q & w_ld_i) != '0;
   wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
   wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
-  wire [SLOT_W-1:0] victim_idx = enc(victim_q);
+  assign victim_idx = enc(victim_q);
   wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
   logic save_due;
-  wire [3:0] skip_arg = skipped_q ? ARG_SKIPPED : 4'd0;
+  wire [3:0] skip_arg = skipped_q ? edge_pkg::PRE_ARG_SKIPPED : 4'd0;
 
-  logic [1:0]        st_d;
+  `FG_ENUM(edge_pkg, pre_state_e) st_d;
   logic [2:0]        sel_d;
-  logic [2:0]        pcmd;        // command of the preemption FSM this edge
+  `FG_ENUM(edge_pkg, pre_cmd_e) pcmd;  // command of the preemption FSM this edge
   logic [SLOT_W-1:0] pslot;
   logic [3:0]        parg;
   logic              sel_load, sel_flush, start_free, do_skip, to_save, do_abort;
@@ -324,7 +366,7 @@ module edge_preempt #(
   always_comb begin
     st_d       = st_q;
     sel_d      = 3'd0;
-    pcmd       = CMD_NONE;
+    pcmd       = edge_pkg::PRE_CMD_NONE;
     pslot      = '0;
     parg       = '0;
     sel_load   = 1'b0;
@@ -335,45 +377,45 @@ module edge_preempt #(
     to_save    = 1'b0;
     do_abort   = 1'b0;
     case (st_q)
-      ST_IDLE: begin
+      edge_pkg::PRE_ST_IDLE: begin
         if (req_valid_i && free_ctx_i) begin
-          pcmd = CMD_START;  pslot = free_slot_i;  st_d = ST_WAIT;  start_free = 1'b1;
+          pcmd = edge_pkg::PRE_CMD_START;  pslot = free_slot_i;  st_d = edge_pkg::PRE_ST_WAIT;  start_free = 1'b1;
         end else if (req_valid_i && cfg_en_i) begin
-          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_q == '0)) begin
+          if (sel_q == 3'd0 || (sel_q == 3'd1 && e_grp_q == '0)) begin
             sel_load = 1'b1;  sel_d = 3'd1;   // (again) the eligible warps of this edge
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
           end else if (p_alive) begin
-            pcmd = CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = ST_FLUSH;  sel_flush = 1'b1;
+            pcmd = edge_pkg::PRE_CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = edge_pkg::PRE_ST_FLUSH;  sel_flush = 1'b1;
           end else begin
             sel_load = 1'b1;  sel_d = 3'd1;   // the pick is gone: start again from this edge
           end
         end
       end
-      ST_FLUSH: begin
+      edge_pkg::PRE_ST_FLUSH: begin
         pslot = victim_idx;
         if (v_left) begin
           // a victim that exits while being flushed: back to selection
-          pcmd = CMD_ABORT;  parg = skip_arg;  st_d = ST_IDLE;  do_abort = 1'b1;
-        end else if (opt_q[OPT_BARSKIP_B] && v_bar && !skipped_q) begin
-          pcmd = CMD_SKIPBAR;  do_skip = 1'b1;
-        end else if (opt_q[OPT_DROP_B] && v_ld && v_ldok_i) begin
-          pcmd = CMD_DROP;
+          pcmd = edge_pkg::PRE_CMD_ABORT;  parg = skip_arg;  st_d = edge_pkg::PRE_ST_IDLE;  do_abort = 1'b1;
+        end else if ((opt_q & OPT_BARSKIP) != '0 && v_bar && !skipped_q) begin
+          pcmd = edge_pkg::PRE_CMD_SKIPBAR;  do_skip = 1'b1;
+        end else if ((opt_q & OPT_DROP) != '0 && v_ld && v_ldok_i) begin
+          pcmd = edge_pkg::PRE_CMD_DROP;
         end else if (drained) begin
           if (rf_free_i) begin  // reserve free registers
-            pcmd = CMD_START;  parg = ARG_PREEMPTED | skip_arg;  st_d = ST_WAIT;  start_pre = 1'b1;
+            pcmd = edge_pkg::PRE_CMD_START;  parg = edge_pkg::PRE_ARG_PREEMPTED | skip_arg;  st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
           end else begin        // save the victim's registers first
-            st_d = ST_SAVE;  to_save = 1'b1;
+            st_d = edge_pkg::PRE_ST_SAVE;  to_save = 1'b1;
           end
         end
       end
-      ST_SAVE: begin
+      edge_pkg::PRE_ST_SAVE: begin
         if (save_due) begin
-          pcmd = CMD_START;  pslot = victim_idx;  parg = ARG_PREEMPTED | ARG_SAVED | skip_arg;
-          st_d = ST_WAIT;  start_pre = 1'b1;
+          pcmd = edge_pkg::PRE_CMD_START;  pslot = victim_idx;  parg = edge_pkg::PRE_ARG_PREEMPTED | edge_pkg::PRE_ARG_SAVED | skip_arg;
+          st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
         end
       end
-      default: st_d = ST_IDLE;  // ST_WAIT: the PEWT consumes the start
+      default: st_d = edge_pkg::PRE_ST_IDLE;  // edge_pkg::PRE_ST_WAIT: the PEWT consumes the start
     endcase
   end
 
@@ -385,28 +427,68 @@ module edge_preempt #(
   // edge (the multiply is off the slot-choice path) and is due exactly when
   // a count loaded at the taking edge would be.  Then RESUME when the
   // preemption FSM leaves the command port free (the timer stays due).
-  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
-  assign pend_low = pend_q & (~pend_q + NW'(1));
-  logic [REGS_W-1:0] low_regs;
+  //
+  // The lowest pending slot is found one edge ahead (issue 11: a 64-bit
+  // first-one carry chain and a 64-wide AND-OR of evregs / saved in front of
+  // the timer were the block's critical path, 69.8 MHz).  Let Q be the
+  // pending slots not under restore (pend_q without rslot_q while busy).  At
+  // an edge T with the FSM free, pend_q = Q of T-1 plus the slot an event
+  // exit added at T-1 (a RESUME at T-1 removed rslot, already out of Q; a
+  // take at T-1 would leave the FSM busy at T).  So every edge registers
+  // the lowest slot of Q with its evregs / saved (rl_*_q, a priority-mux
+  // tree of log depth) and the slot an exit adds (ra_*_q); the take at T
+  // picks the lower of the two: the same slot at the same edge as a search
+  // of pend_q at T (asserted below).
+  logic [NW-1:0] rq;  // Q: pending, not under restore
+  assign rq = pend_q & ~(rbusy_q ? rslot_q : '0);
+  // priority-mux tree over rq: level 0 the slots, each level the lower
+  // valid child of a pair; nodes padded to a power of two
+  localparam int RT_N = 1 << $clog2(NW);
+  localparam int RT_D = 1 + SLOT_W;  // {saved, index}
+  logic [RT_N-1:0] rt_v [$clog2(NW)+1];
+  logic [RT_D-1:0] rt_d [$clog2(NW)+1][RT_N];
   always_comb begin
-    low_regs = '0;
-    for (int i = 0; i < NW; i++) low_regs = low_regs | (pend_low[i] ? evregs_q[i] : '0);
+    for (int l = 0; l <= $clog2(NW); l++) begin
+      rt_v[l] = '0;
+      for (int n = 0; n < RT_N; n++) rt_d[l][n] = '0;
+    end
+    for (int i = 0; i < NW; i++) begin
+      rt_v[0][i] = rq[i];
+      rt_d[0][i] = {saved_q[i], SLOT_W'(i)};
+    end
+    for (int l = 1; l <= $clog2(NW); l++)
+      for (int n = 0; n < (RT_N >> l); n++) begin
+        rt_v[l][n] = rt_v[l-1][2*n] | rt_v[l-1][2*n+1];
+        rt_d[l][n] = rt_v[l-1][2*n] ? rt_d[l-1][2*n] : rt_d[l-1][2*n+1];
+      end
   end
-  wire rtake = !rbusy_q && (pend_q != '0);
-  wire low_saved = (saved_q & pend_low) != '0;
+  wire [RT_D-1:0]    rl_d = rt_d[$clog2(NW)][0];
+  logic              rl_any_q, rl_saved_q, ra_v_q, ra_saved_q;
+  logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
+  logic [REGS_W-1:0] ra_regs_q;
+  // the take: the lower of Q's lowest and the slot added at the last edge
+  wire               use_a     = ra_v_q && (!rl_any_q || ra_idx_q < rl_idx_q);
+  wire [SLOT_W-1:0]  low_idx   = use_a ? ra_idx_q : rl_idx_q;
+  wire [REGS_W-1:0]  low_regs  = use_a ? ra_regs_q : evregs_q[rl_idx_q];
+  wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
+  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
+  always_comb begin
+    for (int i = 0; i < NW; i++) pend_low[i] = low_idx == SLOT_W'(i);
+  end
+  wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
   wire rdue  = rbusy_q && rtime_due;
-  wire rfire = rdue && (pcmd == CMD_NONE);
-  wire [3:0] rarg = ARG_PREEMPTED | (rsaved_q ? ARG_SAVED : 4'd0) |
-                    (((skip_q & rslot_q) != '0) ? ARG_SKIPPED : 4'd0);
+  wire rfire = rdue && (pcmd == edge_pkg::PRE_CMD_NONE);
+  wire [3:0] rarg = edge_pkg::PRE_ARG_PREEMPTED | (rsaved_q ? edge_pkg::PRE_ARG_SAVED : 4'd0) |
+                    (((skip_q & rslot_q) != '0) ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
   logic [NW-1:0] ev_slot_oh, free_oh;
   always_comb begin
-    ev_slot_oh = '0;
-    free_oh    = '0;
-    ev_slot_oh[ev_exit_slot_i] = 1'b1;
-    free_oh[free_slot_i]       = start_free;
+    for (int i = 0; i < NW; i++) begin
+      ev_slot_oh[i] = ev_exit_slot_i == SLOT_W'(i);
+      free_oh[i]    = start_free && free_slot_i == SLOT_W'(i);
+    end
   end
   wire           ev_is_event  = event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
@@ -427,7 +509,7 @@ module edge_preempt #(
   logic [REGS_W-1:0] ereg_d;
   logic              rbusy_d, rsaved_d;
   logic [NW-1:0]     rslot_d;
-  logic [2:0]        cmd_d;
+  `FG_ENUM(edge_pkg, pre_cmd_e) cmd_d;
   logic [SLOT_W-1:0] cmd_slot_d;
   logic [3:0]        cmd_arg_d;
   logic              err_v_d;
@@ -438,7 +520,7 @@ module edge_preempt #(
     pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~res_oh;
     vict_d  = (vict_q & ~res_oh) | pre_oh;
     skip_d  = (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
-    saved_d = (saved_q & ~res_oh) | ((st_q == ST_SAVE) ? pre_oh : '0);
+    saved_d = (saved_q & ~res_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
     // preemption FSM: the victim, what it was waiting on, the flush options
     victim_d  = victim_q;
@@ -453,7 +535,7 @@ module edge_preempt #(
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
     end
-    if (first_q && st_q == ST_FLUSH)
+    if (first_q && st_q == edge_pkg::PRE_ST_FLUSH)
       vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
 
@@ -470,15 +552,15 @@ module edge_preempt #(
     end
 
     // the command port: the preemption FSM wins, a RESUME waits
-    cmd_d      = CMD_NONE;
+    cmd_d      = edge_pkg::PRE_CMD_NONE;
     cmd_slot_d = '0;
     cmd_arg_d  = '0;
-    if (pcmd != CMD_NONE) begin
+    if (pcmd != edge_pkg::PRE_CMD_NONE) begin
       cmd_d      = pcmd;
       cmd_slot_d = pslot;
       cmd_arg_d  = parg;
     end else if (rfire) begin
-      cmd_d      = CMD_RESUME;
+      cmd_d      = edge_pkg::PRE_CMD_RESUME;
       cmd_slot_d = enc(rslot_q);
       cmd_arg_d  = rarg;
     end
@@ -492,11 +574,12 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (sel_load) begin
       e_q     <= elig;
+      for (int g = 0; g < NG; g++) e_grp_q[g] <= elig_p[g*G +: G] != '0;
       eb_q    <= elig & w_bar_i;
       en_q    <= elig & ~w_ld_i;
-      pol_q   <= (cfg_policy_i == POL_NEWEST);
-      cheap_q <= (cfg_policy_i == POL_CHEAPEST);
-      bsk_q   <= cfg_opt_i[OPT_BARSKIP_B];
+      pol_q   <= (cfg_policy_i == edge_pkg::PRE_POL_NEWEST);
+      cheap_q <= (cfg_policy_i == edge_pkg::PRE_POL_CHEAPEST);
+      bsk_q   <= (cfg_opt_i & OPT_BARSKIP) != '0;
     end
     if (sel_q == 3'd1) cand_q <= cand;
     if (sel_q == 3'd2) begin
@@ -515,6 +598,23 @@ module edge_preempt #(
     rslot_q  <= rslot_d;
     rsaved_q <= rsaved_d;
   end
+  // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
+  always_ff @(posedge clk_i) begin
+    rl_idx_q   <= rl_d[SLOT_W-1:0];
+    rl_saved_q <= rl_d[SLOT_W];
+    ra_idx_q   <= ev_exit_slot_i;
+    ra_saved_q <= saved_q[ev_exit_slot_i];
+    ra_regs_q  <= evregs_q[ev_exit_slot_i];
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rl_any_q <= 1'b0;
+      ra_v_q   <= 1'b0;
+    end else begin
+      rl_any_q <= rt_v[$clog2(NW)][0];
+      ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
+    end
+  end
 
   // the two timers (a restore of an unsaved victim takes 0 cycles: N = 0)
   edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_save_time (
@@ -532,12 +632,13 @@ module edge_preempt #(
       skip_q  <= rst_ni ? skip_d  : '0;
       saved_q <= rst_ni ? saved_d : '0;
       pend_q  <= rst_ni ? pend_d  : '0;
+      busy_q  <= rst_ni ? (event_d | vict_d) : '0;
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q        <= ST_IDLE;
+      st_q        <= edge_pkg::PRE_ST_IDLE;
       sel_q       <= 3'd0;
       victim_q    <= NW'(1);
       vstat_q     <= '0;
@@ -546,7 +647,7 @@ module edge_preempt #(
       opt_q       <= '0;
       ereg_q      <= '0;
       rbusy_q     <= 1'b0;
-      cmd_q       <= CMD_NONE;
+      cmd_q       <= edge_pkg::PRE_CMD_NONE;
       cmd_slot_q  <= '0;
       cmd_arg_q   <= '0;
       err_v_q     <= 1'b0;
@@ -601,30 +702,38 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // at most one command per edge; a RESUME only with the port free
-      assert (!(pcmd != CMD_NONE && rfire));
+      `FG_ASSERT(pre_one_cmd_per_edge, !(pcmd != edge_pkg::PRE_CMD_NONE && rfire))
       // the one-hot registers are one-hot
-      assert ($countones(victim_q) == 1);
-      if (rbusy_q) assert ($countones(rslot_q) == 1);
+      `FG_ASSERT(pre_victim_onehot, $countones(victim_q) == 1)
+      `FG_ASSERT(pre_rslot_onehot, !rbusy_q || $countones(rslot_q) == 1)
       // selection only in IDLE; each group's winner is one of its candidates
-      assert (sel_q == 3'd0 || st_q == ST_IDLE);
-      assert (sel_q <= SEL_LAST);
-      if (sel_q == 3'd2) begin
-        assert (cand_q != '0 && (cand_q & ~e_q) == '0);
-        for (int g = 0; g < NG; g++) assert ($countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0));
+      `FG_ASSERT(pre_sel_only_idle, sel_q == 3'd0 || st_q == edge_pkg::PRE_ST_IDLE)
+      `FG_ASSERT(pre_sel_step_range, sel_q <= SEL_LAST)
+      `FG_ASSERT(pre_sel_any_matches, sel_q == 3'd0 || (e_grp_q != '0) == (e_q != '0))
+      `FG_ASSERT(pre_cand_eligible, sel_q != 3'd2 || (cand_q != '0 && (cand_q & ~e_q) == '0))
+      for (int g = 0; g < NG; g++) begin
+        `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 || $countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0))
       end
-      if (sel_q == 3'd4) assert ($countones(gbest) == 1);
-      if (sel_q == SEL_LAST) assert ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0);
+      `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
+      `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0))
       // a FLUSH names a live warp that is no event warp and holds no victim
-      if (sel_flush) assert ((pick_q & w_live_i & ~event_q & ~vict_q) != '0);
+      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (pick_q & w_live_i & ~event_q & ~vict_q) != '0)
       // the victim is not an event warp, not parked
-      if (st_q == ST_FLUSH || st_q == ST_SAVE) assert ((victim_q & (event_q | vict_q)) == '0);
+      `FG_ASSERT(pre_victim_not_event_or_parked,
+                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
-      assert ((pend_q & event_q) == '0);
-      assert ((pend_q & ~vict_q) == '0);
-      assert ((vict_q & ~(event_q | pend_q)) == '0);
-      assert (((skip_q | saved_q) & ~vict_q) == '0);
-      if (rbusy_q) assert ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0));
+      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
+      `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
+      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
+      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q)) == '0)
+      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
+      `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0)))
+      // the look-ahead's take is the lowest pending slot, with its saved flag
+      // and its event's registers (the search it replaces: pend_q's first one)
+      `FG_ASSERT(pre_take_lowest_pending,
+                 !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
+                            && (!low_saved || low_regs == evregs_q[low_idx])))
     end
   end
 endmodule

@@ -9,15 +9,20 @@
 // the cycle a counter loaded with N at edge E and counting to 0 reads 0 in
 // (the contract's timing), without the multiply and the saturation in front
 // of the counter at E (issue 11: 69.9 MHz on the ECP5 with them there):
-//   cycle E+1 (PH_MUL)  due when N = 0 (seen from the latched operands,
+//   cycle E+1 (edge_pkg::PRE_PH_MUL)  due when N = 0 (seen from the latched operands,
 //                       without the multiply); prod_q := regs x per_reg, and
 //                       whether N = 1
-//   cycle E+2 (PH_ADD)  due when N = 1; else cnt_q := N = base + prod_q,
+//   cycle E+2 (edge_pkg::PRE_PH_ADD)  due when N = 1; else cnt_q := N = base + prod_q,
 //                       saturated
-//   cycle E+3.. (PH_CNT) due when cnt_q = 2, else it counts down: N >= 2 is
+//   cycle E+3.. (edge_pkg::PRE_PH_CNT) due when cnt_q = 2, else it counts down: N >= 2 is
 //                       due at E+3 + (N-2) = E+1+N
-//   PH_DUE              due until the next load (a RESUME waiting for the
+//   edge_pkg::PRE_PH_DUE              due until the next load (a RESUME waiting for the
 //                       command port)
+//
+// Style (docs/RTL_STYLE.md): its phases are edge_pkg::pre_phase_e
+// (rtl/edge/edge_enc.toml); named assertions; parameters checked.
+`include "fg_assert.svh"
+`include "fg_enum.svh"
 module edge_preempt_timer #(
   parameter int REGS_W = 7,
   parameter int CYC_W  = 16
@@ -32,9 +37,11 @@ module edge_preempt_timer #(
 );
   localparam int PRW = REGS_W + 8;                            // product width
   localparam int SW  = (PRW > CYC_W ? PRW : CYC_W) + 1;       // sum width, no overflow
-  localparam logic [1:0] PH_DUE = 2'd0, PH_MUL = 2'd1, PH_ADD = 2'd2, PH_CNT = 2'd3;
+  `FG_IMPORT(edge_pkg)
+  `FG_ASSERT_PARAM(g_chk_regs_w, REGS_W >= 1 && REGS_W <= 16, "edge_preempt_timer: REGS_W must be 1..16")
+  `FG_ASSERT_PARAM(g_chk_cyc_w, CYC_W >= 1 && CYC_W <= 32, "edge_preempt_timer: CYC_W must be 1..32")
 
-  logic [1:0]        ph_q;
+  `FG_ENUM(edge_pkg, pre_phase_e) ph_q;
   logic [CYC_W-1:0]  base_q, cnt_q;
   logic [7:0]        per_q;
   logic [REGS_W-1:0] regs_q;
@@ -54,9 +61,9 @@ module edge_preempt_timer #(
 
   always_comb begin
     case (ph_q)
-      PH_MUL:  due_o = zero;
-      PH_ADD:  due_o = one_q;
-      PH_CNT:  due_o = cnt_two;
+      edge_pkg::PRE_PH_MUL:  due_o = zero;
+      edge_pkg::PRE_PH_ADD:  due_o = one_q;
+      edge_pkg::PRE_PH_CNT:  due_o = cnt_two;
       default: due_o = 1'b1;
     endcase
   end
@@ -68,22 +75,25 @@ module edge_preempt_timer #(
       per_q  <= per_reg_i;
       regs_q <= regs_i;
     end
-    if (ph_q == PH_MUL) begin
+    if (ph_q == edge_pkg::PRE_PH_MUL) begin
       prod_q <= PRW'(regs_q) * PRW'(per_q);
       one_q  <= one;
     end
-    if (ph_q == PH_ADD) cnt_q <= n_sat;
-    else if (ph_q == PH_CNT && !cnt_two) cnt_q <= cnt_q - 1'b1;
+    if (ph_q == edge_pkg::PRE_PH_ADD) cnt_q <= n_sat;
+    else if (ph_q == edge_pkg::PRE_PH_CNT && !cnt_two) cnt_q <= cnt_q - 1'b1;
   end
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) ph_q <= PH_DUE;
-    else if (load_i) ph_q <= PH_MUL;
-    else if (due_o) ph_q <= PH_DUE;
-    else if (ph_q != PH_CNT) ph_q <= ph_q + 2'd1;
+    if (!rst_ni) ph_q <= edge_pkg::PRE_PH_DUE;
+    else if (load_i) ph_q <= edge_pkg::PRE_PH_MUL;
+    else if (due_o) ph_q <= edge_pkg::PRE_PH_DUE;
+    else if (ph_q == edge_pkg::PRE_PH_MUL) ph_q <= edge_pkg::PRE_PH_ADD;
+    else if (ph_q == edge_pkg::PRE_PH_ADD) ph_q <= edge_pkg::PRE_PH_CNT;
   end
 
   always_ff @(posedge clk_i) begin
-    if (rst_ni && ph_q == PH_CNT) assert (cnt_q >= CYC_W'(2) || CYC_W < 2);
+    if (rst_ni) begin
+      `FG_ASSERT(pre_timer_count_above_two, ph_q != edge_pkg::PRE_PH_CNT || cnt_q >= CYC_W'(2) || CYC_W < 2)
+    end
   end
 endmodule

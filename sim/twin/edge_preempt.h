@@ -132,19 +132,15 @@
 
 #include "fg_block.h"
 
-enum { PRE_CMD_NONE = 0, PRE_CMD_FLUSH = 1, PRE_CMD_SKIPBAR = 2, PRE_CMD_DROP = 3, PRE_CMD_START = 4,
-       PRE_CMD_RESUME = 5, PRE_CMD_ABORT = 6 };
-/* cmd_arg_o: FLUSH carries cfg_opt_i; START / RESUME carry these bits */
-enum { PRE_ARG_PREEMPTED = 1, PRE_ARG_SAVED = 2, PRE_ARG_SKIPPED = 4 };
-/* cfg_opt_i bits: the four flush optimizations of EDGE IV-D, each on its own */
-enum { PRE_OPT_BOOST = 1, PRE_OPT_IBUF = 2, PRE_OPT_BARSKIP = 4, PRE_OPT_DROP = 8, PRE_OPT_ALL = 15 };
-enum { PRE_POL_OLDEST = 0, PRE_POL_NEWEST = 1, PRE_POL_CHEAPEST = 2 };
+/* PRE_CMD_* (cmd_o), PRE_ARG_* (cmd_arg_o bits with START / RESUME; FLUSH
+ * carries cfg_opt_i), PRE_OPT_* (cfg_opt_i bits: the four flush
+ * optimizations of EDGE IV-D, each on its own), PRE_POL_* (cfg_policy_i),
+ * PRE_ST_* (state_o), PRE_VS_* (vstat_o bits: what the victim was waiting on
+ * when selected, EDGE Fig. 11b), PRE_ERR_* (err_code_o): generated from
+ * rtl/edge/edge_enc.toml, the list the RTL's edge_pkg comes from */
+#include "gen/edge_preempt_enc.h"
 /* "oldest", "newest", "cheapest" in PRE_POL_* order, NULL-terminated */
 extern const char *const edge_preempt_policy_names[];
-enum { PRE_ST_IDLE = 0, PRE_ST_FLUSH = 1, PRE_ST_SAVE = 2, PRE_ST_WAIT = 3 };
-/* vstat_o bits: what the victim was waiting on when selected (EDGE Fig. 11b) */
-enum { PRE_VS_PIPE = 1, PRE_VS_SB = 2, PRE_VS_LOAD = 4, PRE_VS_IMISS = 8, PRE_VS_BAR = 16, PRE_VS_IBUF = 32 };
-enum { PRE_ERR_NONE = 0, PRE_ERR_EXIT_UNKNOWN = 1, PRE_ERR_ALLOC_BUSY = 2 };
 
 /* Widths below are those of the default configuration (64 warp slots); the
  * verilated second configuration (mk/preempt.mk edge_preempt_w44: NW = 44,
