@@ -7,13 +7,18 @@
  * field a full 64-bit random value; without the shim's mask the RTL sees the
  * upper bits and diverges from the twin (tried: with the mask
  * removed, the doorbell diverged at cycle 2 on pt_data_o, the PEWT at cycle 1 on
- * err_code_o). */
+ * err_code_o).  Inputs within a port's width but outside the block's range
+ * are covered too: the preemption controller at NW = 44 gets slot indices
+ * 44..63, which it must treat as the twin does (an exit for slot >= NW is
+ * EXIT_UNKNOWN; before that was fixed the RTL read event_q past its end and
+ * diverged within 8 cycles). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "edge_doorbell.h"
 #include "edge_pewt.h"
+#include "edge_preempt.h"
 #include "fg_tb.h"
 
 /* xorshift64*: the test's own stream, seeded by tb_seed */
@@ -51,10 +56,19 @@ static void test_pewt_odd(void **state) {
     run(&edge_pewt_class, &p, "edge_pewt odd, 64-bit random inputs", tb_cycles(20000));
 }
 
+/* mk/preempt.mk edge_preempt_w44: NW 44 (the w_* slot sets, slot indices
+ * 44..63 past the end), CYC_W 12 (cfg_save_base_i) */
+static void test_preempt_w44(void **state) {
+    (void)state;
+    const edge_preempt_params p = {44, 6, 7, 12};
+    run(&edge_preempt_class, &p, "edge_preempt w44, 64-bit random inputs", tb_cycles(20000));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_doorbell_odd),
         cmocka_unit_test(test_pewt_odd),
+        cmocka_unit_test(test_preempt_w44),
     };
     return tb_run_tests("shim_widths", tests);
 }

@@ -490,7 +490,10 @@ module edge_preempt #(
       free_oh[i]    = start_free && free_slot_i == SLOT_W'(i);
     end
   end
-  wire           ev_is_event  = event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
+  // a slot index past NW (NW not a power of two) holds no event warp: EXIT_UNKNOWN, as
+  // in the twin, not an out-of-range read (constant true at NW = 2^SLOT_W)
+  wire           ev_in_range  = {1'b0, ev_exit_slot_i} < (SLOT_W+1)'(NW);
+  wire           ev_is_event  = ev_in_range && event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
   wire           exit_unknown = ev_exit_i && !ev_is_event;
   wire [NW-1:0]  ev_exit_oh   = exit_known ? ev_slot_oh : '0;

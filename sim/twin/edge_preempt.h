@@ -79,7 +79,8 @@
  * command out in that cycle, before it computes the next inputs.
  *
  * Errors (ignored, err_valid_o pulses the cycle after, cnt_err_o counts):
- *   PRE_ERR_EXIT_UNKNOWN  ev_exit_i for a slot not running an event warp
+ *   PRE_ERR_EXIT_UNKNOWN  ev_exit_i for a slot not running an event warp (a
+ *                         slot index >= NW included)
  *   PRE_ERR_ALLOC_BUSY    w_alloc_i names a slot holding an event warp or a
  *                         victim (the whole allocation is ignored)
  * Both are judged against event_mask_o / victim_mask_o as they are at the
