@@ -491,8 +491,10 @@ module edge_preempt #(
     end
   end
   // a slot index past NW (NW not a power of two) holds no event warp: EXIT_UNKNOWN, as
-  // in the twin, not an out-of-range read (constant true at NW = 2^SLOT_W)
-  wire           ev_in_range  = {1'b0, ev_exit_slot_i} < (SLOT_W+1)'(NW);
+  // in the twin, not an out-of-range read; at NW = 2^SLOT_W every index is a slot, and
+  // the elaboration-time choice leaves no compare in the netlist
+  localparam bit NW_POW2      = NW == (1 << SLOT_W);
+  wire           ev_in_range  = NW_POW2 ? 1'b1 : ev_exit_slot_i < SLOT_W'(NW);
   wire           ev_is_event  = ev_in_range && event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
   wire           exit_unknown = ev_exit_i && !ev_is_event;
