@@ -258,10 +258,7 @@ module finegrain_ulx3s
 
   // unused windows read 0
   for (genvar w = 0; w < NWIN; w++) begin : g_nowin
-    if (w != WIN_SYS && w != WIN_DB && w != WIN_AP && w != WIN_EKT &&
-        w != WIN_FE && w != WIN_CM &&
-        !(w >= WIN_PEWT && w < WIN_PEWT + NCORES) &&
-        !(w >= WIN_PRE && w < WIN_PRE + NCORES)) begin : g_zero
+    if (!WIN_USED[w]) begin : g_zero
       assign win_rdata[w] = 32'd0;
     end
   end
