@@ -121,6 +121,7 @@ static void test_rr(void **state) {
     fg_block *b = tb_block(&fg_rr_class, &RR_P, "fg_rr_arb");
     fg_rr_in_t in = {0};
     unsigned waited[5] = {0};
+    unsigned ptr = 0; /* the priority pointer as this test expects it */
     uint64_t n = tb_cycles(200000) / 2, req = 0;
     for (uint64_t c = 0; c < n; c++) {
         req |= fg_rng_next(&r) & fg_rng_next(&r) & 0x1f; /* held until granted */
@@ -129,12 +130,21 @@ static void test_rr(void **state) {
         tb_step(b, &in);
         const fg_rr_out_t *o = fg_block_out(b);
         assert_int_equal(o->valid_o, req != 0);
+        /* without ack the pointer stays, and the grant is the first
+         * requester at or after it */
+        assert_int_equal(o->ptr_d_o, ptr);
+        if (o->valid_o) {
+            unsigned first = ptr;
+            while (!(req >> first & 1)) first = (first + 1) % 5;
+            assert_int_equal(o->idx_o, first);
+        }
         if (!o->valid_o || !fg_rng_chance(&r, 3, 4)) continue;
         unsigned g = (unsigned)o->idx_o;
         assert_int_equal(o->gnt_o, 1ULL << g);
         assert_true(req >> g & 1);
         in.ack_i = 1;
         tb_step(b, &in);
+        ptr = (g + 1) % 5;
         for (unsigned i = 0; i < 5; i++)
             if ((req >> i & 1) && i != g) assert_true(++waited[i] < 5);
         waited[g] = 0;

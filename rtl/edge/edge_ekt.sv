@@ -360,19 +360,17 @@ module edge_ekt #(
   wire cmd_do   = c_v_q;   // (c_v_q implies S_IDLE)
   logic       arb_valid, arb_ack;
   logic [1:0] unused_arb_gnt;
+  // The arbiter's pointer after this edge (N = 2: 1 = the completion comes
+  // first when both wait), so that its next choice, and the static rows'
+  // read address, are known one cycle ahead.
+  logic       arb_cpl_first_d;
   assign arb_ack = (state_q == edge_pkg::EKT_S_IDLE) && !cmd_fire && !cmd_do;
   fg_rr_arb #(.N(2)) u_arb (
     .clk_i, .rst_ni, .req_i({cpl_v_q, ring_v_q}), .ack_i(arb_ack),
-    .valid_o(arb_valid), .gnt_o(unused_arb_gnt), .idx_o(arb_idx)
+    .valid_o(arb_valid), .gnt_o(unused_arb_gnt), .idx_o(arb_idx), .ptr_d_o(arb_cpl_first_d)
   );
   wire take_ring = arb_ack && arb_valid && !arb_idx;
   wire take_cpl  = arb_ack && arb_valid && arb_idx;
-  // The arbiter's priority pointer, kept here too (fg_rr_arb with N = 2:
-  // a taken grant gives the other requester priority next), so that its
-  // next choice, and the static rows' read address, are known one cycle
-  // ahead: 1 = the completion comes first when both wait.
-  logic arb_cpl_first_q;
-  wire  arb_cpl_first_d = (arb_valid && arb_ack) ? !arb_idx : arb_cpl_first_q;
 
   // --------------------------------------------------- register checks
   function automatic logic id_ok(input logic [IDW-1:0] id, input logic [ENTRIES-1:0] v);
@@ -708,7 +706,6 @@ module edge_ekt #(
       free_id_q     <= '0;
       reg_full_q    <= 1'b0;
       c_v_q         <= 1'b0;
-      arb_cpl_first_q <= 1'b0;
       rs_addr_q     <= '0;
     end else begin
       state_q       <= state_d;
@@ -738,7 +735,6 @@ module edge_ekt #(
       free_id_q     <= free_id_c;
       reg_full_q    <= &valid_q;
       c_v_q         <= cmd_fire;
-      arb_cpl_first_q <= arb_cpl_first_d;
       rs_addr_q     <= rs_addr_d;
     end
   end
@@ -825,7 +821,6 @@ module edge_ekt #(
       `FG_ASSERT(ekt_ok_flags_current, ring_ok_q == id_ok(ring_id_q, valid_q) &&
                  cpl_ok_q == id_ok(cpl_id_q, valid_q))
       // the registered read address is the entry the next operation takes
-      `FG_ASSERT(ekt_arb_ptr_copy, !(ring_v_q && cpl_v_q) || arb_idx == arb_cpl_first_q)
       `FG_ASSERT(ekt_read_addr, rs_addr_q == (c_v_q ? c_id_q : (arb_idx ? cpl_id_q : ring_id_q)))
       // the dynamic words' accesses: each operation's, at its entry
       `FG_ASSERT(ekt_ram_access, ram_access_ok)

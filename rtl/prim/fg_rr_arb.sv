@@ -1,8 +1,9 @@
 // Round-robin arbiter (shared primitive).  Grants the first requester at or
 // after the priority pointer; when the grant is taken (ack_i) the pointer
 // moves just past the winner, so every requester is served within N grants.
-// gnt_o / idx_o are combinational in req_i: use inside a block, not at a
-// block boundary.  Named assertions: rtl/include/fg_assert.svh.
+// gnt_o / idx_o / ptr_d_o are combinational in req_i and ack_i: use inside a
+// block, not at a block boundary.  ptr_d_o is the pointer after this edge
+// (reset aside), for a block that must know the next grant a cycle ahead.  Named assertions: rtl/include/fg_assert.svh.
 `include "fg_assert.svh"
 module fg_rr_arb #(
   parameter int N  = 4,
@@ -14,7 +15,8 @@ module fg_rr_arb #(
   input  logic                 ack_i,
   output logic                 valid_o,
   output logic [N-1:0]         gnt_o,
-  output logic [IW-1:0]        idx_o
+  output logic [IW-1:0]        idx_o,
+  output logic [IW-1:0]        ptr_d_o
 );
   `FG_ASSERT_PARAM(g_chk_n, N >= 1, "fg_rr_arb: N must be >= 1")
   localparam logic [IW:0] NN = (IW+1)'(N);
@@ -45,10 +47,11 @@ module fg_rr_arb #(
 
   assign valid_o = found;
   assign gnt_o   = found ? (N'(1) << idx_o) : '0;
+  assign ptr_d_o = !(found && ack_i) ? ptr_q : (idx_o == IW'(N - 1)) ? '0 : idx_o + 1'b1;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) ptr_q <= '0;
-    else if (found && ack_i) ptr_q <= (idx_o == IW'(N - 1)) ? '0 : idx_o + 1'b1;
+    else ptr_q <= ptr_d_o;
   end
 
   always_ff @(posedge clk_i) begin
@@ -82,6 +85,7 @@ module fg_rr_arb #(
       `FG_ASSERT(arb_served_within_n, &f_fair)
       `FG_ASSERT(arb_grant_iff_request, found == (req_i != '0))
       `FG_ASSERT(arb_idx_in_range, 32'(idx_o) < N)
+      `FG_ASSERT(arb_ptr_d_in_range, 32'(ptr_d_o) < N)
     end
   end
 `endif

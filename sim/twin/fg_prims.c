@@ -145,10 +145,13 @@ int fg_rr_c_pick(const fg_rr_c *a, uint64_t req) {
     return -1;
 }
 
-void fg_rr_c_edge(fg_rr_c *a, uint64_t req, bool ack) {
+unsigned fg_rr_c_next(const fg_rr_c *a, uint64_t req, bool ack) {
     int g = fg_rr_c_pick(a, req);
-    if (g >= 0 && ack) a->ptr = ((unsigned)g + 1 == a->n) ? 0 : (unsigned)g + 1;
+    if (g < 0 || !ack) return a->ptr;
+    return ((unsigned)g + 1 == a->n) ? 0 : (unsigned)g + 1;
 }
+
+void fg_rr_c_edge(fg_rr_c *a, uint64_t req, bool ack) { a->ptr = fg_rr_c_next(a, req, ack); }
 
 typedef struct {
     fg_rr_c a;
@@ -174,6 +177,7 @@ static void rr_outputs(const void *p, void *o) {
     out->valid_o = g >= 0;
     out->gnt_o = g >= 0 ? 1ULL << g : 0;
     out->idx_o = g >= 0 ? (uint64_t)g : 0;
+    out->ptr_d_o = fg_rr_c_next(&t->a, t->last.req_i, t->last.ack_i & 1);
 }
 static void rr_step(void *p, const void *i) {
     rr_twin *t = p;

@@ -72,13 +72,16 @@ typedef struct {
 void fg_rr_c_reset(fg_rr_c *a, unsigned n);
 /* Index granted for req (bit mask), or -1 when nothing requests. */
 int fg_rr_c_pick(const fg_rr_c *a, uint64_t req);
-/* One edge: when ack and something was granted, the pointer moves past it. */
+/* The pointer after one edge (ptr_d_o): past the grant when ack and something
+ * was granted, else unchanged. */
+unsigned fg_rr_c_next(const fg_rr_c *a, uint64_t req, bool ack);
+/* One edge: the pointer becomes fg_rr_c_next. */
 void fg_rr_c_edge(fg_rr_c *a, uint64_t req, bool ack);
 
-/* gnt_o / idx_o are combinational in req_i, so the port-level twin keeps the
+/* gnt_o / idx_o / ptr_d_o are combinational in req_i and ack_i, so the port-level twin keeps the
  * last inputs to compute them, exactly like the evaluated RTL does. */
 #define FG_RR_INPUTS(X) X(req_i, 5) X(ack_i, 1)
-#define FG_RR_OUTPUTS(X) X(valid_o, 1) X(gnt_o, 5) X(idx_o, 3)
+#define FG_RR_OUTPUTS(X) X(valid_o, 1) X(gnt_o, 5) X(idx_o, 3) X(ptr_d_o, 3)
 typedef struct { FG_RR_INPUTS(FG_FIELD) } fg_rr_in_t;
 typedef struct { FG_RR_OUTPUTS(FG_FIELD) } fg_rr_out_t;
 typedef struct { unsigned n; } fg_rr_params;
