@@ -509,8 +509,10 @@ module fe_sched_queues #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      `FG_ASSERT(feq_accepted_eq_left_plus_held,
-                 acc_q - left_q == CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2]))
+      // both sides cast: Yosys sizes a narrowing cast's context by its
+      // operand (docs/FORMAL.md, formal/repro/yosys_size_cast.sv)
+      `FG_ASSERT(feq_accepted_eq_left_plus_held, CNT_W'(acc_q - left_q) ==
+                 CNT_W'(CNT_W'(q_cnt[0]) + CNT_W'(q_cnt[1]) + CNT_W'(q_cnt[2])))
       `FG_ASSERT(feq_leaves_satisfied,
                  !disp || !need[disp_q] || (hb_valid_q[disp_q] && sat[disp_q] && !hit[disp_q]))
       `FG_ASSERT(feq_check_of_held_bits, (chk_q & ~hb_valid_q) == '0)
