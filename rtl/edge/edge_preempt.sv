@@ -40,14 +40,19 @@
 // there at once, abandoning a selection under way.  An allocation moves only
 // the slots it names, so while no eligible warp is re-allocated the order
 // among the candidates stays as it was after edge S, and the pick is the
-// oldest / newest candidate of edge S by it.  Every variable selection
-// (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
-// 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
+// oldest / newest candidate of edge S by it.  The group winners are
+// one-hot (S+3 reads the age order through one-hot AND-ORs: fewer LUTs than
+// through their indices, measured); the victim, the pick and the restore
+// slot are one-hot for the slot sets and carry a registered index besides,
+// through which the per-warp inputs and the commands' slot are read (a 64:1
+// mux from a register: fewer LUTs than the one-hot AND-OR here, measured,
+// and no one-hot encoder in front of the command port).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
-//                  order is the complement (a strict total order)
+//                  order is the complement (a strict total order); each bit
+//                  a flip-flop with no LUT (its set and enable pins)
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
 //   vict_q         slots holding a parked (preempted) victim, until RESUME
@@ -204,10 +209,13 @@ module edge_preempt #(
   //   only i allocated    -> j older
   //   neither             -> unchanged
   // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older); with no allocation age_alloc is 0 and every bit holds,
-  // so each bit is one LUT of three inputs and needs no enable (a shared
-  // enable of 2,016 flip-flops was a slow net; a per-bit set or reset, j / i
-  // allocated, would make Yosys build two LUTs a bit).
+  // lower slot older).  Each bit is written as "set when j is allocated, else
+  // clear when i is": Yosys maps it onto one ECP5 flip-flop with age_alloc[j]
+  // on its sync set (LSR, over CE) and age_alloc[i] on its enable (CE) with D
+  // = 0, no LUT (issue 11: the bit as one LUT of three inputs before its
+  // flip-flop was 2,016 of the block's 9,387 LUT4s).  Every bit has a control
+  // set of its own (one per slice), but no shared net: each age_alloc bit
+  // drives the pins of at most 63 bits.
   //
   // The accepted allocation is registered (alloc_q, alloc_regs_q) and the
   // age order and regs table take it one edge later (issue 11: w_alloc_i ->
@@ -231,8 +239,8 @@ module edge_preempt #(
     alloc_q      <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
     alloc_regs_q <= !rst_ni ? '0 : w_alloc_regs_i;
   end
-  // (keep: without it ABC merges age_alloc into every bit's LUT, a function
-  // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
+  // (keep: from when each bit had a LUT, where ABC merged age_alloc into it,
+  // two LUT4s a bit; the bits now take it on their pins)
   (* keep *) wire [NW-1:0] age_alloc = alloc_q;
   for (genvar i = 0; i < NW; i++) begin : g_age
     for (genvar j = 0; j < NW; j++) begin : g_bit
