@@ -40,14 +40,19 @@
 // there at once, abandoning a selection under way.  An allocation moves only
 // the slots it names, so while no eligible warp is re-allocated the order
 // among the candidates stays as it was after edge S, and the pick is the
-// oldest / newest candidate of edge S by it.  Every variable selection
-// (victim, pick, group winners, restore slot) is one-hot: Yosys builds a
-// 64:1 binary mux from about 100 LUT4s, a one-hot AND-OR from about 60.
+// oldest / newest candidate of edge S by it.  The group winners are
+// one-hot (S+3 reads the age order through one-hot AND-ORs: fewer LUTs than
+// through their indices, measured); the victim, the pick and the restore
+// slot are one-hot for the slot sets and carry a registered index besides,
+// through which the per-warp inputs and the commands' slot are read (a 64:1
+// mux from a register: fewer LUTs than the one-hot AND-OR here, measured,
+// and no one-hot encoder in front of the command port).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
-//                  order is the complement (a strict total order)
+//                  order is the complement (a strict total order); each bit
+//                  a flip-flop with no LUT (its set and enable pins)
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
 //   vict_q         slots holding a parked (preempted) victim, until RESUME
@@ -151,6 +156,10 @@ module edge_preempt #(
     enc = '0;
     for (int i = 0; i < NW; i++) enc = enc | (oh[i] ? SLOT_W'(i) : '0);
   endfunction
+  function automatic logic [2:0] enc8(input logic [7:0] oh);
+    enc8 = '0;
+    for (int i = 0; i < 8; i++) enc8 = enc8 | (oh[i] ? 3'(i) : '0);
+  endfunction
 
   // ---------------------------------------------------------------- state
   logic [NW-1:0]     ord_q [NW];      // age order: ord_q[i][j], j > i only
@@ -169,7 +178,10 @@ module edge_preempt #(
   logic [NG-1:0]     gany_q;          // per group: has a candidate
   logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
   logic [NW-1:0]     pick_q;          // the pick, one-hot
-  logic [NW-1:0]     victim_q;        // the victim, one-hot (victim_o: its index)
+  logic [NW-1:0]     victim_q;        // the victim, one-hot
+  logic [SLOT_W-1:0] vidx_q;          // ... its index (victim_o), the per-warp inputs' mux select
+  logic [3*NG-1:0]   gidx_q;          // per group: its winner's index within the group
+  logic [SLOT_W-1:0] pidx_q;          // the pick's index
   logic [5:0]        vstat_q;
   logic              first_q;         // first FLUSH cycle (vstat completes)
   logic              skipped_q;       // this victim was taken out of its barrier
@@ -177,6 +189,7 @@ module edge_preempt #(
   logic [REGS_W-1:0] ereg_q;          // registers of the event this flush is for
   logic              rbusy_q;         // restore FSM: a slot is being restored
   logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
+  logic [SLOT_W-1:0] rsidx_q;         // ... its index
   logic              rsaved_q;        // ... its registers were saved
   `FG_ENUM(edge_pkg, pre_cmd_e) cmd_q;
   logic [SLOT_W-1:0] cmd_slot_q;
@@ -186,6 +199,7 @@ module edge_preempt #(
   logic [15:0]       cnt_err_q, cnt_abort_q;
   logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (issue 11)
   logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
+  logic              res_n_q;         // a RESUME at the last edge, not yet in cnt_res_q (issue 11)
 
   // ------------------------------------------------- age order (IV-D)
   // An allocation naming an event warp's or a parked victim's slot is
@@ -195,10 +209,13 @@ module edge_preempt #(
   //   only i allocated    -> j older
   //   neither             -> unchanged
   // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older); with no allocation age_alloc is 0 and every bit holds,
-  // so each bit is one LUT of three inputs and needs no enable (a shared
-  // enable of 2,016 flip-flops was a slow net; a per-bit set or reset, j / i
-  // allocated, would make Yosys build two LUTs a bit).
+  // lower slot older).  Each bit is written as "set when j is allocated, else
+  // clear when i is": Yosys maps it onto one ECP5 flip-flop with age_alloc[j]
+  // on its sync set (LSR, over CE) and age_alloc[i] on its enable (CE) with D
+  // = 0, no LUT (issue 11: the bit as one LUT of three inputs before its
+  // flip-flop was 2,016 of the block's 9,387 LUT4s).  Every bit has a control
+  // set of its own (one per slice), but no shared net: each age_alloc bit
+  // drives the pins of at most 63 bits.
   //
   // The accepted allocation is registered (alloc_q, alloc_regs_q) and the
   // age order and regs table take it one edge later (issue 11: w_alloc_i ->
@@ -222,13 +239,20 @@ module edge_preempt #(
     alloc_q      <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
     alloc_regs_q <= !rst_ni ? '0 : w_alloc_regs_i;
   end
-  // (keep: without it ABC merges age_alloc into every bit's LUT, a function
-  // of five inputs, two LUT4s and a PFUMX per bit: 4,032 LUT4s for 2,016 bits)
+  // (keep: from when each bit had a LUT, where ABC merged age_alloc into it,
+  // two LUT4s a bit; the bits now take it on their pins)
   (* keep *) wire [NW-1:0] age_alloc = alloc_q;
   for (genvar i = 0; i < NW; i++) begin : g_age
-    localparam logic [NW-1:0] ABOVE = {NW{1'b1}} << (i + 1);
-    always_ff @(posedge clk_i)
-      ord_q[i] <= (age_alloc | ({NW{!age_alloc[i]}} & ord_q[i])) & ABOVE;
+    for (genvar j = 0; j < NW; j++) begin : g_bit
+      if (j > i) begin : g_up
+        always_ff @(posedge clk_i) begin
+          if (age_alloc[j]) ord_q[i][j] <= 1'b1;
+          else if (age_alloc[i]) ord_q[i][j] <= 1'b0;
+        end
+      end else begin : g_low
+        always_ff @(posedge clk_i) ord_q[i][j] <= 1'b0;
+      end
+    end
   end
 
   // regs table, and the event registers of a borrowed slot (no reset: read
@@ -323,12 +347,14 @@ module edge_preempt #(
   // S+4: the group whose winner beats every other group's winner.
   logic [NG-1:0] gbest;
   logic [NW-1:0] pick_d;
+  logic [SLOT_W-1:0] pidx_d;
   always_comb begin
     logic ok, a_older;
     ok      = 1'b0;
     a_older = 1'b0;
     gbest   = '0;
     pick_d  = '0;
+    pidx_d  = '0;
     if (sel_q == 3'd4) begin
       for (int a = 0; a < NG; a++) begin
         ok = gany_q[a];
@@ -340,17 +366,21 @@ module edge_preempt #(
         gbest[a] = ok;
       end
       for (int i = 0; i < NW; i++) pick_d[i] = gw_q[i] && gbest[i / G];
+      for (int g = 0; g < NG; g++) pidx_d = pidx_d | (gbest[g] ? SLOT_W'(g * G + 32'(gidx_q[3*g +: 3])) : '0);
     end
   end
 
   // ------------------------------------------------ preemption FSM (IV-D)
-  wire v_left   = (victim_q & (w_exit_i | ~w_live_i)) != '0;
-  wire v_bar    = (victim_q & w_bar_i) != '0;
-  wire v_ld     = (victim_q & w_ld_i) != '0;
+  // the victim's and the pick's per-warp bits through their registered
+  // indices, one 64:1 mux each (issue 11: fewer LUTs than the one-hot
+  // AND-OR, and off the path the one-hot registers had into the FSM)
+  wire v_left   = w_exit_i[vidx_q] || !w_live_i[vidx_q];
+  wire v_bar    = w_bar_i[vidx_q];
+  wire v_ld     = w_ld_i[vidx_q];
   wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
-  wire p_alive  = ((pick_q & w_live_i & ~w_exit_i) != '0) && !dist_q;
-  assign victim_idx = enc(victim_q);
-  wire [SLOT_W-1:0] pick_idx   = enc(pick_q);
+  wire p_alive  = w_live_i[pidx_q] && !w_exit_i[pidx_q] && !dist_q;
+  assign victim_idx = vidx_q;
+  wire [SLOT_W-1:0] pick_idx   = pidx_q;
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
   logic save_due;
@@ -480,7 +510,7 @@ module edge_preempt #(
   wire rdue  = rbusy_q && rtime_due;
   wire rfire = rdue && (pcmd == edge_pkg::PRE_CMD_NONE);
   wire [3:0] rarg = edge_pkg::PRE_ARG_PREEMPTED | (rsaved_q ? edge_pkg::PRE_ARG_SAVED : 4'd0) |
-                    (((skip_q & rslot_q) != '0) ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
+                    (skip_q[rsidx_q] ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
   logic [NW-1:0] ev_slot_oh, free_oh;
@@ -503,9 +533,10 @@ module edge_preempt #(
   wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
 
   // ------------------------------------------------------ next state
-  // The slot sets change only at an event exit, a START or a RESUME; each
-  // has one enable for all its bits (one LUT per bit, see the age order).
-  wire sets_en = exit_known || start_free || start_pre || rfire;
+  // The slot sets change only at an event exit, a START or a RESUME: with
+  // none of them each next value below is the register itself, so the sets
+  // load every edge, without a shared enable (issue 11: rfire -> the
+  // enable of 384 flip-flops was the end of the critical path).
   logic [NW-1:0]     event_d, vict_d, skip_d, saved_d, pend_d;
   logic [NW-1:0]     victim_d;
   logic [5:0]        vstat_d;
@@ -535,7 +566,7 @@ module edge_preempt #(
     ereg_d    = ereg_q;
     if (sel_flush) begin
       victim_d  = pick_q;
-      vstat_d   = {1'b0, (pick_q & w_bar_i) != '0, 1'b0, (pick_q & w_ld_i) != '0, 2'b00};
+      vstat_d   = {1'b0, w_bar_i[pidx_q], 1'b0, w_ld_i[pidx_q], 2'b00};
       skipped_d = 1'b0;
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
@@ -566,7 +597,7 @@ module edge_preempt #(
       cmd_arg_d  = parg;
     end else if (rfire) begin
       cmd_d      = edge_pkg::PRE_CMD_RESUME;
-      cmd_slot_d = enc(rslot_q);
+      cmd_slot_d = rsidx_q;
       cmd_arg_d  = rarg;
     end
 
@@ -592,7 +623,12 @@ module edge_preempt #(
       gany_q <= gany_d;
     end
     if (sel_q == 3'd3) pair_q <= pair_d;
-    if (sel_q == 3'd4) pick_q <= pick_d;
+    if (sel_q == 3'd3)
+      for (int g = 0; g < NG; g++) gidx_q[3*g +: 3] <= 3'(enc8(gw_q[g*G +: G]));
+    if (sel_q == 3'd4) begin
+      pick_q <= pick_d;
+      pidx_q <= pidx_d;
+    end
     // a warp eligible at S given to a new block at S+1..S+4 voids the selection
     if (sel_load) dist_q <= 1'b0;
     else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (e_q & w_alloc_i) != '0) dist_q <= 1'b1;
@@ -602,6 +638,7 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     rslot_q  <= rslot_d;
     rsaved_q <= rsaved_d;
+    if (rtake) rsidx_q <= low_idx;
   end
   // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
   always_ff @(posedge clk_i) begin
@@ -631,14 +668,12 @@ module edge_preempt #(
 
   // slot sets: one enable each (reset included)
   always_ff @(posedge clk_i) begin
-    if (!rst_ni || sets_en) begin
-      event_q <= rst_ni ? event_d : '0;
-      vict_q  <= rst_ni ? vict_d  : '0;
-      skip_q  <= rst_ni ? skip_d  : '0;
-      saved_q <= rst_ni ? saved_d : '0;
-      pend_q  <= rst_ni ? pend_d  : '0;
-      busy_q  <= rst_ni ? (event_d | vict_d) : '0;
-    end
+    event_q <= rst_ni ? event_d : '0;
+    vict_q  <= rst_ni ? vict_d  : '0;
+    skip_q  <= rst_ni ? skip_d  : '0;
+    saved_q <= rst_ni ? saved_d : '0;
+    pend_q  <= rst_ni ? pend_d  : '0;
+    busy_q  <= rst_ni ? (event_d | vict_d) : '0;
   end
 
   always_ff @(posedge clk_i) begin
@@ -646,6 +681,7 @@ module edge_preempt #(
       st_q        <= edge_pkg::PRE_ST_IDLE;
       sel_q       <= 3'd0;
       victim_q    <= NW'(1);
+      vidx_q      <= '0;
       vstat_q     <= '0;
       first_q     <= 1'b0;
       skipped_q   <= 1'b0;
@@ -663,10 +699,12 @@ module edge_preempt #(
       cnt_sfree_q <= '0;
       cnt_spre_q  <= '0;
       cnt_res_q   <= '0;
+      res_n_q     <= 1'b0;
     end else begin
       st_q        <= st_d;
       sel_q       <= sel_d;
       victim_q    <= victim_d;
+      vidx_q      <= sel_flush ? pidx_q : vidx_q;
       vstat_q     <= vstat_d;
       first_q     <= sel_flush;
       skipped_q   <= skipped_d;
@@ -682,7 +720,8 @@ module edge_preempt #(
       cnt_err_q   <= sat16(cnt_err_q, err_n_q);
       cnt_sfree_q <= start_free ? sat32(cnt_sfree_q) : cnt_sfree_q;
       cnt_spre_q  <= start_pre ? sat32(cnt_spre_q) : cnt_spre_q;
-      cnt_res_q   <= rfire ? sat32(cnt_res_q) : cnt_res_q;
+      res_n_q     <= rfire;
+      cnt_res_q   <= cnt_res;
       cnt_abort_q <= do_abort ? sat16(cnt_abort_q, 2'd1) : cnt_abort_q;
     end
   end
@@ -701,7 +740,9 @@ module edge_preempt #(
   assign cnt_start_free_o = cnt_sfree_q;
   assign cnt_start_pre_o  = cnt_spre_q;
   assign cnt_abort_o      = cnt_abort_q;
-  assign cnt_resume_o     = cnt_res_q;
+  assign cnt_resume_o     = cnt_res;  // = the count after the last edge
+
+  wire [31:0] cnt_res = res_n_q ? sat32(cnt_res_q) : cnt_res_q;
 
   // ----------------------------------------------------------- invariants
   always_ff @(posedge clk_i) begin
@@ -710,6 +751,9 @@ module edge_preempt #(
       `FG_ASSERT(pre_one_cmd_per_edge, !(pcmd != edge_pkg::PRE_CMD_NONE && rfire))
       // the one-hot registers are one-hot
       `FG_ASSERT(pre_victim_onehot, $countones(victim_q) == 1)
+      `FG_ASSERT(pre_victim_index, victim_q[vidx_q])
+      `FG_ASSERT(pre_pick_index, sel_q != SEL_LAST || pick_q[pidx_q])
+      `FG_ASSERT(pre_rslot_index, !rbusy_q || rslot_q[rsidx_q])
       `FG_ASSERT(pre_rslot_onehot, !rbusy_q || $countones(rslot_q) == 1)
       // selection only in IDLE; each group's winner is one of its candidates
       `FG_ASSERT(pre_sel_only_idle, sel_q == 3'd0 || st_q == edge_pkg::PRE_ST_IDLE)
