@@ -785,6 +785,345 @@ static void test_simt_cores(void **state) {
     }
 }
 
+/* ------------------------------------------------------------ register map
+ * The register-map test hardware teams run on a new bitstream (issue 15
+ * item 2), following the generated map (fpga/gen/fg_regmap.h, from
+ * fpga/regmap.py): every read-write register is bit-bashed with walking ones
+ * and walking zeros and read back; the bits of a read-write word that belong
+ * to no register must read 0; every read-only register must ignore writes;
+ * SYS RESET (write-only) reads 0 and brings every read-write register back to
+ * its reset value from the table.  The UART is slow (about 3,600 bytes/s
+ * against the verilated top, 10x less with coverage), so each window's
+ * read-write words go as one burst write and one burst read per pattern, and
+ * the walk is staggered: in round r word j of the run carries bit
+ * (r + j) mod 32, so 32 rounds walk a one (then 32 a zero) through every bit
+ * of every word at once.  SYS and the EDGE, F/E and CM windows and core 0's
+ * PEWT and controller windows get the walk; cores 1-3 (more instances of the
+ * same generated wrappers) four patterns (bb_quick). */
+typedef struct {
+    uint32_t rw[256], ro[256]; /* per word: bits of read-write / read-only registers */
+} bb_masks;
+
+static void bb_masks_of(const win_t *w, bb_masks *m) {
+    memset(m, 0, sizeof *m);
+    for (unsigned i = 0; i < w->nregs; i++) {
+        const fg_reg_desc *d = &w->regs[i];
+        assert_true(d->off % 4 == 0 && d->off / 4 + (d->width + 31) / 32 <= 256);
+        for (unsigned k = 0; k < (d->width + 31) / 32; k++) {
+            unsigned bits = d->width - 32 * k;
+            uint32_t b = bits >= 32 ? ~0u : (1u << bits) - 1;
+            uint32_t *dst = d->acc == 'w' ? &m->rw[d->off / 4 + k] : &m->ro[d->off / 4 + k];
+            if ((m->rw[d->off / 4 + k] | m->ro[d->off / 4 + k]) & b)
+                fail_msg("%s: register %s overlaps another in word %u", w->name, d->name, d->off / 4 + k);
+            *dst |= b;
+        }
+    }
+    assert_int_equal(m->rw[0] | m->ro[0], 0); /* word 0 is CTRL, in no table */
+}
+
+/* Walks ones and zeros through the read-write words [lo, hi) at base (masks
+ * rw), or with quick set, writes 0x55555555, 0xaaaaaaaa, all ones and zero
+ * (every bit set and cleared, neighbours opposite); returns the number of
+ * words compared. */
+static const uint32_t bb_quick[] = {0x55555555u, 0xaaaaaaaau, 0xffffffffu, 0};
+static unsigned bb_walk(const char *name, uint32_t base, unsigned lo, unsigned hi, const uint32_t *rw, int quick) {
+    unsigned n = hi - lo, checked = 0;
+    uint32_t wr[256], rd[256];
+    for (unsigned r = 0; r < (quick ? 4u : 64u); r++) {
+        for (unsigned j = 0; j < n; j++) {
+            uint32_t one = 1u << ((r + j) % 32);
+            wr[j] = quick ? bb_quick[r] : r < 32 ? one : ~one;
+        }
+        io_ok(fg_host_write_burst(H, base + 4 * lo, wr, n));
+        io_ok(fg_host_read_burst(H, base + 4 * lo, rd, n));
+        for (unsigned j = 0; j < n; j++) {
+            uint32_t m = rw[lo + j];
+            if (rd[j] != (wr[j] & m))
+                fail_msg("%s word 0x%03x: wrote 0x%08x, read 0x%08x, want 0x%08x (read-write bits 0x%08x)", name,
+                         4 * (lo + j), wr[j], rd[j], wr[j] & m, m);
+            checked++;
+        }
+    }
+    return checked;
+}
+
+/* Every run of consecutive read-write words of a window, walked. */
+static unsigned bb_window(const win_t *w, const bb_masks *m, int quick) {
+    unsigned checked = 0;
+    for (unsigned lo = 0; lo < w->nwords;) {
+        if (!m->rw[lo]) {
+            lo++;
+            continue;
+        }
+        unsigned hi = lo;
+        while (hi < w->nwords && m->rw[hi]) hi++;
+        checked += bb_walk(w->name, w->base, lo, hi, m->rw, quick);
+        lo = hi;
+    }
+    return checked;
+}
+
+static win_t *bb_windows(win_t **ws) {
+    unsigned k = 0;
+    ws[k++] = &W_DB;
+    ws[k++] = &W_EKT;
+    ws[k++] = &W_FE;
+    ws[k++] = &W_CM;
+    for (int c = 0; c < NC; c++) ws[k++] = &W_PEWT[c];
+    for (int c = 0; c < NC; c++) ws[k++] = &W_PRE[c];
+    return ws[0];
+}
+
+/* Registers whose value moves by itself after reset (they count cycles or
+ * intervals): not compared before / after a write to them. */
+static int bb_live(const win_t *w, const char *name) {
+    if (w == &W_CM) return 1; /* interval pulse, stall counts, limits of the running monitor */
+    for (const char *const *s = w->skip; *s; s++)
+        if (!strcmp(*s, name)) return 1;
+    return 0;
+}
+
+static void test_regmap_bitbash(void **state) {
+    (void)state;
+    unsigned long words = 0, words_quick = 0;
+    /* SYS: SCRATCH all 32 bits, LED bits 7:2 read-write */
+    uint32_t sys_rw[FG_SYS_LED / 4 + 1] = {0};
+    sys_rw[FG_SYS_SCRATCH / 4] = ~0u;
+    sys_rw[FG_SYS_LED / 4] = 0xfcu;
+    words += bb_walk("sys", FG_WIN_SYS, FG_SYS_SCRATCH / 4, FG_SYS_SCRATCH / 4 + 1, sys_rw, 0);
+    words += bb_walk("sys", FG_WIN_SYS, FG_SYS_LED / 4, FG_SYS_LED / 4 + 1, sys_rw, 0);
+    win_t *ws[4 + 2 * NC];
+    bb_windows(ws);
+    static bb_masks m[4 + 2 * NC];
+    for (unsigned k = 0; k < 4 + 2 * NC; k++) {
+        bb_masks_of(ws[k], &m[k]);
+        /* cores 1..3 are further instances of core 0's generated wrappers:
+         * the quick patterns (the full walk costs 64 bus round trips a word) */
+        int quick = ws[k]->core != 0;
+        *(quick ? &words_quick : &words) += bb_window(ws[k], &m[k], quick);
+    }
+    /* leave every read-write register at a distinct non-reset value: word j
+     * of window k holds a pattern of its address, so a write that lands in
+     * the wrong word or window shows */
+    for (unsigned k = 0; k < 4 + 2 * NC; k++) {
+        uint32_t v[256];
+        for (unsigned j = 0; j < ws[k]->nwords; j++) v[j] = (ws[k]->base + 4 * j) * 0x9e3779b1u;
+        for (unsigned j = 1; j < ws[k]->nwords; j++)
+            if (m[k].rw[j]) io_ok(fg_host_write(H, ws[k]->base + 4 * j, v[j]));
+    }
+    for (unsigned k = 0; k < 4 + 2 * NC; k++) {
+        uint32_t rd[256];
+        io_ok(fg_host_read_burst(H, ws[k]->base, rd, ws[k]->nwords));
+        for (unsigned j = 1; j < ws[k]->nwords; j++) {
+            uint32_t want = ((ws[k]->base + 4 * j) * 0x9e3779b1u) & m[k].rw[j];
+            if (m[k].rw[j] && rd[j] != want)
+                fail_msg("%s%d word 0x%03x: read 0x%08x, want 0x%08x", ws[k]->name, ws[k]->core, 4 * j, rd[j],
+                         want);
+        }
+    }
+    /* SYS RESET is write-only (reads 0) and restores every read-write
+     * register's reset value (fg_reg_desc.rst) */
+    io_ok(fg_host_write(H, FG_WIN_SYS + FG_SYS_SCRATCH, 0x5a5a5a5a));
+    io_ok(fg_host_reset_blocks(H));
+    uint32_t v;
+    io_ok(fg_host_read(H, FG_WIN_SYS + FG_SYS_RESET, &v));
+    assert_int_equal(v, 0);
+    io_ok(fg_host_read(H, FG_WIN_SYS + FG_SYS_SCRATCH, &v));
+    assert_int_equal(v, 0x5a5a5a5a); /* the bus and SYS are not reset by it */
+    for (unsigned k = 0; k < 4 + 2 * NC; k++) {
+        uint32_t rd[256];
+        io_ok(fg_host_read_burst(H, ws[k]->base, rd, ws[k]->nwords));
+        for (unsigned i = 0; i < ws[k]->nregs; i++) {
+            const fg_reg_desc *d = &ws[k]->regs[i];
+            if (d->acc != 'w') continue;
+            uint64_t got = rd[d->off / 4], mk = d->width >= 64 ? ~0ull : (1ull << d->width) - 1;
+            if (d->width > 32) got |= (uint64_t)rd[d->off / 4 + 1] << 32;
+            if ((got & mk) != (d->rst & mk))
+                fail_msg("%s%d %s after SYS RESET: 0x%llx, reset value 0x%llx", ws[k]->name, ws[k]->core, d->name,
+                         (unsigned long long)got, (unsigned long long)d->rst);
+        }
+    }
+    /* read-only: SYS identity words, then every block output register,
+     * written with the complement of what it reads and read again */
+    uint32_t id0[6], id1[6], inv[6];
+    io_ok(fg_host_read_burst(H, FG_WIN_SYS + FG_SYS_ID, id0, 6));
+    for (int i = 0; i < 6; i++) inv[i] = ~id0[i];
+    io_ok(fg_host_write_burst(H, FG_WIN_SYS + FG_SYS_ID, inv, 6));
+    io_ok(fg_host_read_burst(H, FG_WIN_SYS + FG_SYS_ID, id1, 6));
+    assert_memory_equal(id0, id1, sizeof id0);
+    unsigned long ro = 0;
+    for (unsigned k = 0; k < 4 + 2 * NC; k++) {
+        const win_t *w = ws[k];
+        uint32_t before[256], after[256], wr[256];
+        io_ok(fg_host_read_burst(H, w->base, before, w->nwords));
+        for (unsigned lo = 1; lo < w->nwords;) {
+            if (!m[k].ro[lo] || m[k].rw[lo]) {
+                lo++;
+                continue;
+            }
+            unsigned hi = lo;
+            while (hi < w->nwords && m[k].ro[hi] && !m[k].rw[hi]) {
+                wr[hi - lo] = ~before[hi];
+                hi++;
+            }
+            io_ok(fg_host_write_burst(H, w->base + 4 * lo, wr, hi - lo));
+            lo = hi;
+        }
+        io_ok(fg_host_read_burst(H, w->base, after, w->nwords));
+        for (unsigned i = 0; i < w->nregs; i++) {
+            const fg_reg_desc *d = &w->regs[i];
+            if (d->acc == 'w' || bb_live(w, d->name)) continue;
+            for (unsigned j = d->off / 4; j < d->off / 4 + (d->width + 31) / 32; j++) {
+                if (before[j] != after[j])
+                    fail_msg("%s%d %s (read-only): 0x%08x before a write of its complement, 0x%08x after",
+                             w->name, w->core, d->name, before[j], after[j]);
+                ro++;
+            }
+        }
+    }
+    printf("# regmap: %lu read-write word checks of the walk (64 patterns a word), %lu of the quick patterns "
+           "(cores 1-%d), %lu read-only words written\n",
+           words, words_quick, NC - 1, ro);
+    io_ok(fg_host_reset_blocks(H));
+}
+
+/* CM-BAL on all 28 cores of the FPGA top's monitor (CM Table I): every
+ * scheduler of every core and every partition stalled, then none.  CM-BAL
+ * keeps exploring (CM 4.2: a level is re-tried after EXPLORE_N intervals),
+ * so a core's level moves between neighbours interval by interval and the
+ * free-running FPGA and the twin are compared by range, not value: with
+ * every scheduler stalled each core's level falls to the bottom two (0-1),
+ * with none it climbs back to the top two (NLVL - 2 .. NLVL - 1), on both. */
+static void cm_levels(unsigned lo, unsigned hi) {
+    const fg_reg_desc *d = reg_of(&W_CM, "rd_level_o");
+    for (unsigned core = 0; core < FG_P_CM_C; core++) {
+        op_set(&W_CM, "rd_core_i", core);
+        ref_settle(4);
+        uint32_t got;
+        io_ok(fg_host_read(H, FG_WIN_CM + d->off, &got));
+        unsigned want = ((const cm_bal_monitor_out_t *)fg_block_out(R.cm))->rd_level_o;
+        if (got < lo || got > hi || want < lo || want > hi)
+            fail_msg("cm core %u: level %u on the FPGA, %u on the twin, want %u..%u", core, got, want, lo, hi);
+    }
+}
+
+static void test_cm_all_cores(void **state) {
+    (void)state;
+    const uint32_t all = (1u << FG_P_CM_C) - 1;
+    op_set(&W_CM, "mode_i", CM_MODE_BAL);
+    op_set(&W_CM, "kstart_i", all);
+    op_strobe(&W_CM, FGR_CM_CTRL_KSTART);
+    /* bit c * NSCHED + s: scheduler s of core c */
+    static const uint64_t issue[] = {(1ull << (FG_P_CM_C * FG_P_CM_NSCHED)) - 1, 0};
+    static const uint32_t part[] = {(1u << FG_P_CM_P) - 1, 0};
+    for (unsigned ph = 0; ph < 2; ph++) {
+        op_set(&W_CM, "issue_stall_i", issue[ph]);
+        op_set(&W_CM, "stall_mc_i", part[ph]);
+        op_set(&W_CM, "stall_net_i", part[ph]);
+        ref_settle(60 * FG_P_CM_INTERVAL);
+        io_ok(fg_hw_cm_wait_intervals(H, 60, 100000));
+        unsigned nlvl = cm_bal_monitor_defaults(FG_P_CM_P, FG_P_CM_C).nlvl;
+        if (ph == 0) cm_levels(0, 1);
+        else cm_levels(nlvl - 2, nlvl - 1);
+    }
+    op_set(&W_CM, "kend_i", all);
+    op_strobe(&W_CM, FGR_CM_CTRL_KEND);
+}
+
+/* The preemption controller of core 0 (16 warp slots in the FPGA top, the
+ * only configuration whose per-slot tables Verilator's toggle coverage
+ * instruments: the 64- and 44-slot block models' arrays exceed its
+ * --coverage-max-width) linked to its PEWT (LINK), preempting each slot in
+ * turn for an event kernel: register counts 63, 64 and 1 (0..64 per thread)
+ * set and clear every bit of the per-slot tables, the second round with the
+ * victim at a barrier (BARSKIP); every register and command checked against
+ * the twins. */
+static void test_preempt_slots(void **state) {
+    (void)state;
+    const int c = 0;
+    const unsigned all = (1u << FG_P_PRE_NW) - 1;
+    static const unsigned regs[] = {63, 64, 1};
+    op_set(&W_PRE[c], "cfg_en_i", 1);
+    op_set(&W_PRE[c], "cfg_opt_i", PRE_OPT_ALL);
+    op_set(&W_PRE[c], "cfg_save_base_i", 3);
+    op_set(&W_PRE[c], "cfg_save_per_reg_i", 1);
+    /* the regs table: every slot allocated with each count, then 64 */
+    op_set(&W_PRE[c], "w_alloc_i", all);
+    for (unsigned r = 0; r <= sizeof regs / sizeof *regs; r++) {
+        op_set(&W_PRE[c], "w_alloc_regs_i", r < sizeof regs / sizeof *regs ? regs[r] : 64);
+        op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
+    }
+    op_set(&W_PRE[c], "link", 1);
+    check_core(c);
+    for (unsigned r = 0; r < sizeof regs / sizeof *regs; r++) {
+        op_set(&W_PRE[c], "cfg_policy_i", r % 3);
+        for (unsigned s = 0; s < FG_P_PRE_NW; s++) {
+            int bar = r == 1;
+            op_set(&W_PRE[c], "w_live_i", 1u << s); /* the only candidate */
+            op_set(&W_PRE[c], "w_bar_i", bar ? 1u << s : 0);
+            pewt_push(c, 0x8000 + 0x100 * (uint64_t)s, s, regs[r]); /* the PEWT head asks for a slot */
+            if (bar) op_set(&W_PRE[c], "w_bar_i", 0); /* the flush waits for the barrier to clear */
+            const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
+            assert_int_equal(o->victim_o, s);
+            assert_int_equal(o->event_mask_o, 1u << s);
+            if (s % 4 == 3) check_window(&W_PRE[c]); /* the counters hold the earlier ones */
+            op_set(&W_PRE[c], "ev_exit_slot_i", s);
+            op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT); /* the event exits; the victim is restored */
+            assert_int_equal(((const edge_preempt_out_t *)fg_block_out(R.pre[c]))->event_mask_o, 0);
+        }
+        check_core(c);
+    }
+}
+
+/* Full-width values through the EDGE windows (the register wrappers carry
+ * 64-bit addresses and tags, 32-bit dimensions): kernels registered with
+ * alternating-bit pointers, buffers and dimensions and rung through the
+ * aperture, front-end writes from alternating-bit aperture bases passing
+ * through or refused, PEWT events with such kernels and tags completed on
+ * every core; all compared with the twins. */
+static void test_edge_wide(void **state) {
+    (void)state;
+    static const uint64_t pat[] = {0x5555555555555554ull, 0xaaaaaaaaaaaaaaa8ull, 0x0000000000000004ull};
+    for (unsigned p = 0; p < 3; p++) {
+        uint64_t base = pat[p] & ~0xfffull;
+        fg_hw_kernel big = {.kernel_ptr = pat[p], .param_base = base, .param_size = 0x40,
+                            .param_end = base + 3 * 0x40, .grid = {(uint32_t)pat[p] | 1, (uint32_t)(pat[p] >> 32), 1},
+                            .block = {(uint32_t)(pat[p] >> 8) | 64, 3, 1}, .shmem = (unsigned)pat[p] & 0xffff,
+                            .prio = p, .max_events = 4};
+        if (p == 2) big.grid[1] = 1;
+        ekt_cmd(EKT_OP_REG, 0, &big); /* -> id 0 */
+        op_frontend(0, (uint32_t)pat[p]);
+        check_edge();
+        pop_desc(1, 0);
+        op_set(&W_EKT, "cpl_id_i", 0);
+        op_strobe(&W_EKT, FGR_EKT_CTRL_CPL_VALID);
+        ekt_cmd(EKT_OP_UNREG, 0, NULL);
+        /* the aperture at an alternating-bit base: outside the doorbell
+         * region, the write passes through with that address */
+        op_set(&W_DB, "ap_base", pat[p] & ~7ull);
+        op_frontend(0x10, ~(uint32_t)pat[p]);
+        check_edge();
+        op_strobe(&W_DB, FGR_DB_CTRL_PT_READY);
+        /* the region there too: a misaligned ring is refused with its address */
+        op_set(&W_DB, "cfg_base_i", base);
+        op_set(&W_DB, "ap_base", base);
+        op_frontend(4, 0);
+        check_edge();
+        op_set(&W_DB, "cfg_base_i", 0x80000000ull);
+        op_set(&W_DB, "ap_base", 0x80000000ull);
+    }
+    for (int c = 0; c < NC; c++) {
+        for (unsigned p = 0; p < 3; p++) {
+            pewt_push(c, pat[p], ~pat[p], 8 + p);
+            op_set(&W_PEWT[c], "start_slot_i", 5 + p);
+            op_strobe(&W_PEWT[c], FGR_PEWT_CTRL_START_VALID);
+            op_set(&W_PEWT[c], "exit_slot_i", 5 + p);
+            op_strobe(&W_PEWT[c], FGR_PEWT_CTRL_EXIT_VALID);
+        }
+        check_core(c);
+    }
+}
+
 int main(void) {
     const char *where = getenv("FG_FPGA");
     if (!where) {
@@ -804,7 +1143,13 @@ int main(void) {
         cmocka_unit_test_setup(test_fe_queues, setup),
         cmocka_unit_test_setup(test_cm_monitor, setup),
         cmocka_unit_test_setup(test_simt_cores, setup),
+        cmocka_unit_test_setup(test_regmap_bitbash, setup),
+        cmocka_unit_test_setup(test_cm_all_cores, setup),
+        cmocka_unit_test_setup(test_preempt_slots, setup),
+        cmocka_unit_test_setup(test_edge_wide, setup),
     };
+    /* FG_TEST_FILTER=test_cm*: only the matching tests (while iterating) */
+    if (getenv("FG_TEST_FILTER")) cmocka_set_test_filter(getenv("FG_TEST_FILTER"));
     int rc = cmocka_run_group_tests_name("fpga_host", tests, NULL, NULL);
     printf("# compared %lu register values and %lu capture entries with the twins\n", n_regs_checked,
            n_caps_checked);
