@@ -666,7 +666,7 @@ module edge_preempt #(
     .clk_i, .rst_ni, .load_i(rtake), .base_i(low_saved ? cfg_save_base_i : '0),
     .per_reg_i(cfg_save_per_reg_i), .regs_i(low_saved ? low_regs : '0), .due_o(rtime_due));
 
-  // slot sets: one enable each (reset included)
+  // slot sets: loaded every edge, reset included (no enable, see above)
   always_ff @(posedge clk_i) begin
     event_q <= rst_ni ? event_d : '0;
     vict_q  <= rst_ni ? vict_d  : '0;
