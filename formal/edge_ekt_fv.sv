@@ -5,23 +5,26 @@
 // that launches can be checked against it.  The RTL's own named assertions
 // (rtl/edge/edge_ekt.sv: the head and in-flight count of the entry being
 // launched or completed within bounds, the wrap flag, the precomputed free
-// entry, the registered read address, the sequencer back in S_IDLE) are
-// proved with these:
-//   no ring lost or duplicated: rings accepted = launches + unregistered +
-//     overrun errors + rings held (the ring buffer, !ring_ready_o, and at
-//     most one being launched)
+// entry, the registered read address, the sequencer back in S_IDLE, and the
+// FORMAL-only invariants of the table's words) are proved with these, for
+// all time (PDR):
+//   no ring lost or duplicated: rings accepted = launches + unregistered and
+//     overrun errors + rings held (the ring buffer, !ring_ready_o, and the
+//     one being launched)
 //   no descriptor lost or duplicated: launches - descriptors taken at
-//     evw / pkq <= 2 * OUT_DEPTH (the output FIFOs)
-//   one response per host command (at most one outstanding, and none
-//     without a command)
+//     evw / pkq = the output FIFOs' entries
+//   no completion lost or duplicated: accepted = applied + errors + held
+//   one response per host command: accepted - responses = the command
+//     registered, carried out or answered (at most one, none without one)
+//   each counter (cnt_*_o) counts its events, saturating
 //   table indices within bounds: every id the EKT puts out (response,
 //   descriptor, error) < ENTRIES
 //   the circular parameter buffer's head within bounds (EDGE III-C): every
-//   launched parameter address lies in [base, end]
+//   launched parameter address lies in [base, end], in the FIFOs too
 module edge_ekt_fv #(
   parameter int ENTRIES      = 3,
-  parameter int ADDR_W       = 4,
-  parameter int PSIZE_W      = 3,
+  parameter int ADDR_W       = 3,
+  parameter int PSIZE_W      = 2,
   parameter int DIM_W        = 2,
   parameter int SHMEM_W      = 1,
   parameter int PRIO_W       = 1,
@@ -74,6 +77,19 @@ module edge_ekt_fv #(
   logic [ENTRIES-1:0] registered_o;
   logic [31:0]        cnt_launch_o;
   logic [15:0]        cnt_err_unreg_o, cnt_err_overrun_o, cnt_err_cpl_o;
+  // the FORMAL-only ports (rtl/edge/edge_ekt.sv)
+  logic [2:0]         f_state_o;
+  logic               f_cmd_held_o, f_launch_o, f_cpl_app_o;
+  logic [$clog2(OUT_DEPTH+1)-1:0] f_evw_cnt_o, f_pkq_cnt_o;
+  localparam int DW  = IDW + 2 * ADDR_W + 6 * DIM_W + SHMEM_W + PRIO_W;   // a descriptor
+  localparam int QPW = (OUT_DEPTH > 1) ? $clog2(OUT_DEPTH) : 1;
+  localparam int LW  = ADDR_W + 3;
+  localparam int BW  = ADDR_W + PSIZE_W + LW;                             // base, size, limit
+  logic [OUT_DEPTH*DW-1:0] f_evw_mem_o, f_pkq_mem_o;
+  logic [QPW-1:0]     f_evw_rptr_o, f_pkq_rptr_o;
+  logic [ENTRIES*BW-1:0] f_buf_o;
+  logic               f_reg_pend_o;
+  logic [IDW-1:0]     f_op_id_o;
   edge_ekt #(.ENTRIES(ENTRIES), .ADDR_W(ADDR_W), .PSIZE_W(PSIZE_W), .DIM_W(DIM_W), .SHMEM_W(SHMEM_W),
              .PRIO_W(PRIO_W), .MAXEV_W(MAXEV_W), .WARP_THREADS(WARP_THREADS), .OUT_DEPTH(OUT_DEPTH))
     dut (.*);
@@ -82,30 +98,115 @@ module edge_ekt_fv #(
   always_ff @(posedge clk_i) f_init_q <= 1'b0;
   always_comb if (f_init_q) assume (!rst_ni);
 
-  logic [7:0] f_ring_q, f_taken_q, f_cmd_q, f_rsp_q;
+  // The harness's counters are FW bits and wrap: each conservation law is an
+  // equation modulo 2^FW, both sides FW-bit wires (docs/FORMAL.md: a Yosys
+  // pitfall with casts in comparisons), so it holds for all time; the RTL's
+  // own counters (cnt_*_o) saturate, so a law written on them would be false
+  // once one saturates: they are checked to count each event instead.
+  localparam int FW = 2;
+  localparam logic [2:0] E_UNREG = 3'd1, E_OVERRUN = 3'd2, E_SPUR = 3'd3, E_CPL_UNREG = 3'd4;
+  localparam logic [2:0] S_LAUNCH = 3'd1, S_CPL = 3'd2, S_UNREG = 3'd3, S_READ = 3'd4, S_REG = 3'd5;
+  wire f_launch  = f_launch_o;     // a descriptor pushed (one at most: RTL ekt_one_push)
+  wire f_cpl_app = f_cpl_app_o;    // a completion frees one
+  wire f_rerr    = err_valid_o && (err_code_o == E_UNREG || err_code_o == E_OVERRUN);
+  wire f_cerr    = err_valid_o && (err_code_o == E_SPUR || err_code_o == E_CPL_UNREG);
+  logic [FW-1:0] f_ring_q, f_rerr_q, f_launch_q, f_taken_q, f_cpl_q, f_cerr_q, f_capp_q, f_cmd_q, f_rsp_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      f_ring_q  <= '0;
-      f_taken_q <= '0;
-      f_cmd_q   <= '0;
-      f_rsp_q   <= '0;
+      f_ring_q   <= '0;
+      f_rerr_q   <= '0;
+      f_launch_q <= '0;
+      f_taken_q  <= '0;
+      f_cpl_q    <= '0;
+      f_cerr_q   <= '0;
+      f_capp_q   <= '0;
+      f_cmd_q    <= '0;
+      f_rsp_q    <= '0;
     end else begin
-      f_ring_q  <= f_ring_q + 8'(ring_valid_i && ring_ready_o);
-      f_taken_q <= f_taken_q + 8'(evw_valid_o && evw_ready_i) + 8'(pkq_valid_o && pkq_ready_i);
-      f_cmd_q   <= f_cmd_q + 8'(cmd_valid_i && cmd_ready_o);
-      f_rsp_q   <= f_rsp_q + 8'(rsp_valid_o && rsp_ready_i);
+      f_ring_q   <= f_ring_q + FW'(ring_valid_i && ring_ready_o);
+      f_rerr_q   <= f_rerr_q + FW'(f_rerr);
+      f_launch_q <= f_launch_q + FW'(f_launch);
+      f_taken_q  <= f_taken_q + FW'(evw_valid_o && evw_ready_i) + FW'(pkq_valid_o && pkq_ready_i);
+      f_cpl_q    <= f_cpl_q + FW'(cpl_valid_i && cpl_ready_o);
+      f_cerr_q   <= f_cerr_q + FW'(f_cerr);
+      f_capp_q   <= f_capp_q + FW'(f_cpl_app);
+      f_cmd_q    <= f_cmd_q + FW'(cmd_valid_i && cmd_ready_o);
+      f_rsp_q    <= f_rsp_q + FW'(rsp_valid_o && rsp_ready_i);
     end
   end
-  wire [7:0] f_done = cnt_launch_o[7:0] + cnt_err_unreg_o[7:0] + cnt_err_overrun_o[7:0];
-  wire [7:0] f_held = f_ring_q - f_done - 8'(!ring_ready_o);  // the one being launched, if any
-  wire [7:0] f_outq = cnt_launch_o[7:0] - f_taken_q;
+  // rings: accepted - (unregistered and overrun errors, the one on err_*_o
+  // now included) - launches = the ring buffered (!ring_ready_o) + the one
+  // being launched
+  wire [FW-1:0] f_ring_lhs = f_ring_q - f_rerr_q - FW'(f_rerr) - f_launch_q;
+  wire [FW-1:0] f_ring_rhs = FW'(!ring_ready_o) + FW'(f_state_o == S_LAUNCH);
+  // descriptors: launches - descriptors taken = the two FIFOs' entries
+  wire [FW-1:0] f_desc_lhs = f_launch_q - f_taken_q;
+  wire [FW-1:0] f_desc_rhs = FW'(f_evw_cnt_o) + FW'(f_pkq_cnt_o);
+  // completions: accepted - errors - applied = buffered + being applied
+  wire [FW-1:0] f_cpl_lhs  = f_cpl_q - f_cerr_q - FW'(f_cerr) - f_capp_q;
+  wire [FW-1:0] f_cpl_rhs  = FW'(!cpl_ready_o) + FW'(f_state_o == S_CPL);
+  // host commands: accepted - responses taken = the command registered +
+  // being carried out + its response waiting (at most one of the three)
+  wire          f_cmd_busy = f_state_o == S_UNREG || f_state_o == S_READ || f_state_o == S_REG;
+  wire [FW-1:0] f_cmd_lhs  = f_cmd_q - f_rsp_q;
+  wire [FW-1:0] f_cmd_rhs  = FW'(f_cmd_held_o) + FW'(f_cmd_busy) + FW'(rsp_valid_o);
+
+  // each RTL counter counts its events, saturating (the error counters go
+  // up with the error's pulse on err_*_o, in the same edge)
+  logic        f_prev_v_q, f_launch_prev_q;
+  logic [31:0] f_cnt_launch_q;
+  logic [15:0] f_cnt_unreg_q, f_cnt_overrun_q, f_cnt_cpl_q;
+  always_ff @(posedge clk_i) begin
+    f_prev_v_q      <= rst_ni;
+    f_launch_prev_q <= f_launch;
+    f_cnt_launch_q  <= cnt_launch_o;
+    f_cnt_unreg_q   <= cnt_err_unreg_o;
+    f_cnt_overrun_q <= cnt_err_overrun_o;
+    f_cnt_cpl_q     <= cnt_err_cpl_o;
+  end
+  function automatic logic [15:0] f_sat16(input logic [15:0] c, input logic inc);
+    f_sat16 = (inc && c != 16'hffff) ? c + 16'd1 : c;
+  endfunction
+  wire [31:0] f_launch_exp = (f_launch_prev_q && f_cnt_launch_q != 32'hffffffff) ? f_cnt_launch_q + 32'd1
+                                                                                  : f_cnt_launch_q;
+
+  // Induction strengthening (docs/FORMAL.md): every descriptor held
+  // in a FIFO names an entry of the table and a parameter address in the
+  // buffer; every registered entry (and the one being registered) has the
+  // buffer the registrations give.
+  function automatic logic f_desc_ok(input logic [DW-1:0] d);
+    f_desc_ok = 32'(d[IDW-1:0]) < ENTRIES && d[IDW+ADDR_W +: ADDR_W] >= f_base &&
+                d[IDW+ADDR_W +: ADDR_W] <= f_end;
+  endfunction
+  function automatic logic f_live(input logic [QPW-1:0] i, input logic [QPW-1:0] rptr,
+                                  input logic [$clog2(OUT_DEPTH+1)-1:0] cnt);
+    f_live = 32'(cnt) > ((i >= rptr) ? 32'(i) - 32'(rptr) : 32'(i) + OUT_DEPTH - 32'(rptr));
+  endfunction
+  wire [LW-1:0] f_lim = LW'(f_end) - LW'({(ADDR_W+1)'(f_size), 1'b0});
+  wire [BW-1:0] f_buf = {f_lim, f_size, f_base};
+  logic [OUT_DEPTH-1:0] f_evw_ok, f_pkq_ok;
+  logic [ENTRIES-1:0]   f_buf_ok;
+  always_comb begin
+    for (int i = 0; i < OUT_DEPTH; i++) begin
+      f_evw_ok[i] = !f_live(QPW'(i), f_evw_rptr_o, f_evw_cnt_o) || f_desc_ok(f_evw_mem_o[i*DW +: DW]);
+      f_pkq_ok[i] = !f_live(QPW'(i), f_pkq_rptr_o, f_pkq_cnt_o) || f_desc_ok(f_pkq_mem_o[i*DW +: DW]);
+    end
+    for (int e = 0; e < ENTRIES; e++)
+      f_buf_ok[e] = !(registered_o[e] || (f_reg_pend_o && 32'(f_op_id_o) == e)) ||
+                    f_buf_o[e*BW +: BW] == f_buf;
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_ni && !f_init_q) begin
-      rings_accepted_eq_done_plus_held: assert (f_held <= 8'd1);
-      descriptors_not_lost_or_duplicated: assert (32'(f_outq) <= 2 * OUT_DEPTH);
-      one_response_per_command: assert (f_cmd_q - f_rsp_q <= 8'd1);
-      response_only_for_command: assert (!rsp_valid_o || f_cmd_q - f_rsp_q == 8'd1);
+      evw_fifo_descriptors_ok: assert (&f_evw_ok);
+      pkq_fifo_descriptors_ok: assert (&f_pkq_ok);
+      entries_have_the_buffer: assert (&f_buf_ok);
+      rings_accepted_eq_done_plus_held: assert (f_ring_lhs == f_ring_rhs);
+      descriptors_not_lost_or_duplicated: assert (f_desc_lhs == f_desc_rhs);
+      completions_accepted_eq_done_plus_held: assert (f_cpl_lhs == f_cpl_rhs);
+      commands_accepted_eq_responses_plus_held: assert (f_cmd_lhs == f_cmd_rhs);
+      one_response_per_command: assert (f_cmd_lhs <= FW'(1));
+      response_only_for_command: assert (!rsp_valid_o || f_cmd_lhs == FW'(1));
       err_code_legal: assert (!err_valid_o || (err_code_o >= 3'd1 && err_code_o <= 3'd4));
       // (NOT_REGISTERED / INVALID of an UNREG / READ / unknown operation
       // repeat the command's own id, which may lie beyond the table)
@@ -117,6 +218,14 @@ module edge_ekt_fv #(
                                err_code_o == 3'd4);  // (an unregistered id is the ring's / completion's own)
       evw_param_in_buffer: assert (!evw_valid_o || (evw_param_addr_o >= f_base && evw_param_addr_o <= f_end));
       pkq_param_in_buffer: assert (!pkq_valid_o || (pkq_param_addr_o >= f_base && pkq_param_addr_o <= f_end));
+    end
+    if (rst_ni && f_prev_v_q) begin
+      cnt_launch_counts: assert (cnt_launch_o == f_launch_exp);
+      cnt_err_unreg_counts: assert (cnt_err_unreg_o ==
+                                    f_sat16(f_cnt_unreg_q, err_valid_o && err_code_o == E_UNREG));
+      cnt_err_overrun_counts: assert (cnt_err_overrun_o ==
+                                      f_sat16(f_cnt_overrun_q, err_valid_o && err_code_o == E_OVERRUN));
+      cnt_err_cpl_counts: assert (cnt_err_cpl_o == f_sat16(f_cnt_cpl_q, f_cerr));
     end
   end
 endmodule

@@ -131,6 +131,20 @@ module edge_ekt #(
   output logic [15:0]        cnt_err_overrun_o,
   output logic [15:0]        cnt_err_cpl_o,
   output logic [2:0]         err_status_o
+`ifdef FORMAL
+  ,  // for the proof's harness (formal/edge_ekt_fv.sv, docs/FORMAL.md)
+  output logic [2:0]         f_state_o,     // the sequencer's state
+  output logic               f_cmd_held_o,  // a host command registered, to be carried out
+  output logic               f_launch_o,    // a descriptor pushed at this edge
+  output logic               f_cpl_app_o,   // a completion frees an event in flight at this edge
+  output logic [$clog2(OUT_DEPTH+1)-1:0] f_evw_cnt_o, f_pkq_cnt_o,  // the descriptor FIFOs' entries
+  output logic [OUT_DEPTH*(IDW + 2*ADDR_W + 6*DIM_W + SHMEM_W + PRIO_W)-1:0]
+                             f_evw_mem_o, f_pkq_mem_o,   // their storage (descriptor words)
+  output logic [((OUT_DEPTH > 1) ? $clog2(OUT_DEPTH) : 1)-1:0] f_evw_rptr_o, f_pkq_rptr_o,
+  output logic [ENTRIES*(2*ADDR_W + PSIZE_W + 3)-1:0] f_buf_o,  // per entry: base, size, limit
+  output logic               f_reg_pend_o,  // S_REG of a registration that passed INVALID / FULL
+  output logic [IDW-1:0]     f_op_id_o      // the operation's entry
+`endif
 );
   `FG_IMPORT(edge_pkg)
   // parameter legality: the twin's refusals (sim/twin/edge_ekt.c ekt_new)
@@ -334,10 +348,16 @@ module edge_ekt #(
   fg_fifo #(.WIDTH(DW), .DEPTH(OUT_DEPTH)) u_evw_q (
     .clk_i, .rst_ni, .valid_i(evw_push), .ready_o(evw_rdy), .data_i(desc),
     .valid_o(evw_valid_o), .ready_i(evw_ready_i), .data_o(evw_d), .count_o(unused_evw_cnt)
+`ifdef FORMAL
+    , .f_mem_o(f_evw_mem_o), .f_rptr_o(f_evw_rptr_o)
+`endif
   );
   fg_fifo #(.WIDTH(DW), .DEPTH(OUT_DEPTH)) u_pkq_q (
     .clk_i, .rst_ni, .valid_i(pkq_push), .ready_o(pkq_rdy), .data_i(desc),
     .valid_o(pkq_valid_o), .ready_i(pkq_ready_i), .data_o(pkq_d), .count_o(unused_pkq_cnt)
+`ifdef FORMAL
+    , .f_mem_o(f_pkq_mem_o), .f_rptr_o(f_pkq_rptr_o)
+`endif
   );
 
   assign {evw_prio_o, evw_shmem_o, evw_block_z_o, evw_block_y_o, evw_block_x_o, evw_grid_z_o,
@@ -828,6 +848,88 @@ module edge_ekt #(
   end
 
 `ifdef FORMAL
+  assign f_state_o    = state_q;
+  assign f_cmd_held_o = c_v_q;
+  assign f_launch_o   = evw_push || pkq_push;
+  assign f_cpl_app_o  = state_q == edge_pkg::EKT_S_CPL && !cpl_spurious;
+  assign f_evw_cnt_o  = unused_evw_cnt;
+  assign f_pkq_cnt_o  = unused_pkq_cnt;
+  for (genvar e = 0; e < ENTRIES; e++) begin : g_fbuf
+    assign f_buf_o[e*(ADDR_W+PSIZE_W+LW) +: ADDR_W+PSIZE_W+LW] = stat_q[e][O_BASE +: ADDR_W+PSIZE_W+LW];
+  end
+
+  // Induction strengthening for the unbounded proof (issue 15 item 1,
+  // docs/FORMAL.md): what the table, its read registers and the command
+  // register hold.  The dynamic words are shadowed here (f_hd_q, f_in_q: written as
+  // the two arrays are), since the SRAMs' arrays are not visible.
+  logic               f_past_q = 1'b0;
+  logic [HW-1:0]      f_hd_q [ENTRIES];
+  logic [MAXEV_W-1:0] f_in_q [ENTRIES];
+  always_ff @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    if (ram_req && rst_ni && ram_we && ram_h_we && 32'(ram_addr) < ENTRIES) f_hd_q[ram_addr] <= ram_h_wdata;
+    if (ram_req && rst_ni && ram_we && 32'(ram_addr) < ENTRIES) f_in_q[ram_addr] <= ram_n_wdata;
+  end
+  // a static word a registration that passed its checks wrote: entry size
+  // and maxNumEvents not 0, end (limit + 2 x size) an ADDR_W-bit address
+  // >= base, the wrap flag of a launch from base
+  function automatic logic f_stat_ok(input logic [SW-1:0] w);
+    logic [LW-1:0] e, b, z;
+    e = w[O_LIM +: LW] + LW'({(ADDR_W+1)'(w[O_SIZE +: PSIZE_W]), 1'b0});
+    b = LW'(w[O_BASE +: ADDR_W]);
+    z = LW'(w[O_SIZE +: PSIZE_W]);
+    f_stat_ok = z != '0 && w[O_MAXE +: MAXEV_W] != '0 && (e >> ADDR_W) == '0 && b <= e &&
+                w[O_BWR] == (b + z > e);
+  endfunction
+  // and its dynamic words: the head in [base, end] with its wrap flag, the
+  // events in flight <= maxNumEvents, the "at maxNumEvents" flag
+  function automatic logic f_dyn_ok(input logic [SW-1:0] w, input logic [HW-1:0] h,
+                                    input logic [MAXEV_W-1:0] n, input logic am);
+    logic [LW-1:0] e, b, z, hd;
+    e  = w[O_LIM +: LW] + LW'({(ADDR_W+1)'(w[O_SIZE +: PSIZE_W]), 1'b0});
+    b  = LW'(w[O_BASE +: ADDR_W]);
+    z  = LW'(w[O_SIZE +: PSIZE_W]);
+    hd = LW'(h[ADDR_W-1:0]);
+    f_dyn_ok = hd >= b && hd <= e && h[ADDR_W] == (hd + z > e) && n <= w[O_MAXE +: MAXEV_W] &&
+               am == (n == w[O_MAXE +: MAXEV_W]);
+  endfunction
+  // every registered entry's words
+  logic [ENTRIES-1:0] f_ent_ok;
+  always_comb
+    for (int e = 0; e < ENTRIES; e++)
+      f_ent_ok[e] = !valid_q[e] ||
+                    (f_stat_ok(stat_q[e]) && f_dyn_ok(stat_q[e], f_hd_q[e], f_in_q[e], atmax_q[e]));
+  // the command register: loaded from the ports at every edge, so its
+  // fields agree with each other from the first edge on
+  wire [LW-1:0] f_c_end = c_word_q[O_LIM +: LW] + LW'({(ADDR_W+1)'(c_word_q[O_SIZE +: PSIZE_W]), 1'b0});
+  wire          f_c_reg_v = (state_q == edge_pkg::EKT_S_REG) && (rsp_status_q == edge_pkg::EKT_RSP_OK);
+  assign f_reg_pend_o = f_c_reg_v;
+  assign f_op_id_o    = op_id_q;
+  wire          f_rd_st = state_q == edge_pkg::EKT_S_LAUNCH || state_q == edge_pkg::EKT_S_CPL ||
+                          state_q == edge_pkg::EKT_S_UNREG || state_q == edge_pkg::EKT_S_READ;
+  always_ff @(posedge clk_i) begin
+    if (f_past_q) begin
+      `FG_ASSERT(ekt_f_cmd_word, c_span_q == {1'b0, f_c_end[ADDR_W-1:0]} - {1'b0, c_base} &&
+                 (f_c_end >> ADDR_W) == '0 &&
+                 (c_invalid_q || (c_word_q[O_SIZE +: PSIZE_W] != '0 && c_word_q[O_MAXE +: MAXEV_W] != '0)))
+    end
+    if (rst_ni) begin
+      `FG_ASSERT(ekt_f_entries_ok, &f_ent_ok)
+      // a registration that passed the INVALID and FULL checks: its entry
+      // written, free, head = base, nothing in flight
+      `FG_ASSERT(ekt_f_reg_entry, !f_c_reg_v ||
+                 (32'(op_id_q) < ENTRIES && !valid_q[op_id_q] && op_oh_q == ENTRIES'(1) << op_id_q &&
+                  f_stat_ok(stat_q[op_id_q]) &&
+                  f_hd_q[op_id_q] == {stat_q[op_id_q][O_BWR], stat_q[op_id_q][O_BASE +: ADDR_W]} &&
+                  f_in_q[op_id_q] == '0))
+      // the words read for the operation under way are its entry's
+      `FG_ASSERT(ekt_f_read_words, !f_rd_st ||
+                 (32'(op_id_q) < ENTRIES && rs_q == stat_q[op_id_q] && ry_h == f_hd_q[op_id_q] &&
+                  ry_n == f_in_q[op_id_q]))
+      `FG_ASSERT(ekt_f_launch_atmax, state_q != edge_pkg::EKT_S_LAUNCH || ring_atmax_q == atmax_q[op_id_q])
+    end
+  end
+
   // The sequencer returns to S_IDLE (issue 15 item 1): every other state is
   // left at the next edge, but S_LAUNCH, which waits only while the
   // descriptor's FIFO is full (an overrun leaves at once).
