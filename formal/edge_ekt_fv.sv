@@ -104,8 +104,12 @@ module edge_ekt_fv #(
   // own counters (cnt_*_o) saturate, so a law written on them would be false
   // once one saturates: they are checked to count each event instead.
   localparam int FW = 2;
-  localparam logic [2:0] E_UNREG = 3'd1, E_OVERRUN = 3'd2, E_SPUR = 3'd3, E_CPL_UNREG = 3'd4;
-  localparam logic [2:0] S_LAUNCH = 3'd1, S_CPL = 3'd2, S_UNREG = 3'd3, S_READ = 3'd4, S_REG = 3'd5;
+  // (codes and states from edge_pkg, rtl/edge/edge_enc.toml)
+  localparam logic [2:0] E_UNREG = 3'(edge_pkg::EKT_ERR_UNREGISTERED), E_OVERRUN = 3'(edge_pkg::EKT_ERR_OVERRUN),
+                         E_SPUR = 3'(edge_pkg::EKT_ERR_SPURIOUS_CPL), E_CPL_UNREG = 3'(edge_pkg::EKT_ERR_CPL_UNREGISTERED);
+  localparam logic [2:0] S_LAUNCH = 3'(edge_pkg::EKT_S_LAUNCH), S_CPL = 3'(edge_pkg::EKT_S_CPL),
+                         S_UNREG = 3'(edge_pkg::EKT_S_UNREG), S_READ = 3'(edge_pkg::EKT_S_READ),
+                         S_REG = 3'(edge_pkg::EKT_S_REG);
   wire f_launch  = f_launch_o;     // a descriptor pushed (one at most: RTL ekt_one_push)
   wire f_cpl_app = f_cpl_app_o;    // a completion frees one
   wire f_rerr    = err_valid_o && (err_code_o == E_UNREG || err_code_o == E_OVERRUN);
