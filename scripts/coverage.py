@@ -17,6 +17,8 @@ configuration or test hit it (the hierarchy key is dropped when merging):
 --exclude FILE lists toggle points that cannot toggle by design, each with
 its reason (tests/coverage_exclude.txt); they are left out of the figures and
 counted as `toggle_excluded`.
+Excluded points that toggled anyway are counted as `toggle_excluded_covered`
+(and listed by --show): an exclusion whose reason no longer holds shows.
 --only BLOCK (repeatable; make coverage COV_ONLY=...) reports only those
 blocks: the run that measured them need not have reached the others, and only
 their exclusions must match a point.
@@ -143,7 +145,9 @@ def main():
         blocks[name] = {k: {"covered": 0, "total": 0} for k in ("line", "toggle")}
         blocks[name]["files"] = set()
         blocks[name]["toggle_excluded"] = 0
+        blocks[name]["toggle_excluded_covered"] = 0
     missed = {name: [] for name, _ in groups}
+    xcov = {name: [] for name, _ in groups}
     for (f, line, col, page, comment), cnt in sorted(pts.items()):
         kind = kind_of(page)
         if kind is None:
@@ -158,6 +162,9 @@ def main():
         if e:
             used.add(e[4])
             b["toggle_excluded"] += 1
+            if covered(kind, cnt):  # toggled after all: the entry's reason may be stale
+                b["toggle_excluded_covered"] += 1
+                xcov[owner].append(f"{f}:{line}:{col} {comment} (count {cnt}; {e[4]})")
             continue
         b[kind]["total"] += 1
         if covered(kind, cnt):
@@ -179,7 +186,8 @@ def main():
     print(f"{'block':16} {'line':>7} {'covered/total':>14} {'toggle':>7} {'covered/total':>14}")
     for name in shown:
         b = blocks[name]
-        row = {"files": sorted(b["files"]), "toggle_excluded": b["toggle_excluded"]}
+        row = {"files": sorted(b["files"]), "toggle_excluded": b["toggle_excluded"],
+               "toggle_excluded_covered": b["toggle_excluded_covered"]}
         for k in ("line", "toggle"):
             c, t = b[k]["covered"], b[k]["total"]
             row[k] = round(c / t, 4) if t else None
@@ -197,6 +205,10 @@ def main():
         print(f"\nuncovered in {name}:")
         for m in missed.get(name, []):
             print("  " + m)
+        if xcov.get(name):
+            print(f"\nexcluded in {name} but toggled (the exclusion's reason may be stale):")
+            for m in xcov[name]:
+                print("  " + m)
     print(f"coverage: {nfiles} .dat files merged in {time.time() - t0:.0f} s; "
           f"report {out['html']}, {a.json}")
     unreached = [n for n in shown if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
