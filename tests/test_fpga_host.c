@@ -1166,7 +1166,7 @@ static void test_edge_wide(void **state) {
 
 /* ------------------------------------------------------------ coverage of the top
  * Stimulus the tests above do not give (issue 15 item 2: the FPGA top's toggle
- * coverage, docs/COVERAGE.md lists what each test reaches); every value still
+ * coverage, docs/COVERAGE.md says what each test drives); every value still
  * compared with the twins. */
 
 static void ekt_kernel_diff(const fg_hw_kernel *k) {
@@ -1260,7 +1260,7 @@ static void fe_stall_events(int moving) {
 }
 
 /* Pops outputs and NACKs until neither is valid, the window compared every
- * few pops and at the end; returns how many left. */
+ * few pops and at the end; returns how many requests left (outputs + NACKs). */
 static unsigned fe_drain(void) {
     unsigned n = 0;
     for (;; n++) {
