@@ -18,19 +18,42 @@ COV_GROUPS := edge_doorbell=rtl/edge/edge_doorbell.sv edge_ekt=rtl/edge/edge_ekt
 COV_SKIP   := scripts/check_lint.sh scripts/check_san.sh
 # COV_SHOW=block: also list that block's uncovered points
 COV_SHOW   ?=
+# COV_ONLY=block: measure one block cheaply while iterating (the lead runs the
+# whole `make coverage`): builds only the models and programs that block's
+# tests need, runs only those tests, reports only that block (coverage.py
+# --only) and writes $(BUILD)/coverage/coverage.json, not results/.  Blocks
+# that support it: the ones with COV_ONLY_<block>_BUILD / _TESTS below.
+COV_ONLY   ?=
+# fpga_top's files are instantiated only in the FPGA top, and only
+# test_fpga_top.sh runs it (fpga_sim: the host-library test and LiteX)
+COV_ONLY_fpga_top_BUILD := $(BUILD)/bin/fpga_sim $(BUILD)/tests/test_fpga_host
+COV_ONLY_fpga_top_TESTS := scripts/test_fpga_top.sh
+ifeq ($(COV_ONLY),fpga_top)
+# The host test runs the blocks' twins only (FG_IMPL_C; the shims'
+# constructors are weak symbols, sim/harness/fg_block.h): linked without the
+# verilated models, so COV_ONLY=fpga_top does not build every block's
+# coverage model (most of a whole build-cov/).
+$(BUILD)/tests/test_fpga_host: $(BUILD)/obj/tests/test_fpga_host.o $(BUILD)/libfg.a $(BUILD)/obj/shim/fg_shim.o \
+                              $(VLBUILD)/vlrt/libvlrt.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+endif
 
 .PHONY: coverage cov-run
 coverage:
 	@$(MAKE) --no-print-directory COV=1 BUILD=build-cov cov-run
 cov-run: $(BUILD)/.deps
 	@test "$(COV)" = 1 || { echo "cov-run: use make coverage" >&2; exit 1; }
+	@test -z "$(COV_ONLY)" -o -n "$(COV_ONLY_$(COV_ONLY)_TESTS)" || { echo "cov-run: COV_ONLY=$(COV_ONLY)" \
+	  "not supported (blocks with COV_ONLY_<block>_TESTS in mk/cov.mk: fpga_top)" >&2; exit 1; }
 	@rm -rf $(BUILD)/coverage && mkdir -p $(FG_COV_DAT)
-	@$(MAKE) --no-print-directory -j$(JOBS) build
+	@$(MAKE) --no-print-directory -j$(JOBS) $(if $(COV_ONLY),$(COV_ONLY_$(COV_ONLY)_BUILD),build)
 	@start=$$SECONDS; rc=0; \
-	  FG_XINIT=0 FG_COV_DIR=$(FG_COV_DAT) scripts/run_tests.sh $(JOBS) $(TEST_BINS) \
-	    $(filter-out $(COV_SKIP),$(EXTRA_TEST_CMDS)) || rc=$$?; \
+	  FG_XINIT=0 FG_COV_DIR=$(FG_COV_DAT) scripts/run_tests.sh $(JOBS) $(if $(COV_ONLY), \
+	    $(COV_ONLY_$(COV_ONLY)_TESTS),$(TEST_BINS) $(filter-out $(COV_SKIP),$(EXTRA_TEST_CMDS))) || rc=$$?; \
 	  echo "coverage: test run $$((SECONDS - start)) s"; \
-	  scripts/coverage.py --dat $(FG_COV_DAT) --out $(BUILD)/coverage --json results/coverage.json \
+	  scripts/coverage.py --dat $(FG_COV_DAT) --out $(BUILD)/coverage \
+	    --json $(if $(COV_ONLY),$(BUILD)/coverage/coverage.json --only $(COV_ONLY),results/coverage.json) \
 	    --exclude tests/coverage_exclude.txt \
 	    $(addprefix --show ,$(COV_SHOW)) $(foreach g,$(COV_GROUPS),'$(g)') || rc=1; \
 	  exit $$rc

@@ -4,7 +4,7 @@ the COV=1 models wrote during the test run with verilator_coverage, writes the
 lcov report (verilator_coverage --write-info, genhtml) and results/coverage.json
 with each block's line and toggle coverage.
 
-    coverage.py --dat DIR --out DIR --json FILE [--show BLOCK] GROUP...
+    coverage.py --dat DIR --out DIR --json FILE [--show BLOCK] [--only BLOCK] GROUP...
 
 GROUP is `block=glob,glob...` (source files of the block, mk/cov.mk).  A
 coverage point is counted once per source location, whichever instance,
@@ -17,6 +17,11 @@ configuration or test hit it (the hierarchy key is dropped when merging):
 --exclude FILE lists toggle points that cannot toggle by design, each with
 its reason (tests/coverage_exclude.txt); they are left out of the figures and
 counted as `toggle_excluded`.
+Excluded points that toggled anyway are counted as `toggle_excluded_covered`
+(and listed by --show): an exclusion whose reason no longer holds shows.
+--only BLOCK (repeatable; make coverage COV_ONLY=...) reports only those
+blocks: the run that measured them need not have reached the others, and only
+their exclusions must match a point.
 """
 import argparse
 import fnmatch
@@ -106,6 +111,7 @@ def main():
     ap.add_argument("--json", required=True)
     ap.add_argument("--exclude", help="toggle exclusion list (tests/coverage_exclude.txt)")
     ap.add_argument("--show", action="append", default=[], help="list BLOCK's uncovered points")
+    ap.add_argument("--only", action="append", default=[], help="report only BLOCK")
     ap.add_argument("groups", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -125,6 +131,13 @@ def main():
         if not globs:
             sys.exit(f"coverage: group '{g}' is not block=glob,glob")
         groups.append((name, globs.split(",")))
+    unknown = [n for n in a.only if n not in dict(groups)]
+    if unknown:
+        sys.exit(f"coverage: --only {', '.join(unknown)}: no such block (groups: "
+                 f"{', '.join(n for n, _ in groups)})")
+    # every group still owns its files (a point of no group is an error), only
+    # the selected ones are reported
+    shown = [n for n, _ in groups if not a.only or n in a.only]
     excl = read_exclusions(a.exclude) if a.exclude else []
     used = set()
     blocks, unowned = {}, set()
@@ -132,7 +145,9 @@ def main():
         blocks[name] = {k: {"covered": 0, "total": 0} for k in ("line", "toggle")}
         blocks[name]["files"] = set()
         blocks[name]["toggle_excluded"] = 0
+        blocks[name]["toggle_excluded_covered"] = 0
     missed = {name: [] for name, _ in groups}
+    xcov = {name: [] for name, _ in groups}
     for (f, line, col, page, comment), cnt in sorted(pts.items()):
         kind = kind_of(page)
         if kind is None:
@@ -147,26 +162,32 @@ def main():
         if e:
             used.add(e[4])
             b["toggle_excluded"] += 1
+            if covered(kind, cnt):  # toggled after all: the entry's reason may be stale
+                b["toggle_excluded_covered"] += 1
+                xcov[owner].append(f"{f}:{line}:{col} {comment} (count {cnt}; {e[4]})")
             continue
         b[kind]["total"] += 1
         if covered(kind, cnt):
             b[kind]["covered"] += 1
         else:
             missed[owner].append(f"{f}:{line}:{col} {kind} {page} {comment or ''} (count {cnt})")
-    stale = [e[4] for e in excl if e[4] not in used]
+    def in_shown(f):
+        return any(fnmatch.fnmatch(f, p) for n, gl in groups if n in shown for p in gl)
+    stale = [e[4] for e in excl if e[4] not in used and in_shown(e[0])]
     if stale:
         sys.exit(f"coverage: exclusions that match no toggle point: {stale}")
     if unowned:
         sys.exit(f"coverage: files in no block group (mk/cov.mk COV_GROUPS): {sorted(unowned)}")
 
-    out = {"blocks": {}, "dat_files": nfiles, "merged": merged, "info": info,
+    out = {"blocks": {}, "only": a.only, "dat_files": nfiles, "merged": merged, "info": info,
            "html": os.path.join(html, "index.html"),
            "rule": "line: v_line+v_branch points executed once; toggle: bits toggled both ways "
                    "(count >= 2); points summed over instances and configurations"}
     print(f"{'block':16} {'line':>7} {'covered/total':>14} {'toggle':>7} {'covered/total':>14}")
-    for name, _ in groups:
+    for name in shown:
         b = blocks[name]
-        row = {"files": sorted(b["files"]), "toggle_excluded": b["toggle_excluded"]}
+        row = {"files": sorted(b["files"]), "toggle_excluded": b["toggle_excluded"],
+               "toggle_excluded_covered": b["toggle_excluded_covered"]}
         for k in ("line", "toggle"):
             c, t = b[k]["covered"], b[k]["total"]
             row[k] = round(c / t, 4) if t else None
@@ -184,9 +205,13 @@ def main():
         print(f"\nuncovered in {name}:")
         for m in missed.get(name, []):
             print("  " + m)
+        if xcov.get(name):
+            print(f"\nexcluded in {name} but toggled (the exclusion's reason may be stale):")
+            for m in xcov[name]:
+                print("  " + m)
     print(f"coverage: {nfiles} .dat files merged in {time.time() - t0:.0f} s; "
           f"report {out['html']}, {a.json}")
-    unreached = [n for n, _ in groups if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
+    unreached = [n for n in shown if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
     if unreached:
         sys.exit(f"coverage: no model of {', '.join(unreached)} wrote any point in this run")
 

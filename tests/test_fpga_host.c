@@ -40,12 +40,15 @@ static unsigned long n_regs_checked, n_caps_checked; /* what the comparisons cov
 typedef struct {
     uint64_t f[4][CAPN];
     unsigned n, depth;
-    uint32_t events;
+    uint32_t events, drops; /* drops: entries lost to a full FIFO (16-bit saturating, STAT[31:16]) */
 } cap_list;
 
 static void cap_push(cap_list *c, uint64_t a, uint64_t b, uint64_t d, uint64_t e) {
     c->events++;
-    if (c->n == c->depth) return; /* full: the wrapper drops (and counts) it too */
+    if (c->n == c->depth) { /* full: the wrapper drops (and counts) it too */
+        if (c->drops < 0xffff) c->drops++;
+        return;
+    }
     c->f[0][c->n] = a;
     c->f[1][c->n] = b;
     c->f[2][c->n] = d;
@@ -359,6 +362,14 @@ static void op_set(win_t *w, const char *name, uint64_t v) {
     ref_settle(SETTLE); /* the FPGA runs thousands of cycles between two writes */
 }
 
+/* A stimulus register, written only if it differs from what the host last
+ * wrote (the registers hold; saves UART round trips). */
+static void op_set_diff(win_t *w, const char *name, uint64_t v) {
+    const fg_reg_desc *d = reg_of(w, name);
+    uint64_t m = d->width >= 64 ? ~0ull : (1ull << d->width) - 1;
+    if (fg_port_get(w->cls->in_ports, w->cls->n_in, w->r, name) != (v & m)) op_set(w, name, v);
+}
+
 /* CTRL strobes; the reference takes them at its next cycle */
 static void op_strobe(win_t *w, uint32_t bits) {
     io_ok(fg_host_write(H, w->base + FGR_EKT_CTRL, bits));
@@ -431,9 +442,9 @@ static void check_cap(const win_t *w, cap_list *c, uint32_t stat, uint32_t event
     uint32_t st, ev;
     io_ok(fg_host_read(H, w->base + stat, &st));
     io_ok(fg_host_read(H, w->base + events, &ev));
-    if ((st & 0xff) != c->n || ev != c->events)
-        fail_msg("%s%d capture at 0x%x: FPGA %u entries / %u events, twin %u / %u", w->name, w->core, stat,
-                 st & 0xff, ev, c->n, c->events);
+    if ((st & 0xff) != c->n || ev != c->events || st >> 16 != c->drops)
+        fail_msg("%s%d capture at 0x%x: FPGA %u entries / %u events / %u dropped, twin %u / %u / %u", w->name,
+                 w->core, stat, st & 0xff, ev, st >> 16, c->n, c->events, c->drops);
     for (unsigned k = 0; k < c->n; k++) {
         for (unsigned f = 0; f < nf; f++) {
             uint64_t v;
@@ -521,6 +532,25 @@ static void test_id(void **state) {
     assert_int_equal(v[0], 0);
     io_ok(fg_host_read(H, 0x40000, &v[0]));
     assert_int_equal(v[0], 0);
+}
+
+/* The bus decode at alternating-bit addresses: a window is hit only when
+ * every address bit above the window number is 0, so reads there return 0
+ * and writes change nothing, even where the low bits name SCRATCH (no
+ * aliasing onto the windows). */
+static void test_bus_decode(void **state) {
+    (void)state;
+    static const uint32_t hi[] = {0x55555000u, 0xaaaaa000u, 0x00010000u, 0xfffff000u};
+    const uint32_t scr = FG_WIN_SYS + FG_SYS_SCRATCH, mark = 0x0badcafeu;
+    io_ok(fg_host_write(H, scr, mark));
+    for (unsigned i = 0; i < sizeof hi / sizeof *hi; i++) {
+        uint32_t v[2];
+        io_ok(fg_host_write(H, hi[i] | scr, ~mark));
+        io_ok(fg_host_read_burst(H, hi[i] | scr, v, 2));
+        if (v[0] || v[1]) fail_msg("unmapped 0x%08x: read 0x%08x 0x%08x, want 0", hi[i] | scr, v[0], v[1]);
+        io_ok(fg_host_read(H, scr, v));
+        if (v[0] != mark) fail_msg("a write to 0x%08x changed SCRATCH to 0x%08x", hi[i] | scr, v[0]);
+    }
 }
 
 static void ekt_cmd(unsigned op, unsigned id, const fg_hw_kernel *k) {
@@ -612,19 +642,26 @@ static void test_edge_frontend(void **state) {
     check_edge();
 }
 
+/* One F/E request (the request registers hold: only the fields that
+ * changed are written). */
+static void fe_req_diff(unsigned src, unsigned we, unsigned dflt, unsigned trig, unsigned act, uint32_t addr,
+                        uint32_t mask, unsigned tag) {
+    op_set_diff(&W_FE, "req_src_i", src);
+    op_set_diff(&W_FE, "req_we_i", we);
+    op_set_diff(&W_FE, "req_dflt_i", dflt);
+    op_set_diff(&W_FE, "req_trig_i", trig);
+    op_set_diff(&W_FE, "req_act_i", act);
+    op_set_diff(&W_FE, "req_addr_i", addr);
+    op_set_diff(&W_FE, "req_mask_i", mask);
+    op_set_diff(&W_FE, "req_tag_i", tag);
+    op_strobe(&W_FE, FGR_FE_CTRL_REQ_VALID);
+}
+
 /* F/E queues: init, requests into each queue, a blocked head released by a
  * fill, outputs popped, a watchdog NACK. */
 static void fe_req(unsigned src, unsigned we, unsigned dflt, unsigned trig, unsigned act, uint32_t addr,
                    uint32_t mask, unsigned tag) {
-    op_set(&W_FE, "req_src_i", src);
-    op_set(&W_FE, "req_we_i", we);
-    op_set(&W_FE, "req_dflt_i", dflt);
-    op_set(&W_FE, "req_trig_i", trig);
-    op_set(&W_FE, "req_act_i", act);
-    op_set(&W_FE, "req_addr_i", addr);
-    op_set(&W_FE, "req_mask_i", mask);
-    op_set(&W_FE, "req_tag_i", tag);
-    op_strobe(&W_FE, FGR_FE_CTRL_REQ_VALID);
+    fe_req_diff(src, we, dflt, trig, act, addr, mask, tag);
     check_window(&W_FE);
 }
 
@@ -1041,7 +1078,10 @@ static void test_cm_all_cores(void **state) {
 static void test_preempt_slots(void **state) {
     (void)state;
     const int c = 0;
-    const unsigned all = (1u << FG_P_PRE_NW) - 1;
+    /* slot masks are NW bits (up to 64, fpga/regmap.py P_PRE["NW"]): 64-bit
+     * arithmetic, and op_set / check_window move registers wider than 32
+     * bits as the map lays them out (low word first) */
+    const uint64_t all = ~0ull >> (64 - FG_P_PRE_NW);
     static const unsigned regs[] = {63, 64, 1};
     op_set(&W_PRE[c], "cfg_en_i", 1);
     op_set(&W_PRE[c], "cfg_opt_i", PRE_OPT_ALL);
@@ -1059,13 +1099,13 @@ static void test_preempt_slots(void **state) {
         op_set(&W_PRE[c], "cfg_policy_i", r % 3);
         for (unsigned s = 0; s < FG_P_PRE_NW; s++) {
             int bar = r == 1;
-            op_set(&W_PRE[c], "w_live_i", 1u << s); /* the only candidate */
-            op_set(&W_PRE[c], "w_bar_i", bar ? 1u << s : 0);
+            op_set(&W_PRE[c], "w_live_i", 1ull << s); /* the only candidate */
+            op_set(&W_PRE[c], "w_bar_i", bar ? 1ull << s : 0);
             pewt_push(c, 0x8000 + 0x100 * (uint64_t)s, s, regs[r]); /* the PEWT head asks for a slot */
             if (bar) op_set(&W_PRE[c], "w_bar_i", 0); /* the flush waits for the barrier to clear */
             const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
             assert_int_equal(o->victim_o, s);
-            assert_int_equal(o->event_mask_o, 1u << s);
+            assert_int_equal(o->event_mask_o, 1ull << s);
             if (s % 4 == 3) check_window(&W_PRE[c]); /* the counters hold the earlier ones */
             op_set(&W_PRE[c], "ev_exit_slot_i", s);
             op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT); /* the event exits; the victim is restored */
@@ -1124,6 +1164,210 @@ static void test_edge_wide(void **state) {
     }
 }
 
+/* ------------------------------------------------------------ coverage of the top
+ * Stimulus the tests above do not give (issue 15 item 2: the FPGA top's toggle
+ * coverage, docs/COVERAGE.md says what each test drives); every value still
+ * compared with the twins. */
+
+static void ekt_kernel_diff(const fg_hw_kernel *k) {
+    op_set_diff(&W_EKT, "cmd_kernel_ptr_i", k->kernel_ptr);
+    op_set_diff(&W_EKT, "cmd_param_base_i", k->param_base);
+    op_set_diff(&W_EKT, "cmd_param_size_i", k->param_size);
+    op_set_diff(&W_EKT, "cmd_param_end_i", k->param_end);
+    static const char *const dn[6] = {"cmd_grid_x_i",  "cmd_grid_y_i",  "cmd_grid_z_i",
+                                      "cmd_block_x_i", "cmd_block_y_i", "cmd_block_z_i"};
+    for (int i = 0; i < 6; i++) op_set_diff(&W_EKT, dn[i], i < 3 ? k->grid[i] : k->block[i - 3]);
+    op_set_diff(&W_EKT, "cmd_shmem_i", k->shmem);
+    op_set_diff(&W_EKT, "cmd_prio_i", k->prio);
+    op_set_diff(&W_EKT, "cmd_max_events_i", k->max_events);
+}
+
+/* One EKT command with the held fields, its response popped: the twin's
+ * status checked here, the FPGA's window compared by the caller now and then
+ * (REGISTERED and the last response), to spare UART round trips. */
+static void ekt_cmd_held(unsigned op, unsigned id, unsigned want_status, int check) {
+    op_set_diff(&W_EKT, "cmd_op_i", op);
+    op_set_diff(&W_EKT, "cmd_id_i", id);
+    op_strobe(&W_EKT, FGR_EKT_CTRL_CMD_VALID);
+    const edge_ekt_out_t *o = fg_block_out(R.ekt);
+    assert_true(o->rsp_valid_o);
+    if (o->rsp_status_o != want_status)
+        fail_msg("ekt op %u id %u: status %u on the twin, want %u", op, id, (unsigned)o->rsp_status_o, want_status);
+    if (check) check_window(&W_EKT);
+    op_strobe(&W_EKT, FGR_EKT_CTRL_RSP_READY);
+}
+
+/* The EKT's whole table through the top: single-warp kernels with
+ * alternating-bit 64-bit kernel pointers and parameter buffers and every
+ * block-dimension bit a warp allows (<= 32), rung to the warp-level
+ * descriptor path (evw); multi-warp kernels with alternating-bit y / z
+ * dimensions to the packet queue (pkq); then the table filled (REGISTERED
+ * every bit set, one more refused FULL) and emptied (every bit cleared). */
+static void test_ekt_table(void **state) {
+    (void)state;
+    static const uint64_t kp[] = {0x5555555555555554ull, 0xaaaaaaaaaaaaaaa8ull, 0x4};
+    static const uint64_t pb[] = {0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull, 0x1};
+    /* x * y * z <= WARP_THREADS = 32; each dimension takes 21, 10, 32, 3, 1 */
+    static const uint32_t wd[][3] = {{21, 1, 1}, {10, 3, 1}, {1, 10, 3}, {1, 21, 1}, {3, 1, 10},
+                                     {1, 1, 21}, {32, 1, 1}, {1, 32, 1}, {1, 1, 32}, {1, 1, 1}};
+    const unsigned nsw = sizeof wd / sizeof *wd;
+    unsigned id = 0;
+    for (; id < nsw; id++) {
+        fg_hw_kernel k = {.kernel_ptr = kp[id % 3], .param_base = pb[id % 3], .param_size = 1 + (id & 1),
+                          .param_end = pb[id % 3] + 6, .grid = {1, 1, 1},
+                          .block = {wd[id][0], wd[id][1], wd[id][2]}, .shmem = id & 1 ? 0xaaaa : 0x5555,
+                          .prio = id & 3, .max_events = 4};
+        ekt_kernel_diff(&k);
+        ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_OK, 0); /* -> id (compared in pop_desc) */
+        op_frontend(id << 3, id);
+        pop_desc(0, id); /* the single-warp descriptor, compared */
+    }
+    static const uint32_t yz[] = {0x55555555, 0xaaaaaaaa, 0x2};
+    for (unsigned p = 0; p < 3; p++, id++) {
+        fg_hw_kernel k = {.kernel_ptr = kp[p], .param_base = pb[p], .param_size = 0x10, .param_end = pb[p] + 0x30,
+                          .grid = {2, yz[p], yz[(p + 1) % 3]}, .block = {64, yz[(p + 2) % 3], yz[p]},
+                          .shmem = 0xffff, .prio = 3 - p, .max_events = 4};
+        ekt_kernel_diff(&k);
+        ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_OK, 0);
+        op_frontend(id << 3, ~id);
+        pop_desc(1, id); /* the packet-queue descriptor, compared */
+    }
+    /* complete the launches (the table's in-flight counts back to 0) */
+    for (unsigned i = 0; i < id; i++) {
+        op_set(&W_EKT, "cpl_id_i", i);
+        op_strobe(&W_EKT, FGR_EKT_CTRL_CPL_VALID);
+    }
+    check_edge();
+    /* fill the table: REGISTERED all ones; one more is refused */
+    for (; id < FG_P_EKT_ENTRIES; id++) ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_OK, id % 8 == 7);
+    ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_FULL, 1);
+    assert_int_equal(((const edge_ekt_out_t *)fg_block_out(R.ekt))->registered_o,
+                     (uint32_t)(~0ull >> (64 - FG_P_EKT_ENTRIES)));
+    check_edge();
+    for (unsigned i = 0; i < FG_P_EKT_ENTRIES; i++) ekt_cmd_held(EKT_OP_UNREG, i, EKT_RSP_OK, i % 8 == 7);
+    assert_int_equal(((const edge_ekt_out_t *)fg_block_out(R.ekt))->registered_o, 0);
+    check_edge();
+}
+
+/* the F/E window's stall_mc capture (cycles a request waited on a full
+ * queue): moving while one does, still when none does */
+static void fe_stall_events(int moving) {
+    uint32_t a, b;
+    io_ok(fg_host_read(H, FG_WIN_FE + FGR_FE_STALL_MC_EVENTS, &a));
+    io_ok(fg_host_read(H, FG_WIN_FE + FGR_FE_STALL_MC_EVENTS, &b));
+    if (moving ? !(b > a) : b != a)
+        fail_msg("fe stall_mc events: %u then %u, want them %s", a, b, moving ? "rising" : "equal");
+}
+
+/* Pops outputs and NACKs until neither is valid, the window compared every
+ * few pops and at the end; returns how many requests left (outputs + NACKs). */
+static unsigned fe_drain(void) {
+    unsigned n = 0;
+    for (;; n++) {
+        const fe_sched_queues_out_t *o = fg_block_out(R.fe);
+        int ov = !!o->out_valid_o, nv = !!o->nack_valid_o;
+        if (!ov && !nv) break;
+        if (n >= 64) fail_msg("fe: still an output after 64 pops");
+        if (n % 4 == 0) check_window(&W_FE);
+        op_strobe(&W_FE, (ov ? FGR_FE_CTRL_OUT_READY : 0) | (nv ? FGR_FE_CTRL_NACK_READY : 0));
+        n += ov && nv;
+    }
+    check_window(&W_FE);
+    return n;
+}
+
+/* F/E at full width and full depth: requests with alternating-bit addresses,
+ * masks and tags through every queue, each queue filled to its depth (8 in
+ * the top) behind an unpopped output or a blocked head, one more request
+ * held on the full non-triggered queue (stall_mc), then the blocked heads
+ * NACKed by the watchdog one after the other: every output and NACK field
+ * compared with the twin. */
+static void test_fe_wide(void **state) {
+    (void)state;
+    static const uint32_t pat[] = {0x55555555, 0xaaaaaaaa, 0};
+    const uint32_t lb = FG_P_FE_WORDS * FG_P_FE_GRAN, half = FG_P_FE_REGION_LINES / 2;
+    /* lines [0, half) empty, [half, end) full */
+    op_set(&W_FE, "init_full_i", 0);
+    op_set(&W_FE, "init_addr_i", 0);
+    op_set(&W_FE, "init_lines_i", half);
+    op_strobe(&W_FE, FGR_FE_CTRL_INIT_VALID);
+    op_set(&W_FE, "init_full_i", 1);
+    op_set(&W_FE, "init_addr_i", half * lb);
+    op_strobe(&W_FE, FGR_FE_CTRL_INIT_VALID);
+    check_window(&W_FE);
+    /* non-triggered, outside the region, nobody popping: one in the output
+     * register, QD_NT queued, one more held (stall_mc) */
+    const uint32_t region_end = FG_P_FE_REGION_BASE + FG_P_FE_REGION_LINES * lb;
+    for (unsigned i = 0; i < FG_P_FE_QD_NT + 2; i++) {
+        uint32_t a = pat[i % 3] | region_end; /* outside the region */
+        fe_req_diff(i & 1, (i >> 1) & 1, 0, FE_TRIG_NONE, i % 3, a, pat[(i + 1) % 3], (uint8_t)pat[(i + 2) % 3] ^ i);
+    }
+    check_window(&W_FE);
+    const fe_sched_queues_out_t *o = fg_block_out(R.fe);
+    assert_int_equal((o->q_count_o >> 8 * FE_Q_NT) & 0xff, FG_P_FE_QD_NT);
+    assert_true(o->stall_mc_o);
+    fe_stall_events(1);
+    assert_int_equal(fe_drain(), FG_P_FE_QD_NT + 2); /* the held one too */
+    fe_stall_events(0);
+    /* the triggered queues: wait-full reads / writes on empty lines and
+     * wait-empty ones on full lines, all blocked (watchdog off) */
+    op_set(&W_FE, "wdog_limit_i", 0);
+    for (unsigned src = 0; src < 2; src++)
+        for (unsigned i = 0; i < (src ? FG_P_FE_QD_GPU : FG_P_FE_QD_CPU); i++) {
+            int full = i & 1; /* a full line: wait for empty */
+            uint32_t line = full ? half + (i * 37 + src * 11) % half : (i * 41 + src * 13 + 1) % half;
+            uint32_t a = FG_P_FE_REGION_BASE + line * lb + (pat[i % 3] & (lb - 1) & ~(FG_P_FE_GRAN - 1u));
+            fe_req_diff(src, (i >> 1) & 1, 0, full ? FE_TRIG_EMPTY : FE_TRIG_FULL, (i >> 2) % 3, a,
+                        pat[(i + src) % 2] | 1u << (i % 32), (uint8_t)(0x5a ^ (i * 0x33) ^ src));
+        }
+    check_window(&W_FE);
+    o = fg_block_out(R.fe);
+    assert_int_equal(o->head_blocked_o, 1u << FE_Q_CPU | 1u << FE_Q_GPU);
+    assert_int_equal(o->q_count_o >> 8 * FE_Q_CPU & 0xff, FG_P_FE_QD_CPU);
+    assert_int_equal(o->q_count_o >> 8 * FE_Q_GPU & 0xff, FG_P_FE_QD_GPU);
+    /* the blocked heads NACKed by the watchdog (limit 1), one after the other */
+    op_set(&W_FE, "wdog_limit_i", 1);
+    assert_int_equal(fe_drain(), FG_P_FE_QD_CPU + FG_P_FE_QD_GPU);
+    o = fg_block_out(R.fe);
+    assert_int_equal(o->q_count_o, 0);
+    assert_int_equal(o->nacks_o, FG_P_FE_QD_CPU + FG_P_FE_QD_GPU);
+    fe_stall_events(0);
+}
+
+/* Every capture FIFO of the EDGE windows (and core 0's) overflowed: 15
+ * errors each into the 8-deep FIFOs (7 dropped and counted in STAT[31:16]),
+ * and front-end writes into the 4-deep doorbell aperture FIFO with the
+ * pass-through output not popped (AP_DROPS); all compared with the twins'
+ * counts by check_cap / check_window. */
+static void test_capture_overflow(void **state) {
+    (void)state;
+    const unsigned n = 15;
+    /* beyond the aperture window: refused by the host library, not written */
+    assert_int_not_equal(fg_hw_frontend_write(H, FG_WIN_BYTES, 0), 0);
+    assert_non_null(strstr(fg_host_error(H), "outside"));
+    for (unsigned i = 0; i < n; i++) op_frontend((40 + i % 8) << 3, i); /* doorbell range errors */
+    for (unsigned i = 0; i < n; i++) op_frontend((8 + i % 8) << 3, i);  /* rings of no kernel: EKT errors */
+    assert_int_equal(R.db_err.drops, n - 8);
+    assert_int_equal(R.ekt_err.drops, n - 8);
+    check_edge();
+    /* pass-through writes (outside the region) with nobody taking them:
+     * the doorbell's pass-through buffer, then the aperture FIFO fill, then drop */
+    for (unsigned i = 0; i < 12; i++) op_frontend(0x200 + 4 * i, 0x5555aaaau ^ i);
+    assert_true(R.ap_drops > 0);
+    check_edge();
+    for (unsigned i = 0; i < 12; i++) op_strobe(&W_DB, FGR_DB_CTRL_PT_READY);
+    check_edge();
+    /* core 0: PEWT start errors (nothing queued), controller exit errors
+     * (no event warp in the slot) */
+    const int c = 0;
+    for (unsigned i = 0; i < n; i++) op_strobe(&W_PEWT[c], FGR_PEWT_CTRL_START_VALID);
+    op_set(&W_PRE[c], "ev_exit_slot_i", 3);
+    for (unsigned i = 0; i < n; i++) op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT);
+    assert_int_equal(R.pewt_err[c].drops, n - 8);
+    assert_int_equal(R.pre_err[c].drops, n - 8);
+    check_core(c);
+}
+
 int main(void) {
     const char *where = getenv("FG_FPGA");
     if (!where) {
@@ -1147,6 +1391,10 @@ int main(void) {
         cmocka_unit_test_setup(test_cm_all_cores, setup),
         cmocka_unit_test_setup(test_preempt_slots, setup),
         cmocka_unit_test_setup(test_edge_wide, setup),
+        cmocka_unit_test_setup(test_ekt_table, setup),
+        cmocka_unit_test_setup(test_fe_wide, setup),
+        cmocka_unit_test_setup(test_capture_overflow, setup),
+        cmocka_unit_test_setup(test_bus_decode, setup),
     };
     /* FG_TEST_FILTER=test_cm*: only the matching tests (while iterating) */
     if (getenv("FG_TEST_FILTER")) cmocka_set_test_filter(getenv("FG_TEST_FILTER"));

@@ -83,6 +83,9 @@ int fg_hw_ekt_pop_desc(fg_host *h, int pkq, fg_hw_desc *d) {
 }
 
 int fg_hw_frontend_write(fg_host *h, uint32_t offset, uint32_t data) {
+    /* beyond the aperture window the address would land in the next window */
+    if (offset >= FG_WIN_BYTES)
+        return fg_host_fail(h, "frontend write: offset 0x%x outside the 0x%x-byte aperture", offset, FG_WIN_BYTES);
     return fg_host_write(h, FG_WIN_AP + (offset & ~3u), data);
 }
 

@@ -43,7 +43,8 @@ int fg_hw_ekt_pop_desc(fg_host *h, int pkq, fg_hw_desc *d);
 
 /* A front-end write of data to the address AP_BASE + offset (the doorbell
  * aperture window); with AP_BASE = CFG_BASE (the reset values) offset
- * id << stride rings doorbell id. */
+ * id << stride rings doorbell id; an offset beyond the window (FG_WIN_BYTES)
+ * is refused. */
 int fg_hw_frontend_write(fg_host *h, uint32_t offset, uint32_t data);
 int fg_hw_ring(fg_host *h, unsigned id);
 
