@@ -77,35 +77,65 @@ module cm_cpu_central #(
   // The threshold compares without the sum's carry chain in front of them
   // (issue 11: timing).  Registers hold the distances of the running totals
   // from tH and tL (dh = tH - tot, dl = tL - tot, signed), counted down by
-  // each cycle's stall bits (one carry chain each); the compares use them
-  // clipped to 0..P + 1, which takes a few LUTs (no carry chain: a set bit
-  // above RMW means more than P + 1, the rest is a compare of RMW + 1 bits):
-  //   sum >= tH  <=>  pop >= clip(tH - tot)      (0 once tot >= tH)
-  //   sum <  tL  <=>  pop <  clip(tL - tot)      (0 once tot >= tL)
-  // with pop (<= P) this cycle's stall bits; the same decisions as comparing
-  // the sums.  (Clipped distances recomputed from the sum every cycle, the
-  // design before, put add -> compare -> subtract -> compare in series: 84.1
-  // MHz.)
+  // each cycle's stall bits (one carry chain each), so that
+  //   sum >= tH  <=>  pop >= dh      sum < tL  <=>  pop < dl
+  // with pop (0..P) this cycle's count of stall bits.  Beside each distance a
+  // flag register, "far", says which of two ranges it lies in: set, the
+  // distance is above P (no count reaches it); clear, it is at most 2P (it
+  // fits the low RMW + 1 bits when not negative).  The flag is the previous
+  // cycle's distance compared with 2P (a constant compare of a register: no
+  // port and no carry chain in front of it), which bounds this cycle's both
+  // ways since a cycle takes off 0..P.  The compare is then the sign bit, the
+  // flag and a match of the low bits against the count's thermometer code
+  // ("at least v bits set", AND/OR logic of the stall bits: no adder, no
+  // carry chain on the port's path):
+  //   pop >= d  <=>  !far && (d < 0 || OR over v in 0..P of (d == v && pop >= v)).
+  // (Before: the distances clipped to 0..P + 1 by LUTs, the clip's OR of the
+  // high bits in front of a compare with the count: 104.28 / 99.38 / 106.78
+  // MHz at seeds 1 / 2 / 3; the clipped distances as registers of their own
+  // put the stall port -> count -> subtract -> clip in series: 96.87 at seed
+  // 2; the far flags with a compare of the count (a carry chain behind the
+  // count's adders): 90.20 at seed 1.  And before those, clipped distances
+  // recomputed from the sum every cycle, add -> compare -> subtract ->
+  // compare: 84.1 MHz.)
   localparam int RMW = $clog2(P + 2);
   localparam int DW  = SW + 1;
-  localparam logic [RMW-1:0] RMAX = RMW'(P + 1);
-  localparam logic [DW-1:0]  DH0 = DW'(TH_CNT), DL0 = DW'(TL_CNT);
-  function automatic logic [RMW-1:0] clip(input logic [DW-1:0] d);
-    clip = d[DW-1] ? '0 : ((|d[DW-2:RMW+1] || d[RMW:0] > (RMW+1)'(RMAX)) ? RMAX : d[RMW-1:0]);
+  localparam logic [DW-1:0] DH0 = DW'(TH_CNT), DL0 = DW'(TL_CNT);
+  localparam logic [DW-1:0] NEAR = DW'(2 * P);  // the far flag's bound
+  function automatic logic far(input logic [DW-1:0] d);
+    far = !d[DW-1] && d > NEAR;
+  endfunction
+  // bit v: at least v of the P bits set (bit 0 always)
+  function automatic logic [P:0] atleast(input logic [P-1:0] s);
+    atleast    = '0;
+    atleast[0] = 1'b1;
+    for (int i = 0; i < P; i++)
+      for (int v = P; v >= 1; v--) atleast[v] = atleast[v] | (atleast[v-1] & s[i]);
+  endfunction
+  // pop >= d, with th = atleast(the bits) and f the far flag of d
+  function automatic logic pop_ge(input logic [P:0] th, input logic [DW-1:0] d, input logic f);
+    logic m;
+    m = 1'b0;
+    for (int v = 0; v <= P; v++) m = m | (th[v] & (d[RMW:0] == (RMW+1)'(v)));
+    pop_ge = !f && (d[DW-1] || m);
   endfunction
 
   logic [DW-1:0]  dh_mc_q, dh_net_q, dl_mc_q, dl_net_q;  // tH - tot_*_q, tL - tot_*_q (signed)
+  logic           fh_mc_q, fh_net_q, fl_mc_q, fl_net_q;  // their far flags
   logic [RMW-1:0] pop_mc, pop_net;
+  logic [P:0]     th_mc, th_net;
 
   assign pop_mc  = RMW'($countones(stall_mc_i));
   assign pop_net = RMW'($countones(stall_net_i));
+  assign th_mc   = atleast(stall_mc_i);
+  assign th_net  = atleast(stall_net_i);
   assign sum_mc  = tot_mc_q  + SW'(pop_mc);
   assign sum_net = tot_net_q + SW'(pop_net);
 
   assign end_o   = (cnt_q == LAST);
-  assign mc_hi   = (pop_mc  >= clip(dh_mc_q));
-  assign net_hi  = (pop_net >= clip(dh_net_q));
-  assign both_lo = (pop_mc < clip(dl_mc_q)) && (pop_net < clip(dl_net_q));
+  assign mc_hi   = pop_ge(th_mc,  dh_mc_q,  fh_mc_q);
+  assign net_hi  = pop_ge(th_net, dh_net_q, fh_net_q);
+  assign both_lo = !pop_ge(th_mc, dl_mc_q, fl_mc_q) && !pop_ge(th_net, dl_net_q, fl_net_q);
   assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
 
   always_comb begin
@@ -151,6 +181,10 @@ module cm_cpu_central #(
       dh_net_q  <= DH0;
       dl_mc_q   <= DL0;
       dl_net_q  <= DL0;
+      fh_mc_q   <= far(DH0);
+      fh_net_q  <= far(DH0);
+      fl_mc_q   <= far(DL0);
+      fl_net_q  <= far(DL0);
       lim_q  <= MAXL;
       dec_q  <= cm_pkg::CM_DEC_HOLD;
       smc_q  <= '0;
@@ -163,6 +197,10 @@ module cm_cpu_central #(
       dh_net_q  <= end_o ? DH0 : dh_net_q - DW'(pop_net);
       dl_mc_q   <= end_o ? DL0 : dl_mc_q  - DW'(pop_mc);
       dl_net_q  <= end_o ? DL0 : dl_net_q - DW'(pop_net);
+      fh_mc_q   <= far(end_o ? DH0 : dh_mc_q);
+      fh_net_q  <= far(end_o ? DH0 : dh_net_q);
+      fl_mc_q   <= far(end_o ? DL0 : dl_mc_q);
+      fl_net_q  <= far(end_o ? DL0 : dl_net_q);
       lim_q <= lim_d;
       if (end_o) begin
         dec_q  <= dec_d;
@@ -187,6 +225,12 @@ module cm_cpu_central #(
       `FG_ASSERT(cpu_distances_track_totals,
                  dh_mc_q == DH0 - DW'(tot_mc_q) && dh_net_q == DH0 - DW'(tot_net_q) &&
                  dl_mc_q == DL0 - DW'(tot_mc_q) && dl_net_q == DL0 - DW'(tot_net_q))
+      // a far flag: its distance above P when set, at most 2P when clear
+      `FG_ASSERT(cpu_far_flags_bound_distances,
+                 (fh_mc_q  ? $signed(dh_mc_q)  > $signed(DW'(P)) : $signed(dh_mc_q)  <= $signed(NEAR)) &&
+                 (fh_net_q ? $signed(dh_net_q) > $signed(DW'(P)) : $signed(dh_net_q) <= $signed(NEAR)) &&
+                 (fl_mc_q  ? $signed(dl_mc_q)  > $signed(DW'(P)) : $signed(dl_mc_q)  <= $signed(NEAR)) &&
+                 (fl_net_q ? $signed(dl_net_q) > $signed(DW'(P)) : $signed(dl_net_q) <= $signed(NEAR)))
       `FG_ASSERT(cpu_decision_legal, dec_q != 2'd3)
     end
   end
