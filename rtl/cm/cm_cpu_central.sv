@@ -41,7 +41,7 @@ module cm_cpu_central #(
   input  logic [P-1:0]      stall_net_i,  // per partition: a stallnet cycle
   input  logic [1:0]        mode_i,
   output logic              end_o,    // last cycle of the interval
-  output logic [LW-1:0]     lim_q_o,
+  output logic [LW-1:0]     lim_q_o,  // a function of registers (below)
   output logic [1:0]        dec_q_o,  // last decision
   output logic [STW-1:0]    stall_mc_q_o,
   output logic [STW-1:0]    stall_net_q_o
@@ -67,7 +67,7 @@ module cm_cpu_central #(
   localparam logic [STW-1:0] STMAX = '1;
 
   logic [CW-1:0]  cnt_q;
-  logic [LW-1:0]  lim_q, lim_d;
+  logic [LW-1:0]  lim;
   `FG_ENUM(cm_pkg, cm_dec_e) dec_q, dec_d;
   logic [STW-1:0] smc_q, snet_q;
   logic [SW-1:0]  tot_mc_q, tot_net_q;   // the interval's sums before this cycle
@@ -138,20 +138,29 @@ module cm_cpu_central #(
   assign both_lo = !pop_ge(th_mc, dl_mc_q, fl_mc_q) && !pop_ge(th_net, dl_net_q, fl_net_q);
   assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
 
+  // The CM-CPU limit one step down / up from l (Sec. 4.1)
+  function automatic logic [LW-1:0] step_dn(input logic [LW-1:0] l);
+    step_dn = (l > FINEL) ? l - LW'(2) : ((l > LW'(1)) ? l - LW'(1) : l);
+  endfunction
+  function automatic logic [LW-1:0] step_up(input logic [LW-1:0] l);
+    step_up = (l < FINEL) ? l + LW'(1) : ((l + LW'(2) > MAXL) ? MAXL : l + LW'(2));
+  endfunction
+
+  // The limit as the registers of the last edge give it (issue 11: timing):
+  // the decision of the interval-end cycle goes into dec_q and is applied
+  // after the edge, to the limit before it (base_q) and its two steps
+  // (dn_q, up_q, registered beside it), together with that edge's mode and
+  // interval end.  The same value in every cycle as a limit register
+  // updated at the edge (mode not CM-CPU: MAXW; else at the interval end a
+  // step down / up by the decision), without the stall port -> decision ->
+  // step -> register path (99.38 MHz at seed 2 with it).
+  logic [LW-1:0] base_q, dn_q, up_q;
+  logic          cpu_q, end_q;
   always_comb begin
-    lim_d = lim_q;
-    if (mode_i != cm_pkg::CM_MODE_CPU) begin
-      lim_d = MAXL;
-    end else if (end_o) begin
-      if (dec_d == cm_pkg::CM_DEC_DOWN) begin
-        if (lim_q > FINEL) lim_d = lim_q - LW'(2);
-        else if (lim_q > LW'(1)) lim_d = lim_q - LW'(1);
-      end else if (dec_d == cm_pkg::CM_DEC_UP) begin
-        if (lim_q < FINEL) lim_d = lim_q + LW'(1);
-        else if (lim_q + LW'(2) > MAXL) lim_d = MAXL;
-        else lim_d = lim_q + LW'(2);
-      end
-    end
+    if (!cpu_q) lim = MAXL;
+    else if (end_q && dec_q == cm_pkg::CM_DEC_DOWN) lim = dn_q;
+    else if (end_q && dec_q == cm_pkg::CM_DEC_UP) lim = up_q;
+    else lim = base_q;
   end
 
   // Statistics registers of STW bits (13 as in the paper): when P x INTERVAL
@@ -167,7 +176,7 @@ module cm_cpu_central #(
     assign snet_st = STW'(sum_net);
   end
 
-  assign lim_q_o       = lim_q;
+  assign lim_q_o       = lim;
   assign dec_q_o       = dec_q;
   assign stall_mc_q_o  = smc_q;
   assign stall_net_q_o = snet_q;
@@ -185,7 +194,11 @@ module cm_cpu_central #(
       fh_net_q  <= far(DH0);
       fl_mc_q   <= far(DL0);
       fl_net_q  <= far(DL0);
-      lim_q  <= MAXL;
+      base_q <= MAXL;
+      dn_q   <= step_dn(MAXL);
+      up_q   <= step_up(MAXL);
+      cpu_q  <= 1'b0;
+      end_q  <= 1'b0;
       dec_q  <= cm_pkg::CM_DEC_HOLD;
       smc_q  <= '0;
       snet_q <= '0;
@@ -201,7 +214,11 @@ module cm_cpu_central #(
       fh_net_q  <= far(end_o ? DH0 : dh_net_q);
       fl_mc_q   <= far(end_o ? DL0 : dl_mc_q);
       fl_net_q  <= far(end_o ? DL0 : dl_net_q);
-      lim_q <= lim_d;
+      base_q <= lim;
+      dn_q   <= step_dn(lim);
+      up_q   <= step_up(lim);
+      cpu_q  <= (mode_i == cm_pkg::CM_MODE_CPU);
+      end_q  <= end_o;
       if (end_o) begin
         dec_q  <= dec_d;
         smc_q  <= smc_st;
@@ -215,8 +232,9 @@ module cm_cpu_central #(
   // MAXW's parity, steps up from FINE those of FINE's.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      `FG_ASSERT(cpu_limit_in_range, lim_q >= LW'(1) && lim_q <= MAXL)
-      `FG_ASSERT(cpu_limit_legal_step, lim_q <= FINEL || lim_q[0] == FINEL[0] || lim_q[0] == MAXL[0])
+      `FG_ASSERT(cpu_limit_in_range, lim >= LW'(1) && lim <= MAXL)
+      `FG_ASSERT(cpu_limit_legal_step, lim <= FINEL || lim[0] == FINEL[0] || lim[0] == MAXL[0])
+      `FG_ASSERT(cpu_limit_steps_track, dn_q == step_dn(base_q) && up_q == step_up(base_q))
       `FG_ASSERT(cpu_interval_counter_in_range, 32'(cnt_q) <= INTERVAL - 1)
       // before the interval's last cycle, at most P stalls per elapsed cycle
       // (so the sums never wrap: P x INTERVAL fits SW bits)
