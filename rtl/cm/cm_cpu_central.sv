@@ -138,12 +138,15 @@ module cm_cpu_central #(
   assign both_lo = !pop_ge(th_mc, dl_mc_q, fl_mc_q) && !pop_ge(th_net, dl_net_q, fl_net_q);
   assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
 
-  // The CM-CPU limit one step down / up from l (Sec. 4.1)
+  // The CM-CPU limit one step down / up from l (Sec. 4.1); the clamp at
+  // MAXW compares l itself with a constant (l + 2 > MAXW: l > MAXW - 2, and
+  // MAXW >= 4 by g_chk_maxw), no add before it
+  localparam logic [LW-1:0] UP_CLAMP_AT = LW'(MAXW - 2);
   function automatic logic [LW-1:0] step_dn(input logic [LW-1:0] l);
     step_dn = (l > FINEL) ? l - LW'(2) : ((l > LW'(1)) ? l - LW'(1) : l);
   endfunction
   function automatic logic [LW-1:0] step_up(input logic [LW-1:0] l);
-    step_up = (l < FINEL) ? l + LW'(1) : ((l + LW'(2) > MAXL) ? MAXL : l + LW'(2));
+    step_up = (l < FINEL) ? l + LW'(1) : ((l > UP_CLAMP_AT) ? MAXL : l + LW'(2));
   endfunction
 
   // The limit as the registers of the last edge give it (issue 11: timing):
