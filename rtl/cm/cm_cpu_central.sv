@@ -68,7 +68,8 @@ module cm_cpu_central #(
 
   logic [CW-1:0]  cnt_q;
   logic [LW-1:0]  lim;
-  `FG_ENUM(cm_pkg, cm_dec_e) dec_q, dec_d;
+  `FG_ENUM(cm_pkg, cm_dec_e) dec_q;
+  logic           dec_dn_q, dec_up_q;  // the last interval end's decision bits (below)
   logic [STW-1:0] smc_q, snet_q;
   logic [SW-1:0]  tot_mc_q, tot_net_q;   // the interval's sums before this cycle
   logic [SW-1:0]  sum_mc, sum_net;        // ... with this cycle's stalls
@@ -136,7 +137,14 @@ module cm_cpu_central #(
   assign mc_hi   = pop_ge(th_mc,  dh_mc_q,  fh_mc_q);
   assign net_hi  = pop_ge(th_net, dh_net_q, fh_net_q);
   assign both_lo = !pop_ge(th_mc, dl_mc_q, fl_mc_q) && !pop_ge(th_net, dl_net_q, fl_net_q);
-  assign dec_d   = (mc_hi || net_hi) ? cm_pkg::CM_DEC_DOWN : (both_lo ? cm_pkg::CM_DEC_UP : cm_pkg::CM_DEC_HOLD);
+  // The decision is registered as its two bits, each from its own compares
+  // (no gate of one behind the other): both low excludes either high, since
+  // tL <= tH (an assertion below), so DOWN = high, UP = both low.
+  always_comb begin
+    if (dec_dn_q) dec_q = cm_pkg::CM_DEC_DOWN;
+    else if (dec_up_q) dec_q = cm_pkg::CM_DEC_UP;
+    else dec_q = cm_pkg::CM_DEC_HOLD;
+  end
 
   // The CM-CPU limit one step down / up from l (Sec. 4.1); the clamp at
   // MAXW compares l itself with a constant (l + 2 > MAXW: l > MAXW - 2, and
@@ -202,7 +210,8 @@ module cm_cpu_central #(
       up_q   <= step_up(MAXL);
       cpu_q  <= 1'b0;
       end_q  <= 1'b0;
-      dec_q  <= cm_pkg::CM_DEC_HOLD;
+      dec_dn_q <= 1'b0;
+      dec_up_q <= 1'b0;
       smc_q  <= '0;
       snet_q <= '0;
     end else begin
@@ -223,7 +232,8 @@ module cm_cpu_central #(
       cpu_q  <= (mode_i == cm_pkg::CM_MODE_CPU);
       end_q  <= end_o;
       if (end_o) begin
-        dec_q  <= dec_d;
+        dec_dn_q <= mc_hi || net_hi;
+        dec_up_q <= both_lo;
         smc_q  <= smc_st;
         snet_q <= snet_st;
       end
@@ -253,6 +263,7 @@ module cm_cpu_central #(
                  (fl_mc_q  ? $signed(dl_mc_q)  > $signed(DW'(P)) : $signed(dl_mc_q)  <= $signed(NEAR)) &&
                  (fl_net_q ? $signed(dl_net_q) > $signed(DW'(P)) : $signed(dl_net_q) <= $signed(NEAR)))
       `FG_ASSERT(cpu_decision_legal, dec_q != 2'd3)
+      `FG_ASSERT(cpu_low_excludes_high, !(both_lo && (mc_hi || net_hi)))
     end
   end
 
