@@ -8,7 +8,7 @@
 // stall bit of a cycle is added as it arrives (one P-input population count
 // into a running total, issue 11: no P-way adder tree in the interval-end
 // cycle), which gives the same sums, since a partition's count never
-// saturates within an interval.  At the last cycle of every interval it
+// saturates within an interval.  At the last cycle of every interval it compares
 // them with INTERVAL*tH and INTERVAL*tL in integer arithmetic (thresholds are
 // given in quarters of a stall per cycle: TH_Q4 = 4 -> tH = 1, TL_Q4 = 1 ->
 // tL = 0.25):
