@@ -11,18 +11,22 @@
 //            to 2^SGW - 1, level, stay count, valid bits, kernel boundary)
 //            and its table row; the levels one above and one below
 //   stage B (registers): the row's three entries the decision reads (current
-//            level, one above, one below) and whether they are valid; 3 x
-//            sample; Part-1's level and, from it, the three outcomes Part-2
-//            chooses from (raise, refuse to lower, Part-1's level), each with
-//            the exploration and the mode applied; the level as a one-hot
+//            level, one above, one below), the neighbours' as the values that
+//            make their Part-2 compare false where Part-2 may not use them
+//            (no valid neighbour, nothing to refuse), and whether the current
+//            one is valid; 3 x sample; Part-1's level and, from it, the three
+//            outcomes Part-2 chooses from (raise, refuse to lower, Part-1's
+//            level), each with the exploration and the mode applied; the
+//            level as a one-hot
 //   stage M (registers): the updated average of the current level (cur) and
 //            the neighbours' averages with k folded in (avg[up] + k,
 //            avg[low] - k): three adders side by side
-//   stage C (registers): the two Part-2 compares and the choice of outcome,
-//            registered with the valid bits, the table write (cur at the
-//            level's entry) and a one-hot of the core (out_*), so that the
-//            commit into the core's registers (C destinations) is a stage of
-//            its own
+//   stage C (registers): the two Part-2 compares and the choice of outcome
+//            by their carries alone (no valid bit after the carry chains:
+//            104.28 MHz at seed 1 with them, issue 11), registered with the
+//            valid bits, the table write (cur at the level's entry) and a
+//            one-hot of the core (out_*), so that the commit into the core's
+//            registers (C destinations) is a stage of its own
 //
 // Moving average (Sec. 4.2): new = 0.25 old + 0.75 sample
 //   = floor((old + 3 sample) / 4)  (shift/add; result <= 2047, fits SGW bits);
@@ -124,7 +128,7 @@ module cm_bal_decide #(
   // ---------------------------------------------------------------- stage B
   logic [SGW-1:0]  b_ecur_d, b_eup_d, b_elo_d;
   logic [MW-1:0]   b_s3_d;
-  logic            b_vcur_d, b_has_lo_d, b_has_up_d, b_keep_ok_d;
+  logic            b_vcur_d, b_has_lo_d, b_has_up_d, b_keep_ok_d;  // has_*, keep_ok: gate the entries
   logic [LIW-1:0]  b_o_up_d;                 // Part-2 raises: the level (stay 0, why P2UP)
   logic [OW-1:0]   b_o_keep_d, b_o_p1_d;     // Part-2 refuses to lower; Part-1 stands
   logic [NLVL-1:0] b_loh_d;
@@ -135,8 +139,6 @@ module cm_bal_decide #(
     logic [2:0]     why_p1, x_why;  // cm_pkg::cm_why_e codes
     logic [XW-1:0]  stay_kept;
     b_ecur_d    = ent(a_row_q, a_lvl_q);
-    b_eup_d     = (a_lvl_q != TOP) ? ent(a_row_q, a_lup_q) : '0;
-    b_elo_d     = (a_lvl_q != '0) ? ent(a_row_q, a_llo_q) : '0;
     b_s3_d      = MW'(a_s_q) + (MW'(a_s_q) << 1);
     b_vcur_d    = a_valid_q[a_lvl_q];
     b_has_lo_d  = !a_kb_q && (a_lvl_q != '0) && a_valid_q[a_llo_q];
@@ -152,6 +154,13 @@ module cm_bal_decide #(
       if (a_lvl_q == LIW'(e)) xup = (32'(LEVELS[8*e +: LW]) < EXPLORE_WARPS) && (e != NLVL - 1);
     why_p1      = (p1 == a_lvl_q) ? cm_pkg::CM_WHY_HOLD : ((p1 < a_lvl_q) ? cm_pkg::CM_WHY_DOWN : cm_pkg::CM_WHY_UP);
     b_keep_ok_d = (dec_i == cm_pkg::CM_DEC_DOWN) && (p1 != a_lvl_q);  // a refusal needs a step down to refuse
+    // Part-2 reads a neighbour only when it is valid (footnote 11), and
+    // refuses to lower only when Part-1 lowers.  Otherwise the neighbour's
+    // entry is replaced by one that fails its compare in stage C: above,
+    // 2^SGW - 1 (cur - avg[up] > k needs cur > 2^SGW - 1 + k: never); below,
+    // 0 (avg[low] - cur > k needs -k > cur >= 0: never).
+    b_eup_d     = b_has_up_d ? ent(a_row_q, a_lup_q) : '1;
+    b_elo_d     = (b_has_lo_d && b_keep_ok_d) ? ent(a_row_q, a_llo_q) : '0;
     // The outcomes, with the exploration and the mode applied.  Raising never
     // stays at the level; refusing to lower always does, and Part-1 does when
     // it holds.  Staying for the EXPLORE_N-th interval in a row explores: one
@@ -167,7 +176,7 @@ module cm_bal_decide #(
                                   : {bal_i ? a_lvl_q : TOP, stay_kept, cm_pkg::CM_WHY_HOLD};
   end
 
-  logic            b_v_q, b_kb_q, b_vcur_q, b_has_lo_q, b_has_up_q, b_keep_ok_q;
+  logic            b_v_q, b_kb_q, b_vcur_q;
   logic [CIW-1:0]  b_c_q;
   logic [SGW-1:0]  b_s_q, b_ecur_q, b_eup_q, b_elo_q;
   logic [MW-1:0]   b_s3_q;
@@ -187,7 +196,7 @@ module cm_bal_decide #(
     m_lok_d = DW'(b_elo_q) - DW'(k_i);
   end
 
-  logic            m_v_q, m_kb_q, m_has_lo_q, m_has_up_q, m_keep_ok_q;
+  logic            m_v_q, m_kb_q;
   logic [CIW-1:0]  m_c_q;
   logic [SGW-1:0]  m_cur_q;
   logic [MW-1:0]   m_upk_q;
@@ -204,11 +213,11 @@ module cm_bal_decide #(
   logic [XW-1:0]   c_stay_d;
   logic [NLVL-1:0] c_valid_d;
   always_comb begin
-    p2_up   = m_has_up_q && (MW'(m_cur_q) > m_upk_q);
-    p2_keep = m_has_lo_q && ($signed(m_lok_q) > $signed(DW'(m_cur_q)));
+    p2_up   = MW'(m_cur_q) > m_upk_q;                        // 0 without a valid upper entry
+    p2_keep = $signed(m_lok_q) > $signed(DW'(m_cur_q));      // 0 unless Part-2 may refuse
     upd     = bal_i && !m_kb_q;
     if (p2_up) {c_lvl_d, c_stay_d, c_why_d} = {m_o_up_q, XW'(0), cm_pkg::CM_WHY_P2UP};    // raise (overrides Part-1)
-    else if (m_keep_ok_q && p2_keep) {c_lvl_d, c_stay_d, c_why_d} = m_o_keep_q; // refuse to lower
+    else if (p2_keep) {c_lvl_d, c_stay_d, c_why_d} = m_o_keep_q;                  // refuse to lower
     else {c_lvl_d, c_stay_d, c_why_d} = m_o_p1_q;                              // Part-1
     c_valid_d = m_kb_q ? '0 : (m_valid_q | (upd ? m_loh_q : '0));
   end
@@ -269,9 +278,6 @@ module cm_bal_decide #(
     b_eup_q     <= b_eup_d;
     b_elo_q     <= b_elo_d;
     b_vcur_q    <= b_vcur_d;
-    b_has_lo_q  <= b_has_lo_d;
-    b_has_up_q  <= b_has_up_d;
-    b_keep_ok_q <= b_keep_ok_d;
     b_o_up_q    <= b_o_up_d;
     b_o_keep_q  <= b_o_keep_d;
     b_o_p1_q    <= b_o_p1_d;
@@ -282,9 +288,6 @@ module cm_bal_decide #(
     m_cur_q     <= m_cur_d;
     m_upk_q     <= m_upk_d;
     m_lok_q     <= m_lok_d;
-    m_has_lo_q  <= b_has_lo_q;
-    m_has_up_q  <= b_has_up_q;
-    m_keep_ok_q <= b_keep_ok_q;
     m_o_up_q    <= b_o_up_q;
     m_o_keep_q  <= b_o_keep_q;
     m_o_p1_q    <= b_o_p1_q;
