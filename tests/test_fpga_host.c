@@ -553,24 +553,28 @@ static void test_bus_decode(void **state) {
     }
 }
 
+/* A kernel's fields into the EKT's command registers, each through set
+ * (op_set, or op_set_diff to skip the ones that already hold). */
+static void ekt_kernel_fields(const fg_hw_kernel *k, void (*set)(win_t *, const char *, uint64_t)) {
+    set(&W_EKT, "cmd_kernel_ptr_i", k->kernel_ptr);
+    set(&W_EKT, "cmd_param_base_i", k->param_base);
+    set(&W_EKT, "cmd_param_size_i", k->param_size);
+    set(&W_EKT, "cmd_param_end_i", k->param_end);
+    set(&W_EKT, "cmd_grid_x_i", k->grid[0]);
+    set(&W_EKT, "cmd_grid_y_i", k->grid[1]);
+    set(&W_EKT, "cmd_grid_z_i", k->grid[2]);
+    set(&W_EKT, "cmd_block_x_i", k->block[0]);
+    set(&W_EKT, "cmd_block_y_i", k->block[1]);
+    set(&W_EKT, "cmd_block_z_i", k->block[2]);
+    set(&W_EKT, "cmd_shmem_i", k->shmem);
+    set(&W_EKT, "cmd_prio_i", k->prio);
+    set(&W_EKT, "cmd_max_events_i", k->max_events);
+}
+
 static void ekt_cmd(unsigned op, unsigned id, const fg_hw_kernel *k) {
     op_set(&W_EKT, "cmd_op_i", op);
     op_set(&W_EKT, "cmd_id_i", id);
-    if (k) {
-        op_set(&W_EKT, "cmd_kernel_ptr_i", k->kernel_ptr);
-        op_set(&W_EKT, "cmd_param_base_i", k->param_base);
-        op_set(&W_EKT, "cmd_param_size_i", k->param_size);
-        op_set(&W_EKT, "cmd_param_end_i", k->param_end);
-        op_set(&W_EKT, "cmd_grid_x_i", k->grid[0]);
-        op_set(&W_EKT, "cmd_grid_y_i", k->grid[1]);
-        op_set(&W_EKT, "cmd_grid_z_i", k->grid[2]);
-        op_set(&W_EKT, "cmd_block_x_i", k->block[0]);
-        op_set(&W_EKT, "cmd_block_y_i", k->block[1]);
-        op_set(&W_EKT, "cmd_block_z_i", k->block[2]);
-        op_set(&W_EKT, "cmd_shmem_i", k->shmem);
-        op_set(&W_EKT, "cmd_prio_i", k->prio);
-        op_set(&W_EKT, "cmd_max_events_i", k->max_events);
-    }
+    if (k) ekt_kernel_fields(k, op_set);
     op_strobe(&W_EKT, FGR_EKT_CTRL_CMD_VALID);
     check_edge(); /* the response is on rsp_* (compared), then popped */
     op_strobe(&W_EKT, FGR_EKT_CTRL_RSP_READY);
@@ -1169,19 +1173,6 @@ static void test_edge_wide(void **state) {
  * coverage, docs/COVERAGE.md says what each test drives); every value still
  * compared with the twins. */
 
-static void ekt_kernel_diff(const fg_hw_kernel *k) {
-    op_set_diff(&W_EKT, "cmd_kernel_ptr_i", k->kernel_ptr);
-    op_set_diff(&W_EKT, "cmd_param_base_i", k->param_base);
-    op_set_diff(&W_EKT, "cmd_param_size_i", k->param_size);
-    op_set_diff(&W_EKT, "cmd_param_end_i", k->param_end);
-    static const char *const dn[6] = {"cmd_grid_x_i",  "cmd_grid_y_i",  "cmd_grid_z_i",
-                                      "cmd_block_x_i", "cmd_block_y_i", "cmd_block_z_i"};
-    for (int i = 0; i < 6; i++) op_set_diff(&W_EKT, dn[i], i < 3 ? k->grid[i] : k->block[i - 3]);
-    op_set_diff(&W_EKT, "cmd_shmem_i", k->shmem);
-    op_set_diff(&W_EKT, "cmd_prio_i", k->prio);
-    op_set_diff(&W_EKT, "cmd_max_events_i", k->max_events);
-}
-
 /* One EKT command with the held fields, its response popped: the twin's
  * status checked here, the FPGA's window compared by the caller now and then
  * (REGISTERED and the last response), to spare UART round trips. */
@@ -1217,7 +1208,7 @@ static void test_ekt_table(void **state) {
                           .param_end = pb[id % 3] + 6, .grid = {1, 1, 1},
                           .block = {wd[id][0], wd[id][1], wd[id][2]}, .shmem = id & 1 ? 0xaaaa : 0x5555,
                           .prio = id & 3, .max_events = 4};
-        ekt_kernel_diff(&k);
+        ekt_kernel_fields(&k, op_set_diff);
         ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_OK, 0); /* -> id (compared in pop_desc) */
         op_frontend(id << 3, id);
         pop_desc(0, id); /* the single-warp descriptor, compared */
@@ -1227,7 +1218,7 @@ static void test_ekt_table(void **state) {
         fg_hw_kernel k = {.kernel_ptr = kp[p], .param_base = pb[p], .param_size = 0x10, .param_end = pb[p] + 0x30,
                           .grid = {2, yz[p], yz[(p + 1) % 3]}, .block = {64, yz[(p + 2) % 3], yz[p]},
                           .shmem = 0xffff, .prio = 3 - p, .max_events = 4};
-        ekt_kernel_diff(&k);
+        ekt_kernel_fields(&k, op_set_diff);
         ekt_cmd_held(EKT_OP_REG, 0, EKT_RSP_OK, 0);
         op_frontend(id << 3, ~id);
         pop_desc(1, id); /* the packet-queue descriptor, compared */
