@@ -9,7 +9,9 @@
 // reset in the first cycle and free afterwards.  Assumed, from the contract
 // (named a_*): the core names a free context only when it is one (free_slot_i
 // a slot of the core, holding no event warp or victim, not allocated in the
-// same cycle).  Nothing else is assumed.  The liveness statements are bounded
+// same cycle), and the RTL's own assumption pre_v_status_is_victims (the
+// core reports the bits of the warp in slot victim_o on v_left_i / v_bar_i /
+// v_ld_i where the controller reads them).  Nothing else is assumed.  The liveness statements are bounded
 // and hold under premises that the harness checks cycle by cycle (a counter
 // restarts when a premise does not hold), so they restrict no other property:
 //   P_DRAIN  the victim drains: from its D_DRAIN-th FLUSH cycle on, no
@@ -89,6 +91,9 @@ module edge_preempt_fv #(
   input logic              v_ibuf_i,
   input logic              v_imiss_i,
   input logic              v_ldok_i,
+  input logic              v_left_i,
+  input logic              v_bar_i,
+  input logic              v_ld_i,
   input logic              ev_exit_i,
   input logic [SLOT_W-1:0] ev_exit_slot_i
 );
@@ -350,8 +355,11 @@ module edge_preempt_fv #(
       cnt_start_pre_counts: assert (cnt_start_pre_o == sat32(f_csp_q, f_startp));
       cnt_resume_counts: assert (cnt_resume_o == sat32(f_cres_q, f_resume));
       cnt_abort_counts: assert (cnt_abort_o == sat16(f_cabort_q, 2'(f_abort)));
-      // victim_o changes only with a FLUSH
-      victim_only_by_flush: assert (f_flush || victim_o == f_vict_q);
+      // victim_o (the slot v_* describe) changes only at an edge taken in
+      // IDLE (a selection's step 4), so it is constant through FLUSH, SAVE
+      // and WAIT; a FLUSH names the slot victim_o showed the cycle before
+      victim_only_in_idle: assert (f_st_q == S_IDLE || victim_o == f_vict_q);
+      flush_names_victim: assert (!f_flush || cmd_slot_o == f_vict_q);
     end
   end
 endmodule

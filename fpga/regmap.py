@@ -79,15 +79,25 @@ FE_ACC = """  fg_fe_accept #(
 """
 
 
+# the preemption controller's victim-status inputs that are bits of its
+# per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md)
+PRE_VSTAT = """  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
+  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
+  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
+"""
+
+
 def clog2(n):
     return max(0, (n - 1).bit_length())
 
 
 # ------------------------------------------------------------------ model
 class Port:
-    def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False):
+    def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False,
+                 local=False):
         self.name, self.width, self.kind, self.role = name, width, kind, role
         self.ext, self.export = ext, export
+        self.local = local  # a link input driven inside the slice (acc_sv), not a slice port
         self.ready, self.rst, self.doc = ready, rst, doc
         self.words = (width + 31) // 32
         self.off = None   # word offset of the register (None: no register)
@@ -108,7 +118,8 @@ class Block:
     reads).  role of an input: reg (held level), valid (held until the
     block's ready), pulse (one cycle on the strobe; a multi-bit pulse gives
     its staged register value for that cycle, 0 otherwise), link (driven by
-    the top's glue, not by the host)."""
+    the top's glue, not by the host; local: by the slice's own glue, acc_sv,
+    from the block's other ports)."""
 
     def __init__(self, name, module, params, twin, doc, pfx, acc_sv="", mux="case"):
         self.name, self.module, self.params, self.twin, self.doc = name, module, params, twin, doc
@@ -378,7 +389,7 @@ def build():
     # ---- preemption controller (one per core)
     P = P_PRE
     nw, sw, rw = P["NW"], P["SLOT_W"], P["REGS_W"]
-    b = Block("edge_preempt", "edge_preempt", P, "edge_preempt.h", pfx="PRE", doc=
+    b = Block("edge_preempt", "edge_preempt", P, "edge_preempt.h", pfx="PRE", acc_sv=PRE_VSTAT, doc=
               "Warp preemption / flush controller of one SIMT core (EDGE IV-D); the host plays "
               "the core. LINK = 1: req_valid_i / req_regs_i come from the core's PEWT head and "
               "each START command starts the PEWT head (the system's wiring).")
@@ -400,6 +411,11 @@ def build():
     b.inp("w_ld_i", nw)
     for n in ("v_pipe_i", "v_sb_i", "v_ibuf_i", "v_imiss_i", "v_ldok_i"):
         b.inp(n, 1)
+    # the core's bits of the warp in slot victim_o, as the SIMT core muxes them
+    # (sim/simt/simt_edge_core.c): from the vectors the host writes
+    for n, d in (("v_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"),
+                 ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]")):
+        b.inp(n, 1, "link", local=True, doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
     b.out("cmd_o", 3, export=True)
@@ -722,6 +738,8 @@ def sv_slice(b):
              f"  input  logic [{A - 1}:0] addr_i", "  input  logic [31:0] wdata_i",
              "  output logic [31:0] rdata_o"]
     for p in b.ports:
+        if p.kind == "in" and p.role == "link" and p.local:
+            continue
         if p.kind == "in" and p.role == "link":
             ports.append(f"  input  logic {rng(p.width)}{p.name}")
         elif p.kind == "in" and p.ext:
@@ -741,7 +759,7 @@ def sv_slice(b):
         if p.kind == "in" and p.role == "valid" and p.ready is None:
             L.append(f"  logic b_{p.name}_acc;")
     for p in b.ports:
-        if p.kind == "in" and p.role == "link":
+        if p.kind == "in" and p.role == "link" and not p.local:
             L.append(f"  assign b_{p.name} = {p.name};")
         if p.kind == "out" and p.export:
             L.append(f"  assign {p.name} = b_{p.name};")
@@ -900,9 +918,13 @@ def doc_table(blocks):
             if p.kind.startswith("aux"):
                 what += f" (top glue: {p.doc})"
             L.append(f"| 0x{p.off * 4:03X} | `{reg_names(b)[p.name]}` | {p.width} | {acc} — {what} |")
-        links = [p.name for p in b.ports if p.kind == "in" and p.role == "link"]
+        links = [p.name for p in b.ports if p.kind == "in" and p.role == "link" and not p.local]
         if links:
             L.append(f"\nDriven by the top, not by a register: {', '.join('`' + n + '`' for n in links)}.")
+        for p in b.ports:
+            if p.kind == "in" and p.role == "link" and p.local:
+                L.append(f"\n`{p.name}` = `{p.doc}`: no register; the slice's glue, as the SIMT core "
+                         f"reports the warp in slot `victim_o`.")
     return "\n".join(L) + "\n"
 
 

@@ -6,6 +6,8 @@
 # results/fpga.json, keeping every other key.  `make fpga` includes it; an FPGA
 # top adds its own prerequisites to `fpga` (no recipe here).
 #   b_FPGA_PARAMS  K=V parameters (default: the RTL defaults)
+#   b_FPGA_SYNTH   extra synth_ecp5 options for that block (default none;
+#                  FPGA_SYNTH_FLAGS in the environment adds to every block)
 #   FPGA_SEEDS     nextpnr seeds (default 1; fmax_mhz is the lowest of them)
 #   FPGA_ONLY      run only these blocks (the others' entries stay)
 FPGA_BLOCKS += edge_doorbell edge_ekt edge_pewt edge_preempt fe_sched_queues fe_sched_queues_sys \
@@ -20,4 +22,4 @@ FPGA_JSON   ?= results/fpga.json
 fpga: fpga-blocks
 fpga-blocks: $(BUILD)/.deps
 	@FPGA_JSON=$(FPGA_JSON) python3 scripts/fpga_ooc.py \
-	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)")
+	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")

@@ -10,6 +10,11 @@ edge_preempt_TOP  := edge_preempt
 edge_preempt_SRCS := rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt.sv
 edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 edge_preempt_CONFIGS := w44
+# out of context without the PFU wide-LUT multiplexers (make fpga-blocks;
+# docs/FPGA_TIMING.md): ABC maps the slot sets' next-state functions onto
+# LUT7s whose sub-LUTs are mostly constants (2,114 of 7,521 LUT4), the block
+# then 8,505 TRELLIS_COMB at 100.06 MHz; with LUT4s only 5,668 at 102.5
+edge_preempt_FPGA_SYNTH := -nowidelut
 edge_preempt_w44_GPARAMS := NW=44 SLOT_W=6 REGS_W=7 CYC_W=12
 
 TWIN_SRCS  += sim/twin/edge_preempt.c

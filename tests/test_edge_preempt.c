@@ -359,6 +359,9 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
     in->v_ibuf_i = v->ibuf != 0;
     in->v_imiss_i = v->imiss != 0;
     in->v_ldok_i = v->ldok;
+    in->v_left_i = bitv(ex, (unsigned)o->victim_o) || !bitv(live, (unsigned)o->victim_o);
+    in->v_bar_i = bitv(bar, (unsigned)o->victim_o);
+    in->v_ld_i = bitv(ld, (unsigned)o->victim_o);
     in->req_valid_i = t->qn > 0;
     in->req_regs_i = t->qn ? t->q[0] : 0;
     in->free_ctx_i = t->k.ctx_ok && fs >= 0;
@@ -457,6 +460,10 @@ static void predict(tb_t *t) {
      * new block (after its warp exited) while it runs: it starts again */
     bool dist_hit = t->r_sel >= 1 && t->r_sel <= 4 && (in->w_alloc_i & t->r_elig) && !(in->w_alloc_i & busy0);
     bool loaded = false;
+    /* a selection's step 4, whatever the FSM does at this edge: its pick, the
+     * oldest / newest candidate, is victim_o from now on, unless the selection
+     * is void already (then victim_o stays) */
+    if (t->r_st == PRE_ST_IDLE && t->r_sel == 4 && !t->r_dist) t->r_victim = ref_pick(t, t->r_cand, t->r_newest);
     switch (t->r_st) {
     case PRE_ST_IDLE:
         if (in->req_valid_i && in->free_ctx_i) {
@@ -468,13 +475,12 @@ static void predict(tb_t *t) {
         } else if (in->req_valid_i && in->cfg_en_i) {
             bool start = t->r_sel == 0 || (t->r_sel == 1 && !t->r_elig);
             if (t->r_sel == SEL) {
-                /* the oldest / newest of the candidates, if it is still live and not exiting */
-                unsigned p = ref_pick(t, t->r_cand, t->r_newest);
+                /* the pick (victim_o since step 4), if it is still live and not exiting */
+                unsigned p = (unsigned)t->r_victim;
                 if (t->r_dist) t->s_seldist++;
-                if (bitv(in->w_live_i, p) && !bitv(in->w_exit_i, p) && !t->r_dist) {
+                if (!t->r_dist && bitv(in->w_live_i, p) && !bitv(in->w_exit_i, p)) {
                     t->x_cmd = PRE_CMD_FLUSH, t->x_slot = p, t->x_arg = in->cfg_opt_i;
                     t->r_st = PRE_ST_FLUSH;
-                    t->r_victim = p;
                     t->r_vstat = (bitv(in->w_bar_i, p) ? PRE_VS_BAR : 0) | (bitv(in->w_ld_i, p) ? PRE_VS_LOAD : 0);
                     t->r_opt = in->cfg_opt_i;
                     t->r_ereg = in->req_regs_i;

@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x1F619684u
+#define FG_MAP_HASH 0xA5D23BD2u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 

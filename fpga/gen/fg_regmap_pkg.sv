@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h1F619684;
+  localparam logic [31:0] MAP_HASH = 32'hA5D23BD2;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
   localparam int WIN_SYS = 0;

@@ -31,6 +31,9 @@ module fgr_edge_preempt (
   output logic b_v_ibuf_i,
   output logic b_v_imiss_i,
   output logic b_v_ldok_i,
+  input  logic b_v_left_i,
+  input  logic b_v_bar_i,
+  input  logic b_v_ld_i,
   output logic b_ev_exit_i,
   output logic [3:0] b_ev_exit_slot_i,
   input  logic [2:0] b_cmd_o,
@@ -273,4 +276,7 @@ module fgr_edge_preempt (
   logic unused_wdata;  // not every register is 32 bits wide
   assign unused_wdata = ^wdata_i;
   assign rdata_o = rdata_q;
+  // link inputs are driven by the top's glue; not read here
+  logic unused_links;
+  assign unused_links = ^{b_v_left_i, b_v_bar_i, b_v_ld_i};
 endmodule

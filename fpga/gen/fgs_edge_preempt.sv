@@ -38,6 +38,9 @@ module fgs_edge_preempt (
   logic b_v_ibuf_i;
   logic b_v_imiss_i;
   logic b_v_ldok_i;
+  logic b_v_left_i;
+  logic b_v_bar_i;
+  logic b_v_ld_i;
   logic [2:0] b_cmd_o;
   logic [3:0] b_cmd_slot_o;
   logic [3:0] b_cmd_arg_o;
@@ -83,6 +86,9 @@ module fgs_edge_preempt (
     .b_v_ibuf_i,
     .b_v_imiss_i,
     .b_v_ldok_i,
+    .b_v_left_i,
+    .b_v_bar_i,
+    .b_v_ld_i,
     .b_ev_exit_i(h_ev_exit_i),
     .b_ev_exit_slot_i(h_ev_exit_slot_i),
     .b_cmd_o,
@@ -101,6 +107,9 @@ module fgs_edge_preempt (
     .b_cnt_abort_o,
     .b_cnt_resume_o,
     .link_o);
+  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
+  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
+  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
   edge_preempt #(.NW(16), .SLOT_W(4), .REGS_W(7), .CYC_W(16)) u_blk (
     .clk_i,
     .rst_ni,
@@ -125,6 +134,9 @@ module fgs_edge_preempt (
     .v_ibuf_i(b_v_ibuf_i),
     .v_imiss_i(b_v_imiss_i),
     .v_ldok_i(b_v_ldok_i),
+    .v_left_i(b_v_left_i),
+    .v_bar_i(b_v_bar_i),
+    .v_ld_i(b_v_ld_i),
     .ev_exit_i(x_ev_exit_i),
     .ev_exit_slot_i(x_ev_exit_slot_i),
     .cmd_o(b_cmd_o),

@@ -30,9 +30,12 @@
 //             the group's 8 x 8 block of the age order: gw_q (one-hot), gany_q
 //   edge S+3  per pair of groups, which group winner is older: pair_q, one
 //             bit of the age order each, at the winners' positions
-//   edge S+4  the group whose winner beats every other group's: pick_q
-//   edge S+5  FLUSH(pick_q) when the request still waits with no free context,
-//             cfg_en_i is still set, pick_q is still live and not exiting,
+//   edge S+4  the group whose winner beats every other group's: the pick,
+//             loaded into victim_q / vidx_q, so victim_o names it and the
+//             core reports its status on v_* from here on
+//   edge S+5  FLUSH(pick) when the request still waits with no free context,
+//             cfg_en_i is still set, the pick is still live and not exiting
+//             (!v_left_i),
 //             and no warp eligible at S has been re-allocated at edges
 //             S+1..S+4 (its warp exited and a new block took the slot);
 //             otherwise back to the start (a new selection from this edge on)
@@ -42,11 +45,16 @@
 // among the candidates stays as it was after edge S, and the pick is the
 // oldest / newest candidate of edge S by it.  The group winners are
 // one-hot (S+3 reads the age order through one-hot AND-ORs: fewer LUTs than
-// through their indices, measured); the victim, the pick and the restore
+// through their indices, measured); the victim (= the pick) and the restore
 // slot are one-hot for the slot sets and carry a registered index besides,
-// through which the per-warp inputs and the commands' slot are read (a 64:1
-// mux from a register: fewer LUTs than the one-hot AND-OR here, measured,
-// and no one-hot encoder in front of the command port).
+// for the command port and victim_o (no one-hot encoder in front of either).
+//
+// The victim's per-warp bits come from the core on v_left_i / v_bar_i /
+// v_ld_i, beside v_pipe_i .. v_ldok_i: the core reports the status of the warp
+// in slot victim_o, which is the pick from edge S+4 on (issue 11: 64:1 muxes
+// of w_* at the victim's index in front of the FSM's command were the
+// block's critical path, 76.65 MHz; the core muxes its own per-warp state
+// for the other v_* already).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -104,6 +112,9 @@ module edge_preempt #(
   input  logic              v_ibuf_i,
   input  logic              v_imiss_i,
   input  logic              v_ldok_i,
+  input  logic              v_left_i,            // exited or exiting: w_exit_i or !w_live_i of that slot
+  input  logic              v_bar_i,             // w_bar_i of that slot
+  input  logic              v_ld_i,              // w_ld_i of that slot
   // event warp exits
   input  logic              ev_exit_i,
   input  logic [SLOT_W-1:0] ev_exit_slot_i,
@@ -141,6 +152,7 @@ module edge_preempt #(
   localparam int NG    = (NW + G - 1) / G;
   localparam int NWP   = NG * G;              // slots padded to whole groups
   localparam logic [2:0] SEL_LAST = 3'd5;
+  `FG_ASSERT_PARAM(g_chk_g, G == 8, "edge_preempt: the tournament's step S+3 is written for groups of 8")
 
   // -------------------------------------------------------------- helpers
   function automatic logic [15:0] sat16(input logic [15:0] c, input logic [1:0] n);
@@ -177,11 +189,9 @@ module edge_preempt #(
   logic [NWP-1:0]    gw_q;            // per group: its winner, one-hot
   logic [NG-1:0]     gany_q;          // per group: has a candidate
   logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
-  logic [NW-1:0]     pick_q;          // the pick, one-hot
-  logic [NW-1:0]     victim_q;        // the victim, one-hot
-  logic [SLOT_W-1:0] vidx_q;          // ... its index (victim_o), the per-warp inputs' mux select
+  logic [NW-1:0]     victim_q;        // the pick / victim, one-hot (loaded at S+4)
+  logic [SLOT_W-1:0] vidx_q;          // ... its index: victim_o, the slot v_* describe
   logic [3*NG-1:0]   gidx_q;          // per group: its winner's index within the group
-  logic [SLOT_W-1:0] pidx_q;          // the pick's index
   logic [5:0]        vstat_q;
   logic              first_q;         // first FLUSH cycle (vstat completes)
   logic              skipped_q;       // this victim was taken out of its barrier
@@ -217,28 +227,23 @@ module edge_preempt #(
   // set of its own (one per slice), but no shared net: each age_alloc bit
   // drives the pins of at most 63 bits.
   //
-  // The accepted allocation is registered (alloc_q, alloc_regs_q) and the
-  // age order and regs table take it one edge later (issue 11: w_alloc_i ->
-  // the 64-wide busy check -> 2,016 age bits spread over the die was the
-  // 76.3 MHz path).  Nothing sees the difference:
-  //   - the age order is read only by the selection's steps S+2 and S+3,
-  //     among candidates of edge S: by then it holds every allocation up to
-  //     edge S (resp. S+1), and a later allocation of a non-candidate does
-  //     not change the order among candidates (a candidate re-allocated at
-  //     S+1..S+4 voids the selection, dist_q);
-  //   - the eligibility at an edge reads a slot allocated at the edge before
-  //     from alloc_regs_q (regs_eff below), as if regs_q held it.
-  // Reset: alloc_q = every slot, alloc_regs_q = 0, so the edge after the
-  // reset edge sets the reset order and zeroes the table (and until then
-  // regs_eff reads 0, as the table would).
+  // The accepted allocation is registered (alloc_q) and the age order takes
+  // it one edge later (issue 11: w_alloc_i -> the 64-wide busy check -> 2,016
+  // age bits spread over the die was the 76.3 MHz path).  Nothing sees the
+  // difference: the age order is read only by the selection's steps S+2 and
+  // S+3, among candidates of edge S: by then it holds every allocation up
+  // to edge S (resp. S+1), and a later allocation of a non-candidate does
+  // not change the order among candidates (a candidate re-allocated at
+  // S+1..S+4 voids the selection, dist_q).  The regs table takes the
+  // allocation at its own edge (the eligibility reads it at the next: a
+  // bypass of a late table from the registered allocation, one compare
+  // fanned out to the 64 slots, was the critical path at 92.34 MHz).
+  // Reset: alloc_q = every slot, so the edge after the reset edge sets the
+  // reset order; the reset zeroes the table.
   wire          alloc_busy = (w_alloc_i & busy_q) != '0;
   wire          alloc_ok   = !alloc_busy;
   logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
-  logic [REGS_W-1:0] alloc_regs_q;  // ... its registers per thread
-  always_ff @(posedge clk_i) begin
-    alloc_q      <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
-    alloc_regs_q <= !rst_ni ? '0 : w_alloc_regs_i;
-  end
+  always_ff @(posedge clk_i) alloc_q <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
   // (keep: from when each bit had a LUT, where ABC merged age_alloc into it,
   // two LUT4s a bit; the bits now take it on their pins)
   (* keep *) wire [NW-1:0] age_alloc = alloc_q;
@@ -255,12 +260,13 @@ module edge_preempt #(
     end
   end
 
-  // regs table, and the event registers of a borrowed slot (no reset: read
+  // regs table; the event registers of a borrowed slot (no reset: read
   // only when saved_q[i] is set, which is written in the same edge)
   logic start_pre;  // a START into the victim's slot at this edge (FSM below)
   for (genvar i = 0; i < NW; i++) begin : g_slot
     always_ff @(posedge clk_i) begin
-      if (alloc_q[i]) regs_q[i] <= alloc_regs_q;
+      if (!rst_ni) regs_q[i] <= '0;
+      else if (w_alloc_i[i] && alloc_ok) regs_q[i] <= w_alloc_regs_i;
     end
   end
   // evregs_q is written at one index (the victim's) and read at two (the
@@ -276,8 +282,7 @@ module edge_preempt #(
   (* keep *) logic [NW-1:0] regs_ge;  // keep: a LUT level of its own, not merged into wide functions
   logic [NW-1:0] elig;
   always_comb begin
-    // regs_eff[i] >= req_regs_i, regs_eff[i] = alloc_q[i] ? alloc_regs_q : regs_q[i]
-    for (int i = 0; i < NW; i++) regs_ge[i] = alloc_q[i] ? (alloc_regs_q >= req_regs_i) : (regs_q[i] >= req_regs_i);
+    for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
   end
   assign elig = w_live_i & ~w_exit_i & ~busy_q & regs_ge;
   wire [NWP-1:0] elig_p = NWP'(elig);
@@ -328,23 +333,47 @@ module edge_preempt #(
   // S+3: per pair of groups a < b, is a's winner older than b's?  The
   // winner's row of the pair's 8 x 8 block of the age order (a < b: stored
   // bits), then its bit at b's winner: two one-hot AND-ORs.
+  // Written as LUT4-sized pieces, each kept as a net of its own: two
+  // one-hot terms per piece, four pieces per OR, so a 16-input AND-OR is two
+  // LUT levels and the step four (issue 11: left to ABC it took six levels,
+  // or wide multiplexers whose size swung from 1,343 to 3,467 LUT4 with
+  // unrelated changes, measured).  G = 8 (asserted below).
   logic [NG*NG-1:0] pair_d;
-  always_comb begin
-    logic [G-1:0] row;
-    row    = '0;
-    pair_d = '0;
-    if (sel_q == 3'd3) begin
-      for (int a = 0; a < NG; a++)
-        for (int b = a + 1; b < NG; b++) begin
-          row = '0;
-          for (int x = 0; x < G; x++)
-            if (a*G + x < NW) row = row | ({G{gw_q[a*G + x]}} & G'(NWP'(ord_q[a*G + x]) >> (b*G)));
-          pair_d[a*NG + b] = (row & gw_q[b*G +: G]) != '0;
+  for (genvar a = 0; a < NG; a++) begin : g_pa
+    for (genvar b = a + 1; b < NG; b++) begin : g_pb
+      (* keep *) logic [G-1:0]   row;  // a's winner's row of the pair's block
+      (* keep *) logic [4*G-1:0] rq;   // row bit y: four pieces of two terms
+      (* keep *) logic [3:0]     pq;   // the pair: four pieces of two terms
+      for (genvar y = 0; y < G; y++) begin : g_y
+        for (genvar k = 0; k < 4; k++) begin : g_k
+          // slots a*G + 2k and a*G + 2k + 1 against column b*G + y (a slot
+          // or column past NW holds no candidate)
+          if (b*G + y >= NW || a*G + 2*k >= NW) begin : g_none
+            assign rq[4*y + k] = 1'b0;
+          end else if (a*G + 2*k + 1 < NW) begin : g_two
+            assign rq[4*y + k] = (gw_q[a*G + 2*k] & ord_q[a*G + 2*k][b*G + y]) |
+                                 (gw_q[a*G + 2*k + 1] & ord_q[a*G + 2*k + 1][b*G + y]);
+          end else begin : g_one
+            assign rq[4*y + k] = gw_q[a*G + 2*k] & ord_q[a*G + 2*k][b*G + y];
+          end
         end
+        assign row[y] = rq[4*y +: 4] != '0;
+      end
+      for (genvar k = 0; k < 4; k++) begin : g_p
+        assign pq[k] = (row[2*k] & gw_q[b*G + 2*k]) | (row[2*k + 1] & gw_q[b*G + 2*k + 1]);
+      end
+      assign pair_d[a*NG + b] = pq != '0;
+    end
+    for (genvar b = 0; b <= a; b++) begin : g_pz
+      assign pair_d[a*NG + b] = 1'b0;
     end
   end
 
-  // S+4: the group whose winner beats every other group's winner.
+  // S+4: the group whose winner beats every other group's winner.  Its
+  // winner, the pick, becomes the victim (victim_o) unless the selection is
+  // void already (a candidate re-allocated at S+1..S+3: the order S+2 and
+  // S+3 read may have moved under it, so no pick is shown)
+  wire pick_load = sel_q == 3'd4 && !dist_q;
   logic [NG-1:0] gbest;
   logic [NW-1:0] pick_d;
   logic [SLOT_W-1:0] pidx_d;
@@ -371,16 +400,10 @@ module edge_preempt #(
   end
 
   // ------------------------------------------------ preemption FSM (IV-D)
-  // the victim's and the pick's per-warp bits through their registered
-  // indices, one 64:1 mux each (issue 11: fewer LUTs than the one-hot
-  // AND-OR, and off the path the one-hot registers had into the FSM)
-  wire v_left   = w_exit_i[vidx_q] || !w_live_i[vidx_q];
-  wire v_bar    = w_bar_i[vidx_q];
-  wire v_ld     = w_ld_i[vidx_q];
-  wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar && !v_ld;
-  wire p_alive  = w_live_i[pidx_q] && !w_exit_i[pidx_q] && !dist_q;
+  // the victim's (at S+5 the pick's) per-warp bits are the core's v_* inputs
+  wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar_i && !v_ld_i;
+  wire p_alive  = !v_left_i && !dist_q;  // at S+5 victim_o is the pick
   assign victim_idx = vidx_q;
-  wire [SLOT_W-1:0] pick_idx   = pidx_q;
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
   logic save_due;
@@ -416,7 +439,7 @@ module edge_preempt #(
           end else if (sel_q != SEL_LAST) begin
             sel_d = sel_q + 3'd1;
           end else if (p_alive) begin
-            pcmd = edge_pkg::PRE_CMD_FLUSH;  pslot = pick_idx;  parg = cfg_opt_i;  st_d = edge_pkg::PRE_ST_FLUSH;  sel_flush = 1'b1;
+            pcmd = edge_pkg::PRE_CMD_FLUSH;  pslot = victim_idx;  parg = cfg_opt_i;  st_d = edge_pkg::PRE_ST_FLUSH;  sel_flush = 1'b1;
           end else begin
             sel_load = 1'b1;  sel_d = 3'd1;   // the pick is gone: start again from this edge
           end
@@ -424,12 +447,12 @@ module edge_preempt #(
       end
       edge_pkg::PRE_ST_FLUSH: begin
         pslot = victim_idx;
-        if (v_left) begin
+        if (v_left_i) begin
           // a victim that exits while being flushed: back to selection
           pcmd = edge_pkg::PRE_CMD_ABORT;  parg = skip_arg;  st_d = edge_pkg::PRE_ST_IDLE;  do_abort = 1'b1;
-        end else if ((opt_q & OPT_BARSKIP) != '0 && v_bar && !skipped_q) begin
+        end else if ((opt_q & OPT_BARSKIP) != '0 && v_bar_i && !skipped_q) begin
           pcmd = edge_pkg::PRE_CMD_SKIPBAR;  do_skip = 1'b1;
-        end else if ((opt_q & OPT_DROP) != '0 && v_ld && v_ldok_i) begin
+        end else if ((opt_q & OPT_DROP) != '0 && v_ld_i && v_ldok_i) begin
           pcmd = edge_pkg::PRE_CMD_DROP;
         end else if (drained) begin
           if (rf_free_i) begin  // reserve free registers
@@ -528,7 +551,9 @@ module edge_preempt #(
   wire           ev_is_event  = ev_in_range && event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
   wire           exit_known   = ev_exit_i && ev_is_event;
   wire           exit_unknown = ev_exit_i && !ev_is_event;
-  wire [NW-1:0]  ev_exit_oh   = exit_known ? ev_slot_oh : '0;
+  // the known exit's slot, bit by bit: slot i is named and runs an event warp
+  // (= exit_known at i, without the 64:1 mux of event_q in front: issue 11)
+  wire [NW-1:0]  ev_exit_oh   = ev_exit_i ? (ev_slot_oh & event_q) : '0;
   wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
   wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
 
@@ -559,20 +584,19 @@ module edge_preempt #(
     saved_d = (saved_q & ~res_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
     // preemption FSM: the victim, what it was waiting on, the flush options
-    victim_d  = victim_q;
+    victim_d  = pick_load ? pick_d : victim_q;
     vstat_d   = vstat_q;
     skipped_d = skipped_q;
     opt_d     = opt_q;
     ereg_d    = ereg_q;
     if (sel_flush) begin
-      victim_d  = pick_q;
-      vstat_d   = {1'b0, w_bar_i[pidx_q], 1'b0, w_ld_i[pidx_q], 2'b00};
+      vstat_d   = {1'b0, v_bar_i, 1'b0, v_ld_i, 2'b00};
       skipped_d = 1'b0;
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
     end
     if (first_q && st_q == edge_pkg::PRE_ST_FLUSH)
-      vstat_d = vstat_q | {v_ibuf_i, v_bar, v_imiss_i, v_ld, v_sb_i, v_pipe_i};
+      vstat_d = vstat_q | {v_ibuf_i, v_bar_i, v_imiss_i, v_ld_i, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
 
     // restore FSM
@@ -625,10 +649,6 @@ module edge_preempt #(
     if (sel_q == 3'd3) pair_q <= pair_d;
     if (sel_q == 3'd3)
       for (int g = 0; g < NG; g++) gidx_q[3*g +: 3] <= 3'(enc8(gw_q[g*G +: G]));
-    if (sel_q == 3'd4) begin
-      pick_q <= pick_d;
-      pidx_q <= pidx_d;
-    end
     // a warp eligible at S given to a new block at S+1..S+4 voids the selection
     if (sel_load) dist_q <= 1'b0;
     else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (e_q & w_alloc_i) != '0) dist_q <= 1'b1;
@@ -704,7 +724,7 @@ module edge_preempt #(
       st_q        <= st_d;
       sel_q       <= sel_d;
       victim_q    <= victim_d;
-      vidx_q      <= sel_flush ? pidx_q : vidx_q;
+      vidx_q      <= pick_load ? pidx_d : vidx_q;
       vstat_q     <= vstat_d;
       first_q     <= sel_flush;
       skipped_q   <= skipped_d;
@@ -752,7 +772,6 @@ module edge_preempt #(
       // the one-hot registers are one-hot
       `FG_ASSERT(pre_victim_onehot, $countones(victim_q) == 1)
       `FG_ASSERT(pre_victim_index, victim_q[vidx_q])
-      `FG_ASSERT(pre_pick_index, sel_q != SEL_LAST || pick_q[pidx_q])
       `FG_ASSERT(pre_rslot_index, !rbusy_q || rslot_q[rsidx_q])
       `FG_ASSERT(pre_rslot_onehot, !rbusy_q || $countones(rslot_q) == 1)
       // selection only in IDLE; each group's winner is one of its candidates
@@ -764,9 +783,16 @@ module edge_preempt #(
         `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 || $countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0))
       end
       `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
-      `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || ($countones(pick_q) == 1 && (pick_q & ~cand_q) == '0))
+      `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || dist_q || (victim_q & ~cand_q) == '0)
       // a FLUSH names a live warp that is no event warp and holds no victim
-      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (pick_q & w_live_i & ~event_q & ~vict_q) != '0)
+      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (!v_left_i && (victim_q & ~event_q & ~vict_q) != '0))
+      // the core reports the status of the warp in slot victim_o on v_*
+      // (sim/twin/edge_preempt.h): where the FSM reads v_left_i / v_bar_i /
+      // v_ld_i, they are that slot's bits of w_exit_i / w_live_i, w_bar_i,
+      // w_ld_i (an assumption of the proofs)
+      `FG_ASSUME(pre_v_status_is_victims, !(st_q == edge_pkg::PRE_ST_FLUSH || sel_q == SEL_LAST) ||
+                 (v_left_i == (w_exit_i[vidx_q] || !w_live_i[vidx_q]) && v_bar_i == w_bar_i[vidx_q] &&
+                  v_ld_i == w_ld_i[vidx_q]))
       // the victim is not an event warp, not parked
       `FG_ASSERT(pre_victim_not_event_or_parked,
                  !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
@@ -780,6 +806,7 @@ module edge_preempt #(
       `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0)))
       // the look-ahead's take is the lowest pending slot, with its saved flag
       // and its event's registers (the search it replaces: pend_q's first one)
+      `FG_ASSERT(pre_exit_oh_is_known_exit, ev_exit_oh == (exit_known ? ev_slot_oh : '0))
       `FG_ASSERT(pre_take_lowest_pending,
                  !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
                             && (!low_saved || low_regs == evregs_q[low_idx])))

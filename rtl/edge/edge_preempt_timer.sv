@@ -9,13 +9,17 @@
 // the cycle a counter loaded with N at edge E and counting to 0 reads 0 in
 // (the contract's timing), without the multiply and the saturation in front
 // of the counter at E (issue 11: 69.9 MHz on the ECP5 with them there):
-//   cycle E+1 (edge_pkg::PRE_PH_MUL)  due when N = 0 (seen from the latched operands,
-//                       without the multiply); prod_q := regs x per_reg, and
-//                       whether N = 1
+//   cycle E+1 (edge_pkg::PRE_PH_MUL)  due when N = 0 (zero_q: seen from the operands at
+//                       the load, without the multiply); prod_q := regs x
+//                       per_reg, and whether N = 1
 //   cycle E+2 (edge_pkg::PRE_PH_ADD)  due when N = 1; else cnt_q := N = base + prod_q,
 //                       saturated
-//   cycle E+3.. (edge_pkg::PRE_PH_CNT) due when cnt_q = 2, else it counts down: N >= 2 is
-//                       due at E+3 + (N-2) = E+1+N
+//   cycle E+3.. (edge_pkg::PRE_PH_CNT) due when cnt_q = 2 (two_q), else it counts down:
+//                       N >= 2 is due at E+3 + (N-2) = E+1+N
+// due_o is a phase decode of registers (zero_q, one_q, two_q), no compare
+// in front of it: it starts the controller's START / RESUME decision
+// (issue 11: N = 0 from the operands, a 31-input compare, was on the
+// 89.48 MHz path into the command port).
 //   edge_pkg::PRE_PH_DUE              due until the next load (a RESUME waiting for the
 //                       command port)
 //
@@ -46,24 +50,25 @@ module edge_preempt_timer #(
   logic [7:0]        per_q;
   logic [REGS_W-1:0] regs_q;
   logic [PRW-1:0]    prod_q;
+  logic              zero_q;  // N = 0
   logic              one_q;   // N = 1
+  logic              two_q;   // cnt_q = 2
 
   // N = 0 and N = 1 from the operands: base + regs x per is 0 when base and
   // the product are; 1 when base is 1 and the product 0, or base 0 and
   // regs = per = 1.
+  wire zero  = (base_i == '0) && ((regs_i == '0) || (per_reg_i == '0));  // at the load
   wire prod0 = (regs_q == '0) || (per_q == '0);
-  wire zero  = (base_q == '0) && prod0;
   wire one   = ((base_q == CYC_W'(1)) && prod0) ||
                ((base_q == '0) && (regs_q == REGS_W'(1)) && (per_q == 8'd1));
   wire [SW-1:0] sum = SW'(base_q) + SW'(prod_q);
   wire [CYC_W-1:0] n_sat = (sum > SW'({CYC_W{1'b1}})) ? {CYC_W{1'b1}} : sum[CYC_W-1:0];
-  wire cnt_two = {1'b0, cnt_q} == (CYC_W + 1)'(2);
 
   always_comb begin
     case (ph_q)
-      edge_pkg::PRE_PH_MUL:  due_o = zero;
+      edge_pkg::PRE_PH_MUL:  due_o = zero_q;
       edge_pkg::PRE_PH_ADD:  due_o = one_q;
-      edge_pkg::PRE_PH_CNT:  due_o = cnt_two;
+      edge_pkg::PRE_PH_CNT:  due_o = two_q;
       default: due_o = 1'b1;
     endcase
   end
@@ -74,13 +79,21 @@ module edge_preempt_timer #(
       base_q <= base_i;
       per_q  <= per_reg_i;
       regs_q <= regs_i;
+      zero_q <= zero;
     end
     if (ph_q == edge_pkg::PRE_PH_MUL) begin
       prod_q <= PRW'(regs_q) * PRW'(per_q);
       one_q  <= one;
     end
-    if (ph_q == edge_pkg::PRE_PH_ADD) cnt_q <= n_sat;
-    else if (ph_q == edge_pkg::PRE_PH_CNT && !cnt_two) cnt_q <= cnt_q - 1'b1;
+    // two_q: cnt_q = 2, kept beside the count (the loaded N, or the count
+    // after a step down from 3)
+    if (ph_q == edge_pkg::PRE_PH_ADD) begin
+      cnt_q <= n_sat;
+      two_q <= {1'b0, n_sat} == (CYC_W + 1)'(2);
+    end else if (ph_q == edge_pkg::PRE_PH_CNT && !two_q) begin
+      cnt_q <= cnt_q - 1'b1;
+      two_q <= {1'b0, cnt_q} == (CYC_W + 1)'(3);
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -94,6 +107,10 @@ module edge_preempt_timer #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       `FG_ASSERT(pre_timer_count_above_two, ph_q != edge_pkg::PRE_PH_CNT || cnt_q >= CYC_W'(2) || CYC_W < 2)
+      // the registered decodes are what they stand for
+      `FG_ASSERT(pre_timer_two_is_count, ph_q != edge_pkg::PRE_PH_CNT || two_q == ({1'b0, cnt_q} == (CYC_W + 1)'(2)))
+      `FG_ASSERT(pre_timer_zero_is_n, ph_q != edge_pkg::PRE_PH_MUL ||
+                 zero_q == ((base_q == '0) && ((regs_q == '0) || (per_q == '0))))
     end
   end
 endmodule

@@ -17,12 +17,13 @@ typedef struct {
     uint64_t regs[64], evregs[64];
     /* slot sets */
     uint64_t event, vict, skip, saved, pend;
-    /* selection (e_q eb_q en_q pol_q cheap_q bsk_q, cand_q, gw_q gany_q, pair_q, pick_q,
-     * dist_q), steps sel 1..5; group winners as indices (the RTL keeps them one-hot) */
+    /* selection (e_q eb_q en_q pol_q cheap_q bsk_q, cand_q, gw_q gany_q, pair_q, dist_q),
+     * steps sel 1..5; group winners as indices (the RTL keeps them one-hot); the pick
+     * goes to victim at step 4 */
     unsigned sel, ng;
     uint64_t e, eb, en, cand;
     bool pol_newest, cheap, bsk, dist;
-    unsigned gw[8], gany, pick;
+    unsigned gw[8], gany;
     bool pair[8][8];
     /* preemption FSM */
     unsigned st;
@@ -134,6 +135,7 @@ static void pre_step(void *tp, const void *ip) {
     uint64_t bar = in->w_bar_i & t->m_nw, ld = in->w_ld_i & t->m_nw;
     bool v_pipe = in->v_pipe_i & 1, v_sb = in->v_sb_i & 1, v_ibuf = in->v_ibuf_i & 1;
     bool v_imiss = in->v_imiss_i & 1, v_ldok = in->v_ldok_i & 1;
+    bool v_left = in->v_left_i & 1, v_bar = in->v_bar_i & 1, v_ld = in->v_ld_i & 1;
     bool ev_exit = in->ev_exit_i & 1;
     uint64_t ev_slot = in->ev_exit_slot_i & t->m_slot;
 
@@ -186,12 +188,13 @@ static void pre_step(void *tp, const void *ip) {
             if (ok) pick_d = (unsigned)a * PRE_G + t->gw[a];
         }
     }
-    bool p_alive = bit(live, t->pick) && !bit(wexit, t->pick) && !t->dist;
+    bool p_alive = !v_left && !t->dist; /* at step 5 victim_o is the pick */
+    /* step 4's pick becomes victim_o unless the selection is void already */
+    bool pick_load = t->sel == 4 && !t->dist;
 
     /* ---- preemption FSM ---- */
     uint64_t v = t->victim;
-    bool v_left = bit(wexit, v) || !bit(live, v);
-    bool drained = !v_pipe && !v_ibuf && !v_imiss && !bit(bar, v) && !bit(ld, v);
+    bool drained = !v_pipe && !v_ibuf && !v_imiss && !v_bar && !v_ld;
     uint64_t skip_arg = t->skipped ? PRE_ARG_SKIPPED : 0;
     unsigned st_d = t->st;
     uint64_t pcmd = PRE_CMD_NONE, pslot = 0, parg = 0;
@@ -208,7 +211,7 @@ static void pre_step(void *tp, const void *ip) {
             } else if (t->sel != 5) {
                 sel_d = t->sel + 1;
             } else if (p_alive) {
-                pcmd = PRE_CMD_FLUSH, pslot = t->pick, parg = opt, st_d = PRE_ST_FLUSH, sel_flush = true;
+                pcmd = PRE_CMD_FLUSH, pslot = v, parg = opt, st_d = PRE_ST_FLUSH, sel_flush = true;
             } else {
                 sel_load = true, sel_d = 1; /* the pick is gone: start again from this edge */
             }
@@ -218,9 +221,9 @@ static void pre_step(void *tp, const void *ip) {
         pslot = v;
         if (v_left) {
             pcmd = PRE_CMD_ABORT, parg = skip_arg, st_d = PRE_ST_IDLE, do_abort = true;
-        } else if ((t->opt & PRE_OPT_BARSKIP) && bit(bar, v) && !t->skipped) {
+        } else if ((t->opt & PRE_OPT_BARSKIP) && v_bar && !t->skipped) {
             pcmd = PRE_CMD_SKIPBAR, do_skip = true;
-        } else if ((t->opt & PRE_OPT_DROP) && bit(ld, v) && v_ldok) {
+        } else if ((t->opt & PRE_OPT_DROP) && v_ld && v_ldok) {
             pcmd = PRE_CMD_DROP;
         } else if (drained) {
             if (rf_free) {
@@ -294,23 +297,21 @@ static void pre_step(void *tp, const void *ip) {
     if (t->sel == 3)
         for (unsigned a = 0; a < ng; a++)
             for (unsigned b = 0; b < ng; b++) t->pair[a][b] = pair_d[a][b];
-    if (t->sel == 4) t->pick = pick_d;
+    if (pick_load) t->victim = pick_d;
     t->sel = sel_d;
 
     bool first_now = t->first;
     t->st = st_d;
     t->first = sel_flush;
     if (sel_flush) {
-        unsigned pick = t->pick;
-        t->victim = pick;
-        t->vstat = (bit(bar, pick) ? PRE_VS_BAR : 0) | (bit(ld, pick) ? PRE_VS_LOAD : 0);
+        t->vstat = (v_bar ? PRE_VS_BAR : 0) | (v_ld ? PRE_VS_LOAD : 0);
         t->skipped = false;
         t->opt = opt;
         t->ereg = req_regs;
     }
     if (first_now && st_now == PRE_ST_FLUSH)
-        t->vstat |= (v_ibuf ? PRE_VS_IBUF : 0) | (bit(bar, v) ? PRE_VS_BAR : 0) |
-                    (v_imiss ? PRE_VS_IMISS : 0) | (bit(ld, v) ? PRE_VS_LOAD : 0) |
+        t->vstat |= (v_ibuf ? PRE_VS_IBUF : 0) | (v_bar ? PRE_VS_BAR : 0) |
+                    (v_imiss ? PRE_VS_IMISS : 0) | (v_ld ? PRE_VS_LOAD : 0) |
                     (v_sb ? PRE_VS_SB : 0) | (v_pipe ? PRE_VS_PIPE : 0);
     if (do_skip) t->skipped = true;
     if (to_save) t->cnt = save_cycles(t, base, per_reg, t->ereg);

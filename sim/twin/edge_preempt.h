@@ -28,11 +28,15 @@
  *                                        policy are those of edge S
  *         selection, edges S+1..S+4   -> tournament steps (state_o stays IDLE);
  *                                        it ends if the request or cfg_en_i goes
+ *         edge S+4: victim_o := the pick (the core reports its status on
+ *         v_* from the next cycle on), unless a warp eligible at S was
+ *         re-allocated at edges S+1..S+3 (the selection is void; victim_o
+ *         stays)
  *         edge S+5: request, no free context, cfg_en_i, the pick live and not
- *         exiting, and no warp eligible at S re-allocated (w_alloc_i) at edges
- *         S+1..S+4
- *                                     -> victim_o := pick, vstat_o := its
- *                                        status, cmd FLUSH(victim, cfg_opt_i), FLUSH
+ *         exiting (!v_left_i), and no warp eligible at S re-allocated
+ *         (w_alloc_i) at edges S+1..S+4
+ *                                     -> vstat_o := the pick's status,
+ *                                        cmd FLUSH(victim_o, cfg_opt_i), FLUSH
  *                                        (otherwise a new selection whose first
  *                                        edge may be this one)
  *         otherwise stay (draining when cfg_en_i = 0, or no eligible victim)
@@ -42,10 +46,10 @@
  *   one-cycle reduction); the pick is the oldest / newest candidate of edge S
  *   by the allocation order after edge S (nothing in it moves while no
  *   candidate is re-allocated).
- *   FLUSH victim left (w_exit_i[v] or !w_live_i[v])  -> cmd ABORT(v), IDLE
- *         OPT_BARSKIP and w_bar_i[v] and not skipped  -> cmd SKIPBAR(v)
- *         OPT_DROP and w_ld_i[v] and v_ldok_i         -> cmd DROP(v)
- *         drained: !v_pipe_i && !v_ibuf_i && !v_imiss_i && !w_bar_i[v] && !w_ld_i[v]
+ *   FLUSH victim left (v_left_i)                    -> cmd ABORT(v), IDLE
+ *         OPT_BARSKIP and v_bar_i and not skipped     -> cmd SKIPBAR(v)
+ *         OPT_DROP and v_ld_i and v_ldok_i            -> cmd DROP(v)
+ *         drained: !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar_i && !v_ld_i
  *             rf_free_i -> cmd START(v, PREEMPTED | (SKIPPED if skipped)), WAIT
  *             else      -> SAVE, counter := save cycles
  *   SAVE  counter == 0 -> cmd START(v, PREEMPTED | SAVED | (SKIPPED)), WAIT; else count down
@@ -100,10 +104,19 @@
  *     cfg_save_per_reg_i are read when a count is loaded (entering SAVE, and
  *     when the restore FSM takes a slot).  req_valid_i is not looked at again
  *     after the FLUSH (the PEWT head only leaves by START).
- *   - victim_o keeps the last victim until the next FLUSH; v_* always
- *     describe the warp in slot victim_o.  vstat_o: at the FLUSH edge BAR /
- *     LOAD from w_bar_i / w_ld_i of the pick; in the first FLUSH cycle it ORs in
- *     v_pipe / v_sb / v_imiss / v_ibuf and w_bar / w_ld of the victim, i.e.
+ *   - victim_o is the pick from the selection's edge S+4 on and keeps it
+ *     through FLUSH, SAVE and WAIT until the next selection's edge S+4 (0
+ *     after reset); it is loaded at every edge S+4 of a selection not void
+ *     by then, also of one that then ends without a FLUSH.  v_*
+ *     always describe the warp in slot victim_o, as the core sees it in that
+ *     cycle: v_left_i = w_exit_i[v] || !w_live_i[v], v_bar_i = w_bar_i[v],
+ *     v_ld_i = w_ld_i[v] besides v_pipe_i .. v_ldok_i (the core muxes its
+ *     own per-warp state, as for the others: issue 11, the 64:1 muxes are
+ *     off the controller's FSM path).  They are read at S+5 and in FLUSH; the
+ *     RTL checks the three against w_* there (FG_ASSUME
+ *     pre_v_status_is_victims).  vstat_o: at the FLUSH edge BAR / LOAD from
+ *     v_bar_i / v_ld_i (the pick's); in the first FLUSH cycle it ORs in
+ *     v_pipe / v_sb / v_imiss / v_ibuf / v_bar / v_ld of the victim, i.e.
  *     after the core carried out FLUSH (with OPT_IBUF an i-buffer emptied by
  *     the flush does not show).  Final from the second FLUSH cycle on, so it
  *     is valid with START and ABORT.
@@ -152,7 +165,8 @@ extern const char *const edge_preempt_policy_names[];
     X(cfg_save_per_reg_i, 8) X(req_valid_i, 1) X(req_regs_i, 7) X(free_ctx_i, 1)                    \
     X(free_slot_i, 6) X(rf_free_i, 1) X(w_alloc_i, 64) X(w_alloc_regs_i, 7) X(w_live_i, 64)         \
     X(w_exit_i, 64) X(w_bar_i, 64) X(w_ld_i, 64) X(v_pipe_i, 1) X(v_sb_i, 1) X(v_ibuf_i, 1)         \
-    X(v_imiss_i, 1) X(v_ldok_i, 1) X(ev_exit_i, 1) X(ev_exit_slot_i, 6)
+    X(v_imiss_i, 1) X(v_ldok_i, 1) X(v_left_i, 1) X(v_bar_i, 1) X(v_ld_i, 1) X(ev_exit_i, 1)        \
+    X(ev_exit_slot_i, 6)
 
 #define EDGE_PREEMPT_OUTPUTS(X)                                                                    \
     X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(vstat_o, 6)         \
