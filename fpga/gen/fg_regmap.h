@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0xA5D23BD2u
+#define FG_MAP_HASH 0xD80845ECu
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -62,8 +62,8 @@
 #define FG_P_PEWT_SLOT_W 6u
 #define FG_P_PEWT_THR_W 6u
 #define FG_P_PEWT_REGS_W 7u
-#define FG_P_PRE_NW 16u
-#define FG_P_PRE_SLOT_W 4u
+#define FG_P_PRE_NW 64u
+#define FG_P_PRE_SLOT_W 6u
 #define FG_P_PRE_REGS_W 7u
 #define FG_P_PRE_CYC_W 16u
 #define FG_P_FE_ADDR_W 32u
@@ -517,38 +517,38 @@ static const fg_reg_desc fgr_edge_pewt_regs[] = {
 #define FGR_PRE_CFG_SAVE_PER_REG 0x038u /* 8 b */
 #define FGR_PRE_REQ_REGS 0x03Cu /* 7 b */
 #define FGR_PRE_FREE_CTX 0x040u /* 1 b */
-#define FGR_PRE_FREE_SLOT 0x044u /* 4 b */
+#define FGR_PRE_FREE_SLOT 0x044u /* 6 b */
 #define FGR_PRE_RF_FREE 0x048u /* 1 b */
-#define FGR_PRE_W_ALLOC 0x04Cu /* 16 b */
-#define FGR_PRE_W_ALLOC_REGS 0x050u /* 7 b */
-#define FGR_PRE_W_LIVE 0x054u /* 16 b */
-#define FGR_PRE_W_EXIT 0x058u /* 16 b */
-#define FGR_PRE_W_BAR 0x05Cu /* 16 b */
-#define FGR_PRE_W_LD 0x060u /* 16 b */
-#define FGR_PRE_V_PIPE 0x064u /* 1 b */
-#define FGR_PRE_V_SB 0x068u /* 1 b */
-#define FGR_PRE_V_IBUF 0x06Cu /* 1 b */
-#define FGR_PRE_V_IMISS 0x070u /* 1 b */
-#define FGR_PRE_V_LDOK 0x074u /* 1 b */
-#define FGR_PRE_EV_EXIT_SLOT 0x078u /* 4 b */
-#define FGR_PRE_CMD 0x07Cu /* 3 b */
-#define FGR_PRE_CMD_SLOT 0x080u /* 4 b */
-#define FGR_PRE_CMD_ARG 0x084u /* 4 b */
-#define FGR_PRE_STATE 0x088u /* 2 b */
-#define FGR_PRE_VICTIM 0x08Cu /* 4 b */
-#define FGR_PRE_VSTAT 0x090u /* 6 b */
-#define FGR_PRE_EVENT_MASK 0x094u /* 16 b */
-#define FGR_PRE_VICTIM_MASK 0x098u /* 16 b */
-#define FGR_PRE_ERR_VALID 0x09Cu /* 1 b */
-#define FGR_PRE_ERR_CODE 0x0A0u /* 2 b */
-#define FGR_PRE_CNT_ERR 0x0A4u /* 16 b */
-#define FGR_PRE_CNT_START_FREE 0x0A8u /* 32 b */
-#define FGR_PRE_CNT_START_PRE 0x0ACu /* 32 b */
-#define FGR_PRE_CNT_ABORT 0x0B0u /* 16 b */
-#define FGR_PRE_CNT_RESUME 0x0B4u /* 32 b */
-#define FGR_PRE_LINK 0x0B8u /* 1 b */
+#define FGR_PRE_W_ALLOC 0x04Cu /* 64 b */
+#define FGR_PRE_W_ALLOC_REGS 0x054u /* 7 b */
+#define FGR_PRE_W_LIVE 0x058u /* 64 b */
+#define FGR_PRE_W_EXIT 0x060u /* 64 b */
+#define FGR_PRE_W_BAR 0x068u /* 64 b */
+#define FGR_PRE_W_LD 0x070u /* 64 b */
+#define FGR_PRE_V_PIPE 0x078u /* 1 b */
+#define FGR_PRE_V_SB 0x07Cu /* 1 b */
+#define FGR_PRE_V_IBUF 0x080u /* 1 b */
+#define FGR_PRE_V_IMISS 0x084u /* 1 b */
+#define FGR_PRE_V_LDOK 0x088u /* 1 b */
+#define FGR_PRE_EV_EXIT_SLOT 0x08Cu /* 6 b */
+#define FGR_PRE_CMD 0x090u /* 3 b */
+#define FGR_PRE_CMD_SLOT 0x094u /* 6 b */
+#define FGR_PRE_CMD_ARG 0x098u /* 4 b */
+#define FGR_PRE_STATE 0x09Cu /* 2 b */
+#define FGR_PRE_VICTIM 0x0A0u /* 6 b */
+#define FGR_PRE_VSTAT 0x0A4u /* 6 b */
+#define FGR_PRE_EVENT_MASK 0x0A8u /* 64 b */
+#define FGR_PRE_VICTIM_MASK 0x0B0u /* 64 b */
+#define FGR_PRE_ERR_VALID 0x0B8u /* 1 b */
+#define FGR_PRE_ERR_CODE 0x0BCu /* 2 b */
+#define FGR_PRE_CNT_ERR 0x0C0u /* 16 b */
+#define FGR_PRE_CNT_START_FREE 0x0C4u /* 32 b */
+#define FGR_PRE_CNT_START_PRE 0x0C8u /* 32 b */
+#define FGR_PRE_CNT_ABORT 0x0CCu /* 16 b */
+#define FGR_PRE_CNT_RESUME 0x0D0u /* 32 b */
+#define FGR_PRE_LINK 0x0D4u /* 1 b */
 #define FGR_PRE_NREGS 37u
-#define FGR_PRE_NWORDS 47u /* words in use from offset 0 */
+#define FGR_PRE_NWORDS 54u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_preempt_regs[] = {
     {"cfg_en_i", 0x028u, 1u, 'w', 0x0ull},
     {"cfg_policy_i", 0x02Cu, 2u, 'w', 0x0ull},
@@ -557,36 +557,36 @@ static const fg_reg_desc fgr_edge_preempt_regs[] = {
     {"cfg_save_per_reg_i", 0x038u, 8u, 'w', 0x0ull},
     {"req_regs_i", 0x03Cu, 7u, 'w', 0x0ull},
     {"free_ctx_i", 0x040u, 1u, 'w', 0x0ull},
-    {"free_slot_i", 0x044u, 4u, 'w', 0x0ull},
+    {"free_slot_i", 0x044u, 6u, 'w', 0x0ull},
     {"rf_free_i", 0x048u, 1u, 'w', 0x0ull},
-    {"w_alloc_i", 0x04Cu, 16u, 'w', 0x0ull},
-    {"w_alloc_regs_i", 0x050u, 7u, 'w', 0x0ull},
-    {"w_live_i", 0x054u, 16u, 'w', 0x0ull},
-    {"w_exit_i", 0x058u, 16u, 'w', 0x0ull},
-    {"w_bar_i", 0x05Cu, 16u, 'w', 0x0ull},
-    {"w_ld_i", 0x060u, 16u, 'w', 0x0ull},
-    {"v_pipe_i", 0x064u, 1u, 'w', 0x0ull},
-    {"v_sb_i", 0x068u, 1u, 'w', 0x0ull},
-    {"v_ibuf_i", 0x06Cu, 1u, 'w', 0x0ull},
-    {"v_imiss_i", 0x070u, 1u, 'w', 0x0ull},
-    {"v_ldok_i", 0x074u, 1u, 'w', 0x0ull},
-    {"ev_exit_slot_i", 0x078u, 4u, 'w', 0x0ull},
-    {"cmd_o", 0x07Cu, 3u, 'r', 0x0ull},
-    {"cmd_slot_o", 0x080u, 4u, 'r', 0x0ull},
-    {"cmd_arg_o", 0x084u, 4u, 'r', 0x0ull},
-    {"state_o", 0x088u, 2u, 'r', 0x0ull},
-    {"victim_o", 0x08Cu, 4u, 'r', 0x0ull},
-    {"vstat_o", 0x090u, 6u, 'r', 0x0ull},
-    {"event_mask_o", 0x094u, 16u, 'r', 0x0ull},
-    {"victim_mask_o", 0x098u, 16u, 'r', 0x0ull},
-    {"err_valid_o", 0x09Cu, 1u, 'r', 0x0ull},
-    {"err_code_o", 0x0A0u, 2u, 'r', 0x0ull},
-    {"cnt_err_o", 0x0A4u, 16u, 'r', 0x0ull},
-    {"cnt_start_free_o", 0x0A8u, 32u, 'r', 0x0ull},
-    {"cnt_start_pre_o", 0x0ACu, 32u, 'r', 0x0ull},
-    {"cnt_abort_o", 0x0B0u, 16u, 'r', 0x0ull},
-    {"cnt_resume_o", 0x0B4u, 32u, 'r', 0x0ull},
-    {"link", 0x0B8u, 1u, 'w', 0x0ull},
+    {"w_alloc_i", 0x04Cu, 64u, 'w', 0x0ull},
+    {"w_alloc_regs_i", 0x054u, 7u, 'w', 0x0ull},
+    {"w_live_i", 0x058u, 64u, 'w', 0x0ull},
+    {"w_exit_i", 0x060u, 64u, 'w', 0x0ull},
+    {"w_bar_i", 0x068u, 64u, 'w', 0x0ull},
+    {"w_ld_i", 0x070u, 64u, 'w', 0x0ull},
+    {"v_pipe_i", 0x078u, 1u, 'w', 0x0ull},
+    {"v_sb_i", 0x07Cu, 1u, 'w', 0x0ull},
+    {"v_ibuf_i", 0x080u, 1u, 'w', 0x0ull},
+    {"v_imiss_i", 0x084u, 1u, 'w', 0x0ull},
+    {"v_ldok_i", 0x088u, 1u, 'w', 0x0ull},
+    {"ev_exit_slot_i", 0x08Cu, 6u, 'w', 0x0ull},
+    {"cmd_o", 0x090u, 3u, 'r', 0x0ull},
+    {"cmd_slot_o", 0x094u, 6u, 'r', 0x0ull},
+    {"cmd_arg_o", 0x098u, 4u, 'r', 0x0ull},
+    {"state_o", 0x09Cu, 2u, 'r', 0x0ull},
+    {"victim_o", 0x0A0u, 6u, 'r', 0x0ull},
+    {"vstat_o", 0x0A4u, 6u, 'r', 0x0ull},
+    {"event_mask_o", 0x0A8u, 64u, 'r', 0x0ull},
+    {"victim_mask_o", 0x0B0u, 64u, 'r', 0x0ull},
+    {"err_valid_o", 0x0B8u, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x0BCu, 2u, 'r', 0x0ull},
+    {"cnt_err_o", 0x0C0u, 16u, 'r', 0x0ull},
+    {"cnt_start_free_o", 0x0C4u, 32u, 'r', 0x0ull},
+    {"cnt_start_pre_o", 0x0C8u, 32u, 'r', 0x0ull},
+    {"cnt_abort_o", 0x0CCu, 16u, 'r', 0x0ull},
+    {"cnt_resume_o", 0x0D0u, 32u, 'r', 0x0ull},
+    {"link", 0x0D4u, 1u, 'w', 0x0ull},
 };
 
 #endif

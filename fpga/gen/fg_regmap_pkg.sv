@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'hA5D23BD2;
+  localparam logic [31:0] MAP_HASH = 32'hD80845EC;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
   localparam int WIN_SYS = 0;
@@ -31,6 +31,6 @@ package fg_regmap_pkg;
   localparam int EKT_ENTRIES = 32;
   localparam int PEWT_SLOT_W = 6;
   localparam int PEWT_REGS_W = 7;
-  localparam int PRE_SLOT_W = 4;
+  localparam int PRE_SLOT_W = 6;
   localparam int PRE_REGS_W = 7;
 endpackage

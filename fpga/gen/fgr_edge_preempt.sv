@@ -18,14 +18,14 @@ module fgr_edge_preempt (
   output logic b_req_valid_i,
   output logic [6:0] b_req_regs_i,
   output logic b_free_ctx_i,
-  output logic [3:0] b_free_slot_i,
+  output logic [5:0] b_free_slot_i,
   output logic b_rf_free_i,
-  output logic [15:0] b_w_alloc_i,
+  output logic [63:0] b_w_alloc_i,
   output logic [6:0] b_w_alloc_regs_i,
-  output logic [15:0] b_w_live_i,
-  output logic [15:0] b_w_exit_i,
-  output logic [15:0] b_w_bar_i,
-  output logic [15:0] b_w_ld_i,
+  output logic [63:0] b_w_live_i,
+  output logic [63:0] b_w_exit_i,
+  output logic [63:0] b_w_bar_i,
+  output logic [63:0] b_w_ld_i,
   output logic b_v_pipe_i,
   output logic b_v_sb_i,
   output logic b_v_ibuf_i,
@@ -35,15 +35,15 @@ module fgr_edge_preempt (
   input  logic b_v_bar_i,
   input  logic b_v_ld_i,
   output logic b_ev_exit_i,
-  output logic [3:0] b_ev_exit_slot_i,
+  output logic [5:0] b_ev_exit_slot_i,
   input  logic [2:0] b_cmd_o,
-  input  logic [3:0] b_cmd_slot_o,
+  input  logic [5:0] b_cmd_slot_o,
   input  logic [3:0] b_cmd_arg_o,
   input  logic [1:0] b_state_o,
-  input  logic [3:0] b_victim_o,
+  input  logic [5:0] b_victim_o,
   input  logic [5:0] b_vstat_o,
-  input  logic [15:0] b_event_mask_o,
-  input  logic [15:0] b_victim_mask_o,
+  input  logic [63:0] b_event_mask_o,
+  input  logic [63:0] b_victim_mask_o,
   input  logic b_err_valid_o,
   input  logic [1:0] b_err_code_o,
   input  logic [15:0] b_cnt_err_o,
@@ -74,25 +74,25 @@ module fgr_edge_preempt (
   assign b_req_regs_i = req_regs_i_q;
   logic free_ctx_i_q;
   assign b_free_ctx_i = free_ctx_i_q;
-  logic [3:0] free_slot_i_q;
+  logic [5:0] free_slot_i_q;
   assign b_free_slot_i = free_slot_i_q;
   logic rf_free_i_q;
   assign b_rf_free_i = rf_free_i_q;
-  logic [15:0] w_alloc_i_q;
-  logic [15:0] w_alloc_i_p_q;
+  logic [63:0] w_alloc_i_q;
+  logic [63:0] w_alloc_i_p_q;
   assign b_w_alloc_i = w_alloc_i_p_q;
   assign ctrl_rd[1] = 1'b0;
   logic [6:0] w_alloc_regs_i_q;
   assign b_w_alloc_regs_i = w_alloc_regs_i_q;
-  logic [15:0] w_live_i_q;
+  logic [63:0] w_live_i_q;
   assign b_w_live_i = w_live_i_q;
-  logic [15:0] w_exit_i_q;
-  logic [15:0] w_exit_i_p_q;
+  logic [63:0] w_exit_i_q;
+  logic [63:0] w_exit_i_p_q;
   assign b_w_exit_i = w_exit_i_p_q;
   assign ctrl_rd[2] = 1'b0;
-  logic [15:0] w_bar_i_q;
+  logic [63:0] w_bar_i_q;
   assign b_w_bar_i = w_bar_i_q;
-  logic [15:0] w_ld_i_q;
+  logic [63:0] w_ld_i_q;
   assign b_w_ld_i = w_ld_i_q;
   logic v_pipe_i_q;
   assign b_v_pipe_i = v_pipe_i_q;
@@ -107,7 +107,7 @@ module fgr_edge_preempt (
   logic ev_exit_i_p_q;
   assign b_ev_exit_i = ev_exit_i_p_q;
   assign ctrl_rd[3] = 1'b0;
-  logic [3:0] ev_exit_slot_i_q;
+  logic [5:0] ev_exit_slot_i_q;
   assign b_ev_exit_slot_i = ev_exit_slot_i_q;
   logic link_q;
   assign link_o = link_q;
@@ -116,19 +116,19 @@ module fgr_edge_preempt (
   assign cmd_hit = |b_cmd_o;
   logic [31:0] cmd_ev_q;
   logic [15:0] cmd_drop_q;
-  logic [16:0] cmd_din, cmd_dout;
+  logic [18:0] cmd_din, cmd_dout;
   assign cmd_din = {b_cmd_o, b_cmd_slot_o, b_cmd_arg_o, b_vstat_o};
   logic cmd_full_n, cmd_ne, cmd_pop_q;
   logic [4:0] cmd_cnt;
-  fg_fifo #(.WIDTH(17), .DEPTH(16)) u_cap_cmd (
+  fg_fifo #(.WIDTH(19), .DEPTH(16)) u_cap_cmd (
     .clk_i, .rst_ni, .valid_i(cmd_hit), .ready_o(cmd_full_n),
     .data_i(cmd_din), .valid_o(cmd_ne), .ready_i(cmd_pop_q),
     .data_o(cmd_dout), .count_o(cmd_cnt));
   assign ctrl_rd[4] = cmd_ne;
   logic [2:0] cmd_f_cmd_o;
-  assign cmd_f_cmd_o = cmd_dout[16:14];
-  logic [3:0] cmd_f_cmd_slot_o;
-  assign cmd_f_cmd_slot_o = cmd_dout[13:10];
+  assign cmd_f_cmd_o = cmd_dout[18:16];
+  logic [5:0] cmd_f_cmd_slot_o;
+  assign cmd_f_cmd_slot_o = cmd_dout[15:10];
   logic [3:0] cmd_f_cmd_arg_o;
   assign cmd_f_cmd_arg_o = cmd_dout[9:6];
   logic [5:0] cmd_f_vstat_o;
@@ -159,23 +159,23 @@ module fgr_edge_preempt (
       req_valid_i_p_q <= '0;
       req_regs_i_q <= 7'h0;
       free_ctx_i_q <= 1'h0;
-      free_slot_i_q <= 4'h0;
+      free_slot_i_q <= 6'h0;
       rf_free_i_q <= 1'h0;
-      w_alloc_i_q <= 16'h0;
+      w_alloc_i_q <= 64'h0;
       w_alloc_i_p_q <= '0;
       w_alloc_regs_i_q <= 7'h0;
-      w_live_i_q <= 16'h0;
-      w_exit_i_q <= 16'h0;
+      w_live_i_q <= 64'h0;
+      w_exit_i_q <= 64'h0;
       w_exit_i_p_q <= '0;
-      w_bar_i_q <= 16'h0;
-      w_ld_i_q <= 16'h0;
+      w_bar_i_q <= 64'h0;
+      w_ld_i_q <= 64'h0;
       v_pipe_i_q <= 1'h0;
       v_sb_i_q <= 1'h0;
       v_ibuf_i_q <= 1'h0;
       v_imiss_i_q <= 1'h0;
       v_ldok_i_q <= 1'h0;
       ev_exit_i_p_q <= '0;
-      ev_exit_slot_i_q <= 4'h0;
+      ev_exit_slot_i_q <= 6'h0;
       link_q <= 1'h0;
       cmd_ev_q <= '0;
       cmd_drop_q <= '0;
@@ -192,24 +192,29 @@ module fgr_edge_preempt (
       req_valid_i_p_q <= stb[0];
       if ((we_i && addr_i == 8'd15)) req_regs_i_q[6:0] <= wdata_i[6:0];
       if ((we_i && addr_i == 8'd16)) free_ctx_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd17)) free_slot_i_q[3:0] <= wdata_i[3:0];
+      if ((we_i && addr_i == 8'd17)) free_slot_i_q[5:0] <= wdata_i[5:0];
       if ((we_i && addr_i == 8'd18)) rf_free_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd19)) w_alloc_i_q[15:0] <= wdata_i[15:0];
+      if ((we_i && addr_i == 8'd19)) w_alloc_i_q[31:0] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd20)) w_alloc_i_q[63:32] <= wdata_i[31:0];
       w_alloc_i_p_q <= stb[1] ? w_alloc_i_q : '0;
-      if ((we_i && addr_i == 8'd20)) w_alloc_regs_i_q[6:0] <= wdata_i[6:0];
-      if ((we_i && addr_i == 8'd21)) w_live_i_q[15:0] <= wdata_i[15:0];
-      if ((we_i && addr_i == 8'd22)) w_exit_i_q[15:0] <= wdata_i[15:0];
+      if ((we_i && addr_i == 8'd21)) w_alloc_regs_i_q[6:0] <= wdata_i[6:0];
+      if ((we_i && addr_i == 8'd22)) w_live_i_q[31:0] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd23)) w_live_i_q[63:32] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd24)) w_exit_i_q[31:0] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd25)) w_exit_i_q[63:32] <= wdata_i[31:0];
       w_exit_i_p_q <= stb[2] ? w_exit_i_q : '0;
-      if ((we_i && addr_i == 8'd23)) w_bar_i_q[15:0] <= wdata_i[15:0];
-      if ((we_i && addr_i == 8'd24)) w_ld_i_q[15:0] <= wdata_i[15:0];
-      if ((we_i && addr_i == 8'd25)) v_pipe_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd26)) v_sb_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd27)) v_ibuf_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd28)) v_imiss_i_q <= wdata_i[0:0];
-      if ((we_i && addr_i == 8'd29)) v_ldok_i_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd26)) w_bar_i_q[31:0] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd27)) w_bar_i_q[63:32] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd28)) w_ld_i_q[31:0] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd29)) w_ld_i_q[63:32] <= wdata_i[31:0];
+      if ((we_i && addr_i == 8'd30)) v_pipe_i_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd31)) v_sb_i_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd32)) v_ibuf_i_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd33)) v_imiss_i_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd34)) v_ldok_i_q <= wdata_i[0:0];
       ev_exit_i_p_q <= stb[3];
-      if ((we_i && addr_i == 8'd30)) ev_exit_slot_i_q[3:0] <= wdata_i[3:0];
-      if ((we_i && addr_i == 8'd46)) link_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd35)) ev_exit_slot_i_q[5:0] <= wdata_i[5:0];
+      if ((we_i && addr_i == 8'd53)) link_q <= wdata_i[0:0];
       if (cmd_hit && cmd_ev_q != '1) cmd_ev_q <= cmd_ev_q + 1'b1;
       cmd_pop_q <= stb[4];
       if (cmd_hit && !cmd_full_n && cmd_drop_q != '1) cmd_drop_q <= cmd_drop_q + 1'b1;
@@ -226,7 +231,7 @@ module fgr_edge_preempt (
       8'd1: rdata_d = {cmd_drop_q, 8'd0, 8'(cmd_cnt)};
       8'd2: rdata_d = cmd_ev_q;
       8'd3: rdata_d = 32'(cmd_f_cmd_o[2:0]);
-      8'd4: rdata_d = 32'(cmd_f_cmd_slot_o[3:0]);
+      8'd4: rdata_d = 32'(cmd_f_cmd_slot_o[5:0]);
       8'd5: rdata_d = 32'(cmd_f_cmd_arg_o[3:0]);
       8'd6: rdata_d = 32'(cmd_f_vstat_o[5:0]);
       8'd7: rdata_d = {err_drop_q, 8'd0, 8'(err_cnt)};
@@ -239,36 +244,43 @@ module fgr_edge_preempt (
       8'd14: rdata_d = 32'(cfg_save_per_reg_i_q[7:0]);
       8'd15: rdata_d = 32'(req_regs_i_q[6:0]);
       8'd16: rdata_d = 32'(free_ctx_i_q);
-      8'd17: rdata_d = 32'(free_slot_i_q[3:0]);
+      8'd17: rdata_d = 32'(free_slot_i_q[5:0]);
       8'd18: rdata_d = 32'(rf_free_i_q);
-      8'd19: rdata_d = 32'(w_alloc_i_q[15:0]);
-      8'd20: rdata_d = 32'(w_alloc_regs_i_q[6:0]);
-      8'd21: rdata_d = 32'(w_live_i_q[15:0]);
-      8'd22: rdata_d = 32'(w_exit_i_q[15:0]);
-      8'd23: rdata_d = 32'(w_bar_i_q[15:0]);
-      8'd24: rdata_d = 32'(w_ld_i_q[15:0]);
-      8'd25: rdata_d = 32'(v_pipe_i_q);
-      8'd26: rdata_d = 32'(v_sb_i_q);
-      8'd27: rdata_d = 32'(v_ibuf_i_q);
-      8'd28: rdata_d = 32'(v_imiss_i_q);
-      8'd29: rdata_d = 32'(v_ldok_i_q);
-      8'd30: rdata_d = 32'(ev_exit_slot_i_q[3:0]);
-      8'd31: rdata_d = 32'(b_cmd_o[2:0]);
-      8'd32: rdata_d = 32'(b_cmd_slot_o[3:0]);
-      8'd33: rdata_d = 32'(b_cmd_arg_o[3:0]);
-      8'd34: rdata_d = 32'(b_state_o[1:0]);
-      8'd35: rdata_d = 32'(b_victim_o[3:0]);
-      8'd36: rdata_d = 32'(b_vstat_o[5:0]);
-      8'd37: rdata_d = 32'(b_event_mask_o[15:0]);
-      8'd38: rdata_d = 32'(b_victim_mask_o[15:0]);
-      8'd39: rdata_d = 32'(b_err_valid_o);
-      8'd40: rdata_d = 32'(b_err_code_o[1:0]);
-      8'd41: rdata_d = 32'(b_cnt_err_o[15:0]);
-      8'd42: rdata_d = b_cnt_start_free_o[31:0];
-      8'd43: rdata_d = b_cnt_start_pre_o[31:0];
-      8'd44: rdata_d = 32'(b_cnt_abort_o[15:0]);
-      8'd45: rdata_d = b_cnt_resume_o[31:0];
-      8'd46: rdata_d = 32'(link_q);
+      8'd19: rdata_d = w_alloc_i_q[31:0];
+      8'd20: rdata_d = w_alloc_i_q[63:32];
+      8'd21: rdata_d = 32'(w_alloc_regs_i_q[6:0]);
+      8'd22: rdata_d = w_live_i_q[31:0];
+      8'd23: rdata_d = w_live_i_q[63:32];
+      8'd24: rdata_d = w_exit_i_q[31:0];
+      8'd25: rdata_d = w_exit_i_q[63:32];
+      8'd26: rdata_d = w_bar_i_q[31:0];
+      8'd27: rdata_d = w_bar_i_q[63:32];
+      8'd28: rdata_d = w_ld_i_q[31:0];
+      8'd29: rdata_d = w_ld_i_q[63:32];
+      8'd30: rdata_d = 32'(v_pipe_i_q);
+      8'd31: rdata_d = 32'(v_sb_i_q);
+      8'd32: rdata_d = 32'(v_ibuf_i_q);
+      8'd33: rdata_d = 32'(v_imiss_i_q);
+      8'd34: rdata_d = 32'(v_ldok_i_q);
+      8'd35: rdata_d = 32'(ev_exit_slot_i_q[5:0]);
+      8'd36: rdata_d = 32'(b_cmd_o[2:0]);
+      8'd37: rdata_d = 32'(b_cmd_slot_o[5:0]);
+      8'd38: rdata_d = 32'(b_cmd_arg_o[3:0]);
+      8'd39: rdata_d = 32'(b_state_o[1:0]);
+      8'd40: rdata_d = 32'(b_victim_o[5:0]);
+      8'd41: rdata_d = 32'(b_vstat_o[5:0]);
+      8'd42: rdata_d = b_event_mask_o[31:0];
+      8'd43: rdata_d = b_event_mask_o[63:32];
+      8'd44: rdata_d = b_victim_mask_o[31:0];
+      8'd45: rdata_d = b_victim_mask_o[63:32];
+      8'd46: rdata_d = 32'(b_err_valid_o);
+      8'd47: rdata_d = 32'(b_err_code_o[1:0]);
+      8'd48: rdata_d = 32'(b_cnt_err_o[15:0]);
+      8'd49: rdata_d = b_cnt_start_free_o[31:0];
+      8'd50: rdata_d = b_cnt_start_pre_o[31:0];
+      8'd51: rdata_d = 32'(b_cnt_abort_o[15:0]);
+      8'd52: rdata_d = b_cnt_resume_o[31:0];
+      8'd53: rdata_d = 32'(link_q);
       default: rdata_d = 32'd0;
     endcase
   end

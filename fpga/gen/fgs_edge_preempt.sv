@@ -13,10 +13,10 @@ module fgs_edge_preempt (
   input  logic [6:0] x_req_regs_i,
   output logic h_ev_exit_i,
   input  logic x_ev_exit_i,
-  output logic [3:0] h_ev_exit_slot_i,
-  input  logic [3:0] x_ev_exit_slot_i,
+  output logic [5:0] h_ev_exit_slot_i,
+  input  logic [5:0] x_ev_exit_slot_i,
   output logic [2:0] cmd_o,
-  output logic [3:0] cmd_slot_o,
+  output logic [5:0] cmd_slot_o,
   output logic link_o
 );
   logic b_cfg_en_i;
@@ -25,14 +25,14 @@ module fgs_edge_preempt (
   logic [15:0] b_cfg_save_base_i;
   logic [7:0] b_cfg_save_per_reg_i;
   logic b_free_ctx_i;
-  logic [3:0] b_free_slot_i;
+  logic [5:0] b_free_slot_i;
   logic b_rf_free_i;
-  logic [15:0] b_w_alloc_i;
+  logic [63:0] b_w_alloc_i;
   logic [6:0] b_w_alloc_regs_i;
-  logic [15:0] b_w_live_i;
-  logic [15:0] b_w_exit_i;
-  logic [15:0] b_w_bar_i;
-  logic [15:0] b_w_ld_i;
+  logic [63:0] b_w_live_i;
+  logic [63:0] b_w_exit_i;
+  logic [63:0] b_w_bar_i;
+  logic [63:0] b_w_ld_i;
   logic b_v_pipe_i;
   logic b_v_sb_i;
   logic b_v_ibuf_i;
@@ -42,13 +42,13 @@ module fgs_edge_preempt (
   logic b_v_bar_i;
   logic b_v_ld_i;
   logic [2:0] b_cmd_o;
-  logic [3:0] b_cmd_slot_o;
+  logic [5:0] b_cmd_slot_o;
   logic [3:0] b_cmd_arg_o;
   logic [1:0] b_state_o;
-  logic [3:0] b_victim_o;
+  logic [5:0] b_victim_o;
   logic [5:0] b_vstat_o;
-  logic [15:0] b_event_mask_o;
-  logic [15:0] b_victim_mask_o;
+  logic [63:0] b_event_mask_o;
+  logic [63:0] b_victim_mask_o;
   logic b_err_valid_o;
   logic [1:0] b_err_code_o;
   logic [15:0] b_cnt_err_o;
@@ -110,7 +110,7 @@ module fgs_edge_preempt (
   assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
   assign b_v_bar_i  = b_w_bar_i[b_victim_o];
   assign b_v_ld_i   = b_w_ld_i[b_victim_o];
-  edge_preempt #(.NW(16), .SLOT_W(4), .REGS_W(7), .CYC_W(16)) u_blk (
+  edge_preempt #(.NW(64), .SLOT_W(6), .REGS_W(7), .CYC_W(16)) u_blk (
     .clk_i,
     .rst_ni,
     .cfg_en_i(b_cfg_en_i),

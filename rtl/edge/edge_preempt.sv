@@ -174,7 +174,7 @@ module edge_preempt #(
   endfunction
 
   // ---------------------------------------------------------------- state
-  logic [NW-1:0]     ord_q [NW];      // age order: ord_q[i][j], j > i only
+  logic [NW-1:0]     ord_q [NW];      // age order (edge_preempt_age): ord_q[i][j], j > i only
   logic [REGS_W-1:0] regs_q [NW];     // regs table
   logic [REGS_W-1:0] evregs_q [NW];   // event regs per borrowed slot (restore time)
   logic [NW-1:0]     event_q, vict_q, skip_q, saved_q, pend_q;
@@ -214,18 +214,11 @@ module edge_preempt #(
   // ------------------------------------------------- age order (IV-D)
   // An allocation naming an event warp's or a parked victim's slot is
   // ignored as a whole (PRE_ERR_ALLOC_BUSY).  w_alloc_i's slots become the
-  // newest warps, lower slot older within the block.  Pair i < j:
-  //   j allocated         -> i older (i is older, or both new and i lower)
-  //   only i allocated    -> j older
-  //   neither             -> unchanged
-  // Reset goes through the same datapath (every slot allocated at once:
-  // lower slot older).  Each bit is written as "set when j is allocated, else
-  // clear when i is": Yosys maps it onto one ECP5 flip-flop with age_alloc[j]
-  // on its sync set (LSR, over CE) and age_alloc[i] on its enable (CE) with D
-  // = 0, no LUT (issue 11: the bit as one LUT of three inputs before its
-  // flip-flop was 2,016 of the block's 9,387 LUT4s).  Every bit has a control
-  // set of its own (one per slice), but no shared net: each age_alloc bit
-  // drives the pins of at most 63 bits.
+  // newest warps, lower slot older within the block (edge_preempt_age.sv:
+  // one flip-flop per slot pair on its set and enable pins, no LUT).  Reset
+  // goes through the same datapath (every slot allocated at once: lower slot
+  // older).  Every bit has a control set of its own (one per slice), but no
+  // shared net: each age_alloc bit drives the pins of at most 63 bits.
   //
   // The accepted allocation is registered (alloc_q) and the age order takes
   // it one edge later (issue 11: w_alloc_i -> the 64-wide busy check -> 2,016
@@ -247,17 +240,10 @@ module edge_preempt #(
   // (keep: from when each bit had a LUT, where ABC merged age_alloc into it,
   // two LUT4s a bit; the bits now take it on their pins)
   (* keep *) wire [NW-1:0] age_alloc = alloc_q;
-  for (genvar i = 0; i < NW; i++) begin : g_age
-    for (genvar j = 0; j < NW; j++) begin : g_bit
-      if (j > i) begin : g_up
-        always_ff @(posedge clk_i) begin
-          if (age_alloc[j]) ord_q[i][j] <= 1'b1;
-          else if (age_alloc[i]) ord_q[i][j] <= 1'b0;
-        end
-      end else begin : g_low
-        always_ff @(posedge clk_i) ord_q[i][j] <= 1'b0;
-      end
-    end
+  logic [NW*NW-1:0] ord_flat;
+  edge_preempt_age #(.NW(NW)) u_age (.clk_i, .alloc_i(age_alloc), .ord_o(ord_flat));
+  for (genvar i = 0; i < NW; i++) begin : g_ord
+    assign ord_q[i] = ord_flat[i*NW +: NW];
   end
 
   // regs table; the event registers of a borrowed slot (no reset: read
@@ -290,7 +276,14 @@ module edge_preempt #(
   // ------------------------------------------------- selection tournament
   // Each step's logic runs under its own sel_q test, so the verilated model
   // evaluates it only in its cycle (synthesis: the same logic before the
-  // step's register enable).
+  // step's register enable).  Step S+3 is computed in every cycle in
+  // synthesis (SIM_ALL): its kept LUT4 pieces must not take the test as a
+  // fifth input; it is read only at S+3 either way.
+`ifdef SYNTHESIS
+  localparam bit SIM_ALL = 1'b1;
+`else
+  localparam bit SIM_ALL = 1'b0;
+`endif
   // S+1: the candidates.  CHEAPEST (our third policy): a warp idle at a
   // barrier is free to take when barrier skipping is on; else a warp without
   // loads in flight (the dominant cost, EDGE VI-B / Fig. 11b); else any;
@@ -337,35 +330,34 @@ module edge_preempt #(
   // one-hot terms per piece, four pieces per OR, so a 16-input AND-OR is two
   // LUT levels and the step four (issue 11: left to ABC it took six levels,
   // or wide multiplexers whose size swung from 1,343 to 3,467 LUT4 with
-  // unrelated changes, measured).  G = 8 (asserted below).
+  // unrelated changes, measured).  G = 8 (checked above).  Pair p = a*NG + b.
+  (* keep *) logic [NG*NG*4*G-1:0] s3_rq;   // row bit y of pair p: four pieces [p][y][k]
+  (* keep *) logic [NG*NG*G-1:0]   s3_row;  // a's winner's row of the pair's block [p][y]
+  (* keep *) logic [NG*NG*4-1:0]   s3_pq;   // the pair: four pieces [p][k]
   logic [NG*NG-1:0] pair_d;
-  for (genvar a = 0; a < NG; a++) begin : g_pa
-    for (genvar b = a + 1; b < NG; b++) begin : g_pb
-      (* keep *) logic [G-1:0]   row;  // a's winner's row of the pair's block
-      (* keep *) logic [4*G-1:0] rq;   // row bit y: four pieces of two terms
-      (* keep *) logic [3:0]     pq;   // the pair: four pieces of two terms
-      for (genvar y = 0; y < G; y++) begin : g_y
-        for (genvar k = 0; k < 4; k++) begin : g_k
-          // slots a*G + 2k and a*G + 2k + 1 against column b*G + y (a slot
-          // or column past NW holds no candidate)
-          if (b*G + y >= NW || a*G + 2*k >= NW) begin : g_none
-            assign rq[4*y + k] = 1'b0;
-          end else if (a*G + 2*k + 1 < NW) begin : g_two
-            assign rq[4*y + k] = (gw_q[a*G + 2*k] & ord_q[a*G + 2*k][b*G + y]) |
-                                 (gw_q[a*G + 2*k + 1] & ord_q[a*G + 2*k + 1][b*G + y]);
-          end else begin : g_one
-            assign rq[4*y + k] = gw_q[a*G + 2*k] & ord_q[a*G + 2*k][b*G + y];
+  always_comb begin
+    s3_rq  = '0;
+    s3_row = '0;
+    s3_pq  = '0;
+    pair_d = '0;
+    if (SIM_ALL || sel_q == 3'd3) begin
+      for (int a = 0; a < NG; a++)
+        for (int b = a + 1; b < NG; b++) begin
+          for (int y = 0; y < G; y++) begin
+            // slots a*G + 2k and a*G + 2k + 1 against column b*G + y (a slot
+            // or column past NW holds no candidate)
+            for (int k = 0; k < 4; k++)
+              for (int x = 2*k; x < 2*k + 2; x++)
+                if (a*G + x < NW && b*G + y < NW)
+                  s3_rq[((a*NG + b)*G + y)*4 + k] = s3_rq[((a*NG + b)*G + y)*4 + k] |
+                                                    (gw_q[a*G + x] & ord_q[a*G + x][b*G + y]);
+            s3_row[(a*NG + b)*G + y] = s3_rq[((a*NG + b)*G + y)*4 +: 4] != '0;
           end
+          for (int k = 0; k < 4; k++)
+            s3_pq[(a*NG + b)*4 + k] = (s3_row[(a*NG + b)*G + 2*k] & gw_q[b*G + 2*k]) |
+                                      (s3_row[(a*NG + b)*G + 2*k + 1] & gw_q[b*G + 2*k + 1]);
+          pair_d[a*NG + b] = s3_pq[(a*NG + b)*4 +: 4] != '0;
         end
-        assign row[y] = rq[4*y +: 4] != '0;
-      end
-      for (genvar k = 0; k < 4; k++) begin : g_p
-        assign pq[k] = (row[2*k] & gw_q[b*G + 2*k]) | (row[2*k + 1] & gw_q[b*G + 2*k + 1]);
-      end
-      assign pair_d[a*NG + b] = pq != '0;
-    end
-    for (genvar b = 0; b <= a; b++) begin : g_pz
-      assign pair_d[a*NG + b] = 1'b0;
     end
   end
 

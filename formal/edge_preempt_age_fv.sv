@@ -1,0 +1,24 @@
+// Formal harness of edge_preempt_age (docs/FORMAL.md): its two descriptions
+// of the age order, the flip-flop-per-bit form that synthesis and the
+// controller's proof read (ROWS = 0) and the row form the verilated models
+// run (ROWS = 1), side by side on the same allocations.  From the same state
+// (assumed in the first cycle; every bit is free there) they hold the same
+// order in every later cycle, for every input: the simulated controller is
+// the synthesized one.
+module edge_preempt_age_fv #(
+  parameter int NW = 64
+) (
+  input logic          clk_i,
+  input logic [NW-1:0] alloc_i
+);
+  logic [NW*NW-1:0] ord_bits, ord_rows;
+  edge_preempt_age #(.NW(NW), .ROWS(1'b0)) u_bits (.clk_i, .alloc_i, .ord_o(ord_bits));
+  edge_preempt_age #(.NW(NW), .ROWS(1'b1)) u_rows (.clk_i, .alloc_i, .ord_o(ord_rows));
+
+  logic f_init_q = 1'b1;
+  always_ff @(posedge clk_i) f_init_q <= 1'b0;
+  always_comb
+    if (f_init_q) a_same_start: assume (ord_bits == ord_rows);
+  always_ff @(posedge clk_i)
+    if (!f_init_q) forms_agree: assert (ord_bits == ord_rows);
+endmodule
