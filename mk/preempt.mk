@@ -14,6 +14,7 @@ edge_preempt_CONFIGS := w44
 # docs/FPGA_TIMING.md): ABC maps the slot sets' next-state functions onto
 # LUT7s whose sub-LUTs are mostly constants (2,114 of 7,521 LUT4), the block
 # then 8,505 TRELLIS_COMB at 100.06 MHz; with LUT4s only 5,668 at 102.5
+# (lowest of seeds 1-3 each; at 74066d2 5,554 TRELLIS_COMB, 100.19 MHz)
 edge_preempt_FPGA_SYNTH := -nowidelut
 edge_preempt_w44_GPARAMS := NW=44 SLOT_W=6 REGS_W=7 CYC_W=12
 

@@ -1076,10 +1076,8 @@ static void test_cm_all_cores(void **state) {
     op_strobe(&W_CM, FGR_CM_CTRL_KEND);
 }
 
-/* The preemption controller of core 0 (16 warp slots in the FPGA top, the
- * only configuration whose per-slot tables Verilator's toggle coverage
- * instruments: the 64- and 44-slot block models' arrays exceed its
- * --coverage-max-width) linked to its PEWT (LINK), preempting each slot in
+/* The preemption controller of core 0 (P_PRE["NW"] = 64 warp slots in the
+ * FPGA top) linked to its PEWT (LINK), preempting each slot in
  * turn for an event kernel: register counts 63, 64 and 1 (0..64 per thread)
  * set and clear every bit of the per-slot tables, the second round with the
  * victim at a barrier (BARSKIP); every register and command checked against
