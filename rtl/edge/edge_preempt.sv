@@ -163,11 +163,6 @@ module edge_preempt #(
   function automatic logic [31:0] sat32(input logic [31:0] c);
     sat32 = (c == 32'hffffffff) ? c : c + 32'd1;
   endfunction
-  // index of a one-hot vector (OR-encode: every set bit contributes)
-  function automatic logic [SLOT_W-1:0] enc(input logic [NW-1:0] oh);
-    enc = '0;
-    for (int i = 0; i < NW; i++) enc = enc | (oh[i] ? SLOT_W'(i) : '0);
-  endfunction
   function automatic logic [2:0] enc8(input logic [7:0] oh);
     enc8 = '0;
     for (int i = 0; i < 8; i++) enc8 = enc8 | (oh[i] ? 3'(i) : '0);
