@@ -125,7 +125,7 @@ module cm_bal_monitor #(
     .stall_net_i,
     .mode_i,
     .end_o        (end_w),
-    .lim_q_o      (cpu_limit_o),
+    .lim_o        (cpu_limit_o),
     .dec_q_o      (decision_o),
     .stall_mc_q_o (stall_mc_o),
     .stall_net_q_o(stall_net_o)

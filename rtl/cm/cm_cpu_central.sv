@@ -41,7 +41,7 @@ module cm_cpu_central #(
   input  logic [P-1:0]      stall_net_i,  // per partition: a stallnet cycle
   input  logic [1:0]        mode_i,
   output logic              end_o,    // last cycle of the interval
-  output logic [LW-1:0]     lim_q_o,  // a function of registers (below)
+  output logic [LW-1:0]     lim_o,    // the CM-CPU limit: a function of registers (below), no flip-flop of its own
   output logic [1:0]        dec_q_o,  // last decision
   output logic [STW-1:0]    stall_mc_q_o,
   output logic [STW-1:0]    stall_net_q_o
@@ -187,7 +187,7 @@ module cm_cpu_central #(
     assign snet_st = STW'(sum_net);
   end
 
-  assign lim_q_o       = lim;
+  assign lim_o         = lim;
   assign dec_q_o       = dec_q;
   assign stall_mc_q_o  = smc_q;
   assign stall_net_q_o = snet_q;
