@@ -359,9 +359,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
     in->v_ibuf_i = v->ibuf != 0;
     in->v_imiss_i = v->imiss != 0;
     in->v_ldok_i = v->ldok;
-    in->v_left_i = bitv(ex, (unsigned)o->victim_o) || !bitv(live, (unsigned)o->victim_o);
-    in->v_bar_i = bitv(bar, (unsigned)o->victim_o);
-    in->v_ld_i = bitv(ld, (unsigned)o->victim_o);
+    edge_preempt_victim_bits(in, o->victim_o);
     in->req_valid_i = t->qn > 0;
     in->req_regs_i = t->qn ? t->q[0] : 0;
     in->free_ctx_i = t->k.ctx_ok && fs >= 0;

@@ -294,10 +294,7 @@ static void ref_step(void) {
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
         /* the slice's glue (fgs_edge_preempt): the bits of the warp in slot victim_o */
-        unsigned vs = (unsigned)pro[c].victim_o;
-        qi[c].v_left_i = (qi[c].w_exit_i >> vs & 1) || !(qi[c].w_live_i >> vs & 1);
-        qi[c].v_bar_i = qi[c].w_bar_i >> vs & 1;
-        qi[c].v_ld_i = qi[c].w_ld_i >> vs & 1;
+        edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     assert_int_equal(fg_block_step(R.db, &di), 0);
     assert_int_equal(fg_block_step(R.ekt, &ei), 0);

@@ -32,12 +32,7 @@ static uint64_t rnd(uint64_t *s) {
  * w_live_i, w_bar_i, w_ld_i; the RTL assumes it (pre_v_status_is_victims), so
  * they follow the random vectors rather than being random themselves. */
 static void preempt_v_bits(const void *out, void *in) {
-    const edge_preempt_out_t *o = out;
-    edge_preempt_in_t *i = in;
-    unsigned v = (unsigned)(o->victim_o & 63);
-    i->v_left_i = ((i->w_exit_i >> v) & 1) || !((i->w_live_i >> v) & 1);
-    i->v_bar_i = (i->w_bar_i >> v) & 1;
-    i->v_ld_i = (i->w_ld_i >> v) & 1;
+    edge_preempt_victim_bits(in, ((const edge_preempt_out_t *)out)->victim_o);
 }
 
 /* cycles of lockstep with every input field a fresh 64-bit random value

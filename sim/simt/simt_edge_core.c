@@ -336,10 +336,7 @@ static void edge_end(void *ext) {
     /* the status of the warp in slot victim_o (the pick of a selection from its
      * last step on, then the victim): its bits of the vectors above, and its
      * pipeline state (EDGE Fig. 11b categories) */
-    unsigned vs = (unsigned)qo->victim_o & 63;
-    q->v_left_i = (ex >> vs & 1) || !(live >> vs & 1);
-    q->v_bar_i = bar >> vs & 1;
-    q->v_ld_i = ld >> vs & 1;
+    edge_preempt_victim_bits(q, qo->victim_o);
     const simt_warp *v = &c->w[qo->victim_o < c->nwarps ? qo->victim_o : 0];
     uint64_t ldregs = 0;
     for (unsigned j = 0; j < SIMT_MAX_LD; j++)

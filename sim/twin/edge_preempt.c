@@ -44,6 +44,13 @@ void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_pa
 
 static uint64_t mask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
 static uint64_t bit(uint64_t v, uint64_t i) { return (v >> i) & 1; }
+
+void edge_preempt_victim_bits(edge_preempt_in_t *in, uint64_t victim) {
+    unsigned v = (unsigned)(victim & 63);
+    in->v_left_i = bit(in->w_exit_i, v) || !bit(in->w_live_i, v);
+    in->v_bar_i = bit(in->w_bar_i, v);
+    in->v_ld_i = bit(in->w_ld_i, v);
+}
 /* rows start as "lower slot older": bits above i */
 static uint64_t above(unsigned i) { return i >= 63 ? 0 : ~0ULL << (i + 1); }
 

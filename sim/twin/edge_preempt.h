@@ -186,6 +186,10 @@ typedef struct {
 #define EDGE_PREEMPT_PARAMS(X) X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W)
 
 void edge_preempt_params_default(edge_preempt_params *p);
+/* The core's side of the contract above: v_left_i / v_bar_i / v_ld_i set to
+ * the bits of slot `victim` (the controller's victim_o) in in's w_exit_i /
+ * w_live_i, w_bar_i, w_ld_i (fill the vectors first). */
+void edge_preempt_victim_bits(edge_preempt_in_t *in, uint64_t victim);
 extern const fg_block_class edge_preempt_class;
 
 #endif
