@@ -14,5 +14,5 @@ fg_rr_GPARAMS := N=5
 TWIN_SRCS += sim/twin/fg_prims.c
 TESTS     += test_prims
 # the verilated-model shim's input masking (sim/harness/fg_shim.hpp)
-TESTS     += test_shim_widths
+TESTS     += test_shim_widths test_fg_num
 SOAK_TESTS += test_prims

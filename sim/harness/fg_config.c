@@ -1,8 +1,9 @@
 #include "fg_config.h"
 
+#include "fg_util.h"
+
 #include <errno.h>
 #include <ini.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,27 +128,29 @@ const char *fg_config_str(fg_config *c, const char *section, const char *key) {
     return x->value;
 }
 
+/* "origin: [section] key", the name a getter's message gives a value */
+static void value_name(const entry *x, char *name, size_t len) {
+    snprintf(name, len, "%s: [%s] %s =", x->origin, x->section, x->key);
+}
+
 int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                   uint64_t *out, char *err, size_t errlen) {
     entry *x = find(c, section, key);
     if (!x) return 0;
     x->used = true;
-    char *end;
-    errno = 0;
-    if (x->value[0] == '-') goto bad;
-    unsigned long long v = strtoull(x->value, &end, 0);
-    if (errno || end == x->value || *end) goto bad;
-    if (v < min || v > max) {
-        snprintf(err, errlen, "%s: [%s] %s = %s is outside [%llu, %llu]", x->origin, section, key,
-                 x->value, (unsigned long long)min, (unsigned long long)max);
-        return -1;
-    }
-    *out = v;
-    return 0;
-bad:
-    snprintf(err, errlen, "%s: [%s] %s = '%s' is not a non-negative integer", x->origin, section,
-             key, x->value);
-    return -1;
+    char name[384];
+    value_name(x, name, sizeof name);
+    return fg_num_u64(name, x->value, min, max, out, err, errlen);
+}
+
+int fg_config_pow2(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
+                   uint64_t *out, char *err, size_t errlen) {
+    entry *x = find(c, section, key);
+    if (!x) return 0;
+    x->used = true;
+    char name[384];
+    value_name(x, name, sizeof name);
+    return fg_num_pow2(name, x->value, min, max, out, err, errlen);
 }
 
 int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
@@ -155,21 +158,9 @@ int fg_config_double(fg_config *c, const char *section, const char *key, double 
     entry *x = find(c, section, key);
     if (!x) return 0;
     x->used = true;
-    char *end;
-    errno = 0;
-    double v = strtod(x->value, &end);
-    if (errno || end == x->value || *end || !isfinite(v)) {
-        snprintf(err, errlen, "%s: [%s] %s = '%s' is not a number", x->origin, section, key,
-                 x->value);
-        return -1;
-    }
-    if (v < min || v > max) {
-        snprintf(err, errlen, "%s: [%s] %s = %s is outside [%g, %g]", x->origin, section, key,
-                 x->value, min, max);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    char name[384];
+    value_name(x, name, sizeof name);
+    return fg_num_double(name, x->value, min, max, out, err, errlen);
 }
 
 int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out, char *err,
@@ -218,4 +209,40 @@ int fg_config_check_unused(const fg_config *c, char *err, size_t errlen) {
 
 int fg_config_check_unused_section(const fg_config *c, const char *section, char *err, size_t errlen) {
     return check_unused(c, section, err, errlen);
+}
+
+/* Every section some program reads from a shared configuration file
+ * (configs/NAME.ini): a file may hold sections for other programs, but a
+ * section no program reads is a typo. */
+static const char *const KNOWN_SECTIONS[] = {
+    "gpu", "preempt", "mem", "pcie", "host", "edge", "nic", "routes", "sys", "ipv6", "memc", "ipsec",
+    "cpu", "cm", "cmbal", "fe", "launch_latency", "preemption_latency", "edge_fig12", "edge_fig13", NULL};
+
+static bool in_list(const char *const *list, const char *s) {
+    for (; *list; list++)
+        if (!strcmp(*list, s)) return true;
+    return false;
+}
+
+static void list_sections(const char *const *read, char *err, size_t errlen, int n) {
+    for (; *read && n > 0 && (size_t)n < errlen; read++) n += snprintf(err + n, errlen - (size_t)n, " [%s]", *read);
+    if (n > 0 && (size_t)n < errlen) snprintf(err + n, errlen - (size_t)n, ")");
+}
+
+int fg_config_check_sections(const fg_config *c, const char *const *read, char *err, size_t errlen) {
+    for (size_t i = 0; i < c->n; i++) {
+        const entry *x = &c->e[i];
+        if (in_list(read, x->section)) continue;
+        bool set = !strcmp(x->origin, "--set");
+        if (!set && in_list(KNOWN_SECTIONS, x->section)) continue; /* another program's part of a shared file */
+        int n = set ? snprintf(err, errlen, "--set %s.%s: this program does not read section [%s] (it reads",
+                               x->section, x->key, x->section)
+                    : snprintf(err, errlen, "%s: section [%s] (key %s) is read by no program (this one reads",
+                               x->origin, x->section, x->key);
+        list_sections(read, err, errlen, n);
+        return -1;
+    }
+    for (const char *const *r = read; *r; r++)
+        if (check_unused(c, *r, err, errlen)) return -1;
+    return 0;
 }

@@ -21,9 +21,13 @@ int fg_config_set(fg_config *c, const char *assignment, char *err, size_t errlen
 
 /* Typed getters: return 0 and store the value (or leave *out = default when
  * the key is absent); -1 with a message when present but malformed or out
- * of [min, max]. */
+ * of [min, max].  Numbers are read by fg_num_* (fg_util.h): decimal or 0x
+ * hex, nothing after them, no octal. */
 int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                   uint64_t *out, char *err, size_t errlen);
+/* A size that must be a power of two: any other value is refused. */
+int fg_config_pow2(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
+                   uint64_t *out, char *err, size_t errlen);
 int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
                      double *out, char *err, size_t errlen);
 int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out, char *err,
@@ -38,5 +42,11 @@ int fg_config_check_unused(const fg_config *c, char *err, size_t errlen);
 /* The same for the keys of one section only (a program that reads one
  * section of a machine file, e.g. fg_run and [gpu]). */
 int fg_config_check_unused_section(const fg_config *c, const char *section, char *err, size_t errlen);
+/* A program's whole check, after its loaders ran: read (NULL-terminated) are
+ * the sections it reads.  -1 with a message for a --set override in any
+ * other section, a file's section that no program reads (a typo; a shared
+ * machine file's sections for other programs are left alone), or a key of
+ * a read section that was never read; each message names the read sections. */
+int fg_config_check_sections(const fg_config *c, const char *const *read, char *err, size_t errlen);
 
 #endif

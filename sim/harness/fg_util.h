@@ -4,6 +4,7 @@
 #define FG_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -20,8 +21,34 @@ bool fg_rng_chance(fg_rng *r, unsigned num, unsigned den);
 /* Seed for random tests: $FG_SEED if set, otherwise from the clock.  Always
  * printed by the caller so that a failing run can be repeated. */
 uint64_t fg_seed_from_env(void);
-/* Integer from the environment with a default (e.g. FG_CYCLES). */
+/* Integer from the environment with a default (e.g. FG_CYCLES); a malformed
+ * value (fg_num_u64) exits with status 2 and a message naming the variable. */
 uint64_t fg_env_u64(const char *name, uint64_t dflt);
+
+/* Strict numbers: the one reader of every command-line option, config value
+ * and environment variable (docs/ARCHITECTURE.md "Options and numbers").
+ * Whole numbers: decimal digits, or 0x / 0X and hex digits; nothing else (no
+ * sign, space, suffix, exponent or underscore); no leading zero on a decimal
+ * (010 is refused, not read as octal 8); range-checked.  Real numbers
+ * (fg_num_double): decimal, optional fraction and exponent (1.5, 2e-3); no
+ * hex, inf or nan.  Each returns 0 and stores *out, or -1 with a one-line
+ * message in err naming `name` (e.g. "--cycles" or "configs/x.ini: [gpu]
+ * num_cores") and the accepted forms; *out is unchanged on error. */
+int fg_num_u64(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+               size_t errlen);
+/* As fg_num_u64, and a power of two (sizes: refused, never rounded). */
+int fg_num_pow2(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+                size_t errlen);
+/* A '-' and a whole number as above (the 0x form is two's complement-free:
+ * -0x10 is -16). */
+int fg_num_i64(const char *name, const char *s, int64_t min, int64_t max, int64_t *out, char *err,
+               size_t errlen);
+int fg_num_double(const char *name, const char *s, double min, double max, double *out, char *err,
+                  size_t errlen);
+/* Programs' option values: fg_num_u64 / fg_num_double for argv, printing
+ * "prog: message" to stderr and exiting with status 2 on error. */
+uint64_t fg_arg_u64(const char *prog, const char *opt, const char *s, uint64_t min, uint64_t max);
+double fg_arg_double(const char *prog, const char *opt, const char *s, double min, double max);
 
 /* Seconds on the monotonic wall clock or of this process's CPU time (for
  * programs that report their own speed). */
