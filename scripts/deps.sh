@@ -46,6 +46,10 @@ if [ ${#pip_missing[@]} -gt 0 ]; then
     python3 -m pip install -q --break-system-packages "${pip_missing[@]}"
 fi
 
+# Each YoWASP tool compiles its WebAssembly into the cache on its first start;
+# two first starts at once can kill one (SIGBUS): start each once, serially.
+python3 "$(dirname "$0")/yowasp_tools.py" warm
+
 vv=$(verilator --version | awk '{print $2}')
 case "$vv" in 5.*) ;; *) echo "deps: Verilator 5.x required, found $vv" >&2; exit 1;; esac
 echo "deps: ok (verilator $vv, $(yosys -V | awk '{print $1, $2}'), $(riscv64-unknown-elf-gcc -dumpversion | sed 's/^/riscv gcc /'))"

