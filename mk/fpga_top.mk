@@ -39,7 +39,8 @@ $(BUILD)/obj/fpga/sim/fg_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_VL)/Vfine
 $(BUILD)/obj/fpga/sim/fpga_sim_main.o: CFLAGS += -DFG_SIM_DIV=$(FPGA_SIM_DIV)
 $(BUILD)/obj/fpga/sim/fpga_sim_main.o: mk/fpga_top.mk
 $(BUILD)/bin/fpga_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/fpga/sim/fg_top_model.o \
-                       $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a $(BUILD)/vlrt/libvlrt.a
+                       $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a $(BUILD)/vlrt/libvlrt.a \
+                       $(BUILD)/obj/sim/harness/fg_util.o
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ -lz -lpthread
 $(BUILD)/bin/fg_host: $(BUILD)/obj/fpga/host/fg_host_main.o $(BUILD)/libfg.a

@@ -12,6 +12,7 @@
 #include "cm_bal_monitor.h"
 #include "cm_traces.h"
 #include "fg_block.h"
+#include "fg_util.h"
 
 
 /* Congestion script: stalled requests per interval (4 partitions). */
@@ -35,13 +36,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
         } else if (!strcmp(argv[i], "--intervals") && i + 1 < argc) {
-            char *end;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 1000) {
-                fprintf(stderr, "cm_demo: --intervals %s: expected 1..1000\n", argv[i]);
-                return 2;
-            }
-            n = (unsigned)v;
+            n = (unsigned)fg_arg_u64("cm_demo", "--intervals", argv[++i], 1, 1000);
         } else {
             fprintf(stderr, "usage: cm_demo [--impl rtl|c|lockstep] [--intervals N]\n");
             return 2;

@@ -35,6 +35,7 @@
 #include "cm/cm_sys.h"
 #include "fg_json.h"
 #include "fg_progress.h"
+#include "fg_util.h"
 
 typedef struct {
     const char *config, *mix, *out, *gpu, *gpu_size;
@@ -237,10 +238,10 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--config") && v) o.config = argv[++i];
         else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
         else if (!strcmp(a, "--out") && v) o.out = argv[++i];
-        else if (!strcmp(a, "--warmup") && v) o.warmup = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--instrs") && v) o.instrs = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--cycles") && v) o.cycles = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--seed") && v) o.seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--warmup") && v) o.warmup = fg_arg_u64("cm_run", a, argv[++i], 0, UINT64_MAX);
+        else if (!strcmp(a, "--instrs") && v) o.instrs = fg_arg_u64("cm_run", a, argv[++i], 1, UINT64_MAX);
+        else if (!strcmp(a, "--cycles") && v) o.cycles = fg_arg_u64("cm_run", a, argv[++i], 1, UINT64_MAX);
+        else if (!strcmp(a, "--seed") && v) o.seed = fg_arg_u64("cm_run", a, argv[++i], 0, UINT64_MAX);
         else if (!strcmp(a, "--gpu") && v && (known_gpu || !strcmp(v, "none"))) o.gpu = argv[++i];
         else if (!strcmp(a, "--gpu-size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) o.gpu_size = argv[++i];
         else if (!strcmp(a, "--set") && v) i++; /* applied over the file below */

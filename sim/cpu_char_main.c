@@ -16,6 +16,7 @@
 #include "cpu/cpu_core.h"
 #include "cpu/cpu_gen.h"
 #include "fg_json.h"
+#include "fg_util.h"
 
 typedef struct {
     uint64_t i;
@@ -55,7 +56,7 @@ int main(int argc, char **argv) {
     unsigned lat = 300;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--lat") && i + 1 < argc) lat = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--lat") && i + 1 < argc) lat = (unsigned)fg_arg_u64("cpu_char", "--lat", argv[++i], 1, 100000);
         else {
             fprintf(stderr, "usage: cpu_char [--out FILE] [--lat M]\n");
             return 2;

@@ -25,6 +25,7 @@
 #include "fe/fe_bench.h"
 #include "fe/fe_json.h"
 #include "fg_json.h"
+#include "fg_util.h"
 
 static void usage(void) {
     fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--bench NAME|all]\n"
@@ -148,7 +149,7 @@ int main(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--bench") && v) bench = argv[++i];
         else if (!strcmp(a, "--variant") && v) variant = argv[++i];
-        else if (!strcmp(a, "--size") && v) size = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--size") && v) size = (unsigned)fg_arg_u64("fe_fig11", "--size", argv[++i], 1, 1u << 22);
         else if (!strcmp(a, "--small")) small = true;
         else if (!strcmp(a, "--merge") && v) merge_list = argv[++i];
         else { usage(); return 2; }

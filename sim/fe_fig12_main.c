@@ -25,6 +25,7 @@
 #include "fe/fe_cpu.h"
 #include "fe/fe_json.h"
 #include "fg_json.h"
+#include "fg_util.h"
 
 #define MAX_SIZES 32
 
@@ -150,9 +151,16 @@ int main(int argc, char **argv) {
     if (sizes_arg) {
         const char *s = sizes_arg;
         while (*s) {
-            char *end;
-            unsigned long v = strtoul(s, &end, 0);
-            if (end == s || !v || v > (1ul << 22) || n == MAX_SIZES || (n && v <= size[n - 1]) || (*end && *end != ',')) {
+            char tok[24];
+            size_t len = strcspn(s, ",");
+            snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok - 1 ? len : sizeof tok - 1), s);
+            const char *end = s + len;
+            uint64_t v = 0;
+            if (fg_num_u64("--sizes", tok, 1, 1ul << 22, &v, err, sizeof err)) {
+                fprintf(stderr, "fe_fig12: %s\n", err);
+                return 2;
+            }
+            if (n == MAX_SIZES || (n && v <= size[n - 1])) {
                 fprintf(stderr, "fe_fig12: --sizes %s: increasing element counts 1..4M, at most %d, comma-separated\n",
                         sizes_arg, MAX_SIZES);
                 return 2;

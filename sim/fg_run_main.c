@@ -31,6 +31,7 @@
 #include <elfutils/libdw.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -117,14 +118,10 @@ static void cb_done(void *u, uint64_t tag, uint64_t cycle) {
 }
 
 /* ------------------------------------------------------------- parsing */
+/* fg_num_u64's forms (decimal or 0x hex, no octal); the caller's message */
 static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-    char *end;
-    if (!s || !*s || *s == '-') return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end || v > max) return -1;
-    *out = v;
-    return 0;
+    char err[256];
+    return fg_num_u64("", s, 0, max, out, err, sizeof err);
 }
 
 static int find_type(const char *s, size_t len) {
@@ -135,26 +132,24 @@ static int find_type(const char *s, size_t len) {
 
 /* A value of type t as its little-endian bits (integers: range-checked). */
 static int parse_value(int t, const char *s, uint32_t *bits) {
-    char *end;
-    if (!*s) return -1;
-    errno = 0;
+    char err[256];
     if (t == T_F32) {
-        float f = strtof(s, &end);
-        if (*end || errno == ERANGE) return -1;
+        double d;
+        if (fg_num_double("", s, -FLT_MAX, FLT_MAX, &d, err, sizeof err)) return -1;
+        float f = (float)d;
         memcpy(bits, &f, 4);
         return 0;
     }
     int sgn = t == T_I8 || t == T_I16 || t == T_I32;
     unsigned bitsz = type_size[t] * 8;
     if (sgn) {
-        long long v = strtoll(s, &end, 0);
+        int64_t v;
         long long lo = -(1ll << (bitsz - 1)), hi = (1ll << (bitsz - 1)) - 1;
-        if (errno || *end || v < lo || v > hi) return -1;
+        if (fg_num_i64("", s, lo, hi, &v, err, sizeof err)) return -1;
         *bits = (uint32_t)v & (bitsz == 32 ? 0xffffffffu : (1u << bitsz) - 1);
     } else {
-        if (*s == '-') return -1;
-        unsigned long long v = strtoull(s, &end, 0);
-        if (errno || *end || v > (bitsz == 32 ? 0xffffffffull : (1ull << bitsz) - 1)) return -1;
+        uint64_t v;
+        if (fg_num_u64("", s, 0, bitsz == 32 ? 0xffffffffull : (1ull << bitsz) - 1, &v, err, sizeof err)) return -1;
         *bits = (uint32_t)v;
     }
     return 0;
@@ -693,10 +688,8 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
             if (parse_u64(v, UINT64_MAX, &max_cycles) || !max_cycles)
                 return die(2, "--max-cycles %s: expected a number >= 1", v);
         } else if (!strcmp(o, "--max-seconds")) {
-            char *end;
-            errno = 0;
-            max_seconds = strtod(v, &end);
-            if (errno || *end || !*v || !(max_seconds >= 0) || max_seconds > 1e9)
+            char e[256];
+            if (fg_num_double("--max-seconds", v, 0, 1e9, &max_seconds, e, sizeof e))
                 return die(2, "--max-seconds %s: expected seconds >= 0 (0 = no limit)", v);
         } else if (!strcmp(o, "--guard")) {
             if (parse_u64(v, 1u << 24, &guard)) return die(2, "--guard %s: expected a byte count up to 16 MiB", v);

@@ -26,6 +26,7 @@
 #include "fg_json.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
+#include "fg_util.h"
 
 static cJSON *stat_json(const sys_stat *s, double scale) {
     cJSON *o = cJSON_CreateObject();
@@ -138,7 +139,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
-        else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = fg_arg_u64(argv[0], "--events", argv[++i], 1, 100000000);
         else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
         else if (!strcmp(argv[i], "--point")) point = 1;
         else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];

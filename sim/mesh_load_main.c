@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
     uint64_t cycles = 20000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = fg_arg_u64("mesh_load", "--cycles", argv[++i], 1, UINT64_MAX);
         else {
             fprintf(stderr, "usage: mesh_load [--out FILE] [--cycles N]\n");
             return 2;

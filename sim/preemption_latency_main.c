@@ -478,12 +478,13 @@ int main(int argc, char **argv) {
         if (exp_cli_arg(&a, argc, argv, &i)) continue;
         if (!strcmp(argv[i], "--size") && i + 1 < argc) size_s = argv[++i];
         else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) kern_s = argv[++i];
-        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) par = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) par = (unsigned)fg_arg_u64(argv[0], "--jobs", argv[++i], 0, 1024);
         else if (!strcmp(argv[i], "--rtl-check")) rtl_check = true;
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
                     "          [--size paper|test] [--kernels conv,mm,bp,bfs] [--jobs N] [--out FILE] [--rtl-check]\n"
+                    "          [--check-config]\n"
                     "       %s ... --point --out POINT.json\n"
                     "       %s --merge LIST --out FILE\n",
                     argv[0], argv[0], argv[0]);
@@ -508,6 +509,10 @@ int main(int argc, char **argv) {
     if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err) ||
         exp_cli_check_unused(cfg, "preemption_latency", err, sizeof err))
         goto cfg_err;
+    if (exp_cli_checked(&a, argv[0])) {
+        rc = 0;
+        goto done;
+    }
     if (size_s) snprintf(x.size, sizeof x.size, "%s", size_s);
     if (kern_s) snprintf(x.kernels, sizeof x.kernels, "%s", kern_s);
     if (exp_cli_impl(&a, &gc, err, sizeof err)) goto cfg_err;

@@ -189,13 +189,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--busy-only")) busy_only = true;
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            events = strtoull(argv[++i], &end, 10);
-            if (errno || *end || !events || events > 1000000) {
-                fprintf(stderr, "sim_speed: --events %s: expected a number in [1, 1000000]\n", argv[i]);
-                return 2;
-            }
+            events = fg_arg_u64("sim_speed", "--events", argv[++i], 1, 1000000);
         } else return usage(argv[0]);
     }
     fg_config *cfg = fg_config_new();

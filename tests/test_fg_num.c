@@ -1,7 +1,9 @@
 /* The strict number reader (fg_num_*, fg_util.h) and the config getters and
  * section check built on it (fg_config.h): every form it must refuse. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fg_config.h"
 #include "fg_tb.h"
@@ -100,14 +102,40 @@ static void test_config_sections(void **st) {
     for (int i = 0; bad[i]; i++) {
         fg_config *b = fg_config_new();
         assert_int_equal(fg_config_set(b, bad[i], err, sizeof err), 0);
+        bool on = false;
+        assert_int_equal(fg_config_u64(b, "gpu", "num_cores", 1, 1024, &v, err, sizeof err), 0);
+        assert_int_equal(fg_config_bool(b, "preempt", "enable", &on, err, sizeof err), 0);
         assert_int_equal(fg_config_check_sections(b, read, err, sizeof err), -1);
+        assert_non_null(strstr(err, "does not read section"));
         assert_non_null(strstr(err, "[gpu] [preempt]"));
         fg_config_free(b);
     }
-    /* an unread key of a read section */
-    assert_int_equal(fg_config_set(c, "preempt.enabel=1", err, sizeof err), 0);
+    /* an unread key of a read section, by --set and from a file */
+    assert_int_equal(fg_config_set(c, "gpu.num_core=1", err, sizeof err), 0);
     assert_int_equal(fg_config_check_sections(c, read, err, sizeof err), -1);
-    assert_non_null(strstr(err, "enabel"));
+    assert_non_null(strstr(err, "reads no key num_core in [gpu]"));
+    fg_config_free(c);
+    char path[] = "/tmp/test_fg_num_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("[gpu]\nnum_cores = 2\nnum_core = 1\n[pcie]\nlanes = 8\n", f);
+    fclose(f);
+    c = fg_config_new();
+    assert_int_equal(fg_config_load(c, path, err, sizeof err), 0);
+    assert_int_equal(fg_config_u64(c, "gpu", "num_cores", 1, 1024, &v, err, sizeof err), 0);
+    assert_int_equal(fg_config_check_sections(c, read, err, sizeof err), -1); /* [pcie]: another program's */
+    assert_non_null(strstr(err, "num_core"));
+    assert_null(strstr(err, "lanes"));
+    fg_config_free(c);
+    f = fopen(path, "w");
+    fputs("[gpux]\nnum_cores = 2\n", f);
+    fclose(f);
+    c = fg_config_new();
+    assert_int_equal(fg_config_load(c, path, err, sizeof err), 0);
+    assert_int_equal(fg_config_check_sections(c, read, err, sizeof err), -1);
+    assert_non_null(strstr(err, "[gpux]"));
+    unlink(path);
     fg_config_free(c);
 }
 

@@ -1,5 +1,6 @@
 /* fg_host: UARTBone over a serial device or TCP (fg_host.h). */
 #include "fg_host.h"
+#include "fg_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,9 @@ static int open_tcp(fg_host *h, const char *spec) {
     if (!colon || (size_t)(colon - spec) >= sizeof host) return fail(h, "tcp: expected tcp:HOST:PORT");
     memcpy(host, spec, (size_t)(colon - spec));
     host[colon - spec] = 0;
+    uint64_t port;
+    char why[160];
+    if (fg_num_u64("tcp: PORT", colon + 1, 1, 65535, &port, why, sizeof why)) return fail(h, "%s", why);
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res = NULL;
     int rc = getaddrinfo(host, colon + 1, &hints, &res);
     if (rc) return fail(h, "tcp: %s: %s", spec, gai_strerror(rc));
@@ -94,7 +98,10 @@ static int open_serial(fg_host *h, const char *spec) {
     if (n >= sizeof path) return fail(h, "serial: path too long");
     memcpy(path, spec, n);
     path[n] = 0;
-    if (at) baud = strtoul(at + 1, NULL, 10);
+    uint64_t b = baud;
+    char why[160];
+    if (at && fg_num_u64("serial: BAUD", at + 1, 1, 4000000, &b, why, sizeof why)) return fail(h, "%s", why);
+    baud = (unsigned long)b;
     speed_t sp = baud_const(baud);
     if (!sp) return fail(h, "serial: unsupported baud %lu", baud);
     int fd = open(path, O_RDWR | O_NOCTTY);

@@ -7,13 +7,15 @@
  *                                       (db ekt fe cm pewt0..3 pre0..3)
  *   fg_host WHERE reset                 every block back to reset
  *
- * WHERE: tcp:HOST:PORT, or a serial device (/dev/ttyUSB0[@BAUD]). */
+ * WHERE: tcp:HOST:PORT, or a serial device (/dev/ttyUSB0[@BAUD]).  ADDR, N,
+ * VALUE: decimal or 0x hex (fg_num_u64), checked before anything is sent. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fg_host.h"
+#include "fg_util.h"
 
 typedef struct {
     const char *name;
@@ -38,8 +40,22 @@ static int usage(void) {
     return 2;
 }
 
+/* every number before the connection opens: a malformed one touches no register */
+static uint32_t arg_u32(const char *what, const char *s, uint32_t min, uint32_t max) {
+    return (uint32_t)fg_arg_u64("fg_host", what, s, min, max);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) return usage();
+    uint32_t addr = 0, n = 1, vals[256];
+    const char *cmd = argv[2];
+    if (argc >= 4 && (!strcmp(cmd, "read") || !strcmp(cmd, "write"))) addr = arg_u32("ADDR", argv[3], 0, UINT32_MAX);
+    if (!strcmp(cmd, "read") && argc > 4) n = arg_u32("N", argv[4], 1, 256);
+    if (!strcmp(cmd, "write")) {
+        n = (uint32_t)(argc - 4);
+        if (n > 256) return usage();
+        for (unsigned i = 0; i < n; i++) vals[i] = arg_u32("VALUE", argv[4 + i], 0, UINT32_MAX);
+    }
     char err[256];
     fg_host *h = fg_host_open(argv[1], err, sizeof err);
     if (!h) {
@@ -47,7 +63,6 @@ int main(int argc, char **argv) {
         return 1;
     }
     int rc = 0;
-    const char *cmd = argv[2];
     if (!strcmp(cmd, "id")) {
         uint32_t v[6];
         uint64_t cyc;
@@ -59,19 +74,12 @@ int main(int argc, char **argv) {
             rc = 1;
         }
     } else if (!strcmp(cmd, "read") && argc >= 4) {
-        uint32_t a = (uint32_t)strtoul(argv[3], NULL, 0);
-        unsigned n = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 1;
         uint32_t v[256];
-        if (n < 1 || n > 256) return usage();
-        if (fg_host_read_burst(h, a, v, n)) goto io;
-        for (unsigned i = 0; i < n; i++) printf("0x%05x 0x%08x\n", a + 4 * i, v[i]);
+        if (fg_host_read_burst(h, addr, v, n)) goto io;
+        for (unsigned i = 0; i < n; i++) printf("0x%05x 0x%08x\n", addr + 4 * i, v[i]);
     } else if (!strcmp(cmd, "write") && argc >= 5) {
-        uint32_t a = (uint32_t)strtoul(argv[3], NULL, 0), v[256];
-        unsigned n = (unsigned)(argc - 4);
-        if (n > 256) return usage();
-        for (unsigned i = 0; i < n; i++) v[i] = (uint32_t)strtoul(argv[4 + i], NULL, 0);
         uint32_t id;
-        if (fg_host_write_burst(h, a, v, n) || fg_host_read(h, FG_WIN_SYS + FG_SYS_ID, &id)) goto io;
+        if (fg_host_write_burst(h, addr, vals, n) || fg_host_read(h, FG_WIN_SYS + FG_SYS_ID, &id)) goto io;
     } else if (!strcmp(cmd, "dump") && argc >= 4) {
         const window *w = NULL;
         for (size_t i = 0; i < sizeof windows / sizeof *windows; i++)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "fg_top_model.h"
+#include "fg_util.h"
 
 #ifndef FG_SIM_DIV
 #define FG_SIM_DIV 16
@@ -130,10 +131,10 @@ int main(int argc, char **argv) {
     double max_s = 0;
     const char *port_file = NULL, *trace = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--port") && i + 1 < argc) port = (unsigned)atoi(argv[++i]);
+        if (!strcmp(argv[i], "--port") && i + 1 < argc) port = (unsigned)fg_arg_u64("fpga_sim", "--port", argv[++i], 0, 65535);
         else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) port_file = argv[++i];
-        else if (!strcmp(argv[i], "--div") && i + 1 < argc) div = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc) max_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--div") && i + 1 < argc) div = (unsigned)fg_arg_u64("fpga_sim", "--div", argv[++i], 1, 1u << 20);
+        else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc) max_s = fg_arg_double("fpga_sim", "--max-seconds", argv[++i], 0, 1e9);
         else if (!strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
         else {
             fprintf(stderr, "usage: %s [--port N] [--port-file PATH] [--div N] [--max-seconds S] [--trace F.fst]\n",

@@ -146,7 +146,9 @@ int cpu_config_load(cpu_config *c, fg_config *cfg, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
         unsigned *f = (unsigned *)((char *)c + K[i].off);
         uint64_t v = *f;
-        if (fg_config_u64(cfg, "cpu", K[i].key, K[i].lo, K[i].hi, &v, err, errlen)) return -1;
+        /* cache sizes: a size that is not a power of two is refused, never rounded */
+        bool p2 = !strcmp(K[i].key, "line_bytes") || !strcmp(K[i].key, "l1_bytes") || !strcmp(K[i].key, "l2_bytes");
+        if ((p2 ? fg_config_pow2 : fg_config_u64)(cfg, "cpu", K[i].key, K[i].lo, K[i].hi, &v, err, errlen)) return -1;
         *f = (unsigned)v;
     }
     static const char *const LAT[CPU_CLASSES] = {"lat_alu", "lat_branch", "lat_mul", "lat_fp", NULL, "lat_store"};
@@ -210,9 +212,10 @@ void cpu_gen_source(void *gen, cpu_inst *out) { cpu_gen_next(gen, out); }
 cpu_core *cpu_core_new(const cpu_config *c, cpu_source next, void *ctx, char *err, size_t errlen) {
     if (c->window < 1 || c->window > 256 || !c->width || !c->mem_per_cycle || c->mshrs > 256 ||
         c->l1_bytes < c->line_bytes * c->l1_assoc || c->l2_bytes < c->line_bytes * c->l2_assoc ||
+        c->l1_bytes % (c->line_bytes * c->l1_assoc) || c->l2_bytes % (c->line_bytes * c->l2_assoc) ||
         c->wbuf >= WB_WAITER) {
         snprintf(err, errlen, "[cpu]: window 1..256, width and mem_per_cycle >= 1, mshrs <= 256, "
-                 "caches of at least one set");
+                 "caches of whole sets, at least one");
         return NULL;
     }
     cpu_core *k = calloc(1, sizeof *k);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "fg_util.h"
 
 void fe_cli_init(fe_cli *c) {
     memset(c, 0, sizeof *c);
@@ -37,7 +38,9 @@ int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen
             c->sets[c->n_sets++] = v;
             break;
         case 2: c->impl = v; break;
-        case 3: c->seed = strtoull(v, NULL, 0); break;
+        case 3:
+            if (fg_num_u64("--seed", v, 0, UINT64_MAX, &c->seed, err, errlen)) return -1;
+            break;
         case 4: c->kdir = v; break;
         default: c->out = v; break;
         }

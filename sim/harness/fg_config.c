@@ -16,6 +16,8 @@ typedef struct {
 struct fg_config {
     entry *e;
     size_t n, cap;
+    char **read; /* every section a getter asked about, present or not */
+    size_t nread, capread;
 };
 
 fg_config *fg_config_new(void) { return calloc(1, sizeof(fg_config)); }
@@ -29,6 +31,8 @@ void fg_config_free(fg_config *c) {
         free(c->e[i].origin);
     }
     free(c->e);
+    for (size_t i = 0; i < c->nread; i++) free(c->read[i]);
+    free(c->read);
     free(c);
 }
 
@@ -70,6 +74,19 @@ static int put(fg_config *c, const char *section, const char *key, const char *v
     if (!e->section || !e->key || !e->value || !e->origin) return -1;
     c->n++;
     return 0;
+}
+
+/* find() for a getter: also notes that the program reads this section */
+static entry *lookup(fg_config *c, const char *section, const char *key) {
+    bool seen = false;
+    for (size_t i = 0; i < c->nread && !seen; i++) seen = !strcmp(c->read[i], section);
+    if (!seen && c->nread == c->capread) {
+        size_t cap = c->capread ? 2 * c->capread : 16;
+        char **nr = realloc(c->read, cap * sizeof *nr);
+        if (nr) c->read = nr, c->capread = cap;
+    }
+    if (!seen && c->nread < c->capread && (c->read[c->nread] = strdup(section))) c->nread++;
+    return find(c, section, key);
 }
 
 typedef struct {
@@ -122,7 +139,7 @@ int fg_config_set(fg_config *c, const char *a, char *err, size_t errlen) {
 }
 
 const char *fg_config_str(fg_config *c, const char *section, const char *key) {
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return NULL;
     x->used = true;
     return x->value;
@@ -135,7 +152,7 @@ static void value_name(const entry *x, char *name, size_t len) {
 
 int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                   uint64_t *out, char *err, size_t errlen) {
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return 0;
     x->used = true;
     char name[384];
@@ -145,7 +162,7 @@ int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t m
 
 int fg_config_pow2(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                    uint64_t *out, char *err, size_t errlen) {
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return 0;
     x->used = true;
     char name[384];
@@ -155,7 +172,7 @@ int fg_config_pow2(fg_config *c, const char *section, const char *key, uint64_t 
 
 int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
                      double *out, char *err, size_t errlen) {
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return 0;
     x->used = true;
     char name[384];
@@ -167,7 +184,7 @@ int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out
                    size_t errlen) {
     static const char *const choices[] = {"false", "true", "0", "1", "no", "yes", "off", "on", NULL};
     unsigned i;
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return 0;
     if (fg_config_enum(c, section, key, choices, &i, err, errlen)) return -1;
     *out = i & 1;
@@ -176,7 +193,7 @@ int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out
 
 int fg_config_enum(fg_config *c, const char *section, const char *key, const char *const *choices,
                    unsigned *out, char *err, size_t errlen) {
-    entry *x = find(c, section, key);
+    entry *x = lookup(c, section, key);
     if (!x) return 0;
     x->used = true;
     for (unsigned i = 0; choices[i]; i++)
@@ -191,7 +208,37 @@ int fg_config_enum(fg_config *c, const char *section, const char *key, const cha
     return -1;
 }
 
+static bool was_read(const fg_config *c, const char *section) {
+    for (size_t i = 0; i < c->nread; i++)
+        if (!strcmp(c->read[i], section)) return true;
+    return false;
+}
+
+/* " [a] [b])" of the sections the program read, appended at err + n */
+static void list_read(const fg_config *c, char *err, size_t errlen, int n) {
+    for (size_t i = 0; i < c->nread && n > 0 && (size_t)n < errlen; i++)
+        n += snprintf(err + n, errlen - (size_t)n, " [%s]", c->read[i]);
+    if (n > 0 && (size_t)n < errlen) snprintf(err + n, errlen - (size_t)n, ")");
+}
+
+/* an override nobody read is always a mistake: a typo'd section or key */
+static int check_sets(const fg_config *c, char *err, size_t errlen) {
+    for (size_t i = 0; i < c->n; i++) {
+        const entry *x = &c->e[i];
+        if (x->used || strcmp(x->origin, "--set")) continue;
+        int n = was_read(c, x->section)
+                    ? snprintf(err, errlen, "--set %s.%s: this program reads no key %s in [%s] (it reads",
+                               x->section, x->key, x->key, x->section)
+                    : snprintf(err, errlen, "--set %s.%s: this program does not read section [%s] (it reads",
+                               x->section, x->key, x->section);
+        list_read(c, err, errlen, n);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_unused(const fg_config *c, const char *section, char *err, size_t errlen) {
+    if (check_sets(c, err, errlen)) return -1;
     int n = 0;
     for (size_t i = 0; i < c->n; i++) {
         if (c->e[i].used || (section && strcmp(c->e[i].section, section))) continue;
@@ -224,22 +271,15 @@ static bool in_list(const char *const *list, const char *s) {
     return false;
 }
 
-static void list_sections(const char *const *read, char *err, size_t errlen, int n) {
-    for (; *read && n > 0 && (size_t)n < errlen; read++) n += snprintf(err + n, errlen - (size_t)n, " [%s]", *read);
-    if (n > 0 && (size_t)n < errlen) snprintf(err + n, errlen - (size_t)n, ")");
-}
-
 int fg_config_check_sections(const fg_config *c, const char *const *read, char *err, size_t errlen) {
+    if (check_sets(c, err, errlen)) return -1;
     for (size_t i = 0; i < c->n; i++) {
         const entry *x = &c->e[i];
-        if (in_list(read, x->section)) continue;
-        bool set = !strcmp(x->origin, "--set");
-        if (!set && in_list(KNOWN_SECTIONS, x->section)) continue; /* another program's part of a shared file */
-        int n = set ? snprintf(err, errlen, "--set %s.%s: this program does not read section [%s] (it reads",
-                               x->section, x->key, x->section)
-                    : snprintf(err, errlen, "%s: section [%s] (key %s) is read by no program (this one reads",
-                               x->origin, x->section, x->key);
-        list_sections(read, err, errlen, n);
+        if (was_read(c, x->section) || in_list(read, x->section) || in_list(KNOWN_SECTIONS, x->section))
+            continue; /* (a shared machine file's sections for other programs) */
+        int n = snprintf(err, errlen, "%s: section [%s] (key %s) is read by no program (this one reads",
+                         x->origin, x->section, x->key);
+        list_read(c, err, errlen, n);
         return -1;
     }
     for (const char *const *r = read; *r; r++)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fg_util.h"
+
 typedef struct fg_config fg_config;
 
 fg_config *fg_config_new(void);
@@ -37,16 +39,18 @@ const char *fg_config_str(fg_config *c, const char *section, const char *key);
 /* One of choices[] (NULL-terminated) -> its index in *out. */
 int fg_config_enum(fg_config *c, const char *section, const char *key, const char *const *choices,
                    unsigned *out, char *err, size_t errlen);
-/* -1 with a message listing keys that were set but never read. */
+/* -1 with a message listing keys that were set but never read.  This and
+ * the two below first refuse any --set override no getter read, naming the
+ * sections the program read (a typo'd section or key). */
 int fg_config_check_unused(const fg_config *c, char *err, size_t errlen);
 /* The same for the keys of one section only (a program that reads one
  * section of a machine file, e.g. fg_run and [gpu]). */
 int fg_config_check_unused_section(const fg_config *c, const char *section, char *err, size_t errlen);
-/* A program's whole check, after its loaders ran: read (NULL-terminated) are
- * the sections it reads.  -1 with a message for a --set override in any
- * other section, a file's section that no program reads (a typo; a shared
- * machine file's sections for other programs are left alone), or a key of
- * a read section that was never read; each message names the read sections. */
+/* A program's whole check, after its loaders ran: -1 with a message for a
+ * --set override no getter read (naming the sections the getters read), a
+ * file's section that no program reads (a typo; a shared machine file's
+ * sections for other programs are left alone), or a key never read in one
+ * of the sections of read (NULL-terminated: those the program reads whole). */
 int fg_config_check_sections(const fg_config *c, const char *const *read, char *err, size_t errlen);
 
 #endif

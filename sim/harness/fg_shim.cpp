@@ -3,6 +3,10 @@
 
 #include <cxxabi.h>
 
+extern "C" {
+#include "fg_util.h"
+}
+
 #include <chrono>
 #include <cstdlib>
 
@@ -151,13 +155,7 @@ static uint64_t env_seed(const char *name, bool *set) {
     const char *v = std::getenv(name);
     *set = v && *v;
     if (!*set) return 0;
-    char *end;
-    unsigned long long x = std::strtoull(v, &end, 0);
-    if (*end) {
-        std::fprintf(stderr, "%s=%s: expected a number\n", name, v);
-        std::exit(2);
-    }
-    return x;
+    return fg_env_u64(name, 0); // strict (fg_num_u64); a malformed value exits 2 naming it
 }
 
 extern "C" uint64_t fg_rtl_xseed(void) {

@@ -1,6 +1,8 @@
 /* mem_config: defaults (the EDGE machine), the [mem] section, checks. */
 #include "mem_config.h"
 
+#include "fg_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,15 +99,18 @@ static int router_list(fg_config *cfg, const char *key, uint8_t *list, unsigned 
     if (!s) return 0;
     *n = 0;
     while (*s) {
-        char *end;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || v > 255 || *n == max) {
-            snprintf(err, errlen, "[mem] %s: expected up to %u router numbers 0..255 separated by "
-                     "commas (at '%.20s')", key, max, s);
+        char tok[24], name[64];
+        size_t len = strcspn(s, ", \t");
+        uint64_t v = 0;
+        snprintf(name, sizeof name, "[mem] %s: router", key);
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok - 1 ? len : sizeof tok - 1), s);
+        if (*n == max) {
+            snprintf(err, errlen, "[mem] %s: more than %u routers", key, max);
             return -1;
         }
+        if (fg_num_u64(name, tok, 0, 255, &v, err, errlen)) return -1;
         list[(*n)++] = (uint8_t)v;
-        s = end;
+        s += len;
         while (*s == ' ' || *s == ',' || *s == '\t') s++;
     }
     return 0;

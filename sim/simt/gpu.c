@@ -131,7 +131,12 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof UKEYS / sizeof UKEYS[0]; i++) {
         unsigned *f = (unsigned *)((char *)c + UKEYS[i].off);
         uint64_t v = *f;
-        if (fg_config_u64(cfg, "gpu", UKEYS[i].key, UKEYS[i].min, UKEYS[i].max, &v, err, errlen)) return -1;
+        /* cache sizes: a size that is not a power of two is refused, never rounded */
+        bool p2 = !strcmp(UKEYS[i].key, "l1_bytes") || !strcmp(UKEYS[i].key, "icache_bytes") ||
+                  !strcmp(UKEYS[i].key, "line_bytes");
+        if ((p2 ? fg_config_pow2 : fg_config_u64)(cfg, "gpu", UKEYS[i].key, UKEYS[i].min, UKEYS[i].max, &v, err,
+                                                  errlen))
+            return -1;
         *f = (unsigned)v;
     }
     uint64_t gm = c->global_mem_bytes;
@@ -165,6 +170,8 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->max_threads_per_core % 32) why = "max_threads_per_core must be a multiple of 32";
     else if (c->line_bytes & (c->line_bytes - 1)) why = "line_bytes must be a power of two";
     else if (c->stack_bytes % 16) why = "stack_bytes must be a multiple of 16";
+    else if (c->l1_bytes % (c->line_bytes * c->l1_assoc) || c->icache_bytes % (c->line_bytes * c->icache_assoc))
+        why = "l1_bytes and icache_bytes must be whole sets (a multiple of line_bytes x their assoc)";
     else if (c->global_mem_bytes < (1u << 16) || c->global_mem_bytes > FG_SHARED_BASE)
         why = "global_mem_bytes must be in [64 KiB, 3 GiB]";
     else if (c->max_inflight_loads < 1 || c->max_inflight_loads > SIMT_MAX_LD) why = "max_inflight_loads must be 1..16";

@@ -28,6 +28,10 @@ int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i) {
         a->point = true;
         return 1;
     }
+    if (!strcmp(s, "--check-config")) {
+        a->check = true;
+        return 1;
+    }
     if (*i + 1 >= argc) return 0;
     if (!strcmp(s, "--set")) {
         a->sets[a->nsets++] = argv[++*i];
@@ -76,8 +80,12 @@ cJSON *exp_cli_points(const exp_cli *a, const char *prog) {
 }
 
 int exp_cli_check_unused(fg_config *cfg, const char *own, char *err, size_t errlen) {
-    const char *const sec[] = {"gpu", "preempt", "mem", own};
-    for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++)
-        if (fg_config_check_unused_section(cfg, sec[i], err, errlen)) return -1;
-    return 0;
+    const char *const sec[] = {"gpu", "preempt", "mem", own, NULL};
+    return fg_config_check_sections(cfg, sec, err, errlen);
+}
+
+int exp_cli_checked(const exp_cli *a, const char *prog) {
+    if (!a->check) return 0;
+    printf("%s: configuration ok\n", prog);
+    return 1;
 }

@@ -8,6 +8,9 @@
  *                   preemption controller and each partition's F/E queues
  *   --point         run one point        --merge LIST   merge point files
  *   --out FILE      the point's or the result's JSON
+ *   --check-config  load and check the configuration and overrides, run
+ *                   nothing, write nothing (scripts/sweep.py, every point
+ *                   before the first runs)
  *
  * Used by build/bin/preemption_latency, edge_fig12 and edge_fig13. */
 #ifndef WORK_EXP_CLI_H
@@ -24,7 +27,7 @@ typedef struct {
     const char *config, *exp, *out, *merge, *impl;
     const char **sets; /* argc entries */
     int nsets;
-    bool point;
+    bool point, check;
 } exp_cli;
 
 /* defaults (out may be NULL: required); -1 when out of memory */
@@ -39,8 +42,13 @@ int exp_cli_load(const exp_cli *a, fg_config *cfg, char *err, size_t errlen);
 int exp_cli_impl(const exp_cli *a, gpu_config *gc, char *err, size_t errlen);
 /* --merge's point files as one array, or NULL after printing why */
 cJSON *exp_cli_points(const exp_cli *a, const char *prog);
-/* no key of [gpu], [preempt], [mem] or [own] went unread (a typo); -1 with err */
+/* no key of [gpu], [preempt], [mem] or [own] went unread (a typo) and no
+ * override or file section is one the program does not read
+ * (fg_config_check_sections); -1 with err */
 int exp_cli_check_unused(fg_config *cfg, const char *own, char *err, size_t errlen);
+/* --check-config: after the configuration was loaded and checked, prints
+ * "prog: configuration ok" and returns 1 (the caller exits 0); else 0 */
+int exp_cli_checked(const exp_cli *a, const char *prog);
 /* writes a result file and says so ("wrote FILE"), or prints why not
  * (prefixed with prog); 0 written, 1 not */
 int exp_write_result(const cJSON *root, const char *out, const char *prog);
