@@ -30,7 +30,7 @@
 static void usage(void) {
     fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--bench NAME|all]\n"
                     "                [--variant NAME|all] [--size N | --small] [--seed N] [--kdir DIR] [--out FILE]\n"
-                    "                [--point]\n"
+                    "                [--point] [--check-config]\n"
                     "       fe_fig11 --merge LIST --out FILE\n");
 }
 
@@ -184,6 +184,10 @@ int main(int argc, char **argv) {
         for (v0 = 0; v0 < FE_VARIANTS && strcmp(variant, fe_variant_names[v0]); v0++) {}
         if (v0 == FE_VARIANTS) { fprintf(stderr, "fe_fig11: unknown variant %s\n", variant); return 2; }
         v1 = v0 + 1;
+    }
+    if (cli.check) {
+        printf("fe_fig11: configuration ok\n");
+        return 0;
     }
     cJSON *pts = cJSON_CreateArray();
     int rc = 0;

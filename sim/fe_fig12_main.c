@@ -31,7 +31,7 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: fe_fig12 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--sizes N,N,...]\n"
-                    "                [--seed N] [--kdir DIR] [--out FILE] [--point]\n"
+                    "                [--seed N] [--kdir DIR] [--out FILE] [--point] [--check-config]\n"
                     "       fe_fig12 --merge LIST --out FILE\n");
 }
 
@@ -173,6 +173,10 @@ int main(int argc, char **argv) {
     }
     fe_machine m;
     if (fe_machine_load(&cli, &m, err, sizeof err)) { fprintf(stderr, "fe_fig12: %s\n", err); return 2; }
+    if (cli.check) {
+        printf("fe_fig12: configuration ok\n");
+        return 0;
+    }
     double cpu[FE_CPU_CODES][MAX_SIZES], gpu[2][MAX_SIZES];
     cJSON *curves = cJSON_CreateArray();
     int rc = 0;

@@ -130,7 +130,7 @@ static int merge_points(const char *list, const char *out) {
 int main(int argc, char **argv) {
     const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL, *merge = NULL;
     uint64_t events = 0;
-    int e2e = 1, nsets = 0, point = 0;
+    int e2e = 1, nsets = 0, point = 0, check = 0;
     char err[512];
     const char **sets = calloc((size_t)argc, sizeof *sets);
     fg_config *cfg = fg_config_new();
@@ -142,12 +142,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = fg_arg_u64(argv[0], "--events", argv[++i], 1, 100000000);
         else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
         else if (!strcmp(argv[i], "--point")) point = 1;
+        else if (!strcmp(argv[i], "--check-config")) check = 1;
         else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
         else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i]; /* applied after the file */
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
-                    "[--out FILE] [--events N] [--no-e2e] [--point]\n       %s --merge LIST --out FILE\n",
+                    "[--out FILE] [--events N] [--no-e2e] [--point] [--check-config]\n       %s --merge LIST --out FILE\n",
                     argv[0], argv[0]);
             return 2;
         }
@@ -179,6 +180,10 @@ int main(int argc, char **argv) {
     if (launch_exp_load(&p, &x, cfg, err, sizeof err)) { /* [gpu], [mem] (the GPU's memory system), ... */
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
+    }
+    if (check) {
+        printf("launch_latency: configuration ok\n");
+        return 0;
     }
     if (events) x.events = events;
     x.e2e = e2e;

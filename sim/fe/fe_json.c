@@ -21,6 +21,10 @@ int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen
         c->point = true;
         return 1;
     }
+    if (!strcmp(a, "--check-config")) {
+        c->check = true;
+        return 1;
+    }
     for (int k = 0; with_value[k]; k++) {
         if (strcmp(a, with_value[k])) continue;
         if (i + 1 >= argc) {

@@ -18,12 +18,12 @@ typedef struct {
     const char *sets[FE_CLI_MAX_SETS];
     unsigned n_sets;
     uint64_t seed;
-    bool point;
+    bool point, check; /* check: --check-config (load and check, run nothing) */
 } fe_cli;
 
 void fe_cli_init(fe_cli *c);
 /* One of --config FILE, --set s.k=v, --impl I, --seed N, --kdir DIR,
- * --out FILE, --point at argv[i]: the arguments it used (1 or 2), 0 if it
+ * --out FILE, --point, --check-config at argv[i]: the arguments it used (1 or 2), 0 if it
  * is not one of them, -1 with a message when its value is missing. */
 int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen);
 

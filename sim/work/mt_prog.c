@@ -130,10 +130,10 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", expdef, NULL)) return 2;
     for (int i = 1; i < argc; i++)
         if (!exp_cli_arg(&a, argc, argv, &i)) a.out = NULL, i = argc; /* usage */
-    if ((!a.point && !a.merge) || !a.out) {
+    if (!a.check && ((!a.point && !a.merge) || !a.out)) {
         fprintf(stderr,
                 "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
-                "          --point --out POINT.json\n"
+                "          --point --out POINT.json | --check-config\n"
                 "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n",
                 argv[0], argv[0]);
         goto done;
@@ -157,6 +157,11 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
         exp_cli_check_unused(cfg, f->name, err, sizeof err)) {
         cJSON_Delete(o);
         goto cfg_err;
+    }
+    if (exp_cli_checked(&a, argv[0])) {
+        cJSON_Delete(o);
+        rc = 0;
+        goto done;
     }
     rc = one_point(f, &x, &gc, cfg, o, a.out, argv[0]);
 done:
