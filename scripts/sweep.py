@@ -18,6 +18,7 @@ Python 3 standard library only.
 """
 
 import argparse
+import concurrent.futures
 import configparser
 import glob
 import hashlib
@@ -30,6 +31,8 @@ import socket
 import subprocess
 import sys
 import time
+
+import fg_num
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXP_KEYS = {"name", "program", "args", "result", "collect", "seeds", "seed_key", "inputs",
@@ -166,8 +169,8 @@ class Experiment:
         if self.seeds and not (self.seed_key and OVERRIDE.match(self.seed_key + "=0")):
             raise SweepError(f"{path}: seeds need seed_key = section.key")
         self.inputs = e.get("inputs", "").split()
-        self.time_limit = e.getint("time_limit_minutes", 0)
-        self.memory_mb = e.getint("memory_mb", 0)
+        self.time_limit = exp_number(path, e, "time_limit_minutes", 10**6)
+        self.memory_mb = exp_number(path, e, "memory_mb", 10**9)
         self.axes, extra = [], []
         for sec in cp.sections():
             if sec == "experiment":
@@ -228,15 +231,50 @@ class Experiment:
         write_atomic(self.result, json.dumps(out, indent=1) + "\n")
 
 
+def exp_number(path, e, key, hi):
+    """[experiment] key: a whole number (scripts/fg_num.py), 0 when absent."""
+    try:
+        return fg_num.whole(f"{path}: [experiment] {key}", e.get(key, "0"), 0, hi)
+    except fg_num.NumError as err:
+        raise SweepError(str(err)) from None
+
+
 def parse_seeds(text, path):
     seeds = []
     for tok in text.replace(",", " ").split():
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", tok)
-        if not m:
-            raise SweepError(f"{path}: seeds: '{tok}' is not N or N-M")
-        lo, hi = int(m[1]), int(m[2] or m[1])
+        lo_s, _, hi_s = tok.partition("-")
+        try:
+            lo = fg_num.whole(f"{path}: seeds: '{tok}':", lo_s)
+            hi = fg_num.whole(f"{path}: seeds: '{tok}':", hi_s) if hi_s else lo
+        except fg_num.NumError as err:
+            raise SweepError(f"{err} (seeds are N or N-M, comma- or space-separated)") from None
+        if hi < lo:
+            raise SweepError(f"{path}: seeds: '{tok}': the range ends before it starts (N-M needs N <= M)")
+        if hi - lo >= 100000:
+            raise SweepError(f"{path}: seeds: '{tok}': more than 100000 seeds")
         seeds += range(lo, hi + 1)
     return seeds
+
+
+def check_points(points, build, jobs):
+    """Every point's configuration through its program's --check-config
+    (loads the config files and overrides, runs nothing), before any point
+    runs: an override the program does not read, a malformed or out-of-range
+    value, is one line here instead of a point that ran something else."""
+    env = point_env(build)
+
+    def one(p):
+        argv = p.argv[:-3] + ["--check-config"]  # less "--point --out FILE"
+        r = subprocess.run(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if r.returncode == 0:
+            return None
+        why = (r.stderr.strip() or r.stdout.strip() or f"exit {r.returncode}").splitlines()[-1]
+        return f"{p.exp.name} point {p.id}: {why} ({shlex.join(argv)})"
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs, 8))) as ex:
+        for err in ex.map(one, points):
+            if err:
+                raise SweepError(f"not running anything: {err}")
 
 
 # ------------------------------------------------------------ running points
@@ -527,16 +565,17 @@ def main(argv=None):
                        help="result files go here, point files under DIR/sweeps/NAME (default results/)")
         s.add_argument("--build", default=os.environ.get("BUILD", "build"), help="build directory ($BUILD)")
         if name == "run":
-            s.add_argument("-j", "--jobs", type=int, default=0,
+            s.add_argument("-j", "--jobs", type=fg_num.argparse_type(fg_num.whole, "-j", 0, 4096), default=0,
                            help="points at a time (local: default the CPU count; Slurm: array throttle)")
             s.add_argument("--slurm", action="store_true", help="submit the points as Slurm job arrays")
             s.add_argument("--sbatch-args", default=os.environ.get("FG_SBATCH_ARGS", ""),
                            help="more sbatch options, e.g. '--partition=short --account=arch'")
             s.add_argument("--no-wait", action="store_true", help="Slurm: submit and return")
             s.add_argument("--force", action="store_true", help="run finished points again")
-            s.add_argument("--array-max", type=int, default=1000, help="Slurm: points per job array")
-            s.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
-            s.add_argument("--fs-grace", type=float, default=10.0, help=argparse.SUPPRESS)
+            s.add_argument("--array-max", type=fg_num.argparse_type(fg_num.whole, "--array-max", 1, 10**6),
+                           default=1000, help="Slurm: points per job array")
+            s.add_argument("--poll", type=fg_num.argparse_type(fg_num.real, "--poll", 0.01, 3600), default=1.0, help=argparse.SUPPRESS)
+            s.add_argument("--fs-grace", type=fg_num.argparse_type(fg_num.real, "--fs-grace", 0, 3600), default=10.0, help=argparse.SUPPRESS)
     e = sub.add_parser("exec", help=argparse.SUPPRESS)
     e.add_argument("manifest")
     e.add_argument("index")
@@ -577,6 +616,7 @@ def cmd_run(exps, opts, build):
         raise SweepError(f"no program {missing[0]} (make build)")
     todo = [p for p in points if opts.force or p.state() != "done"]
     jobs = opts.jobs or (0 if opts.slurm else os.cpu_count() or 1)
+    check_points(todo, build, jobs or os.cpu_count() or 1)
     progress = Progress(len(points), len(points) - len(todo), jobs or len(todo) or 1)
     t0 = time.monotonic()
     waiting = False

@@ -2,6 +2,7 @@
 """A stand-in experiment program for the runner's tests (tests/sweep/).
 
     fake_point.py [--set fake.KEY=VALUE]... --point --out FILE
+    fake_point.py [--set fake.KEY=VALUE]... --check-config   (fake.bad=1: refused)
     fake_point.py --merge LIST --out FILE
 
 --point writes {"values": {KEY: VALUE}, "start": t, "end": t, "pid": pid};
@@ -24,6 +25,13 @@ while args:
         out = args.pop(0)
     elif a == "--point":
         point = True
+    elif a == "--check-config":  # fake.bad=1: a configuration the program refuses
+        if sets.get("bad") == "1":
+            sys.exit("fake_point: --set fake.bad=1: refused (as asked)")
+        if os.environ.get("FAKE_COUNT"):
+            with open(os.environ["FAKE_COUNT"] + ".checks", "a") as f:
+                f.write(json.dumps(sets) + "\n")
+        sys.exit(0)
     elif a == "--merge":
         merge = args.pop(0)
 if merge:

@@ -119,7 +119,8 @@ class SweepTest(unittest.TestCase):
         self.assertIn("4 points: 3 done, 1 failed", st.stdout)
 
     def test_runs_points_in_parallel(self):
-        e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=1 fake.i={i}\n" for i in range(4)))
+        # (2 s a point: the wall time also holds the sweep's start and its --check-config pass)
+        e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=2 fake.i={i}\n" for i in range(4)))
         t0 = time.monotonic()
         r = self.run_sweep("run", e, "-j", "4")
         wall = time.monotonic() - t0
@@ -167,6 +168,50 @@ class SweepTest(unittest.TestCase):
         r = self.run_sweep("run", self.exp("[axis a]\nx = a=1\n", name="v"))
         self.assertEqual(r.returncode, 2)
         self.assertIn("'a=1' is not section.key=value", r.stderr)
+
+    def test_bad_numbers_one_line(self):
+        """seeds / time limits that are not whole numbers: one line, exit 2, no traceback, nothing run."""
+        for i, (hdr, want) in enumerate([
+                ("seeds = 5-1\nseed_key = fake.seed", "ends before it starts"),
+                ("seeds = 1-x\nseed_key = fake.seed", "expected a whole number"),
+                ("seeds = 010\nseed_key = fake.seed", "leading zero"),
+                ("time_limit_minutes = ten", "time_limit_minutes 'ten'"),
+                ("memory_mb = 1e3", "memory_mb '1e3'")]):
+            r = self.run_sweep("run", self.exp("[axis a]\nx = fake.a=1\n", name=f"n{i}", header=hdr))
+            self.assertEqual(r.returncode, 2, hdr)
+            self.assertIn(want, r.stderr, hdr)
+            self.assertNotIn("Traceback", r.stderr, hdr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        r = self.run_sweep("run", self.exp("[axis a]\nx = fake.a=1\n", name="j"), "-j", "2x")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'2x'", r.stderr)
+        self.assertEqual(self.runs(), [])
+
+    def test_every_point_checked_before_any_runs(self):
+        """one point's overrides refused by the program's --check-config: no point runs, no result."""
+        e = self.exp("[axis a]\np0 = fake.a=0\np1 = fake.a=1\np2 = fake.a=2 fake.bad=1\n")
+        r = self.run_sweep("run", e, "-j", "1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("not running anything: t point a=p2: fake_point: --set fake.bad=1: refused", r.stderr)
+        self.assertEqual(self.runs(), [])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "res", "t.json")))
+        os.remove(self.count + ".checks")
+        r = self.run_sweep("run", self.exp("[axis a]\np0 = fake.a=0\np1 = fake.a=1\n", name="ok"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.count + ".checks") as f:
+            self.assertEqual(len(f.readlines()), 2)
+
+    def test_real_program_refuses_unread_section(self):
+        """preemption_latency's --check-config refuses [preemt]: the sweep runs nothing."""
+        e = self.exp("[axis a]\nx = preemt.enable=0\n", header="name = pl\nargs = --set preemption_latency.size=test")
+        with open(e) as f:
+            text = f.read().replace(f"program = {FAKE}", "program = preemption_latency")
+        with open(e, "w") as f:
+            f.write(text)
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("does not read section [preemt]", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "res", "pl.json")))
 
     def test_program_point_and_merge(self):
         """launch_latency as a one-point experiment: --point, then --merge prints the figures."""
