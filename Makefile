@@ -191,7 +191,7 @@ $(BUILD)/obj/shim/xinit_off.txt: FORCE | $(BUILD)/.deps
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 # ------------------------------------------------------------------ C code
-C_SRCS := $(HARNESS_SRCS) $(TWIN_SRCS) $(SIM_SRCS) tb/fg_tb.c $(TB_SRCS)
+C_SRCS := $(HARNESS_SRCS) $(TWIN_SRCS) $(SIM_SRCS) tb/fg_tb.c tb/fg_tb_filter.c $(TB_SRCS)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 $(BUILD)/obj/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
@@ -206,9 +206,11 @@ LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(VLBUILD)/vlrt/libvlrt.a
 LINK_CMD  = -Wl,--start-group $(LINK_LIBS) -Wl,--end-group
 
 # Tests (tests/<name>.c) and programs (sim/<name>_main.c or listed in mk).
+# Tests: cmocka's group runner wrapped by tb/fg_tb_filter.c (FG_TEST, FG_TEST_SKIP).
+TEST_LDFLAGS := -Wl,--wrap=_cmocka_run_group_tests
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
@@ -247,6 +249,7 @@ wave: $(BUILD)/.deps
 # lockstep only until N cycles in all, stopping at the first failure (scripts/soak.sh)
 SOAK_SEEDS ?= 500
 soak: $(BUILD)/.deps
+	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) SOAK_CYCLES=$(CYCLES) scripts/soak.sh --check $(JOBS)
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@SOAK_SEEDS=$(SOAK_SEEDS) SOAK_MASTER=$(SOAK_MASTER) SOAK_CYCLES=$(CYCLES) scripts/soak.sh $(JOBS) \
 	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))

@@ -8,9 +8,18 @@
 # FG_IMPL and FG_CYCLES pass through (default: lockstep, each test's own
 # length).  Fixed-seed regression tests (test_seed_*) are skipped: they never
 # change.  A run fails on a non-zero exit or after SOAK_TIMEOUT seconds
-# (default 600); its log stays as <build>/soak/<test>/<seed>.log and a line
-# "<test> <seed>" goes to <build>/soak/failures.txt (repeat it with
-# FG_SEED=<seed> build/tests/<test>).  Exits non-zero on any failure.
+# (default 600).  Each soak keeps its files in a folder of its own,
+# <build>/soak/<date>-<time>-<SOAK_MASTER>/ (<build>/soak/latest points to the
+# newest; earlier soaks' logs are never deleted): a failing run's log stays as
+# <test>/<seed>.log there and a line "<test> <seed>" goes to failures.txt
+# (repeat it with FG_SEED=<seed> build/tests/<test>).  Exits non-zero on any
+# failure.
+#
+# Numbers (SOAK_SEEDS, SOAK_MASTER, SOAK_TIMEOUT, SOAK_CYCLES, FG_CYCLES,
+# JOBS): decimal digits or 0x and hex digits, as every option of the project
+# (docs/ARCHITECTURE.md "Options and numbers"): CYCLES=2e8 is refused, before
+# anything runs.  `soak.sh --check JOBS` only checks them (make soak does,
+# before it builds).
 #
 # SOAK_CYCLES=N (make soak CYCLES=N; issue 15 item 5): only the random
 # lockstep tests (FG_TEST='*random*'), FG_CYCLES cycles each (default 10^6),
@@ -19,24 +28,45 @@
 # printing cycles per second as it goes and stopping at the first failing
 # seed (runs not yet started are skipped).
 set -u
-jobs=$1; shift
-n=${SOAK_SEEDS:-500}
-master=${SOAK_MASTER:-$(date +%s%N)}
-timeout_s=${SOAK_TIMEOUT:-600}
-out=${BUILD:-build}/soak
-rm -rf "$out"; mkdir -p "$out"
+check_only=0
+[ "${1:-}" = --check ] && { check_only=1; shift; }
+num() {  # NAME VALUE MIN: a whole number (at most 63 bits) >= MIN, else exit 2 with one line
+  local v=$2
+  if ! [[ $v =~ ^([1-9][0-9]{0,18}|0|0[xX][0-9a-fA-F]{1,16})$ ]] ||
+     { [ ${#v} = 19 ] && [[ $v > 9223372036854775807 ]]; } || [[ $v =~ ^0[xX][89a-fA-F].{15}$ ]]; then
+    if [[ $v =~ ^0[0-9]+$ ]]; then why="a decimal with a leading zero is refused (it is not read as octal)"
+    elif [[ $v =~ ^[0-9]+$|^0[xX] ]]; then why="too large (at most 2^63 - 1)"
+    else why="expected a whole number: decimal digits or 0x and hex digits (no exponent or suffix; e.g. 200000000)"; fi
+    echo "soak: $1 '$v': $why" >&2; exit 2
+  fi
+  if (( v < $3 )); then echo "soak: $1 $v: must be at least $3" >&2; exit 2; fi
+}
+num JOBS "${1:-}" 1
+num SOAK_SEEDS "${SOAK_SEEDS:-500}" 1
+[ -n "${SOAK_MASTER:-}" ] && num SOAK_MASTER "$SOAK_MASTER" 0
+num SOAK_TIMEOUT "${SOAK_TIMEOUT:-600}" 1
+[ -n "${SOAK_CYCLES:-}" ] && num CYCLES "$SOAK_CYCLES" 1
+[ -n "${FG_CYCLES:-}" ] && num FG_CYCLES "$FG_CYCLES" 1
+[ "$check_only" = 1 ] && exit 0
+jobs=$(( $1 )); shift
+n=$(( ${SOAK_SEEDS:-500} ))
+master=$(( ${SOAK_MASTER:-$(date +%s%N)} ))
+timeout_s=$(( ${SOAK_TIMEOUT:-600} ))
+soaks=${BUILD:-build}/soak
+out=$soaks/$(date +%Y%m%d-%H%M%S)-$master
+mkdir -p "$out" && ln -sfn "$(basename "$out")" "$soaks/latest"
 for t in "$@"; do mkdir -p "$out/$(basename "$t")"; done
 : >"$out/runs.txt"; : >"$out/failures.txt"
 export FG_TEST_SKIP='test_seed_*'
 stop_first=0 per_run=0
 if [ -n "${SOAK_CYCLES:-}" ]; then
-  per_run=${FG_CYCLES:-1000000}
+  per_run=$(( ${FG_CYCLES:-1000000} ))
   export FG_CYCLES=$per_run FG_TEST='*random*'
   n=$(( (SOAK_CYCLES + per_run * $# - 1) / (per_run * $#) ))
   stop_first=1
 fi
 total=$((n * $#))
-echo "soak: $# test programs x $n seeds, $jobs at a time, SOAK_MASTER=$master, FG_IMPL=${FG_IMPL:-lockstep}" \
+echo "soak: $# test programs x $n seeds, $jobs at a time, SOAK_MASTER=$master, files in $out, FG_IMPL=${FG_IMPL:-lockstep}" \
   "${SOAK_CYCLES:+(random lockstep only, $per_run cycles a run, $SOAK_CYCLES cycles in all, stopping at the first failure)}"
 
 run_one() {  # <program> <seed>; appends "<test> <seed> <exit> <seconds>" to runs.txt

@@ -41,14 +41,18 @@ void tb_step(fg_block *b, const void *in) {
 
 uint64_t tb_seed(const char *what) {
     uint64_t seed = fg_seed_from_env();
-    printf("# %s: seed=%" PRIu64 " (repeat with FG_SEED=%" PRIu64 ")\n", what, seed, seed);
+    /* one line that repeats the run: the stimulus seed and the RTL's initial
+     * state (drawn apart when neither is given) */
+    if (fg_rtl_xseed())
+        printf("# %s: seed=%" PRIu64 " (repeat with FG_SEED=%" PRIu64 " FG_XSEED=%" PRIu64 ")\n", what, seed, seed,
+               fg_rtl_xseed());
+    else
+        printf("# %s: seed=%" PRIu64 " (repeat with FG_SEED=%" PRIu64 " FG_XINIT=0)\n", what, seed, seed);
     return seed;
 }
 
 uint64_t tb_cycles(uint64_t dflt) { return fg_env_u64("FG_CYCLES", dflt); }
 
 void tb_test_filter(void) {
-    const char *only = getenv("FG_TEST"), *skip = getenv("FG_TEST_SKIP");
-    if (only && *only) cmocka_set_test_filter(only);
-    if (skip && *skip) cmocka_set_skip_filter(skip);
+    /* the filters themselves: tb/fg_tb_filter.c, around every cmocka group */
 }

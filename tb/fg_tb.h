@@ -19,12 +19,15 @@ fg_impl tb_impl(void);
 fg_block *tb_block(const fg_block_class *cls, const void *params, const char *wave_name);
 /* Steps one cycle; fails the test with the divergence/assertion message. */
 void tb_step(fg_block *b, const void *in);
-/* Seed for a random test, printed so that FG_SEED=<seed> repeats the run. */
+/* Seed for a random test, printed with the RTL initial state's seed so that
+ * "FG_SEED=<seed> FG_XSEED=<xseed>" repeats the run exactly. */
 uint64_t tb_seed(const char *what);
 /* Random test length: $FG_CYCLES or the default. */
 uint64_t tb_cycles(uint64_t dflt);
-/* Hands $FG_TEST / $FG_TEST_SKIP to cmocka: run only / skip the tests whose
- * names match (patterns with * and ?; scripts/soak.sh skips test_seed_*). */
+/* $FG_TEST / $FG_TEST_SKIP (run only / skip the tests whose names match;
+ * patterns with * and ?; scripts/soak.sh skips test_seed_*) apply to every
+ * cmocka group of a test program, through tb/fg_tb_filter.c; an FG_TEST that
+ * matches no test of the group fails.  Kept for the callers: does nothing. */
 void tb_test_filter(void);
 /* main's one call: the filters, then the group */
 #define tb_run_tests(name, tests) (tb_test_filter(), cmocka_run_group_tests_name(name, tests, NULL, NULL))
