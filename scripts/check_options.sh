@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Test: bad numbers, overrides and test names are refused by every program
+# (docs/ARCHITECTURE.md "Options and numbers"): exit status != 0, exactly one
+# line on stderr naming the problem, and no result file written.  TAP.
+set -u
+b=${BUILD:-build}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out.json
+n=0 fail=0
+# refused WANT CMD...: WANT is a text the one stderr line must hold
+refused() {
+  local want=$1; shift
+  n=$((n + 1)); rm -f "$out"
+  timeout 120 "$@" >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
+  local lines; lines=$(grep -v '^usage: ' "$tmp/stderr" | grep -c .)  # (argparse: its usage line too)
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$lines" = 1 ] && grep -qF -- "$want" "$tmp/stderr" && [ ! -e "$out" ]; then
+    echo "ok $n - ${*#$b/} : $(grep -v '^usage: ' "$tmp/stderr" | cut -c1-160)"
+  else
+    echo "not ok $n - ${*#$b/} (exit $rc, $lines stderr line(s), result file $([ -e "$out" ] && echo written || echo absent); wanted '$want')"
+    sed 's/^/#   /' "$tmp/stderr" | head -5; fail=1
+  fi
+}
+W="expected a whole number"
+P=$b/bin
+refused "--cycles '1e6': $W"        $P/cm_run --cycles 1e6 --out "$out"
+refused "--seed '12abc'"            $P/cm_run --seed 12abc --out "$out"
+refused "does not read section [cmx]" $P/cm_run --set cmx.a=1 --gpu none --out "$out"
+refused "--cycles '2e4'"            $P/mesh_load --cycles 2e4 --out "$out"
+refused "--size 'abc'"              $P/fe_fig11 --size abc --out "$out"
+refused "--seed '-1'"               $P/fe_fig11 --seed -1 --out "$out"
+refused "--sizes 'abc'"             $P/fe_fig12 --sizes 1024,abc --out "$out"
+refused "--events 'abc'"            $P/launch_latency --events abc --out "$out"
+refused "--jobs 'x'"                $P/preemption_latency --jobs x --out "$out"
+refused "does not read section [preemt] (it reads [gpu]" $P/preemption_latency --set preemt.enable=0 --out "$out"
+refused "does not read section [gpux]" $P/preemption_latency --set gpux.num_cores=4 --out "$out"
+refused "reads no key enabel in [preempt]" $P/preemption_latency --set preempt.enabel=0 --out "$out"
+refused "num_cores = '010': a decimal with a leading zero" $P/preemption_latency --set gpu.num_cores=010 --out "$out"
+refused "l1_bytes = 1000: must be a power of two" $P/preemption_latency --set gpu.l1_bytes=1000 --out "$out"
+refused "does not read section [preemt]" $P/edge_fig12 --set preemt.enable=0 --point --out "$out"
+refused "does not read section [gpux]"   $P/edge_fig13 --set gpux.num_cores=4 --point --out "$out"
+refused "does not read section [preemt]" $P/launch_latency --set preemt.enable=0 --out "$out"
+refused "does not read section [preemt]" $P/fe_fig11 --set preemt.enable=0 --out "$out"
+refused "does not read section [preemt]" $P/fe_fig12 --set preemt.enable=0 --out "$out"
+refused "does not read section [gpux]"   $P/mem_bench --set gpux.num_cores=4 --out "$out"
+refused "clock_mhz = 'fast'"             $P/mem_bench --set gpu.clock_mhz=fast --out "$out"
+refused "--lat '3x'"                $P/cpu_char --lat 3x --out "$out"
+refused "--intervals '0x'"          $P/cm_demo --intervals 0x
+refused "--events '1e3'"            $P/sim_speed --events 1e3 --out "$out"
+refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vec_add.elf" --max-seconds 1h
+refused "VALUE 'hello': $W"         $P/fg_host tcp:127.0.0.1:9 write 0x18 hello
+refused "ADDR '0x18z'"              $P/fg_host tcp:127.0.0.1:9 read 0x18z
+refused "N 0: outside"                  $P/fg_host tcp:127.0.0.1:9 read 0x18 0
+refused "tcp: PORT 'http'"          $P/fg_host tcp:127.0.0.1:http id
+refused "--port '8o'"               $P/fpga_sim --port 8o
+refused "FG_CYCLES '1e6'"           env FG_CYCLES=1e6 FG_TEST='*random*' "$b/tests/test_prims"
+refused "FG_SEED '12x'"             env FG_SEED=12x "$b/tests/test_prims"
+refused "FG_XSEED '0x'"             env FG_XSEED=0x "$b/tests/test_prims"
+refused "FG_TEST=test_fifo_rnadom matches none" env FG_TEST=test_fifo_rnadom "$b/tests/test_prims"
+refused "FG_TEST=nosuch matches none" env FG_TEST=nosuch "$b/tests/test_simt"
+refused "CYCLES '2e8'"              env SOAK_CYCLES=2e8 scripts/soak.sh --check 2
+refused "SOAK_SEEDS '010'"          env SOAK_SEEDS=010 scripts/soak.sh --check 2
+refused "-j: '1e6'"                 scripts/formal.py -j 1e6 --out "$out"
+refused "FPGA_SEEDS 'x'"            env FPGA_SEEDS=x FPGA_JSON="$out" python3 scripts/fpga_ooc.py
+refused "--mhz: 'fast'"             python3 scripts/fpga_top.py --mhz fast x.sv
+echo "1..$n"
+exit $fail
