@@ -26,6 +26,8 @@ checks after it.
 """
 import os
 
+import fg_num
+
 FFS = ("-cell $_DFF_?_ 01 -cell $_DFF_?P?_ r -cell $_SDFF_?P?_ r -cell $_DFFE_??_ 01 "
        "-cell $_DFFE_?P??_ r -cell $_SDFFE_?P??_ r -cell $_DLATCH_?_ x")
 
@@ -33,7 +35,8 @@ FFS = ("-cell $_DFF_?_ 01 -cell $_DFF_?P?_ r -cell $_SDFF_?P?_ r -cell $_DFFE_??
 def synth_cmds(top, stat, net, env=os.environ):
     """Yosys commands from the read design to the mapped netlist `net`
     (JSON), with Yosys `stat` in the file `stat`."""
-    mince, minsrst = int(env.get("FPGA_MINCE", "4")), int(env.get("FPGA_MINSRST", "8"))
+    mince = fg_num.or_exit("fpga", fg_num.whole, "FPGA_MINCE", env.get("FPGA_MINCE", "4"), 0, 10**6)
+    minsrst = fg_num.or_exit("fpga", fg_num.whole, "FPGA_MINSRST", env.get("FPGA_MINSRST", "8"), 0, 10**6)
     fl = env.get("FPGA_SYNTH_FLAGS", "")
     s5 = f"synth_ecp5 {fl} -top {top}" if fl else f"synth_ecp5 -top {top}"
     return (f"{s5} -run begin:map_ffs; "

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+import fg_num
+
 
 def regmap_value(name):
     text = open(os.path.join(os.path.dirname(__file__), "..", "fpga", "gen", "fg_regmap.h")).read()
@@ -34,7 +36,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--uart-port", required=True)
     ap.add_argument("--uart-baudrate", default="115200")
-    ap.add_argument("--tap", type=int, default=0)
+    ap.add_argument("--tap", type=fg_num.argparse_type(fg_num.whole, "--tap", 0, 10**6), default=0)
     a = ap.parse_args()
     port = free_port()
     srv = subprocess.Popen(["litex_server", "--uart", "--uart-port", a.uart_port, "--uart-baudrate",

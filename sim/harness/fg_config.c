@@ -145,39 +145,35 @@ const char *fg_config_str(fg_config *c, const char *section, const char *key) {
     return x->value;
 }
 
-/* "origin: [section] key", the name a getter's message gives a value */
-static void value_name(const entry *x, char *name, size_t len) {
+/* A number getter's entry, marked read, with "origin: [section] key =" (the
+ * name its message gives the value) in name; NULL when absent. */
+static entry *number_entry(fg_config *c, const char *section, const char *key, char *name, size_t len) {
+    entry *x = lookup(c, section, key);
+    if (!x) return NULL;
+    x->used = true;
     snprintf(name, len, "%s: [%s] %s =", x->origin, x->section, x->key);
+    return x;
 }
 
 int fg_config_u64(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                   uint64_t *out, char *err, size_t errlen) {
-    entry *x = lookup(c, section, key);
-    if (!x) return 0;
-    x->used = true;
     char name[384];
-    value_name(x, name, sizeof name);
-    return fg_num_u64(name, x->value, min, max, out, err, errlen);
+    entry *x = number_entry(c, section, key, name, sizeof name);
+    return x ? fg_num_u64(name, x->value, min, max, out, err, errlen) : 0;
 }
 
 int fg_config_pow2(fg_config *c, const char *section, const char *key, uint64_t min, uint64_t max,
                    uint64_t *out, char *err, size_t errlen) {
-    entry *x = lookup(c, section, key);
-    if (!x) return 0;
-    x->used = true;
     char name[384];
-    value_name(x, name, sizeof name);
-    return fg_num_pow2(name, x->value, min, max, out, err, errlen);
+    entry *x = number_entry(c, section, key, name, sizeof name);
+    return x ? fg_num_pow2(name, x->value, min, max, out, err, errlen) : 0;
 }
 
 int fg_config_double(fg_config *c, const char *section, const char *key, double min, double max,
                      double *out, char *err, size_t errlen) {
-    entry *x = lookup(c, section, key);
-    if (!x) return 0;
-    x->used = true;
     char name[384];
-    value_name(x, name, sizeof name);
-    return fg_num_double(name, x->value, min, max, out, err, errlen);
+    entry *x = number_entry(c, section, key, name, sizeof name);
+    return x ? fg_num_double(name, x->value, min, max, out, err, errlen) : 0;
 }
 
 int fg_config_bool(fg_config *c, const char *section, const char *key, bool *out, char *err,

@@ -140,23 +140,22 @@ int fg_num_double(const char *name, const char *s, double min, double max, doubl
     return 0;
 }
 
+static void arg_fail(const char *prog, const char *err) {
+    fprintf(stderr, "%s: %s\n", prog, err);
+    exit(2);
+}
+
 uint64_t fg_arg_u64(const char *prog, const char *opt, const char *s, uint64_t min, uint64_t max) {
     char err[512];
     uint64_t v = 0;
-    if (fg_num_u64(opt, s, min, max, &v, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        exit(2);
-    }
+    if (fg_num_u64(opt, s, min, max, &v, err, sizeof err)) arg_fail(prog, err);
     return v;
 }
 
 double fg_arg_double(const char *prog, const char *opt, const char *s, double min, double max) {
     char err[512];
     double v = 0;
-    if (fg_num_double(opt, s, min, max, &v, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        exit(2);
-    }
+    if (fg_num_double(opt, s, min, max, &v, err, sizeof err)) arg_fail(prog, err);
     return v;
 }
 
