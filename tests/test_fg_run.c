@@ -258,7 +258,7 @@ static void test_bad_inputs(void **state) {
     rc = run_fg(c, &so, &se, K, "--arg", "u32:-1", NULL);
     expect_fail(c, 2, "not a valid u32", &so, &se, rc);
     rc = run_fg(c, &so, &se, K, "--set", "gpu.num_corez=2", NULL);
-    expect_fail(c, 2, "unknown configuration keys", &so, &se, rc);
+    expect_fail(c, 2, "reads no key num_corez in [gpu]", &so, &se, rc);
     rc = run_fg(c, &so, &se, K, "--frobnicate", "1", NULL);
     expect_fail(c, 2, "unknown option --frobnicate", &so, &se, rc);
     /* kernel fault: x is a null pointer */
