@@ -234,8 +234,6 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
     (void)c;
 }
 
-static const char *const KERNELS[] = {"bfs", "bp", "mm", "conv", "stream", NULL};
-
 int main(int argc, char **argv) {
     opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, ""};
     const char *bd = getenv("BUILD");
@@ -244,8 +242,7 @@ int main(int argc, char **argv) {
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool known_gpu = false;
-        for (unsigned k = 0; v && KERNELS[k]; k++) known_gpu |= !strcmp(v, KERNELS[k]);
+        const bool known_gpu = bg_kernel_known(v); /* bg_kernels.h: its kernels and the CM applications */
         if (!strcmp(a, "--config") && v) o.config = argv[++i];
         else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
         else if (!strcmp(a, "--out") && v) o.out = argv[++i];

@@ -612,12 +612,25 @@ static void core_cycle(simt_core *c) {
      * the LSU could not take it (item 7, footnote 9). */
     const bool held = c->n_order > 0;
     uint8_t stall = 0;
+    /* the active-warp limit counts the warps that can still issue: a warp
+     * whose live threads all wait at a barrier, or that has exited, does not
+     * take one of the `active_limit` places (GPGPU-Sim's swl scheduler sorts
+     * such warps last), so a limit below the warps of a block cannot leave
+     * the block's remaining warps, which the barrier waits for, unissued */
+    unsigned lim = c->n_order;
+    if (c->active_limit < c->n_order)
+        for (unsigned i = 0, n = 0; i < c->n_order; i++) {
+            const simt_warp *w = &c->w[c->order[i]];
+            if (w->state == WS_RUN && (w->live & ~w->bar_wait) && ++n == c->active_limit) {
+                lim = i + 1;
+                break;
+            }
+        }
     for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
         c->pipe_full = false;
         simt_warp *best = NULL;
         const rv_inst *bin = NULL;
         int bunit = 0;
-        unsigned lim = c->active_limit < c->n_order ? c->active_limit : c->n_order;
         if (c->pause_lim < lim) lim = c->pause_lim;
         for (unsigned i = 0; i < lim; i++) {
             unsigned slot = c->order[i];

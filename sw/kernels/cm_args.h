@@ -1,0 +1,42 @@
+/* cm_args: parameter blocks of the CM Table II applications' own kernels
+ * (sw/kernels/cm_*.c, RV32), shared with their host side
+ * (sim/work/cm_apps.c).  Plain C99, fixed-width fields, GPU addresses as
+ * uint32_t.  docs/CM_APPS.md describes the applications, inputs and sizes. */
+#ifndef CM_ARGS_H
+#define CM_ARGS_H
+
+#include <stdint.h>
+
+/* MUM (MUMmerGPU): a suffix tree of the reference, one query per thread.
+ * Node: the edge into it is ref[start, start + len); children by base
+ * A C G T (-1: none; the '$' leaves of the host's tree are not stored). */
+#define CM_MUM_THREADS 256
+typedef struct {
+    int32_t start, len;
+    int32_t child[4];
+} cm_mum_node;
+typedef struct {
+    uint32_t nodes;          /* cm_mum_node[], node 0 = the root */
+    uint32_t ref;            /* uint8 reference text, '$'-terminated */
+    uint32_t queries;        /* uint8: query i at i * stride, qlen bases then 0 */
+    uint32_t out;            /* int32 [n_queries][qlen]: match length at each offset */
+    int32_t n_queries, qlen, stride;
+} cm_mum_args;
+
+/* IIX (Mars InvertedIndex): one HTML document per thread; map_count counts
+ * its links, map emits (url hash, document) at the document's offset (the
+ * host's prefix sum of the counts, as Mars's MapCount / prefix sum / Map). */
+#define CM_IIX_THREADS 256
+typedef struct {
+    uint32_t docs;           /* uint8: document i at i * stride, doc_len bytes */
+    uint32_t counts;         /* int32 [n_docs] (map_count) */
+    uint32_t offsets;        /* int32 [n_docs] (map: the exclusive prefix sum) */
+    uint32_t keys, vals;     /* int32 [links]: FNV-1a hash of the URL, document id */
+    int32_t n_docs, doc_len, stride;
+} cm_iix_args;
+
+/* The URL hash of IIX, the same on both sides: 32-bit FNV-1a. */
+#define CM_IIX_FNV_BASIS 2166136261u
+#define CM_IIX_FNV_PRIME 16777619u
+
+#endif
