@@ -185,14 +185,16 @@ def load_points(list_path):
 
 
 def union_blocks(pts):
-    """The blocks of every point and how they ran (a block that ran two ways is listed with both)."""
+    """The blocks of the points and how they ran (a block that ran two ways: both, "rtl/c")."""
     out = {}
     for p in pts:
         for k, v in (p.get("blocks") or {}).items():
             seen = out.setdefault(k, [])
             if v not in seen:
                 seen.append(v)
-    return {k: v[0] if len(v) == 1 else "/".join(v) for k, v in sorted(out.items())}
+    # "none": a run without that block (a CPU mix alone has no GPU, so no monitor)
+    out = {k: [x for x in v if x != "none"] or ["none"] for k, v in out.items()}
+    return {k: "/".join(v) for k, v in sorted(out.items())}
 
 
 def cpu_type(mix):

@@ -97,6 +97,10 @@ class Merges(unittest.TestCase):
         self.assertIsNone(s["per_type"]["L/H"]["stall_mc_rel"])   # no stall in the baseline: no ratio
         self.assertEqual(r["types"], ["H/L", "L/H"])
         self.assertEqual(r["blocks"], {"cm_bal_monitor": "rtl", "fe_sched_queues": "rtl"})
+        pts = two_workloads()
+        pts[0]["blocks"] = {"cm_bal_monitor": "none", "fe_sched_queues": "rtl"}
+        pts[-1]["blocks"] = {"cm_bal_monitor": "c", "fe_sched_queues": "rtl"}
+        self.assertEqual(cf.merge_figs(pts)["blocks"], {"cm_bal_monitor": "rtl/c", "fe_sched_queues": "rtl"})
         a = r["workloads"][0]["schemes"]
         self.assertAlmostEqual(a["baseline"]["ws_norm"], 0.5)
         self.assertAlmostEqual(a["cm_cpu"]["su"], 0.6)
@@ -223,7 +227,10 @@ class TinySweep(unittest.TestCase):
                 d = json.load(f)
             self.assertEqual(len(d["workloads"]), 1)
             s = d["schemes"]
-            self.assertTrue(s, "no scheme besides the baseline")
+            self.assertEqual(list(s), ["static4"])
+            # 4 warps instead of 48 change BP's speed: the monitor's limit reached the cores
+            self.assertNotAlmostEqual(s["static4"]["gpu_speedup"], 1.0, places=3)
+            self.assertEqual(d["blocks"]["cm_bal_monitor"], "rtl")
             for v in s.values():
                 self.assertGreater(v["gpu_speedup"], 0)
                 self.assertGreater(v["cpu_ws_speedup"], 0)
