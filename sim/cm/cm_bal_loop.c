@@ -199,11 +199,11 @@ cmbal_loop *cmbal_new(const cmbal_config *c, gpu_t *g, char *err, size_t errlen)
     }
     if (uses_monitor(c)) {
         cm_bal_monitor_params q;
-        char e[400];
+        char e[1024];
         if (monitor_params(c, k, &q, err, errlen)) goto fail;
         if (!(l->mon = fg_block_new(&cm_bal_monitor_class, c->impl, &q, e, sizeof e))) {
-            snprintf(err, errlen, "[cmbal] impl = %s: %s%s", fg_impl_name(c->impl), e,
-                     c->impl != FG_IMPL_C ? " (impl = c runs the twin at any parameters)" : "");
+            snprintf(err, errlen, "[cmbal] impl = %s%s: %s", fg_impl_name(c->impl),
+                     c->impl != FG_IMPL_C ? " (impl = c runs the twin at any parameters)" : "", e);
             goto fail;
         }
         l->mode = c->scheme == CMBAL_STATIC ? CM_MODE_STATIC : c->scheme == CMBAL_CM_CPU ? CM_MODE_CPU : CM_MODE_BAL;

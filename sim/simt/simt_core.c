@@ -664,12 +664,14 @@ static void core_cycle(simt_core *c) {
         c->stall_gpu += (unsigned)__builtin_popcount(stall);
     }
     /* DYNCTA (Kayiran et al., PACT'13), our reading: C_idle = cycles with
-     * nothing to issue (no warp with lanes ready to run: no block, or all at
-     * a barrier or draining); C_mem = cycles in which no scheduler issued and
-     * every such warp waits for a load */
+     * nothing to issue (no warp allowed to issue, i.e. not paused, with lanes
+     * ready to run: no block, or all at a barrier or draining); C_mem =
+     * cycles in which no scheduler issued and every such warp waits for a
+     * load */
     if (c->count_waits && (!held || stall == (1u << k->schedulers_per_core) - 1)) {
-        unsigned run = 0, mem = 0;
-        for (unsigned i = 0; i < c->n_order; i++) {
+        unsigned run = 0, mem = 0, lim = c->active_limit < c->n_order ? c->active_limit : c->n_order;
+        if (c->pause_lim < lim) lim = c->pause_lim;
+        for (unsigned i = 0; i < lim; i++) {
             const simt_warp *w = &c->w[c->order[i]];
             if (w->state != WS_RUN || !w->active) continue;
             run++;
