@@ -3,7 +3,8 @@
  * the CM machine's size), generated inputs, launches, host steps between
  * kernels and host references.  BP, MM and BFS are bg_kernels.c's own
  * kernels; HOT and BLK reuse the F/E benchmarks' kernels
- * (sw/kernels/fe_hotspot.c, fe_blackscholes.c); the rest have their own
+ * (sw/kernels/fe_hotspot.c, fe_blackscholes.c, compiled for the CM machine
+ * as cm_hot.c, cm_blk.c); the rest have their own
  * kernels, sw/kernels/cm_*.c. */
 #include <math.h>
 #include <stdio.h>
@@ -147,7 +148,7 @@ static void hot_destroy(void *st) {
     free(s->temp), free(s->power), free(s->ref), free(s);
 }
 
-static const bg_app app_hot = {"hot", "fe_hotspot", {"fe_hotspot", NULL}, hot_create, hot_start, hot_next,
+static const bg_app app_hot = {"hot", "cm_hot", {"fe_hotspot", NULL}, hot_create, hot_start, hot_next,
                                hot_check, hot_destroy};
 
 /* ================================================================ BLK */
@@ -236,7 +237,7 @@ static void blk_destroy(void *st) {
     free(s->in), free(s);
 }
 
-static const bg_app app_blk = {"blk", "fe_blackscholes", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
+static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
                                blk_check, blk_destroy};
 
 /* ================================================================ MUM */
@@ -344,7 +345,7 @@ static void *mum_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
     mum_st *s = calloc(1, sizeof *s);
     if (!s) OOM("mum");
     s->rlen = paper ? 20000 : 2000;
-    s->nq = paper ? 50000 : 2048;
+    s->nq = paper ? 50000 : 512;
     s->qlen = 25;
     s->stride = s->qlen + 1; /* MUMmerGPU's queries: concatenated, 0-terminated */
     s->ref = malloc((size_t)s->rlen + 1);
@@ -466,7 +467,7 @@ static uint32_t fnv(const char *p, size_t n) {
 static void *iix_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     iix_st *s = calloc(1, sizeof *s);
     if (!s) OOM("iix");
-    s->nd = paper ? 28 * 1536 : 2048; /* one document per thread slot of the CM GPU */
+    s->nd = paper ? 28 * 1536 : 512; /* one document per thread slot of the CM GPU */
     s->len = s->stride = paper ? 512 : 256;
     const size_t maxl = (size_t)s->nd * (size_t)(s->len / 30 + 1);
     s->docs = malloc((size_t)s->nd * s->stride);
@@ -707,7 +708,7 @@ typedef struct {
 static void *sssp_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     sssp_st *s = calloc(1, sizeof *s);
     if (!s) OOM("sssp");
-    s->n = paper ? 65536 : 4096;
+    s->n = paper ? 65536 : 2048;
     bg_bfs_node *nodes = NULL;
     int32_t *edges = NULL;
     size_t ne = 0;
