@@ -4,4 +4,4 @@
 # kernels; cm_tlp classifies each by a static-TLP sweep on the CM machine.
 SIM_SRCS += sim/work/cm_apps.c
 PROGRAMS += cm_tlp
-#TESTS    += test_cm_apps
+TESTS    += test_cm_apps

@@ -7,10 +7,14 @@
  * the host reference.  Prints per limit the cycles, IPC (warp instructions
  * per GPU cycle, all cores), IPC relative to the 48-warp run, the L1 hit rate
  * and the most warps a core held; then the optimal limit (the highest IPC).
+ * --window N measures IPC over the run's first N GPU cycles instead (a run
+ * that has not finished by then is stopped and not checked; low limits make
+ * runs many times longer, and the IPC of the first N cycles classifies as
+ * well when N spans several launches' worth of the run).
  * docs/CM_APPS.md shows the table it printed for every application.
  *
  *   cm_tlp [--config configs/cm.ini] [--size paper|test] [--limits 1,2,4,6,8,16,24,48]
- *          [--seed N] [--max-cycles N] [--out F.json] APP...
+ *          [--seed N] [--max-cycles N] [--window N] [--out F.json] APP...
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,7 +31,7 @@ typedef struct {
     uint64_t cycles, warp_instrs, l1_hits, l1_misses;
     unsigned peak_warps;
     double wall;
-    bool ok;
+    bool ok, finished;
     char err[400];
 } point;
 
@@ -41,7 +45,7 @@ static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
 }
 
 static void run_one(const cm_config *c, const char *app, const char *size, const char *kdir, uint64_t seed,
-                    unsigned limit, uint64_t max_cycles, point *p) {
+                    unsigned limit, uint64_t max_cycles, uint64_t window, point *p) {
     memset(p, 0, sizeof *p);
     const cm_gpu_work w = {app, size, kdir};
     cm_sys *s = cm_new(c, NULL, &w, seed, p->err, sizeof p->err);
@@ -53,7 +57,8 @@ static void run_one(const cm_config *c, const char *app, const char *size, const
     cm_gpu_on(s, false); /* this run finishes, none follows */
     gpu_stats a, b;
     gpu_get_stats(g, &a);
-    while (!cm_gpu_runs(s) && !cm_error(s) && cm_cycle(s) < max_cycles) {
+    const uint64_t c0 = cm_cycle(s);
+    while (!cm_gpu_runs(s) && !cm_error(s) && cm_cycle(s) - c0 < max_cycles && !(window && cm_cycle(s) - c0 >= window)) {
         cm_tick(s);
         if ((cm_cycle(s) & 255) == 0)
             for (unsigned i = 0; i < c->gpu.num_cores; i++)
@@ -62,11 +67,17 @@ static void run_one(const cm_config *c, const char *app, const char *size, const
     gpu_get_stats(g, &b);
     p->wall = fg_now(FG_CLOCK_WALL) - t0;
     if (cm_error(s)) snprintf(p->err, sizeof p->err, "%s", cm_error(s));
-    else if (!cm_gpu_runs(s))
+    else if (!cm_gpu_runs(s) && window && cm_cycle(s) - c0 >= window) {
+        p->ok = true;
+        p->cycles = cm_cycle(s) - c0;
+        p->warp_instrs = b.warp_instrs - a.warp_instrs;
+        p->l1_hits = b.l1_hits - a.l1_hits;
+        p->l1_misses = b.l1_misses - a.l1_misses;
+    } else if (!cm_gpu_runs(s))
         snprintf(p->err, sizeof p->err, "not finished after %" PRIu64 " GPU cycles (limit %u: deadlock or too slow)",
                  max_cycles, limit);
     else {
-        p->ok = true;
+        p->ok = p->finished = true;
         p->cycles = bg_cycles(cm_gpu_run(s));
         p->warp_instrs = b.warp_instrs - a.warp_instrs;
         p->l1_hits = b.l1_hits - a.l1_hits;
@@ -77,7 +88,7 @@ static void run_one(const cm_config *c, const char *app, const char *size, const
 
 int main(int argc, char **argv) {
     const char *config = "configs/cm.ini", *size = "paper", *out = NULL;
-    uint64_t seed = 1, max_cycles = 40000000;
+    uint64_t seed = 1, max_cycles = 40000000, window = 0;
     unsigned limits[MAX_LIMITS] = {1, 2, 4, 6, 8, 16, 24, 48}, nl = 8;
     const char *apps[64];
     unsigned na = 0;
@@ -89,6 +100,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--out") && v) out = argv[++i];
         else if (!strcmp(a, "--seed") && !parse_u64(v, 0, UINT64_MAX, &seed)) i++;
         else if (!strcmp(a, "--max-cycles") && !parse_u64(v, 1, UINT64_MAX, &max_cycles)) i++;
+        else if (!strcmp(a, "--window") && !parse_u64(v, 1, UINT64_MAX, &window)) i++;
         else if (!strcmp(a, "--limits") && v) {
             char buf[256], *save = NULL;
             snprintf(buf, sizeof buf, "%s", argv[++i]);
@@ -108,7 +120,7 @@ int main(int argc, char **argv) {
         } else if (a[0] != '-' && bg_kernel_known(a) && na < 64) apps[na++] = a;
         else {
             fprintf(stderr, "cm_tlp: bad argument '%s'\nusage: cm_tlp [--config F] [--size paper|test] "
-                            "[--limits 1,2,4,...] [--seed N] [--max-cycles N] [--out F.json] APP...\napps:",
+                            "[--limits 1,2,4,...] [--seed N] [--max-cycles N] [--window N] [--out F.json] APP...\napps:",
                     a);
             for (unsigned k = 0; bg_kernel_name(k); k++) fprintf(stderr, " %s", bg_kernel_name(k));
             fprintf(stderr, "\n");
@@ -132,15 +144,16 @@ int main(int argc, char **argv) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "config", config);
     cJSON_AddStringToObject(root, "size", size);
+    cJSON_AddNumberToObject(root, "window", (double)window);
     cJSON *japps = cJSON_AddObjectToObject(root, "apps");
     int rc = 0;
     for (unsigned ai = 0; ai < na; ai++) {
         point p[MAX_LIMITS];
         double best = 0, base = 0;
         unsigned best_l = 0;
-        printf("%s (%s size)\n  limit     cycles   IPC  L1 hit  peak warps  wall s\n", apps[ai], size);
+        printf("%s (%s size)\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", apps[ai], size);
         for (unsigned li = 0; li < nl; li++) {
-            run_one(&c, apps[ai], size, kdir, seed, limits[li], max_cycles, &p[li]);
+            run_one(&c, apps[ai], size, kdir, seed, limits[li], max_cycles, window, &p[li]);
             if (!p[li].ok) {
                 printf("  %5u  %s\n", limits[li], p[li].err);
                 fflush(stdout);
@@ -151,8 +164,9 @@ int main(int argc, char **argv) {
             if (ipc > best) best = ipc, best_l = limits[li];
             if (limits[li] == 48) base = ipc;
             const uint64_t acc = p[li].l1_hits + p[li].l1_misses;
-            printf("  %5u %10" PRIu64 " %5.2f  %5.1f%%  %10u  %6.1f\n", limits[li], p[li].cycles, ipc,
-                   acc ? 100.0 * (double)p[li].l1_hits / (double)acc : 0.0, p[li].peak_warps, p[li].wall);
+            printf("  %5u %10" PRIu64 " %5.2f  %5.1f%%  %10u  %6.1f  %s\n", limits[li], p[li].cycles, ipc,
+                   acc ? 100.0 * (double)p[li].l1_hits / (double)acc : 0.0, p[li].peak_warps, p[li].wall,
+                   p[li].finished ? "finished, checked" : "window");
             fflush(stdout);
         }
         cJSON *ja = cJSON_AddObjectToObject(japps, apps[ai]);
@@ -168,6 +182,7 @@ int main(int argc, char **argv) {
             cJSON_AddNumberToObject(o, "l1_hits", (double)p[li].l1_hits);
             cJSON_AddNumberToObject(o, "l1_misses", (double)p[li].l1_misses);
             cJSON_AddNumberToObject(o, "peak_warps", p[li].peak_warps);
+            cJSON_AddBoolToObject(o, "finished", p[li].finished);
             cJSON_AddItemToArray(jl, o);
         }
         cJSON_AddNumberToObject(ja, "optimal_limit", best_l);

@@ -3,7 +3,8 @@
  * the CM machine's size), generated inputs, launches, host steps between
  * kernels and host references.  BP, MM and BFS are bg_kernels.c's own
  * kernels; HOT and BLK reuse the F/E benchmarks' kernels
- * (sw/kernels/fe_hotspot.c, fe_blackscholes.c); the rest have their own
+ * (sw/kernels/fe_hotspot.c, fe_blackscholes.c, compiled for the CM machine
+ * as cm_hot.c, cm_blk.c); the rest have their own
  * kernels, sw/kernels/cm_*.c. */
 #include <math.h>
 #include <stdio.h>
@@ -147,7 +148,7 @@ static void hot_destroy(void *st) {
     free(s->temp), free(s->power), free(s->ref), free(s);
 }
 
-static const bg_app app_hot = {"hot", "fe_hotspot", {"fe_hotspot", NULL}, hot_create, hot_start, hot_next,
+static const bg_app app_hot = {"hot", "cm_hot", {"fe_hotspot", NULL}, hot_create, hot_start, hot_next,
                                hot_check, hot_destroy};
 
 /* ================================================================ BLK */
@@ -236,7 +237,7 @@ static void blk_destroy(void *st) {
     free(s->in), free(s);
 }
 
-static const bg_app app_blk = {"blk", "fe_blackscholes", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
+static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
                                blk_check, blk_destroy};
 
 /* ================================================================ MUM */
@@ -344,7 +345,7 @@ static void *mum_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
     mum_st *s = calloc(1, sizeof *s);
     if (!s) OOM("mum");
     s->rlen = paper ? 20000 : 2000;
-    s->nq = paper ? 50000 : 2048;
+    s->nq = paper ? 50000 : 512;
     s->qlen = 25;
     s->stride = s->qlen + 1; /* MUMmerGPU's queries: concatenated, 0-terminated */
     s->ref = malloc((size_t)s->rlen + 1);
@@ -466,7 +467,7 @@ static uint32_t fnv(const char *p, size_t n) {
 static void *iix_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     iix_st *s = calloc(1, sizeof *s);
     if (!s) OOM("iix");
-    s->nd = paper ? 28 * 1536 : 2048; /* one document per thread slot of the CM GPU */
+    s->nd = paper ? 28 * 1536 : 512; /* one document per thread slot of the CM GPU */
     s->len = s->stride = paper ? 512 : 256;
     const size_t maxl = (size_t)s->nd * (size_t)(s->len / 30 + 1);
     s->docs = malloc((size_t)s->nd * s->stride);
@@ -591,5 +592,253 @@ static void iix_destroy(void *st) {
 static const bg_app app_iix = {"iix", "cm_iix", {"cm_iix_count", "cm_iix_map", NULL}, iix_create, iix_start,
                                iix_next, iix_check, iix_destroy};
 
+/* ================================================================ PATH */
+/* Rodinia pathfinder: a rows x cols grid of wall costs uniform in 0..9
+ * (Rodinia's `rand() % 10`); result row 0 = wall row 0; each launch of
+ * dynproc_kernel advances `pyramid` rows (Rodinia's run: 100000 columns, 100
+ * rows, pyramid height 20; ours 101 rows so that every launch is a whole
+ * pyramid). */
+typedef struct {
+    int cols, rows, pyr;
+    int32_t *wall, *ref;
+    uint64_t d_wall, d_res[2], param;
+    int launch;
+    bool alloc;
+} path_st;
+
+static void *path_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    path_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("path");
+    s->cols = paper ? 100000 : 4000;
+    s->rows = paper ? 101 : 21;
+    s->pyr = paper ? 20 : 5;
+    s->wall = malloc((size_t)s->rows * s->cols * 4);
+    if (!s->wall) {
+        free(s);
+        OOM("path");
+    }
+    for (size_t i = 0; i < (size_t)s->rows * s->cols; i++) s->wall[i] = (int32_t)fg_rng_below(r, 10);
+    const int small = CM_PATH_BLOCK - 2 * s->pyr, blocks = (s->cols + small - 1) / small;
+    bg_app_shape(b, 0, (uint32_t)blocks, 1, CM_PATH_BLOCK, 1, 0);
+    bg_app_describe(b, "path %d columns x %d rows, %d launches (pyramid %d) of %d blocks of %d threads", s->cols,
+                    s->rows, (s->rows - 1) / s->pyr, s->pyr, blocks, CM_PATH_BLOCK);
+    return s;
+}
+
+static int path_param(bg_run *b, path_st *s, char *err, size_t errlen) {
+    cm_path_args a = {s->pyr, (uint32_t)(s->d_wall + (uint64_t)s->cols * 4), (uint32_t)s->d_res[s->launch & 1],
+                      (uint32_t)s->d_res[(s->launch + 1) & 1], s->cols, s->rows, s->launch * s->pyr, s->pyr};
+    return bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+}
+
+static int path_start(bg_run *b, void *st, char *err, size_t errlen) {
+    path_st *s = st;
+    const size_t rb = (size_t)s->cols * 4;
+    if (!s->alloc) {
+        if (!(s->d_wall = bg_app_alloc(b, rb * s->rows, err, errlen)) ||
+            !(s->d_res[0] = bg_app_alloc(b, rb, err, errlen)) || !(s->d_res[1] = bg_app_alloc(b, rb, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_output(b, s->d_res[((s->rows - 1) / s->pyr) & 1], rb);
+    }
+    s->launch = 0;
+    return bg_app_write(b, s->d_wall, s->wall, rb * s->rows, err, errlen) ||
+                   bg_app_write(b, s->d_res[0], s->wall, rb, err, errlen) || path_param(b, s, err, errlen)
+               ? -1
+               : 0;
+}
+
+static int path_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    (void)ki;
+    path_st *s = st;
+    if (++s->launch == (s->rows - 1) / s->pyr) return BG_APP_DONE;
+    return path_param(b, s, err, errlen) ? -1 : 0;
+}
+
+static int path_check(bg_run *b, void *st, char *err, size_t errlen) {
+    path_st *s = st;
+    const int n = s->cols;
+    if (!s->ref) {
+        int32_t *cur = malloc((size_t)n * 4), *nxt = malloc((size_t)n * 4);
+        if (!cur || !nxt) {
+            free(cur), free(nxt);
+            snprintf(err, errlen, "bg_check path: out of memory");
+            return -1;
+        }
+        memcpy(cur, s->wall, (size_t)n * 4);
+        for (int t = 1; t < s->rows; t++) {
+            for (int x = 0; x < n; x++) {
+                int m = cur[x];
+                if (x > 0 && cur[x - 1] < m) m = cur[x - 1];
+                if (x < n - 1 && cur[x + 1] < m) m = cur[x + 1];
+                nxt[x] = m + s->wall[(size_t)t * n + x];
+            }
+            int32_t *w = cur;
+            cur = nxt;
+            nxt = w;
+        }
+        free(nxt);
+        s->ref = cur;
+    }
+    return bg_app_cmp_i(b, "result", s->d_res[((s->rows - 1) / s->pyr) & 1], s->ref, (size_t)n, err, errlen);
+}
+
+static void path_destroy(void *st) {
+    path_st *s = st;
+    free(s->wall), free(s->ref), free(s);
+}
+
+static const bg_app app_path = {"path", "cm_path", {"cm_path", NULL}, path_create, path_start, path_next,
+                                path_check, path_destroy};
+
+/* ================================================================ SSSP */
+/* LonestarGPU sssp on a Rodinia graphgen-style graph (bg_bfs_graph: 2..4
+ * random neighbours per node, every edge both ways, about 6 per node) with
+ * weights uniform in 1..100 (independent per direction), source node 0. */
+typedef struct {
+    int n, m;
+    int32_t *row, *col, *w, *ref;
+    uint64_t d_row, d_col, d_w, d_dist, d_changed, param;
+    unsigned launches;
+    bool alloc;
+} sssp_st;
+
+static void *sssp_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    sssp_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("sssp");
+    s->n = paper ? 65536 : 2048;
+    bg_bfs_node *nodes = NULL;
+    int32_t *edges = NULL;
+    size_t ne = 0;
+    if (bg_bfs_graph(r, (size_t)s->n, true, &nodes, &edges, &ne)) {
+        free(s);
+        OOM("sssp");
+    }
+    s->m = (int)ne;
+    s->row = malloc(((size_t)s->n + 1) * 4);
+    s->w = malloc(ne * 4);
+    if (!s->row || !s->w) {
+        free(nodes), free(edges), free(s->row), free(s->w), free(s);
+        OOM("sssp");
+    }
+    for (int i = 0; i < s->n; i++) s->row[i] = nodes[i].starting;
+    s->row[s->n] = s->m;
+    for (size_t e = 0; e < ne; e++) s->w[e] = 1 + (int32_t)fg_rng_below(r, 100);
+    s->col = edges;
+    free(nodes);
+    const uint32_t grid = (uint32_t)((s->n + CM_SSSP_THREADS - 1) / CM_SSSP_THREADS);
+    bg_app_shape(b, 0, grid, 1, CM_SSSP_THREADS, 1, 0);
+    bg_app_describe(b, "sssp %d nodes, %d edges (weights 1..100), relax launches until no change, %u blocks of %d threads",
+                    s->n, s->m, grid, CM_SSSP_THREADS);
+    return s;
+}
+
+static int sssp_start(bg_run *b, void *st, char *err, size_t errlen) {
+    sssp_st *s = st;
+    const size_t nb = (size_t)s->n * 4;
+    if (!s->alloc) {
+        if (!(s->d_row = bg_app_alloc(b, nb + 4, err, errlen)) ||
+            !(s->d_col = bg_app_alloc(b, (uint64_t)s->m * 4, err, errlen)) ||
+            !(s->d_w = bg_app_alloc(b, (uint64_t)s->m * 4, err, errlen)) ||
+            !(s->d_dist = bg_app_alloc(b, nb, err, errlen)) || !(s->d_changed = bg_app_alloc(b, 4, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_output(b, s->d_dist, nb);
+    }
+    int32_t *dist = malloc(nb);
+    if (!dist) {
+        snprintf(err, errlen, "bg_start sssp: out of memory");
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++) dist[i] = CM_SSSP_INF;
+    dist[0] = 0;
+    const int32_t zero = 0;
+    cm_sssp_args a = {(uint32_t)s->d_row, (uint32_t)s->d_col, (uint32_t)s->d_w, (uint32_t)s->d_dist,
+                      (uint32_t)s->d_changed, s->n};
+    int rc = bg_app_write(b, s->d_row, s->row, nb + 4, err, errlen) ||
+             bg_app_write(b, s->d_col, s->col, (size_t)s->m * 4, err, errlen) ||
+             bg_app_write(b, s->d_w, s->w, (size_t)s->m * 4, err, errlen) || bg_app_write(b, s->d_dist, dist, nb, err, errlen) ||
+             bg_app_write(b, s->d_changed, &zero, 4, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+    free(dist);
+    s->launches = 1;
+    return rc ? -1 : 0;
+}
+
+static int sssp_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    (void)ki;
+    sssp_st *s = st;
+    int32_t changed;
+    if (bg_app_read(b, s->d_changed, &changed, 4, err, errlen)) return -1;
+    if (!changed) return BG_APP_DONE;
+    if (++s->launches > (unsigned)s->n) { /* Bellman-Ford needs at most n - 1 rounds */
+        snprintf(err, errlen, "bg sssp: more than %d relax launches", s->n);
+        return -1;
+    }
+    changed = 0;
+    return bg_app_write(b, s->d_changed, &changed, 4, err, errlen) ? -1 : 0;
+}
+
+/* Dijkstra with a binary heap of (distance, node), stale entries skipped. */
+static int sssp_ref(sssp_st *s) {
+    int64_t *h = malloc(((size_t)s->m + 1) * 8);
+    s->ref = malloc((size_t)s->n * 4);
+    if (!h || !s->ref) {
+        free(h);
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++) s->ref[i] = CM_SSSP_INF;
+    size_t hn = 0;
+    s->ref[0] = 0;
+    h[hn++] = 0; /* (dist << 32) | node */
+    while (hn) {
+        const int64_t top = h[0];
+        h[0] = h[--hn];
+        for (size_t i = 0;;) { /* sift down */
+            size_t c = 2 * i + 1;
+            if (c >= hn) break;
+            if (c + 1 < hn && h[c + 1] < h[c]) c++;
+            if (h[i] <= h[c]) break;
+            const int64_t t = h[i];
+            h[i] = h[c], h[c] = t, i = c;
+        }
+        const int u = (int)(top & 0xffffffff), du = (int)(top >> 32);
+        if (du != s->ref[u]) continue;
+        for (int e = s->row[u]; e < s->row[u + 1]; e++) {
+            const int v = s->col[e], nd = du + s->w[e];
+            if (nd >= s->ref[v]) continue;
+            s->ref[v] = nd;
+            size_t i = hn++; /* sift up */
+            h[i] = ((int64_t)nd << 32) | v;
+            while (i && h[(i - 1) / 2] > h[i]) {
+                const int64_t t = h[i];
+                h[i] = h[(i - 1) / 2], h[(i - 1) / 2] = t, i = (i - 1) / 2;
+            }
+        }
+    }
+    free(h);
+    return 0;
+}
+
+static int sssp_check(bg_run *b, void *st, char *err, size_t errlen) {
+    sssp_st *s = st;
+    if (!s->ref && sssp_ref(s)) {
+        snprintf(err, errlen, "bg_check sssp: out of memory");
+        return -1;
+    }
+    return bg_app_cmp_i(b, "dist", s->d_dist, s->ref, (size_t)s->n, err, errlen);
+}
+
+static void sssp_destroy(void *st) {
+    sssp_st *s = st;
+    free(s->row), free(s->col), free(s->w), free(s->ref), free(s);
+}
+
+static const bg_app app_sssp = {"sssp", "cm_sssp", {"cm_sssp", NULL}, sssp_create, sssp_start, sssp_next,
+                                sssp_check, sssp_destroy};
+
 /* ================================================================ list */
-const bg_app *const bg_cm_apps[] = {&app_hot, &app_blk, &app_mum, &app_iix, NULL};
+const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_mum, &app_iix, &app_sssp, NULL};

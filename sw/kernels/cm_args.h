@@ -39,4 +39,26 @@ typedef struct {
 #define CM_IIX_FNV_BASIS 2166136261u
 #define CM_IIX_FNV_PRIME 16777619u
 
+/* PATH (Rodinia pathfinder): dynproc_kernel, BLOCK_SIZE 256, HALO 1; each
+ * launch advances `iteration` rows of the dynamic programme in shared memory
+ * (the pyramid), ping-ponging src / results. */
+#define CM_PATH_BLOCK 256
+typedef struct {
+    int32_t iteration;
+    uint32_t wall, src, results; /* int32: wall[rows - 1][cols] (rows 1..), src / results [cols] */
+    int32_t cols, rows, start_step, border;
+} cm_path_args;
+
+/* SSSP (LonestarGPU sssp, topology-driven Bellman-Ford): every thread relaxes
+ * the out-edges of its nodes with atomicMin until no distance changes. */
+#define CM_SSSP_THREADS 256
+#define CM_SSSP_INF 0x3fffffff
+typedef struct {
+    uint32_t row;            /* int32 [n + 1]: CSR row starts */
+    uint32_t col, w;         /* int32 [m]: destinations, weights */
+    uint32_t dist;           /* int32 [n] */
+    uint32_t changed;        /* int32 flag, set when a distance dropped */
+    int32_t n;
+} cm_sssp_args;
+
 #endif
