@@ -280,7 +280,7 @@ def merge_figs(pts):
             v["gpu_rel"] = v["su"] / b["su"]
             v["cpu_rel"] = v["ws"] / b["ws"]
             v["oss_rel"] = [oss(v["ws_norm"], v["su"], al) / oss(b["ws_norm"], b["su"], al) for al in ALPHAS]
-        wl.append({"mix": mix, "gpu": gpu, "type": f"{gpu_type(gpu)}/{cpu_type(mix)}", "schemes": per})
+        wl.append({"mix": mix, "gpu": gpu, "type": f"{gpu_type(gpu)}/{cpu_type(mix)}", "schemes": per, "points": w})
         rows.append(per)
     out = {}
     for lab in labels:
@@ -292,7 +292,7 @@ def merge_figs(pts):
         s = {"gpu_speedup": hmean(w["schemes"][lab]["gpu_rel"] for w in wl),
              "cpu_ws_speedup": hmean(w["schemes"][lab]["cpu_rel"] for w in wl),
              "oss": [hmean(w["schemes"][lab]["oss_rel"][i] for w in wl) for i in range(len(ALPHAS))],
-             "per_type": {}}
+             "per_type": {}, "blocks": union_blocks(w["points"][lab] for w in wl)}
         for t in TYPES:
             tw = [w for w in wl if w["type"] == t]
             if not tw:
@@ -309,6 +309,8 @@ def merge_figs(pts):
                                                  mean(v["stall_gpu_per_instr"] for v in base)),
                 "mean_warp_limit": mean(v["mean_warp_limit"] for v in sc)}
         out[lab] = s
+    for w in wl:
+        del w["points"]
     win = sorted({(p["point"]["warmup"], p["point"]["instrs"]) for p in pts if p["point"]["mix"] != "none"})
     return {"what": "CM Figs. 16-19: CM-CPU / CM-BAL (and DYNCTA) relative to the baseline (GTO, 48 warps)",
             "metrics": __doc__.split("Metrics (CM Sec. 5):\n", 1)[1].split("Python 3")[0].strip(),
@@ -587,7 +589,7 @@ def plot_fig19(d, plt):
     al = d["alphas"]
     a.plot(al, [1] * len(al), "k-", lw=1, label="baseline")
     for k in scheme_order(d):
-        a.plot(al, d["schemes"][k]["oss"], "o-", ms=3, label=sname(k), ls="--" if k.endswith("_cal") else "-")
+        a.plot(al, d["schemes"][k]["oss"], marker="o", ms=3, label=sname(k), ls="--" if k.endswith("_cal") else "-")
     a.set_xlabel("alpha (GPU importance)")
     a.set_ylabel("OSS / baseline OSS (harmonic mean)")
     a.set_title("CM Fig. 19: overall system speedup over the baseline\n"
@@ -692,7 +694,15 @@ def table_calibration(d):
                          for c in d["cpu_vs_congestion"]]))
 
 
-FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo")
+def table_double(d):
+    rows = [[m, " > ".join(sname(k) for k in o[n]), n] for m in d["order"] for o in [d["order"][m]] for n in o]
+    return (", ".join(f"{m}: {'same order' if v else 'ORDER CHANGES'}" for m, v in d["same_order"].items()) +
+            "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
+
+
+FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
+    {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
+     "program": "scripts/cm_figs.py", "tables": {"cm_double": table_double}}]
 
 
 def cmd_plot(argv):
@@ -705,7 +715,7 @@ def cmd_plot(argv):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     for fig in FIGURES:
-        if o.only and fig["name"] not in o.only:
+        if (o.only and fig["name"] not in o.only) or not fig["plot"]:
             continue
         path = os.path.join(o.results, fig["json"])
         if not os.path.exists(path):

@@ -550,7 +550,7 @@ def cmd_plot(results, only=None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     for fig in FIGURES:
-        if only and fig["name"] not in only:
+        if (only and fig["name"] not in only) or not fig["plot"]:  # a table only
             continue
         d = load(results, fig)
         if d is None:

@@ -1,4 +1,5 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
+# (Debian's python3: python3-matplotlib, which scripts/deps.sh installs, for the figures' test)
 """The CM experiments' metrics (scripts/cm_figs.py; CM Sec. 5: WS_CPU, SU_GPU,
 harmonic mean, OSS) against values computed by hand, their merges on small
 made-up points, the point program's argument handling, and a tiny sweep of
@@ -165,6 +166,33 @@ class Merges(unittest.TestCase):
         self.assertEqual(sorted(r["windows"]), ["10000", "20000"])
         with self.assertRaisesRegex(cf.CmError, "two sizes"):
             cf.merge_double(pts)
+
+
+class Figures(unittest.TestCase):
+    def test_figures_and_tables(self):
+        """Every figure draws and every docs table renders from the merges' output."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        figs = cf.merge_figs(two_workloads())
+        iv = [{"stall_mc": 0, "stall_net": 100 * t, "cpu_ipc": [0.5, 0.5]} for t in range(4)] * 5
+        tlp = [point("H2", "none", "baseline", [1.0, 1.0])] + [
+            point("H2", "mum", f"static{t}", [0.5, 0.5], g, intervals=iv,
+                  overrides={"cmbal.scheme": "static", "cmbal.static_warps": str(t)}) for t, g in ((1, 2.0), (4, 11.0))]
+        tlp.append(point("H2", "mum", "baseline", [0.5, 0.5], 10.0, intervals=iv))
+        tlp = cf.merge_tlp(tlp)
+        pts = two_workloads()
+        more = [json.loads(json.dumps(p)) for p in pts if p["point"]["mix"] != "none"]
+        for q in more:
+            q["point"]["instrs"] = 20000
+        double = cf.merge_double(pts + more)
+        for e in cf.FIGURES:
+            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double}[e["json"].split(".")[0].replace("_demo", "")]
+            if e["plot"]:
+                plt.close(e["plot"](d, plt))
+            for name, fn in e["tables"].items():
+                self.assertIn("|", fn(d), name)
+        self.assertIn("CM-CPU | +0.0 % | -11.0 % | +23.1 % | +24.0 %", cf.table_figs(figs))
 
 
 class PointProgram(unittest.TestCase):
