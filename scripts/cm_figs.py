@@ -1,14 +1,10 @@
 #!/usr/bin/env python3
 """cm_figs: CM-CPU / CM-BAL in the loop of the CM machine (CM Secs. 5-6, Figs.
-8, 16-19): the experiments' point program, their metrics and their figures.
+8, 16-19): the metrics, the merges and the figures of the CM experiments
+(experiments/cm_*.ini, whose points scripts/cm_point.py runs).
 
-    cm_figs.py [--kind K] [--config F] [--set s.k=v ...] --point --out POINT.json
-        one point of a sweep (docs/SWEEPS.md): build/bin/cm_run with the
-        point's overrides; `run.*` keys are this program's (run.mix, run.gpu,
-        run.warmup, run.instrs, run.cycles, run.gpu_size, run.label); every
-        other override goes to cm_run as --set.  The point file is cm_run's
-        JSON plus "point": what was run.
     cm_figs.py --kind figs|tlp|double --merge LIST --out RESULT.json
+        (what scripts/cm_point.py --merge runs: LIST has one point file a line)
         figs: SU_GPU, WS_CPU, their harmonic means per scheme and workload
               type relative to the baseline, the OSS curve (CM Figs. 16-19);
         tlp: the static-TLP sweep: each application's optimal TLP and class
@@ -23,7 +19,9 @@ Metrics (CM Sec. 5):
            that it is on SU_GPU's scale in OSS (the paper's OSS adds the two;
            its WS of 14 cores would otherwise outweigh SU at every alpha < 1).
   SU_GPU = GPU IPC beside the CPU mix / GPU IPC of the application alone
-           (the baseline scheduler, 48 warps, no CPU traffic).
+           (the baseline scheduler, 48 warps, no CPU traffic), both over a
+           window in which the application restarts whenever it ends (a
+           window of GPU cycles alone, as long as the windows beside the CPUs).
   OSS(alpha) = (1 - alpha) WS_CPU/n + alpha SU_GPU.
   A scheme's speedup is the harmonic mean over workloads of its value divided
   by the baseline's on the same workload (CM Figs. 16, 17, 19: "normalized to
@@ -32,8 +30,6 @@ Python 3 standard library (matplotlib only for plotting).
 """
 import json
 import os
-import shlex
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,8 +48,6 @@ TYPES = [f"{g}/{c}" for g in "HML" for c in "LMH"]  # GPU type / CPU mix type: C
 ALPHAS = [round(0.1 * i, 1) for i in range(11)]
 TLPS = [1, 2, 4, 6, 8, 16, 24, 48]  # the issue's static levels (CM Figs. 7-8 use 4..48)
 Q = 0.25  # the monitor's threshold resolution: quarters of a stall per cycle (rtl/cm, TH_Q4 / TL_Q4)
-RUN_KEYS = {"mix": "none", "gpu": "none", "warmup": "20000", "instrs": "10000", "cycles": "", "gpu_size": "paper",
-            "label": ""}
 
 
 class CmError(Exception):
@@ -92,85 +86,7 @@ def oss(ws_norm, su, alpha):
     return (1 - alpha) * ws_norm + alpha * su
 
 
-# ------------------------------------------------------------------ points
-
-def parse_args(argv):
-    a = {"kind": "figs", "config": "configs/cm.ini", "sets": [], "point": False, "out": None, "merge": None}
-    i = 0
-    while i < len(argv):
-        k = argv[i]
-        v = argv[i + 1] if i + 1 < len(argv) else None
-        if k == "--point":
-            a["point"] = True
-            i += 1
-            continue
-        if k in ("--kind", "--config", "--out", "--merge", "--set") and v is not None:
-            if k == "--set":
-                a["sets"].append(v)
-            else:
-                a[k[2:]] = v
-            i += 2
-            continue
-        raise CmError(f"unknown or incomplete argument '{k}' (usage: see scripts/cm_figs.py)")
-    if a["kind"] not in MERGES:
-        raise CmError(f"--kind {a['kind']}: expected one of {', '.join(MERGES)}")
-    return a
-
-
-def point_command(a, build):
-    """cm_run's command line for one point and the point's description."""
-    run = dict(RUN_KEYS)
-    sets, over = [], {}
-    for s in a["sets"]:
-        if "=" not in s or "." not in s.split("=", 1)[0]:
-            raise CmError(f"--set {s}: expected section.key=value")
-        k, v = s.split("=", 1)
-        sec, key = k.split(".", 1)
-        if sec == "run":
-            if key not in RUN_KEYS:
-                raise CmError(f"--set {s}: unknown run key (run.{', run.'.join(RUN_KEYS)})")
-            run[key] = v
-        else:
-            sets += ["--set", s]
-            over[k] = v
-    for key in ("warmup", "instrs") + (("cycles",) if run["cycles"] else ()):
-        if not run[key].isdigit():
-            raise CmError(f"run.{key}={run[key]}: expected a number of instructions / cycles")
-    if run["mix"] == "none" and run["gpu"] == "none":
-        raise CmError("nothing to run: run.mix and run.gpu are both none")
-    argv = [os.path.join(build, "bin", "cm_run"), "--config", a["config"], "--mix", run["mix"], "--gpu", run["gpu"],
-            "--gpu-size", run["gpu_size"], "--warmup", run["warmup"], "--instrs", run["instrs"], "--quiet"]
-    if run["cycles"]:
-        argv += ["--cycles", run["cycles"]]
-    desc = {"mix": run["mix"], "gpu": run["gpu"], "warmup": int(run["warmup"]), "instrs": int(run["instrs"]),
-            "label": run["label"] or default_label(over), "overrides": over}
-    return argv + sets, desc
-
-
-def default_label(over):
-    """A point's scheme label: the scheme, with its limit for static TLP (static8)."""
-    s = over.get("cmbal.scheme", BASELINE)
-    return s + over.get("cmbal.static_warps", "") if s == "static" else s
-
-
-def cmd_point(a):
-    if not a["out"]:
-        raise CmError("--point needs --out FILE")
-    build = os.environ.get("BUILD") or "build"
-    argv, desc = point_command(a, build)
-    tmp = a["out"] + ".cm_run"
-    print("+", shlex.join(argv + ["--out", tmp]), flush=True)
-    r = subprocess.run(argv + ["--out", tmp], cwd=ROOT)
-    if r.returncode:
-        raise CmError(f"cm_run failed (exit {r.returncode})")
-    with open(tmp) as f:
-        d = json.load(f)
-    os.remove(tmp)
-    d["point"] = desc
-    with open(a["out"], "w") as f:
-        json.dump(d, f)
-    return 0
-
+# ------------------------------------------------------------------ merges
 
 def load_points(list_path):
     pts = []
@@ -484,17 +400,22 @@ def print_double(r):
 PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double}
 
 
-def cmd_merge(a):
-    if not a["out"]:
-        raise CmError("--merge needs --out FILE")
-    r = MERGES[a["kind"]](load_points(a["merge"]))
-    PRINTS[a["kind"]](r)
-    tmp = a["out"] + ".tmp"
+def merge_to(kind, list_path, out):
+    """Merges the points in list_path into out, printing the figures; 2 and a one-line error on bad input."""
+    try:
+        if kind not in MERGES:
+            raise CmError(f"--kind {kind}: expected one of {', '.join(MERGES)}")
+        r = MERGES[kind](load_points(list_path))
+    except (CmError, OSError, KeyError, ValueError, TypeError, ZeroDivisionError) as e:
+        print(f"cm_figs: {e.__class__.__name__ + ': ' if not isinstance(e, CmError) else ''}{e}", file=sys.stderr)
+        return 2
+    PRINTS[kind](r)
+    tmp = out + ".tmp"
     with open(tmp, "w") as f:
         json.dump(r, f, indent=1)
         f.write("\n")
-    os.replace(tmp, a["out"])
-    print(f"wrote {os.path.relpath(a['out'], ROOT)}")
+    os.replace(tmp, out)
+    print(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
 
 
@@ -637,9 +558,9 @@ def plot_fig8(d, plt):
 def fig_entries(suffix, exp_suffix):
     """scripts/figures.py registry entries (PNG name, JSON, plot, tables for docs/RESULTS.md)."""
     figs = {"json": f"cm_figs{suffix}.json", "experiment": f"experiments/cm_figs{exp_suffix}.ini",
-            "program": "scripts/cm_figs.py"}
+            "program": "scripts/cm_point.py"}
     tlp = {"json": f"cm_tlp{suffix}.json", "experiment": f"experiments/cm_tlp{exp_suffix}.ini",
-           "program": "scripts/cm_figs.py"}
+           "program": "scripts/cm_point.py"}
     return [dict(figs, name=f"cm_fig16{suffix}", plot=plot_fig16, tables={f"cm_figs{suffix}": table_figs}),
             dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={}),
             dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
@@ -702,7 +623,7 @@ def table_double(d):
 
 FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
     {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
-     "program": "scripts/cm_figs.py", "tables": {"cm_double": table_double}}]
+     "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
 
 
 def cmd_plot(argv):
@@ -732,18 +653,15 @@ def cmd_plot(argv):
 
 
 def main(argv):
-    try:
-        if argv[:1] == ["plot"]:
-            return cmd_plot(argv[1:])
-        a = parse_args(argv)
-        if a["merge"]:
-            return cmd_merge(a)
-        if a["point"]:
-            return cmd_point(a)
-        raise CmError("expected --point, --merge LIST or plot")
-    except (CmError, OSError, KeyError, ValueError) as e:
-        print(f"cm_figs: {e.__class__.__name__ + ': ' if not isinstance(e, CmError) else ''}{e}", file=sys.stderr)
-        return 2
+    if argv[:1] == ["plot"]:
+        return cmd_plot(argv[1:])
+    import argparse
+    ap = argparse.ArgumentParser(prog="cm_figs.py", description="merge a CM experiment's points (or: plot)")
+    ap.add_argument("--kind", required=True, choices=sorted(MERGES))
+    ap.add_argument("--merge", required=True, metavar="LIST")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    return merge_to(a.kind, a.merge, a.out)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # (Debian's python3: python3-matplotlib, which scripts/deps.sh installs, for the figures' test)
 """The CM experiments' metrics (scripts/cm_figs.py; CM Sec. 5: WS_CPU, SU_GPU,
 harmonic mean, OSS) against values computed by hand, their merges on small
-made-up points, the point program's argument handling, and a tiny sweep of
+made-up points, the point program's argument handling (scripts/cm_point.py), and a tiny sweep of
 the real CM machine (experiments/cm_tiny.ini) through scripts/sweep.py.  TAP
 output (tests/sweep/tap.py)."""
 import json
@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "sweep"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cm_figs as cf  # noqa: E402
+import cm_point as cp  # noqa: E402
 import tap  # noqa: E402
 
 
@@ -197,21 +198,21 @@ class Figures(unittest.TestCase):
 
 class PointProgram(unittest.TestCase):
     def test_point_command(self):
-        a = cf.parse_args(["--set", "run.mix=H1", "--set", "run.gpu=bp", "--set", "run.instrs=5000",
+        a = cp.parse_args(["--set", "run.mix=H1", "--set", "run.gpu=bp", "--set", "run.instrs=5000",
                            "--set", "cmbal.scheme=cm_bal1", "--point", "--out", "x.json"])
-        argv, d = cf.point_command(a, "B")
+        argv, d = cp.point_command(a, "B")
         self.assertEqual(argv[:1], ["B/bin/cm_run"])
         self.assertIn("--mix H1 --gpu bp --gpu-size paper --warmup 20000 --instrs 5000", " ".join(argv))
         self.assertEqual(argv[-2:], ["--set", "cmbal.scheme=cm_bal1"])
         self.assertEqual((d["label"], d["mix"], d["instrs"]), ("cm_bal1", "H1", 5000))
-        a = cf.parse_args(["--set", "run.gpu=bp", "--set", "cmbal.scheme=static", "--set", "cmbal.static_warps=8"])
-        self.assertEqual(cf.point_command(a, "B")[1]["label"], "static8")
+        a = cp.parse_args(["--set", "run.gpu=bp", "--set", "cmbal.scheme=static", "--set", "cmbal.static_warps=8"])
+        self.assertEqual(cp.point_command(a, "B")[1]["label"], "static8")
         for bad in (["--set", "run.nope=1"], ["--set", "run.instrs=lots"], ["--set", "nodot=1"], ["--bogus"],
                     ["--kind", "other"]):
-            with self.assertRaises(cf.CmError):
-                cf.point_command(cf.parse_args(bad + ["--set", "run.mix=H1"]), "B")
-        with self.assertRaisesRegex(cf.CmError, "nothing to run"):
-            cf.point_command(cf.parse_args([]), "B")
+            with self.assertRaises(cp.CmError):
+                cp.point_command(cp.parse_args(bad + ["--set", "run.mix=H1"]), "B")
+        with self.assertRaisesRegex(cp.CmError, "nothing to run"):
+            cp.point_command(cp.parse_args([]), "B")
 
     def test_merge_cli(self):
         tmp = tempfile.mkdtemp(prefix="fg-cm-figs.")
