@@ -113,6 +113,13 @@ def union_blocks(pts):
     return {k: "/".join(v) for k, v in sorted(out.items())}
 
 
+def host_cost(pts):
+    """Host CPU seconds of the points' cm_run (scripts/cm_point.py records them): total, mean, max."""
+    t = [p["point"]["host_cpu_s"] for p in pts if "host_cpu_s" in p["point"]]
+    return {"points": len(t), "total_s": round(sum(t), 1), "mean_s": round(sum(t) / len(t), 2),
+            "max_s": round(max(t), 2)} if t else None
+
+
 def cpu_type(mix):
     return mix[0] if mix and mix[0] in "LMH" else "?"
 
@@ -231,7 +238,7 @@ def merge_figs(pts):
     return {"what": "CM Figs. 16-19: CM-CPU / CM-BAL (and DYNCTA) relative to the baseline (GTO, 48 warps)",
             "metrics": __doc__.split("Metrics (CM Sec. 5):\n", 1)[1].split("Python 3")[0].strip(),
             "window": [{"warmup_instrs": a, "instrs": b} for a, b in win],
-            "blocks": union_blocks(pts), "alphas": ALPHAS, "types": [t for t in TYPES if any(w["type"] == t for w in wl)],
+            "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "alphas": ALPHAS, "types": [t for t in TYPES if any(w["type"] == t for w in wl)],
             "paper": PAPER, "schemes": out, "workloads": wl,
             "alone": {"mix_core_ipc": mix_alone, "gpu_ipc": gpu_alone}}
 
@@ -320,7 +327,7 @@ def merge_tlp(pts):
     cal, curve = calibrate(samples)
     return {"what": "static-TLP sweep beside one CPU mix: each application's optimal TLP and class (CM Table II, "
                     "Fig. 7), stallMC / stallnet per TLP (CM Fig. 8) and the threshold calibration",
-            "mix": mix, "blocks": union_blocks(pts), "classify_rule": classify.__doc__.strip(),
+            "mix": mix, "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "classify_rule": classify.__doc__.strip(),
             "calibration_rule": calibrate.__doc__.strip(), "apps": apps,
             "paper_thresholds": {"t_high": 1.0, "t_low": 0.25},
             "calibrated_thresholds": cal,
@@ -371,6 +378,8 @@ def print_figs(r):
         p = PAPER.get(k, {})
         print(f"  {k:10s} {s['gpu_speedup']:12.3f} {s['cpu_ws_speedup']:15.3f}   "
               f"GPU {fmt(p.get('gpu_speedup'), '%.2f')} CPU {fmt(p.get('cpu_ws_speedup'), '%.2f')}")
+    if r.get("host_cpu"):
+        print(f"host CPU time of the points: {r['host_cpu']}")
     print("CM Fig. 19, OSS over the baseline at alpha = " + " ".join(f"{a:.1f}" for a in r["alphas"]))
     for k, s in r["schemes"].items():
         print(f"  {k:10s} " + " ".join(f"{x:.3f}" for x in s["oss"]))
@@ -385,6 +394,8 @@ def print_tlp(r):
               f"  {c['opt_tlp']:4d}  {c['near_opt']:7s} {c['class']:5s}  {c['paper_class']}, {c['paper_opt_tlp']}")
     print(f"thresholds: paper tH {r['paper_thresholds']['t_high']}, tL {r['paper_thresholds']['t_low']}; "
           f"calibrated: {r['calibrated_thresholds'] or 'none (the CPUs do not lose with congestion here)'}")
+    if r.get("host_cpu"):
+        print(f"host CPU time of the points: {r['host_cpu']}")
     print("CPU performance (mean per-core IPC / alone) per congestion bin max(stallMC, stallnet) per cycle:")
     for c in r["cpu_vs_congestion"]:
         print(f"  {c['stall']:5.2f}  {c['cpu_perf']:.3f}  ({c['intervals']} intervals)")

@@ -18,6 +18,7 @@ metrics or the figures (scripts/cm_figs.py) re-runs no point.
 """
 import json
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -99,12 +100,17 @@ def cmd_point(a):
     argv, desc = point_command(a, build)
     tmp = a["out"] + ".cm_run"
     print("+", shlex.join(argv + ["--out", tmp]), flush=True)
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(argv + ["--out", tmp], cwd=ROOT)
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
         raise CmError(f"cm_run failed (exit {r.returncode})")
     with open(tmp) as f:
         d = json.load(f)
     os.remove(tmp)
+    # the whole cm_run's host CPU time (warm-up, window and the run finished after it): what a point
+    # costs on an idle core, for sizing windows on a busy machine
+    desc["host_cpu_s"] = round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 2)
     d["point"] = desc
     with open(a["out"], "w") as f:
         json.dump(d, f)
