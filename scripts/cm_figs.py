@@ -215,7 +215,9 @@ def merge_figs(pts):
         s = {"gpu_speedup": hmean(w["schemes"][lab]["gpu_rel"] for w in wl),
              "cpu_ws_speedup": hmean(w["schemes"][lab]["cpu_rel"] for w in wl),
              "oss": [hmean(w["schemes"][lab]["oss_rel"][i] for w in wl) for i in range(len(ALPHAS))],
-             "per_type": {}, "blocks": union_blocks(w["points"][lab] for w in wl)}
+             "per_type": {}, "blocks": union_blocks(w["points"][lab] for w in wl),
+             "thresholds": sorted({(float(o.get("cmbal.t_high", 1)), float(o.get("cmbal.t_low", 0.25)))
+                                   for o in (w["points"][lab]["point"]["overrides"] for w in wl)})}
         for t in TYPES:
             tw = [w for w in wl if w["type"] == t]
             if not tw:
@@ -373,16 +375,17 @@ def fmt(x, p="%.3f"):
 
 def print_figs(r):
     print(f"CM Figs. 16-17 ({len(r['workloads'])} workloads; window {r['window']}; blocks {r['blocks']}):")
-    print(f"  {'scheme':10s} {'GPU speedup':>12s} {'CPU WS speedup':>15s}   paper")
+    print(f"  {'scheme':11s} {'GPU speedup':>12s} {'CPU WS speedup':>15s}   paper")
     for k, s in r["schemes"].items():
         p = PAPER.get(k, {})
-        print(f"  {k:10s} {s['gpu_speedup']:12.3f} {s['cpu_ws_speedup']:15.3f}   "
-              f"GPU {fmt(p.get('gpu_speedup'), '%.2f')} CPU {fmt(p.get('cpu_ws_speedup'), '%.2f')}")
+        th = ", ".join(f"tH {a:g} tL {b:g}" for a, b in s.get("thresholds", []))
+        print(f"  {k:11s} {s['gpu_speedup']:12.3f} {s['cpu_ws_speedup']:15.3f}   "
+              f"GPU {fmt(p.get('gpu_speedup'), '%.2f')} CPU {fmt(p.get('cpu_ws_speedup'), '%.2f')}   ({th}; {s['blocks']})")
     if r.get("host_cpu"):
         print(f"host CPU time of the points: {r['host_cpu']}")
     print("CM Fig. 19, OSS over the baseline at alpha = " + " ".join(f"{a:.1f}" for a in r["alphas"]))
     for k, s in r["schemes"].items():
-        print(f"  {k:10s} " + " ".join(f"{x:.3f}" for x in s["oss"]))
+        print(f"  {k:11s} " + " ".join(f"{x:.3f}" for x in s["oss"]))
 
 
 def print_tlp(r):
@@ -598,10 +601,11 @@ def table_figs(d):
     rows = []
     for k in scheme_order(d):
         s, p = d["schemes"][k], PAPER.get(k, {})
-        rows.append([sname(k), pct(s["gpu_speedup"]), pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]),
-                     pct(p.get("cpu_ws_speedup"))])
+        th = ", ".join(f"{a:g} / {b:g}" for a, b in s.get("thresholds", []))
+        rows.append([sname(k), th, s.get("blocks", {}).get("cm_bal_monitor", "?"), pct(s["gpu_speedup"]),
+                     pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]), pct(p.get("cpu_ws_speedup"))])
     return (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}\n\n" +
-            md(["scheme", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
+            md(["scheme", "tH / tL", "monitor", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
 
 
 def table_oss(d):

@@ -193,7 +193,7 @@ class Figures(unittest.TestCase):
                 plt.close(e["plot"](d, plt))
             for name, fn in e["tables"].items():
                 self.assertIn("|", fn(d), name)
-        self.assertIn("CM-CPU | +0.0 % | -11.0 % | +23.1 % | +24.0 %", cf.table_figs(figs))
+        self.assertIn("CM-CPU | 1 / 0.25 | rtl | +0.0 % | -11.0 % | +23.1 % | +24.0 %", cf.table_figs(figs))
 
 
 class PointProgram(unittest.TestCase):
