@@ -541,6 +541,9 @@ def plot_fig8(d, plt):
     apps = list(d["apps"])
     f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
     for a, key, title in ((ax[0], "stall_mc_rel_48", "stallMC"), (ax[1], "stall_net_rel_48", "stallnet")):
+        if all(v is None for g in apps for v in d["apps"][g][key].values()):
+            a.text(0.5, 0.5, f"{title} is 0 at 48 warps in every run:\nno ratio to draw", ha="center",
+                   transform=a.transAxes)
         for g in apps:
             c = d["apps"][g]
             ts = [t for t in TLPS if str(t) in c[key] and c[key][str(t)] is not None]
