@@ -637,7 +637,8 @@ def table_calibration(d):
 
 
 def table_double(d):
-    rows = [[m, " > ".join(sname(k) for k in o[n]), n] for m in d["order"] for o in [d["order"][m]] for n in o]
+    rows = [[m, " > ".join(f"{sname(k)} {d['windows'][n][m][k]:.3f}" for k in o[n]), n]
+            for m in d["order"] for o in [d["order"][m]] for n in o]
     return (", ".join(f"{m}: {'same order' if v else 'ORDER CHANGES'}" for m, v in d["same_order"].items()) +
             "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
 
