@@ -2,7 +2,7 @@
 # make replay (mk/replay.mk, docs/TRACES.md): records every block's lockstep
 # trace, then replays each through the RTL in Icarus (scripts/trace_replay.py).
 # Arguments: "prog|<test program>|<env>" for each recording run, then
-# "model|<model>|<top>|<params>|<srcs>|<x-ok outputs>" for each replay.
+# "model|<model>|<top>|<params>|<srcs>|<x-ok outputs>|<defparams>" for each replay.
 # REPLAY_SEED=<n> repeats the recorded stimulus (default: a fresh seed,
 # printed).  Exits non-zero on any mismatch, X, assertion or hang.
 set -u
@@ -26,11 +26,12 @@ done
 t1=$(date +%s.%N)
 echo "== replaying in Icarus (iverilog -g2012, X-initialised; every output every cycle)"
 for spec in "$@"; do
-  IFS='|' read -r kind model top params srcs xok <<<"$spec"
+  IFS='|' read -r kind model top params srcs xok defp <<<"$spec"
   [ "$kind" = model ] || continue
   args=()
   for p in $params; do args+=(--param "$p"); done
   for x in $xok; do args+=(--x-ok "$x"); done
+  for x in $defp; do args+=(--defparam "$x"); done
   if [ ! -s "$dir/$model.trace" ]; then echo "  FAIL $model: no trace recorded"; fail=1; continue; fi
   nice scripts/trace_replay.py --trace "$dir/$model.trace" --top "$top" --workdir "$b/replay/$model" \
     "${args[@]}" $srcs | sed 's/^/  /' ; [ "${PIPESTATUS[0]}" = 0 ] || fail=1

@@ -51,7 +51,7 @@ def read_header(path):
     return model, ins, outs, nhdr
 
 
-def testbench(top, params, ins, outs, nhdr, trace, max_report, xok, progress):
+def testbench(top, params, defparams, ins, outs, nhdr, trace, max_report, xok, progress):
     sig = lambda n: "s_" + n
     v = ["`timescale 1ns/1ps", "module fg_replay_tb;", "  reg clk_i = 1'b0;"]
     for n, w in ins:
@@ -62,6 +62,8 @@ def testbench(top, params, ins, outs, nhdr, trace, max_report, xok, progress):
     ps = ", ".join(f".{k}({val})" for k, val in params)
     conns = [".clk_i(clk_i)"] + [f".{n}({sig(n)})" for n, _ in ins + outs]
     v.append(f"  {top} {'#(' + ps + ') ' if ps else ''}dut (" + ", ".join(conns) + ");")
+    for k, val in defparams:
+        v.append(f"  defparam dut.{k} = {val};")
     has_rst = any(n == "rst_ni" for n, _ in ins)
     fields = [sig(n) for n, _ in ins] + [f"e_{n}" for n, _ in outs]
     v += ["  integer fd, n, k, cyc, bad, xs;",
@@ -106,6 +108,8 @@ def main():
     ap.add_argument("--trace", required=True)
     ap.add_argument("--top", required=True)
     ap.add_argument("--param", action="append", default=[])
+    ap.add_argument("--defparam", action="append", default=[],
+                    help="INST.PARAM=V below the top, e.g. a submodule's simulation form")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--max-report", type=int, default=10)
@@ -119,6 +123,11 @@ def main():
         if not re.fullmatch(r"[A-Za-z_]\w*=\d+", p):
             die(f"--param {p}: expected NAME=integer")
         params.append(tuple(p.split("=", 1)))
+    defparams = []
+    for p in a.defparam:
+        if not re.fullmatch(r"[A-Za-z_][\w.]*\.[A-Za-z_]\w*=\d+", p):
+            die(f"--defparam {p}: expected INSTANCE.PARAM=integer")
+        defparams.append(tuple(p.split("=", 1)))
     model, ins, outs, nhdr = read_header(a.trace)
     for x in a.x_ok:
         if x not in dict(outs):
@@ -128,7 +137,7 @@ def main():
     os.makedirs(wd, exist_ok=True)
     tb = os.path.join(wd, "fg_replay_tb.sv")
     with open(tb, "w") as f:
-        f.write(testbench(a.top, params, ins, outs, nhdr, os.path.abspath(a.trace), a.max_report, set(a.x_ok), a.progress))
+        f.write(testbench(a.top, params, defparams, ins, outs, nhdr, os.path.abspath(a.trace), a.max_report, set(a.x_ok), a.progress))
     vvp = os.path.join(wd, "replay.vvp")
     t0 = time.time()
     c = subprocess.run(["iverilog", "-g2012", "-Irtl/include", "-s", "fg_replay_tb", "-o", vvp, tb] + a.srcs,
