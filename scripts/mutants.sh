@@ -18,12 +18,13 @@ MUTANTS=(
   "cmbal_part2_keep_ge|rtl/cm/cm_bal_decide.sv|s/p2_keep = \$signed(m_lok_q) > \$signed(DW'(m_cur_q));/p2_keep = \$signed(m_lok_q) >= \$signed(DW'(m_cur_q));/|test_cm_bal_monitor|FG_TEST=test_random_*"
   "cmcpu_step_dn_at_fine|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_*"
   "cmcpu_step_up_at_fine|rtl/cm/cm_cpu_central.sv|s/step_up = (l < FINEL)/step_up = (l <= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_*"
-  "doorbell_range_le|rtl/edge/edge_doorbell.sv|s/(32'(id) < ENTRIES)/(32'(id) <= ENTRIES)/|test_edge_doorbell|FG_TEST=test_random_lockstep"
+  "doorbell_range_le|rtl/edge/edge_doorbell.sv|s/(32'(id) < ENTRIES)/(32'(id) <= ENTRIES)/|test_edge_doorbell|FG_TEST=test_*random*"
   "fe_stale_function|rtl/fe/fe_trigger_check.sv|s/check(trig_i, mask_i, bits_i)/stale_check(bits_i)/; s/check(trig_i, mask_i, snoop_bits_i)/stale_check(snoop_bits_i)/; s/^  logic held_sat;/  function automatic logic stale_check(input logic [WORDS-1:0] b);\n    stale_check = (trig_i == fe_pkg::FE_TRIG_FULL) ? ((b \& mask_i) == mask_i) : (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b \& mask_i) == '0) : 1'b1;\n  endfunction\n  logic held_sat;/|replay|REPLAY_PROGS=test_fe_sched_queues"
 )
 mkdir -p "$mdir/tree"
 # the scratch tree: the worktree's files (tracked and new), its own build dir
-git ls-files -co --exclude-standard | grep -v '^build' | rsync -a --files-from=- "$root" "$mdir/tree/"
+git ls-files -co --exclude-standard | grep -v '^build' | tar -cf - -T - | tar -xf - -C "$mdir/tree" ||
+  { echo "mutants: cannot copy the worktree to $mdir/tree"; exit 2; }
 cd "$mdir/tree" || exit 2
 fail=0; n=0; caught=0
 for m in "${MUTANTS[@]}"; do
@@ -42,13 +43,17 @@ for m in "${MUTANTS[@]}"; do
     else
       source /work/ccache.env 2>/dev/null || true
       nice make --no-print-directory -j2 "build/tests/$prog" >"../$name.build.log" 2>&1 ||
-        { echo "FAIL $name: the mutant does not build (../$name.build.log)"; ok=0; break; }
+        { ok=0; detail=" the mutant does not build (../$name.build.log)"; break; }
       cmd=(env $envs FG_SEED=$seed "build/tests/$prog")
     fi
+    # caught: the test ran and failed (a lockstep divergence, an assertion,
+    # a failed check; for the replay, a model's replay failed), not a build error
     if nice "${cmd[@]}" >"../$name.$i.log" 2>&1; then
       ok=0; detail+=" survived FG_SEED=$seed"
-    else
-      detail+=" caught"
+    elif [ "$prog" = replay ] && ! grep -q '^  FAIL [a-z_]*: ' "../$name.$i.log"; then
+      ok=0; detail+=" the replay did not run (../$name.$i.log)"
+    elif [ "$prog" != replay ] && ! grep -q 'FAILED\|not ok' "../$name.$i.log"; then
+      ok=0; detail+=" the test did not run (../$name.$i.log)"
     fi
   done
   if [ $ok = 1 ]; then caught=$((caught + 1)); echo "ok   $name: caught at $seeds of $seeds seeds ($(( $(date +%s) - s )) s)"
