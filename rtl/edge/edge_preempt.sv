@@ -493,19 +493,19 @@ module edge_preempt #(
   // stalled in it at the first cycles; docs/RTL_STYLE.md).  The same logic.
   function automatic logic [RT_D:0] rtree(input logic [NW-1:0] v, input logic [NW-1:0] sv);
     logic [RT_N-1:0]           tv;
-    logic [RT_N-1:0][RT_D-1:0] td;
+    logic [RT_N*RT_D-1:0]      td;  // node n at [n*RT_D +: RT_D] (one flat vector: Yosys 0.23)
     tv = '0;
     td = '0;
     for (int i = 0; i < NW; i++) begin
       tv[i] = v[i];
-      td[i] = {sv[i], SLOT_W'(i)};
+      td[i*RT_D +: RT_D] = {sv[i], SLOT_W'(i)};
     end
     for (int l = 1; l <= $clog2(NW); l++)
       for (int n = 0; n < (RT_N >> l); n++) begin
-        td[n] = tv[2*n] ? td[2*n] : td[2*n+1];
+        td[n*RT_D +: RT_D] = tv[2*n] ? td[2*n*RT_D +: RT_D] : td[(2*n+1)*RT_D +: RT_D];
         tv[n] = tv[2*n] | tv[2*n+1];
       end
-    rtree = {tv[0], td[0]};
+    rtree = {tv[0], td[RT_D-1:0]};
   endfunction
   logic              rt_any;
   logic [RT_D-1:0]   rl_d;
