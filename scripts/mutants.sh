@@ -5,7 +5,7 @@
 # there (never to the worktree), the block's test program rebuilt in the
 # scratch tree's own build dir and run; the mutant counts as caught when the
 # test fails.  Exits non-zero when a mutant survives (or does not apply).
-#   MUT_ONLY=<name>  run one mutant;  MUT_SEEDS=N  run each random test at N
+#   MUT_ONLY="<name>..."  run only these mutants;  MUT_SEEDS=N  run each random test at N
 #   fresh seeds (every one must catch it; default 1).
 set -u
 root=$(pwd)
@@ -26,13 +26,17 @@ mkdir -p "$mdir/tree"
 git ls-files -co --exclude-standard | grep -v '^build' | tar -cf - -T - | tar -xf - -C "$mdir/tree" ||
   { echo "mutants: cannot copy the worktree to $mdir/tree"; exit 2; }
 cd "$mdir/tree" || exit 2
+# a run stopped with a mutant applied: the copy restored the file with its
+# old time, older than the mutant's model; touch it so that the model is rebuilt
+[ -f ../applied ] && touch "$(cat ../applied)" && rm ../applied
 fail=0; n=0; caught=0
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r name file expr prog envs <<<"$m"
-  [ -n "${MUT_ONLY:-}" ] && [ "$MUT_ONLY" != "$name" ] && continue
+  [ -n "${MUT_ONLY:-}" ] && [[ " $MUT_ONLY " != *" $name "* ]] && continue
   n=$((n + 1))
   cp "$root/$file" "$file"
   sed -i "$expr" "$file"
+  echo "$file" >../applied
   if cmp -s "$root/$file" "$file"; then echo "FAIL $name: the mutation does not apply to $file"; fail=1; continue; fi
   s=$(date +%s)
   ok=1; detail=""
@@ -59,6 +63,7 @@ for m in "${MUTANTS[@]}"; do
   if [ $ok = 1 ]; then caught=$((caught + 1)); echo "ok   $name: caught at $seeds of $seeds seeds ($(( $(date +%s) - s )) s)"
   else echo "FAIL $name:$detail"; fail=1; fi
   cp "$root/$file" "$file"
+  rm -f ../applied
 done
 echo "mutants: $caught of $n caught"
 exit $fail
