@@ -14,10 +14,10 @@ seeds=${MUT_SEEDS:-1}
 # name | file | sed expression | test program | environment (the test it runs)
 MUTANTS=(
   "preempt_regs_one_short|rtl/edge/edge_preempt.sv|s/regs_ge\[i\] = regs_q\[i\] >= req_regs_i;/regs_ge[i] = 32'(regs_q[i]) + 1 >= 32'(req_regs_i);/|test_edge_preempt|FG_TEST=test_random_lockstep"
-  "cmbal_part2_up_ge|rtl/cm/cm_bal_decide.sv|s/p2_up   = MW'(m_cur_q) > m_upk_q;/p2_up   = MW'(m_cur_q) >= m_upk_q;/|test_cm_bal_monitor|FG_TEST=test_random_*"
-  "cmbal_part2_keep_ge|rtl/cm/cm_bal_decide.sv|s/p2_keep = \$signed(m_lok_q) > \$signed(DW'(m_cur_q));/p2_keep = \$signed(m_lok_q) >= \$signed(DW'(m_cur_q));/|test_cm_bal_monitor|FG_TEST=test_random_*"
-  "cmcpu_step_dn_at_fine|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_*"
-  "cmcpu_step_up_at_fine|rtl/cm/cm_cpu_central.sv|s/step_up = (l < FINEL)/step_up = (l <= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_*"
+  "cmbal_part2_up_ge|rtl/cm/cm_bal_decide.sv|s/p2_up   = MW'(m_cur_q) > m_upk_q;/p2_up   = MW'(m_cur_q) >= m_upk_q;/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "cmbal_part2_keep_ge|rtl/cm/cm_bal_decide.sv|s/p2_keep = \$signed(m_lok_q) > \$signed(DW'(m_cur_q));/p2_keep = \$signed(m_lok_q) >= \$signed(DW'(m_cur_q));/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "cmcpu_step_dn_at_fine|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "cmcpu_step_up_at_fine|rtl/cm/cm_cpu_central.sv|s/step_up = (l < FINEL)/step_up = (l <= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
   "doorbell_range_le|rtl/edge/edge_doorbell.sv|s/(32'(id) < ENTRIES)/(32'(id) <= ENTRIES)/|test_edge_doorbell|FG_TEST=test_*random*"
   "fe_stale_function|rtl/fe/fe_trigger_check.sv|s/check(trig_i, mask_i, bits_i)/stale_check(bits_i)/; s/check(trig_i, mask_i, snoop_bits_i)/stale_check(snoop_bits_i)/; s/^  logic held_sat;/  function automatic logic stale_check(input logic [WORDS-1:0] b);\n    stale_check = (trig_i == fe_pkg::FE_TRIG_FULL) ? ((b \& mask_i) == mask_i) : (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b \& mask_i) == '0) : 1'b1;\n  endfunction\n  logic held_sat;/|replay|REPLAY_PROGS=test_fe_sched_queues"
 )
