@@ -3,7 +3,9 @@
 # STREAM triad (test size) for 20 intervals of 1024 GPU cycles; its JSON must
 # hold, per interval, 14 CPU IPCs, the GPU IPC, 28 per-core GPU IPCs, stallMC,
 # stallnet and 28 per-core stallGPU counts within 0..2 x 1024, the totals, the
-# blocks list and every GPU run checked; a bad option must be refused.
+# blocks list and every GPU run checked; a bad option must be refused.  The
+# concurrency schemes: baseline limits of 48, CM-CPU's coming down beside H2
+# with the monitor as RTL, --static-warps; bad scheme names / values refused.
 set -u
 B=${BUILD:-build}
 out=$(mktemp -d)
@@ -31,9 +33,36 @@ check(r["gpu_ipc"] > 0 and r["gpu_runs_checked"] >= 1 and r["gpu_runs_checked"] 
       "GPU ran and every run was checked")
 check(r["gpu_cycles"] == 20480 and r["cpu_requests"] > 0 and r["gpu_requests"] > 0, "window and traffic")
 check(d["blocks"].get("fe_sched_queues") in ("rtl", "c", "lockstep"), "blocks: the F/E queues and their implementation")
+check(d["scheme"] == "baseline" and d["blocks"].get("cm_bal_monitor") == "none", "baseline: no CM-BAL monitor")
+check(all(v["warp_limit"] == [48] * 28 and len(v["issued_warps"]) == 28 for v in iv), "baseline: 48 warps per core")
 print(f"ok   cm_run: 20 intervals, GPU IPC {r['gpu_ipc']:.2f}, {r['gpu_runs_checked']} GPU runs checked, "
       f"CPU IPC sum {r['ipc_sum']:.3f}")
 PY
+# a scheme with the monitor (RTL): its limits per interval, the blocks entry
+"$B/bin/cm_run" --mix H2 --gpu stream --gpu-size test --warmup 2000 --cycles 10240 --quiet --scheme cm_cpu \
+  --out "$out/cpu.json" >/dev/null || { echo "FAIL cm_run --scheme cm_cpu exited $?"; exit 1; }
+"$B/bin/cm_run" --gpu stream --gpu-size test --mix none --cycles 4096 --quiet --static-warps 6 \
+  --out "$out/s6.json" >/dev/null || { echo "FAIL cm_run --static-warps 6 exited $?"; exit 1; }
+/usr/bin/python3 - "$out/cpu.json" "$out/s6.json" <<'PY' || exit 1
+import json, sys
+d, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+def check(cond, what):
+    if not cond:
+        print("FAIL", what)
+        sys.exit(1)
+check(d["scheme"] == "cm_cpu" and d["blocks"]["cm_bal_monitor"] == "rtl", "cm_cpu: the monitor as RTL")
+lim = [v["warp_limit"] for v in d["intervals"]]
+check(all(len(l) == 28 and all(1 <= x <= 48 for x in l) for l in lim), "cm_cpu: 28 limits within 1..48")
+check(lim[-1][0] < 48, f"cm_cpu: the limit came down beside H2 ({lim[-1][0]})")
+check(s["scheme"] == "static" and all(v["warp_limit"] == [6] * 28 for v in s["intervals"][1:]), "static 6 warps")
+print(f"ok   cm_run --scheme cm_cpu: limit {lim[0][0]:.0f} -> {lim[-1][0]:.0f}; --static-warps 6")
+PY
+for bad in "--scheme nonesuch" "--static-warps 0" "--static-warps 4 --scheme cm_cpu" "--set cmbal.t_high=0.3"; do
+  # shellcheck disable=SC2086
+  if "$B/bin/cm_run" --gpu stream --gpu-size test --mix none --cycles 1024 --quiet $bad --out "$out/bad.json" \
+      >/dev/null 2>"$out/err"; then echo "FAIL $bad accepted"; exit 1; fi
+  if [ -e "$out/bad.json" ] || ! grep -q "cm_run: " "$out/err"; then echo "FAIL $bad: no message or a result"; exit 1; fi
+done
 if "$B/bin/cm_run" --gpu nonesuch >/dev/null 2>&1; then echo "FAIL --gpu nonesuch accepted"; exit 1; fi
 if "$B/bin/cm_run" --mix none --gpu none >/dev/null 2>&1; then echo "FAIL nothing to run accepted"; exit 1; fi
 echo "ok   bad options refused"

@@ -19,6 +19,8 @@ import re
 import shutil
 import sys
 
+import cm_figs  # CM-BAL's experiments: metrics, figures and tables (scripts/cm_figs.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -529,7 +531,7 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo")
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):
@@ -548,7 +550,7 @@ def cmd_plot(results, only=None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     for fig in FIGURES:
-        if only and fig["name"] not in only:
+        if (only and fig["name"] not in only) or not fig["plot"]:  # a table only
             continue
         d = load(results, fig)
         if d is None:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make lint: Verilator -Wall (zero warnings, no waivers) over every block top,
 # Icarus -g2012 parse of every RTL file, Yosys synthesis of every block with
-# a cells / flip-flops / memory-bits report, and the C sources under
+# a cells / flip-flops / memory-bits report, no RTL function reading a
+# module signal it is not passed, and the C sources under
 # -Wall -Wextra -Werror.  Exits non-zero on any finding.
 set -u
 cc_cmd=$1; c_srcs=$2; shift 2
@@ -34,6 +35,13 @@ done
 for f in $(ls rtl/*/*.sv); do
   case " $covered " in *" $f "*) ;; *) echo "  FAIL $f is in no block's sources (not linted)"; fail=1;; esac
 done
+
+echo "== RTL functions read only their arguments (scripts/check_func_args.py)"
+if scripts/check_func_args.py $(ls rtl/*/*.sv) >"$out/func_args.txt" 2>&1; then
+  echo "  ok   every function of rtl/"
+else
+  sed 's/^/  FAIL /' "$out/func_args.txt"; fail=1
+fi
 
 echo "== yosys synth_ecp5 (default parameters unless the block sets its own)"
 printf '  %-22s %10s %10s %12s %8s %8s\n' block cells flipflops memory_bits LUT4 DP16KD

@@ -4,10 +4,14 @@
  *
  *   cm_run [--config configs/cm.ini] [--set sec.key=val ...] [--mix H2|none]
  *          [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test]
+ *          [--scheme baseline|static|cm_cpu|cm_bal1..4|dyncta] [--static-warps N]
  *          [--warmup N] [--instrs N] [--cycles N] [--seed N] [--out results/cm_run.json]
  *       one run: per-core CPU IPC, GPU IPC (total and per core), stallMC,
  *       stallnet and per-1024-cycle intervals (per-core CPU IPC, GPU IPC,
- *       stallMC, stallnet, each GPU core's stallGPU) to --out
+ *       stallMC, stallnet, each GPU core's stallGPU, warp limit and warps
+ *       that issued) to --out; --scheme (= --set cmbal.scheme=NAME) picks the
+ *       concurrency scheme (sim/cm/cm_bal_loop.h), --static-warps N = static
+ *       TLP at N warps (--set cmbal.scheme=static --set cmbal.static_warps=N)
  *   cm_run --motivation [--mix H2] [--gpu stream] [--out results/cm_motivation.json] ...
  *       CM Sec. 3: the mix alone and beside the GPU kernel; per-core IPCs, the
  *       weighted speedup (CM Sec. 5) and cpu_slowdown = cores / weighted speedup
@@ -38,7 +42,7 @@
 #include "fg_util.h"
 
 typedef struct {
-    const char *config, *mix, *out, *gpu, *gpu_size;
+    const char *config, *mix, *out, *gpu, *gpu_size, *scheme, *static_warps;
     uint64_t warmup, instrs, seed, cycles; /* cycles: a window of that many GPU cycles instead */
     bool motivation, bench, quiet;
     char kdir[512];
@@ -175,6 +179,10 @@ static cJSON *intervals_json(const cm_config *c, const cm_sys *s, const result *
         cJSON_AddNumberToObject(o, "stall_mc", v->stall_mc);
         cJSON_AddNumberToObject(o, "stall_net", v->stall_net);
         cJSON_AddItemToObject(o, "stall_gpu", cJSON_CreateIntArray((const int *)v->stall_gpu, (int)c->gpu.num_cores));
+        cJSON_AddItemToObject(o, "warp_limit", nums(v->warp_limit, c->gpu.num_cores));
+        if (c->bal.scheme == CMBAL_DYNCTA) cJSON_AddItemToObject(o, "cta_limit", nums(v->cta_limit, c->gpu.num_cores));
+        cJSON_AddItemToObject(o, "issued_warps",
+                              cJSON_CreateIntArray((const int *)v->issued_warps, (int)c->gpu.num_cores));
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -182,10 +190,14 @@ static cJSON *intervals_json(const cm_config *c, const cm_sys *s, const result *
 
 /* Which RTL blocks the run had and how each ran (BRIEF: every experiment
  * says which blocks ran as RTL): the GPU's (gpu_config_blocks: the
- * partitions' F/E queues; the EDGE blocks when warp-level events are on). */
+ * partitions' F/E queues; the EDGE blocks when warp-level events are on) and
+ * the CM-BAL monitor ("none" for a scheme without it); and the scheme. */
 static void add_blocks(cJSON *root, const cm_config *c) {
     fg_block_use u[8];
     fg_json_add_blocks(root, u, gpu_config_blocks(&c->gpu, u, 8));
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "cm_bal_monitor",
+                            cmbal_monitor_impl(&c->bal));
+    cJSON_AddStringToObject(root, "scheme", cmbal_scheme_names[c->bal.scheme]);
 }
 
 static void add_window(cJSON *root, const opts *o, const char *kernel) {
@@ -223,18 +235,15 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
     (void)c;
 }
 
-static const char *const KERNELS[] = {"bfs", "bp", "mm", "conv", "stream", NULL};
-
 int main(int argc, char **argv) {
-    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", 200000, 1000000, 1, 0, false, false, false, ""};
+    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, ""};
     const char *bd = getenv("BUILD");
     snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
     fg_config *cf = fg_config_new();
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool known_gpu = false;
-        for (unsigned k = 0; v && KERNELS[k]; k++) known_gpu |= !strcmp(v, KERNELS[k]);
+        const bool known_gpu = bg_kernel_known(v); /* bg_kernels.h: its kernels and the CM applications */
         if (!strcmp(a, "--config") && v) o.config = argv[++i];
         else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
         else if (!strcmp(a, "--out") && v) o.out = argv[++i];
@@ -245,6 +254,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--gpu") && v && (known_gpu || !strcmp(v, "none"))) o.gpu = argv[++i];
         else if (!strcmp(a, "--gpu-size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) o.gpu_size = argv[++i];
         else if (!strcmp(a, "--set") && v) i++; /* applied over the file below */
+        else if (!strcmp(a, "--scheme") && v) o.scheme = argv[++i];
+        else if (!strcmp(a, "--static-warps") && v) o.static_warps = argv[++i];
         else if (!strcmp(a, "--motivation")) o.motivation = true;
         else if (!strcmp(a, "--bench")) o.bench = true;
         else if (!strcmp(a, "--quiet")) o.quiet = true;
@@ -252,6 +263,8 @@ int main(int argc, char **argv) {
             fprintf(stderr,
                     "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2|none]\n"
                     "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
+                    "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
+                    "              [--static-warps N]\n"
                     "              [--instrs N] [--cycles N] [--seed N] [--out F] [--motivation | --bench]\n");
             return 2;
         }
@@ -262,6 +275,18 @@ int main(int argc, char **argv) {
     if (fg_config_load(cf, o.config, err, sizeof err)) goto bad;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--set") && i + 1 < argc && fg_config_set(cf, argv[++i], err, sizeof err)) goto bad;
+    /* --scheme / --static-warps over the file and --set (docs/CM_BAL.md "Schemes") */
+    if (o.static_warps && o.scheme && strcmp(o.scheme, "static")) {
+        fprintf(stderr, "cm_run: --static-warps %s needs --scheme static (got --scheme %s)\n", o.static_warps, o.scheme);
+        return 2;
+    }
+    if (o.static_warps) o.scheme = "static";
+    char as[2][160];
+    snprintf(as[0], sizeof as[0], "cmbal.scheme=%s", o.scheme ? o.scheme : "");
+    snprintf(as[1], sizeof as[1], "cmbal.static_warps=%s", o.static_warps ? o.static_warps : "");
+    if ((o.scheme && fg_config_set(cf, as[0], err, sizeof err)) ||
+        (o.static_warps && fg_config_set(cf, as[1], err, sizeof err)))
+        goto bad;
     if (cm_config_load(&c, cf, err, sizeof err) || fg_config_check_unused(cf, err, sizeof err)) goto bad;
     fg_config_free(cf);
     const char *kernel = strcmp(o.gpu, "none") ? o.gpu : NULL;

@@ -145,6 +145,19 @@ static void ref_invalidate(ref_core *r) {
     r->stay = 0;
 }
 /* Interval end in CM-BAL mode.  kb_now: a kernel boundary in this very cycle. */
+/* Functional coverage of Part-2's two compares at their boundary: the
+ * difference (cur - upper average for the raise, lower average - cur for the
+ * refusal) one below k, at k (no override: the compare is strict) and one
+ * above (test_random_lockstep steers samples there). */
+typedef struct {
+    uint64_t up[3], keep[3]; /* [0]: k - 1, [1]: k, [2]: k + 1 */
+} p2_bins;
+static p2_bins p2b;
+static void p2_bin(uint64_t *b, int diff, unsigned k) {
+    if (diff + 1 == (int)k) b[0]++;
+    if (diff == (int)k) b[1]++;
+    if (diff == (int)k + 1) b[2]++;
+}
 static void ref_bal(ref_core *r, unsigned dec, unsigned sample, unsigned k, bool kb_now) {
     unsigned i = lvl_index(r->warps);
     if (sample > 2047) sample = 2047;
@@ -159,6 +172,9 @@ static void ref_bal(ref_core *r, unsigned dec, unsigned sample, unsigned k, bool
     if (i == 0 && step < 0) step = 0;
     if (i == NL - 1 && step > 0) step = 0;
     bool up_ok = !kb_now && i + 1 < NL && r->ok[i + 1], lo_ok = !kb_now && i > 0 && r->ok[i - 1];
+    if (up_ok) p2_bin(p2b.up, (int)cur - (int)r->avg[i + 1], k);
+    if (step < 0 && lo_ok && !(up_ok && (int)cur - (int)r->avg[i + 1] > (int)k))
+        p2_bin(p2b.keep, (int)r->avg[i - 1] - (int)cur, k);
     if (up_ok && (int)cur - (int)r->avg[i + 1] > (int)k) step = 1;          /* Part-2 raise */
     else if (step < 0 && lo_ok && (int)r->avg[i - 1] - (int)cur > (int)k) step = 0; /* refuse */
     if (step == 0 && r->stay + 1 == 4) step = (r->warps < 6) ? 1 : -1;      /* exploration */
@@ -611,6 +627,15 @@ static void test_random_lockstep(void **st) {
     unsigned pm = 0, pn = 0, pg[NC] = {0}, sm = 0, sn = 0, sg[NC] = {0};
     uint64_t nint = 0, moves = 0, p2 = 0, kbs = 0;
     bool nonbal = false, noncpu = false;
+    /* boundary stimulus: a CM-CPU streak (the mode held at CPU for 50
+     * intervals, 25 of high then 25 of no congestion, so that the limit
+     * walks down through FINE = 8 and back up), and the samples of some
+     * cores steered in the last 64 cycles of an interval so that Part-2's
+     * difference lands at k - 1, k or k + 1 */
+    unsigned cpu_hold = 0;
+    int steer[NC];
+    uint64_t cpu_bins[4] = {0}; /* at 8 DOWN, at 8 UP, at 7 UP, at 10 DOWN */
+    memset(&p2b, 0, sizeof p2b);
     in.mode_i = mode;
     in.k_i = CM_K_BAL1;
     for (uint64_t cyc = 0; cyc < ncyc; cyc++) {
@@ -618,15 +643,22 @@ static void test_random_lockstep(void **st) {
         if (pos == 0) {
             pm = (unsigned)fg_rng_below(&g, 140);
             pn = (unsigned)fg_rng_below(&g, 80);
+            if (cpu_hold) {
+                cpu_hold--;
+                pm = cpu_hold >= 25 ? 100 + (unsigned)fg_rng_below(&g, 40) : 0;
+                pn = cpu_hold >= 25 ? pn : 0;
+            }
+            for (unsigned c = 0; c < NC; c++) steer[c] = -1;
             for (unsigned c = 0; c < NC; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
             sm = sn = 0;
             memset(sg, 0, sizeof sg);
             nonbal = mode != CM_MODE_BAL;
             noncpu = mode != CM_MODE_CPU;
         }
-        if (pos == 512 && fg_rng_chance(&g, 1, 16)) {
+        if (pos == 512 && !cpu_hold && fg_rng_chance(&g, 1, 16)) {
             mode = (unsigned)fg_rng_below(&g, 4);
             if (fg_rng_chance(&g, 1, 2)) mode = CM_MODE_BAL;
+            if (mode == CM_MODE_CPU && fg_rng_chance(&g, 2, 3)) cpu_hold = 51; /* a streak from the next interval */
             in.mode_i = mode;
             nonbal |= mode != CM_MODE_BAL;
             noncpu |= mode != CM_MODE_CPU;
@@ -643,6 +675,28 @@ static void test_random_lockstep(void **st) {
         }
         for (unsigned c = 0; c < 2 * NC; c++)
             in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / 2]) << c;
+        if (pos == IV - 64 && mode == CM_MODE_BAL)
+            for (unsigned c = 0; c < NC; c++) {
+                const ref_core *rc = &r[c];
+                unsigned i = lvl_index(rc->warps), k = (unsigned)in.k_i;
+                int want;
+                int d = (int)fg_rng_below(&g, 3) - 1;
+                if (i + 1 < NL && rc->ok[i + 1]) want = (int)rc->avg[i + 1] + (int)k + d;
+                else if (i > 0 && rc->ok[i - 1]) want = (int)rc->avg[i - 1] - (int)k - d;
+                else continue;
+                for (unsigned smp = sg[c]; smp <= sg[c] + 2 * 64 && smp <= 2047; smp++) /* a reachable sample */
+                    if ((int)(rc->ok[i] ? (rc->avg[i] + 3 * smp) / 4 : smp) == want) {
+                        steer[c] = (int)smp;
+                        break;
+                    }
+            }
+        if (pos >= IV - 64)
+            for (unsigned c = 0; c < NC; c++)
+                if (steer[c] >= 0) { /* the stalls still needed, as late as possible: 2 per cycle at most */
+                    int need = steer[c] - (int)sg[c], x = need - 2 * (int)(IV - 1 - pos);
+                    x = x < 0 ? 0 : (x > 2 ? 2 : x);
+                    in.issue_stall_i = (in.issue_stall_i & ~(3ull << (2 * c))) | ((uint64_t)(x == 2 ? 3 : x) << (2 * c));
+                }
         sm += (unsigned)__builtin_popcountll(in.stall_mc_i);
         sn += (unsigned)__builtin_popcountll(in.stall_net_i);
         for (unsigned c = 0; c < NC; c++) sg[c] += (unsigned)__builtin_popcountll(in.issue_stall_i >> (2 * c) & 3);
@@ -685,7 +739,13 @@ static void test_random_lockstep(void **st) {
             assert_int_equal(o->stall_mc_o, sm > 4095 ? 4095 : sm);
             assert_int_equal(o->stall_net_o, sn > 4095 ? 4095 : sn);
             if (noncpu) lim = 48;
-            if (mode == CM_MODE_CPU) lim = ref_cpu(lim, dec);
+            if (mode == CM_MODE_CPU) {
+                cpu_bins[0] += lim == 8 && dec == CM_DEC_DOWN;
+                cpu_bins[1] += lim == 8 && dec == CM_DEC_UP;
+                cpu_bins[2] += lim == 7 && dec == CM_DEC_UP;
+                cpu_bins[3] += lim == 10 && dec == CM_DEC_DOWN;
+                lim = ref_cpu(lim, dec);
+            }
             assert_int_equal(o->cpu_limit_o, lim);
             for (unsigned c = 0; c < NC; c++) {
                 bool kb_now = ((in.kstart_i | in.kend_i) >> c & 1) != 0;
@@ -711,6 +771,13 @@ static void test_random_lockstep(void **st) {
            " DOWN decisions the level did not follow, %" PRIu64 " kernel boundaries\n",
            ncyc, nint, moves, p2, kbs);
     assert_true(ncyc < 1000000 || (moves > 100 && p2 > 10 && kbs > 20));
+    printf("# boundary bins: CM-CPU limit 8 DOWN / 8 UP / 7 UP / 10 DOWN %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+           "; Part-2 raise difference k-1 / k / k+1 %" PRIu64 " %" PRIu64 " %" PRIu64 ", refusal %" PRIu64 " %" PRIu64
+           " %" PRIu64 "\n",
+           cpu_bins[0], cpu_bins[1], cpu_bins[2], cpu_bins[3], p2b.up[0], p2b.up[1], p2b.up[2], p2b.keep[0],
+           p2b.keep[1], p2b.keep[2]);
+    if (ncyc >= 1000000) /* every boundary reached */
+        for (int i = 0; i < 4; i++) assert_true(cpu_bins[i] > 0 && (i > 2 || (p2b.up[i] > 0 && p2b.keep[i] > 0)));
     fg_block_free(b);
 }
 

@@ -263,6 +263,10 @@ static void random_run(const char *what, const edge_doorbell_params *p, uint64_t
     db_tb t;
     init_p(&t, p, NULL);
     uint64_t resets = 0, next_cfg = 0;
+    /* functional coverage of the range check's boundary: aligned doorbell
+     * writes at id 0, the table's last id (entries - 1) and the first id
+     * beyond it (entries: a range error) */
+    uint64_t b_first = 0, b_last = 0, b_beyond = 0;
     for (uint64_t c = 0; c < n; c++) {
         if (vary_cfg && c == next_cfg) {
             random_config(&t, &r);
@@ -283,13 +287,20 @@ static void random_run(const char *what, const edge_doorbell_params *p, uint64_t
             uint64_t k = fg_rng_below(&r, 10), a, base = t.in.cfg_base_i;
             uint64_t stride = 1ULL << t.in.cfg_stride_log2_i;
             if (!vary_cfg) {
-                if (k < 6) a = BASE + 8 * fg_rng_below(&r, 32);      /* doorbell (or beyond the table) */
+                if (k < 6) a = BASE + 8 * fg_rng_below(&r, 33);      /* doorbell (or beyond the table) */
                 else if (k < 7) a = BASE + fg_rng_below(&r, 4096);   /* anywhere in the page */
                 else a = fg_rng_next(&r) & 0xffffffffffULL;           /* anywhere */
             } else if (k < 5) a = base + stride * fg_rng_below(&r, 40); /* doorbells, some beyond */
             else if (k < 6) a = base + stride * fg_rng_below(&r, 32) + fg_rng_below(&r, 8);
             else if (k < 7) a = base - 1 - fg_rng_below(&r, 4096);      /* below the base */
             else a = fg_rng_next(&r);                                    /* anywhere */
+            uint64_t off = a - base;
+            if (a >= base && off % stride == 0 && (off >> t.in.cfg_stride_log2_i) >> 16 == 0) {
+                uint64_t id = off >> t.in.cfg_stride_log2_i;
+                b_first += id == 0;
+                b_last += id == t.entries - 1;
+                b_beyond += id == t.entries;
+            }
             t.in.wr_valid_i = 1;
             t.in.wr_addr_i = a;
             t.in.wr_data_i = fg_rng_next(&r) & t.m_data;
@@ -305,6 +316,9 @@ static void random_run(const char *what, const edge_doorbell_params *p, uint64_t
            " (since the last of %llu resets)\n",
            vary_cfg ? "random configurations: " : "", (unsigned long long)t.accepted, (unsigned long long)t.rings, (unsigned long long)t.pts,
            (unsigned long long)t.errs_range, (unsigned long long)t.errs_align, (unsigned long long)resets);
+    printf("# range boundary bins (aligned writes at id 0, %u, %u): %llu %llu %llu\n", t.entries - 1, t.entries,
+           (unsigned long long)b_first, (unsigned long long)b_last, (unsigned long long)b_beyond);
+    if (!vary_cfg && n >= 20000) assert_true(b_first > 0 && b_last > 0 && b_beyond > 0);
     if (full_cover && n >= 100000) /* long runs must have exercised every outcome */
         assert_true(t.rings > n / 1000 && t.pts > n / 1000 && t.errs_range > n / 10000 &&
                     t.errs_align > n / 10000);

@@ -97,19 +97,41 @@ typedef struct {
     /* statistics of the random run */
     uint64_t s_flush[4], s_skip, s_drop, s_save, s_sat, s_abort, s_resume, s_sfree, s_spre;
     uint64_t s_err[4], s_drainwait, s_resume_late, s_exit_at_start, s_seldist;
+    /* boundary stimulus: register counts one apart (a second generator, so
+     * that the main draws stay as they were; off for the regression seeds,
+     * which must replay as found) and its functional-coverage bins: at the
+     * first edge of a selection, a candidate warp (live, not exiting, not
+     * busy) with exactly the event kernel's registers per thread, one
+     * fewer (ineligible by one: the comparison's boundary, EDGE IV-D), one
+     * more */
+    bool bound;
+    uint64_t brng;
+    uint64_t b_eq, b_below, b_above;
 } tb_t;
 
 static const edge_preempt_out_t *out(const tb_t *t) { return fg_block_out(t->b); }
 
-static uint64_t rnd(tb_t *t, uint64_t n) { /* splitmix64 */
-    uint64_t z = (t->rng += 0x9e3779b97f4a7c15ULL);
+static uint64_t splitmix(uint64_t *st, uint64_t n) {
+    uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
     return n ? z % n : z;
 }
+static uint64_t rnd(tb_t *t, uint64_t n) { return splitmix(&t->rng, n); }
 
 static uint64_t bitv(uint64_t v, unsigned i) { return (v >> i) & 1; }
+
+static uint64_t brnd(tb_t *t, uint64_t n) { return splitmix(&t->brng, n); }
+
+/* Half the time (with the boundary stimulus on), a register count one below,
+ * at or one above `near` instead of the table's value v; 1..127 (REGS_W=7
+ * in both configurations, mk/preempt.mk) */
+static unsigned near_regs(tb_t *t, unsigned v, unsigned near) {
+    if (!t->bound || !near || brnd(t, 2)) return v;
+    unsigned r = near + (unsigned)brnd(t, 3) - 1;
+    return r < 1 ? 1 : (r > 127 ? 127 : r);
+}
 
 /* the header's save count, written independently (base is a CYC_W-bit port) */
 static uint64_t save_n(const tb_t *t, uint64_t regs) {
@@ -140,6 +162,8 @@ static tb_t *tb_new_p(const char *wave, uint64_t seed, const edge_preempt_params
     t->cmax = (1ULL << p->cyc_w) - 1;
     t->b = tb_block(&edge_preempt_class, p, wave);
     t->rng = seed;
+    t->brng = seed ^ 0x626f756e64ULL; /* "bound" */
+    t->bound = true;
     t->f_exit = -1;
     t->f_rf = 1;
     ref_reset(t);
@@ -326,7 +350,12 @@ static void tick(tb_t *t) {
     }
     if (t->k.p_event && t->qn < MAXQ && rnd(t, 1000) < t->k.p_event) {
         static const unsigned er[] = {4, 8, 12, 16, 16, 24, 32, 48};
-        t->q[t->qn++] = er[rnd(t, 8)];
+        unsigned v = er[rnd(t, 8)], near = 0;
+        if (t->bound) { /* a running warp's count, to be one apart from */
+            unsigned s = (unsigned)brnd(t, t->nw);
+            if (t->w[s].st == W_RUN) near = t->rregs[s];
+        }
+        t->q[t->qn++] = near_regs(t, v, near);
     }
 }
 
@@ -400,7 +429,7 @@ static void make_inputs(tb_t *t, const edge_preempt_out_t *o) {
                 in->w_alloc_i |= 1ULL << cand[i];
             }
             static const unsigned br[] = {8, 16, 16, 24, 32, 32, 48, 64};
-            in->w_alloc_regs_i = br[rnd(t, 8)];
+            in->w_alloc_regs_i = near_regs(t, br[rnd(t, 8)], t->qn ? t->q[0] : 0);
         }
     } else if (t->k.p_err && rnd(t, 1000) < t->k.p_err && (t->r_event | t->r_parked)) {
         uint64_t busy = t->r_event | t->r_parked; /* misuse: allocate onto a busy slot */
@@ -494,6 +523,13 @@ static void predict(tb_t *t) {
             }
             if (start) { /* the warps eligible at this edge; candidates of the policy's tier */
                 t->r_elig = ref_elig(t);
+                for (unsigned s = 0; s < t->nw; s++)
+                    if (bitv(in->w_live_i, s) && !bitv(in->w_exit_i, s) && !bitv(t->r_event, s) &&
+                        !bitv(t->r_parked, s)) {
+                        t->b_eq += t->rregs[s] == in->req_regs_i;
+                        t->b_below += t->rregs[s] + 1 == in->req_regs_i;
+                        t->b_above += t->rregs[s] == in->req_regs_i + 1;
+                    }
                 t->r_cand = ref_cand(t, t->r_elig);
                 t->r_newest = in->cfg_policy_i == PRE_POL_NEWEST;
                 t->r_dist = false;
@@ -1362,8 +1398,10 @@ static bool mid_reset(tb_t *t) {
 /* n cycles of random phases from seed, a drain, and the final checks;
  * resets: a mid-run reset at a random cycle, 1 in `resets` (0: none);
  * returns how often an unknown exit named the slot being STARTed */
+static bool as_found; /* test_seed: a regression seed replays its draws as found */
 static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params *p, uint64_t resets) {
     tb_t *t = tb_new_p(NULL, seed, p);
+    t->bound = !as_found;
     t->f_rf = -1;
     clock_t c0 = clock();
     uint64_t next = 0, phase = 0, n_reset = 0, n_reset_busy = 0;
@@ -1417,6 +1455,10 @@ static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params 
            t->s_skip, t->s_drop, t->s_save, t->s_sat, t->s_spre, t->s_sfree, t->s_abort, t->s_resume,
            t->s_resume_late, t->s_drainwait, t->s_err[1], t->s_err[2], t->s_err[3], t->s_exit_at_start,
            t->s_seldist);
+    printf("# boundary bins (selections with a candidate at the event's registers per thread, one below, "
+           "one above): %" PRIu64 " %" PRIu64 " %" PRIu64 "%s\n",
+           t->b_eq, t->b_below, t->b_above, t->bound ? "" : " (boundary stimulus off)");
+    if (t->bound && n >= 100000) assert_true(t->b_eq > 0 && t->b_below > 0 && t->b_above > 0);
     if (n >= 1000000) { /* every path was exercised */
         for (int i = 0; i < 4; i++) assert_true(t->s_flush[i] > 0);
         assert_true(t->s_skip > 0 && t->s_drop > 0 && t->s_save > 0 && t->s_sat > 0);
@@ -1465,7 +1507,9 @@ static void test_seed(void **state) {
     printf("# edge_preempt regression (issue %u): seed=%" PRIu64 "\n", r->issue, r->seed);
     edge_preempt_params p;
     edge_preempt_params_default(&p);
+    as_found = true;
     uint64_t n = random_run(r->seed, 1000000, &p, 0);
+    as_found = false;
     if (r->issue == 18) assert_true(n > 0); /* test_exit_at_start_edge */
 }
 

@@ -533,27 +533,21 @@ module edge_ekt #(
   // At most one error per cycle (one operation at a time): a ring or a
   // completion naming an unregistered entry, a launch beyond maxNumEvents,
   // a completion with nothing in flight.
-  logic           ev_err;
+  // Each a single expression, not a default cleared later in an
+  // always_comb: the default-then-clear made ev_err pulse in zero time in
+  // every evaluation, which re-ran the sequencing block that reads it and,
+  // through it, this one again, without end in an event-driven simulator
+  // (Icarus hung as soon as ring_valid_i rose; docs/RTL_STYLE.md).
+  wire ev_ring = take_ring && !ring_ok_q;
+  wire ev_cpl  = take_cpl && !cpl_ok_q;
+  wire ev_err  = ev_ring || ev_cpl || launch_overrun || cpl_spurious;
   `FG_ENUM(edge_pkg, ekt_err_e) ev_code;
   logic [IDW-1:0] ev_id;
-  always_comb begin
-    ev_err  = 1'b1;
-    ev_code = edge_pkg::EKT_ERR_OVERRUN;
-    ev_id   = op_id_q;
-    if (take_ring && !ring_ok_q) begin
-      ev_code = edge_pkg::EKT_ERR_UNREGISTERED;
-      ev_id   = ring_id_q;
-    end else if (take_cpl && !cpl_ok_q) begin
-      ev_code = edge_pkg::EKT_ERR_CPL_UNREGISTERED;
-      ev_id   = cpl_id_q;
-    end else if (launch_overrun) begin
-      ev_code = edge_pkg::EKT_ERR_OVERRUN;
-    end else if (cpl_spurious) begin
-      ev_code = edge_pkg::EKT_ERR_SPURIOUS_CPL;
-    end else begin
-      ev_err = 1'b0;
-    end
-  end
+  assign ev_code = ev_ring ? edge_pkg::EKT_ERR_UNREGISTERED :
+                   ev_cpl  ? edge_pkg::EKT_ERR_CPL_UNREGISTERED :
+                   cpl_spurious && !launch_overrun ? edge_pkg::EKT_ERR_SPURIOUS_CPL :
+                   edge_pkg::EKT_ERR_OVERRUN;
+  assign ev_id   = ev_ring ? ring_id_q : (ev_cpl ? cpl_id_q : op_id_q);
 
   // ---------------------------------------------------------- sequencing
   always_comb begin

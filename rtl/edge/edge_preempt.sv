@@ -485,24 +485,31 @@ module edge_preempt #(
   // valid child of a pair; nodes padded to a power of two
   localparam int RT_N = 1 << $clog2(NW);
   localparam int RT_D = 1 + SLOT_W;  // {saved, index}
-  logic [RT_N-1:0] rt_v [$clog2(NW)+1];
-  logic [RT_D-1:0] rt_d [$clog2(NW)+1][RT_N];
-  always_comb begin
-    for (int l = 0; l <= $clog2(NW); l++) begin
-      rt_v[l] = '0;
-      for (int n = 0; n < RT_N; n++) rt_d[l][n] = '0;
-    end
+  // A function of its arguments, worked in place level by level (node n of
+  // a level is written after its children 2n, 2n+1 of the level below are
+  // read, and after node n / 2, the only reader of the old n): not an
+  // always_comb that clears a module-level tree and then reads what it
+  // wrote, which an event-driven simulator re-runs on its own writes (Icarus
+  // stalled in it at the first cycles; docs/RTL_STYLE.md).  The same logic.
+  function automatic logic [RT_D:0] rtree(input logic [NW-1:0] v, input logic [NW-1:0] sv);
+    logic [RT_N-1:0]           tv;
+    logic [RT_N*RT_D-1:0]      td;  // node n at [n*RT_D +: RT_D] (one flat vector: Yosys 0.23)
+    tv = '0;
+    td = '0;
     for (int i = 0; i < NW; i++) begin
-      rt_v[0][i] = rq[i];
-      rt_d[0][i] = {saved_q[i], SLOT_W'(i)};
+      tv[i] = v[i];
+      td[i*RT_D +: RT_D] = {sv[i], SLOT_W'(i)};
     end
     for (int l = 1; l <= $clog2(NW); l++)
       for (int n = 0; n < (RT_N >> l); n++) begin
-        rt_v[l][n] = rt_v[l-1][2*n] | rt_v[l-1][2*n+1];
-        rt_d[l][n] = rt_v[l-1][2*n] ? rt_d[l-1][2*n] : rt_d[l-1][2*n+1];
+        td[n*RT_D +: RT_D] = tv[2*n] ? td[2*n*RT_D +: RT_D] : td[(2*n+1)*RT_D +: RT_D];
+        tv[n] = tv[2*n] | tv[2*n+1];
       end
-  end
-  wire [RT_D-1:0]    rl_d = rt_d[$clog2(NW)][0];
+    rtree = {tv[0], td[RT_D-1:0]};
+  endfunction
+  logic              rt_any;
+  logic [RT_D-1:0]   rl_d;
+  assign {rt_any, rl_d} = rtree(rq, saved_q);
   logic              rl_any_q, rl_saved_q, ra_v_q, ra_saved_q;
   logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
   logic [REGS_W-1:0] ra_regs_q;
@@ -660,7 +667,7 @@ module edge_preempt #(
       rl_any_q <= 1'b0;
       ra_v_q   <= 1'b0;
     end else begin
-      rl_any_q <= rt_v[$clog2(NW)][0];
+      rl_any_q <= rt_any;
       ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
     end
   end
@@ -766,8 +773,12 @@ module edge_preempt #(
       `FG_ASSERT(pre_sel_step_range, sel_q <= SEL_LAST)
       `FG_ASSERT(pre_sel_any_matches, sel_q == 3'd0 || (e_grp_q != '0) == (e_q != '0))
       `FG_ASSERT(pre_cand_eligible, sel_q != 3'd2 || (cand_q != '0 && (cand_q & ~e_q) == '0))
+      // (one-hot or zero without $countones of a part-select at a loop
+      // index, which Icarus 11 evaluates wrongly: the assertion failed in
+      // the replay for groups whose winners were 0 / one-hot)
       for (int g = 0; g < NG; g++) begin
-        `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 || $countones(gw_d[g*G +: G]) == (gany_d[g] ? 1 : 0))
+        `FG_ASSERT(pre_group_winner_onehot, sel_q != 3'd2 ||
+                   (((gw_d[g*G +: G] & (gw_d[g*G +: G] - G'(1))) == '0) && ((gw_d[g*G +: G] != '0) == gany_d[g])))
       end
       `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
       `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || dist_q || (victim_q & ~cand_q) == '0)

@@ -520,7 +520,7 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_serve_nack_distinct, !(disp && nack) || disp_q != nack_sel)
       `FG_ASSERT(feq_idle_while_busy, !(busy && (disp || nack || (|(q_push & q_ready)))))
       `FG_ASSERT(feq_blocked_needs_bits, (blocked & ~need) == '0)
-      `FG_ASSERT(feq_region_check, in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0])
+      `FG_ASSERT(feq_region_check, !req_valid_i || (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]))
       // a lookup's data arrives for a head that is still there and has no bits
       `FG_ASSERT(feq_lookup_for_head, !lk_rvalid || (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]))
       `FG_ASSERT(feq_snooped_head_stays, (hit & q_pop) == '0)

@@ -45,14 +45,18 @@ module fe_trigger_check #(
   `FG_IMPORT(fe_pkg)
   `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_trigger_check: WORDS must be 1..64")
   // both checks computed side by side, the snoop's hit only picks one (the
-  // hit compare is not in front of the 32-bit reductions)
-  function automatic logic check(input logic [WORDS-1:0] b);
-    check = (trig_i == fe_pkg::FE_TRIG_FULL)  ? ((b & mask_i) == mask_i) :
-            (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b & mask_i) == '0) : 1'b1;
+  // hit compare is not in front of the 32-bit reductions).  The trigger and
+  // mask are arguments, not read from the module: a continuous assignment is
+  // re-evaluated only when its operands change, so an event-driven simulator
+  // would keep a stale check when the head changes (docs/RTL_STYLE.md).
+  function automatic logic check(input logic [1:0] trig, input logic [WORDS-1:0] mask,
+                                 input logic [WORDS-1:0] b);
+    check = (trig == fe_pkg::FE_TRIG_FULL)  ? ((b & mask) == mask) :
+            (trig == fe_pkg::FE_TRIG_EMPTY) ? ((b & mask) == '0) : 1'b1;
   endfunction
   logic held_sat;
-  assign held_sat    = check(bits_i);
-  assign snoop_sat_o = check(snoop_bits_i);
+  assign held_sat    = check(trig_i, mask_i, bits_i);
+  assign snoop_sat_o = check(trig_i, mask_i, snoop_bits_i);
   assign sat_o       = snoop_hit_i ? snoop_sat_o : held_sat;
   assign need_o = need_i;
   assign ok_o   = free_i || (chk_valid_i && chk_sat_i);

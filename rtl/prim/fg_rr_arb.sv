@@ -27,10 +27,11 @@ module fg_rr_arb #(
   // The candidate ptr_q + i wrapped into [0, N): a function, not a loop
   // temporary signal (whose top bit would never toggle once wrapped), and
   // the wrap a ?: rather than an if, whose taken arm Verilator -O3 does not
-  // count in this unrolled loop (docs/COVERAGE.md).
-  function automatic logic [IW-1:0] cand(input logic [IW:0] i);
+  // count in this unrolled loop (docs/COVERAGE.md).  The pointer is an
+  // argument: a function reads no module signal (scripts/check_func_args.py).
+  function automatic logic [IW-1:0] cand(input logic [IW-1:0] ptr, input logic [IW:0] i);
     logic [IW:0] sum;
-    sum  = {1'b0, ptr_q} + i;
+    sum  = {1'b0, ptr} + i;
     cand = IW'((sum >= NN) ? sum - NN : sum);
   endfunction
 
@@ -38,9 +39,9 @@ module fg_rr_arb #(
     found = 1'b0;
     idx_o = '0;
     for (int i = 0; i < N; i++) begin
-      if (!found && req_i[cand((IW+1)'(i))]) begin
+      if (!found && req_i[cand(ptr_q, (IW+1)'(i))]) begin
         found = 1'b1;
-        idx_o = cand((IW+1)'(i));
+        idx_o = cand(ptr_q, (IW+1)'(i));
       end
     end
   end

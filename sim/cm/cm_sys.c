@@ -17,6 +17,7 @@ struct cm_sys {
     cpu_gen gen[CM_MAX_CPU];
     cpu_core *cpu[CM_MAX_CPU];
     bg_run *work;                 /* the GPU kernel (NULL: none) */
+    cmbal_loop *bal;              /* the concurrency scheme (cm_bal_loop.h) */
     bool gpu_on, run_checked;
     unsigned runs;                /* GPU runs finished and checked */
     uint64_t tick, f_core, f_cpu; /* kHz */
@@ -42,6 +43,7 @@ void cm_config_default(cm_config *c) {
     c->cpu_cores = 14;
     c->cpu_base = 1ull << 30;
     c->interval = 1024;
+    cmbal_config_default(&c->bal);
 }
 
 int cm_config_load(cm_config *c, fg_config *cfg, char *err, size_t errlen) {
@@ -49,7 +51,8 @@ int cm_config_load(cm_config *c, fg_config *cfg, char *err, size_t errlen) {
     if (gpu_config_load(&c->gpu, cfg, err, errlen) || cpu_config_load(&c->cpu, cfg, err, errlen) ||
         fg_config_u64(cfg, "cm", "cpu_cores", 1, CM_MAX_CPU, &v[0], err, errlen) ||
         fg_config_u64(cfg, "cm", "interval", 1, 1u << 20, &v[1], err, errlen) ||
-        fg_config_u64(cfg, "cm", "cpu_base", 0, UINT64_MAX, &c->cpu_base, err, errlen))
+        fg_config_u64(cfg, "cm", "cpu_base", 0, UINT64_MAX, &c->cpu_base, err, errlen) ||
+        cmbal_config_load(&c->bal, cfg, err, errlen))
         return -1;
     c->cpu_cores = (unsigned)v[0];
     c->interval = (unsigned)v[1];
@@ -71,14 +74,23 @@ void cm_free(cm_sys *s) {
     if (!s) return;
     for (unsigned i = 0; i < s->ncpu; i++) cpu_core_free(s->cpu[i]);
     bg_free(s->work);
+    cmbal_free(s->bal);
     gpu_free(s->g);
     free(s->iv);
     free(s);
 }
 
+/* kernel boundaries: the CM-BAL monitor's kstart_i / kend_i (CM 4.2) */
 static void on_complete(void *u, uint64_t tag, uint64_t cycle) {
     cm_sys *s = u;
+    cmbal_kernel_end(s->bal);
     if (s->work) bg_on_complete(s->work, tag, cycle);
+}
+
+static void on_first(void *u, uint64_t tag, uint64_t cycle) {
+    (void)tag;
+    (void)cycle;
+    cmbal_kernel_start(((cm_sys *)u)->bal);
 }
 
 cm_sys *cm_new(const cm_config *c, const char *const *apps, const cm_gpu_work *gpu, uint64_t seed, char *err,
@@ -113,12 +125,13 @@ cm_sys *cm_new(const cm_config *c, const char *const *apps, const cm_gpu_work *g
         s->cpu[i] = cpu_core_new(&c->cpu, cpu_gen_source, &s->gen[i], err, errlen);
         if (!s->cpu[i]) goto fail;
     }
+    if (!(s->bal = cmbal_new(&c->bal, s->g, err, errlen))) goto fail;
     if (gpu && gpu->kernel) {
         s->work = bg_new(s->g, gpu->kernel, gpu->size, gpu->kdir, seed, err, errlen);
         if (!s->work) goto fail;
-        const gpu_callbacks cb = {.complete = on_complete, .user = s};
-        gpu_set_callbacks(s->g, &cb);
     }
+    const gpu_callbacks cb = {.first_instr = on_first, .complete = on_complete, .user = s};
+    gpu_set_callbacks(s->g, &cb);
     s->f_core = (uint64_t)llround(c->gpu.clock_mhz * 1000);
     s->f_cpu = (uint64_t)llround(c->cpu.clock_mhz * 1000);
     cm_reset_stats(s);
@@ -136,6 +149,7 @@ static void gpu_start(cm_sys *s) {
 
 void cm_gpu_on(cm_sys *s, bool on) {
     s->gpu_on = on;
+    if (on) cmbal_start(s->bal);
     if (on && s->work && !cm_gpu_busy(s) && !s->err[0]) gpu_start(s);
 }
 
@@ -179,10 +193,12 @@ static void close_interval(cm_sys *s) {
         gpu_get_core_stats(s->g, i, &g);
         v->gpu_core_ipc[i] = (double)(g.warp_instrs - s->iv_g[i].warp_instrs) / (double)gcyc;
         v->stall_gpu[i] = (unsigned)(g.stall_gpu - s->iv_g[i].stall_gpu);
+        v->issued_warps[i] = (unsigned)__builtin_popcountll(gpu_take_issued_warps(s->g, i));
         wi += g.warp_instrs - s->iv_g[i].warp_instrs;
         s->iv_g[i] = g;
     }
     v->gpu_ipc = (double)wi / (double)gcyc;
+    cmbal_take_averages(s->bal, v->warp_limit, v->cta_limit);
     v->stall_mc = s->iv_mc;
     v->stall_net = s->iv_net;
     s->iv_mc = s->iv_net = 0;
@@ -226,6 +242,7 @@ void cm_tick(cm_sys *s) {
     /* 4. the GPU cores, then the memory system (gpu_tick ticks it) */
     gpu_tick(s->g);
     /* 5. congestion (CM 4.1), the GPU run, the interval */
+    uint64_t mc_bits = 0, net_bits = 0;
     for (unsigned p = 0; p < c->gpu.mem.partitions; p++) {
         bool mc, net;
         mem_partition_stall(s->m, p, &mc, &net);
@@ -233,7 +250,10 @@ void cm_tick(cm_sys *s) {
         s->iv_net += net;
         s->mc += mc;
         s->net += net;
+        mc_bits |= (uint64_t)mc << p;
+        net_bits |= (uint64_t)net << p;
     }
+    cmbal_tick(s->bal, mc_bits, net_bits);
     gpu_progress(s);
     s->tick++;
     if (s->tick - s->iv_start == c->interval) close_interval(s);
@@ -244,6 +264,7 @@ uint64_t cm_cpu_cycle(const cm_sys *s) { return s->cpu_now; }
 unsigned cm_cpu_cores(const cm_sys *s) { return s->ncpu; }
 const cpu_core *cm_cpu(const cm_sys *s, unsigned i) { return i < s->ncpu ? s->cpu[i] : NULL; }
 gpu_t *cm_gpu(cm_sys *s) { return s->g; }
+cmbal_loop *cm_bal(cm_sys *s) { return s->bal; }
 bg_run *cm_gpu_run(cm_sys *s) { return s->work; }
 mem_system *cm_mem(cm_sys *s) { return s->m; }
 unsigned cm_gpu_runs(const cm_sys *s) { return s->runs; }
@@ -252,6 +273,7 @@ const char *cm_gpu_describe(const cm_sys *s) { return s->work ? bg_describe(s->w
 
 const char *cm_error(const cm_sys *s) {
     if (s->err[0]) return s->err;
+    if (cmbal_error(s->bal)) return cmbal_error(s->bal);
     return gpu_error(s->g);
 }
 
@@ -276,8 +298,13 @@ void cm_reset_stats(cm_sys *s) {
         cpu_core_reset_stats(s->cpu[i]);
         s->iv_ret[i] = 0;
     }
-    for (unsigned i = 0; i < s->c.gpu.num_cores; i++) gpu_get_core_stats(s->g, i, &s->g0[i]);
+    for (unsigned i = 0; i < s->c.gpu.num_cores; i++) {
+        gpu_get_core_stats(s->g, i, &s->g0[i]);
+        gpu_take_issued_warps(s->g, i);
+    }
     memcpy(s->iv_g, s->g0, sizeof s->iv_g);
+    cm_interval scratch;
+    cmbal_take_averages(s->bal, scratch.warp_limit, scratch.cta_limit);
     s->t0 = s->iv_start = s->tick;
     s->cpu0 = s->iv_cpu0 = s->cpu_now;
     s->mc = s->net = s->iv_mc = s->iv_net = 0;

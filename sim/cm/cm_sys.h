@@ -18,7 +18,10 @@
  *      one per port per tick: mem_send's rule);
  *   4. gpu_tick(): the GPU cores' cycle, then the memory system's (one
  *      mem_tick for every port);
- *   5. stallMC / stallnet of every partition sampled (CM 4.1); a GPU run that
+ *   5. stallMC / stallnet of every partition sampled (CM 4.1); the
+ *      concurrency scheme's cycle (cm_bal_loop.h: the CM-BAL monitor fed with
+ *      this cycle's stalls sets the warp limits the cores obey from the next
+ *      one); a GPU run that
  *      finished is checked against its host reference and, while the GPU side
  *      is on, started again; interval statistics closed every `interval` ticks
  *      (per-core stallGPU, CM 4.2, from gpu_get_core_stats).
@@ -31,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cm/cm_bal_loop.h"
 #include "cpu/cpu_core.h"
 #include "cpu/cpu_gen.h"
 #include "fg_config.h"
@@ -47,10 +51,11 @@ typedef struct {
     unsigned cpu_cores;        /* [cm] cpu_cores: 14 */
     uint64_t cpu_base;         /* [cm] cpu_base: the CPU cores' footprints from here (kept out of gpu_malloc) */
     unsigned interval;         /* [cm] interval: 1024 GPU cycles (CM 4.1) */
+    cmbal_config bal;          /* [cmbal]: the concurrency scheme (cm_bal_loop.h) */
 } cm_config;
 
 void cm_config_default(cm_config *c);
-/* configs/cm.ini: [gpu], [preempt], [mem], [cpu], [cm]; 0 or -1 with a message. */
+/* configs/cm.ini: [gpu], [preempt], [mem], [cpu], [cm], [cmbal]; 0 or -1 with a message. */
 int cm_config_load(cm_config *c, fg_config *cfg, char *err, size_t errlen);
 
 /* The GPU side: a kernel of sim/work/bg_kernels.h (bfs, bp, mm, conv,
@@ -68,6 +73,9 @@ typedef struct {
     double gpu_core_ipc[CM_MAX_GPU];/* per GPU core */
     unsigned stall_mc, stall_net;   /* summed over partitions: 0 .. P x interval */
     unsigned stall_gpu[CM_MAX_GPU]; /* per GPU core: 0 .. schedulers x interval */
+    double warp_limit[CM_MAX_GPU];  /* per GPU core: its active-warp limit, averaged over the cycles */
+    double cta_limit[CM_MAX_GPU];   /* per GPU core: DYNCTA's block limit, averaged (0: other schemes) */
+    unsigned issued_warps[CM_MAX_GPU]; /* per GPU core: warps that issued an instruction */
 } cm_interval;
 
 typedef struct cm_sys cm_sys;
@@ -113,6 +121,7 @@ typedef struct {
 } cm_totals;
 void cm_get_totals(const cm_sys *s, cm_totals *t);
 gpu_t *cm_gpu(cm_sys *s);
+cmbal_loop *cm_bal(cm_sys *s);              /* the concurrency scheme in the loop */
 bg_run *cm_gpu_run(cm_sys *s);              /* the GPU kernel's driver (NULL: none) */
 mem_system *cm_mem(cm_sys *s);
 /* A CPU request the memory system refused, a GPU fault or a GPU result that

@@ -9,6 +9,7 @@ extern "C" {
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 
 #ifndef FG_XINIT_OFF
 #define FG_XINIT_OFF ""
@@ -41,10 +42,13 @@ static void check_error(fg_rtl *r) {
     }
 }
 
+static void trace_line(fg_rtl *r);
+
 // One rising edge: inputs change while clk is low, then clk rises.
 static void edge(fg_rtl *r) {
     r->set_clk(0);
     r->eval();
+    if (r->rec) trace_line(r);
     if (in_window(r)) r->tfp->dump(r->cycle * 10 + 5);
     r->set_clk(1);
     r->eval();
@@ -106,7 +110,11 @@ extern "C" int fg_rtl_trace(fg_rtl *r, const char *path, uint64_t start, uint64_
 
 extern "C" const char *fg_rtl_error(const fg_rtl *r) { return r->err.empty() ? nullptr : r->err.c_str(); }
 
-extern "C" void fg_rtl_free(fg_rtl *r) { delete r; }
+static void trace_detach(fg_rtl *r);
+extern "C" void fg_rtl_free(fg_rtl *r) {
+    trace_detach(r);
+    delete r;
+}
 
 int fg_shim_param_check(const char *block, const char *param, uint64_t want, uint64_t built,
                         char *err, size_t errlen) {
@@ -173,8 +181,7 @@ extern "C" uint64_t fg_rtl_xseed(void) {
     return seed;
 }
 
-// A model's name from its typeid (the generated class V<model>).
-static std::string model_name(const char *type) {
+std::string fg_shim_model_name(const char *type) {
     int st = 0;
     char *d = abi::__cxa_demangle(type, nullptr, nullptr, &st);
     std::string n = st == 0 && d ? d : type;
@@ -185,7 +192,7 @@ static std::string model_name(const char *type) {
 int fg_xinit_seed(const char *type) {
     uint64_t base = fg_rtl_xseed();
     if (!base) return 0;
-    std::string name = model_name(type);
+    std::string name = fg_shim_model_name(type);
     if (xinit_mode() == 1) {
         const std::string off = std::string(" ") + FG_XINIT_OFF + " ";
         if (off.find(" " + name + " ") != std::string::npos) return 0;
@@ -201,4 +208,106 @@ int fg_xinit_seed(const char *type) {
 std::mutex &fg_xinit_lock() {
     static std::mutex m;
     return m;
+}
+
+// ------------------------------------------------- lockstep traces
+// $FG_TRACE_DIR set: the RTL side of a lockstep run is recorded, one file per
+// verilated model, <dir>/<model>.trace (format: docs/TRACES.md), which
+// scripts/trace_replay.py replays through the RTL in Icarus.  One instance of
+// a model records at a time (another instance alive at once is not
+// recorded); the instances that follow append, each from its reset, until
+// the file holds $FG_TRACE_CYCLES lines (default 20000), at most
+// $FG_TRACE_INST (default 5000) of them from one instance.  A line is one
+// clock cycle: the inputs the model sees while the clock is low and the
+// outputs it shows then (of the state: the contract, docs/ARCHITECTURE.md),
+// before the rising edge.
+struct FgTraceRec {
+    FILE *f = nullptr;
+    uint64_t lines = 0;       // in the file
+    uint64_t inst_lines = 0;  // from the recording instance
+    bool busy = false;        // an instance is recording
+};
+
+static uint64_t env_count(const char *name, uint64_t dflt) {
+    bool set;
+    uint64_t v = env_seed(name, &set);
+    return set ? v : dflt;
+}
+
+static std::mutex &trace_lock() {
+    static std::mutex m;
+    return m;
+}
+
+static std::map<std::string, FgTraceRec> &trace_files() {
+    static std::map<std::string, FgTraceRec> m;
+    return m;
+}
+
+static unsigned mask_width(uint64_t m) { return m == ~0ULL ? 64 : static_cast<unsigned>(__builtin_popcountll(m)); }
+
+void fg_trace_attach(fg_rtl *r) {
+    const char *dir = std::getenv("FG_TRACE_DIR");
+    if (!dir || !*dir) return;
+    std::lock_guard<std::mutex> g(trace_lock());
+    FgTraceRec &t = trace_files()[r->model];
+    if (t.busy || t.lines >= env_count("FG_TRACE_CYCLES", 20000)) return;
+    if (!t.f) {
+        std::string path = std::string(dir) + "/" + r->model + ".trace";
+        t.f = std::fopen(path.c_str(), "w");
+        if (!t.f) {
+            std::fprintf(stderr, "FG_TRACE_DIR: cannot write %s\n", path.c_str());
+            std::exit(2);
+        }
+        std::fprintf(t.f, "# fgtrace 1\n# model %s\n", r->model.c_str());
+        if (r->get_rst_n() >= 0) std::fprintf(t.f, "# in rst_ni 1\n");
+        for (const FgBind &b : r->ins) std::fprintf(t.f, "# in %s %u\n", b.name, mask_width(b.mask));
+        for (const FgBind &b : r->outs) std::fprintf(t.f, "# out %s %u\n", b.name, b.width);
+        std::fflush(t.f);
+    }
+    t.busy = true;
+    t.inst_lines = 0;
+    r->rec = &t;
+}
+
+static uint64_t member_value(const FgBind &b) {
+    switch (b.bytes) {
+    case 1: return *static_cast<uint8_t *>(b.member);
+    case 2: return *static_cast<uint16_t *>(b.member);
+    case 4: return *static_cast<uint32_t *>(b.member);
+    default: return *static_cast<uint64_t *>(b.member);
+    }
+}
+
+static void trace_detach(fg_rtl *r) {
+    if (!r->rec) return;
+    std::lock_guard<std::mutex> g(trace_lock());
+    r->rec->busy = false;
+    std::fflush(r->rec->f);
+    r->rec = nullptr;
+}
+
+static void trace_line(fg_rtl *r) {
+    FgTraceRec &t = *r->rec;
+    if (t.lines >= env_count("FG_TRACE_CYCLES", 20000) || t.inst_lines >= env_count("FG_TRACE_INST", 5000) ||
+        !r->err.empty()) {
+        trace_detach(r); // a failed run's cycles are not a reference
+        return;
+    }
+    std::string line;
+    char buf[24];
+    int rst = r->get_rst_n();
+    if (rst >= 0) line += rst ? "1" : "0";
+    for (const FgBind &b : r->ins) {
+        std::snprintf(buf, sizeof buf, "%s%llx", line.empty() ? "" : " ", static_cast<unsigned long long>(member_value(b)));
+        line += buf;
+    }
+    for (const FgBind &b : r->outs) {
+        std::snprintf(buf, sizeof buf, " %llx", static_cast<unsigned long long>(member_value(b)));
+        line += buf;
+    }
+    line += '\n';
+    std::fputs(line.c_str(), t.f);
+    t.lines++;
+    t.inst_lines++;
 }

@@ -25,6 +25,8 @@ struct FgBind {
     unsigned bytes; // sizeof the member
     size_t offset;  // offset of the uint64_t field in the C struct
     uint64_t mask;  // inputs: the port's width in this configuration
+    const char *name = nullptr; // the port's name (lockstep traces, docs/TRACES.md)
+    unsigned width = 0;         // its width in the block's port list
 };
 
 // The input ports of verilated model M and their widths, generated per model
@@ -49,6 +51,8 @@ struct fg_rtl {
     VerilatedFstC *tfp = nullptr;
     uint64_t trace_start = 0, trace_end = 0, cycle = 0;
     std::string err;
+    std::string model;          // the verilated model's name (V<model>), for traces
+    struct FgTraceRec *rec = nullptr; // lockstep trace being recorded ($FG_TRACE_DIR), or none
 
     virtual ~fg_rtl() {
         if (tfp) {
@@ -58,12 +62,14 @@ struct fg_rtl {
     }
     virtual void set_clk(uint8_t v) = 0;
     virtual void set_rst_n(uint8_t v) = 0;
+    virtual int get_rst_n() const = 0; // -1: the block has no reset port
     virtual void eval() = 0;
     virtual void attach_trace(VerilatedFstC *t) = 0;
 
-    template <typename T> static FgBind bind(T *member, size_t offset, uint64_t mask = ~0ULL) {
+    template <typename T>
+    static FgBind bind(T *member, size_t offset, uint64_t mask, const char *name, unsigned width) {
         static_assert(sizeof(T) <= 8, "ports wider than 64 bits are not allowed at block boundaries");
-        return FgBind{member, static_cast<unsigned>(sizeof(T)), offset, mask};
+        return FgBind{member, static_cast<unsigned>(sizeof(T)), offset, mask, name, width};
     }
 };
 
@@ -113,6 +119,10 @@ template <class M> struct FgRtlModel : fg_rtl {
         if constexpr (FgHasRst<M>::value) top->rst_ni = v;
         else (void)v;
     }
+    int get_rst_n() const override {
+        if constexpr (FgHasRst<M>::value) return top->rst_ni;
+        else return -1;
+    }
     void eval() override { top->eval(); }
     void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
 };
@@ -120,17 +130,25 @@ template <class M> struct FgRtlModel : fg_rtl {
 // Drives every input port 0 (with a randomized initial state they start
 // random; the first reset must not see such inputs, nothing drives them so).
 void fg_shim_zero_inputs(fg_rtl *r);
+// The model's name from its typeid (the generated class V<model>).
+std::string fg_shim_model_name(const char *type);
+// Starts recording a new model's lockstep trace when $FG_TRACE_DIR is set
+// (fg_shim.cpp, docs/TRACES.md); after the ports are bound.
+void fg_trace_attach(fg_rtl *r);
 
 // Creates verilated model V and binds every port of the block's X-macro lists
 // in list order (port i is the i-th uint64_t of the C struct).
 #define FG_SHIM_IN_(n, w)                                                                          \
-    m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t), fg_in_mask<M_>(#n)));
-#define FG_SHIM_OUT_(n, w) m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t)));
+    m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t), fg_in_mask<M_>(#n), #n, (w)));
+#define FG_SHIM_OUT_(n, w)                                                                         \
+    m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t), ~0ULL, #n, (w)));
 #define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
     ([] {                                                                                          \
         using M_ = V;                                                                              \
         auto *m_ = new FgRtlModel<M_>();                                                           \
         INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) fg_shim_zero_inputs(m_);                        \
+        m_->model = fg_shim_model_name(typeid(M_).name());                                         \
+        fg_trace_attach(m_);                                                                       \
         return static_cast<fg_rtl *>(m_);                                                          \
     }())
 

@@ -792,6 +792,36 @@ void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
     c->active_limit = limit ? limit : c->nwarps;
 }
 
+void gpu_set_block_limit(gpu_t *g, unsigned core, unsigned limit, bool pause) {
+    if (core >= g->cfg.num_cores) return;
+    simt_core *c = &g->core[core];
+    c->block_limit = limit;
+    c->block_pause = pause;
+    c->count_waits = true;
+    simt_core_sort(c); /* the paused warps */
+}
+
+unsigned gpu_blocks_per_core(const gpu_t *g) {
+    const simt_launch *L = NULL;
+    for (unsigned i = 0; i < g->n_lq; i++)
+        if (g->lq[i]->state == LS_RUNNING && (!L || before(g->lq[i], L))) L = g->lq[i];
+    if (!L) return 0;
+    const gpu_config *k = &g->cfg;
+    const simt_grid *K = &L->k;
+    unsigned n = k->max_blocks_per_core, t = k->max_threads_per_core / (K->nwarps * SIMT_LANES);
+    if (t < n) n = t;
+    if (K->regs && k->regs_per_core / K->regs < n) n = k->regs_per_core / K->regs;
+    if (K->shmem && k->shmem_per_core / K->shmem < n) n = k->shmem_per_core / K->shmem;
+    return n;
+}
+
+uint64_t gpu_take_issued_warps(gpu_t *g, unsigned core) {
+    if (core >= g->cfg.num_cores) return 0;
+    uint64_t m = g->core[core].issued_warps;
+    g->core[core].issued_warps = 0;
+    return m;
+}
+
 void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     memset(s, 0, sizeof *s);
     s->cycles = g->cycle;
@@ -842,6 +872,8 @@ void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s) {
     s->warp_cycles = c->warp_cycles;
     s->stall_gpu = c->stall_gpu;
     s->stall_pipe = c->stall_pipe;
+    s->idle_cycles = c->idle_cycles;
+    s->mem_cycles = c->mem_cycles;
 }
 
 unsigned gpu_issue_stall(const gpu_t *g, unsigned core) {

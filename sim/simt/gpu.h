@@ -261,6 +261,18 @@ const char *gpu_error(const gpu_t *g);
 /* CM-BAL hook: only the first `limit` warps of a core in GTO order may issue
  * (0 = no limit). */
 void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit);
+/* DYNCTA hook (Kayiran et al., PACT'13; sim/cm/cm_dyncta.c): the block
+ * scheduler gives the core no new block while it holds `limit` (0 = no
+ * limit); with pause, only the warps of its oldest `limit` blocks issue (the
+ * younger ones wait, from the next cycle).  The first call also starts the
+ * core's idle_cycles / mem_cycles counts (gpu_core_stats). */
+void gpu_set_block_limit(gpu_t *g, unsigned core, unsigned limit, bool pause);
+/* How many blocks of the oldest running launch one core can hold (blocks,
+ * threads, warps, registers, shared memory per core); 0 when none runs. */
+unsigned gpu_blocks_per_core(const gpu_t *g);
+/* The warp slots (< 64) of a core that issued an instruction since the last
+ * call, as a mask; clears it. */
+uint64_t gpu_take_issued_warps(gpu_t *g, unsigned core);
 typedef struct {
     uint64_t cycles, warp_instrs, thread_instrs;
     uint64_t l1_hits, l1_misses, mshr_stalls;
@@ -316,6 +328,10 @@ typedef struct {
     uint64_t warp_instrs, thread_instrs;
     uint64_t warp_cycles;        /* cycles the core held at least one warp */
     uint64_t stall_gpu, stall_pipe;
+    /* DYNCTA's inputs, counted after gpu_set_block_limit: cycles with no warp
+     * ready to run (C_idle), cycles no scheduler issued and every such warp
+     * waited for a load (C_mem) */
+    uint64_t idle_cycles, mem_cycles;
 } gpu_core_stats;
 void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s);
 /* The last gpu_tick()'s stall bits of a core: bit s = scheduler s counted a

@@ -40,7 +40,7 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     /* local memory: one region per warp slot, + one per PEWT entry (event warps) */
     c->local = calloc((size_t)(c->nwarps + k->pre.pewt_entries) * SIMT_LANES, k->stack_bytes);
     c->order = calloc(c->nwarps, sizeof *c->order);
-    c->active_limit = c->nwarps;
+    c->active_limit = c->pause_lim = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
     if (!c->w || !c->blk || !c->shmem || !c->local || !c->order) return -1;
     if (k->pre.warp_events) {
@@ -112,6 +112,18 @@ void simt_core_sort(simt_core *c) {
         c->order[j] = x;
     }
     c->n_order = n;
+    /* DYNCTA's CTA pausing: the blocks beyond the limit, the youngest, wait
+     * (a block's warps are adjacent in GTO order: consecutive ages) */
+    c->pause_lim = c->nwarps;
+    for (unsigned i = 0, nb = 0, last = ~0u; c->block_pause && c->block_limit && i < n; i++) {
+        const simt_warp *w = &c->w[c->order[i]];
+        if (w->event || w->block == last) continue;
+        last = w->block;
+        if (++nb > c->block_limit) {
+            c->pause_lim = i;
+            break;
+        }
+    }
 }
 
 /* ------------------------------------------------------------ blocks */
@@ -167,6 +179,7 @@ bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
      * with one register count (w_alloc_regs_i, sim/twin/edge_preempt.h) */
     if (c->alloc_mask) return false;
     if (c->used_blocks + 1 > k->max_blocks_per_core) return false;
+    if (c->block_limit && c->used_blocks >= c->block_limit) return false; /* DYNCTA */
     if (c->hooks && c->hooks->blocks_held(c->ext)) return false;
     if (c->used_threads + L->nwarps * SIMT_LANES > k->max_threads_per_core) return false;
     if (c->used_warps + L->nwarps > c->nwarps) return false;
@@ -528,6 +541,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     }
     w->instrs++;
     c->warp_instrs++;
+    if (w->slot < 64) c->issued_warps |= 1ull << w->slot;
     c->thread_instrs += popc(m);
     if (!w->grid->first_done) c->cb.first_instr(c->cb.user, w->grid);
     if (!w->live && w->state == WS_RUN) {
@@ -598,12 +612,26 @@ static void core_cycle(simt_core *c) {
      * the LSU could not take it (item 7, footnote 9). */
     const bool held = c->n_order > 0;
     uint8_t stall = 0;
+    /* the active-warp limit counts the warps that can still issue: a warp
+     * whose live threads all wait at a barrier, or that has exited, does not
+     * take one of the `active_limit` places (GPGPU-Sim's swl scheduler sorts
+     * such warps last), so a limit below the warps of a block cannot leave
+     * the block's remaining warps, which the barrier waits for, unissued */
+    unsigned lim = c->n_order;
+    if (c->active_limit < c->n_order)
+        for (unsigned i = 0, n = 0; i < c->n_order; i++) {
+            const simt_warp *w = &c->w[c->order[i]];
+            if (w->state == WS_RUN && (w->live & ~w->bar_wait) && ++n == c->active_limit) {
+                lim = i + 1;
+                break;
+            }
+        }
     for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
         c->pipe_full = false;
         simt_warp *best = NULL;
         const rv_inst *bin = NULL;
         int bunit = 0;
-        unsigned lim = c->active_limit < c->n_order ? c->active_limit : c->n_order;
+        if (c->pause_lim < lim) lim = c->pause_lim;
         for (unsigned i = 0; i < lim; i++) {
             unsigned slot = c->order[i];
             if (slot % k->schedulers_per_core != s) continue;
@@ -634,6 +662,23 @@ static void core_cycle(simt_core *c) {
     if (held) {
         c->warp_cycles++;
         c->stall_gpu += (unsigned)__builtin_popcount(stall);
+    }
+    /* DYNCTA (Kayiran et al., PACT'13), our reading: C_idle = cycles with
+     * nothing to issue (no warp allowed to issue, i.e. not paused, with lanes
+     * ready to run: no block, or all at a barrier or draining); C_mem =
+     * cycles in which no scheduler issued and every such warp waits for a
+     * load */
+    if (c->count_waits && (!held || stall == (1u << k->schedulers_per_core) - 1)) {
+        unsigned run = 0, mem = 0, lim = c->active_limit < c->n_order ? c->active_limit : c->n_order;
+        if (c->pause_lim < lim) lim = c->pause_lim;
+        for (unsigned i = 0; i < lim; i++) {
+            const simt_warp *w = &c->w[c->order[i]];
+            if (w->state != WS_RUN || !w->active) continue;
+            run++;
+            mem += w->n_ld > 0;
+        }
+        c->idle_cycles += run == 0;
+        c->mem_cycles += run && mem == run;
     }
     /* the LSU's next line, instruction fetch, save/restore lines; the port */
     if (!c->failed) simt_lsu_requests(c);

@@ -247,6 +247,15 @@ typedef struct {
     unsigned n_order;
     int last_issued[SIMT_MAX_UNITS];
     unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
+    /* DYNCTA hook (sim/cm/cm_dyncta.c): at most block_limit blocks (0: no
+     * limit) and, with block_pause, only the warps of the oldest block_limit
+     * blocks issue: the first pause_lim entries of the GTO order
+     * (simt_core_sort); idle_cycles / mem_cycles its C_idle / C_mem, counted
+     * once a limit was set (gpu_set_block_limit) */
+    unsigned block_limit, pause_lim;
+    bool block_pause, count_waits;
+    uint64_t idle_cycles, mem_cycles;
+    uint64_t issued_warps;    /* slots (< 64) that issued since gpu_take_issued_warps */
     uint64_t busy[CL_COUNT][SIMT_MAX_UNITS];
     simt_cache l1, icache;
     unsigned fetch_rr;

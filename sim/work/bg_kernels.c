@@ -7,11 +7,13 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fg_util.h"
+#include "work/bg_app.h"
 #include "../sw/kernels/bg_args.h"
 
 enum { K_CONV, K_MM, K_BP, K_BFS, K_STREAM, K_COUNT };
@@ -23,9 +25,12 @@ struct bg_run {
     int kind;
     uint64_t seed;
     char desc[200];
-    gpu_kernel k[2];
+    gpu_kernel k[BG_APP_KMAX];
     unsigned nk;
-    uint32_t grid[2][3], block[2][3];
+    uint32_t grid[BG_APP_KMAX][3], block[BG_APP_KMAX][3];
+    const bg_app *app;      /* an application of bg_app.h (NULL: one of the kinds above) */
+    void *st;               /* its state */
+    uint64_t kparam[BG_APP_KMAX]; /* its kernels' parameter blocks */
     uint64_t id;            /* run id in the tag (bits 61..20) */
     uint32_t seq;           /* launch sequence in the tag (bits 19..0) */
     uint64_t cur_tag;
@@ -71,17 +76,31 @@ static const char *kind_name(int k) {
     static const char *const n[] = {"conv", "mm", "bp", "bfs", "stream"};
     return n[k];
 }
+static const char *run_name(const bg_run *b) { return b->app ? b->app->name : kind_name(b->kind); }
+
+const char *bg_kernel_name(unsigned i) {
+    if (i < K_COUNT) return kind_name((int)i);
+    for (unsigned j = 0; bg_cm_apps[j]; j++)
+        if (j == i - K_COUNT) return bg_cm_apps[j]->name;
+    return NULL;
+}
+
+bool bg_kernel_known(const char *name) {
+    for (unsigned i = 0; name && bg_kernel_name(i); i++)
+        if (!strcmp(name, bg_kernel_name(i))) return true;
+    return false;
+}
 
 static int gread(bg_run *b, uint64_t a, void *p, size_t n, char *err, size_t errlen) {
     if (gpu_mem_read(b->g, a, p, n)) {
-        snprintf(err, errlen, "bg %s: cannot read %zu bytes of GPU memory at 0x%" PRIx64, kind_name(b->kind), n, a);
+        snprintf(err, errlen, "bg %s: cannot read %zu bytes of GPU memory at 0x%" PRIx64, run_name(b), n, a);
         return -1;
     }
     return 0;
 }
 static int gwrite(bg_run *b, uint64_t a, const void *p, size_t n, char *err, size_t errlen) {
     if (gpu_mem_write(b->g, a, p, n)) {
-        snprintf(err, errlen, "bg %s: cannot write %zu bytes of GPU memory at 0x%" PRIx64, kind_name(b->kind), n, a);
+        snprintf(err, errlen, "bg %s: cannot write %zu bytes of GPU memory at 0x%" PRIx64, run_name(b), n, a);
         return -1;
     }
     return 0;
@@ -196,16 +215,91 @@ static int gen_inputs(bg_run *b) {
     return 0;
 }
 
+/* ------------------------------------------------- applications (bg_app.h) */
+gpu_t *bg_app_gpu(bg_run *b) { return b->g; }
+
+void bg_app_shape(bg_run *b, unsigned ki, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint64_t param) {
+    if (ki >= BG_APP_KMAX) return;
+    const uint32_t gr[3] = {gx, gy, 1}, bl[3] = {bx, by, 1};
+    memcpy(b->grid[ki], gr, sizeof gr);
+    memcpy(b->block[ki], bl, sizeof bl);
+    b->kparam[ki] = param;
+}
+
+void bg_app_param(bg_run *b, unsigned ki, uint64_t param) {
+    if (ki < BG_APP_KMAX) b->kparam[ki] = param;
+}
+
+void bg_app_describe(bg_run *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->desc, sizeof b->desc, fmt, ap);
+    va_end(ap);
+}
+
+void bg_app_output(bg_run *b, uint64_t addr, uint64_t bytes) {
+    b->out_addr = addr;
+    b->out_bytes = bytes;
+}
+
+uint64_t bg_app_alloc(bg_run *b, uint64_t bytes, char *err, size_t errlen) {
+    uint64_t a = gpu_malloc(b->g, bytes ? bytes : 4);
+    if (!a || a + bytes > 0xFFFFFFFFull) {
+        snprintf(err, errlen, "bg %s: GPU memory full (%" PRIu64 " bytes)", run_name(b), bytes);
+        return 0;
+    }
+    return a;
+}
+
+int bg_app_write(bg_run *b, uint64_t addr, const void *p, size_t n, char *err, size_t errlen) {
+    return gwrite(b, addr, p, n, err, errlen);
+}
+int bg_app_read(bg_run *b, uint64_t addr, void *p, size_t n, char *err, size_t errlen) {
+    return gread(b, addr, p, n, err, errlen);
+}
+
+float bg_app_frand(fg_rng *r, float lo, float hi) { return lo + (hi - lo) * frand(r); }
+
+static bg_run *app_new(bg_run *b, const bg_app *app, bool paper, const char *kdir, char *err, size_t errlen) {
+    b->app = app;
+    char path[1024], e2[256];
+    snprintf(path, sizeof path, "%s/%s.elf", kdir, app->elf);
+    for (unsigned i = 0; i < BG_APP_KMAX && app->syms[i]; i++) {
+        if (gpu_load_kernel(b->g, path, app->syms[i], &b->k[i], e2, sizeof e2)) {
+            snprintf(err, errlen, "bg_new %s: %s", app->name, e2);
+            bg_free(b);
+            return NULL;
+        }
+        b->nk = i + 1;
+    }
+    fg_rng r;
+    uint64_t h = 14695981039346656037ull; /* FNV-1a of the name: each application its own stream */
+    for (const char *c = app->name; *c; c++) h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    fg_rng_seed(&r, b->seed ^ h);
+    b->st = app->create(b, paper, &r, err, errlen);
+    if (!b->st) {
+        bg_free(b);
+        return NULL;
+    }
+    return b;
+}
+
 /* ------------------------------------------------------------- bg_new */
 bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, uint64_t seed, char *err,
                size_t errlen) {
     int kind = -1;
+    const bg_app *app = NULL;
     for (int k = 0; k < K_COUNT && name; k++)
         if (!strcmp(name, kind_name(k))) kind = k;
+    for (unsigned j = 0; kind < 0 && name && bg_cm_apps[j]; j++)
+        if (!strcmp(name, bg_cm_apps[j]->name)) app = bg_cm_apps[j];
     if (!g) { snprintf(err, errlen, "bg_new: no gpu"); return NULL; }
-    if (kind < 0) {
-        snprintf(err, errlen, "bg_new: unknown background kernel '%s' (expected conv, mm, bp, bfs or stream)",
-                 name ? name : "(null)");
+    if (kind < 0 && !app) {
+        size_t o = (size_t)snprintf(err, errlen, "bg_new: unknown background kernel '%s' (expected one of:",
+                                    name ? name : "(null)");
+        for (unsigned i = 0; bg_kernel_name(i) && o < errlen; i++)
+            o += (size_t)snprintf(err + o, errlen - o, " %s", bg_kernel_name(i));
+        if (o < errlen) snprintf(err + o, errlen - o, ")");
         return NULL;
     }
     if (!size || (strcmp(size, "paper") && strcmp(size, "test"))) {
@@ -219,6 +313,7 @@ bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, u
     b->kind = kind;
     b->seed = seed;
     b->id = ((uint64_t)(uintptr_t)b >> 4) & ((1ull << 42) - 1);
+    if (app) return app_new(b, app, !strcmp(size, "paper"), kdir, err, errlen);
     set_sizes(b, !strcmp(size, "paper"));
 
     static const char *const syms[K_COUNT][2] = {{"bg_conv", NULL},
@@ -293,6 +388,7 @@ bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, u
 
 void bg_free(bg_run *b) {
     if (!b) return;
+    if (b->app && b->st) b->app->destroy(b->st);
     free(b->f0); free(b->f1); free(b->f2); free(b->f3); free(b->f4);
     free(b->nodes); free(b->edges);
     free(b->r0); free(b->r1); free(b->r2); free(b->rcost);
@@ -323,13 +419,13 @@ static int launch(bg_run *b, unsigned ki, char *err, size_t errlen) {
     d.regs_per_thread = b->k[ki].regs_per_thread;
     memcpy(d.grid, b->grid[ki], sizeof d.grid);
     memcpy(d.block, b->block[ki], sizeof d.block);
-    d.param_addr = b->param;
+    d.param_addr = b->app ? b->kparam[ki] : b->param;
     d.priority = 0;
     b->seq = (b->seq + 1) & 0xFFFFFu;
     d.tag = BG_TAG_BASE | (b->id << 20) | b->seq;
     char e2[256];
     if (gpu_launch(b->g, &d, e2, sizeof e2)) {
-        snprintf(err, errlen, "bg %s: %s", kind_name(b->kind), e2);
+        snprintf(err, errlen, "bg %s: %s", run_name(b), e2);
         return -1;
     }
     b->cur_tag = d.tag;
@@ -375,12 +471,12 @@ static int allocate(bg_run *b, char *err, size_t errlen) {
         if (!sz[i]) continue;
         b->d[i] = balloc(b, sz[i]);
         if (!b->d[i] || b->d[i] + sz[i] > 0xFFFFFFFFull) {
-            snprintf(err, errlen, "bg %s: GPU memory full (%" PRIu64 " bytes)", kind_name(b->kind), sz[i]);
+            snprintf(err, errlen, "bg %s: GPU memory full (%" PRIu64 " bytes)", run_name(b), sz[i]);
             return -1;
         }
     }
     b->param = balloc(b, 64);
-    if (!b->param) { snprintf(err, errlen, "bg %s: GPU memory full", kind_name(b->kind)); return -1; }
+    if (!b->param) { snprintf(err, errlen, "bg %s: GPU memory full", run_name(b)); return -1; }
     b->out_addr = b->kind == K_BFS ? b->d[5] : b->kind == K_STREAM ? b->d[0] : b->d[2];
     b->allocated = true;
     return 0;
@@ -388,8 +484,13 @@ static int allocate(bg_run *b, char *err, size_t errlen) {
 
 int bg_start(bg_run *b, char *err, size_t errlen) {
     if (b->running) {
-        snprintf(err, errlen, "bg_start %s: already running", kind_name(b->kind));
+        snprintf(err, errlen, "bg_start %s: already running", run_name(b));
         return -1;
+    }
+    int first = 0;
+    if (b->app) {
+        if ((first = b->app->start(b, b->st, err, errlen)) < 0) return -1;
+        goto go;
     }
     if (!b->allocated && allocate(b, err, errlen)) return -1;
     int rc = 0;
@@ -459,12 +560,13 @@ int bg_start(bg_run *b, char *err, size_t errlen) {
     }
     }
     if (rc) return -1;
+go:
     b->done = b->failed = false;
     b->fail[0] = 0;
     b->launches = 0;
     b->t_start = gpu_cycle(b->g);
     b->t_end = 0;
-    if (launch(b, 0, err, errlen)) return -1;
+    if (launch(b, (unsigned)first, err, errlen)) return -1;
     b->running = true;
     return 0;
 }
@@ -524,7 +626,11 @@ bool bg_on_complete(bg_run *b, uint64_t tag, uint64_t cycle) {
     if (!b || !b->running || tag != b->cur_tag) return false;
     char err[256] = "";
     int next = -1;
-    if (b->kind == K_BP && b->phase == 0) {
+    if (b->app) {
+        next = b->app->next(b, b->st, b->phase, err, sizeof err);
+        if (next == -1) goto fail;
+        if (next == BG_APP_DONE) next = -1;
+    } else if (b->kind == K_BP && b->phase == 0) {
         if (bp_mid(b, err, sizeof err)) goto fail;
         next = 1;
     } else if (b->kind == K_BFS) {
@@ -707,8 +813,26 @@ static int cmp_f(bg_run *b, const char *arr, uint64_t addr, const float *ref, si
         if (!close_f(got[i], ref[i])) {
             char w[160];
             where(b, arr, i, w, sizeof w);
-            snprintf(err, errlen, "bg %s: %s = %.9g (0x%08x), expected %.9g (0x%08x)", kind_name(b->kind), w,
+            snprintf(err, errlen, "bg %s: %s = %.9g (0x%08x), expected %.9g (0x%08x)", run_name(b), w,
                      (double)got[i], f2u(got[i]), (double)ref[i], f2u(ref[i]));
+            free(got);
+            return -1;
+        }
+    free(got);
+    return 0;
+}
+
+int bg_app_cmp_f(bg_run *b, const char *what, uint64_t addr, const float *ref, size_t n, char *err, size_t errlen) {
+    return cmp_f(b, what, addr, ref, n, err, errlen);
+}
+
+int bg_app_cmp_i(bg_run *b, const char *what, uint64_t addr, const int32_t *ref, size_t n, char *err, size_t errlen) {
+    int32_t *got = malloc(n * 4 + 4);
+    if (!got) { snprintf(err, errlen, "bg_check: out of memory"); return -1; }
+    if (gread(b, addr, got, n * 4, err, errlen)) { free(got); return -1; }
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != ref[i]) {
+            snprintf(err, errlen, "bg %s: %s[%zu] = %d, expected %d", run_name(b), what, i, (int)got[i], (int)ref[i]);
             free(got);
             return -1;
         }
@@ -718,12 +842,13 @@ static int cmp_f(bg_run *b, const char *arr, uint64_t addr, const float *ref, si
 
 int bg_check(bg_run *b, char *err, size_t errlen) {
     if (!b->done) {
-        snprintf(err, errlen, "bg_check %s: the run has not finished (%s)", kind_name(b->kind),
+        snprintf(err, errlen, "bg_check %s: the run has not finished (%s)", run_name(b),
                  b->running ? "still running" : "never started");
         return -1;
     }
-    if (b->failed) { snprintf(err, errlen, "bg_check %s: the run failed: %s", kind_name(b->kind), b->fail); return -1; }
-    if (make_ref(b)) { snprintf(err, errlen, "bg_check %s: out of memory", kind_name(b->kind)); return -1; }
+    if (b->failed) { snprintf(err, errlen, "bg_check %s: the run failed: %s", run_name(b), b->fail); return -1; }
+    if (b->app) return b->app->check(b, b->st, err, errlen);
+    if (make_ref(b)) { snprintf(err, errlen, "bg_check %s: out of memory", run_name(b)); return -1; }
     switch (b->kind) {
     case K_CONV: return cmp_f(b, "targets", b->d[2], b->r0, (size_t)b->nflt * b->mx * b->mx * b->n_img, err, errlen);
     case K_MM: return cmp_f(b, "C", b->d[2], b->r0, (size_t)b->n * b->n, err, errlen);
@@ -757,7 +882,7 @@ static void alone_complete(void *u, uint64_t tag, uint64_t cycle) { bg_on_comple
 
 uint64_t bg_run_alone(gpu_t *g, bg_run *b, uint64_t max_cycles, char *err, size_t errlen) {
     if (g != b->g) {
-        snprintf(err, errlen, "bg_run_alone %s: not the gpu the run was created on", kind_name(b->kind));
+        snprintf(err, errlen, "bg_run_alone %s: not the gpu the run was created on", run_name(b));
         return 0;
     }
     gpu_callbacks cb;
@@ -769,18 +894,18 @@ uint64_t bg_run_alone(gpu_t *g, bg_run *b, uint64_t max_cycles, char *err, size_
     const uint64_t t0 = gpu_cycle(g);
     while (!b->done) {
         if (gpu_error(g)) {
-            snprintf(err, errlen, "bg %s: kernel fault: %s", kind_name(b->kind), gpu_error(g));
+            snprintf(err, errlen, "bg %s: kernel fault: %s", run_name(b), gpu_error(g));
             return 0;
         }
         if (gpu_cycle(g) - t0 >= max_cycles) {
-            snprintf(err, errlen, "bg %s: not finished after %" PRIu64 " cycles (%u launches)", kind_name(b->kind),
+            snprintf(err, errlen, "bg %s: not finished after %" PRIu64 " cycles (%u launches)", run_name(b),
                      max_cycles, b->launches);
             return 0;
         }
         gpu_tick(g);
     }
     if (b->failed) {
-        snprintf(err, errlen, "bg %s: %s", kind_name(b->kind), b->fail);
+        snprintf(err, errlen, "bg %s: %s", run_name(b), b->fail);
         return 0;
     }
     return b->t_end - b->t_start;

@@ -27,9 +27,12 @@
 typedef struct bg_run bg_run; /* opaque */
 
 /* name: "conv" | "mm" | "bp" | "bfs" | "stream" (the STREAM triad of the CM
- * machine; "paper" = 2^22 floats per array); size: "paper" | "test"; kdir: the
- * directory holding bg_<name>.elf (e.g. "$BUILD/sw").  Loads the kernels and
- * generates the inputs (deterministic in seed).  NULL + message on error. */
+ * machine; "paper" = 2^22 floats per array), or one of the GPU applications
+ * of CM Table II in sim/work/cm_apps*.c (bg_kernel_name lists every name;
+ * docs/CM_APPS.md; "paper" is their CM-machine size); size: "paper" |
+ * "test"; kdir: the directory holding the ELFs (bg_<name>.elf, an
+ * application's own; e.g. "$BUILD/sw").  Loads the kernels and generates the
+ * inputs (deterministic in seed).  NULL + message on error. */
 bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, uint64_t seed, char *err,
                size_t errlen);
 /* Allocates (first call only) and initialises the inputs in GPU memory and
@@ -41,6 +44,10 @@ int bg_start(bg_run *b, char *err, size_t errlen);
 bool bg_on_complete(bg_run *b, uint64_t tag, uint64_t cycle);
 bool bg_done(const bg_run *b);
 bool bg_running(const bg_run *b); /* started and not yet done */
+/* The i-th name bg_new accepts (the kernels above, then the CM
+ * applications), NULL past the last; whether name is one of them. */
+const char *bg_kernel_name(unsigned i);
+bool bg_kernel_known(const char *name);
 /* Compares the GPU results with the host reference (computed on first use):
  * integers exactly, floats within a relative 1e-5 (absolute 1e-6 near zero;
  * the reference uses the kernels' operation order, so they normally match

@@ -1,0 +1,690 @@
+#!/usr/bin/env python3
+"""cm_figs: CM-CPU / CM-BAL in the loop of the CM machine (CM Secs. 5-6, Figs.
+8, 16-19): the metrics, the merges and the figures of the CM experiments
+(experiments/cm_*.ini, whose points scripts/cm_point.py runs).
+
+    cm_figs.py --kind figs|tlp|double --merge LIST --out RESULT.json
+        (what scripts/cm_point.py --merge runs: LIST has one point file a line)
+        figs: SU_GPU, WS_CPU, their harmonic means per scheme and workload
+              type relative to the baseline, the OSS curve (CM Figs. 16-19);
+        tlp: the static-TLP sweep: each application's optimal TLP and class
+             beside CM Table II, and the Fig. 8 calibration of tH / tL;
+        double: the same schemes at windows N and 2N: is the order the same?
+    cm_figs.py plot [--results DIR] [--only NAME]
+        the PNGs (also drawn by scripts/figures.py plot, which imports FIGURES)
+
+Metrics (CM Sec. 5):
+  WS_CPU = sum over the n CPU cores of IPC_i beside the GPU / IPC_i of the mix
+           alone; normalised here by n (the mean per-core speedup, 0..1) so
+           that it is on SU_GPU's scale in OSS (the paper's OSS adds the two;
+           its WS of 14 cores would otherwise outweigh SU at every alpha < 1).
+  SU_GPU = GPU IPC beside the CPU mix / GPU IPC of the application alone
+           (the baseline scheduler, 48 warps, no CPU traffic), both over a
+           window in which the application restarts whenever it ends (a
+           window of GPU cycles alone, as long as the windows beside the CPUs).
+  OSS(alpha) = (1 - alpha) WS_CPU/n + alpha SU_GPU.
+  A scheme's speedup is the harmonic mean over workloads of its value divided
+  by the baseline's on the same workload (CM Figs. 16, 17, 19: "normalized to
+  the baseline"; "all average speedup results use harmonic mean").
+Python 3 standard library (matplotlib only for plotting).
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# CM Table II: class and optimal TLP (warps) of the paper's GPU applications
+PAPER_APPS = {"bp": ("H", "48"), "hot": ("H", "16-48"), "path": ("H", "48"), "mm": ("H", "16-48"),
+              "blk": ("M", "16"), "pvc": ("M", "8"), "pvr": ("M", "8"), "bfs": ("M", "6"), "mst": ("M", "8"),
+              "mum": ("L", "4"), "iix": ("L", "1"), "sp": ("L", "4"), "sssp": ("L", "6")}
+SCHEMES = ["dyncta", "cm_cpu", "cm_bal1", "cm_bal2", "cm_bal3", "cm_bal4"]  # CM Figs. 16-17 order
+BASELINE = "baseline"
+# CM Sec. 6.2 headline values (relative to the baseline, harmonic means over the 36 workloads)
+PAPER = {"cm_cpu": {"cpu_ws_speedup": 1.24, "gpu_speedup": 0.89},   # "+24 % CPU", "11 % performance loss"
+         "cm_bal1": {"cpu_ws_speedup": 1.07, "gpu_speedup": 1.07},  # "7 % ... for both CPU and GPU"
+         "dyncta": {"cpu_ws_speedup": 1.02}}                        # "only 2 % performance improvement for CPUs"
+TYPES = [f"{g}/{c}" for g in "HML" for c in "LMH"]  # GPU type / CPU mix type: CM Figs. 15-18's nine workload types
+ALPHAS = [round(0.1 * i, 1) for i in range(11)]
+TLPS = [1, 2, 4, 6, 8, 16, 24, 48]  # the issue's static levels (CM Figs. 7-8 use 4..48)
+Q = 0.25  # the monitor's threshold resolution: quarters of a stall per cycle (rtl/cm, TH_Q4 / TL_Q4)
+
+
+class CmError(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ metrics
+
+def weighted_speedup(shared, alone):
+    """CM Sec. 5 WS_CPU: sum of IPC_i,shared / IPC_i,alone (not normalised)."""
+    if len(shared) != len(alone) or not shared:
+        raise CmError(f"weighted speedup: {len(shared)} shared IPCs, {len(alone)} alone")
+    if min(alone) <= 0:
+        raise CmError("weighted speedup: an IPC alone is not positive")
+    return sum(s / a for s, a in zip(shared, alone))
+
+
+def gpu_speedup(shared_ipc, alone_ipc):
+    """CM Sec. 5 SU_GPU: IPC beside the CPUs / IPC alone."""
+    if alone_ipc <= 0:
+        raise CmError("GPU speedup: IPC alone is not positive")
+    return shared_ipc / alone_ipc
+
+
+def hmean(xs):
+    xs = list(xs)
+    if not xs or min(xs) <= 0:
+        raise CmError(f"harmonic mean of {xs}: needs positive values")
+    return len(xs) / sum(1.0 / x for x in xs)
+
+
+def oss(ws_norm, su, alpha):
+    """CM Sec. 5 overall system speedup, WS_CPU normalised by the core count."""
+    if not 0 <= alpha <= 1:
+        raise CmError(f"alpha {alpha} outside [0, 1]")
+    return (1 - alpha) * ws_norm + alpha * su
+
+
+# ------------------------------------------------------------------ merges
+
+def load_points(list_path):
+    pts = []
+    with open(list_path) as f:
+        for line in f:
+            if line.strip():
+                with open(os.path.join(ROOT, line.strip()) if not os.path.isabs(line.strip()) else line.strip()) as g:
+                    pts.append(json.load(g))
+    if not pts:
+        raise CmError(f"{list_path}: no points")
+    return pts
+
+
+def union_blocks(pts):
+    """The blocks of the points and how they ran (a block that ran two ways: both, "rtl/c")."""
+    out = {}
+    for p in pts:
+        for k, v in (p.get("blocks") or {}).items():
+            seen = out.setdefault(k, [])
+            if v not in seen:
+                seen.append(v)
+    # "none": a run without that block (a CPU mix alone has no GPU, so no monitor)
+    out = {k: [x for x in v if x != "none"] or ["none"] for k, v in out.items()}
+    return {k: "/".join(v) for k, v in sorted(out.items())}
+
+
+def host_cost(pts):
+    """Host CPU seconds of the points' cm_run (scripts/cm_point.py records them): total, mean, max."""
+    t = [p["point"]["host_cpu_s"] for p in pts if "host_cpu_s" in p["point"]]
+    return {"points": len(t), "total_s": round(sum(t), 1), "mean_s": round(sum(t) / len(t), 2),
+            "max_s": round(max(t), 2)} if t else None
+
+
+def cpu_type(mix):
+    return mix[0] if mix and mix[0] in "LMH" else "?"
+
+
+def gpu_type(gpu):
+    return PAPER_APPS.get(gpu, ("?", ""))[0]
+
+
+def stall_gpu_per_instr(run):
+    """stallGPU cycles (both schedulers, all cores) per GPU warp instruction (CM Fig. 18b)."""
+    return sum(run["stall_gpu_per_cycle"]) / run["gpu_ipc"] if run["gpu_ipc"] > 0 else None
+
+
+def mean_warp_limit(d):
+    lim = [x for v in d.get("intervals", []) for x in (v.get("warp_limit") or [])]
+    return sum(lim) / len(lim) if lim else None
+
+
+def split_points(pts):
+    """(mix alone: core IPCs, GPU alone: IPC, workloads: {(mix, gpu): {label: point}})."""
+    mix_alone, gpu_alone, work = {}, {}, {}
+    for p in pts:
+        d = p["point"]
+        if d["gpu"] == "none":
+            mix_alone[d["mix"]] = p["run"]["core_ipc"]
+        elif d["mix"] == "none":
+            gpu_alone[d["gpu"]] = p["run"]["gpu_ipc"]
+        else:
+            w = work.setdefault((d["mix"], d["gpu"]), {})
+            if d["label"] in w:
+                raise CmError(f"two points of {d['mix']}+{d['gpu']} are labelled {d['label']}")
+            w[d["label"]] = p
+    return mix_alone, gpu_alone, work
+
+
+def workload_order(item):
+    """Workloads in the figures' type order (TYPES), then by name."""
+    (mix, gpu), _ = item
+    t = f"{gpu_type(gpu)}/{cpu_type(mix)}"
+    return (TYPES.index(t) if t in TYPES else len(TYPES), mix, gpu)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def merge_figs(pts):
+    """CM Figs. 16-19 from the sweep's points (see the module's docstring for the metrics)."""
+    mix_alone, gpu_alone, work = split_points(pts)
+    if not work:
+        raise CmError("no workload (CPU mix beside a GPU application) among the points")
+    labels = []
+    for w in work.values():
+        labels += [k for k in w if k not in labels]
+    if BASELINE not in labels:
+        raise CmError("no baseline points: every scheme is relative to the baseline")
+    wl, rows = [], []
+    for (mix, gpu), w in sorted(work.items(), key=workload_order):
+        if mix not in mix_alone:
+            raise CmError(f"no run of mix {mix} alone (needed for WS_CPU)")
+        if gpu not in gpu_alone:
+            raise CmError(f"no run of {gpu} alone (needed for SU_GPU)")
+        if BASELINE not in w:
+            raise CmError(f"{mix}+{gpu}: no baseline point")
+        n = len(mix_alone[mix])
+        per = {}
+        for lab, p in w.items():
+            r = p["run"]
+            ws = weighted_speedup(r["core_ipc"], mix_alone[mix])
+            per[lab] = {"ws": ws, "ws_norm": ws / n, "su": gpu_speedup(r["gpu_ipc"], gpu_alone[gpu]),
+                        "gpu_ipc": r["gpu_ipc"], "cpu_ipc_sum": r["ipc_sum"], "stall_mc": r["stall_mc_per_cycle"],
+                        "stall_net": r["stall_net_per_cycle"], "stall_gpu_per_instr": stall_gpu_per_instr(r),
+                        "mean_warp_limit": mean_warp_limit(p), "gpu_cycles": r["gpu_cycles"]}
+        b = per[BASELINE]
+        for lab, v in per.items():
+            v["gpu_rel"] = v["su"] / b["su"]
+            v["cpu_rel"] = v["ws"] / b["ws"]
+            v["oss_rel"] = [oss(v["ws_norm"], v["su"], al) / oss(b["ws_norm"], b["su"], al) for al in ALPHAS]
+        wl.append({"mix": mix, "gpu": gpu, "type": f"{gpu_type(gpu)}/{cpu_type(mix)}", "schemes": per, "points": w})
+        rows.append(per)
+    out = {}
+    for lab in labels:
+        if lab == BASELINE:
+            continue
+        have = [w for w in wl if lab in w["schemes"]]
+        if len(have) != len(wl):
+            raise CmError(f"scheme {lab}: {len(wl) - len(have)} workload(s) without a point")
+        s = {"gpu_speedup": hmean(w["schemes"][lab]["gpu_rel"] for w in wl),
+             "cpu_ws_speedup": hmean(w["schemes"][lab]["cpu_rel"] for w in wl),
+             "oss": [hmean(w["schemes"][lab]["oss_rel"][i] for w in wl) for i in range(len(ALPHAS))],
+             "per_type": {}, "blocks": union_blocks(w["points"][lab] for w in wl),
+             "thresholds": sorted({(float(o.get("cmbal.t_high", 1)), float(o.get("cmbal.t_low", 0.25)))
+                                   for o in (w["points"][lab]["point"]["overrides"] for w in wl)})}
+        for t in TYPES:
+            tw = [w for w in wl if w["type"] == t]
+            if not tw:
+                continue
+            sc = [w["schemes"][lab] for w in tw]
+            base = [w["schemes"][BASELINE] for w in tw]
+            s["per_type"][t] = {
+                "workloads": len(tw),
+                "gpu_speedup": hmean(v["gpu_rel"] for v in sc), "cpu_ws_speedup": hmean(v["cpu_rel"] for v in sc),
+                # CM Fig. 18: the type's mean stallMC / stallGPU per instruction over the baseline's mean
+                "stall_mc_rel": ratio(mean(v["stall_mc"] for v in sc), mean(v["stall_mc"] for v in base)),
+                "stall_net_rel": ratio(mean(v["stall_net"] for v in sc), mean(v["stall_net"] for v in base)),
+                "stall_gpu_per_instr_rel": ratio(mean(v["stall_gpu_per_instr"] for v in sc),
+                                                 mean(v["stall_gpu_per_instr"] for v in base)),
+                "mean_warp_limit": mean(v["mean_warp_limit"] for v in sc)}
+        out[lab] = s
+    for w in wl:
+        del w["points"]
+    win = sorted({(p["point"]["warmup"], p["point"]["instrs"]) for p in pts if p["point"]["mix"] != "none"})
+    return {"what": "CM Figs. 16-19: CM-CPU / CM-BAL (and DYNCTA) relative to the baseline (GTO, 48 warps)",
+            "metrics": __doc__.split("Metrics (CM Sec. 5):\n", 1)[1].split("Python 3")[0].strip(),
+            "window": [{"warmup_instrs": a, "instrs": b} for a, b in win],
+            "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "alphas": ALPHAS, "types": [t for t in TYPES if any(w["type"] == t for w in wl)],
+            "paper": PAPER, "schemes": out, "workloads": wl,
+            "alone": {"mix_core_ipc": mix_alone, "gpu_ipc": gpu_alone}}
+
+
+def classify(ipc):
+    """Measured class of one application from its GPU IPC per static TLP:
+    L if some TLP <= 6 is >= 5 % faster than 48 warps (gains from lower TLP,
+    CM Table II Type-L); else H if 8 warps are >= 5 % slower than 48 (needs
+    high TLP, Type-H); else M (mostly insensitive).  opt: the fastest TLP;
+    near: every TLP within 2 % of it (the paper's "16-48")."""
+    best = max(ipc.values())
+    opt = max(ipc, key=lambda t: (ipc[t], -t))
+    near = sorted(t for t in ipc if ipc[t] >= 0.98 * best)
+    g = {t: ipc[t] / ipc[48] for t in ipc}
+    if any(g[t] >= 1.05 for t in g if t <= 6):
+        cls = "L"
+    elif 8 in g and g[8] <= 0.95:
+        cls = "H"
+    else:
+        cls = "M"
+    return {"opt_tlp": opt, "near_opt": f"{near[0]}-{near[-1]}" if len(near) > 1 else str(near[0]), "class": cls,
+            "ipc_rel_48": {str(t): g[t] for t in sorted(g)}}
+
+
+def calibrate(samples, q=Q):
+    """Thresholds from per-interval (congestion, CPU performance) samples:
+    congestion = max(stallMC, stallnet) per cycle (CM-CPU throttles when
+    either is high, raises TLP only when both are low); CPU performance = the
+    interval's mean per-core IPC over the mix alone.  Binned in steps of q
+    (the monitor's resolution); W0 = the least congested bin's mean, the span
+    W0 - min over bins.  tL = the lower edge of the first bin that lost >= 10 %
+    of the span (where the CPUs start to suffer), tH = that of the first
+    bin that lost >= 50 % (the knee); bins with fewer than 5 intervals are
+    ignored.  Returns None when the CPUs lose less than 2 % at any congestion
+    seen (nothing to calibrate: keep the paper's)."""
+    bins = {}
+    for x, y in samples:
+        bins.setdefault(int(x / q), []).append(y)
+    curve = [(k * q, sum(v) / len(v), len(v)) for k, v in sorted(bins.items()) if len(v) >= 5]
+    if len(curve) < 2:
+        return None, curve
+    w0 = curve[0][1]
+    span = w0 - min(c[1] for c in curve)
+    if span < 0.02 * w0:
+        return None, curve
+    tl = next(c[0] for c in curve if w0 - c[1] >= 0.1 * span)
+    th = next(c[0] for c in curve if w0 - c[1] >= 0.5 * span)
+    tl = max(tl, q)
+    th = max(th, tl + q)
+    return {"t_high": th, "t_low": tl}, curve
+
+
+def merge_tlp(pts):
+    mix_alone, gpu_alone, work = split_points(pts)
+    if len(mix_alone) != 1:
+        raise CmError(f"the static-TLP sweep needs exactly one mix alone run, got {sorted(mix_alone)}")
+    mix, alone = next(iter(mix_alone.items()))
+    n = len(alone)
+    apps, samples = {}, []
+    for (m, gpu), w in sorted(work.items()):
+        if m != mix:
+            raise CmError(f"{m}+{gpu}: the sweep's mix is {mix}")
+        per = {}
+        for p in w.values():
+            over = p["point"]["overrides"]
+            t = int(over.get("cmbal.static_warps", 48)) if over.get("cmbal.scheme", BASELINE) != BASELINE else 48
+            r = p["run"]
+            iv = p.get("intervals", [])
+            per[t] = {"gpu_ipc": r["gpu_ipc"], "ws_norm": weighted_speedup(r["core_ipc"], alone) / n,
+                      "stall_mc": r["stall_mc_per_cycle"], "stall_net": r["stall_net_per_cycle"],
+                      "stall_gpu_per_instr": stall_gpu_per_instr(r), "intervals": len(iv)}
+            ivl = p.get("interval", 1024)
+            for v in iv:
+                samples.append((max(v["stall_mc"], v["stall_net"]) / ivl,
+                                sum(c / a for c, a in zip(v["cpu_ipc"], alone)) / n))
+        if 48 not in per:
+            raise CmError(f"{gpu}: no 48-warp point (every TLP is relative to it)")
+        c = classify({t: v["gpu_ipc"] for t, v in per.items()})
+        pc, popt = PAPER_APPS.get(gpu, ("?", "?"))
+        c.update({"paper_class": pc, "paper_opt_tlp": popt,
+                  "tlp": {str(t): per[t] for t in sorted(per)},
+                  # CM Fig. 8: stallMC and stallnet normalised to 48 warps
+                  "stall_mc_rel_48": {str(t): ratio(per[t]["stall_mc"], per[48]["stall_mc"]) for t in sorted(per)},
+                  "stall_net_rel_48": {str(t): ratio(per[t]["stall_net"], per[48]["stall_net"]) for t in sorted(per)}})
+        apps[gpu] = c
+    cal, curve = calibrate(samples)
+    return {"what": "static-TLP sweep beside one CPU mix: each application's optimal TLP and class (CM Table II, "
+                    "Fig. 7), stallMC / stallnet per TLP (CM Fig. 8) and the threshold calibration",
+            "mix": mix, "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "classify_rule": classify.__doc__.strip(),
+            "calibration_rule": calibrate.__doc__.strip(), "apps": apps,
+            "paper_thresholds": {"t_high": 1.0, "t_low": 0.25},
+            "calibrated_thresholds": cal,
+            "cpu_vs_congestion": [{"stall": x, "cpu_perf": y, "intervals": k} for x, y, k in curve]}
+
+
+def order(vals):
+    return [k for k, _ in sorted(vals.items(), key=lambda kv: -kv[1])]
+
+
+def merge_double(pts):
+    """The schemes at each window (run.instrs): their order by CPU and GPU speedup and OSS(0.5)."""
+    by = {}
+    for p in pts:
+        if p["point"]["mix"] != "none":
+            by.setdefault(p["point"]["instrs"], []).append(p)
+    if len(by) != 2:
+        raise CmError(f"the doubling check needs CPU windows of two sizes, got {sorted(by)}")
+    # the GPU alone runs (to completion) do not depend on the CPU window: both windows use them
+    ga = [p for p in pts if p["point"]["mix"] == "none"]
+    res = {}
+    for n, ps in sorted(by.items()):
+        f = merge_figs(ps + ga)
+        res[str(n)] = {"cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
+                       "gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
+                       "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
+                       "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+    ns = sorted(res, key=int)
+    same = {m: order(res[ns[0]][m]) == order(res[ns[1]][m]) for m in ("cpu", "gpu", "oss_0.5")}
+    return {"what": "the schemes' order at the window N and 2N (CM Sec. 5 method, scaled)", "windows": res,
+            "order": {m: {n: order(res[n][m]) for n in ns} for m in same}, "same_order": same,
+            "blocks": union_blocks(pts)}
+
+
+MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double}
+
+
+# ------------------------------------------------------------------ printing
+
+def fmt(x, p="%.3f"):
+    return "-" if x is None else p % x
+
+
+def print_figs(r):
+    print(f"CM Figs. 16-17 ({len(r['workloads'])} workloads; window {r['window']}; blocks {r['blocks']}):")
+    print(f"  {'scheme':11s} {'GPU speedup':>12s} {'CPU WS speedup':>15s}   paper")
+    for k, s in r["schemes"].items():
+        p = PAPER.get(k, {})
+        th = ", ".join(f"tH {a:g} tL {b:g}" for a, b in s.get("thresholds", []))
+        print(f"  {k:11s} {s['gpu_speedup']:12.3f} {s['cpu_ws_speedup']:15.3f}   "
+              f"GPU {fmt(p.get('gpu_speedup'), '%.2f')} CPU {fmt(p.get('cpu_ws_speedup'), '%.2f')}   ({th}; {s['blocks']})")
+    if r.get("host_cpu"):
+        print(f"host CPU time of the points: {r['host_cpu']}")
+    print("CM Fig. 19, OSS over the baseline at alpha = " + " ".join(f"{a:.1f}" for a in r["alphas"]))
+    for k, s in r["schemes"].items():
+        print(f"  {k:11s} " + " ".join(f"{x:.3f}" for x in s["oss"]))
+
+
+def print_tlp(r):
+    print(f"static TLP beside mix {r['mix']}: GPU IPC relative to 48 warps; blocks {r['blocks']}")
+    print(f"  {'app':6s} " + " ".join(f"{t:>6d}" for t in TLPS) + "   opt  near    class  paper (class, opt)")
+    for a, c in r["apps"].items():
+        g = c["ipc_rel_48"]
+        print(f"  {a:6s} " + " ".join(f"{g[str(t)]:6.3f}" if str(t) in g else "     -" for t in TLPS) +
+              f"  {c['opt_tlp']:4d}  {c['near_opt']:7s} {c['class']:5s}  {c['paper_class']}, {c['paper_opt_tlp']}")
+    print(f"thresholds: paper tH {r['paper_thresholds']['t_high']}, tL {r['paper_thresholds']['t_low']}; "
+          f"calibrated: {r['calibrated_thresholds'] or 'none (the CPUs do not lose with congestion here)'}")
+    if r.get("host_cpu"):
+        print(f"host CPU time of the points: {r['host_cpu']}")
+    print("CPU performance (mean per-core IPC / alone) per congestion bin max(stallMC, stallnet) per cycle:")
+    for c in r["cpu_vs_congestion"]:
+        print(f"  {c['stall']:5.2f}  {c['cpu_perf']:.3f}  ({c['intervals']} intervals)")
+
+
+def print_double(r):
+    print("the schemes' order at windows " + " and ".join(r["windows"]) + " instructions:")
+    for m, same in r["same_order"].items():
+        print(f"  {m:8s} " + "  vs  ".join(" > ".join(o) for o in r["order"][m].values()) +
+              f"   {'same' if same else 'DIFFERENT'}")
+
+
+PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double}
+
+
+def merge_to(kind, list_path, out):
+    """Merges the points in list_path into out, printing the figures; 2 and a one-line error on bad input."""
+    try:
+        if kind not in MERGES:
+            raise CmError(f"--kind {kind}: expected one of {', '.join(MERGES)}")
+        r = MERGES[kind](load_points(list_path))
+    except (CmError, OSError, KeyError, ValueError, TypeError, ZeroDivisionError) as e:
+        print(f"cm_figs: {e.__class__.__name__ + ': ' if not isinstance(e, CmError) else ''}{e}", file=sys.stderr)
+        return 2
+    PRINTS[kind](r)
+    tmp = out + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(r, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, out)
+    print(f"wrote {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+# ------------------------------------------------------------------ figures
+
+SCHEME_NAMES = {"dyncta": "DYNCTA", "cm_cpu": "CM-CPU", "cm_bal1": "CM-BAL1", "cm_bal2": "CM-BAL2",
+                "cm_bal3": "CM-BAL3", "cm_bal4": "CM-BAL4"}
+
+
+def sname(k):
+    if k in SCHEME_NAMES:
+        return SCHEME_NAMES[k]
+    base = k.rsplit("_cal", 1)[0]
+    return SCHEME_NAMES.get(base, k) + (" (cal.)" if k.endswith("_cal") else "")
+
+
+def tname(t):
+    g, c = t.split("/")
+    return f"Type-{g} / {c}-MPKI"
+
+
+def scheme_order(d):
+    ks = list(d["schemes"])
+    return [k for k in SCHEMES if k in ks] + [k for k in ks if k not in SCHEMES]
+
+
+def _bars(d, plt, key, ylabel, title):
+    ks = scheme_order(d)
+    ts = d["types"]
+    f, a = plt.subplots(figsize=(12, 4.5))
+    w = 0.8 / (len(ts) + 1)
+    cmap = plt.get_cmap("tab10")
+    for j, t in enumerate(ts):
+        a.bar([i + j * w for i in range(len(ks))], [d["schemes"][k]["per_type"].get(t, {}).get(key, 0) for k in ks],
+              w, color=cmap(j % 10), label=tname(t))
+    a.bar([i + len(ts) * w for i in range(len(ks))], [d["schemes"][k][key] for k in ks], w, color="black",
+          label="harmonic mean")
+    for i, k in enumerate(ks):
+        p = PAPER.get(k.rsplit("_cal", 1)[0], {}).get(key)
+        if p is not None:
+            a.plot([i - w / 2, i + (len(ts) + 0.5) * w], [p, p], "r--", lw=1.5)
+            a.annotate(f"paper {p:.2f}", (i + len(ts) * w, p), textcoords="offset points", xytext=(0, 4),
+                       color="red", fontsize=8, ha="center")
+    a.axhline(1, color="gray", lw=0.8)
+    a.set_xticks([i + len(ts) * w / 2 for i in range(len(ks))])
+    a.set_xticklabels([sname(k) for k in ks])
+    a.set_ylabel(ylabel)
+    a.set_title(title + f" ({len(d['workloads'])} workloads; RTL: "
+                f"{', '.join(b for b, v in d['blocks'].items() if 'rtl' in v) or 'none'})", fontsize=10)
+    a.legend(fontsize=7, ncol=5, loc="lower center", bbox_to_anchor=(0.5, -0.32))
+    f.tight_layout()
+    return f
+
+
+def plot_fig16(d, plt):
+    return _bars(d, plt, "gpu_speedup", "GPU IPC / baseline (SU_GPU ratio)",
+                 "CM Fig. 16: GPU speedup over the baseline (48 warps, GTO); red: the paper's average")
+
+
+def plot_fig17(d, plt):
+    return _bars(d, plt, "cpu_ws_speedup", "WS_CPU / baseline",
+                 "CM Fig. 17: CPU weighted speedup over the baseline; red: the paper's average")
+
+
+def plot_fig18(d, plt):
+    ks = [k for k in ("cm_cpu", "cm_bal1") if k in d["schemes"]] or scheme_order(d)[:2]
+    ts = d["types"]
+    f, ax = plt.subplots(1, 3, figsize=(17, 4.2))
+    w = 0.8 / max(len(ks), 1)
+    # the paper draws (a) and (b) and leaves stallnet out ("negligible in most workloads"); here it is
+    # the congested one (docs/RESULTS.md), so it is drawn too
+    for a, key, title in ((ax[0], "stall_mc_rel", "(a) stallMC per cycle"),
+                          (ax[1], "stall_gpu_per_instr_rel", "(b) stallGPU per GPU instruction"),
+                          (ax[2], "stall_net_rel", "(c) stallnet per cycle")):
+        for j, k in enumerate(ks):
+            v = [d["schemes"][k]["per_type"].get(t, {}).get(key) for t in ts]
+            a.bar([i + j * w for i in range(len(ts))], [x if x is not None else 0 for x in v], w, label=sname(k))
+            for i, x in enumerate(v):
+                if x is None:
+                    a.annotate("n/a", (i + j * w, 0), ha="center", fontsize=7, xytext=(0, 2),
+                               textcoords="offset points")
+        a.axhline(1, color="gray", lw=0.8)
+        a.set_xticks([i + w * (len(ks) - 1) / 2 for i in range(len(ts))])
+        a.set_xticklabels([t.replace("/", "-") for t in ts], fontsize=8)
+        a.set_title(title + ", over the baseline's", fontsize=10)
+        a.legend(fontsize=8)
+    f.suptitle("CM Fig. 18 per workload type (H-L = Type-H GPU / L-MPKI CPU); n/a: no stall in the baseline",
+               fontsize=10)
+    f.tight_layout()
+    return f
+
+
+def plot_fig19(d, plt):
+    f, a = plt.subplots(figsize=(7.5, 4.5))
+    al = d["alphas"]
+    a.plot(al, [1] * len(al), "k-", lw=1, label="baseline")
+    for k in scheme_order(d):
+        a.plot(al, d["schemes"][k]["oss"], marker="o", ms=3, label=sname(k), ls="--" if k.endswith("_cal") else "-")
+    a.set_xlabel("alpha (GPU importance)")
+    a.set_ylabel("OSS / baseline OSS (harmonic mean)")
+    a.set_title("CM Fig. 19: overall system speedup over the baseline\n"
+                "paper: CM-CPU best at small alpha, below the baseline at large; CM-BAL1 above DYNCTA", fontsize=9)
+    a.legend(fontsize=8)
+    f.tight_layout()
+    return f
+
+
+def plot_fig8(d, plt):
+    apps = list(d["apps"])
+    f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
+    for a, key, title in ((ax[0], "stall_mc_rel_48", "stallMC"), (ax[1], "stall_net_rel_48", "stallnet")):
+        if all(v is None for g in apps for v in d["apps"][g][key].values()):
+            a.text(0.5, 0.5, f"{title} is 0 at 48 warps in every run:\nno ratio to draw", ha="center",
+                   transform=a.transAxes)
+        for g in apps:
+            c = d["apps"][g]
+            ts = [t for t in TLPS if str(t) in c[key] and c[key][str(t)] is not None]
+            a.plot(range(len(ts)), [c[key][str(t)] for t in ts], "o-", ms=3,
+                   label=f"{g} ({c['class']}; paper {c['paper_class']})")
+        a.set_xticks(range(len(TLPS)))
+        a.set_xticklabels(TLPS)
+        a.set_xlabel("static TLP (warps per core)")
+        a.set_ylabel(f"{title}, normalised to 48 warps")
+        a.set_title(f"CM Fig. 8: {title} beside mix {d['mix']}", fontsize=10)
+        a.legend(fontsize=7)
+    a = ax[2]
+    cv = d["cpu_vs_congestion"]
+    a.plot([c["stall"] for c in cv], [c["cpu_perf"] for c in cv], "o-", label="per-interval mean, binned")
+    pt = d["paper_thresholds"]
+    for v, s in ((pt["t_low"], "paper tL"), (pt["t_high"], "paper tH")):
+        a.axvline(v, color="red", ls="--", lw=1)
+        a.annotate(s, (v, a.get_ylim()[0]), color="red", fontsize=8, rotation=90, va="bottom")
+    if d["calibrated_thresholds"]:
+        ct = d["calibrated_thresholds"]
+        for v, s in ((ct["t_low"], "calibrated tL"), (ct["t_high"], "calibrated tH")):
+            a.axvline(v, color="green", ls=":", lw=1.5)
+            a.annotate(s, (v, a.get_ylim()[1]), color="green", fontsize=8, rotation=90, va="top")
+    a.set_xlabel("max(stallMC, stallnet) per cycle in the interval")
+    a.set_ylabel("CPU: mean per-core IPC / alone")
+    a.set_title("CPU performance against congestion (all static-TLP runs)", fontsize=10)
+    a.legend(fontsize=8)
+    f.tight_layout()
+    return f
+
+
+def fig_entries(suffix, exp_suffix):
+    """scripts/figures.py registry entries (PNG name, JSON, plot, tables for docs/RESULTS.md)."""
+    figs = {"json": f"cm_figs{suffix}.json", "experiment": f"experiments/cm_figs{exp_suffix}.ini",
+            "program": "scripts/cm_point.py"}
+    tlp = {"json": f"cm_tlp{suffix}.json", "experiment": f"experiments/cm_tlp{exp_suffix}.ini",
+           "program": "scripts/cm_point.py"}
+    return [dict(figs, name=f"cm_fig16{suffix}", plot=plot_fig16, tables={f"cm_figs{suffix}": table_figs}),
+            dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={}),
+            dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
+            dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
+            dict(tlp, name=f"cm_fig8{suffix}", plot=plot_fig8,
+                 tables={f"cm_classes{suffix}": table_classes, f"cm_calibration{suffix}": table_calibration})]
+
+
+# ------------------------------------------------------------------ docs tables (scripts/figures.py docs)
+
+def md(header, rows):
+    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] +
+                     ["| " + " | ".join(str(c) for c in r) + " |" for r in rows])
+
+
+def pct(x):
+    return "-" if x is None else f"{100 * (x - 1):+.1f} %"
+
+
+def table_figs(d):
+    rows = []
+    for k in scheme_order(d):
+        s, p = d["schemes"][k], PAPER.get(k, {})
+        th = ", ".join(f"{a:g} / {b:g}" for a, b in s.get("thresholds", []))
+        rows.append([sname(k), th, s.get("blocks", {}).get("cm_bal_monitor", "?"), pct(s["gpu_speedup"]),
+                     pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]), pct(p.get("cpu_ws_speedup"))])
+    return (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}\n\n" +
+            md(["scheme", "tH / tL", "monitor", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
+
+
+def table_oss(d):
+    al = [a for a in d["alphas"] if a in (0.0, 0.2, 0.5, 0.8, 1.0)]
+    return md(["scheme"] + [f"alpha {a}" for a in al],
+              [[sname(k)] + [f"{d['schemes'][k]['oss'][d['alphas'].index(a)]:.3f}" for a in al]
+               for k in scheme_order(d)])
+
+
+def table_classes(d):
+    rows = []
+    for g, c in d["apps"].items():
+        rows.append([g.upper(), c["class"], c["opt_tlp"], c["near_opt"], c["paper_class"], c["paper_opt_tlp"]] +
+                    [f"{c['ipc_rel_48'].get(str(t), 0):.2f}" for t in TLPS])
+    return md(["app", "class", "opt. TLP", "within 2 %", "paper class", "paper opt. TLP"] + [f"{t}" for t in TLPS],
+              rows)
+
+
+def table_calibration(d):
+    ct = d["calibrated_thresholds"]
+    return (f"paper tH = {d['paper_thresholds']['t_high']}, tL = {d['paper_thresholds']['t_low']}; calibrated: " +
+            (f"tH = {ct['t_high']}, tL = {ct['t_low']}" if ct else "none (the CPUs do not lose with congestion)") +
+            "\n\n" + md(["max(stallMC, stallnet) per cycle", "CPU perf. (IPC / alone)", "intervals"],
+                        [[f"{c['stall']:.2f}", f"{c['cpu_perf']:.3f}", c["intervals"]]
+                         for c in d["cpu_vs_congestion"]]))
+
+
+def table_double(d):
+    rows = [[m, " > ".join(f"{sname(k)} {d['windows'][n][m][k]:.3f}" for k in o[n]), n]
+            for m in d["order"] for o in [d["order"][m]] for n in o]
+    return (", ".join(f"{m}: {'same order' if v else 'ORDER CHANGES'}" for m, v in d["same_order"].items()) +
+            "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
+
+
+FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
+    {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
+
+
+def cmd_plot(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="cm_figs.py plot")
+    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    ap.add_argument("--only", action="append")
+    o = ap.parse_args(argv)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    for fig in FIGURES:
+        if (o.only and fig["name"] not in o.only) or not fig["plot"]:
+            continue
+        path = os.path.join(o.results, fig["json"])
+        if not os.path.exists(path):
+            print(f"cm_figs: {fig['name']}: no {os.path.relpath(path, ROOT)}; skipped", file=sys.stderr)
+            continue
+        with open(path) as f:
+            d = json.load(f)
+        out = os.path.join(o.results, fig["name"] + ".png")
+        fg = fig["plot"](d, plt)
+        fg.savefig(out, dpi=100, metadata={"Software": None})
+        plt.close(fg)
+        print(f"cm_figs: wrote {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+def main(argv):
+    if argv[:1] == ["plot"]:
+        return cmd_plot(argv[1:])
+    import argparse
+    ap = argparse.ArgumentParser(prog="cm_figs.py", description="merge a CM experiment's points (or: plot)")
+    ap.add_argument("--kind", required=True, choices=sorted(MERGES))
+    ap.add_argument("--merge", required=True, metavar="LIST")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    return merge_to(a.kind, a.merge, a.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,33 @@
+/* SSSP (CM Table II, LonestarGPU): single-source shortest paths by
+ * topology-driven Bellman-Ford, LonestarGPU's baseline variant: each thread
+ * owns nodes (grid-stride) and relaxes every out-edge of a reached node with
+ * atomicMin on the destination's distance; the host launches it again until
+ * a launch changes no distance.  Irregular: a warp's 32 nodes read 32
+ * separate edge runs and scatter atomics over the whole distance array.
+ * Host reference: Dijkstra in sim/work/cm_apps.c. */
+#include "fg_kernel.h"
+#include "cm_args.h"
+
+/* atomicMin: RV32A amomin.w (GCC has no __atomic_fetch_min for C) */
+static inline int32_t atomic_min(int32_t *p, int32_t v) {
+    int32_t old;
+    __asm__ volatile("amomin.w %0, %2, (%1)" : "=r"(old) : "r"(p), "r"(v) : "memory");
+    return old;
+}
+
+void cm_sssp(const cm_sssp_args *p) {
+    const int32_t *row = (const int32_t *)(uintptr_t)p->row, *col = (const int32_t *)(uintptr_t)p->col;
+    const int32_t *wt = (const int32_t *)(uintptr_t)p->w;
+    int32_t *dist = (int32_t *)(uintptr_t)p->dist;
+    const int stride = (int)(fg_grid_dim_x() * CM_SSSP_THREADS);
+    int changed = 0;
+    for (int u = (int)fg_global_id_x(); u < p->n; u += stride) {
+        const int du = dist[u];
+        if (du >= CM_SSSP_INF) continue;
+        for (int e = row[u]; e < row[u + 1]; e++) {
+            const int v = col[e], nd = du + wt[e];
+            if (nd < dist[v] && atomic_min(&dist[v], nd) > nd) changed = 1;
+        }
+    }
+    if (changed) *(volatile int32_t *)(uintptr_t)p->changed = 1;
+}
