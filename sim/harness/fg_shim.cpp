@@ -37,15 +37,19 @@ static void check_error(fg_rtl *r) {
     }
 }
 
+// Trace time: one cycle is 1 ns (the FST's unit is 1 ps), so GTKWave's time
+// axis reads in cycles ("From: 100 ns" = cycle 100) whatever the clock.
+static const uint64_t TRACE_PS_PER_CYCLE = 1000;
+
 // One rising edge: inputs change while clk is low, then clk rises.
 static void edge(fg_rtl *r) {
     r->set_clk(0);
     r->eval();
-    if (in_window(r)) r->tfp->dump(r->cycle * 10 + 5);
+    if (in_window(r)) r->tfp->dump(r->cycle * TRACE_PS_PER_CYCLE + TRACE_PS_PER_CYCLE / 2);
     r->set_clk(1);
     r->eval();
     r->cycle++;
-    if (in_window(r)) r->tfp->dump(r->cycle * 10);
+    if (in_window(r)) r->tfp->dump(r->cycle * TRACE_PS_PER_CYCLE);
     check_error(r);
 }
 
