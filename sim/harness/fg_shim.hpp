@@ -48,6 +48,8 @@ struct fg_rtl {
     std::vector<FgBind> ins, outs;
     VerilatedFstC *tfp = nullptr;
     uint64_t trace_start = 0, trace_end = 0, cycle = 0;
+    uint64_t trace_t0 = 0, trace_last = 0; // FST time of cycle 0, last time dumped (fg_shim.cpp)
+    bool in_reset = false;
     std::string err;
 
     virtual ~fg_rtl() {
