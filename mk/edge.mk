@@ -23,3 +23,4 @@ SOAK_TESTS += test_edge_ekt test_edge_doorbell
 PROGRAMS  += edge_demo
 DEMO_STEPS += $(BUILD)/bin/edge_demo
 WAVE_TESTS += test_edge_ekt test_edge_doorbell
+WAVES     += scripts/wave_edge_demo.sh

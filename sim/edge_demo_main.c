@@ -113,6 +113,10 @@ static int reg(fe *f, uint64_t kptr, uint64_t base, unsigned entries, unsigned m
     }
     in->cmd_valid_i = 0;
     const edge_ekt_out_t *e = fg_block_out(f->ekt);
+    while (!e->rsp_valid_o) { /* the response (the doorbell id) comes cycles after the command */
+        if (step(f)) return -1;
+        e = fg_block_out(f->ekt);
+    }
     printf("  register %-10s grid %u x block %-3u maxNumEvents %u -> %s, doorbell %" PRIu64
            " at 0x%" PRIx64 "\n",
            name, gx, bx, maxev, e->rsp_status_o == EKT_RSP_OK ? "ok" : "FAILED", e->rsp_id_o,

@@ -637,6 +637,24 @@ static void fg_run_opts_free(fg_run_opts *o) {
     free(o->sets);
 }
 
+/* The default config (no --config) from any working directory: `rel` as given
+ * when it exists there, else beside the repository this fg_run was built in
+ * (build/bin/fg_run -> configs/edge.ini, found through /proc/self/exe). */
+static const char *default_config(const char *rel, char *buf, size_t len) {
+    if (access(rel, R_OK) == 0) return rel;
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0) return rel;
+    buf[n] = '\0';
+    for (int up = 0; up < 3; up++) { /* strip fg_run, bin, build */
+        char *slash = strrchr(buf, '/');
+        if (!slash) return rel;
+        *slash = '\0';
+    }
+    size_t used = strlen(buf);
+    if ((size_t)snprintf(buf + used, len - used, "/%s", rel) >= len - used || access(buf, R_OK)) return rel;
+    return buf;
+}
+
 /* Parses and checks argv up to, not including, building the GPU: -1 to go
  * on, else the exit status (0 after --help; 2 with the error on stderr).
  * tests/fuzz/fuzz_cli.c fuzzes it. */
@@ -744,6 +762,8 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
     fg_config *cfg = fg_config_new();
     if (!cfg) return die(2, "out of memory");
     int rc = -1;
+    char cfgbuf[4096];
+    if (cfgpath == o.cfgpath) cfgpath = default_config(o.cfgpath, cfgbuf, sizeof cfgbuf);
     if (fg_config_load(cfg, cfgpath, err, sizeof err)) rc = die(2, "%s", err);
     for (int i = 0; rc < 0 && i < ns; i++) {
         if (strncmp(sets[i], "gpu.", 4) && strncmp(sets[i], "mem.", 4))

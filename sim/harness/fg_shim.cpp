@@ -31,7 +31,7 @@ static void copy_in(fg_rtl *r, const void *in) {
 }
 
 static bool in_window(const fg_rtl *r) {
-    return r->tfp && r->cycle >= r->trace_start && (r->trace_end == 0 || r->cycle <= r->trace_end);
+    return r->tfp && !r->in_reset && r->cycle >= r->trace_start && (r->trace_end == 0 || r->cycle <= r->trace_end);
 }
 
 static void check_error(fg_rtl *r) {
@@ -44,16 +44,25 @@ static void check_error(fg_rtl *r) {
 
 static void trace_line(fg_rtl *r);
 
+// Trace time: one cycle is 1 ns (the FST's unit is 1 ps), so GTKWave's time
+// axis reads in cycles ("From: 100 ns" = cycle 100) whatever the clock.
+static const uint64_t TRACE_PS_PER_CYCLE = 1000;
+
+static void dump(fg_rtl *r, uint64_t t) {
+    r->trace_last = r->trace_t0 + t;
+    r->tfp->dump(r->trace_last);
+}
+
 // One rising edge: inputs change while clk is low, then clk rises.
 static void edge(fg_rtl *r) {
     r->set_clk(0);
     r->eval();
     if (r->rec) trace_line(r);
-    if (in_window(r)) r->tfp->dump(r->cycle * 10 + 5);
+    if (in_window(r)) dump(r, r->cycle * TRACE_PS_PER_CYCLE + TRACE_PS_PER_CYCLE / 2);
     r->set_clk(1);
     r->eval();
     r->cycle++;
-    if (in_window(r)) r->tfp->dump(r->cycle * 10);
+    if (in_window(r)) dump(r, r->cycle * TRACE_PS_PER_CYCLE);
     check_error(r);
 }
 
@@ -64,7 +73,12 @@ void fg_shim_zero_inputs(fg_rtl *r) {
 
 extern "C" void fg_rtl_skip(fg_rtl *r) { r->cycle++; }
 
+// The reset's own edges are not traced, and a reset after cycles were traced
+// continues the trace's time (cycle 0 again, a cycle after the last dump):
+// FST time only grows, so GTKWave keeps every cycle of a run that resets a
+// block after tracing began (edge_demo, tb_block: trace, then reset).
 extern "C" void fg_rtl_reset(fg_rtl *r) {
+    r->in_reset = true;
     r->set_rst_n(0);
     r->set_clk(0);
     r->eval();
@@ -72,6 +86,8 @@ extern "C" void fg_rtl_reset(fg_rtl *r) {
     r->set_rst_n(1);
     r->eval();
     r->cycle = 0;
+    r->in_reset = false;
+    if (r->trace_last) r->trace_t0 = (r->trace_last / TRACE_PS_PER_CYCLE + 1) * TRACE_PS_PER_CYCLE;
 }
 
 extern "C" void fg_rtl_step(fg_rtl *r, const void *in) {

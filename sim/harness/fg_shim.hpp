@@ -50,6 +50,8 @@ struct fg_rtl {
     std::vector<FgBind> ins, outs;
     VerilatedFstC *tfp = nullptr;
     uint64_t trace_start = 0, trace_end = 0, cycle = 0;
+    uint64_t trace_t0 = 0, trace_last = 0; // FST time of cycle 0, last time dumped (fg_shim.cpp)
+    bool in_reset = false;
     std::string err;
     std::string model;          // the verilated model's name (V<model>), for traces
     struct FgTraceRec *rec = nullptr; // lockstep trace being recorded ($FG_TRACE_DIR), or none

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""GTKWave save files that show every signal they list, and a headless check
+that they do.
+
+    scripts/gtkw.py SPEC.gtkw FST [-o OUT.gtkw] [--dumpfile PATH]
+        write a save file for FST from SPEC (a save file: its groups, its
+        signals' names with or without [msb:lsb], its "[*] focus:" line);
+        without -o, SPEC itself, keeping its [dumpfile] (how tb/waves/*.gtkw
+        are refreshed: scripts/gtkw.py tb/waves/edge_ekt.gtkw build/waves/edge_ekt.fst)
+    scripts/gtkw.py --check SAVE.gtkw...
+        open each in a real GTKWave under Xvfb (xvfb-run) and fail when a
+        listed signal is not displayed or an enum-typed signal shows a number
+
+A written file names every vector with its range from the FST (GTKWave drops a
+vector named without it), puts the translate filter tb/waves/enc/<enum>.txt
+(scripts/rtl_pkg.py, from rtl/*/*_enc.toml) on every signal of an encoding
+(the ports the list's `port` names, the `FG_ENUM(pkg, type) names;` of the
+block's RTL), and opens at the first change of the focus signal (the trace's
+start without one) showing SPAN cycles in a 1600x1000 window.  The FSTs count
+one cycle as 1 ns (sim/harness/fg_shim.cpp), so the time axis reads in cycles.
+"""
+import glob
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PS = 1000            # FST time units (ps) per cycle: fg_shim.cpp
+SPAN = 60            # cycles shown when the file opens
+ZOOM_K = 4.23        # GTKWave 3.3.118 shows 2^-zoom * ZOOM_K time units (measured: zoom -8 -> 1082 ps)
+
+
+def fst_header(fst):
+    """{path without range: (path with range, width)} and the value changes."""
+    p = subprocess.run(["fst2vcd", fst], capture_output=True, text=True)
+    if p.returncode != 0 or "$enddefinitions" not in p.stdout:
+        sys.exit(f"gtkw: cannot read {fst} with fst2vcd")
+    head, _, body = p.stdout.partition("$enddefinitions")
+    sigs, ids, scope = {}, {}, []
+    for line in head.splitlines():
+        w = line.split()
+        if w[:2] == ["$scope", "module"]:
+            scope.append(w[2])
+        elif w[:1] == ["$upscope"]:
+            scope.pop()
+        elif w[:1] == ["$var"]:
+            width, code, name = int(w[2]), w[3], w[4]
+            rng = w[5] if len(w) > 6 and w[5].startswith("[") else ""
+            base = ".".join(scope + [name])
+            sigs[base] = (base + rng, width)
+            ids.setdefault(code, []).append(base)
+    return sigs, ids, body
+
+
+def changes(ids, body, want):
+    """[(time, value)] of signal `want` (path without range)."""
+    codes = {c for c, names in ids.items() if want in names}
+    out, t = [], 0
+    for line in body.splitlines():
+        if line.startswith("#"):
+            t = int(line[1:])
+        elif line[:1] in "01xz" and line[1:] in codes:
+            out.append((t, line[0]))
+        elif line[:1] == "b" and " " in line and line.split()[1] in codes:
+            out.append((t, line.split()[0][1:]))
+    return out
+
+
+def encodings():
+    """{(block, leaf name): (enum name, width)} from the lists and the RTL."""
+    enc = {}
+    for src in sorted(glob.glob(os.path.join(ROOT, "rtl/*/*_enc.toml"))):
+        with open(src, "rb") as f:
+            d = tomllib.load(f)
+        area = os.path.dirname(src)
+        decl = {}  # enum type -> names declared with it, per block file
+        for sv in glob.glob(os.path.join(area, "*.sv")):
+            blk = os.path.basename(sv)[:-3]
+            for ty, names in re.findall(r"`FG_ENUM\(\s*\w+\s*,\s*(\w+)\s*\)\s*([^;]+);", open(sv).read()):
+                for n in re.findall(r"\w+", names):
+                    decl.setdefault(ty, []).append((blk, n))
+        for e in d["enum"]:
+            words = e["port"].split()
+            blk = words[0]
+            for n in re.findall(r"\b(\w+_[ioq])\b", " ".join(words[1:])):
+                enc[(blk, n)] = (e["name"], e["width"])
+            for b, n in decl.get(e["name"], []):
+                enc[(b, n)] = (e["name"], e["width"])
+    return enc
+
+
+def enum_of(enc, path, width):
+    """The encoding of signal `path` (no range), or None: its leaf name in a
+    scope named after a block (or its module file, e.g. edge_preempt_timer)."""
+    parts = path.split(".")
+    for (blk, n), (name, w) in enc.items():
+        if parts[-1] == n and w == width and any(p == blk or blk.startswith(p) for p in parts[:-1]):
+            return name
+    for (blk, n), (name, w) in enc.items():  # sub-module instances: u_<x> of <block>_<x>
+        if parts[-1] == n and w == width and any(blk.startswith(p) for p in parts[1:2]):
+            return name
+    return None
+
+
+def listed_name(line):
+    """The name a save file's signal line displays: `#{name} bits` is a vector
+    made of bits (our 1-bit encodings), anything else names the signal."""
+    m = re.match(r"#\{([^}]*)\}", line)
+    return m.group(1) if m else line.strip()
+
+
+def parse_spec(path):
+    """Comment lines, groups [(title, [signal paths without range])]."""
+    notes, groups, cur = [], [], None
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("[*] ") and not line.startswith("[*] finegrain GTKWave save file"):
+            notes.append(line)
+        elif line.startswith("-") and cur is None:
+            cur = (line[1:], [])
+        elif line.startswith("-") and cur is not None and line[1:] == cur[0]:
+            groups.append(cur)
+            cur = None
+        elif line.startswith("top.") or line.startswith("#{top."):
+            name = re.sub(r"\[\d+:\d+\]$", "", listed_name(line))
+            if cur is None:
+                groups.append(("", [name]))
+            else:
+                cur[1].append(name)
+    return notes, groups
+
+
+def write(spec, fst, out, dumpfile):
+    sigs, ids, body = fst_header(fst)
+    enc = encodings()
+    notes, groups = parse_spec(spec)
+    focus = next((n.split(":", 1)[1].strip() for n in notes if n.startswith("[*] focus:")), None)
+    times = [int(x[1:]) for x in re.findall(r"^#\d+", body, re.M)]
+    if not times:
+        sys.exit(f"gtkw: {fst} holds no value changes (is the cycle window inside the run?)")
+    t0, t1 = min(times), max(times)
+    mark = t0
+    if focus:
+        ch = changes(ids, body, focus)
+        if not ch:
+            sys.exit(f"gtkw: {spec}: focus signal {focus} is not in {fst}")
+        later = [t for t, v in ch[1:] if t > t0]
+        mark = later[0] if later else t0
+    start = max(t0, mark - 5 * PS)
+    span = min(SPAN * PS, max(t1 - start, PS))
+    zoom = -math.log2(span / ZOOM_K)
+    name = os.path.splitext(os.path.basename(out))[0]
+    lines = [f"[*] finegrain GTKWave save file: {name} (written by scripts/gtkw.py from {spec}; "
+             f"open from the repo root: gtkwave -a {out})",
+             "[*] time: one cycle = 1 ns (cycle N at N ns)"] + [n for n in notes if not n.startswith("[*] time:")]
+    lines += [f'[dumpfile] "{dumpfile}"', f"[timestart] {start}", "[size] 1600 1000", "[pos] -1 -1",
+              f"*{zoom:.6f} {mark} " + " ".join(["-1"] * 26),
+              "[sst_width] 220", "[signals_width] 340", "[sst_expanded] 1", "[sst_vpaned_height] 300"]
+    filters, missing = {}, []
+    for title, names in groups:
+        if title:
+            lines += ["@800200", "-" + title]
+        for n in names:
+            if n not in sigs:
+                missing.append(n)
+                continue
+            full, width = sigs[n]
+            e = enum_of(enc, n, width)
+            if e:
+                f = f"tb/waves/enc/{e}.txt"
+                idx = filters.setdefault(f, len(filters) + 1)
+                # binary with the filter (its keys) and GTKWave's enum flag: a state
+                # register with an FST enum table shows a number without the flag
+                # (a 1-bit signal as a vector of its one bit: GTKWave filters vectors only)
+                lines += ["@100002028", f"^{idx} {f}", full if width > 1 else f"#{{{full}}} {full}"]
+            else:
+                lines += ["@28" if width == 1 else "@22", full]
+        if title:
+            lines += ["@1000200", "-" + title]
+    if missing:
+        sys.exit(f"gtkw: {spec}: not in {fst}: " + ", ".join(missing))
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+CHECK_TCL = r"""
+set out [open $::env(FG_GTKW_OUT) w]
+foreach s [gtkwave::getDisplayedSignals] { puts $out "SIG $s" }
+set t0 [gtkwave::getWindowStartTime]
+set t1 [gtkwave::getWindowEndTime]
+puts $out "WIN $t0 $t1 [gtkwave::getMarker]"
+for {set i 0} {$i <= 20} {incr i} {
+  set t [expr {$t0 + ($t1 - $t0) * $i / 20}]
+  gtkwave::setMarker $t
+  foreach s [gtkwave::getDisplayedSignals] { puts $out "VAL $t $s [gtkwave::getTraceValueAtMarkerFromName $s]" }
+}
+close $out
+gtkwave::/File/Quit
+"""
+
+
+def check(saves):
+    """Each save file in GTKWave itself: every listed signal displayed, every
+    encoding shown by name somewhere in the opening view, values never absent."""
+    enc = encodings()
+    fail = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        tcl = os.path.join(tmp, "check.tcl")
+        open(tcl, "w").write(CHECK_TCL)
+        for save in saves:
+            listed = [listed_name(l) for l in open(save) if l.startswith("top.") or l.startswith("#{top.")]
+            dump = re.search(r'^\[dumpfile\] "(.*)"', open(save).read(), re.M)
+            if not dump or not os.path.exists(dump.group(1)):
+                print(f"FAIL {save}: its dumpfile is missing (run make wave)")
+                fail = 1
+                continue
+            res = os.path.join(tmp, "out.txt")
+            if os.path.exists(res):
+                os.remove(res)
+            # a copy: GTKWave may rewrite the save file it was given
+            copy = os.path.join(tmp, "s.gtkw")
+            open(copy, "w").write(open(save).read())
+            p = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", tcl, copy],
+                               env=dict(os.environ, FG_GTKW_OUT=res), capture_output=True, text=True,
+                               timeout=300)
+            if not os.path.exists(res):
+                print(f"FAIL {save}: GTKWave did not run the check (exit {p.returncode}): "
+                      + (p.stderr.strip().splitlines() or ["no output"])[-1])
+                fail = 1
+                continue
+            shown, vals, errs = [], {}, []
+            for line in open(res):
+                w = line.split()
+                if w[0] == "SIG":
+                    shown.append(w[1])
+                elif w[0] == "VAL":
+                    vals.setdefault(w[2], []).append(" ".join(w[3:]))
+            for s in listed:
+                if s not in shown:
+                    errs.append(f"{s} is not displayed (a vector needs its [msb:lsb])")
+            n_enum = 0
+            for s in shown:
+                m = re.fullmatch(r"(.*?)(\[(\d+):(\d+)\])?", s)
+                width = int(m.group(3)) - int(m.group(4)) + 1 if m.group(2) else 1
+                is_enum = enum_of(enc, m.group(1), width)
+                n_enum += bool(is_enum)
+                if not vals.get(s) or any(v == "" for v in vals[s]):
+                    errs.append(f"{s} has no value in the opening view")
+                elif is_enum:
+                    nums = [v for v in vals[s] if re.fullmatch(r"[0-9a-fA-FxXzZ]+", v)]
+                    if nums:
+                        errs.append(f"{s} (an encoding) shows the number {nums[0]}")
+            for e in errs:
+                print(f"FAIL {save}: {e}")
+            if errs:
+                fail = 1
+            else:
+                print(f"ok   {save} ({len(listed)} signals displayed, {n_enum} by name)")
+    return fail
+
+
+def main():
+    a = sys.argv[1:]
+    if a[:1] == ["--check"]:
+        if len(a) < 2:
+            sys.exit("usage: gtkw.py --check SAVE.gtkw...")
+        sys.exit(check(a[1:]))
+    out = dumpfile = None
+    pos = []
+    while a:
+        x = a.pop(0)
+        if x in ("-o", "--dumpfile") and a:
+            v = a.pop(0)
+            if x == "-o":
+                out = v
+            else:
+                dumpfile = v
+        elif x.startswith("-"):
+            sys.exit(f"gtkw: unknown option {x}")
+        else:
+            pos.append(x)
+    if len(pos) != 2:
+        sys.exit("usage: gtkw.py SPEC.gtkw FST [-o OUT.gtkw] [--dumpfile PATH]")
+    spec, fst = pos
+    if not dumpfile and not out:  # rewriting a committed file: keep its repo-relative dumpfile
+        m = re.search(r'^\[dumpfile\] "(.*)"', open(spec).read(), re.M)
+        dumpfile = m.group(1) if m else None
+    write(spec, fst, out or spec, dumpfile or fst)
+
+
+if __name__ == "__main__":
+    main()
