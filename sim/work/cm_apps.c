@@ -468,7 +468,7 @@ static void *iix_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
     iix_st *s = calloc(1, sizeof *s);
     if (!s) OOM("iix");
     s->nd = paper ? 28 * 1536 : 512; /* one document per thread slot of the CM GPU */
-    s->len = s->stride = paper ? 512 : 256;
+    s->len = s->stride = 256;
     const size_t maxl = (size_t)s->nd * (size_t)(s->len / 30 + 1);
     s->docs = malloc((size_t)s->nd * s->stride);
     s->counts = calloc((size_t)s->nd, 4);
