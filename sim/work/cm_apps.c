@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fe/fe_bench.h"
 #include "work/bg_app.h"
 #include "../sw/kernels/cm_args.h"
 #include "../sw/kernels/fe_args.h"
@@ -24,7 +25,7 @@
 /* ================================================================ HOT */
 /* Rodinia hotspot: calculate_temp (sw/kernels/fe_hotspot.c) launched
  * total / pyramid times, ping-ponging the temperature buffers, as Rodinia's
- * compute_tran_temp.  Constants: Rodinia's hotspot.cu. */
+ * compute_tran_temp.  Constants: Rodinia's hotspot.cu (fe_hs_params). */
 #define HOT_PYRAMID 2
 typedef struct {
     int n, total;            /* grid n x n, total iterations (a multiple of HOT_PYRAMID) */
@@ -33,21 +34,6 @@ typedef struct {
     int launch;              /* launches done in this run */
     bool alloc;
 } hot_st;
-
-static void hot_params(int n, fe_hs_args *a) {
-    const double t_chip = 0.0005, chip = 0.016, spec_heat = 1.75e6, k_si = 100, factor = 0.5, max_pd = 3.0e6,
-                 precision = 0.001;
-    const double gh = chip / n, gw = chip / n;
-    a->cap = (float)(factor * spec_heat * t_chip * gw * gh);
-    a->rx = (float)(gw / (2.0 * k_si * t_chip * gh));
-    a->ry = (float)(gh / (2.0 * k_si * t_chip * gw));
-    a->rz = (float)(t_chip / (k_si * gh * gw));
-    a->step = (float)(precision / (max_pd / (factor * t_chip * spec_heat)));
-    a->amb = 80.0f;
-    a->n = n;
-    a->iterations = HOT_PYRAMID;
-    a->border = HOT_PYRAMID; /* pyramid_height * EXPAND_RATE / 2 */
-}
 
 static void *hot_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     hot_st *s = calloc(1, sizeof *s);
@@ -74,7 +60,7 @@ static void *hot_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
 
 static int hot_param(bg_run *b, hot_st *s, char *err, size_t errlen) {
     fe_hs_args a;
-    hot_params(s->n, &a);
+    fe_hs_params((unsigned)s->n, HOT_PYRAMID, &a);
     a.power = (uint32_t)s->d_power;
     a.temp_src = (uint32_t)s->d_temp[s->launch & 1];
     a.temp_dst = (uint32_t)s->d_temp[(s->launch + 1) & 1];
@@ -115,7 +101,7 @@ static int hot_check(bg_run *b, void *st, char *err, size_t errlen) {
     const size_t nn = (size_t)n * n;
     if (!s->ref) {
         fe_hs_args a;
-        hot_params(n, &a);
+        fe_hs_params((unsigned)n, HOT_PYRAMID, &a);
         const float sdc = a.step / a.cap, rx_1 = 1.0f / a.rx, ry_1 = 1.0f / a.ry, rz_1 = 1.0f / a.rz;
         float *t = malloc(nn * 4), *u = malloc(nn * 4);
         if (!t || !u) {
