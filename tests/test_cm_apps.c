@@ -21,7 +21,7 @@
 static const struct {
     const char *name;
     bool is_int;
-} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"mum", true}, {"iix", true}, {"sssp", true}};
+} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"pvc", true}, {"mum", true}, {"iix", true}, {"sssp", true}};
 #define NAPPS (sizeof APPS / sizeof APPS[0])
 
 static char kdir[512];

@@ -193,7 +193,8 @@ static int blk_start(bg_run *b, void *st, char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-static int blk_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+/* next() of the applications of one launch */
+static int one_launch(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
     (void)b, (void)st, (void)ki, (void)err, (void)errlen;
     return BG_APP_DONE;
 }
@@ -223,7 +224,7 @@ static void blk_destroy(void *st) {
     free(s->in), free(s);
 }
 
-static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
+static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, one_launch,
                                blk_check, blk_destroy};
 
 /* ================================================================ MUM */
@@ -388,11 +389,6 @@ static int mum_start(bg_run *b, void *st, char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-static int mum_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
-    (void)b, (void)st, (void)ki, (void)err, (void)errlen;
-    return BG_APP_DONE;
-}
-
 static int mum_check(bg_run *b, void *st, char *err, size_t errlen) {
     mum_st *s = st;
     if (!s->ref_out) {
@@ -425,7 +421,7 @@ static void mum_destroy(void *st) {
     free(s->ref), free(s->queries), free(s->nodes), free(s->ref_out), free(s);
 }
 
-static const bg_app app_mum = {"mum", "cm_mum", {"cm_mum", NULL}, mum_create, mum_start, mum_next, mum_check,
+static const bg_app app_mum = {"mum", "cm_mum", {"cm_mum", NULL}, mum_create, mum_start, one_launch, mum_check,
                                mum_destroy};
 
 /* ================================================================ IIX */
@@ -826,5 +822,93 @@ static void sssp_destroy(void *st) {
 static const bg_app app_sssp = {"sssp", "cm_sssp", {"cm_sssp", NULL}, sssp_create, sssp_start, sssp_next,
                                 sssp_check, sssp_destroy};
 
+/* ================================================================ PVC */
+/* Mars PageViewCount over a generated web log: records `GET /URL HTTP/1.1
+ * a.b.c.d\n` with URL `siteK/pageJ.html`, K uniform below 256 and J the
+ * smaller of two uniform draws below 1024 (some pages popular), client
+ * addresses uniform.  The reference counts the generator's URLs per bucket
+ * (FNV-1a of the URL, as the kernel), independent of the kernel's parser. */
+typedef struct {
+    int n;
+    size_t bytes;
+    uint8_t *log;
+    int32_t *off, *ref;
+    uint64_t d_log, d_off, d_table, param;
+    bool alloc;
+} pvc_st;
+
+static void *pvc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    pvc_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("pvc");
+    s->n = paper ? 1 << 19 : 1 << 13;
+    s->off = malloc(((size_t)s->n + 1) * 4);
+    s->ref = calloc(CM_PVC_BUCKETS, 4);
+    s->log = malloc((size_t)s->n * 64);
+    if (!s->off || !s->ref || !s->log) {
+        free(s->off), free(s->ref), free(s->log), free(s);
+        OOM("pvc");
+    }
+    size_t p = 0;
+    for (int i = 0; i < s->n; i++) {
+        const unsigned k = (unsigned)fg_rng_below(r, 256), j1 = (unsigned)fg_rng_below(r, 1024),
+                       j2 = (unsigned)fg_rng_below(r, 1024);
+        char url[40];
+        const int ul = snprintf(url, sizeof url, "site%u/page%u.html", k, j1 < j2 ? j1 : j2);
+        s->off[i] = (int32_t)p;
+        p += (size_t)snprintf((char *)s->log + p, 64, "GET /%s HTTP/1.1 %u.%u.%u.%u\n", url,
+                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256),
+                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256));
+        /* the kernel hashes the URL field, "/" included */
+        uint32_t h = (CM_IIX_FNV_BASIS ^ (uint8_t)'/') * CM_IIX_FNV_PRIME;
+        for (int c = 0; c < ul; c++) h = (h ^ (uint8_t)url[c]) * CM_IIX_FNV_PRIME;
+        s->ref[h & (CM_PVC_BUCKETS - 1)]++;
+    }
+    s->off[s->n] = (int32_t)p;
+    s->bytes = p;
+    const uint32_t grid = paper ? 28 * 6 : 8; /* every thread slot of the CM GPU once (grid-stride loop) */
+    bg_app_shape(b, 0, grid, 1, CM_PVC_THREADS, 1, 0);
+    bg_app_describe(b, "pvc %d log records (%zu bytes), %d buckets, %u blocks of %d threads (grid-stride loop)", s->n,
+                    s->bytes, CM_PVC_BUCKETS, grid, CM_PVC_THREADS);
+    return s;
+}
+
+static int pvc_start(bg_run *b, void *st, char *err, size_t errlen) {
+    pvc_st *s = st;
+    const size_t tb = CM_PVC_BUCKETS * 4;
+    if (!s->alloc) {
+        if (!(s->d_log = bg_app_alloc(b, s->bytes, err, errlen)) ||
+            !(s->d_off = bg_app_alloc(b, ((uint64_t)s->n + 1) * 4, err, errlen)) ||
+            !(s->d_table = bg_app_alloc(b, tb, err, errlen)) || !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_output(b, s->d_table, tb);
+    }
+    cm_pvc_args a = {(uint32_t)s->d_log, (uint32_t)s->d_off, (uint32_t)s->d_table, s->n};
+    int32_t *zero = calloc(1, tb);
+    if (!zero) {
+        snprintf(err, errlen, "bg_start pvc: out of memory");
+        return -1;
+    }
+    const int rc = bg_app_write(b, s->d_log, s->log, s->bytes, err, errlen) ||
+                   bg_app_write(b, s->d_off, s->off, ((size_t)s->n + 1) * 4, err, errlen) ||
+                   bg_app_write(b, s->d_table, zero, tb, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+    free(zero);
+    return rc ? -1 : 0;
+}
+
+static int pvc_check(bg_run *b, void *st, char *err, size_t errlen) {
+    pvc_st *s = st;
+    return bg_app_cmp_i(b, "views", s->d_table, s->ref, CM_PVC_BUCKETS, err, errlen);
+}
+
+static void pvc_destroy(void *st) {
+    pvc_st *s = st;
+    free(s->log), free(s->off), free(s->ref), free(s);
+}
+
+static const bg_app app_pvc = {"pvc", "cm_pvc", {"cm_pvc", NULL}, pvc_create, pvc_start, one_launch, pvc_check,
+                               pvc_destroy};
+
 /* ================================================================ list */
-const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_mum, &app_iix, &app_sssp, NULL};
+const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_pvc, &app_mum, &app_iix, &app_sssp, NULL};
