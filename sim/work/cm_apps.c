@@ -183,12 +183,14 @@ static int blk_start(bg_run *b, void *st, char *err, size_t errlen) {
     }
     fe_bs_args a = {(uint32_t)s->d[0], (uint32_t)s->d[1], (uint32_t)s->d[2], (uint32_t)s->d[3],
                     (uint32_t)s->d[4], s->n, BLK_R, BLK_V};
-    float *zero = calloc(1, bytes);
-    int rc = !zero || bg_app_write(b, s->d[0], zero, bytes, err, errlen) ||
-             bg_app_write(b, s->d[1], zero, bytes, err, errlen);
+    float *zero = calloc(1, bytes); /* call and put zeroed: every run's check sees this run's prices */
+    if (!zero) {
+        snprintf(err, errlen, "bg_start blk: out of memory");
+        return -1;
+    }
+    int rc = bg_app_write(b, s->d[0], zero, bytes, err, errlen) || bg_app_write(b, s->d[1], zero, bytes, err, errlen);
     for (int i = 0; i < 3 && !rc; i++) rc = bg_app_write(b, s->d[2 + i], s->in + (size_t)i * s->n, bytes, err, errlen);
     rc = rc || bg_app_write(b, s->param, &a, sizeof a, err, errlen);
-    if (!zero) snprintf(err, errlen, "bg_start blk: out of memory");
     free(zero);
     return rc ? -1 : 0;
 }
