@@ -152,10 +152,10 @@ int main(int argc, char **argv) {
         point p[MAX_LIMITS];
         double best = 0, base = 0;
         unsigned best_l = 0;
-        printf("%s (%s size)\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", apps[ai], size);
+        printf("%s (%s size)\n", apps[ai], size);
         for (unsigned li = 0; li < nl; li++) {
             run_one(&c, apps[ai], size, kdir, seed, limits[li], max_cycles, window, &p[li]);
-            if (li == 0) printf("  %s\n", p[0].desc);
+            if (li == 0) printf("  %s\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", p[0].desc);
             if (!p[li].ok) {
                 printf("  %5u  %s\n", limits[li], p[li].err);
                 fflush(stdout);
