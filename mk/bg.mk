@@ -3,3 +3,4 @@
 # references sim/work/bg_kernels.c, docs/BG_KERNELS.md.
 SIM_SRCS += sim/work/bg_kernels.c
 TESTS    += test_bg_kernels
+TB_SRCS  += tb/bg_tb.c

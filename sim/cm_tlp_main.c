@@ -32,7 +32,7 @@ typedef struct {
     unsigned peak_warps;
     double wall;
     bool ok, finished;
-    char err[400];
+    char err[400], desc[200];
 } point;
 
 static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
@@ -51,6 +51,7 @@ static void run_one(const cm_config *c, const char *app, const char *size, const
     cm_sys *s = cm_new(c, NULL, &w, seed, p->err, sizeof p->err);
     if (!s) return;
     gpu_t *g = cm_gpu(s);
+    snprintf(p->desc, sizeof p->desc, "%s", cm_gpu_describe(s));
     for (unsigned i = 0; i < c->gpu.num_cores; i++) gpu_set_active_warp_limit(g, i, limit);
     const double t0 = fg_now(FG_CLOCK_WALL);
     cm_gpu_on(s, true);
@@ -151,9 +152,10 @@ int main(int argc, char **argv) {
         point p[MAX_LIMITS];
         double best = 0, base = 0;
         unsigned best_l = 0;
-        printf("%s (%s size)\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", apps[ai], size);
+        printf("%s (%s size)\n", apps[ai], size);
         for (unsigned li = 0; li < nl; li++) {
             run_one(&c, apps[ai], size, kdir, seed, limits[li], max_cycles, window, &p[li]);
+            if (li == 0) printf("  %s\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", p[0].desc);
             if (!p[li].ok) {
                 printf("  %5u  %s\n", limits[li], p[li].err);
                 fflush(stdout);
@@ -170,6 +172,7 @@ int main(int argc, char **argv) {
             fflush(stdout);
         }
         cJSON *ja = cJSON_AddObjectToObject(japps, apps[ai]);
+        cJSON_AddStringToObject(ja, "describe", p[0].desc);
         cJSON *jl = cJSON_AddArrayToObject(ja, "points");
         for (unsigned li = 0; li < nl; li++) {
             if (!p[li].ok) continue;

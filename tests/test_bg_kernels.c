@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bg_tb.h"
 #include "fg_tb.h"
 #include "simt/gpu.h"
 #include "simt/gpu_internal.h"
@@ -47,32 +48,6 @@ static double now_s(clockid_t id) {
     struct timespec t;
     clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Corrupts one output element: bg_check must fail and name it; restored, it passes again. */
-static void corrupt_and_check(bg_run *b, gpu_t *g, bool is_int) {
-    char err[512];
-    uint64_t bytes, addr = bg_output(b, &bytes);
-    assert_true(addr != 0 && bytes >= 8);
-    uint64_t idx = bytes / 4 / 2 + 3;
-    uint32_t orig, bad;
-    assert_int_equal(gpu_mem_read(g, addr + idx * 4, &orig, 4), 0);
-    if (is_int) {
-        bad = orig + 1;
-    } else {
-        float f;
-        memcpy(&f, &orig, 4);
-        f = f * 1.001f + 0.01f;
-        memcpy(&bad, &f, 4);
-    }
-    assert_int_equal(gpu_mem_write(g, addr + idx * 4, &bad, 4), 0);
-    assert_int_equal(bg_check(b, err, sizeof err), -1);
-    char want[32];
-    snprintf(want, sizeof want, "[%llu]", (unsigned long long)idx);
-    if (!strstr(err, want)) fail_msg("corrupted element %s not named in: %s", want, err);
-    printf("#   corrupted element caught: %s\n", err);
-    assert_int_equal(gpu_mem_write(g, addr + idx * 4, &orig, 4), 0);
-    if (bg_check(b, err, sizeof err)) fail_msg("after restoring: %s", err);
 }
 
 /* Runs one background kernel with callbacks the test owns (the way the
@@ -128,7 +103,7 @@ static void run_kernel(const char *name, const char *size, bool is_int) {
            st.avg_load_latency, 100 * st.l2_hit_rate, st.dram_gbps, 100 * st.dram_util);
     assert_int_equal(st.mem_requests, st.mem_responses); /* no request lost or duplicated */
     if (!strcmp(size, "test")) assert_int_equal(peak, c.max_threads_per_core); /* fills a core */
-    corrupt_and_check(b, g, is_int);
+    tb_bg_corrupt_and_check(b, g, is_int);
     bg_free(b);
     gpu_free(g);
 }

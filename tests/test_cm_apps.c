@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cm/cm_sys.h"
+#include "bg_tb.h"
 #include "fg_tb.h"
 #include "simt/gpu.h"
 #include "work/bg_kernels.h"
@@ -20,7 +21,7 @@
 static const struct {
     const char *name;
     bool is_int;
-} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"mum", true}, {"iix", true}, {"sssp", true}};
+} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"pvc", true}, {"mum", true}, {"iix", true}, {"sssp", true}};
 #define NAPPS (sizeof APPS / sizeof APPS[0])
 
 static char kdir[512];
@@ -40,31 +41,6 @@ static gpu_t *mk_gpu(void) {
     return g;
 }
 
-/* One element of the output changed: bg_check must fail naming it; restored, it passes. */
-static void corrupt_and_check(bg_run *b, gpu_t *g, bool is_int) {
-    char err[512];
-    uint64_t bytes, addr = bg_output(b, &bytes);
-    assert_true(addr != 0 && bytes >= 8);
-    const uint64_t idx = bytes / 4 / 2 + 3;
-    uint32_t orig, bad;
-    assert_int_equal(gpu_mem_read(g, addr + idx * 4, &orig, 4), 0);
-    if (is_int) bad = orig + 1;
-    else {
-        float f;
-        memcpy(&f, &orig, 4);
-        f = f * 1.001f + 0.01f;
-        memcpy(&bad, &f, 4);
-    }
-    assert_int_equal(gpu_mem_write(g, addr + idx * 4, &bad, 4), 0);
-    assert_int_equal(bg_check(b, err, sizeof err), -1);
-    char want[32];
-    snprintf(want, sizeof want, "[%llu]", (unsigned long long)idx);
-    if (!strstr(err, want)) fail_msg("corrupted element %s not named in: %s", want, err);
-    printf("#   corrupted element caught: %s\n", err);
-    assert_int_equal(gpu_mem_write(g, addr + idx * 4, &orig, 4), 0);
-    if (bg_check(b, err, sizeof err)) fail_msg("after restoring: %s", err);
-}
-
 static void run_app(const char *name, const char *size, bool is_int, unsigned limit) {
     gpu_t *g = mk_gpu();
     char err[512];
@@ -74,13 +50,13 @@ static void run_app(const char *name, const char *size, bool is_int, unsigned li
         for (unsigned i = 0; i < 64; i++) gpu_set_active_warp_limit(g, i, limit);
     for (int run = 0; run < 2; run++) {
         const double t0 = fg_now(FG_CLOCK_CPU);
-        const uint64_t cyc = bg_run_alone(g, b, 50000000ull, err, sizeof err);
+        const uint64_t cyc = bg_run_alone(g, b, limit ? 2000000ull : 50000000ull, err, sizeof err);
         if (!cyc) fail_msg("%s %s run %d: %s", name, size, run, err);
         if (bg_check(b, err, sizeof err)) fail_msg("%s %s run %d: %s", name, size, run, err);
         printf("# %s %s%s run %d: %s; %u regs/thread, %llu cycles, %u launches, %.2f s cpu\n", name, size,
                limit ? " (limit 1)" : "", run, bg_describe(b), bg_regs_per_thread(b), (unsigned long long)cyc,
                bg_launches(b), fg_now(FG_CLOCK_CPU) - t0);
-        if (run == 0 && !limit) corrupt_and_check(b, g, is_int);
+        if (run == 0 && !limit) tb_bg_corrupt_and_check(b, g, is_int);
         if (limit) break;
     }
     bg_free(b);

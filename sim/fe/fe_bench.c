@@ -264,7 +264,7 @@ static int blackscholes_check(fb_ctx *c) {
  * kept as float. */
 #define HS_ITER 2 /* Rodinia's run: pyramid height 2, 2 iterations: one launch */
 
-static void hs_params(unsigned n, fe_hs_args *a) {
+void fe_hs_params(unsigned n, int pyramid, fe_hs_args *a) {
     const double t_chip = 0.0005, chip = 0.016, spec_heat = 1.75e6, k_si = 100, factor = 0.5, max_pd = 3.0e6,
                  precision = 0.001;
     double gh = chip / n, gw = chip / n;
@@ -275,8 +275,8 @@ static void hs_params(unsigned n, fe_hs_args *a) {
     a->step = (float)(precision / (max_pd / (factor * t_chip * spec_heat)));
     a->amb = 80.0f;
     a->n = (int32_t)n;
-    a->iterations = HS_ITER;
-    a->border = HS_ITER; /* pyramid_height * EXPAND_RATE / 2 */
+    a->iterations = pyramid;
+    a->border = pyramid; /* pyramid_height * EXPAND_RATE / 2 */
 }
 
 static int hotspot_setup(fb_ctx *c) {
@@ -292,7 +292,7 @@ static int hotspot_setup(fb_ctx *c) {
         add_buf(c, false, "power", c->f[1], n * n * 4ull) || add_buf(c, true, "temp_out", c->f[2], n * n * 4ull))
         return -1;
     fe_hs_args a;
-    hs_params(n, &a);
+    fe_hs_params(n, HS_ITER, &a);
     a.temp_src = (uint32_t)c->in[0].dev;
     a.power = (uint32_t)c->in[1].dev;
     a.temp_dst = (uint32_t)c->out[0].dev;
@@ -308,7 +308,7 @@ static int hotspot_setup(fb_ctx *c) {
 static int hotspot_check(fb_ctx *c) {
     const int n = (int)c->size;
     fe_hs_args a;
-    hs_params(c->size, &a);
+    fe_hs_params(c->size, HS_ITER, &a);
     const float sdc = a.step / a.cap, rx_1 = 1.0f / a.rx, ry_1 = 1.0f / a.ry, rz_1 = 1.0f / a.rz;
     float *t = take(c, (size_t)n * n * 4), *u = take(c, (size_t)n * n * 4);
     if (!t || !u) { free(t); free(u); return -1; }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../sw/kernels/fe_args.h"
 #include "fe/fe_host.h"
 #include "simt/gpu.h"
 
@@ -25,6 +26,11 @@ extern const char *const fe_variant_names[FE_VARIANTS + 1]; /* baseline overlap_
 enum { FE_B_VECTORADD = 0, FE_B_MATRIXMUL, FE_B_HISTOGRAM64, FE_B_BLACKSCHOLES, FE_B_BFS, FE_B_HOTSPOT,
        FE_B_FIBLOOKUP, FE_BENCHES };
 extern const char *const fe_bench_names[FE_BENCHES + 1]; /* vectorAdd ... FIBLookup */
+/* Rodinia hotspot's constants for an n x n grid (hotspot.cu, computed in
+ * double as there, kept as float) and a pyramid of that height (iterations
+ * and border); the buffers are the caller's.  Also the CM machine's HOT
+ * (sim/work/cm_apps.c). */
+void fe_hs_params(unsigned n, int pyramid, fe_hs_args *a);
 /* Index of a benchmark name, or -1. */
 int fe_bench_find(const char *name);
 /* The F/E Table 3 size of each benchmark (vectorAdd: elements per vector;

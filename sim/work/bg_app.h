@@ -41,7 +41,6 @@ typedef struct {
 extern const bg_app *const bg_cm_apps[];
 
 /* ---- services of bg_kernels.c to the applications ---- */
-gpu_t *bg_app_gpu(bg_run *b);
 /* Grid, block and parameter block of kernel ki (2-D; z = 1). */
 void bg_app_shape(bg_run *b, unsigned ki, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint64_t param);
 /* Only the parameter block of kernel ki (e.g. once allocated by start). */

@@ -216,8 +216,6 @@ static int gen_inputs(bg_run *b) {
 }
 
 /* ------------------------------------------------- applications (bg_app.h) */
-gpu_t *bg_app_gpu(bg_run *b) { return b->g; }
-
 void bg_app_shape(bg_run *b, unsigned ki, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint64_t param) {
     if (ki >= BG_APP_KMAX) return;
     const uint32_t gr[3] = {gx, gy, 1}, bl[3] = {bx, by, 1};

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fe/fe_bench.h"
 #include "work/bg_app.h"
 #include "../sw/kernels/cm_args.h"
 #include "../sw/kernels/fe_args.h"
@@ -24,7 +25,7 @@
 /* ================================================================ HOT */
 /* Rodinia hotspot: calculate_temp (sw/kernels/fe_hotspot.c) launched
  * total / pyramid times, ping-ponging the temperature buffers, as Rodinia's
- * compute_tran_temp.  Constants: Rodinia's hotspot.cu. */
+ * compute_tran_temp.  Constants: Rodinia's hotspot.cu (fe_hs_params). */
 #define HOT_PYRAMID 2
 typedef struct {
     int n, total;            /* grid n x n, total iterations (a multiple of HOT_PYRAMID) */
@@ -33,21 +34,6 @@ typedef struct {
     int launch;              /* launches done in this run */
     bool alloc;
 } hot_st;
-
-static void hot_params(int n, fe_hs_args *a) {
-    const double t_chip = 0.0005, chip = 0.016, spec_heat = 1.75e6, k_si = 100, factor = 0.5, max_pd = 3.0e6,
-                 precision = 0.001;
-    const double gh = chip / n, gw = chip / n;
-    a->cap = (float)(factor * spec_heat * t_chip * gw * gh);
-    a->rx = (float)(gw / (2.0 * k_si * t_chip * gh));
-    a->ry = (float)(gh / (2.0 * k_si * t_chip * gw));
-    a->rz = (float)(t_chip / (k_si * gh * gw));
-    a->step = (float)(precision / (max_pd / (factor * t_chip * spec_heat)));
-    a->amb = 80.0f;
-    a->n = n;
-    a->iterations = HOT_PYRAMID;
-    a->border = HOT_PYRAMID; /* pyramid_height * EXPAND_RATE / 2 */
-}
 
 static void *hot_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     hot_st *s = calloc(1, sizeof *s);
@@ -74,7 +60,7 @@ static void *hot_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
 
 static int hot_param(bg_run *b, hot_st *s, char *err, size_t errlen) {
     fe_hs_args a;
-    hot_params(s->n, &a);
+    fe_hs_params((unsigned)s->n, HOT_PYRAMID, &a);
     a.power = (uint32_t)s->d_power;
     a.temp_src = (uint32_t)s->d_temp[s->launch & 1];
     a.temp_dst = (uint32_t)s->d_temp[(s->launch + 1) & 1];
@@ -115,7 +101,7 @@ static int hot_check(bg_run *b, void *st, char *err, size_t errlen) {
     const size_t nn = (size_t)n * n;
     if (!s->ref) {
         fe_hs_args a;
-        hot_params(n, &a);
+        fe_hs_params((unsigned)n, HOT_PYRAMID, &a);
         const float sdc = a.step / a.cap, rx_1 = 1.0f / a.rx, ry_1 = 1.0f / a.ry, rz_1 = 1.0f / a.rz;
         float *t = malloc(nn * 4), *u = malloc(nn * 4);
         if (!t || !u) {
@@ -197,17 +183,20 @@ static int blk_start(bg_run *b, void *st, char *err, size_t errlen) {
     }
     fe_bs_args a = {(uint32_t)s->d[0], (uint32_t)s->d[1], (uint32_t)s->d[2], (uint32_t)s->d[3],
                     (uint32_t)s->d[4], s->n, BLK_R, BLK_V};
-    float *zero = calloc(1, bytes);
-    int rc = !zero || bg_app_write(b, s->d[0], zero, bytes, err, errlen) ||
-             bg_app_write(b, s->d[1], zero, bytes, err, errlen);
+    float *zero = calloc(1, bytes); /* call and put zeroed: every run's check sees this run's prices */
+    if (!zero) {
+        snprintf(err, errlen, "bg_start blk: out of memory");
+        return -1;
+    }
+    int rc = bg_app_write(b, s->d[0], zero, bytes, err, errlen) || bg_app_write(b, s->d[1], zero, bytes, err, errlen);
     for (int i = 0; i < 3 && !rc; i++) rc = bg_app_write(b, s->d[2 + i], s->in + (size_t)i * s->n, bytes, err, errlen);
     rc = rc || bg_app_write(b, s->param, &a, sizeof a, err, errlen);
-    if (!zero) snprintf(err, errlen, "bg_start blk: out of memory");
     free(zero);
     return rc ? -1 : 0;
 }
 
-static int blk_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+/* next() of the applications of one launch */
+static int one_launch(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
     (void)b, (void)st, (void)ki, (void)err, (void)errlen;
     return BG_APP_DONE;
 }
@@ -237,7 +226,7 @@ static void blk_destroy(void *st) {
     free(s->in), free(s);
 }
 
-static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, blk_next,
+static const bg_app app_blk = {"blk", "cm_blk", {"fe_blackscholes", NULL}, blk_create, blk_start, one_launch,
                                blk_check, blk_destroy};
 
 /* ================================================================ MUM */
@@ -402,11 +391,6 @@ static int mum_start(bg_run *b, void *st, char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-static int mum_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
-    (void)b, (void)st, (void)ki, (void)err, (void)errlen;
-    return BG_APP_DONE;
-}
-
 static int mum_check(bg_run *b, void *st, char *err, size_t errlen) {
     mum_st *s = st;
     if (!s->ref_out) {
@@ -439,7 +423,7 @@ static void mum_destroy(void *st) {
     free(s->ref), free(s->queries), free(s->nodes), free(s->ref_out), free(s);
 }
 
-static const bg_app app_mum = {"mum", "cm_mum", {"cm_mum", NULL}, mum_create, mum_start, mum_next, mum_check,
+static const bg_app app_mum = {"mum", "cm_mum", {"cm_mum", NULL}, mum_create, mum_start, one_launch, mum_check,
                                mum_destroy};
 
 /* ================================================================ IIX */
@@ -468,7 +452,7 @@ static void *iix_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
     iix_st *s = calloc(1, sizeof *s);
     if (!s) OOM("iix");
     s->nd = paper ? 28 * 1536 : 512; /* one document per thread slot of the CM GPU */
-    s->len = s->stride = paper ? 512 : 256;
+    s->len = s->stride = 256;
     const size_t maxl = (size_t)s->nd * (size_t)(s->len / 30 + 1);
     s->docs = malloc((size_t)s->nd * s->stride);
     s->counts = calloc((size_t)s->nd, 4);
@@ -840,5 +824,93 @@ static void sssp_destroy(void *st) {
 static const bg_app app_sssp = {"sssp", "cm_sssp", {"cm_sssp", NULL}, sssp_create, sssp_start, sssp_next,
                                 sssp_check, sssp_destroy};
 
+/* ================================================================ PVC */
+/* Mars PageViewCount over a generated web log: records `GET /URL HTTP/1.1
+ * a.b.c.d\n` with URL `siteK/pageJ.html`, K uniform below 256 and J the
+ * smaller of two uniform draws below 1024 (some pages popular), client
+ * addresses uniform.  The reference counts the generator's URLs per bucket
+ * (FNV-1a of the URL, as the kernel), independent of the kernel's parser. */
+typedef struct {
+    int n;
+    size_t bytes;
+    uint8_t *log;
+    int32_t *off, *ref;
+    uint64_t d_log, d_off, d_table, param;
+    bool alloc;
+} pvc_st;
+
+static void *pvc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    pvc_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("pvc");
+    s->n = paper ? 1 << 19 : 1 << 13;
+    s->off = malloc(((size_t)s->n + 1) * 4);
+    s->ref = calloc(CM_PVC_BUCKETS, 4);
+    s->log = malloc((size_t)s->n * 64);
+    if (!s->off || !s->ref || !s->log) {
+        free(s->off), free(s->ref), free(s->log), free(s);
+        OOM("pvc");
+    }
+    size_t p = 0;
+    for (int i = 0; i < s->n; i++) {
+        const unsigned k = (unsigned)fg_rng_below(r, 256), j1 = (unsigned)fg_rng_below(r, 1024),
+                       j2 = (unsigned)fg_rng_below(r, 1024);
+        char url[40];
+        const int ul = snprintf(url, sizeof url, "site%u/page%u.html", k, j1 < j2 ? j1 : j2);
+        s->off[i] = (int32_t)p;
+        p += (size_t)snprintf((char *)s->log + p, 64, "GET /%s HTTP/1.1 %u.%u.%u.%u\n", url,
+                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256),
+                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256));
+        /* the kernel hashes the URL field, "/" included */
+        uint32_t h = (CM_IIX_FNV_BASIS ^ (uint8_t)'/') * CM_IIX_FNV_PRIME;
+        for (int c = 0; c < ul; c++) h = (h ^ (uint8_t)url[c]) * CM_IIX_FNV_PRIME;
+        s->ref[h & (CM_PVC_BUCKETS - 1)]++;
+    }
+    s->off[s->n] = (int32_t)p;
+    s->bytes = p;
+    const uint32_t grid = paper ? 28 * 6 : 8; /* every thread slot of the CM GPU once (grid-stride loop) */
+    bg_app_shape(b, 0, grid, 1, CM_PVC_THREADS, 1, 0);
+    bg_app_describe(b, "pvc %d log records (%zu bytes), %d buckets, %u blocks of %d threads (grid-stride loop)", s->n,
+                    s->bytes, CM_PVC_BUCKETS, grid, CM_PVC_THREADS);
+    return s;
+}
+
+static int pvc_start(bg_run *b, void *st, char *err, size_t errlen) {
+    pvc_st *s = st;
+    const size_t tb = CM_PVC_BUCKETS * 4;
+    if (!s->alloc) {
+        if (!(s->d_log = bg_app_alloc(b, s->bytes, err, errlen)) ||
+            !(s->d_off = bg_app_alloc(b, ((uint64_t)s->n + 1) * 4, err, errlen)) ||
+            !(s->d_table = bg_app_alloc(b, tb, err, errlen)) || !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_output(b, s->d_table, tb);
+    }
+    cm_pvc_args a = {(uint32_t)s->d_log, (uint32_t)s->d_off, (uint32_t)s->d_table, s->n};
+    int32_t *zero = calloc(1, tb);
+    if (!zero) {
+        snprintf(err, errlen, "bg_start pvc: out of memory");
+        return -1;
+    }
+    const int rc = bg_app_write(b, s->d_log, s->log, s->bytes, err, errlen) ||
+                   bg_app_write(b, s->d_off, s->off, ((size_t)s->n + 1) * 4, err, errlen) ||
+                   bg_app_write(b, s->d_table, zero, tb, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+    free(zero);
+    return rc ? -1 : 0;
+}
+
+static int pvc_check(bg_run *b, void *st, char *err, size_t errlen) {
+    pvc_st *s = st;
+    return bg_app_cmp_i(b, "views", s->d_table, s->ref, CM_PVC_BUCKETS, err, errlen);
+}
+
+static void pvc_destroy(void *st) {
+    pvc_st *s = st;
+    free(s->log), free(s->off), free(s->ref), free(s);
+}
+
+static const bg_app app_pvc = {"pvc", "cm_pvc", {"cm_pvc", NULL}, pvc_create, pvc_start, one_launch, pvc_check,
+                               pvc_destroy};
+
 /* ================================================================ list */
-const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_mum, &app_iix, &app_sssp, NULL};
+const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_pvc, &app_mum, &app_iix, &app_sssp, NULL};

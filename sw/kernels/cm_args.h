@@ -61,4 +61,17 @@ typedef struct {
     int32_t n;
 } cm_sssp_args;
 
+/* PVC (Mars PageViewCount): web-log records, one per thread in a grid-stride
+ * loop; the map extracts the URL (the record's second field) and emits
+ * (URL, 1), reduced here by atomicAdd into a table of buckets indexed by the
+ * URL's FNV-1a hash (Mars groups by sorting, then sums). */
+#define CM_PVC_THREADS 256
+#define CM_PVC_BUCKETS 65536
+typedef struct {
+    uint32_t log;            /* uint8 text, records back to back, each ending in '\n' */
+    uint32_t offsets;        /* int32 [n + 1]: record starts (Mars's input index) */
+    uint32_t table;          /* int32 [CM_PVC_BUCKETS] views per bucket */
+    int32_t n;
+} cm_pvc_args;
+
 #endif
