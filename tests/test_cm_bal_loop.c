@@ -13,7 +13,8 @@
  *   - a whole short CM workload (H2 beside the triad, CM-BAL1) with the
  *     monitor in lockstep (verilated RTL vs C twin) runs without divergence,
  *     the limits moving and kernel boundaries seen;
- *   - DYNCTA's block limit holds the cores to one block;
+ *   - DYNCTA's block limit holds the cores to one block, and pausing stops
+ *     the warps of the blocks beyond the limit at once;
  *   - bad scheme names and values are refused with a message. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -209,6 +210,44 @@ static void test_dyncta_one_block(void **state) {
     assert_true(one <= 12 && one >= 4);
 }
 
+/* gpu_set_block_limit's pausing: with the paper-size triad (16 elements per
+ * thread, blocks that live long) every core holds 6 blocks of 8 warps; a
+ * limit of 1 block with pausing lets only the oldest block's warps issue from
+ * the next cycle, without pausing all 6 keep issuing until they end. */
+static unsigned issuing_after_limit(bool pause) {
+    cm_config c;
+    load(&c, NULL);
+    char err[600];
+    cm_gpu_work w = {"stream", "paper", kdir};
+    cm_sys *s = cm_new(&c, NULL, &w, 3, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    cm_gpu_on(s, true);
+    tick(s, 4000);
+    gpu_t *g = cm_gpu(s);
+    assert_int_equal(gpu_blocks_per_core(g), 6); /* 256 threads: 1536 / 256 */
+    unsigned most = 0;
+    for (unsigned i = 0; i < c.gpu.num_cores; i++) {
+        gpu_set_block_limit(g, i, 1, pause);
+        gpu_take_issued_warps(g, i);
+    }
+    tick(s, 1024);
+    for (unsigned i = 0; i < c.gpu.num_cores; i++) {
+        unsigned n = (unsigned)__builtin_popcountll(gpu_take_issued_warps(g, i));
+        if (n > most) most = n;
+    }
+    cm_free(s);
+    return most;
+}
+
+static void test_block_pause(void **state) {
+    (void)state;
+    unsigned paused = issuing_after_limit(true), running = issuing_after_limit(false);
+    printf("# block limit 1 on 6 resident blocks: at most %u warps of a core issue in the next 1024 cycles "
+           "with pausing, %u without\n", paused, running);
+    assert_true(paused <= 8);
+    assert_true(running > 24);
+}
+
 static void expect_refused2(const char *set, const char *set2, const char *what) {
     cm_config c;
     cm_config_default(&c);
@@ -274,6 +313,7 @@ int main(void) {
         cmocka_unit_test(test_cm_cpu_lowers_limits),
         cmocka_unit_test(test_lockstep_workload),
         cmocka_unit_test(test_dyncta_one_block),
+        cmocka_unit_test(test_block_pause),
         cmocka_unit_test(test_bad_config),
     };
     return tb_run_tests("cm_bal_loop", tests);

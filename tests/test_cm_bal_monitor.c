@@ -787,12 +787,19 @@ static void test_params(void **st) {
     (void)st;
     char err[1024] = "";
     cm_bal_monitor_params p = cm_bal_monitor_defaults(8, 28);
+    /* the CM machine's size is verilated (cm_bal_monitor_sys, mk/cm.mk) */
+    fg_block *b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_RTL, &p, err, sizeof err);
+    if (!b) fail_msg("%s", err);
+    fg_block_free(b);
+    p.th_q4 = 3; /* tH = 0.75: no configuration */
     assert_null(fg_block_new(&cm_bal_monitor_class, FG_IMPL_RTL, &p, err, sizeof err));
     assert_non_null(strstr(err, "P (asked 8, built 4)"));
-    assert_non_null(strstr(err, "P (asked 8, built 6)")); /* the second configuration is named too */
-    fg_block *b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err);
+    assert_non_null(strstr(err, "P (asked 8, built 6)")); /* every configuration is named */
+    assert_non_null(strstr(err, "TH_Q4 (asked 3, built 4)"));
+    b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err);
     assert_non_null(b);
     fg_block_free(b);
+    p.th_q4 = 4;
     p.levels[3] = 2; /* not increasing */
     assert_null(fg_block_new(&cm_bal_monitor_class, FG_IMPL_C, &p, err, sizeof err));
 }
