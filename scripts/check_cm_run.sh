@@ -57,7 +57,18 @@ check(lim[-1][0] < 48, f"cm_cpu: the limit came down beside H2 ({lim[-1][0]})")
 check(s["scheme"] == "static" and all(v["warp_limit"] == [6] * 28 for v in s["intervals"][1:]), "static 6 warps")
 print(f"ok   cm_run --scheme cm_cpu: limit {lim[0][0]:.0f} -> {lim[-1][0]:.0f}; --static-warps 6")
 PY
-for bad in "--scheme nonesuch" "--static-warps 0" "--static-warps 4 --scheme cm_cpu" "--set cmbal.t_high=0.3"; do
+# --after-window stop: the window's figures without finishing the run in progress (left unchecked, said)
+"$B/bin/cm_run" --mix H2 --gpu mm --gpu-size test --warmup 1000 --cycles 4096 --quiet --after-window stop \
+  --out "$out/stop.json" >/dev/null || { echo "FAIL cm_run --after-window stop exited $?"; exit 1; }
+/usr/bin/python3 - "$out/stop.json" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+if not (r["gpu_run_abandoned"] is True and r["gpu_runs_checked"] == 0 and r["gpu_cycles"] == 4096):
+    print("FAIL --after-window stop: the run in progress should be left unfinished and said so", r["gpu_runs_checked"])
+    sys.exit(1)
+print("ok   cm_run --after-window stop: the run in progress left unchecked, gpu_run_abandoned")
+PY
+for bad in "--after-window later" "--scheme nonesuch" "--static-warps 0" "--static-warps 4 --scheme cm_cpu" "--set cmbal.t_high=0.3"; do
   # shellcheck disable=SC2086
   if "$B/bin/cm_run" --gpu stream --gpu-size test --mix none --cycles 1024 --quiet $bad --out "$out/bad.json" \
       >/dev/null 2>"$out/err"; then echo "FAIL $bad accepted"; exit 1; fi

@@ -5,7 +5,8 @@
  *   cm_run [--config configs/cm.ini] [--set sec.key=val ...] [--mix H2|none]
  *          [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test]
  *          [--scheme baseline|static|cm_cpu|cm_bal1..4|dyncta] [--static-warps N]
- *          [--warmup N] [--instrs N] [--cycles N] [--seed N] [--out results/cm_run.json]
+ *          [--warmup N] [--instrs N] [--cycles N] [--seed N] [--after-window finish|stop]
+ *          [--out results/cm_run.json]
  *       one run: per-core CPU IPC, GPU IPC (total and per core), stallMC,
  *       stallnet and per-1024-cycle intervals (per-core CPU IPC, GPU IPC,
  *       stallMC, stallnet, each GPU core's stallGPU, warp limit and warps
@@ -28,8 +29,12 @@
  * kernel runs to completion and starts again for as long as the window
  * lasts, so CPU and GPU IPC are measured over the same cycles; after the
  * window the run in progress finishes (not measured) so that every GPU run is
- * checked against its host reference.  Without a CPU mix the GPU kernel runs
- * once to completion (or for --cycles). */
+ * checked against its host reference; --after-window stop leaves it
+ * unfinished and unchecked instead (`gpu_run_abandoned` in the JSON), so that
+ * an application whose run is longer than the window, or very slow under a
+ * low warp limit, costs only the window (its results are checked by
+ * test_cm_apps and by the runs completed inside windows).  Without a CPU mix
+ * the GPU kernel runs once to completion (or for --cycles). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +49,7 @@
 typedef struct {
     const char *config, *mix, *out, *gpu, *gpu_size, *scheme, *static_warps;
     uint64_t warmup, instrs, seed, cycles; /* cycles: a window of that many GPU cycles instead */
-    bool motivation, bench, quiet;
+    bool motivation, bench, quiet, stop_after; /* stop_after: --after-window stop */
     char kdir[512];
 } opts;
 
@@ -59,6 +64,7 @@ typedef struct {
     double gpu_core_ipc[CM_MAX_GPU], stall_gpu[CM_MAX_GPU]; /* per window cycle (stallGPU: 0 .. schedulers) */
     cm_totals t;
     unsigned ncpu, gpu_runs_checked;
+    bool gpu_run_abandoned; /* --after-window stop left a GPU run unfinished */
     unsigned n_iv;    /* intervals closed in the window (not the drain after it) */
     const char *gpu_desc;
     double wall, cpu; /* seconds of the measured part: wall clock, process CPU time */
@@ -115,8 +121,9 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
      * others; --bench measures speed only and leaves it unfinished */
     cm_gpu_on(s, false);
     const uint64_t drain0 = cm_cycle(s);
-    while (!o->bench && !cm_error(s) && cm_gpu_busy(s) && cm_cycle(s) - drain0 < 100000000) cm_tick(s);
-    if (!o->bench && !cm_error(s) && cm_gpu_busy(s)) {
+    const bool drain = !o->bench && !o->stop_after;
+    while (drain && !cm_error(s) && cm_gpu_busy(s) && cm_cycle(s) - drain0 < 100000000) cm_tick(s);
+    if (drain && !cm_error(s) && cm_gpu_busy(s)) {
         fprintf(stderr, "cm_run: the GPU run did not finish within 100 M cycles after the window\n");
         cm_free(s);
         return -1;
@@ -127,6 +134,7 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
         return -1;
     }
     r->gpu_runs_checked = cm_gpu_runs(s);
+    r->gpu_run_abandoned = !drain && cm_gpu_busy(s);
     r->gpu_desc = kernel ? cm_gpu_describe(s) : "none";
     *sys = s;
     return 0;
@@ -160,6 +168,7 @@ static cJSON *run_json(const cm_config *c, const result *r) {
                             r->t.stall_gpu ? (double)r->t.stall_pipe / (double)r->t.stall_gpu : 0);
     cJSON_AddNumberToObject(o, "gpu_runs_in_window", r->t.gpu_runs);
     cJSON_AddNumberToObject(o, "gpu_runs_checked", r->gpu_runs_checked);
+    cJSON_AddBoolToObject(o, "gpu_run_abandoned", r->gpu_run_abandoned);
     cJSON_AddNumberToObject(o, "cpu_requests", (double)r->t.cpu_requests);
     cJSON_AddNumberToObject(o, "gpu_requests", (double)r->t.gpu_requests);
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
@@ -236,7 +245,7 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
 }
 
 int main(int argc, char **argv) {
-    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, ""};
+    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, ""};
     const char *bd = getenv("BUILD");
     snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
     fg_config *cf = fg_config_new();
@@ -259,13 +268,21 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--motivation")) o.motivation = true;
         else if (!strcmp(a, "--bench")) o.bench = true;
         else if (!strcmp(a, "--quiet")) o.quiet = true;
+        else if (!strcmp(a, "--after-window") && v) {
+            if (strcmp(v, "finish") && strcmp(v, "stop")) {
+                fprintf(stderr, "cm_run: --after-window '%s': expected finish or stop\n", v);
+                return 2;
+            }
+            o.stop_after = !strcmp(argv[++i], "stop");
+        }
         else {
             fprintf(stderr,
                     "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2|none]\n"
                     "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
                     "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
                     "              [--static-warps N]\n"
-                    "              [--instrs N] [--cycles N] [--seed N] [--out F] [--motivation | --bench]\n");
+                    "              [--instrs N] [--cycles N] [--seed N] [--after-window finish|stop] [--out F]\n"
+                    "              [--motivation | --bench]\n");
             return 2;
         }
     }
