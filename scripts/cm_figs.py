@@ -181,7 +181,7 @@ def merge_figs(pts):
         labels += [k for k in w if k not in labels]
     if BASELINE not in labels:
         raise CmError("no baseline points: every scheme is relative to the baseline")
-    wl, rows = [], []
+    wl = []
     for (mix, gpu), w in sorted(work.items(), key=workload_order):
         if mix not in mix_alone:
             raise CmError(f"no run of mix {mix} alone (needed for WS_CPU)")
@@ -204,7 +204,6 @@ def merge_figs(pts):
             v["cpu_rel"] = v["ws"] / b["ws"]
             v["oss_rel"] = [oss(v["ws_norm"], v["su"], al) / oss(b["ws_norm"], b["su"], al) for al in ALPHAS]
         wl.append({"mix": mix, "gpu": gpu, "type": f"{gpu_type(gpu)}/{cpu_type(mix)}", "schemes": per, "points": w})
-        rows.append(per)
     out = {}
     for lab in labels:
         if lab == BASELINE:
@@ -216,6 +215,7 @@ def merge_figs(pts):
              "cpu_ws_speedup": hmean(w["schemes"][lab]["cpu_rel"] for w in wl),
              "oss": [hmean(w["schemes"][lab]["oss_rel"][i] for w in wl) for i in range(len(ALPHAS))],
              "per_type": {}, "blocks": union_blocks(w["points"][lab] for w in wl),
+             # tH / tL: the point's overrides, else configs/cm.ini's [cmbal] defaults (the paper's)
              "thresholds": sorted({(float(o.get("cmbal.t_high", 1)), float(o.get("cmbal.t_low", 0.25)))
                                    for o in (w["points"][lab]["point"]["overrides"] for w in wl)})}
         for t in TYPES:
