@@ -47,6 +47,9 @@ refused "--lat '3x'"                $P/cpu_char --lat 3x --out "$out"
 refused "--intervals '0x'"          $P/cm_demo --intervals 0x
 refused "--events '1e3'"            $P/sim_speed --events 1e3 --out "$out"
 refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vec_add.elf" --max-seconds 1h
+refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --grid 4,010
+refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --block 1e3
+refused "--after-window 'later'"    $P/cm_run --after-window later --out "$out"
 refused "VALUE 'hello': $W"         $P/fg_host tcp:127.0.0.1:9 write 0x18 hello
 refused "ADDR '0x18z'"              $P/fg_host tcp:127.0.0.1:9 read 0x18z
 refused "N 0: outside"                  $P/fg_host tcp:127.0.0.1:9 read 0x18 0

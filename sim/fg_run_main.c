@@ -156,19 +156,23 @@ static int parse_value(int t, const char *s, uint32_t *bits) {
 }
 
 /* "X[,Y[,Z]]" or "XxYxZ", each in [1, 2^31) */
+/* X[,Y[,Z]] (or X[xY[xZ]]), each read by the one number reader (decimal or
+ * 0x hex, no leading zero), 1 .. 2^31-1. */
 static int parse_dims(const char *s, uint32_t d[3]) {
     d[0] = d[1] = d[2] = 1;
     const char *p = s;
     for (int i = 0; i < 3; i++) {
-        char *end;
-        if (*p < '0' || *p > '9') return -1;
-        errno = 0;
-        unsigned long v = strtoul(p, &end, 10);
-        if (errno || v == 0 || v >= (1ul << 31)) return -1;
+        size_t n = 0; /* up to ',' or 'x', but the x of a 0x prefix */
+        while (p[n] && p[n] != ',' && !(p[n] == 'x' && !(n == 1 && p[0] == '0'))) n++;
+        char part[32];
+        uint64_t v;
+        if (n == 0 || n >= sizeof part) return -1;
+        memcpy(part, p, n);
+        part[n] = 0;
+        if (parse_u64(part, (1ul << 31) - 1, &v) || v == 0) return -1;
         d[i] = (uint32_t)v;
-        if (!*end) return 0;
-        if (*end != ',' && *end != 'x') return -1;
-        p = end + 1;
+        if (!p[n]) return 0;
+        p += n + 1;
     }
     return -1;
 }
@@ -699,7 +703,7 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
         else if (!strcmp(o, "--set")) sets[ns++] = v;
         else if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
             if (parse_dims(v, o[2] == 'g' ? grid : block))
-                return die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1", o, v);
+                return die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)", o, v);
         } else if (!strcmp(o, "--shmem")) {
             if (parse_u64(v, UINT32_MAX, &shmem)) return die(2, "--shmem %s: expected a byte count", v);
         } else if (!strcmp(o, "--max-cycles")) {
