@@ -50,6 +50,7 @@ refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vec_add.elf" --max
 refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --grid 4,010
 refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --block 1e3
 refused "--after-window 'later'"    $P/cm_run --after-window later --out "$out"
+refused "reads no key t_hgh in [cmbal]" scripts/cm_point.py --set run.mix=H2 --set cmbal.t_hgh=1 --check-config
 refused "VALUE 'hello': $W"         $P/fg_host tcp:127.0.0.1:9 write 0x18 hello
 refused "ADDR '0x18z'"              $P/fg_host tcp:127.0.0.1:9 read 0x18z
 refused "N 0: outside"                  $P/fg_host tcp:127.0.0.1:9 read 0x18 0

@@ -10,6 +10,9 @@ Figs. 8, 16-19; docs/SWEEPS.md "What an experiment program provides").
         the figures; default the [cmbal] scheme, static<N> for static TLP).
         Every other override goes to cm_run as --set.  The point file is
         cm_run's JSON plus "point": what was run.
+    cm_point.py [--kind K] [--config F] [--set s.k=v ...] --check-config
+        the same point's configuration checked by cm_run --check-config,
+        nothing run (scripts/sweep.py does this for every point first)
     cm_point.py --kind figs|tlp|double --merge LIST --out RESULT.json
         the experiment's result from its points: scripts/cm_figs.py's merges.
 
@@ -35,13 +38,14 @@ class CmError(Exception):
 
 
 def parse_args(argv):
-    a = {"kind": "figs", "config": "configs/cm.ini", "sets": [], "point": False, "out": None, "merge": None}
+    a = {"kind": "figs", "config": "configs/cm.ini", "sets": [], "point": False, "out": None, "merge": None,
+         "check": False}
     i = 0
     while i < len(argv):
         k = argv[i]
         v = argv[i + 1] if i + 1 < len(argv) else None
-        if k == "--point":
-            a["point"] = True
+        if k in ("--point", "--check-config"):
+            a["point" if k == "--point" else "check"] = True
             i += 1
             continue
         if k in ("--kind", "--config", "--out", "--merge", "--set") and v is not None:
@@ -126,6 +130,9 @@ def main(argv):
             sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
             import cm_figs
             return cm_figs.merge_to(a["kind"], a["merge"], a["out"])
+        if a["check"]:  # scripts/sweep.py, before any point runs: cm_run checks the point's configuration
+            argv, _ = point_command(a, os.environ.get("BUILD") or "build")
+            return subprocess.run(argv + ["--check-config"], cwd=ROOT).returncode
         if a["point"]:
             return cmd_point(a)
         raise CmError("expected --point or --merge LIST")

@@ -16,6 +16,9 @@
  *   cm_run --motivation [--mix H2] [--gpu stream] [--out results/cm_motivation.json] ...
  *       CM Sec. 3: the mix alone and beside the GPU kernel; per-core IPCs, the
  *       weighted speedup (CM Sec. 5) and cpu_slowdown = cores / weighted speedup
+ *   cm_run ... --check-config
+ *       loads and checks the configuration, overrides and options, runs
+ *       nothing, writes nothing (scripts/sweep.py, before any point runs)
  *   cm_run --bench
  *       simulated cycles per wall second of the whole machine: H2 beside the
  *       STREAM kernel, 300k GPU cycles after a 20k-instruction warm-up (the
@@ -50,6 +53,7 @@ typedef struct {
     const char *config, *mix, *out, *gpu, *gpu_size, *scheme, *static_warps;
     uint64_t warmup, instrs, seed, cycles; /* cycles: a window of that many GPU cycles instead */
     bool motivation, bench, quiet, stop_after; /* stop_after: --after-window stop */
+    bool check_only;                            /* --check-config: load and check, run nothing */
     char kdir[512];
 } opts;
 
@@ -245,7 +249,7 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
 }
 
 int main(int argc, char **argv) {
-    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, ""};
+    opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, false, ""};
     const char *bd = getenv("BUILD");
     snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
     fg_config *cf = fg_config_new();
@@ -268,6 +272,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--motivation")) o.motivation = true;
         else if (!strcmp(a, "--bench")) o.bench = true;
         else if (!strcmp(a, "--quiet")) o.quiet = true;
+        else if (!strcmp(a, "--check-config")) o.check_only = true;
         else if (!strcmp(a, "--after-window") && v) {
             if (strcmp(v, "finish") && strcmp(v, "stop")) {
                 fprintf(stderr, "cm_run: --after-window '%s': expected finish or stop\n", v);
@@ -282,7 +287,7 @@ int main(int argc, char **argv) {
                     "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
                     "              [--static-warps N]\n"
                     "              [--instrs N] [--cycles N] [--seed N] [--after-window finish|stop] [--out F]\n"
-                    "              [--motivation | --bench]\n");
+                    "              [--motivation | --bench] [--check-config]\n");
             return 2;
         }
     }
@@ -318,6 +323,7 @@ int main(int argc, char **argv) {
                                                      : "nothing to run: --mix none and --gpu none");
         return 2;
     }
+    if (o.check_only) return 0; /* the sweep runner's check of every point before any runs */
     if (o.bench) { /* the whole machine, H2 beside the STREAM kernel, after a warm-up */
         mix = cpu_mix_find("H2");
         kernel = "stream";
