@@ -19,9 +19,9 @@ Metrics (CM Sec. 5):
            that it is on SU_GPU's scale in OSS (the paper's OSS adds the two;
            its WS of 14 cores would otherwise outweigh SU at every alpha < 1).
   SU_GPU = GPU IPC beside the CPU mix / GPU IPC of the application alone
-           (the baseline scheduler, 48 warps, no CPU traffic), both over a
-           window in which the application restarts whenever it ends (a
-           window of GPU cycles alone, as long as the windows beside the CPUs).
+           (the baseline scheduler, 48 warps, no CPU traffic), both over the
+           same GPU cycles from the application's start: the alone run's
+           first intervals, as many as the window beside the CPUs lasted.
   OSS(alpha) = (1 - alpha) WS_CPU/n + alpha SU_GPU.
   A scheme's speedup is the harmonic mean over workloads of its value divided
   by the baseline's on the same workload (CM Figs. 16, 17, 19: "normalized to
@@ -138,15 +138,32 @@ def mean_warp_limit(d):
     return sum(lim) / len(lim) if lim else None
 
 
+def alone_ipc(p, cycles):
+    """SU_GPU's denominator: the application alone over the same GPU cycles as
+    the window beside the CPUs, i.e. its first floor(cycles / interval)
+    intervals (the GPU starts at the window's start in both runs; an
+    application's IPC changes over its run, so a longer or shorter alone window
+    would weigh other phases).  A point without intervals (a hand-made test
+    point) is taken whole.  (IPC, cycles it covers)."""
+    iv, ivl = p.get("intervals", []), p.get("interval", 1024)
+    if not iv:
+        return p["run"]["gpu_ipc"], p["run"]["gpu_cycles"]
+    n = max(1, cycles // ivl)
+    if n > len(iv):
+        raise CmError(f"{p['point']['gpu']} alone ran {len(iv)} intervals of {ivl} cycles, a window beside the "
+                      f"CPUs lasted {cycles} cycles: lengthen the alone point's run.cycles")
+    return sum(v["gpu_ipc"] for v in iv[:n]) / n, n * ivl
+
+
 def split_points(pts):
-    """(mix alone: core IPCs, GPU alone: IPC, workloads: {(mix, gpu): {label: point}})."""
+    """(mix alone: core IPCs, GPU alone: its point, workloads: {(mix, gpu): {label: point}})."""
     mix_alone, gpu_alone, work = {}, {}, {}
     for p in pts:
         d = p["point"]
         if d["gpu"] == "none":
             mix_alone[d["mix"]] = p["run"]["core_ipc"]
         elif d["mix"] == "none":
-            gpu_alone[d["gpu"]] = p["run"]["gpu_ipc"]
+            gpu_alone[d["gpu"]] = p
         else:
             w = work.setdefault((d["mix"], d["gpu"]), {})
             if d["label"] in w:
@@ -194,7 +211,9 @@ def merge_figs(pts):
         for lab, p in w.items():
             r = p["run"]
             ws = weighted_speedup(r["core_ipc"], mix_alone[mix])
-            per[lab] = {"ws": ws, "ws_norm": ws / n, "su": gpu_speedup(r["gpu_ipc"], gpu_alone[gpu]),
+            ga, ga_cycles = alone_ipc(gpu_alone[gpu], r["gpu_cycles"])
+            per[lab] = {"ws": ws, "ws_norm": ws / n, "su": gpu_speedup(r["gpu_ipc"], ga), "gpu_ipc_alone": ga,
+                        "alone_cycles": ga_cycles,
                         "gpu_ipc": r["gpu_ipc"], "cpu_ipc_sum": r["ipc_sum"], "stall_mc": r["stall_mc_per_cycle"],
                         "stall_net": r["stall_net_per_cycle"], "stall_gpu_per_instr": stall_gpu_per_instr(r),
                         "mean_warp_limit": mean_warp_limit(p), "gpu_cycles": r["gpu_cycles"]}
@@ -242,7 +261,8 @@ def merge_figs(pts):
             "window": [{"warmup_instrs": a, "instrs": b} for a, b in win],
             "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "alphas": ALPHAS, "types": [t for t in TYPES if any(w["type"] == t for w in wl)],
             "paper": PAPER, "schemes": out, "workloads": wl,
-            "alone": {"mix_core_ipc": mix_alone, "gpu_ipc": gpu_alone}}
+            "alone": {"mix_core_ipc": mix_alone,
+                      "gpu_ipc_whole_run": {g: p["run"]["gpu_ipc"] for g, p in gpu_alone.items()}}}
 
 
 def classify(ipc):

@@ -6,7 +6,8 @@ Figs. 8, 16-19; docs/SWEEPS.md "What an experiment program provides").
         one point: build/bin/cm_run ($BUILD) with the point's overrides.
         `run.*` keys are this program's: run.mix, run.gpu (cm_run --mix,
         --gpu; none: not run), run.warmup, run.instrs, run.cycles (the
-        window), run.gpu_size (paper | test), run.label (the scheme's name in
+        window), run.gpu_size (paper | test), run.after_window (finish | stop:
+        cm_run --after-window), run.label (the scheme's name in
         the figures; default the [cmbal] scheme, static<N> for static TLP).
         Every other override goes to cm_run as --set.  The point file is
         cm_run's JSON plus "point": what was run.
@@ -30,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINE = "baseline"
 KINDS = ("figs", "tlp", "double")
 RUN_KEYS = {"mix": "none", "gpu": "none", "warmup": "20000", "instrs": "10000", "cycles": "", "gpu_size": "paper",
-            "label": ""}
+            "after_window": "finish", "label": ""}
 
 
 class CmError(Exception):
@@ -83,10 +84,12 @@ def point_command(a, build):
     if run["mix"] == "none" and run["gpu"] == "none":
         raise CmError("nothing to run: run.mix and run.gpu are both none")
     argv = [os.path.join(build, "bin", "cm_run"), "--config", a["config"], "--mix", run["mix"], "--gpu", run["gpu"],
-            "--gpu-size", run["gpu_size"], "--warmup", run["warmup"], "--instrs", run["instrs"], "--quiet"]
+            "--gpu-size", run["gpu_size"], "--warmup", run["warmup"], "--instrs", run["instrs"],
+            "--after-window", run["after_window"], "--quiet"]
     if run["cycles"]:
         argv += ["--cycles", run["cycles"]]
-    desc = {"mix": run["mix"], "gpu": run["gpu"], "warmup": int(run["warmup"]), "instrs": int(run["instrs"]),
+    desc = {"mix": run["mix"], "gpu": run["gpu"], "gpu_size": run["gpu_size"], "after_window": run["after_window"],
+            "warmup": int(run["warmup"]), "instrs": int(run["instrs"]),
             "label": run["label"] or default_label(over), "overrides": over}
     return argv + sets, desc
 

@@ -76,6 +76,17 @@ class Metrics(unittest.TestCase):
         with self.assertRaises(cf.CmError):
             cf.oss(0.5, 0.8, 1.5)
 
+    def test_alone_ipc_window(self):
+        # the alone run's first floor(window / 1024) intervals: (10 + 20) / 2 over a 2.5-interval window
+        iv = [{"gpu_ipc": x} for x in (10.0, 20.0, 60.0)]
+        p = point("none", "bp", "baseline", gpu_ipc=30.0, intervals=iv)
+        self.assertEqual(cf.alone_ipc(p, 2560), (15.0, 2048))
+        self.assertEqual(cf.alone_ipc(p, 3072), (30.0, 3072))
+        with self.assertRaises(cf.CmError):  # a window longer than the alone run
+            cf.alone_ipc(p, 4096)
+        # no intervals (a hand-made point): the whole run
+        self.assertEqual(cf.alone_ipc(point("none", "bp", "baseline", gpu_ipc=7.0), 5000), (7.0, 1000))
+
 
 class Merges(unittest.TestCase):
     def test_merge_figs(self):
