@@ -63,12 +63,34 @@ static double now_s(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The memory partitions' counters summed (mem_stats), to take their change
+ * over the window: whether the DRAM channels or the networks limit. */
+typedef struct {
+    uint64_t l2_hits, l2_misses, dram_busy, dram_cycles, stall_mc, stall_net;
+} mem_sum;
+
+static mem_sum mem_snapshot(const mem_system *m) {
+    mem_sum t = {0};
+    for (unsigned p = 0; p < mem_partitions(m); p++) {
+        mem_stats st;
+        mem_get_stats(m, p, &st);
+        t.l2_hits += st.l2_hits;
+        t.l2_misses += st.l2_misses;
+        t.dram_busy += st.dram_bus_busy;
+        t.dram_cycles += st.dram_cycles;
+        t.stall_mc += st.stall_mc;
+        t.stall_net += st.stall_net;
+    }
+    return t;
+}
+
 typedef struct {
     double ipc[CM_MAX_CPU], mpki[CM_MAX_CPU], miss_ns[CM_MAX_CPU];
     double gpu_core_ipc[CM_MAX_GPU], stall_gpu[CM_MAX_GPU]; /* per window cycle (stallGPU: 0 .. schedulers) */
     cm_totals t;
     unsigned ncpu, gpu_runs_checked;
     bool gpu_run_abandoned; /* --after-window stop left a GPU run unfinished */
+    mem_sum mem;            /* the memory partitions over the window */
     unsigned n_iv;    /* intervals closed in the window (not the drain after it) */
     const char *gpu_desc;
     double wall, cpu; /* seconds of the measured part: wall clock, process CPU time */
@@ -92,6 +114,7 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     cm_reset_stats(s);
     double t0 = now_s(), c0 = (double)clock() / CLOCKS_PER_SEC; /* the measured part only */
     cm_gpu_on(s, kernel != NULL);
+    const mem_sum m0 = mem_snapshot(cm_mem(s));
     const uint64_t start = cm_cycle(s);
     const unsigned runs0 = cm_gpu_runs(s);
     for (;;) {
@@ -108,6 +131,9 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     r->wall = now_s() - t0;
     r->cpu = (double)clock() / CLOCKS_PER_SEC - c0;
     cm_get_totals(s, &r->t);
+    const mem_sum m1 = mem_snapshot(cm_mem(s));
+    r->mem = (mem_sum){m1.l2_hits - m0.l2_hits, m1.l2_misses - m0.l2_misses, m1.dram_busy - m0.dram_busy,
+                       m1.dram_cycles - m0.dram_cycles, m1.stall_mc - m0.stall_mc, m1.stall_net - m0.stall_net};
     r->n_iv = cm_intervals(s);
     r->ncpu = cm_cpu_cores(s);
     for (unsigned i = 0; i < r->ncpu; i++) {
@@ -175,6 +201,16 @@ static cJSON *run_json(const cm_config *c, const result *r) {
     cJSON_AddBoolToObject(o, "gpu_run_abandoned", r->gpu_run_abandoned);
     cJSON_AddNumberToObject(o, "cpu_requests", (double)r->t.cpu_requests);
     cJSON_AddNumberToObject(o, "gpu_requests", (double)r->t.gpu_requests);
+    /* where the traffic goes: L2 hits travel only the networks, misses also
+     * the DRAM channel (docs/RESULTS.md "stallMC") */
+    cJSON *mo = cJSON_AddObjectToObject(o, "memory");
+    const mem_sum *ms = &r->mem;
+    cJSON_AddNumberToObject(mo, "l2_accesses", (double)(ms->l2_hits + ms->l2_misses));
+    cJSON_AddNumberToObject(mo, "l2_hit_rate",
+                            ms->l2_hits + ms->l2_misses ? (double)ms->l2_hits / (double)(ms->l2_hits + ms->l2_misses) : 0);
+    cJSON_AddNumberToObject(mo, "dram_bus_util", ms->dram_cycles ? (double)ms->dram_busy / (double)ms->dram_cycles : 0);
+    cJSON_AddNumberToObject(mo, "stall_mc_cycles", (double)ms->stall_mc);
+    cJSON_AddNumberToObject(mo, "stall_net_cycles", (double)ms->stall_net);
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
     return o;
