@@ -368,7 +368,7 @@ def merge_double(pts):
             by.setdefault(p["point"]["instrs"], []).append(p)
     if len(by) != 2:
         raise CmError(f"the doubling check needs CPU windows of two sizes, got {sorted(by)}")
-    # the GPU alone runs (to completion) do not depend on the CPU window: both windows use them
+    # the GPU alone runs (longer than either window) do not depend on the CPU window: both use them
     ga = [p for p in pts if p["point"]["mix"] == "none"]
     res = {}
     for n, ps in sorted(by.items()):
