@@ -475,9 +475,10 @@ static void test_timing_load_chain(void **state) {
 
 /* GTO + priority: a high-priority warp is not slowed by older warps; a
  * normal-priority one is. Active-warp limit: 1 warp cannot hide latency. */
-static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time) {
+static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time, unsigned sched) {
     gpu_config c = small_cfg(1);
     c.schedulers_per_core = 1;
+    c.warp_scheduler = sched;
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "t_isa", "t_spin");
     if (limit) gpu_set_active_warp_limit(g, 0, limit);
@@ -504,14 +505,22 @@ static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time) {
 static void test_gto_priority_limit(void **state) {
     (void)state;
     uint64_t bg_hi, bg_lo, bg_l1, bg_free;
-    uint64_t hi = spin_mix(1, 0, &bg_hi), lo = spin_mix(0, 0, &bg_lo);
-    spin_mix(1, 1, &bg_l1);
-    spin_mix(1, 0, &bg_free);
+    uint64_t hi = spin_mix(1, 0, &bg_hi, GPU_SCHED_GTO), lo = spin_mix(0, 0, &bg_lo, GPU_SCHED_GTO);
+    spin_mix(1, 1, &bg_l1, GPU_SCHED_GTO);
+    spin_mix(1, 0, &bg_free, GPU_SCHED_GTO);
+    /* loose round-robin ([gpu] warp_scheduler = lrr): the young warp gets its
+     * turn among the 8 older ones at equal priority; priority still first */
+    uint64_t lrr_lo = spin_mix(0, 0, NULL, GPU_SCHED_LRR), lrr_hi = spin_mix(1, 0, NULL, GPU_SCHED_LRR);
     printf("# GTO: event warp (32 threads, 100 iterations) beside 8 older warps: %llu cycles at priority 1, "
            "%llu at priority 0\n", (unsigned long long)hi, (unsigned long long)lo);
     printf("# active-warp limit 1: background done at %llu vs %llu unlimited\n", (unsigned long long)bg_l1,
            (unsigned long long)bg_free);
+    printf("# LRR: the same event warp: %llu cycles at priority 1, %llu at priority 0\n",
+           (unsigned long long)lrr_hi, (unsigned long long)lrr_lo);
     assert_true(lo > 2 * hi);        /* GTO serves the older warps first at equal priority */
+    assert_true(2 * lrr_lo < lo);    /* LRR does not starve it */
+    assert_true(lrr_hi < lrr_lo);    /* and still serves the higher priority first */
+    assert_true(lrr_hi <= hi + hi / 4);
     assert_true(bg_l1 > bg_free + bg_free / 2); /* one active warp cannot hide ALU latency */
 }
 

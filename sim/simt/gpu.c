@@ -159,6 +159,8 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
         if (fg_config_u64(cfg, "gpu", key, 1, 10000, &v, err, errlen)) return -1;
         c->ii[k] = (unsigned)v;
     }
+    static const char *const sched_names[] = {"gto", "lrr", NULL};
+    if (fg_config_enum(cfg, "gpu", "warp_scheduler", sched_names, &c->warp_scheduler, err, errlen)) return -1;
     if (pre_config_load(c, cfg, err, errlen)) return -1;
     c->mem.core_mhz = c->clock_mhz; /* the memory system ticks at the core clock */
     return mem_config_load(&c->mem, cfg, err, errlen);

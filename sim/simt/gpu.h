@@ -24,6 +24,12 @@
 
 typedef struct gpu gpu_t;
 
+/* The warp schedulers' policy ([gpu] warp_scheduler): GTO (greedy then
+ * oldest, the papers' machines) or LRR (loose round-robin, GPGPU-Sim's lrr:
+ * the first ready warp after the last one issued, within the highest ready
+ * priority), a counterfactual for claims that rest on GTO's order. */
+enum { GPU_SCHED_GTO, GPU_SCHED_LRR };
+
 typedef struct {
     unsigned num_cores;          /* 16 */
     double clock_mhz;            /* 700 */
@@ -38,6 +44,7 @@ typedef struct {
     /* ... the SIMT model adds its own timing parameters (pipeline latencies,
      * i-buffer depth, MSHRs, ...) here, each read from [gpu] in the config */
     unsigned schedulers_per_core; /* 2 GTO warp schedulers */
+    unsigned warp_scheduler;     /* GPU_SCHED_GTO (default) or GPU_SCHED_LRR */
     unsigned ibuf_depth;         /* i-buffer entries per warp (2) */
     unsigned line_bytes;         /* cache line (128) */
     unsigned icache_bytes, icache_assoc; /* 16 KB, 4-way; misses are MEM_K_INST reads */

@@ -632,16 +632,33 @@ static void core_cycle(simt_core *c) {
         const rv_inst *bin = NULL;
         int bunit = 0;
         if (c->pause_lim < lim) lim = c->pause_lim;
-        for (unsigned i = 0; i < lim; i++) {
-            unsigned slot = c->order[i];
-            if (slot % k->schedulers_per_core != s) continue;
-            simt_warp *w = &c->w[slot];
-            const rv_inst *in;
-            int unit;
-            if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
-        }
-        /* greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         int li = c->last_issued[s];
+        if (k->warp_scheduler == GPU_SCHED_LRR) {
+            /* loose round-robin: from the slot after the last issued, the
+             * first ready warp of the highest ready priority */
+            uint64_t in_lim[(4096 / SIMT_LANES + 63) / 64] = {0}; /* max_threads_per_core <= 4096 */
+            for (unsigned i = 0; i < lim; i++) in_lim[c->order[i] >> 6] |= 1ull << (c->order[i] & 63);
+            for (unsigned j = 1; j <= c->nwarps; j++) {
+                unsigned slot = (unsigned)(li + (int)j) % c->nwarps;
+                if (slot % k->schedulers_per_core != s || !(in_lim[slot >> 6] >> (slot & 63) & 1)) continue;
+                simt_warp *w = &c->w[slot];
+                const rv_inst *in;
+                int unit;
+                if ((!best || w->priority > best->priority) && can_issue(c, w, &in, &unit)) {
+                    best = w; bin = in; bunit = unit;
+                }
+            }
+            li = -1; /* no greedy stay */
+        } else
+            for (unsigned i = 0; i < lim; i++) {
+                unsigned slot = c->order[i];
+                if (slot % k->schedulers_per_core != s) continue;
+                simt_warp *w = &c->w[slot];
+                const rv_inst *in;
+                int unit;
+                if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
+            }
+        /* GTO's greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         if (li >= 0 && (!best || (int)best->slot != li)) {
             simt_warp *w = &c->w[li];
             bool in_lim = false;
