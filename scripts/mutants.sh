@@ -18,6 +18,9 @@ MUTANTS=(
   "cmbal_part2_keep_ge|rtl/cm/cm_bal_decide.sv|s/p2_keep = \$signed(m_lok_q) > \$signed(DW'(m_cur_q));/p2_keep = \$signed(m_lok_q) >= \$signed(DW'(m_cur_q));/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
   "cmcpu_step_dn_at_fine|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
   "cmcpu_step_up_at_fine|rtl/cm/cm_cpu_central.sv|s/step_up = (l < FINEL)/step_up = (l <= FINEL)/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "cmcpu_th_plus_one|rtl/cm/cm_cpu_central.sv|s/TH_CNT = SW'(INTERVAL \* TH_Q4 \/ 4);/TH_CNT = SW'(INTERVAL * TH_Q4 \/ 4 + 1);/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "cmcpu_tl_plus_one|rtl/cm/cm_cpu_central.sv|s/TL_CNT = SW'(INTERVAL \* TL_Q4 \/ 4);/TL_CNT = SW'(INTERVAL * TL_Q4 \/ 4 + 1);/|test_cm_bal_monitor|FG_TEST=test_random_lockstep"
+  "ekt_top_entry_never_free|rtl/edge/edge_ekt.sv|s/for (int i = ENTRIES - 1; i >= 0; i--) if (!valid_q\[i\]) free_id_c/for (int i = ENTRIES - 2; i >= 0; i--) if (!valid_q[i]) free_id_c/|test_edge_ekt|FG_TEST=test_random_lockstep"
   "doorbell_range_le|rtl/edge/edge_doorbell.sv|s/(32'(id) < ENTRIES)/(32'(id) <= ENTRIES)/|test_edge_doorbell|FG_TEST=test_*random*"
   "fe_stale_function|rtl/fe/fe_trigger_check.sv|s/check(trig_i, mask_i, bits_i)/stale_check(bits_i)/; s/check(trig_i, mask_i, snoop_bits_i)/stale_check(snoop_bits_i)/; s/^  logic held_sat;/  function automatic logic stale_check(input logic [WORDS-1:0] b);\n    stale_check = (trig_i == fe_pkg::FE_TRIG_FULL) ? ((b \& mask_i) == mask_i) : (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b \& mask_i) == '0) : 1'b1;\n  endfunction\n  logic held_sat;/|replay|REPLAY_PROGS=test_fe_sched_queues"
 )
@@ -45,7 +48,6 @@ for m in "${MUTANTS[@]}"; do
     if [ "$prog" = replay ]; then
       cmd=(make --no-print-directory replay $envs REPLAY_SEED=$seed)
     else
-      source /work/ccache.env 2>/dev/null || true
       nice make --no-print-directory -j2 "build/tests/$prog" >"../$name.build.log" 2>&1 ||
         { ok=0; detail=" the mutant does not build (../$name.build.log)"; break; }
       cmd=(env $envs FG_SEED=$seed "build/tests/$prog")

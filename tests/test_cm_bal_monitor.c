@@ -635,6 +635,13 @@ static void test_random_lockstep(void **st) {
     unsigned cpu_hold = 0;
     int steer[NC];
     uint64_t cpu_bins[4] = {0}; /* at 8 DOWN, at 8 UP, at 7 UP, at 10 DOWN */
+    /* and the thresholds (CM 4.1): some intervals (not in CM-BAL mode) drive
+     * stallMC or stallnet to land exactly at tH or tL, or one below or above,
+     * the other channel below tL */
+    const unsigned thr[2] = {IV * 1, IV / 4}; /* tH = 1, tL = 0.25 stalls per cycle, as ref_dec */
+    int thr_target = -1, thr_chan = 0;        /* the interval's target sum and channel (0: MC, 1: net) */
+    unsigned thr_next = 0;
+    uint64_t thr_bins[2][2][3] = {{{0}}};     /* [channel][tH, tL][one below, at, one above] */
     memset(&p2b, 0, sizeof p2b);
     in.mode_i = mode;
     in.k_i = CM_K_BAL1;
@@ -649,6 +656,14 @@ static void test_random_lockstep(void **st) {
                 pn = cpu_hold >= 25 ? pn : 0;
             }
             for (unsigned c = 0; c < NC; c++) steer[c] = -1;
+            thr_target = -1;
+            /* outside CM-BAL mode, so that Part-2's stimulus above keeps its mix */
+            if (!cpu_hold && mode != CM_MODE_BAL && fg_rng_chance(&g, 1, 2)) { /* the 12 bins in turn */
+                thr_chan = (int)(thr_next % 2);
+                thr_target = (int)thr[thr_next / 2 % 2] + (int)(thr_next / 4 % 3) - 1;
+                thr_next++;
+                if (thr_chan) pm = 0; else pn = 0; /* the other channel quiet (below tL) */
+            }
             for (unsigned c = 0; c < NC; c++) pg[c] = (unsigned)fg_rng_below(&g, 257);
             sm = sn = 0;
             memset(sg, 0, sizeof sg);
@@ -672,6 +687,13 @@ static void test_random_lockstep(void **st) {
         for (unsigned q = 0; q < NP; q++) {
             in.stall_mc_i |= (uint64_t)(fg_rng_below(&g, 256) < pm) << q;
             in.stall_net_i |= (uint64_t)(fg_rng_below(&g, 256) < pn) << q;
+        }
+        if (thr_target >= 0) { /* the stalls still needed, spread over the cycles left */
+            const unsigned have = thr_chan ? sn : sm, left = IV - pos;
+            const unsigned need = (unsigned)thr_target > have ? (unsigned)thr_target - have : 0;
+            const unsigned x = (need + left - 1) / left > NP ? NP : (need + left - 1) / left;
+            if (thr_chan) in.stall_net_i = (1u << x) - 1;
+            else in.stall_mc_i = (1u << x) - 1;
         }
         for (unsigned c = 0; c < 2 * NC; c++)
             in.issue_stall_i |= (uint64_t)(fg_rng_below(&g, 256) < pg[c / 2]) << c;
@@ -735,6 +757,10 @@ static void test_random_lockstep(void **st) {
         }
         if (pos == IV - 1) { /* interval end: apply the reference */
             dec = ref_dec(sm, sn);
+            for (unsigned ch = 0; ch < 2; ch++)
+                for (unsigned t = 0; t < 2; t++)
+                    for (unsigned d = 0; d < 3; d++)
+                        thr_bins[ch][t][d] += (ch ? sn : sm) + 1 == thr[t] + d && (ch ? sm : sn) < thr[1];
             assert_int_equal(o->decision_o, dec);
             assert_int_equal(o->stall_mc_o, sm > 4095 ? 4095 : sm);
             assert_int_equal(o->stall_net_o, sn > 4095 ? 4095 : sn);
@@ -776,8 +802,18 @@ static void test_random_lockstep(void **st) {
            " %" PRIu64 "\n",
            cpu_bins[0], cpu_bins[1], cpu_bins[2], cpu_bins[3], p2b.up[0], p2b.up[1], p2b.up[2], p2b.keep[0],
            p2b.keep[1], p2b.keep[2]);
-    if (ncyc >= 1000000) /* every boundary reached */
+    printf("# boundary bins: stallMC at tH -1/0/+1 %" PRIu64 " %" PRIu64 " %" PRIu64 ", at tL %" PRIu64 " %" PRIu64
+           " %" PRIu64 "; stallnet at tH %" PRIu64 " %" PRIu64 " %" PRIu64 ", at tL %" PRIu64 " %" PRIu64 " %" PRIu64
+           " (the other channel below tL)\n",
+           thr_bins[0][0][0], thr_bins[0][0][1], thr_bins[0][0][2], thr_bins[0][1][0], thr_bins[0][1][1],
+           thr_bins[0][1][2], thr_bins[1][0][0], thr_bins[1][0][1], thr_bins[1][0][2], thr_bins[1][1][0],
+           thr_bins[1][1][1], thr_bins[1][1][2]);
+    if (ncyc >= 1000000) { /* every boundary reached */
         for (int i = 0; i < 4; i++) assert_true(cpu_bins[i] > 0 && (i > 2 || (p2b.up[i] > 0 && p2b.keep[i] > 0)));
+        for (unsigned ch = 0; ch < 2; ch++)
+            for (unsigned t = 0; t < 2; t++)
+                for (unsigned d = 0; d < 3; d++) assert_true(thr_bins[ch][t][d] > 0);
+    }
     fg_block_free(b);
 }
 

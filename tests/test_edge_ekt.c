@@ -609,7 +609,15 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
     int bogus = -1;
     uint64_t bogus_errs = 0;
     uint64_t resets = 0, shorts = 0, total = 0, errs = 0;
+    /* functional coverage of the table's ends: a registration given id 0 and
+     * ENTRIES - 1, one refused FULL, launches from both ends, a ring of the
+     * first id beyond the table (when the port can carry it) refused */
+    uint64_t b_reg0 = 0, b_regtop = 0, b_full = 0, b_launch0 = 0, b_launchtop = 0, b_beyond = 0;
+    const unsigned E = p->entries, beyond_ok = E < N_ENT; /* N_ENT = 2^IDW of both configurations */
     for (uint64_t c = 0; c < n; c++) {
+        /* a quarter of the run fills the table: mostly registrations, rings
+         * and completions of every id, so that the last entry is used */
+        const bool fill = (c >> 15) % 4 == 3;
         const edge_ekt_out_t *o = out(&t);
         edge_ekt_in_t *in = &t.in;
         if (reset_every && fg_rng_chance(&r, 1, reset_every)) {
@@ -647,6 +655,11 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
         if (o->rsp_valid_o && !rsp_seen) { /* the effect is live from this cycle */
             rsp_seen = true;
             if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_BUF_SHORT) shorts++;
+            if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_FULL) b_full++;
+            if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_OK) {
+                b_reg0 += o->rsp_id_o == 0;
+                b_regtop += o->rsp_id_o == E - 1;
+            }
             if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_OK) {
                 unsigned id = (unsigned)o->rsp_id_o;
                 assert_false(reg_ok[id]);
@@ -676,6 +689,8 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             unsigned id = (unsigned)(path ? o->pkq_id_o : o->evw_id_o);
             uint64_t pa = path ? o->pkq_param_addr_o : o->evw_param_addr_o;
             assert_true(reg_ok[id]);
+            b_launch0 += id == 0;
+            b_launchtop += id == E - 1;
             assert_int_equal(pa, head[id]);
             /* head + size > end, without overflowing 64 bits (head <= end) */
             head[id] = regs[id].size > regs[id].end - head[id] ? regs[id].base : head[id] + regs[id].size;
@@ -684,7 +699,7 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
         }
         if (bogus >= 0 && t.cpl_errs[bogus] > bogus_errs) bogus = -1;
         if (bogus < 0 && !t.cmd_taken && !in->cmd_valid_i && fg_rng_chance(&r, 1, 40)) {
-            unsigned op = (unsigned)fg_rng_below(&r, 3);
+            unsigned op = fill && fg_rng_chance(&r, 4, 5) ? EKT_OP_REG : (unsigned)fg_rng_below(&r, 3);
             unsigned slots = 1 + (unsigned)fg_rng_below(&r, 6);
             reg_args a = warp_kernel(0x10000 * (1 + fg_rng_below(&r, 200)), 8 << fg_rng_below(&r, 4),
                                      slots, 1 + (unsigned)fg_rng_below(&r, slots));
@@ -729,10 +744,10 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
         }
         if (!in->ring_valid_i && fg_rng_chance(&r, 1, 3)) {
             in->ring_valid_i = 1;
-            in->ring_id_i = fg_rng_chance(&r, 9, 10) ? fg_rng_below(&r, 8) : fg_rng_below(&r, N_ENT);
+            in->ring_id_i = !fill && fg_rng_chance(&r, 9, 10) ? fg_rng_below(&r, 8) : fg_rng_below(&r, N_ENT);
         }
         if (!in->cpl_valid_i && fg_rng_chance(&r, 1, 4)) {
-            unsigned id = (unsigned)fg_rng_below(&r, 8);
+            unsigned id = (unsigned)fg_rng_below(&r, fill ? E : 8);
             if (pending_cpl[id]) {
                 pending_cpl[id]--;
                 in->cpl_valid_i = 1;
@@ -753,10 +768,18 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
     t.in.rsp_ready_i = 1;
     settle(&t, 50);
     conservation(&t, &total, &errs);
+    for (unsigned i = E; i < N_ENT; i++) b_beyond += t.ring_errs[i];
     printf("# %s: %llu rings: %u warp launches, %u queue launches, %llu errors (unregistered/overrun), "
            "%llu registrations refused BUF_SHORT, %llu resets\n", what,
            (unsigned long long)total, t.n_evw, t.n_pkq, (unsigned long long)errs,
            (unsigned long long)shorts, (unsigned long long)resets);
+    printf("# %s: boundary bins (registered at id 0 / %u, refused FULL, launched from id 0 / %u, rings "
+           "of ids %u.. refused): %llu %llu %llu %llu %llu %llu%s\n", what, E - 1, E - 1, E,
+           (unsigned long long)b_reg0, (unsigned long long)b_regtop, (unsigned long long)b_full,
+           (unsigned long long)b_launch0, (unsigned long long)b_launchtop, (unsigned long long)b_beyond,
+           beyond_ok ? "" : " (no id beyond the table fits the port)");
+    if (n >= 200000 && !reset_every)
+        assert_true(b_reg0 && b_regtop && b_full && b_launch0 && b_launchtop && (!beyond_ok || b_beyond));
     if (n >= 100000) { /* long runs must have exercised every outcome */
         assert_true(t.n_evw > n / 1000 && t.n_pkq > n / 1000 && shorts > 0);
         if (!reset_every) assert_true(out(&t)->cnt_err_overrun_o > 0 && out(&t)->cnt_err_unreg_o > 0);
