@@ -10,3 +10,4 @@ WAVES += scripts/wave_preempt.sh
 EXPERIMENTS += experiments/edge_fig11.ini
 # its counterfactuals (the stated causes, each tested by a run): make results only
 RESULTS_EXPERIMENTS += experiments/edge_fig11_lrr.ini experiments/edge_fig11_slowmem.ini
+EXTRA_TEST_CMDS += scripts/check_pl_subset.sh

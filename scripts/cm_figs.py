@@ -602,7 +602,7 @@ def fig_entries(suffix, exp_suffix):
     tlp = {"json": f"cm_tlp{suffix}.json", "experiment": f"experiments/cm_tlp{exp_suffix}.ini",
            "program": "scripts/cm_point.py"}
     return [dict(figs, name=f"cm_fig16{suffix}", plot=plot_fig16, tables={f"cm_figs{suffix}": table_figs}),
-            dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={}),
+            dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={f"cm_types{suffix}": table_types}),
             dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
             dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
             dict(tlp, name=f"cm_fig8{suffix}", plot=plot_fig8,
@@ -629,6 +629,21 @@ def table_figs(d):
                      pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]), pct(p.get("cpu_ws_speedup"))])
     return (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}\n\n" +
             md(["scheme", "tH / tL", "monitor", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
+
+
+def table_types(d):
+    """CM Figs. 16-17 per workload type (GPU application type / CPU mix type): GPU and CPU speedup over
+    the baseline and the mean warp limit, per scheme."""
+    ks = scheme_order(d)
+    rows = []
+    for t in d["types"]:
+        row = [t.replace("/", "-")]
+        for k in ks:
+            v = d["schemes"][k]["per_type"].get(t)
+            row.append("-" if not v else f"{v['gpu_speedup']:.2f} / {v['cpu_ws_speedup']:.2f} / {v['mean_warp_limit']:.0f}")
+        rows.append(row)
+    return ("GPU speedup / CPU WS speedup / mean warp limit, per workload type (H-L: a Type-H GPU "
+            "application beside an L-MPKI mix)\n\n" + md(["type"] + [sname(k) for k in ks], rows))
 
 
 def table_oss(d):
