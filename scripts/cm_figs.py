@@ -640,7 +640,9 @@ def table_types(d):
         row = [t.replace("/", "-")]
         for k in ks:
             v = d["schemes"][k]["per_type"].get(t)
-            row.append("-" if not v else f"{v['gpu_speedup']:.2f} / {v['cpu_ws_speedup']:.2f} / {v['mean_warp_limit']:.0f}")
+            lim = v and v.get("mean_warp_limit")  # None: points without intervals
+            row.append("-" if not v else f"{v['gpu_speedup']:.2f} / {v['cpu_ws_speedup']:.2f} / "
+                                         f"{'-' if lim is None else f'{lim:.0f}'}")
         rows.append(row)
     return ("GPU speedup / CPU WS speedup / mean warp limit, per workload type (H-L: a Type-H GPU "
             "application beside an L-MPKI mix)\n\n" + md(["type"] + [sname(k) for k in ks], rows))

@@ -289,7 +289,7 @@ static void test_bad_config(void **state) {
     expect_refused("cmbal.levels=1,2,2,48", "levels");
     expect_refused2("cmbal.levels=1,2,4,32", "cmbal.scheme=cm_bal1", "levels");
     expect_refused2("cmbal.interval=16", "cmbal.scheme=cm_bal1", "interval");
-    expect_refused("cmbal.dyncta_t_mem_l=500", "dyncta_t_mem_l");
+    expect_refused("cmbal.dyncta_t_mem_l=1000", "dyncta_t_mem_l"); /* above configs/cm.ini's t_mem_h = 768 */
     expect_refused("cmbal.dyncta_pause=maybe", "dyncta_pause");
     expect_refused("cmbal.colour=blue", "colour");
     cm_config c;
