@@ -670,7 +670,12 @@ static void test_random_lockstep(void **st) {
             nonbal = mode != CM_MODE_BAL;
             noncpu = mode != CM_MODE_CPU;
         }
-        if (pos == 512 && !cpu_hold && fg_rng_chance(&g, 1, 16)) {
+        if (pos == 512 && !cpu_hold && !cpu_bins[0] && cyc >= ncyc / 2 && mode != CM_MODE_CPU) { /* no streak yet: one now */
+            mode = CM_MODE_CPU;
+            cpu_hold = 51;
+            in.mode_i = mode;
+            nonbal = noncpu = true;
+        } else if (pos == 512 && !cpu_hold && fg_rng_chance(&g, 1, 16)) {
             mode = (unsigned)fg_rng_below(&g, 4);
             if (fg_rng_chance(&g, 1, 2)) mode = CM_MODE_BAL;
             if (mode == CM_MODE_CPU && fg_rng_chance(&g, 2, 3)) cpu_hold = 51; /* a streak from the next interval */
