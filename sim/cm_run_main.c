@@ -66,7 +66,7 @@ static double now_s(void) {
 /* The memory partitions' counters summed (mem_stats), to take their change
  * over the window: whether the DRAM channels or the networks limit. */
 typedef struct {
-    uint64_t l2_hits, l2_misses, dram_busy, dram_cycles, stall_mc, stall_net;
+    uint64_t l2_hits, l2_misses, dram_busy, dram_cycles; /* stall cycles: cm_totals */
 } mem_sum;
 
 static mem_sum mem_snapshot(const mem_system *m) {
@@ -78,8 +78,6 @@ static mem_sum mem_snapshot(const mem_system *m) {
         t.l2_misses += st.l2_misses;
         t.dram_busy += st.dram_bus_busy;
         t.dram_cycles += st.dram_cycles;
-        t.stall_mc += st.stall_mc;
-        t.stall_net += st.stall_net;
     }
     return t;
 }
@@ -133,7 +131,7 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     cm_get_totals(s, &r->t);
     const mem_sum m1 = mem_snapshot(cm_mem(s));
     r->mem = (mem_sum){m1.l2_hits - m0.l2_hits, m1.l2_misses - m0.l2_misses, m1.dram_busy - m0.dram_busy,
-                       m1.dram_cycles - m0.dram_cycles, m1.stall_mc - m0.stall_mc, m1.stall_net - m0.stall_net};
+                       m1.dram_cycles - m0.dram_cycles};
     r->n_iv = cm_intervals(s);
     r->ncpu = cm_cpu_cores(s);
     for (unsigned i = 0; i < r->ncpu; i++) {
@@ -209,8 +207,8 @@ static cJSON *run_json(const cm_config *c, const result *r) {
     cJSON_AddNumberToObject(mo, "l2_hit_rate",
                             ms->l2_hits + ms->l2_misses ? (double)ms->l2_hits / (double)(ms->l2_hits + ms->l2_misses) : 0);
     cJSON_AddNumberToObject(mo, "dram_bus_util", ms->dram_cycles ? (double)ms->dram_busy / (double)ms->dram_cycles : 0);
-    cJSON_AddNumberToObject(mo, "stall_mc_cycles", (double)ms->stall_mc);
-    cJSON_AddNumberToObject(mo, "stall_net_cycles", (double)ms->stall_net);
+    cJSON_AddNumberToObject(mo, "stall_mc_cycles", (double)r->t.stall_mc);
+    cJSON_AddNumberToObject(mo, "stall_net_cycles", (double)r->t.stall_net);
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
     return o;
