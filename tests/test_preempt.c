@@ -13,6 +13,7 @@
 #include "fg_tb.h"
 #include "gpu_tb.h"
 #include "simt/gpu.h"
+#include "simt/gpu_internal.h"
 #include "work/ipv4_work.h"
 #include "work/preempt_run.h"
 #include "../sw/kernels/t_preempt.h"
@@ -335,6 +336,132 @@ static void test_draining(void **st) {
     assert_int_equal(s.ps.start_free, s.n_ev);
 }
 
+/* Draining's reach (EDGE IV-B, [preempt] drain / artifact_hold) on two cores
+ * with more background blocks than fit, core 1 under a warp limit (its first
+ * blocks finish early), one
+ * IPv4 event, preemption off.
+ * drain = gpu: no core starts a background block while the event waits, and
+ * it takes the first context freed on either core; drain = core: it is bound
+ * to one core at arrival and the other core keeps starting blocks;
+ * artifact_hold: no background block starts until the event completes. */
+typedef struct {
+    unsigned drain;
+    bool hold;
+    bool hp_block; /* instead of the event: one 512-thread block at priority 3 (IV-B's TB path) */
+    /* results: background blocks started by the cycle of arrival, start, completion */
+    uint32_t nb_arrive, nb_start, nb_done, ev_core, pewt_wait;
+    uint64_t arrive, start, done;
+} drain_scen;
+
+static void on_drain_event(void *u, uint64_t tag, const gpu_event_info *i) {
+    drain_scen *d = u;
+    (void)tag;
+    d->arrive = i->arrive, d->start = i->start, d->ev_core = i->core;
+    d->pewt_wait = (uint32_t)(i->pewt - i->arrive);
+}
+static void on_drain_done(void *u, uint64_t tag, uint64_t cyc) {
+    drain_scen *d = u;
+    if (tag == 1) d->done = cyc;
+}
+static void on_drain_first(void *u, uint64_t tag, uint64_t cyc) {
+    drain_scen *d = u;
+    if (tag == 1 && d->hp_block) d->start = cyc;
+}
+
+static void run_drain(drain_scen *d) {
+    gpu_config c;
+    gpu_config_default(&c);
+    c.num_cores = 2;
+    c.global_mem_bytes = 64u << 20;
+    c.mem.fe_region_bytes = 0;
+    c.pre.impl = impl_from_env();
+    c.pre.enable = false;
+    c.pre.drain = d->drain;
+    c.pre.artifact_hold = d->hold;
+    char err[256];
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("gpu_new: %s", err);
+    ipv4_work w;
+    route_gen_params rp;
+    route_gen_params_default(&rp);
+    rp.n_routes = 2048;
+    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), 1, err, sizeof err)) fail_msg("%s", err);
+    gpu_kernel k;
+    if (gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
+    const uint32_t blocks = 40, mask = 1023; /* 16 fit (8 per core), 24 wait */
+    uint64_t nexta = gpu_malloc(g, (mask + 1) * 4), outa = gpu_malloc(g, blocks * BG_THREADS * 4);
+    struct t_pre_args a = {(uint32_t)nexta, (uint32_t)outa, T_PRE_ALU, 1, 2, mask};
+    uint64_t pa = gpu_malloc(g, sizeof a);
+    assert_int_equal(gpu_mem_write(g, pa, &a, sizeof a), 0);
+    gpu_callbacks cb = {on_drain_first, on_drain_done, d};
+    gpu_set_callbacks(g, &cb);
+    gpu_set_event_callback(g, on_drain_event, d);
+    gpu_launch_desc bd = gpu_desc_1d(&k, blocks, BG_THREADS, pa);
+    bd.tag = 0;
+    if (gpu_launch(g, &bd, err, sizeof err)) fail_msg("%s", err);
+    const simt_launch *bg = g->lq[0];
+    gpu_set_active_warp_limit(g, 1, 16); /* core 1 runs its first blocks to the end first */
+    enum { MAXC = 1000000 };
+    uint32_t *nb = calloc(MAXC, sizeof *nb); /* background blocks started, per cycle */
+    fg_rng rng;
+    fg_rng_seed(&rng, 3);
+    while (!gpu_idle(g) && gpu_cycle(g) < MAXC) {
+        if (gpu_cycle(g) == 1500) { /* every context busy, 24 blocks waiting */
+            gpu_launch_desc e = gpu_desc_1d(&k, 1, 2 * BG_THREADS, pa);
+            if (d->hp_block) {
+                e.priority = 3, e.tag = 1, d->arrive = gpu_cycle(g);
+            } else {
+                if (ipv4_work_fill(&w, g, 0, 32, &rng, err, sizeof err)) fail_msg("%s", err);
+                e = ipv4_work_desc(&w, 0, 32, 3, 1);
+            }
+            if (gpu_launch(g, &e, err, sizeof err)) fail_msg("%s", err);
+        }
+        gpu_tick(g);
+        nb[gpu_cycle(g) - 1] = bg->next_block;
+    }
+    if (gpu_error(g)) fail_msg("gpu: %s", gpu_error(g));
+    if (!gpu_idle(g) || d->done <= d->start || d->start <= d->arrive)
+        fail_msg("idle %d cycle %llu arrive %llu start %llu done %llu", gpu_idle(g), (unsigned long long)gpu_cycle(g),
+                 (unsigned long long)d->arrive, (unsigned long long)d->start, (unsigned long long)d->done);
+    if (!d->hp_block && ipv4_work_check(&w, g, 0, 32, err, sizeof err)) fail_msg("event: %s", err);
+    assert_int_equal(bg->blocks_done, blocks);
+    d->nb_arrive = nb[d->arrive], d->nb_start = nb[d->start - 1], d->nb_done = nb[d->done - 1];
+    printf("# drain %s%s%s: event on core %d, start %llu cycles after arrival (%u of them before its PEWT); "
+           "background blocks started while it waited %u, until it completed %u\n",
+           gpu_drain_names[d->drain], d->hold ? " artifact_hold" : "", d->hp_block ? " (512-thread block)" : "", d->hp_block ? -1 : (int)d->ev_core,
+           (unsigned long long)(d->start - d->arrive), d->pewt_wait, d->nb_start - d->nb_arrive,
+           d->nb_done - d->nb_arrive);
+    free(nb);
+    ipv4_work_free(&w);
+    gpu_free(g);
+}
+
+static void test_drain_scope(void **st) {
+    (void)st;
+    drain_scen gw = {.drain = GPU_DRAIN_GPU}, co = {.drain = GPU_DRAIN_CORE},
+               ah = {.drain = GPU_DRAIN_GPU, .hold = true};
+    run_drain(&gw);
+    run_drain(&co);
+    run_drain(&ah);
+    assert_int_equal(gw.nb_start, gw.nb_arrive); /* held everywhere while it waited */
+    assert_true(gw.pewt_wait > 0);              /* ... in the GPU's queue, not a core's PEWT */
+    assert_true(co.nb_start > co.nb_arrive);     /* the other core kept starting blocks */
+    assert_int_equal(co.pewt_wait, 0);
+    assert_int_equal(gw.ev_core, 1), assert_int_equal(co.ev_core, 0); /* bound at arrival (ties: core 0) */
+    assert_true(gw.start - gw.arrive < co.start - co.arrive); /* first context freed anywhere */
+    assert_int_equal(ah.nb_done, ah.nb_arrive); /* held until the event completed */
+    assert_true(gw.nb_done > gw.nb_start);       /* without it, blocks start while the event runs */
+    /* a higher-priority block that needs two freed blocks' contexts: drained
+     * GPU-wide no background block refills the first, so it starts after the
+     * second; bound per core, background blocks keep taking what frees */
+    drain_scen hg = {.drain = GPU_DRAIN_GPU, .hp_block = true}, hc = {.drain = GPU_DRAIN_CORE, .hp_block = true};
+    run_drain(&hg);
+    run_drain(&hc);
+    assert_int_equal(hg.nb_start, hg.nb_arrive);
+    assert_true(hc.nb_start > hc.nb_arrive);
+    assert_true(hg.start - hg.arrive < hc.start - hc.arrive);
+}
+
 /* Background kernels of EDGE VI-B (test sizes) on the full
  * 16-core GPU, IPv4 events every ~400 cycles: background and event results
  * stay exact however often their warps are preempted. */
@@ -416,7 +543,8 @@ int main(void) {
         cmocka_unit_test(test_free_context), cmocka_unit_test(test_drop_loads),
         cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_fence_victims),
         cmocka_unit_test(test_save_restore),
-        cmocka_unit_test(test_draining),     cmocka_unit_test(test_all_combinations),
+        cmocka_unit_test(test_draining),     cmocka_unit_test(test_drain_scope),
+        cmocka_unit_test(test_all_combinations),
         cmocka_unit_test(test_bg_kernels_under_preemption), cmocka_unit_test(test_idle_skip_exact),
     };
     return cmocka_run_group_tests_name("preempt", tests, NULL, NULL);

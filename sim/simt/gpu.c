@@ -69,6 +69,8 @@ void gpu_config_default(gpu_config *c) {
     c->mem.core_mhz = c->clock_mhz;
 }
 
+const char *const gpu_drain_names[] = {"gpu", "core", NULL};
+
 static const struct { const char *key; unsigned bit; } OPTS[] = {
     {"opt_boost", PRE_OPT_BOOST}, {"opt_ibuf", PRE_OPT_IBUF}, {"opt_barskip", PRE_OPT_BARSKIP}, {"opt_drop", PRE_OPT_DROP}};
 
@@ -110,6 +112,10 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     v = c->pre.reserve_cores;
     if (fg_config_u64(cfg, "preempt", "reserve_cores", 0, 1023, &v, err, errlen)) return -1;
     c->pre.reserve_cores = (unsigned)v;
+    if (fg_config_enum(cfg, "preempt", "drain", gpu_drain_names, &c->pre.drain, err, errlen)) return -1;
+    b = c->pre.artifact_hold;
+    if (fg_config_bool(cfg, "preempt", "artifact_hold", &b, err, errlen)) return -1;
+    c->pre.artifact_hold = b;
     return 0;
 }
 
@@ -672,6 +678,7 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     if (d->warp_event && k->pre.warp_events && blocks == 1 && warps == 1 && shmem == 0) {
         L->warp_event = true;
         L->state = LS_EV_WAIT;
+        L->ev_queued = g->cycle; /* the SIMT core scheduler sees it this cycle */
         g->ev_waiting++;
     }
     g->running++;
@@ -714,14 +721,30 @@ static void kmu_and_dispatch(gpu_t *g) {
         order[j] = i;
     }
     if (!n) return;
+    /* Draining (EDGE IV-B): the priority below which a core starts no block.
+     * hold_ev applies on cores that take event kernels, hold_all everywhere. */
+    unsigned hold_ev = 0, hold_all = 0;
+    if (g->cfg.pre.drain == GPU_DRAIN_GPU || g->cfg.pre.artifact_hold)
+        for (unsigned i = 0; i < g->n_lq; i++) {
+            const simt_launch *L = g->lq[i];
+            const unsigned p = L->k.priority;
+            const bool blocks_left = L->state == LS_RUNNING && L->next_block < L->nblocks;
+            if (g->cfg.pre.drain == GPU_DRAIN_GPU && (blocks_left || L->state == LS_EV_WAIT) && p > hold_ev)
+                hold_ev = p;
+            /* the artifact: any event kernel waiting or running holds every core */
+            const bool event = p > 0 && (L->state == LS_RUNNING || L->state == LS_EV_WAIT || L->state == LS_EV_CORE);
+            if (g->cfg.pre.artifact_hold && event && p > hold_all) hold_all = p;
+        }
     /* block scheduler: at most one new block per core per cycle */
     unsigned nc = g->cfg.num_cores;
     for (unsigned ci = 0; ci < nc; ci++) {
         const unsigned cn = (g->rr_core + ci) % nc;
         simt_core *c = &g->core[cn];
+        const unsigned hold = core_takes(g, cn, true) && hold_ev > hold_all ? hold_ev : hold_all;
         for (unsigned j = 0; j < n; j++) {
             simt_launch *L = g->lq[order[j]];
             if (L->next_block >= L->nblocks || !core_takes(g, cn, L->k.priority > 0)) continue;
+            if (L->k.priority < hold) break; /* launches are in priority order */
             if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
         }
     }
@@ -730,9 +753,13 @@ static void kmu_and_dispatch(gpu_t *g) {
 
 /* SIMT core scheduler (EDGE IV-C): each waiting warp-level event, oldest
  * first, goes to the PEWT of the cheapest core (simt_edge_cost), at most one
- * per core per cycle, ties round-robin. */
+ * per core per cycle, ties round-robin.  Draining GPU-wide (IV-B: the event
+ * takes the first context that frees anywhere): a core where it could only
+ * wait for a context to drain (draining, or no eligible victim) is not
+ * chosen; the event waits here until a context frees or a victim appears. */
 static void ev_schedule(gpu_t *g) {
     const unsigned nc = g->cfg.num_cores;
+    const bool drain_gpu = g->cfg.pre.drain == GPU_DRAIN_GPU;
     for (unsigned n = 0; n < nc; n++) {
         simt_launch *L = NULL;
         for (unsigned j = 0; j < g->n_lq; j++)
@@ -744,15 +771,17 @@ static void ev_schedule(gpu_t *g) {
             unsigned ci = (g->ev_rr + i) % nc;
             if (!core_takes(g, ci, true) || !simt_edge_can_push(g->edge[ci])) continue;
             unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
+            if (drain_gpu && cost % SIMT_EDGE_COST_PENDING == SIMT_EDGE_COST_DRAIN) continue;
             if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
         }
-        if (bestc < 0) return; /* every PEWT full or already fed this cycle: wait */
+        if (bestc < 0) return; /* no core can take it this cycle: wait */
         simt_edge_push(g->edge[bestc], &L->k, L->k.id);
         L->state = LS_EV_CORE;
         g->ev_waiting--;
         memset(&L->ev, 0, sizeof L->ev);
         L->ev.core = (unsigned)bestc;
-        L->ev.arrive = g->cycle;
+        L->ev.arrive = L->ev_queued;
+        L->ev.pewt = g->cycle;
         g->ev_rr = (unsigned)(bestc + 1) % nc;
     }
 }

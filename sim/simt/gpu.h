@@ -97,10 +97,22 @@ typedef struct {
          *   (EDGE VI-C's MemC / IPSec variant; 0 = EDGE IV-D's rule).
          * reserve_cores: spatial reservation (EDGE IV-A, VI-D): the last N cores
          *   take only event kernels (warp-level events and launches with priority
-         *   > 0), the others only the rest (0 = off; EDGE's: num_cores / 2). */
+         *   > 0), the others only the rest (0 = off; EDGE's: num_cores / 2).
+         * drain: how far draining reaches (EDGE IV-B).  GPU_DRAIN_GPU: while a
+         *   launch of higher priority has blocks or a warp-level event is waiting
+         *   for a context, no core that could take it starts a lower-priority
+         *   block, and (preemption off) a waiting event takes the first free
+         *   context on any core.  GPU_DRAIN_CORE: the event is bound at arrival
+         *   to one core, whose new blocks alone are held; elsewhere a
+         *   lower-priority block still fills what a higher one cannot use.
+         * artifact_hold: no new priority-0 block anywhere while any event
+         *   kernel waits or runs (the EDGE artifact's draining and reservation
+         *   runs; 0 = the paper's text). */
         bool skip_exec;
         bool extra_regs;
         unsigned reserve_cores;
+        unsigned drain;          /* GPU_DRAIN_* */
+        bool artifact_hold;
     } pre;
     /* the memory system ([mem] section, sim/mem/mem_config.h); core_mhz = clock_mhz */
     mem_config mem;
@@ -224,11 +236,15 @@ typedef struct {
  * (EDGE Fig. 11b "memory barrier"), seen when the flush began. */
 #define GPU_VS_MEMBAR 64u
 
+enum { GPU_DRAIN_GPU = 0, GPU_DRAIN_CORE };
+extern const char *const gpu_drain_names[];
+
 /* How a warp-level event got its warp context, reported with its first
  * instruction (EDGE Fig. 11). */
 typedef struct {
     unsigned core;
-    uint64_t arrive;       /* cycle it entered the core's PEWT */
+    uint64_t arrive;       /* cycle it reached the SIMT core scheduler (launch accepted) */
+    uint64_t pewt;         /* cycle it entered the chosen core's PEWT */
     uint64_t select;       /* cycle the victim was chosen (preempted only) */
     uint64_t start;        /* cycle the controller started it */
     uint64_t first;        /* cycle of its first instruction */

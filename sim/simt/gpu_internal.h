@@ -23,6 +23,7 @@ typedef struct {
     uint32_t nblocks, next_block, blocks_done;
     /* warp-level event (EDGE IV-C): dispatched to a core's PEWT, not as blocks */
     bool warp_event;
+    uint64_t ev_queued;       /* cycle it reached the SIMT core scheduler */
     gpu_event_info ev;        /* filled when it starts, reported with its first instruction */
 } simt_launch;
 

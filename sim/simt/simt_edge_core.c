@@ -378,10 +378,10 @@ bool simt_edge_can_push(const simt_edge_core *e) {
 unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k) {
     const simt_core *c = e->c;
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
-    unsigned base = 16 * (unsigned)po->n_pending_o, slot;
+    unsigned base = SIMT_EDGE_COST_PENDING * (unsigned)po->n_pending_o, slot;
     if (!po->n_pending_o && simt_core_free_ctx(c, k->regs_pt, &slot)) return base;
-    if (!e->k->pre.enable) return base + 8;
-    unsigned best = 8;
+    if (!e->k->pre.enable) return base + SIMT_EDGE_COST_DRAIN;
+    unsigned best = SIMT_EDGE_COST_DRAIN;
     for (unsigned i = 0; i < c->nwarps && best > 1; i++) {
         const simt_warp *w = &c->w[i];
         if (w->state != WS_RUN || w->event || w->stop_fetch) continue;

@@ -33,6 +33,11 @@ void simt_edge_free(simt_edge_core *e);
  * push itself (one per core per cycle). */
 bool simt_edge_can_push(const simt_edge_core *e);
 unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k);
+/* The part of a cost that means "no free context, no eligible victim": the
+ * event would wait there for a context to drain; each pending event adds
+ * SIMT_EDGE_COST_PENDING. */
+#define SIMT_EDGE_COST_DRAIN 8u
+#define SIMT_EDGE_COST_PENDING 16u
 void simt_edge_push(simt_edge_core *e, const simt_grid *k, uint64_t tag);
 
 /* Adds the core's counters to s. */
