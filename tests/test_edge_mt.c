@@ -520,7 +520,7 @@ static void test_fig13_tiny_point(void **st) {
     for (unsigned i = 0; i < 5; i++) {
         snprintf(args, sizeof args,
                  "--impl %s --set edge_fig13.size=test --set edge_fig13.background=bp --set edge_fig13.event=memc "
-                 "--set edge_fig13.high_inflight=4 --set edge_fig13.high_gap=400 %s --point --out %s/%s",
+                 "--set edge_fig13.high_inflight=4 --set edge_fig13.memc_high_gap=400 %s --point --out %s/%s",
                  fg_impl_name(tb_impl()), RUNS[i][1], dir, RUNS[i][0]);
         snprintf(log, sizeof log, "%s/%s.log", dir, RUNS[i][0]);
         if (run_prog("edge_fig13", args, log)) fail_msg("edge_fig13 --point failed");
