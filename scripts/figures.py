@@ -448,10 +448,50 @@ def fig13_pairs(d):
                  rows)
 
 
+F13_CLASSES = ["sched_wait", "issue", "memory", "depend", "fetch", "unit", "sched", "other"]
+
+
+def fig13_breakdown_of(d, e, m, r="high"):
+    """Mean event runtime by class for event kind e (mean over its pairs) or 'average', in mode m
+    ('alone': the isolation runs); None when the JSON has no breakdown."""
+    if m == "alone":
+        return d["alone"].get("event_breakdown", {}).get(e) if e != "average" else None
+    if e == "average":
+        return d["average"][r][m].get("event_breakdown")
+    qs = [q[r][m]["event_breakdown"] for n, q in d["pairs"].items()
+          if n.startswith(e + "/") and r in q and "event_breakdown" in q[r][m]]
+    return {k: sum(q[k] for q in qs) / len(qs) for k in F13_CLASSES} if qs else None
+
+
+def fig13_breakdown(d):
+    rows = []
+    for e in [e for e in EVS if any(n.startswith(e + "/") for n in d["pairs"])] + ["average"]:
+        for m in ("alone", "D", "R", "P"):
+            b = fig13_breakdown_of(d, e, m)
+            if b:
+                rows.append([e, m] + [f"{b[k]:.0f}" for k in F13_CLASSES])
+    return table(["event", "high rate: mode"] + F13_CLASSES, rows)
+
+
 def plot_fig13(d, plt):
     evs = [e for e in EVS if any(n.startswith(e + "/") for n in d["pairs"])]
     bgs = [b for b in BGS if any(n.endswith("/" + b) for n in d["pairs"])]
-    fig, axes = plt.subplots(2, len(evs) + 1, figsize=(max(13, 3.2 * (len(evs) + 1)), 7.5), squeeze=False)
+    fig, axes = plt.subplots(3, len(evs) + 1, figsize=(max(13, 3.2 * (len(evs) + 1)), 11), squeeze=False)
+    kcols = ["#718096", "#2b6cb0", "#c53030", "#dd6b20", "#38a169", "#805ad5", "#d69e2e", "#cbd5e0"]
+    for col, e in enumerate(evs + ["average"]):
+        ax = axes[2][col]
+        modes = ["alone", "D", "R", "P"] if e != "average" else ["D", "R", "P"]
+        bottom = [0.0] * len(modes)
+        for ki, k in enumerate(F13_CLASSES):
+            vals = [(fig13_breakdown_of(d, e, m) or {}).get(k, 0) for m in modes]
+            ax.bar(range(len(modes)), vals, 0.6, bottom=bottom, color=kcols[ki], label=k if col == 0 else None)
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        ax.set_xticks(range(len(modes)), modes, fontsize=8)
+        tag = "klmnopqrst"[col]
+        ax.set_title(f"({tag}) {EVN.get(e, 'Average')}, high rate: where an event's time goes", fontsize=8)
+        if col == 0:
+            ax.set_ylabel("mean event runtime, cycles")
+            ax.legend(fontsize=6, ncol=2, loc="upper left")
     legend = []
     cols = {"D": "#999999", "R": "#38a169", "P": "#2b6cb0"}
     bgcols = {"D": "black", "R": "#c53030", "P": "#805ad5"}
@@ -499,7 +539,7 @@ def plot_fig13(d, plt):
     fig.suptitle(f"EDGE Fig. 13: slowdown against isolation, draining (D) / reservation (R) / preemption (P)\n"
                  f"low = 2 events in flight, high = 32 IPv4/6, 16 MemC/IPSec ({d['size']} sizes; blocks: "
                  f"{blocks_of(d)})", fontsize=9)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 
@@ -511,7 +551,7 @@ def edge_mt_figures(suffix, experiment):
             {"name": f"edge_fig13{suffix}", "json": f"edge_fig13{suffix}.json", "plot": plot_fig13,
              "experiment": f"experiments/edge_fig13{experiment}.ini", "program": "build/bin/edge_fig13",
              "tables": {f"edge_fig13{suffix}": fig13_summary, f"edge_fig13{suffix}_average": fig13_average,
-                        f"edge_fig13{suffix}_pairs": fig13_pairs}}]
+                        f"edge_fig13{suffix}_pairs": fig13_pairs, f"edge_fig13{suffix}_breakdown": fig13_breakdown}}]
 
 
 # ---------------------------------------------------------------- registry

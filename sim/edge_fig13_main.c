@@ -94,7 +94,22 @@ typedef struct {
     size_t n;
     double bg, sched, dropped, offered;
     double ev_slow, bg_slow, antt;
+    double evb[GPU_EVB_N]; /* an event's cycles from START to exit by class, mean over its events */
 } cell;
+
+/* point's event_breakdown (sums over its n events) -> means per event */
+static void read_evb(const cJSON *p, size_t n, double out[GPU_EVB_N]) {
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(p, "event_breakdown");
+    for (unsigned i = 0; i < GPU_EVB_N; i++) out[i] = o && n ? fg_json_num(o, gpu_evb_names[i]) / (double)n : 0;
+}
+
+/* {sched_wait, issue, memory, ...}: where a mean event's runtime goes */
+static cJSON *evb_json(double sched, const double evb[GPU_EVB_N]) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "sched_wait", sched);
+    for (unsigned i = 0; i < GPU_EVB_N; i++) cJSON_AddNumberToObject(o, gpu_evb_names[i], evb[i]);
+    return o;
+}
 
 static cJSON *cell_json(const cell *k) {
     cJSON *o = cJSON_CreateObject();
@@ -107,12 +122,13 @@ static cJSON *cell_json(const cell *k) {
     cJSON_AddNumberToObject(o, "avg_event_runtime", mt_mean(k->rt, k->n));
     cJSON_AddNumberToObject(o, "avg_sched_latency", k->sched);
     cJSON_AddNumberToObject(o, "bg_cycles", k->bg);
+    cJSON_AddItemToObject(o, "event_breakdown", evb_json(k->sched, k->evb));
     return o;
 }
 
 static int report(const cJSON *points, const char *out, const char *prog) {
     cell(*c)[MAXB][2][3] = calloc(MAXE, sizeof *c);
-    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0};
+    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0}, iso_evb[MAXE][GPU_EVB_N] = {{0}}, iso_sched[MAXE] = {0};
     if (!c) return 1;
     const cJSON *p;
     cJSON_ArrayForEach(p, points) {
@@ -122,6 +138,11 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         double *rt = mt_jarray(p, "runtime", &n);
         if (!strcmp(rate, "alone") && e >= 0 && !strcmp(bg, "none")) {
             iso_ev[e] = mt_mean(rt, n);
+            read_evb(p, n, iso_evb[e]);
+            size_t ns;
+            double *sl = mt_jarray(p, "sched", &ns);
+            iso_sched[e] = mt_mean(sl, ns);
+            free(sl);
         } else if (!strcmp(rate, "alone") && b >= 0 && !strcmp(ev, "none")) {
             iso_bg[b] = fg_json_num(p, "bg_cycles");
         } else if (e >= 0 && b >= 0 && r >= 0 && m >= 0) {
@@ -129,7 +150,8 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             size_t ns;
             double *sl = mt_jarray(p, "sched", &ns);
             *k = (cell){true, rt, n, fg_json_num(p, "bg_cycles"), mt_mean(sl, ns), fg_json_num(p, "dropped"),
-                        fg_json_num(p, "offered"), 0, 0, 0};
+                        fg_json_num(p, "offered"), 0, 0, 0, {0}};
+            read_evb(p, n, k->evb);
             free(sl);
             continue;
         } else {
@@ -153,13 +175,18 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                             "arithmetic mean over the pairs; ratios: of those averages");
     cJSON *al = cJSON_AddObjectToObject(root, "alone"), *ale = cJSON_AddObjectToObject(al, "event_runtime"),
           *alb = cJSON_AddObjectToObject(al, "bg_cycles");
+    cJSON *alx = cJSON_AddObjectToObject(al, "event_breakdown");
     for (unsigned e = 0; e < MAXE; e++)
-        if (iso_ev[e] > 0) cJSON_AddNumberToObject(ale, EVS[e], iso_ev[e]);
+        if (iso_ev[e] > 0) {
+            cJSON_AddNumberToObject(ale, EVS[e], iso_ev[e]);
+            cJSON_AddItemToObject(alx, EVS[e], evb_json(iso_sched[e], iso_evb[e]));
+        }
     for (unsigned b = 0; b < MAXB; b++)
         if (iso_bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso_bg[b]);
     printf("\nEDGE Fig. 13: slowdown against isolation (event / background / ANTT), %s sizes; blocks: %s\n", size,
            mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
     double mean[2][3][3] = {{{0}}}; /* rate, mode, (event, bg, antt) */
+    double mevb[2][3][GPU_EVB_N + 1] = {{{0}}}; /* rate, mode, (sched wait, GPU_EVB_*): mean over the pairs */
     unsigned np[2] = {0};
     int bad = 0;
     for (unsigned r = 0; r < 2; r++) {
@@ -185,6 +212,8 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                     k[m].bg_slow = mt_slowdown(k[m].bg, iso_bg[b]);
                     k[m].antt = mt_antt(k[m].rt, k[m].n, iso_ev[e], k[m].bg, iso_bg[b]);
                     mean[r][m][0] += k[m].ev_slow, mean[r][m][1] += k[m].bg_slow, mean[r][m][2] += k[m].antt;
+                    mevb[r][m][0] += k[m].sched;
+                    for (unsigned j = 0; j < GPU_EVB_N; j++) mevb[r][m][j + 1] += k[m].evb[j];
                     cJSON_AddItemToObject(ro, MODES[m], cell_json(&k[m]));
                     printf("  %6.2f %5.2f %6.2f (%4zu)", k[m].ev_slow, k[m].bg_slow, k[m].antt, k[m].n);
                 }
@@ -200,10 +229,30 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             cJSON_AddNumberToObject(mo, "bg_slowdown", mean[r][m][1]);
             cJSON_AddNumberToObject(mo, "antt", mean[r][m][2]);
             cJSON_AddNumberToObject(mo, "pairs", np[r]);
+            for (unsigned j = 0; j <= GPU_EVB_N; j++) mevb[r][m][j] = np[r] ? mevb[r][m][j] / np[r] : 0;
+            cJSON_AddItemToObject(mo, "event_breakdown", evb_json(mevb[r][m][0], mevb[r][m] + 1));
             printf("  %6.2f %5.2f %6.2f       ", mean[r][m][0], mean[r][m][1], mean[r][m][2]);
         }
         printf("\n");
     }
+    /* where a mean event's runtime goes, per rate and mode (averages over the pairs) */
+    printf("\nmean event runtime by class, cycles (sched_wait = launch -> START; the rest START -> exit)\n");
+    printf("  %-10s", "");
+    printf(" %10s", "sched_wait");
+    for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8s", gpu_evb_names[j]);
+    printf("\n");
+    for (unsigned r = 0; r < 2; r++)
+        for (unsigned m = 0; m < 3; m++) {
+            printf("  %-4s %-5s %10.0f", RATES[r], MODES[m], mevb[r][m][0]);
+            for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", mevb[r][m][j + 1]);
+            printf("\n");
+        }
+    for (unsigned e = 0; e < MAXE; e++)
+        if (iso_ev[e] > 0) {
+            printf("  alone %-4s %10.0f", EVS[e], iso_sched[e]);
+            for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", iso_evb[e][j]);
+            printf("\n");
+        }
     /* headline ratios: how much P improves on D or R (a larger slowdown / P's) */
     static const struct { const char *key; unsigned r, num, den, what; double paper; } RAT[] = {
         {"antt_p_over_d_high", 1, 0, 2, 2, 1.4},   {"antt_p_over_r_high", 1, 1, 2, 2, 2.7},

@@ -817,6 +817,18 @@ bool gpu_idle(const gpu_t *g) {
 }
 const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
 
+const char *const gpu_evb_names[GPU_EVB_N] = {"issue", "memory", "depend", "fetch", "unit", "sched", "other"};
+
+void gpu_set_event_breakdown(gpu_t *g, bool on) {
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) g->core[i].evb_on = on;
+}
+
+void gpu_get_event_breakdown(const gpu_t *g, uint64_t out[GPU_EVB_N]) {
+    memset(out, 0, GPU_EVB_N * sizeof *out);
+    for (unsigned i = 0; i < g->cfg.num_cores; i++)
+        for (unsigned j = 0; j < GPU_EVB_N; j++) out[j] += g->core[i].evb[j];
+}
+
 void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
     if (core >= g->cfg.num_cores) return;
     simt_core *c = &g->core[core];

@@ -322,6 +322,19 @@ typedef struct {
     uint64_t start_free, start_preempt, aborts, resumes, errors, drops, skips;
 } gpu_preempt_stats;
 void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s);
+/* Where warp-level events' cycles go (EDGE Fig. 13's high rate): every cycle
+ * of every event warp from the controller's START to its exit, in one class:
+ * ISSUE it issued; MEMORY an operand waits for a load or atomic in flight, or
+ * a FENCE for its stores; DEPEND an operand waits for a pipeline result;
+ * FETCH its i-buffer is empty; UNIT ready, but its unit or the LSU is busy;
+ * SCHED ready, another warp issued on its scheduler; OTHER (a barrier, no
+ * active lanes).  Counted when gpu_set_event_breakdown is on (sums over the
+ * run; results and timing are not affected). */
+enum { GPU_EVB_ISSUE = 0, GPU_EVB_MEMORY, GPU_EVB_DEPEND, GPU_EVB_FETCH, GPU_EVB_UNIT, GPU_EVB_SCHED,
+       GPU_EVB_OTHER, GPU_EVB_N };
+extern const char *const gpu_evb_names[GPU_EVB_N];
+void gpu_set_event_breakdown(gpu_t *g, bool on);
+void gpu_get_event_breakdown(const gpu_t *g, uint64_t out[GPU_EVB_N]);
 /* Called when a warp-level event issues its first instruction (EDGE Fig. 11). */
 typedef void (*gpu_event_cb)(void *user, uint64_t tag, const gpu_event_info *info);
 void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user);

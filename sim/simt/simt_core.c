@@ -591,6 +591,38 @@ static void writeback(simt_core *c) {
 
 static void core_cycle(simt_core *c);
 
+/* The class of an event warp's cycle (gpu.h GPU_EVB_*), after the issue
+ * stage; reads only (the scheduler's checks, without their side effects). */
+static unsigned evb_class(const simt_core *c, const simt_warp *w) {
+    const uint64_t now = c->now;
+    if (w->issued_at == now + 1) return GPU_EVB_ISSUE;
+    if (!w->active || w->n_restore) return GPU_EVB_OTHER;
+    if (!w->ibuf_n) return GPU_EVB_FETCH;
+    char err[128];
+    const rv_inst *in = simt_decode(c->dc, w->x.pc, err, sizeof err);
+    if (!in) return GPU_EVB_OTHER;
+    bool wait = false, mem = false;
+    for (uint64_t regs = in->src_mask | in->dst_mask; regs; regs &= regs - 1) {
+        const unsigned r = (unsigned)__builtin_ctzll(regs);
+        if (w->sb_ready[r] <= now) continue;
+        wait = true;
+        for (unsigned j = 0; j < SIMT_MAX_LD && !mem; j++) mem = w->ld[j].valid && w->ld[j].rd == r;
+    }
+    if (wait) return mem ? GPU_EVB_MEMORY : GPU_EVB_DEPEND;
+    if (in->op == OP_FENCE && w->n_st) return GPU_EVB_MEMORY;
+    const unsigned s = w->slot % c->k->schedulers_per_core;
+    return c->issue_stall >> s & 1 ? GPU_EVB_UNIT : GPU_EVB_SCHED;
+}
+
+/* Event warps lead the GTO order (their priority is above the background's 0). */
+static void event_breakdown(simt_core *c) {
+    for (unsigned i = 0; i < c->n_order; i++) {
+        const simt_warp *w = &c->w[c->order[i]];
+        if (!w->priority) break;
+        if (w->event && w->state == WS_RUN) c->evb[evb_class(c, w)]++;
+    }
+}
+
 void simt_core_tick(simt_core *c, uint64_t now) {
     c->now = now;
     if (c->hooks) c->hooks->begin(c->ext);
@@ -673,9 +705,11 @@ static void core_cycle(simt_core *c) {
         if (!best || !issue(c, best, bin, bunit)) {
             stall |= (uint8_t)(1u << s);
             c->stall_pipe += c->pipe_full;
-        }
+        } else
+            best->issued_at = now + 1;
     }
     c->issue_stall = stall;
+    if (c->evb_on) event_breakdown(c);
     if (held) {
         c->warp_cycles++;
         c->stall_gpu += (unsigned)__builtin_popcount(stall);

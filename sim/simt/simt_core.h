@@ -97,6 +97,7 @@ typedef struct {
     uint32_t bar_wait;      /* threads waiting at the block barrier */
     uint64_t fence_since;   /* cycle + 1 its FENCE first found stores outstanding (0: not waiting) */
     uint64_t instrs;        /* warp instructions issued */
+    uint64_t issued_at;     /* cycle + 1 of its last issue (the event breakdown) */
     unsigned local_idx;     /* local-memory region (slot; nwarps + PEWT entry for event warps) */
     /* scoreboard: register r may be read/written from cycle sb_ready[r] */
     uint64_t sb_ready[RV_NREGS];
@@ -296,6 +297,8 @@ typedef struct {
      * its unit / the LSU could not take it (Fig. 11 item 7), warp_cycles the
      * cycles the core held at least one warp (gpu_core_stats) */
     uint8_t issue_stall;
+    bool evb_on;              /* gpu_set_event_breakdown: evb[] counts event warps' cycles by class */
+    uint64_t evb[GPU_EVB_N];
     bool pipe_full;           /* this scheduler's scan: a warp past the scoreboard was refused */
     uint64_t stall_gpu, stall_pipe, warp_cycles;
     /* statistics */

@@ -86,7 +86,11 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     cJSON_AddNumberToObject(o, "barriers_skipped", (double)r->ps.skips);
     cJSON_AddNumberToObject(o, "bg_cycles", (double)r->bg_cycles);
     cJSON_AddNumberToObject(o, "gpu_cycles", (double)r->gpu_cycles);
+    cJSON_AddNumberToObject(o, "warm_events", (double)x->warm_events);
+    cJSON_AddNumberToObject(o, "warm_cycles", (double)r->warm_cycles);
     cJSON_AddNumberToObject(o, "wall_seconds", r->wall);
+    cJSON *evb = cJSON_AddObjectToObject(o, "event_breakdown"); /* cycles over the run's event warps */
+    for (unsigned i = 0; i < GPU_EVB_N; i++) cJSON_AddNumberToObject(evb, gpu_evb_names[i], (double)r->evb[i]);
     cJSON *sl = cJSON_AddArrayToObject(o, "sched"), *rt = cJSON_AddArrayToObject(o, "runtime");
     for (unsigned i = 0; i < r->n_ev; i++) {
         cJSON_AddItemToArray(sl, cJSON_CreateNumber((double)(r->ev[i].start - r->ev[i].launch)));

@@ -86,7 +86,7 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
     fg_rng_seed(&arr, x->seed ^ ks); /* the same offers in every mode */
     fg_rng_seed(&pk, x->seed ^ ks ^ 0x5eed);
     const uint64_t span = x->gap_max - x->gap_min + 1, limit = 4000000000ull;
-    uint64_t next = x->warmup + x->gap_min + fg_rng_below(&arr, span);
+    uint64_t next = gpu_cycle(c->g) + x->warmup + x->gap_min + fg_rng_below(&arr, span);
     for (;;) {
         const uint64_t now = gpu_cycle(c->g);
         bool offering = c->ops && (!x->max_events || r->n_ev < x->max_events) && (!c->bg || !bg_done(c->bg));
@@ -192,6 +192,26 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     gpu_callbacks cb = {on_first, on_done, &c};
     gpu_set_callbacks(c.g, &cb);
     gpu_set_event_callback(c.g, on_event, &c);
+    gpu_set_event_breakdown(c.g, true);
+    uint64_t evb0[GPU_EVB_N] = {0};
+    gpu_preempt_stats ps0 = {0};
+    if (c.ops && x->warm_events) {
+        /* warm-up: events one at a time on the otherwise empty GPU, not
+         * counted, so that every run (isolation too) measures warm caches,
+         * i-caches and tables; then the background starts */
+        mt_params w = *x;
+        w.max_events = x->warm_events, w.max_inflight = 1, w.warmup = 0, w.gap_min = w.gap_max = 1;
+        w.seed = x->seed ^ 0x3a7du;
+        bg_run *bg = c.bg;
+        c.bg = NULL;
+        int rc = loop(&c, &w, gc->pre.skip_exec, link_bpc);
+        c.bg = bg;
+        if (rc) goto out;
+        gpu_get_event_breakdown(c.g, evb0);
+        gpu_get_preempt_stats(c.g, &ps0);
+        r->n_ev = 0, r->checked = 0, r->offered = 0, r->dropped = 0;
+    }
+    r->warm_cycles = gpu_cycle(c.g);
     if (c.bg && bg_start(c.bg, err, sizeof err)) {
         fail(r, "", err);
         goto out;
@@ -213,6 +233,9 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
             goto out;
         }
     gpu_get_preempt_stats(c.g, &r->ps);
+    r->ps.start_free -= ps0.start_free, r->ps.start_preempt -= ps0.start_preempt, r->ps.resumes -= ps0.resumes;
+    gpu_get_event_breakdown(c.g, r->evb);
+    for (unsigned i = 0; i < GPU_EVB_N; i++) r->evb[i] -= evb0[i];
     if (r->ps.errors) {
         snprintf(r->err, sizeof r->err, "%llu PEWT/controller errors", (unsigned long long)r->ps.errors);
         goto out;
@@ -250,6 +273,7 @@ void mt_params_default(mt_params *x) {
     x->gap_min = 2000;
     x->gap_max = 5000;
     x->warmup = 2000;
+    x->warm_events = 0;
     x->max_inflight = 1;
     x->priority = 3;
 }
@@ -274,6 +298,7 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
         fg_config_u64(cfg, section, "gap_min", 1, 100000000, &x->gap_min, err, errlen) ||
         fg_config_u64(cfg, section, "gap_max", 1, 100000000, &x->gap_max, err, errlen) ||
         fg_config_u64(cfg, section, "warmup", 0, 100000000, &x->warmup, err, errlen) ||
+        fg_config_u64(cfg, section, "warm_events", 0, 100000, &x->warm_events, err, errlen) ||
         fg_config_u64(cfg, section, "max_inflight", 1, SLOTS / 2, &mi, err, errlen) ||
         fg_config_u64(cfg, section, "max_events", 0, 10000000, &x->max_events, err, errlen) ||
         fg_config_u64(cfg, section, "priority", 1, 3, &pr, err, errlen))

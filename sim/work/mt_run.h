@@ -30,6 +30,7 @@ typedef struct {
     uint64_t bg_seed;     /* background inputs (1: the same data in every run) */
     uint64_t gap_min, gap_max; /* gap between offers, uniform in [min, max] cycles */
     uint64_t warmup;      /* first offer this long after the background started */
+    uint64_t warm_events; /* before the background: events one at a time, not counted (warm state) */
     unsigned max_inflight; /* events sent and not complete */
     uint64_t max_events;  /* events sent at most (0: no limit; required when bg is none) */
     unsigned priority;    /* event launches' priority (1..3) */
@@ -51,16 +52,19 @@ typedef struct {
     uint64_t offered, dropped; /* offers, and those dropped at max_inflight */
     uint64_t bg_cycles;   /* background: bg_start -> last completion (0: none) */
     uint64_t gpu_cycles;
+    uint64_t warm_cycles; /* the warm-up's cycles (warm_events), before the background started */
     unsigned regs_bg, regs_ev;
     char bg_desc[160];
     uint64_t checked;     /* events whose results (or untouched outputs) were checked */
     gpu_preempt_stats ps;
+    uint64_t evb[GPU_EVB_N]; /* event warps' cycles by class, summed over the run (gpu.h) */
     double wall;
 } mt_result;
 
 void mt_params_default(mt_params *x);
 /* [section] of cfg: event, background, size, seed, bg_seed, gap_min, gap_max,
- * warmup, max_inflight, max_events, priority (keys absent keep x's values). */
+ * warmup, warm_events, max_inflight, max_events, priority (keys absent keep
+ * x's values). */
 int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err, size_t errlen);
 
 /* Runs x on a GPU configured by gc; cfg (may be NULL) gives the event
