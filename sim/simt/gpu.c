@@ -724,7 +724,8 @@ static void kmu_and_dispatch(gpu_t *g) {
     /* Draining (EDGE IV-B): the priority below which a core starts no block.
      * hold_ev applies on cores that take event kernels, hold_all everywhere. */
     unsigned hold_ev = 0, hold_all = 0;
-    if (g->cfg.pre.drain == GPU_DRAIN_GPU || g->cfg.pre.artifact_hold)
+    const bool artifact = g->cfg.pre.artifact_hold && !g->cfg.pre.enable; /* its D and R runs */
+    if (g->cfg.pre.drain == GPU_DRAIN_GPU || artifact)
         for (unsigned i = 0; i < g->n_lq; i++) {
             const simt_launch *L = g->lq[i];
             const unsigned p = L->k.priority;
@@ -733,7 +734,7 @@ static void kmu_and_dispatch(gpu_t *g) {
                 hold_ev = p;
             /* the artifact: any event kernel waiting or running holds every core */
             const bool event = p > 0 && (L->state == LS_RUNNING || L->state == LS_EV_WAIT || L->state == LS_EV_CORE);
-            if (g->cfg.pre.artifact_hold && event && p > hold_all) hold_all = p;
+            if (artifact && event && p > hold_all) hold_all = p;
         }
     /* block scheduler: at most one new block per core per cycle */
     unsigned nc = g->cfg.num_cores;

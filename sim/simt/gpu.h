@@ -105,9 +105,9 @@ typedef struct {
          *   context on any core.  GPU_DRAIN_CORE: the event is bound at arrival
          *   to one core, whose new blocks alone are held; elsewhere a
          *   lower-priority block still fills what a higher one cannot use.
-         * artifact_hold: no new priority-0 block anywhere while any event
-         *   kernel waits or runs (the EDGE artifact's draining and reservation
-         *   runs; 0 = the paper's text). */
+         * artifact_hold: with preemption off, no new priority-0 block anywhere
+         *   while any event kernel waits or runs (the EDGE artifact's draining
+         *   and reservation runs; 0 = the paper's text). */
         bool skip_exec;
         bool extra_regs;
         unsigned reserve_cores;
