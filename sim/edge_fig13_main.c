@@ -203,6 +203,12 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                     bad = 1;
                     continue;
                 }
+                if (!k[0].n || !k[1].n || !k[2].n) {
+                    fprintf(stderr, "%s: %s %s rate: a mode ran no event (the background ended before the first "
+                            "offer: shorten [edge_fig13] %s_%s_gap)\n", prog, name, RATES[r], EVS[e], RATES[r]);
+                    bad = 1;
+                    continue;
+                }
                 cJSON *po = cJSON_GetObjectItemCaseSensitive(pairs, name);
                 if (!po) po = cJSON_AddObjectToObject(pairs, name);
                 cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);

@@ -28,11 +28,12 @@ static const char *kpath(const char *name) { return tb_kernel_path(kpath_buf, si
 typedef struct {
     /* scenario */
     unsigned mode, iters, spin, policy, opts, regs_per_core, n_ev;
-    bool enable;
+    bool enable, fetch_prio;
     uint64_t first_arrival, gap, l2_latency;
     /* results */
     unsigned started, preempted, saved, completed, bg_done;
     uint64_t lat_sum, lat_max, vstat_or;
+    uint64_t evb[GPU_EVB_N]; /* the event warps' cycles by class */
     gpu_preempt_stats ps;
     uint64_t cycles;
 } scen;
@@ -119,9 +120,11 @@ static void run(scen *s) {
     c.pre.enable = s->enable;
     c.pre.policy = s->policy;
     c.pre.opts = s->opts;
+    c.pre.event_fetch_priority = s->fetch_prio;
     char err[256];
     gpu_t *g = gpu_new(&c, err, sizeof err);
     if (!g) fail_msg("gpu_new: %s", err);
+    gpu_set_event_breakdown(g, true);
     ipv4_work w;
     route_gen_params rp;
     route_gen_params_default(&rp);
@@ -174,6 +177,7 @@ static void run(scen *s) {
     gpu_get_stats(g, &gs);
     assert_int_equal(gs.mem_requests, gs.mem_responses);
     gpu_get_preempt_stats(g, &s->ps);
+    gpu_get_event_breakdown(g, s->evb);
     assert_int_equal(gpu_mem_read(g, outa, got, n * 4), 0);
     for (uint32_t b = 0; b < BG_BLOCKS; b++) {
         ref_block(&a, next, b, want);
@@ -336,17 +340,15 @@ static void test_draining(void **st) {
     assert_int_equal(s.ps.start_free, s.n_ev);
 }
 
-/* Draining's reach (EDGE IV-B, [preempt] drain / artifact_hold) on two cores
+/* Draining's reach (EDGE IV-B, [preempt] drain) on two cores
  * with more background blocks than fit, core 1 under a warp limit (its first
  * blocks finish early), one
  * IPv4 event, preemption off.
  * drain = gpu: no core starts a background block while the event waits, and
  * it takes the first context freed on either core; drain = core: it is bound
- * to one core at arrival and the other core keeps starting blocks;
- * artifact_hold: no background block starts until the event completes. */
+ * to one core at arrival and the other core keeps starting blocks. */
 typedef struct {
     unsigned drain;
-    bool hold;
     bool hp_block; /* instead of the event: one 512-thread block at priority 3 (IV-B's TB path) */
     /* results: background blocks started by the cycle of arrival, start, completion */
     uint32_t nb_arrive, nb_start, nb_done, ev_core, pewt_wait;
@@ -377,7 +379,6 @@ static void run_drain(drain_scen *d) {
     c.pre.impl = impl_from_env();
     c.pre.enable = false;
     c.pre.drain = d->drain;
-    c.pre.artifact_hold = d->hold;
     char err[256];
     gpu_t *g = gpu_new(&c, err, sizeof err);
     if (!g) fail_msg("gpu_new: %s", err);
@@ -426,9 +427,9 @@ static void run_drain(drain_scen *d) {
     if (!d->hp_block && ipv4_work_check(&w, g, 0, 32, err, sizeof err)) fail_msg("event: %s", err);
     assert_int_equal(bg->blocks_done, blocks);
     d->nb_arrive = nb[d->arrive], d->nb_start = nb[d->start - 1], d->nb_done = nb[d->done - 1];
-    printf("# drain %s%s%s: event on core %d, start %llu cycles after arrival (%u of them before its PEWT); "
+    printf("# drain %s%s: event on core %d, start %llu cycles after arrival (%u of them before its PEWT); "
            "background blocks started while it waited %u, until it completed %u\n",
-           gpu_drain_names[d->drain], d->hold ? " artifact_hold" : "", d->hp_block ? " (512-thread block)" : "", d->hp_block ? -1 : (int)d->ev_core,
+           gpu_drain_names[d->drain], d->hp_block ? " (512-thread block)" : "", d->hp_block ? -1 : (int)d->ev_core,
            (unsigned long long)(d->start - d->arrive), d->pewt_wait, d->nb_start - d->nb_arrive,
            d->nb_done - d->nb_arrive);
     free(nb);
@@ -438,19 +439,16 @@ static void run_drain(drain_scen *d) {
 
 static void test_drain_scope(void **st) {
     (void)st;
-    drain_scen gw = {.drain = GPU_DRAIN_GPU}, co = {.drain = GPU_DRAIN_CORE},
-               ah = {.drain = GPU_DRAIN_GPU, .hold = true};
+    drain_scen gw = {.drain = GPU_DRAIN_GPU}, co = {.drain = GPU_DRAIN_CORE};
     run_drain(&gw);
     run_drain(&co);
-    run_drain(&ah);
     assert_int_equal(gw.nb_start, gw.nb_arrive); /* held everywhere while it waited */
     assert_true(gw.pewt_wait > 0);              /* ... in the GPU's queue, not a core's PEWT */
     assert_true(co.nb_start > co.nb_arrive);     /* the other core kept starting blocks */
     assert_int_equal(co.pewt_wait, 0);
     assert_int_equal(gw.ev_core, 1), assert_int_equal(co.ev_core, 0); /* bound at arrival (ties: core 0) */
     assert_true(gw.start - gw.arrive < co.start - co.arrive); /* first context freed anywhere */
-    assert_int_equal(ah.nb_done, ah.nb_arrive); /* held until the event completed */
-    assert_true(gw.nb_done > gw.nb_start);       /* without it, blocks start while the event runs */
+    assert_true(gw.nb_done > gw.nb_start);       /* blocks start again while the event runs */
     /* a higher-priority block that needs two freed blocks' contexts: drained
      * GPU-wide no background block refills the first, so it starts after the
      * second; bound per core, background blocks keep taking what frees */
@@ -460,6 +458,24 @@ static void test_drain_scope(void **st) {
     assert_int_equal(hg.nb_start, hg.nb_arrive);
     assert_true(hc.nb_start > hc.nb_arrive);
     assert_true(hg.start - hg.arrive < hc.start - hc.arrive);
+}
+
+/* [preempt] event_fetch_priority (the EDGE artifact's fetch priority): the
+ * event warps' cycles waiting for an i-buffer refill fall when their fetch
+ * goes before the round robin of 64 background warps; results stay exact. */
+static void test_event_fetch_priority(void **st) {
+    (void)st;
+    scen rr = base(T_PRE_ALU), pr = base(T_PRE_ALU);
+    pr.fetch_prio = true;
+    run(&rr);
+    run(&pr);
+    uint64_t all_rr = 0, all_pr = 0;
+    for (unsigned i = 0; i < GPU_EVB_N; i++) all_rr += rr.evb[i], all_pr += pr.evb[i];
+    printf("# event warps' fetch wait: round robin %llu of %llu cycles, fetch priority %llu of %llu\n",
+           (unsigned long long)rr.evb[GPU_EVB_FETCH], (unsigned long long)all_rr,
+           (unsigned long long)pr.evb[GPU_EVB_FETCH], (unsigned long long)all_pr);
+    assert_int_equal(rr.evb[GPU_EVB_ISSUE], pr.evb[GPU_EVB_ISSUE]); /* the same instructions */
+    assert_true(2 * pr.evb[GPU_EVB_FETCH] < rr.evb[GPU_EVB_FETCH]);
 }
 
 /* Background kernels of EDGE VI-B (test sizes) on the full
@@ -544,6 +560,7 @@ int main(void) {
         cmocka_unit_test(test_barrier_skip), cmocka_unit_test(test_fence_victims),
         cmocka_unit_test(test_save_restore),
         cmocka_unit_test(test_draining),     cmocka_unit_test(test_drain_scope),
+        cmocka_unit_test(test_event_fetch_priority),
         cmocka_unit_test(test_all_combinations),
         cmocka_unit_test(test_bg_kernels_under_preemption), cmocka_unit_test(test_idle_skip_exact),
     };

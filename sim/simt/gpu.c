@@ -113,9 +113,9 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     if (fg_config_u64(cfg, "preempt", "reserve_cores", 0, 1023, &v, err, errlen)) return -1;
     c->pre.reserve_cores = (unsigned)v;
     if (fg_config_enum(cfg, "preempt", "drain", gpu_drain_names, &c->pre.drain, err, errlen)) return -1;
-    b = c->pre.artifact_hold;
-    if (fg_config_bool(cfg, "preempt", "artifact_hold", &b, err, errlen)) return -1;
-    c->pre.artifact_hold = b;
+    b = c->pre.event_fetch_priority;
+    if (fg_config_bool(cfg, "preempt", "event_fetch_priority", &b, err, errlen)) return -1;
+    c->pre.event_fetch_priority = b;
     return 0;
 }
 
@@ -721,31 +721,25 @@ static void kmu_and_dispatch(gpu_t *g) {
         order[j] = i;
     }
     if (!n) return;
-    /* Draining (EDGE IV-B): the priority below which a core starts no block.
-     * hold_ev applies on cores that take event kernels, hold_all everywhere. */
-    unsigned hold_ev = 0, hold_all = 0;
-    const bool artifact = g->cfg.pre.artifact_hold && !g->cfg.pre.enable; /* its D and R runs */
-    if (g->cfg.pre.drain == GPU_DRAIN_GPU || artifact)
+    /* Draining (EDGE IV-B): below this priority a core that takes event
+     * kernels starts no block. */
+    unsigned hold = 0;
+    if (g->cfg.pre.drain == GPU_DRAIN_GPU)
         for (unsigned i = 0; i < g->n_lq; i++) {
             const simt_launch *L = g->lq[i];
-            const unsigned p = L->k.priority;
             const bool blocks_left = L->state == LS_RUNNING && L->next_block < L->nblocks;
-            if (g->cfg.pre.drain == GPU_DRAIN_GPU && (blocks_left || L->state == LS_EV_WAIT) && p > hold_ev)
-                hold_ev = p;
-            /* the artifact: any event kernel waiting or running holds every core */
-            const bool event = p > 0 && (L->state == LS_RUNNING || L->state == LS_EV_WAIT || L->state == LS_EV_CORE);
-            if (artifact && event && p > hold_all) hold_all = p;
+            if ((blocks_left || L->state == LS_EV_WAIT) && L->k.priority > hold) hold = L->k.priority;
         }
     /* block scheduler: at most one new block per core per cycle */
     unsigned nc = g->cfg.num_cores;
     for (unsigned ci = 0; ci < nc; ci++) {
         const unsigned cn = (g->rr_core + ci) % nc;
         simt_core *c = &g->core[cn];
-        const unsigned hold = core_takes(g, cn, true) && hold_ev > hold_all ? hold_ev : hold_all;
+        const unsigned hold_here = core_takes(g, cn, true) ? hold : 0;
         for (unsigned j = 0; j < n; j++) {
             simt_launch *L = g->lq[order[j]];
             if (L->next_block >= L->nblocks || !core_takes(g, cn, L->k.priority > 0)) continue;
-            if (L->k.priority < hold) break; /* launches are in priority order */
+            if (L->k.priority < hold_here) break; /* launches are in priority order */
             if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
         }
     }

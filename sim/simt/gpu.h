@@ -101,18 +101,19 @@ typedef struct {
          * drain: how far draining reaches (EDGE IV-B).  GPU_DRAIN_GPU: while a
          *   launch of higher priority has blocks or a warp-level event is waiting
          *   for a context, no core that could take it starts a lower-priority
-         *   block, and (preemption off) a waiting event takes the first free
-         *   context on any core.  GPU_DRAIN_CORE: the event is bound at arrival
+         *   block, and an event that could only wait for a context to drain
+         *   (preemption off, or no eligible victim) takes the first one freed
+         *   on any core.  GPU_DRAIN_CORE: the event is bound at arrival
          *   to one core, whose new blocks alone are held; elsewhere a
-         *   lower-priority block still fills what a higher one cannot use.
-         * artifact_hold: with preemption off, no new priority-0 block anywhere
-         *   while any event kernel waits or runs (the EDGE artifact's draining
-         *   and reservation runs; 0 = the paper's text). */
+         *   lower-priority block still fills what a higher one cannot use. */
         bool skip_exec;
         bool extra_regs;
         unsigned reserve_cores;
         unsigned drain;          /* GPU_DRAIN_* */
-        bool artifact_hold;
+        /* event_fetch_priority: an event warp's i-buffer refills before the
+         *   round robin's (the EDGE artifact's -edge_int_fetch_high_priority;
+         *   EDGE IV-D names only the warp scheduler's priority: 0) */
+        bool event_fetch_priority;
     } pre;
     /* the memory system ([mem] section, sim/mem/mem_config.h); core_mhz = clock_mhz */
     mem_config mem;

@@ -588,40 +588,61 @@ static void lsu_step(simt_core *c) {
     if (u->busy && ++u->pos == u->n) u->busy = false;
 }
 
+static bool fetch_wants(const gpu_config *k, const simt_warp *w) {
+    return w->state == WS_RUN && w->active && w->ibuf_n < k->ibuf_depth && !w->imiss && !w->stop_fetch;
+}
+
+/* Refills w's i-buffer from one i-cache line, or sends the line's read on a
+ * miss; false when a new line finds no i-MSHR or no room in the port. */
+static bool fetch_warp(simt_core *c, simt_warp *w) {
+    const gpu_config *k = c->k;
+    uint32_t a = w->x.pc + 4 * w->ibuf_n;
+    uint32_t line = a >> c->lsh;
+    if (cache_access(&c->icache, line, c->now, false)) {
+        unsigned room = (k->line_bytes - a % k->line_bytes) / 4;
+        unsigned want = k->ibuf_depth - w->ibuf_n;
+        w->ibuf_n += want < room ? want : room;
+        return true;
+    }
+    unsigned j = 0;
+    while (j < k->icache_mshrs && c->imshr[j] != line + 1) j++;
+    if (j == k->icache_mshrs) { /* a new line: an i-MSHR and room in the port */
+        if (c->imshrs_used == k->icache_mshrs || !port_room(c)) {
+            c->stall_port++;
+            return false;
+        }
+        j = 0;
+        while (c->imshr[j]) j++;
+        c->imshr[j] = line + 1;
+        c->imshrs_used++;
+        mem_req *r = port_push(c, RQ(RQ_INST, j), line, MEM_READ, MEM_K_INST);
+        mask_line(c, r->bmask);
+    }
+    w->imiss = line + 1;
+    return true;
+}
+
 /* Instruction fetch: one warp per cycle, round robin, refills its i-buffer
  * from one i-cache line; a miss is a MEM_K_INST read through the port (an
- * i-cache MSHR per line, later warps wait on it). */
+ * i-cache MSHR per line, later warps wait on it).  With [preempt]
+ * event_fetch_priority (the EDGE artifact's -edge_int_fetch_high_priority) an
+ * event warp that needs a fetch goes first, outside the round robin. */
 static void fetch_step(simt_core *c) {
     const gpu_config *k = c->k;
-    const uint64_t now = c->now;
+    if (k->pre.event_fetch_priority)
+        for (unsigned i = 0; i < c->n_order; i++) { /* event warps lead the GTO order */
+            simt_warp *w = &c->w[c->order[i]];
+            if (!w->priority) break;
+            if (w->event && fetch_wants(k, w)) {
+                fetch_warp(c, w);
+                return;
+            }
+        }
     for (unsigned i = 0; i < c->nwarps; i++) {
         unsigned slot = (c->fetch_rr + i) % c->nwarps;
         simt_warp *w = &c->w[slot];
-        if (w->state != WS_RUN || !w->active || w->ibuf_n >= k->ibuf_depth || w->imiss || w->stop_fetch) continue;
-        uint32_t a = w->x.pc + 4 * w->ibuf_n;
-        uint32_t line = a >> c->lsh;
-        if (cache_access(&c->icache, line, now, false)) {
-            unsigned room = (k->line_bytes - a % k->line_bytes) / 4;
-            unsigned want = k->ibuf_depth - w->ibuf_n;
-            w->ibuf_n += want < room ? want : room;
-        } else {
-            unsigned j = 0;
-            while (j < k->icache_mshrs && c->imshr[j] != line + 1) j++;
-            if (j == k->icache_mshrs) { /* a new line: an i-MSHR and room in the port */
-                if (c->imshrs_used == k->icache_mshrs || !port_room(c)) {
-                    c->stall_port++;
-                    c->fetch_rr = slot + 1;
-                    return;
-                }
-                j = 0;
-                while (c->imshr[j]) j++;
-                c->imshr[j] = line + 1;
-                c->imshrs_used++;
-                mem_req *r = port_push(c, RQ(RQ_INST, j), line, MEM_READ, MEM_K_INST);
-                mask_line(c, r->bmask);
-            }
-            w->imiss = line + 1;
-        }
+        if (!fetch_wants(k, w)) continue;
+        fetch_warp(c, w);
         c->fetch_rr = slot + 1;
         return;
     }
