@@ -491,7 +491,6 @@ def plot_fig13(d, plt):
         ax.set_title(f"({tag}) {EVN.get(e, 'Average')}, high rate: where an event's time goes", fontsize=8)
         if col == 0:
             ax.set_ylabel("mean event runtime, cycles")
-            ax.legend(fontsize=6, ncol=2, loc="upper left")
     legend = []
     cols = {"D": "#999999", "R": "#38a169", "P": "#2b6cb0"}
     bgcols = {"D": "black", "R": "#c53030", "P": "#805ad5"}
@@ -536,10 +535,12 @@ def plot_fig13(d, plt):
                         bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1})
     h, lab = legend[0][0] + legend[1][0], legend[0][1] + legend[1][1]
     fig.legend(h, lab, loc="lower center", ncol=6, fontsize=8)
+    kh, kl = axes[2][0].get_legend_handles_labels()
+    fig.legend(kh, kl, loc="lower center", ncol=len(kl), fontsize=8, bbox_to_anchor=(0.5, 0.025))
     fig.suptitle(f"EDGE Fig. 13: slowdown against isolation, draining (D) / reservation (R) / preemption (P)\n"
                  f"low = 2 events in flight, high = 32 IPv4/6, 16 MemC/IPSec ({d['size']} sizes; blocks: "
                  f"{blocks_of(d)})", fontsize=9)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 

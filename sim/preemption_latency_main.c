@@ -7,8 +7,8 @@
  * context (sim/simt/simt_edge_core.c).  For every run configuration — victim
  * policy x flush optimizations, and draining — the same arrivals are
  * replayed.  Per event:
- *   preemption latency = event enters the core's PEWT -> its warp context is
- *                        ready (the controller's START; EDGE Fig. 11)
+ *   preemption latency = event reaches the SIMT core scheduler -> its warp
+ *                        context is ready (the controller's START; EDGE Fig. 11)
  *   first-instruction latency = ... -> the event warp's first instruction
  *                        (adds the event kernel's instruction fetch)
  * and, for preempted events, what the victim was waiting on when selected
@@ -183,7 +183,7 @@ static int report(const cJSON *points, cJSON *rtl_check, const char *out, const 
     printf("\nWarp-level preemption latency (EDGE Fig. 11): IPv4 event warps on a GPU full of each background\n"
            "kernel, %s sizes, arrivals every %.0f +- %.0f cycles (seed %.0f), blocks: %s\n",
            size, gap, (double)((unsigned long long)gap / 2), seed, impl);
-    printf("preemption latency = event enters the core's PEWT -> warp context ready (cycles);\n"
+    printf("preemption latency = event reaches the SIMT core scheduler -> warp context ready (cycles);\n"
            "avg-preem over events that preempted a victim (EDGE Fig. 11), avg-all / p50 / p99 / max over\n"
            "all events (those finding a free context start in 2 cycles)\n\n");
     /* a point is usable when present and ok; a configuration no kernel ran
