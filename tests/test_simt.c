@@ -234,9 +234,12 @@ static void test_isa_csr(void **state) {
 }
 
 /* ---------------------------------------------------------- atomics */
+/* Every RV32A operation on global and shared memory from 8 blocks on 4
+ * cores, with each [gpu] atomics mode (*state: GPU_ATOMICS_*): tickets, the
+ * LR/SC loop's sum, OR / XOR / MIN, the shared counter and max. */
 static void test_atomics(void **state) {
-    (void)state;
     gpu_config c = small_cfg(4);
+    c.atomics = *(const unsigned *)*state;
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "t_isa", "t_atomic");
     enum { B = 8, T = 96, N = B * T };
@@ -572,13 +575,16 @@ static void test_config(void **state) {
     fg_config_free(cf);
 }
 
+static const unsigned atomics_issue = GPU_ATOMICS_ISSUE, atomics_memory = GPU_ATOMICS_MEMORY;
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vecadd),
         cmocka_unit_test(test_isa_int),
         cmocka_unit_test(test_isa_fp),
         cmocka_unit_test(test_isa_csr),
-        cmocka_unit_test(test_atomics),
+        {"test_atomics_issue", test_atomics, NULL, NULL, (void *)&atomics_issue},
+        {"test_atomics_memory", test_atomics, NULL, NULL, (void *)&atomics_memory},
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_barrier_multiblock),
         cmocka_unit_test(test_never_fits),

@@ -160,3 +160,25 @@ void t_fe(const struct t_args *p) {
         *w = 0x600dcafeu;
     }
 }
+
+/* t_lock (tests/test_simt_mem.c): a spin lock under contention.  Lane 0 of
+ * each warp (the other lanes leave: lanes of one warp spinning on one lock
+ * would never let the holder run under min-PC scheduling) n times takes the
+ * lock at counter[0] with amoswap, increments counter[32] (another line)
+ * with a plain load and store, and releases the lock with amoswap;
+ * out[warp] = its failed attempts. */
+void t_lock(const struct t_args *p) {
+    if (fg_lane_id() != 0) return;
+    uint32_t *lock = p->counter, spins = 0;
+    volatile uint32_t *cnt = p->counter + 32;
+    for (uint32_t k = 0; k < p->n; k++) {
+        for (;;) { /* test and test-and-set: wait until it looks free, then try */
+            while (*(volatile uint32_t *)lock) {}
+            if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) break;
+            spins++;
+        }
+        *cnt = *cnt + 1;
+        __atomic_exchange_n(lock, 0, __ATOMIC_RELEASE);
+    }
+    p->out[fg_global_id_x() / 32] = spins;
+}
