@@ -236,7 +236,9 @@ static void test_isa_csr(void **state) {
 /* ---------------------------------------------------------- atomics */
 /* Every RV32A operation on global and shared memory from 8 blocks on 4
  * cores, with each [gpu] atomics mode (*state: GPU_ATOMICS_*): tickets, the
- * LR/SC loop's sum, OR / XOR / MIN, the shared counter and max. */
+ * LR/SC loop's sum, OR / XOR / MIN, the shared counter and max; then a
+ * block's global AMOs seen by its plain loads after the barrier, and a
+ * thread's AMO ordered with its own load and store after it. */
 static void test_atomics(void **state) {
     gpu_config c = small_cfg(4);
     c.atomics = *(const unsigned *)*state;
@@ -269,6 +271,26 @@ static void test_atomics(void **state) {
     assert_int_equal(ctr[2], bits);
     assert_int_equal(ctr[3], x);
     assert_int_equal((int32_t)ctr[4], -(int32_t)(N - 1));
+    /* the block barrier orders a block's AMOs before its loads after it */
+    k = load(g, "t_isa", "t_bar_atomic");
+    uint32_t bc[B] = {0};
+    a.counter = (uint32_t)put(g, bc, sizeof bc);
+    run(g, &k, B, T, put(g, &a, sizeof a), NULL);
+    gpu_mem_read(g, a.out, o, N * 4);
+    for (unsigned i = 0; i < N; i++) assert_int_equal(o[i], T);
+    /* a thread's load after its AMO sees it; its AMO does not undo its store after it */
+    k = load(g, "t_isa", "t_amo_order");
+    static uint32_t w[2 * N];
+    for (unsigned i = 0; i < N; i++) w[2 * i] = 10 * i, w[2 * i + 1] = i;
+    a.counter = (uint32_t)put(g, w, sizeof w);
+    run(g, &k, B, T, put(g, &a, sizeof a), NULL);
+    gpu_mem_read(g, a.out, o, N * 4);
+    gpu_mem_read(g, a.counter, w, sizeof w);
+    for (unsigned i = 0; i < N; i++) {
+        assert_int_equal(o[i], 10 * i + 5);
+        assert_int_equal(w[2 * i], 10 * i + 5);
+        assert_int_equal(w[2 * i + 1], 7);
+    }
     gpu_free(g);
 }
 
