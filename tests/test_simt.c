@@ -592,6 +592,15 @@ static void test_config(void **state) {
     assert_int_equal(c.num_cores, 3);
     assert_int_equal(c.lat[CL_SFU], 50);
     assert_int_equal(c.max_threads_per_core, 2048);
+    assert_int_equal(c.atomics, GPU_ATOMICS_ISSUE); /* configs/edge.ini keeps atomics at issue */
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=memory", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), 0);
+    assert_int_equal(c.atomics, GPU_ATOMICS_MEMORY);
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=l2", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
+    printf("# %s\n", err);
+    assert_non_null(strstr(err, "[gpu] atomics = 'l2' is not one of: issue memory"));
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=issue", err, sizeof err), 0);
     assert_int_equal(fg_config_set(cf, "gpu.warp_size=64", err, sizeof err), 0);
     assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
     fg_config_free(cf);
