@@ -3,9 +3,11 @@
  * (mem_unloaded_latency), stores are acknowledged and FENCE waits for them,
  * F/E-tracked loads get their value when the F/E queues release them and a
  * load the queues never satisfy is NACKed into a clear GPU fault (not a
- * hang), host DMA through the host port, and no request is lost or
- * duplicated (requests sent = responses taken when idle).  The F/E blocks
- * run as FG_IMPL says (lockstep by default). */
+ * hang), host DMA through the host port, a spin lock under contention is
+ * slower with its atomics performed at the L2 ([gpu] atomics = memory) than
+ * at issue, and no request is lost or duplicated (requests sent = responses
+ * taken when idle).  The F/E blocks run as FG_IMPL says (lockstep by
+ * default). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
