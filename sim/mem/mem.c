@@ -277,7 +277,8 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     uint32_t i = mem_rec_alloc(m);
     mem_rec *x = &m->rec[i];
     unsigned p, sg;
-    x->q = *r;
+    memcpy(&x->q, r, offsetof(mem_req, lane)); /* the lane operations only when there are any */
+    if (r->lanes) memcpy(x->q.lane, r->lane, r->amo_ops * sizeof *r->lane);
     memset(&x->rsp, 0, offsetof(mem_rsp, rdata));
     x->rsp.status = MEM_OK;
     x->t_send = m->tick;
