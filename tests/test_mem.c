@@ -613,15 +613,24 @@ static void test_unsatisfiable_wait(void **state) {
     tb_close(t);
 }
 
+/* A small system of 2 ports with the C twin of the F/E queues over fresh
+ * zeroed memory (*mem, MEM_BYTES; the caller frees both). */
+static mem_system *small_system(mem_config *c, uint8_t **mem) {
+    small_config(c);
+    c->fe_impl = FG_IMPL_C;
+    *mem = calloc(MEM_BYTES, 1);
+    char err[256];
+    mem_system *m = mem_new(c, 2, *mem, MEM_BYTES, err, sizeof err);
+    if (!m) fail_msg("mem_new: %s", err);
+    return m;
+}
+
 static void test_malformed(void **state) {
     (void)state;
     mem_config c;
-    small_config(&c);
-    c.fe_impl = FG_IMPL_C;
-    uint8_t *mem = calloc(MEM_BYTES, 1);
+    uint8_t *mem;
+    mem_system *m = small_system(&c, &mem);
     char err[256];
-    mem_system *m = mem_new(&c, 2, mem, MEM_BYTES, err, sizeof err);
-    assert_non_null(m);
     mem_req ok = {.id = 1, .addr = 256, .bmask = {1, 0}, .op = MEM_READ, .fe_trig = MEM_FE_DEFAULT,
                   .fe_act = MEM_FE_DEFAULT, .amo_ops = 1};
     struct { mem_req r; unsigned port; const char *why; } bad[12];
@@ -718,12 +727,8 @@ static void lane_run(mem_system *m, const mem_req *q, const unsigned *port, unsi
 static void test_lane_atomics(void **state) {
     (void)state;
     mem_config c;
-    small_config(&c);
-    c.fe_impl = FG_IMPL_C;
-    uint8_t *mem = calloc(MEM_BYTES, 1);
-    char err[256];
-    mem_system *m = mem_new(&c, 2, mem, MEM_BYTES, err, sizeof err);
-    assert_non_null(m);
+    uint8_t *mem;
+    mem_system *m = small_system(&c, &mem);
     const uint64_t L = 5 * 128; /* a line; words 0 and 3 of it */
     const uint32_t w0 = 1000, w3 = 50;
     memcpy(mem + L, &w0, 4);
