@@ -317,7 +317,6 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         if (rg == RG_GLOBAL) {
             if (c->acc_check && access_refused(c, w, in, l, a, !is_ld || is_amo)) return -1;
             uint32_t ln = a >> c->lsh;
-            if (w->n_amo && !is_amo && amo_in_flight(c, w, ln)) return 1;
             bool fe = is_fe(c, a);
             if (fe && (is_amo || (a & (in->size - 1u)))) {
                 simt_core_fault(c, "%s %s at 0x%08x in the F/E-tracked region (pc 0x%08x, core %u warp %u lane %u): "
@@ -328,6 +327,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             unsigned j = 0;
             while (j < nl && u->line[j] != ln) j++;
             if (j == nl) {
+                if (w->n_amo && !is_amo && amo_in_flight(c, w, ln)) return 1;
                 u->line[nl] = ln;
                 u->lanes[nl] = 0;
                 u->fe[nl++] = fe;
