@@ -38,6 +38,7 @@ refused "num_cores = '010': a decimal with a leading zero" $P/preemption_latency
 refused "l1_bytes = 1000: must be a power of two" $P/preemption_latency --set gpu.l1_bytes=1000 --out "$out"
 refused "does not read section [preemt]" $P/edge_fig12 --set preemt.enable=0 --point --out "$out"
 refused "does not read section [gpux]"   $P/edge_fig13 --set gpux.num_cores=4 --point --out "$out"
+refused "[gpu] atomics = 'l2' is not one of: issue memory" $P/edge_fig13 --set gpu.atomics=l2 --point --out "$out"
 refused "does not read section [preemt]" $P/launch_latency --set preemt.enable=0 --out "$out"
 refused "does not read section [preemt]" $P/fe_fig11 --set preemt.enable=0 --out "$out"
 refused "does not read section [preemt]" $P/fe_fig12 --set preemt.enable=0 --out "$out"

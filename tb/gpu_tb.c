@@ -18,11 +18,14 @@ uint64_t tb_gpu_put(gpu_t *g, const void *p, size_t n) {
     return a;
 }
 
-gpu_t *tb_simt_gpu(unsigned cores) {
+gpu_t *tb_simt_gpu(unsigned cores) { return tb_simt_gpu_atomics(cores, GPU_ATOMICS_ISSUE); }
+
+gpu_t *tb_simt_gpu_atomics(unsigned cores, unsigned atomics) {
     char err[256];
     gpu_config c;
     gpu_config_default(&c);
     c.num_cores = cores;
+    c.atomics = atomics;
     c.global_mem_bytes = 16u << 20;
     c.mem.fe_region_bytes = 0; /* no F/E-tracked region (the default one lies beyond 16 MiB) */
     gpu_t *g = gpu_new(&c, err, sizeof err);

@@ -18,6 +18,8 @@ uint64_t tb_gpu_put(gpu_t *g, const void *p, size_t n);
  * global memory without an F/E-tracked region; fails the test if it cannot
  * be made. */
 gpu_t *tb_simt_gpu(unsigned cores);
+/* The same with [gpu] atomics = `atomics` (GPU_ATOMICS_*). */
+gpu_t *tb_simt_gpu_atomics(unsigned cores, unsigned atomics);
 /* Launches `k` as one block of `threads` threads with parameter block
  * `param` and runs it to completion; fails the test (naming `what`) on a
  * fault or when it has not finished after max_cycles. */

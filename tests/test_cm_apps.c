@@ -2,7 +2,8 @@
  * bg_kernels.h; docs/CM_APPS.md) on the CM machine's GPU (configs/cm.ini
  * [gpu] and [mem]): each at its test size must match its host reference,
  * twice on the same bg_run (the second run's check must see the second
- * run's results); a corrupted output element must be caught and named; a
+ * run's results), PVC and SSSP also with their atomics performed at the L2
+ * ([gpu] atomics = memory); a corrupted output element must be caught and named; a
  * kernel with barriers must finish with an active-warp limit of 1 (the
  * limit does not count warps waiting at a barrier); the names must be
  * those cm_run accepts.  CM_APPS_SIZE=paper runs the CM sizes instead
@@ -26,7 +27,7 @@ static const struct {
 
 static char kdir[512];
 
-static gpu_t *mk_gpu(void) {
+static gpu_t *mk_gpu(unsigned atomics) {
     cm_config c;
     cm_config_default(&c);
     fg_config *cf = fg_config_new();
@@ -34,6 +35,7 @@ static gpu_t *mk_gpu(void) {
     if (fg_config_load(cf, "configs/cm.ini", err, sizeof err) || cm_config_load(&c, cf, err, sizeof err))
         fail_msg("configs/cm.ini: %s", err);
     fg_config_free(cf);
+    c.gpu.atomics = atomics;
     const char *b = getenv("BUILD");
     snprintf(kdir, sizeof kdir, "%s/sw", b && *b ? b : "build");
     gpu_t *g = gpu_new(&c.gpu, err, sizeof err);
@@ -41,8 +43,8 @@ static gpu_t *mk_gpu(void) {
     return g;
 }
 
-static void run_app(const char *name, const char *size, bool is_int, unsigned limit) {
-    gpu_t *g = mk_gpu();
+static void run_app(const char *name, const char *size, bool is_int, unsigned limit, unsigned atomics) {
+    gpu_t *g = mk_gpu(atomics);
     char err[512];
     bg_run *b = bg_new(g, name, size, kdir, 1, err, sizeof err);
     if (!b) fail_msg("%s", err);
@@ -53,8 +55,8 @@ static void run_app(const char *name, const char *size, bool is_int, unsigned li
         const uint64_t cyc = bg_run_alone(g, b, limit ? 2000000ull : 50000000ull, err, sizeof err);
         if (!cyc) fail_msg("%s %s run %d: %s", name, size, run, err);
         if (bg_check(b, err, sizeof err)) fail_msg("%s %s run %d: %s", name, size, run, err);
-        printf("# %s %s%s run %d: %s; %u regs/thread, %llu cycles, %u launches, %.2f s cpu\n", name, size,
-               limit ? " (limit 1)" : "", run, bg_describe(b), bg_regs_per_thread(b), (unsigned long long)cyc,
+        printf("# %s %s%s%s run %d: %s; %u regs/thread, %llu cycles, %u launches, %.2f s cpu\n", name, size,
+               limit ? " (limit 1)" : "", atomics == GPU_ATOMICS_MEMORY ? " (atomics = memory)" : "", run, bg_describe(b), bg_regs_per_thread(b), (unsigned long long)cyc,
                bg_launches(b), fg_now(FG_CLOCK_CPU) - t0);
         if (run == 0 && !limit) tb_bg_corrupt_and_check(b, g, is_int);
         if (limit) break;
@@ -68,14 +70,22 @@ static void test_apps(void **state) {
     const char *only = getenv("CM_APPS_ONLY");
     const char *size = getenv("CM_APPS_SIZE") && !strcmp(getenv("CM_APPS_SIZE"), "paper") ? "paper" : "test";
     for (unsigned i = 0; i < NAPPS; i++)
-        if (!only || !strcmp(only, APPS[i].name)) run_app(APPS[i].name, size, APPS[i].is_int, 0);
+        if (!only || !strcmp(only, APPS[i].name)) run_app(APPS[i].name, size, APPS[i].is_int, 0, GPU_ATOMICS_ISSUE);
+}
+
+/* The applications with global atomics (PVC's atomicAdd, SSSP's atomicMin)
+ * with them performed at the L2 ([gpu] atomics = memory): the same outputs. */
+static void test_atomics_memory(void **state) {
+    (void)state;
+    run_app("pvc", "test", true, 0, GPU_ATOMICS_MEMORY);
+    run_app("sssp", "test", true, 0, GPU_ATOMICS_MEMORY);
 }
 
 /* PATH's blocks of 8 warps meet a barrier every row: with one active warp
  * a core must still finish them. */
 static void test_barrier_limit_1(void **state) {
     (void)state;
-    run_app("path", "test", true, 1);
+    run_app("path", "test", true, 1, GPU_ATOMICS_ISSUE);
 }
 
 /* Every application is a name bg_new (and so cm_run --gpu) accepts, listed
@@ -92,7 +102,7 @@ static void test_names(void **state) {
     assert_true(bg_kernel_known("mm") && bg_kernel_known("stream"));
     assert_false(bg_kernel_known("fft"));
     assert_false(bg_kernel_known(NULL));
-    gpu_t *g = mk_gpu();
+    gpu_t *g = mk_gpu(GPU_ATOMICS_ISSUE);
     char err[512];
     assert_null(bg_new(g, "fft", "test", kdir, 1, err, sizeof err));
     printf("# error: %s\n", err);
@@ -109,6 +119,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_apps),
+        cmocka_unit_test(test_atomics_memory),
         cmocka_unit_test(test_barrier_limit_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * model through the ev_work interface (sim/work/ev_work.h): every kind runs
  * several events alone on the EDGE Table II GPU (gpu_config_default) with
  * every output word checked against its host reference; a corrupted table
- * or a wrong key is caught, and once restored the kind passes again; the
+ * or a wrong key is caught, and once restored the kind passes again; MemC
+ * passes with its atomics performed at the L2 ([gpu] atomics = memory); the
  * host references are checked on their own (3DES known-answer vectors,
  * memcached's lookup3 vectors, the IPv6 trie against a linear scan and the
  * kernel's table walk); registers per thread (the ELF scan) are printed
@@ -283,6 +284,39 @@ static void test_memc_non_get(void **state) {
     assert_true(w->others > 0 && w->hits > 0 && w->misses > 0);
     ev_memc_ops.free(w);
     fg_config_free(cfg);
+    gpu_free(g);
+}
+
+/* MemC with its atomics performed at the L2 ([gpu] atomics = memory): the
+ * set lock (a plain read, then an LR/SC compare-and-swap; released with an
+ * AMO) and every response word still right, with 8 events at once (their
+ * warps contend for the locks of the sets they share), then one alone. */
+static void test_memc_atomics_memory(void **state) {
+    (void)state;
+    char err[512];
+    gpu_config c;
+    gpu_config_default(&c);
+    c.atomics = GPU_ATOMICS_MEMORY;
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("gpu_new: %s", err);
+    track t;
+    install(g, &t);
+    memc_work *w = init_kind(g, &ev_memc_ops, NULL);
+    fg_rng rng;
+    fg_rng_seed(&rng, 33);
+    for (unsigned s = 0; s < SLOTS; s++)
+        if (ev_memc_ops.fill(w, g, s, MEMC_REQS_PER_EVENT, &rng, err, sizeof err)) fail_msg("%s", err);
+    for (unsigned s = 0; s < SLOTS; s++) launch(g, &ev_memc_ops, w, &t, s, MEMC_REQS_PER_EVENT);
+    tick_until(g, &t, SLOTS, 4000000, "memc, 8 at once");
+    while (!gpu_idle(g)) gpu_tick(g);
+    for (unsigned s = 0; s < SLOTS; s++)
+        if (ev_memc_ops.check(w, g, s, MEMC_REQS_PER_EVENT, err, sizeof err)) fail_msg("memc: %s", err);
+    const uint64_t alone = run_alone(g, &ev_memc_ops, w, &t, 0, MEMC_REQS_PER_EVENT, &rng);
+    printf("# memc with atomics = memory: %u events at once and one alone (%llu cycles) checked, %llu words, "
+           "%llu hits, %llu misses\n", SLOTS, (unsigned long long)alone, (unsigned long long)w->checked,
+           (unsigned long long)w->hits, (unsigned long long)w->misses);
+    assert_true(w->hits > 0 && w->misses > 0);
+    ev_memc_ops.free(w);
     gpu_free(g);
 }
 
@@ -581,6 +615,7 @@ int main(void) {
         cmocka_unit_test(test_events_alone),
         cmocka_unit_test(test_memc_non_get),
         cmocka_unit_test(test_memc_hash_paths),
+        cmocka_unit_test(test_memc_atomics_memory),
         cmocka_unit_test(test_fault_injection),
         cmocka_unit_test(test_register_relations),
         cmocka_unit_test(test_preempt_rule_bp),

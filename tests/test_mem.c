@@ -17,7 +17,9 @@
  *     producer (trigger wait-empty, action fill) to a CPU consumer (trigger
  *     wait-full, action empty), which must see them in order.
  * Then: an unsatisfiable wait is NACKed exactly once and the run goes on;
- * idle skipping of the F/E blocks changes nothing; malformed requests and bad
+ * idle skipping of the F/E blocks changes nothing; lane-form atomics (the
+ * SIMT core's with [gpu] atomics = memory) serialize in lane order within a
+ * request and request by request at the slice; malformed requests and bad
  * configurations are refused with a message. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -611,15 +613,24 @@ static void test_unsatisfiable_wait(void **state) {
     tb_close(t);
 }
 
+/* A small system of 2 ports with the C twin of the F/E queues over fresh
+ * zeroed memory (*mem, MEM_BYTES; the caller frees both). */
+static mem_system *small_system(mem_config *c, uint8_t **mem) {
+    small_config(c);
+    c->fe_impl = FG_IMPL_C;
+    *mem = calloc(MEM_BYTES, 1);
+    char err[256];
+    mem_system *m = mem_new(c, 2, *mem, MEM_BYTES, err, sizeof err);
+    if (!m) fail_msg("mem_new: %s", err);
+    return m;
+}
+
 static void test_malformed(void **state) {
     (void)state;
     mem_config c;
-    small_config(&c);
-    c.fe_impl = FG_IMPL_C;
-    uint8_t *mem = calloc(MEM_BYTES, 1);
+    uint8_t *mem;
+    mem_system *m = small_system(&c, &mem);
     char err[256];
-    mem_system *m = mem_new(&c, 2, mem, MEM_BYTES, err, sizeof err);
-    assert_non_null(m);
     mem_req ok = {.id = 1, .addr = 256, .bmask = {1, 0}, .op = MEM_READ, .fe_trig = MEM_FE_DEFAULT,
                   .fe_act = MEM_FE_DEFAULT, .amo_ops = 1};
     struct { mem_req r; unsigned port; const char *why; } bad[12];
@@ -658,6 +669,134 @@ static void test_malformed(void **state) {
     bad[5].r.bmask[0] = 1;
     assert_int_equal(mem_send(m, 0, &bad[5].r), -1);
     assert_non_null(strstr(mem_error(m), "crosses"));
+    mem_free(m);
+    free(mem);
+}
+
+/* ------------------------------------------------ lane-form atomics */
+static mem_req lane_req(uint64_t id, uint64_t addr) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.id = id;
+    r.addr = addr;
+    r.op = MEM_ATOMIC;
+    r.kind = MEM_K_ATOMIC;
+    r.fe_trig = r.fe_act = MEM_FE_DEFAULT;
+    r.data = r.lanes = true;
+    return r;
+}
+static void lane_add(mem_req *r, unsigned off, unsigned op, uint32_t opnd, uint32_t cmp) {
+    r->lane[r->amo_ops++] = (mem_lane){opnd, cmp, (uint8_t)off, (uint8_t)op};
+    set_word(r->bmask, off / 4);
+}
+static uint32_t lane_res(const mem_rsp *r, unsigned i) {
+    uint32_t v;
+    memcpy(&v, r->rdata + 4 * i, 4);
+    return v;
+}
+static uint32_t peek_word(const uint8_t *mem, uint64_t a) {
+    uint32_t v;
+    memcpy(&v, mem + a, 4);
+    return v;
+}
+/* Sends each request on its port in the same cycle, runs to idle, keeps the responses. */
+static void lane_run(mem_system *m, const mem_req *q, const unsigned *port, unsigned n, mem_rsp *out) {
+    for (unsigned i = 0; i < n; i++) assert_int_equal(mem_send(m, port[i], &q[i]), 0);
+    unsigned got = 0;
+    for (unsigned t = 0; t < 100000 && got < n; t++) {
+        mem_tick(m);
+        for (unsigned p = 0; p < 2; p++)
+            for (const mem_rsp *r; (r = mem_rsp_peek(m, p));) {
+                assert_int_equal(r->status, MEM_OK);
+                assert_true(r->id < n);
+                out[r->id] = *r;
+                got++;
+                mem_rsp_pop(m, p);
+            }
+    }
+    assert_int_equal(got, n);
+    assert_true(mem_idle(m));
+}
+
+/* Lane-form atomics (the SIMT core's with [gpu] atomics = memory): the L2
+ * performs a request's operations in lane order, so several lanes on one
+ * word each see the value the one before left; two requests racing from two
+ * ports to one word serialize at the slice, one entirely before the other
+ * (the old values fit exactly one of the two orders, and no update is lost);
+ * LR / SC compare by value; malformed lane forms are refused. */
+static void test_lane_atomics(void **state) {
+    (void)state;
+    mem_config c;
+    uint8_t *mem;
+    mem_system *m = small_system(&c, &mem);
+    const uint64_t L = 5 * 128; /* a line; words 0 and 3 of it */
+    const uint32_t w0 = 1000, w3 = 50;
+    memcpy(mem + L, &w0, 4);
+    memcpy(mem + L + 12, &w3, 4);
+    /* one request: three adds and a max on word 0, a swap on word 3 between them */
+    mem_req q[2];
+    q[0] = lane_req(0, L);
+    lane_add(&q[0], 0, MEM_AMO_ADD, 1, 0);
+    lane_add(&q[0], 0, MEM_AMO_ADD, 2, 0);
+    lane_add(&q[0], 12, MEM_AMO_SWAP, 7, 0);
+    lane_add(&q[0], 0, MEM_AMO_ADD, 4, 0);
+    lane_add(&q[0], 0, MEM_AMO_MAXU, 1005, 0);
+    mem_rsp r[2];
+    const unsigned p0[1] = {0};
+    lane_run(m, q, p0, 1, r);
+    const uint32_t want0[5] = {1000, 1001, 50, 1003, 1007};
+    for (unsigned i = 0; i < 5; i++) assert_int_equal(lane_res(&r[0], i), want0[i]);
+    assert_int_equal(peek_word(mem, L), 1007);
+    assert_int_equal(peek_word(mem, L + 12), 7);
+    /* two requests racing: port 0 adds 1, 2, 3; port 1 adds 100, 200 (and swaps word 3) */
+    q[0] = lane_req(0, L);
+    for (unsigned k = 1; k <= 3; k++) lane_add(&q[0], 0, MEM_AMO_ADD, k, 0);
+    q[1] = lane_req(1, L);
+    lane_add(&q[1], 0, MEM_AMO_ADD, 100, 0);
+    lane_add(&q[1], 12, MEM_AMO_SWAP, 9, 0);
+    lane_add(&q[1], 0, MEM_AMO_ADD, 200, 0);
+    const unsigned p01[2] = {0, 1};
+    lane_run(m, q, p01, 2, r);
+    const uint32_t base = 1007;
+    const bool a_first = lane_res(&r[0], 0) == base;
+    const uint32_t a0 = a_first ? base : base + 300, b0 = a_first ? base + 6 : base;
+    printf("# two lane-form atomics racing to one word: port %u's performed first\n", a_first ? 0u : 1u);
+    assert_int_equal(lane_res(&r[0], 0), a0);
+    assert_int_equal(lane_res(&r[0], 1), a0 + 1);
+    assert_int_equal(lane_res(&r[0], 2), a0 + 3);
+    assert_int_equal(lane_res(&r[1], 0), b0);
+    assert_int_equal(lane_res(&r[1], 1), 7);
+    assert_int_equal(lane_res(&r[1], 2), b0 + 100);
+    assert_int_equal(peek_word(mem, L), base + 306);
+    assert_int_equal(peek_word(mem, L + 12), 9);
+    /* LR / SC: a lane's SC succeeds when the word still holds what its LR read; a second one
+     * carrying the same stale value fails; an SC without a reservation fails */
+    q[0] = lane_req(0, L);
+    lane_add(&q[0], 0, MEM_AMO_LR, 0, 0);
+    lane_add(&q[0], 0, MEM_AMO_SC, 77, base + 306);
+    lane_add(&q[0], 0, MEM_AMO_SC, 88, base + 306);
+    lane_add(&q[0], 12, MEM_AMO_SC_FAIL, 99, 9);
+    lane_run(m, q, p0, 1, r);
+    assert_int_equal(lane_res(&r[0], 0), base + 306);
+    assert_int_equal(lane_res(&r[0], 1), 0);
+    assert_int_equal(lane_res(&r[0], 2), 1);
+    assert_int_equal(lane_res(&r[0], 3), 1);
+    assert_int_equal(peek_word(mem, L), 77);
+    assert_int_equal(peek_word(mem, L + 12), 9);
+    /* malformed lane forms */
+    struct { mem_req r; const char *why; } bad[4];
+    for (unsigned i = 0; i < 4; i++) {
+        bad[i].r = lane_req(0, L);
+        lane_add(&bad[i].r, 0, MEM_AMO_ADD, 1, 0);
+    }
+    bad[0].r.lane[0].op = MEM_AMO_SC_FAIL + 1, bad[0].why = "amo 12 out of range";
+    bad[1].r.lane[0].off = 4, bad[1].why = "not a word of the byte mask";
+    bad[2].r.amo_ops = MEM_LANES + 1, bad[2].why = "at most 32";
+    bad[3].r.op = MEM_WRITE, bad[3].why = "lane form on a non-atomic";
+    for (unsigned i = 0; i < 4; i++) {
+        assert_int_equal(mem_send(m, 0, &bad[i].r), -1);
+        if (!strstr(mem_error(m), bad[i].why)) fail_msg("case %u: '%s' lacks '%s'", i, mem_error(m), bad[i].why);
+    }
     mem_free(m);
     free(mem);
 }
@@ -746,6 +885,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_traffic), cmocka_unit_test(test_idle_skip_exact),
         cmocka_unit_test(test_unsatisfiable_wait), cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_lane_atomics),
         cmocka_unit_test(test_bad_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

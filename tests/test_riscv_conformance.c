@@ -3,7 +3,9 @@
  * sw/rvtest/riscv_test.h from the suite's own directory), each run by one
  * thread and by a full warp of 32 threads whose results must all agree.
  * rv32ua runs single-thread only: its tests check the old values their AMOs
- * return, which differ by design when 32 lanes hit one word.
+ * return, which differ by design when 32 lanes hit one word; it runs once
+ * with each [gpu] atomics mode (issue: performed at issue; memory: at the
+ * L2 slice, old values from the response, docs/SIMT.md "Atomics").
  *
  * One cmocka test per ISA test and mode; the suite counts are printed as
  * "# report:" lines (scripts/run_tests.sh shows them).  Without the suite
@@ -25,6 +27,7 @@ enum { ST_NONE = 0, ST_PASSED = 1, ST_FAILED = 2 }; /* = FG_RVTEST_* (sw/rvtest/
 typedef struct {
     char suite[16], name[48];
     unsigned threads;
+    bool amem; /* [gpu] atomics = memory */
     int passed;
 } rv_case;
 
@@ -38,7 +41,7 @@ static void run_case(void **state) {
     rv_case *t = *state;
     char path[512], err[256];
     snprintf(path, sizeof path, "%s/rvtest/%s/%s.elf", build_dir(), t->suite, t->name);
-    gpu_t *g = tb_simt_gpu(1);
+    gpu_t *g = tb_simt_gpu_atomics(1, t->amem ? GPU_ATOMICS_MEMORY : GPU_ATOMICS_ISSUE);
     gpu_kernel k;
     if (gpu_load_kernel(g, path, NULL, &k, err, sizeof err)) fail_msg("%s", err);
     /* result buffer: status, TESTNUM per thread; the parameter block points to it */
@@ -84,12 +87,13 @@ static const char *read_list(char *why, size_t whylen) {
         else if (sscanf(line, "absent %511s", dir) == 1)
             snprintf(why, whylen, "riscv-tests not found at %s", dir);
         else if (sscanf(line, "run %15s %47s", a, c) == 2 && ncases + 2 <= 2 * MAX_TESTS) {
+            const bool ua = !strcmp(a, "rv32ua");
             for (unsigned threads = 1; threads <= WARP; threads += WARP - 1) {
-                if (threads > 1 && !strcmp(a, "rv32ua")) continue;
                 rv_case *t = &cases[ncases++];
                 snprintf(t->suite, sizeof t->suite, "%s", a);
                 snprintf(t->name, sizeof t->name, "%s", c);
-                t->threads = threads;
+                t->threads = ua ? 1 : threads; /* rv32ua: the second run is atomics = memory */
+                t->amem = ua && threads > 1;
             }
         } else if (sscanf(line, "skip %15s %15s %n", a, b, &off) == 2 && off && nskipped < 8)
             snprintf(skipped[nskipped++], sizeof skipped[0], "%s/%s (%s)", a, b, line + off);
@@ -109,7 +113,7 @@ int main(void) {
     }
     for (unsigned i = 0; i < ncases; i++) {
         snprintf(names[i], sizeof names[i], "%.15s-%.47s %s", cases[i].suite, cases[i].name,
-                 cases[i].threads == 1 ? "1-thread" : "warp");
+                 cases[i].amem ? "1-thread atomics=memory" : cases[i].threads == 1 ? "1-thread" : "warp");
         tests[i] = (struct CMUnitTest){names[i], run_case, NULL, NULL, &cases[i]};
     }
     printf("# riscv-tests from %s\n", dir);
@@ -117,15 +121,17 @@ int main(void) {
     /* suite counts, as docs/SIMT.md quotes them */
     static const char *const suites[] = {"rv32ui", "rv32um", "rv32ua", "rv32uf"};
     for (unsigned s = 0; s < 4; s++) {
-        unsigned n[2] = {0, 0}, p[2] = {0, 0};
+        unsigned n[3] = {0, 0, 0}, p[3] = {0, 0, 0}; /* single-thread, full warp, atomics = memory */
         for (unsigned i = 0; i < ncases; i++) {
             if (strcmp(cases[i].suite, suites[s])) continue;
-            n[cases[i].threads > 1]++;
-            p[cases[i].threads > 1] += (unsigned)cases[i].passed;
+            const unsigned k = cases[i].amem ? 2 : cases[i].threads > 1;
+            n[k]++;
+            p[k] += (unsigned)cases[i].passed;
         }
         if (n[1]) printf("# report: %s %u/%u passed single-thread, %u/%u full warp\n", suites[s], p[0], n[0], p[1], n[1]);
-        else printf("# report: %s %u/%u passed single-thread (no full-warp run: lanes' AMOs on one word return different old values)\n",
-                    suites[s], p[0], n[0]);
+        else printf("# report: %s %u/%u passed single-thread, %u/%u single-thread with atomics = memory (no "
+                    "full-warp run: lanes' AMOs on one word return different old values)\n",
+                    suites[s], p[0], n[0], p[2], n[2]);
     }
     for (unsigned i = 0; i < nskipped; i++) printf("# report: skipped %s\n", skipped[i]);
     return rc;

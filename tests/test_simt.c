@@ -234,9 +234,14 @@ static void test_isa_csr(void **state) {
 }
 
 /* ---------------------------------------------------------- atomics */
+/* Every RV32A operation on global and shared memory from 8 blocks on 4
+ * cores, with each [gpu] atomics mode (*state: GPU_ATOMICS_*): tickets, the
+ * LR/SC loop's sum, OR / XOR / MIN, the shared counter and max; then a
+ * block's global AMOs seen by its plain loads after the barrier, and a
+ * thread's AMO ordered with its own load and store after it. */
 static void test_atomics(void **state) {
-    (void)state;
     gpu_config c = small_cfg(4);
+    c.atomics = *(const unsigned *)*state;
     gpu_t *g = mk_gpu(&c);
     gpu_kernel k = load(g, "t_isa", "t_atomic");
     enum { B = 8, T = 96, N = B * T };
@@ -266,6 +271,26 @@ static void test_atomics(void **state) {
     assert_int_equal(ctr[2], bits);
     assert_int_equal(ctr[3], x);
     assert_int_equal((int32_t)ctr[4], -(int32_t)(N - 1));
+    /* the block barrier orders a block's AMOs before its loads after it */
+    k = load(g, "t_isa", "t_bar_atomic");
+    uint32_t bc[B] = {0};
+    a.counter = (uint32_t)put(g, bc, sizeof bc);
+    run(g, &k, B, T, put(g, &a, sizeof a), NULL);
+    gpu_mem_read(g, a.out, o, N * 4);
+    for (unsigned i = 0; i < N; i++) assert_int_equal(o[i], T);
+    /* a thread's load after its AMO sees it; its AMO does not undo its store after it */
+    k = load(g, "t_isa", "t_amo_order");
+    static uint32_t w[2 * N];
+    for (unsigned i = 0; i < N; i++) w[2 * i] = 10 * i, w[2 * i + 1] = i;
+    a.counter = (uint32_t)put(g, w, sizeof w);
+    run(g, &k, B, T, put(g, &a, sizeof a), NULL);
+    gpu_mem_read(g, a.out, o, N * 4);
+    gpu_mem_read(g, a.counter, w, sizeof w);
+    for (unsigned i = 0; i < N; i++) {
+        assert_int_equal(o[i], 10 * i + 5);
+        assert_int_equal(w[2 * i], 10 * i + 5);
+        assert_int_equal(w[2 * i + 1], 7);
+    }
     gpu_free(g);
 }
 
@@ -567,10 +592,21 @@ static void test_config(void **state) {
     assert_int_equal(c.num_cores, 3);
     assert_int_equal(c.lat[CL_SFU], 50);
     assert_int_equal(c.max_threads_per_core, 2048);
+    assert_int_equal(c.atomics, GPU_ATOMICS_ISSUE); /* configs/edge.ini keeps atomics at issue */
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=memory", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), 0);
+    assert_int_equal(c.atomics, GPU_ATOMICS_MEMORY);
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=l2", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
+    printf("# %s\n", err);
+    assert_non_null(strstr(err, "[gpu] atomics = 'l2' is not one of: issue memory"));
+    assert_int_equal(fg_config_set(cf, "gpu.atomics=issue", err, sizeof err), 0);
     assert_int_equal(fg_config_set(cf, "gpu.warp_size=64", err, sizeof err), 0);
     assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
     fg_config_free(cf);
 }
+
+static const unsigned atomics_issue = GPU_ATOMICS_ISSUE, atomics_memory = GPU_ATOMICS_MEMORY;
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -578,7 +614,8 @@ int main(void) {
         cmocka_unit_test(test_isa_int),
         cmocka_unit_test(test_isa_fp),
         cmocka_unit_test(test_isa_csr),
-        cmocka_unit_test(test_atomics),
+        {"test_atomics_issue", test_atomics, NULL, NULL, (void *)&atomics_issue},
+        {"test_atomics_memory", test_atomics, NULL, NULL, (void *)&atomics_memory},
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_barrier_multiblock),
         cmocka_unit_test(test_never_fits),

@@ -62,6 +62,30 @@ static uint32_t amo(unsigned op, uint32_t a, uint32_t b) {
 
 static bool bit(const uint64_t bm[2], unsigned i) { return bm[i >> 6] >> (i & 63) & 1; }
 
+/* A lane-form atomic (mem.h): its operations one after another in lane
+ * order, each reading the word the one before it left. */
+static void perform_lanes(uint8_t *line, const mem_req *q, uint8_t *rdata) {
+    for (unsigned i = 0; i < q->amo_ops; i++) {
+        const mem_lane *l = &q->lane[i];
+        uint32_t old, res;
+        memcpy(&old, line + l->off, 4);
+        switch (l->op) {
+        case MEM_AMO_LR: res = old; break;
+        case MEM_AMO_SC:
+            res = old != l->cmp;
+            if (!res) memcpy(line + l->off, &l->opnd, 4);
+            break;
+        case MEM_AMO_SC_FAIL: res = 1; break;
+        default: {
+            uint32_t nv = amo(l->op, old, l->opnd);
+            memcpy(line + l->off, &nv, 4);
+            res = old;
+        }
+        }
+        memcpy(rdata + 4 * i, &res, 4);
+    }
+}
+
 void mem_perform(mem_system *m, mem_rec *r) {
     if (r->type != REC_EXT || !r->q.data) return;
     uint8_t *mem = m->mem + r->q.addr;
@@ -81,6 +105,10 @@ void mem_perform(mem_system *m, mem_rec *r) {
                 if (bit(r->q.bmask, i)) mem[i] = r->q.wdata[i];
         break;
     default: /* atomics, word by word (mem_send checked whole words) */
+        if (r->q.lanes) {
+            perform_lanes(mem, &r->q, r->rsp.rdata);
+            break;
+        }
         for (unsigned i = 0; i < lb; i += 4) {
             if (!bit(r->q.bmask, i)) continue;
             uint32_t old, opnd, nv;
@@ -225,18 +253,32 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
         if (!r->amo_ops) return bad(m, "atomic with amo_ops = 0");
         if (tracked) return bad(m, "atomic on F/E-tracked line 0x%" PRIx64 " (F/E 4.1 defines "
                                    "reads and writes only)", r->addr);
-        if (r->data && r->amo > MEM_AMO_MAXU) return bad(m, "amo %u out of range", r->amo);
+        if (r->data && !r->lanes && r->amo > MEM_AMO_MAXU) return bad(m, "amo %u out of range", r->amo);
         for (unsigned i = 0; r->data && i < c->line_bytes; i += 4) {
             unsigned w = (unsigned)(r->bmask[i >> 6] >> (i & 63) & 0xf);
             if (w && w != 0xf) return bad(m, "data atomic mask must cover whole 4-byte words");
         }
+        if (r->lanes) {
+            if (!r->data) return bad(m, "lane-form atomic without data");
+            if (r->amo_ops > MEM_LANES) return bad(m, "lane-form atomic with %u operations (at most %u)",
+                                                    r->amo_ops, MEM_LANES);
+            for (unsigned i = 0; i < r->amo_ops; i++) {
+                const mem_lane *l = &r->lane[i];
+                if (l->op > MEM_AMO_SC_FAIL) return bad(m, "lane %u: amo %u out of range", i, l->op);
+                if (l->off % 4 || l->off >= c->line_bytes || !(r->bmask[l->off >> 6] >> (l->off & 63) & 1))
+                    return bad(m, "lane %u: word at offset %u is not a word of the byte mask", i, l->off);
+            }
+        }
+    } else if (r->lanes) {
+        return bad(m, "lane form on a non-atomic request");
     }
     if (m->port_last[port] == m->tick + 1) return 1; /* one request per port per cycle */
     if (m->n_free <= m->reserve) return 1;
     uint32_t i = mem_rec_alloc(m);
     mem_rec *x = &m->rec[i];
     unsigned p, sg;
-    x->q = *r;
+    memcpy(&x->q, r, offsetof(mem_req, lane)); /* the lane operations only when there are any */
+    if (r->lanes) memcpy(x->q.lane, r->lane, r->amo_ops * sizeof *r->lane);
     memset(&x->rsp, 0, offsetof(mem_rsp, rdata));
     x->rsp.status = MEM_OK;
     x->t_send = m->tick;

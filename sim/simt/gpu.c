@@ -70,6 +70,7 @@ void gpu_config_default(gpu_config *c) {
 }
 
 const char *const gpu_drain_names[] = {"gpu", "core", NULL};
+const char *const gpu_atomics_names[] = {"issue", "memory", NULL};
 
 static const struct { const char *key; unsigned bit; } OPTS[] = {
     {"opt_boost", PRE_OPT_BOOST}, {"opt_ibuf", PRE_OPT_IBUF}, {"opt_barskip", PRE_OPT_BARSKIP}, {"opt_drop", PRE_OPT_DROP}};
@@ -167,6 +168,7 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
     }
     static const char *const sched_names[] = {"gto", "lrr", NULL};
     if (fg_config_enum(cfg, "gpu", "warp_scheduler", sched_names, &c->warp_scheduler, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "gpu", "atomics", gpu_atomics_names, &c->atomics, err, errlen)) return -1;
     if (pre_config_load(c, cfg, err, errlen)) return -1;
     c->mem.core_mhz = c->clock_mhz; /* the memory system ticks at the core clock */
     return mem_config_load(&c->mem, cfg, err, errlen);
@@ -199,6 +201,7 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->extra_ports > 1024) why = "extra_ports must be at most 1024";
     else if (c->pre.policy > PRE_POL_CHEAPEST) why = "[preempt] policy must be oldest, newest or cheapest";
     else if (c->pre.reserve_cores >= c->num_cores) why = "[preempt] reserve_cores must leave a core for the background";
+    else if (c->atomics > GPU_ATOMICS_MEMORY) why = "atomics must be issue or memory";
     for (unsigned k = 0; k < 6 && !why; k++)
         if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
     if (why) { snprintf(err, errlen, "gpu config: %s", why); return -1; }

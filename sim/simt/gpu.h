@@ -30,6 +30,16 @@ typedef struct gpu gpu_t;
  * priority), a counterfactual for claims that rest on GTO's order. */
 enum { GPU_SCHED_GTO, GPU_SCHED_LRR };
 
+/* Where an RV32A atomic (AMO*, LR, SC) on global memory takes its
+ * functional effect ([gpu] atomics, docs/SIMT.md "Atomics"): ISSUE, on the
+ * flat memory when the warp issues it (the request to the L2 is timing
+ * only); MEMORY, at the L2 slice that owns the line when the request is
+ * served there (GPGPU-Sim performs atomics at the memory partition), the old
+ * value coming back with the response.  Shared-memory atomics act at issue
+ * in both. */
+enum { GPU_ATOMICS_ISSUE, GPU_ATOMICS_MEMORY };
+extern const char *const gpu_atomics_names[]; /* "issue", "memory" */
+
 typedef struct {
     unsigned num_cores;          /* 16 */
     double clock_mhz;            /* 700 */
@@ -45,6 +55,7 @@ typedef struct {
      * i-buffer depth, MSHRs, ...) here, each read from [gpu] in the config */
     unsigned schedulers_per_core; /* 2 GTO warp schedulers */
     unsigned warp_scheduler;     /* GPU_SCHED_GTO (default) or GPU_SCHED_LRR */
+    unsigned atomics;            /* GPU_ATOMICS_ISSUE (default) or GPU_ATOMICS_MEMORY */
     unsigned ibuf_depth;         /* i-buffer entries per warp (2) */
     unsigned line_bytes;         /* cache line (128) */
     unsigned icache_bytes, icache_assoc; /* 16 KB, 4-way; misses are MEM_K_INST reads */

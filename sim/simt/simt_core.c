@@ -441,6 +441,13 @@ static inline bool unit_free(const gpu_config *k, simt_core *c, unsigned cls, ui
     return false;
 }
 
+/* [gpu] atomics = memory: the block barrier waits for the warp's atomics,
+ * which take effect at the L2, so that the block's loads after it (at issue)
+ * see them, as they see its stores. */
+static bool amo_barrier_wait(const simt_warp *w, const rv_inst *in) {
+    return w->n_amo && (in->flags & RVF_CSR) && in->csr == FG_CSR_BARRIER;
+}
+
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
     const uint64_t now = c->now;
     if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) return false;
@@ -465,6 +472,7 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         if (!w->fence_since) w->fence_since = now + 1;
         return false;
     }
+    if (amo_barrier_wait(w, in)) return false;
     *pin = in;
     return true;
 }
@@ -609,7 +617,7 @@ static unsigned evb_class(const simt_core *c, const simt_warp *w) {
         for (unsigned j = 0; j < SIMT_MAX_LD && !mem; j++) mem = w->ld[j].valid && w->ld[j].rd == r;
     }
     if (wait) return mem ? GPU_EVB_MEMORY : GPU_EVB_DEPEND;
-    if (in->op == OP_FENCE && w->n_st) return GPU_EVB_MEMORY;
+    if ((in->op == OP_FENCE && w->n_st) || amo_barrier_wait(w, in)) return GPU_EVB_MEMORY;
     const unsigned s = w->slot % c->k->schedulers_per_core;
     return c->issue_stall >> s & 1 ? GPU_EVB_UNIT : GPU_EVB_SCHED;
 }

@@ -83,6 +83,8 @@ typedef struct {
     unsigned n_restore;     /* register restore reads in flight: the warp may not issue (EDGE IV-D) */
     unsigned n_ld;
     unsigned n_st;          /* store / atomic line requests not acknowledged yet (FENCE waits) */
+    unsigned n_amo;         /* [gpu] atomics = memory: atomic line requests not answered yet (the
+                             * warp's loads / stores to their lines and its block barrier wait) */
     unsigned slot;          /* index in the core's warp array */
     unsigned block;         /* index in the core's block array */
     unsigned wib;           /* warp index within the block */
@@ -145,6 +147,8 @@ typedef struct {
     uint64_t age;           /* the warp's age: stores and restores find it live or parked */
     uint64_t uid;           /* atomics, F/E loads: the load's uid */
     uint32_t next;          /* free list */
+    uint32_t line;          /* atomics: the line */
+    uint32_t lanes;         /* atomics: the lanes on it (lane-form results in this order) */
 } simt_tag;
 
 /* A register save (posted write) or restore (read) line waiting for the
@@ -171,7 +175,9 @@ typedef struct {
     uint32_t line[SIMT_LANES], lanes[SIMT_LANES];
     bool fe[SIMT_LANES];
     uint8_t fe_trig, fe_act; /* F/E lines: the instruction's trigger / action (MEM_FE_DEFAULT: F/E 4.1) */
-    uint32_t addr[SIMT_LANES], sval[SIMT_LANES]; /* F/E stores: where and what */
+    uint32_t addr[SIMT_LANES], sval[SIMT_LANES]; /* F/E stores, atomics: where and what */
+    uint8_t amo_op[SIMT_LANES];   /* [gpu] atomics = memory: each lane's MEM_AMO_* ... */
+    uint32_t amo_cmp[SIMT_LANES]; /* ... and for SC the value its LR read */
 } simt_lsu;
 
 typedef struct {

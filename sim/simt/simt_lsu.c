@@ -6,10 +6,15 @@
  * a small queue the LSU, instruction fetch and save / restore take turns to
  * fill, one request offered per cycle, responses taken each cycle.
  *
- * Functional vs timing: ordinary loads, stores and atomics act on the flat
- * memory when they issue (correct for every kernel run here: one coherent
- * memory) and send timing-only requests; a load completes when its lines'
- * responses are back.  Accesses to the F/E-tracked region are functional
+ * Functional vs timing: ordinary loads and stores act on the flat memory
+ * when they issue (correct for every kernel run here: one coherent memory)
+ * and send timing-only requests; a load completes when its lines' responses
+ * are back.  Atomics on global memory do the same with [gpu] atomics =
+ * issue; with atomics = memory they are lane-form data requests performed at
+ * the L2 slice (mem.h), the old values written at writeback from the
+ * response, and the warp's later loads / stores to a line with one of its
+ * atomics in flight, and its block barrier, wait for it (docs/SIMT.md
+ * "Atomics").  Accesses to the F/E-tracked region are functional
  * requests instead (F/E 4.1: a load's value is the word when the F/E queues
  * release it, a store's bytes are written when performed); they bypass the
  * L1.  F/E instructions (custom-0/1, rv32.h) carry their own trigger and
@@ -186,6 +191,55 @@ static void store_lane(uint8_t *p, uint32_t v, unsigned size) {
     else memcpy(p, &v, 4);
 }
 
+/* [gpu] atomics = memory: the global atomics are performed at the L2. */
+static bool amo_at_mem(const simt_core *c) { return c->k->atomics == GPU_ATOMICS_MEMORY && c->ms; }
+
+/* The memory system's operation for lane l of atomic `op` at a, performed
+ * at the L2 (mem.h lane form).  LR takes the reservation now (its value
+ * comes with the response); SC carries the value the lane's LR read, or
+ * fails at once without one (as amo_lane). */
+static uint8_t amo_mem_op(simt_warp *w, unsigned op, unsigned l, uint32_t a, uint32_t *cmp) {
+    *cmp = 0;
+    switch (op) {
+    case OP_LR: w->lr_addr[l] = a + 1; return MEM_AMO_LR;
+    case OP_SC: {
+        bool held = w->lr_addr[l] == a + 1;
+        w->lr_addr[l] = 0;
+        *cmp = w->lr_val[l];
+        return held ? MEM_AMO_SC : MEM_AMO_SC_FAIL;
+    }
+    case OP_AMOSWAP: return MEM_AMO_SWAP;
+    case OP_AMOADD: return MEM_AMO_ADD;
+    case OP_AMOXOR: return MEM_AMO_XOR;
+    case OP_AMOAND: return MEM_AMO_AND;
+    case OP_AMOOR: return MEM_AMO_OR;
+    case OP_AMOMIN: return MEM_AMO_MIN;
+    case OP_AMOMAX: return MEM_AMO_MAX;
+    case OP_AMOMINU: return MEM_AMO_MINU;
+    default: return MEM_AMO_MAXU;
+    }
+}
+
+/* atomics = memory, program order within a warp: loads and stores act on the
+ * flat memory at issue, so one may not overtake the warp's own atomic on
+ * the same line still on its way to the L2 (atomics after atomics keep their
+ * order on their own: one port, one slice, both in order). */
+static bool amo_in_flight(const simt_core *c, const simt_warp *w, uint32_t line) {
+    for (unsigned i = 0; i < c->k->port_tags; i++) {
+        const simt_tag *t = &c->tag[i];
+        if (t->kind == TG_ATOMIC && t->line == line && t->slot == w->slot && t->age == w->age) return true;
+    }
+    return false;
+}
+
+/* An SC waits while the warp's LR is in flight: it carries the value the LR
+ * read at the L2. */
+static bool lr_in_flight(const simt_warp *w) {
+    for (unsigned i = 0; i < SIMT_MAX_LD; i++)
+        if (w->ld[i].valid && w->ld[i].op == OP_LR) return true;
+    return false;
+}
+
 static uint32_t amo_lane(simt_warp *w, unsigned op, unsigned l, uint8_t *p, uint32_t a, uint32_t s) {
     uint32_t old, nv;
     memcpy(&old, p, 4);
@@ -235,10 +289,12 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     uint8_t *hp[SIMT_LANES];
     uint32_t addr[SIMT_LANES];
     unsigned nl = 0, nshared = 0, nlocal = 0;
-    uint32_t fe_lanes = 0;
+    uint32_t fe_lanes = 0, glanes = 0;
     const uint32_t *base = w->x.r[in->rs1];
+    const bool amem = is_amo && amo_at_mem(c);
     if (u->busy) return 1;
     if (is_ld && w->n_ld >= k->max_inflight_loads) return 1;
+    if (amem && in->op == OP_SC && lr_in_flight(w)) return 1;
     /* bank conflicts (32 banks x 4 B): distinct words per bank */
     uint32_t bank_word[32];
     unsigned bank_cnt[32] = {0}, conflict = 1;
@@ -271,11 +327,13 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             unsigned j = 0;
             while (j < nl && u->line[j] != ln) j++;
             if (j == nl) {
+                if (w->n_amo && !is_amo && amo_in_flight(c, w, ln)) return 1;
                 u->line[nl] = ln;
                 u->lanes[nl] = 0;
                 u->fe[nl++] = fe;
             }
             u->lanes[j] |= 1u << l;
+            glanes |= 1u << l;
             if (fe) fe_lanes |= 1u << l;
         } else if (rg == RG_SHARED) {
             uint32_t wd = (a - FG_SHARED_BASE) >> 2, bk = wd & 31;
@@ -314,7 +372,8 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     const uint32_t *src = w->x.r[in->rs2];
     for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
-        if (is_amo) ld->val[l] = amo_lane(w, in->op, l, hp[l], addr[l], src[l]); /* lanes in order */
+        if (amem && glanes >> l & 1) u->amo_op[l] = amo_mem_op(w, in->op, l, addr[l], &u->amo_cmp[l]);
+        else if (is_amo) ld->val[l] = amo_lane(w, in->op, l, hp[l], addr[l], src[l]); /* lanes in order */
         else if (is_ld) ld->val[l] = ld_val(hp[l], in->op);
         else store_lane(hp[l], src[l], in->size);
     }
@@ -350,6 +409,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         u->fe_trig = in->fe ? (uint8_t)RV_FE_TRIG(in->fe) : MEM_FE_DEFAULT;
         u->fe_act = in->fe ? (uint8_t)RV_FE_ACT(in->fe) : MEM_FE_DEFAULT;
         if (!is_ld || is_amo) w->n_st += nl; /* FENCE waits for stores and atomics */
+        if (amem) w->n_amo += nl;
     }
     if (ld) {
         ld->done = done;
@@ -386,6 +446,25 @@ static void store_acked(simt_core *c, const simt_tag *t) {
     }
     w->n_st--;
     if (w == &c->w[t->slot]) simt_warp_check_done(c, w);
+}
+
+/* atomics = memory: the old values (SC: 0 / 1) of an atomic's lanes on one
+ * line, in lane order, written to rd at writeback; an LR's value is also the
+ * lane's reservation value. */
+static void amo_results(simt_core *c, const simt_tag *t, simt_load *ld, const mem_rsp *r) {
+    simt_warp *w = simt_warp_find(c, t->slot, t->age);
+    if (!w || !w->n_amo) {
+        simt_core_fault(c, "core %u: atomic response for warp slot %u with no atomic outstanding", c->id, t->slot);
+        return;
+    }
+    w->n_amo--;
+    if (!ld) return;
+    unsigned i = 0;
+    for (uint32_t mm = t->lanes; mm; mm &= mm - 1, i++) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        memcpy(&ld->val[l], r->rdata + 4 * i, 4);
+        if (ld->op == OP_LR) c->w[t->slot].lr_val[l] = ld->val[l];
+    }
 }
 
 /* An F/E access came back NACKed (the watchdog gave up on its trigger,
@@ -455,10 +534,12 @@ static void take(simt_core *c, const mem_rsp *r) {
         case TG_STORE:
             store_acked(c, t);
             break;
-        case TG_ATOMIC:
-            line_done(c, t->slot, t->ld, t->uid, ready);
+        case TG_ATOMIC: {
+            simt_load *ld = line_done(c, t->slot, t->ld, t->uid, ready);
+            if (amo_at_mem(c)) amo_results(c, t, ld, r);
             store_acked(c, t);
             break;
+        }
         case TG_FE_LOAD: {
             if (r->status == MEM_NACK) {
                 if (nack(c, r, i, "load")) return;
@@ -560,10 +641,14 @@ static int lsu_line(simt_core *c) {
     if (!port_room(c) || (ti = tag_alloc(c, amo ? TG_ATOMIC : fe ? TG_FE_STORE : TG_STORE, u->slot, u->age, u->pc)) < 0)
         return c->stall_port++, 1;
     mem_req *r;
+    const bool lane_form = amo && amo_at_mem(c);
     if (amo) {
-        /* performed at the L2 (values functional at issue), which serializes the lanes */
+        /* the L2's atomic unit serializes the lanes (their values: at issue, or
+         * there in lane order with atomics = memory) */
         c->tag[ti].ld = u->ld;
         c->tag[ti].uid = u->uid;
+        c->tag[ti].line = line;
+        c->tag[ti].lanes = lanes;
         r = port_push(c, RQ(RQ_TAG, ti), line, MEM_ATOMIC, MEM_K_ATOMIC);
         r->amo_ops = (uint8_t)popc(lanes);
         cache_inval(&c->l1, line);
@@ -572,11 +657,14 @@ static int lsu_line(simt_core *c) {
         if (!fe) cache_access(&c->l1, line, now, false); /* write-through, no write-allocate */
         c->stores++;
     }
-    r->data = fe;
+    r->data = fe || lane_form;
+    r->lanes = lane_form;
+    unsigned i = 0;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm), o = u->addr[l] & (c->k->line_bytes - 1);
         mask_bytes(r->bmask, o, u->size);
         if (fe) memcpy(r->wdata + o, &u->sval[l], u->size); /* lanes in order: the last one wins, as at issue */
+        if (lane_form) r->lane[i++] = (mem_lane){u->sval[l], u->amo_cmp[l], (uint8_t)o, u->amo_op[l]};
     }
     if (fe) fe_keep(c, (uint32_t)ti, r);
     return 0;

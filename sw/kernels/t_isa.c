@@ -160,3 +160,50 @@ void t_fe(const struct t_args *p) {
         *w = 0x600dcafeu;
     }
 }
+
+/* t_lock (tests/test_simt_mem.c): a spin lock under contention.  Lane 0 of
+ * each warp (the other lanes leave: lanes of one warp spinning on one lock
+ * would never let the holder run under min-PC scheduling) n times takes the
+ * lock at counter[0] with amoswap, increments counter[32] (another line)
+ * with a plain load and store, and releases the lock with amoswap;
+ * out[warp] = its failed attempts. */
+void t_lock(const struct t_args *p) {
+    if (fg_lane_id() != 0) return;
+    uint32_t *lock = p->counter, spins = 0;
+    volatile uint32_t *cnt = p->counter + 32;
+    for (uint32_t k = 0; k < p->n; k++) {
+        for (;;) { /* test and test-and-set: wait until it looks free, then try */
+            while (*(volatile uint32_t *)lock) {}
+            if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) break;
+            spins++;
+        }
+        *cnt = *cnt + 1;
+        __atomic_exchange_n(lock, 0, __ATOMIC_RELEASE);
+    }
+    p->out[fg_global_id_x() / 32] = spins;
+}
+
+/* t_bar_atomic: every thread adds 1 to its block's word counter[block]
+ * with an AMO, then after the block barrier reads it with a plain load:
+ * out[i] = the block's thread count (the barrier orders the AMOs before the
+ * loads, with atomics performed at issue or at the L2). */
+void t_bar_atomic(const struct t_args *p) {
+    uint32_t *c = p->counter + fg_ctaid_x();
+    __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+    fg_sync();
+    p->out[fg_global_id_x()] = *(volatile uint32_t *)c;
+}
+
+/* t_amo_order: program order of one thread's AMO and its plain accesses to
+ * the same word (counter[2 i], counter[2 i + 1]): a load after an AMO sees
+ * it (out[i] = counter[2 i] + 5), an AMO does not undo a later store
+ * (counter[2 i + 1] ends at 7), whether the AMO is performed at issue or at
+ * the L2. */
+void t_amo_order(const struct t_args *p) {
+    uint32_t i = fg_global_id_x();
+    uint32_t *w = p->counter + 2 * i;
+    __atomic_fetch_add(w, 5, __ATOMIC_RELAXED);
+    p->out[i] = *(volatile uint32_t *)w;
+    __atomic_fetch_add(w + 1, 3, __ATOMIC_RELAXED);
+    *(volatile uint32_t *)(w + 1) = 7;
+}
