@@ -16,4 +16,5 @@ TESTS    += test_edge_mt
 # reduced descriptions (test sizes; docs/RESULTS.md states both)
 RESULTS_EXPERIMENTS += experiments/edge_fig12.ini experiments/edge_fig13.ini
 RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_draincore.ini experiments/edge_fig13_demo_slowmem.ini experiments/edge_fig13_demo_fetchprio.ini
+RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_atomics.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini
