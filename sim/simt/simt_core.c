@@ -40,9 +40,11 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     /* local memory: one region per warp slot, + one per PEWT entry (event warps) */
     c->local = calloc((size_t)(c->nwarps + k->pre.pewt_entries) * SIMT_LANES, k->stack_bytes);
     c->order = calloc(c->nwarps, sizeof *c->order);
+    c->order_pos = malloc(c->nwarps * sizeof *c->order_pos);
     c->active_limit = c->pause_lim = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
-    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order) return -1;
+    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos) return -1;
+    for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
     if (k->pre.warp_events) {
         c->park = calloc(c->nwarps, sizeof *c->park);
         c->sev = calloc(c->nwarps, sizeof *c->sev);
@@ -56,7 +58,7 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
 
 void simt_core_free(simt_core *c) {
     simt_lsu_free(c);
-    free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order);
+    free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->order_pos);
     free(c->park); free(c->sev);
 }
 
@@ -112,6 +114,8 @@ void simt_core_sort(simt_core *c) {
         c->order[j] = x;
     }
     c->n_order = n;
+    for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
+    for (unsigned i = 0; i < n; i++) c->order_pos[c->order[i]] = (uint16_t)i;
     /* DYNCTA's CTA pausing: the blocks beyond the limit, the youngest, wait
      * (a block's warps are adjacent in GTO order: consecutive ages) */
     c->pause_lim = c->nwarps;
@@ -424,6 +428,7 @@ void simt_drop_loads(simt_core *c, simt_warp *w) {
         for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = ld->pc;
         if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = now;
         ld->valid = false;
+        w->ld_mask &= ~(1u << (ld - w->ld));
         w->n_ld--;
     }
     if (c->lsu.busy && c->lsu.slot == w->slot && c->lsu.kind == LSU_LOAD) c->lsu.busy = false;
@@ -574,9 +579,10 @@ static void writeback(simt_core *c) {
     for (unsigned i = 0; i < c->nwarps; i++) {
         simt_warp *w = &c->w[i];
         if (!w->n_ld) continue;
-        for (unsigned j = 0; j < SIMT_MAX_LD; j++) {
+        for (uint32_t lm = w->ld_mask; lm; lm &= lm - 1) {
+            const unsigned j = (unsigned)__builtin_ctz(lm);
             simt_load *ld = &w->ld[j];
-            if (!ld->valid || ld->wait) continue; /* lines still in the memory system */
+            if (ld->wait) continue; /* lines still in the memory system */
             if (ld->done <= now) {
                 uint32_t *d = w->x.r[ld->rd];
                 for (uint32_t mm = ld->mask; mm; mm &= mm - 1) {
@@ -589,6 +595,7 @@ static void writeback(simt_core *c) {
                     c->load_cycles += now - ld->issued;
                 }
                 ld->valid = false;
+                w->ld_mask &= ~(1u << j);
                 w->n_ld--;
             } else if (ld->done < next) next = ld->done;
         }
@@ -676,11 +683,9 @@ static void core_cycle(simt_core *c) {
         if (k->warp_scheduler == GPU_SCHED_LRR) {
             /* loose round-robin: from the slot after the last issued, the
              * first ready warp of the highest ready priority */
-            uint64_t in_lim[(4096 / SIMT_LANES + 63) / 64] = {0}; /* max_threads_per_core <= 4096 */
-            for (unsigned i = 0; i < lim; i++) in_lim[c->order[i] >> 6] |= 1ull << (c->order[i] & 63);
             for (unsigned j = 1; j <= c->nwarps; j++) {
                 unsigned slot = (unsigned)(li + (int)j) % c->nwarps;
-                if (slot % k->schedulers_per_core != s || !(in_lim[slot >> 6] >> (slot & 63) & 1)) continue;
+                if (slot % k->schedulers_per_core != s || c->order_pos[slot] >= lim) continue;
                 simt_warp *w = &c->w[slot];
                 const rv_inst *in;
                 int unit;
@@ -701,8 +706,7 @@ static void core_cycle(simt_core *c) {
         /* GTO's greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         if (li >= 0 && (!best || (int)best->slot != li)) {
             simt_warp *w = &c->w[li];
-            bool in_lim = false;
-            for (unsigned i = 0; i < lim; i++) in_lim |= c->order[i] == li;
+            const bool in_lim = c->order_pos[li] < lim;
             const rv_inst *in;
             int unit;
             if (in_lim && (!best || w->priority >= best->priority) && can_issue(c, w, &in, &unit)) {

@@ -104,6 +104,7 @@ typedef struct {
     /* scoreboard: register r may be read/written from cycle sb_ready[r] */
     uint64_t sb_ready[RV_NREGS];
     rv_lanes x;             /* registers, PCs, FP CSRs (the functional state; x.pc first) */
+    uint32_t ld_mask;       /* bit j: ld[j].valid (writeback visits only these) */
     simt_load ld[SIMT_MAX_LD];
     uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
     uint32_t lr_val[SIMT_LANES];
@@ -251,6 +252,7 @@ typedef struct {
     uint8_t *local;           /* (nwarps + PEWT entries) * 32 * stack_bytes */
     /* GTO order: live warp slots sorted by (priority desc, age asc) */
     uint16_t *order;
+    uint16_t *order_pos;      /* slot -> its index in order (UINT16_MAX: not in it) */
     unsigned n_order;
     int last_issued[SIMT_MAX_UNITS];
     unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */

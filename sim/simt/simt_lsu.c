@@ -349,11 +349,11 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     /* functional part (F/E lanes: at the memory, from the response) */
     simt_load *ld = NULL;
     if (is_ld) {
-        unsigned i = 0;
-        while (w->ld[i].valid) i++;
+        const unsigned i = (unsigned)__builtin_ctz(~w->ld_mask); /* the first free entry */
         ld = &w->ld[i];
         memset(ld, 0, offsetof(simt_load, val));
         ld->valid = true;
+        w->ld_mask |= 1u << i;
         ld->rd = in->rd;
         ld->op = in->op;
         ld->pc = w->x.pc;
