@@ -65,6 +65,36 @@ typedef struct {
     int32_t n;
 } bg_bfs_args;
 
+/* SC: Rodinia streamcluster's pgain kernel kernel_compute_cost (512-thread
+ * blocks, one thread per point).  Coordinates are stored dimension-major
+ * (coord[d * num + point]), as Rodinia's coord_d; work_mem holds one row of
+ * stride = K + 1 floats per point (zeroed by the host before each launch). */
+#define BG_SC_THREADS 512
+typedef struct {
+    float weight;
+    int32_t assign;          /* index of the point's centre */
+    float cost;
+} bg_sc_point;
+typedef struct {
+    uint32_t points;         /* bg_sc_point[num] */
+    uint32_t coord;          /* float [dim][num] */
+    uint32_t work_mem;       /* float [num][stride] */
+    uint32_t center_table;   /* int32 [num]: a centre's index among the K centres */
+    uint32_t switch_membership; /* uint8 [num] */
+    int32_t num, dim, x, k, stride;
+} bg_sc_args;
+
+/* KMN: Rodinia kmeans (CUDA): invert_mapping (features point-major ->
+ * feature-major) once, then kmeansPoint per iteration; 256-thread blocks. */
+#define BG_KMN_THREADS 256
+typedef struct {
+    uint32_t input;          /* float [npoints][nfeatures] */
+    uint32_t features;       /* float [nfeatures][npoints] (invert_mapping's output) */
+    uint32_t clusters;       /* float [nclusters][nfeatures] (Rodinia: constant memory) */
+    uint32_t membership;     /* int32 [npoints] */
+    int32_t npoints, nfeatures, nclusters;
+} bg_kmn_args;
+
 /* STREAM: the STREAM benchmark's triad a[i] = b[i] + s * c[i] (McCalpin;
  * its CUDA ports: one thread per element, grid-stride loop), 256-thread
  * blocks.  Not an EDGE kernel: the CM machine's memory-bound GPU workload

@@ -1,0 +1,501 @@
+/* bg_edge_apps: the background kernels of EDGE's list (Sec. V) beyond
+ * bg_kernels.c's CONV, MM, BP and BFS, as bg_app hooks (sim/work/bg_app.h):
+ * SC (Rodinia streamcluster's pgain) and KMN (Rodinia kmeans).  Sizes, the
+ * inputs (deterministic in the seed), the host side of their multi-kernel
+ * flows and host references that repeat the kernels' float operations in
+ * the same order, so that results match bit for bit and every decision the
+ * host takes on GPU results is the reference's.  docs/BG_KERNELS.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "work/bg_app.h"
+#include "../sw/kernels/bg_args.h"
+
+#define OOM(name)                                                                                                      \
+    do {                                                                                                               \
+        snprintf(err, errlen, "bg_new %s: out of memory", name);                                                       \
+        return NULL;                                                                                                   \
+    } while (0)
+
+/* ================================================================= SC */
+/* Rodinia streamcluster (CUDA): localSearch -> pFL calls pgain for random
+ * candidate centres x; pgain launches kernel_compute_cost once and does the
+ * rest on the CPU.  Here: a start solution with point 0 as the only centre
+ * (every point assigned to it), then `calls` pgain calls for candidates drawn
+ * from the seed, each one launch.  z (the facility cost) is hiz / 40 with
+ * hiz = the start solution's cost, Rodinia pkmedian's first z (hiz + loz) / 2
+ * scaled so that some candidates open and some do not (our choice). */
+typedef struct {
+    int num, dim, calls, kmax;   /* kmax: most centres there can be (1 + calls) */
+    float z;
+    float *coord_pm;             /* point-major [num][dim] (host dist) */
+    float *coord_dm;             /* dimension-major [dim][num] (GPU layout) */
+    int32_t *xs;                 /* candidate per call */
+    bg_sc_point *p0;             /* start solution */
+    /* the run's host state (GPU results feed it) */
+    bg_sc_point *p;
+    uint8_t *is_center;
+    int32_t *center_table;
+    int k, call;
+    float *work;                 /* work_mem read back */
+    uint8_t *sw;
+    uint64_t d_points, d_coord, d_work, d_ct, d_sw, param;
+    bool alloc;
+    /* reference */
+    bool have_ref;
+    bg_sc_point *rp;
+    float *rwork;                /* last call's work_mem */
+    uint8_t *rsw;
+    int rk_last;                 /* K of the last call (its stride - 1) */
+    int k_last;
+} sc_st;
+
+static float sc_dist(const sc_st *s, int a, int b) { /* Rodinia dist(): dimension order */
+    float r = 0.0f;
+    for (int i = 0; i < s->dim; i++) {
+        const float t = s->coord_pm[(size_t)a * s->dim + i] - s->coord_pm[(size_t)b * s->dim + i];
+        r += t * t;
+    }
+    return r;
+}
+
+static void *sc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    sc_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("sc");
+    /* Rodinia's run line "10 20 256 65536 65536 1000": 65536 points of 256
+     * dimensions in one chunk; test: 32768 (64 blocks, 4 per core) of 16 */
+    s->num = paper ? 65536 : 32768;
+    s->dim = paper ? 256 : 16;
+    s->calls = paper ? 8 : 4;
+    s->kmax = 1 + s->calls;
+    const size_t n = (size_t)s->num, nd = n * (size_t)s->dim;
+    s->coord_pm = malloc(nd * 4);
+    s->coord_dm = malloc(nd * 4);
+    s->xs = malloc((size_t)s->calls * 4);
+    s->p0 = malloc(n * sizeof *s->p0);
+    s->p = malloc(n * sizeof *s->p);
+    s->is_center = malloc(n);
+    s->center_table = malloc(n * 4);
+    s->work = malloc(n * (size_t)(s->kmax + 1) * 4);
+    s->sw = malloc(n);
+    if (!s->coord_pm || !s->coord_dm || !s->xs || !s->p0 || !s->p || !s->is_center || !s->center_table || !s->work ||
+        !s->sw) {
+        free(s->coord_pm), free(s->coord_dm), free(s->xs), free(s->p0), free(s->p), free(s->is_center);
+        free(s->center_table), free(s->work), free(s->sw), free(s);
+        OOM("sc");
+    }
+    /* Rodinia SimStream: coordinates uniform in [0, 1), weight 1 */
+    for (size_t i = 0; i < nd; i++) s->coord_pm[i] = bg_app_frand(r, 0.0f, 1.0f);
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < s->dim; d++) s->coord_dm[(size_t)d * n + i] = s->coord_pm[i * (size_t)s->dim + d];
+    float hiz = 0.0f;
+    for (int i = 0; i < s->num; i++) {
+        s->p0[i].weight = 1.0f;
+        s->p0[i].assign = 0;
+        s->p0[i].cost = sc_dist(s, i, 0) * s->p0[i].weight;
+        hiz += s->p0[i].cost;
+    }
+    s->z = hiz / 40.0f;
+    for (int c = 0; c < s->calls; c++) s->xs[c] = (int32_t)fg_rng_below(r, (uint64_t)s->num);
+    const uint32_t blocks = (uint32_t)((s->num + BG_SC_THREADS - 1) / BG_SC_THREADS);
+    bg_app_shape(b, 0, blocks, 1, BG_SC_THREADS, 1, 0);
+    bg_app_describe(b, "sc %d points x %d dims, %d pgain calls of %u blocks of %d threads", s->num, s->dim, s->calls,
+                    blocks, BG_SC_THREADS);
+    return s;
+}
+
+/* pgain's CPU part before the launch: centre table (is_center order) */
+static int sc_centers(int num, const uint8_t *is_center, int32_t *center_table) {
+    int k = 0;
+    for (int i = 0; i < num; i++)
+        if (is_center[i]) center_table[i] = k++;
+    return k;
+}
+
+/* pgain's CPU part after the launch (Rodinia streamcluster_cuda.cu): the
+ * centres to close, the cost of opening x, and if it pays, the reassignment
+ * (switched points and those of closed centres move to x). */
+static void sc_gain(const sc_st *s, int x, int k, const float *work, const uint8_t *sw, bg_sc_point *p,
+                    uint8_t *is_center, const int32_t *center_table) {
+    const int num = s->num, stride = k + 1;
+    float *gl_lower = calloc((size_t)k, 4), cost_of_opening_x = 0.0f;
+    int to_close = 0;
+    if (!gl_lower) return; /* callers allocate far more than this; see sc_next */
+    for (int i = 0; i < num; i++)
+        if (is_center[i]) {
+            float low = s->z;
+            for (int j = 0; j < num; j++) low += work[(size_t)j * stride + center_table[i]];
+            gl_lower[center_table[i]] = low;
+            if (low > 0) {
+                to_close++;
+                cost_of_opening_x -= low;
+            }
+        }
+    cost_of_opening_x += s->z;
+    for (int j = 0; j < num; j++) cost_of_opening_x += work[(size_t)j * stride + k];
+    if (cost_of_opening_x < 0) {
+        for (int i = 0; i < num; i++) {
+            const bool close_center = gl_lower[center_table[p[i].assign]] > 0;
+            if (sw[i] || close_center) {
+                p[i].cost = sc_dist(s, i, x) * p[i].weight;
+                p[i].assign = x;
+            }
+        }
+        for (int i = 0; i < num; i++)
+            if (is_center[i] && gl_lower[center_table[i]] > 0) is_center[i] = 0;
+        is_center[x] = 1;
+    }
+    free(gl_lower);
+}
+
+/* the state of call s->call into GPU memory: points, centre table, zeroed work_mem and switch flags */
+static int sc_prepare(bg_run *b, sc_st *s, char *err, size_t errlen) {
+    const size_t n = (size_t)s->num;
+    s->k = sc_centers(s->num, s->is_center, s->center_table);
+    if (s->k > s->kmax) {
+        snprintf(err, errlen, "bg sc: %d centres (at most %d expected)", s->k, s->kmax);
+        return -1;
+    }
+    memset(s->work, 0, n * (size_t)(s->k + 1) * 4);
+    memset(s->sw, 0, n);
+    bg_sc_args a = {(uint32_t)s->d_points, (uint32_t)s->d_coord, (uint32_t)s->d_work, (uint32_t)s->d_ct,
+                    (uint32_t)s->d_sw, s->num, s->dim, s->xs[s->call], s->k, s->k + 1};
+    return bg_app_write(b, s->d_points, s->p, n * sizeof *s->p, err, errlen) ||
+                   bg_app_write(b, s->d_ct, s->center_table, n * 4, err, errlen) ||
+                   bg_app_write(b, s->d_work, s->work, n * (size_t)(s->k + 1) * 4, err, errlen) ||
+                   bg_app_write(b, s->d_sw, s->sw, n, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen)
+               ? -1
+               : 0;
+}
+
+static int sc_start(bg_run *b, void *st, char *err, size_t errlen) {
+    sc_st *s = st;
+    const size_t n = (size_t)s->num;
+    if (!s->alloc) {
+        if (!(s->d_points = bg_app_alloc(b, n * sizeof(bg_sc_point), err, errlen)) ||
+            !(s->d_coord = bg_app_alloc(b, n * (size_t)s->dim * 4, err, errlen)) ||
+            !(s->d_work = bg_app_alloc(b, n * (size_t)(s->kmax + 1) * 4, err, errlen)) ||
+            !(s->d_ct = bg_app_alloc(b, n * 4, err, errlen)) || !(s->d_sw = bg_app_alloc(b, n, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        if (bg_app_write(b, s->d_coord, s->coord_dm, n * (size_t)s->dim * 4, err, errlen)) return -1;
+    }
+    memcpy(s->p, s->p0, n * sizeof *s->p);
+    memset(s->is_center, 0, n);
+    s->is_center[0] = 1;
+    s->call = 0;
+    bg_app_output(b, s->d_work, n * (size_t)(s->kmax + 1) * 4);
+    return sc_prepare(b, s, err, errlen) ? -1 : 0;
+}
+
+static int sc_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    (void)ki;
+    sc_st *s = st;
+    const size_t n = (size_t)s->num;
+    if (bg_app_read(b, s->d_work, s->work, n * (size_t)(s->k + 1) * 4, err, errlen) ||
+        bg_app_read(b, s->d_sw, s->sw, n, err, errlen))
+        return -1;
+    sc_gain(s, s->xs[s->call], s->k, s->work, s->sw, s->p, s->is_center, s->center_table);
+    s->k_last = s->k;
+    /* the last output stays in GPU memory for bg_check (work_mem, switch
+     * flags); the points move on as the next pgain would copy them */
+    bg_app_output(b, s->d_work, n * (size_t)(s->k + 1) * 4);
+    if (++s->call == s->calls)
+        return bg_app_write(b, s->d_points, s->p, n * sizeof *s->p, err, errlen) ? -1 : BG_APP_DONE;
+    return sc_prepare(b, s, err, errlen) ? -1 : 0;
+}
+
+/* the whole flow on the host: kernel_compute_cost per call in the kernel's
+ * float order, then the same CPU part */
+static int sc_ref(sc_st *s) {
+    const size_t n = (size_t)s->num;
+    uint8_t *isc = calloc(n, 1);
+    int32_t *ct = malloc(n * 4);
+    s->rp = malloc(n * sizeof *s->rp);
+    s->rwork = malloc(n * (size_t)(s->kmax + 1) * 4);
+    s->rsw = malloc(n);
+    if (!isc || !ct || !s->rp || !s->rwork || !s->rsw) {
+        free(isc), free(ct);
+        return -1;
+    }
+    memcpy(s->rp, s->p0, n * sizeof *s->rp);
+    isc[0] = 1;
+    for (int c = 0; c < s->calls; c++) {
+        const int k = sc_centers(s->num, isc, ct), x = s->xs[c], stride = k + 1;
+        memset(s->rwork, 0, n * (size_t)stride * 4);
+        memset(s->rsw, 0, n);
+        for (int t = 0; t < s->num; t++) {
+            float dist = 0.0f;
+            for (int i = 0; i < s->dim; i++) {
+                const float d = s->coord_dm[(size_t)i * n + t] - s->coord_dm[(size_t)i * n + x];
+                dist += d * d;
+            }
+            const float x_cost = dist * s->rp[t].weight, cost = s->rp[t].cost;
+            float *lower = s->rwork + (size_t)t * stride;
+            if (x_cost < cost) {
+                s->rsw[t] = 1;
+                lower[k] += x_cost - cost;
+            } else {
+                lower[ct[s->rp[t].assign]] += cost - x_cost;
+            }
+        }
+        sc_gain(s, x, k, s->rwork, s->rsw, s->rp, isc, ct);
+        s->rk_last = k;
+    }
+    free(isc), free(ct);
+    s->have_ref = true;
+    return 0;
+}
+
+static int sc_check(bg_run *b, void *st, char *err, size_t errlen) {
+    sc_st *s = st;
+    if (!s->have_ref && sc_ref(s)) {
+        snprintf(err, errlen, "bg_check sc: out of memory");
+        return -1;
+    }
+    if (s->rk_last != s->k_last) {
+        snprintf(err, errlen, "bg sc: %d centres at the last pgain call, expected %d", s->k_last, s->rk_last);
+        return -1;
+    }
+    const size_t n = (size_t)s->num;
+    if (bg_app_cmp_f(b, "work_mem", s->d_work, s->rwork, n * (size_t)(s->rk_last + 1), err, errlen)) return -1;
+    /* the last call's switch flags, then the final assignment */
+    uint8_t *got = malloc(n);
+    int rc = !got || bg_app_read(b, s->d_sw, got, n, err, errlen);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (got[i] != s->rsw[i]) {
+            snprintf(err, errlen, "bg sc: switch_membership[%zu] = %u, expected %u", i, got[i], s->rsw[i]);
+            rc = 1;
+        }
+    free(got);
+    if (!rc) {
+        bg_sc_point *gp = malloc(n * sizeof *gp);
+        rc = !gp || bg_app_read(b, s->d_points, gp, n * sizeof *gp, err, errlen);
+        for (size_t i = 0; !rc && i < n; i++)
+            if (gp[i].assign != s->rp[i].assign || memcmp(&gp[i].cost, &s->rp[i].cost, 4)) {
+                snprintf(err, errlen, "bg sc: point[%zu] assigned to %d at cost %.9g, expected %d at %.9g", i,
+                         (int)gp[i].assign, (double)gp[i].cost, (int)s->rp[i].assign, (double)s->rp[i].cost);
+                rc = 1;
+            }
+        free(gp);
+    }
+    if (rc == 1 && !strstr(err, "bg sc")) snprintf(err, errlen, "bg_check sc: out of memory");
+    return rc ? -1 : 0;
+}
+
+static void sc_destroy(void *st) {
+    sc_st *s = st;
+    free(s->coord_pm), free(s->coord_dm), free(s->xs), free(s->p0), free(s->p), free(s->is_center);
+    free(s->center_table), free(s->work), free(s->sw), free(s->rp), free(s->rwork), free(s->rsw), free(s);
+}
+
+static const bg_app app_sc = {"sc", "bg_sc", {"bg_sc_cost", NULL}, sc_create, sc_start, sc_next, sc_check, sc_destroy};
+
+/* ================================================================ KMN */
+/* Rodinia kmeans (CUDA): invert_mapping once, then per iteration
+ * kmeansPoint and, on the CPU, the changed memberships (delta) and the new
+ * centres (sum of the members' features in point order / count); repeat
+ * while delta > 0 (Rodinia: delta > threshold 0.001) and at most max_iter
+ * times.  Initial clusters: the first nclusters points, as Rodinia. */
+#define KMN_MAXF 64 /* features and clusters the host step handles */
+#define KMN_MAXC 8
+typedef struct {
+    int np, nf, nc, max_iter;
+    float *feat;                 /* [np][nf] */
+    float *clusters;             /* the run's current clusters */
+    int32_t *member, *prev;
+    int iter;
+    uint64_t d_in, d_feat, d_cl, d_mem, param;
+    bool alloc;
+    bool have_ref;
+    float *rclusters;
+    int32_t *rmember;
+    int riter;
+} kmn_st;
+
+static void *kmn_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    kmn_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("kmn");
+    /* the EDGE artifact's command line (benchmarks/bin/gem5_fusion_kmeans/
+     * commandline.cuda: "-o -r -i data/28k.txt"): 28000 points of 34
+     * features, Rodinia's default 5 clusters and 500 iterations at most;
+     * test: 32768 points (144 blocks) of 8 features */
+    s->np = paper ? 28000 : 32768;
+    s->nf = paper ? 34 : 8;
+    s->nc = 5;
+    s->max_iter = paper ? 500 : 50;
+    const size_t n = (size_t)s->np;
+    s->feat = malloc(n * (size_t)s->nf * 4);
+    s->clusters = malloc((size_t)s->nc * (size_t)s->nf * 4);
+    s->member = malloc(n * 4);
+    s->prev = malloc(n * 4);
+    float *centre = malloc((size_t)s->nc * (size_t)s->nf * 4);
+    if (!s->feat || !s->clusters || !s->member || !s->prev || !centre) {
+        free(s->feat), free(s->clusters), free(s->member), free(s->prev), free(centre), free(s);
+        OOM("kmn");
+    }
+    /* points scattered around nc centres uniform in [0, 1)^nf (the
+     * artifact's KDD-cup records are not generated here) */
+    for (int i = 0; i < s->nc * s->nf; i++) centre[i] = bg_app_frand(r, 0.0f, 1.0f);
+    for (size_t i = 0; i < n; i++) {
+        const int c = (int)fg_rng_below(r, (uint64_t)s->nc);
+        for (int j = 0; j < s->nf; j++)
+            s->feat[i * (size_t)s->nf + j] = centre[c * s->nf + j] + bg_app_frand(r, -0.2f, 0.2f);
+    }
+    free(centre);
+    const uint32_t blocks = (uint32_t)((s->np + BG_KMN_THREADS - 1) / BG_KMN_THREADS);
+    uint32_t perdim = (uint32_t)sqrt((double)blocks);
+    while (perdim * perdim < blocks) perdim++;
+    bg_app_shape(b, 0, blocks, 1, BG_KMN_THREADS, 1, 0);
+    bg_app_shape(b, 1, perdim, perdim, BG_KMN_THREADS, 1, 0);
+    bg_app_describe(b,
+                    "kmn %d points x %d features, %d clusters, invert_mapping (%u blocks) + kmeansPoint per iteration "
+                    "(%ux%u blocks) of %d threads",
+                    s->np, s->nf, s->nc, blocks, perdim, perdim, BG_KMN_THREADS);
+    return s;
+}
+
+static int kmn_start(bg_run *b, void *st, char *err, size_t errlen) {
+    kmn_st *s = st;
+    const size_t n = (size_t)s->np, nfb = n * (size_t)s->nf * 4, ncb = (size_t)s->nc * (size_t)s->nf * 4;
+    if (!s->alloc) {
+        if (!(s->d_in = bg_app_alloc(b, nfb, err, errlen)) || !(s->d_feat = bg_app_alloc(b, nfb, err, errlen)) ||
+            !(s->d_cl = bg_app_alloc(b, ncb, err, errlen)) || !(s->d_mem = bg_app_alloc(b, n * 4, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_param(b, 1, s->param);
+    }
+    memcpy(s->clusters, s->feat, ncb); /* the first nc points */
+    for (size_t i = 0; i < n; i++) s->prev[i] = -1;
+    s->iter = 0;
+    bg_kmn_args a = {(uint32_t)s->d_in, (uint32_t)s->d_feat, (uint32_t)s->d_cl, (uint32_t)s->d_mem, s->np, s->nf,
+                     s->nc};
+    /* features_flipped and membership cleared, so that each run's check sees its own results */
+    float *zero = calloc(n, (size_t)s->nf * 4);
+    if (!zero) {
+        snprintf(err, errlen, "bg_start kmn: out of memory");
+        return -1;
+    }
+    const int rc = bg_app_write(b, s->d_in, s->feat, nfb, err, errlen) ||
+                   bg_app_write(b, s->d_feat, zero, nfb, err, errlen) ||
+                   bg_app_write(b, s->d_mem, s->prev, n * 4, err, errlen) ||
+                   bg_app_write(b, s->d_cl, s->clusters, ncb, err, errlen) ||
+                   bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+    free(zero);
+    bg_app_output(b, s->d_mem, n * 4);
+    return rc ? -1 : 0;
+}
+
+/* Rodinia kmeans_clustering's CPU step: delta, new centres; 1 while it goes on */
+static int kmn_step(const kmn_st *s, const int32_t *member, int32_t *prev, float *clusters, int *iter) {
+    const int nf = s->nf, nc = s->nc;
+    float sum[KMN_MAXF * KMN_MAXC];
+    int len[8] = {0}, delta = 0;
+    memset(sum, 0, sizeof sum);
+    for (int i = 0; i < s->np; i++) {
+        const int m = member[i];
+        if (m != prev[i]) delta++;
+        prev[i] = m;
+        len[m]++;
+        for (int j = 0; j < nf; j++) sum[m * nf + j] += s->feat[(size_t)i * nf + j];
+    }
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < nf; j++)
+            if (len[i] > 0) clusters[i * nf + j] = sum[i * nf + j] / (float)len[i];
+    return delta > 0 && ++*iter < s->max_iter;
+}
+
+static int kmn_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    kmn_st *s = st;
+    if (ki == 0) return 1;
+    const size_t n = (size_t)s->np, ncb = (size_t)s->nc * (size_t)s->nf * 4;
+    if (bg_app_read(b, s->d_mem, s->member, n * 4, err, errlen)) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (s->member[i] < 0 || s->member[i] >= s->nc) {
+            snprintf(err, errlen, "bg kmn: membership[%zu] = %d, not a cluster", i, (int)s->member[i]);
+            return -1;
+        }
+    const int more = kmn_step(s, s->member, s->prev, s->clusters, &s->iter);
+    /* the new centres into GPU memory (the next kmeansPoint reads them; after the last, bg_check does) */
+    if (bg_app_write(b, s->d_cl, s->clusters, ncb, err, errlen)) return -1;
+    return more ? 1 : BG_APP_DONE;
+}
+
+static int kmn_ref(kmn_st *s) {
+    const size_t n = (size_t)s->np;
+    const int nf = s->nf, nc = s->nc;
+    s->rclusters = malloc((size_t)nc * nf * 4);
+    s->rmember = malloc(n * 4);
+    int32_t *prev = malloc(n * 4);
+    if (!s->rclusters || !s->rmember || !prev) {
+        free(prev);
+        return -1;
+    }
+    memcpy(s->rclusters, s->feat, (size_t)nc * nf * 4);
+    for (size_t i = 0; i < n; i++) prev[i] = -1;
+    s->riter = 0;
+    do {
+        for (size_t p = 0; p < n; p++) { /* kmeansPoint */
+            int index = -1;
+            float min_dist = 3.40282347e38f;
+            for (int i = 0; i < nc; i++) {
+                float ans = 0.0f;
+                for (int j = 0; j < nf; j++) {
+                    const float diff = s->feat[p * nf + j] - s->rclusters[i * nf + j];
+                    ans += diff * diff;
+                }
+                if (ans < min_dist) {
+                    min_dist = ans;
+                    index = i;
+                }
+            }
+            s->rmember[p] = index;
+        }
+    } while (kmn_step(s, s->rmember, prev, s->rclusters, &s->riter));
+    free(prev);
+    s->have_ref = true;
+    return 0;
+}
+
+static int kmn_check(bg_run *b, void *st, char *err, size_t errlen) {
+    kmn_st *s = st;
+    if (!s->have_ref && kmn_ref(s)) {
+        snprintf(err, errlen, "bg_check kmn: out of memory");
+        return -1;
+    }
+    if (s->iter != s->riter) {
+        snprintf(err, errlen, "bg kmn: %d iterations, expected %d", s->iter + 1, s->riter + 1);
+        return -1;
+    }
+    const size_t n = (size_t)s->np;
+    if (bg_app_cmp_i(b, "membership", s->d_mem, s->rmember, n, err, errlen) ||
+        bg_app_cmp_f(b, "clusters", s->d_cl, s->rclusters, (size_t)s->nc * s->nf, err, errlen))
+        return -1;
+    /* invert_mapping's output: the features transposed, exactly */
+    float *t = malloc(n * (size_t)s->nf * 4);
+    if (!t) {
+        snprintf(err, errlen, "bg_check kmn: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < s->nf; j++) t[(size_t)j * n + i] = s->feat[i * (size_t)s->nf + j];
+    const int rc = bg_app_cmp_f(b, "features_flipped", s->d_feat, t, n * (size_t)s->nf, err, errlen);
+    free(t);
+    return rc;
+}
+
+static void kmn_destroy(void *st) {
+    kmn_st *s = st;
+    free(s->feat), free(s->clusters), free(s->member), free(s->prev), free(s->rclusters), free(s->rmember), free(s);
+}
+
+static const bg_app app_kmn = {"kmn", "bg_kmn", {"bg_kmn_invert", "bg_kmn_point", NULL}, kmn_create, kmn_start,
+                               kmn_next, kmn_check, kmn_destroy};
+
+const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, NULL};
