@@ -1,6 +1,7 @@
 /* bg_edge_apps: the background kernels of EDGE's list (Sec. V) beyond
  * bg_kernels.c's CONV, MM, BP and BFS, as bg_app hooks (sim/work/bg_app.h):
- * SC (Rodinia streamcluster's pgain) and KMN (Rodinia kmeans).  Sizes, the
+ * SC (Rodinia streamcluster's pgain), KMN (Rodinia kmeans) and SRAD
+ * (Rodinia srad_v2).  Sizes, the
  * inputs (deterministic in the seed), the host side of their multi-kernel
  * flows and host references that repeat the kernels' float operations in
  * the same order, so that results match bit for bit and every decision the
@@ -24,7 +25,7 @@
  * candidate centres x; pgain launches kernel_compute_cost once and does the
  * rest on the CPU.  Here: a start solution with point 0 as the only centre
  * (every point assigned to it), then `calls` pgain calls for candidates drawn
- * from the seed, each one launch.  z (the facility cost) is hiz / 40 with
+ * from the seed, each one launch.  z (the facility cost) is hiz / 16 with
  * hiz = the start solution's cost, Rodinia pkmedian's first z (hiz + loz) / 2
  * scaled so that some candidates open and some do not (our choice). */
 typedef struct {
@@ -97,7 +98,7 @@ static void *sc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errle
         s->p0[i].cost = sc_dist(s, i, 0) * s->p0[i].weight;
         hiz += s->p0[i].cost;
     }
-    s->z = hiz / 40.0f;
+    s->z = hiz / 16.0f;
     for (int c = 0; c < s->calls; c++) s->xs[c] = (int32_t)fg_rng_below(r, (uint64_t)s->num);
     const uint32_t blocks = (uint32_t)((s->num + BG_SC_THREADS - 1) / BG_SC_THREADS);
     bg_app_shape(b, 0, blocks, 1, BG_SC_THREADS, 1, 0);
@@ -201,6 +202,7 @@ static int sc_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
         return -1;
     sc_gain(s, s->xs[s->call], s->k, s->work, s->sw, s->p, s->is_center, s->center_table);
     s->k_last = s->k;
+    if (getenv("SC_DEBUG")) fprintf(stderr, "sc call %d x %d k %d -> centres %d\n", s->call, s->xs[s->call], s->k, sc_centers(s->num, s->is_center, s->center_table));
     /* the last output stays in GPU memory for bg_check (work_mem, switch
      * flags); the points move on as the next pgain would copy them */
     bg_app_output(b, s->d_work, n * (size_t)(s->k + 1) * 4);
@@ -498,4 +500,162 @@ static void kmn_destroy(void *st) {
 static const bg_app app_kmn = {"kmn", "bg_kmn", {"bg_kmn_invert", "bg_kmn_point", NULL}, kmn_create, kmn_start,
                                kmn_next, kmn_check, kmn_destroy};
 
-const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, NULL};
+/* =============================================================== SRAD */
+/* Rodinia srad_v2 (CUDA): J = exp(I) with I uniform in [0, 1] (Rodinia's
+ * random_matrix); per iteration the CPU computes q0sqr over the region of
+ * interest rows r1..r2, columns c1..c2 (float sums in row order), then
+ * srad_cuda_1 and srad_cuda_2 run. */
+typedef struct {
+    int rows, cols, iters, r1, r2, c1, c2;
+    float lambda;
+    float *j0;                   /* the start image */
+    float *j;                    /* the run's image (read back after each iteration) */
+    int iter;
+    uint64_t d[6], param;        /* e, w, n, s, j, c */
+    bool alloc;
+    bool have_ref;
+    float *rj, *rc;
+} srad_st;
+
+static void *srad_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    srad_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("srad");
+    /* Rodinia srad_v2's run line "2048 2048 0 127 0 127 0.5 2"; test:
+     * 256 x 256 (256 blocks), the same region, lambda and iterations */
+    s->rows = s->cols = paper ? 2048 : 256;
+    s->r1 = 0, s->r2 = 127, s->c1 = 0, s->c2 = 127;
+    s->lambda = 0.5f;
+    s->iters = 2;
+    const size_t n = (size_t)s->rows * s->cols;
+    s->j0 = malloc(n * 4);
+    s->j = malloc(n * 4);
+    if (!s->j0 || !s->j) {
+        free(s->j0), free(s->j), free(s);
+        OOM("srad");
+    }
+    for (size_t i = 0; i < n; i++) s->j0[i] = expf(bg_app_frand(r, 0.0f, 1.0f));
+    const uint32_t gx = (uint32_t)(s->cols / BG_SRAD_BLOCK), gy = (uint32_t)(s->rows / BG_SRAD_BLOCK);
+    bg_app_shape(b, 0, gx, gy, BG_SRAD_BLOCK, BG_SRAD_BLOCK, 0);
+    bg_app_shape(b, 1, gx, gy, BG_SRAD_BLOCK, BG_SRAD_BLOCK, 0);
+    bg_app_describe(b, "srad %dx%d image, %d iterations of srad_cuda_1 + srad_cuda_2, %ux%u blocks of 16x16", s->rows,
+                    s->cols, s->iters, gx, gy);
+    return s;
+}
+
+/* the CPU's statistics of the region of interest (Rodinia srad.cu) */
+static float srad_q0sqr(const srad_st *s, const float *J) {
+    float sum = 0, sum2 = 0;
+    for (int i = s->r1; i <= s->r2; i++)
+        for (int k = s->c1; k <= s->c2; k++) {
+            const float t = J[i * s->cols + k];
+            sum += t;
+            sum2 += t * t;
+        }
+    const float size_r = (float)((s->r2 - s->r1 + 1) * (s->c2 - s->c1 + 1));
+    const float mean = sum / size_r, var = (sum2 / size_r) - mean * mean;
+    return var / (mean * mean);
+}
+
+static int srad_param(bg_run *b, srad_st *s, const float *J, char *err, size_t errlen) {
+    bg_srad_args a = {(uint32_t)s->d[0], (uint32_t)s->d[1], (uint32_t)s->d[2], (uint32_t)s->d[3],
+                      (uint32_t)s->d[4], (uint32_t)s->d[5], s->cols,       s->rows,
+                      s->lambda,         srad_q0sqr(s, J)};
+    return bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+}
+
+static int srad_start(bg_run *b, void *st, char *err, size_t errlen) {
+    srad_st *s = st;
+    const size_t bytes = (size_t)s->rows * s->cols * 4;
+    if (!s->alloc) {
+        for (int i = 0; i < 6; i++)
+            if (!(s->d[i] = bg_app_alloc(b, bytes, err, errlen))) return -1;
+        if (!(s->param = bg_app_alloc(b, 64, err, errlen))) return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_param(b, 1, s->param);
+    }
+    s->iter = 0;
+    bg_app_output(b, s->d[4], bytes);
+    return bg_app_write(b, s->d[4], s->j0, bytes, err, errlen) || srad_param(b, s, s->j0, err, errlen) ? -1 : 0;
+}
+
+static int srad_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    srad_st *s = st;
+    if (ki == 0) return 1;
+    if (++s->iter == s->iters) return BG_APP_DONE;
+    /* Rodinia copies J back and forth around each iteration: the CPU reads it for q0sqr */
+    if (bg_app_read(b, s->d[4], s->j, (size_t)s->rows * s->cols * 4, err, errlen) ||
+        srad_param(b, s, s->j, err, errlen))
+        return -1;
+    return 0;
+}
+
+/* both kernels per pixel with the borders clamped, in their float order */
+static int srad_ref(srad_st *s) {
+    const int R = s->rows, Cn = s->cols;
+    const size_t n = (size_t)R * Cn;
+    float *dn = malloc(n * 4), *ds = malloc(n * 4), *dw = malloc(n * 4), *de = malloc(n * 4), *jn = malloc(n * 4);
+    s->rj = malloc(n * 4);
+    s->rc = malloc(n * 4);
+    if (!dn || !ds || !dw || !de || !jn || !s->rj || !s->rc) {
+        free(dn), free(ds), free(dw), free(de), free(jn);
+        return -1;
+    }
+    memcpy(s->rj, s->j0, n * 4);
+    float *J = s->rj, *C = s->rc;
+    for (int it = 0; it < s->iters; it++) {
+        const float q0sqr = srad_q0sqr(s, J);
+        for (int i = 0; i < R; i++)
+            for (int k = 0; k < Cn; k++) {
+                const size_t x = (size_t)i * Cn + k;
+                const float jc = J[x];
+                const float nn = J[(size_t)(i > 0 ? i - 1 : 0) * Cn + k] - jc;
+                const float ss = J[(size_t)(i < R - 1 ? i + 1 : R - 1) * Cn + k] - jc;
+                const float ww = J[(size_t)i * Cn + (k > 0 ? k - 1 : 0)] - jc;
+                const float ee = J[(size_t)i * Cn + (k < Cn - 1 ? k + 1 : Cn - 1)] - jc;
+                const float g2 = (nn * nn + ss * ss + ww * ww + ee * ee) / (jc * jc);
+                const float l = (nn + ss + ww + ee) / jc;
+                const float num = (0.5f * g2) - ((1.0f / 16.0f) * (l * l));
+                float den = 1 + (.25f * l);
+                const float qsqr = num / (den * den);
+                den = (qsqr - q0sqr) / (q0sqr * (1 + q0sqr));
+                const float c = 1.0f / (1.0f + den);
+                C[x] = c < 0 ? 0.0f : c > 1 ? 1.0f : c;
+                dn[x] = nn, ds[x] = ss, dw[x] = ww, de[x] = ee;
+            }
+        for (int i = 0; i < R; i++)
+            for (int k = 0; k < Cn; k++) {
+                const size_t x = (size_t)i * Cn + k;
+                const float cc = C[x];
+                const float cs = C[(size_t)(i < R - 1 ? i + 1 : R - 1) * Cn + k];
+                const float ce = C[(size_t)i * Cn + (k < Cn - 1 ? k + 1 : Cn - 1)];
+                const float d_sum = cc * dn[x] + cs * ds[x] + cc * dw[x] + ce * de[x];
+                jn[x] = J[x] + 0.25f * s->lambda * d_sum;
+            }
+        memcpy(J, jn, n * 4);
+    }
+    free(dn), free(ds), free(dw), free(de), free(jn);
+    s->have_ref = true;
+    return 0;
+}
+
+static int srad_check(bg_run *b, void *st, char *err, size_t errlen) {
+    srad_st *s = st;
+    if (!s->have_ref && srad_ref(s)) {
+        snprintf(err, errlen, "bg_check srad: out of memory");
+        return -1;
+    }
+    const size_t n = (size_t)s->rows * s->cols;
+    if (bg_app_cmp_f(b, "J", s->d[4], s->rj, n, err, errlen)) return -1;
+    return bg_app_cmp_f(b, "C", s->d[5], s->rc, n, err, errlen);
+}
+
+static void srad_destroy(void *st) {
+    srad_st *s = st;
+    free(s->j0), free(s->j), free(s->rj), free(s->rc), free(s);
+}
+
+static const bg_app app_srad = {"srad", "bg_srad", {"bg_srad_1", "bg_srad_2", NULL}, srad_create, srad_start,
+                                srad_next, srad_check, srad_destroy};
+
+const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, &app_srad, NULL};

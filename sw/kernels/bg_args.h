@@ -95,6 +95,18 @@ typedef struct {
     int32_t npoints, nfeatures, nclusters;
 } bg_kmn_args;
 
+/* SRAD: Rodinia srad_v2 (CUDA): srad_cuda_1 (diffusion coefficient and
+ * the four directional derivatives) and srad_cuda_2 (divergence, image
+ * update) per iteration, 16x16 blocks over a rows x cols image (multiples
+ * of 16), row-major. */
+#define BG_SRAD_BLOCK 16
+typedef struct {
+    uint32_t e, w, n, s;     /* float [rows * cols] derivatives */
+    uint32_t j, c;           /* image, diffusion coefficient */
+    int32_t cols, rows;
+    float lambda, q0sqr;
+} bg_srad_args;
+
 /* STREAM: the STREAM benchmark's triad a[i] = b[i] + s * c[i] (McCalpin;
  * its CUDA ports: one thread per element, grid-stride loop), 256-thread
  * blocks.  Not an EDGE kernel: the CM machine's memory-bound GPU workload
