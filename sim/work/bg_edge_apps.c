@@ -25,12 +25,14 @@
  * candidate centres x; pgain launches kernel_compute_cost once and does the
  * rest on the CPU.  Here: a start solution with point 0 as the only centre
  * (every point assigned to it), then `calls` pgain calls for candidates drawn
- * from the seed, each one launch.  z (the facility cost) is hiz / 16 with
- * hiz = the start solution's cost, Rodinia pkmedian's first z (hiz + loz) / 2
- * scaled so that some candidates open and some do not (our choice). */
+ * from the seed, each one launch.  z (the facility cost) is hiz / zdiv with
+ * hiz = the start solution's cost (Rodinia pkmedian starts its search for z
+ * at (hiz + loz) / 2 and narrows it; zdiv is our choice, per size, such that
+ * opening a candidate pays for some and not for others: uniform points in
+ * more dimensions have relatively closer distances). */
 typedef struct {
     int num, dim, calls, kmax;   /* kmax: most centres there can be (1 + calls) */
-    float z;
+    float z, zdiv;
     float *coord_pm;             /* point-major [num][dim] (host dist) */
     float *coord_dm;             /* dimension-major [dim][num] (GPU layout) */
     int32_t *xs;                 /* candidate per call */
@@ -66,10 +68,13 @@ static void *sc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errle
     sc_st *s = calloc(1, sizeof *s);
     if (!s) OOM("sc");
     /* Rodinia's run line "10 20 256 65536 65536 1000": 65536 points of 256
-     * dimensions in one chunk; test: 32768 (64 blocks, 4 per core) of 16 */
+     * dimensions in one chunk (two pgain calls: each launch runs about 0.8 M
+     * cycles on the model); test: 32768 points (64 blocks, 4 per core) of
+     * 16 dimensions, four calls */
     s->num = paper ? 65536 : 32768;
     s->dim = paper ? 256 : 16;
-    s->calls = paper ? 8 : 4;
+    s->calls = paper ? 2 : 4;
+    s->zdiv = paper ? 64.0f : 16.0f;
     s->kmax = 1 + s->calls;
     const size_t n = (size_t)s->num, nd = n * (size_t)s->dim;
     s->coord_pm = malloc(nd * 4);
@@ -98,7 +103,7 @@ static void *sc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errle
         s->p0[i].cost = sc_dist(s, i, 0) * s->p0[i].weight;
         hiz += s->p0[i].cost;
     }
-    s->z = hiz / 16.0f;
+    s->z = hiz / s->zdiv;
     for (int c = 0; c < s->calls; c++) s->xs[c] = (int32_t)fg_rng_below(r, (uint64_t)s->num);
     const uint32_t blocks = (uint32_t)((s->num + BG_SC_THREADS - 1) / BG_SC_THREADS);
     bg_app_shape(b, 0, blocks, 1, BG_SC_THREADS, 1, 0);
@@ -166,7 +171,8 @@ static int sc_prepare(bg_run *b, sc_st *s, char *err, size_t errlen) {
     return bg_app_write(b, s->d_points, s->p, n * sizeof *s->p, err, errlen) ||
                    bg_app_write(b, s->d_ct, s->center_table, n * 4, err, errlen) ||
                    bg_app_write(b, s->d_work, s->work, n * (size_t)(s->k + 1) * 4, err, errlen) ||
-                   bg_app_write(b, s->d_sw, s->sw, n, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen)
+                   bg_app_write(b, s->d_sw, s->sw, n, err, errlen) ||
+                   bg_app_write(b, s->param, &a, sizeof a, err, errlen)
                ? -1
                : 0;
 }
