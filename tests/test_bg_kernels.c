@@ -162,7 +162,7 @@ static void test_errors(void **state) {
 }
 
 /* The paper sizes, one after the other (docs/BG_KERNELS.md): registered
- * only when BG_SIZE=paper is set (about a minute of CPU time), so that
+ * only when BG_SIZE=paper is set (about two minutes of CPU time), so that
  * make test never counts a test that ran nothing.  The Fig. 11 sweep
  * (make demo / make results) also runs every kernel at these sizes and checks
  * every result. */
