@@ -1,4 +1,4 @@
-/* Background kernels CONV, MM, BP, BFS, SC, KMN, SRAD (sim/work/bg_kernels.h, EDGE Sec. V,
+/* Background kernels CONV, MM, BP, BFS, SC, KMN, SRAD, LUD (sim/work/bg_kernels.h, EDGE Sec. V,
  * VI-B/C) and the CM machine's STREAM triad: each runs at its "test" size on the EDGE Table II GPU
  * (gpu_config_default), driven through bg_on_complete by callbacks the test
  * owns, and must match the host reference; the kernel must be able to fill
@@ -116,6 +116,7 @@ static void test_stream(void **state) { (void)state; run_kernel("stream", "test"
 static void test_sc(void **state) { (void)state; run_kernel("sc", "test", false); }
 static void test_kmn(void **state) { (void)state; run_kernel("kmn", "test", true); }
 static void test_srad(void **state) { (void)state; run_kernel("srad", "test", false); }
+static void test_lud(void **state) { (void)state; run_kernel("lud", "test", false); }
 
 /* bg_run_alone, run twice on the same bg_run (same inputs, same buffers) */
 static void test_run_alone_again(void **state) {
@@ -169,9 +170,9 @@ static void test_errors(void **state) {
 static void test_paper(void **state) {
     (void)state;
     const char *only = getenv("BG_ONLY");
-    static const char *const names[] = {"conv", "mm", "bp", "bfs", "sc", "kmn", "srad"};
-    static const bool is_int[] = {false, false, false, true, false, true, false};
-    for (int i = 0; i < 7; i++)
+    static const char *const names[] = {"conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud"};
+    static const bool is_int[] = {false, false, false, true, false, true, false, false};
+    for (int i = 0; i < 8; i++)
         if (!only || !strcmp(only, names[i])) run_kernel(names[i], "paper", is_int[i]);
 }
 
@@ -181,6 +182,7 @@ int main(void) {
         cmocka_unit_test(test_bp),     cmocka_unit_test(test_bfs),
         cmocka_unit_test(test_stream), cmocka_unit_test(test_sc),
         cmocka_unit_test(test_kmn),    cmocka_unit_test(test_srad),
+        cmocka_unit_test(test_lud),
         cmocka_unit_test(test_run_alone_again), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_paper),
     };

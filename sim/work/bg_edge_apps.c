@@ -1,7 +1,7 @@
 /* bg_edge_apps: the background kernels of EDGE's list (Sec. V) beyond
  * bg_kernels.c's CONV, MM, BP and BFS, as bg_app hooks (sim/work/bg_app.h):
- * SC (Rodinia streamcluster's pgain), KMN (Rodinia kmeans) and SRAD
- * (Rodinia srad_v2).  Sizes, the
+ * SC (Rodinia streamcluster's pgain), KMN (Rodinia kmeans), SRAD
+ * (Rodinia srad_v2) and LUD (Rodinia lud).  Sizes, the
  * inputs (deterministic in the seed), the host side of their multi-kernel
  * flows and host references that repeat the kernels' float operations in
  * the same order, so that results match bit for bit and every decision the
@@ -667,4 +667,160 @@ static void srad_destroy(void *st) {
 static const bg_app app_srad = {"srad", "bg_srad", {"bg_srad_1", "bg_srad_2", NULL}, srad_create, srad_start,
                                 srad_next, srad_check, srad_destroy};
 
-const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, &app_srad, NULL};
+/* ================================================================ LUD */
+/* Rodinia lud (CUDA, lud_cuda): for offset = 0, 16, .. < dim - 16 the
+ * triple lud_diagonal, lud_perimeter, lud_internal, then lud_diagonal at
+ * the last offset; no pivoting, so the matrix is made diagonally dominant. */
+#define LBS BG_LUD_BLOCK
+typedef struct {
+    int dim, offset;
+    float *m0;
+    uint64_t d_m, param;
+    bool alloc;
+    bool have_ref;
+    float *rm;
+} lud_st;
+
+static void lud_shapes(bg_run *b, const lud_st *s) {
+    const uint32_t k = (uint32_t)((s->dim - s->offset) / LBS - 1);
+    bg_app_shape(b, 0, 1, 1, LBS, 1, s->param);
+    bg_app_shape(b, 1, k ? k : 1, 1, 2 * LBS, 1, s->param);
+    bg_app_shape(b, 2, k ? k : 1, k ? k : 1, LBS, LBS, s->param);
+}
+
+static void *lud_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    lud_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("lud");
+    /* Rodinia's 512.dat size (its inputs: 64, 256, 512, 2048); test: 256 */
+    s->dim = paper ? 512 : 256;
+    const size_t n = (size_t)s->dim * s->dim;
+    s->m0 = malloc(n * 4);
+    if (!s->m0) {
+        free(s);
+        OOM("lud");
+    }
+    for (int i = 0; i < s->dim; i++)
+        for (int j = 0; j < s->dim; j++)
+            s->m0[(size_t)i * s->dim + j] = bg_app_frand(r, 0.0f, 1.0f) + (i == j ? (float)s->dim : 0.0f);
+    lud_shapes(b, s);
+    bg_app_describe(b,
+                    "lud %dx%d, %d steps of lud_diagonal (1 block of 16) + lud_perimeter (%d.. blocks of 32) + "
+                    "lud_internal (%dx%d.. blocks of 16x16), then lud_diagonal",
+                    s->dim, s->dim, s->dim / LBS - 1, s->dim / LBS - 1, s->dim / LBS - 1, s->dim / LBS - 1);
+    return s;
+}
+
+static int lud_param(bg_run *b, lud_st *s, char *err, size_t errlen) {
+    bg_lud_args a = {(uint32_t)s->d_m, s->dim, s->offset};
+    lud_shapes(b, s);
+    return bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+}
+
+static int lud_start(bg_run *b, void *st, char *err, size_t errlen) {
+    lud_st *s = st;
+    const size_t bytes = (size_t)s->dim * s->dim * 4;
+    if (!s->alloc) {
+        if (!(s->d_m = bg_app_alloc(b, bytes, err, errlen)) || !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+    }
+    s->offset = 0;
+    bg_app_output(b, s->d_m, bytes);
+    return bg_app_write(b, s->d_m, s->m0, bytes, err, errlen) || lud_param(b, s, err, errlen) ? -1 : 0;
+}
+
+static int lud_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    lud_st *s = st;
+    if (ki == 0) return s->offset == s->dim - LBS ? BG_APP_DONE : 1;
+    if (ki == 1) return 2;
+    s->offset += LBS;
+    return lud_param(b, s, err, errlen) ? -1 : 0;
+}
+
+/* the three kernels on the host, thread by thread in their float order (no
+ * thread reads what another writes between two barriers, so any order of
+ * the threads gives the kernel's values) */
+static void lud_diag_ref(float *m, int dim, int off) {
+    float sh[LBS][LBS];
+    for (int i = 0; i < LBS; i++)
+        for (int t = 0; t < LBS; t++) sh[i][t] = m[(size_t)(off + i) * dim + off + t];
+    for (int i = 0; i < LBS - 1; i++) {
+        for (int t = i + 1; t < LBS; t++) {
+            for (int j = 0; j < i; j++) sh[t][i] -= sh[t][j] * sh[j][i];
+            sh[t][i] /= sh[i][i];
+        }
+        for (int t = i + 1; t < LBS; t++)
+            for (int j = 0; j < i + 1; j++) sh[i + 1][t] -= sh[i + 1][j] * sh[j][t];
+    }
+    for (int i = 1; i < LBS; i++)
+        for (int t = 0; t < LBS; t++) m[(size_t)(off + i) * dim + off + t] = sh[i][t];
+}
+
+static void lud_perim_ref(float *m, int dim, int off) {
+    float d[LBS][LBS], pr[LBS][LBS], pc[LBS][LBS];
+    for (int i = 0; i < LBS; i++)
+        for (int t = 0; t < LBS; t++) d[i][t] = m[(size_t)(off + i) * dim + off + t];
+    for (int bcol = LBS; bcol < dim - off; bcol += LBS) {
+        for (int i = 0; i < LBS; i++)
+            for (int t = 0; t < LBS; t++) {
+                pr[i][t] = m[(size_t)(off + i) * dim + off + bcol + t];
+                pc[i][t] = m[(size_t)(off + bcol + i) * dim + off + t];
+            }
+        for (int t = 0; t < LBS; t++)
+            for (int i = 1; i < LBS; i++)
+                for (int j = 0; j < i; j++) pr[i][t] -= d[i][j] * pr[j][t];
+        for (int t = 0; t < LBS; t++)
+            for (int i = 0; i < LBS; i++) {
+                for (int j = 0; j < i; j++) pc[t][i] -= pc[t][j] * d[j][i];
+                pc[t][i] /= d[i][i];
+            }
+        for (int i = 0; i < LBS; i++)
+            for (int t = 0; t < LBS; t++) {
+                if (i) m[(size_t)(off + i) * dim + off + bcol + t] = pr[i][t];
+                m[(size_t)(off + bcol + i) * dim + off + t] = pc[i][t];
+            }
+    }
+}
+
+static void lud_internal_ref(float *m, int dim, int off) {
+    for (int r0 = off + LBS; r0 < dim; r0 += LBS)
+        for (int c0 = off + LBS; c0 < dim; c0 += LBS)
+            for (int ty = 0; ty < LBS; ty++)
+                for (int tx = 0; tx < LBS; tx++) {
+                    float sum = 0;
+                    for (int i = 0; i < LBS; i++)
+                        sum += m[(size_t)(r0 + ty) * dim + off + i] * m[(size_t)(off + i) * dim + c0 + tx];
+                    m[(size_t)(r0 + ty) * dim + c0 + tx] -= sum;
+                }
+}
+
+static int lud_check(bg_run *b, void *st, char *err, size_t errlen) {
+    lud_st *s = st;
+    const size_t n = (size_t)s->dim * s->dim;
+    if (!s->have_ref) {
+        if (!(s->rm = malloc(n * 4))) {
+            snprintf(err, errlen, "bg_check lud: out of memory");
+            return -1;
+        }
+        memcpy(s->rm, s->m0, n * 4);
+        int off = 0;
+        for (; off < s->dim - LBS; off += LBS) {
+            lud_diag_ref(s->rm, s->dim, off);
+            lud_perim_ref(s->rm, s->dim, off);
+            lud_internal_ref(s->rm, s->dim, off);
+        }
+        lud_diag_ref(s->rm, s->dim, off);
+        s->have_ref = true;
+    }
+    return bg_app_cmp_f(b, "m", s->d_m, s->rm, n, err, errlen);
+}
+
+static void lud_destroy(void *st) {
+    lud_st *s = st;
+    free(s->m0), free(s->rm), free(s);
+}
+
+static const bg_app app_lud = {"lud", "bg_lud", {"bg_lud_diagonal", "bg_lud_perimeter", "bg_lud_internal", NULL},
+                               lud_create, lud_start, lud_next, lud_check, lud_destroy};
+
+const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, &app_srad, &app_lud, NULL};

@@ -107,6 +107,15 @@ typedef struct {
     float lambda, q0sqr;
 } bg_srad_args;
 
+/* LUD: Rodinia lud (CUDA): per step of 16 columns lud_diagonal (one block
+ * of 16 threads), lud_perimeter (blocks of 32 threads) and lud_internal
+ * (16x16 blocks), then a last lud_diagonal; dim x dim row-major, in place. */
+#define BG_LUD_BLOCK 16
+typedef struct {
+    uint32_t m;
+    int32_t dim, offset;
+} bg_lud_args;
+
 /* STREAM: the STREAM benchmark's triad a[i] = b[i] + s * c[i] (McCalpin;
  * its CUDA ports: one thread per element, grid-stride loop), 256-thread
  * blocks.  Not an EDGE kernel: the CM machine's memory-bound GPU workload
