@@ -122,13 +122,13 @@ static int sc_centers(int num, const uint8_t *is_center, int32_t *center_table) 
 
 /* pgain's CPU part after the launch (Rodinia streamcluster_cuda.cu): the
  * centres to close, the cost of opening x, and if it pays, the reassignment
- * (switched points and those of closed centres move to x). */
-static void sc_gain(const sc_st *s, int x, int k, const float *work, const uint8_t *sw, bg_sc_point *p,
+ * (switched points and those of closed centres move to x).  -1: out of memory. */
+static int sc_gain(const sc_st *s, int x, int k, const float *work, const uint8_t *sw, bg_sc_point *p,
                     uint8_t *is_center, const int32_t *center_table) {
     const int num = s->num, stride = k + 1;
     float *gl_lower = calloc((size_t)k, 4), cost_of_opening_x = 0.0f;
     int to_close = 0;
-    if (!gl_lower) return; /* callers allocate far more than this; see sc_next */
+    if (!gl_lower) return -1;
     for (int i = 0; i < num; i++)
         if (is_center[i]) {
             float low = s->z;
@@ -154,6 +154,7 @@ static void sc_gain(const sc_st *s, int x, int k, const float *work, const uint8
         is_center[x] = 1;
     }
     free(gl_lower);
+    return 0;
 }
 
 /* the state of call s->call into GPU memory: points, centre table, zeroed work_mem and switch flags */
@@ -206,7 +207,10 @@ static int sc_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
     if (bg_app_read(b, s->d_work, s->work, n * (size_t)(s->k + 1) * 4, err, errlen) ||
         bg_app_read(b, s->d_sw, s->sw, n, err, errlen))
         return -1;
-    sc_gain(s, s->xs[s->call], s->k, s->work, s->sw, s->p, s->is_center, s->center_table);
+    if (sc_gain(s, s->xs[s->call], s->k, s->work, s->sw, s->p, s->is_center, s->center_table)) {
+        snprintf(err, errlen, "bg sc: out of memory");
+        return -1;
+    }
     s->k_last = s->k;
     /* the last output stays in GPU memory for bg_check (work_mem, switch
      * flags); the points move on as the next pgain would copy them */
@@ -250,8 +254,11 @@ static int sc_ref(sc_st *s) {
                 lower[ct[s->rp[t].assign]] += cost - x_cost;
             }
         }
-        sc_gain(s, x, k, s->rwork, s->rsw, s->rp, isc, ct);
         s->rk_last = k;
+        if (sc_gain(s, x, k, s->rwork, s->rsw, s->rp, isc, ct)) {
+            free(isc), free(ct);
+            return -1;
+        }
     }
     free(isc), free(ct);
     s->have_ref = true;
