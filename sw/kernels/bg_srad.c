@@ -19,6 +19,17 @@ BG_RESERVE_FS_REGS
 
 #define BS BG_SRAD_BLOCK
 
+/* both kernels' ids: block, thread, grid, the block's first pixel (base)
+ * and the thread's (index) in the row-major image J */
+#define SRAD_IDS(a)                                                              \
+    const int bx = (int)fg_block_idx_x(), by = (int)fg_block_idx_y();           \
+    const int tx = (int)fg_thread_idx_x(), ty = (int)fg_thread_idx_y();         \
+    const int gx = (int)fg_grid_dim_x(), gy = (int)fg_grid_dim_y();             \
+    const int cols = (a)->cols;                                                 \
+    const int base = cols * BS * by + BS * bx;                                  \
+    const int index = base + cols * ty + tx;                                    \
+    float *J = (float *)(uintptr_t)(a)->j
+
 FG_SHARED static float temp[BS][BS];
 FG_SHARED static float temp_result[BS][BS];
 FG_SHARED static float north[BS][BS];
@@ -27,13 +38,7 @@ FG_SHARED static float east[BS][BS];
 FG_SHARED static float west[BS][BS];
 
 void bg_srad_1(const bg_srad_args *a) {
-    const int bx = (int)fg_block_idx_x(), by = (int)fg_block_idx_y();
-    const int tx = (int)fg_thread_idx_x(), ty = (int)fg_thread_idx_y();
-    const int gx = (int)fg_grid_dim_x(), gy = (int)fg_grid_dim_y();
-    const int cols = a->cols;
-    const int base = cols * BS * by + BS * bx;
-    const int index = base + cols * ty + tx;
-    float *J = (float *)(uintptr_t)a->j;
+    SRAD_IDS(a);
 
     if (by == 0) north[ty][tx] = J[BS * bx + tx];
     else north[ty][tx] = J[base + tx - cols];
@@ -81,13 +86,7 @@ void bg_srad_1(const bg_srad_args *a) {
 #define c_cuda_result west
 
 void bg_srad_2(const bg_srad_args *a) {
-    const int bx = (int)fg_block_idx_x(), by = (int)fg_block_idx_y();
-    const int tx = (int)fg_thread_idx_x(), ty = (int)fg_thread_idx_y();
-    const int gx = (int)fg_grid_dim_x(), gy = (int)fg_grid_dim_y();
-    const int cols = a->cols;
-    const int base = cols * BS * by + BS * bx;
-    const int index = base + cols * ty + tx;
-    float *J = (float *)(uintptr_t)a->j;
+    SRAD_IDS(a);
     const float *C = (const float *)(uintptr_t)a->c;
 
     temp[ty][tx] = J[index];
