@@ -1,7 +1,7 @@
 /* bg_edge_apps: the background kernels of EDGE's list (Sec. V) beyond
  * bg_kernels.c's CONV, MM, BP and BFS, as bg_app hooks (sim/work/bg_app.h):
- * SC (Rodinia streamcluster's pgain), KMN (Rodinia kmeans), SRAD
- * (Rodinia srad_v2) and LUD (Rodinia lud).  Sizes, the
+ * CONV2 (cuda-convnet filterActs_YxX_sparse), SC (Rodinia streamcluster's
+ * pgain), KMN (Rodinia kmeans), SRAD (Rodinia srad_v2) and LUD (Rodinia lud).  Sizes, the
  * inputs (deterministic in the seed), the host side of their multi-kernel
  * flows and host references that repeat the kernels' float operations in
  * the same order, so that results match bit for bit and every decision the
@@ -830,4 +830,116 @@ static void lud_destroy(void *st) {
 static const bg_app app_lud = {"lud", "bg_lud", {"bg_lud_diagonal", "bg_lud_perimeter", "bg_lud_internal", NULL},
                                lud_create, lud_start, lud_next, lud_check, lud_destroy};
 
-const bg_app *const bg_edge_apps[] = {&app_sc, &app_kmn, &app_srad, &app_lud, NULL};
+/* ============================================================== CONV2 */
+/* cuda-convnet filterActs_YxX_sparse (sw/kernels/bg_conv2.c), one launch:
+ * the second convolution layer of a LeNet-like net, fed by CONV's 16
+ * filters (16 colours); our sizes (docs/BG_KERNELS.md). */
+typedef struct {
+    int n_img, colors, img, nflt, fsz, mx;
+    float *images, *filters, *ref;
+    uint64_t d_img, d_flt, d_tgt, param;
+    bool alloc;
+} conv2_st;
+
+static size_t conv2_targets(const conv2_st *s) { return (size_t)s->nflt * s->mx * s->mx * s->n_img; }
+
+static void *conv2_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    conv2_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("conv2");
+    /* paper: CONV's 200 images after its 24x24 output is pooled to 12x12,
+     * its 16 filters as colours, 32 filters 5x5; test: 40 images, 4 colours,
+     * 64 filters (256 blocks, 16 a core) */
+    s->n_img = paper ? 200 : 40;
+    s->colors = paper ? 16 : 4;
+    s->img = 12;
+    s->nflt = paper ? 32 : 64;
+    s->fsz = 5;
+    s->mx = s->img - s->fsz + 1; /* pad 0, stride 1 */
+    const size_t ni = (size_t)s->colors * s->img * s->img * s->n_img, nf = (size_t)s->colors * s->fsz * s->fsz * s->nflt;
+    s->images = malloc(ni * 4);
+    s->filters = malloc(nf * 4);
+    if (!s->images || !s->filters) {
+        free(s->images), free(s->filters), free(s);
+        OOM("conv2");
+    }
+    for (size_t i = 0; i < ni; i++) s->images[i] = bg_app_frand(r, -1.0f, 1.0f);
+    for (size_t i = 0; i < nf; i++) s->filters[i] = bg_app_frand(r, -1.0f, 1.0f);
+    const uint32_t gx = (uint32_t)((s->n_img + BG_CONV2_BX - 1) / BG_CONV2_BX),
+                   gy = (uint32_t)(s->mx * s->mx * (s->nflt / (BG_CONV2_BY * BG_CONV2_FPT)));
+    bg_app_shape(b, 0, gx, gy, BG_CONV2_BX, BG_CONV2_BY, 0);
+    bg_app_describe(b, "conv2 %d images %dx%d, %d colours, %d filters %dx%d (%dx%d modules), %u blocks of 32x4 threads",
+                    s->n_img, s->img, s->img, s->colors, s->nflt, s->fsz, s->fsz, s->mx, s->mx, gx * gy);
+    return s;
+}
+
+static int conv2_start(bg_run *b, void *st, char *err, size_t errlen) {
+    conv2_st *s = st;
+    const size_t ni = (size_t)s->colors * s->img * s->img * s->n_img * 4,
+                 nf = (size_t)s->colors * s->fsz * s->fsz * s->nflt * 4, nt = conv2_targets(s) * 4;
+    if (!s->alloc) {
+        if (!(s->d_img = bg_app_alloc(b, ni, err, errlen)) || !(s->d_flt = bg_app_alloc(b, nf, err, errlen)) ||
+            !(s->d_tgt = bg_app_alloc(b, nt, err, errlen)) || !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+    }
+    bg_conv2_args a = {(uint32_t)s->d_img, (uint32_t)s->d_flt, (uint32_t)s->d_tgt, s->n_img, s->nflt, s->colors,
+                       s->img, s->fsz, 0, 1, s->mx, s->n_img, 1.0f};
+    float *zero = calloc(1, nt); /* targets cleared: each run's check sees its own results */
+    if (!zero) {
+        snprintf(err, errlen, "bg_start conv2: out of memory");
+        return -1;
+    }
+    const int rc = bg_app_write(b, s->d_img, s->images, ni, err, errlen) ||
+                   bg_app_write(b, s->d_flt, s->filters, nf, err, errlen) ||
+                   bg_app_write(b, s->d_tgt, zero, nt, err, errlen) ||
+                   bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+    free(zero);
+    bg_app_output(b, s->d_tgt, nt);
+    return rc ? -1 : 0;
+}
+
+static int conv2_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    (void)b, (void)st, (void)ki, (void)err, (void)errlen;
+    return BG_APP_DONE;
+}
+
+/* per (image, module, filter) the products in the kernel's order: colour
+ * pairs, steps of 4 filter pixels, within a step the pair's first colour's
+ * pixels, then the second's (the kernel's padded steps add products with
+ * zero filter taps, which change nothing) */
+static int conv2_check(bg_run *b, void *st, char *err, size_t errlen) {
+    conv2_st *s = st;
+    const int mods = s->mx * s->mx, fp = s->fsz * s->fsz, ip = s->img * s->img;
+    if (!s->ref) {
+        if (!(s->ref = malloc(conv2_targets(s) * 4))) {
+            snprintf(err, errlen, "bg_check conv2: out of memory");
+            return -1;
+        }
+        for (int m = 0; m < mods; m++)
+            for (int f = 0; f < s->nflt; f++)
+                for (int i = 0; i < s->n_img; i++) {
+                    float prod = 0;
+                    for (int oc = 0; oc < s->colors; oc += BG_CONV2_CC)
+                        for (int p = 0; p < fp; p += BG_CONV2_BY)
+                            for (int c = 0; c < BG_CONV2_CC; c++)
+                                for (int q = p; q < p + BG_CONV2_BY && q < fp; q++) {
+                                    const int y = m / s->mx + q / s->fsz, x = m % s->mx + q % s->fsz;
+                                    prod += s->images[((size_t)(oc + c) * ip + y * s->img + x) * s->n_img + i] *
+                                            s->filters[((size_t)(oc + c) * fp + q) * s->nflt + f];
+                                }
+                    s->ref[((size_t)f * mods + m) * s->n_img + i] = 1.0f * prod;
+                }
+    }
+    return bg_app_cmp_f(b, "targets", s->d_tgt, s->ref, conv2_targets(s), err, errlen);
+}
+
+static void conv2_destroy(void *st) {
+    conv2_st *s = st;
+    free(s->images), free(s->filters), free(s->ref), free(s);
+}
+
+static const bg_app app_conv2 = {"conv2", "bg_conv2", {"bg_conv2", NULL}, conv2_create, conv2_start, conv2_next,
+                                 conv2_check, conv2_destroy};
+
+const bg_app *const bg_edge_apps[] = {&app_conv2, &app_sc, &app_kmn, &app_srad, &app_lud, NULL};

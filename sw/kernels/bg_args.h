@@ -27,6 +27,23 @@ typedef struct {
     float scale_outputs;
 } bg_conv_args;
 
+/* CONV2: cuda-convnet filterActs_YxX_sparse<B_Y=4, B_X=32, imgsPerThread=1,
+ * filtersPerThread=8, colorCache=2, scale=false, checkImgBounds=true> (the
+ * EDGE artifact's instance), one filter group (numGroups = 1: every filter
+ * sees every colour).  Layouts: images[(colour * pixels + pixel) * stride +
+ * image], filters[(colour * filterPixels + pixel) * num_filters + filter],
+ * targets as CONV's. */
+#define BG_CONV2_BY 4
+#define BG_CONV2_BX 32
+#define BG_CONV2_FPT 8 /* filters per thread */
+#define BG_CONV2_CC 2  /* colours per step (colorCache) */
+typedef struct {
+    uint32_t images, filters, targets;
+    int32_t num_images, num_filters, num_colors;
+    int32_t img_size, filter_size, padding_start, module_stride, modules_x, img_stride;
+    float scale_outputs;
+} bg_conv2_args;
+
 /* MM: CUDA SDK matrixMul, C = A * B, 16x16 tiles; A is hA x wA, B is wA x wB. */
 #define BG_MM_BLOCK 16
 typedef struct {
