@@ -1,4 +1,4 @@
-# Background kernels of the EDGE preemption study (CONV, MM, BP, BFS; SC, KMN, SRAD, LUD in sim/work/bg_edge_apps.c):
+# Background kernels of the EDGE preemption study (CONV, MM, BP, BFS; CONV2, SC, KMN, SRAD, LUD in sim/work/bg_edge_apps.c):
 # kernels sw/kernels/bg_*.c (built by mk/simt.mk), host driver and
 # references sim/work/bg_kernels.c, docs/BG_KERNELS.md.
 SIM_SRCS += sim/work/bg_kernels.c sim/work/bg_edge_apps.c

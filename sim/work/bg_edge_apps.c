@@ -855,7 +855,8 @@ static void *conv2_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t er
     s->nflt = paper ? 32 : 64;
     s->fsz = 5;
     s->mx = s->img - s->fsz + 1; /* pad 0, stride 1 */
-    const size_t ni = (size_t)s->colors * s->img * s->img * s->n_img, nf = (size_t)s->colors * s->fsz * s->fsz * s->nflt;
+    const size_t ni = (size_t)s->colors * s->img * s->img * s->n_img;
+    const size_t nf = (size_t)s->colors * s->fsz * s->fsz * s->nflt;
     s->images = malloc(ni * 4);
     s->filters = malloc(nf * 4);
     if (!s->images || !s->filters) {
