@@ -489,8 +489,8 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
-                    "          [--size paper|test] [--kernels conv,mm,bp,bfs,conv2,sc,kmn,srad,lud] [--jobs N] [--out FILE]\n"
-                    "          [--rtl-check] [--check-config]\n"
+                    "          [--size paper|test] [--kernels conv,mm,bp,bfs,conv2,sc,kmn,srad,lud]\n"
+                    "          [--jobs N] [--out FILE] [--rtl-check] [--check-config]\n"
                     "       %s ... --point --out POINT.json\n"
                     "       %s --merge LIST --out FILE\n",
                     argv[0], argv[0], argv[0]);
