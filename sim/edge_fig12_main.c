@@ -25,10 +25,11 @@
 #include "work/mt_stats.h"
 
 #define MAXE 4
-#define MAXB 4
+#define MAXB 9
 #define NMODE 3
 static const char *const EVS[MAXE] = {"ipv4", "ipv6", "memc", "ipsec"};
-static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs"};
+/* EDGE Sec. V's nine background kernels (sim/work/bg_kernels.h); CONV and MM first (convmm below) */
+static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud", "conv2"};
 static const char *const MODES[NMODE] = {"D", "P", "X"};
 
 static int idx(const char *const *names, unsigned n, const char *s) {

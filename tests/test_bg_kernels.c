@@ -1,4 +1,4 @@
-/* Background kernels CONV, MM, BP, BFS (sim/work/bg_kernels.h, EDGE Sec. V,
+/* Background kernels CONV, MM, BP, BFS, CONV2, SC, KMN, SRAD, LUD (sim/work/bg_kernels.h, EDGE Sec. V,
  * VI-B/C) and the CM machine's STREAM triad: each runs at its "test" size on the EDGE Table II GPU
  * (gpu_config_default), driven through bg_on_complete by callbacks the test
  * owns, and must match the host reference; the kernel must be able to fill
@@ -113,6 +113,11 @@ static void test_mm(void **state) { (void)state; run_kernel("mm", "test", false)
 static void test_bp(void **state) { (void)state; run_kernel("bp", "test", false); }
 static void test_bfs(void **state) { (void)state; run_kernel("bfs", "test", true); }
 static void test_stream(void **state) { (void)state; run_kernel("stream", "test", false); }
+static void test_conv2(void **state) { (void)state; run_kernel("conv2", "test", false); }
+static void test_sc(void **state) { (void)state; run_kernel("sc", "test", false); }
+static void test_kmn(void **state) { (void)state; run_kernel("kmn", "test", true); }
+static void test_srad(void **state) { (void)state; run_kernel("srad", "test", false); }
+static void test_lud(void **state) { (void)state; run_kernel("lud", "test", false); }
 
 /* bg_run_alone, run twice on the same bg_run (same inputs, same buffers) */
 static void test_run_alone_again(void **state) {
@@ -159,23 +164,27 @@ static void test_errors(void **state) {
 }
 
 /* The paper sizes, one after the other (docs/BG_KERNELS.md): registered
- * only when BG_SIZE=paper is set (about a minute of CPU time), so that
+ * only when BG_SIZE=paper is set (about two minutes of CPU time), so that
  * make test never counts a test that ran nothing.  The Fig. 11 sweep
  * (make demo / make results) also runs every kernel at these sizes and checks
  * every result. */
 static void test_paper(void **state) {
     (void)state;
     const char *only = getenv("BG_ONLY");
-    static const char *const names[] = {"conv", "mm", "bp", "bfs"};
-    for (int i = 0; i < 4; i++)
-        if (!only || !strcmp(only, names[i])) run_kernel(names[i], "paper", i == 3);
+    static const char *const names[] = {"conv", "mm", "bp", "bfs", "conv2", "sc", "kmn", "srad", "lud"};
+    static const bool is_int[] = {false, false, false, true, false, false, true, false, false};
+    for (int i = 0; i < 9; i++)
+        if (!only || !strcmp(only, names[i])) run_kernel(names[i], "paper", is_int[i]);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv),   cmocka_unit_test(test_mm),
         cmocka_unit_test(test_bp),     cmocka_unit_test(test_bfs),
-        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_stream), cmocka_unit_test(test_conv2),
+        cmocka_unit_test(test_sc),
+        cmocka_unit_test(test_kmn),    cmocka_unit_test(test_srad),
+        cmocka_unit_test(test_lud),
         cmocka_unit_test(test_run_alone_again), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_paper),
     };

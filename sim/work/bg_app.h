@@ -39,6 +39,9 @@ typedef struct {
 
 /* The applications of sim/work/cm_apps*.c, NULL-terminated. */
 extern const bg_app *const bg_cm_apps[];
+/* EDGE's background kernels beyond bg_kernels.c's own (CONV2, SC, KMN, SRAD, LUD;
+ * sim/work/bg_edge_apps.c), NULL-terminated. */
+extern const bg_app *const bg_edge_apps[];
 
 /* ---- services of bg_kernels.c to the applications ---- */
 /* Grid, block and parameter block of kernel ki (2-D; z = 1). */

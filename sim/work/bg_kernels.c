@@ -78,11 +78,19 @@ static const char *kind_name(int k) {
 }
 static const char *run_name(const bg_run *b) { return b->app ? b->app->name : kind_name(b->kind); }
 
+/* the applications bg_new finds by name: EDGE's further background kernels, then CM Table II's */
+static const bg_app *app_at(unsigned i) {
+    for (unsigned j = 0; bg_edge_apps[j]; j++, i--)
+        if (!i) return bg_edge_apps[j];
+    for (unsigned j = 0; bg_cm_apps[j]; j++, i--)
+        if (!i) return bg_cm_apps[j];
+    return NULL;
+}
+
 const char *bg_kernel_name(unsigned i) {
     if (i < K_COUNT) return kind_name((int)i);
-    for (unsigned j = 0; bg_cm_apps[j]; j++)
-        if (j == i - K_COUNT) return bg_cm_apps[j]->name;
-    return NULL;
+    const bg_app *a = app_at(i - K_COUNT);
+    return a ? a->name : NULL;
 }
 
 bool bg_kernel_known(const char *name) {
@@ -289,8 +297,8 @@ bg_run *bg_new(gpu_t *g, const char *name, const char *size, const char *kdir, u
     const bg_app *app = NULL;
     for (int k = 0; k < K_COUNT && name; k++)
         if (!strcmp(name, kind_name(k))) kind = k;
-    for (unsigned j = 0; kind < 0 && name && bg_cm_apps[j]; j++)
-        if (!strcmp(name, bg_cm_apps[j]->name)) app = bg_cm_apps[j];
+    for (unsigned j = 0; kind < 0 && name && app_at(j); j++)
+        if (!strcmp(name, app_at(j)->name)) app = app_at(j);
     if (!g) { snprintf(err, errlen, "bg_new: no gpu"); return NULL; }
     if (kind < 0 && !app) {
         size_t o = (size_t)snprintf(err, errlen, "bg_new: unknown background kernel '%s' (expected one of:",

@@ -1,6 +1,7 @@
 /* bg_kernels: the background kernels of the EDGE warp-level preemption
- * study (EDGE Sec. V and VI-B/C: CONV, MM, BP, BFS "that fully occupy the
- * GPU"), as a small driver over the SIMT model (sim/simt/gpu.h).
+ * study (EDGE Sec. V and VI-B/C: CONV, MM, BP, BFS, CONV2, SC, KMN, SRAD, LUD "that
+ * fully occupy the GPU"), as a small driver over the SIMT model
+ * (sim/simt/gpu.h).
  *
  * A bg_run owns one background workload: its kernels (sw/kernels/bg_*.c,
  * loaded from kdir), its inputs in GPU memory, and the host side of its
@@ -27,9 +28,11 @@
 typedef struct bg_run bg_run; /* opaque */
 
 /* name: "conv" | "mm" | "bp" | "bfs" | "stream" (the STREAM triad of the CM
- * machine; "paper" = 2^22 floats per array), or one of the GPU applications
- * of CM Table II in sim/work/cm_apps*.c (bg_kernel_name lists every name;
- * docs/CM_APPS.md; "paper" is their CM-machine size); size: "paper" |
+ * machine; "paper" = 2^22 floats per array), "conv2" | "sc" | "kmn" |
+ * "srad" | "lud" (EDGE's further kernels, sim/work/bg_edge_apps.c), or one
+ * of the GPU applications of CM Table II in sim/work/cm_apps*.c
+ * (bg_kernel_name lists every name; docs/CM_APPS.md; "paper" is their
+ * CM-machine size); size: "paper" |
  * "test"; kdir: the directory holding the ELFs (bg_<name>.elf, an
  * application's own; e.g. "$BUILD/sw").  Loads the kernels and generates the
  * inputs (deterministic in seed).  NULL + message on error. */
@@ -70,7 +73,8 @@ uint64_t bg_cycles(const bg_run *b);
 /* Kernel launches of the latest run so far (BFS: 2 per level). */
 unsigned bg_launches(const bg_run *b);
 /* GPU address and size of the main output (CONV targets, MM C, BP weights,
- * BFS costs), e.g. for a test that corrupts one element. */
+ * BFS costs, CONV2 targets, SC work_mem, KMN membership, SRAD image, LUD matrix), e.g. for a test that
+ * corrupts one element. */
 uint64_t bg_output(const bg_run *b, uint64_t *bytes);
 
 /* A Rodinia graphgen-style graph of n nodes: node i draws 2..4 neighbours

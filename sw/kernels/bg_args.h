@@ -27,6 +27,23 @@ typedef struct {
     float scale_outputs;
 } bg_conv_args;
 
+/* CONV2: cuda-convnet filterActs_YxX_sparse<B_Y=4, B_X=32, imgsPerThread=1,
+ * filtersPerThread=8, colorCache=2, scale=false, checkImgBounds=true> (the
+ * EDGE artifact's instance), one filter group (numGroups = 1: every filter
+ * sees every colour).  Layouts: images[(colour * pixels + pixel) * stride +
+ * image], filters[(colour * filterPixels + pixel) * num_filters + filter],
+ * targets as CONV's. */
+#define BG_CONV2_BY 4
+#define BG_CONV2_BX 32
+#define BG_CONV2_FPT 8 /* filters per thread */
+#define BG_CONV2_CC 2  /* colours per step (colorCache) */
+typedef struct {
+    uint32_t images, filters, targets;
+    int32_t num_images, num_filters, num_colors;
+    int32_t img_size, filter_size, padding_start, module_stride, modules_x, img_stride;
+    float scale_outputs;
+} bg_conv2_args;
+
 /* MM: CUDA SDK matrixMul, C = A * B, 16x16 tiles; A is hA x wA, B is wA x wB. */
 #define BG_MM_BLOCK 16
 typedef struct {
@@ -64,6 +81,57 @@ typedef struct {
     uint32_t over;           /* uint8 flag, set by Kernel2 */
     int32_t n;
 } bg_bfs_args;
+
+/* SC: Rodinia streamcluster's pgain kernel kernel_compute_cost (512-thread
+ * blocks, one thread per point).  Coordinates are stored dimension-major
+ * (coord[d * num + point]), as Rodinia's coord_d; work_mem holds one row of
+ * stride = K + 1 floats per point (zeroed by the host before each launch). */
+#define BG_SC_THREADS 512
+typedef struct {
+    float weight;
+    int32_t assign;          /* index of the point's centre */
+    float cost;
+} bg_sc_point;
+typedef struct {
+    uint32_t points;         /* bg_sc_point[num] */
+    uint32_t coord;          /* float [dim][num] */
+    uint32_t work_mem;       /* float [num][stride] */
+    uint32_t center_table;   /* int32 [num]: a centre's index among the K centres */
+    uint32_t switch_membership; /* uint8 [num] */
+    int32_t num, dim, x, k, stride;
+} bg_sc_args;
+
+/* KMN: Rodinia kmeans (CUDA): invert_mapping (features point-major ->
+ * feature-major) once, then kmeansPoint per iteration; 256-thread blocks. */
+#define BG_KMN_THREADS 256
+typedef struct {
+    uint32_t input;          /* float [npoints][nfeatures] */
+    uint32_t features;       /* float [nfeatures][npoints] (invert_mapping's output) */
+    uint32_t clusters;       /* float [nclusters][nfeatures] (Rodinia: constant memory) */
+    uint32_t membership;     /* int32 [npoints] */
+    int32_t npoints, nfeatures, nclusters;
+} bg_kmn_args;
+
+/* SRAD: Rodinia srad_v2 (CUDA): srad_cuda_1 (diffusion coefficient and
+ * the four directional derivatives) and srad_cuda_2 (divergence, image
+ * update) per iteration, 16x16 blocks over a rows x cols image (multiples
+ * of 16), row-major. */
+#define BG_SRAD_BLOCK 16
+typedef struct {
+    uint32_t e, w, n, s;     /* float [rows * cols] derivatives */
+    uint32_t j, c;           /* image, diffusion coefficient */
+    int32_t cols, rows;
+    float lambda, q0sqr;
+} bg_srad_args;
+
+/* LUD: Rodinia lud (CUDA): per step of 16 columns lud_diagonal (one block
+ * of 16 threads), lud_perimeter (blocks of 32 threads) and lud_internal
+ * (16x16 blocks), then a last lud_diagonal; dim x dim row-major, in place. */
+#define BG_LUD_BLOCK 16
+typedef struct {
+    uint32_t m;
+    int32_t dim, offset;
+} bg_lud_args;
 
 /* STREAM: the STREAM benchmark's triad a[i] = b[i] + s * c[i] (McCalpin;
  * its CUDA ports: one thread per element, grid-stride loop), 256-thread
