@@ -335,7 +335,7 @@ def plot_fe_fig12(d, plt):
 # ------------------------------------------------------ EDGE Figs. 12 and 13
 
 EVS = ["ipv4", "ipv6", "memc", "ipsec"]
-BGS = ["conv", "mm", "bp", "bfs"]
+BGS = ["conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud", "conv2"]
 EVN = {"ipv4": "IPv4", "ipv6": "IPv6", "memc": "MemC", "ipsec": "IPSec"}
 F12_SETS = [("", "all pairs"), ("_possible", "preemption possible (background regs >= event regs)"),
             ("_conv_mm", "CONV and MM backgrounds"), ("_extra_regs", "MemC / IPSec with extra free registers")]
@@ -564,6 +564,9 @@ FIGURES = [
     {"name": "edge_fig11", "json": "preemption_latency.json", "plot": plot_fig11,
      "experiment": "experiments/edge_fig11.ini", "program": "build/bin/preemption_latency",
      "tables": {"edge_fig11": fig11_summary, "edge_fig11_kernels": fig11_kernels}},
+    {"name": "edge_fig11_all", "json": "preemption_latency_all.json", "plot": plot_fig11,
+     "experiment": "experiments/edge_fig11_all.ini", "program": "build/bin/preemption_latency",
+     "tables": {"edge_fig11_all": fig11_summary, "edge_fig11_all_kernels": fig11_kernels}},
     {"name": "fe_fig11", "json": "fe_fig11.json", "plot": plot_fe_fig11,
      "experiment": "experiments/fe_fig11.ini", "program": "build/bin/fe_fig11",
      "tables": {"fe_fig11": fe_fig11_table}},
