@@ -30,6 +30,8 @@ MUTANTS=(
   "fe_wait_full_any_word|rtl/fe/fe_trigger_check.sv|s/((b \& mask) == mask)/((b \& mask) != '0)/|formal:fe_sched_queues|"
   "fe_fill_empty_swapped|rtl/fe/fe_sched_queues.sv|s/(h_act\[disp_q\] == fe_pkg::FE_ACT_EMPTY)/(h_act[disp_q] == fe_pkg::FE_ACT_FILL)/|formal:fe_sched_queues|"
   "fe_push_overtakes_second|rtl/prim/fg_fifo.sv|s/count_q == CW'(1)))) head_q <= data_i;/count_q != '0))) head_q <= data_i;/|formal:fe_sched_queues_order|"
+  # the CM-CPU limit's step at FINE: the old proof passed it (only a legal value was checked)
+  "cmcpu_step_dn_at_fine_proof|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|formal:cm_bal_monitor|"
 )
 mkdir -p "$mdir/tree"
 # the scratch tree: the worktree's files (tracked and new), its own build dir
