@@ -32,6 +32,8 @@ MUTANTS=(
   "fe_push_overtakes_second|rtl/prim/fg_fifo.sv|s/count_q == CW'(1)))) head_q <= data_i;/count_q != '0))) head_q <= data_i;/|formal:fe_sched_queues_order|"
   # the CM-CPU limit's step at FINE: the old proof passed it (only a legal value was checked)
   "cmcpu_step_dn_at_fine_proof|rtl/cm/cm_cpu_central.sv|s/step_dn = (l > FINEL)/step_dn = (l >= FINEL)/|formal:cm_bal_monitor|"
+  # the PEWT completes with the head's tag, not the exiting event's: conservation alone passed it
+  "pewt_cpl_head_tag|rtl/edge/edge_pewt.sv|s/cpl_tag_q  <= exit_tag;/cpl_tag_q  <= hd_tag_o;/|formal:edge_pewt|"
 )
 mkdir -p "$mdir/tree"
 # the scratch tree: the worktree's files (tracked and new), its own build dir
