@@ -2,7 +2,9 @@
 // fe_trigger_check, fg_fifo, fg_sram_sp; docs/FORMAL.md): any request
 // stream, initialisation commands (line aligned: the contract), ready
 // patterns and watchdog limits, reset in the first cycle and free afterwards;
-// the RTL's own assertions are proved too.
+// the RTL's own assertions are proved too.  The F/E paper's rules (issue 34:
+// trigger on all words, actions, snoop release, FIFO order, priority) are
+// stated at the end, selected by F_RULES.
 //   conservation per queue q: the requests accepted into q and not yet seen
 //     to leave (a new entry in the out or the nack register whose queue,
 //     out_q_o / nack_q_o, is q) = q_count_o[q], so none is lost, none leaves
