@@ -81,7 +81,8 @@ for m in "${MUTANTS[@]}"; do
       ok=0; detail+=" the test did not run (../$name.$i.log)"
     fi
   done
-  if [ $ok = 1 ]; then caught=$((caught + 1)); echo "ok   $name: caught at $seeds of $seeds seeds ($(( $(date +%s) - s )) s)"
+  how="at $seeds of $seeds seeds"; [[ $prog == formal:* ]] && how="by ${prog#formal:}"
+  if [ $ok = 1 ]; then caught=$((caught + 1)); echo "ok   $name: caught $how ($(( $(date +%s) - s )) s)"
   else echo "FAIL $name:$detail"; fail=1; fi
   cp "$root/$file" "$file"
   rm -f ../applied
