@@ -117,4 +117,37 @@ module cm_bal_monitor_fv #(
       rd_avg_only_valid: assert (rd_avg_o == '0 || rd_valid_o != '0);
     end
   end
+  // The CM-CPU limit's moves (issue 34, written from the rule, not from the
+  // RTL's step functions): CM 4.1 lowers the GPU's concurrency when the
+  // memory or the network is congested (stallMC or stallnet above tH) and
+  // raises it when both are below tL, one decision per interval, between 1
+  // warp and the core's 48 (CM Sec. 5, Table I: "at most 48 warps running
+  // concurrently"); the step is the project's reading (docs/CM_BAL.md,
+  // cm_cpu_central.sv): 2 warps above FINE = 8, 1 at or below, clamped to
+  // [1, MAXW].  Outside CM-CPU the limit is MAXW.  So the limit after an
+  // edge is the one before it, moved by at most the decision's step and only
+  // in the cycle after an interval end (interval_o), in the decision's
+  // direction (decision_o).
+  localparam int F_FINE = 8;
+  function automatic logic [LW-1:0] f_dn(input logic [LW-1:0] l);
+    f_dn = (32'(l) > F_FINE) ? l - LW'(2) : (l > LW'(1)) ? l - LW'(1) : l;
+  endfunction
+  function automatic logic [LW-1:0] f_up(input logic [LW-1:0] l);
+    f_up = (32'(l) < F_FINE) ? l + LW'(1) : (32'(l) + 2 > MAXW) ? LW'(MAXW) : l + LW'(2);
+  endfunction
+  logic [LW-1:0] f_lim_q;
+  logic          f_cpu_q, f_lv_q;
+  always_ff @(posedge clk_i) begin
+    f_lim_q <= cpu_limit_o;
+    f_cpu_q <= mode_i == 2'd2;  // CM_MODE_CPU
+    f_lv_q  <= rst_ni && !f_init_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && f_lv_q) begin
+      cpu_limit_maxw_outside_cpu: assert (f_cpu_q || cpu_limit_o == LW'(MAXW));
+      cpu_limit_moves_by_steps: assert (!f_cpu_q || cpu_limit_o ==
+                                        ((interval_o && decision_o == 2'd1) ? f_dn(f_lim_q) :
+                                         (interval_o && decision_o == 2'd2) ? f_up(f_lim_q) : f_lim_q));
+    end
+  end
 endmodule

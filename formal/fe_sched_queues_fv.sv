@@ -2,7 +2,9 @@
 // fe_trigger_check, fg_fifo, fg_sram_sp; docs/FORMAL.md): any request
 // stream, initialisation commands (line aligned: the contract), ready
 // patterns and watchdog limits, reset in the first cycle and free afterwards;
-// the RTL's own assertions are proved too.
+// the RTL's own assertions are proved too.  The F/E paper's rules (issue 34:
+// trigger on all words, actions, snoop release, FIFO order, priority) are
+// stated at the end, selected by F_RULES.
 //   conservation per queue q: the requests accepted into q and not yet seen
 //     to leave (a new entry in the out or the nack register whose queue,
 //     out_q_o / nack_q_o, is q) = q_count_o[q], so none is lost, none leaves
@@ -38,7 +40,11 @@ module fe_sched_queues_fv #(
   parameter int          CNT_W        = 2,
   parameter int          INIT_W       = 2,
   parameter int          WD_SLACK     = 3,
-  parameter int          LEAVE_SLACK  = 8
+  parameter int          LEAVE_SLACK  = 8,
+  // which of the papers' rules (below) this proof states: 1 the shadow's
+  // (trigger on all words, NACK / blocked only when false), 2 the tracked
+  // request's (FIFO order, non-triggered first), 3 both
+  parameter int          F_RULES      = 3
 ) (
   input logic              clk_i,
   input logic              rst_ni,
@@ -57,7 +63,8 @@ module fe_sched_queues_fv #(
   input logic              init_full_i,
   input logic [ADDR_W-1:0] init_addr_i,
   input logic [INIT_W-1:0] init_lines_i,
-  input logic [WD_W-1:0]   wdog_limit_i
+  input logic [WD_W-1:0]   wdog_limit_i,
+  input logic              f_pick_i      // the solver picks the request it tracks (FIFO order)
 );
   localparam int LB        = $clog2(WORDS * GRAN);
   localparam int LN_W      = ADDR_W - LB;
@@ -188,6 +195,148 @@ module fe_sched_queues_fv #(
       nack_only_with_watchdog: assert (!f_nack_new || f_lim2_q != '0);
       watchdog_blocked_head_leaves: assert (f_wd_ok);
       every_request_leaves: assert (!f_quiet || 32'(f_stuck_q) < 32'(wdog_limit_i) + LEAVE_SLACK);
+    end
+  end
+  // ------------------------------------------------------------ the papers' rules
+  // Written from the F/E paper (Lustig & Martonosi, HPCA 2013), not from the
+  // C twin: a shadow of the F/E bits (f_fe_q, one WORDS-bit word per region
+  // line) that the harness updates from what the ports show, and one request
+  // chosen by the solver (f_pick_i) followed through its queue.
+  //   Sec. 4.1 "For coalesced requests, responses are returned when all the
+  //     relevant F/E bits indicate readiness": a served request with a
+  //     trigger finds it true on ALL its masked words (fe_served_trigger_all).
+  //   Sec. 4.1 "When the request is processed, the update action directs
+  //     whether the F/E bit should be filled, emptied, or left unchanged",
+  //     Sec. 4.3 "At that point, if an update action was specified, the F/E
+  //     bit is updated": the shadow applies each served request's action once,
+  //     to its masked words of its line only, in the order they are served;
+  //     the block's own bits must then agree with it, which every trigger
+  //     property below checks.
+  //   Sec. 4.3 "If the trigger of a request is not satisfied, the DRAM
+  //     scheduler will stall that request ... and it will then snoop the
+  //     requests passing through the other queues for an action which causes
+  //     the trigger to become satisfied. When this occurs, the previously
+  //     blocked request is then released": a head is shown blocked
+  //     (head_blocked_o) only while its trigger is false on the shadow
+  //     (fe_blocked_only_unsatisfied: an action that satisfies it releases it
+  //     at once), and a watchdog NACK (ours) only takes a head whose trigger
+  //     is false (fe_nack_trigger_unsatisfied).
+  //   Sec. 4.3 "Each of the DRAM scheduler queues is strictly ordered": the
+  //     tracked request leaves (served or NACKed) after exactly the requests
+  //     of its queue accepted before it, with its own fields (fe_fifo_order_*).
+  //   Sec. 6.3 "non-triggered requests have the highest priority, followed by
+  //     triggered CPU requests, and then triggered GPU requests": while the
+  //     tracked request is a non-triggered head that needs no F/E bits, no
+  //     triggered request is served, and it is served as soon as the output
+  //     register is free (fe_nt_first, fe_nt_free_leaves).  (Triggered CPU
+  //     over triggered GPU depends on when a head's lookup returns, which the
+  //     ports do not show: not stated here; the RTL computes it in disp_q.)
+  // Timing (docs/FORMAL.md): a request served at t-1 is in the out register
+  // at t (f_out_new) and its action is written to the store at the end of t,
+  // so the shadow during t (before this cycle's update) is the store's
+  // contents; an initialisation accepted at t-1 is applied with the action of
+  // t, after it (the store writes a pending action before an init line).
+  localparam int IW_F = (REGION_LINES > 1) ? $clog2(REGION_LINES) : 1;
+  function automatic logic [IW_F-1:0] f_idx(input logic [ADDR_W-1:0] a);
+    f_idx = IW_F'({1'b0, a[ADDR_W-1:LB]} - (LN_W+1)'(BASE_LINE));
+  endfunction
+  // the trigger on the masked words (F/E 4.1: 1 wait-full, 2 wait-empty)
+  function automatic logic f_trig_ok(input logic [1:0] trig, input logic [WORDS-1:0] mask,
+                                     input logic [WORDS-1:0] b);
+    f_trig_ok = (trig == 2'd1) ? ((b & mask) == mask) : (trig == 2'd2) ? ((b & mask) == '0) : 1'b1;
+  endfunction
+  logic [WORDS-1:0] f_fe_q [REGION_LINES];
+  logic [WORDS-1:0] f_fe_d [REGION_LINES];
+  logic             f_ini_q, f_ini_full_q;        // an initialisation accepted last cycle
+  logic [LN_W-1:0]  f_ini_line_q;
+  logic [INIT_W-1:0] f_ini_lines_q;
+  wire f_out_act = f_out_new && f_in_region(out_addr_o);
+  always_comb begin
+    for (int r = 0; r < REGION_LINES; r++) begin
+      f_fe_d[r] = f_fe_q[r];
+      if (f_out_act && f_idx(out_addr_o) == IW_F'(r)) begin
+        if (out_act_o == 2'd1) f_fe_d[r] = f_fe_d[r] | out_mask_o;
+        if (out_act_o == 2'd2) f_fe_d[r] = f_fe_d[r] & ~out_mask_o;
+      end
+      // lines init_line .. init_line + lines - 1 (mod 2^LN_W) in the region
+      if (f_ini_q && 32'(LN_W'(LN_W'(BASE_LINE + r) - f_ini_line_q)) < 32'(f_ini_lines_q))
+        f_fe_d[r] = f_ini_full_q ? '1 : '0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    f_ini_q       <= rst_ni && init_valid_i && init_ready_o;
+    f_ini_full_q  <= init_full_i;
+    f_ini_line_q  <= init_addr_i[ADDR_W-1:LB];
+    f_ini_lines_q <= init_lines_i;
+    for (int r = 0; r < REGION_LINES; r++) f_fe_q[r] <= rst_ni ? f_fe_d[r] : '0;  // reset: all empty
+  end
+
+  // the tracked request: its queue, its fields as they leave (the GPU
+  // defaults of 4.1 and code 3 = none applied), the requests of its queue
+  // still ahead of it (accepted before it, not yet seen to leave)
+  localparam int FW = 1 + 1 + 2 + 2 + ADDR_W + WORDS + TAG_W;
+  logic          f_trk_q;
+  logic [1:0]    f_trk_qid_q;
+  logic [FW-1:0] f_trk_q_d;
+  logic [QW-1:0] f_ahead_q, f_ahead;
+  logic [1:0]    f_act;
+  always_comb begin
+    f_act = (req_act_i == 2'd3) ? 2'd0 : req_act_i;
+    if (req_dflt_i && req_src_i) f_act = req_we_i ? 2'd1 : 2'd0;
+  end
+  wire [FW-1:0] f_req_fields = {req_src_i, req_we_i, f_trig, f_act, req_addr_i, req_mask_i, req_tag_i};
+  wire [FW-1:0] f_out_fields = {out_src_o, out_we_o, out_trig_o, out_act_o, out_addr_o, out_mask_o, out_tag_o};
+  wire [FW-1:0] f_nack_fields = {nack_src_o, nack_we_o, nack_trig_o, nack_act_o, nack_addr_o, nack_mask_o,
+                                 nack_tag_o};
+  wire f_out_trk  = f_trk_q && f_out_new && out_q_o == f_trk_qid_q;    // a leave from its queue
+  wire f_nack_trk = f_trk_q && f_nack_new && nack_q_o == f_trk_qid_q;
+  wire f_trk_left = (f_out_trk || f_nack_trk) && f_ahead_q == '0;
+  assign f_ahead = f_ahead_q - QW'(f_out_trk) - QW'(f_nack_trk);
+  // the tracked request at its queue's head in this cycle (in the FIFO since
+  // an earlier edge, nothing ahead of it still there)
+  wire f_trk_head = f_trk_q && !f_trk_left && f_ahead == '0;
+  wire [ADDR_W-1:0] f_trk_addr = f_trk_q_d[TAG_W + WORDS +: ADDR_W];
+  wire [WORDS-1:0]  f_trk_mask = f_trk_q_d[TAG_W +: WORDS];
+  wire [1:0]        f_trk_trig = f_trk_q_d[TAG_W + WORDS + ADDR_W + 2 +: 2];
+  wire [1:0]        f_trk_act  = f_trk_q_d[TAG_W + WORDS + ADDR_W +: 2];
+  wire f_trk_free = !f_in_region(f_trk_addr) || (f_trk_trig == 2'd0 && f_trk_act == 2'd0);
+  logic f_ntfree_head_q, f_out_free_q, f_idle_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_trk_q <= 1'b0;
+    end else if (f_trk_q) begin
+      f_ahead_q <= f_ahead;
+      if (f_trk_left) f_trk_q <= 1'b0;
+    end else if (f_acc && f_pick_i) begin
+      f_trk_q     <= 1'b1;
+      f_trk_qid_q <= f_q;
+      f_trk_q_d   <= f_req_fields;
+      f_ahead_q   <= f_held[f_q];
+    end
+    // last cycle: the tracked request was a non-triggered head needing no
+    // bits, the output register free or taken, no initialisation running
+    f_ntfree_head_q <= rst_ni && f_trk_head && f_trk_qid_q == 2'd0 && f_trk_free;
+    f_out_free_q    <= !out_valid_o || out_ready_i;
+    f_idle_q        <= init_ready_o;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !f_init_q) begin
+      if (F_RULES & 1) begin
+        fe_served_trigger_all: assert (!f_out_act ||
+                                       f_trig_ok(out_trig_o, out_mask_o, f_fe_q[f_idx(out_addr_o)]));
+        fe_nack_trigger_unsatisfied: assert (!f_nack_new ||
+                                             !f_trig_ok(nack_trig_o, nack_mask_o, f_fe_q[f_idx(nack_addr_o)]));
+        fe_blocked_only_unsatisfied: assert (!(f_trk_head && head_blocked_o[f_trk_qid_q]) ||
+                                             !f_trig_ok(f_trk_trig, f_trk_mask, f_fe_q[f_idx(f_trk_addr)]));
+      end
+      if (F_RULES & 2) begin
+        fe_fifo_order_out: assert (!(f_out_trk && f_ahead_q == '0) || f_out_fields == f_trk_q_d);
+        fe_fifo_order_nack: assert (!(f_nack_trk && f_ahead_q == '0) || f_nack_fields == f_trk_q_d);
+        fe_nt_first: assert (!f_ntfree_head_q || !(f_out_new && out_q_o != 2'd0));
+        fe_nt_free_leaves: assert (!(f_ntfree_head_q && f_out_free_q && f_idle_q) ||
+                                   (f_out_new && out_q_o == 2'd0 && f_ahead_q == '0 && f_out_trk));
+      end
     end
   end
 endmodule
