@@ -49,7 +49,8 @@
     "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
     "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
     "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
-    "              [--guard BYTES] [--check] [--config FILE] [--set gpu.key=value | mem.key=value]...\n" \
+    "              [--guard BYTES] [--check] [--racecheck] [--config FILE]\n"                          \
+    "              [--set gpu.key=value | mem.key=value]...\n"                                         \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
@@ -57,6 +58,8 @@
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
     "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
     "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image\n" \
+    "  --racecheck: report shared-memory accesses of two threads of a block (different warps) with no\n" \
+    "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
     "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
     "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
     "            --config configs/edge.ini\n"
@@ -484,6 +487,42 @@ static Dwarf_Die *peel(Dwarf_Die *d, Dwarf_Die *mem) {
     return NULL;
 }
 
+/* "file:line" of a GPU pc from the kernel's DWARF line table; delta = the
+ * entry's GPU address - its link address (the image may be relocated).
+ * "" when the kernel has no line information there. */
+static void pc_file_line(const char *path, const char *entry, uint64_t entry_gpu, uint64_t pc, char *buf,
+                         size_t len) {
+    buf[0] = '\0';
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+    Dwarf_Addr link = 0;
+    bool found = false;
+    Dwarf_Off off = 0, next;
+    size_t hsz;
+    while (dw && !found && dwarf_nextcu(dw, off, &next, &hsz, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu, d;
+        if (dwarf_offdie(dw, off + hsz, &cu) && dwarf_child(&cu, &d) == 0)
+            do {
+                const char *nm = dwarf_diename(&d);
+                if (dwarf_tag(&d) == DW_TAG_subprogram && nm && !strcmp(nm, entry) && dwarf_lowpc(&d, &link) == 0)
+                    found = true;
+            } while (!found && dwarf_siblingof(&d, &d) == 0);
+        off = next;
+    }
+    Dwarf_Die cu;
+    Dwarf_Line *ln;
+    int line;
+    const char *file;
+    if (found && dwarf_addrdie(dw, pc - entry_gpu + link, &cu) && (ln = dwarf_getsrc_die(&cu, pc - entry_gpu + link)) &&
+        (file = dwarf_linesrc(ln, NULL, NULL)) && dwarf_lineno(ln, &line) == 0) {
+        const char *slash = strrchr(file, '/');
+        snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, line);
+    }
+    if (dw) dwarf_end(dw);
+    close(fd);
+}
+
 static long kernel_arg_bytes(const char *path, const char *entry, char *tname, size_t tlen, const char **why) {
     long bytes = -1;
     *why = "the kernel has no debug information (build it with -g, as mk/simt.mk does)";
@@ -617,6 +656,85 @@ static void show_progress(fg_progress *pr, const gpu_t *g, uint64_t cycles, uint
 }
 
 /* ------------------------------------------------------ command line */
+/* --racecheck: per word of each core's shared memory, the last write and the
+ * last read since the block's last barrier (bar_gen); an access by another
+ * thread of the block in another warp that conflicts with either (one is a
+ * write, not both atomic) is a race.  Threads of one warp run in lock step
+ * here and are not compared.  Each pair of pcs is reported once. */
+typedef struct {
+    uint64_t buid, gen;
+    uint32_t tid, pc;
+    uint16_t warp;
+    bool valid, atomic;
+} rc_acc;
+typedef struct {
+    rc_acc w, r;
+} rc_word;
+typedef struct {
+    uint32_t pc[2], tid[2], ctaid[3], off;
+    bool write[2];
+} rc_race;
+#define RC_MAX 16
+typedef struct {
+    rc_word **sh;      /* per core, shmem_per_core / 4 words */
+    unsigned words;
+    unsigned n, total;  /* races reported (distinct pc pairs), conflicting accesses seen */
+    rc_race race[RC_MAX];
+} racecheck;
+
+static void rc_note(racecheck *rc, const rc_acc *a, bool a_write, const gpu_shared_access *b) {
+    rc->total++;
+    for (unsigned i = 0; i < rc->n; i++)
+        if ((rc->race[i].pc[0] == a->pc && rc->race[i].pc[1] == b->pc) ||
+            (rc->race[i].pc[1] == a->pc && rc->race[i].pc[0] == b->pc))
+            return;
+    if (rc->n == RC_MAX) return;
+    rc_race *r = &rc->race[rc->n++];
+    *r = (rc_race){{a->pc, b->pc}, {a->tid, b->tid}, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, b->off, {a_write, b->write}};
+}
+
+static bool rc_conflict(const rc_acc *a, const gpu_shared_access *b) {
+    return a->valid && a->buid == b->block_uid && a->gen == b->bar_gen && a->warp != b->warp_slot &&
+           a->tid != b->tid && !(a->atomic && b->atomic);
+}
+
+static void rc_hook(void *user, const gpu_shared_access *x) {
+    racecheck *rc = user;
+    if (x->core >= 1024 || !rc->sh[x->core] || x->word >= rc->words) return;
+    rc_word *e = &rc->sh[x->core][x->word];
+    if (rc_conflict(&e->w, x)) rc_note(rc, &e->w, true, x);             /* after a write: any access */
+    if (x->write && rc_conflict(&e->r, x)) rc_note(rc, &e->r, false, x); /* a write after a read */
+    rc_acc a = {x->block_uid, x->bar_gen, x->tid, x->pc, (uint16_t)x->warp_slot, true, x->atomic};
+    if (x->write) e->w = a;
+    else e->r = a;
+}
+
+static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, const char *entry, uint64_t entry_gpu) {
+    if (!rc->n) {
+        printf("racecheck: no shared-memory race\n");
+        return 0;
+    }
+    for (unsigned i = 0; i < rc->n; i++) {
+        const rc_race *r = &rc->race[i];
+        char s0[192] = "?", s1[192] = "?", l0[96], l1[96];
+        gpu_pc_symbol(g, r->pc[0], s0, sizeof s0);
+        gpu_pc_symbol(g, r->pc[1], s1, sizeof s1);
+        pc_file_line(kpath, entry, entry_gpu, r->pc[0], l0, sizeof l0);
+        pc_file_line(kpath, entry, entry_gpu, r->pc[1], l1, sizeof l1);
+        if (*l0) snprintf(s0 + strlen(s0), sizeof s0 - strlen(s0), ", %s", l0);
+        if (*l1) snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), ", %s", l1);
+        fprintf(stderr,
+                "racecheck: shared-memory race at byte offset %u of block (%u,%u,%u)'s shared memory: %s by thread %u "
+                "at pc 0x%08x (%s), then %s by thread %u at pc 0x%08x (%s), no barrier (__syncthreads / fg_sync) "
+                "between them\n",
+                r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2], r->write[0] ? "write" : "read", r->tid[0], r->pc[0],
+                s0, r->write[1] ? "write" : "read", r->tid[1], r->pc[1], s1);
+    }
+    fprintf(stderr, "racecheck: %u race%s (distinct pc pairs%s), %u conflicting accesses\n", rc->n,
+            rc->n == 1 ? "" : "s", rc->n == RC_MAX ? ", the first 16" : "", rc->total);
+    return 1;
+}
+
 /* Everything the command line says, checked: the options, the buffer
  * references, the machine ([gpu] and [mem] of --config, then --set). */
 typedef struct {
@@ -624,7 +742,7 @@ typedef struct {
     uint32_t grid[3], block[3];
     uint64_t shmem, max_cycles, guard;
     double max_seconds;
-    int check, entry_given;
+    int check, racecheck, entry_given;
     int nb, na, nd, np, ns;
     fbuf *bufs;
     farg *args;
@@ -691,6 +809,10 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
         }
         if (!strcmp(o, "--check")) {
             check = 1;
+            continue;
+        }
+        if (!strcmp(o, "--racecheck")) {
+            op->racecheck = 1;
             continue;
         }
         if (o[0] != '-' || i + 1 >= argc)
@@ -865,6 +987,15 @@ int main(int argc, char **argv) {
     reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
     if (guard_fill(g, &map)) return die(2, "no room in GPU global memory for the --guard gaps");
     if (check) gpu_set_access_check(g, check_access, &map);
+    racecheck rck = {0};
+    if (o.racecheck) {
+        rck.words = o.gc.shmem_per_core / 4;
+        rck.sh = calloc(o.gc.num_cores, sizeof *rck.sh);
+        for (unsigned i = 0; rck.sh && i < o.gc.num_cores; i++)
+            if (!(rck.sh[i] = calloc(rck.words ? rck.words : 1, sizeof **rck.sh))) return die(2, "out of memory");
+        if (!rck.sh) return die(2, "out of memory");
+        gpu_set_shared_hook(g, rc_hook, &rck);
+    }
 
     printf("kernel: %s, entry %s at 0x%llx, %u registers/thread, %u B static shared memory\n", kpath, entry,
            (unsigned long long)k.entry, k.regs_per_thread, k.static_shmem);
@@ -983,6 +1114,11 @@ int main(int argc, char **argv) {
     if (n_over) {
         die(1, "kernel wrote outside its buffers: %s (--check names the thread and pc)", over);
         rc = 1;
+    }
+    if (o.racecheck) {
+        if (rc_report(g, &rck, kpath, entry, k.entry)) rc = 1;
+        for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);
+        free(rck.sh);
     }
     gpu_free(g);
     free(reg);

@@ -21,6 +21,7 @@ typedef struct {
     char fg_run[512];  /* $BUILD/bin/fg_run */
     char kernel[512];  /* $BUILD/sw/saxpy.elf */
     char diag[512];    /* $BUILD/sw/t_diag.elf: the diagnostics' kernels */
+    char race[512];    /* $BUILD/sw/t_race.elf: --racecheck's kernels */
 } ctx;
 
 typedef struct {
@@ -87,9 +88,10 @@ static int setup(void **state) {
     snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
     snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
     snprintf(c->diag, sizeof c->diag, "%s/sw/t_diag.elf", b);
+    snprintf(c->race, sizeof c->race, "%s/sw/t_race.elf", b);
     snprintf(c->dir, sizeof c->dir, "%s/test_fg_run.XXXXXX", b);
     if (!mkdtemp(c->dir)) return free(c), -1;
-    if (access(c->fg_run, X_OK) || access(c->kernel, R_OK) || access(c->diag, R_OK)) {
+    if (access(c->fg_run, X_OK) || access(c->kernel, R_OK) || access(c->diag, R_OK) || access(c->race, R_OK)) {
         fprintf(stderr, "# %s, %s or %s missing: run make BUILD=%s build first\n", c->fg_run, c->kernel, c->diag, b);
         rmdir(c->dir);
         free(c);
@@ -392,6 +394,35 @@ static void test_arg_count(void **state) {
 #undef D
 #undef K
 
+/* --racecheck (sw/kernels/t_race.c): a tree reduction in shared memory
+ * without its barrier is caught, named by both pcs with file:line, both
+ * threads and the shared offset, exit 1; with the barrier, and atomics on one
+ * shared word, it passes; the results of the race-free kernels are right. */
+static void test_racecheck(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+#define R(entry) "--kernel", c->race, "--entry", entry, "--grid", "64", "--block", "256", "--buf", "in=u32:16384:ramp", \
+                 "--buf", "out=u32:64", "--arg", "buf:in", "--arg", "buf:out", "--print", "out:2", "--racecheck"
+    int rc = run_fg(c, &so, &se, R("t_reduce_nobar"), NULL);
+    assert_int_equal(rc, 1);
+    want(se, "racecheck: shared-memory race at byte offset", so, se);
+    want(se, "(reduce+0x", so, se);
+    want(se, "t_race.c:", so, se);
+    want(se, "no barrier (__syncthreads / fg_sync) between them", so, se);
+    free(so), free(se);
+    rc = run_fg(c, &so, &se, R("t_reduce"), NULL);
+    assert_int_equal(rc, 0);
+    want(so, "racecheck: no shared-memory race", so, se);
+    want(so, "out[0..2]: 32640 98176", so, se); /* sum of 0..255, of 256..511 */
+    free(so), free(se);
+    rc = run_fg(c, &so, &se, R("t_shared_atomic"), NULL);
+    assert_int_equal(rc, 0);
+    want(so, "racecheck: no shared-memory race", so, se);
+    want(so, "out[0..2]: 32640 98176", so, se);
+    free(so), free(se);
+#undef R
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
@@ -401,6 +432,7 @@ int main(void) {
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_wall_clock),
         cmocka_unit_test(test_arg_count),
+        cmocka_unit_test(test_racecheck),
     };
     return cmocka_run_group_tests_name("fg_run", tests, setup, teardown);
 }

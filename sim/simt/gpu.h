@@ -423,5 +423,19 @@ unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max);
  * thread.  NULL fn: no check (the default, and the faster). */
 typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, char *msg, size_t msglen);
 void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user);
+/* Every lane's shared-memory access, at issue (fg_run --racecheck): word =
+ * index of the 4-byte word in the core's shared memory, block_uid = the
+ * block's placement (new for every block a core starts), bar_gen = how many
+ * barriers the block has passed, tid = the thread's linear index in its block. */
+typedef struct {
+    unsigned core, warp_slot, lane;
+    uint32_t word, off;          /* off: byte offset in the block's shared memory */
+    uint64_t block_uid, bar_gen;
+    uint32_t ctaid[3], tid, ntid[3], pc;
+    unsigned size;
+    bool write, atomic;
+} gpu_shared_access;
+typedef void (*gpu_shared_hook)(void *user, const gpu_shared_access *a);
+void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user);
 
 #endif

@@ -97,3 +97,10 @@ void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user) {
         g->core[i].acc_user = user;
     }
 }
+
+void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user) {
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) {
+        g->core[i].sh_hook = fn;
+        g->core[i].sh_user = user;
+    }
+}

@@ -205,6 +205,7 @@ bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
     b->nwarps = L->nwarps;
     b->shmem_off = off;
     b->shmem_size = L->shmem;
+    b->uid = ++c->blk_uid;
     b->regs = L->regs;
     memset(c->shmem + off, 0, L->shmem);
     c->used_blocks++;
@@ -366,6 +367,7 @@ static void reconverge(simt_core *c, simt_warp *w) {
 void simt_barrier_check(simt_core *c, simt_block *b) {
     if (b->bar_arrived == 0 || b->bar_arrived < b->live_threads) return;
     b->bar_arrived = 0;
+    b->bar_gen++;
     for (unsigned i = 0; i < b->nwarps; i++) {
         /* the slot may hold another warp by now: an event warp in a victim's
          * slot, or, once this block's warp there exited early, a warp of a

@@ -119,6 +119,7 @@ typedef struct {
     unsigned regs;
     uint16_t warp_slot[64];
     uint64_t bar_since;       /* cycle the first thread waiting at the barrier arrived */
+    uint64_t uid, bar_gen;    /* gpu_shared_hook: placement number, barriers passed */
 } simt_block;
 
 /* A load waiting on an L1 MSHR (slot, load index, the load's uid). */
@@ -316,6 +317,9 @@ typedef struct {
     /* optional check of each global access (gpu_set_access_check) */
     gpu_access_check acc_check;
     void *acc_user;
+    gpu_shared_hook sh_hook;  /* optional: every shared-memory lane access (gpu_set_shared_hook) */
+    void *sh_user;
+    uint64_t blk_uid;         /* blocks placed so far */
 } simt_core;
 
 /* ---- set-up and the cycle ---- */

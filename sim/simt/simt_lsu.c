@@ -280,6 +280,18 @@ static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, 
     return true;
 }
 
+static void shared_access(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr,
+                          bool amo) {
+    const simt_block *b = &c->blk[w->block];
+    const uint32_t off = a - FG_SHARED_BASE;
+    gpu_shared_access x = {.core = c->id, .warp_slot = w->slot, .lane = l, .word = (b->shmem_off + off) >> 2,
+                           .off = off, .block_uid = b->uid, .bar_gen = b->bar_gen, .tid = w->wib * SIMT_LANES + l,
+                           .pc = w->x.pc, .size = in->size, .write = wr, .atomic = amo};
+    memcpy(x.ctaid, b->ctaid, sizeof x.ctaid);
+    memcpy(x.ntid, w->grid->block, sizeof x.ntid);
+    c->sh_hook(c->sh_user, &x);
+}
+
 int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
@@ -336,6 +348,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             glanes |= 1u << l;
             if (fe) fe_lanes |= 1u << l;
         } else if (rg == RG_SHARED) {
+            if (c->sh_hook) shared_access(c, w, in, l, a, !is_ld || is_amo, is_amo);
             uint32_t wd = (a - FG_SHARED_BASE) >> 2, bk = wd & 31;
             if (bank_cnt[bk] == 0 || bank_word[bk] != wd) {
                 if (bank_cnt[bk] == 0) bank_word[bk] = wd;
