@@ -423,6 +423,24 @@ static void test_racecheck(void **state) {
 #undef R
 }
 
+/* A stack overflow is named: the thread, the stack's range and
+ * gpu.stack_bytes; with a larger stack the kernel runs. */
+static void test_stack_overflow(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, D, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg",
+                    "buf:out", NULL);
+    want(se, "block (0,0,0) thread (0,0,0)", so, se);
+    want(se, "below this thread's stack", so, se);
+    want(se, "gpu.stack_bytes = 1024 bytes per thread", so, se);
+    expect_fail(c, 1, "a stack overflow?", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg", "buf:out",
+                "--set", "gpu.stack_bytes=8192", "--print", "out:1", NULL);
+    assert_int_equal(rc, 0);
+    want(so, "out[0..1]: 500", so, se);
+    free(so), free(se);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
@@ -433,6 +451,7 @@ int main(void) {
         cmocka_unit_test(test_wall_clock),
         cmocka_unit_test(test_arg_count),
         cmocka_unit_test(test_racecheck),
+        cmocka_unit_test(test_stack_overflow),
     };
     return cmocka_run_group_tests_name("fg_run", tests, setup, teardown);
 }

@@ -265,19 +265,38 @@ static uint32_t amo_lane(simt_warp *w, unsigned op, unsigned l, uint8_t *p, uint
     return old;
 }
 
+/* "block (x,y,z) thread (x,y,z)" of lane l */
+static void thread_name(const simt_core *c, const simt_warp *w, unsigned l, char *buf, size_t len) {
+    const simt_grid *k = w->grid;
+    unsigned t = w->wib * SIMT_LANES + l, bx = k->block[0], by = k->block[1];
+    const uint32_t *b = c->blk[w->block].ctaid;
+    snprintf(buf, len, "block (%u,%u,%u) thread (%u,%u,%u)", b[0], b[1], b[2], t % bx, t / bx % by, t / (bx * by));
+}
+
 /* The optional per-access check (gpu_set_access_check): true when it
  * refused lane l's access to a, the core stopped with a fault naming the
  * thread. */
 static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr) {
-    char why[256];
+    char why[256], who[96];
     if (!c->acc_check(c->acc_user, a, in->size, wr, why, sizeof why)) return false;
-    const simt_grid *k = w->grid;
-    unsigned t = w->wib * SIMT_LANES + l, bx = k->block[0], by = k->block[1];
-    const uint32_t *b = c->blk[w->block].ctaid;
-    simt_core_fault(c, "%s: %s of %u bytes at 0x%08x, pc 0x%08x (core %u warp %u lane %u = block (%u,%u,%u) "
-                    "thread (%u,%u,%u))", why, rv_op_name(in->op), in->size, a, w->x.pc, c->id, w->slot, l, b[0],
-                    b[1], b[2], t % bx, t / bx % by, t / (bx * by));
+    thread_name(c, w, l, who, sizeof who);
+    simt_core_fault(c, "%s: %s of %u bytes at 0x%08x, pc 0x%08x (core %u warp %u lane %u = %s)", why,
+                    rv_op_name(in->op), in->size, a, w->x.pc, c->id, w->slot, l, who);
     return true;
+}
+
+/* What a bad address is near: the thread's stack (an overflow), or the
+ * shared-memory window beyond the block's size. */
+static void bad_address_why(const simt_core *c, const simt_warp *w, uint32_t a, char *buf, size_t len) {
+    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
+    buf[0] = '\0';
+    if (a < lb && lb - a <= 65536u)
+        snprintf(buf, len, "; %u bytes below this thread's stack [0x%08x, 0x%08x): a stack overflow? the stack is "
+                 "gpu.stack_bytes = %u bytes per thread (raise it with --set gpu.stack_bytes=N)",
+                 lb - a, lb, FG_LOCAL_TOP, c->k->stack_bytes);
+    else if (a >= FG_SHARED_BASE && a < lb)
+        snprintf(buf, len, "; shared memory offset %u, beyond the block's %u bytes of shared memory (static "
+                 "FG_SHARED arrays + dynamic)", a - FG_SHARED_BASE, c->blk[w->block].shmem_size);
 }
 
 static void shared_access(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr,
@@ -322,8 +341,11 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         }
         hp[l] = translate(c, w, l, a, in->size, &rg);
         if (!hp[l]) {
-            simt_core_fault(c, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u)", a,
-                            rv_op_name(in->op), in->size, w->x.pc, c->id, w->slot, l);
+            char who[96], why[256];
+            thread_name(c, w, l, who, sizeof who);
+            bad_address_why(c, w, a, why, sizeof why);
+            simt_core_fault(c, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u = %s)%s", a,
+                            rv_op_name(in->op), in->size, w->x.pc, c->id, w->slot, l, who, why);
             return -1;
         }
         if (rg == RG_GLOBAL) {

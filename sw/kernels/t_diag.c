@@ -7,7 +7,9 @@
  *               after the barrier it never reaches (a barrier deadlock);
  *   t_spin:     every thread spins on a flag nobody sets (--max-seconds);
  *   t_param_write: thread 0 overwrites its argument n (the parameter block
- *               is the launch's, read-only by convention). */
+ *               is the launch's, read-only by convention);
+ *   t_stack:    a local array of n words on the stack: beyond gpu.stack_bytes
+ *               it overflows the thread's stack. */
 #include "fg_kernel.h"
 
 struct t_diag_args {
@@ -44,4 +46,16 @@ void t_spin(const struct t_diag_args *p) {
 
 void t_param_write(const struct t_diag_args *p) {
     if (fg_global_id_x() == 0) ((volatile struct t_diag_args *)p)->n = 5;
+}
+
+/* not inlined: the array lives in its frame */
+__attribute__((noinline)) static uint32_t deep(volatile uint32_t *out, uint32_t n) {
+    volatile uint32_t a[1024];
+    for (uint32_t i = 0; i < n && i < 1024; i++) a[i] = i;
+    return a[n / 2] + (out ? 0 : 1);
+}
+
+void t_stack(const struct t_diag_args *p) {
+    uint32_t v = deep(p->out, p->n);
+    if (fg_global_id_x() == 0) p->out[0] = v;
 }
