@@ -428,13 +428,13 @@ static void test_racecheck(void **state) {
 static void test_stack_overflow(void **state) {
     const ctx *c = *state;
     char *so, *se;
-    int rc = run_fg(c, &so, &se, D, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg",
+    int rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg",
                     "buf:out", NULL);
     want(se, "block (0,0,0) thread (0,0,0)", so, se);
     want(se, "below this thread's stack", so, se);
     want(se, "gpu.stack_bytes = 1024 bytes per thread", so, se);
     expect_fail(c, 1, "a stack overflow?", &so, &se, rc);
-    rc = run_fg(c, &so, &se, D, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg", "buf:out",
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_stack", "--buf", "out=u32:4", "--arg", "u32:1000", "--arg", "buf:out",
                 "--set", "gpu.stack_bytes=8192", "--print", "out:1", NULL);
     assert_int_equal(rc, 0);
     want(so, "out[0..1]: 500", so, se);
