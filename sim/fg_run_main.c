@@ -29,6 +29,7 @@
  * terminal, stderr shows a status line while the kernel runs (cycles,
  * instructions, simulation rate); nothing extra otherwise. */
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <float.h>
@@ -709,6 +710,40 @@ static void rc_hook(void *user, const gpu_shared_access *x) {
     else e->r = a;
 }
 
+/* Which static shared array (an FG_SHARED object in the kernel's symbol
+ * table, linked at FG_SHARED_BASE) holds byte off of a block's shared
+ * memory: "name+byte"; past __shared_end it is the dynamic shared memory. */
+static void shared_array_name(const char *path, uint32_t off, char *buf, size_t len) {
+    const uint64_t a = (uint64_t)FG_SHARED_BASE + off;
+    uint64_t end = 0;
+    snprintf(buf, len, "?");
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    bool found = false;
+    while (e && !found && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL))) continue;
+        for (size_t i = 0; !found && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym y;
+            const char *nm;
+            if (!gelf_getsym(d, (int)i, &y) || !(nm = elf_strptr(e, sh.sh_link, y.st_name))) continue;
+            if (!strcmp(nm, "__shared_end")) end = y.st_value;
+            if (GELF_ST_TYPE(y.st_info) == STT_OBJECT && a >= y.st_value && a < y.st_value + y.st_size) {
+                snprintf(buf, len, "%s+%llu", nm, (unsigned long long)(a - y.st_value));
+                found = true;
+            }
+        }
+    }
+    if (!found && end && a >= end)
+        snprintf(buf, len, "dynamic shared memory+%llu", (unsigned long long)(a - end));
+    if (e) elf_end(e);
+    close(fd);
+}
+
 static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, const char *entry, uint64_t entry_gpu) {
     if (!rc->n) {
         printf("racecheck: no shared-memory race\n");
@@ -723,11 +758,13 @@ static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, con
         pc_file_line(kpath, entry, entry_gpu, r->pc[1], l1, sizeof l1);
         if (*l0) snprintf(s0 + strlen(s0), sizeof s0 - strlen(s0), ", %s", l0);
         if (*l1) snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), ", %s", l1);
+        char arr[160];
+        shared_array_name(kpath, r->off, arr, sizeof arr);
         fprintf(stderr,
-                "racecheck: shared-memory race at byte offset %u of block (%u,%u,%u)'s shared memory: %s by thread %u "
+                "racecheck: shared-memory race at %s (byte offset %u of block (%u,%u,%u)'s shared memory): %s by thread %u "
                 "at pc 0x%08x (%s), then %s by thread %u at pc 0x%08x (%s), no barrier (__syncthreads / fg_sync) "
                 "between them\n",
-                r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2], r->write[0] ? "write" : "read", r->tid[0], r->pc[0],
+                arr, r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2], r->write[0] ? "write" : "read", r->tid[0], r->pc[0],
                 s0, r->write[1] ? "write" : "read", r->tid[1], r->pc[1], s1);
     }
     fprintf(stderr, "racecheck: %u race%s (distinct pc pairs%s), %u conflicting accesses\n", rc->n,

@@ -396,7 +396,7 @@ static void test_arg_count(void **state) {
 
 /* --racecheck (sw/kernels/t_race.c): a tree reduction in shared memory
  * without its barrier is caught, named by both pcs with file:line, both
- * threads and the shared offset, exit 1; with the barrier, and atomics on one
+ * threads, the shared array (from the ELF symbol table) and offset, exit 1; with the barrier, and atomics on one
  * shared word, it passes; the results of the race-free kernels are right. */
 static void test_racecheck(void **state) {
     const ctx *c = *state;
@@ -405,7 +405,8 @@ static void test_racecheck(void **state) {
                  "--buf", "out=u32:64", "--arg", "buf:in", "--arg", "buf:out", "--print", "out:2", "--racecheck"
     int rc = run_fg(c, &so, &se, R("t_reduce_nobar"), NULL);
     assert_int_equal(rc, 1);
-    want(se, "racecheck: shared-memory race at byte offset", so, se);
+    /* 256-thread blocks: stride 64 reads t_race_s[64], written by thread 64 */
+    want(se, "racecheck: shared-memory race at t_race_s+256 (byte offset 256 of block", so, se);
     want(se, "(reduce+0x", so, se);
     want(se, "t_race.c:", so, se);
     want(se, "no barrier (__syncthreads / fg_sync) between them", so, se);
