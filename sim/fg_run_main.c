@@ -59,7 +59,7 @@
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
     "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
     "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image\n" \
-    "  --racecheck: report shared-memory accesses of two threads of a block (different warps) with no\n" \
+    "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
     "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
     "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
     "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \

@@ -303,8 +303,8 @@ static void shared_access(simt_core *c, const simt_warp *w, const rv_inst *in, u
                           bool amo, bool global) {
     const simt_block *b = &c->blk[w->block];
     const uint32_t off = global ? a : a - FG_SHARED_BASE;
-    gpu_shared_access x = {.core = c->id, .warp_slot = w->slot, .lane = l, .word = global ? a >> 2 : (b->shmem_off + off) >> 2,
-                           .off = off, .block_uid = b->uid, .bar_gen = b->bar_gen, .tid = w->wib * SIMT_LANES + l,
+    gpu_shared_access x = {.core = c->id, .warp_slot = w->slot, .lane = l,
+                           .word = global ? a >> 2 : (b->shmem_off + off) >> 2, .off = off, .block_uid = b->uid, .bar_gen = b->bar_gen, .tid = w->wib * SIMT_LANES + l,
                            .pc = w->x.pc, .size = in->size, .write = wr, .atomic = amo, .global = global};
     memcpy(x.ctaid, b->ctaid, sizeof x.ctaid);
     memcpy(x.ntid, w->grid->block, sizeof x.ntid);
