@@ -29,6 +29,7 @@
  * terminal, stderr shows a status line while the kernel runs (cycles,
  * instructions, simulation rate); nothing extra otherwise. */
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <float.h>
@@ -58,7 +59,7 @@
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
     "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
     "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image\n" \
-    "  --racecheck: report shared-memory accesses of two threads of a block (different warps) with no\n" \
+    "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
     "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
     "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
     "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
@@ -672,12 +673,14 @@ typedef struct {
 } rc_word;
 typedef struct {
     uint32_t pc[2], tid[2], ctaid[3], off;
-    bool write[2];
+    bool write[2], global;
 } rc_race;
 #define RC_MAX 16
 typedef struct {
     rc_word **sh;      /* per core, shmem_per_core / 4 words */
     unsigned words;
+    const fmap *map;   /* global memory: a shadow per buffer word (gsh[i] for map->r[i]) */
+    rc_word **gsh;
     unsigned n, total;  /* races reported (distinct pc pairs), conflicting accesses seen */
     rc_race race[RC_MAX];
 } racecheck;
@@ -690,7 +693,8 @@ static void rc_note(racecheck *rc, const rc_acc *a, bool a_write, const gpu_shar
             return;
     if (rc->n == RC_MAX) return;
     rc_race *r = &rc->race[rc->n++];
-    *r = (rc_race){{a->pc, b->pc}, {a->tid, b->tid}, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, b->off, {a_write, b->write}};
+    *r = (rc_race){{a->pc, b->pc}, {a->tid, b->tid}, {b->ctaid[0], b->ctaid[1], b->ctaid[2]}, b->off, {a_write, b->write},
+                   b->global};
 }
 
 static bool rc_conflict(const rc_acc *a, const gpu_shared_access *b) {
@@ -700,8 +704,16 @@ static bool rc_conflict(const rc_acc *a, const gpu_shared_access *b) {
 
 static void rc_hook(void *user, const gpu_shared_access *x) {
     racecheck *rc = user;
-    if (x->core >= 1024 || !rc->sh[x->core] || x->word >= rc->words) return;
-    rc_word *e = &rc->sh[x->core][x->word];
+    rc_word *e = NULL;
+    if (x->global) { /* only the buffers: kernels do not write the image or parameters (--check) */
+        for (int i = 0; !e && i < rc->map->n; i++)
+            if (rc->gsh[i] && x->off >= rc->map->r[i].lo && x->off < rc->map->r[i].hi)
+                e = &rc->gsh[i][(x->off - rc->map->r[i].lo) >> 2];
+        if (!e) return;
+    } else {
+        if (x->core >= 1024 || !rc->sh[x->core] || x->word >= rc->words) return;
+        e = &rc->sh[x->core][x->word];
+    }
     if (rc_conflict(&e->w, x)) rc_note(rc, &e->w, true, x);             /* after a write: any access */
     if (x->write && rc_conflict(&e->r, x)) rc_note(rc, &e->r, false, x); /* a write after a read */
     rc_acc a = {x->block_uid, x->bar_gen, x->tid, x->pc, (uint16_t)x->warp_slot, true, x->atomic};
@@ -709,9 +721,43 @@ static void rc_hook(void *user, const gpu_shared_access *x) {
     else e->r = a;
 }
 
+/* Which static shared array (an FG_SHARED object in the kernel's symbol
+ * table, linked at FG_SHARED_BASE) holds byte off of a block's shared
+ * memory: "name+byte"; past __shared_end it is the dynamic shared memory. */
+static void shared_array_name(const char *path, uint32_t off, char *buf, size_t len) {
+    const uint64_t a = (uint64_t)FG_SHARED_BASE + off;
+    uint64_t end = 0;
+    snprintf(buf, len, "?");
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    bool found = false;
+    while (e && !found && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL))) continue;
+        for (size_t i = 0; !found && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym y;
+            const char *nm;
+            if (!gelf_getsym(d, (int)i, &y) || !(nm = elf_strptr(e, sh.sh_link, y.st_name))) continue;
+            if (!strcmp(nm, "__shared_end")) end = y.st_value;
+            if (GELF_ST_TYPE(y.st_info) == STT_OBJECT && a >= y.st_value && a < y.st_value + y.st_size) {
+                snprintf(buf, len, "%s+%llu", nm, (unsigned long long)(a - y.st_value));
+                found = true;
+            }
+        }
+    }
+    if (!found && end && a >= end)
+        snprintf(buf, len, "dynamic shared memory+%llu", (unsigned long long)(a - end));
+    if (e) elf_end(e);
+    close(fd);
+}
+
 static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, const char *entry, uint64_t entry_gpu) {
     if (!rc->n) {
-        printf("racecheck: no shared-memory race\n");
+        printf("racecheck: no shared-memory race, no global-memory race within a block\n");
         return 0;
     }
     for (unsigned i = 0; i < rc->n; i++) {
@@ -723,11 +769,24 @@ static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, con
         pc_file_line(kpath, entry, entry_gpu, r->pc[1], l1, sizeof l1);
         if (*l0) snprintf(s0 + strlen(s0), sizeof s0 - strlen(s0), ", %s", l0);
         if (*l1) snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), ", %s", l1);
+        char arr[224], where[320];
+        const fregion *gr = NULL;
+        for (int j = 0; r->global && j < rc->map->n; j++)
+            if (r->off >= rc->map->r[j].lo && r->off < rc->map->r[j].hi) gr = &rc->map->r[j];
+        if (gr) {
+            region_name(rc->map, gr, arr, sizeof arr);
+            snprintf(where, sizeof where, "global-memory race at element %lld of %s, in block (%u,%u,%u)",
+                     elem_index(gr, r->off), arr, r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+        } else {
+            shared_array_name(kpath, r->off, arr, sizeof arr);
+            snprintf(where, sizeof where, "shared-memory race at %s (byte offset %u of block (%u,%u,%u)'s shared memory)",
+                     arr, r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+        }
         fprintf(stderr,
-                "racecheck: shared-memory race at byte offset %u of block (%u,%u,%u)'s shared memory: %s by thread %u "
+                "racecheck: %s: %s by thread %u "
                 "at pc 0x%08x (%s), then %s by thread %u at pc 0x%08x (%s), no barrier (__syncthreads / fg_sync) "
                 "between them\n",
-                r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2], r->write[0] ? "write" : "read", r->tid[0], r->pc[0],
+                where, r->write[0] ? "write" : "read", r->tid[0], r->pc[0],
                 s0, r->write[1] ? "write" : "read", r->tid[1], r->pc[1], s1);
     }
     fprintf(stderr, "racecheck: %u race%s (distinct pc pairs%s), %u conflicting accesses\n", rc->n,
@@ -994,6 +1053,11 @@ int main(int argc, char **argv) {
         for (unsigned i = 0; rck.sh && i < o.gc.num_cores; i++)
             if (!(rck.sh[i] = calloc(rck.words ? rck.words : 1, sizeof **rck.sh))) return die(2, "out of memory");
         if (!rck.sh) return die(2, "out of memory");
+        rck.map = &map;
+        if (!(rck.gsh = calloc((size_t)map.n, sizeof *rck.gsh))) return die(2, "out of memory");
+        for (int i = 0; i < map.n; i++)
+            if (map.r[i].kind == R_BUF && !(rck.gsh[i] = calloc((map.r[i].hi - map.r[i].lo + 3) / 4 + 1, sizeof **rck.gsh)))
+                return die(2, "out of memory");
         gpu_set_shared_hook(g, rc_hook, &rck);
     }
 
@@ -1119,6 +1183,8 @@ int main(int argc, char **argv) {
         if (rc_report(g, &rck, kpath, entry, k.entry)) rc = 1;
         for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);
         free(rck.sh);
+        for (int i = 0; i < map.n; i++) free(rck.gsh[i]);
+        free(rck.gsh);
     }
     gpu_free(g);
     free(reg);

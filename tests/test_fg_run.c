@@ -396,7 +396,7 @@ static void test_arg_count(void **state) {
 
 /* --racecheck (sw/kernels/t_race.c): a tree reduction in shared memory
  * without its barrier is caught, named by both pcs with file:line, both
- * threads and the shared offset, exit 1; with the barrier, and atomics on one
+ * threads, the shared array (from the ELF symbol table) and offset, exit 1; with the barrier, and atomics on one
  * shared word, it passes; the results of the race-free kernels are right. */
 static void test_racecheck(void **state) {
     const ctx *c = *state;
@@ -405,7 +405,8 @@ static void test_racecheck(void **state) {
                  "--buf", "out=u32:64", "--arg", "buf:in", "--arg", "buf:out", "--print", "out:2", "--racecheck"
     int rc = run_fg(c, &so, &se, R("t_reduce_nobar"), NULL);
     assert_int_equal(rc, 1);
-    want(se, "racecheck: shared-memory race at byte offset", so, se);
+    /* 256-thread blocks: stride 64 reads t_race_s[64], written by thread 64 */
+    want(se, "racecheck: shared-memory race at t_race_s+256 (byte offset 256 of block", so, se);
     want(se, "(reduce+0x", so, se);
     want(se, "t_race.c:", so, se);
     want(se, "no barrier (__syncthreads / fg_sync) between them", so, se);
@@ -421,6 +422,22 @@ static void test_racecheck(void **state) {
     want(so, "out[0..2]: 32640 98176", so, se);
     free(so), free(se);
 #undef R
+    /* global memory within a block: out[g ^ 32] read with no barrier after
+     * thread g ^ 32 (another warp) wrote it is caught; with barriers it passes */
+#define G(entry) "--kernel", c->race, "--entry", entry, "--grid", "4", "--block", "128", "--buf", "in=u32:512:ramp", \
+                 "--buf", "out=u32:512", "--arg", "buf:in", "--arg", "buf:out", "--print", "out:2", "--racecheck"
+    rc = run_fg(c, &so, &se, G("t_global_nobar"), NULL);
+    assert_int_equal(rc, 1);
+    want(se, "racecheck: global-memory race at element ", so, se);
+    want(se, "of buffer 'out' (512 x u32", so, se);
+    want(se, "(t_global_nobar+0x", so, se);
+    free(so), free(se);
+    rc = run_fg(c, &so, &se, G("t_global"), NULL);
+    assert_int_equal(rc, 0);
+    want(so, "racecheck: no shared-memory race, no global-memory race within a block", so, se);
+    want(so, "out[0..2]: 32 33", so, se); /* in[g ^ 32] */
+    free(so), free(se);
+#undef G
 }
 
 /* A stack overflow is named: the thread, the stack's range and

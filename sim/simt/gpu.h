@@ -423,7 +423,7 @@ unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max);
  * thread.  NULL fn: no check (the default, and the faster). */
 typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, char *msg, size_t msglen);
 void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user);
-/* Every lane's shared-memory access, at issue (fg_run --racecheck): word =
+/* Every lane's shared-memory and global access, at issue (fg_run --racecheck): word =
  * index of the 4-byte word in the core's shared memory, block_uid = the
  * block's placement (new for every block a core starts), bar_gen = how many
  * barriers the block has passed, tid = the thread's linear index in its block. */
@@ -434,6 +434,7 @@ typedef struct {
     uint32_t ctaid[3], tid, ntid[3], pc;
     unsigned size;
     bool write, atomic;
+    bool global; /* a global access (same fields; word = address / 4, off = address) */
 } gpu_shared_access;
 typedef void (*gpu_shared_hook)(void *user, const gpu_shared_access *a);
 void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user);

@@ -317,7 +317,7 @@ typedef struct {
     /* optional check of each global access (gpu_set_access_check) */
     gpu_access_check acc_check;
     void *acc_user;
-    gpu_shared_hook sh_hook;  /* optional: every shared-memory lane access (gpu_set_shared_hook) */
+    gpu_shared_hook sh_hook;  /* optional: every shared and global lane access (gpu_set_shared_hook) */
     void *sh_user;
     uint64_t blk_uid;         /* blocks placed so far */
 } simt_core;

@@ -300,12 +300,12 @@ static void bad_address_why(const simt_core *c, const simt_warp *w, uint32_t a, 
 }
 
 static void shared_access(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr,
-                          bool amo) {
+                          bool amo, bool global) {
     const simt_block *b = &c->blk[w->block];
-    const uint32_t off = a - FG_SHARED_BASE;
-    gpu_shared_access x = {.core = c->id, .warp_slot = w->slot, .lane = l, .word = (b->shmem_off + off) >> 2,
-                           .off = off, .block_uid = b->uid, .bar_gen = b->bar_gen, .tid = w->wib * SIMT_LANES + l,
-                           .pc = w->x.pc, .size = in->size, .write = wr, .atomic = amo};
+    const uint32_t off = global ? a : a - FG_SHARED_BASE;
+    gpu_shared_access x = {.core = c->id, .warp_slot = w->slot, .lane = l,
+                           .word = global ? a >> 2 : (b->shmem_off + off) >> 2, .off = off, .block_uid = b->uid, .bar_gen = b->bar_gen, .tid = w->wib * SIMT_LANES + l,
+                           .pc = w->x.pc, .size = in->size, .write = wr, .atomic = amo, .global = global};
     memcpy(x.ctaid, b->ctaid, sizeof x.ctaid);
     memcpy(x.ntid, w->grid->block, sizeof x.ntid);
     c->sh_hook(c->sh_user, &x);
@@ -350,6 +350,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         }
         if (rg == RG_GLOBAL) {
             if (c->acc_check && access_refused(c, w, in, l, a, !is_ld || is_amo)) return -1;
+            if (c->sh_hook) shared_access(c, w, in, l, a, !is_ld || is_amo, is_amo, true);
             uint32_t ln = a >> c->lsh;
             bool fe = is_fe(c, a);
             if (fe && (is_amo || (a & (in->size - 1u)))) {
@@ -370,7 +371,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             glanes |= 1u << l;
             if (fe) fe_lanes |= 1u << l;
         } else if (rg == RG_SHARED) {
-            if (c->sh_hook) shared_access(c, w, in, l, a, !is_ld || is_amo, is_amo);
+            if (c->sh_hook) shared_access(c, w, in, l, a, !is_ld || is_amo, is_amo, false);
             uint32_t wd = (a - FG_SHARED_BASE) >> 2, bk = wd & 31;
             if (bank_cnt[bk] == 0 || bank_word[bk] != wd) {
                 if (bank_cnt[bk] == 0) bank_word[bk] = wd;

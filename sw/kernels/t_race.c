@@ -4,7 +4,8 @@
  *                   partial sums other warps write in the same step: a race);
  *   t_reduce:       the same with fg_sync() after every step (race-free);
  *   t_shared_atomic: every thread adds its input to one shared word with an
- *                   atomic (atomics do not race with each other).
+ *                   atomic (atomics do not race with each other);
+ *   t_global_nobar / t_global: the same question in global memory (below).
  * One partial sum per block in out[block]; blocks of up to 256 threads. */
 #include "fg_kernel.h"
 
@@ -37,3 +38,19 @@ void t_shared_atomic(const struct t_race_args *p) {
     fg_sync();
     if (t == 0) p->out[fg_block_idx_x()] = t_race_s[0];
 }
+
+/* Global memory within a block: each thread copies in[g] to out[g], then
+ * takes the word of the thread 32 away (another warp) and stores it back;
+ * t_global_nobar has no barrier between the phases (a race on out),
+ * t_global the two barriers (out[g] = in[g ^ 32]). */
+static void global_swap(const struct t_race_args *p, int with_barrier) {
+    uint32_t g = fg_global_id_x();
+    p->out[g] = p->in[g];
+    if (with_barrier) fg_sync();
+    uint32_t v = p->out[g ^ 32];
+    if (with_barrier) fg_sync();
+    p->out[g] = v;
+}
+
+void t_global_nobar(const struct t_race_args *p) { global_swap(p, 0); }
+void t_global(const struct t_race_args *p) { global_swap(p, 1); }
