@@ -117,7 +117,7 @@ module cm_bal_monitor_fv #(
       rd_avg_only_valid: assert (rd_avg_o == '0 || rd_valid_o != '0);
     end
   end
-  // The CM-CPU limit's moves (issue 34, written from the rule, not from the
+  // The CM-CPU limit's moves (written from the rule, not from the
   // RTL's step functions): CM 4.1 lowers the GPU's concurrency when the
   // memory or the network is congested (stallMC or stallnet above tH) and
   // raises it when both are below tL, one decision per interval, between 1

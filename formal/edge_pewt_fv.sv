@@ -68,7 +68,7 @@ module edge_pewt_fv #(
       head_idx_in_table: assert (!hd_valid_o || 32'(hd_idx_o) < ENTRIES);
     end
   end
-  // No event lost or duplicated, event by event (issue 34; EDGE IV-C: "the
+  // No event lost or duplicated, event by event (EDGE IV-C: "the
   // SIMT core scheduler ... transfers the event kernel into that core's
   // small pending event warp table, which manages it locally: when the warp
   // completes, the kernel completes"; arrival order is ours, edge_pewt.sv).

@@ -2,7 +2,7 @@
 // fe_trigger_check, fg_fifo, fg_sram_sp; docs/FORMAL.md): any request
 // stream, initialisation commands (line aligned: the contract), ready
 // patterns and watchdog limits, reset in the first cycle and free afterwards;
-// the RTL's own assertions are proved too.  The F/E paper's rules (issue 34:
+// the RTL's own assertions are proved too.  The F/E paper's rules (
 // trigger on all words, actions, snoop release, FIFO order, priority) are
 // stated at the end, selected by F_RULES.
 //   conservation per queue q: the requests accepted into q and not yet seen

@@ -260,7 +260,7 @@ def summary(met, path):
     """The closing line of make fpga-blocks and its exit status: 1 when a
     block missed TARGET_MHZ at one of its seeds (met: name -> meets_100mhz),
     naming them, so that a block that no longer closes timing fails the
-    make target instead of scrolling by (issue 34 item 3)."""
+    make target instead of scrolling by."""
     missed = [n for n, ok in met.items() if not ok]
     line = f"fpga-blocks: {len(met) - len(missed)} of {len(met)} at >= {TARGET_MHZ} MHz; {path}"
     if missed:

@@ -25,7 +25,7 @@ MUTANTS=(
   "ekt_top_entry_never_free|rtl/edge/edge_ekt.sv|s/for (int i = ENTRIES - 1; i >= 0; i--) if (!valid_q\[i\]) free_id_c/for (int i = ENTRIES - 2; i >= 0; i--) if (!valid_q[i]) free_id_c/|test_edge_ekt|FG_TEST=test_random_lockstep"
   "doorbell_range_le|rtl/edge/edge_doorbell.sv|s/(32'(id) < ENTRIES)/(32'(id) <= ENTRIES)/|test_edge_doorbell|FG_TEST=test_*random*"
   "fe_stale_function|rtl/fe/fe_trigger_check.sv|s/check(trig_i, mask_i, bits_i)/stale_check(bits_i)/; s/check(trig_i, mask_i, snoop_bits_i)/stale_check(snoop_bits_i)/; s/^  logic held_sat;/  function automatic logic stale_check(input logic [WORDS-1:0] b);\n    stale_check = (trig_i == fe_pkg::FE_TRIG_FULL) ? ((b \& mask_i) == mask_i) : (trig_i == fe_pkg::FE_TRIG_EMPTY) ? ((b \& mask_i) == '0) : 1'b1;\n  endfunction\n  logic held_sat;/|replay|REPLAY_PROGS=test_fe_sched_queues"
-  # issue 34: mutants of the F/E rules that only the lockstep tests caught;
+  # mutants of the F/E rules that only the lockstep tests caught;
   # now the proofs of the papers' rules (formal/fe_sched_queues*.sby) must
   "fe_wait_full_any_word|rtl/fe/fe_trigger_check.sv|s/((b \& mask) == mask)/((b \& mask) != '0)/|formal:fe_sched_queues|"
   "fe_fill_empty_swapped|rtl/fe/fe_sched_queues.sv|s/(h_act\[disp_q\] == fe_pkg::FE_ACT_EMPTY)/(h_act[disp_q] == fe_pkg::FE_ACT_FILL)/|formal:fe_sched_queues|"
