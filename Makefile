@@ -4,7 +4,8 @@
 #   make demo   - the main job (installs deps, builds, runs the experiments)
 #   make test   - every test; ends with "N passed, N failed"
 #   make lint   - Verilator -Wall, Icarus parse, Yosys synthesis report
-#   make wave   - FST waveforms of block tests + GTKWave save files
+#   make wave   - FST waveforms of block tests and two system traces + GTKWave save files
+#   make wave-shots - docs/WAVES.md's screenshots of the system traces
 #   make soak   - every block's random test for SOAK_SEEDS fresh seeds, or CYCLES=N in all (not in make test)
 #   make ... SAN=1 - the same with AddressSanitizer + UBSan on the C and C++ code,
 #                 in build-san/ (make test runs the block, memory and SIMT tests so:
@@ -40,7 +41,8 @@ JOBS       ?= 2
 VLROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VLINC      := -isystem $(VLROOT)/include -isystem $(VLROOT)/include/vltstd
 
-INCS       := -Isim/harness -Isim/twin -Isim -Itb
+# (Verilator's include dir: sim/harness/fg_wave.c merges FSTs with the fstapi it ships in libvlrt)
+INCS       := -Isim/harness -Isim/twin -Isim -Itb -isystem $(VLROOT)/include
 CWARN      := -Wall -Wextra -Werror
 CFLAGS     := -std=c11 -O2 -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
 CXXFLAGS   := -std=c++17 -O2 -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
@@ -88,10 +90,10 @@ DEMO_EXPERIMENTS :=
 include $(sort $(wildcard mk/*.mk))
 
 HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c \
-                sim/harness/fg_progress.c
+                sim/harness/fg_progress.c sim/harness/fg_wave.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
-.PHONY: all build deps test demo lint wave soak clean FORCE
+.PHONY: all build deps test demo lint wave wave-shots soak clean FORCE
 .SECONDARY:
 all: build
 
@@ -243,6 +245,11 @@ wave: $(BUILD)/.deps
 	@set -e; $(foreach t,$(WAVE_TESTS),FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/$(t) >/dev/null;) \
 	  $(foreach w,$(WAVES),$(w);)
 	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
+	@echo "system traces: gtkwave -a $(BUILD)/waves/system_ring.gtkw   (and system_preempt.gtkw; docs/WAVES.md)"
+
+# docs/WAVES.md's screenshots of the system traces, regenerated
+wave-shots: wave
+	@scripts/wave_shots.sh
 
 # ------------------------------------------------------------------- soak
 # SOAK_SEEDS seeds per program, SOAK_MASTER repeats a soak; CYCLES=N: random

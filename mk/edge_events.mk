@@ -5,7 +5,7 @@ SIM_SRCS += sim/work/ipv4_work.c sim/work/preempt_run.c
 TESTS    += test_preempt
 PROGRAMS += preemption_latency
 # one preemption in core 0 of a real SIMT model: its PEWT and controller FSTs
-WAVES += scripts/wave_preempt.sh
+WAVES += scripts/wave_preempt.sh scripts/wave_system.sh
 # EDGE Fig. 11 on the sweep runner (make results / make demo, mk/results.mk)
 EXPERIMENTS += experiments/edge_fig11.ini
 # its counterfactuals (the stated causes, each tested by a run): make results only

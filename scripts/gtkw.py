@@ -7,6 +7,8 @@ that they do.
         signals' names with or without [msb:lsb], its "[*] focus:" line);
         without -o, SPEC itself, keeping its [dumpfile] (how tb/waves/*.gtkw
         are refreshed: scripts/gtkw.py tb/waves/edge_ekt.gtkw build/waves/edge_ekt.fst)
+        (a system trace's spec, written by sim/harness/fg_wave.c, may name
+        the cycle to open at: "[*] at: TIME")
     scripts/gtkw.py --check SAVE.gtkw...
         open each in a real GTKWave under Xvfb (xvfb-run) and fail when a
         listed signal is not displayed or an enum-typed signal shows a number
@@ -106,6 +108,11 @@ def enum_of(enc, path, width):
     return None
 
 
+def is_signal(line):
+    """A save file's signal line: a path (top.x, gpu.core3.edge_pewt.x) or #{path} bits."""
+    return line[:1].isalpha() or line.startswith("#{")
+
+
 def listed_name(line):
     """The name a save file's signal line displays: `#{name} bits` is a vector
     made of bits (our 1-bit encodings), anything else names the signal."""
@@ -125,7 +132,7 @@ def parse_spec(path):
         elif line.startswith("-") and cur is not None and line[1:] == cur[0]:
             groups.append(cur)
             cur = None
-        elif line.startswith("top.") or line.startswith("#{top."):
+        elif is_signal(line):
             name = re.sub(r"\[\d+:\d+\]$", "", listed_name(line))
             if cur is None:
                 groups.append(("", [name]))
@@ -144,7 +151,12 @@ def write(spec, fst, out, dumpfile):
         sys.exit(f"gtkw: {fst} holds no value changes (is the cycle window inside the run?)")
     t0, t1 = min(times), max(times)
     mark = t0
-    if focus:
+    at = next((int(n.split(":", 1)[1]) for n in notes if n.startswith("[*] at:")), None)
+    if focus and at is not None:  # a system trace centred on an event (sim/harness/fg_wave.c)
+        if focus not in sigs:
+            sys.exit(f"gtkw: {spec}: focus signal {focus} is not in {fst}")
+        mark = at
+    elif focus:
         ch = changes(ids, body, focus)
         if not ch:
             sys.exit(f"gtkw: {spec}: focus signal {focus} is not in {fst}")
@@ -212,7 +224,7 @@ def check(saves):
         tcl = os.path.join(tmp, "check.tcl")
         open(tcl, "w").write(CHECK_TCL)
         for save in saves:
-            listed = [listed_name(l) for l in open(save) if l.startswith("top.") or l.startswith("#{top.")]
+            listed = [listed_name(l) for l in open(save) if is_signal(l)]
             dump = re.search(r'^\[dumpfile\] "(.*)"', open(save).read(), re.M)
             if not dump or not os.path.exists(dump.group(1)):
                 print(f"FAIL {save}: its dumpfile is missing (run make wave)")

@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "cm/cm_sys.h"
+#include "fg_wave.h"
 #include "fg_json.h"
 #include "fg_progress.h"
 #include "fg_util.h"
@@ -291,6 +292,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         const bool known_gpu = bg_kernel_known(v); /* bg_kernels.h: its kernels and the CM applications */
+        if (fg_wave_arg("cm_run", argc, argv, &i)) continue;
         if (!strcmp(a, "--config") && v) o.config = argv[++i];
         else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
         else if (!strcmp(a, "--out") && v) o.out = argv[++i];
@@ -321,7 +323,7 @@ int main(int argc, char **argv) {
                     "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
                     "              [--static-warps N]\n"
                     "              [--instrs N] [--cycles N] [--seed N] [--after-window finish|stop] [--out F]\n"
-                    "              [--motivation | --bench] [--check-config]\n");
+                    "              [--motivation | --bench] [--check-config]\n%s", fg_wave_usage);
             return 2;
         }
     }
@@ -445,7 +447,9 @@ int main(int argc, char **argv) {
     cJSON_AddItemToObject(root, "run", run_json(&c, &r[0]));
     cJSON_AddItemToObject(root, "intervals", intervals_json(&c, s, &r[0]));
     cm_free(s);
-    return write_json(root, o.out ? o.out : "results/cm_run.json");
+    int rc = write_json(root, o.out ? o.out : "results/cm_run.json");
+    if (fg_wave_finish() && !rc) rc = 1;
+    return rc;
 bad:
     fprintf(stderr, "cm_run: %s\n", err);
     return 2;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fe/fe_bench.h"
+#include "fg_wave.h"
 #include "fe/fe_json.h"
 #include "fg_json.h"
 #include "fg_util.h"
@@ -31,7 +32,7 @@ static void usage(void) {
     fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--bench NAME|all]\n"
                     "                [--variant NAME|all] [--size N | --small] [--seed N] [--kdir DIR] [--out FILE]\n"
                     "                [--point] [--check-config]\n"
-                    "       fe_fig11 --merge LIST --out FILE\n");
+                    "       fe_fig11 --merge LIST --out FILE\n%s", fg_wave_usage);
 }
 
 /* The result file: every benchmark's runtimes, normalized runtimes and
@@ -229,5 +230,6 @@ int main(int argc, char **argv) {
         cJSON_Delete(root);
     }
     cJSON_Delete(pts);
+    if (fg_wave_finish() && !rc) rc = 1;
     return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fe/fe_bench.h"
+#include "fg_wave.h"
 #include "fe/fe_cpu.h"
 #include "fe/fe_json.h"
 #include "fg_json.h"
@@ -32,7 +33,7 @@
 static void usage(void) {
     fprintf(stderr, "usage: fe_fig12 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--sizes N,N,...]\n"
                     "                [--seed N] [--kdir DIR] [--out FILE] [--point] [--check-config]\n"
-                    "       fe_fig12 --merge LIST --out FILE\n");
+                    "       fe_fig12 --merge LIST --out FILE\n%s", fg_wave_usage);
 }
 
 /* Breakeven of one curve (GPU / CPU runtimes over the sizes): -1 none. */
@@ -276,5 +277,6 @@ int main(int argc, char **argv) {
         print_report(root);
     }
     cJSON_Delete(root);
+    if (fg_wave_finish() && !rc) rc = 1;
     return rc;
 }

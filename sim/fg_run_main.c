@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "fg_progress.h"
+#include "fg_wave.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
 #include "simt/simt_abi.h"
@@ -51,7 +52,7 @@
     "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
     "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
     "              [--guard BYTES] [--check] [--racecheck] [--config FILE]\n"                          \
-    "              [--set gpu.key=value | mem.key=value]...\n"                                         \
+    "              [--set gpu.key=value | mem.key=value]... [--wave FILE.fst ...]\n"                  \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
@@ -864,6 +865,7 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             fputs(USAGE, stdout);
+            fputs(fg_wave_usage, stdout);
             return 0;
         }
         if (!strcmp(o, "--check")) {
@@ -874,6 +876,7 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
             op->racecheck = 1;
             continue;
         }
+        if (fg_wave_arg("fg_run", argc, argv, &i)) continue;
         if (o[0] != '-' || i + 1 >= argc)
             return die(2, o[0] == '-' ? "option %s needs a value (fg_run --help lists the options)"
                                       : "unexpected argument '%s' (fg_run --help lists the options)", o);
@@ -1193,6 +1196,7 @@ int main(int argc, char **argv) {
     free(dumps);
     free(prints);
     free(o.sets);
+    if (fg_wave_finish() && !rc) rc = 1;
     return rc;
 }
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "fg_wave.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 #include "fg_util.h"
@@ -136,6 +137,7 @@ int main(int argc, char **argv) {
     fg_config *cfg = fg_config_new();
     if (!cfg || !sets) return 2;
     for (int i = 1; i < argc; i++) {
+        if (fg_wave_arg(argv[0], argc, argv, &i)) continue;
         if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
@@ -148,8 +150,8 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
-                    "[--out FILE] [--events N] [--no-e2e] [--point] [--check-config]\n       %s --merge LIST --out FILE\n",
-                    argv[0], argv[0]);
+                    "[--out FILE] [--events N] [--no-e2e] [--point] [--check-config]\n       %s --merge LIST --out FILE\n%s",
+                    argv[0], argv[0], fg_wave_usage);
             return 2;
         }
     }
@@ -265,5 +267,6 @@ int main(int argc, char **argv) {
     free(res);
     free(sets);
     fg_config_free(cfg);
+    if (fg_wave_finish()) bad = 1;
     return bad ? 1 : 0;
 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "edge_preempt.h"
+#include "fg_wave.h"
 #include "fg_config.h"
 #include "fg_json.h"
 #include "fg_progress.h"
@@ -524,6 +525,12 @@ int main(int argc, char **argv) {
     if (exp_cli_impl(&a, &gc, err, sizeof err)) goto cfg_err;
     if (a.point) {
         rc = one_point(&x, &gc, out, argv[0]);
+        if (fg_wave_finish() && !rc) rc = 1;
+        goto done;
+    }
+    if (fg_wave_on()) {
+        fprintf(stderr, "%s: --wave traces one run: give --point\n", argv[0]);
+        rc = 2;
         goto done;
     }
     if (!par) par = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);

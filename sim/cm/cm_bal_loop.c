@@ -1,6 +1,7 @@
 /* cm_bal_loop: the schemes of CM Sec. 5-6 in the CM machine's loop
  * (cm_bal_loop.h; docs/CM_BAL.md "In the loop"). */
 #include "cm_bal_loop.h"
+#include "fg_wave.h"
 
 #include <errno.h>
 #include <math.h>
@@ -206,6 +207,7 @@ cmbal_loop *cmbal_new(const cmbal_config *c, gpu_t *g, char *err, size_t errlen)
                      c->impl != FG_IMPL_C ? " (impl = c runs the twin at any parameters)" : "", e);
             goto fail;
         }
+        fg_wave_place(l->mon, "cm");
         l->mode = c->scheme == CMBAL_STATIC ? CM_MODE_STATIC : c->scheme == CMBAL_CM_CPU ? CM_MODE_CPU : CM_MODE_BAL;
     }
     return l;

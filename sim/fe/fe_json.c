@@ -1,5 +1,6 @@
 /* fe_json: the F/E experiment programs' shared options and JSON (fe_json.h). */
 #include "fe/fe_json.h"
+#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ void fe_cli_init(fe_cli *c) {
 int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen) {
     static const char *const with_value[] = {"--config", "--set", "--impl", "--seed", "--kdir", "--out", NULL};
     const char *a = argv[i];
+    int j = i;
+    if (fg_wave_arg(argv[0], argc, argv, &j)) return j - i + 1;
     if (!strcmp(a, "--point")) {
         c->point = true;
         return 1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fg_shim.h"
+#include "fg_wave.h"
 
 const char *const fg_impl_names[] = {"c", "rtl", "lockstep", NULL};
 
@@ -107,11 +108,14 @@ fg_block *fg_block_new(const fg_block_class *cls, fg_impl impl, const void *para
         }
     }
     fg_block_reset(b);
+    if (fg_wave_on() && (b->wave_prev = calloc(1, cls->out_size))) fg_wave_attach(b);
     return b;
 }
 
 void fg_block_free(fg_block *b) {
     if (!b) return;
+    fg_wave_detach(b);
+    free(b->wave_prev);
     if (b->twin) b->cls->twin_free(b->twin);
     if (b->rtl) fg_rtl_free(b->rtl);
     free(b->out);
@@ -133,10 +137,15 @@ const void *fg_block_out(const fg_block *b) { return b->out; }
 
 int fg_block_step(fg_block *b, const void *in) {
     if (b->failed) return -1;
+    if (b->wave) {
+        memcpy(b->wave_prev, b->out, b->cls->out_size);
+        fg_wave_edge(b);
+    }
     if (b->twin) b->cls->twin_step(b->twin, in);
     if (b->rtl) fg_rtl_step(b->rtl, in);
     b->cycle++;
     refresh(b);
+    if (b->wave) fg_wave_step(b, in, b->wave_prev);
     if (b->rtl && fg_rtl_error(b->rtl)) {
         b->failed = true;
         snprintf(b->error, sizeof b->error, "%s: %s", b->cls->name, fg_rtl_error(b->rtl));

@@ -105,6 +105,8 @@ typedef struct fg_block {
     bool failed;         /* lockstep divergence or RTL assertion */
     fg_mismatch mismatch;
     char error[256];
+    void *wave;          /* this instance's part of the run's FST (fg_wave.c), or NULL */
+    void *wave_prev;     /* with it: the outputs before the last edge */
 } fg_block;
 
 /* Creates and resets a block.  Returns NULL and writes a message to err on

@@ -31,7 +31,8 @@ static void copy_in(fg_rtl *r, const void *in) {
 }
 
 static bool in_window(const fg_rtl *r) {
-    return r->tfp && !r->in_reset && r->cycle >= r->trace_start && (r->trace_end == 0 || r->cycle <= r->trace_end);
+    return r->tfp && r->trace_gate && !r->in_reset && r->cycle >= r->trace_start &&
+           (r->trace_end == 0 || r->cycle <= r->trace_end);
 }
 
 static void check_error(fg_rtl *r) {
@@ -49,6 +50,8 @@ static void trace_line(fg_rtl *r);
 static const uint64_t TRACE_PS_PER_CYCLE = 1000;
 
 static void dump(fg_rtl *r, uint64_t t) {
+    // a system trace counts the system's cycles (a block may not be clocked in every one)
+    if (r->trace_sys) t += (r->trace_cycle - r->trace_base) * TRACE_PS_PER_CYCLE; // mod 2^64: t stays >= 0
     r->trace_last = r->trace_t0 + t;
     r->tfp->dump(r->trace_last);
 }
@@ -122,6 +125,24 @@ extern "C" int fg_rtl_trace(fg_rtl *r, const char *path, uint64_t start, uint64_
     r->trace_start = start;
     r->trace_end = end;
     return 0;
+}
+
+extern "C" void fg_rtl_trace_sync(fg_rtl *r, uint64_t cycle, int on) {
+    r->trace_sys = true;
+    r->trace_cycle = cycle;
+    r->trace_base = r->cycle;
+    r->trace_gate = on;
+}
+
+extern "C" void fg_rtl_trace_sample(fg_rtl *r) {
+    if (r->tfp && !r->in_reset) dump(r, r->cycle * TRACE_PS_PER_CYCLE);
+}
+
+extern "C" void fg_rtl_trace_close(fg_rtl *r) {
+    if (!r->tfp) return;
+    r->tfp->close();
+    delete r->tfp;
+    r->tfp = nullptr;
 }
 
 extern "C" const char *fg_rtl_error(const fg_rtl *r) { return r->err.empty() ? nullptr : r->err.c_str(); }

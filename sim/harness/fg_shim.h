@@ -24,6 +24,14 @@ void fg_rtl_skip(fg_rtl *r);
 void fg_rtl_outputs(fg_rtl *r, void *out);
 /* Opens an FST file; only cycles in [start, end] are dumped (end 0: no end). */
 int fg_rtl_trace(fg_rtl *r, const char *path, uint64_t start, uint64_t end);
+/* A system trace (sim/harness/fg_wave.c): the next edge is the system's
+ * cycle `cycle` (FST time from it, not from the block's own count), dumped
+ * only when on. */
+void fg_rtl_trace_sync(fg_rtl *r, uint64_t cycle, int on);
+/* Dumps the present state (at the synced cycle's start). */
+void fg_rtl_trace_sample(fg_rtl *r);
+/* Writes out and closes the trace; the model runs on untraced. */
+void fg_rtl_trace_close(fg_rtl *r);
 /* Non-NULL once an immediate assertion in the RTL has failed. */
 const char *fg_rtl_error(const fg_rtl *r);
 void fg_rtl_free(fg_rtl *r);

@@ -51,6 +51,8 @@ struct fg_rtl {
     VerilatedFstC *tfp = nullptr;
     uint64_t trace_start = 0, trace_end = 0, cycle = 0;
     uint64_t trace_t0 = 0, trace_last = 0; // FST time of cycle 0, last time dumped (fg_shim.cpp)
+    uint64_t trace_cycle = 0, trace_base = 0; // a system trace: this edge's system cycle, the block's (fg_wave.c)
+    bool trace_sys = false, trace_gate = true;
     bool in_reset = false;
     std::string err;
     std::string model;          // the verilated model's name (V<model>), for traces

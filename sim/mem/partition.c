@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "mem_internal.h"
+#include "fg_wave.h"
 
 typedef struct {
     mem_system *m;
@@ -105,6 +106,7 @@ int part_init(mem_system *m, unsigned p, char *err, size_t errlen) {
             return -1;
         }
     }
+    fg_wave_place(pt->fe, "mem.part%u", p); /* the machine's cycle 0 */
     unsigned tags = 1u << pt->fp.tag_w;
     if (tags > 4096) tags = 4096;
     pt->tag_rec = calloc(tags, sizeof *pt->tag_rec);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "simt/gpu_internal.h"
+#include "fg_wave.h"
 #include "edge_preempt.h"
 
 #define DC_ENTRIES 16384u
@@ -284,6 +285,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (check_config(cfg, err, errlen)) return NULL;
     gpu_t *g = calloc(1, sizeof *g);
     if (!g) goto oom;
+    fg_wave_clock(&g->cycle); /* a system trace's time (sim/harness/fg_wave.h) */
     g->cfg = *cfg;
     g->mem_size = cfg->global_mem_bytes;
     g->mem = calloc(g->mem_size, 1);
@@ -342,6 +344,7 @@ const gpu_config *gpu_get_config(const gpu_t *g) { return &g->cfg; }
 
 void gpu_free(gpu_t *g) {
     if (!g) return;
+    fg_wave_clock(NULL);
     if (g->core)
         for (unsigned i = 0; i < g->cfg.num_cores; i++) {
             if (g->edge) simt_edge_free(g->edge[i]);

@@ -9,6 +9,7 @@
  * blocks and clocks them.  Contracts: sim/twin/edge_pewt.h,
  * sim/twin/edge_preempt.h; design: docs/PREEMPT.md. */
 #include "simt/simt_edge_core.h"
+#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,8 @@ simt_edge_core *simt_edge_new(simt_core *c, const gpu_config *k, const simt_edge
         goto fail;
     }
     e->trace = getenv("FG_PREEMPT_TRACE") != NULL;
+    fg_wave_place(e->pewt, "gpu.core%u", c->id);
+    fg_wave_place(e->pre, "gpu.core%u", c->id);
     /* $FG_WAVE_DIR: FST of core 0's two blocks (RTL side), cycle window
      * $FG_WAVE_START..$FG_WAVE_END; tb/waves/edge_{pewt,preempt}.gtkw read them
      * after `make wave` points copies at these files */

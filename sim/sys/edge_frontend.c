@@ -2,6 +2,7 @@
  * GPU core cycle: read both blocks' outputs (state only), compute their
  * inputs, step both (EDGE Sec. III-C). */
 #include "edge_frontend.h"
+#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,8 @@ edge_fe *edge_fe_new(const edge_fe_params *p, const edge_fe_callbacks *cb, char 
     if (!f->db) goto fail;
     f->ekt = fg_block_new(&edge_ekt_class, p->impl, &p->ekt, err, errlen);
     if (!f->ekt) goto fail;
+    fg_wave_place(f->db, "frontend");
+    fg_wave_place(f->ekt, "frontend");
     f->pend = calloc(p->ekt.entries, sizeof *f->pend);
     if (!f->pend) goto fail;
     for (unsigned i = 0; i < p->ekt.entries; i++) sys_queue_init(&f->pend[i], sizeof(fe_ring));

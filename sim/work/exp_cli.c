@@ -1,5 +1,6 @@
 /* exp_cli: see exp_cli.h. */
 #include "work/exp_cli.h"
+#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i) {
         {"--impl", offsetof(exp_cli, impl)},     {"--out", offsetof(exp_cli, out)},
         {"--merge", offsetof(exp_cli, merge)}};
     const char *s = argv[*i];
+    if (fg_wave_arg(argv[0], argc, argv, i)) return 1;
     if (!strcmp(s, "--point")) {
         a->point = true;
         return 1;

@@ -11,6 +11,8 @@
  *   --check-config  load and check the configuration and overrides, run
  *                   nothing, write nothing (scripts/sweep.py, every point
  *                   before the first runs)
+ *   --wave FILE.fst, --wave-start/-end/-at/-span   one FST of the point's
+ *                   run (sim/harness/fg_wave.h)
  *
  * Used by build/bin/preemption_latency, edge_fig12 and edge_fig13. */
 #ifndef WORK_EXP_CLI_H

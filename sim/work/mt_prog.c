@@ -1,5 +1,6 @@
 /* mt_prog: see mt_prog.h. */
 #include "work/mt_prog.h"
+#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,9 +138,9 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     if (!a.check && ((!a.point && !a.merge) || !a.out)) {
         fprintf(stderr,
                 "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
-                "          --point --out POINT.json | --check-config\n"
-                "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n",
-                argv[0], argv[0]);
+                "          --point --out POINT.json [--wave FILE.fst ...] | --check-config\n"
+                "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n%s",
+                argv[0], argv[0], fg_wave_usage);
         goto done;
     }
     if (a.merge) {
@@ -168,6 +169,7 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
         goto done;
     }
     rc = one_point(f, &x, &gc, cfg, o, a.out, argv[0]);
+    if (fg_wave_finish() && !rc) rc = 1;
 done:
     exp_cli_free(&a);
     fg_config_free(cfg);

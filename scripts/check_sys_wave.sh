@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Test: one system trace follows a doorbell ring to its event warp's start
+# (sim/harness/fg_wave.c, docs/WAVES.md).  launch_latency runs with
+# --wave-at ring:2, once with the blocks as verilated RTL and once as C twins;
+# in each FST the ring (decoder), the EKT's event warp, one core's PEWT push
+# and that core's preemption controller's START must follow one another, at
+# the same cycles in both (the twins are cycle-exact), and GTKWave must show
+# every signal of the generated save file (scripts/gtkw.py --check).
+set -u
+BUILD=${BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for impl in rtl c; do
+    if ! "$BUILD"/bin/launch_latency --point --out "$tmp/ll_$impl.json" --events 3 --impl "$impl" \
+         --wave "$tmp/sys_$impl.fst" --wave-at ring:2 --wave-span 3000 >"$tmp/out_$impl.txt" 2>&1; then
+        echo "FAIL launch_latency --impl $impl --wave: exit $?"; cat "$tmp/out_$impl.txt"; fail=1; continue
+    fi
+    if ! scripts/gtkw.py --check "$tmp/sys_$impl.gtkw"; then fail=1; fi
+done
+[ $fail = 0 ] || exit 1
+python3 - "$tmp" <<'EOF' || exit 1
+import bisect, os, re, sys
+sys.path.insert(0, "scripts")
+import gtkw
+
+tmp = sys.argv[1]
+PS = gtkw.PS
+chains = {}
+for impl in ("rtl", "c"):
+    sigs, ids, body = gtkw.fst_header(os.path.join(tmp, f"sys_{impl}.fst"))
+    said = re.search(r"doorbell ring #2 at cycle (\d+)", open(os.path.join(tmp, f"out_{impl}.txt")).read())
+    if not said:
+        sys.exit(f"FAIL {impl}: fg_wave did not report ring #2")
+    cache = {}
+
+    def val(name, cycle):
+        """the value the block's edge at the end of `cycle` sees (mid-cycle)"""
+        if name not in cache:
+            ch = gtkw.changes(ids, body, name)
+            cache[name] = ([t for t, _ in ch], [v for _, v in ch])
+        ts, vs = cache[name]
+        i = bisect.bisect_right(ts, cycle * PS + PS // 2) - 1
+        return int(vs[i], 2) if i >= 0 and re.fullmatch("[01]+", vs[i]) else 0
+
+    def first(cond, lo, hi):
+        return next((c for c in range(lo, hi) if cond(c)), None)
+
+    m = int(said.group(1))
+    lo, hi = m - 1500, m + 1500
+    ring = first(lambda c: val("frontend.edge_doorbell.ring_valid_o", c) and
+                 val("frontend.edge_doorbell.ring_ready_i", c), m, m + 1)
+    if ring is None:
+        sys.exit(f"FAIL {impl}: no ring handshake at cycle {m} in the FST")
+    evw = first(lambda c: val("frontend.edge_ekt.evw_valid_o", c), ring, hi)
+    if evw is None:
+        sys.exit(f"FAIL {impl}: the EKT sends no event warp after the ring at {ring}")
+    cores = sorted({int(n.split(".")[1][4:]) for n in sigs if re.match(r"gpu\.core\d+\.edge_pewt\.ev_valid_i$", n)})
+    push = None
+    for k in cores:
+        p = first(lambda c: val(f"gpu.core{k}.edge_pewt.ev_valid_i", c) and
+                  val(f"gpu.core{k}.edge_pewt.ev_ready_o", c), evw, hi)
+        if p is not None and (push is None or p < push[1]):
+            push = (k, p)
+    if push is None:
+        sys.exit(f"FAIL {impl}: no core's PEWT takes the event after cycle {evw}")
+    k, p = push
+    start = first(lambda c: val(f"gpu.core{k}.edge_preempt.cmd_o", c) == 4, p, hi)  # PRE_CMD_START
+    if start is None:
+        sys.exit(f"FAIL {impl}: core {k}'s preemption controller never STARTs the event after cycle {p}")
+    chains[impl] = (ring, evw, k, p, start)
+    print(f"ok   {impl}: ring at cycle {ring} -> EKT event warp at {evw} -> core {k} PEWT push at {p} "
+          f"-> START at {start}")
+if chains["rtl"] != chains["c"]:
+    sys.exit(f"FAIL the RTL and the C twins' traces differ: {chains['rtl']} against {chains['c']}")
+print("ok   the same cycles with the RTL and with the C twins")
+EOF

@@ -1,0 +1,53 @@
+/* fg_wave: one FST per system run (docs/WAVES.md).
+ *
+ * With --wave FILE.fst every RTL block instance a program creates (through
+ * fg_block_new) is traced: a verilated one by Verilator (ports and every
+ * internal signal), a C twin by its ports, a lockstep pair by both.  At the
+ * end of the run the per-instance traces are merged into FILE.fst under a
+ * hierarchy that mirrors the system, e.g.
+ *     frontend.edge_doorbell.ring_valid_o   frontend.edge_ekt.state_q
+ *     gpu.core3.edge_pewt.*                 gpu.core3.edge_preempt.*
+ *     mem.part2.fe_sched_queues.*           cm.cm_bal_monitor.*
+ *     gpu.core3.c_twin.edge_pewt.*          (lockstep: the twin beside the RTL)
+ * one cycle = 1 ns, time 0 = the system's cycle 0, and FILE.gtkw is written
+ * beside it (scripts/gtkw.py) showing the instances active in the window.
+ * The window is --wave-start .. --wave-end (cycles), or --wave-span cycles
+ * centred on the Nth occurrence of an event (--wave-at KIND:N, KIND one of
+ * ring, preempt, nack, limit). */
+#ifndef FG_WAVE_H
+#define FG_WAVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fg_block.h"
+
+/* The options' usage lines, for a program's --help. */
+extern const char fg_wave_usage[];
+/* Consumes argv[*i] (and its value) when it is one of the wave options and
+ * returns 1; returns 0 otherwise.  A malformed value prints "prog: ..." and
+ * exits with status 2. */
+int fg_wave_arg(const char *prog, int argc, char **argv, int *i);
+/* A wave was asked for (blocks created from now on are traced). */
+bool fg_wave_on(void);
+/* Names an instance's place in the system ("gpu.core3"; its module's name is
+ * the level below); it is traced from then on (cycles a block ran before,
+ * the F/E power-up, show only as their end state). */
+void fg_wave_place(fg_block *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The system's cycle counter (the GPU's: sim/simt/gpu.c), which every
+ * instance's edges are timed by (a core the GPU does not clock while idle
+ * keeps the system's time); NULL: none, each block counts its own edges from
+ * its placing. */
+void fg_wave_clock(const uint64_t *cycle);
+/* Merges the traces into the one FST and writes its save file; returns 0, or
+ * -1 after saying why (the asked-for event never happened, a file cannot be
+ * written).  Runs at exit too when a program ends without calling it. */
+int fg_wave_finish(void);
+
+/* For fg_block.c only. */
+void fg_wave_attach(fg_block *b);
+void fg_wave_edge(fg_block *b);
+void fg_wave_step(fg_block *b, const void *in, const void *out_before);
+void fg_wave_detach(fg_block *b);
+
+#endif
