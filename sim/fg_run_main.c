@@ -45,6 +45,7 @@
 #include "fg_wave.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "simt/rv32_exec.h"
 #include "simt/simt_abi.h"
 
 #define USAGE                                                                                          \
@@ -59,7 +60,8 @@
     "  --arg (4 bytes each, packed in order into the parameter block = a0):\n"                         \
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
     "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
-    "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image\n" \
+    "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image,\n" \
+    "        and one through a pointer derived from a buf: argument that lands outside that buffer\n"       \
     "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
     "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
     "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
@@ -346,6 +348,11 @@ typedef struct {
     int n;
     int nargs;       /* --arg count (the parameter block's 4-byte words) */
     uint64_t guard;  /* --guard */
+    /* --check's provenance: the region each argument word points into (its
+     * index in r, 0: not a buf: argument), and the buffer accesses whose
+     * pointer had none (loaded from memory, computed) or a lost one */
+    unsigned char *arg_region;
+    uint64_t untracked, lost;
 } fmap;
 
 static uint8_t guard_byte(uint64_t a) { return (uint8_t)(0xA5 ^ (a * 131)); }
@@ -402,9 +409,28 @@ static const fregion *nearest_region(const fmap *m, uint64_t a, unsigned size) {
     return bd <= m->guard + 256 ? best : NULL;
 }
 
-/* gpu_access_check for --check */
-static int check_access(void *u, uint64_t a, unsigned size, bool wr, char *msg, size_t len) {
+/* gpu_prov_load for --check: a load of a buf: argument's word gives its buffer */
+static unsigned prov_load(void *u, uint64_t a) {
     const fmap *m = u;
+    for (int i = 0; i < m->n; i++)
+        if (m->r[i].kind == R_PARAM && a >= m->r[i].lo && a < m->r[i].hi && !((a - m->r[i].lo) & 3))
+            return m->arg_region[(a - m->r[i].lo) / 4];
+    return RV_PROV_NONE;
+}
+
+/* "argument 2 (buffer 'in')": where a pointer of region p came from */
+static void origin(const fmap *m, unsigned p, char *s, size_t len) {
+    int k = 0;
+    while (k < m->nargs && m->arg_region[k] != p) k++;
+    snprintf(s, len, "argument %d (buffer '%s')", k + 1, m->r[p].b->name);
+}
+
+/* gpu_access_check for --check: inside a buffer, the parameter block or the
+ * image, and, for a pointer derived from a buf: argument, inside that one */
+static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned prov, char *msg, size_t len) {
+    fmap *m = u;
+    const bool from_arg = prov != RV_PROV_NONE && prov != RV_PROV_LOST && (int)prov < m->n;
+    char d[320], o[160];
     for (int i = 0; i < m->n; i++) {
         const fregion *r = &m->r[i];
         if (a < r->lo || a + size > r->hi) continue;
@@ -413,13 +439,26 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, char *msg, 
                      (unsigned long long)(a - r->lo) / 4 + 1);
             return 1;
         }
+        if (from_arg && (unsigned)i != prov) {
+            origin(m, prov, o, sizeof o);
+            describe_near(m, r, a, d, sizeof d);
+            snprintf(msg, len, "--check: a %s through a pointer from %s lands in another region: %s",
+                     wr ? "write" : "read", o, d);
+            return 1;
+        }
+        if (r->kind == R_BUF && prov == RV_PROV_LOST) m->lost++;
+        else if (r->kind == R_BUF && !from_arg) m->untracked++;
         return 0;
     }
     const fregion *r = nearest_region(m, a, size);
-    char d[320];
     if (r) describe_near(m, r, a, d, sizeof d);
     else snprintf(d, sizeof d, "not in any buffer, the parameter block or the kernel image");
-    snprintf(msg, len, "--check: out of bounds: %s", d);
+    if (from_arg) {
+        origin(m, prov, o, sizeof o);
+        snprintf(msg, len, "--check: out of bounds: %s (the pointer came from %s)", d, o);
+    } else {
+        snprintf(msg, len, "--check: out of bounds: %s", d);
+    }
     return 1;
 }
 
@@ -756,6 +795,79 @@ static void shared_array_name(const char *path, uint32_t off, char *buf, size_t 
     close(fd);
 }
 
+/* The kernel's static shared arrays (FG_SHARED objects, linked from
+ * FG_SHARED_BASE up to __shared_end) and whether the run touched each: every
+ * one of a file is allocated for each of its entries (docs/SIMT.md), so an
+ * entry that uses some is warned about the rest. */
+typedef struct {
+    char name[64];
+    uint32_t off, size;
+    bool used;
+} sh_arr;
+typedef struct {
+    sh_arr a[64];
+    unsigned n;
+    racecheck *rc; /* also --racecheck's hook, or NULL */
+} sh_use;
+
+static void shared_arrays(const char *path, sh_use *u) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    uint64_t end = 0;
+    while (e && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL))) continue;
+        for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym y;
+            const char *nm;
+            if (!gelf_getsym(d, (int)i, &y) || !(nm = elf_strptr(e, sh.sh_link, y.st_name))) continue;
+            if (!strcmp(nm, "__shared_end")) end = y.st_value;
+            if (GELF_ST_TYPE(y.st_info) == STT_OBJECT && y.st_size && y.st_value >= FG_SHARED_BASE && u->n < 64) {
+                sh_arr *a = &u->a[u->n++];
+                snprintf(a->name, sizeof a->name, "%s", nm);
+                a->off = (uint32_t)(y.st_value - FG_SHARED_BASE);
+                a->size = (uint32_t)y.st_size;
+            }
+        }
+    }
+    unsigned k = 0; /* only what lies below __shared_end */
+    for (unsigned i = 0; i < u->n; i++)
+        if (end && FG_SHARED_BASE + (uint64_t)u->a[i].off < end) u->a[k++] = u->a[i];
+    u->n = k;
+    if (e) elf_end(e);
+    close(fd);
+}
+
+static void use_hook(void *user, const gpu_shared_access *x) {
+    sh_use *u = user;
+    if (!x->global)
+        for (unsigned i = 0; i < u->n; i++)
+            if (x->off < u->a[i].off + u->a[i].size && x->off + x->size > u->a[i].off) u->a[i].used = true;
+    if (u->rc) rc_hook(u->rc, x);
+}
+
+/* After a run that used some of its static shared arrays: the others, by name. */
+static void shared_unused_warning(const sh_use *u, const char *entry) {
+    unsigned used = 0, unused = 0, bytes = 0;
+    char list[512] = "";
+    for (unsigned i = 0; i < u->n; i++) {
+        if (u->a[i].used) { used++; continue; }
+        unused++;
+        bytes += u->a[i].size;
+        size_t l = strlen(list);
+        if (l < sizeof list - 80) snprintf(list + l, sizeof list - l, "%s%s (%u B)", l ? ", " : "", u->a[i].name, u->a[i].size);
+    }
+    if (used && unused)
+        fprintf(stderr, "fg_run: warning: entry %s never touched %u of the %u FG_SHARED arrays it was given: %s; every "
+                "FG_SHARED array of a kernel's file is allocated for each of its entries (%u B per block here), "
+                "which lowers how many blocks fit on a core: move them to their entry's file or into dynamic shared "
+                "memory (--shmem)\n", entry, unused, u->n, list, bytes);
+}
+
 static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, const char *entry, uint64_t entry_gpu) {
     if (!rc->n) {
         printf("racecheck: no shared-memory race, no global-memory race within a block\n");
@@ -1019,7 +1131,7 @@ int main(int argc, char **argv) {
      * each followed by a guard gap */
     fregion *reg = calloc((size_t)nb + 3, sizeof *reg);
     if (!reg) return die(2, "out of memory");
-    fmap map = {reg, 0, na, guard};
+    fmap map = {reg, 0, na, guard, NULL, 0, 0};
     reg[map.n++] = (fregion){R_IMAGE, k.image_base, k.image_end, NULL};
     for (int i = 0; i < nb; i++) {
         fbuf *b = &bufs[i];
@@ -1048,7 +1160,15 @@ int main(int argc, char **argv) {
     reg[map.n++] = (fregion){R_PARAM, param, param + (uint64_t)na * 4, NULL};
     reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
     if (guard_fill(g, &map)) return die(2, "no room in GPU global memory for the --guard gaps");
-    if (check) gpu_set_access_check(g, check_access, &map);
+    unsigned char *arg_region = calloc((size_t)na + 1, 1);
+    if (!arg_region) return die(2, "out of memory");
+    for (int i = 0; i < na; i++) /* region 1 + j is buffer j; more than 253 buffers: the rest untracked */
+        if (args[i].is_buf) {
+            int j = (int)(find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)) - bufs);
+            arg_region[i] = j + 1 < RV_PROV_LOST ? (unsigned char)(j + 1) : RV_PROV_NONE;
+        }
+    map.arg_region = arg_region;
+    if (check) gpu_set_access_check(g, check_access, prov_load, &map);
     racecheck rck = {0};
     if (o.racecheck) {
         rck.words = o.gc.shmem_per_core / 4;
@@ -1061,8 +1181,10 @@ int main(int argc, char **argv) {
         for (int i = 0; i < map.n; i++)
             if (map.r[i].kind == R_BUF && !(rck.gsh[i] = calloc((map.r[i].hi - map.r[i].lo + 3) / 4 + 1, sizeof **rck.gsh)))
                 return die(2, "out of memory");
-        gpu_set_shared_hook(g, rc_hook, &rck);
     }
+    sh_use shu = {.rc = o.racecheck ? &rck : NULL};
+    shared_arrays(kpath, &shu);
+    if (shu.n || o.racecheck) gpu_set_shared_hook(g, use_hook, &shu);
 
     printf("kernel: %s, entry %s at 0x%llx, %u registers/thread, %u B static shared memory\n", kpath, entry,
            (unsigned long long)k.entry, k.regs_per_thread, k.static_shmem);
@@ -1081,7 +1203,7 @@ int main(int argc, char **argv) {
     else printf("kernel arguments: size not known: %s\n", why);
     if (guard || check)
         printf("checks: %llu-byte guard gaps around the buffers and the parameter block%s\n",
-               (unsigned long long)guard, check ? "; --check: every global access bounds-checked" : "");
+               (unsigned long long)guard, check ? "; --check: every global access bounds-checked, and against the buffer its pointer came from" : "");
 
     gpu_launch_desc d = {0};
     d.kernel_ptr = k.entry;
@@ -1123,6 +1245,14 @@ int main(int argc, char **argv) {
                        i + 1, args[i].spec, pb[i], pa[i]);
     free(pa);
     free(pb);
+    if (check && map.untracked)
+        printf("--check: %llu buffer accesses through pointers not derived from a buf: argument (loaded from "
+               "memory, or computed): checked against every buffer, not against their own\n",
+               (unsigned long long)map.untracked);
+    if (check && map.lost)
+        printf("--check: %llu buffer accesses through pointers whose provenance was lost (two pointers "
+               "combined): checked against every buffer, not against their own\n", (unsigned long long)map.lost);
+    free(map.arg_region);
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
         return die(1, "kernel fault: %s", gpu_error(g));
@@ -1182,6 +1312,7 @@ int main(int argc, char **argv) {
         die(1, "kernel wrote outside its buffers: %s (--check names the thread and pc)", over);
         rc = 1;
     }
+    if (!gpu_error(g)) shared_unused_warning(&shu, entry);
     if (o.racecheck) {
         if (rc_report(g, &rck, kpath, entry, k.entry)) rc = 1;
         for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);

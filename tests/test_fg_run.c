@@ -342,6 +342,24 @@ static void test_overrun(void **state) {
     rc = run_fg(c, &so, &se, D, "--entry", "t_param_write", "--buf", "out=u32:4", "--arg", "u32:0", "--arg",
                 "buf:out", "--check", NULL);
     expect_fail(c, 1, "--check: write to the parameter block (argument 1; it is read-only): sw", &so, &se, rc);
+    /* a strided write that jumps the guard gap into the next buffer: silent
+     * by bounds alone (next[0] is overwritten), caught by provenance */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--buf",
+                "next=u32:16", "--arg", "u32:2048", "--arg", "buf:out", "--print", "next:2", NULL);
+    if (rc) fail_msg("exit %d: %s", rc, se);
+    want(so, "next[0..2]: 1 0", so, se);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--buf",
+                "next=u32:16", "--arg", "u32:2048", "--arg", "buf:out", "--check", NULL);
+    want(se, "lane 1 = block (0,0,0) thread (1,0,0)", so, se);
+    expect_fail(c, 1, "--check: a write through a pointer from argument 2 (buffer 'out') lands in another region: "
+                "element 0 of buffer 'next'", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--buf",
+                "next=u32:16", "--arg", "u32:512", "--arg", "buf:out", "--check", NULL);
+    if (rc || *se || strstr(so, "buffer accesses through pointers")) fail_msg("in-bounds stride reported: exit %d\n%s%s", rc, so, se);
+    free(so);
+    free(se);
 }
 
 /* thread 0 spins on a flag the others set after the barrier */
@@ -436,6 +454,17 @@ static void test_racecheck(void **state) {
     assert_int_equal(rc, 0);
     want(so, "racecheck: no shared-memory race, no global-memory race within a block", so, se);
     want(so, "out[0..2]: 32 33", so, se); /* in[g ^ 32] */
+    free(so), free(se);
+    /* an entry is given every FG_SHARED array of its file: the ones it never
+     * touched are named (t_flag uses t_race_flag, carries t_race_s) */
+    rc = run_fg(c, &so, &se, G("t_flag"), NULL);
+    assert_int_equal(rc, 0);
+    want(se, "fg_run: warning: entry t_flag never touched 1 of the 2 FG_SHARED arrays it was given: t_race_s (1024 B)",
+         so, se);
+    want(so, "out[0..2]: 0 1", so, se);
+    free(so), free(se);
+    rc = run_fg(c, &so, &se, G("t_reduce"), NULL);
+    want(se, "never touched 1 of the 2 FG_SHARED arrays it was given: t_race_flag (128 B)", so, se);
     free(so), free(se);
 #undef G
 }

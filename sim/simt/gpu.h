@@ -420,9 +420,15 @@ unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max);
  * (loads, stores, atomics; fg_run --check): 0 allows it, nonzero stops the
  * GPU with a fault whose message starts with what fn wrote into msg and
  * names the access, pc (function+offset), core, warp, lane, block and
- * thread.  NULL fn: no check (the default, and the faster). */
-typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, char *msg, size_t msglen);
-void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user);
+ * thread.  NULL fn: no check (the default, and the faster).
+ * With prov_load, each lane's registers also carry provenance: a load from
+ * address a gives its register the region prov_load(user, a) returns (1..254;
+ * 0: none), address arithmetic keeps it (rv_prov_exec), and fn gets the
+ * access's base register's (prov: that region, RV_PROV_NONE, RV_PROV_LOST). */
+typedef int (*gpu_access_check)(void *user, uint64_t addr, unsigned size, bool write, unsigned prov, char *msg,
+                                size_t msglen);
+typedef unsigned (*gpu_prov_load)(void *user, uint64_t addr);
+void gpu_set_access_check(gpu_t *g, gpu_access_check fn, gpu_prov_load prov_load, void *user);
 /* Every lane's shared-memory and global access, at issue (fg_run --racecheck): word =
  * index of the 4-byte word in the core's shared memory, block_uid = the
  * block's placement (new for every block a core starts), bar_gen = how many

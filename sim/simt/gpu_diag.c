@@ -91,10 +91,17 @@ unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max) {
     return n;
 }
 
-void gpu_set_access_check(gpu_t *g, gpu_access_check fn, void *user) {
+void gpu_set_access_check(gpu_t *g, gpu_access_check fn, gpu_prov_load prov_load, void *user) {
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
-        g->core[i].acc_check = fn;
-        g->core[i].acc_user = user;
+        simt_core *c = &g->core[i];
+        c->acc_check = fn;
+        c->acc_user = user;
+        c->prov_load = prov_load;
+        for (unsigned s = 0; prov_load && s < c->nwarps; s++)
+            if (!c->w[s].x.prov && !(c->w[s].x.prov = calloc(RV_NREGS + 1, sizeof *c->w[s].x.prov))) {
+                gpu_fault(g, "out of memory (--check's provenance)");
+                return;
+            }
     }
 }
 

@@ -190,3 +190,16 @@ int rv_exec(rv_lanes *x, const rv_csr_ids *ids, const rv_inst *in, uint32_t m, u
     }
     return EX_NEXT;
 }
+
+void rv_prov_exec(rv_lanes *x, const rv_inst *in, uint32_t m) {
+    uint8_t *d = x->prov[in->rd];
+    const uint8_t *a = x->prov[in->rs1], *b = x->prov[in->rs2];
+    switch (in->op) {
+    case OP_ADDI: case OP_ANDI: LANES(d[l] = a[l]); break; /* p + k, mv, p & ~3 */
+    case OP_ADD: case OP_AND: /* p + i (either side); p + q means nothing */
+        LANES(d[l] = !a[l] ? b[l] : !b[l] ? a[l] : RV_PROV_LOST);
+        break;
+    case OP_SUB: LANES(d[l] = b[l] ? RV_PROV_NONE : a[l]); break; /* p - i; p - q is a length */
+    default: LANES(d[l] = RV_PROV_NONE); break;
+    }
+}

@@ -39,7 +39,15 @@ typedef struct {
     uint32_t frm, fflags;         /* FP rounding mode / flags (per warp) */
     uint32_t lane_pc[RV_LANES];   /* per-thread PCs, written by divergent control flow */
     uint32_t r[RV_NREGS + 1][RV_LANES]; /* x0..x31, f0..f31, sink */
+    /* fg_run --check: which buffer each register's value points into, per
+     * lane (RV_PROV_*), or NULL (not tracked: the default) */
+    uint8_t (*prov)[RV_LANES];
 } rv_lanes;
+
+/* A register's provenance: no pointer, a pointer derived from the caller's
+ * region 1..254 (fg_run: its --buf arguments), or one whose origin was lost
+ * (two pointers combined). */
+enum { RV_PROV_NONE = 0, RV_PROV_LOST = 255 };
 
 /* What the id CSRs (simt_abi.h) and the counters read, for the warp's
  * threads: thread id of lane l = linear index wib * 32 + l in the block. */
@@ -59,6 +67,11 @@ enum {
     EX_EXIT,     /* ecall: the lanes exit */
     EX_FAULT     /* illegal instruction / CSR, ebreak: message in err */
 };
+
+/* After rv_exec of a non-memory instruction: rd's provenance from its
+ * operands' through the address arithmetic a compiler emits (add of an
+ * offset, a pointer moved or aligned); anything else yields no pointer. */
+void rv_prov_exec(rv_lanes *x, const rv_inst *in, uint32_t m);
 
 /* Executes `in` at x->pc for the lanes in m (not 0).  ids is read only by
  * CSR instructions (may be NULL otherwise).  On EX_FAULT err holds the

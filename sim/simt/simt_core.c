@@ -58,6 +58,7 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
 
 void simt_core_free(simt_core *c) {
     simt_lsu_free(c);
+    for (unsigned i = 0; c->w && i < c->nwarps; i++) free(c->w[i].x.prov);
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->order_pos);
     free(c->park); free(c->sev);
 }
@@ -156,7 +157,9 @@ static bool shmem_alloc(const gpu_config *k, simt_core *c, uint32_t size, uint32
  * zero but ra = exit, sp = top of its local memory, a0 = parameters. */
 static void warp_start(simt_core *c, simt_warp *w, const simt_grid *k, unsigned block, unsigned wib) {
     unsigned slot = w->slot;
+    uint8_t (*prov)[RV_LANES] = w->x.prov; /* the slot's, kept */
     memset(w, 0, sizeof *w);
+    w->x.prov = prov;
     w->slot = slot;
     w->local_idx = slot;
     w->state = WS_RUN;
@@ -169,6 +172,7 @@ static void warp_start(simt_core *c, simt_warp *w, const simt_grid *k, unsigned 
     w->live = n >= SIMT_LANES ? FULL : (1u << n) - 1;
     w->active = w->live;
     w->x.pc = (uint32_t)k->kernel_ptr;
+    if (w->x.prov) memset(w->x.prov, 0, sizeof(uint8_t[RV_NREGS + 1][RV_LANES]));
     for (unsigned l = 0; l < SIMT_LANES; l++) {
         w->x.r[1][l] = FG_EXIT_ADDR;
         w->x.r[2][l] = FG_LOCAL_TOP;
@@ -527,6 +531,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         char err[128];
         if (in->flags & RVF_CSR) csr_ids(c, w, &ids);
         int r = rv_exec(&w->x, &ids, in, m, &npc, err, sizeof err);
+        if (w->x.prov && r != EX_FAULT) rv_prov_exec(&w->x, in, m);
         c->busy[in->cls][unit] = now + k->ii[in->cls];
         if (in->rd != RV_SINK) w->sb_ready[in->rd] = now + k->lat[in->cls];
         switch (r) {

@@ -316,6 +316,7 @@ typedef struct {
     uint64_t fe_nacks, fe_retries;
     /* optional check of each global access (gpu_set_access_check) */
     gpu_access_check acc_check;
+    gpu_prov_load prov_load; /* with it, registers carry provenance (rv_lanes.prov) */
     void *acc_user;
     gpu_shared_hook sh_hook;  /* optional: every shared and global lane access (gpu_set_shared_hook) */
     void *sh_user;

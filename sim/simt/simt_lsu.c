@@ -278,7 +278,8 @@ static void thread_name(const simt_core *c, const simt_warp *w, unsigned l, char
  * thread. */
 static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, unsigned l, uint32_t a, bool wr) {
     char why[256], who[96];
-    if (!c->acc_check(c->acc_user, a, in->size, wr, why, sizeof why)) return false;
+    unsigned prov = w->x.prov ? w->x.prov[in->rs1][l] : RV_PROV_NONE;
+    if (!c->acc_check(c->acc_user, a, in->size, wr, prov, why, sizeof why)) return false;
     thread_name(c, w, l, who, sizeof who);
     simt_core_fault(c, "%s: %s of %u bytes at 0x%08x, pc 0x%08x (core %u warp %u lane %u = %s)", why,
                     rv_op_name(in->op), in->size, a, w->x.pc, c->id, w->slot, l, who);
@@ -350,6 +351,12 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         }
         if (rg == RG_GLOBAL) {
             if (c->acc_check && access_refused(c, w, in, l, a, !is_ld || is_amo)) return -1;
+            /* a pointer loaded from where fg_run put an argument (after the base's check: rd may be rs1) */
+            if (w->x.prov && is_ld) w->x.prov[in->rd][l] = is_amo ? RV_PROV_NONE : c->prov_load(c->acc_user, a);
+        } else if (w->x.prov && is_ld) {
+            w->x.prov[in->rd][l] = RV_PROV_NONE;
+        }
+        if (rg == RG_GLOBAL) {
             if (c->sh_hook) shared_access(c, w, in, l, a, !is_ld || is_amo, is_amo, true);
             uint32_t ln = a >> c->lsh;
             bool fe = is_fe(c, a);

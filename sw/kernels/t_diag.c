@@ -8,6 +8,7 @@
  *   t_spin:     every thread spins on a flag nobody sets (--max-seconds);
  *   t_param_write: thread 0 overwrites its argument n (the parameter block
  *               is the launch's, read-only by convention);
+ *   t_stride:   thread i writes out[i * n] (--check's provenance);
  *   t_stack:    a local array of n words on the stack: beyond gpu.stack_bytes
  *               it overflows the thread's stack. */
 #include "fg_kernel.h"
@@ -59,3 +60,7 @@ void t_stack(const struct t_diag_args *p) {
     uint32_t v = deep(p->out, p->n);
     if (fg_global_id_x() == 0) p->out[0] = v;
 }
+
+/* t_stride: thread i writes out[i * n]: with n past the buffer and its guard
+ * gap the write lands inside the next buffer (--check's provenance). */
+void t_stride(const struct t_diag_args *p) { put(p->out, (int32_t)(fg_global_id_x() * p->n), 1); }

@@ -5,7 +5,8 @@
  *   t_reduce:       the same with fg_sync() after every step (race-free);
  *   t_shared_atomic: every thread adds its input to one shared word with an
  *                   atomic (atomics do not race with each other);
- *   t_global_nobar / t_global: the same question in global memory (below).
+ *   t_global_nobar / t_global: the same question in global memory (below);
+ *   t_flag:         a flag in its own shared array (fg_run's unused-array warning).
  * One partial sum per block in out[block]; blocks of up to 256 threads. */
 #include "fg_kernel.h"
 
@@ -54,3 +55,14 @@ static void global_swap(const struct t_race_args *p, int with_barrier) {
 
 void t_global_nobar(const struct t_race_args *p) { global_swap(p, 0); }
 void t_global(const struct t_race_args *p) { global_swap(p, 1); }
+
+/* t_flag: thread 0 of each block sets a flag in shared memory the others
+ * read after the barrier; it touches t_race_flag only, and carries t_race_s
+ * (fg_run warns: every FG_SHARED array of a file is allocated for each entry). */
+FG_SHARED uint32_t t_race_flag[32];
+
+void t_flag(const struct t_race_args *p) {
+    if (fg_thread_idx_x() == 0) t_race_flag[0] = p->in[fg_block_idx_x()];
+    fg_sync();
+    if (fg_thread_idx_x() == 1) p->out[fg_block_idx_x()] = t_race_flag[0];
+}
