@@ -1255,6 +1255,11 @@ int main(int argc, char **argv) {
     free(map.arg_region);
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
+        /* the faulting pc's source line, from the kernel's DWARF */
+        const char *pcs = strstr(gpu_error(g), "pc 0x");
+        char at[128] = "";
+        if (pcs) pc_file_line(kpath, entry, k.entry, strtoull(pcs + 5, NULL, 16), at, sizeof at);
+        if (*at) return die(1, "kernel fault: %s; at %s", gpu_error(g), at);
         return die(1, "kernel fault: %s", gpu_error(g));
     }
     if (!gpu_idle(g)) {

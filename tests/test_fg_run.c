@@ -352,7 +352,7 @@ static void test_overrun(void **state) {
     free(se);
     rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--buf",
                 "next=u32:16", "--arg", "u32:2048", "--arg", "buf:out", "--check", NULL);
-    want(se, "lane 1 = block (0,0,0) thread (1,0,0)", so, se);
+    want(se, "lane 1 = block (0,0,0) thread (1,0,0)); at t_diag.c:", so, se); /* put's line, from DWARF */
     expect_fail(c, 1, "--check: a write through a pointer from argument 2 (buffer 'out') lands in another region: "
                 "element 0 of buffer 'next'", &so, &se, rc);
     rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--buf",
