@@ -114,6 +114,8 @@ fg_block *fg_block_new(const fg_block_class *cls, fg_impl impl, const void *para
 
 void fg_block_free(fg_block *b) {
     if (!b) return;
+    free(b->idle_in);
+    free(b->idle_state);
     fg_wave_detach(b);
     free(b->wave_prev);
     if (b->twin) b->cls->twin_free(b->twin);
@@ -124,6 +126,7 @@ void fg_block_free(fg_block *b) {
 }
 
 void fg_block_reset(fg_block *b) {
+    b->idle_have = b->idle_fixed = false;
     if (b->twin) b->cls->twin_reset(b->twin);
     if (b->rtl) fg_rtl_reset(b->rtl);
     b->cycle = 0;
@@ -135,8 +138,45 @@ void fg_block_reset(fg_block *b) {
 
 const void *fg_block_out(const fg_block *b) { return b->out; }
 
+int fg_block_idle_skip(fg_block *b) {
+    const char *e = getenv("FG_IDLE_SKIP");
+    if (b->impl != FG_IMPL_RTL || (e && !strcmp(e, "0"))) return 0;
+    const void *st;
+    size_t n = fg_rtl_state(b->rtl, &st);
+    if (!n) return 0;
+    b->idle_in = malloc(b->cls->in_size);
+    b->idle_state = malloc(n);
+    if (!b->idle_in || !b->idle_state) return -1;
+    b->idle_bytes = n;
+    return 0;
+}
+
+/* The idle skip (fg_block_idle_skip): true when this edge is skipped. */
+static bool idle_edge(fg_block *b, const void *in, bool *probe) {
+    *probe = false;
+    if (!b->idle_bytes || b->wave) return false;
+    if (b->idle_have && !memcmp(in, b->idle_in, b->cls->in_size)) {
+        if (b->idle_fixed) return true;
+        const void *st;
+        if (fg_rtl_state(b->rtl, &st) != b->idle_bytes) return false; /* traced now */
+        memcpy(b->idle_state, st, b->idle_bytes);
+        *probe = true;
+        return false;
+    }
+    memcpy(b->idle_in, in, b->cls->in_size);
+    b->idle_have = true;
+    b->idle_fixed = false;
+    return false;
+}
+
 int fg_block_step(fg_block *b, const void *in) {
     if (b->failed) return -1;
+    bool probe;
+    if (idle_edge(b, in, &probe)) {
+        fg_block_skip(b);
+        b->idle_skipped++;
+        return 0;
+    }
     if (b->wave) {
         memcpy(b->wave_prev, b->out, b->cls->out_size);
         fg_wave_edge(b);
@@ -146,6 +186,10 @@ int fg_block_step(fg_block *b, const void *in) {
     b->cycle++;
     refresh(b);
     if (b->wave) fg_wave_step(b, in, b->wave_prev);
+    if (probe) {
+        const void *st;
+        b->idle_fixed = fg_rtl_state(b->rtl, &st) == b->idle_bytes && !memcmp(st, b->idle_state, b->idle_bytes);
+    }
     if (b->rtl && fg_rtl_error(b->rtl)) {
         b->failed = true;
         snprintf(b->error, sizeof b->error, "%s: %s", b->cls->name, fg_rtl_error(b->rtl));

@@ -107,6 +107,12 @@ typedef struct fg_block {
     char error[256];
     void *wave;          /* this instance's part of the run's FST (fg_wave.c), or NULL */
     void *wave_prev;     /* with it: the outputs before the last edge */
+    /* fg_block_idle_skip: the last inputs, the state before the last edge,
+     * and whether that edge left the state as it was (a fixed point) */
+    void *idle_in, *idle_state;
+    size_t idle_bytes;
+    bool idle_have, idle_fixed;
+    uint64_t idle_skipped;
 } fg_block;
 
 /* Creates and resets a block.  Returns NULL and writes a message to err on
@@ -126,6 +132,14 @@ int fg_block_step(fg_block *b, const void *in);
  * is (sim/simt/simt_edge_core.c skips idle cores this way).  Cycle numbers
  * (lockstep and assertion reports, waveform time) stay those of the caller. */
 void fg_block_skip(fg_block *b);
+/* Lets fg_block_step skip the edges that cannot change anything (--impl rtl
+ * only): once an edge with the same inputs as the edge before left the
+ * model's state byte for byte as it was, every further edge with those
+ * inputs would too, so they are counted (fg_block_skip) until the inputs
+ * change.  Exact, for a block whose idle cycles are many and whose inputs
+ * repeat (the EDGE front end); a trace or lockstep record gets every edge.
+ * $FG_IDLE_SKIP=0 turns it off.  Returns 0, or -1 out of memory. */
+int fg_block_idle_skip(fg_block *b);
 /* FST waveform of the RTL side from cycle start to end (end 0 = no end). */
 int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end);
 

@@ -138,6 +138,12 @@ extern "C" void fg_rtl_trace_sample(fg_rtl *r) {
     if (r->tfp && !r->in_reset) dump(r, r->cycle * TRACE_PS_PER_CYCLE);
 }
 
+extern "C" size_t fg_rtl_state(const fg_rtl *r, const void **bytes) {
+    if (r->tfp || r->rec || r->in_reset) return 0;
+    *bytes = r->state();
+    return r->state_bytes();
+}
+
 extern "C" void fg_rtl_trace_close(fg_rtl *r) {
     if (!r->tfp) return;
     r->tfp->close();

@@ -30,6 +30,9 @@ int fg_rtl_trace(fg_rtl *r, const char *path, uint64_t start, uint64_t end);
 void fg_rtl_trace_sync(fg_rtl *r, uint64_t cycle, int on);
 /* Dumps the present state (at the synced cycle's start). */
 void fg_rtl_trace_sample(fg_rtl *r);
+/* The model's state as bytes (fg_block's idle skip), or 0 bytes while it is
+ * traced or recorded (every edge must then be given). */
+size_t fg_rtl_state(const fg_rtl *r, const void **bytes);
 /* Writes out and closes the trace; the model runs on untraced. */
 void fg_rtl_trace_close(fg_rtl *r);
 /* Non-NULL once an immediate assertion in the RTL has failed. */

@@ -69,6 +69,11 @@ struct fg_rtl {
     virtual int get_rst_n() const = 0; // -1: the block has no reset port
     virtual void eval() = 0;
     virtual void attach_trace(VerilatedFstC *t) = 0;
+    // The model's whole state: Verilator flattens every block into its root
+    // object (no module classes: build/vl/<model>/ has only the root's), so
+    // equal bytes after an edge mean the same state (fg_block's idle skip).
+    virtual const void *state() const = 0;
+    virtual size_t state_bytes() const = 0;
 
     template <typename T>
     static FgBind bind(T *member, size_t offset, uint64_t mask, const char *name, unsigned width) {
@@ -129,6 +134,8 @@ template <class M> struct FgRtlModel : fg_rtl {
     }
     void eval() override { top->eval(); }
     void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
+    const void *state() const override { return top->rootp; }
+    size_t state_bytes() const override { return sizeof *top->rootp; }
 };
 
 // Drives every input port 0 (with a randomized initial state they start

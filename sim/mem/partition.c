@@ -107,6 +107,10 @@ int part_init(mem_system *m, unsigned p, char *err, size_t errlen) {
         }
     }
     fg_wave_place(pt->fe, "mem.part%u", p); /* the machine's cycle 0 */
+    if (fg_block_idle_skip(pt->fe)) {
+        snprintf(err, errlen, "partition %u: out of memory", p);
+        return -1;
+    }
     unsigned tags = 1u << pt->fp.tag_w;
     if (tags > 4096) tags = 4096;
     pt->tag_rec = calloc(tags, sizeof *pt->tag_rec);

@@ -73,6 +73,10 @@ simt_edge_core *simt_edge_new(simt_core *c, const gpu_config *k, const simt_edge
     e->trace = getenv("FG_PREEMPT_TRACE") != NULL;
     fg_wave_place(e->pewt, "gpu.core%u", c->id);
     fg_wave_place(e->pre, "gpu.core%u", c->id);
+    if (fg_block_idle_skip(e->pewt) || fg_block_idle_skip(e->pre)) {
+        snprintf(err, errlen, "core %u: out of memory", c->id);
+        goto fail;
+    }
     /* $FG_WAVE_DIR: FST of core 0's two blocks (RTL side), cycle window
      * $FG_WAVE_START..$FG_WAVE_END; tb/waves/edge_{pewt,preempt}.gtkw read them
      * after `make wave` points copies at these files */

@@ -102,6 +102,11 @@ edge_fe *edge_fe_new(const edge_fe_params *p, const edge_fe_callbacks *cb, char 
     if (!f->ekt) goto fail;
     fg_wave_place(f->db, "frontend");
     fg_wave_place(f->ekt, "frontend");
+    /* idle most cycles, the same inputs while idle: skip the edges that change nothing */
+    if (fg_block_idle_skip(f->db) || fg_block_idle_skip(f->ekt)) {
+        snprintf(err, errlen, "edge_fe: out of memory");
+        goto fail;
+    }
     f->pend = calloc(p->ekt.entries, sizeof *f->pend);
     if (!f->pend) goto fail;
     for (unsigned i = 0; i < p->ekt.entries; i++) sys_queue_init(&f->pend[i], sizeof(fe_ring));
