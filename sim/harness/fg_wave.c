@@ -385,7 +385,7 @@ static struct {
     source *cur;
     unsigned cur_i;
     uint64_t t0, t1; /* window in FST time */
-    bool oom;
+    bool oom, unread;
 } M;
 
 static size_t keep(const unsigned char *v, size_t n) {
@@ -688,6 +688,7 @@ int fg_wave_finish(void) {
         src[s].r = fstReaderOpen(src[s].path);
         if (!src[s].r) {
             fprintf(stderr, "fg_wave: cannot read %s (left in place)\n", src[s].path);
+            M.unread = true;
             rc = -1;
             continue;
         }
@@ -735,14 +736,19 @@ int fg_wave_finish(void) {
     fprintf(stderr, "fg_wave: wrote %s: %u traces, cycles %" PRIu64 "-%" PRIu64, W.path, ns, M.t0 / PS, last / PS);
     if (W.at_found) fprintf(stderr, ", %s #%" PRIu64 " at cycle %" PRIu64, MARKS[W.at].what, W.at_n, W.at_cycle);
     fprintf(stderr, "\n");
-    if (write_spec(spec, src, ns, focus[0] ? focus : NULL) || run_gtkw(spec, save)) rc = -1;
+    /* (rc -1 so far: the event did not happen, or a trace could not be read or merged) */
+    const bool merged = !M.oom && !M.unread;
+    const bool saved = !write_spec(spec, src, ns, focus[0] ? focus : NULL) && !run_gtkw(spec, save);
+    if (!saved) rc = -1;
     else fprintf(stderr, "fg_wave: open with: gtkwave -a %s\n", save);
     for (unsigned s = 0; s < ns; s++) {
         if (src[s].r) fstReaderClose(src[s].r);
         free(src[s].map);
     }
-    if (!rc) remove(spec);
-    if (!rc) remove_parts(src, ns);
+    if (merged && saved) { /* the per-instance files are done with */
+        remove(spec);
+        remove_parts(src, ns);
+    }
     for (size_t h = 1; h < M.nvar; h++) free(M.var[h].name);
     free(M.var);
     free(M.ch);
