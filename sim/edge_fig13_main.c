@@ -27,9 +27,9 @@
 #include "work/mt_stats.h"
 
 #define MAXE 4
-#define MAXB 4
+#define MAXB 9 /* EDGE V's nine background kernels (docs/BG_KERNELS.md) */
 static const char *const EVS[MAXE] = {"ipv4", "ipv6", "memc", "ipsec"};
-static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs"};
+static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud", "conv2"};
 static const char *const MODES[3] = {"D", "R", "P"};
 static const char *const RATES[2] = {"low", "high"};
 
