@@ -515,7 +515,8 @@ def plot_fig13(d, plt):
             ax.axhline(1, color="black", lw=0.6, ls=":")
             if row == 0 and col == 0:
                 legend = [a.get_legend_handles_labels() for a in (ax, ax2)]
-            ax.set_xticks(range(len(groups)), [g.upper() for g in groups], fontsize=8)
+            ax.set_xticks(range(len(groups)), [g.upper() for g in groups], fontsize=8,
+                          rotation=90 if len(groups) > 5 else 0)  # nine backgrounds: upright names overlap
             ax2.set_ylim(0, max(2.5, ax2.get_ylim()[1]))
             tag = "abcdefghij"[row * (len(evs) + 1) + col]
             ax.set_title(f"({tag}) {EVN.get(e, 'Average')}, {r} rate", fontsize=9)
