@@ -41,6 +41,9 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     c->local = calloc((size_t)(c->nwarps + k->pre.pewt_entries) * SIMT_LANES, k->stack_bytes);
     c->order = calloc(c->nwarps, sizeof *c->order);
     c->order_pos = malloc(c->nwarps * sizeof *c->order_pos);
+    c->sched_of = malloc(c->nwarps ? c->nwarps : 1);
+    c->ld_warps = calloc((c->nwarps + 63) / 64, sizeof *c->ld_warps);
+    for (unsigned i = 0; c->sched_of && i < c->nwarps; i++) c->sched_of[i] = (uint8_t)(i % k->schedulers_per_core);
     c->active_limit = c->pause_lim = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
     if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos) return -1;
@@ -60,6 +63,7 @@ void simt_core_free(simt_core *c) {
     simt_lsu_free(c);
     for (unsigned i = 0; c->w && i < c->nwarps; i++) free(c->w[i].x.prov);
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->order_pos);
+    free(c->sched_of); free(c->ld_warps);
     free(c->park); free(c->sev);
 }
 
@@ -459,15 +463,25 @@ static bool amo_barrier_wait(const simt_warp *w, const rv_inst *in) {
     return w->n_amo && (in->flags & RVF_CSR) && in->csr == FG_CSR_BARRIER;
 }
 
+/* The decoded instruction at pc, or NULL after the core faulted (the decode
+ * cache's miss path, out of the schedulers' scan: no error buffer there). */
+static __attribute__((noinline)) const rv_inst *decode_miss(simt_core *c, uint32_t pc) {
+    char err[128];
+    const rv_inst *in = simt_decode(c->dc, pc, err, sizeof err);
+    if (!in) simt_core_fault(c, "%s", err);
+    return in;
+}
+
+static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
+    const simt_dcache_ent *e = &c->dc->e[(pc >> 2) & c->dc->mask];
+    return e->tag == pc + 1 ? &e->in : decode_miss(c, pc);
+}
+
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
     const uint64_t now = c->now;
     if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) return false;
-    char err[128];
-    const rv_inst *in = simt_decode(c->dc, w->x.pc, err, sizeof err);
-    if (!in) { /* fault */
-        simt_core_fault(c, "%s", err);
-        return false;
-    }
+    const rv_inst *in = decode(c, w->x.pc);
+    if (!in) return false; /* fault */
     uint64_t regs = in->src_mask | in->dst_mask;
     while (regs) {
         unsigned r = (unsigned)__builtin_ctzll(regs);
@@ -583,9 +597,14 @@ void simt_warp_check_done(simt_core *c, simt_warp *w) {
 static void writeback(simt_core *c) {
     const uint64_t now = c->now;
     uint64_t next = UINT64_MAX;
-    for (unsigned i = 0; i < c->nwarps; i++) {
+    for (unsigned wd = 0; wd < (c->nwarps + 63) / 64; wd++)
+      for (uint64_t wm = c->ld_warps[wd]; wm; wm &= wm - 1) {
+        const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(wm);
         simt_warp *w = &c->w[i];
-        if (!w->n_ld) continue;
+        if (!w->n_ld) { /* its loads were answered or dropped */
+            c->ld_warps[wd] &= ~(1ull << (i % 64));
+            continue;
+        }
         for (uint32_t lm = w->ld_mask; lm; lm &= lm - 1) {
             const unsigned j = (unsigned)__builtin_ctz(lm);
             simt_load *ld = &w->ld[j];
@@ -632,7 +651,7 @@ static unsigned evb_class(const simt_core *c, const simt_warp *w) {
     }
     if (wait) return mem ? GPU_EVB_MEMORY : GPU_EVB_DEPEND;
     if ((in->op == OP_FENCE && w->n_st) || amo_barrier_wait(w, in)) return GPU_EVB_MEMORY;
-    const unsigned s = w->slot % c->k->schedulers_per_core;
+    const unsigned s = c->sched_of[w->slot];
     return c->issue_stall >> s & 1 ? GPU_EVB_UNIT : GPU_EVB_SCHED;
 }
 
@@ -692,7 +711,7 @@ static void core_cycle(simt_core *c) {
              * first ready warp of the highest ready priority */
             for (unsigned j = 1; j <= c->nwarps; j++) {
                 unsigned slot = (unsigned)(li + (int)j) % c->nwarps;
-                if (slot % k->schedulers_per_core != s || c->order_pos[slot] >= lim) continue;
+                if (c->sched_of[slot] != s || c->order_pos[slot] >= lim) continue;
                 simt_warp *w = &c->w[slot];
                 const rv_inst *in;
                 int unit;
@@ -704,7 +723,7 @@ static void core_cycle(simt_core *c) {
         } else
             for (unsigned i = 0; i < lim; i++) {
                 unsigned slot = c->order[i];
-                if (slot % k->schedulers_per_core != s) continue;
+                if (c->sched_of[slot] != s) continue;
                 simt_warp *w = &c->w[slot];
                 const rv_inst *in;
                 int unit;

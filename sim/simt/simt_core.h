@@ -254,6 +254,9 @@ typedef struct {
     /* GTO order: live warp slots sorted by (priority desc, age asc) */
     uint16_t *order;
     uint16_t *order_pos;      /* slot -> its index in order (UINT16_MAX: not in it) */
+    uint8_t *sched_of;        /* slot -> its scheduler (slot % schedulers_per_core, no division in the scan) */
+    uint64_t *ld_warps;       /* bit per slot: the warp may have loads in flight (a superset: writeback
+                                 visits these warps only, not all 64 warp structs of 14 KB) */
     unsigned n_order;
     int last_issued[SIMT_MAX_UNITS];
     unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */

@@ -409,6 +409,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         ld->global = nl > 0;
         ld->fe_lanes = fe_lanes;
         w->n_ld++;
+        c->ld_warps[w->slot / 64] |= 1ull << (w->slot % 64);
         u->ld = (uint8_t)i;
         u->uid = ld->uid;
     }
