@@ -74,7 +74,10 @@ static struct {
     const uint64_t *clock; /* the system's cycle counter, or NULL: each block's own */
 } W = {.at = -1, .span = 1000};
 
-void fg_wave_clock(const uint64_t *cycle) { W.clock = cycle; }
+/* (nothing to do without a wave: a program's sweep may create GPUs on several threads) */
+void fg_wave_clock(const uint64_t *cycle) {
+    if (W.on) W.clock = cycle;
+}
 
 bool fg_wave_on(void) { return W.on && !W.finished; }
 
