@@ -46,7 +46,8 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     for (unsigned i = 0; c->sched_of && i < c->nwarps; i++) c->sched_of[i] = (uint8_t)(i % k->schedulers_per_core);
     c->active_limit = c->pause_lim = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
-    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos) return -1;
+    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos || !c->sched_of || !c->ld_warps)
+        return -1;
     for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
     if (k->pre.warp_events) {
         c->park = calloc(c->nwarps, sizeof *c->park);
