@@ -761,40 +761,6 @@ static void rc_hook(void *user, const gpu_shared_access *x) {
     else e->r = a;
 }
 
-/* Which static shared array (an FG_SHARED object in the kernel's symbol
- * table, linked at FG_SHARED_BASE) holds byte off of a block's shared
- * memory: "name+byte"; past __shared_end it is the dynamic shared memory. */
-static void shared_array_name(const char *path, uint32_t off, char *buf, size_t len) {
-    const uint64_t a = (uint64_t)FG_SHARED_BASE + off;
-    uint64_t end = 0;
-    snprintf(buf, len, "?");
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return;
-    elf_version(EV_CURRENT);
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    Elf_Scn *scn = NULL;
-    bool found = false;
-    while (e && !found && (scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        Elf_Data *d;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL))) continue;
-        for (size_t i = 0; !found && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-            GElf_Sym y;
-            const char *nm;
-            if (!gelf_getsym(d, (int)i, &y) || !(nm = elf_strptr(e, sh.sh_link, y.st_name))) continue;
-            if (!strcmp(nm, "__shared_end")) end = y.st_value;
-            if (GELF_ST_TYPE(y.st_info) == STT_OBJECT && a >= y.st_value && a < y.st_value + y.st_size) {
-                snprintf(buf, len, "%s+%llu", nm, (unsigned long long)(a - y.st_value));
-                found = true;
-            }
-        }
-    }
-    if (!found && end && a >= end)
-        snprintf(buf, len, "dynamic shared memory+%llu", (unsigned long long)(a - end));
-    if (e) elf_end(e);
-    close(fd);
-}
-
 /* The kernel's static shared arrays (FG_SHARED objects, linked from
  * FG_SHARED_BASE up to __shared_end) and whether the run touched each: every
  * one of a file is allocated for each of its entries (docs/SIMT.md), so an
@@ -807,6 +773,7 @@ typedef struct {
 typedef struct {
     sh_arr a[64];
     unsigned n;
+    uint64_t end;  /* __shared_end: dynamic shared memory from here (0: unknown) */
     racecheck *rc; /* also --racecheck's hook, or NULL */
 } sh_use;
 
@@ -838,6 +805,7 @@ static void shared_arrays(const char *path, sh_use *u) {
     for (unsigned i = 0; i < u->n; i++)
         if (end && FG_SHARED_BASE + (uint64_t)u->a[i].off < end) u->a[k++] = u->a[i];
     u->n = k;
+    u->end = end;
     if (e) elf_end(e);
     close(fd);
 }
@@ -848,6 +816,21 @@ static void use_hook(void *user, const gpu_shared_access *x) {
         for (unsigned i = 0; i < u->n; i++)
             if (x->off < u->a[i].off + u->a[i].size && x->off + x->size > u->a[i].off) u->a[i].used = true;
     if (u->rc) rc_hook(u->rc, x);
+}
+
+/* Which static shared array holds byte off of a block's shared memory:
+ * "name+byte"; past __shared_end it is the dynamic shared memory. */
+static void shared_array_name(const sh_use *u, uint32_t off, char *buf, size_t len) {
+    for (unsigned i = 0; i < u->n; i++)
+        if (off >= u->a[i].off && off < u->a[i].off + u->a[i].size) {
+            snprintf(buf, len, "%s+%u", u->a[i].name, off - u->a[i].off);
+            return;
+        }
+    if (u->end && FG_SHARED_BASE + (uint64_t)off >= u->end)
+        snprintf(buf, len, "dynamic shared memory+%llu",
+                 (unsigned long long)(FG_SHARED_BASE + (uint64_t)off - u->end));
+    else
+        snprintf(buf, len, "?");
 }
 
 /* After a run that used some of its static shared arrays: the others, by name. */
@@ -868,7 +851,8 @@ static void shared_unused_warning(const sh_use *u, const char *entry) {
                 "memory (--shmem)\n", entry, unused, u->n, list, bytes);
 }
 
-static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, const char *entry, uint64_t entry_gpu) {
+static int rc_report(const gpu_t *g, const racecheck *rc, const sh_use *sh, const char *kpath, const char *entry,
+                     uint64_t entry_gpu) {
     if (!rc->n) {
         printf("racecheck: no shared-memory race, no global-memory race within a block\n");
         return 0;
@@ -891,7 +875,7 @@ static int rc_report(const gpu_t *g, const racecheck *rc, const char *kpath, con
             snprintf(where, sizeof where, "global-memory race at element %lld of %s, in block (%u,%u,%u)",
                      elem_index(gr, r->off), arr, r->ctaid[0], r->ctaid[1], r->ctaid[2]);
         } else {
-            shared_array_name(kpath, r->off, arr, sizeof arr);
+            shared_array_name(sh, r->off, arr, sizeof arr);
             snprintf(where, sizeof where, "shared-memory race at %s (byte offset %u of block (%u,%u,%u)'s shared memory)",
                      arr, r->off, r->ctaid[0], r->ctaid[1], r->ctaid[2]);
         }
@@ -1319,7 +1303,7 @@ int main(int argc, char **argv) {
     }
     if (!gpu_error(g)) shared_unused_warning(&shu, entry);
     if (o.racecheck) {
-        if (rc_report(g, &rck, kpath, entry, k.entry)) rc = 1;
+        if (rc_report(g, &rck, &shu, kpath, entry, k.entry)) rc = 1;
         for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);
         free(rck.sh);
         for (int i = 0; i < map.n; i++) free(rck.gsh[i]);

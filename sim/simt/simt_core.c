@@ -84,8 +84,9 @@ void simt_core_fault(simt_core *c, const char *fmt, ...) {
 }
 
 const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
+    const rv_inst *hit = simt_decode_hit(d, pc);
+    if (hit) return hit;
     simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
-    if (e->tag == pc + 1) return &e->in;
     if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > d->mem_size) {
         snprintf(err, errlen, "instruction fetch from bad address 0x%08x", pc);
         return NULL;
@@ -474,8 +475,8 @@ static __attribute__((noinline)) const rv_inst *decode_miss(simt_core *c, uint32
 }
 
 static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
-    const simt_dcache_ent *e = &c->dc->e[(pc >> 2) & c->dc->mask];
-    return e->tag == pc + 1 ? &e->in : decode_miss(c, pc);
+    const rv_inst *in = simt_decode_hit(c->dc, pc);
+    return in ? in : decode_miss(c, pc);
 }
 
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {

@@ -202,6 +202,12 @@ typedef struct {
     uint64_t mem_size;
 } simt_dcache;
 
+/* The cached decode of pc, or NULL when it is not cached (simt_decode). */
+static inline const rv_inst *simt_decode_hit(const simt_dcache *d, uint32_t pc) {
+    const simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
+    return e->tag == pc + 1 ? &e->in : NULL;
+}
+
 /* Up to the GPU: a block of grid finished; the first instruction of grid
  * issued (the GPU sets grid->first_done); a fault stopped the core. */
 typedef struct {
@@ -340,6 +346,8 @@ bool simt_core_mem_busy(const simt_core *c);
 bool simt_core_try_block(simt_core *c, const simt_grid *k, uint32_t bi);
 /* Stops the model: formats the message, marks the core failed, calls cb.fault. */
 void simt_core_fault(simt_core *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The decoded instruction at pc (cached), or NULL with err on a bad fetch or
+ * an illegal instruction. */
 const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen);
 
 /* ---- resources of one warp context (EDGE IV-D), for the extension ---- */
