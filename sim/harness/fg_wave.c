@@ -48,7 +48,6 @@ enum { N_MARKS = sizeof MARKS / sizeof *MARKS };
 typedef struct {
     fg_block *b; /* NULL once detached */
     const fg_block_class *cls;
-    fg_impl impl;
     unsigned seq;
     char place[128];
     uint64_t offset;                     /* block cycles before the system's cycle 0 (no clock) */
@@ -212,7 +211,6 @@ void fg_wave_attach(fg_block *b) {
     }
     w->b = b;
     w->cls = b->cls;
-    w->impl = b->impl;
     w->seq = W.n;
     snprintf(w->place, sizeof w->place, "unplaced.%s%u", b->cls->name, w->seq);
     W.v[W.n++] = w;
