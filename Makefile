@@ -129,6 +129,9 @@ MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
 # diverges from its twin in lockstep.  XINIT_OFF: blocks whose models start
 # all-zero unless FG_XINIT=all, each with the reason (docs/ARCHITECTURE.md, "Tests, lint, waveforms").
 VL_XFLAGS := --x-assign unique --x-initial unique
+# make mutate adds -Wno-fatal in its scratch tree: a mutant that leaves a signal
+# unused is still a model to test (make lint keeps the warnings fatal here)
+VL_WFLAGS := -Wall
 XINIT_OFF := fg_sram
 EXTRA_TEST_CMDS += scripts/check_xinit.sh
 # rebuilt when the Verilator flags change, so every model is verilated again
@@ -140,7 +143,7 @@ $(VLBUILD)/vl/vlflags.txt: FORCE | $(BUILD)/.deps
 define MODEL_RULES
 $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUILD)/.deps
 	@rm -rf $(VLBUILD)/vl/$(2) && mkdir -p $(VLBUILD)/vl/$(2)
-	$(VERILATOR) --cc -Wall --assert --trace-fst $(VL_XFLAGS) -O3 $(VLCOV) \
+	$(VERILATOR) --cc $(VL_WFLAGS) --assert --trace-fst $(VL_XFLAGS) -O3 $(VLCOV) \
 	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(VLBUILD)/vl/$(2) \
 	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
 	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \

@@ -48,12 +48,5 @@ replay: $(BUILD)/.deps
 	  $(foreach m,$(REPLAY_MODELS),"model|$(m)|$($(call replay_block_of,$(m))_TOP)|$($(m)_GPARAMS)|$($(call replay_block_of,$(m))_SRCS)|$(REPLAY_XOK_$(m))|$(REPLAY_DEFPARAM_$(m))")
 EXTRA_TEST_CMDS += scripts/check_replay.sh
 
-# make mutants: the boundary mutants and the stale-function form of the F/E
-# check, each applied to a scratch copy of the RTL, must fail the default
-# tests (scripts/mutants.sh; MUT_SEEDS=N: at N fresh seeds each).  Not in
-# make test: every mutant rebuilds its block's verilated model.
-.PHONY: mutants
-mutants: $(BUILD)/.deps
-	@scripts/mutants.sh
 # make coverage: the recording runs repeat the block tests it already counts
 COV_SKIP += scripts/check_replay.sh

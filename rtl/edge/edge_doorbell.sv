@@ -234,5 +234,29 @@ module edge_doorbell #(
       `FG_ASSERT(db_no_pt_overflow, !pt_push || 32'(pt_cnt) < PT_DEPTH)
     end
   end
+
+  // The decode's rules (EDGE III-C), restated on the write's offset in the
+  // aperture and the stride it was accepted with, not on the stage's masks:
+  // a ring is at or above the base and stride-aligned; cnt_rings_o counts
+  // exactly the rings (saturating).
+  localparam int FW = ADDR_W + 1;  // a shift by >= FW leaves no bit, as past the address it must
+  wire [FW-1:0] f_off = {1'b0, s_off_q};
+  logic [31:0]  f_rings_q;
+  logic         f_rp_q, f_live_q;
+  always_ff @(posedge clk_i) begin
+    f_rings_q <= cnt_rings_q;
+    f_rp_q    <= ring_push;
+    f_live_q  <= rst_ni;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      `FG_ASSERT(db_ring_not_below_base, !ring_push || !s_below_q)
+      `FG_ASSERT(db_ring_aligned, !ring_push || (f_off & ((FW'(1) << s_stride_q) - FW'(1))) == '0)
+      `FG_ASSERT(db_ring_id_is_offset, !ring_push || FW'(id) == (f_off >> s_stride_q))
+    end
+    if (rst_ni && f_live_q) begin
+      `FG_ASSERT(db_rings_counted, cnt_rings_q == ((f_rp_q && f_rings_q != '1) ? f_rings_q + 32'd1 : f_rings_q))
+    end
+  end
 `endif
 endmodule
