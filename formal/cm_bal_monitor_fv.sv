@@ -150,4 +150,22 @@ module cm_bal_monitor_fv #(
                                          (interval_o && decision_o == 2'd2) ? f_up(f_lim_q) : f_lim_q));
     end
   end
+  // The decision itself (CM 4.1): "If either of these metrics is high, the
+  // memory subsystem is assumed to be congested ... we reduce the level of
+  // concurrency ... If both metrics are low, we increase TLP ... Otherwise,
+  // we keep the active warp limit unchanged", with the thresholds of CM
+  // Sec. 5 ("We use 1 and 0.25 for tH and tL"), in stalled partitions per
+  // cycle, so over an interval: high is at or above tH x INTERVAL stall
+  // bits, low below tL x INTERVAL (docs/CM_BAL.md).  Written from the
+  // interval's sums counted here and the paper's constants, not from the
+  // RTL's distance registers or its TH_CNT / TL_CNT.
+  localparam int F_TH = INTERVAL, F_TL = INTERVAL / 4;
+  wire [1:0] f_dec = (32'(f_mc_last_q) >= F_TH || 32'(f_net_last_q) >= F_TH) ? 2'd1 :  // DOWN
+                     (32'(f_mc_last_q) < F_TL && 32'(f_net_last_q) < F_TL)   ? 2'd2 :  // UP
+                                                                               2'd0;   // HOLD
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !f_init_q) begin
+      decision_from_thresholds: assert (!interval_o || decision_o == f_dec);
+    end
+  end
 endmodule
