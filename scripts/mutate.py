@@ -309,6 +309,24 @@ def main():
             bad += 1
             if v == "FAIL":
                 sys.stdout.write("".join("       " + ln + "\n" for ln in rec["diff"].splitlines()))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           stdout=subprocess.PIPE, text=True).stdout.strip()
+    commit += "+changes" if dirty else ""
+    for r in recs:
+        r["commit"] = commit
+        r["command"] = "scripts/mutate.py " + " ".join(sys.argv[1:])
+    # a partial run (--only / --blocks) updates its mutants in the file, keeping
+    # the others (each record names the commit it was run at) that still exist
+    if (only or a.blocks.strip()) and os.path.exists(a.out):
+        try:
+            old = json.load(open(a.out)).get("mutants", [])
+        except ValueError:
+            old = []
+        listed = {m["name"] for b in parse_lists().values() for m in b["mutants"]}
+        ran = {r["name"] for r in recs}
+        recs = [r for r in old if r.get("name") in listed and r["name"] not in ran] + recs
     per = {}
     for r in recs:
         s = per.setdefault(r["block"], {"mutants": 0, "caught_by_proof": 0, "caught_by_tests": 0,
@@ -321,13 +339,8 @@ def main():
         s["caught_as_needed"] += verdict(r)[0] == "ok  "
     for s in per.values():
         s["score"] = round(s["caught_as_needed"] / s["mutants"], 3)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           stdout=subprocess.PIPE, text=True).stdout.strip()
-    doc = {"commit": commit + ("+changes" if dirty else ""),
+    doc = {"commits": sorted({r["commit"] for r in recs}),
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-           "command": "scripts/mutate.py " + " ".join(sys.argv[1:]),
            "test_seeds": seeds, "blocks": per, "mutants": recs}
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w") as f:
@@ -337,7 +350,8 @@ def main():
         print(f"mutate: {b:16s} {s['caught_as_needed']:2d} of {s['mutants']:2d} caught as needed "
               f"(proof {s['caught_by_proof']}, tests {s['caught_by_tests']}, both {s['caught_by_both']}, "
               f"nothing {s['caught_by_nothing']})")
-    print(f"mutate: {len(recs) - bad} of {len(recs)} mutants caught as needed; {os.path.relpath(a.out, ROOT)}")
+    print(f"mutate: {len(todo) - bad} of {len(todo)} mutants run caught as needed; "
+          f"{sum(s['caught_as_needed'] for s in per.values())} of {len(recs)} in {os.path.relpath(a.out, ROOT)}")
     return 1 if bad else 0
 
 
