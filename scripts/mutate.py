@@ -225,6 +225,26 @@ def describe(rec):
     return "; ".join(parts)
 
 
+def print_table(path):
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit(f"mutate: cannot read {path}: {e}")
+    print(f"Mutants run at {', '.join(doc.get('commits', []))} (test seeds {doc.get('test_seeds')}):\n")
+    print("| block | mutants | caught by the proof | by the tests | by both | by nothing | caught as needed |")
+    print("|---|---|---|---|---|---|---|")
+    for b, s in sorted(doc["blocks"].items()):
+        print(f"| `{b}` | {s['mutants']} | {s['caught_by_proof']} | {s['caught_by_tests']} | {s['caught_by_both']} "
+              f"| {s['caught_by_nothing']} | {s['caught_as_needed']} of {s['mutants']} |")
+    print("\n| mutant | what it breaks | verdict | caught by |")
+    print("|---|---|---|---|")
+    for r in sorted(doc["mutants"], key=lambda r: (r["block"], r["name"])):
+        v, why = verdict(r)
+        print(f"| `{r['name']}` | {r['why']} | {v.strip()}{' (' + why + ')' if why else ''} | "
+              f"{describe(r).replace('|', '/')} |")
+    return 0
+
+
 def scratch_tree(mdir):
     tree = os.path.join(mdir, "tree")
     os.makedirs(tree, exist_ok=True)
@@ -270,14 +290,21 @@ def main():
     ap.add_argument("--proof-timeout", type=int, default=600, help="seconds per proof run (default 600)")
     ap.add_argument("--test-timeout", type=int, default=300, help="seconds per test run (default 300)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--table", action="store_true",
+                    help="print the results file (--out) as the Markdown tables of docs/MUTATION.md and exit")
     a = ap.parse_args()
+    if a.table:
+        return print_table(a.out)
     try:
         seeds = [int(s) for s in re.split(r"[ ,]+", a.seeds.strip()) if s]
     except ValueError:
         sys.exit(f"mutate: --seeds wants whole numbers, got '{a.seeds}'")
     if not seeds:
         sys.exit("mutate: --seeds is empty")
-    blocks = parse_lists(set(re.split(r"[ ,]+", a.blocks.strip())) - {""} or None)
+    want = set(re.split(r"[ ,]+", a.blocks.strip())) - {""}
+    blocks = parse_lists(want or None)
+    if want - set(blocks):
+        sys.exit(f"mutate: no mutant list tests/mutants/<block>.txt for: {' '.join(sorted(want - set(blocks)))}")
     only = set(re.split(r"[ ,]+", a.only.strip())) - {""}
     todo = [(b, m) for b in blocks for m in blocks[b]["mutants"] if not only or m["name"] in only]
     names = [m["name"] for _, m in todo]
