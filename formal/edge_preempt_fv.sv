@@ -205,6 +205,30 @@ module edge_preempt_fv #(
     f_vict_q      <= victim_o;
   end
 
+  // ------------------------------------------- the warps' registers
+  // EDGE IV-D: "we avoid changing the resource requirements of a victim warp
+  // during preemption and only allow event warps to preempt victim warps with
+  // the same or lower number of registers" (the contract's reading: the event
+  // warp needs at most the victim's registers per thread).  The registers each
+  // slot was allocated with (an allocation naming a busy slot is refused).
+  // A selection reads the request's registers at its first edge and FLUSHes
+  // at its sixth (the RTL's header); the core's PEWT head keeps its fields
+  // while it waits, but the inputs here are free, so the property is stated
+  // under a premise the harness counts (restricting nothing else): for the
+  // last F_STAB cycles the request has waited with the same registers and no
+  // slot was allocated (the core allocates only free slots; the inputs here
+  // may re-allocate a live warp's slot under a selection).
+  localparam int F_STAB = 6;
+  logic [NW*REGS_W-1:0] f_wregs_q;  // slot i's at [i*REGS_W +: REGS_W]
+  logic [2:0]        f_stab_q;
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < NW; i++)
+      if (!rst_ni) f_wregs_q[i*REGS_W +: REGS_W] <= '0;
+      else if (w_alloc_i[i] && !f_err_alloc) f_wregs_q[i*REGS_W +: REGS_W] <= w_alloc_regs_i;
+    if (!rst_ni || !req_valid_i || req_regs_i != f_rregs_q || w_alloc_i != '0) f_stab_q <= '0;
+    else if (f_stab_q != '1) f_stab_q <= f_stab_q + 3'd1;
+  end
+
   // ------------------------------------------- the flush under way
   // FLUSH's slot and options, its registers (req_regs_i at the FLUSH edge),
   // whether a SKIPBAR was sent, the save count N of the SAVE entered
@@ -316,6 +340,9 @@ module edge_preempt_fv #(
                             f_live_q[cmd_slot_o] && !f_wexit_q[cmd_slot_o] &&
                             !f_ev_q[cmd_slot_o] && !f_vm_q[cmd_slot_o] &&
                             cmd_arg_o == f_opt_q && state_o == S_FLUSH && victim_o == cmd_slot_o));
+      // the victim holds at least the registers of the request it was flushed for
+      flush_victim_has_regs: assert (!f_flush || 32'(f_stab_q) < F_STAB || 32'(cmd_slot_o) >= NW ||
+                                     f_wregs_q[32'(cmd_slot_o)*REGS_W +: REGS_W] >= f_rregs_q);
       skipbar_legal: assert (!f_skip ||
                              (f_st_q == S_FLUSH && cmd_slot_o == f_fl_slot_q && (f_fl_opt_q & O_BARSKIP) != '0 &&
                               f_bar_q[cmd_slot_o] && !f_skipped_q && cmd_arg_o == '0));

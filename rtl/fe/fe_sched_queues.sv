@@ -518,6 +518,11 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_check_of_held_bits, (chk_q & ~hb_valid_q) == '0)
       `FG_ASSERT(feq_nack_only_blocked, !nack || (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q))
       `FG_ASSERT(feq_serve_nack_distinct, !(disp && nack) || disp_q != nack_sel)
+      // F/E 6.3: "non-triggered requests have the highest priority, followed
+      // by triggered CPU requests, and then triggered GPU requests": a head
+      // leaves only when no head of a higher-priority queue can leave
+      `FG_ASSERT(feq_priority_nt_cpu_gpu, !disp || disp_q == fe_pkg::FE_Q_NT ||
+                 (!ok[0] && (disp_q == fe_pkg::FE_Q_CPU || !ok[1])))
       `FG_ASSERT(feq_idle_while_busy, !(busy && (disp || nack || (|(q_push & q_ready)))))
       `FG_ASSERT(feq_blocked_needs_bits, (blocked & ~need) == '0)
       `FG_ASSERT(feq_region_check, !req_valid_i || (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]))
