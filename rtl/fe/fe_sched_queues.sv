@@ -145,6 +145,13 @@ module fe_sched_queues #(
   function automatic logic [LN_W:0] rel_line(input logic [LN_W-1:0] line);
     rel_line = {1'b0, line} - (LN_W+1)'(BASE_LINE);
   endfunction
+  // the trigger rule of F/E 4.1 (wait-full: every masked word full; wait-empty:
+  // every one empty), written apart from fe_trigger_check for the assertions
+  function automatic logic trig_holds(input logic [1:0] trig, input logic [WORDS-1:0] mask,
+                                      input logic [WORDS-1:0] bits);
+    trig_holds = (trig == fe_pkg::FE_TRIG_FULL)  ? ((bits & mask) == mask) :
+                 (trig == fe_pkg::FE_TRIG_EMPTY) ? ((bits & mask) == '0) : 1'b1;
+  endfunction
   function automatic logic in_region(input logic [LN_W:0] rel);
     in_region = rel < (LN_W+1)'(REGION_LINES);
   endfunction
@@ -518,6 +525,12 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_check_of_held_bits, (chk_q & ~hb_valid_q) == '0)
       `FG_ASSERT(feq_nack_only_blocked, !nack || (blocked[nack_sel] && !hazard[nack_sel] && lim_on_q))
       `FG_ASSERT(feq_serve_nack_distinct, !(disp && nack) || disp_q != nack_sel)
+      // F/E 4.3: a head stalled on its trigger is "allowed to proceed" once the
+      // condition is satisfied by a request through another queue: a release
+      // is counted only for a blocked head whose trigger the snooped bits meet
+      `FG_ASSERT(feq_release_satisfies, (release_q & ~{trig_holds(h_trig[2], h_mask[2], snoop_bits),
+                                                      trig_holds(h_trig[1], h_mask[1], snoop_bits),
+                                                      trig_holds(h_trig[0], h_mask[0], snoop_bits)}) == '0)
       // F/E 6.3: "non-triggered requests have the highest priority, followed
       // by triggered CPU requests, and then triggered GPU requests": a head
       // leaves only when no head of a higher-priority queue can leave
