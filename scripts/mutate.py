@@ -322,6 +322,12 @@ def main():
             bad += not ok
             print(f"{b:16s} {m['name']:32s} {m['why'] if ok else 'DOES NOT APPLY to ' + m['file']}")
         return 1 if bad else 0
+    # the commit the scratch tree is copied from (taken now: the worktree may move on meanwhile)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           stdout=subprocess.PIPE, text=True).stdout.strip()
+    commit += "+changes" if dirty else ""
     tree = scratch_tree(os.path.abspath(a.dir))
     print(f"mutate: {len(todo)} mutants in {len(set(b for b, _ in todo))} blocks "
           f"(test seeds {','.join(map(str, seeds))}; scratch tree {os.path.relpath(tree, ROOT)})", flush=True)
@@ -336,11 +342,6 @@ def main():
             bad += 1
             if v == "FAIL":
                 sys.stdout.write("".join("       " + ln + "\n" for ln in rec["diff"].splitlines()))
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           stdout=subprocess.PIPE, text=True).stdout.strip()
-    commit += "+changes" if dirty else ""
     for r in recs:
         r["commit"] = commit
         r["command"] = "scripts/mutate.py " + " ".join(sys.argv[1:])
