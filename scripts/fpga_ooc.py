@@ -207,6 +207,7 @@ def measure(spec, seeds, env):
     out = os.path.join(env["BUILD"], "fpga", name)
     nextpnr, nice = env["NEXTPNR"], shlex.split(env["NICE"])
     t0 = time.time()
+    commit = git_commit()  # what is synthesized now (the worktree may move on during place and route)
     net, stat, canon = synthesize(name, top, params, srcs, env, out)
     st = open(stat).read()
     wff = wrapper_ffs(net, top)
@@ -243,7 +244,7 @@ def measure(spec, seeds, env):
         "wrapper_ff": wff,
         "critical_path": worst["critical_path"],
         "netlist_sha": netlist_sha(canon),
-        "commit": git_commit(),
+        "commit": commit,
         "seconds": round(time.time() - t0, 1),
     }
     return name, res
