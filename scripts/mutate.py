@@ -21,7 +21,6 @@ test (a build error is not a catch).  Exit 1 when a mutant is caught by nothing
 (its diff is printed), when a mutant that needs both sides misses one (a gap,
 printed with the side that missed it), or when a mutation does not apply."""
 import argparse
-import concurrent.futures as cf
 import datetime
 import difflib
 import json
@@ -125,7 +124,10 @@ def check_proof(tree, proof, tag, timeout):
     failed = res.get("failed") or pdr_names(os.path.join(fdir, proof),
                                             open(plog).read() if os.path.exists(plog) else out)
     failed = [f.replace("\\", "") for f in failed]  # Yosys's escaped names: \dut.\u_x.\prop
-    return {"caught": True, "by": failed or [res.get("status", "FAIL")]}
+    if not failed:  # e.g. the mutated RTL does not elaborate: not a catch
+        return {"caught": False, "note": f"the proof failed without a failed assertion ({res.get('status')}; "
+                                         f"{os.path.relpath(plog, ROOT)})"}
+    return {"caught": True, "by": failed}
 
 
 def check_test(tree, prog, tag, seeds, timeout):
