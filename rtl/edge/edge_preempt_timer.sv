@@ -16,10 +16,12 @@
 //                       saturated
 //   cycle E+3.. (edge_pkg::PRE_PH_CNT) due when cnt_q = 2 (two_q), else it counts down:
 //                       N >= 2 is due at E+3 + (N-2) = E+1+N
-// due_o is a phase decode of registers (zero_q, one_q, two_q), no compare
-// in front of it: it starts the controller's START / RESUME decision
-// (issue 11: N = 0 from the operands, a 31-input compare, was on the
-// 89.48 MHz path into the command port).
+// due_o is a register (due_q), the phase decode of zero_q / one_q / two_q
+// made one edge ahead from their next values: it starts the controller's
+// START / RESUME decision, whose fire signal fans out to every slot set
+// (FPGA_TIMING.md: the decode's two LUT levels in front of it were on the
+// path that missed 100 MHz at some seeds; before that, N = 0 from the
+// operands, a 31-input compare, was on the 89.48 MHz path).
 //   edge_pkg::PRE_PH_DUE              due until the next load (a RESUME waiting for the
 //                       command port)
 //
@@ -53,6 +55,7 @@ module edge_preempt_timer #(
   logic              zero_q;  // N = 0
   logic              one_q;   // N = 1
   logic              two_q;   // cnt_q = 2
+  logic              due_q;   // due_o
 
   // N = 0 and N = 1 from the operands: base + regs x per is 0 when base and
   // the product are; 1 when base is 1 and the product 0, or base 0 and
@@ -64,14 +67,16 @@ module edge_preempt_timer #(
   wire [SW-1:0] sum = SW'(base_q) + SW'(prod_q);
   wire [CYC_W-1:0] n_sat = (sum > SW'({CYC_W{1'b1}})) ? {CYC_W{1'b1}} : sum[CYC_W-1:0];
 
-  always_comb begin
-    case (ph_q)
-      edge_pkg::PRE_PH_MUL:  due_o = zero_q;
-      edge_pkg::PRE_PH_ADD:  due_o = one_q;
-      edge_pkg::PRE_PH_CNT:  due_o = two_q;
-      default: due_o = 1'b1;
+  // the phase decode (what due_q holds, asserted below)
+  function automatic logic due_of(input logic [1:0] ph, input logic z, input logic o, input logic t);
+    case (ph)
+      edge_pkg::PRE_PH_MUL:  due_of = z;
+      edge_pkg::PRE_PH_ADD:  due_of = o;
+      edge_pkg::PRE_PH_CNT:  due_of = t;
+      default: due_of = 1'b1;
     endcase
-  end
+  endfunction
+  assign due_o = due_q;
 
   // operands and product: no reset (read only in the phases a load starts)
   always_ff @(posedge clk_i) begin
@@ -96,12 +101,27 @@ module edge_preempt_timer #(
     end
   end
 
+  // due_q follows ph_q and the decodes: each branch is the decode of the
+  // phase entered with the value its register takes at the same edge
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) ph_q <= edge_pkg::PRE_PH_DUE;
-    else if (load_i) ph_q <= edge_pkg::PRE_PH_MUL;
-    else if (due_o) ph_q <= edge_pkg::PRE_PH_DUE;
-    else if (ph_q == edge_pkg::PRE_PH_MUL) ph_q <= edge_pkg::PRE_PH_ADD;
-    else if (ph_q == edge_pkg::PRE_PH_ADD) ph_q <= edge_pkg::PRE_PH_CNT;
+    if (!rst_ni) begin
+      ph_q  <= edge_pkg::PRE_PH_DUE;
+      due_q <= 1'b1;
+    end else if (load_i) begin
+      ph_q  <= edge_pkg::PRE_PH_MUL;
+      due_q <= zero;
+    end else if (due_q) begin
+      ph_q  <= edge_pkg::PRE_PH_DUE;
+      due_q <= 1'b1;
+    end else if (ph_q == edge_pkg::PRE_PH_MUL) begin
+      ph_q  <= edge_pkg::PRE_PH_ADD;
+      due_q <= one;
+    end else if (ph_q == edge_pkg::PRE_PH_ADD) begin
+      ph_q  <= edge_pkg::PRE_PH_CNT;
+      due_q <= {1'b0, n_sat} == (CYC_W + 1)'(2);
+    end else begin  // counting, not due: two_q follows cnt_q's step down
+      due_q <= {1'b0, cnt_q} == (CYC_W + 1)'(3);
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -109,6 +129,7 @@ module edge_preempt_timer #(
       `FG_ASSERT(pre_timer_count_above_two, ph_q != edge_pkg::PRE_PH_CNT || cnt_q >= CYC_W'(2) || CYC_W < 2)
       // the registered decodes are what they stand for
       `FG_ASSERT(pre_timer_two_is_count, ph_q != edge_pkg::PRE_PH_CNT || two_q == ({1'b0, cnt_q} == (CYC_W + 1)'(2)))
+      `FG_ASSERT(pre_timer_due_is_phase, due_q == due_of(ph_q, zero_q, one_q, two_q))
       `FG_ASSERT(pre_timer_zero_is_n, ph_q != edge_pkg::PRE_PH_MUL ||
                  zero_q == ((base_q == '0) && ((regs_q == '0) || (per_q == '0))))
     end

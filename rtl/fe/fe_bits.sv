@@ -42,6 +42,7 @@ module fe_bits #(
   input  logic [LN_W-1:0]  init_line_i,
   input  logic [CNT_W-1:0] init_lines_i,
   output logic             busy_o,
+  output logic             busy_d_o,     // busy_o at the next edge (out of reset)
   // action write
   input  logic             wr_i,
   input  logic [IW-1:0]    wr_idx_i,
@@ -84,6 +85,7 @@ module fe_bits #(
   logic [IW-1:0]   cur_idx, cur_idx_d;
   logic            cur_in, cur_in_d, in_inc, in_init, step, start;
   logic [LN_W-1:0] cur_d, cur_inc;
+  logic            busy_d;
   always_comb begin
     cur_inc  = cur_q + 1'b1;
     rel_inc  = {1'b0, cur_inc} - (LN_W+1)'(BASE_LINE);
@@ -92,6 +94,7 @@ module fe_bits #(
     in_init  = rel_init < (LN_W+1)'(LINES);
     step     = busy_q && !wr_i;
     start    = !busy_q && init_valid_i && init_lines_i != '0;
+    busy_d   = step ? left_q != CNT_W'(1) : (start || busy_q);
     cur_d     = cur_q;
     cur_idx_d = cur_idx_q;
     cur_in_d  = cur_in_q;
@@ -139,6 +142,7 @@ module fe_bits #(
 
   assign init_ready_o = !busy_q;
   assign busy_o       = busy_q;
+  assign busy_d_o     = busy_d;
   assign rvalid_o     = rvalid_q;
   assign rqid_o       = rqid_q;
   // the write of this cycle, from the write sources only (not through the
@@ -163,11 +167,10 @@ module fe_bits #(
       cur_q     <= cur_d;
       cur_idx_q <= cur_idx_d;
       cur_in_q  <= cur_in_d;
+      busy_q    <= busy_d;
       if (step) begin
         left_q <= left_q - 1'b1;
-        if (left_q == CNT_W'(1)) busy_q <= 1'b0;
       end else if (start) begin
-        busy_q <= 1'b1;
         full_q <= init_full_i;
         left_q <= init_lines_i;
       end

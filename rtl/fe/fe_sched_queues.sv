@@ -194,7 +194,14 @@ module fe_sched_queues #(
                      req_we_i, req_src_i};
 
   // ------------------------------------------------------------ queues
-  logic          busy;
+  logic          busy, busy_d;
+  // The F/E store's busy flag, as this side uses it: registered here from
+  // the store's next value (open_q = !busy; go_q[q] = !busy && !hazard[q]),
+  // so the leave decision and the intake start from flip-flops next to the
+  // queues, not from the store's register, which sits among its block RAMs
+  // (32 in the memory system's configuration) across the die (FPGA_TIMING.md).
+  logic          open_q;
+  logic [2:0]    go_q;
   logic [2:0]    q_push, q_pop, q_ready, q_valid;
   logic [EW-1:0] q_head [3];
   logic [7:0]    q_cnt  [3];
@@ -203,7 +210,7 @@ module fe_sched_queues #(
   logic [$clog2(QD_GPU+1)-1:0] cnt2;
 
   always_comb begin
-    for (int q = 0; q < 3; q++) q_push[q] = rst_ni && req_valid_i && !busy && (in_q == 2'(q));
+    for (int q = 0; q < 3; q++) q_push[q] = rst_ni && req_valid_i && open_q && (in_q == 2'(q));
   end
 
   // The non-triggered queue's entries carry one more flag, "leaves without
@@ -265,8 +272,8 @@ module fe_sched_queues #(
       .blocked_o(blk_raw[q]));
     // nothing leaves, waits or is looked up while the initialisation runs;
     // a head on the line an action is being written to (below) waits a cycle
-    assign ok[q]      = ok_raw[q] && !busy && !hazard[q];
-    assign blocked[q] = blk_raw[q] && !busy;
+    assign ok[q]      = ok_raw[q] && go_q[q];
+    assign blocked[q] = blk_raw[q] && open_q;
     fe_watchdog #(.W(WD_W)) u_wdog (
       .clk_i, .rst_ni, .blocked_i(blocked[q]), .pop_i(q_pop[q]), .limit_i(wdog_limit_i),
       .due_o(due[q]));
@@ -323,14 +330,21 @@ module fe_sched_queues #(
     same_disp[1] = (disp_q == 2'd0) ? same01 : same12;
     same_disp[2] = (disp_q == 2'd0) ? same02 : same12;
   end
+  logic [2:0] hazard_d;
+  always_comb begin
+    for (int q = 0; q < 3; q++) hazard_d[q] = act_wr && !q_pop[q] && need[q] && same_disp[q];
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wr_pend_q <= 1'b0;
       hazard_q  <= '0;
+      open_q    <= 1'b0;
+      go_q      <= '0;
     end else begin
       wr_pend_q <= act_wr;
-      for (int q = 0; q < 3; q++)
-        hazard_q[q] <= act_wr && !q_pop[q] && need[q] && same_disp[q];
+      hazard_q  <= hazard_d;
+      open_q    <= !busy_d;
+      go_q      <= busy_d ? 3'b000 : ~hazard_d;
     end
   end
   always_ff @(posedge clk_i) begin  // qualified by wr_pend_q
@@ -353,7 +367,7 @@ module fe_sched_queues #(
     for (int q = 0; q < 3; q++)
       lk_cand[q] = need[q] && !lkd_q[q];
     lk_sel = lk_cand[0] ? fe_pkg::FE_Q_NT : lk_cand[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
-    lk     = (|lk_cand) && !busy && !wr_pend_q;  // the port writes a pending action
+    lk     = (|lk_cand) && open_q && !wr_pend_q;  // the port writes a pending action
   end
 
   logic             init_ready;
@@ -362,7 +376,7 @@ module fe_sched_queues #(
             .CNT_W(INIT_W)) u_bits (
     .clk_i, .rst_ni,
     .init_valid_i, .init_ready_o(init_ready), .init_full_i,
-    .init_line_i(init_addr_i[ADDR_W-1:LB]), .init_lines_i, .busy_o(busy),
+    .init_line_i(init_addr_i[ADDR_W-1:LB]), .init_lines_i, .busy_o(busy), .busy_d_o(busy_d),
     .wr_i(wr_pend_q), .wr_idx_i(wr_idx_q), .wr_bits_i(wr_bits_q),
     .rd_i(lk), .rd_idx_i(h_idx[lk_sel]), .rd_qid_i(lk_sel),
     .rvalid_o(lk_rvalid), .rqid_o(lk_rqid), .rdata_o(lk_rdata),
@@ -466,7 +480,7 @@ module fe_sched_queues #(
   end
 
   // ------------------------------------------------------------ outputs
-  assign req_ready_o    = busy ? 3'b000 : q_ready;
+  assign req_ready_o    = open_q ? q_ready : 3'b000;
   assign stall_mc_o     = stall_mc_q;
   assign out_valid_o    = out_valid_q;
   assign out_src_o      = out_q[E_SRC];
@@ -536,6 +550,7 @@ module fe_sched_queues #(
       // leaves only when no head of a higher-priority queue can leave
       `FG_ASSERT(feq_priority_nt_cpu_gpu, !disp || disp_q == fe_pkg::FE_Q_NT ||
                  (!ok[0] && (disp_q == fe_pkg::FE_Q_CPU || !ok[1])))
+      `FG_ASSERT(feq_busy_copies, open_q == !busy && go_q == (busy ? 3'b000 : ~hazard))
       `FG_ASSERT(feq_idle_while_busy, !(busy && (disp || nack || (|(q_push & q_ready)))))
       `FG_ASSERT(feq_blocked_needs_bits, (blocked & ~need) == '0)
       `FG_ASSERT(feq_region_check, !req_valid_i || (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]))
