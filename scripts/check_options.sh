@@ -76,5 +76,8 @@ refused "SOAK_SEEDS '010'"          env SOAK_SEEDS=010 scripts/soak.sh --check 2
 refused "-j: '1e6'"                 scripts/formal.py -j 1e6 --out "$out"
 refused "FPGA_SEEDS 'x'"            env FPGA_SEEDS=x FPGA_JSON="$out" python3 scripts/fpga_ooc.py
 refused "--mhz: 'fast'"             python3 scripts/fpga_top.py --mhz fast x.sv
+refused "threads = 'abc'"           $P/cm_run --threads abc --gpu none --out "$out"
+refused "threads = 999: outside"    $P/preemption_latency --point --size test --kernels mm --threads 999 --out "$out"
+refused "FG_THREADS 'zz'"           env FG_THREADS=zz $P/launch_latency --point --events 2 --out "$out"
 echo "1..$n"
 exit $fail

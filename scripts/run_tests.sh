@@ -9,6 +9,9 @@ jobs=$1; shift
 logs=${BUILD:-build}/test-logs
 rm -rf "$logs"; mkdir -p "$logs"
 export CMOCKA_MESSAGE_OUTPUT=TAP
+# the tests run side by side: each steps its GPU's cores on one thread
+# (scripts/check_threads.sh sets the threads itself)
+export FG_THREADS=${FG_THREADS:-1}
 
 run_one() {
   local t=$1 logs=$2 name

@@ -319,6 +319,9 @@ def finish_point(entry, rc, seconds):
 def point_env(build):
     env = dict(os.environ)
     env["BUILD"] = rel(build)
+    # one point per core: each point steps its GPU's cores on one thread
+    # (gpu.threads = 0 takes $FG_THREADS; docs/SIMT.md "Threads")
+    env.setdefault("FG_THREADS", "1")
     return env
 
 

@@ -302,7 +302,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--seed") && v) o.seed = fg_arg_u64("cm_run", a, argv[++i], 0, UINT64_MAX);
         else if (!strcmp(a, "--gpu") && v && (known_gpu || !strcmp(v, "none"))) o.gpu = argv[++i];
         else if (!strcmp(a, "--gpu-size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) o.gpu_size = argv[++i];
-        else if (!strcmp(a, "--set") && v) i++; /* applied over the file below */
+        else if ((!strcmp(a, "--set") || !strcmp(a, "--threads")) && v) i++; /* applied over the file below */
         else if (!strcmp(a, "--scheme") && v) o.scheme = argv[++i];
         else if (!strcmp(a, "--static-warps") && v) o.static_warps = argv[++i];
         else if (!strcmp(a, "--motivation")) o.motivation = true;
@@ -318,7 +318,7 @@ int main(int argc, char **argv) {
         }
         else {
             fprintf(stderr,
-                    "usage: cm_run [--config F] [--set s.k=v] [--mix L1|L2|M1|M2|H1|H2|none]\n"
+                    "usage: cm_run [--config F] [--set s.k=v] [--threads N] [--mix L1|L2|M1|M2|H1|H2|none]\n"
                     "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
                     "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
                     "              [--static-warps N]\n"
@@ -333,6 +333,9 @@ int main(int argc, char **argv) {
     if (fg_config_load(cf, o.config, err, sizeof err)) goto bad;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--set") && i + 1 < argc && fg_config_set(cf, argv[++i], err, sizeof err)) goto bad;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc &&
+                 fg_config_set(cf, fg_config_threads_set(argv[++i]), err, sizeof err))
+            goto bad;
     /* --scheme / --static-warps over the file and --set (docs/CM_BAL.md "Schemes") */
     if (o.static_warps && o.scheme && strcmp(o.scheme, "static")) {
         fprintf(stderr, "cm_run: --static-warps %s needs --scheme static (got --scheme %s)\n", o.static_warps, o.scheme);

@@ -29,7 +29,7 @@
 #include "fg_util.h"
 
 static void usage(void) {
-    fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--bench NAME|all]\n"
+    fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--threads N] [--impl rtl|c|lockstep] [--bench NAME|all]\n"
                     "                [--variant NAME|all] [--size N | --small] [--seed N] [--kdir DIR] [--out FILE]\n"
                     "                [--point] [--check-config]\n"
                     "       fe_fig11 --merge LIST --out FILE\n%s", fg_wave_usage);

@@ -31,7 +31,7 @@
 #define MAX_SIZES 32
 
 static void usage(void) {
-    fprintf(stderr, "usage: fe_fig12 [--config FILE] [--set s.k=v]... [--impl rtl|c|lockstep] [--sizes N,N,...]\n"
+    fprintf(stderr, "usage: fe_fig12 [--config FILE] [--set s.k=v]... [--threads N] [--impl rtl|c|lockstep] [--sizes N,N,...]\n"
                     "                [--seed N] [--kdir DIR] [--out FILE] [--point] [--check-config]\n"
                     "       fe_fig12 --merge LIST --out FILE\n%s", fg_wave_usage);
 }

@@ -53,7 +53,7 @@
     "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
     "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
     "              [--guard BYTES] [--check] [--racecheck] [--config FILE]\n"                          \
-    "              [--set gpu.key=value | mem.key=value]... [--wave FILE.fst ...]\n"                  \
+    "              [--set gpu.key=value | mem.key=value]... [--threads N] [--wave FILE.fst ...]\n"    \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
@@ -65,6 +65,8 @@
     "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
     "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
     "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
+    "  --threads N: host threads that step the SIMT cores (gpu.threads; 0 = $FG_THREADS or the processors;\n" \
+    "        --check and --racecheck step them on one)\n"                                          \
     "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
     "            --config configs/edge.ini\n"
 
@@ -981,6 +983,7 @@ static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
         else if (!strcmp(o, "--entry")) entry = v;
         else if (!strcmp(o, "--config")) cfgpath = v;
         else if (!strcmp(o, "--set")) sets[ns++] = v;
+        else if (!strcmp(o, "--threads")) sets[ns++] = fg_config_threads_set(v);
         else if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
             if (parse_dims(v, o[2] == 'g' ? grid : block))
                 return die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)", o, v);

@@ -147,9 +147,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--check-config")) check = 1;
         else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
         else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i]; /* applied after the file */
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) sets[nsets++] = fg_config_threads_set(argv[++i]);
         else {
             fprintf(stderr,
-                    "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... "
+                    "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... [--threads N] "
                     "[--out FILE] [--events N] [--no-e2e] [--point] [--check-config]\n       %s --merge LIST --out FILE\n%s",
                     argv[0], argv[0], fg_wave_usage);
             return 2;

@@ -333,6 +333,7 @@ static int run_jobs(job *jobs, unsigned n, unsigned par, const prun_params *x, c
     unsigned next = 0, running = 0, finished = 0, failed = 0;
     fg_progress pr;
     fg_progress_init(&pr);
+    if (par > 1) setenv("FG_THREADS", "1", 0); /* --jobs side by side: one thread each (gpu.threads = 0) */
     while (finished < n) {
         while (running < par && next < n) {
             int p[2];
@@ -489,7 +490,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--rtl-check")) rtl_check = true;
         else {
             fprintf(stderr,
-                    "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
+                    "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--threads N] [--impl rtl|c|lockstep]\n"
                     "          [--size paper|test] [--kernels conv,mm,bp,bfs,conv2,sc,kmn,srad,lud]\n"
                     "          [--jobs N] [--out FILE] [--rtl-check] [--check-config]\n"
                     "       %s ... --point --out POINT.json\n"

@@ -38,7 +38,7 @@ static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
 
 static int usage(const char *prog) {
     fprintf(stderr,
-            "usage: %s [--config FILE] [--set section.key=value]... [--events N] [--busy-only] [--out FILE]\n",
+            "usage: %s [--config FILE] [--set section.key=value]... [--threads N] [--events N] [--busy-only] [--out FILE]\n",
             prog);
     return 2;
 }
@@ -186,6 +186,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
         else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) sets[nsets++] = fg_config_threads_set(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--busy-only")) busy_only = true;
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) {

@@ -282,3 +282,9 @@ int fg_config_check_sections(const fg_config *c, const char *const *read, char *
         if (check_unused(c, *r, err, errlen)) return -1;
     return 0;
 }
+
+const char *fg_config_threads_set(const char *n) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "gpu.threads=%s", n);
+    return buf;
+}

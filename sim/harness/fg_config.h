@@ -20,6 +20,9 @@ void fg_config_free(fg_config *c);
 int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen);
 /* "section.key=value" */
 int fg_config_set(fg_config *c, const char *assignment, char *err, size_t errlen);
+/* A program's --threads N as the assignment "gpu.threads=N" for
+ * fg_config_set (one buffer: the last --threads wins, as the last --set). */
+const char *fg_config_threads_set(const char *n);
 
 /* Typed getters: return 0 and store the value (or leave *out = default when
  * the key is absent); -1 with a message when present but malformed or out

@@ -319,18 +319,24 @@ const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) {
     return p ? &m->rec[p->rec].rsp : NULL;
 }
 
-void mem_rsp_pop(mem_system *m, unsigned port) {
-    if (port >= m->n_ports) return;
+uint32_t mem_rsp_take(mem_system *m, unsigned port) {
+    if (port >= m->n_ports) return UINT32_MAX;
     const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REP, port);
-    if (!p) return;
+    if (!p) return UINT32_MAX;
     mem_rec *r = &m->rec[p->rec];
     uint32_t ri = p->rec;
     mem_stats *st = &m->pt[r->part].st;
     st->lat_sum[r->q.kind] += clk_tick_of(&m->k_icnt, p->ready) + 1 - r->t_send;
     st->lat_n[r->q.kind]++;
     m->net_ops->pop(m->net, ICNT_REP, port);
-    mem_rec_free(m, ri);
+    return ri;
 }
+
+void mem_rsp_release(mem_system *m, uint32_t rec) {
+    if (rec < m->n_rec) mem_rec_free(m, rec);
+}
+
+void mem_rsp_pop(mem_system *m, unsigned port) { mem_rsp_release(m, mem_rsp_take(m, port)); }
 
 /* ------------------------------------------------------------ time */
 static bool all_quiet(const mem_system *m) {

@@ -130,6 +130,13 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r);
  * reply network. */
 const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port);
 void mem_rsp_pop(mem_system *m, unsigned port);
+/* mem_rsp_pop in two steps: the response leaves the port (the next one can
+ * be peeked; the one taken stays valid), and later its record is released.
+ * mem_rsp_take returns the record for mem_rsp_release, UINT32_MAX with
+ * nothing to take.  (A GPU core releases its records in its commit, so cores
+ * stepped on several threads change the memory system in core order.) */
+uint32_t mem_rsp_take(mem_system *m, unsigned port);
+void mem_rsp_release(mem_system *m, uint32_t rec);
 
 /* One GPU core cycle. */
 void mem_tick(mem_system *m);

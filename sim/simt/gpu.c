@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "simt/gpu_internal.h"
+#include "fg_pool.h"
 #include "fg_wave.h"
 #include "edge_preempt.h"
 
@@ -131,7 +132,7 @@ static const struct { const char *key; size_t off; uint64_t min, max; } UKEYS[] 
     U(l1_hit_latency, 1, 10000), U(shmem_latency, 1, 10000), U(max_inflight_loads, 1, SIMT_MAX_LD),
     U(stack_bytes, 16, 1u << 16), U(max_kernels, 1, 64), U(icache_mshrs, 1, 64), U(port_queue, 1, 256),
     U(port_rsp_per_cycle, 1, 64), U(port_tags, 1, 65535), U(dma_queue, 1, 1024), U(dma_chans, 1, 64),
-    U(dma_read_window, 1, 4096), U(fe_retry_max, 0, 255), U(fe_retry_backoff, 1, 1u << 20),
+    U(dma_read_window, 1, 4096), U(fe_retry_max, 0, 255), U(fe_retry_backoff, 1, 1u << 20), U(threads, 0, 256),
 };
 static const char *const CLS[6] = {"alu", "mul", "div", "fpu", "sfu", "ldst"};
 
@@ -237,6 +238,7 @@ static void cb_block_done(void *u, const simt_grid *k) { block_done(u, k->id); }
 static void cb_first_instr(void *u, const simt_grid *k) {
     gpu_t *g = u;
     simt_launch *L = launch_of(g, k->id);
+    if (L->k.first_done) return; /* another core's first instruction of the same cycle came first */
     L->k.first_done = true;
     if (g->cb.first_instr) g->cb.first_instr(g->cb.user, L->tag, g->cycle);
     if (L->warp_event) {
@@ -311,9 +313,37 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
         gpu_free(g);
         return NULL;
     }
+    /* threads: a pool when more than one, each thread its own decode cache */
+    unsigned nt = cfg->threads;
+    if (!nt && fg_threads_default(&nt, e2, sizeof e2)) {
+        snprintf(err, errlen, "gpu_new: %s", e2);
+        gpu_free(g);
+        return NULL;
+    }
+    if (nt > cfg->num_cores) nt = cfg->num_cores;
+    g->n_threads = nt;
+    g->on = calloc(cfg->num_cores, sizeof *g->on);
+    g->dcp = calloc(nt, sizeof *g->dcp);
+    if (!g->on || !g->dcp) goto oom;
+    g->dcp[0] = &g->dc;
+    for (unsigned t = 1; t < nt; t++) {
+        g->dcp[t] = calloc(1, sizeof *g->dcp[t]);
+        if (!g->dcp[t]) goto oom;
+        *g->dcp[t] = g->dc;
+        g->dcp[t]->e = calloc(DC_ENTRIES, sizeof *g->dc.e);
+        if (!g->dcp[t]->e) goto oom;
+    }
+    if (nt > 1 && !(g->pool = fg_pool_new(nt, e2, sizeof e2))) {
+        snprintf(err, errlen, "gpu_new: %s", e2);
+        gpu_free(g);
+        return NULL;
+    }
+    g->serial = getenv("FG_PREEMPT_TRACE") != NULL; /* its lines in core order */
     const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, g};
-    for (unsigned i = 0; i < cfg->num_cores; i++)
+    for (unsigned i = 0; i < cfg->num_cores; i++) {
         if (simt_core_init(&g->core[i], i, &g->cfg, g->mem, g->mem_size, &g->dc, g->ms, i, &ccb)) goto oom;
+        g->core[i].cycle_wrote = &g->cycle_wrote;
+    }
     if (cfg->pre.warp_events) {
         /* register save area of preempted victims: 64 registers x 32 lanes x 4 B per warp slot */
         uint64_t per_core = (uint64_t)g->core[0].nwarps * RV_NREGS * SIMT_LANES * 4;
@@ -354,12 +384,25 @@ void gpu_free(gpu_t *g) {
     for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
     mem_free(g->ms);
     for (unsigned i = 0; i < g->n_img; i++) free(g->img[i].sym);
+    if (getenv("FG_THREADS_STATS"))
+        fprintf(stderr, "gpu: %u thread%s, %llu of %llu cycles with the cores' pipelines on them\n", g->n_threads,
+                g->n_threads == 1 ? "" : "s", (unsigned long long)g->par_cycles, (unsigned long long)g->cycle);
+    fg_pool_free(g->pool);
+    for (unsigned t = 1; g->dcp && t < g->n_threads; t++) {
+        if (g->dcp[t]) free(g->dcp[t]->e);
+        free(g->dcp[t]);
+    }
+    free(g->dcp); free(g->on);
     free(g->core); free(g->edge); free(g->mem); free(g->dc.e); free(g->img); free(g->lq);
     free(g->dma); free(g->dma_ring); free(g->dma_head); free(g->dma_sending);
     free(g);
 }
 
-void gpu_decode_flush(gpu_t *g) { memset(g->dc.e, 0, (g->dc.mask + 1) * sizeof *g->dc.e); }
+void gpu_decode_flush(gpu_t *g) {
+    memset(g->dc.e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
+    for (unsigned t = 1; g->dcp && t < g->n_threads; t++)
+        if (g->dcp[t] && g->dcp[t]->e) memset(g->dcp[t]->e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
+}
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {
     for (unsigned i = 0; i < g->n_img; i++)
@@ -787,6 +830,19 @@ static void ev_schedule(gpu_t *g) {
     }
 }
 
+/* thread t of n: every n-th core ticked this cycle, with its decode cache
+ * (n = 1: all of them on the caller, as one thread steps them) */
+static void cycle_part(void *arg, unsigned t, unsigned n) {
+    gpu_t *g = arg;
+    for (unsigned j = t; j < g->n_on; j += n) {
+        simt_core *c = &g->core[g->on[j]];
+        c->dc = g->dcp[t];
+        c->threaded = n > 1;
+        simt_core_cycle(c);
+        c->threaded = false;
+    }
+}
+
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     if (g->running) {
@@ -798,10 +854,36 @@ void gpu_tick(gpu_t *g) {
                 break;
             }
     }
-    /* cores run while launches run, and until their memory requests are answered */
-    for (unsigned i = 0; i < g->cfg.num_cores && !g->failed; i++)
-        if (g->running || simt_core_mem_busy(&g->core[i])) simt_core_tick(&g->core[i], g->cycle);
-        else g->core[i].issue_stall = 0;
+    /* cores run while launches run, and until their memory requests are
+     * answered.  Each core's cycle in three parts (simt_core.h): the begins in
+     * core order, the pipelines on the pool's threads when more than one core
+     * holds warps, the commits in core order; with one thread the same parts
+     * in the same order, so the threads change nothing but the speed. */
+    unsigned held = 0;
+    g->n_on = 0;
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) {
+        simt_core *c = &g->core[i];
+        if (g->running || simt_core_mem_busy(c)) {
+            g->on[g->n_on++] = i;
+            held += c->n_order > 0;
+        } else
+            c->issue_stall = 0;
+    }
+    for (unsigned j = 0; j < g->n_on; j++) {
+        simt_core *c = &g->core[g->on[j]];
+        c->dc = &g->dc;
+        simt_core_begin(c, g->cycle);
+    }
+    if (g->pool && held > 1 && !g->serial && !fg_wave_on())
+        g->par_cycles += fg_pool_run_adaptive(g->pool, cycle_part, g) > 0;
+    else
+        for (unsigned j = 0; j < g->n_on; j++) simt_core_cycle(&g->core[g->on[j]]);
+    g->cycle_wrote = false;
+    for (unsigned j = 0; j < g->n_on && !g->failed; j++) {
+        simt_core *c = &g->core[g->on[j]];
+        c->dc = &g->dc;
+        simt_core_commit(c);
+    }
     if (!g->failed) dma_step(g);
     mem_tick(g->ms);
     if (mem_error(g->ms)) gpu_fault(g, "memory system: %s", mem_error(g->ms));

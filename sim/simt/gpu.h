@@ -132,6 +132,11 @@ typedef struct {
      * cores' and the host port (gpu_extra_port); not a [gpu] key: set by the
      * program that owns those requesters (the CM machine's CPU cores, 0). */
     unsigned extra_ports;
+    /* [gpu] threads: host threads that step the SIMT cores' cycles (gpu_tick;
+     * docs/SIMT.md "Threads"): 1 steps them in order on the caller's thread, 0
+     * (the default) takes $FG_THREADS or else the processors online; never more
+     * than num_cores.  Every result is the same for every value. */
+    unsigned threads;
 } gpu_config;
 
 /* Defaults (EDGE Table II), then [gpu], [preempt] and [mem] keys of cfg

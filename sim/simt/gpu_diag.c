@@ -92,6 +92,7 @@ unsigned gpu_warps(const gpu_t *g, gpu_warp_info *out, unsigned max) {
 }
 
 void gpu_set_access_check(gpu_t *g, gpu_access_check fn, gpu_prov_load prov_load, void *user) {
+    if (fn || prov_load) g->serial = true; /* the caller's checks are not thread-safe */
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
         simt_core *c = &g->core[i];
         c->acc_check = fn;
@@ -106,6 +107,7 @@ void gpu_set_access_check(gpu_t *g, gpu_access_check fn, gpu_prov_load prov_load
 }
 
 void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user) {
+    if (fn) g->serial = true;
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
         g->core[i].sh_hook = fn;
         g->core[i].sh_user = user;

@@ -88,6 +88,16 @@ struct gpu {
     gpu_event_cb ev_cb;
     void *ev_user;
     simt_dcache dc;           /* decoded instructions (simulator speed, not timing) */
+    /* threads (gpu_tick): the pool (NULL: one thread), each thread's decode
+     * cache (dcp[0] = &dc), the cores ticked this cycle, and whether something
+     * that is not thread-safe asks for the cores to be stepped in order */
+    struct fg_pool *pool;
+    simt_dcache **dcp;
+    unsigned n_threads;
+    unsigned *on, n_on;
+    bool serial;
+    uint64_t par_cycles;      /* cycles whose pipelines ran on the pool ($FG_THREADS_STATS) */
+    bool cycle_wrote;         /* a core's commit of this cycle wrote memory (simt_lsu_dmem) */
     simt_image *img;
     unsigned n_img, cap_img;
     simt_launch **lq;

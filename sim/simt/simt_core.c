@@ -66,6 +66,69 @@ void simt_core_free(simt_core *c) {
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->order_pos);
     free(c->sched_of); free(c->ld_warps);
     free(c->park); free(c->sev);
+    free(c->dq); free(c->dm); free(c->rel);
+}
+
+/* Room for one more element in a deferred-work array (doubling); a failed
+ * allocation stops the simulator with the reason: the cycle cannot go on
+ * without the work it has already done. */
+static void *room(void *a, unsigned n, unsigned *cap, size_t sz) {
+    if (n < *cap) return a;
+    unsigned nc = *cap ? 2 * *cap : 16;
+    void *b = realloc(a, (size_t)nc * sz);
+    if (!b) {
+        fprintf(stderr, "finegrain: out of memory for a core's deferred work (%u entries)\n", nc);
+        exit(2);
+    }
+    *cap = nc;
+    return b;
+}
+
+bool simt_core_defer(simt_core *c, simt_dcall_fn fn, void *user, uint64_t a, const void *payload, size_t n) {
+    if (n > SIMT_DCALL_PAYLOAD) return false;
+    c->dq = room(c->dq, c->dq_n, &c->dq_cap, sizeof *c->dq);
+    simt_dcall *d = &c->dq[c->dq_n++];
+    d->fn = fn;
+    d->user = user;
+    d->a = a;
+    if (n) memcpy(d->payload, payload, n);
+    return true;
+}
+
+simt_dmem *simt_core_defer_mem(simt_core *c) {
+    c->dm = room(c->dm, c->dm_n, &c->dm_cap, sizeof *c->dm);
+    c->dq = room(c->dq, c->dq_n, &c->dq_cap, sizeof *c->dq);
+    simt_dcall *d = &c->dq[c->dq_n++];
+    d->fn = NULL;
+    d->mem = c->dm_n;
+    return &c->dm[c->dm_n++];
+}
+
+void simt_core_defer_release(simt_core *c, uint32_t rec) {
+    c->rel = room(c->rel, c->rel_n, &c->rel_cap, sizeof *c->rel);
+    c->rel[c->rel_n++] = rec;
+}
+
+/* the calls up to the GPU, made at the commit */
+static void call_fault(void *user, uint64_t a, const void *p) {
+    (void)a; (void)p;
+    simt_core *c = user;
+    c->cb.fault(c->cb.user, c->err);
+}
+static void call_block_done(void *user, uint64_t a, const void *p) {
+    (void)p;
+    simt_core *c = user;
+    c->cb.block_done(c->cb.user, (const simt_grid *)(uintptr_t)a);
+}
+static void call_first_instr(void *user, uint64_t a, const void *p) {
+    (void)p;
+    simt_core *c = user;
+    c->cb.first_instr(c->cb.user, (const simt_grid *)(uintptr_t)a);
+}
+/* a call up to the GPU: at the commit during the core's cycle, else now */
+static void up(simt_core *c, simt_dcall_fn fn, uint64_t a) {
+    if (c->ticking) simt_core_defer(c, fn, c, a, NULL, 0);
+    else fn(c, a, NULL);
 }
 
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
@@ -80,7 +143,7 @@ void simt_core_fault(simt_core *c, const char *fmt, ...) {
     vsnprintf(c->err, sizeof c->err, fmt, ap);
     va_end(ap);
     c->failed = true;
-    if (c->cb.fault) c->cb.fault(c->cb.user, c->err);
+    if (c->cb.fault) up(c, call_fault, 0);
 }
 
 const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
@@ -243,7 +306,7 @@ static void block_finish(simt_core *c, unsigned bs) {
     c->used_regs -= b->regs;
     c->used_shmem -= b->shmem_size;
     b->valid = false;
-    c->cb.block_done(c->cb.user, b->grid);
+    up(c, call_block_done, (uintptr_t)b->grid);
 }
 
 /* The slot's warp is gone: no scheduler keeps greedily to it. */
@@ -579,7 +642,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     c->warp_instrs++;
     if (w->slot < 64) c->issued_warps |= 1ull << w->slot;
     c->thread_instrs += popc(m);
-    if (!w->grid->first_done) c->cb.first_instr(c->cb.user, w->grid);
+    if (!w->grid->first_done) up(c, call_first_instr, (uintptr_t)w->grid);
     if (!w->live && w->state == WS_RUN) {
         w->state = WS_DRAIN;
         simt_warp_check_done(c, w);
@@ -666,18 +729,46 @@ static void event_breakdown(simt_core *c) {
     }
 }
 
-void simt_core_tick(simt_core *c, uint64_t now) {
+void simt_core_begin(simt_core *c, uint64_t now) {
     c->now = now;
+    c->ticking = true;
     if (c->hooks) c->hooks->begin(c->ext);
+    simt_lsu_responses(c);
+}
+
+void simt_core_cycle(simt_core *c) {
     core_cycle(c);
     if (c->hooks) c->hooks->end(c->ext);
     c->alloc_mask = 0;
 }
 
+static void run_deferred(simt_core *c, unsigned from) {
+    for (unsigned i = from; i < c->dq_n; i++) { /* (a call may defer another: a fault) */
+        const simt_dcall *d = &c->dq[i];
+        if (d->fn) d->fn(d->user, d->a, d->payload);
+        else simt_lsu_dmem(c, &c->dm[d->mem]);
+    }
+}
+
+void simt_core_commit(simt_core *c) {
+    for (unsigned i = 0; i < c->rel_n; i++) mem_rsp_release(c->ms, c->rel[i]);
+    run_deferred(c, 0);
+    const unsigned n = c->dq_n;
+    if (!c->failed) simt_lsu_send(c);
+    run_deferred(c, n); /* a refused request's fault */
+    c->rel_n = c->dq_n = c->dm_n = 0;
+    c->ticking = false;
+}
+
+void simt_core_tick(simt_core *c, uint64_t now) {
+    simt_core_begin(c, now);
+    simt_core_cycle(c);
+    simt_core_commit(c);
+}
+
 static void core_cycle(simt_core *c) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
-    simt_lsu_responses(c);
     if (c->next_wb <= now) writeback(c);
     /* issue: one instruction per scheduler per cycle (GTO).  A scheduler that
      * issues nothing while the core holds warps counts a CM 4.2 stallGPU

@@ -234,6 +234,33 @@ typedef struct {
     uint64_t ev_mask;         /* its register mask (what a saved park wrote out) */
 } simt_slot_ev;
 
+/* Work a core's cycle leaves for the serial part of the GPU's cycle (the
+ * GPU's threads, docs/SIMT.md "Threads"): what touches state other cores
+ * share.  A memory instruction's functional part (loads read, stores and
+ * atomics at issue write the memory), and the calls up to the GPU, kept in
+ * the order the cycle made them; gpu_tick carries them out core by core, in
+ * core order, so every core sees the others' stores as when one thread steps
+ * the cores in order. */
+typedef struct {
+    simt_warp *w;
+    simt_load *ld;            /* its load / atomic entry; NULL for a store */
+    uint16_t op;              /* rv_op */
+    uint8_t size;
+    bool amo;                 /* an atomic done at issue ([gpu] atomics = issue) */
+    uint32_t m;               /* lanes done here (not F/E lanes, not atomics at the memory) */
+    uint8_t *hp[SIMT_LANES];  /* each lane's byte in the memory it addresses */
+    uint32_t addr[SIMT_LANES], src[SIMT_LANES];
+} simt_dmem;
+typedef void (*simt_dcall_fn)(void *user, uint64_t a, const void *payload);
+enum { SIMT_DCALL_PAYLOAD = 128 };
+typedef struct {
+    simt_dcall_fn fn;         /* NULL: a simt_dmem (index mem) */
+    void *user;
+    uint64_t a;
+    unsigned mem;
+    unsigned char payload[SIMT_DCALL_PAYLOAD];
+} simt_dcall;
+
 typedef struct {
     unsigned id;
     const gpu_config *k;
@@ -330,6 +357,16 @@ typedef struct {
     gpu_shared_hook sh_hook;  /* optional: every shared and global lane access (gpu_set_shared_hook) */
     void *sh_user;
     uint64_t blk_uid;         /* blocks placed so far */
+    /* the cycle's deferred work (simt_dmem, simt_dcall above) */
+    simt_dcall *dq;
+    unsigned dq_n, dq_cap;
+    simt_dmem *dm;
+    unsigned dm_n, dm_cap;
+    uint32_t *rel;            /* memory-system records of the responses taken, released in order */
+    unsigned rel_n, rel_cap;
+    bool ticking;             /* between simt_core_begin and the end of simt_core_commit */
+    bool threaded;            /* this cycle runs on one of the GPU's threads: memory work deferred */
+    bool *cycle_wrote;        /* the GPU's: a commit of this cycle wrote memory (a store or an atomic) */
 } simt_core;
 
 /* ---- set-up and the cycle ---- */
@@ -338,7 +375,23 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
                    simt_dcache *dc, mem_system *ms, unsigned port, const simt_core_cbs *cb);
 void simt_core_free(simt_core *c);
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext);
+/* The core's cycle in three parts (gpu_tick): begin (the extension's
+ * start-of-cycle hook and the port's responses) and commit (the deferred
+ * work, then the port's request to the memory system) run core by core in
+ * core order; cycle (the pipeline and the extension's end-of-cycle hook)
+ * touches nothing another core's cycle does, so the cores' cycles may run on
+ * several threads between the two.  simt_core_tick = the three in a row. */
+void simt_core_begin(simt_core *c, uint64_t now);
+void simt_core_cycle(simt_core *c);
+void simt_core_commit(simt_core *c);
 void simt_core_tick(simt_core *c, uint64_t now);
+/* Leaves fn(user, a, payload copy) for the commit (n <= SIMT_DCALL_PAYLOAD
+ * bytes of payload); false when out of memory (the core faults). */
+bool simt_core_defer(simt_core *c, simt_dcall_fn fn, void *user, uint64_t a, const void *payload, size_t n);
+/* simt_lsu.c: a memory instruction's functional part to fill in, and a
+ * response's memory-system record to release, at the commit */
+simt_dmem *simt_core_defer_mem(simt_core *c);
+void simt_core_defer_release(simt_core *c, uint32_t rec);
 /* The core still has memory work: requests queued or in flight, responses
  * to take (it must be ticked even with no warp). */
 bool simt_core_mem_busy(const simt_core *c);
@@ -388,8 +441,12 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m);
 /* Start of the cycle: take responses from the port. */
 void simt_lsu_responses(simt_core *c);
 /* After issue: the LSU's next line, instruction fetch, save/restore lines,
- * in turn for the port queue; then offer its head to the memory system. */
+ * in turn for the port queue. */
 void simt_lsu_requests(simt_core *c);
+/* The commit: the deferred memory instruction m (simt_dmem) carried out. */
+void simt_lsu_dmem(simt_core *c, const simt_dmem *d);
+/* The commit's last step: offer the port queue's head to the memory system. */
+void simt_lsu_send(simt_core *c);
 void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask);
 void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask);
 uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);

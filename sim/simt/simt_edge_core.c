@@ -109,6 +109,19 @@ void simt_edge_free(simt_edge_core *e) {
     free(e);
 }
 
+/* The calls up to the GPU are made at the core's commit, in order with the
+ * core's own (simt_core.h simt_dcall). */
+_Static_assert(sizeof(gpu_event_info) <= SIMT_DCALL_PAYLOAD, "gpu_event_info fits a deferred call");
+static void call_started(void *user, uint64_t tag, const void *ev) {
+    const simt_edge_core *e = user;
+    e->cb.started(e->cb.user, tag, ev);
+}
+static void call_done(void *user, uint64_t tag, const void *p) {
+    (void)p;
+    const simt_edge_core *e = user;
+    e->cb.done(e->cb.user, tag);
+}
+
 static bool edge_blocks_held(const void *ext) {
     const simt_edge_core *e = ext;
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
@@ -170,7 +183,7 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
         }
         simt_core_claim(c, s, k->regs_pt);
     }
-    e->cb.started(e->cb.user, tag, &ev);
+    simt_core_defer(c, call_started, e, tag, &ev, sizeof ev);
     simt_core_start_event(c, s, k, c->nwarps + (unsigned)po->hd_idx_o, PRIO_EVENT);
     e->pin.start_valid_i = 1;
     e->pin.start_slot_i = s;
@@ -255,7 +268,7 @@ static void edge_begin(void *ext) {
     simt_core *c = e->c;
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     if (po->cpl_valid_o) { /* the PEWT freed the entry: the event kernel is complete */
-        if (e->cb.grid(e->cb.user, po->cpl_tag_o)) e->cb.done(e->cb.user, po->cpl_tag_o);
+        if (e->cb.grid(e->cb.user, po->cpl_tag_o)) simt_core_defer(c, call_done, e, po->cpl_tag_o, NULL, 0);
         else simt_core_fault(c, "core %u: PEWT completion for unknown launch %llu", c->id,
                              (unsigned long long)po->cpl_tag_o);
     }

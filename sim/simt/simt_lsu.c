@@ -265,6 +265,16 @@ static uint32_t amo_lane(simt_warp *w, unsigned op, unsigned l, uint8_t *p, uint
     return old;
 }
 
+/* The functional part of lane l of a memory instruction on ordinary memory:
+ * a load's value read (ld), an atomic done at issue (amo, ld), or a store
+ * (no ld). */
+static inline void lane_mem(simt_warp *w, simt_load *ld, unsigned op, unsigned size, bool amo, unsigned l, uint8_t *p,
+                            uint32_t a, uint32_t s) {
+    if (amo) ld->val[l] = amo_lane(w, op, l, p, a, s);
+    else if (ld) ld->val[l] = ld_val(p, op);
+    else store_lane(p, s, size);
+}
+
 /* "block (x,y,z) thread (x,y,z)" of lane l */
 static void thread_name(const simt_core *c, const simt_warp *w, unsigned l, char *buf, size_t len) {
     const simt_grid *k = w->grid;
@@ -413,13 +423,44 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         u->ld = (uint8_t)i;
         u->uid = ld->uid;
     }
+    /* the lanes on memory the cores share, read or written at issue (lanes in
+     * order); on the GPU's threads at the core's commit instead (simt_core.h
+     * simt_dmem): the same values, since stepped in order a later core sees
+     * this core's writes, and on the threads its own accesses wait for this
+     * core's commit */
     const uint32_t *src = w->x.r[in->rs2];
-    for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
-        unsigned l = (unsigned)__builtin_ctz(mm);
-        if (amem && glanes >> l & 1) u->amo_op[l] = amo_mem_op(w, in->op, l, addr[l], &u->amo_cmp[l]);
-        else if (is_amo) ld->val[l] = amo_lane(w, in->op, l, hp[l], addr[l], src[l]); /* lanes in order */
-        else if (is_ld) ld->val[l] = ld_val(hp[l], in->op);
-        else store_lane(hp[l], src[l], in->size);
+    if (!c->threaded) {
+        for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            if (amem && glanes >> l & 1) u->amo_op[l] = amo_mem_op(w, in->op, l, addr[l], &u->amo_cmp[l]);
+            else lane_mem(w, ld, in->op, in->size, is_amo, l, hp[l], addr[l], src[l]);
+        }
+    } else {
+        simt_dmem *dm = NULL;
+        for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            if (amem && glanes >> l & 1) {
+                u->amo_op[l] = amo_mem_op(w, in->op, l, addr[l], &u->amo_cmp[l]);
+                continue;
+            }
+            if (!dm) {
+                dm = simt_core_defer_mem(c);
+                dm->w = w;
+                dm->ld = ld;
+                dm->op = in->op;
+                dm->size = in->size;
+                dm->amo = is_amo;
+                dm->m = 0;
+            }
+            dm->m |= 1u << l;
+            dm->hp[l] = hp[l];
+            dm->addr[l] = addr[l];
+            dm->src[l] = src[l];
+            /* a plain load reads now, on this thread: no core writes memory
+             * before the commits, and the commit reads it again only when a
+             * commit before it in the cycle wrote (simt_lsu_dmem) */
+            if (is_ld && !is_amo) ld->val[l] = ld_val(hp[l], in->op);
+        }
     }
     for (unsigned j = 0; j < nl; j++)
         for (uint32_t mm = u->lanes[j]; mm; mm &= mm - 1) {
@@ -617,7 +658,7 @@ void simt_lsu_responses(simt_core *c) {
         const mem_rsp *r = mem_rsp_peek(c->ms, c->port);
         if (!r) return;
         take(c, r);
-        mem_rsp_pop(c->ms, c->port);
+        simt_core_defer_release(c, mem_rsp_take(c->ms, c->port)); /* r stays valid until then */
     }
 }
 
@@ -836,6 +877,18 @@ void simt_lsu_requests(simt_core *c) {
         default: bulk_step(c); break;
         }
     c->arb_rr = (c->arb_rr + 1) % 3;
+}
+
+void simt_lsu_dmem(simt_core *c, const simt_dmem *d) {
+    if (d->ld && !d->amo && !*c->cycle_wrote) return; /* its values, read at issue, are this point's */
+    if (!d->ld || d->amo) *c->cycle_wrote = true;
+    for (uint32_t mm = d->m; mm; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        lane_mem(d->w, d->ld, d->op, d->size, d->amo, l, d->hp[l], d->addr[l], d->src[l]);
+    }
+}
+
+void simt_lsu_send(simt_core *c) {
     if (!c->pq_n || !c->ms || c->failed) return;
     int rc = mem_send(c->ms, c->port, &c->pq[c->pq_head]);
     if (rc == 0) {

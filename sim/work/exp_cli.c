@@ -39,6 +39,10 @@ int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i) {
         a->sets[a->nsets++] = argv[++*i];
         return 1;
     }
+    if (!strcmp(s, "--threads")) {
+        a->sets[a->nsets++] = fg_config_threads_set(argv[++*i]);
+        return 1;
+    }
     for (size_t k = 0; k < sizeof V / sizeof V[0]; k++)
         if (!strcmp(s, V[k].opt)) {
             *(const char **)((char *)a + V[k].off) = argv[++*i];

@@ -137,7 +137,7 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
         if (!exp_cli_arg(&a, argc, argv, &i)) a.out = NULL, i = argc; /* usage */
     if (!a.check && ((!a.point && !a.merge) || !a.out)) {
         fprintf(stderr,
-                "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--impl rtl|c|lockstep]\n"
+                "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--threads N] [--impl rtl|c|lockstep]\n"
                 "          --point --out POINT.json [--wave FILE.fst ...] | --check-config\n"
                 "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n%s",
                 argv[0], argv[0], fg_wave_usage);
