@@ -402,6 +402,9 @@ void gpu_decode_flush(gpu_t *g) {
     memset(g->dc.e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
     for (unsigned t = 1; g->dcp && t < g->n_threads; t++)
         if (g->dcp[t] && g->dcp[t]->e) memset(g->dcp[t]->e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
+    /* the warps' remembered scoreboard checks were of the old instructions */
+    for (unsigned i = 0; g->core && i < g->cfg.num_cores; i++)
+        for (unsigned s = 0; g->core[i].w && s < g->core[i].nwarps; s++) g->core[i].w[s].sb_known = false;
 }
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {

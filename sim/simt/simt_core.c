@@ -501,7 +501,7 @@ void simt_drop_loads(simt_core *c, simt_warp *w) {
         for (unsigned i = 0; i < SIMT_MAX_LD; i++)
             if (w->ld[i].valid && (!ld || w->ld[i].seq > ld->seq)) ld = &w->ld[i];
         for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = ld->pc;
-        if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = now;
+        if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, now);
         ld->valid = false;
         w->ld_mask &= ~(1u << (ld - w->ld));
         w->n_ld--;
@@ -545,18 +545,34 @@ static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
     const uint64_t now = c->now;
     if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) return false;
-    const rv_inst *in = decode(c, w->x.pc);
-    if (!in) return false; /* fault */
-    uint64_t regs = in->src_mask | in->dst_mask;
-    while (regs) {
-        unsigned r = (unsigned)__builtin_ctzll(regs);
-        if (w->sb_ready[r] > now) return false;
-        regs &= regs - 1;
-    }
-    /* past the scoreboard: a refusal from here on is a full next stage (CM Fig. 11 item 7) */
-    if (!unit_free(c->k, c, in->cls, now, unit) || (in->cls == CL_LDST && c->lsu.busy)) { /* one memory instruction in the LSU */
-        c->pipe_full = true;
-        return false;
+    const rv_inst *in;
+    if (w->sb_known && w->sb_pc == w->x.pc) { /* the scoreboard's answer for this instruction, remembered */
+        if (w->sb_until > now) return false;
+        if (!unit_free(c->k, c, w->sb_cls, now, unit) || (w->sb_cls == CL_LDST && c->lsu.busy)) {
+            c->pipe_full = true; /* as below, without the decode */
+            return false;
+        }
+        if (!(in = decode(c, w->x.pc))) return false;
+    } else {
+        if (!(in = decode(c, w->x.pc))) return false; /* fault */
+        uint64_t regs = in->src_mask | in->dst_mask, until = 0;
+        while (regs) {
+            unsigned r = (unsigned)__builtin_ctzll(regs);
+            if (w->sb_ready[r] > until) until = w->sb_ready[r];
+            regs &= regs - 1;
+        }
+        /* its last operand is ready at `until` (or at a load's writeback):
+         * no scoreboard check again until then or a scoreboard write */
+        w->sb_known = true;
+        w->sb_pc = w->x.pc;
+        w->sb_until = until;
+        w->sb_cls = (uint8_t)in->cls;
+        if (until > now) return false;
+        /* past the scoreboard: a refusal from here on is a full next stage (CM Fig. 11 item 7) */
+        if (!unit_free(c->k, c, in->cls, now, unit) || (in->cls == CL_LDST && c->lsu.busy)) { /* one memory instruction in the LSU */
+            c->pipe_full = true;
+            return false;
+        }
     }
     if (in->op == OP_FENCE && w->n_st) { /* FENCE waits until the warp's stores are acknowledged */
         if (!w->fence_since) w->fence_since = now + 1;
@@ -612,7 +628,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         int r = rv_exec(&w->x, &ids, in, m, &npc, err, sizeof err);
         if (w->x.prov && r != EX_FAULT) rv_prov_exec(&w->x, in, m);
         c->busy[in->cls][unit] = now + k->ii[in->cls];
-        if (in->rd != RV_SINK) w->sb_ready[in->rd] = now + k->lat[in->cls];
+        if (in->rd != RV_SINK) simt_sb_set(w, in->rd, now + k->lat[in->cls]);
         switch (r) {
         case EX_FAULT:
             simt_core_fault(c, "%s (core %u warp %u)", err, c->id, w->slot);
@@ -680,7 +696,7 @@ static void writeback(simt_core *c) {
                     unsigned l = (unsigned)__builtin_ctz(mm);
                     d[l] = ld->val[l];
                 }
-                if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = now;
+                if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, now);
                 if (ld->global) {
                     c->loads++;
                     c->load_cycles += now - ld->issued;

@@ -81,6 +81,13 @@ typedef struct {
     bool stop_fetch;        /* victim being flushed: no new fetches (EDGE IV-D) */
     bool event;             /* this is an event warp started from the PEWT */
     unsigned n_restore;     /* register restore reads in flight: the warp may not issue (EDGE IV-D) */
+    /* can_issue's scoreboard check of the instruction at sb_pc remembered
+     * (sb_known; every sb_ready write forgets it): its operands are ready
+     * from cycle sb_until; sb_cls is its unit class */
+    bool sb_known;
+    uint8_t sb_cls;
+    uint32_t sb_pc;
+    uint64_t sb_until;
     unsigned n_ld;
     unsigned n_st;          /* store / atomic line requests not acknowledged yet (FENCE waits) */
     unsigned n_amo;         /* [gpu] atomics = memory: atomic line requests not answered yet (the
@@ -109,6 +116,12 @@ typedef struct {
     uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
     uint32_t lr_val[SIMT_LANES];
 } simt_warp;
+
+/* The scoreboard's only writer: register r of w usable from cycle t. */
+static inline void simt_sb_set(simt_warp *w, unsigned r, uint64_t t) {
+    w->sb_ready[r] = t;
+    w->sb_known = false;
+}
 
 typedef struct {
     bool valid;

@@ -498,7 +498,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     }
     if (ld) {
         ld->done = done;
-        if (ld->rd != RV_SINK) w->sb_ready[ld->rd] = nl ? UINT64_MAX : done;
+        if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, nl ? UINT64_MAX : done);
         if (!nl && done < c->next_wb) c->next_wb = done;
     }
     return 0;
