@@ -4,3 +4,5 @@ EXTRA_TEST_CMDS += scripts/check_lint.sh scripts/check_waves.sh scripts/check_sy
 EXTRA_TEST_CMDS += scripts/check_options.sh scripts/check_yowasp_retry.sh
 # the GPU's threads change no result (docs/SIMT.md "Threads")
 EXTRA_TEST_CMDS += scripts/check_threads.sh
+# the SIMT cores' compact scheduling view agrees with the warps every cycle ($FG_CHECK_VIEW)
+EXTRA_TEST_CMDS += scripts/check_sim_view.sh

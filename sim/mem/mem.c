@@ -404,6 +404,11 @@ bool mem_fe_tracked(const mem_system *m, uint64_t addr) {
     return addr >= m->c.fe_region_base && addr - m->c.fe_region_base < m->c.fe_region_bytes;
 }
 
+bool mem_fe_overlaps(const mem_system *m, uint64_t lo, uint64_t hi) {
+    const uint64_t b = m->c.fe_region_base, n = m->c.fe_region_bytes;
+    return n && hi >= b && (lo < b || lo - b < n);
+}
+
 unsigned mem_partitions(const mem_system *m) { return m->c.partitions; }
 
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net) {

@@ -159,6 +159,8 @@ bool mem_fe_init_busy(const mem_system *m);
 /* Whether a byte address lies in the F/E-tracked region (accesses there
  * bypass the caches and are performed at the DRAM scheduler). */
 bool mem_fe_tracked(const mem_system *m, uint64_t addr);
+/* Whether any byte address of [lo, hi] (hi included) is F/E-tracked. */
+bool mem_fe_overlaps(const mem_system *m, uint64_t lo, uint64_t hi);
 
 /* Congestion of partition p in the last cycle, CM Sec. 3.2 / 4.1 (what the
  * CM-BAL monitor samples): stall_mc = a request could not enter the memory

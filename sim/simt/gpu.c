@@ -404,7 +404,11 @@ void gpu_decode_flush(gpu_t *g) {
         if (g->dcp[t] && g->dcp[t]->e) memset(g->dcp[t]->e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
     /* the warps' remembered scoreboard checks were of the old instructions */
     for (unsigned i = 0; g->core && i < g->cfg.num_cores; i++)
-        for (unsigned s = 0; g->core[i].w && s < g->core[i].nwarps; s++) g->core[i].w[s].sb_known = false;
+        for (unsigned s = 0; g->core[i].w && s < g->core[i].nwarps; s++) {
+            g->core[i].w[s].sb_known = false;
+            if (g->core[i].park) g->core[i].park[s].sb_known = false;
+            g->core[i].gate[s] = 0;
+        }
 }
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {

@@ -42,12 +42,22 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     c->order = calloc(c->nwarps, sizeof *c->order);
     c->order_pos = malloc(c->nwarps * sizeof *c->order_pos);
     c->sched_of = malloc(c->nwarps ? c->nwarps : 1);
-    c->ld_warps = calloc((c->nwarps + 63) / 64, sizeof *c->ld_warps);
+    c->gate = calloc(c->nwarps ? c->nwarps : 1, sizeof *c->gate);
+    c->gcls = malloc(c->nwarps ? c->nwarps : 1);
+    c->sorder = calloc((size_t)(c->nwarps ? c->nwarps : 1) * k->schedulers_per_core, sizeof *c->sorder);
+    c->spos = malloc((c->nwarps ? c->nwarps : 1) * sizeof *c->spos);
+    c->fetch_mask = calloc((c->nwarps + 63) / 64 + 1, sizeof *c->fetch_mask);
+    c->lim_ok = calloc(c->nwarps ? c->nwarps : 1, 1);
+    const char *cv = getenv("FG_CHECK_VIEW");
+    c->check_view = cv && *cv && strcmp(cv, "0");
     for (unsigned i = 0; c->sched_of && i < c->nwarps; i++) c->sched_of[i] = (uint8_t)(i % k->schedulers_per_core);
     c->active_limit = c->pause_lim = c->nwarps;
     for (unsigned i = 0; i < SIMT_MAX_UNITS; i++) c->last_issued[i] = -1;
-    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos || !c->sched_of || !c->ld_warps)
+    if (!c->w || !c->blk || !c->shmem || !c->local || !c->order || !c->order_pos || !c->sched_of || !c->gate ||
+        !c->gcls || !c->sorder || !c->spos || !c->fetch_mask || !c->lim_ok)
         return -1;
+    for (unsigned i = 0; i < c->nwarps; i++) c->spos[i] = UINT16_MAX;
+    memset(c->gcls, SIMT_CLS_UNKNOWN, c->nwarps);
     for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
     if (k->pre.warp_events) {
         c->park = calloc(c->nwarps, sizeof *c->park);
@@ -64,7 +74,8 @@ void simt_core_free(simt_core *c) {
     simt_lsu_free(c);
     for (unsigned i = 0; c->w && i < c->nwarps; i++) free(c->w[i].x.prov);
     free(c->w); free(c->blk); free(c->shmem); free(c->local); free(c->order); free(c->order_pos);
-    free(c->sched_of); free(c->ld_warps);
+    free(c->sched_of); free(c->gate); free(c->gcls); free(c->sorder); free(c->spos); free(c->fetch_mask); free(c->lim_ok);
+    free(c->wbq.e); free(c->wake.e);
     free(c->park); free(c->sev);
     free(c->dq); free(c->dm); free(c->rel);
 }
@@ -185,7 +196,16 @@ void simt_core_sort(simt_core *c) {
     }
     c->n_order = n;
     for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
-    for (unsigned i = 0; i < n; i++) c->order_pos[c->order[i]] = (uint16_t)i;
+    for (unsigned s = 0; s < c->k->schedulers_per_core; s++) c->sorder_n[s] = 0;
+    for (unsigned i = 0; i < c->nwarps; i++) c->spos[i] = UINT16_MAX;
+    memset(c->rdy, 0, sizeof c->rdy);
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned slot = c->order[i], s = c->sched_of[slot];
+        c->order_pos[slot] = (uint16_t)i;
+        c->spos[slot] = (uint16_t)c->sorder_n[s];
+        c->sorder[s * c->nwarps + c->sorder_n[s]++] = (uint16_t)slot;
+        if (c->gate[slot] <= c->now) simt_view_ready(c, slot); /* later gates are in wake */
+    }
     /* DYNCTA's CTA pausing: the blocks beyond the limit, the youngest, wait
      * (a block's warps are adjacent in GTO order: consecutive ages) */
     c->pause_lim = c->nwarps;
@@ -247,6 +267,7 @@ static void warp_start(simt_core *c, simt_warp *w, const simt_grid *k, unsigned 
         w->x.r[2][l] = FG_LOCAL_TOP;
         w->x.r[10][l] = (uint32_t)k->param_addr;
     }
+    simt_warp_touch(c, w);
 }
 
 bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
@@ -323,15 +344,18 @@ static void warp_finish(simt_core *c, simt_warp *w) {
         w->event = false;
         if (se->parked) {
             w->state = WS_PARKED;
+            simt_warp_touch(c, w);
         } else {
             c->used_warps--;
             c->used_threads -= SIMT_LANES;
             c->used_regs -= se->ev_regs * SIMT_LANES;
         }
+        simt_warp_touch(c, w);
         simt_core_sort(c);
         c->hooks->warp_exit(c->ext, w->slot);
         return;
     }
+    simt_warp_touch(c, w);
     simt_block *b = &c->blk[w->block];
     simt_core_sort(c);
     if (++b->warps_done == b->nwarps) block_finish(c, w->block);
@@ -391,6 +415,7 @@ void simt_core_resume(simt_core *c, unsigned slot) {
     }
     w->ibuf_n = 0;
     w->imiss = 0;
+    simt_warp_touch(c, w);
 }
 
 void simt_core_start_event(simt_core *c, unsigned slot, const simt_grid *k, unsigned local_idx, unsigned priority) {
@@ -435,6 +460,7 @@ static void reconverge(simt_core *c, simt_warp *w) {
     if (act && (act != w->active || minpc != w->x.pc)) w->ibuf_n = 0;
     w->active = act;
     if (act) w->x.pc = minpc;
+    simt_warp_touch(c, w);
 }
 
 void simt_barrier_check(simt_core *c, simt_block *b) {
@@ -460,6 +486,7 @@ static void advance(simt_core *c, simt_warp *w, uint32_t m, uint32_t npc) {
         w->x.pc = npc;
         if (npc == oldpc + 4 && w->ibuf_n) w->ibuf_n--;
         else w->ibuf_n = 0;
+        simt_warp_touch(c, w);
         return;
     }
     for (uint32_t mm = m; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = npc;
@@ -468,6 +495,7 @@ static void advance(simt_core *c, simt_warp *w, uint32_t m, uint32_t npc) {
     reconverge(c, w);
     if (w->x.pc == oldpc + 4 && w->active == oldact && w->ibuf_n) w->ibuf_n--;
     else w->ibuf_n = 0;
+    simt_warp_touch(c, w);
 }
 
 /* ------------------------------------------------------------ loads */
@@ -501,7 +529,7 @@ void simt_drop_loads(simt_core *c, simt_warp *w) {
         for (unsigned i = 0; i < SIMT_MAX_LD; i++)
             if (w->ld[i].valid && (!ld || w->ld[i].seq > ld->seq)) ld = &w->ld[i];
         for (uint32_t mm = ld->mask; mm; mm &= mm - 1) w->x.lane_pc[__builtin_ctz(mm)] = ld->pc;
-        if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, now);
+        if (ld->rd != RV_SINK) simt_sb_set(c, w, ld->rd, now);
         ld->valid = false;
         w->ld_mask &= ~(1u << (ld - w->ld));
         w->n_ld--;
@@ -542,11 +570,42 @@ static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
     return in ? in : decode_miss(c, pc);
 }
 
+static void heap_push(simt_heap *h, simt_timed e);
+
+/* The warp in slot passes can_issue's checks of its own state from cycle g
+ * on (UINT64_MAX: not until it changes): out of its scheduler's scan until
+ * then. */
+static void gate_set(simt_core *c, unsigned slot, uint64_t g) {
+    c->gate[slot] = g;
+    if (g <= c->now) return;
+    const unsigned i = c->spos[slot];
+    if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
+    if (g != UINT64_MAX) heap_push(&c->wake, (simt_timed){.when = g, .slot = (uint16_t)slot});
+}
+
+/* The compact view's part of can_issue, without reading the warp: false when
+ * the warp cannot issue this cycle (with can_issue's pipe_full). */
+static inline bool view_may_issue(simt_core *c, unsigned slot, uint64_t now) {
+    if (c->gate[slot] > now) return false;
+    const unsigned cls = c->gcls[slot];
+    int unit;
+    if (cls != SIMT_CLS_UNKNOWN && (!unit_free(c->k, c, cls, now, &unit) || (cls == CL_LDST && c->lsu.busy))) {
+        c->pipe_full = true;
+        return false;
+    }
+    return true;
+}
+
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
     const uint64_t now = c->now;
-    if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) return false;
+    if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) {
+        gate_set(c, w->slot, UINT64_MAX); /* until the warp changes (simt_warp_touch) */
+        return false;
+    }
     const rv_inst *in;
     if (w->sb_known && w->sb_pc == w->x.pc) { /* the scoreboard's answer for this instruction, remembered */
+        c->gcls[w->slot] = w->sb_cls;
+        gate_set(c, w->slot, w->sb_until);
         if (w->sb_until > now) return false;
         if (!unit_free(c->k, c, w->sb_cls, now, unit) || (w->sb_cls == CL_LDST && c->lsu.busy)) {
             c->pipe_full = true; /* as below, without the decode */
@@ -567,6 +626,8 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         w->sb_pc = w->x.pc;
         w->sb_until = until;
         w->sb_cls = (uint8_t)in->cls;
+        c->gcls[w->slot] = (uint8_t)in->cls;
+        gate_set(c, w->slot, until);
         if (until > now) return false;
         /* past the scoreboard: a refusal from here on is a full next stage (CM Fig. 11 item 7) */
         if (!unit_free(c->k, c, in->cls, now, unit) || (in->cls == CL_LDST && c->lsu.busy)) { /* one memory instruction in the LSU */
@@ -628,7 +689,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         int r = rv_exec(&w->x, &ids, in, m, &npc, err, sizeof err);
         if (w->x.prov && r != EX_FAULT) rv_prov_exec(&w->x, in, m);
         c->busy[in->cls][unit] = now + k->ii[in->cls];
-        if (in->rd != RV_SINK) simt_sb_set(w, in->rd, now + k->lat[in->cls]);
+        if (in->rd != RV_SINK) simt_sb_set(c, w, in->rd, now + k->lat[in->cls]);
         switch (r) {
         case EX_FAULT:
             simt_core_fault(c, "%s (core %u warp %u)", err, c->id, w->slot);
@@ -661,6 +722,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     if (!w->grid->first_done) up(c, call_first_instr, (uintptr_t)w->grid);
     if (!w->live && w->state == WS_RUN) {
         w->state = WS_DRAIN;
+        simt_warp_touch(c, w);
         simt_warp_check_done(c, w);
     }
     return true;
@@ -675,40 +737,70 @@ void simt_warp_check_done(simt_core *c, simt_warp *w) {
 
 /* --------------------------------------------------------------- tick */
 
+static void heap_push(simt_heap *h, simt_timed e) {
+    h->e = room(h->e, h->n, &h->cap, sizeof *h->e);
+    unsigned i = h->n++;
+    while (i && h->e[(i - 1) / 2].when > e.when) {
+        h->e[i] = h->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->e[i] = e;
+}
+
+static simt_timed heap_pop(simt_heap *h) {
+    simt_timed top = h->e[0], e = h->e[--h->n];
+    unsigned i = 0;
+    for (;;) {
+        unsigned j = 2 * i + 1;
+        if (j >= h->n) break;
+        if (j + 1 < h->n && h->e[j + 1].when < h->e[j].when) j++;
+        if (h->e[j].when >= e.when) break;
+        h->e[i] = h->e[j];
+        i = j;
+    }
+    if (h->n) h->e[i] = e;
+    return top;
+}
+
+void simt_wb_push(simt_core *c, unsigned slot, unsigned ldi) {
+    const simt_load *ld = &c->w[slot].ld[ldi];
+    heap_push(&c->wbq, (simt_timed){ld->done, ld->uid, (uint16_t)slot, (uint8_t)ldi});
+    if (ld->done < c->next_wb) c->next_wb = ld->done;
+}
+
+/* The loads due this cycle write their registers (each its own register: the
+ * scoreboard keeps a second write of it from issuing), then their warps, in
+ * slot order, may finish. */
 static void writeback(simt_core *c) {
     const uint64_t now = c->now;
-    uint64_t next = UINT64_MAX;
-    for (unsigned wd = 0; wd < (c->nwarps + 63) / 64; wd++)
-      for (uint64_t wm = c->ld_warps[wd]; wm; wm &= wm - 1) {
-        const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(wm);
-        simt_warp *w = &c->w[i];
-        if (!w->n_ld) { /* its loads were answered or dropped */
-            c->ld_warps[wd] &= ~(1ull << (i % 64));
-            continue;
+    uint64_t done_warps[(SIMT_MAX_WARPS + 63) / 64] = {0};
+    while (c->wbq.n && c->wbq.e[0].when <= now) {
+        const simt_timed e = heap_pop(&c->wbq);
+        simt_warp *w = &c->w[e.slot];
+        simt_load *ld = &w->ld[e.ld];
+        if (!ld->valid || ld->uid != e.uid) continue; /* dropped */
+        uint32_t *d = w->x.r[ld->rd];
+        if (ld->mask == FULL)
+            memcpy(d, ld->val, sizeof ld->val);
+        else
+            for (uint32_t mm = ld->mask; mm; mm &= mm - 1) {
+                unsigned l = (unsigned)__builtin_ctz(mm);
+                d[l] = ld->val[l];
+            }
+        if (ld->rd != RV_SINK) simt_sb_set(c, w, ld->rd, now);
+        if (ld->global) {
+            c->loads++;
+            c->load_cycles += now - ld->issued;
         }
-        for (uint32_t lm = w->ld_mask; lm; lm &= lm - 1) {
-            const unsigned j = (unsigned)__builtin_ctz(lm);
-            simt_load *ld = &w->ld[j];
-            if (ld->wait) continue; /* lines still in the memory system */
-            if (ld->done <= now) {
-                uint32_t *d = w->x.r[ld->rd];
-                for (uint32_t mm = ld->mask; mm; mm &= mm - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(mm);
-                    d[l] = ld->val[l];
-                }
-                if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, now);
-                if (ld->global) {
-                    c->loads++;
-                    c->load_cycles += now - ld->issued;
-                }
-                ld->valid = false;
-                w->ld_mask &= ~(1u << j);
-                w->n_ld--;
-            } else if (ld->done < next) next = ld->done;
-        }
-        simt_warp_check_done(c, w);
+        ld->valid = false;
+        w->ld_mask &= ~(1u << e.ld);
+        w->n_ld--;
+        done_warps[e.slot / 64] |= 1ull << (e.slot % 64);
     }
-    c->next_wb = next;
+    c->next_wb = c->wbq.n ? c->wbq.e[0].when : UINT64_MAX;
+    for (unsigned wd = 0; wd < (c->nwarps + 63) / 64; wd++)
+        for (uint64_t wm = done_warps[wd]; wm; wm &= wm - 1)
+            simt_warp_check_done(c, &c->w[wd * 64 + (unsigned)__builtin_ctzll(wm)]);
 }
 
 static void core_cycle(simt_core *c);
@@ -782,6 +874,48 @@ void simt_core_tick(simt_core *c, uint64_t now) {
     simt_core_commit(c);
 }
 
+/* $FG_CHECK_VIEW: the compact view (simt_warp_touch) against the warps it
+ * describes; a difference is a missed touch, a simulator bug. */
+static void check_view(simt_core *c) {
+    const uint64_t now = c->now;
+    for (unsigned s = 0; s < c->nwarps && !c->failed; s++) {
+        const simt_warp *w = &c->w[s];
+        const bool f = w->state == WS_RUN && w->active && w->ibuf_n < c->k->ibuf_depth && !w->imiss && !w->stop_fetch;
+        const bool lo = w->state == WS_RUN && (w->live & ~w->bar_wait);
+        bool gate_ok = true;
+        if (c->gate[s] > now) { /* the warp must fail its own checks until then */
+            char err[128];
+            const rv_inst *in = w->state == WS_RUN && w->active && w->ibuf_n ? simt_decode(c->dc, w->x.pc, err, sizeof err) : NULL;
+            uint64_t until = 0;
+            for (uint64_t regs = in ? in->src_mask | in->dst_mask : 0; regs; regs &= regs - 1) {
+                const uint64_t t = w->sb_ready[__builtin_ctzll(regs)];
+                if (t > until) until = t;
+            }
+            const bool blocked = w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore;
+            gate_ok = blocked ? c->gate[s] == UINT64_MAX : in && until == c->gate[s];
+        }
+        if (c->gcls[s] != SIMT_CLS_UNKNOWN) { /* known: the warp passes its state checks, the class is its instruction's */
+            char err[128];
+            const bool blocked = w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore;
+            const rv_inst *in = blocked ? NULL : simt_decode(c->dc, w->x.pc, err, sizeof err);
+            uint64_t until = 0;
+            for (uint64_t regs = in ? in->src_mask | in->dst_mask : 0; regs; regs &= regs - 1) {
+                const uint64_t t = w->sb_ready[__builtin_ctzll(regs)];
+                if (t > until) until = t;
+            }
+            if (!in || in->cls != c->gcls[s] || until != c->gate[s]) gate_ok = false;
+        }
+        const unsigned i = c->spos[s];
+        if (i != UINT16_MAX && !(c->rdy[c->sched_of[s]][i >> 6] >> (i & 63) & 1) && c->gate[s] <= now)
+            gate_ok = false; /* the scan would skip a warp whose gate is open */
+        if (f != (c->fetch_mask[s >> 6] >> (s & 63) & 1) || lo != c->lim_ok[s] || !gate_ok)
+            simt_core_fault(c, "internal: core %u cycle %llu: warp slot %u's scheduling view is stale (fetch %d/%d, "
+                            "limit %d/%d, gate %llu%s)", c->id, (unsigned long long)now, s, f,
+                            (int)(c->fetch_mask[s >> 6] >> (s & 63) & 1), lo, c->lim_ok[s],
+                            (unsigned long long)c->gate[s], gate_ok ? "" : " wrong");
+    }
+}
+
 static void core_cycle(simt_core *c) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
@@ -799,15 +933,18 @@ static void core_cycle(simt_core *c) {
      * take one of the `active_limit` places (GPGPU-Sim's swl scheduler sorts
      * such warps last), so a limit below the warps of a block cannot leave
      * the block's remaining warps, which the barrier waits for, unissued */
+    while (c->wake.n && c->wake.e[0].when <= now) { /* gates opening now */
+        const simt_timed e = heap_pop(&c->wake);
+        if (c->gate[e.slot] == e.when) simt_view_ready(c, e.slot);
+    }
     unsigned lim = c->n_order;
+    if (c->check_view) check_view(c);
     if (c->active_limit < c->n_order)
-        for (unsigned i = 0, n = 0; i < c->n_order; i++) {
-            const simt_warp *w = &c->w[c->order[i]];
-            if (w->state == WS_RUN && (w->live & ~w->bar_wait) && ++n == c->active_limit) {
+        for (unsigned i = 0, n = 0; i < c->n_order; i++)
+            if (c->lim_ok[c->order[i]] && ++n == c->active_limit) {
                 lim = i + 1;
                 break;
             }
-        }
     for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
         c->pipe_full = false;
         simt_warp *best = NULL;
@@ -820,7 +957,7 @@ static void core_cycle(simt_core *c) {
              * first ready warp of the highest ready priority */
             for (unsigned j = 1; j <= c->nwarps; j++) {
                 unsigned slot = (unsigned)(li + (int)j) % c->nwarps;
-                if (c->sched_of[slot] != s || c->order_pos[slot] >= lim) continue;
+                if (c->sched_of[slot] != s || c->order_pos[slot] >= lim || !view_may_issue(c, slot, now)) continue;
                 simt_warp *w = &c->w[slot];
                 const rv_inst *in;
                 int unit;
@@ -830,21 +967,28 @@ static void core_cycle(simt_core *c) {
             }
             li = -1; /* no greedy stay */
         } else
-            for (unsigned i = 0; i < lim; i++) {
-                unsigned slot = c->order[i];
-                if (c->sched_of[slot] != s) continue;
-                simt_warp *w = &c->w[slot];
-                const rv_inst *in;
-                int unit;
-                if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
-            }
+            /* the scheduler's warps in GTO order whose gate may be open (rdy) */
+            for (unsigned wd = 0; wd < (c->sorder_n[s] + 63) / 64 && !best; wd++)
+                for (uint64_t bm = c->rdy[s][wd]; bm; bm &= bm - 1) {
+                    const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm), slot = c->sorder[s * c->nwarps + i];
+                    if (c->order_pos[slot] >= lim) {
+                        wd = SIMT_MAX_WARPS; /* beyond the active-warp limit: no more */
+                        break;
+                    }
+                    if (!view_may_issue(c, slot, now)) continue;
+                    simt_warp *w = &c->w[slot];
+                    const rv_inst *in;
+                    int unit;
+                    if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
+                }
         /* GTO's greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         if (li >= 0 && (!best || (int)best->slot != li)) {
             simt_warp *w = &c->w[li];
             const bool in_lim = c->order_pos[li] < lim;
             const rv_inst *in;
             int unit;
-            if (in_lim && (!best || w->priority >= best->priority) && can_issue(c, w, &in, &unit)) {
+            if (in_lim && (!best || w->priority >= best->priority) && view_may_issue(c, (unsigned)li, now) &&
+                can_issue(c, w, &in, &unit)) {
                 best = w; bin = in; bunit = unit;
             }
         }

@@ -26,6 +26,8 @@
 
 #define SIMT_LANES RV_LANES
 #define SIMT_MAX_LD 16     /* upper bound of gpu_config.max_inflight_loads */
+#define SIMT_MAX_WARPS 128 /* warp slots: max_threads_per_core <= 4096 (gpu.c) */
+#define SIMT_CLS_UNKNOWN 0xff
 #define SIMT_MAX_UNITS 8
 #define SIMT_MSHR_MERGE 32 /* loads waiting on one L1 MSHR; one more stalls the LSU */
 
@@ -117,11 +119,6 @@ typedef struct {
     uint32_t lr_val[SIMT_LANES];
 } simt_warp;
 
-/* The scoreboard's only writer: register r of w usable from cycle t. */
-static inline void simt_sb_set(simt_warp *w, unsigned r, uint64_t t) {
-    w->sb_ready[r] = t;
-    w->sb_known = false;
-}
 
 typedef struct {
     bool valid;
@@ -151,6 +148,18 @@ typedef struct {
     unsigned n_wait;
     simt_waiter wait[SIMT_MSHR_MERGE];
 } simt_mshr;
+
+/* A min-heap of timed entries (when, then slot / load / uid): the loads due
+ * to complete, and the warps whose gate opens at a later cycle. */
+typedef struct {
+    uint64_t when, uid;
+    uint16_t slot;
+    uint8_t ld;
+} simt_timed;
+typedef struct {
+    simt_timed *e;
+    unsigned n, cap;
+} simt_heap;
 
 /* Tags of the core's other requests: what to do with each response. */
 enum { TG_FREE = 0, TG_STORE, TG_ATOMIC, TG_FE_LOAD, TG_FE_STORE, TG_RESTORE };
@@ -301,8 +310,27 @@ typedef struct {
     uint16_t *order;
     uint16_t *order_pos;      /* slot -> its index in order (UINT16_MAX: not in it) */
     uint8_t *sched_of;        /* slot -> its scheduler (slot % schedulers_per_core, no division in the scan) */
-    uint64_t *ld_warps;       /* bit per slot: the warp may have loads in flight (a superset: writeback
-                                 visits these warps only, not all 64 warp structs of 14 KB) */
+    /* The schedulers', fetch's and the active-warp limit's compact view of
+     * the warps, so that their per-cycle scans read these arrays and not the
+     * 14 KB warp structs (simulation speed); simt_warp_touch keeps it
+     * current: gate = the first cycle the warp may pass can_issue's checks of
+     * its own state (state, lanes, i-buffer, restores, scoreboard; 0: check
+     * it), fetch_mask = fetch_wants, lim_ok = it counts toward the limit */
+    uint64_t *gate;
+    uint8_t *gcls;            /* the unit class of the instruction gate is about (SIMT_CLS_UNKNOWN) */
+    uint64_t *fetch_mask;     /* bit per slot */
+    uint8_t *lim_ok;
+    uint16_t *sorder;         /* per scheduler s, its slots in GTO order: sorder[s * nwarps + i], i < sorder_n[s] */
+    unsigned sorder_n[SIMT_MAX_UNITS];
+    uint16_t *spos;           /* slot -> its index i in sorder (UINT16_MAX: not in the GTO order) */
+    /* per scheduler, bit i: sorder entry i may pass its gate now; a superset
+     * (a clear bit means gate > now; wake brings the bit back on time) */
+    uint64_t rdy[SIMT_MAX_UNITS][SIMT_MAX_WARPS / 64];
+    simt_heap wake;           /* gates that open at a later cycle (a stale entry: gate changed since) */
+    bool check_view;          /* $FG_CHECK_VIEW: each cycle, the view against the warps (a test) */
+    /* loads whose lines are all back, by completion cycle (a min-heap; a
+     * dropped load's entry finds its uid gone) */
+    simt_heap wbq;
     unsigned n_order;
     int last_issued[SIMT_MAX_UNITS];
     unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
@@ -318,7 +346,7 @@ typedef struct {
     uint64_t busy[CL_COUNT][SIMT_MAX_UNITS];
     simt_cache l1, icache;
     unsigned fetch_rr;
-    uint64_t next_wb;         /* earliest in-flight load completion */
+    uint64_t next_wb;         /* earliest load completion in wbq */
     /* memory path (simt_lsu.c): one port into the memory system */
     mem_system *ms;
     unsigned port;
@@ -381,6 +409,40 @@ typedef struct {
     bool threaded;            /* this cycle runs on one of the GPU's threads: memory work deferred */
     bool *cycle_wrote;        /* the GPU's: a commit of this cycle wrote memory (a store or an atomic) */
 } simt_core;
+
+/* The warp in slot may pass its gate: its scheduler's scan visits it. */
+static inline void simt_view_ready(simt_core *c, unsigned slot) {
+    const unsigned i = c->spos[slot];
+    if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
+}
+
+/* After any change of w's state, active or live lanes, PC, i-buffer, i-miss,
+ * stop-fetch, barrier wait or restore count: the compact view above follows
+ * (a parked victim's copy has none). */
+static inline void simt_warp_touch(simt_core *c, const simt_warp *w) {
+    const unsigned s = w->slot;
+    if (w != &c->w[s]) return;
+    const uint64_t bit = 1ull << (s & 63);
+    c->gate[s] = 0;
+    c->gcls[s] = SIMT_CLS_UNKNOWN;
+    simt_view_ready(c, s);
+    if (w->state == WS_RUN && w->active && w->ibuf_n < c->k->ibuf_depth && !w->imiss && !w->stop_fetch)
+        c->fetch_mask[s >> 6] |= bit;
+    else
+        c->fetch_mask[s >> 6] &= ~bit;
+    c->lim_ok[s] = w->state == WS_RUN && (w->live & ~w->bar_wait);
+}
+
+/* The scoreboard's only writer: register r of w usable from cycle t. */
+static inline void simt_sb_set(simt_core *c, simt_warp *w, unsigned r, uint64_t t) {
+    w->sb_ready[r] = t;
+    w->sb_known = false;
+    if (w == &c->w[w->slot]) {
+        c->gate[w->slot] = 0;
+        c->gcls[w->slot] = SIMT_CLS_UNKNOWN;
+        simt_view_ready(c, w->slot);
+    }
+}
 
 /* ---- set-up and the cycle ---- */
 /* ms / port: the memory system and the core's port in it. */
@@ -463,6 +525,8 @@ void simt_lsu_send(simt_core *c);
 void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask);
 void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask);
 uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);
+/* simt_core.c: load ldi of warp slot has all its lines back; it completes at its done cycle */
+void simt_wb_push(simt_core *c, unsigned slot, unsigned ldi);
 /* simt_core.c: a draining warp whose last load or store came back may finish */
 void simt_warp_check_done(simt_core *c, simt_warp *w);
 /* find the warp of a response: live in slot, or the victim parked there */

@@ -138,6 +138,7 @@ static void bar_reinsert(simt_edge_core *e, simt_warp *w) {
     simt_block *b = &c->blk[w->block];
     w->bar_wait |= m;
     w->active &= ~m;
+    simt_warp_touch(c, w);
     b->bar_arrived += (unsigned)__builtin_popcount(m);
     simt_barrier_check(c, b);
 }
@@ -190,6 +191,7 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
     if (e->k->pre.skip_exec) { /* EDGE VI-C: ready to be scheduled; skip its execution */
         w->live = w->active = 0;
         w->state = WS_DRAIN; /* issues nothing; finished next cycle, after the PEWT took the start */
+        simt_warp_touch(c, w);
         e->skip_slot = s + 1;
     }
 }
@@ -230,6 +232,7 @@ static void do_command(simt_edge_core *e) {
         e->membar[s] = simt_warp_at_fence(c, w);
         w->stop_fetch = true;
         if (arg & PRE_OPT_IBUF) w->ibuf_n = 0;
+        simt_warp_touch(c, w);
         if (arg & PRE_OPT_BOOST) {
             w->priority = PRIO_BOOST;
             simt_core_sort(c);
@@ -240,6 +243,7 @@ static void do_command(simt_edge_core *e) {
             e->skip_bar[s] = w->bar_wait;
             c->blk[w->block].bar_arrived -= (unsigned)__builtin_popcount(w->bar_wait);
             w->bar_wait = 0;
+            simt_warp_touch(c, w);
             e->skips++;
         }
         break;
@@ -253,6 +257,7 @@ static void do_command(simt_edge_core *e) {
     case PRE_CMD_RESUME: cmd_resume(e, s, arg); break;
     case PRE_CMD_ABORT: /* the victim exited while being flushed */
         w->stop_fetch = false;
+        simt_warp_touch(c, w);
         if (w->priority == PRIO_BOOST) w->priority = e->prio_save[s];
         if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, w);
         simt_core_sort(c);

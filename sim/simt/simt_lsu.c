@@ -117,8 +117,12 @@ static mem_req *port_push(simt_core *c, uint64_t id, uint32_t line, uint8_t op, 
     return r;
 }
 
+/* bytes [off, off + n) of a line (off + n <= MEM_LINE_MAX) */
 static void mask_bytes(uint64_t bm[2], unsigned off, unsigned n) {
-    for (unsigned i = off; i < off + n; i++) bm[i >> 6] |= 1ull << (i & 63);
+    for (unsigned w = 0, end = off + n; w < 2; w++) {
+        const unsigned a = off > 64 * w ? off : 64 * w, b = end < 64 * w + 64 ? end : 64 * w + 64;
+        if (a < b) bm[w] |= (b - a == 64 ? ~0ull : (1ull << (b - a)) - 1) << (a - 64 * w);
+    }
 }
 
 static void mask_line(const simt_core *c, uint64_t bm[2]) {
@@ -322,6 +326,111 @@ static void shared_access(simt_core *c, const simt_warp *w, const rv_inst *in, u
     c->sh_hook(c->sh_user, &x);
 }
 
+/* A load or store whose lanes all address one region of ordinary memory
+ * (global memory outside the F/E-tracked region, the block's shared memory,
+ * or the threads' stacks), the common case: the region is checked once at
+ * the lanes' lowest and highest addresses instead of translating each lane,
+ * giving the same lines in the same order and the same bank conflicts as
+ * the general walk in simt_lsu_issue.  Fills hp, addr and the LSU's lines
+ * (nl), or nshared / conflict, or nlocal; false, having filled nothing the
+ * general walk does not overwrite, when the access is not one, or the run
+ * wants each lane seen (access checks, race checks, provenance) or has
+ * atomics in flight. */
+static bool lsu_one_region(simt_core *c, const simt_warp *w, const rv_inst *in, uint32_t m, uint8_t **hp,
+                           uint32_t *addr, unsigned *nl, unsigned *nshared, unsigned *nlocal, unsigned *conflict) {
+    if (!m || c->acc_check || c->sh_hook || w->x.prov || w->n_amo) return false;
+    const uint32_t *base = w->x.r[in->rs1], imm = (uint32_t)in->imm, size = in->size;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(mm);
+        const uint32_t a = base[l] + imm;
+        addr[l] = a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    const uint64_t end = (uint64_t)hi + size; /* one past the highest lane's last byte */
+    if (lo >= FG_GUARD_END && end <= c->gmem_size) {
+        if (c->ms && mem_fe_overlaps(c->ms, lo, hi)) return false;
+        simt_lsu *u = &c->lsu;
+        unsigned n = 0;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(mm);
+            const uint32_t ln = addr[l] >> c->lsh;
+            hp[l] = c->gmem + addr[l];
+            unsigned j = n;
+            if (!n || u->line[n - 1] != ln) /* lanes of a line are usually adjacent */
+                for (j = 0; j < n && u->line[j] != ln; j++) {}
+            else
+                j = n - 1;
+            if (j == n) {
+                u->line[n] = ln;
+                u->lanes[n] = 0;
+                u->fe[n++] = false;
+            }
+            u->lanes[j] |= 1u << l;
+        }
+        *nl = n;
+        return true;
+    }
+    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
+    if (lo >= FG_SHARED_BASE && hi < lb) {
+        const simt_block *b = &c->blk[w->block];
+        if (end - FG_SHARED_BASE > b->shmem_size) return false;
+        uint8_t *p = c->shmem + b->shmem_off - FG_SHARED_BASE;
+        unsigned cf = 1;
+        if ((hi >> 2) - (lo >> 2) < 32) { /* within 32 consecutive words: one word per bank at most */
+            for (uint32_t mm = m; mm; mm &= mm - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(mm);
+                hp[l] = p + addr[l];
+            }
+        } else {
+            uint32_t bank_word[32];
+            unsigned bank_cnt[32] = {0};
+            for (uint32_t mm = m; mm; mm &= mm - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(mm);
+                const uint32_t wd = (addr[l] - FG_SHARED_BASE) >> 2, bk = wd & 31;
+                hp[l] = p + addr[l];
+                if (bank_cnt[bk] == 0 || bank_word[bk] != wd) {
+                    if (bank_cnt[bk] == 0) bank_word[bk] = wd;
+                    if (++bank_cnt[bk] > cf) cf = bank_cnt[bk];
+                }
+            }
+        }
+        *nshared = (unsigned)__builtin_popcount(m);
+        *conflict = cf;
+        return true;
+    }
+    if (lo >= lb && end <= FG_LOCAL_TOP) { /* each lane its own stack */
+        uint8_t *p = c->local + (size_t)w->local_idx * SIMT_LANES * c->k->stack_bytes - lb;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(mm);
+            hp[l] = p + (size_t)l * c->k->stack_bytes + addr[l];
+        }
+        *nlocal = (unsigned)__builtin_popcount(m);
+        return true;
+    }
+    return false;
+}
+
+/* A plain load's lanes m read from their memory (the op's width and
+ * extension chosen once, not per lane). */
+static void load_lanes(uint32_t *val, unsigned op, uint32_t m, uint8_t *const *hp) {
+#define LANES(expr)                                              \
+    for (uint32_t mm = m; mm; mm &= mm - 1) {                    \
+        const unsigned l = (unsigned)__builtin_ctz(mm);          \
+        const uint8_t *p = hp[l];                                \
+        val[l] = (expr);                                         \
+    }
+    switch (op) {
+    case OP_LB: LANES((uint32_t)(int32_t)(int8_t)p[0]) break;
+    case OP_LBU: LANES(p[0]) break;
+    case OP_LH: LANES(ld_val(p, OP_LH)) break;
+    case OP_LHU: LANES(ld_val(p, OP_LHU)) break;
+    default: LANES(ld_val(p, OP_LW)) break;
+    }
+#undef LANES
+}
+
 int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
@@ -340,7 +449,9 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     /* bank conflicts (32 banks x 4 B): distinct words per bank */
     uint32_t bank_word[32];
     unsigned bank_cnt[32] = {0}, conflict = 1;
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
+    const bool fast = !is_amo && lsu_one_region(c, w, in, m, hp, addr, &nl, &nshared, &nlocal, &conflict);
+    if (fast) glanes = nl ? m : 0;
+    for (uint32_t mm = fast ? 0 : m; mm; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         uint32_t a = base[l] + (uint32_t)(is_amo ? 0 : in->imm);
         int rg;
@@ -419,7 +530,6 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         ld->global = nl > 0;
         ld->fe_lanes = fe_lanes;
         w->n_ld++;
-        c->ld_warps[w->slot / 64] |= 1ull << (w->slot % 64);
         u->ld = (uint8_t)i;
         u->uid = ld->uid;
     }
@@ -429,7 +539,9 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
      * this core's writes, and on the threads its own accesses wait for this
      * core's commit */
     const uint32_t *src = w->x.r[in->rs2];
-    if (!c->threaded) {
+    if (!c->threaded && is_ld && !is_amo && !fe_lanes) {
+        load_lanes(ld->val, in->op, m, hp);
+    } else if (!c->threaded) {
         for (uint32_t mm = m & ~fe_lanes; mm; mm &= mm - 1) {
             unsigned l = (unsigned)__builtin_ctz(mm);
             if (amem && glanes >> l & 1) u->amo_op[l] = amo_mem_op(w, in->op, l, addr[l], &u->amo_cmp[l]);
@@ -462,13 +574,14 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
             if (is_ld && !is_amo) ld->val[l] = ld_val(hp[l], in->op);
         }
     }
-    for (unsigned j = 0; j < nl; j++)
-        for (uint32_t mm = u->lanes[j]; mm; mm &= mm - 1) {
-            unsigned l = (unsigned)__builtin_ctz(mm);
-            u->addr[l] = addr[l];
-            u->sval[l] = src[l];
-            if (is_ld) ld->addr[l] = addr[l];
-        }
+    if (!is_ld || is_amo || fe_lanes) /* what the lines' requests carry (plain loads: nothing) */
+        for (unsigned j = 0; j < nl; j++)
+            for (uint32_t mm = u->lanes[j]; mm; mm &= mm - 1) {
+                unsigned l = (unsigned)__builtin_ctz(mm);
+                u->addr[l] = addr[l];
+                u->sval[l] = src[l];
+                if (is_ld) ld->addr[l] = addr[l];
+            }
     /* timing: global lines go through the LSU one per cycle (the first this
      * cycle); shared memory takes its bank conflicts, local memory an L1 hit */
     uint64_t done = now + 1;
@@ -498,8 +611,8 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
     }
     if (ld) {
         ld->done = done;
-        if (ld->rd != RV_SINK) simt_sb_set(w, ld->rd, nl ? UINT64_MAX : done);
-        if (!nl && done < c->next_wb) c->next_wb = done;
+        if (ld->rd != RV_SINK) simt_sb_set(c, w, ld->rd, nl ? UINT64_MAX : done);
+        if (!nl) simt_wb_push(c, w->slot, (unsigned)(ld - w->ld));
     }
     return 0;
 }
@@ -512,7 +625,7 @@ static simt_load *line_done(simt_core *c, unsigned slot, unsigned ldi, uint64_t 
     simt_load *ld = &c->w[slot].ld[ldi];
     if (!ld->valid || ld->uid != uid) return NULL;
     if (t > ld->done) ld->done = t;
-    if (--ld->wait == 0 && ld->done < c->next_wb) c->next_wb = ld->done;
+    if (--ld->wait == 0) simt_wb_push(c, slot, ldi);
     return ld;
 }
 
@@ -602,7 +715,10 @@ static void take(simt_core *c, const mem_rsp *r) {
     } else if (type == RQ_INST && i < c->k->icache_mshrs && c->imshr[i] == line + 1) {
         cache_access(&c->icache, line, now, true);
         for (unsigned s = 0; s < c->nwarps; s++)
-            if (c->w[s].imiss == line + 1) c->w[s].imiss = 0;
+            if (c->w[s].imiss == line + 1) {
+                c->w[s].imiss = 0;
+                simt_warp_touch(c, &c->w[s]);
+            }
         c->imshr[i] = 0;
         c->imshrs_used--;
     } else if (type == RQ_SAVE && c->n_save_out) {
@@ -640,8 +756,10 @@ static void take(simt_core *c, const mem_rsp *r) {
         }
         case TG_RESTORE: {
             simt_warp *w = simt_warp_find(c, t->slot, t->age);
-            if (w && w->n_restore) w->n_restore--;
-            else simt_core_fault(c, "core %u: register restore for warp slot %u not waiting for one", c->id, t->slot);
+            if (w && w->n_restore) {
+                w->n_restore--;
+                simt_warp_touch(c, w);
+            } else simt_core_fault(c, "core %u: register restore for warp slot %u not waiting for one", c->id, t->slot);
             break;
         }
         }
@@ -775,6 +893,7 @@ static bool fetch_warp(simt_core *c, simt_warp *w) {
         unsigned room = (k->line_bytes - a % k->line_bytes) / 4;
         unsigned want = k->ibuf_depth - w->ibuf_n;
         w->ibuf_n += want < room ? want : room;
+        simt_warp_touch(c, w);
         return true;
     }
     unsigned j = 0;
@@ -792,6 +911,7 @@ static bool fetch_warp(simt_core *c, simt_warp *w) {
         mask_line(c, r->bmask);
     }
     w->imiss = line + 1;
+    simt_warp_touch(c, w);
     return true;
 }
 
@@ -811,11 +931,17 @@ static void fetch_step(simt_core *c) {
                 return;
             }
         }
-    for (unsigned i = 0; i < c->nwarps; i++) {
-        unsigned slot = (c->fetch_rr + i) % c->nwarps;
-        simt_warp *w = &c->w[slot];
-        if (!fetch_wants(k, w)) continue;
-        fetch_warp(c, w);
+    /* round robin from fetch_rr: the first slot at or after it (then from
+     * slot 0) whose bit of the compact view says fetch_wants */
+    const unsigned words = (c->nwarps + 63) / 64, from = c->fetch_rr < c->nwarps ? c->fetch_rr : 0;
+    for (unsigned i = 0; i <= words; i++) {
+        const unsigned wd = (from / 64 + i) % words;
+        uint64_t m = c->fetch_mask[wd];
+        if (i == 0) m &= ~0ull << (from % 64);
+        else if (i == words) m &= (from % 64) ? ~(~0ull << (from % 64)) : 0;
+        if (!m) continue;
+        const unsigned slot = wd * 64 + (unsigned)__builtin_ctzll(m);
+        fetch_warp(c, &c->w[slot]);
         c->fetch_rr = slot + 1;
         return;
     }
@@ -847,6 +973,7 @@ void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask) {
             bulk_push(c, w->slot, r, w->age, true);
             w->n_restore++;
         }
+    simt_warp_touch(c, w);
 }
 
 static void bulk_step(simt_core *c) {
@@ -871,12 +998,12 @@ static void bulk_step(simt_core *c) {
 void simt_lsu_requests(simt_core *c) {
     retry_step(c);
     /* the three requesters take turns at the port queue's free places */
-    for (unsigned i = 0; i < 3; i++) switch ((c->arb_rr + i) % 3) {
+    for (unsigned i = 0, r = c->arb_rr; i < 3; i++, r = r == 2 ? 0 : r + 1) switch (r) {
         case 0: lsu_step(c); break;
         case 1: if (c->n_order) fetch_step(c); break;
         default: bulk_step(c); break;
         }
-    c->arb_rr = (c->arb_rr + 1) % 3;
+    c->arb_rr = c->arb_rr == 2 ? 0 : c->arb_rr + 1;
 }
 
 void simt_lsu_dmem(simt_core *c, const simt_dmem *d) {
