@@ -127,6 +127,7 @@ void fg_block_free(fg_block *b) {
 
 void fg_block_reset(fg_block *b) {
     b->idle_have = b->idle_fixed = false;
+    b->idle_wait = b->idle_backoff = 0;
     if (b->twin) b->cls->twin_reset(b->twin);
     if (b->rtl) fg_rtl_reset(b->rtl);
     b->cycle = 0;
@@ -157,6 +158,10 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     if (!b->idle_bytes || b->wave) return false;
     if (b->idle_have && !memcmp(in, b->idle_in, b->cls->in_size)) {
         if (b->idle_fixed) return true;
+        if (b->idle_wait) { /* the last probe found the state moving */
+            b->idle_wait--;
+            return false;
+        }
         const void *st;
         if (fg_rtl_state(b->rtl, &st) != b->idle_bytes) return false; /* traced now */
         memcpy(b->idle_state, st, b->idle_bytes);
@@ -166,6 +171,7 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     memcpy(b->idle_in, in, b->cls->in_size);
     b->idle_have = true;
     b->idle_fixed = false;
+    b->idle_wait = b->idle_backoff = 0;
     return false;
 }
 
@@ -189,6 +195,10 @@ int fg_block_step(fg_block *b, const void *in) {
     if (probe) {
         const void *st;
         b->idle_fixed = fg_rtl_state(b->rtl, &st) == b->idle_bytes && !memcmp(st, b->idle_state, b->idle_bytes);
+        if (!b->idle_fixed) {
+            b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
+            b->idle_wait = b->idle_backoff;
+        }
     }
     if (b->rtl && fg_rtl_error(b->rtl)) {
         b->failed = true;
