@@ -43,9 +43,10 @@ VLINC      := -isystem $(VLROOT)/include -isystem $(VLROOT)/include/vltstd
 
 # (Verilator's include dir: sim/harness/fg_wave.c merges FSTs with the fstapi it ships in libvlrt)
 INCS       := -Isim/harness -Isim/twin -Isim -Itb -isystem $(VLROOT)/include
+OPT        ?= -O2
 CWARN      := -Wall -Wextra -Werror
-CFLAGS     := -std=c11 -O2 -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
-CXXFLAGS   := -std=c++17 -O2 -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
+CFLAGS     := -std=c11 $(OPT) -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
+CXXFLAGS   := -std=c++17 $(OPT) -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
               -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new
 LDLIBS     := -lcmocka -linih -lcjson -lz -lpthread -lm
 LDFLAGS    :=
