@@ -43,9 +43,19 @@ VLINC      := -isystem $(VLROOT)/include -isystem $(VLROOT)/include/vltstd
 
 # (Verilator's include dir: sim/harness/fg_wave.c merges FSTs with the fstapi it ships in libvlrt)
 INCS       := -Isim/harness -Isim/twin -Isim -Itb -isystem $(VLROOT)/include
-OPT        ?= -O2
+# Optimization (each flag measured: docs/RESULTS.md "Simulation speed"): -O3;
+# on x86-64 the x86-64-v2 level (POPCNT, SSE4.2: every x86-64 processor since
+# 2009; the model counts lanes with popcount); the programs (build/bin) linked
+# with link-time optimization across the model's files, whose objects carry
+# both forms (the tests link them without it).  A change of flags rebuilds
+# the objects ($(BUILD)/.cflags).
+ARCH_OPT   := $(if $(filter x86_64,$(shell uname -m)),-march=x86-64-v2)
+OPT        ?= -O3 $(ARCH_OPT)
+LTO        ?= -flto=auto -ffat-lto-objects
 CWARN      := -Wall -Wextra -Werror
-CFLAGS     := -std=c11 $(OPT) -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
+CFLAGS     = -std=c11 $(OPT) $(LTO) -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
+PROG_LDFLAGS = $(if $(LTO),-flto=auto $(OPT))
+AR         := $(if $(shell command -v gcc-ar),gcc-ar,ar)
 CXXFLAGS   := -std=c++17 $(OPT) -g -Wall -Wextra -Werror $(INCS) $(VLINC) -MMD -MP \
               -DVM_TRACE=1 -DVM_TRACE_FST=1 -faligned-new
 LDLIBS     := -lcmocka -linih -lcjson -lz -lpthread -lm
@@ -58,6 +68,7 @@ VLBUILD    := $(BUILD)
 ifeq ($(SAN),1)
 VLBUILD    ?= build
 SANFLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LTO        :=
 CFLAGS     += $(SANFLAGS)
 CXXFLAGS   += $(SANFLAGS)
 LDFLAGS    += $(SANFLAGS)
@@ -204,13 +215,18 @@ $(BUILD)/obj/shim/xinit_off.txt: FORCE | $(BUILD)/.deps
 # ------------------------------------------------------------------ C code
 C_SRCS := $(HARNESS_SRCS) $(TWIN_SRCS) $(SIM_SRCS) tb/fg_tb.c tb/fg_tb_filter.c $(TB_SRCS)
 C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
-$(BUILD)/obj/%.o: %.c | $(BUILD)/.deps
+$(BUILD)/obj/%.o: %.c $(BUILD)/.cflags | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+# the compilers and flags the objects were built with: a change rebuilds them
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/libfg.a: $(C_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(VLBUILD)/vlrt/libvlrt.a
 # shims may call their twins (in libfg.a): link as a group so the order does not matter
@@ -224,7 +240,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) $(PROG_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TESTS))
 PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))

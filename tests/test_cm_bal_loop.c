@@ -73,8 +73,10 @@ static double run_static(const char *warps, unsigned n_iv) {
     cm_config c;
     const char *sets[] = {"cmbal.scheme=static", "cmbal.impl=c", NULL, NULL};
     char b[64];
-    snprintf(b, sizeof b, "cmbal.static_warps=%s", warps);
-    sets[2] = warps ? b : NULL;
+    if (warps) {
+        snprintf(b, sizeof b, "cmbal.static_warps=%s", warps);
+        sets[2] = b;
+    }
     if (!warps) sets[0] = "cmbal.scheme=baseline";
     load(&c, sets);
     cm_sys *s = make(&c, NULL);

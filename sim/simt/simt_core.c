@@ -19,6 +19,11 @@
 
 #define FULL 0xffffffffu
 
+static void heap_push(simt_heap *h, simt_timed e);
+#ifndef SIMT_GATE_NEAR
+#define SIMT_GATE_NEAR 16
+#endif
+
 static unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
 int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem, uint64_t gmem_size,
@@ -204,7 +209,9 @@ void simt_core_sort(simt_core *c) {
         c->order_pos[slot] = (uint16_t)i;
         c->spos[slot] = (uint16_t)c->sorder_n[s];
         c->sorder[s * c->nwarps + c->sorder_n[s]++] = (uint16_t)slot;
-        if (c->gate[slot] <= c->now) simt_view_ready(c, slot); /* later gates are in wake */
+        if (c->gate[slot] <= c->now + SIMT_GATE_NEAR) simt_view_ready(c, slot);
+        else if (c->gate[slot] != UINT64_MAX) /* (a second entry for the same gate is harmless) */
+            heap_push(&c->wake, (simt_timed){.when = c->gate[slot], .slot = (uint16_t)slot});
     }
     /* DYNCTA's CTA pausing: the blocks beyond the limit, the youngest, wait
      * (a block's warps are adjacent in GTO order: consecutive ages) */
@@ -570,14 +577,16 @@ static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
     return in ? in : decode_miss(c, pc);
 }
 
-static void heap_push(simt_heap *h, simt_timed e);
 
 /* The warp in slot passes can_issue's checks of its own state from cycle g
  * on (UINT64_MAX: not until it changes): out of its scheduler's scan until
  * then. */
 static void gate_set(simt_core *c, unsigned slot, uint64_t g) {
     c->gate[slot] = g;
-    if (g <= c->now) return;
+    if (g <= c->now + SIMT_GATE_NEAR) { /* the scan's check of the gate is cheaper than a wake so soon */
+        simt_view_ready(c, slot);
+        return;
+    }
     const unsigned i = c->spos[slot];
     if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
     if (g != UINT64_MAX) heap_push(&c->wake, (simt_timed){.when = g, .slot = (uint16_t)slot});
