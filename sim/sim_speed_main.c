@@ -17,12 +17,14 @@
  * error (exit 1).  Writes results/sim_speed.json.
  *
  *   sim_speed [--config configs/edge.ini] [--set section.key=value ...]
- *             [--events N] [--busy-only] [--out results/sim_speed.json]
+ *             [--events N] [--busy-only] [--busy-impl c|rtl|lockstep] [--out results/sim_speed.json]
  *
  * --events N: serial events per path (as launch_latency --events; default
  * [launch_latency] events = 200); the end-to-end runs use
  * [launch_latency] e2e_events (--set launch_latency.e2e_events=N).
- * --busy-only: the busy workload alone. */
+ * --busy-only: the busy workload alone.  --busy-impl: its blocks (each
+ * core's PEWT and preemption controller, each partition's F/E queues) as C
+ * twins (the default), verilated RTL or both in lockstep. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +40,8 @@ static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
 
 static int usage(const char *prog) {
     fprintf(stderr,
-            "usage: %s [--config FILE] [--set section.key=value]... [--threads N] [--events N] [--busy-only] [--out FILE]\n",
+            "usage: %s [--config FILE] [--set section.key=value]... [--threads N] [--events N] [--busy-only]\n"
+            "          [--busy-impl c|rtl|lockstep] [--out FILE]\n",
             prog);
     return 2;
 }
@@ -128,10 +131,10 @@ static int launch_speed(const sys_params *p, const launch_exp_params *x, cJSON *
  * the machine, C twins for every block, the result checked.  Simulator speed
  * while the cores, the L2 and DRAM are busy, where the launch-latency run
  * above is mostly idle cycles. */
-static int busy_run(const gpu_config *gc, cJSON *root) {
+static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
     char err[512];
     gpu_config c = *gc;
-    c.pre.impl = c.mem.fe_impl = FG_IMPL_C;
+    c.pre.impl = c.mem.fe_impl = impl;
     gpu_t *g = gpu_new(&c, err, sizeof err);
     char kdir[512];
     snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
@@ -149,7 +152,8 @@ static int busy_run(const gpu_config *gc, cJSON *root) {
     gpu_stats s;
     gpu_get_stats(g, &s);
     if (!bad) {
-        printf("\nBusy workload: %s on %u cores (C twins), result checked\n", bg_describe(b), c.num_cores);
+        printf("\nBusy workload: %s on %u cores (blocks: %s), result checked\n", bg_describe(b), c.num_cores,
+               impl == FG_IMPL_C ? "C twins" : impl == FG_IMPL_RTL ? "verilated RTL" : "lockstep");
         printf("  %llu GPU cycles, %llu warp instructions in %.2f s wall, %.2f s CPU: %.0f GPU cycles/s and %.0f "
                "warp instrs/s per wall second (%.0f and %.0f per CPU second); L2 hit rate %.2f, DRAM %.1f GB/s\n",
                (unsigned long long)cycles, (unsigned long long)s.warp_instrs, wall, cpu, cycles / wall,
@@ -180,6 +184,7 @@ int main(int argc, char **argv) {
     uint64_t events = 0;
     int nsets = 0;
     bool busy_only = false;
+    fg_impl busy_impl = FG_IMPL_C;
     char err[512];
     const char **sets = calloc((size_t)argc, sizeof *sets);
     if (!sets) return 2;
@@ -189,6 +194,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) sets[nsets++] = fg_config_threads_set(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--busy-only")) busy_only = true;
+        else if (!strcmp(argv[i], "--busy-impl") && i + 1 < argc) {
+            if (fg_impl_parse(argv[++i], &busy_impl)) {
+                fprintf(stderr, "sim_speed: --busy-impl: '%s' is not c, rtl or lockstep\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
             events = fg_arg_u64("sim_speed", "--events", argv[++i], 1, 1000000);
         } else return usage(argv[0]);
@@ -210,7 +221,7 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(root, "gpu_clock_mhz", p.gpu.clock_mhz);
     int bad = 0;
     if (!busy_only) bad |= launch_speed(&p, &x, root);
-    if (busy_run(&p.gpu, root)) bad = 1;
+    if (busy_run(&p.gpu, busy_impl, root)) bad = 1;
     cJSON_AddBoolToObject(root, "results_ok", !bad);
     if (write_json(out, root)) bad = 1;
     else printf("  wrote %s\n", out);

@@ -149,6 +149,7 @@ int fg_block_idle_skip(fg_block *b) {
     b->idle_state = malloc(n);
     if (!b->idle_in || !b->idle_state) return -1;
     b->idle_bytes = n;
+    b->idle_min = (unsigned)(n / FG_IDLE_PROBE_BYTES);
     return 0;
 }
 
@@ -171,7 +172,10 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     memcpy(b->idle_in, in, b->cls->in_size);
     b->idle_have = true;
     b->idle_fixed = false;
-    b->idle_wait = b->idle_backoff = 0;
+    /* that many repeats in a row before a probe: more after one that found the
+     * state moving, and more for a large state (a probe copies and compares
+     * all of it: worth it only before a long idle stretch) */
+    b->idle_wait = b->idle_backoff > b->idle_min ? b->idle_backoff : b->idle_min;
     return false;
 }
 
@@ -198,6 +202,8 @@ int fg_block_step(fg_block *b, const void *in) {
         if (!b->idle_fixed) {
             b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
             b->idle_wait = b->idle_backoff;
+        } else {
+            b->idle_backoff /= 2; /* idle now, but perhaps only between bursts */
         }
     }
     if (b->rtl && fg_rtl_error(b->rtl)) {

@@ -109,12 +109,15 @@ typedef struct fg_block {
     void *wave_prev;     /* with it: the outputs before the last edge */
     /* fg_block_idle_skip: the last inputs, the state before the last edge,
      * and whether that edge left the state as it was (a fixed point); after
-     * a probe that found the state moving, the next idle_wait edges with the
-     * same inputs are not probed (idle_backoff doubles, up to FG_IDLE_BACKOFF) */
+     * a probe that found the state moving, the next probe waits for
+     * idle_backoff edges in a row with repeated inputs (idle_wait counts
+     * them down; idle_backoff doubles up to FG_IDLE_BACKOFF with each such
+     * probe, and halves with one that found a fixed point), and a state of
+     * idle_min x FG_IDLE_PROBE_BYTES bytes waits for idle_min repeats */
     void *idle_in, *idle_state;
     size_t idle_bytes;
     bool idle_have, idle_fixed;
-    unsigned idle_wait, idle_backoff;
+    unsigned idle_wait, idle_backoff, idle_min;
     uint64_t idle_skipped;
 } fg_block;
 
@@ -141,12 +144,16 @@ void fg_block_skip(fg_block *b);
  * inputs would too, so they are counted (fg_block_skip) until the inputs
  * change.  Exact, for a block whose idle cycles are many and whose inputs
  * repeat (the EDGE front end); a trace or lockstep record gets every edge.
- * A block whose state moves under repeated inputs (a counter) is probed
- * again only after 1, 2, 4 ... FG_IDLE_BACKOFF such edges, so that the
- * probe's copy and comparison of the whole state does not cost every edge.
+ * A block whose state moves under repeated inputs (a counter, a busy
+ * queue) is probed again only after 1, 2, 4 ... FG_IDLE_BACKOFF edges in a
+ * row with repeated inputs, and a block with a large state (the F/E queues'
+ * bit store) only after one edge in a row per FG_IDLE_PROBE_BYTES of it, so
+ * that the probe's copy and comparison of the whole state is paid for by
+ * the edges it saves.
  * $FG_IDLE_SKIP=0 turns it off.  Returns 0, or -1 out of memory. */
 int fg_block_idle_skip(fg_block *b);
 #define FG_IDLE_BACKOFF 256
+#define FG_IDLE_PROBE_BYTES 4096
 /* FST waveform of the RTL side from cycle start to end (end 0 = no end). */
 int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end);
 

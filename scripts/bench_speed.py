@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""make bench's simulation-speed comparison (docs/RESULTS.md "Simulation speed").
+
+Builds the commit the speed work started from (--base, default aaa5f4a) in a
+worktree under $BUILD/bench-base and runs the same workloads with both builds,
+each run a whole process, the two builds alternating (A B A B ...) after a
+warm-up, and prints the medians and the pair-by-pair ratios:
+
+  busy      MM 512x512 filling the 16-core EDGE GPU (sim_speed --busy-only,
+            C twins): GPU cycles per CPU second and per wall second, with one
+            thread and with --threads N (this build only: the base has none)
+  cm        the CM machine (cm_run --bench: 14 CPU cores, 28 SIMT cores, the
+            mesh, F/E queues as RTL): GPU cycles per CPU second
+  launch    the launch-latency workload (launch_latency --point --events E),
+            RTL blocks against their C twins: CPU time rtl / c
+  busy_rtl  a busy MM with every core's PEWT and preemption controller and
+            the F/E queues (preemption_latency --point --size test --kernels
+            mm): CPU time rtl / c
+
+Whole-process CPU time (user + system, from wait4) is the figure to read on a
+shared machine; wall time is only meaningful on an idle one.  The result is
+merged into results/sim_speed.json under "compare" (sim_speed writes the rest).
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def build_base(commit, build, jobs):
+    """The base commit's tree and build under BUILD/bench-base (reused when
+    already at that commit)."""
+    src = os.path.join(build, "bench-base", "src")
+    want = sh(["git", "-C", ROOT, "rev-parse", commit + "^{commit}"], capture_output=True, text=True).stdout.strip()
+    have = None
+    if os.path.isdir(src):
+        r = subprocess.run(["git", "-C", src, "rev-parse", "HEAD"], capture_output=True, text=True)
+        have = r.stdout.strip() if r.returncode == 0 else None
+    if have != want:
+        if os.path.isdir(src):
+            subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src], capture_output=True)
+        sh(["git", "-C", ROOT, "worktree", "prune"])
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        sh(["git", "-C", ROOT, "worktree", "add", "--detach", src, want], capture_output=True)
+    print(f"bench: building the base {want[:7]} in {src} (make build)", flush=True)
+    # its own scripts/deps.sh and build rules; the riscv-tests are not needed
+    sh(["make", "-C", src, f"-j{jobs}", "build"], stdout=subprocess.DEVNULL)
+    return src, want
+
+
+def timed(cmd, cwd, env):
+    """Runs cmd; returns (cpu seconds of the process and its children, wall seconds)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    rc = os.waitstatus_to_exitcode(status)
+    if rc != 0:
+        sys.exit(f"bench: {' '.join(cmd)} (in {cwd}) exited {rc}: {err.strip()[-400:]}")
+    return ru.ru_utime + ru.ru_stime, wall
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", default="aaa5f4a", help="the commit to compare with (default aaa5f4a, issue 33's start)")
+    ap.add_argument("--runs", type=int, default=3, help="counted runs of each command (after one warm-up)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the N-thread busy run")
+    ap.add_argument("--events", type=int, default=20, help="serial events of the launch workload")
+    ap.add_argument("--only", default="busy,cm,launch,busy_rtl", help="comma-separated workloads")
+    ap.add_argument("--no-base", action="store_true", help="this build only (no side-by-side base)")
+    ap.add_argument("--base-tree", help="a checkout of the base already built (its build/ is used as it is)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "sim_speed.json"))
+    a = ap.parse_args()
+    if a.runs < 1 or a.threads < 1:
+        sys.exit("bench: --runs and --threads must be at least 1")
+    build = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
+    jobs = os.environ.get("JOBS", str(os.cpu_count() or 1))
+    only = set(a.only.split(","))
+    bad = only - {"busy", "cm", "launch", "busy_rtl"}
+    if bad:
+        sys.exit(f"bench: unknown workload(s) {', '.join(sorted(bad))}")
+    head = sh(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = bool(sh(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                    text=True).stdout.strip())
+    sides = {"this": (ROOT, build)}
+    base_commit = None
+    if a.base_tree:
+        src = os.path.abspath(a.base_tree)
+        base_commit = sh(["git", "-C", src, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        sides["base"] = (src, os.path.join(src, "build"))
+    elif not a.no_base:
+        src, base_commit = build_base(a.base, build, jobs)
+        sides["base"] = (src, os.path.join(src, "build"))
+
+    tmp = tempfile.mkdtemp(prefix="fg-bench-")
+    env1 = dict(os.environ, FG_THREADS="1")
+
+    def prog(side, name):
+        return os.path.join(sides[side][1], "bin", name)
+
+    # each workload: a list of (label, side, argv, env); the labels alternate
+    plans = []
+    if "busy" in only:
+        plans.append(("busy", [(s, [prog(s, "sim_speed"), "--busy-only", "--out", f"{tmp}/busy_{s}.json"], env1)
+                               for s in sides]))
+        if a.threads > 1:
+            envn = dict(os.environ, FG_THREADS=str(a.threads), FG_POOL_ADAPT="0")
+            plans.append(("busy_threads", [("this", [prog("this", "sim_speed"), "--busy-only", "--out",
+                                                     f"{tmp}/busyn.json"], envn),
+                                           ("this1", [prog("this", "sim_speed"), "--busy-only", "--out",
+                                                      f"{tmp}/busy1.json"], env1)]))
+    if "cm" in only:
+        plans.append(("cm", [(s, [prog(s, "cm_run"), "--bench", "--out", f"{tmp}/cm_{s}.json"], env1) for s in sides]))
+    if "launch" in only:
+        for s in sides:
+            plans.append((f"launch_{s}", [(f"{s}_{i}", [prog(s, "launch_latency"), "--point", "--events",
+                                                          str(a.events), "--impl", i, "--out", f"{tmp}/l.json"], env1)
+                                          for i in ("rtl", "c")]))
+    if "busy_rtl" in only:
+        for s in sides:
+            plans.append((f"busy_rtl_{s}", [(f"{s}_{i}", [prog(s, "preemption_latency"), "--point", "--size", "test",
+                                                            "--kernels", "mm", "--impl", i, "--out",
+                                                            f"{tmp}/p.json"], env1) for i in ("rtl", "c")]))
+
+    res = {}
+    for name, cmds in plans:
+        times = {label: [] for label, _, _ in cmds}
+        for r in range(a.runs + 1):
+            for label, argv, env in cmds:
+                side = label.split("_")[0] if label.split("_")[0] in sides else "this"
+                cpu, wall = timed(argv, sides[side][0], dict(env, BUILD=sides[side][1]))
+                if r:
+                    times[label].append((cpu, wall))
+                print(f"  {name:13s} {label:8s} run {r}{' (warm-up)' if not r else ''}: {cpu:7.2f} s CPU "
+                      f"{wall:7.2f} s wall", flush=True)
+        res[name] = times
+
+    def cycles(path, key):
+        with open(path) as f:
+            d = json.load(f)
+        return d["busy"]["gpu_cycles"] if key == "busy" else d["gpu_cycles"]
+
+    out = {"this_commit": head + ("+dirty" if dirty else ""), "base_commit": base_commit, "runs": a.runs,
+           "threads": a.threads, "machine": f"{os.cpu_count()} processors, load average "
+                                             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end"}
+    lines = []
+
+    def pairs(t, x, y, k):  # medians of x and y, and of the pair-by-pair ratio x / y
+        return (median([v[k] for v in t[x]]), median([v[k] for v in t[y]]),
+                median([p[k] / q[k] for p, q in zip(t[x], t[y])]))
+
+    if "busy" in res:
+        t = res["busy"]
+        cyc = cycles(f"{tmp}/busy_this.json", "busy")
+        o = {"gpu_cycles": cyc}
+        for s in sides:
+            cpu, wall = median([v[0] for v in t[s]]), median([v[1] for v in t[s]])
+            o[s] = {"cpu_s": cpu, "wall_s": wall, "gpu_cycles_per_cpu_s": cyc / cpu, "gpu_cycles_per_wall_s": cyc / wall}
+            lines.append(f"busy MM, 1 thread, {s:4s}: {cpu:6.2f} s CPU, {cyc / cpu / 1e3:6.1f} k GPU cycles per CPU "
+                         f"second ({cyc / wall / 1e3:6.1f} k per wall second)")
+        if "base" in t:
+            _, _, r = pairs(t, "this", "base", 0)
+            o["speedup_per_cpu_s"] = 1 / r
+            lines.append(f"busy MM, 1 thread: {1 / r:.2f}x the base's GPU cycles per CPU second (median of the "
+                         f"pair-by-pair ratios)")
+        out["busy"] = o
+    if "busy_threads" in res:
+        t = res["busy_threads"]
+        cyc = cycles(f"{tmp}/busyn.json", "busy")
+        wn, w1, r = pairs(t, "this", "this1", 1)
+        out["busy_threads"] = {"threads": a.threads, "wall_s": wn, "wall_s_1_thread": w1,
+                               "gpu_cycles_per_wall_s": cyc / wn, "gpu_cycles_per_wall_s_1_thread": cyc / w1,
+                               "speedup_per_wall_s": 1 / r}
+        lines.append(f"busy MM, {a.threads} threads: {wn:6.2f} s wall against {w1:.2f} s with 1 thread: {1 / r:.2f}x "
+                     f"the GPU cycles per wall second ({cyc / wn / 1e3:.1f} k)")
+    if "cm" in res:
+        t = res["cm"]
+        o = {}
+        for s in sides:
+            cyc = cycles(f"{tmp}/cm_{s}.json", "cm")
+            cpu = median([v[0] for v in t[s]])
+            o[s] = {"cpu_s": cpu, "gpu_cycles": cyc, "gpu_cycles_per_cpu_s": cyc / cpu}
+            lines.append(f"CM machine, 1 thread, {s:4s}: {cpu:6.2f} s CPU for {cyc} GPU cycles and its set-up "
+                         f"(whole process)")
+        if "base" in t:
+            _, _, r = pairs(t, "this", "base", 0)
+            o["speedup_per_cpu_s"] = 1 / r
+            lines.append(f"CM machine: {1 / r:.2f}x the base's speed per CPU second (whole process, median of the "
+                         f"pair-by-pair ratios)")
+        out["cm"] = o
+    for kind, what in (("launch", "launch workload"), ("busy_rtl", "busy MM with the per-core blocks")):
+        o = {}
+        for s in sides:
+            t = res.get(f"{kind}_{s}")
+            if not t:
+                continue
+            rtl, c, r = pairs(t, f"{s}_rtl", f"{s}_c", 0)
+            o[s] = {"cpu_s_rtl": rtl, "cpu_s_c": c, "rtl_over_c": r}
+            lines.append(f"{what}, {s:4s}: rtl / c {r:.2f}x CPU time ({rtl:.2f} s / {c:.2f} s)")
+        if o:
+            out[kind] = o
+
+    print()
+    for ln in lines:
+        print("  " + ln)
+    root = {}
+    if os.path.exists(a.out):
+        try:
+            with open(a.out) as f:
+                root = json.load(f)
+        except (OSError, json.JSONDecodeError):
+            root = {}
+    root["compare"] = out
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out + ".part", "w") as f:
+        json.dump(root, f, indent=1)
+    os.replace(a.out + ".part", a.out)
+    print(f"  wrote {a.out} (compare)")
+
+
+if __name__ == "__main__":
+    main()
