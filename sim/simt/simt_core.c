@@ -204,11 +204,13 @@ void simt_core_sort(simt_core *c) {
     for (unsigned s = 0; s < c->k->schedulers_per_core; s++) c->sorder_n[s] = 0;
     for (unsigned i = 0; i < c->nwarps; i++) c->spos[i] = UINT16_MAX;
     memset(c->rdy, 0, sizeof c->rdy);
+    memset(c->ldst, 0, sizeof c->ldst);
     for (unsigned i = 0; i < n; i++) {
-        const unsigned slot = c->order[i], s = c->sched_of[slot];
+        const unsigned slot = c->order[i], s = c->sched_of[slot], j = c->sorder_n[s];
         c->order_pos[slot] = (uint16_t)i;
-        c->spos[slot] = (uint16_t)c->sorder_n[s];
+        c->spos[slot] = (uint16_t)j;
         c->sorder[s * c->nwarps + c->sorder_n[s]++] = (uint16_t)slot;
+        if (c->gcls[slot] == CL_LDST) c->ldst[s][j >> 6] |= 1ull << (j & 63);
         if (c->gate[slot] <= c->now + SIMT_GATE_NEAR) simt_view_ready(c, slot);
         else if (c->gate[slot] != UINT64_MAX) /* (a second entry for the same gate is harmless) */
             heap_push(&c->wake, (simt_timed){.when = c->gate[slot], .slot = (uint16_t)slot});
@@ -592,6 +594,15 @@ static void gate_set(simt_core *c, unsigned slot, uint64_t g) {
     if (g != UINT64_MAX) heap_push(&c->wake, (simt_timed){.when = g, .slot = (uint16_t)slot});
 }
 
+/* The unit class of the warp's next instruction, known. */
+static void gcls_set(simt_core *c, unsigned slot, unsigned cls) {
+    const unsigned i = c->spos[slot];
+    c->gcls[slot] = (uint8_t)cls;
+    if (i == UINT16_MAX) return;
+    if (cls == CL_LDST) c->ldst[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
+    else c->ldst[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
+}
+
 /* The compact view's part of can_issue, without reading the warp: false when
  * the warp cannot issue this cycle (with can_issue's pipe_full). */
 static inline bool view_may_issue(simt_core *c, unsigned slot, uint64_t now) {
@@ -613,7 +624,7 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
     }
     const rv_inst *in;
     if (w->sb_known && w->sb_pc == w->x.pc) { /* the scoreboard's answer for this instruction, remembered */
-        c->gcls[w->slot] = w->sb_cls;
+        gcls_set(c, w->slot, w->sb_cls);
         gate_set(c, w->slot, w->sb_until);
         if (w->sb_until > now) return false;
         if (!unit_free(c->k, c, w->sb_cls, now, unit) || (w->sb_cls == CL_LDST && c->lsu.busy)) {
@@ -635,7 +646,7 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         w->sb_pc = w->x.pc;
         w->sb_until = until;
         w->sb_cls = (uint8_t)in->cls;
-        c->gcls[w->slot] = (uint8_t)in->cls;
+        gcls_set(c, w->slot, in->cls);
         gate_set(c, w->slot, until);
         if (until > now) return false;
         /* past the scoreboard: a refusal from here on is a full next stage (CM Fig. 11 item 7) */
@@ -917,6 +928,8 @@ static void check_view(simt_core *c) {
         const unsigned i = c->spos[s];
         if (i != UINT16_MAX && !(c->rdy[c->sched_of[s]][i >> 6] >> (i & 63) & 1) && c->gate[s] <= now)
             gate_ok = false; /* the scan would skip a warp whose gate is open */
+        if (i != UINT16_MAX && (c->ldst[c->sched_of[s]][i >> 6] >> (i & 63) & 1) != (c->gcls[s] == CL_LDST))
+            gate_ok = false; /* the memory-instruction mask disagrees with the class */
         if (f != (c->fetch_mask[s >> 6] >> (s & 63) & 1) || lo != c->lim_ok[s] || !gate_ok)
             simt_core_fault(c, "internal: core %u cycle %llu: warp slot %u's scheduling view is stale (fetch %d/%d, "
                             "limit %d/%d, gate %llu%s)", c->id, (unsigned long long)now, s, f,
@@ -975,21 +988,42 @@ static void core_cycle(simt_core *c) {
                 }
             }
             li = -1; /* no greedy stay */
-        } else
-            /* the scheduler's warps in GTO order whose gate may be open (rdy) */
-            for (unsigned wd = 0; wd < (c->sorder_n[s] + 63) / 64 && !best; wd++)
-                for (uint64_t bm = c->rdy[s][wd]; bm; bm &= bm - 1) {
+        } else {
+            /* the scheduler's warps in GTO order whose gate may be open (rdy);
+             * while no memory instruction can issue, those known to have one
+             * next are passed over (view_may_issue would refuse each, marking
+             * the stage full: pipe_full, done below for those before the
+             * scan's end) */
+            int u;
+            const bool ldst_off = c->lsu.busy || !unit_free(k, c, CL_LDST, now, &u);
+            unsigned stop = c->sorder_n[s]; /* index the scan ended at */
+            for (unsigned wd = 0; wd < (c->sorder_n[s] + 63) / 64 && stop == c->sorder_n[s]; wd++)
+                for (uint64_t bm = c->rdy[s][wd] & ~(ldst_off ? c->ldst[s][wd] : 0); bm; bm &= bm - 1) {
                     const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm), slot = c->sorder[s * c->nwarps + i];
-                    if (c->order_pos[slot] >= lim) {
-                        wd = SIMT_MAX_WARPS; /* beyond the active-warp limit: no more */
+                    if (c->order_pos[slot] >= lim) { /* beyond the active-warp limit: no more */
+                        stop = i;
                         break;
                     }
                     if (!view_may_issue(c, slot, now)) continue;
                     simt_warp *w = &c->w[slot];
                     const rv_inst *in;
                     int unit;
-                    if (can_issue(c, w, &in, &unit)) { best = w; bin = in; bunit = unit; break; }
+                    if (can_issue(c, w, &in, &unit)) {
+                        best = w; bin = in; bunit = unit;
+                        stop = i;
+                        break;
+                    }
                 }
+            for (unsigned wd = 0; ldst_off && !c->pipe_full && wd * 64 < stop; wd++)
+                for (uint64_t bm = c->rdy[s][wd] & c->ldst[s][wd]; bm; bm &= bm - 1) {
+                    const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm);
+                    if (i >= stop || c->order_pos[c->sorder[s * c->nwarps + i]] >= lim) break;
+                    if (c->gate[c->sorder[s * c->nwarps + i]] <= now) { /* its gate open, its unit not */
+                        c->pipe_full = true;
+                        break;
+                    }
+                }
+        }
         /* GTO's greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         if (li >= 0 && (!best || (int)best->slot != li)) {
             simt_warp *w = &c->w[li];

@@ -326,6 +326,7 @@ typedef struct {
     /* per scheduler, bit i: sorder entry i may pass its gate now; a superset
      * (a clear bit means gate > now; wake brings the bit back on time) */
     uint64_t rdy[SIMT_MAX_UNITS][SIMT_MAX_WARPS / 64];
+    uint64_t ldst[SIMT_MAX_UNITS][SIMT_MAX_WARPS / 64]; /* bit i: gcls of sorder entry i is CL_LDST */
     simt_heap wake;           /* gates that open at a later cycle (a stale entry: gate changed since) */
     bool check_view;          /* $FG_CHECK_VIEW: each cycle, the view against the warps (a test) */
     /* loads whose lines are all back, by completion cycle (a min-heap; a
@@ -353,6 +354,12 @@ typedef struct {
     unsigned lsh;             /* log2(line_bytes) */
     simt_lsu lsu;
     simt_mshr *mshr;          /* l1_mshrs */
+    uint64_t mshr_gen;        /* bumped when an MSHR is taken or freed */
+    struct {                  /* the last line looked up among the MSHRs (line + 1), at mshr_gen */
+        uint64_t gen;
+        uint32_t line;
+        int mi;
+    } mshr_memo;
     uint32_t *imshr;          /* icache_mshrs: line + 1 being fetched (0: free) */
     mem_req *pq;              /* port queue (port_queue) */
     unsigned pq_head, pq_n;
@@ -416,6 +423,17 @@ static inline void simt_view_ready(simt_core *c, unsigned slot) {
     if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
 }
 
+/* The view of the warp in slot is unknown: the scan checks it in full. */
+static inline void simt_view_forget(simt_core *c, unsigned slot) {
+    const unsigned i = c->spos[slot];
+    c->gate[slot] = 0;
+    c->gcls[slot] = SIMT_CLS_UNKNOWN;
+    if (i != UINT16_MAX) {
+        c->rdy[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
+        c->ldst[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
+    }
+}
+
 /* After any change of w's state, active or live lanes, PC, i-buffer, i-miss,
  * stop-fetch, barrier wait or restore count: the compact view above follows
  * (a parked victim's copy has none). */
@@ -423,9 +441,7 @@ static inline void simt_warp_touch(simt_core *c, const simt_warp *w) {
     const unsigned s = w->slot;
     if (w != &c->w[s]) return;
     const uint64_t bit = 1ull << (s & 63);
-    c->gate[s] = 0;
-    c->gcls[s] = SIMT_CLS_UNKNOWN;
-    simt_view_ready(c, s);
+    simt_view_forget(c, s);
     if (w->state == WS_RUN && w->active && w->ibuf_n < c->k->ibuf_depth && !w->imiss && !w->stop_fetch)
         c->fetch_mask[s >> 6] |= bit;
     else
@@ -437,11 +453,7 @@ static inline void simt_warp_touch(simt_core *c, const simt_warp *w) {
 static inline void simt_sb_set(simt_core *c, simt_warp *w, unsigned r, uint64_t t) {
     w->sb_ready[r] = t;
     w->sb_known = false;
-    if (w == &c->w[w->slot]) {
-        c->gate[w->slot] = 0;
-        c->gcls[w->slot] = SIMT_CLS_UNKNOWN;
-        simt_view_ready(c, w->slot);
-    }
+    if (w == &c->w[w->slot]) simt_view_forget(c, w->slot);
 }
 
 /* ---- set-up and the cycle ---- */

@@ -711,6 +711,7 @@ static void take(simt_core *c, const mem_rsp *r) {
         cache_access(&c->l1, line, now, true);
         for (unsigned j = 0; j < ms->n_wait; j++) line_done(c, ms->wait[j].slot, ms->wait[j].ld, ms->wait[j].uid, ready);
         ms->valid = false;
+        c->mshr_gen++;
         c->mshrs_used--;
     } else if (type == RQ_INST && i < c->k->icache_mshrs && c->imshr[i] == line + 1) {
         cache_access(&c->icache, line, now, true);
@@ -820,13 +821,21 @@ static int lsu_line(simt_core *c) {
             return 0;
         }
         int mi = -1;
-        for (unsigned i = 0; i < c->k->l1_mshrs && mi < 0; i++)
-            if (c->mshr[i].valid && c->mshr[i].line == line) mi = (int)i;
+        if (c->mshr_memo.gen == c->mshr_gen && c->mshr_memo.line == line + 1) { /* a stalled line's retry */
+            mi = c->mshr_memo.mi;
+        } else {
+            for (unsigned i = 0; i < c->k->l1_mshrs && mi < 0; i++)
+                if (c->mshr[i].valid && c->mshr[i].line == line) mi = (int)i;
+            c->mshr_memo.gen = c->mshr_gen;
+            c->mshr_memo.line = line + 1;
+            c->mshr_memo.mi = mi;
+        }
         if (mi >= 0 && c->mshr[mi].n_wait == SIMT_MSHR_MERGE) return c->stall_mshr++, 1;
         if (mi < 0) {
             if (c->mshrs_used == c->k->l1_mshrs) return c->stall_mshr++, 1;
             if (!port_room(c)) return c->stall_port++, 1;
             while (c->mshr[++mi].valid) {}
+            c->mshr_gen++;
             c->mshr[mi].valid = true;
             c->mshr[mi].line = line;
             c->mshr[mi].n_wait = 0;
