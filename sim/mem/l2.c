@@ -27,9 +27,10 @@ int l2_init(mem_system *m, unsigned s) {
     memset(l, 0, sizeof *l);
     l->node = m->n_ports + s;
     l->ways = calloc((size_t)c->l2_sets * c->l2_assoc, sizeof *l->ways);
+    l->tag = calloc((size_t)c->l2_sets * c->l2_assoc, sizeof *l->tag);
     l->mshr = calloc(c->l2_mshrs, sizeof *l->mshr);
     l->mshr_wait = calloc((size_t)c->l2_mshrs * c->l2_mshr_merge, sizeof *l->mshr_wait);
-    if (!l->ways || !l->mshr || !l->mshr_wait || mq_init(&l->pipe, c->l2_latency) ||
+    if (!l->ways || !l->tag || !l->mshr || !l->mshr_wait || mq_init(&l->pipe, c->l2_latency) ||
         mq_init(&l->ret, c->l2_return_queue) || mq_init(&l->amo, c->l2_amo_queue))
         return -1;
     for (unsigned q = 0; q < 3; q++)
@@ -42,6 +43,7 @@ int l2_init(mem_system *m, unsigned s) {
 
 void l2_free(l2_slice *l) {
     free(l->ways);
+    free(l->tag);
     free(l->mshr);
     free(l->mshr_wait);
     mq_free(&l->pipe);
@@ -95,10 +97,9 @@ static uint32_t internal_rec(mem_system *m, unsigned type, uint64_t line, const 
 }
 
 static l2_way *lookup(l2_slice *l, unsigned set, uint64_t line, unsigned assoc) {
-    for (unsigned w = 0; w < assoc; w++) {
-        l2_way *x = &l->ways[set * assoc + w];
-        if (x->present && x->line == line) return x;
-    }
+    const uint64_t *t = &l->tag[set * assoc];
+    for (unsigned w = 0; w < assoc; w++)
+        if (t[w] == line + 1) return &l->ways[set * assoc + w];
     return NULL;
 }
 
@@ -107,7 +108,7 @@ static int victim(const l2_slice *l, unsigned set, unsigned assoc) {
     int v = -1;
     for (unsigned w = 0; w < assoc; w++) {
         const l2_way *x = &l->ways[set * assoc + w];
-        if (!x->present) return (int)(set * assoc + w);
+        if (!l->tag[set * assoc + w]) return (int)(set * assoc + w);
         if (x->mshr == MEM_NONE && (v < 0 || x->lru < l->ways[v].lru)) v = (int)(set * assoc + w);
     }
     return v;
@@ -130,6 +131,7 @@ static void install(mem_system *m, unsigned s, unsigned v, uint64_t line, unsign
     w->line = line;
     w->present = true;
     w->mshr = MEM_NONE;
+    l->tag[v] = line + 1;
 }
 
 /* The slice's one reply port, free this cycle and with room in the reply

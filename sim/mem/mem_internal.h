@@ -92,6 +92,7 @@ typedef struct {
 typedef struct {
     unsigned node; /* interconnect node */
     l2_way *ways;
+    uint64_t *tag;  /* per way: its line + 1 when present, else 0 (the lookups scan these) */
     l2_mshr *mshr;
     uint32_t *mshr_wait;
     unsigned mshr_used;
