@@ -22,6 +22,7 @@ struct cm_sys {
     unsigned runs;                /* GPU runs finished and checked */
     uint64_t tick, f_core, f_cpu; /* kHz */
     uint64_t cpu_now;             /* CPU cycles run */
+    uint64_t cpu_to;              /* this tick: the CPU cycles run to (cpu_side) */
     uint64_t cpu_req;             /* requests the CPU cores sent */
     /* statistics since the last reset */
     uint64_t t0, cpu0, mc, net, cpu_req0, gpu_req0;
@@ -34,6 +35,9 @@ struct cm_sys {
     unsigned n_iv, cap_iv;
     char err[512];
 };
+
+static void cpu_cycles(void *user, unsigned t, unsigned n);
+static void cpu_send(void *user);
 
 void cm_config_default(cm_config *c) {
     memset(c, 0, sizeof *c);
@@ -132,6 +136,7 @@ cm_sys *cm_new(const cm_config *c, const char *const *apps, const cm_gpu_work *g
     }
     const gpu_callbacks cb = {.first_instr = on_first, .complete = on_complete, .user = s};
     gpu_set_callbacks(s->g, &cb);
+    gpu_set_side_work(s->g, cpu_cycles, cpu_send, s);
     s->f_core = (uint64_t)llround(c->gpu.clock_mhz * 1000);
     s->f_cpu = (uint64_t)llround(c->cpu.clock_mhz * 1000);
     cm_reset_stats(s);
@@ -206,21 +211,19 @@ static void close_interval(cm_sys *s) {
     s->iv_cpu0 = s->cpu_now;
 }
 
-void cm_tick(cm_sys *s) {
+/* Thread t of n: its CPU cores' cycles of this tick (each core is on its
+ * own until its requests are sent). */
+static void cpu_cycles(void *user, unsigned t, unsigned n) {
+    cm_sys *s = user;
+    for (unsigned i = t; i < s->ncpu; i += n)
+        for (uint64_t k = s->cpu_now; k < s->cpu_to; k++) cpu_core_cycle(s->cpu[i]);
+}
+
+/* One request per CPU port, in port order. */
+static void cpu_send(void *user) {
+    cm_sys *s = user;
     const cm_config *c = &s->c;
-    /* 1. responses of the last mem_tick */
-    for (unsigned i = 0; i < s->ncpu; i++) {
-        const mem_rsp *r;
-        while ((r = mem_rsp_peek(s->m, s->port0 + i))) {
-            cpu_core_fill(s->cpu[i], r->id);
-            mem_rsp_pop(s->m, s->port0 + i);
-        }
-    }
-    /* 2. the CPU cycles before GPU tick n + 1 */
-    uint64_t to = (s->tick + 1) * s->f_cpu / s->f_core;
-    for (; s->cpu_now < to; s->cpu_now++)
-        for (unsigned i = 0; i < s->ncpu; i++) cpu_core_cycle(s->cpu[i]);
-    /* 3. one request per CPU port */
+    s->cpu_now = s->cpu_to;
     for (unsigned i = 0; i < s->ncpu; i++) {
         const cpu_req *q = cpu_core_req(s->cpu[i]);
         if (!q) continue;
@@ -239,6 +242,22 @@ void cm_tick(cm_sys *s) {
             snprintf(s->err, sizeof s->err, "CPU core %u: %s", i, mem_error(s->m));
         }
     }
+}
+
+void cm_tick(cm_sys *s) {
+    const cm_config *c = &s->c;
+    /* 1. responses of the last mem_tick */
+    for (unsigned i = 0; i < s->ncpu; i++) {
+        const mem_rsp *r;
+        while ((r = mem_rsp_peek(s->m, s->port0 + i))) {
+            cpu_core_fill(s->cpu[i], r->id);
+            mem_rsp_pop(s->m, s->port0 + i);
+        }
+    }
+    /* 2. the CPU cycles before GPU tick n + 1 (cpu_cycles, on the GPU's
+     * threads beside the SIMT cores' pipelines) and 3. one request per CPU
+     * port (cpu_send, before the SIMT cores' commits): inside gpu_tick */
+    s->cpu_to = (s->tick + 1) * s->f_cpu / s->f_core;
     /* 4. the GPU cores, then the memory system (gpu_tick ticks it) */
     gpu_tick(s->g);
     /* 5. congestion (CM 4.1), the GPU run, the interval */

@@ -838,7 +838,8 @@ static void ev_schedule(gpu_t *g) {
 }
 
 /* thread t of n: every n-th core ticked this cycle, with its decode cache
- * (n = 1: all of them on the caller, as one thread steps them) */
+ * (n = 1: all of them on the caller, as one thread steps them), then its
+ * share of the side work */
 static void cycle_part(void *arg, unsigned t, unsigned n) {
     gpu_t *g = arg;
     for (unsigned j = t; j < g->n_on; j += n) {
@@ -848,6 +849,13 @@ static void cycle_part(void *arg, unsigned t, unsigned n) {
         simt_core_cycle(c);
         c->threaded = false;
     }
+    if (g->side_par) g->side_par(g->side_user, t, n);
+}
+
+void gpu_set_side_work(gpu_t *g, gpu_side_par par, gpu_side_serial serial, void *user) {
+    g->side_par = par;
+    g->side_serial = serial;
+    g->side_user = user;
 }
 
 void gpu_tick(gpu_t *g) {
@@ -881,10 +889,13 @@ void gpu_tick(gpu_t *g) {
         c->dc = &g->dc;
         simt_core_begin(c, g->cycle);
     }
-    if (g->pool && held > 1 && !g->serial && !fg_wave_on())
+    if (g->pool && (held > 1 || g->side_par) && !g->serial && !fg_wave_on()) {
         g->par_cycles += fg_pool_run_adaptive(g->pool, cycle_part, g) > 0;
-    else
+    } else {
         for (unsigned j = 0; j < g->n_on; j++) simt_core_cycle(&g->core[g->on[j]]);
+        if (g->side_par) g->side_par(g->side_user, 0, 1);
+    }
+    if (g->side_serial) g->side_serial(g->side_user);
     g->cycle_wrote = false;
     for (unsigned j = 0; j < g->n_on && !g->failed; j++) {
         simt_core *c = &g->core[g->on[j]];

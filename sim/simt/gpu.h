@@ -447,6 +447,16 @@ typedef struct {
     bool write, atomic;
     bool global; /* a global access (same fields; word = address / 4, off = address) */
 } gpu_shared_access;
+/* Work of the caller's that runs beside the cores' pipelines in every
+ * gpu_tick (the CM machine's CPU cores, docs/SIMT.md "Threads"): par(user, t,
+ * n) on each thread t of n (with one thread: par(user, 0, 1)) after the
+ * cores' begins, touching nothing the cores, the memory system or another
+ * thread's share touch; then serial(user) on the caller's thread before the
+ * cores' commits (e.g. the requests the work made, sent in a fixed order).
+ * Either may be NULL; gpu_set_side_work(g, NULL, NULL, NULL) removes it. */
+typedef void (*gpu_side_par)(void *user, unsigned t, unsigned n);
+typedef void (*gpu_side_serial)(void *user);
+void gpu_set_side_work(gpu_t *g, gpu_side_par par, gpu_side_serial serial, void *user);
 typedef void (*gpu_shared_hook)(void *user, const gpu_shared_access *a);
 void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user);
 

@@ -97,6 +97,9 @@ struct gpu {
     unsigned *on, n_on;
     bool serial;
     uint64_t par_cycles;      /* cycles whose pipelines ran on the pool ($FG_THREADS_STATS) */
+    gpu_side_par side_par;    /* gpu_set_side_work */
+    gpu_side_serial side_serial;
+    void *side_user;
     bool cycle_wrote;         /* a core's commit of this cycle wrote memory (simt_lsu_dmem) */
     simt_image *img;
     unsigned n_img, cap_img;
