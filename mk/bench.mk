@@ -3,6 +3,12 @@
 # twins and lockstep (simulated GPU cycles per wall second; docs/RESULTS.md).
 PROGRAMS    += sim_speed
 BENCH_STEPS += $(BUILD)/bin/sim_speed
+# this build against the commit the speed work started from, built side by
+# side under $(BUILD)/bench-base (BENCH_BASE; BENCH_ARGS=--no-base skips it):
+# busy MM with 1 and N threads, the CM machine, rtl / c (results/sim_speed.json
+# "compare", docs/RESULTS.md "Simulation speed")
+BENCH_BASE  ?= aaa5f4a
+BENCH_STEPS += BUILD=$(abspath $(BUILD)) python3 scripts/bench_speed.py --base $(BENCH_BASE) $(BENCH_ARGS)
 
 .PHONY: bench
 bench: $(BUILD)/.deps

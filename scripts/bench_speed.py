@@ -121,7 +121,7 @@ def main():
         plans.append(("busy", [(s, [prog(s, "sim_speed"), "--busy-only", "--out", f"{tmp}/busy_{s}.json"], env1)
                                for s in sides]))
         if a.threads > 1:
-            envn = dict(os.environ, FG_THREADS=str(a.threads), FG_POOL_ADAPT="0")
+            envn = dict(os.environ, FG_THREADS=str(a.threads))
             plans.append(("busy_threads", [("this", [prog("this", "sim_speed"), "--busy-only", "--out",
                                                      f"{tmp}/busyn.json"], envn),
                                            ("this1", [prog("this", "sim_speed"), "--busy-only", "--out",

@@ -30,7 +30,7 @@ if [ $demo = 1 ]; then
     python3 - "$tmp" <<'PY'
 import glob, json, os, sys
 tmp = sys.argv[1]
-TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s"}
+TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s", "host_cpu_s"}
 def strip(d):
     if isinstance(d, dict): return {k: strip(v) for k, v in d.items() if k not in TIMES}
     if isinstance(d, list): return [strip(x) for x in d]

@@ -616,9 +616,26 @@ static inline bool view_may_issue(simt_core *c, unsigned slot, uint64_t now) {
     return true;
 }
 
+/* Nothing to issue now whatever the scoreboard: not running, no lanes, an
+ * empty i-buffer, or register restores in flight (EDGE IV-D). */
+static inline bool warp_blocked(const simt_warp *w) {
+    return w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore;
+}
+
+/* The cycle from which every operand of in (sources and destination) is
+ * free in w's scoreboard. */
+static inline uint64_t operands_ready(const simt_warp *w, const rv_inst *in) {
+    uint64_t until = 0;
+    for (uint64_t regs = in->src_mask | in->dst_mask; regs; regs &= regs - 1) {
+        const uint64_t t = w->sb_ready[__builtin_ctzll(regs)];
+        if (t > until) until = t;
+    }
+    return until;
+}
+
 static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit) {
     const uint64_t now = c->now;
-    if (w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore) {
+    if (warp_blocked(w)) {
         gate_set(c, w->slot, UINT64_MAX); /* until the warp changes (simt_warp_touch) */
         return false;
     }
@@ -634,12 +651,7 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         if (!(in = decode(c, w->x.pc))) return false;
     } else {
         if (!(in = decode(c, w->x.pc))) return false; /* fault */
-        uint64_t regs = in->src_mask | in->dst_mask, until = 0;
-        while (regs) {
-            unsigned r = (unsigned)__builtin_ctzll(regs);
-            if (w->sb_ready[r] > until) until = w->sb_ready[r];
-            regs &= regs - 1;
-        }
+        const uint64_t until = operands_ready(w, in);
         /* its last operand is ready at `until` (or at a load's writeback):
          * no scoreboard check again until then or a scoreboard write */
         w->sb_known = true;
@@ -902,29 +914,15 @@ static void check_view(simt_core *c) {
         const simt_warp *w = &c->w[s];
         const bool f = w->state == WS_RUN && w->active && w->ibuf_n < c->k->ibuf_depth && !w->imiss && !w->stop_fetch;
         const bool lo = w->state == WS_RUN && (w->live & ~w->bar_wait);
+        const bool blocked = warp_blocked(w);
+        char err[128];
+        const rv_inst *in = blocked ? NULL : simt_decode(c->dc, w->x.pc, err, sizeof err);
+        const uint64_t until = in ? operands_ready(w, in) : 0;
         bool gate_ok = true;
-        if (c->gate[s] > now) { /* the warp must fail its own checks until then */
-            char err[128];
-            const rv_inst *in = w->state == WS_RUN && w->active && w->ibuf_n ? simt_decode(c->dc, w->x.pc, err, sizeof err) : NULL;
-            uint64_t until = 0;
-            for (uint64_t regs = in ? in->src_mask | in->dst_mask : 0; regs; regs &= regs - 1) {
-                const uint64_t t = w->sb_ready[__builtin_ctzll(regs)];
-                if (t > until) until = t;
-            }
-            const bool blocked = w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore;
+        if (c->gate[s] > now) /* the warp must fail its own checks until then */
             gate_ok = blocked ? c->gate[s] == UINT64_MAX : in && until == c->gate[s];
-        }
-        if (c->gcls[s] != SIMT_CLS_UNKNOWN) { /* known: the warp passes its state checks, the class is its instruction's */
-            char err[128];
-            const bool blocked = w->state != WS_RUN || !w->active || !w->ibuf_n || w->n_restore;
-            const rv_inst *in = blocked ? NULL : simt_decode(c->dc, w->x.pc, err, sizeof err);
-            uint64_t until = 0;
-            for (uint64_t regs = in ? in->src_mask | in->dst_mask : 0; regs; regs &= regs - 1) {
-                const uint64_t t = w->sb_ready[__builtin_ctzll(regs)];
-                if (t > until) until = t;
-            }
-            if (!in || in->cls != c->gcls[s] || until != c->gate[s]) gate_ok = false;
-        }
+        if (c->gcls[s] != SIMT_CLS_UNKNOWN) /* known: it passes its state checks, the class is its instruction's */
+            gate_ok = gate_ok && in && in->cls == c->gcls[s] && until == c->gate[s];
         const unsigned i = c->spos[s];
         if (i != UINT16_MAX && !(c->rdy[c->sched_of[s]][i >> 6] >> (i & 63) & 1) && c->gate[s] <= now)
             gate_ok = false; /* the scan would skip a warp whose gate is open */
