@@ -16,23 +16,29 @@
  * serial stretch of the simulation, or its end). */
 enum { SPINS = 1 << 10, YIELDS = 1 << 6 };
 
+/* The fields each thread writes sit on cache lines of their own: a line
+ * one thread writes while another spins on it moves between the processors
+ * at every write, and a run's handoff should cost a few line moves. */
 struct fg_pool {
-    unsigned n;
-    pthread_t *tid;
-    atomic_uint gen;      /* bumped by every run (and by the end) */
-    atomic_uint done;     /* workers finished with the current run */
-    atomic_uint sleepers; /* workers asleep on cv (or going to) */
-    atomic_bool quit;
-    fg_pool_fn fn;        /* the current run, written before gen */
+    /* written by the caller before a run (gen last), read by the workers */
+    _Alignas(64) atomic_uint gen; /* bumped by every run (and by the end) */
+    fg_pool_fn fn;                /* the current run */
     void *arg;
+    unsigned n;
+    atomic_bool quit;
+    pthread_t *tid;
+    _Alignas(64) atomic_uint done;     /* workers finished with the current run */
+    _Alignas(64) atomic_uint sleepers; /* workers asleep on cv (or going to) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    /* fg_pool_run_adaptive: the mode of the current window (1: threads), its
-     * calls and seconds so far, each mode's last two windows' seconds per
-     * call (< 0: not measured), the faster mode, the windows since the last
-     * probe of the slower one and between probes, whether this window is
-     * one, and whether to adapt */
-    int mode, best, probing;
+    /* the caller's alone.  fg_pool_run_adaptive: the mode of the current
+     * window (1: threads), its calls and seconds so far, each mode's last two
+     * windows' seconds per call (< 0: not measured), the faster mode, the
+     * windows since the last probe of the slower one and between probes,
+     * whether this window is one, whether the current window is the first
+     * after a change of mode (a warm-up, not timed), and whether to adapt */
+    _Alignas(64) int mode;
+    int best, probing, warm;
     unsigned calls, since, every;
     double secs, last[2][2];
     int adapt;
@@ -93,7 +99,8 @@ fg_pool *fg_pool_new(unsigned n, char *err, size_t errlen) {
         snprintf(err, errlen, "threads: %u (a pool has 2..256)", n);
         return NULL;
     }
-    fg_pool *p = calloc(1, sizeof *p);
+    fg_pool *p = aligned_alloc(64, (sizeof(fg_pool) + 63) / 64 * 64);
+    if (p) memset(p, 0, sizeof *p);
     if (p) p->tid = calloc(n, sizeof *p->tid);
     if (!p || !p->tid) {
         free(p);
@@ -102,6 +109,7 @@ fg_pool *fg_pool_new(unsigned n, char *err, size_t errlen) {
     }
     p->n = n;
     p->mode = 1;
+    p->warm = 1;
     p->every = FG_POOL_PROBE;
     p->best = 1;
     p->last[0][0] = p->last[0][1] = p->last[1][0] = p->last[1][1] = -1;
@@ -152,6 +160,12 @@ int fg_pool_run_adaptive(fg_pool *p, fg_pool_fn fn, void *arg) {
     else fn(arg, 0, 1);
     p->secs += fg_now(FG_CLOCK_WALL) - t0;
     if (++p->calls == FG_POOL_WINDOW) {
+        if (p->warm) { /* the first window of a way moves the cores' state between caches: not its cost */
+            p->warm = 0;
+            p->calls = 0;
+            p->secs = 0;
+            return par;
+        }
         /* a way's cost: the lesser of its last two windows (one window
          * slowed by a burst of other work does not flip the choice) */
         p->last[par][1] = p->last[par][0];
@@ -163,6 +177,7 @@ int fg_pool_run_adaptive(fg_pool *p, fg_pool_fn fn, void *arg) {
             cost[m] = p->last[m][1] < 0 || p->last[m][0] < p->last[m][1] ? p->last[m][0] : p->last[m][1];
         if (cost[!par] < 0) { /* the other way not measured yet */
             p->mode = !par;
+            p->warm = 1;
             return par;
         }
         const int best = cost[1] <= cost[0];
@@ -175,6 +190,7 @@ int fg_pool_run_adaptive(fg_pool *p, fg_pool_fn fn, void *arg) {
         p->probing = ++p->since >= p->every;
         if (p->probing) p->since = 0;
         p->mode = p->probing ? !best : best;
+        p->warm = p->mode != par;
     }
     return par;
 }

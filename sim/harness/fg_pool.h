@@ -25,10 +25,15 @@ void fg_pool_run(fg_pool *p, fg_pool_fn fn, void *arg);
 /* The same work on every thread, or all of it as fn(arg, 0, 1) on the
  * caller, whichever took less wall time per call lately: on a machine whose
  * processors are busy with other work a thread may wait for one that is not
- * running, and one thread is then faster.  Calls are timed in windows of
- * FG_POOL_WINDOW; after FG_POOL_PROBE windows one runs the other way to
- * notice a change (the interval doubles, to 64 times that, while the probes
- * confirm the choice).  $FG_POOL_ADAPT=0 keeps every call on the threads.  Returns
+ * running, and where moving a cache line between processors is slow (a
+ * virtual machine's processors placed far apart) the cores' state moving
+ * between the threads every cycle costs more than it saves: one thread is
+ * then faster.  Calls are timed in windows of
+ * FG_POOL_WINDOW; after FG_POOL_PROBE windows two run the other way to
+ * notice a change, the first of them untimed (the switch moves the cores'
+ * state between the processors' caches: a cost of the switch, not of the
+ * way); the interval doubles, to 64 times that, while the probes confirm
+ * the choice.  $FG_POOL_ADAPT=0 keeps every call on the threads.  Returns
  * whether this call ran on the threads.  The caller's results must not
  * depend on the choice (fg_pool's rule above). */
 enum { FG_POOL_WINDOW = 1024, FG_POOL_PROBE = 16 };

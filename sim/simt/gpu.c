@@ -322,6 +322,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     }
     if (nt > cfg->num_cores) nt = cfg->num_cores;
     g->n_threads = nt;
+    g->stats = getenv("FG_THREADS_STATS") != NULL;
     g->on = calloc(cfg->num_cores, sizeof *g->on);
     g->dcp = calloc(nt, sizeof *g->dcp);
     if (!g->on || !g->dcp) goto oom;
@@ -384,9 +385,11 @@ void gpu_free(gpu_t *g) {
     for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
     mem_free(g->ms);
     for (unsigned i = 0; i < g->n_img; i++) free(g->img[i].sym);
-    if (getenv("FG_THREADS_STATS"))
-        fprintf(stderr, "gpu: %u thread%s, %llu of %llu cycles with the cores' pipelines on them\n", g->n_threads,
-                g->n_threads == 1 ? "" : "s", (unsigned long long)g->par_cycles, (unsigned long long)g->cycle);
+    if (g->stats)
+        fprintf(stderr, "gpu: %u thread%s, %llu of %llu cycles with the cores' pipelines on them; %.2f s in the "
+                "pipelines' part of the cycles, %.2f s in their serial parts (wall)\n", g->n_threads,
+                g->n_threads == 1 ? "" : "s", (unsigned long long)g->par_cycles, (unsigned long long)g->cycle,
+                g->t_par, g->t_serial);
     fg_pool_free(g->pool);
     for (unsigned t = 1; g->dcp && t < g->n_threads; t++) {
         if (g->dcp[t]) free(g->dcp[t]->e);
@@ -860,6 +863,7 @@ void gpu_set_side_work(gpu_t *g, gpu_side_par par, gpu_side_serial serial, void 
 
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
+    const double t0 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->running) {
         /* SIMT core scheduler first: a core with an event waiting takes no new block */
         if (g->ev_waiting) ev_schedule(g);
@@ -889,12 +893,14 @@ void gpu_tick(gpu_t *g) {
         c->dc = &g->dc;
         simt_core_begin(c, g->cycle);
     }
+    const double t1 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->pool && (held > 1 || g->side_par) && !g->serial && !fg_wave_on()) {
         g->par_cycles += fg_pool_run_adaptive(g->pool, cycle_part, g) > 0;
     } else {
         for (unsigned j = 0; j < g->n_on; j++) simt_core_cycle(&g->core[g->on[j]]);
         if (g->side_par) g->side_par(g->side_user, 0, 1);
     }
+    const double t2 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->side_serial) g->side_serial(g->side_user);
     g->cycle_wrote = false;
     for (unsigned j = 0; j < g->n_on && !g->failed; j++) {
@@ -906,6 +912,11 @@ void gpu_tick(gpu_t *g) {
     mem_tick(g->ms);
     if (mem_error(g->ms)) gpu_fault(g, "memory system: %s", mem_error(g->ms));
     g->cycle++;
+    if (g->stats) {
+        const double t3 = fg_now(FG_CLOCK_WALL);
+        g->t_par += t2 - t1;
+        g->t_serial += (t1 - t0) + (t3 - t2);
+    }
 }
 
 uint64_t gpu_cycle(const gpu_t *g) { return g->cycle; }

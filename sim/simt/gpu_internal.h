@@ -97,6 +97,8 @@ struct gpu {
     unsigned *on, n_on;
     bool serial;
     uint64_t par_cycles;      /* cycles whose pipelines ran on the pool ($FG_THREADS_STATS) */
+    bool stats;               /* $FG_THREADS_STATS: time the parts of gpu_tick */
+    double t_serial, t_par;   /* wall seconds in the serial parts and in the pipelines' part */
     gpu_side_par side_par;    /* gpu_set_side_work */
     gpu_side_serial side_serial;
     void *side_user;
