@@ -22,7 +22,7 @@ FPGA_SIM_DIV := 8
 FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
 
 CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
-SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c
+SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c
 EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host
 EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh tests/fpga/test_fpga_flow.py
 
