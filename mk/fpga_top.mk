@@ -18,13 +18,13 @@ FPGA_TOP_MHZ ?= 50
 FPGA_TOP_SYNTH ?= -nowidelut
 # The verilated top's UART: FG_SIM_DIV cycles per bit (the RTL's baud is
 # set to 50 MHz / FG_SIM_DIV; the C model uses the same count).
-FPGA_SIM_DIV := 8
+FPGA_SIM_DIV := 4
 FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
 
 CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
 SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c
 EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host
-EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh tests/fpga/test_fpga_flow.py
+EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh scripts/test_fpga_replay.sh tests/fpga/test_fpga_flow.py
 
 FPGA_VL := $(BUILD)/vl/fpga_top
 $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh) mk/fpga_top.mk | $(BUILD)/.deps

@@ -396,9 +396,9 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
      * answer comes when the chunk has gone through the UART (a slow line, or
      * the simulated top, takes seconds), and checks that nothing was lost */
     uint32_t loaded = 0;
-    fg_host_set_timeout(h, o->stall_ms > 2000 ? o->stall_ms * 4 : 8000);
+    fg_host_set_timeout(h, o->stall_ms * 4 > 2000 ? o->stall_ms * 4 : 2000);
     for (size_t i = 0; i < total;) {
-        size_t end = i + 2040 < total ? i + 2040 : total;
+        size_t end = i + 1020 < total ? i + 1020 : total;
         for (; i < end;) {
             unsigned n = end - i > 255 ? 255 : (unsigned)(end - i);
             if (fg_host_write_fixed(h, FG_WIN_PLAY + FG_PLAY_LOAD, &t->words[i], n)) return -1;
