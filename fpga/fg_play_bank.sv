@@ -19,7 +19,7 @@ module fg_play_bank #(
   input  logic [AW-1:0] raddr_i,
   output logic [W-1:0]  rdata_o
 );
-  logic [W-1:0] mem_q [DEPTH];
+  (* no_rw_check *) logic [W-1:0] mem_q [DEPTH];  // reads and writes of one word never meet
   logic [W-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin

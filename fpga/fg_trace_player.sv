@@ -15,6 +15,12 @@
 // outputs, in the trace's column order; fpga/gen/fg_regmap.h has each
 // block's layout).  A row is played for run-length cycles.
 //
+// Loads: the host writes a row's words in order to LOAD (UARTBone's fixed-
+// address burst); SUM1 / SUM2 are a Fletcher-style checksum of the words
+// loaded since ROW was written (SUM1 += word, SUM2 += SUM1, mod 2^32), which
+// the host compares with its own: a word lost, doubled, changed or out of
+// order on the line shows.
+//
 // Stream (one line per cycle, any run lengths): the banks' read data (the
 // next row) sits one row ahead of the line register (the row played);
 // "advance" (re) moves the read data into the line and reads the row after
@@ -81,10 +87,6 @@ module fg_trace_player #(
   logic [AW-1:0]     wrow_d, wrow_q;
   logic [31:0]       wdat_d, wdat_q;
   logic [32*NB-1:0]  ram, line;
-  logic [31:0]       ram_w [NB];  // the read data by word, for the read-back
-  for (genvar k = 0; k < NB; k++) begin : g_w
-    assign ram_w[k] = ram[32*k +: 32];
-  end
 
   for (genvar g = 0; g < NG; g++) begin : g_grp
     localparam int BASE = {24'd0, G_BASE[8*g +: 8]};
@@ -117,18 +119,18 @@ module fg_trace_player #(
   logic         done_d, done_q, mism_d, mism_q, stop_d, stop_q, ref_d, ref_q;
   logic [2:0]   why_d, why_q;
   logic [3:0]   dr_d, dr_q;
-  logic         rb_d, rb_q;     // READ_ROW: read one edge after the address
+  logic [31:0]  sum1_d, sum1_q, sum2_d, sum2_q;  // the load's checksums
   logic [NBLK-1:0] on_d, on_q;
   logic         clr_d, clr_q;
   logic         mm_q;
   logic [7:0]   mmport_q;
   logic [31:0]  idx_q [LAT];
 
-  logic [2:0]  stb;
+  logic [1:0]  stb;
   logic        busy;
   logic [7:0]  wpr;
   logic [15:0] brows;  // rows the selected block can play
-  assign stb  = (we_i && addr_i == fg_regmap_pkg::PLAYR_CTRL) ? wdata_i[2:0] : 3'b000;
+  assign stb  = (we_i && addr_i == fg_regmap_pkg::PLAYR_CTRL) ? wdata_i[1:0] : 2'b00;
   assign busy = (st_q != S_IDLE);
   assign wpr  = WPR[8*sel_q +: 8];
   assign brows = BROWS[16*sel_q +: 16];
@@ -168,10 +170,11 @@ module fg_trace_player #(
     wbank_d = wbank_q;
     wrow_d  = wrow_q;
     wdat_d  = wdat_q;
-    rb_d    = 1'b0;
+    sum1_d  = sum1_q;
+    sum2_d  = sum2_q;
 
     // ---- configuration and loads (refused while a replay runs)
-    if (busy && (w_sel || w_nent || w_row || w_load || stb[2])) begin
+    if (busy && (w_sel || w_nent || w_row || w_load)) begin
       ref_d = 1'b1;
       why_d = 3'd4;
     end else begin
@@ -186,6 +189,8 @@ module fg_trace_player #(
       if (w_row) begin
         row_d  = (wdata_i > 32'(DEPTH)) ? (AW + 1)'(DEPTH) : wdata_i[AW:0];
         bank_d = '0;
+        sum1_d = '0;
+        sum2_d = '0;
       end
       if (w_load) begin
         if (32'(row_q) >= 32'(brows)) begin
@@ -196,6 +201,8 @@ module fg_trace_player #(
           wbank_d = bank_q;
           wrow_d  = row_q[AW-1:0];
           wdat_d  = wdata_i;
+          sum1_d  = sum1_q + wdata_i;
+          sum2_d  = sum2_q + sum1_q + wdata_i;
           if (bank_q == wpr - 8'd1) begin
             bank_d = '0;
             row_d  = row_q + 1'b1;
@@ -204,13 +211,7 @@ module fg_trace_player #(
           end
         end
       end
-      if (stb[2]) begin  // READ_ROW: load the address, read one edge later
-        ld_d  = 1'b1;
-        ldv_d = row_q[AW-1:0];
-        rb_d  = 1'b1;
-      end
     end
-    if (rb_q) re_d = 1'b1;
 
     // ---- the stream
     if (st_q == S_PRIME) begin
@@ -315,7 +316,8 @@ module fg_trace_player #(
       stop_q <= 1'b0;
       ref_q  <= 1'b0;
       why_q  <= '0;
-      rb_q   <= 1'b0;
+      sum1_q <= '0;
+      sum2_q <= '0;
       on_q   <= '0;
       clr_q  <= 1'b0;
       mm_q   <= 1'b0;
@@ -340,7 +342,8 @@ module fg_trace_player #(
       stop_q <= stop_d;
       ref_q  <= ref_d;
       why_q  <= why_d;
-      rb_q   <= rb_d;
+      sum1_q <= sum1_d;
+      sum2_q <= sum2_d;
       on_q   <= on_d;
       clr_q  <= clr_d;
       mm_q   <= |(mm_i & on_q);
@@ -376,37 +379,30 @@ module fg_trace_player #(
 
   // ---------------------------------------------------------------- bus reads
   logic [31:0] status, rdata_d, rdata_q;
-  logic        rb_hit;
-  logic [A-1:0] rb_off;
-  logic [$clog2(NB)-1:0] rb_k;
-  assign rb_off = addr_i - fg_regmap_pkg::PLAYR_RB_DATA;
-  assign rb_hit = addr_i >= fg_regmap_pkg::PLAYR_RB_DATA && rb_off < A'(NB);
-  assign rb_k   = rb_off[$clog2(NB)-1:0];
   assign status = {21'd0, why_q, 3'd0, ref_q, stop_q, mism_q, done_q, busy};
   always_comb begin
-    rdata_d = '0;
-    if (rb_hit) begin
-      rdata_d = ram_w[rb_k];
-    end else begin
-      unique case (addr_i)
-        fg_regmap_pkg::PLAYR_CTRL, fg_regmap_pkg::PLAYR_STATUS: rdata_d = status;
-        fg_regmap_pkg::PLAYR_SEL:      rdata_d = 32'(sel_q);
-        fg_regmap_pkg::PLAYR_NENT:     rdata_d = 32'(nent_q);
-        fg_regmap_pkg::PLAYR_ROW:      rdata_d = 32'(row_q);
-        fg_regmap_pkg::PLAYR_LOADED:   rdata_d = {8'd0, bank_q, 16'(row_q)};
-        fg_regmap_pkg::PLAYR_LINES:    rdata_d = lines_q;
-        fg_regmap_pkg::PLAYR_COMPARED: rdata_d = cmpn_q;
-        fg_regmap_pkg::PLAYR_MM_LINE:  rdata_d = mml_q;
-        fg_regmap_pkg::PLAYR_MM_PORT:  rdata_d = 32'(mmp_q);
-        fg_regmap_pkg::PLAYR_ROWS:    rdata_d = 32'(brows);
-        fg_regmap_pkg::PLAYR_WORDS:    rdata_d = 32'(NB);
-        default:       rdata_d = '0;
-      endcase
-    end
+    unique case (addr_i)
+      fg_regmap_pkg::PLAYR_CTRL, fg_regmap_pkg::PLAYR_STATUS: rdata_d = status;
+      fg_regmap_pkg::PLAYR_SEL:      rdata_d = 32'(sel_q);
+      fg_regmap_pkg::PLAYR_NENT:     rdata_d = 32'(nent_q);
+      fg_regmap_pkg::PLAYR_ROW:      rdata_d = 32'(row_q);
+      fg_regmap_pkg::PLAYR_LOADED:   rdata_d = {8'd0, bank_q, 16'(row_q)};
+      fg_regmap_pkg::PLAYR_LINES:    rdata_d = lines_q;
+      fg_regmap_pkg::PLAYR_COMPARED: rdata_d = cmpn_q;
+      fg_regmap_pkg::PLAYR_MM_LINE:  rdata_d = mml_q;
+      fg_regmap_pkg::PLAYR_MM_PORT:  rdata_d = 32'(mmp_q);
+      fg_regmap_pkg::PLAYR_ROWS:     rdata_d = 32'(brows);
+      fg_regmap_pkg::PLAYR_WORDS:    rdata_d = 32'(NB);
+      fg_regmap_pkg::PLAYR_SUM1:     rdata_d = sum1_q;
+      fg_regmap_pkg::PLAYR_SUM2:     rdata_d = sum2_q;
+      default:                       rdata_d = '0;
+    endcase
   end
   always_ff @(posedge clk_i) rdata_q <= rdata_d;
   assign rdata_o = rdata_q;
 
   logic unused;
-  assign unused = ^{wdata_i[31:16], line};  // the header; bits above the widest block
+  // the header of the line and the data of the row after it (only its header
+  // is read here); the bits above the widest block
+  assign unused = ^{ram[32*NB-1:16], line};
 endmodule

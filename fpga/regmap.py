@@ -549,16 +549,14 @@ def play_bram(nb):
 
 
 # The PLAY window: (name, word offset, access, meaning)
-PLAY_RB = 64  # RB_DATA: words PLAY_RB .. PLAY_RB + NBANKS - 1
 PLAY_REGS = [
-    ("CTRL", 0, "w", "strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP, "
-                     "bit 2 READ_ROW (row ROW into RB_DATA); reads as STATUS"),
+    ("CTRL", 0, "w", "strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS"),
     ("STATUS", 1, "ro", "[0] busy, [1] done, [2] mismatch, [3] stopped by STOP, [4] a request refused, "
                         "[10:8] why (1 START while busy, 2 SEL not a block, 3 NENT 0 or above the block's "
                         "rows, 4 a write while busy, 5 LOAD beyond the block's last row)"),
     ("SEL", 2, "rw", "the block played: 0 doorbell, 1 EKT, 2 F/E, 3 CM, 4 PEWT0, 5 PRE0"),
     ("NENT", 3, "rw", "rows to play, 1 .. the block's rows"),
-    ("ROW", 4, "rw", "row of the next LOAD word (a write restarts at its word 0) and of READ_ROW"),
+    ("ROW", 4, "rw", "row of the next LOAD word (a write restarts at its word 0 and clears SUM1 / SUM2)"),
     ("LOAD", 5, "wo", "one word of a row: word k of row ROW, then k + 1; after SEL's last word of a "
                       "row, word 0 of the next row"),
     ("LOADED", 6, "ro", "the load pointer: [15:0] row, [23:16] word"),
@@ -568,7 +566,8 @@ PLAY_REGS = [
     ("MM_PORT", 10, "ro", "its lowest mismatching output: 0 = the first output column"),
     ("ROWS", 11, "ro", "rows block SEL can play"),
     ("WORDS", 12, "ro", "32-bit words per row"),
-    ("RB_DATA", PLAY_RB, "ro", "words 64..64 + WORDS - 1: the row READ_ROW read, word k"),
+    ("SUM1", 13, "ro", "the sum of the words loaded since ROW was written, mod 2^32"),
+    ("SUM2", 14, "ro", "the sum of SUM1 after each of them, mod 2^32 (order-sensitive)"),
 ]
 
 
@@ -1122,7 +1121,6 @@ def c_header(blocks):
         L.append(f"#define FG_PLAY_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")
     L.append("#define FG_PLAY_CTRL_START (1u << 0)")
     L.append("#define FG_PLAY_CTRL_STOP (1u << 1)")
-    L.append("#define FG_PLAY_CTRL_READ_ROW (1u << 2)")
     for n, bit in (("BUSY", 0), ("DONE", 1), ("MISMATCH", 2), ("STOPPED", 3), ("REFUSED", 4)):
         L.append(f"#define FG_PLAY_ST_{n} (1u << {bit})")
     L.append(f"#define FG_PLAY_NROWS {max(r for _, r in PLAY_TIERS)}u /* rows of the deepest banks */")

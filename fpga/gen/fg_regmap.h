@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x60234DE3u
+#define FG_MAP_HASH 0xDB66CEB3u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -44,11 +44,11 @@
 #define FG_SYS_LED 0x028u /* rw: led[7:2] (led[0] heartbeat, led[1] UART activity) */
 
 /* The trace player's window (docs/FPGA.md, "The trace player") */
-#define FG_PLAY_CTRL 0x000u /* w: strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP, bit 2 READ_ROW (row ROW into RB_DATA); reads as STATUS */
+#define FG_PLAY_CTRL 0x000u /* w: strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS */
 #define FG_PLAY_STATUS 0x004u /* ro: [0] busy, [1] done, [2] mismatch, [3] stopped by STOP, [4] a request refused, [10:8] why (1 START while busy, 2 SEL not a block, 3 NENT 0 or above the block's rows, 4 a write while busy, 5 LOAD beyond the block's last row) */
 #define FG_PLAY_SEL 0x008u /* rw: the block played: 0 doorbell, 1 EKT, 2 F/E, 3 CM, 4 PEWT0, 5 PRE0 */
 #define FG_PLAY_NENT 0x00Cu /* rw: rows to play, 1 .. the block's rows */
-#define FG_PLAY_ROW 0x010u /* rw: row of the next LOAD word (a write restarts at its word 0) and of READ_ROW */
+#define FG_PLAY_ROW 0x010u /* rw: row of the next LOAD word (a write restarts at its word 0 and clears SUM1 / SUM2) */
 #define FG_PLAY_LOAD 0x014u /* wo: one word of a row: word k of row ROW, then k + 1; after SEL's last word of a row, word 0 of the next row */
 #define FG_PLAY_LOADED 0x018u /* ro: the load pointer: [15:0] row, [23:16] word */
 #define FG_PLAY_LINES 0x01Cu /* ro: trace lines (cycles) played since START */
@@ -57,10 +57,10 @@
 #define FG_PLAY_MM_PORT 0x028u /* ro: its lowest mismatching output: 0 = the first output column */
 #define FG_PLAY_ROWS 0x02Cu /* ro: rows block SEL can play */
 #define FG_PLAY_WORDS 0x030u /* ro: 32-bit words per row */
-#define FG_PLAY_RB_DATA 0x100u /* ro: words 64..64 + WORDS - 1: the row READ_ROW read, word k */
+#define FG_PLAY_SUM1 0x034u /* ro: the sum of the words loaded since ROW was written, mod 2^32 */
+#define FG_PLAY_SUM2 0x038u /* ro: the sum of SUM1 after each of them, mod 2^32 (order-sensitive) */
 #define FG_PLAY_CTRL_START (1u << 0)
 #define FG_PLAY_CTRL_STOP (1u << 1)
-#define FG_PLAY_CTRL_READ_ROW (1u << 2)
 #define FG_PLAY_ST_BUSY (1u << 0)
 #define FG_PLAY_ST_DONE (1u << 1)
 #define FG_PLAY_ST_MISMATCH (1u << 2)

@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h60234DE3;
+  localparam logic [31:0] MAP_HASH = 32'hDB66CEB3;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
   localparam int WIN_SYS = 0;
@@ -50,7 +50,8 @@ package fg_regmap_pkg;
   localparam logic [7:0] PLAYR_MM_PORT = 8'd10;  // ro
   localparam logic [7:0] PLAYR_ROWS = 8'd11;  // ro
   localparam logic [7:0] PLAYR_WORDS = 8'd12;  // ro
-  localparam logic [7:0] PLAYR_RB_DATA = 8'd64;  // ro
+  localparam logic [7:0] PLAYR_SUM1 = 8'd13;  // ro
+  localparam logic [7:0] PLAYR_SUM2 = 8'd14;  // ro
   localparam int PLAY_DB = 0;  // edge_doorbell: trace model edge_doorbell
   localparam int PLAY_LW_DB = 418;  // columns: rst_ni + 175 input + 242 output bits
   localparam int PLAY_EKT = 1;  // edge_ekt: trace model edge_ekt

@@ -6,7 +6,7 @@
  *   fg_host WHERE dump WINDOW           every register of a window by name
  *                                       (db ekt fe cm pewt0..3 pre0..3)
  *   fg_host WHERE reset                 every block back to reset
- *   fg_host WHERE replay BLOCK TRACE [--lines N] [--verify] [--stall-ms MS] [--timeout S]
+ *   fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]
  *                                       a recorded trace (fgtrace 1) replayed by the
  *                                       trace player into BLOCK (db ekt fe cm pewt0
  *                                       pre0) at the design clock: prints "N cycles
@@ -44,7 +44,7 @@ static const window windows[] = {
 
 static int usage(void) {
     fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
-                    "       fg_host WHERE replay BLOCK TRACE [--lines N] [--verify] [--stall-ms MS] [--timeout S]\n"
+                    "       fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
     return 2;
@@ -61,7 +61,6 @@ static int replay(int argc, char **argv) {
         if (!strcmp(a, "--lines") && v) max_lines = fg_arg_u64("fg_host", "--lines", argv[++i], 1, UINT32_MAX);
         else if (!strcmp(a, "--stall-ms") && v) o.stall_ms = (unsigned)fg_arg_u64("fg_host", "--stall-ms", argv[++i], 1, 3600000);
         else if (!strcmp(a, "--timeout") && v) o.timeout_s = (unsigned)fg_arg_u64("fg_host", "--timeout", argv[++i], 1, 86400);
-        else if (!strcmp(a, "--verify")) o.verify = 1;
         else if (!strcmp(a, "--quiet")) o.progress = NULL;
         else return usage();
     }

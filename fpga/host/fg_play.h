@@ -56,7 +56,6 @@ unsigned fg_trace_row_of(const fg_trace *t, uint64_t line);
 typedef struct {
     unsigned stall_ms;    /* a replay whose line count stands still this long is stopped (default 5000) */
     unsigned timeout_s;   /* and one that runs longer than this (default 600) */
-    int verify;           /* read every row back after loading and compare */
     FILE *progress;       /* NULL: quiet; else one line per step */
 } fg_play_opts;
 
@@ -67,17 +66,19 @@ typedef struct {
     uint64_t mm_line;          /* the first mismatch's line (0 = the first) */
     unsigned mm_port;          /* its lowest output (0 = the first out column) */
     unsigned row;              /* the row of mm_line */
-    /* every output column at mm_line: expected (the memory's row, read back),
-     * the file's value, and got (the window's frozen view) */
+    /* the outputs that differ at mm_line (and the reported one): expected
+     * (the trace's, which the memory holds: the load's checksums matched) and
+     * got (the block window's view, frozen at that cycle) */
     unsigned ndiff;
-    struct { unsigned col; uint64_t expected, file, got; } diff[FG_PLAY_MAX_DIFF];
+    struct { unsigned col; uint64_t expected, got; } diff[FG_PLAY_MAX_DIFF];
     double seconds_load, seconds_run;
 } fg_play_result;
 
 /* Loads t into the player, plays it, reads the result.  Returns 0 when the
  * player ran to its end (r says identical or the first mismatch), -1 on an
  * I/O error, a refused request, a load that lost words, or a replay that
- * stalled or ran out of time (fg_host_error() says which, and where). */
+ * stalled or ran out of time, a mismatch the window does not show (fg_host_error()
+ * says which, and where). */
 int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_result *r);
 void fg_play_print(FILE *f, const fg_trace *t, const fg_play_result *r);
 
