@@ -9,11 +9,12 @@
 // come in depth tiers (fpga/regmap.py PLAY_TIERS: the first words deepest),
 // so a narrow block has more rows than a wide one; a block can play the rows
 // of its last word's bank (BROWS).  A row is
-// one entry of a run-length coded trace: a header (bits [14:0] the run length
-// - 1, bit [15] set when the run is one cycle: the host computes both) and
-// the line's columns from bit HW up (rst_ni, the inputs, the expected
-// outputs, in the trace's column order; fpga/gen/fg_regmap.h has each
-// block's layout).  A row is played for run-length cycles.
+// one entry of a run-length coded trace: a header and the line's columns
+// from bit HW up (rst_ni, the inputs, the expected outputs, in the trace's
+// column order; fpga/gen/fg_regmap.h has each block's layout).  A row is
+// played for its run length in cycles; a row's header holds the NEXT row's
+// (bits [14:0] its run length - 1, bit [15] set when it is one cycle: the
+// host computes both), the RUN0 register the first row's.
 //
 // Loads: the host writes a row's words in order to LOAD (UARTBone's fixed-
 // address burst); SUM1 / SUM2 are a Fletcher-style checksum of the words
@@ -98,11 +99,15 @@ module fg_trace_player #(
       .line_o(line[32*BASE +: 32*NBG]));
   end
 
-  // the header of the row in the read data (the next row)
+  // the run of the row the line takes at the next advance: the header of the
+  // row in the line (each row's header holds the next row's run), or RUN0 for
+  // the first (registers both: not the block RAMs' read data, 5.6 ns from its
+  // clock on the ECP5, docs/FPGA_TIMING.md)
+  logic [15:0] run0_d, run0_q;
   logic [14:0] nx_run;
   logic        nx_one;
-  assign nx_run = ram[14:0];
-  assign nx_one = ram[15];
+  assign nx_run = (st_q == S_PRIME) ? run0_q[14:0] : line[14:0];
+  assign nx_one = (st_q == S_PRIME) ? run0_q[15] : line[15];
 
   // ---------------------------------------------------------------- registers
   logic [2:0]   sel_d, sel_q;
@@ -135,11 +140,12 @@ module fg_trace_player #(
   assign wpr  = WPR[8*sel_q +: 8];
   assign brows = BROWS[16*sel_q +: 16];
 
-  logic w_sel, w_nent, w_row, w_load;  // a bus write of the register
+  logic w_sel, w_nent, w_row, w_load, w_run0;  // a bus write of the register
   assign w_sel  = we_i && addr_i == fg_regmap_pkg::PLAYR_SEL;
   assign w_nent = we_i && addr_i == fg_regmap_pkg::PLAYR_NENT;
   assign w_row  = we_i && addr_i == fg_regmap_pkg::PLAYR_ROW;
   assign w_load = we_i && addr_i == fg_regmap_pkg::PLAYR_LOAD;
+  assign w_run0 = we_i && addr_i == fg_regmap_pkg::PLAYR_RUN0;
 
   always_comb begin
     st_d    = st_q;
@@ -170,11 +176,12 @@ module fg_trace_player #(
     wbank_d = wbank_q;
     wrow_d  = wrow_q;
     wdat_d  = wdat_q;
+    run0_d  = run0_q;
     sum1_d  = sum1_q;
     sum2_d  = sum2_q;
 
     // ---- configuration and loads (refused while a replay runs)
-    if (busy && (w_sel || w_nent || w_row || w_load)) begin
+    if (busy && (w_sel || w_nent || w_row || w_load || w_run0)) begin
       ref_d = 1'b1;
       why_d = 3'd4;
     end else begin
@@ -186,6 +193,7 @@ module fg_trace_player #(
         end
       end
       if (w_nent) nent_d = wdata_i[15:0];
+      if (w_run0) run0_d = wdata_i[15:0];
       if (w_row) begin
         row_d  = (wdata_i > 32'(DEPTH)) ? (AW + 1)'(DEPTH) : wdata_i[AW:0];
         bank_d = '0;
@@ -318,6 +326,7 @@ module fg_trace_player #(
       why_q  <= '0;
       sum1_q <= '0;
       sum2_q <= '0;
+      run0_q <= '0;
       on_q   <= '0;
       clr_q  <= 1'b0;
       mm_q   <= 1'b0;
@@ -344,6 +353,7 @@ module fg_trace_player #(
       why_q  <= why_d;
       sum1_q <= sum1_d;
       sum2_q <= sum2_d;
+      run0_q <= run0_d;
       on_q   <= on_d;
       clr_q  <= clr_d;
       mm_q   <= |(mm_i & on_q);
@@ -395,6 +405,7 @@ module fg_trace_player #(
       fg_regmap_pkg::PLAYR_WORDS:    rdata_d = 32'(NB);
       fg_regmap_pkg::PLAYR_SUM1:     rdata_d = sum1_q;
       fg_regmap_pkg::PLAYR_SUM2:     rdata_d = sum2_q;
+      fg_regmap_pkg::PLAYR_RUN0:     rdata_d = 32'(run0_q);
       default:                       rdata_d = '0;
     endcase
   end
@@ -404,5 +415,5 @@ module fg_trace_player #(
   logic unused;
   // the header of the line and the data of the row after it (only its header
   // is read here); the bits above the widest block
-  assign unused = ^{ram[32*NB-1:16], line};
+  assign unused = ^{ram, line};
 endmodule

@@ -67,11 +67,13 @@ NCORES = 4                   # SIMT cores: one PEWT + one preemption controller 
 
 # The trace player (fpga/fg_trace_player.sv, docs/FPGA.md "The trace player"):
 # one trace memory of DEPTH rows shared by the blocks (one block replays at a
-# time), each row one entry: a 16-bit header (run length - 1 in [14:0], [15]
-# set when the run is one cycle) and the block's trace columns packed from bit
+# time), each row one entry: a 16-bit header (the next row's run length - 1 in
+# [14:0], [15] set when that run is one cycle) and the block's trace columns packed from bit
 # 16 (rst_ni, the inputs, then the expected outputs, in the trace's order).
 # A row is NWORDS 32-bit words, as many as the widest block needs; each word
-# one block-RAM bank.  The banks come in depth tiers, so that a narrow block
+# one block-RAM bank; a row's header holds the NEXT row's run (the first
+# row's is the RUN0 register), so that the player decides each advance from
+# registers, not from the block RAMs' read data.  The banks come in depth tiers, so that a narrow block
 # (whose row uses only the first words) has more rows than a wide one:
 # words [0, 8) 4096 rows (8 DP16KD a bank), [8, 22) 2048 (4), [22, ..) 512 (1):
 # 176 DP16KD with the F/E bits' 32, of the LFE5U-85F's 208.  A block's rows
@@ -568,6 +570,8 @@ PLAY_REGS = [
     ("WORDS", 12, "ro", "32-bit words per row"),
     ("SUM1", 13, "ro", "the sum of the words loaded since ROW was written, mod 2^32"),
     ("SUM2", 14, "ro", "the sum of SUM1 after each of them, mod 2^32 (order-sensitive)"),
+    ("RUN0", 15, "rw", "the first row's run: [14:0] cycles - 1, [15] set for one cycle (a row's header "
+                       "holds the next row's)"),
 ]
 
 

@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0xDB66CEB3u
+#define FG_MAP_HASH 0xDB2A9F4Du
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -59,6 +59,7 @@
 #define FG_PLAY_WORDS 0x030u /* ro: 32-bit words per row */
 #define FG_PLAY_SUM1 0x034u /* ro: the sum of the words loaded since ROW was written, mod 2^32 */
 #define FG_PLAY_SUM2 0x038u /* ro: the sum of SUM1 after each of them, mod 2^32 (order-sensitive) */
+#define FG_PLAY_RUN0 0x03Cu /* rw: the first row's run: [14:0] cycles - 1, [15] set for one cycle (a row's header holds the next row's) */
 #define FG_PLAY_CTRL_START (1u << 0)
 #define FG_PLAY_CTRL_STOP (1u << 1)
 #define FG_PLAY_ST_BUSY (1u << 0)

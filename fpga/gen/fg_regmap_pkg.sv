@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'hDB66CEB3;
+  localparam logic [31:0] MAP_HASH = 32'hDB2A9F4D;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
   localparam int WIN_SYS = 0;
@@ -52,6 +52,7 @@ package fg_regmap_pkg;
   localparam logic [7:0] PLAYR_WORDS = 8'd12;  // ro
   localparam logic [7:0] PLAYR_SUM1 = 8'd13;  // ro
   localparam logic [7:0] PLAYR_SUM2 = 8'd14;  // ro
+  localparam logic [7:0] PLAYR_RUN0 = 8'd15;  // rw
   localparam int PLAY_DB = 0;  // edge_doorbell: trace model edge_doorbell
   localparam int PLAY_LW_DB = 418;  // columns: rst_ni + 175 input + 242 output bits
   localparam int PLAY_EKT = 1;  // edge_ekt: trace model edge_ekt

@@ -303,10 +303,14 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
     for (unsigned r = 0; r < nrows; r++) {
         const uint64_t *rv = &rowsv.v[(size_t)r * (ncol + 1)];
         uint32_t *w = &t->words[(size_t)r * b->words];
-        uint64_t n = rv[0];
-        w[0] = (uint32_t)(n - 1) | (n == 1 ? 0x8000u : 0);
+        /* the header holds the next row's run (the last row's: none, 0) */
+        if (r + 1 < nrows) {
+            uint64_t n = rowsv.v[(size_t)(r + 1) * (ncol + 1)];
+            w[0] = (uint32_t)(n - 1) | (n == 1 ? 0x8000u : 0);
+        }
         for (unsigned c = 0; c < ncol; c++) put_bits(w, FG_PLAY_HDR_W + b->cols[c].lsb, b->cols[c].width, rv[1 + c]);
         memcpy(&t->vals[(size_t)r * ncol], rv + 1, ncol * sizeof *rv);
+        if (r == 0) t->run0 = (uint32_t)(rv[0] - 1) | (rv[0] == 1 ? 0x8000u : 0);
         t->first[r] = firstv.v[r];
         t->fileno[r] = filev.v[r];
     }
@@ -415,7 +419,8 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
     r->seconds_load = now_s() - t0;
     /* play */
     t0 = now_s();
-    if (wr(h, FG_PLAY_NENT, t->rows) || wr(h, FG_PLAY_CTRL, FG_PLAY_CTRL_START) || refused(h, "at START"))
+    if (wr(h, FG_PLAY_NENT, t->rows) || wr(h, FG_PLAY_RUN0, t->run0) || wr(h, FG_PLAY_CTRL, FG_PLAY_CTRL_START) ||
+        refused(h, "at START"))
         return -1;
     uint32_t st = 0, lines = 0, last = 0;
     double moved = now_s();

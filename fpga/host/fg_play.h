@@ -30,7 +30,8 @@ typedef struct {
     uint64_t file_lines;       /* trace lines in the file */
     uint64_t reset_lines;      /* of those taken, lines with rst_ni = 0 */
     unsigned rows;             /* run-length rows */
-    uint32_t *words;           /* rows x blk->words: what is loaded */
+    uint32_t *words;           /* rows x blk->words: what is loaded (a row's header: the next row's run) */
+    uint32_t run0;             /* the first row's run (FG_PLAY_RUN0) */
     uint64_t *first;           /* rows: the first line of each row */
     uint64_t *fileno;          /* rows: its line number in the file (from 1) */
     uint64_t *vals;            /* rows x blk->ncols: the row's column values */
