@@ -31,8 +31,12 @@ module fgr_cm_bal_monitor (
   input  logic [1:0] v_rd_stay_o,
   input  logic [8:0] v_rd_valid_o,
   input  logic [10:0] v_rd_avg_o,
-  input  logic [2:0] v_rd_why_o
+  input  logic [2:0] v_rd_why_o,
+  input  logic pl_on_i,
+  input  logic [156:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 2;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -95,6 +99,18 @@ module fgr_cm_bal_monitor (
       if ((we_i && addr_i == 8'd11)) rd_core_i_q[4:0] <= wdata_i[4:0];
       if ((we_i && addr_i == 8'd12)) rd_entry_i_q[3:0] <= wdata_i[3:0];
       if (interval_hit && interval_ev_q != '1) interval_ev_q <= interval_ev_q + 1'b1;
+      if (pl_on_i) begin
+        stall_mc_i_q <= pl_in_i[7:0];
+        stall_net_i_q <= pl_in_i[15:8];
+        issue_stall_i_q <= pl_in_i[71:16];
+        kstart_i_p_q <= pl_in_i[99:72];
+        kend_i_p_q <= pl_in_i[127:100];
+        mode_i_q <= pl_in_i[129:128];
+        static_i_q <= pl_in_i[135:130];
+        k_i_q <= pl_in_i[147:136];
+        rd_core_i_q <= pl_in_i[152:148];
+        rd_entry_i_q <= pl_in_i[156:153];
+      end
     end
   end
   // read mux (case), registered

@@ -37,8 +37,12 @@ module fgr_edge_doorbell (
   input  logic [1:0] v_err_status_o,
   output logic [63:0] ap_base_o,
   input  logic [15:0] ap_drops_i,
-  input  logic [7:0] ap_count_i
+  input  logic [7:0] ap_count_i,
+  input  logic pl_on_i,
+  input  logic [76:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 2;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -93,6 +97,12 @@ module fgr_edge_doorbell (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[1];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cfg_base_i_q <= pl_in_i[63:0];
+        cfg_region_log2_i_q <= pl_in_i[69:64];
+        cfg_stride_log2_i_q <= pl_in_i[75:70];
+        pt_ready_i_p_q <= pl_in_i[76];
+      end
     end
   end
   // read mux (case), registered

@@ -78,8 +78,12 @@ module fgr_edge_ekt (
   input  logic [15:0] v_cnt_err_unreg_o,
   input  logic [15:0] v_cnt_err_overrun_o,
   input  logic [15:0] v_cnt_err_cpl_o,
-  input  logic [2:0] v_err_status_o
+  input  logic [2:0] v_err_status_o,
+  input  logic pl_on_i,
+  input  logic [498:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 6;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -206,6 +210,29 @@ module fgr_edge_ekt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[5];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cmd_valid_i_v_q <= pl_in_i[0];
+        cmd_op_i_q <= pl_in_i[2:1];
+        cmd_id_i_q <= pl_in_i[7:3];
+        cmd_kernel_ptr_i_q <= pl_in_i[71:8];
+        cmd_param_base_i_q <= pl_in_i[135:72];
+        cmd_param_size_i_q <= pl_in_i[199:136];
+        cmd_param_end_i_q <= pl_in_i[263:200];
+        cmd_grid_x_i_q <= pl_in_i[295:264];
+        cmd_grid_y_i_q <= pl_in_i[327:296];
+        cmd_grid_z_i_q <= pl_in_i[359:328];
+        cmd_block_x_i_q <= pl_in_i[391:360];
+        cmd_block_y_i_q <= pl_in_i[423:392];
+        cmd_block_z_i_q <= pl_in_i[455:424];
+        cmd_shmem_i_q <= pl_in_i[471:456];
+        cmd_prio_i_q <= pl_in_i[473:472];
+        cmd_max_events_i_q <= pl_in_i[489:474];
+        rsp_ready_i_p_q <= pl_in_i[490];
+        cpl_valid_i_v_q <= pl_in_i[491];
+        cpl_id_i_q <= pl_in_i[496:492];
+        evw_ready_i_p_q <= pl_in_i[497];
+        pkq_ready_i_p_q <= pl_in_i[498];
+      end
     end
   end
   // read mux (case), registered

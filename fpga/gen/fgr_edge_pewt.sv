@@ -43,8 +43,12 @@ module fgr_edge_pewt (
   input  logic [1:0] b_err_code_o,
   input  logic [1:0] v_err_code_o,
   input  logic [15:0] v_cnt_err_o,
-  input  logic [31:0] v_cnt_push_o
+  input  logic [31:0] v_cnt_push_o,
+  input  logic pl_on_i,
+  input  logic [205:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 5;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -145,6 +149,14 @@ module fgr_edge_pewt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[4];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        ev_valid_i_v_q <= pl_in_i[0];
+        ev_kernel_i_q <= pl_in_i[64:1];
+        ev_param_i_q <= pl_in_i[128:65];
+        ev_tag_i_q <= pl_in_i[192:129];
+        ev_threads_i_q <= pl_in_i[198:193];
+        ev_regs_i_q <= pl_in_i[205:199];
+      end
     end
   end
   // read mux (case), registered

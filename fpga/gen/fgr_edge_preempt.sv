@@ -57,8 +57,12 @@ module fgr_edge_preempt (
   input  logic [31:0] v_cnt_start_pre_o,
   input  logic [15:0] v_cnt_abort_o,
   input  logic [31:0] v_cnt_resume_o,
-  output logic link_o
+  output logic link_o,
+  input  logic pl_on_i,
+  input  logic [370:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 6;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -227,6 +231,27 @@ module fgr_edge_preempt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[5];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cfg_en_i_q <= pl_in_i[0];
+        cfg_policy_i_q <= pl_in_i[2:1];
+        cfg_opt_i_q <= pl_in_i[6:3];
+        cfg_save_base_i_q <= pl_in_i[22:7];
+        cfg_save_per_reg_i_q <= pl_in_i[30:23];
+        free_ctx_i_q <= pl_in_i[31];
+        free_slot_i_q <= pl_in_i[37:32];
+        rf_free_i_q <= pl_in_i[38];
+        w_alloc_i_p_q <= pl_in_i[102:39];
+        w_alloc_regs_i_q <= pl_in_i[109:103];
+        w_live_i_q <= pl_in_i[173:110];
+        w_exit_i_p_q <= pl_in_i[237:174];
+        w_bar_i_q <= pl_in_i[301:238];
+        w_ld_i_q <= pl_in_i[365:302];
+        v_pipe_i_q <= pl_in_i[366];
+        v_sb_i_q <= pl_in_i[367];
+        v_ibuf_i_q <= pl_in_i[368];
+        v_imiss_i_q <= pl_in_i[369];
+        v_ldok_i_q <= pl_in_i[370];
+      end
     end
   end
   // read mux (case), registered

@@ -57,8 +57,12 @@ module fgr_fe_sched_queues (
   input  logic [31:0] v_stall_gpu_o,
   input  logic [31:0] v_releases_o,
   input  logic [31:0] v_nacks_o,
-  input  logic v_err_o
+  input  logic v_err_o,
+  input  logic pl_on_i,
+  input  logic [163:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 4;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -142,6 +146,24 @@ module fgr_fe_sched_queues (
       if ((we_i && addr_i == 8'd12)) init_lines_i_q[15:0] <= wdata_i[15:0];
       if ((we_i && addr_i == 8'd13)) wdog_limit_i_q[31:0] <= wdata_i[31:0];
       if (stall_mc_hit && stall_mc_ev_q != '1) stall_mc_ev_q <= stall_mc_ev_q + 1'b1;
+      if (pl_on_i) begin
+        req_valid_i_v_q <= pl_in_i[0];
+        req_src_i_q <= pl_in_i[1];
+        req_we_i_q <= pl_in_i[2];
+        req_dflt_i_q <= pl_in_i[3];
+        req_trig_i_q <= pl_in_i[5:4];
+        req_act_i_q <= pl_in_i[7:6];
+        req_addr_i_q <= pl_in_i[39:8];
+        req_mask_i_q <= pl_in_i[71:40];
+        req_tag_i_q <= pl_in_i[79:72];
+        out_ready_i_p_q <= pl_in_i[80];
+        nack_ready_i_p_q <= pl_in_i[81];
+        init_valid_i_v_q <= pl_in_i[82];
+        init_full_i_q <= pl_in_i[83];
+        init_addr_i_q <= pl_in_i[115:84];
+        init_lines_i_q <= pl_in_i[131:116];
+        wdog_limit_i_q <= pl_in_i[163:132];
+      end
     end
   end
   // read mux (case), registered

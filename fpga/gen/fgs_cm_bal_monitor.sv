@@ -64,6 +64,8 @@ module fgs_cm_bal_monitor #(
   logic [2:0] b_rd_why_o;
   logic [2:0] v_rd_why_o;  // what the window reads
   logic m_rst_ni;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [156:0] wpl_in;
   fgr_cm_bal_monitor u_regs (
     .clk_i,
     .rst_ni,
@@ -92,28 +94,35 @@ module fgs_cm_bal_monitor #(
     .v_rd_stay_o,
     .v_rd_valid_o,
     .v_rd_avg_o,
-    .v_rd_why_o);
+    .v_rd_why_o,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [227:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [69:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pexp_q <= pl_line_i[227:158];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_stall_mc_i = on_q ? line_q[8:1] : b_stall_mc_i;
-    assign m_stall_net_i = on_q ? line_q[16:9] : b_stall_net_i;
-    assign m_issue_stall_i = on_q ? line_q[72:17] : b_issue_stall_i;
-    assign m_kstart_i = on_q ? line_q[100:73] : b_kstart_i;
-    assign m_kend_i = on_q ? line_q[128:101] : b_kend_i;
-    assign m_mode_i = on_q ? line_q[130:129] : b_mode_i;
-    assign m_static_i = on_q ? line_q[136:131] : b_static_i;
-    assign m_k_i = on_q ? line_q[148:137] : b_k_i;
-    assign m_rd_core_i = on_q ? line_q[153:149] : b_rd_core_i;
-    assign m_rd_entry_i = on_q ? line_q[157:154] : b_rd_entry_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[157:154], pl_line_i[153:149], pl_line_i[148:137], pl_line_i[136:131], pl_line_i[130:129], pl_line_i[128:101], pl_line_i[100:73], pl_line_i[72:17], pl_line_i[16:9], pl_line_i[8:1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_stall_mc_i = b_stall_mc_i;
+    assign m_stall_net_i = b_stall_net_i;
+    assign m_issue_stall_i = b_issue_stall_i;
+    assign m_kstart_i = b_kstart_i;
+    assign m_kend_i = b_kend_i;
+    assign m_mode_i = b_mode_i;
+    assign m_static_i = b_static_i;
+    assign m_k_i = b_k_i;
+    assign m_rd_core_i = b_rd_core_i;
+    assign m_rd_entry_i = b_rd_entry_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [69:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -121,8 +130,8 @@ module fgs_cm_bal_monitor #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_rd_why_o, b_rd_avg_o, b_rd_valid_o, b_rd_stay_o, b_rd_level_o, b_rd_limit_o, b_stall_net_o, b_stall_mc_o, b_cpu_limit_o, b_decision_o, b_interval_o};
-      exp_q  <= line_q[227:158];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -189,6 +198,8 @@ module fgs_cm_bal_monitor #(
     assign v_rd_valid_o = b_rd_valid_o;
     assign v_rd_avg_o = b_rd_avg_o;
     assign v_rd_why_o = b_rd_why_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;

@@ -83,6 +83,8 @@ module fgs_edge_doorbell #(
   assign wr_ready_o = b_wr_ready_o;
   assign ring_valid_o = b_ring_valid_o;
   assign ring_id_o = b_ring_id_o;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [76:0] wpl_in;
   fgr_edge_doorbell u_regs (
     .clk_i,
     .rst_ni,
@@ -117,26 +119,35 @@ module fgs_edge_doorbell #(
     .v_err_status_o,
     .ap_base_o,
     .ap_drops_i,
-    .ap_count_i);
+    .ap_count_i,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [417:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [97:0] pin_q;  // wr_valid_i, wr_addr_i, wr_data_i, ring_ready_i
+    logic [241:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pin_q  <= {pl_line_i[175], pl_line_i[173:142], pl_line_i[141:78], pl_line_i[77]};
+      pexp_q <= pl_line_i[417:176];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_cfg_base_i = on_q ? line_q[64:1] : b_cfg_base_i;
-    assign m_cfg_region_log2_i = on_q ? line_q[70:65] : b_cfg_region_log2_i;
-    assign m_cfg_stride_log2_i = on_q ? line_q[76:71] : b_cfg_stride_log2_i;
-    assign m_wr_valid_i = on_q ? line_q[77] : b_wr_valid_i;
-    assign m_wr_addr_i = on_q ? line_q[141:78] : b_wr_addr_i;
-    assign m_wr_data_i = on_q ? line_q[173:142] : b_wr_data_i;
-    assign m_pt_ready_i = on_q ? line_q[174] : b_pt_ready_i;
-    assign m_ring_ready_i = on_q ? line_q[175] : b_ring_ready_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[174], pl_line_i[76:71], pl_line_i[70:65], pl_line_i[64:1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_cfg_base_i = b_cfg_base_i;
+    assign m_cfg_region_log2_i = b_cfg_region_log2_i;
+    assign m_cfg_stride_log2_i = b_cfg_stride_log2_i;
+    assign m_wr_valid_i = on_q ? pin_q[0] : b_wr_valid_i;
+    assign m_wr_addr_i = on_q ? pin_q[64:1] : b_wr_addr_i;
+    assign m_wr_data_i = on_q ? pin_q[96:65] : b_wr_data_i;
+    assign m_pt_ready_i = b_pt_ready_i;
+    assign m_ring_ready_i = on_q ? pin_q[97] : b_ring_ready_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [241:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -144,8 +155,8 @@ module fgs_edge_doorbell #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_err_status_o, b_cnt_err_align_o, b_cnt_err_range_o, b_cnt_rings_o, b_err_addr_o, b_err_code_o, b_err_valid_o, b_ring_count_o, b_ring_id_o, b_ring_valid_o, b_pt_data_o, b_pt_addr_o, b_pt_valid_o, b_wr_ready_o};
-      exp_q  <= line_q[417:176];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -219,6 +230,8 @@ module fgs_edge_doorbell #(
     assign v_cnt_err_range_o = b_cnt_err_range_o;
     assign v_cnt_err_align_o = b_cnt_err_align_o;
     assign v_err_status_o = b_err_status_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;

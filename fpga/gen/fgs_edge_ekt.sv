@@ -156,6 +156,8 @@ module fgs_edge_ekt #(
   assign b_ring_valid_i = ring_valid_i;
   assign b_ring_id_i = ring_id_i;
   assign ring_ready_o = b_ring_ready_o;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [498:0] wpl_in;
   fgr_edge_ekt u_regs (
     .clk_i,
     .rst_ni,
@@ -231,41 +233,50 @@ module fgs_edge_ekt #(
     .v_cnt_err_unreg_o,
     .v_cnt_err_overrun_o,
     .v_cnt_err_cpl_o,
-    .v_err_status_o);
+    .v_err_status_o,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [1409:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [5:0] pin_q;  // ring_valid_i, ring_id_i
+    logic [903:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pin_q  <= {pl_line_i[497:493], pl_line_i[492]};
+      pexp_q <= pl_line_i[1409:506];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_cmd_valid_i = on_q ? line_q[1] : b_cmd_valid_i;
-    assign m_cmd_op_i = on_q ? line_q[3:2] : b_cmd_op_i;
-    assign m_cmd_id_i = on_q ? line_q[8:4] : b_cmd_id_i;
-    assign m_cmd_kernel_ptr_i = on_q ? line_q[72:9] : b_cmd_kernel_ptr_i;
-    assign m_cmd_param_base_i = on_q ? line_q[136:73] : b_cmd_param_base_i;
-    assign m_cmd_param_size_i = on_q ? line_q[200:137] : b_cmd_param_size_i;
-    assign m_cmd_param_end_i = on_q ? line_q[264:201] : b_cmd_param_end_i;
-    assign m_cmd_grid_x_i = on_q ? line_q[296:265] : b_cmd_grid_x_i;
-    assign m_cmd_grid_y_i = on_q ? line_q[328:297] : b_cmd_grid_y_i;
-    assign m_cmd_grid_z_i = on_q ? line_q[360:329] : b_cmd_grid_z_i;
-    assign m_cmd_block_x_i = on_q ? line_q[392:361] : b_cmd_block_x_i;
-    assign m_cmd_block_y_i = on_q ? line_q[424:393] : b_cmd_block_y_i;
-    assign m_cmd_block_z_i = on_q ? line_q[456:425] : b_cmd_block_z_i;
-    assign m_cmd_shmem_i = on_q ? line_q[472:457] : b_cmd_shmem_i;
-    assign m_cmd_prio_i = on_q ? line_q[474:473] : b_cmd_prio_i;
-    assign m_cmd_max_events_i = on_q ? line_q[490:475] : b_cmd_max_events_i;
-    assign m_rsp_ready_i = on_q ? line_q[491] : b_rsp_ready_i;
-    assign m_ring_valid_i = on_q ? line_q[492] : b_ring_valid_i;
-    assign m_ring_id_i = on_q ? line_q[497:493] : b_ring_id_i;
-    assign m_cpl_valid_i = on_q ? line_q[498] : b_cpl_valid_i;
-    assign m_cpl_id_i = on_q ? line_q[503:499] : b_cpl_id_i;
-    assign m_evw_ready_i = on_q ? line_q[504] : b_evw_ready_i;
-    assign m_pkq_ready_i = on_q ? line_q[505] : b_pkq_ready_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[505], pl_line_i[504], pl_line_i[503:499], pl_line_i[498], pl_line_i[491], pl_line_i[490:475], pl_line_i[474:473], pl_line_i[472:457], pl_line_i[456:425], pl_line_i[424:393], pl_line_i[392:361], pl_line_i[360:329], pl_line_i[328:297], pl_line_i[296:265], pl_line_i[264:201], pl_line_i[200:137], pl_line_i[136:73], pl_line_i[72:9], pl_line_i[8:4], pl_line_i[3:2], pl_line_i[1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_cmd_valid_i = b_cmd_valid_i;
+    assign m_cmd_op_i = b_cmd_op_i;
+    assign m_cmd_id_i = b_cmd_id_i;
+    assign m_cmd_kernel_ptr_i = b_cmd_kernel_ptr_i;
+    assign m_cmd_param_base_i = b_cmd_param_base_i;
+    assign m_cmd_param_size_i = b_cmd_param_size_i;
+    assign m_cmd_param_end_i = b_cmd_param_end_i;
+    assign m_cmd_grid_x_i = b_cmd_grid_x_i;
+    assign m_cmd_grid_y_i = b_cmd_grid_y_i;
+    assign m_cmd_grid_z_i = b_cmd_grid_z_i;
+    assign m_cmd_block_x_i = b_cmd_block_x_i;
+    assign m_cmd_block_y_i = b_cmd_block_y_i;
+    assign m_cmd_block_z_i = b_cmd_block_z_i;
+    assign m_cmd_shmem_i = b_cmd_shmem_i;
+    assign m_cmd_prio_i = b_cmd_prio_i;
+    assign m_cmd_max_events_i = b_cmd_max_events_i;
+    assign m_rsp_ready_i = b_rsp_ready_i;
+    assign m_ring_valid_i = on_q ? pin_q[0] : b_ring_valid_i;
+    assign m_ring_id_i = on_q ? pin_q[5:1] : b_ring_id_i;
+    assign m_cpl_valid_i = b_cpl_valid_i;
+    assign m_cpl_id_i = b_cpl_id_i;
+    assign m_evw_ready_i = b_evw_ready_i;
+    assign m_pkq_ready_i = b_pkq_ready_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [903:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -273,8 +284,8 @@ module fgs_edge_ekt #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_err_status_o, b_cnt_err_cpl_o, b_cnt_err_overrun_o, b_cnt_err_unreg_o, b_cnt_launch_o, b_registered_o, b_err_id_o, b_err_code_o, b_err_valid_o, b_pkq_prio_o, b_pkq_shmem_o, b_pkq_block_z_o, b_pkq_block_y_o, b_pkq_block_x_o, b_pkq_grid_z_o, b_pkq_grid_y_o, b_pkq_grid_x_o, b_pkq_param_addr_o, b_pkq_kernel_ptr_o, b_pkq_id_o, b_pkq_valid_o, b_evw_prio_o, b_evw_shmem_o, b_evw_block_z_o, b_evw_block_y_o, b_evw_block_x_o, b_evw_grid_z_o, b_evw_grid_y_o, b_evw_grid_x_o, b_evw_param_addr_o, b_evw_kernel_ptr_o, b_evw_id_o, b_evw_valid_o, b_cpl_ready_o, b_ring_ready_o, b_rsp_inflight_o, b_rsp_head_o, b_rsp_id_o, b_rsp_status_o, b_rsp_valid_o, b_cmd_ready_o};
-      exp_q  <= line_q[1409:506];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -444,6 +455,8 @@ module fgs_edge_ekt #(
     assign v_cnt_err_overrun_o = b_cnt_err_overrun_o;
     assign v_cnt_err_cpl_o = b_cnt_err_cpl_o;
     assign v_err_status_o = b_err_status_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;

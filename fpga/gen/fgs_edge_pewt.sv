@@ -86,6 +86,8 @@ module fgs_edge_pewt #(
   logic m_rst_ni;
   assign hd_valid_o = b_hd_valid_o;
   assign hd_regs_o = b_hd_regs_o;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [205:0] wpl_in;
   fgr_edge_pewt u_regs (
     .clk_i,
     .rst_ni,
@@ -126,28 +128,37 @@ module fgs_edge_pewt #(
     .b_err_code_o,
     .v_err_code_o,
     .v_cnt_err_o,
-    .v_cnt_push_o);
+    .v_cnt_push_o,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [560:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [13:0] pin_q;  // start_valid_i, start_slot_i, exit_valid_i, exit_slot_i
+    logic [339:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pin_q  <= {pl_line_i[220:215], pl_line_i[214], pl_line_i[213:208], pl_line_i[207]};
+      pexp_q <= pl_line_i[560:221];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_ev_valid_i = on_q ? line_q[1] : b_ev_valid_i;
-    assign m_ev_kernel_i = on_q ? line_q[65:2] : b_ev_kernel_i;
-    assign m_ev_param_i = on_q ? line_q[129:66] : b_ev_param_i;
-    assign m_ev_tag_i = on_q ? line_q[193:130] : b_ev_tag_i;
-    assign m_ev_threads_i = on_q ? line_q[199:194] : b_ev_threads_i;
-    assign m_ev_regs_i = on_q ? line_q[206:200] : b_ev_regs_i;
-    assign m_start_valid_i = on_q ? line_q[207] : x_start_valid_i;
-    assign m_start_slot_i = on_q ? line_q[213:208] : x_start_slot_i;
-    assign m_exit_valid_i = on_q ? line_q[214] : x_exit_valid_i;
-    assign m_exit_slot_i = on_q ? line_q[220:215] : x_exit_slot_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[206:200], pl_line_i[199:194], pl_line_i[193:130], pl_line_i[129:66], pl_line_i[65:2], pl_line_i[1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_ev_valid_i = b_ev_valid_i;
+    assign m_ev_kernel_i = b_ev_kernel_i;
+    assign m_ev_param_i = b_ev_param_i;
+    assign m_ev_tag_i = b_ev_tag_i;
+    assign m_ev_threads_i = b_ev_threads_i;
+    assign m_ev_regs_i = b_ev_regs_i;
+    assign m_start_valid_i = on_q ? pin_q[0] : x_start_valid_i;
+    assign m_start_slot_i = on_q ? pin_q[6:1] : x_start_slot_i;
+    assign m_exit_valid_i = on_q ? pin_q[7] : x_exit_valid_i;
+    assign m_exit_slot_i = on_q ? pin_q[13:8] : x_exit_slot_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [339:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -155,8 +166,8 @@ module fgs_edge_pewt #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_cnt_push_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_n_free_o, b_n_running_o, b_n_pending_o, b_cpl_slot_o, b_cpl_tag_o, b_cpl_valid_o, b_hd_regs_o, b_hd_threads_o, b_hd_tag_o, b_hd_param_o, b_hd_kernel_o, b_hd_idx_o, b_hd_valid_o, b_ev_ready_o};
-      exp_q  <= line_q[560:221];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -244,6 +255,8 @@ module fgs_edge_pewt #(
     assign v_err_code_o = b_err_code_o;
     assign v_cnt_err_o = b_cnt_err_o;
     assign v_cnt_push_o = b_cnt_push_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;

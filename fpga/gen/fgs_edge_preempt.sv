@@ -113,6 +113,8 @@ module fgs_edge_preempt #(
   logic m_rst_ni;
   assign cmd_o = b_cmd_o;
   assign cmd_slot_o = b_cmd_slot_o;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [370:0] wpl_in;
   fgr_edge_preempt u_regs (
     .clk_i,
     .rst_ni,
@@ -167,47 +169,56 @@ module fgs_edge_preempt #(
     .v_cnt_start_pre_o,
     .v_cnt_abort_o,
     .v_cnt_resume_o,
-    .link_o);
+    .link_o,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
   assign b_v_bar_i  = b_w_bar_i[b_victim_o];
   assign b_v_ld_i   = b_w_ld_i[b_victim_o];
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [675:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [17:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, ev_exit_i, ev_exit_slot_i
+    logic [285:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
+      pexp_q <= pl_line_i[675:390];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_cfg_en_i = on_q ? line_q[1] : b_cfg_en_i;
-    assign m_cfg_policy_i = on_q ? line_q[3:2] : b_cfg_policy_i;
-    assign m_cfg_opt_i = on_q ? line_q[7:4] : b_cfg_opt_i;
-    assign m_cfg_save_base_i = on_q ? line_q[23:8] : b_cfg_save_base_i;
-    assign m_cfg_save_per_reg_i = on_q ? line_q[31:24] : b_cfg_save_per_reg_i;
-    assign m_req_valid_i = on_q ? line_q[32] : x_req_valid_i;
-    assign m_req_regs_i = on_q ? line_q[39:33] : x_req_regs_i;
-    assign m_free_ctx_i = on_q ? line_q[40] : b_free_ctx_i;
-    assign m_free_slot_i = on_q ? line_q[46:41] : b_free_slot_i;
-    assign m_rf_free_i = on_q ? line_q[47] : b_rf_free_i;
-    assign m_w_alloc_i = on_q ? line_q[111:48] : b_w_alloc_i;
-    assign m_w_alloc_regs_i = on_q ? line_q[118:112] : b_w_alloc_regs_i;
-    assign m_w_live_i = on_q ? line_q[182:119] : b_w_live_i;
-    assign m_w_exit_i = on_q ? line_q[246:183] : b_w_exit_i;
-    assign m_w_bar_i = on_q ? line_q[310:247] : b_w_bar_i;
-    assign m_w_ld_i = on_q ? line_q[374:311] : b_w_ld_i;
-    assign m_v_pipe_i = on_q ? line_q[375] : b_v_pipe_i;
-    assign m_v_sb_i = on_q ? line_q[376] : b_v_sb_i;
-    assign m_v_ibuf_i = on_q ? line_q[377] : b_v_ibuf_i;
-    assign m_v_imiss_i = on_q ? line_q[378] : b_v_imiss_i;
-    assign m_v_ldok_i = on_q ? line_q[379] : b_v_ldok_i;
-    assign m_v_left_i = on_q ? line_q[380] : b_v_left_i;
-    assign m_v_bar_i = on_q ? line_q[381] : b_v_bar_i;
-    assign m_v_ld_i = on_q ? line_q[382] : b_v_ld_i;
-    assign m_ev_exit_i = on_q ? line_q[383] : x_ev_exit_i;
-    assign m_ev_exit_slot_i = on_q ? line_q[389:384] : x_ev_exit_slot_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[379], pl_line_i[378], pl_line_i[377], pl_line_i[376], pl_line_i[375], pl_line_i[374:311], pl_line_i[310:247], pl_line_i[246:183], pl_line_i[182:119], pl_line_i[118:112], pl_line_i[111:48], pl_line_i[47], pl_line_i[46:41], pl_line_i[40], pl_line_i[31:24], pl_line_i[23:8], pl_line_i[7:4], pl_line_i[3:2], pl_line_i[1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_cfg_en_i = b_cfg_en_i;
+    assign m_cfg_policy_i = b_cfg_policy_i;
+    assign m_cfg_opt_i = b_cfg_opt_i;
+    assign m_cfg_save_base_i = b_cfg_save_base_i;
+    assign m_cfg_save_per_reg_i = b_cfg_save_per_reg_i;
+    assign m_req_valid_i = on_q ? pin_q[0] : x_req_valid_i;
+    assign m_req_regs_i = on_q ? pin_q[7:1] : x_req_regs_i;
+    assign m_free_ctx_i = b_free_ctx_i;
+    assign m_free_slot_i = b_free_slot_i;
+    assign m_rf_free_i = b_rf_free_i;
+    assign m_w_alloc_i = b_w_alloc_i;
+    assign m_w_alloc_regs_i = b_w_alloc_regs_i;
+    assign m_w_live_i = b_w_live_i;
+    assign m_w_exit_i = b_w_exit_i;
+    assign m_w_bar_i = b_w_bar_i;
+    assign m_w_ld_i = b_w_ld_i;
+    assign m_v_pipe_i = b_v_pipe_i;
+    assign m_v_sb_i = b_v_sb_i;
+    assign m_v_ibuf_i = b_v_ibuf_i;
+    assign m_v_imiss_i = b_v_imiss_i;
+    assign m_v_ldok_i = b_v_ldok_i;
+    assign m_v_left_i = on_q ? pin_q[8] : b_v_left_i;
+    assign m_v_bar_i = on_q ? pin_q[9] : b_v_bar_i;
+    assign m_v_ld_i = on_q ? pin_q[10] : b_v_ld_i;
+    assign m_ev_exit_i = on_q ? pin_q[11] : x_ev_exit_i;
+    assign m_ev_exit_slot_i = on_q ? pin_q[17:12] : x_ev_exit_slot_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [285:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -215,8 +226,8 @@ module fgs_edge_preempt #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
-      exp_q  <= line_q[675:390];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -311,6 +322,8 @@ module fgs_edge_preempt #(
     assign v_cnt_start_pre_o = b_cnt_start_pre_o;
     assign v_cnt_abort_o = b_cnt_abort_o;
     assign v_cnt_resume_o = b_cnt_resume_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;

@@ -113,6 +113,8 @@ module fgs_fe_sched_queues #(
   logic b_err_o;
   logic v_err_o;  // what the window reads
   logic m_rst_ni;
+  logic wpl_on;  // the trace player loads the wrapper's input registers
+  logic [163:0] wpl_in;
   fgr_fe_sched_queues u_regs (
     .clk_i,
     .rst_ni,
@@ -167,7 +169,9 @@ module fgs_fe_sched_queues #(
     .v_stall_gpu_o,
     .v_releases_o,
     .v_nacks_o,
-    .v_err_o);
+    .v_err_o,
+    .pl_on_i(wpl_on),
+    .pl_in_i(wpl_in));
   fg_fe_accept #(
     .ADDR_W(32), .WORDS(32), .GRAN(4), .REGION_BASE(0),
     .REGION_LINES(16384)
@@ -176,32 +180,37 @@ module fgs_fe_sched_queues #(
     .trig_i(b_req_trig_i), .addr_i(b_req_addr_i), .ready_i(b_req_ready_o),
     .accept_o(b_req_valid_i_acc));
   if (PLAYER) begin : g_pl
-    // the line near the block; the player's valid and on beside it
-    logic [519:0] line_q;
-    logic on_q, v_q, clr_q;
+    // The line's inputs: the wrapper's registers take their columns (the block's
+    // inputs stay register outputs); the reset and the inputs the top's glue drives
+    // (links, ext ports) are registered here and multiplexed in front of the block.
+    logic on_q, v_q, clr_q, rst_q;
+    logic [354:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
-      line_q <= pl_line_i;
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
+      rst_q  <= pl_line_i[0];
+      pexp_q <= pl_line_i[519:165];
     end
-    assign m_rst_ni = on_q ? line_q[0] : rst_ni;
-    assign m_req_valid_i = on_q ? line_q[1] : b_req_valid_i;
-    assign m_req_src_i = on_q ? line_q[2] : b_req_src_i;
-    assign m_req_we_i = on_q ? line_q[3] : b_req_we_i;
-    assign m_req_dflt_i = on_q ? line_q[4] : b_req_dflt_i;
-    assign m_req_trig_i = on_q ? line_q[6:5] : b_req_trig_i;
-    assign m_req_act_i = on_q ? line_q[8:7] : b_req_act_i;
-    assign m_req_addr_i = on_q ? line_q[40:9] : b_req_addr_i;
-    assign m_req_mask_i = on_q ? line_q[72:41] : b_req_mask_i;
-    assign m_req_tag_i = on_q ? line_q[80:73] : b_req_tag_i;
-    assign m_out_ready_i = on_q ? line_q[81] : b_out_ready_i;
-    assign m_nack_ready_i = on_q ? line_q[82] : b_nack_ready_i;
-    assign m_init_valid_i = on_q ? line_q[83] : b_init_valid_i;
-    assign m_init_full_i = on_q ? line_q[84] : b_init_full_i;
-    assign m_init_addr_i = on_q ? line_q[116:85] : b_init_addr_i;
-    assign m_init_lines_i = on_q ? line_q[132:117] : b_init_lines_i;
-    assign m_wdog_limit_i = on_q ? line_q[164:133] : b_wdog_limit_i;
+    assign wpl_on = pl_on_i;
+    assign wpl_in = {pl_line_i[164:133], pl_line_i[132:117], pl_line_i[116:85], pl_line_i[84], pl_line_i[83], pl_line_i[82], pl_line_i[81], pl_line_i[80:73], pl_line_i[72:41], pl_line_i[40:9], pl_line_i[8:7], pl_line_i[6:5], pl_line_i[4], pl_line_i[3], pl_line_i[2], pl_line_i[1]};
+    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_req_valid_i = b_req_valid_i;
+    assign m_req_src_i = b_req_src_i;
+    assign m_req_we_i = b_req_we_i;
+    assign m_req_dflt_i = b_req_dflt_i;
+    assign m_req_trig_i = b_req_trig_i;
+    assign m_req_act_i = b_req_act_i;
+    assign m_req_addr_i = b_req_addr_i;
+    assign m_req_mask_i = b_req_mask_i;
+    assign m_req_tag_i = b_req_tag_i;
+    assign m_out_ready_i = b_out_ready_i;
+    assign m_nack_ready_i = b_nack_ready_i;
+    assign m_init_valid_i = b_init_valid_i;
+    assign m_init_full_i = b_init_full_i;
+    assign m_init_addr_i = b_init_addr_i;
+    assign m_init_lines_i = b_init_lines_i;
+    assign m_wdog_limit_i = b_wdog_limit_i;
     // outputs (out0 in the low bits) and the expected ones, a cycle later
     logic [354:0] obs_q, exp_q, obs2_q, hold_q;
     logic cmp_q, frz_q, mm_q;
@@ -209,8 +218,8 @@ module fgs_fe_sched_queues #(
     logic [7:0] first, port_q;
     always_ff @(posedge clk_i) begin
       obs_q  <= {b_err_o, b_nacks_o, b_releases_o, b_stall_gpu_o, b_stall_cpu_o, b_stall_nt_o, b_q_count_o, b_head_blocked_o, b_init_ready_o, b_nack_q_o, b_nack_tag_o, b_nack_mask_o, b_nack_addr_o, b_nack_act_o, b_nack_trig_o, b_nack_we_o, b_nack_src_o, b_nack_valid_o, b_out_q_o, b_out_tag_o, b_out_mask_o, b_out_addr_o, b_out_act_o, b_out_trig_o, b_out_we_o, b_out_src_o, b_out_valid_o, b_stall_mc_o, b_req_ready_o};
-      exp_q  <= line_q[519:165];
-      cmp_q  <= v_q && line_q[0];  // not on reset lines
+      exp_q  <= pexp_q;
+      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
       obs2_q <= obs_q;
       if (!frz_q) hold_q <= obs2_q;
@@ -337,6 +346,8 @@ module fgs_fe_sched_queues #(
     assign v_releases_o = b_releases_o;
     assign v_nacks_o = b_nacks_o;
     assign v_err_o = b_err_o;
+    assign wpl_on    = 1'b0;
+    assign wpl_in    = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
