@@ -1057,7 +1057,7 @@ def sv_slice(b):
         L.append(f"      pin_q  <= {{{', '.join(sl('pl_line_i', c[3], c[1]) for c in reversed(muxed))}}};")
     L.append(f"      pexp_q <= pl_line_i[{b.lw - 1}:{o0}];")
     L.append("    end")
-    L.append("    assign wpl_on = pl_on_i;")
+    L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
     L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
     L.append("    assign m_rst_ni = on_q ? rst_q : rst_ni;")
     pos = 0

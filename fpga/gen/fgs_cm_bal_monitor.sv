@@ -110,7 +110,7 @@ module fgs_cm_bal_monitor #(
       rst_q  <= pl_line_i[0];
       pexp_q <= pl_line_i[227:158];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[157:154], pl_line_i[153:149], pl_line_i[148:137], pl_line_i[136:131], pl_line_i[130:129], pl_line_i[128:101], pl_line_i[100:73], pl_line_i[72:17], pl_line_i[16:9], pl_line_i[8:1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_stall_mc_i = b_stall_mc_i;

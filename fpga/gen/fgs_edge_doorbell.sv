@@ -137,7 +137,7 @@ module fgs_edge_doorbell #(
       pin_q  <= {pl_line_i[175], pl_line_i[173:142], pl_line_i[141:78], pl_line_i[77]};
       pexp_q <= pl_line_i[417:176];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[174], pl_line_i[76:71], pl_line_i[70:65], pl_line_i[64:1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_cfg_base_i = b_cfg_base_i;

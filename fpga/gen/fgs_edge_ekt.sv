@@ -251,7 +251,7 @@ module fgs_edge_ekt #(
       pin_q  <= {pl_line_i[497:493], pl_line_i[492]};
       pexp_q <= pl_line_i[1409:506];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[505], pl_line_i[504], pl_line_i[503:499], pl_line_i[498], pl_line_i[491], pl_line_i[490:475], pl_line_i[474:473], pl_line_i[472:457], pl_line_i[456:425], pl_line_i[424:393], pl_line_i[392:361], pl_line_i[360:329], pl_line_i[328:297], pl_line_i[296:265], pl_line_i[264:201], pl_line_i[200:137], pl_line_i[136:73], pl_line_i[72:9], pl_line_i[8:4], pl_line_i[3:2], pl_line_i[1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_cmd_valid_i = b_cmd_valid_i;

@@ -146,7 +146,7 @@ module fgs_edge_pewt #(
       pin_q  <= {pl_line_i[220:215], pl_line_i[214], pl_line_i[213:208], pl_line_i[207]};
       pexp_q <= pl_line_i[560:221];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[206:200], pl_line_i[199:194], pl_line_i[193:130], pl_line_i[129:66], pl_line_i[65:2], pl_line_i[1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_ev_valid_i = b_ev_valid_i;

@@ -190,7 +190,7 @@ module fgs_edge_preempt #(
       pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
       pexp_q <= pl_line_i[675:390];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[379], pl_line_i[378], pl_line_i[377], pl_line_i[376], pl_line_i[375], pl_line_i[374:311], pl_line_i[310:247], pl_line_i[246:183], pl_line_i[182:119], pl_line_i[118:112], pl_line_i[111:48], pl_line_i[47], pl_line_i[46:41], pl_line_i[40], pl_line_i[31:24], pl_line_i[23:8], pl_line_i[7:4], pl_line_i[3:2], pl_line_i[1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_cfg_en_i = b_cfg_en_i;

@@ -192,7 +192,7 @@ module fgs_fe_sched_queues #(
       rst_q  <= pl_line_i[0];
       pexp_q <= pl_line_i[519:165];
     end
-    assign wpl_on = pl_on_i;
+    assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[164:133], pl_line_i[132:117], pl_line_i[116:85], pl_line_i[84], pl_line_i[83], pl_line_i[82], pl_line_i[81], pl_line_i[80:73], pl_line_i[72:41], pl_line_i[40:9], pl_line_i[8:7], pl_line_i[6:5], pl_line_i[4], pl_line_i[3], pl_line_i[2], pl_line_i[1]};
     assign m_rst_ni = on_q ? rst_q : rst_ni;
     assign m_req_valid_i = b_req_valid_i;
