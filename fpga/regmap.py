@@ -1044,7 +1044,7 @@ def sv_slice(b):
     L.append("    // The line's inputs: the wrapper's registers take their columns (the block's")
     L.append("    // inputs stay register outputs); the reset and the inputs the top's glue drives")
     L.append("    // (links, ext ports) are registered here and multiplexed in front of the block.")
-    L.append("    logic on_q, v_q, clr_q, rst_q;")
+    L.append("    logic on_q, v_q, clr_q, rst_q, m_rst_q;")
     if nmx:
         L.append(f"    logic [{nmx - 1}:0] pin_q;  // {', '.join(c[0] for c in muxed)}")
     L.append(f"    logic [{ow - 1}:0] pexp_q;  // the expected outputs of the line the block sees")
@@ -1053,13 +1053,16 @@ def sv_slice(b):
     L.append("      v_q    <= pl_v_i;")
     L.append("      clr_q  <= pl_clr_i;")
     L.append("      rst_q  <= pl_line_i[0];")
+    L.append("      // the block's reset from a register (it reaches every flip-flop of the block):")
+    L.append("      // the line's while the player plays, else the window's (a cycle later)")
+    L.append("      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;")
     if nmx:
         L.append(f"      pin_q  <= {{{', '.join(sl('pl_line_i', c[3], c[1]) for c in reversed(muxed))}}};")
     L.append(f"      pexp_q <= pl_line_i[{b.lw - 1}:{o0}];")
     L.append("    end")
     L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
     L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
-    L.append("    assign m_rst_ni = on_q ? rst_q : rst_ni;")
+    L.append("    assign m_rst_ni = m_rst_q;")
     pos = 0
     for n, w, d, lsb in ins:
         if n == "rst_ni":

@@ -101,18 +101,21 @@ module fgs_cm_bal_monitor #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [69:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pexp_q <= pl_line_i[227:158];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[157:154], pl_line_i[153:149], pl_line_i[148:137], pl_line_i[136:131], pl_line_i[130:129], pl_line_i[128:101], pl_line_i[100:73], pl_line_i[72:17], pl_line_i[16:9], pl_line_i[8:1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_stall_mc_i = b_stall_mc_i;
     assign m_stall_net_i = b_stall_net_i;
     assign m_issue_stall_i = b_issue_stall_i;

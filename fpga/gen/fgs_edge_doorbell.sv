@@ -126,7 +126,7 @@ module fgs_edge_doorbell #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [97:0] pin_q;  // wr_valid_i, wr_addr_i, wr_data_i, ring_ready_i
     logic [241:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
@@ -134,12 +134,15 @@ module fgs_edge_doorbell #(
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[175], pl_line_i[173:142], pl_line_i[141:78], pl_line_i[77]};
       pexp_q <= pl_line_i[417:176];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[174], pl_line_i[76:71], pl_line_i[70:65], pl_line_i[64:1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_cfg_base_i = b_cfg_base_i;
     assign m_cfg_region_log2_i = b_cfg_region_log2_i;
     assign m_cfg_stride_log2_i = b_cfg_stride_log2_i;

@@ -240,7 +240,7 @@ module fgs_edge_ekt #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [5:0] pin_q;  // ring_valid_i, ring_id_i
     logic [903:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
@@ -248,12 +248,15 @@ module fgs_edge_ekt #(
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[497:493], pl_line_i[492]};
       pexp_q <= pl_line_i[1409:506];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[505], pl_line_i[504], pl_line_i[503:499], pl_line_i[498], pl_line_i[491], pl_line_i[490:475], pl_line_i[474:473], pl_line_i[472:457], pl_line_i[456:425], pl_line_i[424:393], pl_line_i[392:361], pl_line_i[360:329], pl_line_i[328:297], pl_line_i[296:265], pl_line_i[264:201], pl_line_i[200:137], pl_line_i[136:73], pl_line_i[72:9], pl_line_i[8:4], pl_line_i[3:2], pl_line_i[1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_cmd_valid_i = b_cmd_valid_i;
     assign m_cmd_op_i = b_cmd_op_i;
     assign m_cmd_id_i = b_cmd_id_i;

@@ -135,7 +135,7 @@ module fgs_edge_pewt #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [13:0] pin_q;  // start_valid_i, start_slot_i, exit_valid_i, exit_slot_i
     logic [339:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
@@ -143,12 +143,15 @@ module fgs_edge_pewt #(
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[220:215], pl_line_i[214], pl_line_i[213:208], pl_line_i[207]};
       pexp_q <= pl_line_i[560:221];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[206:200], pl_line_i[199:194], pl_line_i[193:130], pl_line_i[129:66], pl_line_i[65:2], pl_line_i[1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_ev_valid_i = b_ev_valid_i;
     assign m_ev_kernel_i = b_ev_kernel_i;
     assign m_ev_param_i = b_ev_param_i;

@@ -179,7 +179,7 @@ module fgs_edge_preempt #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [17:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, ev_exit_i, ev_exit_slot_i
     logic [285:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
@@ -187,12 +187,15 @@ module fgs_edge_preempt #(
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
       pexp_q <= pl_line_i[675:390];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[379], pl_line_i[378], pl_line_i[377], pl_line_i[376], pl_line_i[375], pl_line_i[374:311], pl_line_i[310:247], pl_line_i[246:183], pl_line_i[182:119], pl_line_i[118:112], pl_line_i[111:48], pl_line_i[47], pl_line_i[46:41], pl_line_i[40], pl_line_i[31:24], pl_line_i[23:8], pl_line_i[7:4], pl_line_i[3:2], pl_line_i[1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_cfg_en_i = b_cfg_en_i;
     assign m_cfg_policy_i = b_cfg_policy_i;
     assign m_cfg_opt_i = b_cfg_opt_i;

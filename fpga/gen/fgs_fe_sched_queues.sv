@@ -183,18 +183,21 @@ module fgs_fe_sched_queues #(
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
-    logic on_q, v_q, clr_q, rst_q;
+    logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [354:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
       clr_q  <= pl_clr_i;
       rst_q  <= pl_line_i[0];
+      // the block's reset from a register (it reaches every flip-flop of the block):
+      // the line's while the player plays, else the window's (a cycle later)
+      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pexp_q <= pl_line_i[519:165];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[164:133], pl_line_i[132:117], pl_line_i[116:85], pl_line_i[84], pl_line_i[83], pl_line_i[82], pl_line_i[81], pl_line_i[80:73], pl_line_i[72:41], pl_line_i[40:9], pl_line_i[8:7], pl_line_i[6:5], pl_line_i[4], pl_line_i[3], pl_line_i[2], pl_line_i[1]};
-    assign m_rst_ni = on_q ? rst_q : rst_ni;
+    assign m_rst_ni = m_rst_q;
     assign m_req_valid_i = b_req_valid_i;
     assign m_req_src_i = b_req_src_i;
     assign m_req_we_i = b_req_we_i;
