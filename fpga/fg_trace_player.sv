@@ -30,10 +30,11 @@
 // run counter or, for a row just taken, from its header's one-cycle bit.
 //
 // Compare latency: the line leaves here (line_o) in cycle T-1, is registered
-// in the block's slice (T: the block's inputs), the outputs and expected
-// values registered (T+1), their differences (T+2), the slice's mismatch
-// flag (T+3), registered here (T+4): the line index of a mismatch is that of
-// the line played 5 cycles before, from idx_q.
+// in the block's slice (T: the block's inputs and, beside the block, its
+// expected outputs), the block's outputs compared in T and the differences
+// registered (T+1), the slice's mismatch flag (T+2), registered here (T+3):
+// the line index of a mismatch is that of the line played 4 cycles before,
+// from idx_q.
 //
 // While on_o[b], block b's inputs and reset come from line_o (its reset held
 // low while no line is valid: priming, draining, after a mismatch), and the
@@ -53,7 +54,7 @@ module fg_trace_player #(
   localparam int AW   = $clog2(DEPTH),
   localparam int HW   = fg_regmap_pkg::PLAY_HDR_W,
   parameter int LW    = fg_regmap_pkg::PLAY_LW_MAX,  // columns of the widest block
-  localparam int LAT  = 5,
+  localparam int LAT  = 4,
   localparam int A    = fg_regmap_pkg::WIN_BITS
 ) (
   input  logic              clk_i,

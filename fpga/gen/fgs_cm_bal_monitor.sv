@@ -126,42 +126,41 @@ module fgs_cm_bal_monitor #(
     assign m_k_i = b_k_i;
     assign m_rd_core_i = b_rd_core_i;
     assign m_rd_entry_i = b_rd_entry_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [69:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [69:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [10:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_interval_o != pexp_q[0]);
+    assign diff_d[1] = cmp && (b_decision_o != pexp_q[2:1]);
+    assign diff_d[2] = cmp && (b_cpu_limit_o != pexp_q[8:3]);
+    assign diff_d[3] = cmp && (b_stall_mc_o != pexp_q[21:9]);
+    assign diff_d[4] = cmp && (b_stall_net_o != pexp_q[34:22]);
+    assign diff_d[5] = cmp && (b_rd_limit_o != pexp_q[40:35]);
+    assign diff_d[6] = cmp && (b_rd_level_o != pexp_q[44:41]);
+    assign diff_d[7] = cmp && (b_rd_stay_o != pexp_q[46:45]);
+    assign diff_d[8] = cmp && (b_rd_valid_o != pexp_q[55:47]);
+    assign diff_d[9] = cmp && (b_rd_avg_o != pexp_q[66:56]);
+    assign diff_d[10] = cmp && (b_rd_why_o != pexp_q[69:67]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_rd_why_o, b_rd_avg_o, b_rd_valid_o, b_rd_stay_o, b_rd_level_o, b_rd_limit_o, b_stall_net_o, b_stall_mc_o, b_cpu_limit_o, b_decision_o, b_interval_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_rd_why_o, b_rd_avg_o, b_rd_valid_o, b_rd_stay_o, b_rd_level_o, b_rd_limit_o, b_stall_net_o, b_stall_mc_o, b_cpu_limit_o, b_decision_o, b_interval_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[0] != exp_q[0]);  // interval_o
-    assign diff_d[1] = cmp_q && (obs_q[2:1] != exp_q[2:1]);  // decision_o
-    assign diff_d[2] = cmp_q && (obs_q[8:3] != exp_q[8:3]);  // cpu_limit_o
-    assign diff_d[3] = cmp_q && (obs_q[21:9] != exp_q[21:9]);  // stall_mc_o
-    assign diff_d[4] = cmp_q && (obs_q[34:22] != exp_q[34:22]);  // stall_net_o
-    assign diff_d[5] = cmp_q && (obs_q[40:35] != exp_q[40:35]);  // rd_limit_o
-    assign diff_d[6] = cmp_q && (obs_q[44:41] != exp_q[44:41]);  // rd_level_o
-    assign diff_d[7] = cmp_q && (obs_q[46:45] != exp_q[46:45]);  // rd_stay_o
-    assign diff_d[8] = cmp_q && (obs_q[55:47] != exp_q[55:47]);  // rd_valid_o
-    assign diff_d[9] = cmp_q && (obs_q[66:56] != exp_q[66:56]);  // rd_avg_o
-    assign diff_d[10] = cmp_q && (obs_q[69:67] != exp_q[69:67]);  // rd_why_o
     always_comb begin
       first = '0;
       for (int k = 10; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end

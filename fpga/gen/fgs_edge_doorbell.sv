@@ -151,45 +151,44 @@ module fgs_edge_doorbell #(
     assign m_wr_data_i = on_q ? pin_q[96:65] : b_wr_data_i;
     assign m_pt_ready_i = b_pt_ready_i;
     assign m_ring_ready_i = on_q ? pin_q[97] : b_ring_ready_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [241:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [241:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [13:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_wr_ready_o != pexp_q[0]);
+    assign diff_d[1] = cmp && (b_pt_valid_o != pexp_q[1]);
+    assign diff_d[2] = cmp && (b_pt_addr_o != pexp_q[65:2]);
+    assign diff_d[3] = cmp && (b_pt_data_o != pexp_q[97:66]);
+    assign diff_d[4] = cmp && (b_ring_valid_o != pexp_q[98]);
+    assign diff_d[5] = cmp && (b_ring_id_o != pexp_q[103:99]);
+    assign diff_d[6] = cmp && (b_ring_count_o != pexp_q[108:104]);
+    assign diff_d[7] = cmp && (b_err_valid_o != pexp_q[109]);
+    assign diff_d[8] = cmp && (b_err_code_o != pexp_q[111:110]);
+    assign diff_d[9] = cmp && (b_err_addr_o != pexp_q[175:112]);
+    assign diff_d[10] = cmp && (b_cnt_rings_o != pexp_q[207:176]);
+    assign diff_d[11] = cmp && (b_cnt_err_range_o != pexp_q[223:208]);
+    assign diff_d[12] = cmp && (b_cnt_err_align_o != pexp_q[239:224]);
+    assign diff_d[13] = cmp && (b_err_status_o != pexp_q[241:240]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_err_status_o, b_cnt_err_align_o, b_cnt_err_range_o, b_cnt_rings_o, b_err_addr_o, b_err_code_o, b_err_valid_o, b_ring_count_o, b_ring_id_o, b_ring_valid_o, b_pt_data_o, b_pt_addr_o, b_pt_valid_o, b_wr_ready_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_err_status_o, b_cnt_err_align_o, b_cnt_err_range_o, b_cnt_rings_o, b_err_addr_o, b_err_code_o, b_err_valid_o, b_ring_count_o, b_ring_id_o, b_ring_valid_o, b_pt_data_o, b_pt_addr_o, b_pt_valid_o, b_wr_ready_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[0] != exp_q[0]);  // wr_ready_o
-    assign diff_d[1] = cmp_q && (obs_q[1] != exp_q[1]);  // pt_valid_o
-    assign diff_d[2] = cmp_q && (obs_q[65:2] != exp_q[65:2]);  // pt_addr_o
-    assign diff_d[3] = cmp_q && (obs_q[97:66] != exp_q[97:66]);  // pt_data_o
-    assign diff_d[4] = cmp_q && (obs_q[98] != exp_q[98]);  // ring_valid_o
-    assign diff_d[5] = cmp_q && (obs_q[103:99] != exp_q[103:99]);  // ring_id_o
-    assign diff_d[6] = cmp_q && (obs_q[108:104] != exp_q[108:104]);  // ring_count_o
-    assign diff_d[7] = cmp_q && (obs_q[109] != exp_q[109]);  // err_valid_o
-    assign diff_d[8] = cmp_q && (obs_q[111:110] != exp_q[111:110]);  // err_code_o
-    assign diff_d[9] = cmp_q && (obs_q[175:112] != exp_q[175:112]);  // err_addr_o
-    assign diff_d[10] = cmp_q && (obs_q[207:176] != exp_q[207:176]);  // cnt_rings_o
-    assign diff_d[11] = cmp_q && (obs_q[223:208] != exp_q[223:208]);  // cnt_err_range_o
-    assign diff_d[12] = cmp_q && (obs_q[239:224] != exp_q[239:224]);  // cnt_err_align_o
-    assign diff_d[13] = cmp_q && (obs_q[241:240] != exp_q[241:240]);  // err_status_o
     always_comb begin
       first = '0;
       for (int k = 13; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end

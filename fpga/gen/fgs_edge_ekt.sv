@@ -280,72 +280,71 @@ module fgs_edge_ekt #(
     assign m_cpl_id_i = b_cpl_id_i;
     assign m_evw_ready_i = b_evw_ready_i;
     assign m_pkq_ready_i = b_pkq_ready_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [903:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [903:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [40:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_cmd_ready_o != pexp_q[0]);
+    assign diff_d[1] = cmp && (b_rsp_valid_o != pexp_q[1]);
+    assign diff_d[2] = cmp && (b_rsp_status_o != pexp_q[4:2]);
+    assign diff_d[3] = cmp && (b_rsp_id_o != pexp_q[9:5]);
+    assign diff_d[4] = cmp && (b_rsp_head_o != pexp_q[73:10]);
+    assign diff_d[5] = cmp && (b_rsp_inflight_o != pexp_q[89:74]);
+    assign diff_d[6] = cmp && (b_ring_ready_o != pexp_q[90]);
+    assign diff_d[7] = cmp && (b_cpl_ready_o != pexp_q[91]);
+    assign diff_d[8] = cmp && (b_evw_valid_o != pexp_q[92]);
+    assign diff_d[9] = cmp && (b_evw_id_o != pexp_q[97:93]);
+    assign diff_d[10] = cmp && (b_evw_kernel_ptr_o != pexp_q[161:98]);
+    assign diff_d[11] = cmp && (b_evw_param_addr_o != pexp_q[225:162]);
+    assign diff_d[12] = cmp && (b_evw_grid_x_o != pexp_q[257:226]);
+    assign diff_d[13] = cmp && (b_evw_grid_y_o != pexp_q[289:258]);
+    assign diff_d[14] = cmp && (b_evw_grid_z_o != pexp_q[321:290]);
+    assign diff_d[15] = cmp && (b_evw_block_x_o != pexp_q[353:322]);
+    assign diff_d[16] = cmp && (b_evw_block_y_o != pexp_q[385:354]);
+    assign diff_d[17] = cmp && (b_evw_block_z_o != pexp_q[417:386]);
+    assign diff_d[18] = cmp && (b_evw_shmem_o != pexp_q[433:418]);
+    assign diff_d[19] = cmp && (b_evw_prio_o != pexp_q[435:434]);
+    assign diff_d[20] = cmp && (b_pkq_valid_o != pexp_q[436]);
+    assign diff_d[21] = cmp && (b_pkq_id_o != pexp_q[441:437]);
+    assign diff_d[22] = cmp && (b_pkq_kernel_ptr_o != pexp_q[505:442]);
+    assign diff_d[23] = cmp && (b_pkq_param_addr_o != pexp_q[569:506]);
+    assign diff_d[24] = cmp && (b_pkq_grid_x_o != pexp_q[601:570]);
+    assign diff_d[25] = cmp && (b_pkq_grid_y_o != pexp_q[633:602]);
+    assign diff_d[26] = cmp && (b_pkq_grid_z_o != pexp_q[665:634]);
+    assign diff_d[27] = cmp && (b_pkq_block_x_o != pexp_q[697:666]);
+    assign diff_d[28] = cmp && (b_pkq_block_y_o != pexp_q[729:698]);
+    assign diff_d[29] = cmp && (b_pkq_block_z_o != pexp_q[761:730]);
+    assign diff_d[30] = cmp && (b_pkq_shmem_o != pexp_q[777:762]);
+    assign diff_d[31] = cmp && (b_pkq_prio_o != pexp_q[779:778]);
+    assign diff_d[32] = cmp && (b_err_valid_o != pexp_q[780]);
+    assign diff_d[33] = cmp && (b_err_code_o != pexp_q[783:781]);
+    assign diff_d[34] = cmp && (b_err_id_o != pexp_q[788:784]);
+    assign diff_d[35] = cmp && (b_registered_o != pexp_q[820:789]);
+    assign diff_d[36] = cmp && (b_cnt_launch_o != pexp_q[852:821]);
+    assign diff_d[37] = cmp && (b_cnt_err_unreg_o != pexp_q[868:853]);
+    assign diff_d[38] = cmp && (b_cnt_err_overrun_o != pexp_q[884:869]);
+    assign diff_d[39] = cmp && (b_cnt_err_cpl_o != pexp_q[900:885]);
+    assign diff_d[40] = cmp && (b_err_status_o != pexp_q[903:901]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_err_status_o, b_cnt_err_cpl_o, b_cnt_err_overrun_o, b_cnt_err_unreg_o, b_cnt_launch_o, b_registered_o, b_err_id_o, b_err_code_o, b_err_valid_o, b_pkq_prio_o, b_pkq_shmem_o, b_pkq_block_z_o, b_pkq_block_y_o, b_pkq_block_x_o, b_pkq_grid_z_o, b_pkq_grid_y_o, b_pkq_grid_x_o, b_pkq_param_addr_o, b_pkq_kernel_ptr_o, b_pkq_id_o, b_pkq_valid_o, b_evw_prio_o, b_evw_shmem_o, b_evw_block_z_o, b_evw_block_y_o, b_evw_block_x_o, b_evw_grid_z_o, b_evw_grid_y_o, b_evw_grid_x_o, b_evw_param_addr_o, b_evw_kernel_ptr_o, b_evw_id_o, b_evw_valid_o, b_cpl_ready_o, b_ring_ready_o, b_rsp_inflight_o, b_rsp_head_o, b_rsp_id_o, b_rsp_status_o, b_rsp_valid_o, b_cmd_ready_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_err_status_o, b_cnt_err_cpl_o, b_cnt_err_overrun_o, b_cnt_err_unreg_o, b_cnt_launch_o, b_registered_o, b_err_id_o, b_err_code_o, b_err_valid_o, b_pkq_prio_o, b_pkq_shmem_o, b_pkq_block_z_o, b_pkq_block_y_o, b_pkq_block_x_o, b_pkq_grid_z_o, b_pkq_grid_y_o, b_pkq_grid_x_o, b_pkq_param_addr_o, b_pkq_kernel_ptr_o, b_pkq_id_o, b_pkq_valid_o, b_evw_prio_o, b_evw_shmem_o, b_evw_block_z_o, b_evw_block_y_o, b_evw_block_x_o, b_evw_grid_z_o, b_evw_grid_y_o, b_evw_grid_x_o, b_evw_param_addr_o, b_evw_kernel_ptr_o, b_evw_id_o, b_evw_valid_o, b_cpl_ready_o, b_ring_ready_o, b_rsp_inflight_o, b_rsp_head_o, b_rsp_id_o, b_rsp_status_o, b_rsp_valid_o, b_cmd_ready_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[0] != exp_q[0]);  // cmd_ready_o
-    assign diff_d[1] = cmp_q && (obs_q[1] != exp_q[1]);  // rsp_valid_o
-    assign diff_d[2] = cmp_q && (obs_q[4:2] != exp_q[4:2]);  // rsp_status_o
-    assign diff_d[3] = cmp_q && (obs_q[9:5] != exp_q[9:5]);  // rsp_id_o
-    assign diff_d[4] = cmp_q && (obs_q[73:10] != exp_q[73:10]);  // rsp_head_o
-    assign diff_d[5] = cmp_q && (obs_q[89:74] != exp_q[89:74]);  // rsp_inflight_o
-    assign diff_d[6] = cmp_q && (obs_q[90] != exp_q[90]);  // ring_ready_o
-    assign diff_d[7] = cmp_q && (obs_q[91] != exp_q[91]);  // cpl_ready_o
-    assign diff_d[8] = cmp_q && (obs_q[92] != exp_q[92]);  // evw_valid_o
-    assign diff_d[9] = cmp_q && (obs_q[97:93] != exp_q[97:93]);  // evw_id_o
-    assign diff_d[10] = cmp_q && (obs_q[161:98] != exp_q[161:98]);  // evw_kernel_ptr_o
-    assign diff_d[11] = cmp_q && (obs_q[225:162] != exp_q[225:162]);  // evw_param_addr_o
-    assign diff_d[12] = cmp_q && (obs_q[257:226] != exp_q[257:226]);  // evw_grid_x_o
-    assign diff_d[13] = cmp_q && (obs_q[289:258] != exp_q[289:258]);  // evw_grid_y_o
-    assign diff_d[14] = cmp_q && (obs_q[321:290] != exp_q[321:290]);  // evw_grid_z_o
-    assign diff_d[15] = cmp_q && (obs_q[353:322] != exp_q[353:322]);  // evw_block_x_o
-    assign diff_d[16] = cmp_q && (obs_q[385:354] != exp_q[385:354]);  // evw_block_y_o
-    assign diff_d[17] = cmp_q && (obs_q[417:386] != exp_q[417:386]);  // evw_block_z_o
-    assign diff_d[18] = cmp_q && (obs_q[433:418] != exp_q[433:418]);  // evw_shmem_o
-    assign diff_d[19] = cmp_q && (obs_q[435:434] != exp_q[435:434]);  // evw_prio_o
-    assign diff_d[20] = cmp_q && (obs_q[436] != exp_q[436]);  // pkq_valid_o
-    assign diff_d[21] = cmp_q && (obs_q[441:437] != exp_q[441:437]);  // pkq_id_o
-    assign diff_d[22] = cmp_q && (obs_q[505:442] != exp_q[505:442]);  // pkq_kernel_ptr_o
-    assign diff_d[23] = cmp_q && (obs_q[569:506] != exp_q[569:506]);  // pkq_param_addr_o
-    assign diff_d[24] = cmp_q && (obs_q[601:570] != exp_q[601:570]);  // pkq_grid_x_o
-    assign diff_d[25] = cmp_q && (obs_q[633:602] != exp_q[633:602]);  // pkq_grid_y_o
-    assign diff_d[26] = cmp_q && (obs_q[665:634] != exp_q[665:634]);  // pkq_grid_z_o
-    assign diff_d[27] = cmp_q && (obs_q[697:666] != exp_q[697:666]);  // pkq_block_x_o
-    assign diff_d[28] = cmp_q && (obs_q[729:698] != exp_q[729:698]);  // pkq_block_y_o
-    assign diff_d[29] = cmp_q && (obs_q[761:730] != exp_q[761:730]);  // pkq_block_z_o
-    assign diff_d[30] = cmp_q && (obs_q[777:762] != exp_q[777:762]);  // pkq_shmem_o
-    assign diff_d[31] = cmp_q && (obs_q[779:778] != exp_q[779:778]);  // pkq_prio_o
-    assign diff_d[32] = cmp_q && (obs_q[780] != exp_q[780]);  // err_valid_o
-    assign diff_d[33] = cmp_q && (obs_q[783:781] != exp_q[783:781]);  // err_code_o
-    assign diff_d[34] = cmp_q && (obs_q[788:784] != exp_q[788:784]);  // err_id_o
-    assign diff_d[35] = cmp_q && (obs_q[820:789] != exp_q[820:789]);  // registered_o
-    assign diff_d[36] = cmp_q && (obs_q[852:821] != exp_q[852:821]);  // cnt_launch_o
-    assign diff_d[37] = cmp_q && (obs_q[868:853] != exp_q[868:853]);  // cnt_err_unreg_o
-    assign diff_d[38] = cmp_q && (obs_q[884:869] != exp_q[884:869]);  // cnt_err_overrun_o
-    assign diff_d[39] = cmp_q && (obs_q[900:885] != exp_q[900:885]);  // cnt_err_cpl_o
-    assign diff_d[40] = cmp_q && (obs_q[903:901] != exp_q[903:901]);  // err_status_o
     always_comb begin
       first = '0;
       for (int k = 40; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end

@@ -162,49 +162,48 @@ module fgs_edge_pewt #(
     assign m_start_slot_i = on_q ? pin_q[6:1] : x_start_slot_i;
     assign m_exit_valid_i = on_q ? pin_q[7] : x_exit_valid_i;
     assign m_exit_slot_i = on_q ? pin_q[13:8] : x_exit_slot_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [339:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [339:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [17:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_ev_ready_o != pexp_q[0]);
+    assign diff_d[1] = cmp && (b_hd_valid_o != pexp_q[1]);
+    assign diff_d[2] = cmp && (b_hd_idx_o != pexp_q[3:2]);
+    assign diff_d[3] = cmp && (b_hd_kernel_o != pexp_q[67:4]);
+    assign diff_d[4] = cmp && (b_hd_param_o != pexp_q[131:68]);
+    assign diff_d[5] = cmp && (b_hd_tag_o != pexp_q[195:132]);
+    assign diff_d[6] = cmp && (b_hd_threads_o != pexp_q[201:196]);
+    assign diff_d[7] = cmp && (b_hd_regs_o != pexp_q[208:202]);
+    assign diff_d[8] = cmp && (b_cpl_valid_o != pexp_q[209]);
+    assign diff_d[9] = cmp && (b_cpl_tag_o != pexp_q[273:210]);
+    assign diff_d[10] = cmp && (b_cpl_slot_o != pexp_q[279:274]);
+    assign diff_d[11] = cmp && (b_n_pending_o != pexp_q[282:280]);
+    assign diff_d[12] = cmp && (b_n_running_o != pexp_q[285:283]);
+    assign diff_d[13] = cmp && (b_n_free_o != pexp_q[288:286]);
+    assign diff_d[14] = cmp && (b_err_valid_o != pexp_q[289]);
+    assign diff_d[15] = cmp && (b_err_code_o != pexp_q[291:290]);
+    assign diff_d[16] = cmp && (b_cnt_err_o != pexp_q[307:292]);
+    assign diff_d[17] = cmp && (b_cnt_push_o != pexp_q[339:308]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_cnt_push_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_n_free_o, b_n_running_o, b_n_pending_o, b_cpl_slot_o, b_cpl_tag_o, b_cpl_valid_o, b_hd_regs_o, b_hd_threads_o, b_hd_tag_o, b_hd_param_o, b_hd_kernel_o, b_hd_idx_o, b_hd_valid_o, b_ev_ready_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_cnt_push_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_n_free_o, b_n_running_o, b_n_pending_o, b_cpl_slot_o, b_cpl_tag_o, b_cpl_valid_o, b_hd_regs_o, b_hd_threads_o, b_hd_tag_o, b_hd_param_o, b_hd_kernel_o, b_hd_idx_o, b_hd_valid_o, b_ev_ready_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[0] != exp_q[0]);  // ev_ready_o
-    assign diff_d[1] = cmp_q && (obs_q[1] != exp_q[1]);  // hd_valid_o
-    assign diff_d[2] = cmp_q && (obs_q[3:2] != exp_q[3:2]);  // hd_idx_o
-    assign diff_d[3] = cmp_q && (obs_q[67:4] != exp_q[67:4]);  // hd_kernel_o
-    assign diff_d[4] = cmp_q && (obs_q[131:68] != exp_q[131:68]);  // hd_param_o
-    assign diff_d[5] = cmp_q && (obs_q[195:132] != exp_q[195:132]);  // hd_tag_o
-    assign diff_d[6] = cmp_q && (obs_q[201:196] != exp_q[201:196]);  // hd_threads_o
-    assign diff_d[7] = cmp_q && (obs_q[208:202] != exp_q[208:202]);  // hd_regs_o
-    assign diff_d[8] = cmp_q && (obs_q[209] != exp_q[209]);  // cpl_valid_o
-    assign diff_d[9] = cmp_q && (obs_q[273:210] != exp_q[273:210]);  // cpl_tag_o
-    assign diff_d[10] = cmp_q && (obs_q[279:274] != exp_q[279:274]);  // cpl_slot_o
-    assign diff_d[11] = cmp_q && (obs_q[282:280] != exp_q[282:280]);  // n_pending_o
-    assign diff_d[12] = cmp_q && (obs_q[285:283] != exp_q[285:283]);  // n_running_o
-    assign diff_d[13] = cmp_q && (obs_q[288:286] != exp_q[288:286]);  // n_free_o
-    assign diff_d[14] = cmp_q && (obs_q[289] != exp_q[289]);  // err_valid_o
-    assign diff_d[15] = cmp_q && (obs_q[291:290] != exp_q[291:290]);  // err_code_o
-    assign diff_d[16] = cmp_q && (obs_q[307:292] != exp_q[307:292]);  // cnt_err_o
-    assign diff_d[17] = cmp_q && (obs_q[339:308] != exp_q[339:308]);  // cnt_push_o
     always_comb begin
       first = '0;
       for (int k = 17; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end

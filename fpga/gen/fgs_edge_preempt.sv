@@ -222,46 +222,45 @@ module fgs_edge_preempt #(
     assign m_v_ld_i = on_q ? pin_q[10] : b_v_ld_i;
     assign m_ev_exit_i = on_q ? pin_q[11] : x_ev_exit_i;
     assign m_ev_exit_slot_i = on_q ? pin_q[17:12] : x_ev_exit_slot_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [285:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [285:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [14:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_cmd_o != pexp_q[2:0]);
+    assign diff_d[1] = cmp && (b_cmd_slot_o != pexp_q[8:3]);
+    assign diff_d[2] = cmp && (b_cmd_arg_o != pexp_q[12:9]);
+    assign diff_d[3] = cmp && (b_state_o != pexp_q[14:13]);
+    assign diff_d[4] = cmp && (b_victim_o != pexp_q[20:15]);
+    assign diff_d[5] = cmp && (b_vstat_o != pexp_q[26:21]);
+    assign diff_d[6] = cmp && (b_event_mask_o != pexp_q[90:27]);
+    assign diff_d[7] = cmp && (b_victim_mask_o != pexp_q[154:91]);
+    assign diff_d[8] = cmp && (b_err_valid_o != pexp_q[155]);
+    assign diff_d[9] = cmp && (b_err_code_o != pexp_q[157:156]);
+    assign diff_d[10] = cmp && (b_cnt_err_o != pexp_q[173:158]);
+    assign diff_d[11] = cmp && (b_cnt_start_free_o != pexp_q[205:174]);
+    assign diff_d[12] = cmp && (b_cnt_start_pre_o != pexp_q[237:206]);
+    assign diff_d[13] = cmp && (b_cnt_abort_o != pexp_q[253:238]);
+    assign diff_d[14] = cmp && (b_cnt_resume_o != pexp_q[285:254]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[2:0] != exp_q[2:0]);  // cmd_o
-    assign diff_d[1] = cmp_q && (obs_q[8:3] != exp_q[8:3]);  // cmd_slot_o
-    assign diff_d[2] = cmp_q && (obs_q[12:9] != exp_q[12:9]);  // cmd_arg_o
-    assign diff_d[3] = cmp_q && (obs_q[14:13] != exp_q[14:13]);  // state_o
-    assign diff_d[4] = cmp_q && (obs_q[20:15] != exp_q[20:15]);  // victim_o
-    assign diff_d[5] = cmp_q && (obs_q[26:21] != exp_q[26:21]);  // vstat_o
-    assign diff_d[6] = cmp_q && (obs_q[90:27] != exp_q[90:27]);  // event_mask_o
-    assign diff_d[7] = cmp_q && (obs_q[154:91] != exp_q[154:91]);  // victim_mask_o
-    assign diff_d[8] = cmp_q && (obs_q[155] != exp_q[155]);  // err_valid_o
-    assign diff_d[9] = cmp_q && (obs_q[157:156] != exp_q[157:156]);  // err_code_o
-    assign diff_d[10] = cmp_q && (obs_q[173:158] != exp_q[173:158]);  // cnt_err_o
-    assign diff_d[11] = cmp_q && (obs_q[205:174] != exp_q[205:174]);  // cnt_start_free_o
-    assign diff_d[12] = cmp_q && (obs_q[237:206] != exp_q[237:206]);  // cnt_start_pre_o
-    assign diff_d[13] = cmp_q && (obs_q[253:238] != exp_q[253:238]);  // cnt_abort_o
-    assign diff_d[14] = cmp_q && (obs_q[285:254] != exp_q[285:254]);  // cnt_resume_o
     always_comb begin
       first = '0;
       for (int k = 14; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end

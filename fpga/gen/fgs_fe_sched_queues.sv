@@ -214,60 +214,59 @@ module fgs_fe_sched_queues #(
     assign m_init_addr_i = b_init_addr_i;
     assign m_init_lines_i = b_init_lines_i;
     assign m_wdog_limit_i = b_wdog_limit_i;
-    // outputs (out0 in the low bits) and the expected ones, a cycle later
-    logic [354:0] obs_q, exp_q, obs2_q, hold_q;
-    logic cmp_q, frz_q, mm_q;
+    // the block's outputs against the line's expected ones, in the cycle it shows
+    // them: one difference bit per output port, registered; the view (hold_q) takes
+    // the outputs every cycle until a difference, and keeps that cycle's after it
+    logic [354:0] hold_q;
+    logic cmp, frz_q, mm_q, any_diff;
     logic [28:0] diff_d, diff_q;
     logic [7:0] first, port_q;
+    assign cmp = v_q && rst_q;  // not on reset lines
+    assign diff_d[0] = cmp && (b_req_ready_o != pexp_q[2:0]);
+    assign diff_d[1] = cmp && (b_stall_mc_o != pexp_q[3]);
+    assign diff_d[2] = cmp && (b_out_valid_o != pexp_q[4]);
+    assign diff_d[3] = cmp && (b_out_src_o != pexp_q[5]);
+    assign diff_d[4] = cmp && (b_out_we_o != pexp_q[6]);
+    assign diff_d[5] = cmp && (b_out_trig_o != pexp_q[8:7]);
+    assign diff_d[6] = cmp && (b_out_act_o != pexp_q[10:9]);
+    assign diff_d[7] = cmp && (b_out_addr_o != pexp_q[42:11]);
+    assign diff_d[8] = cmp && (b_out_mask_o != pexp_q[74:43]);
+    assign diff_d[9] = cmp && (b_out_tag_o != pexp_q[82:75]);
+    assign diff_d[10] = cmp && (b_out_q_o != pexp_q[84:83]);
+    assign diff_d[11] = cmp && (b_nack_valid_o != pexp_q[85]);
+    assign diff_d[12] = cmp && (b_nack_src_o != pexp_q[86]);
+    assign diff_d[13] = cmp && (b_nack_we_o != pexp_q[87]);
+    assign diff_d[14] = cmp && (b_nack_trig_o != pexp_q[89:88]);
+    assign diff_d[15] = cmp && (b_nack_act_o != pexp_q[91:90]);
+    assign diff_d[16] = cmp && (b_nack_addr_o != pexp_q[123:92]);
+    assign diff_d[17] = cmp && (b_nack_mask_o != pexp_q[155:124]);
+    assign diff_d[18] = cmp && (b_nack_tag_o != pexp_q[163:156]);
+    assign diff_d[19] = cmp && (b_nack_q_o != pexp_q[165:164]);
+    assign diff_d[20] = cmp && (b_init_ready_o != pexp_q[166]);
+    assign diff_d[21] = cmp && (b_head_blocked_o != pexp_q[169:167]);
+    assign diff_d[22] = cmp && (b_q_count_o != pexp_q[193:170]);
+    assign diff_d[23] = cmp && (b_stall_nt_o != pexp_q[225:194]);
+    assign diff_d[24] = cmp && (b_stall_cpu_o != pexp_q[257:226]);
+    assign diff_d[25] = cmp && (b_stall_gpu_o != pexp_q[289:258]);
+    assign diff_d[26] = cmp && (b_releases_o != pexp_q[321:290]);
+    assign diff_d[27] = cmp && (b_nacks_o != pexp_q[353:322]);
+    assign diff_d[28] = cmp && (b_err_o != pexp_q[354]);
+    assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      obs_q  <= {b_err_o, b_nacks_o, b_releases_o, b_stall_gpu_o, b_stall_cpu_o, b_stall_nt_o, b_q_count_o, b_head_blocked_o, b_init_ready_o, b_nack_q_o, b_nack_tag_o, b_nack_mask_o, b_nack_addr_o, b_nack_act_o, b_nack_trig_o, b_nack_we_o, b_nack_src_o, b_nack_valid_o, b_out_q_o, b_out_tag_o, b_out_mask_o, b_out_addr_o, b_out_act_o, b_out_trig_o, b_out_we_o, b_out_src_o, b_out_valid_o, b_stall_mc_o, b_req_ready_o};
-      exp_q  <= pexp_q;
-      cmp_q  <= v_q && rst_q;  // not on reset lines
       diff_q <= diff_d;
-      obs2_q <= obs_q;
-      if (!frz_q) hold_q <= obs2_q;
+      if (!(frz_q || any_diff)) hold_q <= {b_err_o, b_nacks_o, b_releases_o, b_stall_gpu_o, b_stall_cpu_o, b_stall_nt_o, b_q_count_o, b_head_blocked_o, b_init_ready_o, b_nack_q_o, b_nack_tag_o, b_nack_mask_o, b_nack_addr_o, b_nack_act_o, b_nack_trig_o, b_nack_we_o, b_nack_src_o, b_nack_valid_o, b_out_q_o, b_out_tag_o, b_out_mask_o, b_out_addr_o, b_out_act_o, b_out_trig_o, b_out_we_o, b_out_src_o, b_out_valid_o, b_stall_mc_o, b_req_ready_o};
     end
-    assign diff_d[0] = cmp_q && (obs_q[2:0] != exp_q[2:0]);  // req_ready_o
-    assign diff_d[1] = cmp_q && (obs_q[3] != exp_q[3]);  // stall_mc_o
-    assign diff_d[2] = cmp_q && (obs_q[4] != exp_q[4]);  // out_valid_o
-    assign diff_d[3] = cmp_q && (obs_q[5] != exp_q[5]);  // out_src_o
-    assign diff_d[4] = cmp_q && (obs_q[6] != exp_q[6]);  // out_we_o
-    assign diff_d[5] = cmp_q && (obs_q[8:7] != exp_q[8:7]);  // out_trig_o
-    assign diff_d[6] = cmp_q && (obs_q[10:9] != exp_q[10:9]);  // out_act_o
-    assign diff_d[7] = cmp_q && (obs_q[42:11] != exp_q[42:11]);  // out_addr_o
-    assign diff_d[8] = cmp_q && (obs_q[74:43] != exp_q[74:43]);  // out_mask_o
-    assign diff_d[9] = cmp_q && (obs_q[82:75] != exp_q[82:75]);  // out_tag_o
-    assign diff_d[10] = cmp_q && (obs_q[84:83] != exp_q[84:83]);  // out_q_o
-    assign diff_d[11] = cmp_q && (obs_q[85] != exp_q[85]);  // nack_valid_o
-    assign diff_d[12] = cmp_q && (obs_q[86] != exp_q[86]);  // nack_src_o
-    assign diff_d[13] = cmp_q && (obs_q[87] != exp_q[87]);  // nack_we_o
-    assign diff_d[14] = cmp_q && (obs_q[89:88] != exp_q[89:88]);  // nack_trig_o
-    assign diff_d[15] = cmp_q && (obs_q[91:90] != exp_q[91:90]);  // nack_act_o
-    assign diff_d[16] = cmp_q && (obs_q[123:92] != exp_q[123:92]);  // nack_addr_o
-    assign diff_d[17] = cmp_q && (obs_q[155:124] != exp_q[155:124]);  // nack_mask_o
-    assign diff_d[18] = cmp_q && (obs_q[163:156] != exp_q[163:156]);  // nack_tag_o
-    assign diff_d[19] = cmp_q && (obs_q[165:164] != exp_q[165:164]);  // nack_q_o
-    assign diff_d[20] = cmp_q && (obs_q[166] != exp_q[166]);  // init_ready_o
-    assign diff_d[21] = cmp_q && (obs_q[169:167] != exp_q[169:167]);  // head_blocked_o
-    assign diff_d[22] = cmp_q && (obs_q[193:170] != exp_q[193:170]);  // q_count_o
-    assign diff_d[23] = cmp_q && (obs_q[225:194] != exp_q[225:194]);  // stall_nt_o
-    assign diff_d[24] = cmp_q && (obs_q[257:226] != exp_q[257:226]);  // stall_cpu_o
-    assign diff_d[25] = cmp_q && (obs_q[289:258] != exp_q[289:258]);  // stall_gpu_o
-    assign diff_d[26] = cmp_q && (obs_q[321:290] != exp_q[321:290]);  // releases_o
-    assign diff_d[27] = cmp_q && (obs_q[353:322] != exp_q[353:322]);  // nacks_o
-    assign diff_d[28] = cmp_q && (obs_q[354] != exp_q[354]);  // err_o
     always_comb begin
       first = '0;
       for (int k = 28; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
-    // the first difference freezes the view (hold_q: the outputs of its cycle)
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
         mm_q  <= 1'b0;
       end else begin
-        frz_q <= frz_q || (diff_q != '0);
-        mm_q  <= !frz_q && (diff_q != '0);
+        frz_q <= frz_q || any_diff;
+        mm_q  <= !frz_q && any_diff;
       end
       port_q <= first;
     end
