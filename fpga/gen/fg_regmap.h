@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0xD80845ECu
+#define FG_MAP_HASH 0xDB2A9F4Du
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -19,6 +19,7 @@
 #define FG_WIN_EKT 0x00C00u
 #define FG_WIN_FE 0x01000u
 #define FG_WIN_CM 0x01400u
+#define FG_WIN_PLAY 0x01800u
 #define FG_WIN_PEWT0 0x02000u
 #define FG_WIN_PEWT1 0x02400u
 #define FG_WIN_PEWT2 0x02800u
@@ -41,6 +42,35 @@
 #define FG_SYS_CYCLE_HI 0x020u /* ro: high word (both live: read HI, LO, HI and retry when HI moved) */
 #define FG_SYS_RESET 0x024u /* wo: write 1: reset every block and its registers (not the bus) for 8 cycles */
 #define FG_SYS_LED 0x028u /* rw: led[7:2] (led[0] heartbeat, led[1] UART activity) */
+
+/* The trace player's window (docs/FPGA.md, "The trace player") */
+#define FG_PLAY_CTRL 0x000u /* w: strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS */
+#define FG_PLAY_STATUS 0x004u /* ro: [0] busy, [1] done, [2] mismatch, [3] stopped by STOP, [4] a request refused, [10:8] why (1 START while busy, 2 SEL not a block, 3 NENT 0 or above the block's rows, 4 a write while busy, 5 LOAD beyond the block's last row) */
+#define FG_PLAY_SEL 0x008u /* rw: the block played: 0 doorbell, 1 EKT, 2 F/E, 3 CM, 4 PEWT0, 5 PRE0 */
+#define FG_PLAY_NENT 0x00Cu /* rw: rows to play, 1 .. the block's rows */
+#define FG_PLAY_ROW 0x010u /* rw: row of the next LOAD word (a write restarts at its word 0 and clears SUM1 / SUM2) */
+#define FG_PLAY_LOAD 0x014u /* wo: one word of a row: word k of row ROW, then k + 1; after SEL's last word of a row, word 0 of the next row */
+#define FG_PLAY_LOADED 0x018u /* ro: the load pointer: [15:0] row, [23:16] word */
+#define FG_PLAY_LINES 0x01Cu /* ro: trace lines (cycles) played since START */
+#define FG_PLAY_COMPARED 0x020u /* ro: of them, lines whose outputs were compared (rst_ni = 1) */
+#define FG_PLAY_MM_LINE 0x024u /* ro: the first mismatch: its line, 0 = the first line played */
+#define FG_PLAY_MM_PORT 0x028u /* ro: its lowest mismatching output: 0 = the first output column */
+#define FG_PLAY_ROWS 0x02Cu /* ro: rows block SEL can play */
+#define FG_PLAY_WORDS 0x030u /* ro: 32-bit words per row */
+#define FG_PLAY_SUM1 0x034u /* ro: the sum of the words loaded since ROW was written, mod 2^32 */
+#define FG_PLAY_SUM2 0x038u /* ro: the sum of SUM1 after each of them, mod 2^32 (order-sensitive) */
+#define FG_PLAY_RUN0 0x03Cu /* rw: the first row's run: [14:0] cycles - 1, [15] set for one cycle (a row's header holds the next row's) */
+#define FG_PLAY_CTRL_START (1u << 0)
+#define FG_PLAY_CTRL_STOP (1u << 1)
+#define FG_PLAY_ST_BUSY (1u << 0)
+#define FG_PLAY_ST_DONE (1u << 1)
+#define FG_PLAY_ST_MISMATCH (1u << 2)
+#define FG_PLAY_ST_STOPPED (1u << 3)
+#define FG_PLAY_ST_REFUSED (1u << 4)
+#define FG_PLAY_NROWS 4096u /* rows of the deepest banks */
+#define FG_PLAY_NWORDS 45u /* 32-bit words per row */
+#define FG_PLAY_HDR_W 16u /* row header: run - 1 in [14:0], [15] run of one */
+#define FG_PLAY_RUN_MAX 32768u /* cycles one row holds at most */
 
 #define FG_P_EKT_ENTRIES 32u
 #define FG_P_EKT_ADDR_W 64u
@@ -70,12 +100,12 @@
 #define FG_P_FE_WORDS 32u
 #define FG_P_FE_GRAN 4u
 #define FG_P_FE_REGION_BASE 0u
-#define FG_P_FE_REGION_LINES 256u
-#define FG_P_FE_QD_NT 8u
-#define FG_P_FE_QD_CPU 8u
-#define FG_P_FE_QD_GPU 8u
+#define FG_P_FE_REGION_LINES 16384u
+#define FG_P_FE_QD_NT 16u
+#define FG_P_FE_QD_CPU 16u
+#define FG_P_FE_QD_GPU 16u
 #define FG_P_FE_TAG_W 8u
-#define FG_P_FE_WD_W 16u
+#define FG_P_FE_WD_W 32u
 #define FG_P_FE_CNT_W 32u
 #define FG_P_FE_INIT_W 16u
 #define FG_P_CM_P 8u
@@ -296,7 +326,7 @@ static const fg_reg_desc fgr_edge_ekt_regs[] = {
 #define FGR_FE_INIT_FULL 0x028u /* 1 b */
 #define FGR_FE_INIT_ADDR 0x02Cu /* 32 b */
 #define FGR_FE_INIT_LINES 0x030u /* 16 b */
-#define FGR_FE_WDOG_LIMIT 0x034u /* 16 b */
+#define FGR_FE_WDOG_LIMIT 0x034u /* 32 b */
 #define FGR_FE_REQ_READY 0x038u /* 3 b */
 #define FGR_FE_STALL_MC 0x03Cu /* 1 b */
 #define FGR_FE_OUT_VALID 0x040u /* 1 b */
@@ -340,7 +370,7 @@ static const fg_reg_desc fgr_fe_sched_queues_regs[] = {
     {"init_full_i", 0x028u, 1u, 'w', 0x0ull},
     {"init_addr_i", 0x02Cu, 32u, 'w', 0x0ull},
     {"init_lines_i", 0x030u, 16u, 'w', 0x0ull},
-    {"wdog_limit_i", 0x034u, 16u, 'w', 0x0ull},
+    {"wdog_limit_i", 0x034u, 32u, 'w', 0x0ull},
     {"req_ready_o", 0x038u, 3u, 'r', 0x0ull},
     {"stall_mc_o", 0x03Cu, 1u, 'r', 0x0ull},
     {"out_valid_o", 0x040u, 1u, 'r', 0x0ull},
@@ -588,5 +618,269 @@ static const fg_reg_desc fgr_edge_preempt_regs[] = {
     {"cnt_resume_o", 0x0D0u, 32u, 'r', 0x0ull},
     {"link", 0x0D4u, 1u, 'w', 0x0ull},
 };
+
+/* The trace player's blocks: the columns of a trace line in the order FG_TRACE_DIR
+ * writes them (rst_ni, inputs, outputs) and where each sits in a row (lsb from bit
+ * FG_PLAY_HDR_W); the verilated model whose traces replay here (its parameters are
+ * the FPGA's); the window that shows the block's outputs. */
+typedef struct { const char *name; unsigned width; char dir; unsigned lsb; } fg_play_col;
+typedef struct {
+    const char *name, *model, *window;
+    unsigned index;      /* SEL */
+    uint32_t win;        /* the window of the instance played */
+    unsigned ncols, nout, words, line_bits;
+    unsigned rows;       /* rows it can play (the depth of its last word's bank) */
+    const fg_play_col *cols;
+    const fg_reg_desc *regs;
+    unsigned nregs;
+} fg_play_block;
+static const fg_play_col fg_play_cols_edge_doorbell[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"cfg_base_i", 64u, 'i', 1u},
+    {"cfg_region_log2_i", 6u, 'i', 65u},
+    {"cfg_stride_log2_i", 6u, 'i', 71u},
+    {"wr_valid_i", 1u, 'i', 77u},
+    {"wr_addr_i", 64u, 'i', 78u},
+    {"wr_data_i", 32u, 'i', 142u},
+    {"pt_ready_i", 1u, 'i', 174u},
+    {"ring_ready_i", 1u, 'i', 175u},
+    {"wr_ready_o", 1u, 'o', 176u},
+    {"pt_valid_o", 1u, 'o', 177u},
+    {"pt_addr_o", 64u, 'o', 178u},
+    {"pt_data_o", 32u, 'o', 242u},
+    {"ring_valid_o", 1u, 'o', 274u},
+    {"ring_id_o", 5u, 'o', 275u},
+    {"ring_count_o", 5u, 'o', 280u},
+    {"err_valid_o", 1u, 'o', 285u},
+    {"err_code_o", 2u, 'o', 286u},
+    {"err_addr_o", 64u, 'o', 288u},
+    {"cnt_rings_o", 32u, 'o', 352u},
+    {"cnt_err_range_o", 16u, 'o', 384u},
+    {"cnt_err_align_o", 16u, 'o', 400u},
+    {"err_status_o", 2u, 'o', 416u},
+};
+static const fg_play_col fg_play_cols_edge_ekt[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"cmd_valid_i", 1u, 'i', 1u},
+    {"cmd_op_i", 2u, 'i', 2u},
+    {"cmd_id_i", 5u, 'i', 4u},
+    {"cmd_kernel_ptr_i", 64u, 'i', 9u},
+    {"cmd_param_base_i", 64u, 'i', 73u},
+    {"cmd_param_size_i", 64u, 'i', 137u},
+    {"cmd_param_end_i", 64u, 'i', 201u},
+    {"cmd_grid_x_i", 32u, 'i', 265u},
+    {"cmd_grid_y_i", 32u, 'i', 297u},
+    {"cmd_grid_z_i", 32u, 'i', 329u},
+    {"cmd_block_x_i", 32u, 'i', 361u},
+    {"cmd_block_y_i", 32u, 'i', 393u},
+    {"cmd_block_z_i", 32u, 'i', 425u},
+    {"cmd_shmem_i", 16u, 'i', 457u},
+    {"cmd_prio_i", 2u, 'i', 473u},
+    {"cmd_max_events_i", 16u, 'i', 475u},
+    {"rsp_ready_i", 1u, 'i', 491u},
+    {"ring_valid_i", 1u, 'i', 492u},
+    {"ring_id_i", 5u, 'i', 493u},
+    {"cpl_valid_i", 1u, 'i', 498u},
+    {"cpl_id_i", 5u, 'i', 499u},
+    {"evw_ready_i", 1u, 'i', 504u},
+    {"pkq_ready_i", 1u, 'i', 505u},
+    {"cmd_ready_o", 1u, 'o', 506u},
+    {"rsp_valid_o", 1u, 'o', 507u},
+    {"rsp_status_o", 3u, 'o', 508u},
+    {"rsp_id_o", 5u, 'o', 511u},
+    {"rsp_head_o", 64u, 'o', 516u},
+    {"rsp_inflight_o", 16u, 'o', 580u},
+    {"ring_ready_o", 1u, 'o', 596u},
+    {"cpl_ready_o", 1u, 'o', 597u},
+    {"evw_valid_o", 1u, 'o', 598u},
+    {"evw_id_o", 5u, 'o', 599u},
+    {"evw_kernel_ptr_o", 64u, 'o', 604u},
+    {"evw_param_addr_o", 64u, 'o', 668u},
+    {"evw_grid_x_o", 32u, 'o', 732u},
+    {"evw_grid_y_o", 32u, 'o', 764u},
+    {"evw_grid_z_o", 32u, 'o', 796u},
+    {"evw_block_x_o", 32u, 'o', 828u},
+    {"evw_block_y_o", 32u, 'o', 860u},
+    {"evw_block_z_o", 32u, 'o', 892u},
+    {"evw_shmem_o", 16u, 'o', 924u},
+    {"evw_prio_o", 2u, 'o', 940u},
+    {"pkq_valid_o", 1u, 'o', 942u},
+    {"pkq_id_o", 5u, 'o', 943u},
+    {"pkq_kernel_ptr_o", 64u, 'o', 948u},
+    {"pkq_param_addr_o", 64u, 'o', 1012u},
+    {"pkq_grid_x_o", 32u, 'o', 1076u},
+    {"pkq_grid_y_o", 32u, 'o', 1108u},
+    {"pkq_grid_z_o", 32u, 'o', 1140u},
+    {"pkq_block_x_o", 32u, 'o', 1172u},
+    {"pkq_block_y_o", 32u, 'o', 1204u},
+    {"pkq_block_z_o", 32u, 'o', 1236u},
+    {"pkq_shmem_o", 16u, 'o', 1268u},
+    {"pkq_prio_o", 2u, 'o', 1284u},
+    {"err_valid_o", 1u, 'o', 1286u},
+    {"err_code_o", 3u, 'o', 1287u},
+    {"err_id_o", 5u, 'o', 1290u},
+    {"registered_o", 32u, 'o', 1295u},
+    {"cnt_launch_o", 32u, 'o', 1327u},
+    {"cnt_err_unreg_o", 16u, 'o', 1359u},
+    {"cnt_err_overrun_o", 16u, 'o', 1375u},
+    {"cnt_err_cpl_o", 16u, 'o', 1391u},
+    {"err_status_o", 3u, 'o', 1407u},
+};
+static const fg_play_col fg_play_cols_fe_sched_queues[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"req_valid_i", 1u, 'i', 1u},
+    {"req_src_i", 1u, 'i', 2u},
+    {"req_we_i", 1u, 'i', 3u},
+    {"req_dflt_i", 1u, 'i', 4u},
+    {"req_trig_i", 2u, 'i', 5u},
+    {"req_act_i", 2u, 'i', 7u},
+    {"req_addr_i", 32u, 'i', 9u},
+    {"req_mask_i", 32u, 'i', 41u},
+    {"req_tag_i", 8u, 'i', 73u},
+    {"out_ready_i", 1u, 'i', 81u},
+    {"nack_ready_i", 1u, 'i', 82u},
+    {"init_valid_i", 1u, 'i', 83u},
+    {"init_full_i", 1u, 'i', 84u},
+    {"init_addr_i", 32u, 'i', 85u},
+    {"init_lines_i", 16u, 'i', 117u},
+    {"wdog_limit_i", 32u, 'i', 133u},
+    {"req_ready_o", 3u, 'o', 165u},
+    {"stall_mc_o", 1u, 'o', 168u},
+    {"out_valid_o", 1u, 'o', 169u},
+    {"out_src_o", 1u, 'o', 170u},
+    {"out_we_o", 1u, 'o', 171u},
+    {"out_trig_o", 2u, 'o', 172u},
+    {"out_act_o", 2u, 'o', 174u},
+    {"out_addr_o", 32u, 'o', 176u},
+    {"out_mask_o", 32u, 'o', 208u},
+    {"out_tag_o", 8u, 'o', 240u},
+    {"out_q_o", 2u, 'o', 248u},
+    {"nack_valid_o", 1u, 'o', 250u},
+    {"nack_src_o", 1u, 'o', 251u},
+    {"nack_we_o", 1u, 'o', 252u},
+    {"nack_trig_o", 2u, 'o', 253u},
+    {"nack_act_o", 2u, 'o', 255u},
+    {"nack_addr_o", 32u, 'o', 257u},
+    {"nack_mask_o", 32u, 'o', 289u},
+    {"nack_tag_o", 8u, 'o', 321u},
+    {"nack_q_o", 2u, 'o', 329u},
+    {"init_ready_o", 1u, 'o', 331u},
+    {"head_blocked_o", 3u, 'o', 332u},
+    {"q_count_o", 24u, 'o', 335u},
+    {"stall_nt_o", 32u, 'o', 359u},
+    {"stall_cpu_o", 32u, 'o', 391u},
+    {"stall_gpu_o", 32u, 'o', 423u},
+    {"releases_o", 32u, 'o', 455u},
+    {"nacks_o", 32u, 'o', 487u},
+    {"err_o", 1u, 'o', 519u},
+};
+static const fg_play_col fg_play_cols_cm_bal_monitor[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"stall_mc_i", 8u, 'i', 1u},
+    {"stall_net_i", 8u, 'i', 9u},
+    {"issue_stall_i", 56u, 'i', 17u},
+    {"kstart_i", 28u, 'i', 73u},
+    {"kend_i", 28u, 'i', 101u},
+    {"mode_i", 2u, 'i', 129u},
+    {"static_i", 6u, 'i', 131u},
+    {"k_i", 12u, 'i', 137u},
+    {"rd_core_i", 5u, 'i', 149u},
+    {"rd_entry_i", 4u, 'i', 154u},
+    {"interval_o", 1u, 'o', 158u},
+    {"decision_o", 2u, 'o', 159u},
+    {"cpu_limit_o", 6u, 'o', 161u},
+    {"stall_mc_o", 13u, 'o', 167u},
+    {"stall_net_o", 13u, 'o', 180u},
+    {"rd_limit_o", 6u, 'o', 193u},
+    {"rd_level_o", 4u, 'o', 199u},
+    {"rd_stay_o", 2u, 'o', 203u},
+    {"rd_valid_o", 9u, 'o', 205u},
+    {"rd_avg_o", 11u, 'o', 214u},
+    {"rd_why_o", 3u, 'o', 225u},
+};
+static const fg_play_col fg_play_cols_edge_pewt[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"ev_valid_i", 1u, 'i', 1u},
+    {"ev_kernel_i", 64u, 'i', 2u},
+    {"ev_param_i", 64u, 'i', 66u},
+    {"ev_tag_i", 64u, 'i', 130u},
+    {"ev_threads_i", 6u, 'i', 194u},
+    {"ev_regs_i", 7u, 'i', 200u},
+    {"start_valid_i", 1u, 'i', 207u},
+    {"start_slot_i", 6u, 'i', 208u},
+    {"exit_valid_i", 1u, 'i', 214u},
+    {"exit_slot_i", 6u, 'i', 215u},
+    {"ev_ready_o", 1u, 'o', 221u},
+    {"hd_valid_o", 1u, 'o', 222u},
+    {"hd_idx_o", 2u, 'o', 223u},
+    {"hd_kernel_o", 64u, 'o', 225u},
+    {"hd_param_o", 64u, 'o', 289u},
+    {"hd_tag_o", 64u, 'o', 353u},
+    {"hd_threads_o", 6u, 'o', 417u},
+    {"hd_regs_o", 7u, 'o', 423u},
+    {"cpl_valid_o", 1u, 'o', 430u},
+    {"cpl_tag_o", 64u, 'o', 431u},
+    {"cpl_slot_o", 6u, 'o', 495u},
+    {"n_pending_o", 3u, 'o', 501u},
+    {"n_running_o", 3u, 'o', 504u},
+    {"n_free_o", 3u, 'o', 507u},
+    {"err_valid_o", 1u, 'o', 510u},
+    {"err_code_o", 2u, 'o', 511u},
+    {"cnt_err_o", 16u, 'o', 513u},
+    {"cnt_push_o", 32u, 'o', 529u},
+};
+static const fg_play_col fg_play_cols_edge_preempt[] = {
+    {"rst_ni", 1u, 'i', 0u},
+    {"cfg_en_i", 1u, 'i', 1u},
+    {"cfg_policy_i", 2u, 'i', 2u},
+    {"cfg_opt_i", 4u, 'i', 4u},
+    {"cfg_save_base_i", 16u, 'i', 8u},
+    {"cfg_save_per_reg_i", 8u, 'i', 24u},
+    {"req_valid_i", 1u, 'i', 32u},
+    {"req_regs_i", 7u, 'i', 33u},
+    {"free_ctx_i", 1u, 'i', 40u},
+    {"free_slot_i", 6u, 'i', 41u},
+    {"rf_free_i", 1u, 'i', 47u},
+    {"w_alloc_i", 64u, 'i', 48u},
+    {"w_alloc_regs_i", 7u, 'i', 112u},
+    {"w_live_i", 64u, 'i', 119u},
+    {"w_exit_i", 64u, 'i', 183u},
+    {"w_bar_i", 64u, 'i', 247u},
+    {"w_ld_i", 64u, 'i', 311u},
+    {"v_pipe_i", 1u, 'i', 375u},
+    {"v_sb_i", 1u, 'i', 376u},
+    {"v_ibuf_i", 1u, 'i', 377u},
+    {"v_imiss_i", 1u, 'i', 378u},
+    {"v_ldok_i", 1u, 'i', 379u},
+    {"v_left_i", 1u, 'i', 380u},
+    {"v_bar_i", 1u, 'i', 381u},
+    {"v_ld_i", 1u, 'i', 382u},
+    {"ev_exit_i", 1u, 'i', 383u},
+    {"ev_exit_slot_i", 6u, 'i', 384u},
+    {"cmd_o", 3u, 'o', 390u},
+    {"cmd_slot_o", 6u, 'o', 393u},
+    {"cmd_arg_o", 4u, 'o', 399u},
+    {"state_o", 2u, 'o', 403u},
+    {"victim_o", 6u, 'o', 405u},
+    {"vstat_o", 6u, 'o', 411u},
+    {"event_mask_o", 64u, 'o', 417u},
+    {"victim_mask_o", 64u, 'o', 481u},
+    {"err_valid_o", 1u, 'o', 545u},
+    {"err_code_o", 2u, 'o', 546u},
+    {"cnt_err_o", 16u, 'o', 548u},
+    {"cnt_start_free_o", 32u, 'o', 564u},
+    {"cnt_start_pre_o", 32u, 'o', 596u},
+    {"cnt_abort_o", 16u, 'o', 628u},
+    {"cnt_resume_o", 32u, 'o', 644u},
+};
+static const fg_play_block fg_play_blocks[] = {
+    {"edge_doorbell", "edge_doorbell", "DB", 0u, FG_WIN_DB, 23u, 14u, 14u, 418u, 2048u, fg_play_cols_edge_doorbell, fgr_edge_doorbell_regs, sizeof fgr_edge_doorbell_regs / sizeof *fgr_edge_doorbell_regs},
+    {"edge_ekt", "edge_ekt", "EKT", 1u, FG_WIN_EKT, 65u, 41u, 45u, 1410u, 512u, fg_play_cols_edge_ekt, fgr_edge_ekt_regs, sizeof fgr_edge_ekt_regs / sizeof *fgr_edge_ekt_regs},
+    {"fe_sched_queues", "fe_sched_queues_sys", "FE", 2u, FG_WIN_FE, 46u, 29u, 17u, 520u, 2048u, fg_play_cols_fe_sched_queues, fgr_fe_sched_queues_regs, sizeof fgr_fe_sched_queues_regs / sizeof *fgr_fe_sched_queues_regs},
+    {"cm_bal_monitor", "cm_bal_monitor_sys", "CM", 3u, FG_WIN_CM, 22u, 11u, 8u, 228u, 4096u, fg_play_cols_cm_bal_monitor, fgr_cm_bal_monitor_regs, sizeof fgr_cm_bal_monitor_regs / sizeof *fgr_cm_bal_monitor_regs},
+    {"edge_pewt", "edge_pewt", "PEWT0", 4u, FG_WIN_PEWT0, 29u, 18u, 19u, 561u, 2048u, fg_play_cols_edge_pewt, fgr_edge_pewt_regs, sizeof fgr_edge_pewt_regs / sizeof *fgr_edge_pewt_regs},
+    {"edge_preempt", "edge_preempt", "PRE0", 5u, FG_WIN_PRE0, 42u, 15u, 22u, 676u, 2048u, fg_play_cols_edge_preempt, fgr_edge_preempt_regs, sizeof fgr_edge_preempt_regs / sizeof *fgr_edge_preempt_regs},
+};
+#define FG_PLAY_NBLOCKS 6u
 
 #endif

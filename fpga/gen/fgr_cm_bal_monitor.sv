@@ -21,17 +21,22 @@ module fgr_cm_bal_monitor (
   output logic [4:0] b_rd_core_i,
   output logic [3:0] b_rd_entry_i,
   input  logic b_interval_o,
-  input  logic [1:0] b_decision_o,
-  input  logic [5:0] b_cpu_limit_o,
-  input  logic [12:0] b_stall_mc_o,
-  input  logic [12:0] b_stall_net_o,
-  input  logic [5:0] b_rd_limit_o,
-  input  logic [3:0] b_rd_level_o,
-  input  logic [1:0] b_rd_stay_o,
-  input  logic [8:0] b_rd_valid_o,
-  input  logic [10:0] b_rd_avg_o,
-  input  logic [2:0] b_rd_why_o
+  input  logic v_interval_o,
+  input  logic [1:0] v_decision_o,
+  input  logic [5:0] v_cpu_limit_o,
+  input  logic [12:0] v_stall_mc_o,
+  input  logic [12:0] v_stall_net_o,
+  input  logic [5:0] v_rd_limit_o,
+  input  logic [3:0] v_rd_level_o,
+  input  logic [1:0] v_rd_stay_o,
+  input  logic [8:0] v_rd_valid_o,
+  input  logic [10:0] v_rd_avg_o,
+  input  logic [2:0] v_rd_why_o,
+  input  logic pl_on_i,
+  input  logic [156:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 2;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -94,6 +99,18 @@ module fgr_cm_bal_monitor (
       if ((we_i && addr_i == 8'd11)) rd_core_i_q[4:0] <= wdata_i[4:0];
       if ((we_i && addr_i == 8'd12)) rd_entry_i_q[3:0] <= wdata_i[3:0];
       if (interval_hit && interval_ev_q != '1) interval_ev_q <= interval_ev_q + 1'b1;
+      if (pl_on_i) begin
+        stall_mc_i_q <= pl_in_i[7:0];
+        stall_net_i_q <= pl_in_i[15:8];
+        issue_stall_i_q <= pl_in_i[71:16];
+        kstart_i_p_q <= pl_in_i[99:72];
+        kend_i_p_q <= pl_in_i[127:100];
+        mode_i_q <= pl_in_i[129:128];
+        static_i_q <= pl_in_i[135:130];
+        k_i_q <= pl_in_i[147:136];
+        rd_core_i_q <= pl_in_i[152:148];
+        rd_entry_i_q <= pl_in_i[156:153];
+      end
     end
   end
   // read mux (case), registered
@@ -113,17 +130,17 @@ module fgr_cm_bal_monitor (
       8'd10: rdata_d = 32'(k_i_q[11:0]);
       8'd11: rdata_d = 32'(rd_core_i_q[4:0]);
       8'd12: rdata_d = 32'(rd_entry_i_q[3:0]);
-      8'd13: rdata_d = 32'(b_interval_o);
-      8'd14: rdata_d = 32'(b_decision_o[1:0]);
-      8'd15: rdata_d = 32'(b_cpu_limit_o[5:0]);
-      8'd16: rdata_d = 32'(b_stall_mc_o[12:0]);
-      8'd17: rdata_d = 32'(b_stall_net_o[12:0]);
-      8'd18: rdata_d = 32'(b_rd_limit_o[5:0]);
-      8'd19: rdata_d = 32'(b_rd_level_o[3:0]);
-      8'd20: rdata_d = 32'(b_rd_stay_o[1:0]);
-      8'd21: rdata_d = 32'(b_rd_valid_o[8:0]);
-      8'd22: rdata_d = 32'(b_rd_avg_o[10:0]);
-      8'd23: rdata_d = 32'(b_rd_why_o[2:0]);
+      8'd13: rdata_d = 32'(v_interval_o);
+      8'd14: rdata_d = 32'(v_decision_o[1:0]);
+      8'd15: rdata_d = 32'(v_cpu_limit_o[5:0]);
+      8'd16: rdata_d = 32'(v_stall_mc_o[12:0]);
+      8'd17: rdata_d = 32'(v_stall_net_o[12:0]);
+      8'd18: rdata_d = 32'(v_rd_limit_o[5:0]);
+      8'd19: rdata_d = 32'(v_rd_level_o[3:0]);
+      8'd20: rdata_d = 32'(v_rd_stay_o[1:0]);
+      8'd21: rdata_d = 32'(v_rd_valid_o[8:0]);
+      8'd22: rdata_d = 32'(v_rd_avg_o[10:0]);
+      8'd23: rdata_d = 32'(v_rd_why_o[2:0]);
       default: rdata_d = 32'd0;
     endcase
   end

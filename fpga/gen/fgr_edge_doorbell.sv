@@ -18,24 +18,31 @@ module fgr_edge_doorbell (
   input  logic [31:0] b_wr_data_i,
   output logic b_pt_ready_i,
   input  logic b_ring_ready_i,
-  input  logic b_wr_ready_o,
-  input  logic b_pt_valid_o,
-  input  logic [63:0] b_pt_addr_o,
-  input  logic [31:0] b_pt_data_o,
-  input  logic b_ring_valid_o,
-  input  logic [4:0] b_ring_id_o,
-  input  logic [4:0] b_ring_count_o,
+  input  logic v_wr_ready_o,
+  input  logic v_pt_valid_o,
+  input  logic [63:0] v_pt_addr_o,
+  input  logic [31:0] v_pt_data_o,
+  input  logic v_ring_valid_o,
+  input  logic [4:0] v_ring_id_o,
+  input  logic [4:0] v_ring_count_o,
   input  logic b_err_valid_o,
+  input  logic v_err_valid_o,
   input  logic [1:0] b_err_code_o,
+  input  logic [1:0] v_err_code_o,
   input  logic [63:0] b_err_addr_o,
-  input  logic [31:0] b_cnt_rings_o,
-  input  logic [15:0] b_cnt_err_range_o,
-  input  logic [15:0] b_cnt_err_align_o,
-  input  logic [1:0] b_err_status_o,
+  input  logic [63:0] v_err_addr_o,
+  input  logic [31:0] v_cnt_rings_o,
+  input  logic [15:0] v_cnt_err_range_o,
+  input  logic [15:0] v_cnt_err_align_o,
+  input  logic [1:0] v_err_status_o,
   output logic [63:0] ap_base_o,
   input  logic [15:0] ap_drops_i,
-  input  logic [7:0] ap_count_i
+  input  logic [7:0] ap_count_i,
+  input  logic pl_on_i,
+  input  logic [76:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 2;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -90,6 +97,12 @@ module fgr_edge_doorbell (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[1];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cfg_base_i_q <= pl_in_i[63:0];
+        cfg_region_log2_i_q <= pl_in_i[69:64];
+        cfg_stride_log2_i_q <= pl_in_i[75:70];
+        pt_ready_i_p_q <= pl_in_i[76];
+      end
     end
   end
   // read mux (case), registered
@@ -106,22 +119,22 @@ module fgr_edge_doorbell (
       8'd7: rdata_d = cfg_base_i_q[63:32];
       8'd8: rdata_d = 32'(cfg_region_log2_i_q[5:0]);
       8'd9: rdata_d = 32'(cfg_stride_log2_i_q[5:0]);
-      8'd10: rdata_d = 32'(b_wr_ready_o);
-      8'd11: rdata_d = 32'(b_pt_valid_o);
-      8'd12: rdata_d = b_pt_addr_o[31:0];
-      8'd13: rdata_d = b_pt_addr_o[63:32];
-      8'd14: rdata_d = b_pt_data_o[31:0];
-      8'd15: rdata_d = 32'(b_ring_valid_o);
-      8'd16: rdata_d = 32'(b_ring_id_o[4:0]);
-      8'd17: rdata_d = 32'(b_ring_count_o[4:0]);
-      8'd18: rdata_d = 32'(b_err_valid_o);
-      8'd19: rdata_d = 32'(b_err_code_o[1:0]);
-      8'd20: rdata_d = b_err_addr_o[31:0];
-      8'd21: rdata_d = b_err_addr_o[63:32];
-      8'd22: rdata_d = b_cnt_rings_o[31:0];
-      8'd23: rdata_d = 32'(b_cnt_err_range_o[15:0]);
-      8'd24: rdata_d = 32'(b_cnt_err_align_o[15:0]);
-      8'd25: rdata_d = 32'(b_err_status_o[1:0]);
+      8'd10: rdata_d = 32'(v_wr_ready_o);
+      8'd11: rdata_d = 32'(v_pt_valid_o);
+      8'd12: rdata_d = v_pt_addr_o[31:0];
+      8'd13: rdata_d = v_pt_addr_o[63:32];
+      8'd14: rdata_d = v_pt_data_o[31:0];
+      8'd15: rdata_d = 32'(v_ring_valid_o);
+      8'd16: rdata_d = 32'(v_ring_id_o[4:0]);
+      8'd17: rdata_d = 32'(v_ring_count_o[4:0]);
+      8'd18: rdata_d = 32'(v_err_valid_o);
+      8'd19: rdata_d = 32'(v_err_code_o[1:0]);
+      8'd20: rdata_d = v_err_addr_o[31:0];
+      8'd21: rdata_d = v_err_addr_o[63:32];
+      8'd22: rdata_d = v_cnt_rings_o[31:0];
+      8'd23: rdata_d = 32'(v_cnt_err_range_o[15:0]);
+      8'd24: rdata_d = 32'(v_cnt_err_align_o[15:0]);
+      8'd25: rdata_d = 32'(v_err_status_o[1:0]);
       8'd26: rdata_d = ap_base_q[31:0];
       8'd27: rdata_d = ap_base_q[63:32];
       8'd28: rdata_d = 32'(ap_drops_i[15:0]);

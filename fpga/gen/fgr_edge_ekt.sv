@@ -34,47 +34,56 @@ module fgr_edge_ekt (
   output logic b_evw_ready_i,
   output logic b_pkq_ready_i,
   input  logic b_cmd_ready_o,
-  input  logic b_rsp_valid_o,
-  input  logic [2:0] b_rsp_status_o,
-  input  logic [4:0] b_rsp_id_o,
-  input  logic [63:0] b_rsp_head_o,
-  input  logic [15:0] b_rsp_inflight_o,
-  input  logic b_ring_ready_o,
+  input  logic v_cmd_ready_o,
+  input  logic v_rsp_valid_o,
+  input  logic [2:0] v_rsp_status_o,
+  input  logic [4:0] v_rsp_id_o,
+  input  logic [63:0] v_rsp_head_o,
+  input  logic [15:0] v_rsp_inflight_o,
+  input  logic v_ring_ready_o,
   input  logic b_cpl_ready_o,
-  input  logic b_evw_valid_o,
-  input  logic [4:0] b_evw_id_o,
-  input  logic [63:0] b_evw_kernel_ptr_o,
-  input  logic [63:0] b_evw_param_addr_o,
-  input  logic [31:0] b_evw_grid_x_o,
-  input  logic [31:0] b_evw_grid_y_o,
-  input  logic [31:0] b_evw_grid_z_o,
-  input  logic [31:0] b_evw_block_x_o,
-  input  logic [31:0] b_evw_block_y_o,
-  input  logic [31:0] b_evw_block_z_o,
-  input  logic [15:0] b_evw_shmem_o,
-  input  logic [1:0] b_evw_prio_o,
-  input  logic b_pkq_valid_o,
-  input  logic [4:0] b_pkq_id_o,
-  input  logic [63:0] b_pkq_kernel_ptr_o,
-  input  logic [63:0] b_pkq_param_addr_o,
-  input  logic [31:0] b_pkq_grid_x_o,
-  input  logic [31:0] b_pkq_grid_y_o,
-  input  logic [31:0] b_pkq_grid_z_o,
-  input  logic [31:0] b_pkq_block_x_o,
-  input  logic [31:0] b_pkq_block_y_o,
-  input  logic [31:0] b_pkq_block_z_o,
-  input  logic [15:0] b_pkq_shmem_o,
-  input  logic [1:0] b_pkq_prio_o,
+  input  logic v_cpl_ready_o,
+  input  logic v_evw_valid_o,
+  input  logic [4:0] v_evw_id_o,
+  input  logic [63:0] v_evw_kernel_ptr_o,
+  input  logic [63:0] v_evw_param_addr_o,
+  input  logic [31:0] v_evw_grid_x_o,
+  input  logic [31:0] v_evw_grid_y_o,
+  input  logic [31:0] v_evw_grid_z_o,
+  input  logic [31:0] v_evw_block_x_o,
+  input  logic [31:0] v_evw_block_y_o,
+  input  logic [31:0] v_evw_block_z_o,
+  input  logic [15:0] v_evw_shmem_o,
+  input  logic [1:0] v_evw_prio_o,
+  input  logic v_pkq_valid_o,
+  input  logic [4:0] v_pkq_id_o,
+  input  logic [63:0] v_pkq_kernel_ptr_o,
+  input  logic [63:0] v_pkq_param_addr_o,
+  input  logic [31:0] v_pkq_grid_x_o,
+  input  logic [31:0] v_pkq_grid_y_o,
+  input  logic [31:0] v_pkq_grid_z_o,
+  input  logic [31:0] v_pkq_block_x_o,
+  input  logic [31:0] v_pkq_block_y_o,
+  input  logic [31:0] v_pkq_block_z_o,
+  input  logic [15:0] v_pkq_shmem_o,
+  input  logic [1:0] v_pkq_prio_o,
   input  logic b_err_valid_o,
+  input  logic v_err_valid_o,
   input  logic [2:0] b_err_code_o,
+  input  logic [2:0] v_err_code_o,
   input  logic [4:0] b_err_id_o,
-  input  logic [31:0] b_registered_o,
-  input  logic [31:0] b_cnt_launch_o,
-  input  logic [15:0] b_cnt_err_unreg_o,
-  input  logic [15:0] b_cnt_err_overrun_o,
-  input  logic [15:0] b_cnt_err_cpl_o,
-  input  logic [2:0] b_err_status_o
+  input  logic [4:0] v_err_id_o,
+  input  logic [31:0] v_registered_o,
+  input  logic [31:0] v_cnt_launch_o,
+  input  logic [15:0] v_cnt_err_unreg_o,
+  input  logic [15:0] v_cnt_err_overrun_o,
+  input  logic [15:0] v_cnt_err_cpl_o,
+  input  logic [2:0] v_err_status_o,
+  input  logic pl_on_i,
+  input  logic [498:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 6;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -201,6 +210,29 @@ module fgr_edge_ekt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[5];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cmd_valid_i_v_q <= pl_in_i[0];
+        cmd_op_i_q <= pl_in_i[2:1];
+        cmd_id_i_q <= pl_in_i[7:3];
+        cmd_kernel_ptr_i_q <= pl_in_i[71:8];
+        cmd_param_base_i_q <= pl_in_i[135:72];
+        cmd_param_size_i_q <= pl_in_i[199:136];
+        cmd_param_end_i_q <= pl_in_i[263:200];
+        cmd_grid_x_i_q <= pl_in_i[295:264];
+        cmd_grid_y_i_q <= pl_in_i[327:296];
+        cmd_grid_z_i_q <= pl_in_i[359:328];
+        cmd_block_x_i_q <= pl_in_i[391:360];
+        cmd_block_y_i_q <= pl_in_i[423:392];
+        cmd_block_z_i_q <= pl_in_i[455:424];
+        cmd_shmem_i_q <= pl_in_i[471:456];
+        cmd_prio_i_q <= pl_in_i[473:472];
+        cmd_max_events_i_q <= pl_in_i[489:474];
+        rsp_ready_i_p_q <= pl_in_i[490];
+        cpl_valid_i_v_q <= pl_in_i[491];
+        cpl_id_i_q <= pl_in_i[496:492];
+        evw_ready_i_p_q <= pl_in_i[497];
+        pkq_ready_i_p_q <= pl_in_i[498];
+      end
     end
   end
   // read mux (case), registered
@@ -232,52 +264,52 @@ module fgr_edge_ekt (
       8'd22: rdata_d = 32'(cmd_prio_i_q[1:0]);
       8'd23: rdata_d = 32'(cmd_max_events_i_q[15:0]);
       8'd24: rdata_d = 32'(cpl_id_i_q[4:0]);
-      8'd25: rdata_d = 32'(b_cmd_ready_o);
-      8'd26: rdata_d = 32'(b_rsp_valid_o);
-      8'd27: rdata_d = 32'(b_rsp_status_o[2:0]);
-      8'd28: rdata_d = 32'(b_rsp_id_o[4:0]);
-      8'd29: rdata_d = b_rsp_head_o[31:0];
-      8'd30: rdata_d = b_rsp_head_o[63:32];
-      8'd31: rdata_d = 32'(b_rsp_inflight_o[15:0]);
-      8'd32: rdata_d = 32'(b_ring_ready_o);
-      8'd33: rdata_d = 32'(b_cpl_ready_o);
-      8'd34: rdata_d = 32'(b_evw_valid_o);
-      8'd35: rdata_d = 32'(b_evw_id_o[4:0]);
-      8'd36: rdata_d = b_evw_kernel_ptr_o[31:0];
-      8'd37: rdata_d = b_evw_kernel_ptr_o[63:32];
-      8'd38: rdata_d = b_evw_param_addr_o[31:0];
-      8'd39: rdata_d = b_evw_param_addr_o[63:32];
-      8'd40: rdata_d = b_evw_grid_x_o[31:0];
-      8'd41: rdata_d = b_evw_grid_y_o[31:0];
-      8'd42: rdata_d = b_evw_grid_z_o[31:0];
-      8'd43: rdata_d = b_evw_block_x_o[31:0];
-      8'd44: rdata_d = b_evw_block_y_o[31:0];
-      8'd45: rdata_d = b_evw_block_z_o[31:0];
-      8'd46: rdata_d = 32'(b_evw_shmem_o[15:0]);
-      8'd47: rdata_d = 32'(b_evw_prio_o[1:0]);
-      8'd48: rdata_d = 32'(b_pkq_valid_o);
-      8'd49: rdata_d = 32'(b_pkq_id_o[4:0]);
-      8'd50: rdata_d = b_pkq_kernel_ptr_o[31:0];
-      8'd51: rdata_d = b_pkq_kernel_ptr_o[63:32];
-      8'd52: rdata_d = b_pkq_param_addr_o[31:0];
-      8'd53: rdata_d = b_pkq_param_addr_o[63:32];
-      8'd54: rdata_d = b_pkq_grid_x_o[31:0];
-      8'd55: rdata_d = b_pkq_grid_y_o[31:0];
-      8'd56: rdata_d = b_pkq_grid_z_o[31:0];
-      8'd57: rdata_d = b_pkq_block_x_o[31:0];
-      8'd58: rdata_d = b_pkq_block_y_o[31:0];
-      8'd59: rdata_d = b_pkq_block_z_o[31:0];
-      8'd60: rdata_d = 32'(b_pkq_shmem_o[15:0]);
-      8'd61: rdata_d = 32'(b_pkq_prio_o[1:0]);
-      8'd62: rdata_d = 32'(b_err_valid_o);
-      8'd63: rdata_d = 32'(b_err_code_o[2:0]);
-      8'd64: rdata_d = 32'(b_err_id_o[4:0]);
-      8'd65: rdata_d = b_registered_o[31:0];
-      8'd66: rdata_d = b_cnt_launch_o[31:0];
-      8'd67: rdata_d = 32'(b_cnt_err_unreg_o[15:0]);
-      8'd68: rdata_d = 32'(b_cnt_err_overrun_o[15:0]);
-      8'd69: rdata_d = 32'(b_cnt_err_cpl_o[15:0]);
-      8'd70: rdata_d = 32'(b_err_status_o[2:0]);
+      8'd25: rdata_d = 32'(v_cmd_ready_o);
+      8'd26: rdata_d = 32'(v_rsp_valid_o);
+      8'd27: rdata_d = 32'(v_rsp_status_o[2:0]);
+      8'd28: rdata_d = 32'(v_rsp_id_o[4:0]);
+      8'd29: rdata_d = v_rsp_head_o[31:0];
+      8'd30: rdata_d = v_rsp_head_o[63:32];
+      8'd31: rdata_d = 32'(v_rsp_inflight_o[15:0]);
+      8'd32: rdata_d = 32'(v_ring_ready_o);
+      8'd33: rdata_d = 32'(v_cpl_ready_o);
+      8'd34: rdata_d = 32'(v_evw_valid_o);
+      8'd35: rdata_d = 32'(v_evw_id_o[4:0]);
+      8'd36: rdata_d = v_evw_kernel_ptr_o[31:0];
+      8'd37: rdata_d = v_evw_kernel_ptr_o[63:32];
+      8'd38: rdata_d = v_evw_param_addr_o[31:0];
+      8'd39: rdata_d = v_evw_param_addr_o[63:32];
+      8'd40: rdata_d = v_evw_grid_x_o[31:0];
+      8'd41: rdata_d = v_evw_grid_y_o[31:0];
+      8'd42: rdata_d = v_evw_grid_z_o[31:0];
+      8'd43: rdata_d = v_evw_block_x_o[31:0];
+      8'd44: rdata_d = v_evw_block_y_o[31:0];
+      8'd45: rdata_d = v_evw_block_z_o[31:0];
+      8'd46: rdata_d = 32'(v_evw_shmem_o[15:0]);
+      8'd47: rdata_d = 32'(v_evw_prio_o[1:0]);
+      8'd48: rdata_d = 32'(v_pkq_valid_o);
+      8'd49: rdata_d = 32'(v_pkq_id_o[4:0]);
+      8'd50: rdata_d = v_pkq_kernel_ptr_o[31:0];
+      8'd51: rdata_d = v_pkq_kernel_ptr_o[63:32];
+      8'd52: rdata_d = v_pkq_param_addr_o[31:0];
+      8'd53: rdata_d = v_pkq_param_addr_o[63:32];
+      8'd54: rdata_d = v_pkq_grid_x_o[31:0];
+      8'd55: rdata_d = v_pkq_grid_y_o[31:0];
+      8'd56: rdata_d = v_pkq_grid_z_o[31:0];
+      8'd57: rdata_d = v_pkq_block_x_o[31:0];
+      8'd58: rdata_d = v_pkq_block_y_o[31:0];
+      8'd59: rdata_d = v_pkq_block_z_o[31:0];
+      8'd60: rdata_d = 32'(v_pkq_shmem_o[15:0]);
+      8'd61: rdata_d = 32'(v_pkq_prio_o[1:0]);
+      8'd62: rdata_d = 32'(v_err_valid_o);
+      8'd63: rdata_d = 32'(v_err_code_o[2:0]);
+      8'd64: rdata_d = 32'(v_err_id_o[4:0]);
+      8'd65: rdata_d = v_registered_o[31:0];
+      8'd66: rdata_d = v_cnt_launch_o[31:0];
+      8'd67: rdata_d = 32'(v_cnt_err_unreg_o[15:0]);
+      8'd68: rdata_d = 32'(v_cnt_err_overrun_o[15:0]);
+      8'd69: rdata_d = 32'(v_cnt_err_cpl_o[15:0]);
+      8'd70: rdata_d = 32'(v_err_status_o[2:0]);
       default: rdata_d = 32'd0;
     endcase
   end

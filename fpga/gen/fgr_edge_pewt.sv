@@ -21,24 +21,34 @@ module fgr_edge_pewt (
   output logic b_exit_valid_i,
   output logic [5:0] b_exit_slot_i,
   input  logic b_ev_ready_o,
-  input  logic b_hd_valid_o,
-  input  logic [1:0] b_hd_idx_o,
-  input  logic [63:0] b_hd_kernel_o,
-  input  logic [63:0] b_hd_param_o,
-  input  logic [63:0] b_hd_tag_o,
-  input  logic [5:0] b_hd_threads_o,
-  input  logic [6:0] b_hd_regs_o,
+  input  logic v_ev_ready_o,
+  input  logic v_hd_valid_o,
+  input  logic [1:0] v_hd_idx_o,
+  input  logic [63:0] v_hd_kernel_o,
+  input  logic [63:0] v_hd_param_o,
+  input  logic [63:0] v_hd_tag_o,
+  input  logic [5:0] v_hd_threads_o,
+  input  logic [6:0] v_hd_regs_o,
   input  logic b_cpl_valid_o,
+  input  logic v_cpl_valid_o,
   input  logic [63:0] b_cpl_tag_o,
+  input  logic [63:0] v_cpl_tag_o,
   input  logic [5:0] b_cpl_slot_o,
-  input  logic [2:0] b_n_pending_o,
-  input  logic [2:0] b_n_running_o,
-  input  logic [2:0] b_n_free_o,
+  input  logic [5:0] v_cpl_slot_o,
+  input  logic [2:0] v_n_pending_o,
+  input  logic [2:0] v_n_running_o,
+  input  logic [2:0] v_n_free_o,
   input  logic b_err_valid_o,
+  input  logic v_err_valid_o,
   input  logic [1:0] b_err_code_o,
-  input  logic [15:0] b_cnt_err_o,
-  input  logic [31:0] b_cnt_push_o
+  input  logic [1:0] v_err_code_o,
+  input  logic [15:0] v_cnt_err_o,
+  input  logic [31:0] v_cnt_push_o,
+  input  logic pl_on_i,
+  input  logic [205:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 5;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -139,6 +149,14 @@ module fgr_edge_pewt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[4];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        ev_valid_i_v_q <= pl_in_i[0];
+        ev_kernel_i_q <= pl_in_i[64:1];
+        ev_param_i_q <= pl_in_i[128:65];
+        ev_tag_i_q <= pl_in_i[192:129];
+        ev_threads_i_q <= pl_in_i[198:193];
+        ev_regs_i_q <= pl_in_i[205:199];
+      end
     end
   end
   // read mux (case), registered
@@ -164,28 +182,28 @@ module fgr_edge_pewt (
       8'd16: rdata_d = 32'(ev_regs_i_q[6:0]);
       8'd17: rdata_d = 32'(start_slot_i_q[5:0]);
       8'd18: rdata_d = 32'(exit_slot_i_q[5:0]);
-      8'd19: rdata_d = 32'(b_ev_ready_o);
-      8'd20: rdata_d = 32'(b_hd_valid_o);
-      8'd21: rdata_d = 32'(b_hd_idx_o[1:0]);
-      8'd22: rdata_d = b_hd_kernel_o[31:0];
-      8'd23: rdata_d = b_hd_kernel_o[63:32];
-      8'd24: rdata_d = b_hd_param_o[31:0];
-      8'd25: rdata_d = b_hd_param_o[63:32];
-      8'd26: rdata_d = b_hd_tag_o[31:0];
-      8'd27: rdata_d = b_hd_tag_o[63:32];
-      8'd28: rdata_d = 32'(b_hd_threads_o[5:0]);
-      8'd29: rdata_d = 32'(b_hd_regs_o[6:0]);
-      8'd30: rdata_d = 32'(b_cpl_valid_o);
-      8'd31: rdata_d = b_cpl_tag_o[31:0];
-      8'd32: rdata_d = b_cpl_tag_o[63:32];
-      8'd33: rdata_d = 32'(b_cpl_slot_o[5:0]);
-      8'd34: rdata_d = 32'(b_n_pending_o[2:0]);
-      8'd35: rdata_d = 32'(b_n_running_o[2:0]);
-      8'd36: rdata_d = 32'(b_n_free_o[2:0]);
-      8'd37: rdata_d = 32'(b_err_valid_o);
-      8'd38: rdata_d = 32'(b_err_code_o[1:0]);
-      8'd39: rdata_d = 32'(b_cnt_err_o[15:0]);
-      8'd40: rdata_d = b_cnt_push_o[31:0];
+      8'd19: rdata_d = 32'(v_ev_ready_o);
+      8'd20: rdata_d = 32'(v_hd_valid_o);
+      8'd21: rdata_d = 32'(v_hd_idx_o[1:0]);
+      8'd22: rdata_d = v_hd_kernel_o[31:0];
+      8'd23: rdata_d = v_hd_kernel_o[63:32];
+      8'd24: rdata_d = v_hd_param_o[31:0];
+      8'd25: rdata_d = v_hd_param_o[63:32];
+      8'd26: rdata_d = v_hd_tag_o[31:0];
+      8'd27: rdata_d = v_hd_tag_o[63:32];
+      8'd28: rdata_d = 32'(v_hd_threads_o[5:0]);
+      8'd29: rdata_d = 32'(v_hd_regs_o[6:0]);
+      8'd30: rdata_d = 32'(v_cpl_valid_o);
+      8'd31: rdata_d = v_cpl_tag_o[31:0];
+      8'd32: rdata_d = v_cpl_tag_o[63:32];
+      8'd33: rdata_d = 32'(v_cpl_slot_o[5:0]);
+      8'd34: rdata_d = 32'(v_n_pending_o[2:0]);
+      8'd35: rdata_d = 32'(v_n_running_o[2:0]);
+      8'd36: rdata_d = 32'(v_n_free_o[2:0]);
+      8'd37: rdata_d = 32'(v_err_valid_o);
+      8'd38: rdata_d = 32'(v_err_code_o[1:0]);
+      8'd39: rdata_d = 32'(v_cnt_err_o[15:0]);
+      8'd40: rdata_d = v_cnt_push_o[31:0];
       default: rdata_d = 32'd0;
     endcase
   end

@@ -37,22 +37,32 @@ module fgr_edge_preempt (
   output logic b_ev_exit_i,
   output logic [5:0] b_ev_exit_slot_i,
   input  logic [2:0] b_cmd_o,
+  input  logic [2:0] v_cmd_o,
   input  logic [5:0] b_cmd_slot_o,
+  input  logic [5:0] v_cmd_slot_o,
   input  logic [3:0] b_cmd_arg_o,
-  input  logic [1:0] b_state_o,
-  input  logic [5:0] b_victim_o,
+  input  logic [3:0] v_cmd_arg_o,
+  input  logic [1:0] v_state_o,
+  input  logic [5:0] v_victim_o,
   input  logic [5:0] b_vstat_o,
-  input  logic [63:0] b_event_mask_o,
-  input  logic [63:0] b_victim_mask_o,
+  input  logic [5:0] v_vstat_o,
+  input  logic [63:0] v_event_mask_o,
+  input  logic [63:0] v_victim_mask_o,
   input  logic b_err_valid_o,
+  input  logic v_err_valid_o,
   input  logic [1:0] b_err_code_o,
-  input  logic [15:0] b_cnt_err_o,
-  input  logic [31:0] b_cnt_start_free_o,
-  input  logic [31:0] b_cnt_start_pre_o,
-  input  logic [15:0] b_cnt_abort_o,
-  input  logic [31:0] b_cnt_resume_o,
-  output logic link_o
+  input  logic [1:0] v_err_code_o,
+  input  logic [15:0] v_cnt_err_o,
+  input  logic [31:0] v_cnt_start_free_o,
+  input  logic [31:0] v_cnt_start_pre_o,
+  input  logic [15:0] v_cnt_abort_o,
+  input  logic [31:0] v_cnt_resume_o,
+  output logic link_o,
+  input  logic pl_on_i,
+  input  logic [370:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 6;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -221,6 +231,27 @@ module fgr_edge_preempt (
       if (err_hit && err_ev_q != '1) err_ev_q <= err_ev_q + 1'b1;
       err_pop_q <= stb[5];
       if (err_hit && !err_full_n && err_drop_q != '1) err_drop_q <= err_drop_q + 1'b1;
+      if (pl_on_i) begin
+        cfg_en_i_q <= pl_in_i[0];
+        cfg_policy_i_q <= pl_in_i[2:1];
+        cfg_opt_i_q <= pl_in_i[6:3];
+        cfg_save_base_i_q <= pl_in_i[22:7];
+        cfg_save_per_reg_i_q <= pl_in_i[30:23];
+        free_ctx_i_q <= pl_in_i[31];
+        free_slot_i_q <= pl_in_i[37:32];
+        rf_free_i_q <= pl_in_i[38];
+        w_alloc_i_p_q <= pl_in_i[102:39];
+        w_alloc_regs_i_q <= pl_in_i[109:103];
+        w_live_i_q <= pl_in_i[173:110];
+        w_exit_i_p_q <= pl_in_i[237:174];
+        w_bar_i_q <= pl_in_i[301:238];
+        w_ld_i_q <= pl_in_i[365:302];
+        v_pipe_i_q <= pl_in_i[366];
+        v_sb_i_q <= pl_in_i[367];
+        v_ibuf_i_q <= pl_in_i[368];
+        v_imiss_i_q <= pl_in_i[369];
+        v_ldok_i_q <= pl_in_i[370];
+      end
     end
   end
   // read mux (case), registered
@@ -263,23 +294,23 @@ module fgr_edge_preempt (
       8'd33: rdata_d = 32'(v_imiss_i_q);
       8'd34: rdata_d = 32'(v_ldok_i_q);
       8'd35: rdata_d = 32'(ev_exit_slot_i_q[5:0]);
-      8'd36: rdata_d = 32'(b_cmd_o[2:0]);
-      8'd37: rdata_d = 32'(b_cmd_slot_o[5:0]);
-      8'd38: rdata_d = 32'(b_cmd_arg_o[3:0]);
-      8'd39: rdata_d = 32'(b_state_o[1:0]);
-      8'd40: rdata_d = 32'(b_victim_o[5:0]);
-      8'd41: rdata_d = 32'(b_vstat_o[5:0]);
-      8'd42: rdata_d = b_event_mask_o[31:0];
-      8'd43: rdata_d = b_event_mask_o[63:32];
-      8'd44: rdata_d = b_victim_mask_o[31:0];
-      8'd45: rdata_d = b_victim_mask_o[63:32];
-      8'd46: rdata_d = 32'(b_err_valid_o);
-      8'd47: rdata_d = 32'(b_err_code_o[1:0]);
-      8'd48: rdata_d = 32'(b_cnt_err_o[15:0]);
-      8'd49: rdata_d = b_cnt_start_free_o[31:0];
-      8'd50: rdata_d = b_cnt_start_pre_o[31:0];
-      8'd51: rdata_d = 32'(b_cnt_abort_o[15:0]);
-      8'd52: rdata_d = b_cnt_resume_o[31:0];
+      8'd36: rdata_d = 32'(v_cmd_o[2:0]);
+      8'd37: rdata_d = 32'(v_cmd_slot_o[5:0]);
+      8'd38: rdata_d = 32'(v_cmd_arg_o[3:0]);
+      8'd39: rdata_d = 32'(v_state_o[1:0]);
+      8'd40: rdata_d = 32'(v_victim_o[5:0]);
+      8'd41: rdata_d = 32'(v_vstat_o[5:0]);
+      8'd42: rdata_d = v_event_mask_o[31:0];
+      8'd43: rdata_d = v_event_mask_o[63:32];
+      8'd44: rdata_d = v_victim_mask_o[31:0];
+      8'd45: rdata_d = v_victim_mask_o[63:32];
+      8'd46: rdata_d = 32'(v_err_valid_o);
+      8'd47: rdata_d = 32'(v_err_code_o[1:0]);
+      8'd48: rdata_d = 32'(v_cnt_err_o[15:0]);
+      8'd49: rdata_d = v_cnt_start_free_o[31:0];
+      8'd50: rdata_d = v_cnt_start_pre_o[31:0];
+      8'd51: rdata_d = 32'(v_cnt_abort_o[15:0]);
+      8'd52: rdata_d = v_cnt_resume_o[31:0];
       8'd53: rdata_d = 32'(link_q);
       default: rdata_d = 32'd0;
     endcase

@@ -26,37 +26,43 @@ module fgr_fe_sched_queues (
   output logic b_init_full_i,
   output logic [31:0] b_init_addr_i,
   output logic [15:0] b_init_lines_i,
-  output logic [15:0] b_wdog_limit_i,
-  input  logic [2:0] b_req_ready_o,
+  output logic [31:0] b_wdog_limit_i,
+  input  logic [2:0] v_req_ready_o,
   input  logic b_stall_mc_o,
-  input  logic b_out_valid_o,
-  input  logic b_out_src_o,
-  input  logic b_out_we_o,
-  input  logic [1:0] b_out_trig_o,
-  input  logic [1:0] b_out_act_o,
-  input  logic [31:0] b_out_addr_o,
-  input  logic [31:0] b_out_mask_o,
-  input  logic [7:0] b_out_tag_o,
-  input  logic [1:0] b_out_q_o,
-  input  logic b_nack_valid_o,
-  input  logic b_nack_src_o,
-  input  logic b_nack_we_o,
-  input  logic [1:0] b_nack_trig_o,
-  input  logic [1:0] b_nack_act_o,
-  input  logic [31:0] b_nack_addr_o,
-  input  logic [31:0] b_nack_mask_o,
-  input  logic [7:0] b_nack_tag_o,
-  input  logic [1:0] b_nack_q_o,
+  input  logic v_stall_mc_o,
+  input  logic v_out_valid_o,
+  input  logic v_out_src_o,
+  input  logic v_out_we_o,
+  input  logic [1:0] v_out_trig_o,
+  input  logic [1:0] v_out_act_o,
+  input  logic [31:0] v_out_addr_o,
+  input  logic [31:0] v_out_mask_o,
+  input  logic [7:0] v_out_tag_o,
+  input  logic [1:0] v_out_q_o,
+  input  logic v_nack_valid_o,
+  input  logic v_nack_src_o,
+  input  logic v_nack_we_o,
+  input  logic [1:0] v_nack_trig_o,
+  input  logic [1:0] v_nack_act_o,
+  input  logic [31:0] v_nack_addr_o,
+  input  logic [31:0] v_nack_mask_o,
+  input  logic [7:0] v_nack_tag_o,
+  input  logic [1:0] v_nack_q_o,
   input  logic b_init_ready_o,
-  input  logic [2:0] b_head_blocked_o,
-  input  logic [23:0] b_q_count_o,
-  input  logic [31:0] b_stall_nt_o,
-  input  logic [31:0] b_stall_cpu_o,
-  input  logic [31:0] b_stall_gpu_o,
-  input  logic [31:0] b_releases_o,
-  input  logic [31:0] b_nacks_o,
-  input  logic b_err_o
+  input  logic v_init_ready_o,
+  input  logic [2:0] v_head_blocked_o,
+  input  logic [23:0] v_q_count_o,
+  input  logic [31:0] v_stall_nt_o,
+  input  logic [31:0] v_stall_cpu_o,
+  input  logic [31:0] v_stall_gpu_o,
+  input  logic [31:0] v_releases_o,
+  input  logic [31:0] v_nacks_o,
+  input  logic v_err_o,
+  input  logic pl_on_i,
+  input  logic [163:0] pl_in_i
 );
+  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers
+  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle
   localparam int NSTB = 4;
   logic [NSTB-1:0] stb;  // strobes written this cycle
   assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;
@@ -95,7 +101,7 @@ module fgr_fe_sched_queues (
   assign b_init_addr_i = init_addr_i_q;
   logic [15:0] init_lines_i_q;
   assign b_init_lines_i = init_lines_i_q;
-  logic [15:0] wdog_limit_i_q;
+  logic [31:0] wdog_limit_i_q;
   assign b_wdog_limit_i = wdog_limit_i_q;
   // capture 'stall_mc': cycles with stall_mc_o (count only)
   logic stall_mc_hit;
@@ -118,7 +124,7 @@ module fgr_fe_sched_queues (
       init_full_i_q <= 1'h0;
       init_addr_i_q <= 32'h0;
       init_lines_i_q <= 16'h0;
-      wdog_limit_i_q <= 16'h0;
+      wdog_limit_i_q <= 32'h0;
       stall_mc_ev_q <= '0;
     end else begin
       if (stb[0]) req_valid_i_v_q <= 1'b1;
@@ -138,8 +144,26 @@ module fgr_fe_sched_queues (
       if ((we_i && addr_i == 8'd10)) init_full_i_q <= wdata_i[0:0];
       if ((we_i && addr_i == 8'd11)) init_addr_i_q[31:0] <= wdata_i[31:0];
       if ((we_i && addr_i == 8'd12)) init_lines_i_q[15:0] <= wdata_i[15:0];
-      if ((we_i && addr_i == 8'd13)) wdog_limit_i_q[15:0] <= wdata_i[15:0];
+      if ((we_i && addr_i == 8'd13)) wdog_limit_i_q[31:0] <= wdata_i[31:0];
       if (stall_mc_hit && stall_mc_ev_q != '1) stall_mc_ev_q <= stall_mc_ev_q + 1'b1;
+      if (pl_on_i) begin
+        req_valid_i_v_q <= pl_in_i[0];
+        req_src_i_q <= pl_in_i[1];
+        req_we_i_q <= pl_in_i[2];
+        req_dflt_i_q <= pl_in_i[3];
+        req_trig_i_q <= pl_in_i[5:4];
+        req_act_i_q <= pl_in_i[7:6];
+        req_addr_i_q <= pl_in_i[39:8];
+        req_mask_i_q <= pl_in_i[71:40];
+        req_tag_i_q <= pl_in_i[79:72];
+        out_ready_i_p_q <= pl_in_i[80];
+        nack_ready_i_p_q <= pl_in_i[81];
+        init_valid_i_v_q <= pl_in_i[82];
+        init_full_i_q <= pl_in_i[83];
+        init_addr_i_q <= pl_in_i[115:84];
+        init_lines_i_q <= pl_in_i[131:116];
+        wdog_limit_i_q <= pl_in_i[163:132];
+      end
     end
   end
   // read mux (case), registered
@@ -159,36 +183,36 @@ module fgr_fe_sched_queues (
       8'd10: rdata_d = 32'(init_full_i_q);
       8'd11: rdata_d = init_addr_i_q[31:0];
       8'd12: rdata_d = 32'(init_lines_i_q[15:0]);
-      8'd13: rdata_d = 32'(wdog_limit_i_q[15:0]);
-      8'd14: rdata_d = 32'(b_req_ready_o[2:0]);
-      8'd15: rdata_d = 32'(b_stall_mc_o);
-      8'd16: rdata_d = 32'(b_out_valid_o);
-      8'd17: rdata_d = 32'(b_out_src_o);
-      8'd18: rdata_d = 32'(b_out_we_o);
-      8'd19: rdata_d = 32'(b_out_trig_o[1:0]);
-      8'd20: rdata_d = 32'(b_out_act_o[1:0]);
-      8'd21: rdata_d = b_out_addr_o[31:0];
-      8'd22: rdata_d = b_out_mask_o[31:0];
-      8'd23: rdata_d = 32'(b_out_tag_o[7:0]);
-      8'd24: rdata_d = 32'(b_out_q_o[1:0]);
-      8'd25: rdata_d = 32'(b_nack_valid_o);
-      8'd26: rdata_d = 32'(b_nack_src_o);
-      8'd27: rdata_d = 32'(b_nack_we_o);
-      8'd28: rdata_d = 32'(b_nack_trig_o[1:0]);
-      8'd29: rdata_d = 32'(b_nack_act_o[1:0]);
-      8'd30: rdata_d = b_nack_addr_o[31:0];
-      8'd31: rdata_d = b_nack_mask_o[31:0];
-      8'd32: rdata_d = 32'(b_nack_tag_o[7:0]);
-      8'd33: rdata_d = 32'(b_nack_q_o[1:0]);
-      8'd34: rdata_d = 32'(b_init_ready_o);
-      8'd35: rdata_d = 32'(b_head_blocked_o[2:0]);
-      8'd36: rdata_d = 32'(b_q_count_o[23:0]);
-      8'd37: rdata_d = b_stall_nt_o[31:0];
-      8'd38: rdata_d = b_stall_cpu_o[31:0];
-      8'd39: rdata_d = b_stall_gpu_o[31:0];
-      8'd40: rdata_d = b_releases_o[31:0];
-      8'd41: rdata_d = b_nacks_o[31:0];
-      8'd42: rdata_d = 32'(b_err_o);
+      8'd13: rdata_d = wdog_limit_i_q[31:0];
+      8'd14: rdata_d = 32'(v_req_ready_o[2:0]);
+      8'd15: rdata_d = 32'(v_stall_mc_o);
+      8'd16: rdata_d = 32'(v_out_valid_o);
+      8'd17: rdata_d = 32'(v_out_src_o);
+      8'd18: rdata_d = 32'(v_out_we_o);
+      8'd19: rdata_d = 32'(v_out_trig_o[1:0]);
+      8'd20: rdata_d = 32'(v_out_act_o[1:0]);
+      8'd21: rdata_d = v_out_addr_o[31:0];
+      8'd22: rdata_d = v_out_mask_o[31:0];
+      8'd23: rdata_d = 32'(v_out_tag_o[7:0]);
+      8'd24: rdata_d = 32'(v_out_q_o[1:0]);
+      8'd25: rdata_d = 32'(v_nack_valid_o);
+      8'd26: rdata_d = 32'(v_nack_src_o);
+      8'd27: rdata_d = 32'(v_nack_we_o);
+      8'd28: rdata_d = 32'(v_nack_trig_o[1:0]);
+      8'd29: rdata_d = 32'(v_nack_act_o[1:0]);
+      8'd30: rdata_d = v_nack_addr_o[31:0];
+      8'd31: rdata_d = v_nack_mask_o[31:0];
+      8'd32: rdata_d = 32'(v_nack_tag_o[7:0]);
+      8'd33: rdata_d = 32'(v_nack_q_o[1:0]);
+      8'd34: rdata_d = 32'(v_init_ready_o);
+      8'd35: rdata_d = 32'(v_head_blocked_o[2:0]);
+      8'd36: rdata_d = 32'(v_q_count_o[23:0]);
+      8'd37: rdata_d = v_stall_nt_o[31:0];
+      8'd38: rdata_d = v_stall_cpu_o[31:0];
+      8'd39: rdata_d = v_stall_gpu_o[31:0];
+      8'd40: rdata_d = v_releases_o[31:0];
+      8'd41: rdata_d = v_nacks_o[31:0];
+      8'd42: rdata_d = 32'(v_err_o);
       default: rdata_d = 32'd0;
     endcase
   end

@@ -214,6 +214,13 @@ int fg_host_write_burst(fg_host *h, uint32_t addr, const uint32_t *vals, unsigne
     return send_all(h, f, k);
 }
 
+int fg_host_write_fixed(fg_host *h, uint32_t addr, const uint32_t *vals, unsigned n) {
+    if (n == 0 || n > 256 || (addr & 3)) return fail(h, "write: bad length %u or address 0x%x", n, addr);
+    uint8_t f[6 + 1024];
+    size_t k = fg_ub_frame(f, FG_UB_WRITE_FIXED, n, addr, vals);
+    return send_all(h, f, k);
+}
+
 int fg_host_read(fg_host *h, uint32_t addr, uint32_t *val) { return fg_host_read_burst(h, addr, val, 1); }
 int fg_host_write(fg_host *h, uint32_t addr, uint32_t val) { return fg_host_write_burst(h, addr, &val, 1); }
 

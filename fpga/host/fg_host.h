@@ -44,6 +44,9 @@ int fg_host_write(fg_host *h, uint32_t addr, uint32_t val);
 /* n consecutive words (n <= 256) */
 int fg_host_read_burst(fg_host *h, uint32_t addr, uint32_t *vals, unsigned n);
 int fg_host_write_burst(fg_host *h, uint32_t addr, const uint32_t *vals, unsigned n);
+/* n words (n <= 256) all to the one address addr (UARTBone's fixed-address
+ * write): a stream into a port such as the trace player's LOAD. */
+int fg_host_write_fixed(fg_host *h, uint32_t addr, const uint32_t *vals, unsigned n);
 /* A register of width bits (<= 64) at addr: word k holds bits 32k.. */
 int fg_host_read_field(fg_host *h, uint32_t addr, unsigned width, uint64_t *val);
 int fg_host_write_field(fg_host *h, uint32_t addr, unsigned width, uint64_t val);

@@ -6,6 +6,13 @@
  *   fg_host WHERE dump WINDOW           every register of a window by name
  *                                       (db ekt fe cm pewt0..3 pre0..3)
  *   fg_host WHERE reset                 every block back to reset
+ *   fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]
+ *                                       a recorded trace (fgtrace 1) replayed by the
+ *                                       trace player into BLOCK (db ekt fe cm pewt0
+ *                                       pre0) at the design clock: prints "N cycles
+ *                                       identical" (exit 0) or the first mismatch:
+ *                                       cycle, port, expected, got (exit 1); a bad
+ *                                       trace, I/O or a stuck replay: exit 2
  *
  * WHERE: tcp:HOST:PORT, or a serial device (/dev/ttyUSB0[@BAUD]).  ADDR, N,
  * VALUE: decimal or 0x hex (fg_num_u64), checked before anything is sent. */
@@ -15,6 +22,7 @@
 #include <string.h>
 
 #include "fg_host.h"
+#include "fg_play.h"
 #include "fg_util.h"
 
 typedef struct {
@@ -36,8 +44,53 @@ static const window windows[] = {
 
 static int usage(void) {
     fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
-                    "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n");
+                    "       fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]\n"
+                    "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
+                    "  BLOCK: %s\n", fg_play_names());
     return 2;
+}
+
+/* fg_host WHERE replay BLOCK TRACE [options]: the trace is read and checked
+ * before the connection opens (a bad file touches no register) */
+static int replay(int argc, char **argv) {
+    if (argc < 5) return usage();
+    fg_play_opts o = {.stall_ms = 5000, .timeout_s = 600, .progress = stderr};
+    uint64_t max_lines = 0;
+    for (int i = 5; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--lines") && v) max_lines = fg_arg_u64("fg_host", "--lines", argv[++i], 1, UINT32_MAX);
+        else if (!strcmp(a, "--stall-ms") && v) o.stall_ms = (unsigned)fg_arg_u64("fg_host", "--stall-ms", argv[++i], 1, 3600000);
+        else if (!strcmp(a, "--timeout") && v) o.timeout_s = (unsigned)fg_arg_u64("fg_host", "--timeout", argv[++i], 1, 86400);
+        else if (!strcmp(a, "--quiet")) o.progress = NULL;
+        else return usage();
+    }
+    char err[512];
+    fg_trace t;
+    if (fg_trace_read(argv[4], argv[3], max_lines, &t, err, sizeof err)) {
+        fprintf(stderr, "fg_host: replay: %s\n", err);
+        return 2;
+    }
+    if (o.progress)
+        fprintf(stderr, "replay: %s, %" PRIu64 " lines%s as %u rows for %s (window %s)\n", argv[4], t.lines,
+                t.lines < t.file_lines ? " taken" : "", t.rows, t.blk->name, t.blk->window);
+    fg_host *h = fg_host_open(argv[1], err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "fg_host: %s\n", err);
+        fg_trace_free(&t);
+        return 2;
+    }
+    fg_play_result r;
+    int rc = fg_play_run(h, &t, &o, &r);
+    if (rc) fprintf(stderr, "fg_host: replay: %s\n", fg_host_error(h));
+    else {
+        fg_play_print(stdout, &t, &r);
+        if (o.progress)
+            fprintf(stderr, "replay: loaded in %.1f s, played and read back in %.1f s\n", r.seconds_load,
+                    r.seconds_run);
+    }
+    fg_host_close(h);
+    fg_trace_free(&t);
+    return rc ? 2 : r.mismatch ? 1 : 0;
 }
 
 /* every number before the connection opens: a malformed one touches no register */
@@ -47,6 +100,7 @@ static uint32_t arg_u32(const char *what, const char *s, uint32_t min, uint32_t 
 
 int main(int argc, char **argv) {
     if (argc < 3) return usage();
+    if (!strcmp(argv[2], "replay")) return replay(argc, argv);
     uint32_t addr = 0, n = 1, vals[256];
     const char *cmd = argv[2];
     if (argc >= 4 && (!strcmp(cmd, "read") || !strcmp(cmd, "write"))) addr = arg_u32("ADDR", argv[3], 0, UINT32_MAX);

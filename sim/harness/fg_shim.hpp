@@ -26,14 +26,16 @@ struct FgBind {
     size_t offset;  // offset of the uint64_t field in the C struct
     uint64_t mask;  // inputs: the port's width in this configuration
     const char *name = nullptr; // the port's name (lockstep traces, docs/TRACES.md)
-    unsigned width = 0;         // its width in the block's port list
+    unsigned width = 0;         // outputs: its width in this configuration
 };
 
-// The input ports of verilated model M and their widths, generated per model
-// from Verilator's header (Makefile: V<model>_inw.hpp).  The C structs carry
+// The ports of verilated model M and their widths, generated per model from
+// Verilator's header (Makefile: V<model>_inw.hpp).  The C structs carry
 // every port as 64 bits and the port lists give the default widths; a
 // configuration with narrower ports must not see the bits above its width
 // (Verilator assumes them 0), so the shim masks each input, as the twins do.
+// An output's width is this configuration's in a lockstep trace's header
+// (docs/TRACES.md), which the FPGA's trace player checks column by column.
 struct FgPortWidth {
     const char *name;
     unsigned width;
@@ -43,6 +45,11 @@ template <class M> uint64_t fg_in_mask(const char *port) {
     for (const FgPortWidth *p = FgInWidths<M>::list; p->name; p++)
         if (std::strcmp(p->name, port) == 0) return p->width >= 64 ? ~0ULL : (1ULL << p->width) - 1;
     return ~0ULL; // not reached: every input of the port list is a port of M
+}
+template <class M> unsigned fg_out_width(const char *port, unsigned dflt) {
+    for (const FgPortWidth *p = FgInWidths<M>::list; p->name; p++)
+        if (std::strcmp(p->name, port) == 0) return p->width;
+    return dflt;
 }
 
 struct fg_rtl {
@@ -152,7 +159,8 @@ void fg_trace_attach(fg_rtl *r);
 #define FG_SHIM_IN_(n, w)                                                                          \
     m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t), fg_in_mask<M_>(#n), #n, (w)));
 #define FG_SHIM_OUT_(n, w)                                                                         \
-    m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t), ~0ULL, #n, (w)));
+    m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t), ~0ULL, #n, \
+                                    fg_out_width<M_>(#n, (w))));
 #define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
     ([] {                                                                                          \
         using M_ = V;                                                                              \

@@ -71,6 +71,7 @@ class FlowTest(unittest.TestCase):
             os.chmod(p, 0o755)
         self.count = os.path.join(self.build, "count")
         self.json = os.path.join(self.build, "fpga.json")
+        self.record = os.path.join(self.build, "top_timing.json")
         self.src = os.path.join(self.build, "top.sv")
         with open(self.src, "w") as f:
             f.write("module finegrain_ulx3s; endmodule\n")
@@ -82,7 +83,7 @@ class FlowTest(unittest.TestCase):
         e = dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
                  YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
                  ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
-                 FAKE_PNR=mode, FAKE_COUNT=self.count, **env)
+                 FAKE_PNR=mode, FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record, **env)
         r = subprocess.run([sys.executable, "scripts/fpga_top.py", "--mhz", "50", self.src], cwd=ROOT,
                            env=e, capture_output=True, text=True, timeout=60)
         top = json.load(open(self.json))["top"] if os.path.exists(self.json) else None
@@ -102,6 +103,12 @@ class FlowTest(unittest.TestCase):
         self.assertTrue(os.path.exists(top["bitstream"]))
         self.assertEqual(json.load(open(self.json))["blocks"], {"edge_ekt": {"fmax_mhz": 101.0}})
         self.assertIn("Fmax 57.5 MHz", r.stdout)
+        # each seed's figures with the commit, in the JSON file and the committed record
+        seeds = json.load(open(self.json))["top_seeds"]
+        self.assertEqual(seeds["1"]["fmax_mhz"], 57.5)
+        self.assertEqual(seeds["1"]["status"], "routed")
+        self.assertTrue(seeds["1"]["commit"])
+        self.assertEqual(json.load(open(self.record))["seeds"]["1"]["fmax_mhz"], 57.5)
 
     def test_missed_clock_fails(self):
         r, top = self.flow("slow")
