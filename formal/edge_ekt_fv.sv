@@ -1,8 +1,7 @@
 // Formal harness of edge_ekt (docs/FORMAL.md).  Any host commands (illegal
-// operation and ids included), rings, completions and ready patterns, reset
-// in the first cycle and free afterwards; every registration uses one
-// parameter buffer (base, entry size, end: constants the solver picks), so
-// that launches can be checked against it.  The RTL's own named assertions
+// operation and ids included, each registration with a parameter buffer of
+// its own: base, entry size and end free), rings, completions and ready
+// patterns, reset in the first cycle and free afterwards.  The RTL's own named assertions
 // (rtl/edge/edge_ekt.sv: the head and in-flight count of the entry being
 // launched or completed within bounds, the wrap flag, the precomputed free
 // entry, the registered read address, the sequencer back in S_IDLE, and the
@@ -19,8 +18,14 @@
 //   each counter (cnt_*_o) counts its events, saturating
 //   table indices within bounds: every id the EKT puts out (response,
 //   descriptor, error) < ENTRIES
-//   the circular parameter buffer's head within bounds (EDGE III-C): every
-//   launched parameter address lies in [base, end], in the FIFOs too
+//   a launch reads exactly the registered entry, and the circular parameter
+//     buffer's head follows EDGE III-C: per entry, a shadow of the buffer
+//     and kernel a registration gave (taken when the entry becomes
+//     registered) and of its head (base at the registration; after each
+//     launch head + size, or base when head + size passes the end); every
+//     launched descriptor carries the entry's kernel pointer and the shadow
+//     head as its parameter address, and every registered entry holds the
+//     buffer its registration gave
 module edge_ekt_fv #(
   parameter int ENTRIES      = 3,
   parameter int ADDR_W       = 3,
@@ -53,14 +58,12 @@ module edge_ekt_fv #(
   input logic               cpl_valid_i,
   input logic [$clog2(ENTRIES)-1:0] cpl_id_i,
   input logic               evw_ready_i,
-  input logic               pkq_ready_i
+  input logic               pkq_ready_i,
+  input logic [ADDR_W-1:0]  cmd_param_base_i,
+  input logic [PSIZE_W-1:0] cmd_param_size_i,
+  input logic [ADDR_W-1:0]  cmd_param_end_i
 );
   localparam int IDW = (ENTRIES > 1) ? $clog2(ENTRIES) : 1;
-  (* anyconst *) logic [ADDR_W-1:0]  f_base, f_end;
-  (* anyconst *) logic [PSIZE_W-1:0] f_size;
-  wire [ADDR_W-1:0]  cmd_param_base_i = f_base;
-  wire [PSIZE_W-1:0] cmd_param_size_i = f_size;
-  wire [ADDR_W-1:0]  cmd_param_end_i  = f_end;
 
   logic               cmd_ready_o, rsp_valid_o, ring_ready_o, cpl_ready_o, evw_valid_o, pkq_valid_o,
                       err_valid_o;
@@ -90,6 +93,7 @@ module edge_ekt_fv #(
   logic [ENTRIES*BW-1:0] f_buf_o;
   logic               f_reg_pend_o;
   logic [IDW-1:0]     f_op_id_o;
+  logic [DW-1:0]      f_desc_o;
   edge_ekt #(.ENTRIES(ENTRIES), .ADDR_W(ADDR_W), .PSIZE_W(PSIZE_W), .DIM_W(DIM_W), .SHMEM_W(SHMEM_W),
              .PRIO_W(PRIO_W), .MAXEV_W(MAXEV_W), .WARP_THREADS(WARP_THREADS), .OUT_DEPTH(OUT_DEPTH))
     dut (.*);
@@ -174,20 +178,66 @@ module edge_ekt_fv #(
   wire [31:0] f_launch_exp = (f_launch_prev_q && f_cnt_launch_q != 32'hffffffff) ? f_cnt_launch_q + 32'd1
                                                                                   : f_cnt_launch_q;
 
-  // Induction strengthening (docs/FORMAL.md): every descriptor held
-  // in a FIFO names an entry of the table and a parameter address in the
-  // buffer; every registered entry (and the one being registered) has the
-  // buffer the registrations give.
+  // The registrations' shadows.  A host command is taken at most one at a
+  // time (one_response_per_command): the buffer and kernel of the last
+  // registration accepted are the ones of the entry that becomes registered
+  // next (registered_o rising: S_REG's edge).
+  localparam int LW2 = ADDR_W + 1;
+  logic [ADDR_W-1:0]  f_cb_q, f_ce_q, f_ck_q;   // the accepted registration's base, end, kernel
+  logic [PSIZE_W-1:0] f_cs_q;                   // and entry size
+  logic [ENTRIES-1:0][ADDR_W-1:0]  f_sb_q, f_se_q, f_sk_q, f_sh_q;   // per entry: base, end, kernel, head
+  logic [ENTRIES-1:0][PSIZE_W-1:0] f_ss_q;                           // and entry size
+  logic [ENTRIES-1:0]              f_reg_prev_q;
+  // the shadows as of this cycle: an entry registered in this cycle (its
+  // bit rising) has the accepted registration's buffer and kernel, head =
+  // base, from this cycle on
+  logic [ENTRIES-1:0][ADDR_W-1:0]  f_sb, f_se, f_sk, f_sh;
+  logic [ENTRIES-1:0][PSIZE_W-1:0] f_ss;
+  wire [ENTRIES-1:0] f_rise = rst_ni ? registered_o & ~f_reg_prev_q : '0;
+  always_comb
+    for (int e = 0; e < ENTRIES; e++) begin
+      f_sb[e] = f_rise[e] ? f_cb_q : f_sb_q[e];
+      f_ss[e] = f_rise[e] ? f_cs_q : f_ss_q[e];
+      f_se[e] = f_rise[e] ? f_ce_q : f_se_q[e];
+      f_sk[e] = f_rise[e] ? f_ck_q : f_sk_q[e];
+      f_sh[e] = f_rise[e] ? f_cb_q : f_sh_q[e];
+    end
+  // the launched descriptor's fields (rtl/edge/edge_ekt.sv desc: id, kernel, parameter address, ...)
+  wire [IDW-1:0]    f_l_id   = f_desc_o[IDW-1:0];
+  wire [ADDR_W-1:0] f_l_kptr = f_desc_o[IDW +: ADDR_W];
+  wire [ADDR_W-1:0] f_l_addr = f_desc_o[IDW+ADDR_W +: ADDR_W];
+  wire [LW2-1:0]    f_l_next = LW2'(f_sh[f_l_id]) + LW2'(f_ss[f_l_id]);   // head + size
+  always_ff @(posedge clk_i) begin
+    f_reg_prev_q <= rst_ni ? registered_o : '0;
+    if (cmd_valid_i && cmd_ready_o && cmd_op_i == 2'(edge_pkg::EKT_OP_REG)) begin
+      f_cb_q <= cmd_param_base_i;
+      f_cs_q <= cmd_param_size_i;
+      f_ce_q <= cmd_param_end_i;
+      f_ck_q <= cmd_kernel_ptr_i;
+    end
+    f_sb_q <= f_sb;
+    f_ss_q <= f_ss;
+    f_se_q <= f_se;
+    f_sk_q <= f_sk;
+    f_sh_q <= f_sh;
+    if (rst_ni && f_launch && 32'(f_l_id) < ENTRIES)   // EDGE III-C: past the end, back to base
+      f_sh_q[f_l_id] <= f_l_next > LW2'(f_se[f_l_id]) ? f_sb[f_l_id] : ADDR_W'(f_l_next);
+  end
+
+  // Induction strengthening (docs/FORMAL.md): every descriptor held in a
+  // FIFO names an entry of the table; every registered entry (and the one
+  // being registered) has the buffer its registration gave.
   function automatic logic f_desc_ok(input logic [DW-1:0] d);
-    f_desc_ok = 32'(d[IDW-1:0]) < ENTRIES && d[IDW+ADDR_W +: ADDR_W] >= f_base &&
-                d[IDW+ADDR_W +: ADDR_W] <= f_end;
+    f_desc_ok = 32'(d[IDW-1:0]) < ENTRIES;
   endfunction
   function automatic logic f_live(input logic [QPW-1:0] i, input logic [QPW-1:0] rptr,
                                   input logic [$clog2(OUT_DEPTH+1)-1:0] cnt);
     f_live = 32'(cnt) > ((i >= rptr) ? 32'(i) - 32'(rptr) : 32'(i) + OUT_DEPTH - 32'(rptr));
   endfunction
-  wire [LW-1:0] f_lim = LW'(f_end) - LW'({(ADDR_W+1)'(f_size), 1'b0});
-  wire [BW-1:0] f_buf = {f_lim, f_size, f_base};
+  function automatic logic [BW-1:0] f_buf_of(input logic [ADDR_W-1:0] b, input logic [PSIZE_W-1:0] z,
+                                             input logic [ADDR_W-1:0] e);
+    f_buf_of = {LW'(e) - LW'({(ADDR_W+1)'(z), 1'b0}), z, b};   // base, size, limit = end - 2 x size
+  endfunction
   logic [OUT_DEPTH-1:0] f_evw_ok, f_pkq_ok;
   logic [ENTRIES-1:0]   f_buf_ok;
   always_comb begin
@@ -196,15 +246,16 @@ module edge_ekt_fv #(
       f_pkq_ok[i] = !f_live(QPW'(i), f_pkq_rptr_o, f_pkq_cnt_o) || f_desc_ok(f_pkq_mem_o[i*DW +: DW]);
     end
     for (int e = 0; e < ENTRIES; e++)
-      f_buf_ok[e] = !(registered_o[e] || (f_reg_pend_o && 32'(f_op_id_o) == e)) ||
-                    f_buf_o[e*BW +: BW] == f_buf;
+      f_buf_ok[e] = (!registered_o[e] || f_buf_o[e*BW +: BW] == f_buf_of(f_sb[e], f_ss[e], f_se[e])) &&
+                    (!(f_reg_pend_o && 32'(f_op_id_o) == e) ||
+                     f_buf_o[e*BW +: BW] == f_buf_of(f_cb_q, f_cs_q, f_ce_q));
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_ni && !f_init_q) begin
       evw_fifo_descriptors_ok: assert (&f_evw_ok);
       pkq_fifo_descriptors_ok: assert (&f_pkq_ok);
-      entries_have_the_buffer: assert (&f_buf_ok);
+      entries_have_their_buffer: assert (&f_buf_ok);
       rings_accepted_eq_done_plus_held: assert (f_ring_lhs == f_ring_rhs);
       descriptors_not_lost_or_duplicated: assert (f_desc_lhs == f_desc_rhs);
       completions_accepted_eq_done_plus_held: assert (f_cpl_lhs == f_cpl_rhs);
@@ -220,8 +271,11 @@ module edge_ekt_fv #(
       pkq_id_in_table: assert (!pkq_valid_o || 32'(pkq_id_o) < ENTRIES);
       err_id_in_table: assert (!err_valid_o || 32'(err_id_o) < ENTRIES || err_code_o == 3'd1 ||
                                err_code_o == 3'd4);  // (an unregistered id is the ring's / completion's own)
-      evw_param_in_buffer: assert (!evw_valid_o || (evw_param_addr_o >= f_base && evw_param_addr_o <= f_end));
-      pkq_param_in_buffer: assert (!pkq_valid_o || (pkq_param_addr_o >= f_base && pkq_param_addr_o <= f_end));
+      // EDGE III-A..C: a launch of entry e (a descriptor pushed) carries e's
+      // registered kernel and its buffer's head
+      launch_reads_registered_entry: assert (!f_launch || (32'(f_l_id) < ENTRIES && registered_o[f_l_id] &&
+                                                            f_l_kptr == f_sk[f_l_id]));
+      launch_param_is_head: assert (!f_launch || 32'(f_l_id) >= ENTRIES || f_l_addr == f_sh[f_l_id]);
     end
     if (rst_ni && f_prev_v_q) begin
       cnt_launch_counts: assert (cnt_launch_o == f_launch_exp);

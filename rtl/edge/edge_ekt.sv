@@ -143,7 +143,9 @@ module edge_ekt #(
   output logic [((OUT_DEPTH > 1) ? $clog2(OUT_DEPTH) : 1)-1:0] f_evw_rptr_o, f_pkq_rptr_o,
   output logic [ENTRIES*(2*ADDR_W + PSIZE_W + 3)-1:0] f_buf_o,  // per entry: base, size, limit
   output logic               f_reg_pend_o,  // S_REG of a registration that passed INVALID / FULL
-  output logic [IDW-1:0]     f_op_id_o      // the operation's entry
+  output logic [IDW-1:0]     f_op_id_o,     // the operation's entry
+  output logic [IDW + 2*ADDR_W + 6*DIM_W + SHMEM_W + PRIO_W-1:0]
+                             f_desc_o       // the descriptor a launch pushes (with f_launch_o)
 `endif
 );
   `FG_IMPORT(edge_pkg)
@@ -845,6 +847,7 @@ module edge_ekt #(
   assign f_state_o    = state_q;
   assign f_cmd_held_o = c_v_q;
   assign f_launch_o   = evw_push || pkq_push;
+  assign f_desc_o     = desc;
   assign f_cpl_app_o  = state_q == edge_pkg::EKT_S_CPL && !cpl_spurious;
   assign f_evw_cnt_o  = unused_evw_cnt;
   assign f_pkq_cnt_o  = unused_pkq_cnt;
