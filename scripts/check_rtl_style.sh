@@ -8,7 +8,10 @@
 #    and in Yosys (`FG_ASSERT_PARAM, rtl/include/fg_assert.svh), one case per
 #    converted block, and the same block at its defaults elaborates;
 #  - a failing `FG_ASSERT prints the invariant's name (Icarus, a 3-line
-#    bench; the verilated models print the same $error, docs/RTL_STYLE.md).
+#    bench; the verilated models print the same $error, docs/RTL_STYLE.md);
+#  - RTL comments (rtl/**/*.sv, *.svh, and the *_enc.toml lists) name no issue,
+#    session or commit and no measured MHz figure: that history is in
+#    docs/FPGA_TIMING.md (docs/RTL_STYLE.md "Comments").
 set -u
 cd "$(dirname "$0")/.."
 out=${BUILD:-build}/rtl_style; mkdir -p "$out"
@@ -22,6 +25,14 @@ for h in sim/twin/gen/*_enc.h; do
   gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -x c "$h" >"$out/hdr.log" 2>&1
   ok "$([ $? = 0 ] && echo 1)" "$h compiles alone"
 done
+
+# comments say what and why; issue / session / commit numbers and measured
+# clock figures are history, kept in docs/FPGA_TIMING.md and docs/FORMAL.md
+hist_re='(issue|session) [0-9]|commit [0-9a-f]{7}|[0-9][0-9.]* ?MHz'
+hist=$( { grep -rnEi --include='*.sv' --include='*.svh' "//.*($hist_re)" rtl/
+          grep -rnEi --include='*.toml' "$hist_re" rtl/; } 2>&1)
+[ -n "$hist" ] && printf '%s\n' "$hist" | sed 's/^/# /'
+ok "$([ -z "$hist" ] && echo 1)" "RTL comments name no issue, session, commit or MHz figure"
 
 # block | top | sources | illegal parameter | message expected
 cases=(

@@ -2,8 +2,8 @@
 // 6-13, Fig. 12; Sec. 5 Mechanism Parameters, Hardware Overhead).  The
 // decision itself (moving average, Part-1 / Part-2, exploration) is made by
 // the one cm_bal_decide of the block, for one core per cycle after each
-// interval end (issue 11: CM-BAL decides once per 1024-cycle interval, so the
-// cores share one datapath); this module holds what the core needs every
+// interval end (CM-BAL decides once per 1024-cycle interval, so the cores
+// share one datapath); this module holds what the core needs every
 // cycle and what the shared datapath reads and writes.
 //
 // stallGPU (Sec. 4.2 and footnote 9) -- our reading: issue_stall_i has one
@@ -16,7 +16,7 @@
 // It holds cycles 0..INTERVAL-2 (SGW bits, at most 2046); the interval's
 // sample (0..2048, this cycle included) is kept in SGW + 1 bits in the
 // snapshot and clamped to 2^SGW - 1 by the shared decision datapath (once,
-// instead of in every core: issue 11, area).
+// instead of in every core, for area).
 //
 // Registers: the stallGPU counter, the level index, the 2-bit stay counter,
 // the NLVL valid bits of the table and a 3-bit "why" code (observability);

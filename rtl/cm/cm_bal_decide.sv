@@ -1,11 +1,10 @@
 // CM stall monitor: the CM-BAL decision of one GPU core (CM Sec. 4.2, Fig. 11
 // items 8-13, Fig. 12; Sec. 5 Mechanism Parameters), one datapath shared by
 // all cores of the block, which feeds it one core per cycle after each
-// interval end (issue 11).  Pipelined: a core given on in_* appears on out_*
+// interval end.  Pipelined: a core given on in_* appears on out_*
 // four edges later and is committed at the fifth edge after it was given.
-// Every stage holds at most one carry chain (issue 11 item 1: the decision
-// was the block's critical path, 74.6 MHz with the compares, the level
-// decision, the exploration and the stay count in one stage):
+// Every stage holds at most one carry chain (timing: the compares, the level
+// decision, the exploration and the stay count are too long for one stage):
 //
 //   stage A (registers): the core's interval-end snapshot (sample, clamped
 //            to 2^SGW - 1, level, stay count, valid bits, kernel boundary)
@@ -22,8 +21,8 @@
 //            the neighbours' averages with k folded in (avg[up] + k,
 //            avg[low] - k): three adders side by side
 //   stage C (registers): the two Part-2 compares and the choice of outcome
-//            by their carries alone (no valid bit after the carry chains:
-//            104.28 MHz at seed 1 with them, issue 11), registered with the
+//            by their carries alone (no valid bit after the carry chains,
+//            for timing), registered with the
 //            valid bits, the table write (cur at the level's entry) and a
 //            one-hot of the core (out_*), so that the commit into the core's
 //            registers (C destinations) is a stage of its own

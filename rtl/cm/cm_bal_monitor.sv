@@ -8,14 +8,14 @@
 // 1 static (limit = static_i clamped to 1..MAXW), 2 CM-CPU, 3 CM-BAL with
 // k = k_i (stallGPU cycles; CM-BAL1..4 = 32/64/96/128).
 //
-// The serial walk (issue 11: CM-BAL decides once per interval, so one
-// datapath serves every core).  At each interval end (edge E, the last cycle
+// The serial walk (CM-BAL decides once per interval, so one datapath serves
+// every core).  At each interval end (edge E, the last cycle
 // of the interval) every core keeps a snapshot of its stallGPU sample and
 // state; the walk then feeds core c into cm_bal_decide at edge E+1+c and
 // commits its decision at edge E+5+c (the last core, C-1, at E+C+4: E+32 for
 // 28 cores, well inside the 1024-cycle interval; the datapath's four stages,
 // one carry chain each, and the commit as a stage of its own are there for
-// timing, issue 11).  Until its commit a core's
+// timing).  Until its commit a core's
 // registers keep their values (kernel boundaries and mode changes still act on
 // them); from its commit on they hold exactly what they would hold had the
 // decision been written at E.  So core c's new level, limit, stay count,

@@ -6,7 +6,7 @@
 // cycle, 0..P x INTERVAL).  The paper counts per partition (Fig. 11 items 3,
 // 4) and adds the P counters at the interval end; here every partition's
 // stall bit of a cycle is added as it arrives (one P-input population count
-// into a running total, issue 11: no P-way adder tree in the interval-end
+// into a running total: no P-way adder tree in the interval-end
 // cycle), which gives the same sums, since a partition's count never
 // saturates within an interval.  At the last cycle of every interval it compares
 // them with INTERVAL*tH and INTERVAL*tL in integer arithmetic (thresholds are
@@ -76,7 +76,7 @@ module cm_cpu_central #(
   logic           mc_hi, net_hi, both_lo;
 
   // The threshold compares without the sum's carry chain in front of them
-  // (issue 11: timing).  Registers hold the distances of the running totals
+  // (timing).  Registers hold the distances of the running totals
   // from tH and tL (dh = tH - tot, dl = tL - tot, signed), counted down by
   // each cycle's stall bits (one carry chain each), so that
   //   sum >= tH  <=>  pop >= dh      sum < tL  <=>  pop < dl
@@ -91,14 +91,8 @@ module cm_cpu_central #(
   // ("at least v bits set", AND/OR logic of the stall bits: no adder, no
   // carry chain on the port's path):
   //   pop >= d  <=>  !far && (d < 0 || OR over v in 0..P of (d == v && pop >= v)).
-  // (Before: the distances clipped to 0..P + 1 by LUTs, the clip's OR of the
-  // high bits in front of a compare with the count: 104.28 / 99.38 / 106.78
-  // MHz at seeds 1 / 2 / 3; the clipped distances as registers of their own
-  // put the stall port -> count -> subtract -> clip in series: 96.87 at seed
-  // 2; the far flags with a compare of the count (a carry chain behind the
-  // count's adders): 90.20 at seed 1.  And before those, clipped distances
-  // recomputed from the sum every cycle, add -> compare -> subtract ->
-  // compare: 84.1 MHz.)
+  // (The alternatives measured, clipped distances and a compare of the
+  // count, are in docs/FPGA_TIMING.md.)
   localparam int RMW = $clog2(P + 2);
   localparam int DW  = SW + 1;
   localparam logic [DW-1:0] DH0 = DW'(TH_CNT), DL0 = DW'(TL_CNT);
@@ -157,14 +151,14 @@ module cm_cpu_central #(
     step_up = (l < FINEL) ? l + LW'(1) : ((l > UP_CLAMP_AT) ? MAXL : l + LW'(2));
   endfunction
 
-  // The limit as the registers of the last edge give it (issue 11: timing):
+  // The limit as the registers of the last edge give it (timing):
   // the decision of the interval-end cycle goes into dec_q and is applied
   // after the edge, to the limit before it (base_q) and its two steps
   // (dn_q, up_q, registered beside it), together with that edge's mode and
   // interval end.  The same value in every cycle as a limit register
   // updated at the edge (mode not CM-CPU: MAXW; else at the interval end a
   // step down / up by the decision), without the stall port -> decision ->
-  // step -> register path (99.38 MHz at seed 2 with it).
+  // step -> register path.
   logic [LW-1:0] base_q, dn_q, up_q;
   logic          cpu_q, end_q;
   always_comb begin

@@ -14,7 +14,7 @@
 // only), so the front-end holds the write.  The written data is not
 // interpreted (EDGE: any write rings).
 //
-// Timing (a two-stage decode, for 100 MHz on the ECP5): the accepting edge
+// Timing (a two-stage decode, for the ECP5 clock target): the accepting edge
 // stores the write with its offset in the aperture (one subtractor) and the
 // aperture masks of the configuration it was written under (cfg_* are
 // sampled then); the next edge decodes it (mask tests, id) and pushes the
@@ -148,7 +148,7 @@ module edge_doorbell #(
     .count_o(pt_cnt)
   );
 
-  // Errors and counters (issue 11): the decode's bad-range / bad-alignment
+  // Errors and counters: the decode's bad-range / bad-alignment
   // flags and the write's address are registered as they are (no enable), and
   // the error registers and counters take them one edge later; the ports show
   // the registers with that last edge's flags applied (state only), i.e.

@@ -15,16 +15,17 @@
 // in flight; a ring beyond maxNumEvents is an overrun error instead of a
 // launch onto a parameter entry still in use; a completion frees one.  A
 // registration whose parameter buffer holds fewer than maxNumEvents entries
-// is refused (RSP_BUF_SHORT; issue 15 item 7), so that no two events in
+// is refused (RSP_BUF_SHORT), so that no two events in
 // flight ever share a parameter entry.
 //
 // Timing: a ring accepted at edge t is processed at t+1 (SRAM read) and its
 // descriptor is pushed at t+2, visible on evw_*/pkq_* after that edge.
 //
-// For 100 MHz on the ECP5 (issue 11): a host command is registered at the
-// edge that accepts it, with its checks (the INVALID compares, block x * y)
-// made from the ports in that cycle, and carried out at the next edge, so a
-// response comes one cycle later than before (REG: rsp_valid_o three edges
+// For the ECP5 clock target: a host command is registered at the edge that
+// accepts it, with its checks (the INVALID compares, block x * y) made from
+// the ports in that cycle, and carried out at the next edge, so a response
+// takes one edge more than one carried out at the accepting edge would
+// (REG: rsp_valid_o three edges
 // after the accepting edge, the buffer check taking the third, S_REG;
 // UNREG / READ: three); the lowest free entry and
 // "full" are registers computed from the valid bits of the cycle before
@@ -164,8 +165,8 @@ module edge_ekt #(
   `FG_ASSERT_PARAM(g_chk_depth, OUT_DEPTH >= 1, "edge_ekt: OUT_DEPTH must be >= 1")
 
   // ------------------------------------------------- entry word (SRAM row)
-  // One row per entry, kept as two arrays at the same address (issue 11: an
-  // SRAM with a write mask): the fields a registration writes and nothing
+  // One row per entry, kept as two arrays at the same address (as an SRAM
+  // with a write mask would): the fields a registration writes and nothing
   // else changes (static word), and the head and in-flight count that a
   // launch / completion writes back (dynamic word).
   localparam int O_KPTR = 0;
@@ -212,14 +213,14 @@ module edge_ekt #(
   `FG_ENUM(edge_pkg, ekt_state_e) state_q, state_d;
   logic [IDW-1:0]     op_id_q, op_id_d;
   // op_id_q one-hot, for the per-entry updates of the valid, single-warp and
-  // maxNumEvents flags (issue 11: op_id_q also addresses the SRAM and fills
-  // the descriptors; its decode no longer follows that fanout)
+  // maxNumEvents flags (op_id_q also addresses the SRAM and fills the
+  // descriptors; a register keeps its decode off that fanout)
   logic [ENTRIES-1:0] op_oh_q;
   logic [ENTRIES-1:0] valid_q, valid_d;
   logic [ENTRIES-1:0] sgl_q, sgl_d;     // per entry: a single-warp event kernel
   logic               ring_v_q, ring_v_d, cpl_v_q, cpl_v_d, cmd_wait_q;
   // id_ok of the buffered ring's / completion's entry, kept up to date with
-  // valid_q (issue 11: no 32:1 mux in front of the SRAM request)
+  // valid_q (no 32:1 mux in front of the SRAM request)
   logic               ring_ok_q, ring_ok_d, cpl_ok_q, cpl_ok_d;
   logic [IDW-1:0]     ring_id_q, ring_id_d, cpl_id_q, cpl_id_d;
   logic               rsp_v_q, rsp_v_d;
@@ -273,16 +274,15 @@ module edge_ekt #(
   // Static words, at the same addresses: written only by a registration,
   // from registers (the command register, the precomputed free entry), so
   // the write enable of these 32 x 483 b of LUT RAM comes from a flip-flop
-  // (issue 11: the routing to it was 7.8 ns of the critical path).  A REG is
+  // (its routing to every cell is long).  A REG is
   // written whenever the table is not full, also when its checks fail: the
   // entry stays free (valid bit clear), and no read returns it.  Read in
   // every S_IDLE cycle at the entry the next operation would take (the
   // command's, else the arbiter's pick), so the row is in rs_q when S_LAUNCH,
   // S_CPL, S_UNREG or S_READ starts; outside S_IDLE rs_q holds.
-  // The read address is a register (rs_addr_q, issue 11: the arbiter's
-  // pointer -> its choice -> the address multiplexer in front of this
-  // address, which fans out to every cell of the LUT RAM, was the critical
-  // path, 99.55 MHz at seed 1, 99.20 at seed 2): it is computed one cycle
+  // The read address is a register (rs_addr_q: this address fans out to
+  // every cell of the LUT RAM, so no arbiter pointer -> choice -> address
+  // multiplexer may stand in front of it): it is computed one cycle
   // ahead from the next values of the registers the choice depends on (see
   // rs_addr_d below) and equals, in every cycle, the command's entry if one
   // is registered, else the entry of the arbiter's choice (asserted).
@@ -312,21 +312,21 @@ module edge_ekt #(
   // The launched entry's single-warp flag: sampled in S_IDLE at the
   // buffered ring's entry, so in S_LAUNCH (entered only by taking the ring,
   // an edge at which no registration changes sgl_q) it is sgl_q[op_id_q]
-  // from a flip-flop rather than through a 32:1 mux (issue 11).
+  // from a flip-flop rather than through a 32:1 mux.
   logic              ring_sgl_q;
   wire               rd_sgl  = ring_sgl_q;
   // Likewise "maxNumEvents in flight" per entry (a flip-flop beside the
   // SRAM, kept with the in-flight count), sampled in S_IDLE, so the overrun
   // decision of S_LAUNCH is a register, not a compare of the SRAM's words
-  // in front of the descriptor FIFOs' push (issue 11).
+  // in front of the descriptor FIFOs' push.
   logic [ENTRIES-1:0] atmax_q, atmax_d;
   logic               ring_atmax_q;
 
   // Circular parameter buffer (Sec. III-C): one adder, one comparator, side
   // by side.  The wrap decision of a launch (head + size > end) is made one
   // launch ahead and kept with the head (rd_wrap), so the adder's result
-  // only passes a multiplexer on its way to the table (issue 11: the wrap
-  // compare -> the head's write data was the critical path, 87.98 MHz).
+  // only passes a multiplexer on its way to the table (no wrap compare
+  // between the head's read and its write data).
   // The comparator makes the next launch's decision from the current head:
   // without a wrap the next head is head + size, and head + 2 x size > end
   // is compared as head > end - 2 x size, with end - 2 x size (in LW bits,
@@ -448,9 +448,9 @@ module edge_ekt #(
   // The parameter buffer holds (end - base) / size + 1 entries (end is the
   // last entry's address, as the head's wrap compare has it); a registration
   // whose maxNumEvents exceeds them would let launches in flight share a
-  // parameter entry (issue 15 item 7), so it is refused (RSP_BUF_SHORT):
+  // parameter entry, so it is refused (RSP_BUF_SHORT):
   // (maxNumEvents - 1) x size > end - base, compared as maxNumEvents x size
-  // > end - base + size (issue 11: no decrement in front of the
+  // > end - base + size (no decrement in front of the
   // multipliers; equal for maxNumEvents >= 1, and 0 is INVALID).  The
   // partial products of the 16-bit slices of size are registered at the
   // accepting edge (one multiplier each), with end - base + size (a
@@ -486,8 +486,8 @@ module edge_ekt #(
   wire           s_reg_ok  = (state_q == edge_pkg::EKT_S_REG) && (rsp_status_q == edge_pkg::EKT_RSP_OK) && !c_short_q;
   wire [ADDR_W-1:0] c_base = c_word_q[O_BASE +: ADDR_W];
   // the INVALID checks: the registered ones and end < base, the borrow of
-  // end - base (issue 11: the compare's carry chain no longer feeds the OR
-  // of the zero checks in the accepting cycle)
+  // end - base (so the compare's carry chain does not feed the OR of the
+  // zero checks in the accepting cycle)
   wire           c_invalid = c_invalid_q || c_span_q[ADDR_W];
 
   // ----------------------------------------------------- S_LAUNCH / S_CPL
@@ -502,11 +502,10 @@ module edge_ekt #(
   // S_IDLE the only write is a registration (head = base, nothing in flight;
   // like the static word, written whenever the table is not full), in
   // S_LAUNCH / S_CPL the head and in-flight count updated; the decisions
-  // gate the request.  Address and read enable come from registers (issue
-  // 11: the arbiter's choice -> the address multiplexer -> the LUT RAM read
-  // was the next critical path, 95.16 MHz, once the static rows' address
-  // was a register; then the taking of a ring -> the read enable of the
-  // 65-bit read register, 101.2 MHz): S_IDLE reads in every cycle without a
+  // gate the request.  Address and read enable come from registers (so
+  // neither the arbiter's choice -> the address multiplexer -> the LUT RAM
+  // read, nor the taking of a ring -> the read enable of the 65-bit read
+  // register, is a path): S_IDLE reads in every cycle without a
   // registration's write, at the registered read address (the command's
   // entry, else the arbiter's pick: the ring or completion taken now, if
   // one is), and the read word is used only in the state such a take
@@ -855,10 +854,10 @@ module edge_ekt #(
     assign f_buf_o[e*(ADDR_W+PSIZE_W+LW) +: ADDR_W+PSIZE_W+LW] = stat_q[e][O_BASE +: ADDR_W+PSIZE_W+LW];
   end
 
-  // Induction strengthening for the unbounded proof (issue 15 item 1,
-  // docs/FORMAL.md): what the table, its read registers and the command
-  // register hold.  The dynamic words are shadowed here (f_hd_q, f_in_q: written as
-  // the two arrays are), since the SRAMs' arrays are not visible.
+  // Induction strengthening for the unbounded proof (docs/FORMAL.md): what
+  // the table, its read registers and the command register hold.  The
+  // dynamic words are shadowed here (f_hd_q, f_in_q: written as the two
+  // arrays are), since the SRAMs' arrays are not visible.
   logic               f_past_q = 1'b0;
   logic [HW-1:0]      f_hd_q [ENTRIES];
   logic [MAXEV_W-1:0] f_in_q [ENTRIES];
@@ -927,7 +926,7 @@ module edge_ekt #(
     end
   end
 
-  // The sequencer returns to S_IDLE (issue 15 item 1): every other state is
+  // The sequencer returns to S_IDLE (liveness, docs/FORMAL.md): every other state is
   // left at the next edge, but S_LAUNCH, which waits only while the
   // descriptor's FIFO is full (an overrun leaves at once).
   `FG_ENUM(edge_pkg, ekt_state_e) f_state_q;

@@ -172,7 +172,7 @@ module edge_pewt #(
     assign exit_hit[i]   = run_q && (slot_q == exit_slot_i);
     // only a PENDING entry offers its fields: with nothing pending (the
     // order FIFO shows index 0) the head reads 0, not a payload that may
-    // never have been written (issue 15 item 7, randomized initial state)
+    // never have been written (randomized initial state, docs/ARCHITECTURE.md)
     assign hd_sel[i*HW +: HW]         = (pend_q && hd_idx_o == IDW'(i)) ?
                                         {kernel_q, param_q, tag_q, thr_q, regs_q} : '0;
     assign exit_sel[i*TAG_W +: TAG_W] = exit_hit[i] ? tag_q : '0;
@@ -294,7 +294,7 @@ module edge_pewt #(
       `FG_ASSERT(pewt_counts_sum_to_entries, 32'(n_pending_o) + 32'(n_running_o) + 32'(n_free_o) == ENTRIES)
       `FG_ASSERT(pewt_head_is_pending, !hd_valid_o || pend[hd_idx_o])
       // exit_slot_i means something only with exit_valid_i (a 4-state simulator
-      // sees X there otherwise; issue 15 item 7)
+      // sees X there otherwise)
       `FG_ASSERT(pewt_exit_slot_unique, !exit_valid_i || popcnt(exit_hit) <= CW'(1))
       `FG_ASSERT(pewt_running_slots_distinct, slots_distinct)
       `FG_ASSERT(pewt_push_takes_free, !push || free_m[free_idx])

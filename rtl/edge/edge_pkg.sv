@@ -46,7 +46,7 @@ package edge_pkg;
     EKT_RSP_INVALID        = 3'd2,  // malformed registration
     EKT_RSP_NOT_REGISTERED = 3'd3,  // the entry holds no kernel
     EKT_RSP_BUSY           = 3'd4,  // launches in flight
-    EKT_RSP_BUF_SHORT      = 3'd5   // the parameter buffer holds fewer entries than maxNumEvents (issue 15 item 7)
+    EKT_RSP_BUF_SHORT      = 3'd5   // the parameter buffer holds fewer entries than maxNumEvents
   } ekt_rsp_e;
 
   // failed ring or completion

@@ -18,8 +18,8 @@
 // in the victim's slot, and after the event warp's exit waits the restore
 // time and RESUMEs the victim (EDGE IV-D, last paragraphs).
 //
-// Victim selection takes SEL_CYCLES = 5 cycles (issue 11: 100 MHz on the
-// ECP5 and a fraction of the area of a one-cycle 64 x 64 reduction), as a
+// Victim selection takes SEL_CYCLES = 5 cycles (for the ECP5 clock target,
+// and a fraction of the area of a one-cycle 64 x 64 reduction), as a
 // tournament over groups of G = 8 slots:
 //   edge S    (IDLE, a request, no free context, cfg_en_i): the eligible warps
 //             (e_q), those of them at a barrier / without loads, the policy;
@@ -51,10 +51,9 @@
 //
 // The victim's per-warp bits come from the core on v_left_i / v_bar_i /
 // v_ld_i, beside v_pipe_i .. v_ldok_i: the core reports the status of the warp
-// in slot victim_o, which is the pick from edge S+4 on (issue 11: 64:1 muxes
-// of w_* at the victim's index in front of the FSM's command were the
-// block's critical path, 76.65 MHz; the core muxes its own per-warp state
-// for the other v_* already).
+// in slot victim_o, which is the pick from edge S+4 on (so no 64:1 mux of
+// w_* at the victim's index stands in front of the FSM's command; the core
+// muxes its own per-warp state for the other v_* already).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -202,9 +201,9 @@ module edge_preempt #(
   logic              err_v_q;
   logic [1:0]        err_code_q;
   logic [15:0]       cnt_err_q, cnt_abort_q;
-  logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (issue 11)
+  logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (its add off the error path)
   logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
-  logic              res_n_q;         // a RESUME at the last edge, not yet in cnt_res_q (issue 11)
+  logic              res_n_q;         // a RESUME at the last edge, not yet in cnt_res_q (its enable off rfire)
 
   // ------------------------------------------------- age order (IV-D)
   // An allocation naming an event warp's or a parked victim's slot is
@@ -216,24 +215,24 @@ module edge_preempt #(
   // shared net: each age_alloc bit drives the pins of at most 63 bits.
   //
   // The accepted allocation is registered (alloc_q) and the age order takes
-  // it one edge later (issue 11: w_alloc_i -> the 64-wide busy check -> 2,016
-  // age bits spread over the die was the 76.3 MHz path).  Nothing sees the
+  // it one edge later (so w_alloc_i -> the 64-wide busy check does not reach
+  // 2,016 age bits spread over the die in one cycle).  Nothing sees the
   // difference: the age order is read only by the selection's steps S+2 and
   // S+3, among candidates of edge S: by then it holds every allocation up
   // to edge S (resp. S+1), and a later allocation of a non-candidate does
   // not change the order among candidates (a candidate re-allocated at
   // S+1..S+4 voids the selection, dist_q).  The regs table takes the
-  // allocation at its own edge (the eligibility reads it at the next: a
-  // bypass of a late table from the registered allocation, one compare
-  // fanned out to the 64 slots, was the critical path at 92.34 MHz).
+  // allocation at its own edge (the eligibility reads it at the next; no
+  // bypass of a late table from the registered allocation, whose compare
+  // would fan out to the 64 slots).
   // Reset: alloc_q = every slot, so the edge after the reset edge sets the
   // reset order; the reset zeroes the table.
   wire          alloc_busy = (w_alloc_i & busy_q) != '0;
   wire          alloc_ok   = !alloc_busy;
   logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
   always_ff @(posedge clk_i) alloc_q <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
-  // (keep: from when each bit had a LUT, where ABC merged age_alloc into it,
-  // two LUT4s a bit; the bits now take it on their pins)
+  // (keep: where a bit has a LUT, ABC would merge age_alloc into it, two
+  // LUT4s a bit; the bits take it on their set / enable pins)
   (* keep *) wire [NW-1:0] age_alloc = alloc_q;
   logic [NW*NW-1:0] ord_flat;
   edge_preempt_age #(.NW(NW)) u_age (.clk_i, .alloc_i(age_alloc), .ord_o(ord_flat));
@@ -323,9 +322,9 @@ module edge_preempt #(
   // bits), then its bit at b's winner: two one-hot AND-ORs.
   // Written as LUT4-sized pieces, each kept as a net of its own: two
   // one-hot terms per piece, four pieces per OR, so a 16-input AND-OR is two
-  // LUT levels and the step four (issue 11: left to ABC it took six levels,
-  // or wide multiplexers whose size swung from 1,343 to 3,467 LUT4 with
-  // unrelated changes, measured).  G = 8 (checked above).  Pair p = a*NG + b.
+  // LUT levels and the step four (left to ABC it takes six levels, or wide
+  // multiplexers whose size swings with unrelated changes).  G = 8 (checked
+  // above).  Pair p = a*NG + b.
   (* keep *) logic [NG*NG*4*G-1:0] s3_rq;   // row bit y of pair p: four pieces [p][y][k]
   (* keep *) logic [NG*NG*G-1:0]   s3_row;  // a's winner's row of the pair's block [p][y]
   (* keep *) logic [NG*NG*4-1:0]   s3_pq;   // the pair: four pieces [p][k]
@@ -468,9 +467,9 @@ module edge_preempt #(
   // a count loaded at the taking edge would be.  Then RESUME when the
   // preemption FSM leaves the command port free (the timer stays due).
   //
-  // The lowest pending slot is found one edge ahead (issue 11: a 64-bit
-  // first-one carry chain and a 64-wide AND-OR of evregs / saved in front of
-  // the timer were the block's critical path, 69.8 MHz).  Let Q be the
+  // The lowest pending slot is found one edge ahead (so no 64-bit first-one
+  // carry chain and 64-wide AND-OR of evregs / saved stand in front of the
+  // timer).  Let Q be the
   // pending slots not under restore (pend_q without rslot_q while busy).  At
   // an edge T with the FSM free, pend_q = Q of T-1 plus the slot an event
   // exit added at T-1 (a RESUME at T-1 removed rslot, already out of Q; a
@@ -542,11 +541,11 @@ module edge_preempt #(
   // the elaboration-time choice leaves no compare in the netlist
   localparam bit NW_POW2      = NW == (1 << SLOT_W);
   wire           ev_in_range  = NW_POW2 ? 1'b1 : ev_exit_slot_i < SLOT_W'(NW);
-  wire           ev_is_event  = ev_in_range && event_q[ev_exit_slot_i];  // a mux, not decode + reduce (issue 11)
+  wire           ev_is_event  = ev_in_range && event_q[ev_exit_slot_i];  // a mux, not decode + reduce (timing)
   wire           exit_known   = ev_exit_i && ev_is_event;
   wire           exit_unknown = ev_exit_i && !ev_is_event;
   // the known exit's slot, bit by bit: slot i is named and runs an event warp
-  // (= exit_known at i, without the 64:1 mux of event_q in front: issue 11)
+  // (= exit_known at i, without the 64:1 mux of event_q in front: timing)
   wire [NW-1:0]  ev_exit_oh   = ev_exit_i ? (ev_slot_oh & event_q) : '0;
   wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
   wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
@@ -554,8 +553,8 @@ module edge_preempt #(
   // ------------------------------------------------------ next state
   // The slot sets change only at an event exit, a START or a RESUME: with
   // none of them each next value below is the register itself, so the sets
-  // load every edge, without a shared enable (issue 11: rfire -> the
-  // enable of 384 flip-flops was the end of the critical path).
+  // load every edge, without a shared enable (rfire would otherwise drive
+  // the enable of 384 flip-flops).
   logic [NW-1:0]     event_d, vict_d, skip_d, saved_d, pend_d;
   logic [NW-1:0]     victim_d;
   logic [5:0]        vstat_d;

@@ -15,13 +15,13 @@
 //   ROWS = 0  one always_ff per bit, "set when j is allocated, else clear
 //             when i is": Yosys maps each bit onto one ECP5 flip-flop with
 //             alloc_i[j] on its sync set (LSR, over CE), alloc_i[i] on its
-//             enable and D = 0, no LUT (issue 11: as a LUT per bit it was
-//             2,016 of the controller's 9,387 LUT4s).  Synthesis and the
+//             enable and D = 0, no LUT (as a LUT per bit it would cost
+//             2,016 LUT4s, docs/PREEMPT.md).  Synthesis and the
 //             formal proofs read this form.
 //   ROWS = 1  a row at a time with word operations.  The verilated models
 //             run this form: 2,016 conditional bit updates a cycle per
-//             controller were most of the verilated FPGA top's time with
-//             four 64-slot controllers (issue 11).
+//             controller would be most of the verilated FPGA top's time
+//             with four 64-slot controllers.
 // formal/edge_preempt_age.sby proves the two equal (both from equal states,
 // for every input, for all time).
 `include "fg_assert.svh"

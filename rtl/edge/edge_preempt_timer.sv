@@ -8,7 +8,7 @@
 // set from cycle E+1+N on (N the save count) until the next load.  That is
 // the cycle a counter loaded with N at edge E and counting to 0 reads 0 in
 // (the contract's timing), without the multiply and the saturation in front
-// of the counter at E (issue 11: 69.9 MHz on the ECP5 with them there):
+// of the counter at E (together too long a path for one cycle):
 //   cycle E+1 (edge_pkg::PRE_PH_MUL)  due when N = 0 (zero_q: seen from the operands at
 //                       the load, without the multiply); prod_q := regs x
 //                       per_reg, and whether N = 1
@@ -18,10 +18,9 @@
 //                       N >= 2 is due at E+3 + (N-2) = E+1+N
 // due_o is a register (due_q), the phase decode of zero_q / one_q / two_q
 // made one edge ahead from their next values: it starts the controller's
-// START / RESUME decision, whose fire signal fans out to every slot set
-// (FPGA_TIMING.md: the decode's two LUT levels in front of it were on the
-// path that missed 100 MHz at some seeds; before that, N = 0 from the
-// operands, a 31-input compare, was on the 89.48 MHz path).
+// START / RESUME decision, whose fire signal fans out to every slot set:
+// neither the decode's two LUT levels nor N = 0 as a 31-input compare of the
+// operands stands in front of it (docs/FPGA_TIMING.md).
 //   edge_pkg::PRE_PH_DUE              due until the next load (a RESUME waiting for the
 //                       command port)
 //

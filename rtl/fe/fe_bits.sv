@@ -16,7 +16,7 @@
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
 // cached head bits exact: that snoop is the paper's release mechanism (4.3).
 //
-// Reset clears the store (issue 15 item 7): after every reset the sequencer
+// Reset clears the store: after every reset the sequencer
 // marks all LINES lines empty, one per cycle, exactly as an init command of
 // the whole region would (busy_o high, init_ready_o low, requests held off),
 // so no request is ever served from never-written storage.  The Sec. 4.5
@@ -76,10 +76,10 @@ module fe_bits #(
   // The line the sequencer writes next, relative to the region with a borrow
   // bit (in the region iff below LINES), kept in registers next to cur_q: the
   // subtract and compare are done on the next line before the edge, not on
-  // the snoop's path into the scheduler's head checks (issue 11).
+  // the snoop's path into the scheduler's head checks.
   // The two candidates' index and region flag are computed side by side from
   // registers (the next line) and from the command port (the first line),
-  // and only then chosen (issue 11: the choice, which depends on busy_q and
+  // and only then chosen (the choice, which depends on busy_q and
   // the command's valid, is not in front of the subtract and compare).
   logic [LN_W:0]   rel_inc, rel_init;
   logic [IW-1:0]   cur_idx, cur_idx_d;

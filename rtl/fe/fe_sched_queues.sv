@@ -24,7 +24,7 @@
 //     (req_ready_o = 0, nothing leaves) while it runs, one line per cycle.
 //   reset: clears the F/E store (every line empty, one per cycle: REGION_LINES
 //     cycles with init_ready_o = req_ready_o = 0) before anything else, so no
-//     request is judged on never-written storage (issue 15 item 7).
+//     request is judged on never-written storage.
 // GPU defaults (Sec. 4.1): with req_dflt_i set on a GPU request, reads become
 // wait-full / no action and writes no trigger / fill; CPU requests always use
 // req_trig_i / req_act_i as the host API gave them (Sec. 4.4).  Codes 3 of
@@ -135,7 +135,7 @@ module fe_sched_queues #(
   // act, trig, we, src}; the low OW bits are the request as it leaves.  The
   // region check, whether the request needs its line's bits (in the region,
   // with a trigger or an action) and the index are computed at intake, so a
-  // head's checks start from flip-flops (issue 11).
+  // head's checks start from flip-flops.
   localparam int E_SRC = 0, E_WE = 1, E_TRIG = 2, E_ACT = 4, E_ADDR = 6;
   localparam int E_MASK = E_ADDR + ADDR_W, E_TAG = E_MASK + WORDS, OW = E_TAG + TAG_W;
   localparam int E_NEED = OW, E_IDX = OW + 1, EW = E_IDX + IW;
@@ -165,8 +165,8 @@ module fe_sched_queues #(
   // A region of a power of two of lines aligned to its size (the default,
   // the memory system's and the test configuration) is the lines whose high
   // bits equal the base's: an equality of those bits, with the index the low
-  // bits, instead of a subtract and a compare (issue 11: the region check
-  // leads the queue choice, the push and the FIFO's head register).
+  // bits, instead of a subtract and a compare (the region check leads the
+  // queue choice, the push and the FIFO's head register).
   localparam bit ALIGNED = REGION_LINES > 1 && (REGION_LINES & (REGION_LINES - 1)) == 0 &&
                               BASE_LINE % REGION_LINES == 0 && IW < LN_W;
   if (ALIGNED) begin : g_in_aligned
@@ -216,7 +216,7 @@ module fe_sched_queues #(
   // The non-triggered queue's entries carry one more flag, "leaves without
   // bits" (!need): its head may leave on that flag alone (0 while the queue
   // is empty, as fg_fifo's data_o is), so neither the queue's count nor a
-  // decode is in front of the leave decision (issue 11).  Every entry of the
+  // decode is in front of the leave decision.  Every entry of the
   // triggered queues needs its bits.
   logic        nt_free;
   logic [2:0]  free;
@@ -239,8 +239,8 @@ module fe_sched_queues #(
   logic [WORDS-1:0] hb_q [3];
   // A lookup's read data (the F/E RAM's output, slow on an FPGA block RAM)
   // goes into the head register first; the trigger check of the head bits is
-  // registered too (chk_q, sat_q: issue 11, the check is off the leave
-  // decision's path), so a head needing its bits leaves four cycles after it
+  // registered too (chk_q, sat_q: the check is off the leave decision's
+  // path), so a head needing its bits leaves four cycles after it
   // reaches the head.  A write snooped into the head bits is checked in the
   // same cycle (its bits come from a register), so a release costs no more.
   logic [2:0]       chk_q, sat_q;        // registered check of the head's bits
@@ -297,8 +297,8 @@ module fe_sched_queues #(
 
   // The action of the leaving request (a read-modify-write of its line's bits,
   // the old bits being the head register), written to the RAM and snooped
-  // into the other heads' registers at the next edge (issue 11: off the
-  // leave decision's path; the paper's "as it leaves" plus one cycle).  In
+  // into the other heads' registers at the next edge (off the leave
+  // decision's path; the paper's "as it leaves" plus one cycle).  In
   // that cycle a head on the same line waits (hazard): its bits are the ones
   // before the action, so it neither leaves on them, nor computes an action
   // from them, nor is NACKed on them (its watchdog count goes on).
@@ -312,13 +312,13 @@ module fe_sched_queues #(
     due_ok = due & ~hazard;
   end
   // hazard[q] = wr_pend_q && need[q] && h_idx[q] == wr_idx_q, registered
-  // (issue 11: the index compare off the leave decision's path).  A head
+  // (the index compare off the leave decision's path).  A head
   // that leaves at the edge is replaced by one with no bits, which cannot
   // leave, be blocked or be NACKed in that cycle anyway, so it is left out.
   logic [2:0] hazard_q;
   assign hazard = hazard_q;
   // the heads' line indices compared pairwise from the head registers, the
-  // leaving queue (disp_q, late) only picks one (issue 11); a queue is not
+  // leaving queue (disp_q, late) only picks one; a queue is not
   // compared with itself (when it is the leaving one its head leaves)
   logic       same01, same02, same12;
   logic [2:0] same_disp;  // head q is on the leaving head's line
@@ -355,7 +355,7 @@ module fe_sched_queues #(
   // One lookup per cycle when the port is free: the highest-priority head
   // that needs its bits, has none and has no lookup in flight.  Whether it
   // has either is one register per queue (lkd_q = hb_valid_q | the lookup in
-  // flight is its own; issue 11: the F/E RAM's address, which fans out to
+  // flight is its own: the F/E RAM's address, which fans out to
   // every block RAM of the store, 32 in the memory system's configuration,
   // starts from as few logic levels as possible).
   // The choice (lk_sel, hence the address) leaves busy out: while busy there
@@ -445,8 +445,8 @@ module fe_sched_queues #(
       if (nack) nack_valid_q <= 1'b1;
       else if (nack_ready_i) nack_valid_q <= 1'b0;
       for (int q = 0; q < 3; q++) if (blocked[q]) stall_q[q] <= stall_q[q] + 1'b1;
-      // (issue 11: the count of a cycle's releases is registered before it is
-      // added; releases_o adds it back, so the port sees the same count)
+      // (the count of a cycle's releases is registered before it is added;
+      // releases_o adds it back, so the port sees the same count)
       rel_n_q    <= 2'($countones(release_q));
       releases_q <= releases_q + CNT_W'(rel_n_q);
       if (nack) nacks_q <= nacks_q + 1'b1;  // (an enable: off the adder's carry-in)

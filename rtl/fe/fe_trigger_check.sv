@@ -1,6 +1,6 @@
 // F/E trigger check for the head of one scheduler queue (F/E paper Sec. 4.1,
 // 4.3).  Purely combinational, used inside fe_sched_queues only.  The check of
-// the bits is registered by the scheduler (issue 11): sat_o is the check of
+// the bits is registered by the scheduler (timing): sat_o is the check of
 // the bits the head will have at the next edge, and the leave
 // decision uses the registered result (chk_valid_i, chk_sat_i) of the check
 // made one cycle before.
@@ -9,7 +9,7 @@
 //               (an action is a read-modify-write of the line's bits);
 //               computed at intake (need_i, the head entry's flag: 0 while
 //               the queue is empty, as fg_fifo's data_o is, so the queue's
-//               count is not on this path; issue 11).  free_i is the opposite
+//               count is not on this path).  free_i is the opposite
 //               for a head that is there (the non-triggered queue's entries
 //               carry it; 0 in the triggered queues, whose entries all need
 //               their bits).

@@ -4,12 +4,12 @@
 // the watchdog, which gives exactly the paper's behaviour).  The count
 // restarts whenever the head is not blocked or leaves (pop_i).
 //
-// Timing (issue 11): the compare of the count with the limit is registered
+// Timing: the compare of the count with the limit is registered
 // (ge_q), so the limit port's carry chain is not in front of the NACK and the
 // pop.  ge_q is computed at each edge from the count the head will have after
 // it (n_q = count + 1, saturating) and limit_i of that cycle: due_o in cycle t
 // uses the limit of cycle t-1.  With a limit held stable (a configuration
-// value) the NACK comes exactly when it did with the compare in-cycle
+// value) the NACK comes exactly when it would with the compare in-cycle
 // (blocked at b, due at b+limit); a change of limit_i takes effect one cycle
 // later.  A head popped at an edge is not blocked in the next cycle (its
 // successor has no bits), so ge_q needs no pop term.

@@ -1,4 +1,4 @@
-// Named assertions for finegrain's RTL (issue 15 item 6; docs/RTL_STYLE.md),
+// Named assertions for finegrain's RTL (docs/RTL_STYLE.md),
 // after lowRISC's prim_assert.sv and PULP common_cells' assertions.svh, cut
 // down to what Verilator 5.006, Icarus 11 and Yosys 0.23 all accept.
 //

@@ -1,4 +1,4 @@
-// Typed enums from the area packages (issue 15 item 6; docs/RTL_STYLE.md).
+// Typed enums from the area packages (docs/RTL_STYLE.md).
 //
 //   module edge_pewt ... ;
 //     `FG_IMPORT(edge_pkg)

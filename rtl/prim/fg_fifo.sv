@@ -4,12 +4,12 @@
 // The head entry is a register of its own (head_q), loaded from the storage
 // (read at the entry after the head) when the head leaves, or from data_i
 // when the entry pushed becomes the head: data_o comes from a flip-flop, not
-// through the storage's read multiplexer (issue 11: the F/E scheduler checks
-// its heads in the cycle they appear).  Port behaviour is that of the plain
+// through the storage's read multiplexer (the F/E scheduler checks its heads
+// in the cycle they appear).  Port behaviour is that of the plain
 // first-word-fall-through FIFO, except that data_o is 0 while the FIFO is
 // empty (the C twin models the same): it never shows storage that was never
-// written, whose contents a real flop or RAM does not define (issue 15
-// item 7, found with Verilator's randomized initial state).
+// written, whose contents a real flop or RAM does not define (Verilator's
+// randomized initial state models that, docs/ARCHITECTURE.md).
 // Named assertions: rtl/include/fg_assert.svh (docs/RTL_STYLE.md).
 `include "fg_assert.svh"
 module fg_fifo #(

@@ -18,7 +18,7 @@ enum {
     EKT_RSP_INVALID = 2, /* malformed registration */
     EKT_RSP_NOT_REGISTERED = 3, /* the entry holds no kernel */
     EKT_RSP_BUSY = 4, /* launches in flight */
-    EKT_RSP_BUF_SHORT = 5, /* the parameter buffer holds fewer entries than maxNumEvents (issue 15 item 7) */
+    EKT_RSP_BUF_SHORT = 5, /* the parameter buffer holds fewer entries than maxNumEvents */
 };
 #define EKT_RSP_W 3u /* width in bits */
 
