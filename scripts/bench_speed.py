@@ -13,9 +13,13 @@ warm-up, and prints the medians and the pair-by-pair ratios:
             mesh, F/E queues as RTL): GPU cycles per CPU second
   launch    the launch-latency workload (launch_latency --point --events E),
             RTL blocks against their C twins: CPU time rtl / c
-  busy_rtl  a busy MM with every core's PEWT and preemption controller and
-            the F/E queues (preemption_latency --point --size test --kernels
-            mm): CPU time rtl / c
+  busy_impl the busy MM above with its blocks (each core's PEWT and
+            preemption controller, each partition's F/E queues) as verilated
+            RTL against their C twins (sim_speed --busy-only --busy-impl rtl |
+            c; this build only: the base has no --busy-impl): CPU time rtl / c
+  busy_rtl  a smaller busy MM with preemptions, so that the per-core blocks
+            work (preemption_latency --point --size test --kernels mm): CPU
+            time rtl / c
 
 Whole-process CPU time (user + system, from wait4) is the figure to read on a
 shared machine; wall time is only meaningful on an idle one.  The result is
@@ -83,7 +87,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="counted runs of each command (after one warm-up)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the N-thread busy run")
     ap.add_argument("--events", type=int, default=20, help="serial events of the launch workload")
-    ap.add_argument("--only", default="busy,cm,launch,busy_rtl", help="comma-separated workloads")
+    ap.add_argument("--only", default="busy,cm,launch,busy_impl,busy_rtl", help="comma-separated workloads")
     ap.add_argument("--no-base", action="store_true", help="this build only (no side-by-side base)")
     ap.add_argument("--base-tree", help="a checkout of the base already built (its build/ is used as it is)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "sim_speed.json"))
@@ -93,7 +97,7 @@ def main():
     build = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
     jobs = os.environ.get("JOBS", str(os.cpu_count() or 1))
     only = set(a.only.split(","))
-    bad = only - {"busy", "cm", "launch", "busy_rtl"}
+    bad = only - {"busy", "cm", "launch", "busy_impl", "busy_rtl"}
     if bad:
         sys.exit(f"bench: unknown workload(s) {', '.join(sorted(bad))}")
     head = sh(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -133,6 +137,9 @@ def main():
             plans.append((f"launch_{s}", [(f"{s}_{i}", [prog(s, "launch_latency"), "--point", "--events",
                                                           str(a.events), "--impl", i, "--out", f"{tmp}/l.json"], env1)
                                           for i in ("rtl", "c")]))
+    if "busy_impl" in only:
+        plans.append(("busy_impl_this", [(f"this_{i}", [prog("this", "sim_speed"), "--busy-only", "--busy-impl", i,
+                                                         "--out", f"{tmp}/bi.json"], env1) for i in ("rtl", "c")]))
     if "busy_rtl" in only:
         for s in sides:
             plans.append((f"busy_rtl_{s}", [(f"{s}_{i}", [prog(s, "preemption_latency"), "--point", "--size", "test",
@@ -185,11 +192,18 @@ def main():
         t = res["busy_threads"]
         cyc = cycles(f"{tmp}/busyn.json", "busy")
         wn, w1, r = pairs(t, "this", "this1", 1)
+        with open(f"{tmp}/busyn.json") as f:  # the last run's: what the pool chose, what a handoff cost
+            bn = json.load(f)["busy"]
         out["busy_threads"] = {"threads": a.threads, "wall_s": wn, "wall_s_1_thread": w1,
                                "gpu_cycles_per_wall_s": cyc / wn, "gpu_cycles_per_wall_s_1_thread": cyc / w1,
-                               "speedup_per_wall_s": 1 / r}
+                               "speedup_per_wall_s": 1 / r, "threaded_cycles": bn.get("threaded_cycles"),
+                               "pool_handoff_ns": bn.get("pool_handoff_ns")}
         lines.append(f"busy MM, {a.threads} threads: {wn:6.2f} s wall against {w1:.2f} s with 1 thread: {1 / r:.2f}x "
                      f"the GPU cycles per wall second ({cyc / wn / 1e3:.1f} k)")
+        if bn.get("pool_handoff_ns") is not None:
+            lines.append(f"busy MM, {a.threads} threads, last run: {bn['threaded_cycles']:.0f} of {cyc} cycles' "
+                         f"pipelines on the threads (the pool's choice); a handoff to the threads and back "
+                         f"{bn['pool_handoff_ns']:.0f} ns")
     if "cm" in res:
         t = res["cm"]
         o = {}
@@ -205,7 +219,8 @@ def main():
             lines.append(f"CM machine: {1 / r:.2f}x the base's speed per CPU second (whole process, median of the "
                          f"pair-by-pair ratios)")
         out["cm"] = o
-    for kind, what in (("launch", "launch workload"), ("busy_rtl", "busy MM with the per-core blocks")):
+    for kind, what in (("launch", "launch workload"), ("busy_impl", "busy MM 512x512"),
+                       ("busy_rtl", "busy MM with preemptions (test size)")):
         o = {}
         for s in sides:
             t = res.get(f"{kind}_{s}")

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "fg_json.h"
+#include "fg_pool.h"
 #include "fg_util.h"
 #include "sys/launch_exp.h"
 #include "work/bg_kernels.h"
@@ -126,6 +127,24 @@ static int launch_speed(const sys_params *p, const launch_exp_params *x, cJSON *
     return bad;
 }
 
+static void nothing(void *arg, unsigned t, unsigned n) { (void)arg, (void)t, (void)n; }
+
+/* What one run of an empty function on a pool of n threads costs: the
+ * handoff every threaded GPU cycle pays twice (to the workers and back),
+ * which depends on how far apart the host puts the processors. */
+static double handoff_ns(unsigned n) {
+    char err[128];
+    fg_pool *p = fg_pool_new(n, err, sizeof err);
+    if (!p) return 0;
+    enum { RUNS = 100000 };
+    for (unsigned i = 0; i < RUNS / 10; i++) fg_pool_run(p, nothing, NULL); /* warm-up */
+    const double t0 = fg_now(FG_CLOCK_WALL);
+    for (unsigned i = 0; i < RUNS; i++) fg_pool_run(p, nothing, NULL);
+    const double ns = (fg_now(FG_CLOCK_WALL) - t0) / RUNS * 1e9;
+    fg_pool_free(p);
+    return ns;
+}
+
 /* The busy workload (issue 10 item 8): MM 512x512 (EDGE's background kernel
  * at the EDGE artifact's size, sim/work/bg_kernels.h) filling every core of
  * the machine, C twins for every block, the result checked.  Simulator speed
@@ -144,6 +163,9 @@ static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
         gpu_free(g);
         return -1;
     }
+    uint64_t thr_cycles = 0;
+    const unsigned nthr = gpu_threads_used(g, NULL);
+    const double handoff = nthr > 1 ? handoff_ns(nthr) : 0;
     double w0 = fg_now(FG_CLOCK_WALL), c0 = fg_now(FG_CLOCK_CPU);
     uint64_t cycles = bg_run_alone(g, b, 4000000000ull, err, sizeof err);
     double wall = fg_now(FG_CLOCK_WALL) - w0, cpu = fg_now(FG_CLOCK_CPU) - c0;
@@ -158,6 +180,10 @@ static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
                "warp instrs/s per wall second (%.0f and %.0f per CPU second); L2 hit rate %.2f, DRAM %.1f GB/s\n",
                (unsigned long long)cycles, (unsigned long long)s.warp_instrs, wall, cpu, cycles / wall,
                s.warp_instrs / wall, cycles / cpu, s.warp_instrs / cpu, s.l2_hit_rate, s.dram_gbps);
+        gpu_threads_used(g, &thr_cycles);
+        if (nthr > 1)
+            printf("  %u threads: %llu of the cycles' pipelines on them (the rest on one: the pool's choice); a "
+                   "handoff to the threads and back took %.0f ns\n", nthr, (unsigned long long)thr_cycles, handoff);
         cJSON *o = cJSON_AddObjectToObject(root, "busy");
         cJSON_AddStringToObject(o, "workload", bg_describe(b));
         cJSON_AddNumberToObject(o, "gpu_cores", c.num_cores);
@@ -171,6 +197,9 @@ static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
         cJSON_AddNumberToObject(o, "warp_instrs_per_cpu_second", s.warp_instrs / cpu);
         cJSON_AddNumberToObject(o, "l2_hit_rate", s.l2_hit_rate);
         cJSON_AddNumberToObject(o, "dram_gbps", s.dram_gbps);
+        cJSON_AddNumberToObject(o, "threads", nthr);
+        cJSON_AddNumberToObject(o, "threaded_cycles", (double)thr_cycles);
+        if (nthr > 1) cJSON_AddNumberToObject(o, "pool_handoff_ns", handoff);
         fg_block_use uses[4];
         fg_json_add_blocks(o, uses, gpu_config_blocks(&c, uses, 4));
     }

@@ -920,6 +920,10 @@ void gpu_tick(gpu_t *g) {
 }
 
 uint64_t gpu_cycle(const gpu_t *g) { return g->cycle; }
+unsigned gpu_threads_used(const gpu_t *g, uint64_t *threaded_cycles) {
+    if (threaded_cycles) *threaded_cycles = g->par_cycles;
+    return g->n_threads;
+}
 bool gpu_idle(const gpu_t *g) {
     if (g->failed) return true;
     if (g->running || g->dma_jobs || !mem_idle(g->ms) || mem_fe_init_busy(g->ms)) return false;

@@ -290,6 +290,10 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
 gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, uint64_t param);
 void gpu_tick(gpu_t *g);
 uint64_t gpu_cycle(const gpu_t *g);
+/* The host threads stepping the cores (docs/SIMT.md "Threads"), and the
+ * cycles whose pipelines ran on them so far (the pool's adaptive choice:
+ * the rest ran on one thread). */
+unsigned gpu_threads_used(const gpu_t *g, uint64_t *threaded_cycles);
 /* Nothing left to do: no launch pending or running, no DMA, the memory
  * system empty (or the GPU faulted). */
 bool gpu_idle(const gpu_t *g);
