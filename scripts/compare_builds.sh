@@ -77,7 +77,7 @@ import json, sys
 tmp = sys.argv[1]
 TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s",
          "gpu_cycles_per_second", "warp_instrs_per_second", "gpu_cycles_per_cpu_second",
-         "warp_instrs_per_cpu_second", "threads"}
+         "warp_instrs_per_cpu_second", "threads", "threaded_cycles", "pool_handoff_ns"}
 def strip(d):
     if isinstance(d, dict): return {k: strip(v) for k, v in d.items() if k not in TIMES}
     if isinstance(d, list): return [strip(x) for x in d]

@@ -44,6 +44,9 @@ typedef struct {
     int (*inject)(icnt *n, unsigned net, const icnt_pkt *p);
     /* the node's oldest ejectable packet, or NULL */
     const icnt_pkt *(*peek)(const icnt *n, unsigned net, unsigned node);
+    /* the node's k-th packet (0: the oldest) when it is ejectable, or NULL:
+     * what peek returns after k pops */
+    const icnt_pkt *(*peek_at)(const icnt *n, unsigned net, unsigned node, unsigned k);
     void (*pop)(icnt *n, unsigned net, unsigned node);
     void (*tick)(icnt *n); /* one interconnect cycle, both networks */
     bool (*idle)(const icnt *n);

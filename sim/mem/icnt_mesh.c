@@ -342,11 +342,13 @@ static int mesh_inject(icnt *n, unsigned net, const icnt_pkt *p) {
     return 0;
 }
 
-static const icnt_pkt *mesh_peek(const icnt *n, unsigned net, unsigned node) {
+static const icnt_pkt *mesh_peek_at(const icnt *n, unsigned net, unsigned node, unsigned k) {
     const ejq *q = &n->net[net].ej[node];
-    if (!q->n || q->p[q->head].ready >= n->now) return NULL; /* NOWHERE until the tail arrives */
-    return &q->p[q->head];
+    if (k >= q->n) return NULL;
+    const icnt_pkt *p = &q->p[(q->head + k) % q->cap];
+    return p->ready >= n->now ? NULL : p; /* NOWHERE until the tail arrives */
 }
+static const icnt_pkt *mesh_peek(const icnt *n, unsigned net, unsigned node) { return mesh_peek_at(n, net, node, 0); }
 
 static void mesh_pop(icnt *n, unsigned net, unsigned node) {
     mnet *m = &n->net[net];
@@ -500,5 +502,5 @@ static unsigned mesh_internal_flits(const mem_config *c) {
 }
 
 const icnt_ops icnt_mesh_ops = {"mesh",    mesh_create, mesh_destroy, mesh_can_inject,
-                                mesh_inject, mesh_peek,  mesh_pop,     mesh_tick,
+                                mesh_inject, mesh_peek, mesh_peek_at,  mesh_pop,     mesh_tick,
                                 mesh_idle, mesh_cycle,  mesh_zero_load, mesh_internal_flits};

@@ -133,11 +133,13 @@ static int xb_inject(icnt *n, unsigned net, const icnt_pkt *p) {
     return 0;
 }
 
-static const icnt_pkt *xb_peek(const icnt *n, unsigned net, unsigned node) {
+static const icnt_pkt *xb_peek_at(const icnt *n, unsigned net, unsigned node, unsigned k) {
     const pring *r = &n->net[net].out[node - n->net[net].dst0];
-    if (!r->n || r->p[r->head].ready >= n->now) return NULL;
-    return &r->p[r->head];
+    if (k >= r->n) return NULL;
+    const icnt_pkt *p = &r->p[(r->head + k) % r->cap];
+    return p->ready >= n->now ? NULL : p;
 }
+static const icnt_pkt *xb_peek(const icnt *n, unsigned net, unsigned node) { return xb_peek_at(n, net, node, 0); }
 
 static void xb_pop(icnt *n, unsigned net, unsigned node) {
     xnet *x = &n->net[net];
@@ -191,5 +193,5 @@ static unsigned xb_internal_flits(const mem_config *c) {
     return 0;
 }
 
-const icnt_ops icnt_xbar_ops = {"xbar",  xb_create, xb_destroy, xb_can_inject, xb_inject,    xb_peek,
+const icnt_ops icnt_xbar_ops = {"xbar",  xb_create, xb_destroy, xb_can_inject, xb_inject,    xb_peek, xb_peek_at,
                                 xb_pop,  xb_tick,   xb_idle,    xb_cycle,      xb_zero_load, xb_internal_flits};

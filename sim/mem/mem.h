@@ -136,6 +136,9 @@ void mem_rsp_pop(mem_system *m, unsigned port);
  * nothing to take.  (A GPU core releases its records in its commit, so cores
  * stepped on several threads change the memory system in core order.) */
 uint32_t mem_rsp_take(mem_system *m, unsigned port);
+/* What mem_rsp_peek would return after k takes, changing nothing: a GPU core
+ * reads its responses on its own thread and takes them in its commit. */
+const mem_rsp *mem_rsp_peek_at(const mem_system *m, unsigned port, unsigned k);
 void mem_rsp_release(mem_system *m, uint32_t rec);
 
 /* One GPU core cycle. */

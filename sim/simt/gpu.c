@@ -841,13 +841,14 @@ static void ev_schedule(gpu_t *g) {
 }
 
 /* thread t of n: every n-th core ticked this cycle, with its decode cache
- * (n = 1: all of them on the caller, as one thread steps them), then its
- * share of the side work */
+ * (n = 1: all of them on the caller, as one thread steps them), its begin
+ * and its pipeline, then its share of the side work */
 static void cycle_part(void *arg, unsigned t, unsigned n) {
     gpu_t *g = arg;
     for (unsigned j = t; j < g->n_on; j += n) {
         simt_core *c = &g->core[g->on[j]];
         c->dc = g->dcp[t];
+        simt_core_begin(c, g->cycle);
         c->threaded = n > 1;
         simt_core_cycle(c);
         c->threaded = false;
@@ -874,10 +875,11 @@ void gpu_tick(gpu_t *g) {
             }
     }
     /* cores run while launches run, and until their memory requests are
-     * answered.  Each core's cycle in three parts (simt_core.h): the begins in
-     * core order, the pipelines on the pool's threads when more than one core
-     * holds warps, the commits in core order; with one thread the same parts
-     * in the same order, so the threads change nothing but the speed. */
+     * answered.  Each core's cycle in three parts (simt_core.h): the begin
+     * and the pipeline on the pool's threads when more than one core holds
+     * warps (a begin reads the core's responses and changes nothing shared),
+     * the commits in core order; with one thread the same parts in the same
+     * order, so the threads change nothing but the speed. */
     unsigned held = 0;
     g->n_on = 0;
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
@@ -888,16 +890,16 @@ void gpu_tick(gpu_t *g) {
         } else
             c->issue_stall = 0;
     }
-    for (unsigned j = 0; j < g->n_on; j++) {
-        simt_core *c = &g->core[g->on[j]];
-        c->dc = &g->dc;
-        simt_core_begin(c, g->cycle);
-    }
     const double t1 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->pool && (held > 1 || g->side_par) && !g->serial && !fg_wave_on()) {
         g->par_cycles += fg_pool_run_adaptive(g->pool, cycle_part, g) > 0;
     } else {
-        for (unsigned j = 0; j < g->n_on; j++) simt_core_cycle(&g->core[g->on[j]]);
+        for (unsigned j = 0; j < g->n_on; j++) {
+            simt_core *c = &g->core[g->on[j]];
+            c->dc = &g->dc;
+            simt_core_begin(c, g->cycle);
+            simt_core_cycle(c);
+        }
         if (g->side_par) g->side_par(g->side_user, 0, 1);
     }
     const double t2 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;

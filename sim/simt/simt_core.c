@@ -82,7 +82,7 @@ void simt_core_free(simt_core *c) {
     free(c->sched_of); free(c->gate); free(c->gcls); free(c->sorder); free(c->spos); free(c->fetch_mask); free(c->lim_ok);
     free(c->wbq.e); free(c->wake.e);
     free(c->park); free(c->sev);
-    free(c->dq); free(c->dm); free(c->rel);
+    free(c->dq); free(c->dm);
 }
 
 /* Room for one more element in a deferred-work array (doubling); a failed
@@ -118,11 +118,6 @@ simt_dmem *simt_core_defer_mem(simt_core *c) {
     d->fn = NULL;
     d->mem = c->dm_n;
     return &c->dm[c->dm_n++];
-}
-
-void simt_core_defer_release(simt_core *c, uint32_t rec) {
-    c->rel = room(c->rel, c->rel_n, &c->rel_cap, sizeof *c->rel);
-    c->rel[c->rel_n++] = rec;
 }
 
 /* the calls up to the GPU, made at the commit */
@@ -891,12 +886,16 @@ static void run_deferred(simt_core *c, unsigned from) {
 }
 
 void simt_core_commit(simt_core *c) {
-    for (unsigned i = 0; i < c->rel_n; i++) mem_rsp_release(c->ms, c->rel[i]);
+    /* the responses read at the begin leave the port, their records freed,
+     * in core order (the memory system's statistics and the reply network's
+     * counts are shared) */
+    for (unsigned i = 0; i < c->rsp_read; i++) mem_rsp_release(c->ms, mem_rsp_take(c->ms, c->port));
+    c->rsp_read = 0;
     run_deferred(c, 0);
     const unsigned n = c->dq_n;
     if (!c->failed) simt_lsu_send(c);
     run_deferred(c, n); /* a refused request's fault */
-    c->rel_n = c->dq_n = c->dm_n = 0;
+    c->dq_n = c->dm_n = 0;
     c->ticking = false;
 }
 

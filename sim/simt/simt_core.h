@@ -410,8 +410,7 @@ typedef struct {
     unsigned dq_n, dq_cap;
     simt_dmem *dm;
     unsigned dm_n, dm_cap;
-    uint32_t *rel;            /* memory-system records of the responses taken, released in order */
-    unsigned rel_n, rel_cap;
+    unsigned rsp_read;        /* responses read at the begin, taken from the port at the commit */
     bool ticking;             /* between simt_core_begin and the end of simt_core_commit */
     bool threaded;            /* this cycle runs on one of the GPU's threads: memory work deferred */
     bool *cycle_wrote;        /* the GPU's: a commit of this cycle wrote memory (a store or an atomic) */
@@ -463,11 +462,12 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
 void simt_core_free(simt_core *c);
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext);
 /* The core's cycle in three parts (gpu_tick): begin (the extension's
- * start-of-cycle hook and the port's responses) and commit (the deferred
- * work, then the port's request to the memory system) run core by core in
- * core order; cycle (the pipeline and the extension's end-of-cycle hook)
- * touches nothing another core's cycle does, so the cores' cycles may run on
- * several threads between the two.  simt_core_tick = the three in a row. */
+ * start-of-cycle hook and the port's responses read, not yet taken) and
+ * cycle (the pipeline and the extension's end-of-cycle hook) touch nothing
+ * another core's do, so the cores' begins and cycles may run on several
+ * threads; commit (the responses taken from the port, the deferred work,
+ * then the port's request to the memory system) runs core by core in core
+ * order after them.  simt_core_tick = the three in a row. */
 void simt_core_begin(simt_core *c, uint64_t now);
 void simt_core_cycle(simt_core *c);
 void simt_core_commit(simt_core *c);
@@ -475,10 +475,9 @@ void simt_core_tick(simt_core *c, uint64_t now);
 /* Leaves fn(user, a, payload copy) for the commit (n <= SIMT_DCALL_PAYLOAD
  * bytes of payload); false when out of memory (the core faults). */
 bool simt_core_defer(simt_core *c, simt_dcall_fn fn, void *user, uint64_t a, const void *payload, size_t n);
-/* simt_lsu.c: a memory instruction's functional part to fill in, and a
- * response's memory-system record to release, at the commit */
+/* simt_lsu.c: a memory instruction's functional part to fill in at the
+ * commit */
 simt_dmem *simt_core_defer_mem(simt_core *c);
-void simt_core_defer_release(simt_core *c, uint32_t rec);
 /* The core still has memory work: requests queued or in flight, responses
  * to take (it must be ticked even with no warp). */
 bool simt_core_mem_busy(const simt_core *c);

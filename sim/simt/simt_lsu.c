@@ -773,11 +773,13 @@ static void take(simt_core *c, const mem_rsp *r) {
 
 void simt_lsu_responses(simt_core *c) {
     if (!c->ms) return;
+    /* read here, on the core's thread; taken from the port at the commit
+     * (r stays valid until then) */
     for (unsigned n = 0; n < c->k->port_rsp_per_cycle && !c->failed; n++) {
-        const mem_rsp *r = mem_rsp_peek(c->ms, c->port);
+        const mem_rsp *r = mem_rsp_peek_at(c->ms, c->port, n);
         if (!r) return;
         take(c, r);
-        simt_core_defer_release(c, mem_rsp_take(c->ms, c->port)); /* r stays valid until then */
+        c->rsp_read++;
     }
 }
 
