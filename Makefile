@@ -232,15 +232,16 @@ LINK_LIBS := $(BUILD)/libfg.a $(SHIM_OBJS) $(VL_LIBS) $(VLBUILD)/vlrt/libvlrt.a
 # shims may call their twins (in libfg.a): link as a group so the order does not matter
 LINK_CMD  = -Wl,--start-group $(LINK_LIBS) -Wl,--end-group
 
-# Tests (tests/<name>.c) and programs (sim/<name>_main.c or listed in mk).
+# Tests (tests/<name>.c) and programs (sim/prog/<name>_main.c, with the
+# objects PROG_OBJS_<name> of their own, or listed in mk).
 # Tests: cmocka's group runner wrapped by tb/fg_tb_filter.c (FG_TEST, FG_TEST_SKIP).
 TEST_LDFLAGS := -Wl,--wrap=_cmocka_run_group_tests
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
-$(BUILD)/bin/%: $(BUILD)/obj/sim/%_main.o $(LINK_LIBS)
+$(BUILD)/bin/%: $(BUILD)/obj/sim/prog/%_main.o $$(PROG_OBJS_$$*) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) $(PROG_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) $(PROG_LDFLAGS) -o $@ $< $(PROG_OBJS_$*) $(LINK_CMD) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TESTS))
 PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
@@ -260,7 +261,7 @@ demo: $(BUILD)/.deps
 # ------------------------------------------------------------------- lint
 RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
 lint: $(BUILD)/.deps
-	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS)" \
+	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
 	  $(foreach b,$(BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
 
 # ------------------------------------------------------------------- wave

@@ -21,9 +21,12 @@ EXTRA_TEST_CMDS += scripts/check_fuzz_corpus.sh
 # LINK_LIBS is defined after mk/*.mk are read: expanded a second time, at
 # rule-matching time, or -j builds could link before libfg.a is current
 .SECONDEXPANSION:
-$(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $$(LINK_LIBS)
+# (FUZZ_OBJS_<t>: the objects of the code under test outside libfg.a)
+FUZZ_OBJS_cli := $(BUILD)/obj/sim/prog/fg_run_cli.o
+$(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $$(FUZZ_OBJS_$$*) \
+                              $$(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $(filter $(BUILD)/obj/tests/fuzz/%.o,$^) $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(filter $(BUILD)/obj/tests/fuzz/%.o,$^) $(FUZZ_OBJS_$*) $(LINK_CMD) $(LDLIBS)
 
 # the libFuzzer programs: the code under test compiled with coverage, the
 # rest linked from the normal build
@@ -33,12 +36,13 @@ $(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c sim/harness/fg_config.c | $(
 $(BUILD)/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c sim/simt/elf_load.c $$(LINK_LIBS) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -lstdc++
-# fg_run's command line: the harness includes sim/fg_run_main.c (its main
-# left out), instrumented with the config reader it calls
-$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c sim/fg_run_main.c sim/harness/fg_config.c $$(LINK_LIBS) | $(BUILD)/.deps
+# fg_run's command line (sim/prog/fg_run_cli.c), instrumented with the
+# config reader it calls
+$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c sim/prog/fg_run_cli.c sim/harness/fg_config.c $$(LINK_LIBS) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c sim/harness/fg_config.c $(LINK_CMD) $(LDLIBS) -ldw -lelf -lstdc++
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isim/prog -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -ldw -lelf -lstdc++
 $(BUILD)/tests/fuzz_cli_replay: LDLIBS += -ldw -lelf
+$(BUILD)/obj/tests/fuzz/fuzz_cli.o: CFLAGS += -Isim/prog
 
 # one harness's run: $(1) = target, $(2) = its seed directories
 define FUZZ_RUN

@@ -1,4 +1,4 @@
-/* fuzz_cli: fg_run's command line (sim/fg_run_main.c fg_run_parse: the
+/* fuzz_cli: fg_run's command line (sim/prog/fg_run_cli.c fg_run_parse: the
  * options, buffer and argument specs, dimensions, numbers, --dump / --print
  * references, --config and --set into the GPU configuration), up to, not
  * including, building the GPU and running (issue 15 item 4).  `make fuzz`
@@ -10,12 +10,12 @@
  * configs/edge.ini), or the input is skipped: the fuzzer must not read
  * devices or block on a FIFO.  Every failure must be a clear error (exit
  * status 2), never a crash. */
-#define FG_RUN_NO_MAIN
-/* the run's helpers come along unused */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../../sim/fg_run_main.c"
-
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+
+#include "fg_run_cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

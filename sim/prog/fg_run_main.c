@@ -42,77 +42,17 @@
 #include <unistd.h>
 
 #include "fg_progress.h"
+#include "fg_run_cli.h"
 #include "fg_wave.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
 #include "simt/rv32_exec.h"
 #include "simt/simt_abi.h"
 
-#define USAGE                                                                                          \
-    "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
-    "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
-    "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
-    "              [--guard BYTES] [--check] [--racecheck] [--config FILE]\n"                          \
-    "              [--set gpu.key=value | mem.key=value]... [--threads N] [--wave FILE.fst ...]\n"    \
-    "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
-    "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
-    "        exactly COUNT elements)\n"                                                                \
-    "  --arg (4 bytes each, packed in order into the parameter block = a0):\n"                         \
-    "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
-    "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
-    "  --check: refuse (fault) every global access outside the buffers, parameter block and kernel image,\n" \
-    "        and one through a pointer derived from a buf: argument that lands outside that buffer\n"       \
-    "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
-    "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
-    "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
-    "  --threads N: host threads that step the SIMT cores (gpu.threads; 0 = $FG_THREADS or the processors;\n" \
-    "        --check and --racecheck step them on one)\n"                                          \
-    "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
-    "            --config configs/edge.ini\n"
-
-enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_I32, T_F32, T_N };
-static const char *const type_name[T_N] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32"};
-static const unsigned type_size[T_N] = {1, 1, 2, 2, 4, 4, 4};
-
-typedef struct {
-    char name[64];
-    int type;
-    uint64_t count, bytes, addr;
-    const char *init; /* "zero", "ramp", "fill:V", "random:S", "file:P" */
-} fbuf;
-
-typedef struct {
-    int is_buf;
-    uint32_t bits;
-    const char *buf;
-    const char *spec;
-} farg;
-
-typedef struct {
-    const char *buf, *path; /* --dump */
-    uint64_t n;             /* --print */
-} fout;
-
 typedef struct {
     uint64_t first, done;
     int seen_first, seen_done;
 } fcb;
-
-/* where errors go: stderr, or what the fuzz harness sets (tests/fuzz/fuzz_cli.c) */
-static FILE *fg_run_errf;
-
-static int die(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int die(int rc, const char *fmt, ...) {
-    FILE *e = fg_run_errf ? fg_run_errf : stderr;
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout); /* what was printed so far comes first */
-    fputs("fg_run: ", e);
-    vfprintf(e, fmt, ap);
-    fputc('\n', e);
-    va_end(ap);
-    return rc;
-}
 
 static void cb_first(void *u, uint64_t tag, uint64_t cycle) {
     (void)tag;
@@ -126,144 +66,10 @@ static void cb_done(void *u, uint64_t tag, uint64_t cycle) {
     c->done = cycle;
 }
 
-/* ------------------------------------------------------------- parsing */
-/* fg_num_u64's forms (decimal or 0x hex, no octal); the caller's message */
-static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-    char err[256];
-    return fg_num_u64("", s, 0, max, out, err, sizeof err);
-}
-
-static int find_type(const char *s, size_t len) {
-    for (int t = 0; t < T_N; t++)
-        if (strlen(type_name[t]) == len && !strncmp(s, type_name[t], len)) return t;
-    return -1;
-}
-
-/* A value of type t as its little-endian bits (integers: range-checked). */
-static int parse_value(int t, const char *s, uint32_t *bits) {
-    char err[256];
-    if (t == T_F32) {
-        double d;
-        if (fg_num_double("", s, -FLT_MAX, FLT_MAX, &d, err, sizeof err)) return -1;
-        float f = (float)d;
-        memcpy(bits, &f, 4);
-        return 0;
-    }
-    int sgn = t == T_I8 || t == T_I16 || t == T_I32;
-    unsigned bitsz = type_size[t] * 8;
-    if (sgn) {
-        int64_t v;
-        long long lo = -(1ll << (bitsz - 1)), hi = (1ll << (bitsz - 1)) - 1;
-        if (fg_num_i64("", s, lo, hi, &v, err, sizeof err)) return -1;
-        *bits = (uint32_t)v & (bitsz == 32 ? 0xffffffffu : (1u << bitsz) - 1);
-    } else {
-        uint64_t v;
-        if (fg_num_u64("", s, 0, bitsz == 32 ? 0xffffffffull : (1ull << bitsz) - 1, &v, err, sizeof err)) return -1;
-        *bits = (uint32_t)v;
-    }
-    return 0;
-}
-
-/* "X[,Y[,Z]]" or "XxYxZ", each in [1, 2^31) */
-/* X[,Y[,Z]] (or X[xY[xZ]]), each read by the one number reader (decimal or
- * 0x hex, no leading zero), 1 .. 2^31-1. */
-static int parse_dims(const char *s, uint32_t d[3]) {
-    d[0] = d[1] = d[2] = 1;
-    const char *p = s;
-    for (int i = 0; i < 3; i++) {
-        size_t n = 0; /* up to ',' or 'x', but the x of a 0x prefix */
-        while (p[n] && p[n] != ',' && !(p[n] == 'x' && !(n == 1 && p[0] == '0'))) n++;
-        char part[32];
-        uint64_t v;
-        if (n == 0 || n >= sizeof part) return -1;
-        memcpy(part, p, n);
-        part[n] = 0;
-        if (parse_u64(part, (1ul << 31) - 1, &v) || v == 0) return -1;
-        d[i] = (uint32_t)v;
-        if (!p[n]) return 0;
-        p += n + 1;
-    }
-    return -1;
-}
-
-static int valid_name(const char *s, size_t len) {
-    if (!len || len >= 64) return 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i && c >= '0' && c <= '9')))
-            return 0;
-    }
-    return 1;
-}
-
-static fbuf *find_buf(fbuf *b, int n, const char *name, size_t len) {
-    for (int i = 0; i < n; i++)
-        if (strlen(b[i].name) == len && !strncmp(b[i].name, name, len)) return &b[i];
-    return NULL;
-}
-
-/* NAME=TYPE:COUNT[:INIT] */
-static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out) {
-    const char *eq = strchr(spec, '=');
-    if (!eq || !valid_name(spec, (size_t)(eq - spec)))
-        return die(2, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
-    if (find_buf(bufs, nb, spec, (size_t)(eq - spec)))
-        return die(2, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
-    memset(out, 0, sizeof *out);
-    memcpy(out->name, spec, (size_t)(eq - spec));
-    const char *ty = eq + 1, *c1 = strchr(ty, ':');
-    if (!c1 || (out->type = find_type(ty, (size_t)(c1 - ty))) < 0)
-        return die(2, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
-    const char *cnt = c1 + 1, *c2 = strchr(cnt, ':');
-    char num[32];
-    size_t ln = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
-    if (ln >= sizeof num) ln = sizeof num - 1;
-    memcpy(num, cnt, ln);
-    num[ln] = 0;
-    if (parse_u64(num, UINT32_MAX, &out->count) || !out->count)
-        return die(2, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
-    out->bytes = out->count * type_size[out->type];
-    out->init = c2 ? c2 + 1 : "zero";
-    const char *in = out->init;
-    uint32_t bits;
-    uint64_t seed;
-    if (!strcmp(in, "zero") || !strcmp(in, "ramp")) return 0;
-    if (!strncmp(in, "fill:", 5)) {
-        if (parse_value(out->type, in + 5, &bits))
-            return die(2, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, type_name[out->type]);
-        return 0;
-    }
-    if (!strncmp(in, "random:", 7)) {
-        if (parse_u64(in + 7, UINT64_MAX, &seed)) return die(2, "--buf %s: bad random seed '%s'", spec, in + 7);
-        return 0;
-    }
-    if (!strncmp(in, "file:", 5) && in[5]) return 0;
-    return die(2, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
-}
-
-/* TYPE:VALUE or buf:NAME */
-static int parse_arg(const char *spec, farg *a) {
-    memset(a, 0, sizeof *a);
-    a->spec = spec;
-    const char *c = strchr(spec, ':');
-    if (!c) return die(2, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
-    if (!strncmp(spec, "buf:", 4)) {
-        a->is_buf = 1;
-        a->buf = spec + 4;
-        return 0;
-    }
-    int t = find_type(spec, (size_t)(c - spec));
-    if (t != T_U32 && t != T_I32 && t != T_F32)
-        return die(2, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
-    if (parse_value(t, c + 1, &a->bits)) return die(2, "--arg %s: '%s' is not a valid %s", spec, c + 1, type_name[t]);
-    return 0;
-}
-
-/* ------------------------------------------------------------- buffers */
-static void put_elem(uint8_t *p, int t, uint32_t bits) { memcpy(p, &bits, type_size[t]); }
+static void put_elem(uint8_t *p, int t, uint32_t bits) { memcpy(p, &bits, fg_run_type_size[t]); }
 
 static int fill_buf(const fbuf *b, uint8_t *h) {
-    unsigned es = type_size[b->type];
+    unsigned es = fg_run_type_size[b->type];
     const char *in = b->init;
     if (!strcmp(in, "zero")) {
         memset(h, 0, b->bytes);
@@ -278,11 +84,11 @@ static int fill_buf(const fbuf *b, uint8_t *h) {
         }
     } else if (!strncmp(in, "fill:", 5)) {
         uint32_t bits = 0;
-        parse_value(b->type, in + 5, &bits);
+        fg_run_parse_value(b->type, in + 5, &bits);
         for (uint64_t i = 0; i < b->count; i++) put_elem(h + i * es, b->type, bits);
     } else if (!strncmp(in, "random:", 7)) {
         uint64_t seed = 0;
-        parse_u64(in + 7, UINT64_MAX, &seed);
+        fg_run_parse_u64(in + 7, UINT64_MAX, &seed);
         fg_rng r;
         fg_rng_seed(&r, seed);
         for (uint64_t i = 0; i < b->count; i++) {
@@ -297,28 +103,28 @@ static int fill_buf(const fbuf *b, uint8_t *h) {
     } else { /* file:PATH */
         const char *path = in + 5;
         FILE *f = fopen(path, "rb");
-        if (!f) return die(2, "buffer %s: cannot open %s: %s", b->name, path, strerror(errno));
+        if (!f) return fg_run_die(2, "buffer %s: cannot open %s: %s", b->name, path, strerror(errno));
         if (fseek(f, 0, SEEK_END)) {
             fclose(f);
-            return die(2, "buffer %s: cannot read %s: %s", b->name, path, strerror(errno));
+            return fg_run_die(2, "buffer %s: cannot read %s: %s", b->name, path, strerror(errno));
         }
         long sz = ftell(f);
         rewind(f);
         if (sz < 0 || (uint64_t)sz != b->bytes) {
             fclose(f);
-            return die(2, "buffer %s: size mismatch: file %s has %ld bytes, the buffer %llu (%llu x %s)", b->name,
-                       path, sz, (unsigned long long)b->bytes, (unsigned long long)b->count, type_name[b->type]);
+            return fg_run_die(2, "buffer %s: size mismatch: file %s has %ld bytes, the buffer %llu (%llu x %s)", b->name,
+                       path, sz, (unsigned long long)b->bytes, (unsigned long long)b->count, fg_run_type_name[b->type]);
         }
         size_t got = fread(h, 1, b->bytes, f);
         fclose(f);
-        if (got != b->bytes) return die(2, "buffer %s: read error on %s", b->name, path);
+        if (got != b->bytes) return fg_run_die(2, "buffer %s: read error on %s", b->name, path);
     }
     return 0;
 }
 
 static void print_elem(const uint8_t *p, int t) {
     uint32_t v = 0;
-    memcpy(&v, p, type_size[t]);
+    memcpy(&v, p, fg_run_type_size[t]);
     switch (t) {
     case T_U8: case T_U16: case T_U32: printf(" %u", v); break;
     case T_I8: printf(" %d", (int)(int8_t)v); break;
@@ -369,14 +175,14 @@ static void region_name(const fmap *m, const fregion *r, char *s, size_t len) {
         snprintf(s, len, "the kernel image (0x%08llx-0x%08llx)", (unsigned long long)r->lo, (unsigned long long)r->hi);
     else
         snprintf(s, len, "buffer '%s' (%llu x %s at 0x%08llx-0x%08llx, elements 0..%llu)", r->b->name,
-                 (unsigned long long)r->b->count, type_name[r->b->type], (unsigned long long)r->lo,
+                 (unsigned long long)r->b->count, fg_run_type_name[r->b->type], (unsigned long long)r->lo,
                  (unsigned long long)r->hi, (unsigned long long)r->b->count - 1);
 }
 
 /* Index of the element (the argument, 1-based, of the parameter block; the
  * byte of the image) at a in region r: negative before it. */
 static long long elem_index(const fregion *r, uint64_t a) {
-    long long off = (long long)(a - r->lo), es = r->kind == R_BUF ? type_size[r->b->type] : r->kind == R_PARAM ? 4 : 1;
+    long long off = (long long)(a - r->lo), es = r->kind == R_BUF ? fg_run_type_size[r->b->type] : r->kind == R_PARAM ? 4 : 1;
     return (off >= 0 ? off / es : -1 - (-off - 1) / es) + (r->kind == R_PARAM);
 }
 
@@ -893,190 +699,6 @@ static int rc_report(const gpu_t *g, const racecheck *rc, const sh_use *sh, cons
     return 1;
 }
 
-/* Everything the command line says, checked: the options, the buffer
- * references, the machine ([gpu] and [mem] of --config, then --set). */
-typedef struct {
-    const char *kpath, *entry, *cfgpath;
-    uint32_t grid[3], block[3];
-    uint64_t shmem, max_cycles, guard;
-    double max_seconds;
-    int check, racecheck, entry_given;
-    int nb, na, nd, np, ns;
-    fbuf *bufs;
-    farg *args;
-    fout *dumps, *prints;
-    const char **sets;
-    gpu_config gc;
-} fg_run_opts;
-
-static void fg_run_opts_free(fg_run_opts *o) {
-    free(o->bufs);
-    free(o->args);
-    free(o->dumps);
-    free(o->prints);
-    free(o->sets);
-}
-
-/* The default config (no --config) from any working directory: `rel` as given
- * when it exists there, else beside the repository this fg_run was built in
- * (build/bin/fg_run -> configs/edge.ini, found through /proc/self/exe). */
-static const char *default_config(const char *rel, char *buf, size_t len) {
-    if (access(rel, R_OK) == 0) return rel;
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0) return rel;
-    buf[n] = '\0';
-    for (int up = 0; up < 3; up++) { /* strip fg_run, bin, build */
-        char *slash = strrchr(buf, '/');
-        if (!slash) return rel;
-        *slash = '\0';
-    }
-    size_t used = strlen(buf);
-    if ((size_t)snprintf(buf + used, len - used, "/%s", rel) >= len - used || access(buf, R_OK)) return rel;
-    return buf;
-}
-
-/* Parses and checks argv up to, not including, building the GPU: -1 to go
- * on, else the exit status (0 after --help; 2 with the error on stderr).
- * tests/fuzz/fuzz_cli.c fuzzes it. */
-static int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
-    fg_run_opts o = {.entry = "main", .cfgpath = "configs/edge.ini", .grid = {1, 1, 1}, .block = {32, 1, 1},
-                     .max_cycles = 10000000ull, .guard = 4096};
-    o.bufs = calloc((size_t)argc, sizeof *o.bufs);
-    o.args = calloc((size_t)argc, sizeof *o.args);
-    o.dumps = calloc((size_t)argc, sizeof *o.dumps);
-    o.prints = calloc((size_t)argc, sizeof *o.prints);
-    o.sets = calloc((size_t)argc, sizeof *o.sets);
-    *op = o;
-    if (!o.bufs || !o.args || !o.dumps || !o.prints || !o.sets) return die(2, "out of memory");
-    const char *kpath = NULL, *entry = o.entry, *cfgpath = o.cfgpath;
-    uint32_t *grid = op->grid, *block = op->block;
-    uint64_t shmem = o.shmem, max_cycles = o.max_cycles, guard = o.guard;
-    double max_seconds = 0;
-    int check = 0;
-    int nb = 0, na = 0, nd = 0, np = 0, ns = 0;
-    fbuf *bufs = o.bufs;
-    farg *args = o.args;
-    fout *dumps = o.dumps, *prints = o.prints;
-    const char **sets = o.sets;
-
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            fputs(USAGE, stdout);
-            fputs(fg_wave_usage, stdout);
-            return 0;
-        }
-        if (!strcmp(o, "--check")) {
-            check = 1;
-            continue;
-        }
-        if (!strcmp(o, "--racecheck")) {
-            op->racecheck = 1;
-            continue;
-        }
-        if (fg_wave_arg("fg_run", argc, argv, &i)) continue;
-        if (o[0] != '-' || i + 1 >= argc)
-            return die(2, o[0] == '-' ? "option %s needs a value (fg_run --help lists the options)"
-                                      : "unexpected argument '%s' (fg_run --help lists the options)", o);
-        const char *v = argv[++i];
-        if (!strcmp(o, "--kernel")) kpath = v;
-        else if (!strcmp(o, "--entry")) entry = v;
-        else if (!strcmp(o, "--config")) cfgpath = v;
-        else if (!strcmp(o, "--set")) sets[ns++] = v;
-        else if (!strcmp(o, "--threads")) sets[ns++] = fg_config_threads_set(v);
-        else if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
-            if (parse_dims(v, o[2] == 'g' ? grid : block))
-                return die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)", o, v);
-        } else if (!strcmp(o, "--shmem")) {
-            if (parse_u64(v, UINT32_MAX, &shmem)) return die(2, "--shmem %s: expected a byte count", v);
-        } else if (!strcmp(o, "--max-cycles")) {
-            if (parse_u64(v, UINT64_MAX, &max_cycles) || !max_cycles)
-                return die(2, "--max-cycles %s: expected a number >= 1", v);
-        } else if (!strcmp(o, "--max-seconds")) {
-            char e[256];
-            if (fg_num_double("--max-seconds", v, 0, 1e9, &max_seconds, e, sizeof e))
-                return die(2, "--max-seconds %s: expected seconds >= 0 (0 = no limit)", v);
-        } else if (!strcmp(o, "--guard")) {
-            if (parse_u64(v, 1u << 24, &guard)) return die(2, "--guard %s: expected a byte count up to 16 MiB", v);
-        } else if (!strcmp(o, "--buf")) {
-            if (parse_buf(v, bufs, nb, &bufs[nb])) return 2;
-            nb++;
-        } else if (!strcmp(o, "--arg")) {
-            if (parse_arg(v, &args[na])) return 2;
-            na++;
-        } else if (!strcmp(o, "--dump")) {
-            const char *eq = strchr(v, '=');
-            if (!eq || !eq[1]) return die(2, "--dump %s: expected NAME=FILE", v);
-            dumps[nd].buf = v;
-            dumps[nd].path = eq + 1;
-            nd++;
-        } else if (!strcmp(o, "--print")) {
-            const char *c = strchr(v, ':');
-            prints[np].buf = v;
-            prints[np].n = 8;
-            if (c && (parse_u64(c + 1, UINT64_MAX, &prints[np].n) || !prints[np].n))
-                return die(2, "--print %s: expected NAME[:N] with N >= 1", v);
-            np++;
-        } else {
-            return die(2, "unknown option %s (fg_run --help lists the options)", o);
-        }
-    }
-    if (!kpath) {
-        fputs(USAGE, fg_run_errf ? fg_run_errf : stderr);
-        return die(2, "no --kernel given");
-    }
-    int entry_given = 0;
-    for (int i = 1; i < argc; i++) entry_given |= !strcmp(argv[i], "--entry");
-    /* every buffer reference must name a --buf */
-    for (int i = 0; i < na; i++)
-        if (args[i].is_buf && !find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)))
-            return die(2, "--arg %s: unknown buffer '%s' (define it with --buf)", args[i].spec, args[i].buf);
-    for (int i = 0; i < nd; i++) {
-        size_t l = (size_t)(strchr(dumps[i].buf, '=') - dumps[i].buf);
-        if (!find_buf(bufs, nb, dumps[i].buf, l))
-            return die(2, "--dump %s: unknown buffer '%.*s'", dumps[i].buf, (int)l, dumps[i].buf);
-    }
-    for (int i = 0; i < np; i++) {
-        const char *c = strchr(prints[i].buf, ':');
-        size_t l = c ? (size_t)(c - prints[i].buf) : strlen(prints[i].buf);
-        if (!find_buf(bufs, nb, prints[i].buf, l))
-            return die(2, "--print %s: unknown buffer '%.*s'", prints[i].buf, (int)l, prints[i].buf);
-    }
-
-    /* machine: [gpu] and [mem] of the config file, then --set gpu.key=value / mem.key=value */
-    char err[512];
-    gpu_config_default(&op->gc);
-    fg_config *cfg = fg_config_new();
-    if (!cfg) return die(2, "out of memory");
-    int rc = -1;
-    char cfgbuf[4096];
-    if (cfgpath == o.cfgpath) cfgpath = default_config(o.cfgpath, cfgbuf, sizeof cfgbuf);
-    if (fg_config_load(cfg, cfgpath, err, sizeof err)) rc = die(2, "%s", err);
-    for (int i = 0; rc < 0 && i < ns; i++) {
-        if (strncmp(sets[i], "gpu.", 4) && strncmp(sets[i], "mem.", 4))
-            rc = die(2, "--set %s: fg_run models the GPU and its memory system; only gpu.KEY=VALUE and "
-                        "mem.KEY=VALUE apply", sets[i]);
-        else if (fg_config_set(cfg, sets[i], err, sizeof err)) rc = die(2, "%s", err);
-    }
-    if (rc < 0 && (gpu_config_load(&op->gc, cfg, err, sizeof err) ||
-                   fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
-                   fg_config_check_unused_section(cfg, "mem", err, sizeof err)))
-        rc = die(2, "%s", err);
-    fg_config_free(cfg);
-    op->kpath = kpath;
-    op->entry = entry;
-    op->cfgpath = cfgpath;
-    op->shmem = shmem;
-    op->max_cycles = max_cycles;
-    op->guard = guard;
-    op->max_seconds = max_seconds;
-    op->check = check;
-    op->entry_given = entry_given;
-    op->nb = nb, op->na = na, op->nd = nd, op->np = np, op->ns = ns;
-    return rc;
-}
-
-#ifndef FG_RUN_NO_MAIN
 /* ------------------------------------------------------------- main */
 int main(int argc, char **argv) {
     fg_run_opts o;
@@ -1097,10 +719,10 @@ int main(int argc, char **argv) {
     char err[512];
 
     gpu_t *g = gpu_new(&gc, err, sizeof err);
-    if (!g) return die(2, "%s", err);
+    if (!g) return fg_run_die(2, "%s", err);
     gpu_kernel k;
     if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err))
-        return die(2, "%s%s", err, entry_given ? "" : " (name the kernel's function with --entry)");
+        return fg_run_die(2, "%s%s", err, entry_given ? "" : " (name the kernel's function with --entry)");
 
     /* the kernel's argument struct against the --arg list (from its DWARF) */
     char tname[128];
@@ -1117,41 +739,41 @@ int main(int argc, char **argv) {
     /* the kernel image, then the buffers in order and the parameter block,
      * each followed by a guard gap */
     fregion *reg = calloc((size_t)nb + 3, sizeof *reg);
-    if (!reg) return die(2, "out of memory");
+    if (!reg) return fg_run_die(2, "out of memory");
     fmap map = {reg, 0, na, guard, NULL, 0, 0};
     reg[map.n++] = (fregion){R_IMAGE, k.image_base, k.image_end, NULL};
     for (int i = 0; i < nb; i++) {
         fbuf *b = &bufs[i];
         if (guard && !gpu_malloc(g, guard))
-            return die(2, "no room in GPU global memory for the --guard gaps (gpu.global_mem_bytes = %llu)",
+            return fg_run_die(2, "no room in GPU global memory for the --guard gaps (gpu.global_mem_bytes = %llu)",
                        (unsigned long long)gc.global_mem_bytes);
         b->addr = gpu_malloc(g, b->bytes);
         if (!b->addr || b->addr + b->bytes > FG_SHARED_BASE)
-            return die(2, "buffer %s: %llu bytes do not fit in GPU global memory (gpu.global_mem_bytes = %llu)",
+            return fg_run_die(2, "buffer %s: %llu bytes do not fit in GPU global memory (gpu.global_mem_bytes = %llu)",
                        b->name, (unsigned long long)b->bytes, (unsigned long long)gc.global_mem_bytes);
         uint8_t *h = malloc(b->bytes);
-        if (!h) return die(2, "buffer %s: out of host memory", b->name);
+        if (!h) return fg_run_die(2, "buffer %s: out of host memory", b->name);
         if (fill_buf(b, h)) return 2;
-        if (gpu_mem_write(g, b->addr, h, b->bytes)) return die(2, "buffer %s: write to GPU memory failed", b->name);
+        if (gpu_mem_write(g, b->addr, h, b->bytes)) return fg_run_die(2, "buffer %s: write to GPU memory failed", b->name);
         free(h);
         reg[map.n++] = (fregion){R_BUF, b->addr, b->addr + b->bytes, b};
     }
     uint32_t *pb = calloc((size_t)na + 1, 4);
-    if (!pb) return die(2, "out of memory");
+    if (!pb) return fg_run_die(2, "out of memory");
     for (int i = 0; i < na; i++)
-        pb[i] = args[i].is_buf ? (uint32_t)find_buf(bufs, nb, args[i].buf, strlen(args[i].buf))->addr : args[i].bits;
+        pb[i] = args[i].is_buf ? (uint32_t)fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf))->addr : args[i].bits;
     uint64_t gap = guard ? gpu_malloc(g, guard) : 1, param = gap ? gpu_malloc(g, (uint64_t)(na ? na : 1) * 4) : 0;
     uint64_t tail = param && guard ? gpu_malloc(g, guard) : param + (uint64_t)(na ? na : 1) * 4;
     if (!param || !tail || gpu_mem_write(g, param, pb, (size_t)(na ? na : 1) * 4))
-        return die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
+        return fg_run_die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
     reg[map.n++] = (fregion){R_PARAM, param, param + (uint64_t)na * 4, NULL};
     reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
-    if (guard_fill(g, &map)) return die(2, "no room in GPU global memory for the --guard gaps");
+    if (guard_fill(g, &map)) return fg_run_die(2, "no room in GPU global memory for the --guard gaps");
     unsigned char *arg_region = calloc((size_t)na + 1, 1);
-    if (!arg_region) return die(2, "out of memory");
+    if (!arg_region) return fg_run_die(2, "out of memory");
     for (int i = 0; i < na; i++) /* region 1 + j is buffer j; more than 253 buffers: the rest untracked */
         if (args[i].is_buf) {
-            int j = (int)(find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)) - bufs);
+            int j = (int)(fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)) - bufs);
             arg_region[i] = j + 1 < RV_PROV_LOST ? (unsigned char)(j + 1) : RV_PROV_NONE;
         }
     map.arg_region = arg_region;
@@ -1161,13 +783,13 @@ int main(int argc, char **argv) {
         rck.words = o.gc.shmem_per_core / 4;
         rck.sh = calloc(o.gc.num_cores, sizeof *rck.sh);
         for (unsigned i = 0; rck.sh && i < o.gc.num_cores; i++)
-            if (!(rck.sh[i] = calloc(rck.words ? rck.words : 1, sizeof **rck.sh))) return die(2, "out of memory");
-        if (!rck.sh) return die(2, "out of memory");
+            if (!(rck.sh[i] = calloc(rck.words ? rck.words : 1, sizeof **rck.sh))) return fg_run_die(2, "out of memory");
+        if (!rck.sh) return fg_run_die(2, "out of memory");
         rck.map = &map;
-        if (!(rck.gsh = calloc((size_t)map.n, sizeof *rck.gsh))) return die(2, "out of memory");
+        if (!(rck.gsh = calloc((size_t)map.n, sizeof *rck.gsh))) return fg_run_die(2, "out of memory");
         for (int i = 0; i < map.n; i++)
             if (map.r[i].kind == R_BUF && !(rck.gsh[i] = calloc((map.r[i].hi - map.r[i].lo + 3) / 4 + 1, sizeof **rck.gsh)))
-                return die(2, "out of memory");
+                return fg_run_die(2, "out of memory");
     }
     sh_use shu = {.rc = o.racecheck ? &rck : NULL};
     shared_arrays(kpath, &shu);
@@ -1182,7 +804,7 @@ int main(int argc, char **argv) {
            (unsigned long long)((threads + 31) / 32), (unsigned long long)shmem, gc.num_cores, gc.clock_mhz);
     for (int i = 0; i < nb; i++)
         printf("buffer %s: %llu x %s at 0x%08llx (%s)\n", bufs[i].name, (unsigned long long)bufs[i].count,
-               type_name[bufs[i].type], (unsigned long long)bufs[i].addr, bufs[i].init);
+               fg_run_type_name[bufs[i].type], (unsigned long long)bufs[i].addr, bufs[i].init);
     printf("params: %d bytes at 0x%08llx:", na * 4, (unsigned long long)param);
     for (int i = 0; i < na; i++) printf(" %s=0x%08x", args[i].spec, pb[i]);
     printf("\n");
@@ -1202,7 +824,7 @@ int main(int argc, char **argv) {
     fcb rec = {0};
     gpu_callbacks cb = {.first_instr = cb_first, .complete = cb_done, .user = &rec};
     gpu_set_callbacks(g, &cb);
-    if (gpu_launch(g, &d, err, sizeof err)) return die(2, "%s", err);
+    if (gpu_launch(g, &d, err, sizeof err)) return fg_run_die(2, "%s", err);
     uint64_t t0 = gpu_cycle(g);
     fg_progress pr; /* a status line on a terminal: how far, how fast (a kernel's length is unknown ahead) */
     fg_progress_init(&pr);
@@ -1246,8 +868,8 @@ int main(int argc, char **argv) {
         const char *pcs = strstr(gpu_error(g), "pc 0x");
         char at[128] = "";
         if (pcs) pc_file_line(kpath, entry, k.entry, strtoull(pcs + 5, NULL, 16), at, sizeof at);
-        if (*at) return die(1, "kernel fault: %s; at %s", gpu_error(g), at);
-        return die(1, "kernel fault: %s", gpu_error(g));
+        if (*at) return fg_run_die(1, "kernel fault: %s; at %s", gpu_error(g), at);
+        return fg_run_die(1, "kernel fault: %s", gpu_error(g));
     }
     if (!gpu_idle(g)) {
         char dl[256] = "";
@@ -1255,7 +877,7 @@ int main(int argc, char **argv) {
         char lim[96];
         if (out_of_time) snprintf(lim, sizeof lim, "%g s of wall-clock time (--max-seconds)", max_seconds);
         else snprintf(lim, sizeof lim, "%llu cycles (--max-cycles)", (unsigned long long)max_cycles);
-        return die(1, "kernel did not finish within %s, at cycle %llu with %llu warp instructions%s%s%s", lim,
+        return fg_run_die(1, "kernel did not finish within %s, at cycle %llu with %llu warp instructions%s%s%s", lim,
                    (unsigned long long)cycles, (unsigned long long)st.warp_instrs, *dl ? "; " : "", dl,
                    n_over ? "; it also wrote into a guard gap (OVERRUN above)" : "");
     }
@@ -1276,24 +898,24 @@ int main(int argc, char **argv) {
     int rc = 0;
     for (int i = 0; i < np; i++) {
         const char *c = strchr(prints[i].buf, ':');
-        const fbuf *b = find_buf(bufs, nb, prints[i].buf, c ? (size_t)(c - prints[i].buf) : strlen(prints[i].buf));
+        const fbuf *b = fg_run_find_buf(bufs, nb, prints[i].buf, c ? (size_t)(c - prints[i].buf) : strlen(prints[i].buf));
         uint64_t n = prints[i].n < b->count ? prints[i].n : b->count;
-        uint8_t *h = malloc(n * type_size[b->type]);
-        if (!h || gpu_mem_read(g, b->addr, h, n * type_size[b->type])) return die(1, "print %s: read failed", b->name);
+        uint8_t *h = malloc(n * fg_run_type_size[b->type]);
+        if (!h || gpu_mem_read(g, b->addr, h, n * fg_run_type_size[b->type])) return fg_run_die(1, "print %s: read failed", b->name);
         printf("%s[0..%llu]:", b->name, (unsigned long long)n);
-        for (uint64_t j = 0; j < n; j++) print_elem(h + j * type_size[b->type], b->type);
+        for (uint64_t j = 0; j < n; j++) print_elem(h + j * fg_run_type_size[b->type], b->type);
         printf("\n");
         free(h);
     }
     for (int i = 0; i < nd; i++) {
-        const fbuf *b = find_buf(bufs, nb, dumps[i].buf, (size_t)(strchr(dumps[i].buf, '=') - dumps[i].buf));
+        const fbuf *b = fg_run_find_buf(bufs, nb, dumps[i].buf, (size_t)(strchr(dumps[i].buf, '=') - dumps[i].buf));
         uint8_t *h = malloc(b->bytes);
-        if (!h || gpu_mem_read(g, b->addr, h, b->bytes)) return die(1, "dump %s: read failed", b->name);
+        if (!h || gpu_mem_read(g, b->addr, h, b->bytes)) return fg_run_die(1, "dump %s: read failed", b->name);
         FILE *f = fopen(dumps[i].path, "wb");
         int wbad = !f || fwrite(h, 1, b->bytes, f) != b->bytes;
         if (f && fclose(f)) wbad = 1;
         if (wbad) {
-            die(1, "dump %s: cannot write %s: %s", b->name, dumps[i].path, strerror(errno));
+            fg_run_die(1, "dump %s: cannot write %s: %s", b->name, dumps[i].path, strerror(errno));
             rc = 1;
         } else {
             printf("wrote %s: %s, %llu bytes\n", dumps[i].path, b->name, (unsigned long long)b->bytes);
@@ -1301,7 +923,7 @@ int main(int argc, char **argv) {
         free(h);
     }
     if (n_over) {
-        die(1, "kernel wrote outside its buffers: %s (--check names the thread and pc)", over);
+        fg_run_die(1, "kernel wrote outside its buffers: %s (--check names the thread and pc)", over);
         rc = 1;
     }
     if (!gpu_error(g)) shared_unused_warning(&shu, entry);
@@ -1322,4 +944,3 @@ int main(int argc, char **argv) {
     if (fg_wave_finish() && !rc) rc = 1;
     return rc;
 }
-#endif
