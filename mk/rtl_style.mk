@@ -24,3 +24,7 @@ $(foreach b,$(BLOCKS),$(foreach m,$(b) $(addprefix $(b)_,$($(b)_CONFIGS)),\
 rtl-pkg:
 	@scripts/rtl_pkg.py
 EXTRA_TEST_CMDS += scripts/check_rtl_style.sh
+# a variable's value, for scripts (scripts/check_fusesoc.sh: the blocks'
+# source lists against their .core files)
+print-%:
+	@echo '$($*)'

