@@ -30,7 +30,7 @@ FPGA_PLACER (static: nextpnr's electrostatic placer; nextpnr's default,
 heap, did not finish its first iteration on this top in 24 to 50 minutes,
 three attempts, while static placed it globally in 25; docs/FPGA.md),
 FPGA_NEXTPNR_ARGS (more nextpnr options; recorded), FPGA_TOP_RECORD (default
-fpga/top_timing.json, committed: each seed's figures with the commit they were
+fpga/top_timing.json, to be committed: each seed's figures with the commit they were
 measured at and the netlist's fingerprint; empty: not written).
 
 Every run also keeps its seed's figures under "top_seeds" of the JSON file
