@@ -173,6 +173,12 @@ def main():
         return (median([v[k] for v in t[x]]), median([v[k] for v in t[y]]),
                 median([p[k] / q[k] for p, q in zip(t[x], t[y])]))
 
+    def speedup(t, o, fmt):  # this build against the base, CPU time, when the base ran
+        if "base" in t:
+            _, _, r = pairs(t, "this", "base", 0)
+            o["speedup_per_cpu_s"] = 1 / r
+            lines.append(fmt.format(1 / r) + " (median of the pair-by-pair ratios)")
+
     if "busy" in res:
         t = res["busy"]
         cyc = cycles(f"{tmp}/busy_this.json", "busy")
@@ -182,18 +188,14 @@ def main():
             o[s] = {"cpu_s": cpu, "wall_s": wall, "gpu_cycles_per_cpu_s": cyc / cpu, "gpu_cycles_per_wall_s": cyc / wall}
             lines.append(f"busy MM, 1 thread, {s:4s}: {cpu:6.2f} s CPU, {cyc / cpu / 1e3:6.1f} k GPU cycles per CPU "
                          f"second ({cyc / wall / 1e3:6.1f} k per wall second)")
-        if "base" in t:
-            _, _, r = pairs(t, "this", "base", 0)
-            o["speedup_per_cpu_s"] = 1 / r
-            lines.append(f"busy MM, 1 thread: {1 / r:.2f}x the base's GPU cycles per CPU second (median of the "
-                         f"pair-by-pair ratios)")
+        speedup(t, o, "busy MM, 1 thread: {:.2f}x the base's GPU cycles per CPU second")
         out["busy"] = o
     if "busy_threads" in res:
         t = res["busy_threads"]
-        cyc = cycles(f"{tmp}/busyn.json", "busy")
-        wn, w1, r = pairs(t, "this", "this1", 1)
         with open(f"{tmp}/busyn.json") as f:  # the last run's: what the pool chose, what a handoff cost
             bn = json.load(f)["busy"]
+        cyc = bn["gpu_cycles"]
+        wn, w1, r = pairs(t, "this", "this1", 1)
         out["busy_threads"] = {"threads": a.threads, "wall_s": wn, "wall_s_1_thread": w1,
                                "gpu_cycles_per_wall_s": cyc / wn, "gpu_cycles_per_wall_s_1_thread": cyc / w1,
                                "speedup_per_wall_s": 1 / r, "threaded_cycles": bn.get("threaded_cycles"),
@@ -213,11 +215,7 @@ def main():
             o[s] = {"cpu_s": cpu, "gpu_cycles": cyc, "gpu_cycles_per_cpu_s": cyc / cpu}
             lines.append(f"CM machine, 1 thread, {s:4s}: {cpu:6.2f} s CPU for {cyc} GPU cycles and its set-up "
                          f"(whole process)")
-        if "base" in t:
-            _, _, r = pairs(t, "this", "base", 0)
-            o["speedup_per_cpu_s"] = 1 / r
-            lines.append(f"CM machine: {1 / r:.2f}x the base's speed per CPU second (whole process, median of the "
-                         f"pair-by-pair ratios)")
+        speedup(t, o, "CM machine: {:.2f}x the base's speed per CPU second (whole process)")
         out["cm"] = o
     for kind, what in (("launch", "launch workload"), ("busy_impl", "busy MM 512x512"),
                        ("busy_rtl", "busy MM with preemptions (test size)")):

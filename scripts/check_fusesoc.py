@@ -30,10 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FUSESOC = [sys.executable, "-c", "import sys; from fusesoc.main import main; sys.argv[0] = 'fusesoc'; sys.exit(main())"]
 
 
-def make_var(name):
-    r = subprocess.run(["make", "-s", "--no-print-directory", f"print-{name}"], cwd=ROOT, capture_output=True,
-                       text=True)
-    return r.stdout.split()
+def make_vars(names):
+    """The Makefile's values of names (one make run), each split in words."""
+    r = subprocess.run(["make", "-s", "--no-print-directory"] + [f"print-{n}" for n in names], cwd=ROOT,
+                       capture_output=True, text=True, check=True)
+    lines = r.stdout.split("\n")
+    return [lines[i].split() for i in range(len(names))]
 
 
 def main():
@@ -51,7 +53,7 @@ def main():
         if "sim" in d.get("targets", {}):
             for fs in d.get("filesets", {}).values():
                 for dep in fs.get("depend", []):
-                    bench[dep.split(":0")[0] if dep.count(":") > 2 else dep] = name
+                    bench[dep] = name
 
     n = 0
     bad = 0
@@ -66,9 +68,10 @@ def main():
                 print(f"#   {line}")
 
     build_root = tempfile.mkdtemp(prefix="fg-fusesoc-")
-    for b in make_var("BLOCKS"):
-        top = make_var(f"{b}_TOP")[0]
-        srcs = make_var(f"{b}_SRCS")
+    blocks = make_vars(["BLOCKS"])[0]
+    vals = make_vars([f"{b}_{v}" for b in blocks for v in ("TOP", "SRCS")])
+    for i, b in enumerate(blocks):
+        top, srcs = vals[2 * i][0], vals[2 * i + 1]
         name = by_top.get(top)
         if not name:
             result(False, f"{b}: no .core under rtl/ with a lint target for {top}")

@@ -313,17 +313,13 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     return 0;
 }
 
-const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) {
-    if (port >= m->n_ports) return NULL;
-    const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REP, port);
-    return p ? &m->rec[p->rec].rsp : NULL;
-}
-
 const mem_rsp *mem_rsp_peek_at(const mem_system *m, unsigned port, unsigned k) {
     if (port >= m->n_ports) return NULL;
     const icnt_pkt *p = m->net_ops->peek_at(m->net, ICNT_REP, port, k);
     return p ? &m->rec[p->rec].rsp : NULL;
 }
+
+const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) { return mem_rsp_peek_at(m, port, 0); }
 
 uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     if (port >= m->n_ports) return UINT32_MAX;

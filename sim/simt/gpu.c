@@ -894,13 +894,7 @@ void gpu_tick(gpu_t *g) {
     if (g->pool && (held > 1 || g->side_par) && !g->serial && !fg_wave_on()) {
         g->par_cycles += fg_pool_run_adaptive(g->pool, cycle_part, g) > 0;
     } else {
-        for (unsigned j = 0; j < g->n_on; j++) {
-            simt_core *c = &g->core[g->on[j]];
-            c->dc = &g->dc;
-            simt_core_begin(c, g->cycle);
-            simt_core_cycle(c);
-        }
-        if (g->side_par) g->side_par(g->side_user, 0, 1);
+        cycle_part(g, 0, 1);
     }
     const double t2 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->side_serial) g->side_serial(g->side_user);
