@@ -39,6 +39,7 @@ module fe_sched_queues_fv #(
   parameter int          WD_W         = 2,
   parameter int          CNT_W        = 2,
   parameter int          INIT_W       = 2,
+  parameter int          LK_REG       = 0,
   parameter int          WD_SLACK     = 3,
   parameter int          LEAVE_SLACK  = 8,
   // which of the papers' rules (below) this proof states: 1 the shadow's
@@ -81,7 +82,8 @@ module fe_sched_queues_fv #(
   logic [CNT_W-1:0]  stall_nt_o, stall_cpu_o, stall_gpu_o, releases_o, nacks_o;
   fe_sched_queues #(.ADDR_W(ADDR_W), .WORDS(WORDS), .GRAN(GRAN), .REGION_BASE(REGION_BASE),
                     .REGION_LINES(REGION_LINES), .QD_NT(QD_NT), .QD_CPU(QD_CPU), .QD_GPU(QD_GPU),
-                    .TAG_W(TAG_W), .WD_W(WD_W), .CNT_W(CNT_W), .INIT_W(INIT_W)) dut (.*);
+                    .TAG_W(TAG_W), .WD_W(WD_W), .CNT_W(CNT_W), .INIT_W(INIT_W),
+                    .LK_REG(LK_REG)) dut (.*);
 
   logic f_init_q = 1'b1;
   always_ff @(posedge clk_i) f_init_q <= 1'b0;

@@ -58,7 +58,7 @@ P_PRE = dict(NW=64, SLOT_W=6, REGS_W=7, CYC_W=16)
 # 32-bit watchdog), so that the traces of a system run replay on the board
 # (the trace player below); 32 block RAMs for the F/E bits.
 P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=16384, QD_NT=16, QD_CPU=16,
-            QD_GPU=16, TAG_W=8, WD_W=32, CNT_W=32, INIT_W=16)
+            QD_GPU=16, TAG_W=8, WD_W=32, CNT_W=32, INIT_W=16, LK_REG=1)
 # CM Table I: 8 memory partitions, 28 GPU cores, 2 schedulers, 48 warps
 P_CM = dict(P=8, C=28, NSCHED=2, MAXW=48, INTERVAL=1024, TH_Q4=4, TL_Q4=1, FINE=8,
             EXPLORE_WARPS=6, EXPLORE_N=4)

@@ -723,7 +723,8 @@ static void test_random_lockstep(void **state) {
  * configurations with resets at random cycles. */
 static const fe_sched_queues_params P_ODD = {
     .addr_w = 30, .words = 16, .gran = 4, .region_base = 448, .region_lines = 11,
-    .qd_nt = 3, .qd_cpu = 5, .qd_gpu = 2, .tag_w = 5, .wd_w = 7, .cnt_w = 20, .init_w = 5};
+    .qd_nt = 3, .qd_cpu = 5, .qd_gpu = 2, .tag_w = 5, .wd_w = 7, .cnt_w = 20, .init_w = 5,
+    .lk_reg = 1};
 
 static void test_random_lockstep_odd(void **state) {
     (void)state;
@@ -746,7 +747,8 @@ static void test_reset_lockstep(void **state) {
  * served or NACKed once); the lockstep compares every port every cycle. */
 static const fe_sched_queues_params P_SYS = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 0, .region_lines = 16384,
-    .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16};
+    .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16,
+    .lk_reg = 1};
 
 static void test_sys_ranges(void **state) {
     (void)state;

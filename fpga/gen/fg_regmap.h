@@ -108,6 +108,7 @@
 #define FG_P_FE_WD_W 32u
 #define FG_P_FE_CNT_W 32u
 #define FG_P_FE_INIT_W 16u
+#define FG_P_FE_LK_REG 1u
 #define FG_P_CM_P 8u
 #define FG_P_CM_C 28u
 #define FG_P_CM_NSCHED 2u

@@ -355,7 +355,7 @@ module fgs_fe_sched_queues #(
     logic unused_pl;
     assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
   end
-  fe_sched_queues #(.ADDR_W(32), .WORDS(32), .GRAN(4), .REGION_BASE(0), .REGION_LINES(16384), .QD_NT(16), .QD_CPU(16), .QD_GPU(16), .TAG_W(8), .WD_W(32), .CNT_W(32), .INIT_W(16)) u_blk (
+  fe_sched_queues #(.ADDR_W(32), .WORDS(32), .GRAN(4), .REGION_BASE(0), .REGION_LINES(16384), .QD_NT(16), .QD_CPU(16), .QD_GPU(16), .TAG_W(8), .WD_W(32), .CNT_W(32), .INIT_W(16), .LK_REG(1)) u_blk (
     .clk_i,
     .rst_ni(m_rst_ni),
     .req_valid_i(m_req_valid_i),

@@ -12,7 +12,13 @@
 //      lines outside the region are skipped.  busy_o is high meanwhile and
 //      the scheduler holds requests off;
 //   3. a head lookup (rd_i): the bits appear on rdata_o the next cycle with
-//      rvalid_o and the requesting queue on rqid_o.
+//      rvalid_o and the requesting queue on rqid_o; with OUT_REG, one cycle
+//      later, through a register after the RAM (rpend_o meanwhile).
+// OUT_REG is for a store spread over many block RAMs (the memory system's:
+// 32 across the die), whose read data would otherwise cross the die in the
+// same cycle as the RAM's slow clock-to-output.  The write of the cycle in
+// between is folded into the registered data (writes are whole lines), so
+// rdata_o is the line as it is when it appears, as without the register.
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
 // cached head bits exact: that snoop is the paper's release mechanism (4.3).
 //
@@ -31,6 +37,7 @@ module fe_bits #(
   parameter int LN_W      = 25,   // width of an absolute line number
   parameter int BASE_LINE = 0,    // first tracked line (absolute line number)
   parameter int CNT_W     = 16,
+  parameter int OUT_REG   = 0,    // 1: register the read data (one more cycle per lookup)
   localparam int IW       = (LINES > 1) ? $clog2(LINES) : 1
 ) (
   input  logic             clk_i,
@@ -54,6 +61,8 @@ module fe_bits #(
   output logic             rvalid_o,
   output logic [1:0]       rqid_o,
   output logic [WORDS-1:0] rdata_o,
+  output logic             rpend_o,      // OUT_REG: read at the last edge, data at the next
+  output logic [1:0]       rpend_qid_o,
   // every write of this cycle
   output logic             snoop_we_o,
   output logic [IW-1:0]    snoop_idx_o,
@@ -62,6 +71,7 @@ module fe_bits #(
   // the reset clear counts the lines in left_q
   `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_bits: WORDS must be 1..64")
   `FG_ASSERT_PARAM(g_chk_cnt_w, CNT_W >= 1 && CNT_W <= 63, "fe_bits: CNT_W must be 1..63")
+  `FG_ASSERT_PARAM(g_chk_out_reg, OUT_REG == 0 || OUT_REG == 1, "fe_bits: OUT_REG must be 0 or 1")
   `FG_ASSERT_PARAM(g_chk_lines, LINES >= 1 && 64'(LINES) < (64'd1 << CNT_W),
                    "fe_bits: LINES must be 1..2**CNT_W-1 (INIT_W of the scheduler)")
 
@@ -135,16 +145,15 @@ module fe_bits #(
   end
 
   // (no RAM access while in reset, so a mid-run reset keeps the store intact)
+  logic [WORDS-1:0] ram_rdata;
   fg_sram_sp #(.WIDTH(WORDS), .DEPTH(LINES)) u_ram (
     .clk_i, .req_i(ram_req && rst_ni), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
-    .rdata_o
+    .rdata_o(ram_rdata)
   );
 
   assign init_ready_o = !busy_q;
   assign busy_o       = busy_q;
   assign busy_d_o     = busy_d;
-  assign rvalid_o     = rvalid_q;
-  assign rqid_o       = rqid_q;
   // the write of this cycle, from the write sources only (not through the
   // lookup's address mux: the snoop compare is on the scheduler's paths)
   assign snoop_we_o   = (wr_i || (busy_q && cur_in)) && rst_ni;
@@ -175,6 +184,44 @@ module fe_bits #(
         left_q <= init_lines_i;
       end
     end
+  end
+
+  if (OUT_REG != 0) begin : g_out_reg
+    // the read of the last edge (rvalid_q, rqid_q) moves into the output
+    // register at this one; a write of this cycle to its line is kept beside
+    // it and chosen after the registers, so that the RAM's output feeds a
+    // flip-flop alone (placed at the RAM) and nothing else
+    logic             ovalid_q, fix_q;
+    logic [1:0]       oqid_q;
+    logic [IW-1:0]    ridx_q;
+    logic [WORDS-1:0] odata_q, fix_bits_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        ovalid_q <= 1'b0;
+        oqid_q   <= '0;
+        fix_q    <= 1'b0;
+      end else begin
+        ovalid_q <= rvalid_q;
+        oqid_q   <= rqid_q;
+        fix_q    <= rvalid_q && snoop_we_o && snoop_idx_o == ridx_q;
+      end
+    end
+    always_ff @(posedge clk_i) begin  // qualified by ovalid_q, as the RAM's data
+      if (rd_i) ridx_q <= rd_idx_i;
+      odata_q    <= ram_rdata;
+      fix_bits_q <= snoop_bits_o;
+    end
+    assign rvalid_o    = ovalid_q;
+    assign rqid_o      = oqid_q;
+    assign rdata_o     = fix_q ? fix_bits_q : odata_q;
+    assign rpend_o     = rvalid_q;
+    assign rpend_qid_o = rqid_q;
+  end else begin : g_no_out_reg
+    assign rvalid_o    = rvalid_q;
+    assign rqid_o      = rqid_q;
+    assign rdata_o     = ram_rdata;
+    assign rpend_o     = 1'b0;
+    assign rpend_qid_o = '0;
   end
 
   // The scheduler never asks for an action write and a lookup in the same

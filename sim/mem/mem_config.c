@@ -255,7 +255,8 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen) {
  * differ; test_mem runs it as rtl). */
 static const fe_sched_queues_params SYS = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 0, .region_lines = 16384,
-    .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16};
+    .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16,
+    .lk_reg = 1};
 
 static unsigned bits_for(uint64_t v) {
     unsigned b = 1;

@@ -10,7 +10,8 @@
 
 const fe_sched_queues_params fe_sched_queues_default_params = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 0, .region_lines = 256,
-    .qd_nt = 8, .qd_cpu = 8, .qd_gpu = 8, .tag_w = 8, .wd_w = 16, .cnt_w = 32, .init_w = 16};
+    .qd_nt = 8, .qd_cpu = 8, .qd_gpu = 8, .tag_w = 8, .wd_w = 16, .cnt_w = 32, .init_w = 16,
+    .lk_reg = 0};
 
 typedef struct { /* one queue entry (the RTL packs {tag, mask, addr, act, trig, we, src}) */
     uint64_t addr, mask;
@@ -40,9 +41,13 @@ typedef struct {
     uint64_t wr_idx, wr_bits;
     /* fe_bits */
     fg_sram_c ram;
-    bool busy, full, rvalid;
+    bool busy, full, rvalid; /* rvalid, rqid: the RAM read at the last edge */
     uint64_t cur, left;
     unsigned rqid;
+    /* its output register (lk_reg): the read before, with the line written since */
+    bool ovalid;
+    unsigned oqid;
+    uint64_t ridx, odata;
 } twin;
 
 static uint64_t mk(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
@@ -95,7 +100,8 @@ static bool params_ok(const fe_sched_queues_params *p) {
            p->qd_gpu >= 1 && p->qd_gpu <= 255 && p->tag_w >= 1 && p->tag_w <= 64 &&
            p->wd_w >= 1 && p->wd_w <= 63 && p->cnt_w >= 1 && p->cnt_w <= 64 && p->init_w >= 1 &&
            p->init_w <= 63 && (p->region_base & (lbytes - 1)) == 0 &&
-           p->region_lines < (1ULL << p->init_w); /* the reset clear counts lines in INIT_W bits */
+           p->region_lines < (1ULL << p->init_w) && /* the reset clear counts lines in INIT_W bits */
+           p->lk_reg <= 1;
 }
 
 static void tw_free(void *v) {
@@ -149,6 +155,8 @@ static void tw_reset(void *v) {
     t->cur = t->base_line;
     t->left = t->p.region_lines;
     t->rqid = 0;
+    t->ovalid = false;
+    t->oqid = 0;
 }
 
 /* Combinational view of the heads (fe_trigger_check + busy gating). */
@@ -261,7 +269,8 @@ static void tw_step(void *v, const void *i) {
 
     bool cand[3], any_cand = false;
     for (int q = 0; q < 3; q++) {
-        cand[q] = hd.need[q] && !t->busy && !t->hbv[q] && !(t->rvalid && t->rqid == (unsigned)q);
+        cand[q] = hd.need[q] && !t->busy && !t->hbv[q] && !(t->rvalid && t->rqid == (unsigned)q) &&
+                  !(t->ovalid && t->oqid == (unsigned)q);
         any_cand |= cand[q];
     }
     int lq = first(cand);
@@ -283,6 +292,10 @@ static void tw_step(void *v, const void *i) {
         ram_req = true;
     }
     bool snoop_we = ram_req && ram_we;
+    /* the lookup whose data the heads take this cycle */
+    bool arr = p->lk_reg ? t->ovalid : t->rvalid;
+    unsigned arr_q = p->lk_reg ? t->oqid : t->rqid;
+    uint64_t arr_data = p->lk_reg ? t->odata : *(const uint64_t *)t->ram.rdata;
 
     /* head-bit registers, releases */
     uint64_t hb_d[3];
@@ -291,8 +304,8 @@ static void tw_step(void *v, const void *i) {
     for (int q = 0; q < 3; q++) {
         hb_d[q] = hd.hb[q];
         hbv_d[q] = hd.hbv[q];
-        if (t->rvalid && t->rqid == (unsigned)q) { /* the lookup's data arrives: capture */
-            hb_d[q] = *(const uint64_t *)t->ram.rdata;
+        if (arr && arr_q == (unsigned)q) { /* the lookup's data arrives: capture */
+            hb_d[q] = arr_data;
             hbv_d[q] = true;
         }
         bool hit = snoop_we && hd.need[q] && hbv_d[q] && hd.idx[q] == ram_addr;
@@ -347,6 +360,13 @@ static void tw_step(void *v, const void *i) {
 
     /* fe_bits registers (state before the edge: t->busy etc. still old) */
     bool was_busy = t->busy, was_wr = t->wr_pend;
+    if (p->lk_reg) {
+        if (t->rvalid)
+            t->odata = snoop_we && ram_addr == t->ridx ? ram_wdata : *(const uint64_t *)t->ram.rdata;
+        t->ovalid = t->rvalid;
+        t->oqid = t->rqid;
+        if (lk) t->ridx = hd.idx[lq];
+    }
     t->rvalid = lk && !was_busy && !was_wr;
     if (lk) t->rqid = (unsigned)lq;
     t->wr_pend = act_wr;

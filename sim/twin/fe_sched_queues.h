@@ -40,13 +40,14 @@ typedef struct {
     unsigned region_lines; /* tracked lines, below 2^init_w (cleared after reset) */
     unsigned qd_nt, qd_cpu, qd_gpu; /* queue depths, 1..255 */
     unsigned tag_w, wd_w, cnt_w, init_w;
+    unsigned lk_reg; /* 1: a lookup's data registered after the F/E RAM (one more cycle) */
 } fe_sched_queues_params;
 
 /* verilated parameters (field, RTL name), checked by the shim */
 #define FE_SCHED_QUEUES_PARAMS(X)                                                                  \
     X(addr_w, ADDR_W) X(words, WORDS) X(gran, GRAN) X(region_base, REGION_BASE)                    \
     X(region_lines, REGION_LINES) X(qd_nt, QD_NT) X(qd_cpu, QD_CPU) X(qd_gpu, QD_GPU)              \
-    X(tag_w, TAG_W) X(wd_w, WD_W) X(cnt_w, CNT_W) X(init_w, INIT_W)
+    X(tag_w, TAG_W) X(wd_w, WD_W) X(cnt_w, CNT_W) X(init_w, INIT_W) X(lk_reg, LK_REG)
 
 /* The RTL defaults (what `make lint` synthesises). */
 extern const fe_sched_queues_params fe_sched_queues_default_params;
