@@ -14,8 +14,9 @@ fe_sched_queues_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=4096 REGION_LIN
 # tracked region (2 MiB = 16384 lines of 128 B), the memory controller's input
 # queues (16 each: stallMC fires when one is full), tags of an 8-bit side
 # table, a 32-bit watchdog (long CPU->GPU transfers may legitimately wait),
-# the lookup's data registered after the 32 block RAMs of the F/E bits
-# (LK_REG: one more cycle per lookup, for 100 MHz on the ECP5; FPGA_TIMING.md).
+# the lookup's address and data registered at the 32 block RAMs of the F/E
+# bits (LK_REG: two more cycles per lookup, for 100 MHz on the ECP5;
+# docs/FPGA_TIMING.md).
 fe_sched_queues_CONFIGS := sys odd
 fe_sched_queues_sys_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=0 REGION_LINES=16384 \
                                QD_NT=16 QD_CPU=16 QD_GPU=16 TAG_W=8 WD_W=32 CNT_W=32 INIT_W=16 \
@@ -23,7 +24,8 @@ fe_sched_queues_sys_GPARAMS := ADDR_W=32 WORDS=32 GRAN=4 REGION_BASE=0 REGION_LI
 # A third, for lockstep at parameters that are not powers of two (issue 15
 # item 3; test_random_lockstep_odd, test_reset_lockstep): 11 lines of 64 B at
 # an odd base, queues 3/5/2, 30-bit addresses, narrow tags / watchdog /
-# counters / init counts, the registered lookup (LK_REG) as the system has it.  (WORDS * GRAN, the line size, is a power of two.)
+# counters / init counts, the registered lookup (LK_REG) as the system has
+# it.  (WORDS * GRAN, the line size, is a power of two.)
 fe_sched_queues_odd_GPARAMS := ADDR_W=30 WORDS=16 GRAN=4 REGION_BASE=448 REGION_LINES=11 \
                                QD_NT=3 QD_CPU=5 QD_GPU=2 TAG_W=5 WD_W=7 CNT_W=20 INIT_W=5 LK_REG=1
 

@@ -12,13 +12,19 @@
 //      lines outside the region are skipped.  busy_o is high meanwhile and
 //      the scheduler holds requests off;
 //   3. a head lookup (rd_i): the bits appear on rdata_o the next cycle with
-//      rvalid_o and the requesting queue on rqid_o; with OUT_REG, one cycle
-//      later, through a register after the RAM (rpend_o meanwhile).
-// OUT_REG is for a store spread over many block RAMs (the memory system's:
-// 32 across the die), whose read data would otherwise cross the die in the
-// same cycle as the RAM's slow clock-to-output.  The write of the cycle in
-// between is folded into the registered data (writes are whole lines), so
-// rdata_o is the line as it is when it appears, as without the register.
+//      rvalid_o and the requesting queue on rqid_o; with LK_REG, two cycles
+//      later: the lookup's address is registered in front of the RAM
+//      (apend_o meanwhile) and its data after it (rpend_o meanwhile).
+// LK_REG is for a store spread over many block RAMs (the memory system's:
+// 32 across the die): the address then reaches every RAM from a register,
+// and the read data crosses the die from a register, not in the same cycle
+// as the scheduler's choice of head or the RAM's slow clock-to-output.  The
+// caller keeps the port free in the cycle the registered address reads
+// (no write, no initialisation: feb_no_write_and_lookup,
+// feb_no_lookup_while_busy).  A write in the
+// cycle between the read and the data register is folded into the data
+// (writes are whole lines), so rdata_o is the line as it is when it
+// appears, as without the registers.
 // Every write is also shown on snoop_* (same cycle) so the scheduler keeps its
 // cached head bits exact: that snoop is the paper's release mechanism (4.3).
 //
@@ -37,7 +43,7 @@ module fe_bits #(
   parameter int LN_W      = 25,   // width of an absolute line number
   parameter int BASE_LINE = 0,    // first tracked line (absolute line number)
   parameter int CNT_W     = 16,
-  parameter int OUT_REG   = 0,    // 1: register the read data (one more cycle per lookup)
+  parameter int LK_REG    = 0,    // 1: register the lookup's address and data (two more cycles)
   localparam int IW       = (LINES > 1) ? $clog2(LINES) : 1
 ) (
   input  logic             clk_i,
@@ -61,7 +67,9 @@ module fe_bits #(
   output logic             rvalid_o,
   output logic [1:0]       rqid_o,
   output logic [WORDS-1:0] rdata_o,
-  output logic             rpend_o,      // OUT_REG: read at the last edge, data at the next
+  output logic             apend_o,      // LK_REG: a lookup taken at the last edge, read now
+  output logic [1:0]       apend_qid_o,
+  output logic             rpend_o,      // LK_REG: read at the last edge, data at the next
   output logic [1:0]       rpend_qid_o,
   // every write of this cycle
   output logic             snoop_we_o,
@@ -71,7 +79,7 @@ module fe_bits #(
   // the reset clear counts the lines in left_q
   `FG_ASSERT_PARAM(g_chk_words, WORDS >= 1 && WORDS <= 64, "fe_bits: WORDS must be 1..64")
   `FG_ASSERT_PARAM(g_chk_cnt_w, CNT_W >= 1 && CNT_W <= 63, "fe_bits: CNT_W must be 1..63")
-  `FG_ASSERT_PARAM(g_chk_out_reg, OUT_REG == 0 || OUT_REG == 1, "fe_bits: OUT_REG must be 0 or 1")
+  `FG_ASSERT_PARAM(g_chk_lk_reg, LK_REG == 0 || LK_REG == 1, "fe_bits: LK_REG must be 0 or 1")
   `FG_ASSERT_PARAM(g_chk_lines, LINES >= 1 && 64'(LINES) < (64'd1 << CNT_W),
                    "fe_bits: LINES must be 1..2**CNT_W-1 (INIT_W of the scheduler)")
 
@@ -119,6 +127,35 @@ module fe_bits #(
     end
   end
 
+  // the lookup at the port: as given, or (LK_REG) as registered at the last edge
+  logic             rd;
+  logic [IW-1:0]    rd_idx;
+  logic [1:0]       rd_qid;
+  if (LK_REG != 0) begin : g_in_reg
+    logic          rd_q;
+    logic [IW-1:0] rd_idx_q;
+    logic [1:0]    rd_qid_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) rd_q <= 1'b0;
+      else         rd_q <= rd_i;
+    end
+    always_ff @(posedge clk_i) begin  // qualified by rd_q
+      rd_idx_q <= rd_idx_i;
+      rd_qid_q <= rd_qid_i;
+    end
+    assign rd          = rd_q;
+    assign rd_idx      = rd_idx_q;
+    assign rd_qid      = rd_qid_q;
+    assign apend_o     = rd_q;
+    assign apend_qid_o = rd_qid_q;
+  end else begin : g_no_in_reg
+    assign rd          = rd_i;
+    assign rd_idx      = rd_idx_i;
+    assign rd_qid      = rd_qid_i;
+    assign apend_o     = 1'b0;
+    assign apend_qid_o = '0;
+  end
+
   logic             ram_req, ram_we;
   logic [IW-1:0]    ram_addr;
   logic [WORDS-1:0] ram_wdata;
@@ -128,7 +165,7 @@ module fe_bits #(
   logic [IW-1:0] wr_addr;
   always_comb begin
     wr_addr   = wr_i ? wr_idx_i : cur_idx;
-    ram_addr  = (wr_i || busy_q) ? wr_addr : rd_idx_i;
+    ram_addr  = (wr_i || busy_q) ? wr_addr : rd_idx;
     ram_req   = 1'b0;
     ram_we    = 1'b0;
     ram_wdata = wr_bits_i;
@@ -139,7 +176,7 @@ module fe_bits #(
       ram_req   = cur_in;
       ram_we    = 1'b1;
       ram_wdata = full_q ? '1 : '0;
-    end else if (rd_i) begin
+    end else if (rd) begin
       ram_req = 1'b1;
     end
   end
@@ -171,8 +208,8 @@ module fe_bits #(
       rvalid_q <= 1'b0;
       rqid_q   <= '0;
     end else begin
-      rvalid_q <= rd_i && !busy_q && !wr_i;
-      if (rd_i) rqid_q <= rd_qid_i;
+      rvalid_q <= rd && !busy_q && !wr_i;
+      if (rd) rqid_q <= rd_qid;
       cur_q     <= cur_d;
       cur_idx_q <= cur_idx_d;
       cur_in_q  <= cur_in_d;
@@ -186,7 +223,7 @@ module fe_bits #(
     end
   end
 
-  if (OUT_REG != 0) begin : g_out_reg
+  if (LK_REG != 0) begin : g_out_reg
     // the read of the last edge (rvalid_q, rqid_q) moves into the output
     // register at this one; a write of this cycle to its line is kept beside
     // it and chosen after the registers, so that the RAM's output feeds a
@@ -207,7 +244,7 @@ module fe_bits #(
       end
     end
     always_ff @(posedge clk_i) begin  // qualified by ovalid_q, as the RAM's data
-      if (rd_i) ridx_q <= rd_idx_i;
+      if (rd) ridx_q <= rd_idx;
       odata_q    <= ram_rdata;
       fix_bits_q <= snoop_bits_o;
     end
@@ -234,8 +271,8 @@ module fe_bits #(
       `FG_ASSERT(feb_cur_index_exact,
                  {cur_in_q, cur_idx_q} == {({1'b0, cur_q} - (LN_W+1)'(BASE_LINE)) < (LN_W+1)'(LINES),
                                            IW'({1'b0, cur_q} - (LN_W+1)'(BASE_LINE))})
-      `FG_ASSERT(feb_no_write_and_lookup, !(wr_i && rd_i))
-      `FG_ASSERT(feb_no_lookup_while_busy, !(busy_q && rd_i))
+      `FG_ASSERT(feb_no_write_and_lookup, !(wr_i && rd))
+      `FG_ASSERT(feb_no_lookup_while_busy, !(busy_q && rd))
       `FG_ASSERT(feb_busy_lines_left, !busy_q || left_q != '0)
       `FG_ASSERT(feb_snoop_is_the_write, snoop_we_o == (ram_req && ram_we) &&
                  (!snoop_we_o || (snoop_idx_o == ram_addr && snoop_bits_o == ram_wdata)))

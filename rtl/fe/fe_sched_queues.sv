@@ -53,7 +53,7 @@ module fe_sched_queues #(
   parameter int          WD_W         = 16,
   parameter int          CNT_W        = 32,
   parameter int          INIT_W       = 16,
-  parameter int          LK_REG       = 0,   // 1: a lookup's data registered after the RAM (+1 cycle)
+  parameter int          LK_REG       = 0,   // 1: a lookup's address and data registered at the RAM (+2 cycles)
   localparam int         LB           = $clog2(WORDS * GRAN),  // byte offset bits of a line
   localparam int         LN_W         = ADDR_W - LB,            // absolute line number width
   localparam int         BASE_LINE    = REGION_BASE >> LB,
@@ -243,13 +243,14 @@ module fe_sched_queues #(
   // goes into the head register first; the trigger check of the head bits is
   // registered too (chk_q, sat_q: the check is off the leave decision's
   // path), so a head needing its bits leaves four cycles after it
-  // reaches the head (five with LK_REG: the store's read data registered
-  // after its block RAMs, fe_bits OUT_REG).  A write snooped into the head bits is checked in the
+  // reaches the head (six with LK_REG: the lookup's address registered in
+  // front of the store's block RAMs and its data after them, fe_bits
+  // LK_REG).  A write snooped into the head bits is checked in the
   // same cycle (its bits come from a register), so a release costs no more.
   logic [2:0]       chk_q, sat_q;        // registered check of the head's bits
   logic [2:0]       chk_d;
-  logic             lk_rvalid, lk_pend;
-  logic [1:0]       lk_rqid, lk_pqid;
+  logic             lk_rvalid, lk_pend, lk_apend;
+  logic [1:0]       lk_rqid, lk_pqid, lk_aqid;
   logic [WORDS-1:0] lk_rdata;
   logic             snoop_we;
   logic [IW-1:0]    snoop_idx;
@@ -364,7 +365,10 @@ module fe_sched_queues #(
   // The choice (lk_sel, hence the address) leaves busy out: while busy there
   // is no lookup, and the port's address is the init sequencer's.
   // The address is chosen by the candidate flags themselves, not through
-  // the encoded lk_sel: one logic level less in front of the RAMs.
+  // the encoded lk_sel: one logic level less in front of the RAMs.  With
+  // LK_REG the store reads the lookup at the next edge from registers, so
+  // the port must be free then too: no action written (act_wr: one leaves
+  // now) and no initialisation (busy_d).
   logic [2:0]    lk_cand, lkd_q, lkd_d;
   logic          lk;
   logic [1:0]    lk_sel;
@@ -374,20 +378,21 @@ module fe_sched_queues #(
       lk_cand[q] = need[q] && !lkd_q[q];
     lk_sel = lk_cand[0] ? fe_pkg::FE_Q_NT : lk_cand[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
     lk_idx = lk_cand[0] ? h_idx[0] : lk_cand[1] ? h_idx[1] : h_idx[2];
-    lk     = (|lk_cand) && open_q && !wr_pend_q;  // the port writes a pending action
+    lk     = (|lk_cand) && open_q && !wr_pend_q &&  // the port writes a pending action
+             (LK_REG == 0 || (!act_wr && !busy_d));
   end
 
   logic             init_ready;
 
   fe_bits #(.WORDS(WORDS), .LINES(REGION_LINES), .LN_W(LN_W), .BASE_LINE(BASE_LINE),
-            .CNT_W(INIT_W), .OUT_REG(LK_REG)) u_bits (
+            .CNT_W(INIT_W), .LK_REG(LK_REG)) u_bits (
     .clk_i, .rst_ni,
     .init_valid_i, .init_ready_o(init_ready), .init_full_i,
     .init_line_i(init_addr_i[ADDR_W-1:LB]), .init_lines_i, .busy_o(busy), .busy_d_o(busy_d),
     .wr_i(wr_pend_q), .wr_idx_i(wr_idx_q), .wr_bits_i(wr_bits_q),
     .rd_i(lk), .rd_idx_i(lk_idx), .rd_qid_i(lk_sel),
     .rvalid_o(lk_rvalid), .rqid_o(lk_rqid), .rdata_o(lk_rdata),
-    .rpend_o(lk_pend), .rpend_qid_o(lk_pqid),
+    .apend_o(lk_apend), .apend_qid_o(lk_aqid), .rpend_o(lk_pend), .rpend_qid_o(lk_pqid),
     .snoop_we_o(snoop_we), .snoop_idx_o(snoop_idx), .snoop_bits_o(snoop_bits));
 
   // Head-bit registers: captured from a lookup (its data arrives in the
@@ -402,7 +407,8 @@ module fe_sched_queues #(
   always_comb begin
     for (int q = 0; q < 3; q++) begin
       // (a head being looked up stays: it can neither leave nor be NACKed)
-      lkd_d[q] = hbv_d[q] || (lk && lk_sel == 2'(q)) || (lk_pend && lk_pqid == 2'(q));
+      lkd_d[q] = hbv_d[q] || (lk && lk_sel == 2'(q)) || (lk_apend && lk_aqid == 2'(q)) ||
+                 (lk_pend && lk_pqid == 2'(q));
     end
   end
   always_comb begin
@@ -584,6 +590,7 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_need_flag_0, nt_free == (q_valid[0] && !need[0]))
       `FG_ASSERT(feq_check_needs_bits_0, !chk_q[0] || need[0])
       `FG_ASSERT(feq_lookup_flag_0, lkd_q[0] == (hb_valid_q[0] || (lk_rvalid && lk_rqid == 2'd0) ||
+                                                 (lk_apend && lk_aqid == 2'd0) ||
                                                  (lk_pend && lk_pqid == 2'd0)))
       `FG_ASSERT(feq_hazard_exact_1, !(need[1] && hb_valid_q[1]) ||
                                      hazard[1] == (wr_pend_q && h_idx[1] == wr_idx_q))
@@ -591,6 +598,7 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_need_flag_1, need[1] == q_valid[1])
       `FG_ASSERT(feq_check_needs_bits_1, !chk_q[1] || need[1])
       `FG_ASSERT(feq_lookup_flag_1, lkd_q[1] == (hb_valid_q[1] || (lk_rvalid && lk_rqid == 2'd1) ||
+                                                 (lk_apend && lk_aqid == 2'd1) ||
                                                  (lk_pend && lk_pqid == 2'd1)))
       `FG_ASSERT(feq_hazard_exact_2, !(need[2] && hb_valid_q[2]) ||
                                      hazard[2] == (wr_pend_q && h_idx[2] == wr_idx_q))
@@ -598,6 +606,7 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_need_flag_2, need[2] == q_valid[2])
       `FG_ASSERT(feq_check_needs_bits_2, !chk_q[2] || need[2])
       `FG_ASSERT(feq_lookup_flag_2, lkd_q[2] == (hb_valid_q[2] || (lk_rvalid && lk_rqid == 2'd2) ||
+                                                 (lk_apend && lk_aqid == 2'd2) ||
                                                  (lk_pend && lk_pqid == 2'd2)))
     end
   end

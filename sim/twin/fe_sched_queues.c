@@ -44,10 +44,11 @@ typedef struct {
     bool busy, full, rvalid; /* rvalid, rqid: the RAM read at the last edge */
     uint64_t cur, left;
     unsigned rqid;
-    /* its output register (lk_reg): the read before, with the line written since */
-    bool ovalid;
-    unsigned oqid;
-    uint64_t ridx, odata;
+    /* lk_reg: the lookup's address register (read at the next edge) and the
+     * data register (the read before, with the line written since) */
+    bool avalid, ovalid;
+    unsigned aqid, oqid;
+    uint64_t aidx, ridx, odata;
 } twin;
 
 static uint64_t mk(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
@@ -155,8 +156,8 @@ static void tw_reset(void *v) {
     t->cur = t->base_line;
     t->left = t->p.region_lines;
     t->rqid = 0;
-    t->ovalid = false;
-    t->oqid = 0;
+    t->avalid = t->ovalid = false;
+    t->aqid = t->oqid = 0;
 }
 
 /* Combinational view of the heads (fe_trigger_check + busy gating). */
@@ -270,16 +271,24 @@ static void tw_step(void *v, const void *i) {
     bool cand[3], any_cand = false;
     for (int q = 0; q < 3; q++) {
         cand[q] = hd.need[q] && !t->busy && !t->hbv[q] && !(t->rvalid && t->rqid == (unsigned)q) &&
-                  !(t->ovalid && t->oqid == (unsigned)q);
+                  !(t->avalid && t->aqid == (unsigned)q) && !(t->ovalid && t->oqid == (unsigned)q);
         any_cand |= cand[q];
     }
     int lq = first(cand);
-    bool lk = any_cand && !t->wr_pend;
+    /* fe_bits' busy after this edge */
+    bool busy_d = t->busy ? (t->wr_pend || t->left != 1)
+                          : ((in->init_valid_i & 1) && (in->init_lines_i & mk(p->init_w)) != 0);
+    /* with lk_reg the lookup reads at the next edge: the port must be free then */
+    bool lk = any_cand && !t->wr_pend && (!p->lk_reg || (!act_wr && !busy_d));
+    /* the lookup the port serves this cycle */
+    bool rd = p->lk_reg ? t->avalid : lk;
+    uint64_t rd_idx = p->lk_reg ? t->aidx : hd.idx[lq];
+    unsigned rd_qid = p->lk_reg ? t->aqid : (unsigned)lq;
 
     /* fe_bits port: the pending action write, the init, a lookup */
     uint64_t cur_rel = rel_line(t, t->cur);
     bool ram_req = false, ram_we = false;
-    uint64_t ram_addr = hd.idx[lq], ram_wdata = t->wr_bits;
+    uint64_t ram_addr = rd_idx, ram_wdata = t->wr_bits;
     if (t->wr_pend) {
         ram_req = ram_we = true;
         ram_addr = t->wr_idx;
@@ -288,7 +297,7 @@ static void tw_step(void *v, const void *i) {
         ram_we = true;
         ram_addr = cur_rel & mk(t->iw);
         ram_wdata = t->full ? mk(p->words) : 0;
-    } else if (lk) {
+    } else if (rd) {
         ram_req = true;
     }
     bool snoop_we = ram_req && ram_we;
@@ -365,10 +374,15 @@ static void tw_step(void *v, const void *i) {
             t->odata = snoop_we && ram_addr == t->ridx ? ram_wdata : *(const uint64_t *)t->ram.rdata;
         t->ovalid = t->rvalid;
         t->oqid = t->rqid;
-        if (lk) t->ridx = hd.idx[lq];
+        if (rd) t->ridx = rd_idx;
+        t->avalid = lk;
+        if (lk) {
+            t->aidx = hd.idx[lq];
+            t->aqid = (unsigned)lq;
+        }
     }
-    t->rvalid = lk && !was_busy && !was_wr;
-    if (lk) t->rqid = (unsigned)lq;
+    t->rvalid = rd && !was_busy && !was_wr;
+    if (rd) t->rqid = rd_qid;
     t->wr_pend = act_wr;
     t->wr_idx = hd.idx[dq];
     t->wr_bits = act_bits;

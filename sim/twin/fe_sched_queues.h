@@ -40,7 +40,7 @@ typedef struct {
     unsigned region_lines; /* tracked lines, below 2^init_w (cleared after reset) */
     unsigned qd_nt, qd_cpu, qd_gpu; /* queue depths, 1..255 */
     unsigned tag_w, wd_w, cnt_w, init_w;
-    unsigned lk_reg; /* 1: a lookup's data registered after the F/E RAM (one more cycle) */
+    unsigned lk_reg; /* 1: a lookup's address and data registered at the F/E RAM (two more cycles) */
 } fe_sched_queues_params;
 
 /* verilated parameters (field, RTL name), checked by the shim */
