@@ -12,6 +12,9 @@
 //   the read port: a level < NLVL (its limit within [1, MAXW]), a stay count
 //   < EXPLORE_N, a legal why code, for a core of the block; all 0 for a core
 //   past the end; rd_avg_o 0 unless the entry read is valid
+//   CM-CPU's decision from tH / tL, its limit moving by its steps (CM 4.1)
+//   CM-BAL (CM 4.2): a core's limit is one of the paper's levels and moves
+//   by at most one level a decision (followed for one core the solver picks)
 // with every assertion of the RTL (named, FG_ASSERT: level and stay count of
 // every core in range, stallGPU never wraps within an interval, the walk's
 // cores and table writes within bounds, the walk and the four stages of the
@@ -46,7 +49,8 @@ module cm_bal_monitor_fv #(
   input logic [LW-1:0]       static_i,
   input logic [KW-1:0]       k_i,
   input logic [CIW-1:0]      rd_core_i,
-  input logic [LIW-1:0]      rd_entry_i
+  input logic [LIW-1:0]      rd_entry_i,
+  input logic [CIW-1:0]      f_core_i      // the solver picks the core whose levels are followed
 );
   logic            interval_o;
   logic [1:0]      decision_o;
@@ -166,6 +170,51 @@ module cm_bal_monitor_fv #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && !f_init_q) begin
       decision_from_thresholds: assert (!interval_o || decision_o == f_dec);
+    end
+  end
+
+  // CM-BAL's levels (CM 4.2): "our algorithm changes the TLP level not with
+  // fixed steps, but using predetermined levels: 1, 2, 3, 4, 6, 8, 16, 24,
+  // and 48 warps"; Part-1 moves one level, Part-2 "increases concurrency to
+  // the next level" or keeps it, the exploration moves to a neighbouring
+  // level.  So in CM-BAL a core's limit is one of these levels (within [1,
+  // 48]) and one decision moves it by at most one level.  Followed for one
+  // core f_c_q (f_core_i at the reset) at the interval ends at which the
+  // solver selects it on the read port (its level of the interval-end cycle
+  // E shows at E + 1); its decision is committed at the edge ending cycle
+  // E + 5 + c (f_n_q = 4 + c) and shows on the read port from a selection at
+  // f_n_q >= 5 + c up to the next interval end.  Nothing is assumed: the
+  // solver may follow the core or not.  (The Part-2 compares themselves are
+  // proved on the decision datapath, formal/cm_bal_decide_fv.sv.)
+  localparam int F_TOP = NLVL - 1;
+  localparam logic [NLVL*8-1:0] F_LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1};
+  wire             f_end = rst_ni && 32'(f_n_q) == INTERVAL - 1;  // an interval's last cycle (E)
+  logic [CIW-1:0]  f_c_q;
+  logic            f_post_q, f_e_sel_q, f_x_s_q, f_allbal_q, f_chks_q, f_bal1_q, f_bal2_q;
+  logic [LIW-1:0]  f_x_lvl_q, f_chk_lvl_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_c_q <= f_core_i;
+    f_post_q <= f_end;
+    if (f_end) f_e_sel_q <= rd_core_i == f_c_q && 32'(f_c_q) < C && mode_i == 2'd3;
+    // CM-BAL in every cycle since the last interval end
+    f_allbal_q <= (f_end || f_allbal_q) && mode_i == 2'd3;
+    if (!rst_ni) f_x_s_q <= 1'b0;
+    else if (f_post_q) begin
+      f_x_s_q   <= f_e_sel_q;
+      f_x_lvl_q <= rd_level_o;
+    end
+    f_chks_q    <= rst_ni && f_x_s_q && f_allbal_q && rd_core_i == f_c_q && 32'(f_n_q) >= 5 + 32'(f_c_q);
+    f_chk_lvl_q <= f_x_lvl_q;
+    f_bal1_q    <= rst_ni && mode_i == 2'd3;
+    f_bal2_q    <= f_bal1_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !f_init_q) begin
+      cmbal_level_one_step: assert (!f_chks_q || 32'(rd_level_o) == 32'(f_chk_lvl_q) ||
+                                    32'(rd_level_o) == 32'(f_chk_lvl_q) + 1 || 32'(rd_level_o) + 1 == 32'(f_chk_lvl_q));
+      // the limit read (mode of two cycles before, level of the cycle before)
+      cmbal_limit_is_a_level: assert (!f_bal2_q || !f_rd_ok_q ||
+                                      (32'(rd_level_o) <= F_TOP && rd_limit_o == LW'(F_LEVELS[8*rd_level_o +: 8])));
     end
   end
 endmodule

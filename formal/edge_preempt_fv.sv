@@ -229,6 +229,55 @@ module edge_preempt_fv #(
     else if (f_stab_q != '1) f_stab_q <= f_stab_q + 3'd1;
   end
 
+  // ------------------------------------------- the victim by policy
+  // EDGE VI-B: "two warp selection policies: Newest and Oldest, where the
+  // most or least recently launched warps are selected, respectively"; EDGE
+  // IV-D: the victim is a running warp (not exiting, not itself an event
+  // warp, not holding a parked victim) and "only allow event warps to
+  // preempt victim warps with the same or lower number of registers".  The
+  // harness keeps its own allocation order, one bit per slot pair i < j (i
+  // allocated before j); the slots of one accepted allocation become the
+  // newest, lower slot older among them (the contract's tie rule), and a
+  // reset allocates every slot at once.  The selection is the contract's
+  // (the RTL's header): the eligible warps and the policy of its first edge
+  // S, FLUSH decided at edge S+5 and shown at S+6, so each cycle's eligible
+  // set, policy and order after its edge go into a six-cycle delay line,
+  // reduced at once to the one warp the policy selects (f_pick).  Between S
+  // and the FLUSH an allocation of a warp that is not eligible at S leaves
+  // the order among the eligible ones as it was (one that is eligible voids
+  // the selection: no FLUSH), so the order after edge S decides.  CHEAPEST
+  // (not the paper's) and the unused code 3 are not stated here.
+  localparam int F_SEL = 6;  // edges from S to the cycle that shows the FLUSH
+  logic [NW*NW-1:0] f_ord_q;  // bit i*NW + j, i < j: slot i allocated before slot j
+  logic [NW*NW-1:0] f_ord_d;
+  logic [NW-1:0]    f_elig, f_pick;
+  always_comb begin
+    f_ord_d = f_ord_q;
+    for (int i = 0; i < NW; i++)
+      for (int j = i + 1; j < NW; j++)
+        if (!rst_ni) f_ord_d[i*NW + j] = 1'b1;
+        else if (!f_err_alloc && w_alloc_i[j]) f_ord_d[i*NW + j] = 1'b1;
+        else if (!f_err_alloc && w_alloc_i[i]) f_ord_d[i*NW + j] = 1'b0;
+    for (int i = 0; i < NW; i++)
+      f_elig[i] = w_live_i[i] && !w_exit_i[i] && !f_busy[i] && f_wregs_q[i*REGS_W +: REGS_W] >= req_regs_i;
+    // the eligible warp no other eligible warp is older (OLDEST) / newer (NEWEST) than
+    for (int i = 0; i < NW; i++) begin
+      f_pick[i] = f_elig[i];
+      for (int j = 0; j < NW; j++)
+        if (j != i && f_elig[j] &&
+            ((i < j ? f_ord_d[i*NW + j] : !f_ord_d[j*NW + i]) == (cfg_policy_i == 2'd1)))
+          f_pick[i] = 1'b0;
+    end
+  end
+  // per cycle of the delay line: the policy is OLDEST or NEWEST, and the pick
+  logic [F_SEL-1:0]    f_pk_v_q;
+  logic [NW*F_SEL-1:0] f_pk_q;
+  always_ff @(posedge clk_i) begin
+    f_ord_q  <= f_ord_d;
+    f_pk_v_q <= {f_pk_v_q[F_SEL-2:0], cfg_policy_i == 2'd0 || cfg_policy_i == 2'd1};
+    f_pk_q   <= {f_pk_q[NW*(F_SEL-1)-1:0], f_pick};
+  end
+
   // ------------------------------------------- the flush under way
   // FLUSH's slot and options, its registers (req_regs_i at the FLUSH edge),
   // whether a SKIPBAR was sent, the save count N of the SAVE entered
@@ -387,6 +436,9 @@ module edge_preempt_fv #(
       // and WAIT; a FLUSH names the slot victim_o showed the cycle before
       victim_only_in_idle: assert (f_st_q == S_IDLE || victim_o == f_vict_q);
       flush_names_victim: assert (!f_flush || cmd_slot_o == f_vict_q);
+      // the victim is the eligible warp of edge S that its policy selects
+      flush_victim_by_policy: assert (!f_flush || !f_pk_v_q[F_SEL-1] ||
+                                      f_pk_q[NW*(F_SEL-1) +: NW] == oh(cmd_slot_o));
     end
   end
 endmodule
