@@ -69,6 +69,7 @@ module fe_bits #(
   output logic [WORDS-1:0] rdata_o,
   output logic             apend_o,      // LK_REG: a lookup taken at the last edge, read now
   output logic [1:0]       apend_qid_o,
+  output logic [IW-1:0]    apend_idx_o,  // (its line: for the caller's assertions)
   output logic             rpend_o,      // LK_REG: read at the last edge, data at the next
   output logic [1:0]       rpend_qid_o,
   // every write of this cycle
@@ -148,12 +149,14 @@ module fe_bits #(
     assign rd_qid      = rd_qid_q;
     assign apend_o     = rd_q;
     assign apend_qid_o = rd_qid_q;
+    assign apend_idx_o = rd_idx_q;
   end else begin : g_no_in_reg
     assign rd          = rd_i;
     assign rd_idx      = rd_idx_i;
     assign rd_qid      = rd_qid_i;
     assign apend_o     = 1'b0;
     assign apend_qid_o = '0;
+    assign apend_idx_o = '0;
   end
 
   logic             ram_req, ram_we;

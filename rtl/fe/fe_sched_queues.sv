@@ -251,6 +251,7 @@ module fe_sched_queues #(
   logic [2:0]       chk_d;
   logic             lk_rvalid, lk_pend, lk_apend;
   logic [1:0]       lk_rqid, lk_pqid, lk_aqid;
+  logic [IW-1:0]    lk_aidx;
   logic [WORDS-1:0] lk_rdata;
   logic             snoop_we;
   logic [IW-1:0]    snoop_idx;
@@ -392,7 +393,8 @@ module fe_sched_queues #(
     .wr_i(wr_pend_q), .wr_idx_i(wr_idx_q), .wr_bits_i(wr_bits_q),
     .rd_i(lk), .rd_idx_i(lk_idx), .rd_qid_i(lk_sel),
     .rvalid_o(lk_rvalid), .rqid_o(lk_rqid), .rdata_o(lk_rdata),
-    .apend_o(lk_apend), .apend_qid_o(lk_aqid), .rpend_o(lk_pend), .rpend_qid_o(lk_pqid),
+    .apend_o(lk_apend), .apend_qid_o(lk_aqid), .apend_idx_o(lk_aidx),
+    .rpend_o(lk_pend), .rpend_qid_o(lk_pqid),
     .snoop_we_o(snoop_we), .snoop_idx_o(snoop_idx), .snoop_bits_o(snoop_bits));
 
   // Head-bit registers: captured from a lookup (its data arrives in the
@@ -570,6 +572,14 @@ module fe_sched_queues #(
       `FG_ASSERT(feq_region_check, !req_valid_i || (in_in == in_region(in_rel) && in_idx == in_rel[IW-1:0]))
       // a lookup's data arrives for a head that is still there and has no bits
       `FG_ASSERT(feq_lookup_for_head, !lk_rvalid || (need[lk_rqid] && !hb_valid_q[lk_rqid] && !q_pop[lk_rqid]))
+      // (LK_REG) a registered lookup is of a head that is still there, has
+      // no bits and no other lookup in flight, and reads that head's line
+      `FG_ASSERT(feq_lookup_reg_for_head, !lk_apend || (need[lk_aqid] && !hb_valid_q[lk_aqid] &&
+                                                        !q_pop[lk_aqid] && lk_aidx == h_idx[lk_aqid]))
+      `FG_ASSERT(feq_lookup_data_for_head, !lk_pend || (need[lk_pqid] && !hb_valid_q[lk_pqid] && !q_pop[lk_pqid]))
+      `FG_ASSERT(feq_lookup_stages_apart, !(lk_apend && lk_pend && lk_aqid == lk_pqid) &&
+                                          !(lk_apend && lk_rvalid && lk_aqid == lk_rqid) &&
+                                          !(lk_pend && lk_rvalid && lk_pqid == lk_rqid))
       `FG_ASSERT(feq_snooped_head_stays, (hit & q_pop) == '0)
       `FG_ASSERT(feq_init_line_aligned, !(init_valid_i && init_ready) || init_addr_i[LB-1:0] == '0)
       `FG_ASSERT(feq_triggered_heads, (!q_valid[1] || h_trig[1] != fe_pkg::FE_TRIG_NONE) &&
