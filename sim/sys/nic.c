@@ -24,7 +24,7 @@ int nic_params_load(nic_params *p, fg_config *cfg, char *err, size_t errlen) {
     return fg_config_double(cfg, "nic", "poll_ns", 0, 1e9, &p->poll_ns, err, errlen);
 }
 
-int nic_init(nic *n, const nic_params *p, const route_gen_params *rp, const route *r, size_t nr,
+int nic_init(nic *n, const nic_params *p, const route_gen_params *rp, const lpm_route *r, size_t nr,
              const lpm_ref *ref, uint64_t seed, char *err, size_t errlen) {
     memset(n, 0, sizeof *n);
     n->p = *p;

@@ -32,7 +32,7 @@ enum { CQ_FREE = 0, CQ_BUSY = 1, CQ_DONE = 2 };
 typedef struct {
     nic_params p;
     route_gen_params rp;
-    const route *routes;
+    const lpm_route *routes;
     size_t n_routes;
     const lpm_ref *ref;
     fg_rng rng;
@@ -45,7 +45,7 @@ typedef struct {
     char first_wrong[256];
 } nic;
 
-int nic_init(nic *n, const nic_params *p, const route_gen_params *rp, const route *r, size_t nr,
+int nic_init(nic *n, const nic_params *p, const route_gen_params *rp, const lpm_route *r, size_t nr,
              const lpm_ref *ref, uint64_t seed, char *err, size_t errlen);
 void nic_free(nic *n);
 /* True when the slot at head is free (EDGE Fig. 8c: eventCompQ[head] == free). */

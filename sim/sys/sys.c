@@ -492,12 +492,12 @@ static int edge_unregister_event(sys *s, unsigned id) {
     return -1;
 }
 
-static int setup(sys *s, route **routes, lpm_ref **ref, ipv4_dir *dir) {
+static int setup(sys *s, lpm_route **routes, lpm_ref **ref, ipv4_dir *dir) {
     const sys_params *p = s->p;
     char e2[256];
     size_t nr;
     if (route_gen(&p->routes, routes, &nr, s->err, s->errlen)) return -1;
-    *ref = lpm_ref_build(*routes, nr);
+    *ref = lpm_ref_build(*routes, nr, 32);
     if (!*ref) return fail(s, "out of memory"), -1;
     if (ipv4_dir_build(dir, *routes, nr, s->err, s->errlen)) return -1;
     s->gpu = gpu_new(&p->gpu, e2, sizeof e2);
@@ -612,7 +612,7 @@ int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_eve
     s.err = err;
     s.errlen = errlen;
     sys_queue_init(&s.waiting, sizeof(uint64_t));
-    route *routes = NULL;
+    lpm_route *routes = NULL;
     lpm_ref *ref = NULL;
     ipv4_dir dir = {0};
     s.ev = calloc(n_events ? n_events : 1, sizeof *s.ev);

@@ -12,7 +12,7 @@ int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const cha
     w->rp = *rp;
     w->slots = slots;
     if (route_gen(rp, &w->routes, &w->n_routes, err, errlen)) return -1;
-    w->ref = lpm_ref_build(w->routes, w->n_routes);
+    w->ref = lpm_ref_build(w->routes, w->n_routes, 32);
     w->pkts = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
     w->send = calloc(slots, sizeof *w->send);
     if (!w->ref || !w->pkts || !w->send) { snprintf(err, errlen, "ipv4: out of memory"); return -1; }

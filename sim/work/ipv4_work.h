@@ -22,7 +22,7 @@ typedef ev_sent_cb ipv4_sent_cb;
 
 typedef struct {
     route_gen_params rp;
-    route *routes;
+    lpm_route *routes;
     size_t n_routes;
     lpm_ref *ref;
     ipv4_dir dir;
