@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "work/ev_work.h"
+#include "work/ipv4_work.h"
 
 /* ------------------------------------------------------------ parameters */
 void sys_params_default(sys_params *p) {
@@ -95,7 +95,7 @@ typedef struct {
     double t0;     /* end of setup: open-loop arrivals count from here */
     gpu_t *gpu;
     edge_fe *fe;
-    gpu_kernel k;
+    ipv4_work w; /* the GPU side: route table, kernel, parameter slots, buffers */
     nic nic;
     pcie_link nic_gpu, nic_host, host_gpu;
     host_api host;
@@ -107,7 +107,6 @@ typedef struct {
     uint64_t started, finished;
     uint64_t next_batch; /* saturated mode: next batch number to make ready */
     sys_queue waiting; /* uint64_t event numbers: batches ready, no free slot */
-    uint64_t sq_base, pkt_base, out_base, l1, chunks;
     uint8_t *stage;      /* per slot: the packets the NIC DMAs (the device's buffer) */
     double link_bpc;     /* PCIe bytes per GPU cycle: the host port's DMA rate */
     unsigned ekt_id;
@@ -196,8 +195,8 @@ static void cb_dma(void *u, uint64_t e, uint64_t cycle, const void *data, size_t
  * t): line writes through the memory system at the link's rate. */
 static void dma_start(sys *s, uint64_t e, double t) {
     evrec *v = &s->ev[e];
-    uint64_t pk = s->pkt_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
-    uint64_t np = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params) + offsetof(ipv4_params, npkts);
+    uint64_t pk = s->w.pkt_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
+    uint64_t np = s->w.sq_base + (uint64_t)v->slot * sizeof(ipv4_params) + offsetof(ipv4_params, npkts);
     uint32_t n32 = v->cnt;
     if (gpu_dma_free(s->gpu) < 2) { /* the host DMA queue is full: the link holds the data a cycle */
         if (push(s, t + s->period, A_DMA_START, e)) fail(s, "out of memory");
@@ -270,7 +269,7 @@ static void cb_read(void *u, uint64_t e, uint64_t cycle, const void *data, size_
 
 static void results(sys *s, uint64_t e, double t) {
     evrec *v = &s->ev[e];
-    uint64_t out = s->out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
+    uint64_t out = s->w.out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
     for (unsigned i = 0; i < v->cnt; i++)
         sys_stat_add(&s->r->pkt_latency_ns, t - s->nic.arrive[(size_t)v->slot * s->p->nic.pkts_per_event + i]);
     nic_finish(&s->nic, v->slot, v->res, v->cnt);
@@ -296,7 +295,7 @@ static void results(sys *s, uint64_t e, double t) {
 static void gpu_launch_event(sys *s, uint64_t e, unsigned prio, bool warp_event) {
     evrec *v = &s->ev[e];
     gpu_launch_desc d =
-        ev_warp_desc(&s->k, s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params), IPV4_PKTS_PER_EVENT, prio, e);
+        ipv4_work_desc(&s->w, v->slot, IPV4_PKTS_PER_EVENT, prio, e);
     d.warp_event = warp_event; /* false: the baseline's kernel launch path */
     char err[256];
     if (gpu_launch(s->gpu, &d, err, sizeof err)) fail(s, "gpu_launch: %s", err);
@@ -343,7 +342,7 @@ static void act(sys *s, const action *a) {
         if (push(s, a->t + s->p->pcie.round_trip_ns / 2.0, A_READ_START, e)) fail(s, "out of memory");
         break;
     case A_READ_START: { /* ... and reads the results out of GPU memory through the host port */
-        uint64_t out = s->out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
+        uint64_t out = s->w.out_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * 4;
         int rc = gpu_dma_read(s->gpu, out, (size_t)v->cnt * 4, 0, cb_read, s, e);
         if (rc > 0 && push(s, a->t + s->period, A_READ_START, e)) fail(s, "out of memory");
         if (rc < 0) fail(s, "result buffer outside GPU memory");
@@ -399,8 +398,8 @@ static void fe_launch(void *u, const edge_fe_event *x) {
         return;
     }
     evrec *v = &s->ev[x->key];
-    uint64_t want = s->sq_base + (uint64_t)v->slot * sizeof(ipv4_params);
-    if (x->param_addr != want || x->kernel_ptr != s->k.entry || !x->single)
+    uint64_t want = ipv4_work_param(&s->w, v->slot);
+    if (x->param_addr != want || x->kernel_ptr != s->w.k.entry || !x->single)
         fail(s, "EKT descriptor of event %llu: param 0x%llx (expected 0x%llx), kernel 0x%llx, %s",
              (unsigned long long)x->key, (unsigned long long)x->param_addr,
              (unsigned long long)want, (unsigned long long)x->kernel_ptr,
@@ -447,13 +446,13 @@ static int tick(sys *s) {
 static int edge_register_event(sys *s, uint64_t sq, unsigned entries, unsigned *id) {
     edge_fe_cmd c = {0};
     c.op = EKT_OP_REG;
-    c.kernel_ptr = s->k.entry;
+    c.kernel_ptr = s->w.k.entry;
     c.param_base = sq;
     c.param_size = sizeof(ipv4_params);
     c.param_end = sq + (uint64_t)(entries - 1) * sizeof(ipv4_params);
     c.grid[0] = c.grid[1] = c.grid[2] = 1;
     c.block[0] = IPV4_PKTS_PER_EVENT, c.block[1] = c.block[2] = 1;
-    c.shmem = s->k.static_shmem;
+    c.shmem = s->w.k.static_shmem;
     c.prio = 1;
     c.max_events = entries;
     if (edge_fe_command(s->fe, &c)) return -1;
@@ -492,55 +491,27 @@ static int edge_unregister_event(sys *s, unsigned id) {
     return -1;
 }
 
-static int setup(sys *s, lpm_route **routes, lpm_ref **ref, ipv4_dir *dir) {
+static int setup(sys *s) {
     const sys_params *p = s->p;
     char e2[256];
-    size_t nr;
-    if (route_gen(&p->routes, routes, &nr, s->err, s->errlen)) return -1;
-    *ref = lpm_ref_build(*routes, nr, 32);
-    if (!*ref) return fail(s, "out of memory"), -1;
-    if (ipv4_dir_build(dir, *routes, nr, s->err, s->errlen)) return -1;
+    unsigned slots = p->nic.slots;
     s->gpu = gpu_new(&p->gpu, e2, sizeof e2);
     if (!s->gpu) return fail(s, "gpu: %s", e2), -1;
     gpu_callbacks cb = {cb_first, cb_complete, s};
     gpu_set_callbacks(s->gpu, &cb);
-    if (gpu_load_kernel(s->gpu, p->kernel_elf, "ipv4_fwd", &s->k, e2, sizeof e2))
-        return fail(s, "%s", e2), -1;
+    /* the GPU side: route table, kernel, buffers, and the parameter memory
+     * pre-configured once (EDGE III-B, Fig. 8: configureEdgeParamMemory /
+     * configureBaseParamMem), each entry naming its slot's completion flag
+     * in the NIC's memory (slot i: flag i) */
+    ipv4_work_opts o = {0, 1, p->corrupt_table};
+    if (ipv4_work_init_opts(&s->w, s->gpu, &p->routes, p->kernel_elf, slots, &o, s->err, s->errlen)) return -1;
     edge_fe_callbacks fcb = {fe_launch, fe_error, fe_passthrough, s};
     s->fe = edge_fe_new(&p->edge, &fcb, e2, sizeof e2);
     if (!s->fe) return fail(s, "edge front-end: %s", e2), -1;
-    unsigned slots = p->nic.slots;
-    size_t l1b = 65536 * 4, chb = dir->n_chunks * 256 * 4;
-    s->l1 = gpu_malloc(s->gpu, l1b);
-    s->chunks = gpu_malloc(s->gpu, chb ? chb : 4);
-    s->sq_base = gpu_malloc(s->gpu, (uint64_t)slots * sizeof(ipv4_params));
-    s->pkt_base = gpu_malloc(s->gpu, (uint64_t)slots * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES);
-    s->out_base = gpu_malloc(s->gpu, (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4);
-    if (!s->l1 || !s->chunks || !s->sq_base || !s->pkt_base || !s->out_base ||
-        (s->out_base + (uint64_t)slots * 128) >> 32)
-        return fail(s, "GPU memory too small for the route table and %u slots", slots), -1;
-    if (p->corrupt_table) { /* fault injection: the host reference must catch it */
-        for (size_t i = 0; i < 65536; i++)
-            if (!(dir->l1[i] & IPV4_PTR_BIT) && dir->l1[i] != IPV4_NO_ROUTE) dir->l1[i] ^= 1;
-        for (size_t i = 0; i < dir->n_chunks * 256; i++)
-            if (!(dir->chunks[i] & IPV4_PTR_BIT) && dir->chunks[i] != IPV4_NO_ROUTE) dir->chunks[i] ^= 1;
-    }
-    if (gpu_mem_write(s->gpu, s->l1, dir->l1, l1b) ||
-        (chb && gpu_mem_write(s->gpu, s->chunks, dir->chunks, chb)))
-        return fail(s, "route table upload failed"), -1;
-    /* pre-configure the parameter memory once (EDGE III-B, Fig. 8:
-     * configureEdgeParamMemory / configureBaseParamMem) */
-    for (unsigned i = 0; i < slots; i++) {
-        ipv4_params q = {(uint32_t)(s->pkt_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES),
-                         (uint32_t)(s->out_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * 4),
-                         (uint32_t)s->l1, (uint32_t)s->chunks, 0, i, i, 0};
-        if (gpu_mem_write(s->gpu, s->sq_base + (uint64_t)i * sizeof q, &q, sizeof q))
-            return fail(s, "parameter memory upload failed"), -1;
-    }
     uint32_t poison[IPV4_PKTS_PER_EVENT * 4];
     memset(poison, 0xA5, sizeof poison);
     for (unsigned i = 0; i < slots; i++)
-        gpu_mem_write(s->gpu, s->out_base + (uint64_t)i * 128, poison, 128);
+        gpu_mem_write(s->gpu, s->w.out_base + (uint64_t)i * 128, poison, 128);
     s->stage = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
     if (!s->stage) return fail(s, "out of memory"), -1;
     s->link_bpc = p->pcie.bw_gbps * s->period; /* bytes per ns x ns per cycle */
@@ -548,8 +519,9 @@ static int setup(sys *s, lpm_route **routes, lpm_ref **ref, ipv4_dir *dir) {
     pcie_link_init(&s->nic_host, &p->pcie);
     pcie_link_init(&s->host_gpu, &p->pcie);
     host_api_init(&s->host, &p->host, &s->host_gpu);
-    if (nic_init(&s->nic, &p->nic, &p->routes, *routes, nr, *ref, p->seed, s->err, s->errlen)) return -1;
-    if (s->path == SYS_EDGE && edge_register_event(s, s->sq_base, slots, &s->ekt_id)) return -1;
+    if (nic_init(&s->nic, &p->nic, &p->routes, s->w.routes, s->w.n_routes, s->w.ref, p->seed, s->err, s->errlen))
+        return -1;
+    if (s->path == SYS_EDGE && edge_register_event(s, s->w.sq_base, slots, &s->ekt_id)) return -1;
     return 0;
 }
 
@@ -612,12 +584,9 @@ int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_eve
     s.err = err;
     s.errlen = errlen;
     sys_queue_init(&s.waiting, sizeof(uint64_t));
-    lpm_route *routes = NULL;
-    lpm_ref *ref = NULL;
-    ipv4_dir dir = {0};
     s.ev = calloc(n_events ? n_events : 1, sizeof *s.ev);
     if (!s.ev) fail(&s, "out of memory");
-    if (!s.failed && !setup(&s, &routes, &ref, &dir)) {
+    if (!s.failed && !setup(&s)) {
         /* the first batch */
         if (n_events) {
             s.t0 = now_ns(&s); /* packets arrive from the end of setup on */
@@ -643,8 +612,6 @@ int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_eve
     free(s.heap);
     free(s.ev);
     sys_queue_free(&s.waiting);
-    ipv4_dir_free(&dir);
-    lpm_ref_free(ref);
-    free(routes);
+    ipv4_work_free(&s.w);
     return rc;
 }
