@@ -86,7 +86,7 @@ static void test_ipv6_tables(void **state) {
     char err[256];
     ipv6_gen_params gp;
     ipv6_gen_params_default(&gp);
-    route6 *r;
+    lpm_route *r;
     size_t n;
     if (ipv6_route_gen(&gp, &r, &n, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(n, gp.n_routes);
@@ -103,7 +103,7 @@ static void test_ipv6_tables(void **state) {
            100.0 * per_len[48] / (double)n, 100.0 * per_len[32] / (double)n, 100.0 * per_len[29] / (double)n);
     assert_true(mean > 42.0 && mean < 44.0);
     assert_true(per_len[48] > 0.45 * n && per_len[48] < 0.56 * n && dist[48] > 50);
-    lpm6_ref *t = lpm6_ref_build(r, n);
+    lpm_ref *t = lpm_ref_build(r, n, 64);
     ipv6_dir d;
     assert_non_null(t);
     if (ipv6_dir_build(&d, r, n, err, sizeof err)) fail_msg("%s", err);
@@ -113,23 +113,23 @@ static void test_ipv6_tables(void **state) {
     for (size_t i = 0; i < n; i++) { /* each route's first and last address and their neighbours */
         uint64_t lo = r[i].prefix, hi = lo | ~(~0ull << (64 - r[i].len));
         uint64_t a[4] = {lo, hi, lo - 1, hi + 1};
-        for (int j = 0; j < 4; j++) assert_int_equal(ipv6_dir_lookup(&d, a[j]), lpm6_ref_lookup(t, a[j]));
+        for (int j = 0; j < 4; j++) assert_int_equal(ipv6_dir_lookup(&d, a[j]), lpm_ref_lookup(t, a[j]));
     }
     unsigned hits = 0;
     for (int i = 0; i < 2000; i++) { /* the trie against a linear scan */
-        const route6 *x = &r[fg_rng_below(&rng, n)];
+        const lpm_route *x = &r[fg_rng_below(&rng, n)];
         uint64_t a = i & 1 ? fg_rng_next(&rng) : x->prefix | (fg_rng_next(&rng) & ~(~0ull << (64 - x->len)));
         unsigned best = 0;
         uint32_t want = IPV6_NO_ROUTE;
         for (size_t k = 0; k < n; k++)
             if (r[k].len > best && ((a ^ r[k].prefix) & (~0ull << (64 - r[k].len))) == 0) best = r[k].len, want = r[k].nh;
-        assert_int_equal(lpm6_ref_lookup(t, a), want);
+        assert_int_equal(lpm_ref_lookup(t, a), want);
         assert_int_equal(ipv6_dir_lookup(&d, a), want);
         hits += want != IPV6_NO_ROUTE;
     }
     assert_true(hits >= 1000); /* every other address lies inside a route */
     ipv6_dir_free(&d);
-    lpm6_ref_free(t);
+    lpm_ref_free(t);
     free(r);
 }
 

@@ -91,7 +91,7 @@ static void test_route_gen(void **state) {
     double s = 0;
     for (int l = 0; l <= 32; l++) s += route_len_dist()[l];
     NEAR(s, 100.0);
-    route *r;
+    lpm_route *r;
     size_t n;
     assert_int_equal(route_gen(&p, &r, &n, err, sizeof err), 0);
     assert_int_equal(n, p.n_routes);
@@ -110,14 +110,14 @@ static void test_route_gen(void **state) {
     assert_true(p24 > 55 && p24 < 65);
     assert_true(p2223 > 16 && p2223 < 24);
     /* deterministic from the seed */
-    route *r2;
+    lpm_route *r2;
     size_t n2;
     assert_int_equal(route_gen(&p, &r2, &n2, err, sizeof err), 0);
     assert_memory_equal(r, r2, n * sizeof *r);
     free(r2);
     free(r);
     /* impossible request is an error, not a hang */
-    p.n_blocks16 = 1;
+    p.n_blocks = 1;
     p.n_routes = 200000;
     assert_int_equal(route_gen(&p, &r, &n, err, sizeof err), -1);
     assert_non_null(strstr(err, "blocks16"));
@@ -127,7 +127,7 @@ static void test_route_gen(void **state) {
 static void test_lpm_directed(void **state) {
     (void)state;
     char err[256];
-    const route r[] = {
+    const lpm_route r[] = {
         {0x0A000000u, 8, 1},  /* 10/8 */
         {0x0A010000u, 16, 2}, /* 10.1/16 */
         {0x0A010200u, 24, 3}, /* 10.1.2/24 */
@@ -142,7 +142,7 @@ static void test_lpm_directed(void **state) {
              {0x0A010284u, 5},   {0x0A010285u, 4},   {0x0A01FFFFu, 6},   {0x0A018000u, 6},
              {0x0B000000u, IPV4_NO_ROUTE},           {0xC1020304u, 7},   {0xFFFFFFFFu, 7},
              {0x0A02FFFFu, 1},   {0x09FFFFFFu, IPV4_NO_ROUTE}};
-    lpm_ref *t = lpm_ref_build(r, sizeof r / sizeof r[0]);
+    lpm_ref *t = lpm_ref_build(r, sizeof r / sizeof r[0], 32);
     assert_non_null(t);
     ipv4_dir d;
     assert_int_equal(ipv4_dir_build(&d, r, sizeof r / sizeof r[0], err, sizeof err), 0);
@@ -163,10 +163,10 @@ static void test_lpm_random(void **state) {
     route_gen_params_default(&p);
     fg_rng rng;
     fg_rng_seed(&rng, p.seed = tb_seed("lpm random"));
-    route *r;
+    lpm_route *r;
     size_t n;
     assert_int_equal(route_gen(&p, &r, &n, err, sizeof err), 0);
-    lpm_ref *t = lpm_ref_build(r, n);
+    lpm_ref *t = lpm_ref_build(r, n, 32);
     ipv4_dir d;
     assert_int_equal(ipv4_dir_build(&d, r, n, err, sizeof err), 0);
     print_message("# %zu routes, %zu chunks (%zu KB table)\n", n, d.n_chunks,
@@ -205,10 +205,10 @@ static void test_lpm_detects_wrong(void **state) {
     char err[256];
     route_gen_params p;
     route_gen_params_default(&p);
-    route *r;
+    lpm_route *r;
     size_t n;
     assert_int_equal(route_gen(&p, &r, &n, err, sizeof err), 0);
-    lpm_ref *t = lpm_ref_build(r, n);
+    lpm_ref *t = lpm_ref_build(r, n, 32);
     ipv4_dir d;
     assert_int_equal(ipv4_dir_build(&d, r, n, err, sizeof err), 0);
     /* flip the next hop of the chunk entry a /24 maps to */

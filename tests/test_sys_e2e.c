@@ -18,7 +18,7 @@ static void params(sys_params *p) {
     const char *impl = getenv("FG_IMPL");
     if (impl) assert_int_equal(fg_impl_parse(impl, &p->edge.impl), 0);
     p->routes.n_routes = 4096;
-    p->routes.n_blocks16 = 256;
+    p->routes.n_blocks = 256;
     p->seed = tb_seed("e2e packets");
 }
 

@@ -68,7 +68,7 @@ typedef struct {
     gpu_kernel bfs_k[2];
     unsigned levels;
     /* FIBLookup */
-    route *routes;
+    lpm_route *routes;
     size_t n_routes;
     ipv4_dir dir;
     lpm_ref *lpm;
@@ -342,7 +342,7 @@ static int fib_setup(fb_ctx *c) {
     if (route_gen(&rp, &c->routes, &c->n_routes, e, sizeof e) ||
         ipv4_dir_build(&c->dir, c->routes, c->n_routes, e, sizeof e))
         return ferr(c, "FIBLookup: %s", e);
-    if (!(c->lpm = lpm_ref_build(c->routes, c->n_routes))) return ferr(c, "FIBLookup: out of memory");
+    if (!(c->lpm = lpm_ref_build(c->routes, c->n_routes, 32))) return ferr(c, "FIBLookup: out of memory");
     if (!(c->pkts = take(c, (size_t)n * IPV4_PKT_BYTES)) || !(c->u[0] = take(c, n * 4ull))) return -1;
     for (unsigned i = 0; i < n; i++) ipv4_gen_packet(&c->rng, &rp, c->routes, c->n_routes, c->pkts + (size_t)i * IPV4_PKT_BYTES);
     gpu_kernel k;

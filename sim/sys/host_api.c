@@ -59,3 +59,23 @@ double host_sync(const host_api *h, double now, double work_done) {
     if (work_done > t) t = work_done;
     return t + h->p.sync_after_ns;
 }
+
+void host_cpu_init(host_cpu *h, const host_params *p, pcie_link *to_gpu, double poll_ns) {
+    host_api_init(&h->api, p, to_gpu);
+    h->poll_ns = poll_ns;
+    h->launch_free = h->cpl_free = 0.0;
+}
+
+void host_cpu_notice(host_cpu *h, double t, double *start, double *ret, double *at_gpu) {
+    double detect = dev_poll_seen(t, h->poll_ns);
+    *start = detect > h->launch_free ? detect : h->launch_free;
+    host_launch(&h->api, *start, ret, at_gpu);
+    h->launch_free = *ret;
+}
+
+double host_cpu_complete(host_cpu *h, double t_done) {
+    double t = t_done + h->api.p.sync_after_ns;
+    if (t < h->cpl_free) t = h->cpl_free;
+    h->cpl_free = t;
+    return t;
+}

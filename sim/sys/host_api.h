@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "fg_config.h"
+#include "dev_port.h"
 #include "pcie.h"
 
 typedef struct {
@@ -55,5 +56,27 @@ void host_launch(host_api *h, double now, double *ret, double *at_gpu);
 /* Stream synchronize issued at now for work completing at work_done:
  * returns when control returns. */
 double host_sync(const host_api *h, double now, double work_done);
+
+/* The baseline host as a device of the launch-path system (EDGE Fig. 8b):
+ * a launch thread polls host memory for the device's task notices and
+ * launches each event's kernel through the API above; a completion thread
+ * waits in a stream synchronize for each launch and then writes the
+ * completion into the device's memory.  Each thread is a serial resource. */
+typedef struct {
+    host_api api;
+    double poll_ns;      /* [host] poll_ns: the launch thread's polling period */
+    double launch_free;  /* the launch thread is free from then on */
+    double cpl_free;     /* ... the completion thread */
+} host_cpu;
+
+void host_cpu_init(host_cpu *h, const host_params *p, pcie_link *to_gpu, double poll_ns);
+/* A task notice landed in host memory at t: the launch thread sees it at
+ * its next poll once free and calls launch: *start = the call, *ret =
+ * control back, *at_gpu = the command in the GPU's kernel management unit. */
+void host_cpu_notice(host_cpu *h, double t, double *start, double *ret, double *at_gpu);
+/* The launched work was done at t_done: returns when the completion
+ * thread's stream synchronize has returned (F/E Table 2: sync_after_ns
+ * after the work) and its write to the device leaves. */
+double host_cpu_complete(host_cpu *h, double t_done);
 
 #endif

@@ -1,8 +1,10 @@
-/* sys: the whole system for the EDGE launch path (issue 3): SIMT GPU model,
- * EDGE front-end (RTL blocks), host CPU with the CUDA-like baseline API,
- * PCIe links and the NIC, advanced one GPU core cycle at a time.  Host,
- * PCIe and NIC times are in ns and act at the first GPU cycle at or after
- * them.  See docs/LAUNCH_PATH.md. */
+/* sys: the whole system for the EDGE launch path: SIMT GPU model, EDGE
+ * front-end (RTL blocks), the host CPU with the CUDA-like baseline API
+ * (host_api.h) and the NIC (nic.h) as device models behind their ports
+ * (dev_port.h), and the PCIe links between them, advanced one GPU core
+ * cycle at a time.  sys.c holds the event loop and the wiring.  Host, PCIe
+ * and NIC times are in ns and act at the first GPU cycle at or after them.
+ * See docs/LAUNCH_PATH.md. */
 #ifndef SYS_SYS_H
 #define SYS_SYS_H
 
@@ -17,6 +19,7 @@
 #include "pcie.h"
 #include "route_gen.h"
 #include "simt/gpu.h"
+#include "sys_stat.h"
 
 typedef enum { SYS_BASELINE = 0, SYS_EDGE = 1 } sys_path;
 
@@ -44,12 +47,6 @@ int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen);
  * event kernel table, then the GPU's (gpu_config_blocks).  Returns how many. */
 unsigned sys_params_blocks(const sys_params *p, fg_block_use *out, unsigned max);
 
-typedef struct {
-    uint64_t n;
-    double sum, min, max;
-} sys_stat;
-void sys_stat_add(sys_stat *s, double v);
-double sys_stat_avg(const sys_stat *s);
 
 typedef struct {
     uint64_t events, packets, wrong, routed, dropped, noroute;

@@ -8,11 +8,26 @@
 
 int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
                    char *err, size_t errlen) {
+    return ipv4_work_init_opts(w, g, rp, elf, slots, NULL, err, errlen);
+}
+
+/* Fault injection: every leaf's next hop flipped, "no route" left alone. */
+static void corrupt(ipv4_dir *d) {
+    for (size_t i = 0; i < 65536; i++)
+        if (!(d->l1[i] & IPV4_PTR_BIT) && d->l1[i] != IPV4_NO_ROUTE) d->l1[i] ^= 1;
+    for (size_t i = 0; i < d->n_chunks * 256; i++)
+        if (!(d->chunks[i] & IPV4_PTR_BIT) && d->chunks[i] != IPV4_NO_ROUTE) d->chunks[i] ^= 1;
+}
+
+int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
+                        const ipv4_work_opts *o, char *err, size_t errlen) {
+    const ipv4_work_opts none = {0};
+    if (!o) o = &none;
     memset(w, 0, sizeof *w);
     w->rp = *rp;
     w->slots = slots;
     if (route_gen(rp, &w->routes, &w->n_routes, err, errlen)) return -1;
-    w->ref = lpm_ref_build(w->routes, w->n_routes);
+    w->ref = lpm_ref_build(w->routes, w->n_routes, 32);
     w->pkts = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
     w->send = calloc(slots, sizeof *w->send);
     if (!w->ref || !w->pkts || !w->send) { snprintf(err, errlen, "ipv4: out of memory"); return -1; }
@@ -29,14 +44,16 @@ int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const cha
         snprintf(err, errlen, "ipv4: GPU memory too small for the route table and %u slots", slots);
         return -1;
     }
+    if (o->corrupt_table) corrupt(&w->dir);
     if (gpu_mem_write(g, w->l1, w->dir.l1, l1b) || (chb && gpu_mem_write(g, w->chunks, w->dir.chunks, chb))) {
         snprintf(err, errlen, "ipv4: route table upload failed");
         return -1;
     }
     for (unsigned i = 0; i < slots; i++) { /* EDGE III-B: parameter memory configured once */
+        uint64_t cq = o->cq_base + (uint64_t)i * o->cq_step;
         ipv4_params q = {(uint32_t)(w->pkt_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES),
                          (uint32_t)(w->out_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * 4),
-                         (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, 0, 0};
+                         (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, (uint32_t)cq, (uint32_t)(cq >> 32)};
         if (gpu_mem_write(g, ipv4_work_param(w, i), &q, sizeof q)) {
             snprintf(err, errlen, "ipv4: parameter memory upload failed");
             return -1;

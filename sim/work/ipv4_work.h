@@ -1,12 +1,12 @@
-/* ipv4_work: the IPv4 forwarding event kernel as a GPU workload without the
- * device model — route table (sim/sys/route_gen.h) and its DIR-16-8-8 table
+/* ipv4_work: the IPv4 forwarding event kernel as a GPU workload — route table (sim/sys/route_gen.h) and its DIR-16-8-8 table
  * in GPU memory (set up through the untimed backdoor, before the
  * experiment), pre-configured parameter slots (EDGE III-B), packets sent
  * through the GPU's host DMA port (timed: what a device sends) or written
  * straight into GPU memory (tests), results checked against the host
  * reference (backdoor: a check, not device traffic).  Used where events are
  * injected at the SIMT core scheduler (the preemption-latency experiment,
- * tests) rather than by the NIC. */
+ * tests), and for the GPU side of the launch-path system (sim/sys/sys.c,
+ * whose NIC sends the packets and checks the results itself). */
 #ifndef WORK_IPV4_WORK_H
 #define WORK_IPV4_WORK_H
 
@@ -22,7 +22,7 @@ typedef ev_sent_cb ipv4_sent_cb;
 
 typedef struct {
     route_gen_params rp;
-    route *routes;
+    lpm_route *routes;
     size_t n_routes;
     lpm_ref *ref;
     ipv4_dir dir;
@@ -38,6 +38,17 @@ typedef struct {
  * pre-configures `slots` parameter entries. */
 int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
                    char *err, size_t errlen);
+/* What a run with a device model (sim/sys/sys.c) sets up differently. */
+typedef struct {
+    uint64_t cq_base, cq_step; /* entry i's completion-queue pointer (cq_lo, cq_hi): cq_base + i *
+                                  cq_step, the slot's flag in the device's memory (EDGE Fig. 8c);
+                                  0, 0 without a device */
+    bool corrupt_table;        /* fault injection for tests: the next hop of every leaf of the
+                                  GPU's copy of the table flipped (the host reference must catch it) */
+} ipv4_work_opts;
+/* ipv4_work_init with o (NULL: all zero, as ipv4_work_init). */
+int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
+                        const ipv4_work_opts *o, char *err, size_t errlen);
 void ipv4_work_free(ipv4_work *w);
 uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot);
 /* A launch descriptor for one event of n packets in slot (a warp-level

@@ -24,26 +24,6 @@ static const double LEN_DIST6[65] = {
 
 const double *ipv6_len_dist(void) { return LEN_DIST6; }
 
-void ipv6_gen_params_default(ipv6_gen_params *p) {
-    p->n_routes = 16384;
-    p->n_next_hops = 64;
-    p->n_blocks32 = 4096;
-    p->seed = 1;
-    p->hit_pct = 90;
-    p->hl_drop_pct = 2;
-}
-
-int ipv6_gen_params_load(ipv6_gen_params *p, fg_config *cfg, char *err, size_t errlen) {
-    const ev_cfg_key k[] = {{"count", &p->n_routes, 1, 1u << 20},
-                            {"next_hops", &p->n_next_hops, 1, IPV6_MAX_NH},
-                            {"blocks32", &p->n_blocks32, 1, 1u << 20},
-                            {"hit_pct", &p->hit_pct, 0, 100},
-                            {"hl_drop_pct", &p->hl_drop_pct, 0, 100}};
-    return ev_cfg_load(cfg, "ipv6", k, sizeof k / sizeof k[0], &p->seed, err, errlen);
-}
-
-static uint64_t mask6(unsigned len) { return len ? ~0ull << (64 - len) : 0; }
-
 /* A /32 inside the RIRs' global-unicast pools (IANA IPv6 unicast address
  * space registry): 2001::/16 and the /12s of APNIC 2400::, ARIN 2600::,
  * LACNIC 2800::, RIPE NCC 2a00::, AFRINIC 2c00::. */
@@ -53,116 +33,28 @@ static uint64_t pick_block32(fg_rng *r) {
         unsigned len;
     } pool[] = {{0x2001, 16}, {0x2400, 12}, {0x2600, 12}, {0x2800, 12}, {0x2a00, 12}, {0x2c00, 12}};
     unsigned i = (unsigned)fg_rng_below(r, sizeof pool / sizeof pool[0]);
-    return ((uint64_t)pool[i].top << 48 & mask6(pool[i].len)) | (fg_rng_next(r) & ~mask6(pool[i].len) & mask6(32));
+    uint64_t m = lpm_mask(pool[i].len, 64);
+    return ((uint64_t)pool[i].top << 48 & m) | (fg_rng_next(r) & ~m & lpm_mask(32, 64));
 }
 
-int ipv6_route_gen(const ipv6_gen_params *p, route6 **out, size_t *n, char *err, size_t errlen) {
-    fg_rng rng;
-    fg_rng_seed(&rng, p->seed);
-    uint64_t *blocks = malloc(sizeof *blocks * p->n_blocks32);
-    size_t hcap = 1;
-    while (hcap < 4u * p->n_routes) hcap <<= 1;
-    struct hkey {
-        uint64_t prefix;
-        unsigned len; /* 0 = empty */
-    } *hash = calloc(hcap, sizeof *hash);
-    route6 *r = malloc(sizeof *r * p->n_routes);
-    if (!blocks || !hash || !r) {
-        free(blocks), free(hash), free(r);
-        snprintf(err, errlen, "ipv6 routes: out of memory for %u routes", p->n_routes);
-        return -1;
-    }
-    for (unsigned i = 0; i < p->n_blocks32; i++) blocks[i] = pick_block32(&rng);
-    double cum[65], s = 0;
-    for (int l = 0; l <= 64; l++) cum[l] = (s += LEN_DIST6[l]);
-    size_t cnt = 0;
-    uint64_t tries = 0;
-    while (cnt < p->n_routes) {
-        if (++tries > 100ull * p->n_routes + 100000) {
-            free(blocks), free(hash), free(r);
-            snprintf(err, errlen, "ipv6 routes: cannot draw %u distinct routes from %u /32 blocks; raise [ipv6] blocks32",
-                     p->n_routes, p->n_blocks32);
-            return -1;
-        }
-        double u = (double)fg_rng_below(&rng, 1000000) / 1000000.0 * s;
-        unsigned len = 1;
-        while (len < 64 && cum[len] <= u) len++;
-        /* routes up to /32 cover a block (aggregates); longer ones sit inside one */
-        uint64_t a = (blocks[fg_rng_below(&rng, p->n_blocks32)] | (fg_rng_next(&rng) >> 32)) & mask6(len);
-        size_t h = (size_t)(((a ^ len) * 0x9E3779B97F4A7C15ull) >> 20) & (hcap - 1);
-        while (hash[h].len && (hash[h].prefix != a || hash[h].len != len)) h = (h + 1) & (hcap - 1);
-        if (hash[h].len) continue; /* duplicate prefix */
-        hash[h].prefix = a, hash[h].len = len;
-        r[cnt].prefix = a;
-        r[cnt].len = (uint8_t)len;
-        r[cnt].nh = (uint16_t)fg_rng_below(&rng, p->n_next_hops);
-        cnt++;
-    }
-    free(blocks);
-    free(hash);
-    *out = r;
-    *n = cnt;
-    return 0;
+/* a route's low 32 bits inside its /32 block */
+static uint64_t inside32(fg_rng *r) { return fg_rng_next(r) >> 32; }
+
+_Static_assert(IPV6_NO_ROUTE == LPM_NO_ROUTE, "the reference trie's no-route is the kernel's");
+
+static const lpm_family IPV6 = {.what = "ipv6 routes", .section = "ipv6", .blocks_key = "blocks32",
+                                .drop_key = "hl_drop_pct", .blocks_default = 4096, .blocks_max = 1u << 20,
+                                .nh_max = IPV6_MAX_NH, .width = 64, .block_len = 32, .len_dist = LEN_DIST6,
+                                .pick_block = pick_block32, .inside = inside32};
+
+void ipv6_gen_params_default(ipv6_gen_params *p) { lpm_gen_params_default(&IPV6, p); }
+
+int ipv6_gen_params_load(ipv6_gen_params *p, fg_config *cfg, char *err, size_t errlen) {
+    return lpm_gen_params_load(&IPV6, p, cfg, err, errlen);
 }
 
-/* ------------------------------------------------------------ binary trie */
-struct lpm6_ref {
-    uint32_t (*child)[2]; /* 0 = none */
-    uint32_t *nh;         /* IPV6_NO_ROUTE when no prefix ends here */
-    size_t n, cap;
-};
-
-static uint32_t node6_new(lpm6_ref *t) {
-    if (t->n == t->cap) {
-        size_t c = t->cap ? 2 * t->cap : 4096;
-        void *a = realloc(t->child, c * sizeof *t->child), *b = a ? realloc(t->nh, c * sizeof *t->nh) : NULL;
-        if (a) t->child = a;
-        if (!b) return 0;
-        t->nh = b;
-        t->cap = c;
-    }
-    t->child[t->n][0] = t->child[t->n][1] = 0;
-    t->nh[t->n] = IPV6_NO_ROUTE;
-    return (uint32_t)t->n++;
-}
-
-lpm6_ref *lpm6_ref_build(const route6 *r, size_t n) {
-    lpm6_ref *t = calloc(1, sizeof *t);
-    if (!t || node6_new(t) != 0) goto fail; /* root is node 0 */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = 0;
-        for (unsigned b = 0; b < r[i].len; b++) {
-            unsigned bit = (unsigned)(r[i].prefix >> (63 - b)) & 1;
-            if (!t->child[x][bit]) {
-                uint32_t c = node6_new(t);
-                if (!c) goto fail;
-                t->child[x][bit] = c;
-            }
-            x = t->child[x][bit];
-        }
-        t->nh[x] = r[i].nh;
-    }
-    return t;
-fail:
-    lpm6_ref_free(t);
-    return NULL;
-}
-
-void lpm6_ref_free(lpm6_ref *t) {
-    if (!t) return;
-    free(t->child);
-    free(t->nh);
-    free(t);
-}
-
-uint32_t lpm6_ref_lookup(const lpm6_ref *t, uint64_t addr) {
-    uint32_t x = 0, best = t->nh[0];
-    for (unsigned b = 0; b < 64; b++) {
-        x = t->child[x][(addr >> (63 - b)) & 1];
-        if (!x) break;
-        if (t->nh[x] != IPV6_NO_ROUTE) best = t->nh[x];
-    }
-    return best;
+int ipv6_route_gen(const ipv6_gen_params *p, lpm_route **out, size_t *n, char *err, size_t errlen) {
+    return lpm_gen(&IPV6, p, out, n, err, errlen);
 }
 
 /* ------------------------------------------------- DIR-16-8-8-8-8-8-8 */
@@ -180,7 +72,7 @@ static int add_chunk6(ipv6_dir *d, size_t *cap, uint32_t fill, uint32_t *idx) {
     return 0;
 }
 
-static int by_len6(const void *a, const void *b) { return (int)((const route6 *)a)->len - ((const route6 *)b)->len; }
+static int by_len6(const void *a, const void *b) { return (int)((const lpm_route *)a)->len - ((const lpm_route *)b)->len; }
 
 /* Level 0 holds address bits 0..15, level j >= 1 bits 8j+8 .. 8j+15. */
 static unsigned lvl_end(unsigned j) { return 16 + 8 * j; }
@@ -188,10 +80,10 @@ static uint32_t lvl_idx(uint64_t a, unsigned j) { return j ? (uint32_t)(a >> (48
 
 /* Routes go in from short to long, so a longer prefix always overwrites (or
  * pushes down into a new chunk) what a shorter one wrote. */
-int ipv6_dir_build(ipv6_dir *d, const route6 *r, size_t n, char *err, size_t errlen) {
+int ipv6_dir_build(ipv6_dir *d, const lpm_route *r, size_t n, char *err, size_t errlen) {
     memset(d, 0, sizeof *d);
     size_t cap = 0;
-    route6 *s = malloc(n * sizeof *s + 1);
+    lpm_route *s = malloc(n * sizeof *s + 1);
     d->l1 = malloc(65536 * sizeof *d->l1);
     if (!s || !d->l1) goto oom;
     memcpy(s, r, n * sizeof *s);
@@ -241,17 +133,10 @@ static void put_be64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (56 - 8 * i));
 }
 
-void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const route6 *r, size_t n,
+void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const lpm_route *r, size_t n,
                      uint8_t pkt[IPV6_PKT_BYTES]) {
-    uint64_t dst;
-    if (n && fg_rng_below(rng, 100) < p->hit_pct) {
-        const route6 *x = &r[fg_rng_below(rng, n)];
-        dst = x->prefix | (fg_rng_next(rng) & ~mask6(x->len));
-    } else {
-        dst = fg_rng_next(rng);
-    }
-    unsigned hl = fg_rng_below(rng, 100) < p->hl_drop_pct ? (unsigned)fg_rng_below(rng, 2)
-                                                          : 2 + (unsigned)fg_rng_below(rng, 254);
+    uint64_t dst = lpm_pick_dst(rng, p->hit_pct, r, n, 64);
+    unsigned hl = lpm_pick_hops(rng, p->drop_pct);
     memset(pkt, 0, IPV6_PKT_BYTES);
     pkt[0] = 0x60;                                /* version 6 */
     pkt[5] = IPV6_PKT_BYTES - 40;                 /* payload length */
@@ -264,11 +149,11 @@ void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const route6 *r, siz
     for (unsigned i = 40; i < IPV6_PKT_BYTES; i++) pkt[i] = (uint8_t)fg_rng_next(rng);
 }
 
-uint32_t ipv6_forward_ref(const lpm6_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]) {
+uint32_t ipv6_forward_ref(const lpm_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]) {
     if (pkt[7] <= 1) return IPV6_DROP_HL;
     uint64_t dst = 0;
     for (int i = 0; i < 8; i++) dst = dst << 8 | pkt[IPV6_DST_OFF + i];
-    return lpm6_ref_lookup(t, dst);
+    return lpm_ref_lookup(t, dst);
 }
 
 /* ------------------------------------------------------------ workload */
@@ -278,7 +163,7 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
     w->gp = *gp;
     w->slots = slots;
     if (ipv6_route_gen(gp, &w->routes, &w->n_routes, err, errlen)) return -1;
-    w->ref = lpm6_ref_build(w->routes, w->n_routes);
+    w->ref = lpm_ref_build(w->routes, w->n_routes, 64);
     w->pkts = calloc((size_t)slots * IPV6_PKTS_PER_EVENT, IPV6_PKT_BYTES);
     w->send = calloc(slots, sizeof *w->send);
     if (!w->ref || !w->pkts || !w->send) {
@@ -317,7 +202,7 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
 
 void ipv6_work_free(ipv6_work *w) {
     ipv6_dir_free(&w->dir);
-    lpm6_ref_free(w->ref);
+    lpm_ref_free(w->ref);
     free(w->routes);
     free(w->pkts);
     free(w->send);

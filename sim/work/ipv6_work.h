@@ -1,7 +1,8 @@
 /* ipv6_work: the IPv6 forwarding event kernel as a GPU workload, beside
  * ipv4_work: a synthetic BGP-like IPv6 route table (the prefix-length
- * distribution of the public IPv6 table, docs/EVENT_KERNELS.md), a plain
- * binary trie as the host reference, the DIR-16-8-8-8-8-8-8 table the
+ * distribution of the public IPv6 table, docs/EVENT_KERNELS.md) and its
+ * reference trie from the generator IPv4 uses too (sys/lpm.h: routes are
+ * lpm_route over the upper 64 address bits), the DIR-16-8-8-8-8-8-8 table the
  * kernel walks (sw/kernels/ipv6_fwd.h) in GPU memory, pre-configured
  * parameter slots (EDGE III-B), packets written straight into GPU memory. */
 #ifndef WORK_IPV6_WORK_H
@@ -15,35 +16,21 @@
 #include "fg_config.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "sys/lpm.h"
 #include "work/ev_work.h"
 
-typedef struct {
-    uint64_t prefix; /* upper 64 address bits, host order, low (64 - len) bits zero */
-    uint8_t len;     /* 1..64 */
-    uint16_t nh;     /* next hop */
-} route6;
-
-typedef struct {
-    unsigned n_routes;    /* [ipv6] count, 16384 */
-    unsigned n_next_hops; /* [ipv6] next_hops, 64 */
-    unsigned n_blocks32;  /* [ipv6] blocks32: allocated /32 blocks routes cluster in, 4096 */
-    uint64_t seed;        /* [ipv6] seed, 1 */
-    unsigned hit_pct;     /* [ipv6] hit_pct: packets aimed inside a route, 90 */
-    unsigned hl_drop_pct; /* [ipv6] hl_drop_pct: packets with hop limit <= 1, 2 */
-} ipv6_gen_params;
+/* [ipv6]: count 16384, next_hops 64, blocks32 (n_blocks: allocated /32
+ * blocks the routes cluster in) 4096, seed 1, hit_pct (packets aimed
+ * inside a route) 90, hl_drop_pct (drop_pct: packets with hop limit <= 1) 2. */
+typedef lpm_gen_params ipv6_gen_params;
 
 void ipv6_gen_params_default(ipv6_gen_params *p);
 int ipv6_gen_params_load(ipv6_gen_params *p, fg_config *cfg, char *err, size_t errlen);
 /* Percentage of routes per prefix length 0..64 (sums to 100). */
 const double *ipv6_len_dist(void);
-/* p->n_routes distinct routes (malloc'd, caller frees). */
-int ipv6_route_gen(const ipv6_gen_params *p, route6 **out, size_t *n, char *err, size_t errlen);
-
-/* Reference LPM: a plain binary trie (not the kernel's multibit walk). */
-typedef struct lpm6_ref lpm6_ref;
-lpm6_ref *lpm6_ref_build(const route6 *r, size_t n);
-void lpm6_ref_free(lpm6_ref *t);
-uint32_t lpm6_ref_lookup(const lpm6_ref *t, uint64_t addr); /* nh or IPV6_NO_ROUTE */
+/* p->n_routes distinct routes (malloc'd, caller frees); the reference trie
+ * over them is lpm_ref_build(r, n, 64). */
+int ipv6_route_gen(const ipv6_gen_params *p, lpm_route **out, size_t *n, char *err, size_t errlen);
 
 /* DIR-16-8-8-8-8-8-8 table in the layout of ipv6_fwd.h. */
 typedef struct {
@@ -51,22 +38,22 @@ typedef struct {
     uint32_t *chunks; /* n_chunks * 256 entries */
     size_t n_chunks;
 } ipv6_dir;
-int ipv6_dir_build(ipv6_dir *d, const route6 *r, size_t n, char *err, size_t errlen);
+int ipv6_dir_build(ipv6_dir *d, const lpm_route *r, size_t n, char *err, size_t errlen);
 void ipv6_dir_free(ipv6_dir *d);
 uint32_t ipv6_dir_lookup(const ipv6_dir *d, uint64_t addr); /* the kernel's walk, in host C */
 
 /* One IPV6_PKT_BYTES-byte packet: destination inside a random route with
- * probability hit_pct, otherwise uniform; hop limit <= 1 with hl_drop_pct. */
-void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const route6 *r, size_t n,
+ * probability hit_pct, otherwise uniform; hop limit <= 1 with drop_pct. */
+void ipv6_gen_packet(fg_rng *rng, const ipv6_gen_params *p, const lpm_route *r, size_t n,
                      uint8_t pkt[IPV6_PKT_BYTES]);
 /* Host reference of the whole kernel for one packet. */
-uint32_t ipv6_forward_ref(const lpm6_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]);
+uint32_t ipv6_forward_ref(const lpm_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]);
 
 typedef struct {
     ipv6_gen_params gp;
-    route6 *routes;
+    lpm_route *routes;
     size_t n_routes;
-    lpm6_ref *ref;
+    lpm_ref *ref;
     ipv6_dir dir;
     gpu_kernel k;
     unsigned slots;
