@@ -15,8 +15,9 @@
 #   make results - every experiment's sweep, the figures as PNG, docs/RESULTS.md
 #                 tables (SLURM=1: on a Slurm cluster; mk/results.mk)
 #
-# Blocks register themselves in mk/<block>.mk (see mk/README.md), so adding a
-# block never touches this file.
+# Blocks register themselves through their manifests (rtl/<area>/<block>.toml,
+# generated into mk/blocks.mk) and their own mk/<block>.mk (see mk/README.md),
+# so adding a block never touches this file.
 
 SHELL      := /bin/bash
 .DEFAULT_GOAL := build

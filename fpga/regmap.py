@@ -54,7 +54,7 @@ P_PEWT = dict(ENTRIES=4, ADDR_W=64, TAG_W=64, SLOT_W=6, THR_W=6, REGS_W=7)
 # session 9 (docs/FPGA.md, "Figures"); until then the top held 16-slot ones.
 P_PRE = dict(NW=64, SLOT_W=6, REGS_W=7, CYC_W=16)
 # The F/E queues in the memory system's configuration (fe_sched_queues_sys in
-# mk/fe.mk: 16384 tracked lines of 128 B per partition, queues of 16, a
+# rtl/fe/fe_sched_queues.toml: 16384 tracked lines of 128 B per partition, queues of 16, a
 # 32-bit watchdog), so that the traces of a system run replay on the board
 # (the trace player below); 32 block RAMs for the F/E bits.
 P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=16384, QD_NT=16, QD_CPU=16,

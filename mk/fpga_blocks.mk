@@ -10,12 +10,10 @@
 #                  FPGA_SYNTH_FLAGS in the environment adds to every block)
 #   FPGA_SEEDS     nextpnr seeds (default 1; fmax_mhz is the lowest of them)
 #   FPGA_ONLY      run only these blocks (the others' entries stay)
-FPGA_BLOCKS += edge_doorbell edge_ekt edge_pewt edge_preempt fe_sched_queues fe_sched_queues_sys \
-               cm_bal_monitor
-# the memory system's configuration of the F/E block (mk/fe.mk), one per partition
-fe_sched_queues_sys_TOP         = $(fe_sched_queues_TOP)
-fe_sched_queues_sys_SRCS        = $(fe_sched_queues_SRCS)
-fe_sched_queues_sys_FPGA_PARAMS = $(fe_sched_queues_sys_GPARAMS)
+# FPGA_BLOCKS and the parameters: each block's manifest, [block.fpga]
+# (rtl/<area>/<block>.toml; mk/blocks.mk, generated): ooc = true measures the
+# block at its RTL defaults, configs = [c] also its configuration b_c (the F/E
+# block's memory-system one, one per partition), synth its b_FPGA_SYNTH.
 FPGA_JSON   ?= results/fpga.json
 
 .PHONY: fpga fpga-blocks

@@ -9,13 +9,9 @@
 #
 # Every block's sources begin with the packages of the areas its files come
 # from (dependency order: packages first), so that every flow reading
-# $(b)_SRCS (models, make lint, make fpga-blocks, coverage) has them; the
-# formal .sby files and fpga/top.f list them themselves.  This file sorts
-# after every block's mk file, so the lists are complete here.
-RTL_PKGS   := $(sort $(wildcard rtl/*/*_pkg.sv))
+# $(b)_SRCS (models, make lint, make fpga-blocks, coverage) has them: the
+# manifests' generator resolves them (scripts/manifest.py, mk/blocks.mk).
 RTL_SVH    := $(wildcard rtl/include/*.svh)
-pkgs_of     = $(filter $(addsuffix %,$(sort $(dir $(filter rtl/%,$(1))))),$(RTL_PKGS))
-$(foreach b,$(BLOCKS),$(eval $(b)_SRCS := $(call pkgs_of,$($(b)_SRCS)) $(filter-out $(RTL_PKGS),$($(b)_SRCS))))
 # the models are verilated again when a macro header changes
 $(foreach b,$(BLOCKS),$(foreach m,$(b) $(addprefix $(b)_,$($(b)_CONFIGS)),\
   $(eval $(VLBUILD)/vl/$(m)/V$(m)__ALL.a: $(RTL_SVH))))

@@ -6,7 +6,8 @@
 #    (scripts/rtl_pkg.py --check); every generated C header compiles alone;
 #  - an illegal parameter stops elaboration with its message, in Verilator
 #    and in Yosys (`FG_ASSERT_PARAM, rtl/include/fg_assert.svh), one case per
-#    converted block, and the same block at its defaults elaborates;
+#    block whose manifest names one (param_check), and the same block at its
+#    defaults elaborates;
 #  - a failing `FG_ASSERT prints the invariant's name (Icarus, a 3-line
 #    bench; the verilated models print the same $error, docs/RTL_STYLE.md);
 #  - RTL comments (rtl/**/*.sv, *.svh, and the *_enc.toml lists) name no issue,
@@ -34,20 +35,12 @@ hist=$( { grep -rnEi --include='*.sv' --include='*.svh' "//.*($hist_re)" rtl/
 [ -n "$hist" ] && printf '%s\n' "$hist" | sed 's/^/# /'
 ok "$([ -z "$hist" ] && echo 1)" "RTL comments name no issue, session, commit or MHz figure"
 
-# block | top | sources | illegal parameter | message expected
-cases=(
-  "edge_pewt|edge_pewt|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_pewt.sv|SLOT_W=33|edge_pewt: SLOT_W must be 1..32"
-  "edge_doorbell|edge_doorbell|rtl/edge/edge_pkg.sv rtl/prim/fg_fifo.sv rtl/edge/edge_doorbell.sv|ADDR_W=65|edge_doorbell: ADDR_W must be 8..64"
-  "edge_ekt|edge_ekt|rtl/edge/edge_pkg.sv rtl/prim/fg_sram_sp.sv rtl/prim/fg_fifo.sv rtl/prim/fg_rr_arb.sv rtl/edge/edge_ekt.sv|WARP_THREADS=2000|edge_ekt: WARP_THREADS must be 1..1024"
-  "edge_preempt|edge_preempt|rtl/edge/edge_pkg.sv rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt_age.sv rtl/edge/edge_preempt.sv|SLOT_W=5|edge_preempt: SLOT_W must be clog2(NW)"
-  "fg_fifo|fg_fifo|rtl/prim/fg_fifo.sv|DEPTH=0|fg_fifo: DEPTH must be >= 1"
-  "fg_rr_arb|fg_rr_arb|rtl/prim/fg_rr_arb.sv|N=0|fg_rr_arb: N must be >= 1"
-  "fg_sram_sp|fg_sram_sp|rtl/prim/fg_sram_sp.sv|WIDTH=0|fg_sram_sp: WIDTH must be >= 1"
-  "fe_sched_queues|fe_sched_queues|rtl/fe/fe_pkg.sv rtl/prim/fg_fifo.sv rtl/prim/fg_sram_sp.sv rtl/fe/fe_trigger_check.sv rtl/fe/fe_watchdog.sv rtl/fe/fe_bits.sv rtl/fe/fe_sched_queues.sv|QD_NT=256|fe_sched_queues: QD_NT, QD_CPU, QD_GPU must be 1..255"
-  "cm_bal_monitor|cm_bal_monitor|rtl/cm/cm_pkg.sv rtl/cm/cm_cpu_central.sv rtl/cm/cm_bal_core.sv rtl/cm/cm_bal_decide.sv rtl/cm/cm_bal_monitor.sv|INTERVAL=32|cm_bal_monitor: INTERVAL must be >= C + 5"
-)
-for c in "${cases[@]}"; do
-  IFS='|' read -r name top srcs bad msg <<<"$c"
+# one case per block from its manifest (rtl/<area>/<block>.toml, [block]
+# param_check): top | sources (the manifest's, packages first) | illegal
+# parameter | message expected
+cases=$(scripts/manifest.py --style-cases) || { echo "not ok - scripts/manifest.py --style-cases"; exit 1; }
+while IFS='|' read -r top srcs bad msg; do
+  name=$top
   verilator --lint-only -Wall --assert -Irtl/include --top-module "$top" $srcs >"$out/$name.ok.log" 2>&1
   ok "$([ $? = 0 ] && echo 1)" "verilator: $name elaborates at its defaults"
   verilator --lint-only -Wall --assert -Irtl/include --top-module "$top" "-G$bad" $srcs >"$out/$name.bad.log" 2>&1; r=$?
@@ -56,7 +49,7 @@ for c in "${cases[@]}"; do
   yosys -q -p "read_verilog -sv -noassert -Irtl/include $srcs; chparam -set ${bad%%=*} ${bad#*=} $top; hierarchy -check -top $top" \
     >"$out/$name.ybad.log" 2>&1; r=$?
   ok "$([ $r != 0 ] && grep -q "$msg" "$out/$name.ybad.log" && echo 1)" "yosys: $name $bad stops elaboration with its message"
-done
+done <<<"$cases"
 
 cat >"$out/tb_named.sv" <<'SV'
 `include "fg_assert.svh"

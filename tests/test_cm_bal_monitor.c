@@ -538,7 +538,7 @@ static void test_random_walk_events(void **st) {
     walk_events(&p, "cm_bal_monitor walk events", tb_cycles(1100000) / 2, 200000, false);
 }
 
-/* The second verilated configuration (cm_bal_monitor_odd, mk/cm.mk; issue 15
+/* The second verilated configuration (cm_bal_monitor_odd, rtl/cm/cm_bal_monitor.toml; issue 15
  * item 3): P = 6, C = 20, 3 schedulers, a 1000-cycle interval, tH = 0.75,
  * FINE = 7, exploration after 3 intervals, in random lockstep. */
 static void test_odd_random(void **st) {
@@ -828,7 +828,7 @@ static void test_params(void **st) {
     (void)st;
     char err[1024] = "";
     cm_bal_monitor_params p = cm_bal_monitor_defaults(8, 28);
-    /* the CM machine's size is verilated (cm_bal_monitor_sys, mk/cm.mk) */
+    /* the CM machine's size is verilated (cm_bal_monitor_sys, rtl/cm/cm_bal_monitor.toml) */
     fg_block *b = fg_block_new(&cm_bal_monitor_class, FG_IMPL_RTL, &p, err, sizeof err);
     if (!b) fail_msg("%s", err);
     fg_block_free(b);

@@ -335,7 +335,7 @@ static void test_random_lockstep(void **state) {
     random_run("edge_doorbell random lockstep", &p, tb_cycles(1000000), 0, true, false);
 }
 
-/* The second verilated configuration (mk/edge.mk edge_doorbell_odd: 24
+/* The second verilated configuration (rtl/edge/edge_doorbell.toml edge_doorbell_odd: 24
  * doorbells, so ids 24..31 of the page are range errors; 48-bit addresses,
  * 20-bit data, queues of 5 and 3; issue 15 item 3) in random lockstep. */
 static const edge_doorbell_params ODD = {24, 48, 20, 5, 3};

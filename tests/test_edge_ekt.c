@@ -795,7 +795,7 @@ static void test_random_lockstep(void **state) {
     random_lockstep(&p, "edge_ekt random lockstep", tb_cycles(1000000), 0);
 }
 
-/* issue 15 item 3: the second verilated configuration (mk/edge.mk
+/* issue 15 item 3: the second verilated configuration (rtl/edge/edge_ekt.toml
  * edge_ekt_CONFIGS: 24 entries, narrower fields, deeper output FIFOs) */
 static void test_random_lockstep_e24(void **state) {
     (void)state;

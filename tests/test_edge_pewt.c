@@ -717,7 +717,7 @@ static void test_random_lockstep(void **state) {
     random_run("edge_pewt random lockstep", &p, tb_cycles(1000000), 0, true);
 }
 
-/* The second verilated configuration (mk/pewt.mk edge_pewt_odd: 3 entries,
+/* The second verilated configuration (rtl/edge/edge_pewt.toml edge_pewt_odd: 3 entries,
  * 32 slots, narrower fields; issue 15 item 3) in random lockstep. */
 static const edge_pewt_params ODD = {3, 40, 24, 5, 5, 6};
 static void test_odd_random_lockstep(void **state) {

@@ -126,7 +126,7 @@ static uint64_t brnd(tb_t *t, uint64_t n) { return splitmix(&t->brng, n); }
 
 /* Half the time (with the boundary stimulus on), a register count one below,
  * at or one above `near` instead of the table's value v; 1..127 (REGS_W=7
- * in both configurations, mk/preempt.mk) */
+ * in both configurations, rtl/edge/edge_preempt.toml) */
 static unsigned near_regs(tb_t *t, unsigned v, unsigned near) {
     if (!t->bound || !near || brnd(t, 2)) return v;
     unsigned r = near + (unsigned)brnd(t, 3) - 1;
@@ -1486,7 +1486,7 @@ static void test_random_reset(void **state) {
     random_run(tb_seed("edge_preempt random with resets"), tb_cycles(1000000), &p, 50000);
 }
 
-/* The second verilated configuration (mk/preempt.mk edge_preempt_w44, issue 15
+/* The second verilated configuration (rtl/edge/edge_preempt.toml edge_preempt_w44, issue 15
  * item 3): 44 warp slots (five tournament groups of 8 and one of 4) and a
  * 12-bit save counter, with resets. */
 static void test_random_w44(void **state) {

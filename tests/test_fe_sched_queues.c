@@ -9,7 +9,7 @@
 #include "fe_sched_queues.h"
 #include "fg_tb.h"
 
-/* The verilated configuration (mk/fe.mk). */
+/* The verilated configuration (rtl/fe/fe_sched_queues.toml). */
 static const fe_sched_queues_params P = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 4096, .region_lines = 16,
     .qd_nt = 4, .qd_cpu = 4, .qd_gpu = 4, .tag_w = 8, .wd_w = 16, .cnt_w = 32, .init_w = 16};
@@ -716,7 +716,7 @@ static void test_random_lockstep(void **state) {
     random_run(&P, tb_seed("fe_sched_queues random"), tb_cycles(1000000), 0);
 }
 
-/* Issue 15 item 3: the second verilated configuration (mk/fe.mk `odd`: no
+/* Issue 15 item 3: the second verilated configuration (rtl/fe/fe_sched_queues.toml `odd`: no
  * parameter a power of two that need not be - 11 lines, queues 3/5/2,
  * 30-bit addresses, 5-bit tags, 7-bit watchdog, 20-bit counters, 5-bit init
  * counts, 64-byte lines at an odd base), in lockstep, and both
@@ -738,7 +738,7 @@ static void test_reset_lockstep(void **state) {
 }
 
 /* Issue 15 item 2 (coverage): the memory system's configuration
- * (fe_sched_queues_sys, mk/fe.mk: 16384 lines from 0, queues of 16, 32-bit
+ * (fe_sched_queues_sys, rtl/fe/fe_sched_queues.toml: 16384 lines from 0, queues of 16, 32-bit
  * watchdog) driven over the ranges its users reach only in part: triggered
  * CPU and GPU requests (also GPU ones without the defaults) at any byte of
  * the 2 MiB region, init commands anywhere in the address space and of up to

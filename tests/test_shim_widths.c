@@ -53,21 +53,21 @@ static void run(const fg_block_class *cls, const void *params, const char *what,
     fg_block_free(b);
 }
 
-/* mk/edge.mk edge_doorbell_odd: DATA_W 20, ADDR_W 48 (cfg_base_i, wr_addr_i) */
+/* rtl/edge/edge_doorbell.toml edge_doorbell_odd: DATA_W 20, ADDR_W 48 (cfg_base_i, wr_addr_i) */
 static void test_doorbell_odd(void **state) {
     (void)state;
     const edge_doorbell_params p = {24, 48, 20, 5, 3};
     run(&edge_doorbell_class, &p, "edge_doorbell odd, 64-bit random inputs", tb_cycles(20000), NULL);
 }
 
-/* mk/pewt.mk edge_pewt_odd: ADDR_W 40, TAG_W 24, SLOT_W 5, THR_W 5, REGS_W 6 */
+/* rtl/edge/edge_pewt.toml edge_pewt_odd: ADDR_W 40, TAG_W 24, SLOT_W 5, THR_W 5, REGS_W 6 */
 static void test_pewt_odd(void **state) {
     (void)state;
     const edge_pewt_params p = {3, 40, 24, 5, 5, 6};
     run(&edge_pewt_class, &p, "edge_pewt odd, 64-bit random inputs", tb_cycles(20000), NULL);
 }
 
-/* mk/preempt.mk edge_preempt_w44: NW 44 (the w_* slot sets, slot indices
+/* rtl/edge/edge_preempt.toml edge_preempt_w44: NW 44 (the w_* slot sets, slot indices
  * 44..63 past the end), CYC_W 12 (cfg_save_base_i) */
 static void test_preempt_w44(void **state) {
     (void)state;

@@ -243,7 +243,7 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen) {
     char nf[160];
     if (c->fe_impl != FG_IMPL_C && !mem_config_fe_params(c, &p, nf, sizeof nf)) {
         snprintf(err, errlen,
-                 "[mem] fe_impl = %s: the verilated F/E queues (fe_sched_queues_sys, mk/fe.mk) "
+                 "[mem] fe_impl = %s: the verilated F/E queues (fe_sched_queues_sys) "
                  "do not fit:%s; use fe_impl = c or change those keys",
                  fg_impl_name(c->fe_impl), nf);
         return -1;
@@ -251,8 +251,8 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen) {
     return 0;
 }
 
-/* = fe_sched_queues_sys_GPARAMS in mk/fe.mk (the shim refuses if they ever
- * differ; test_mem runs it as rtl). */
+/* = fe_sched_queues_sys_GPARAMS, [block.configs.sys] of rtl/fe/fe_sched_queues.toml (the shim
+ * refuses if they ever differ; test_mem runs it as rtl). */
 static const fe_sched_queues_params SYS = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 0, .region_lines = 16384,
     .qd_nt = 16, .qd_cpu = 16, .qd_gpu = 16, .tag_w = 8, .wd_w = 32, .cnt_w = 32, .init_w = 16,

@@ -77,7 +77,7 @@ double mem_config_peak_gbps(const mem_config *c);                /* DRAM, all pa
 uint64_t mem_config_l2_bytes(const mem_config *c);               /* all slices */
 
 /* Parameters of the partitions' F/E blocks: the verilated system
- * configuration (fe_sched_queues_sys, mk/fe.mk) when the config fits it,
+ * configuration (fe_sched_queues_sys, rtl/fe/fe_sched_queues.toml) when the config fits it,
  * otherwise its own (C twin only).  Returns true when they are the verilated
  * ones; otherwise why_not names the [mem] keys that differ. */
 bool mem_config_fe_params(const mem_config *c, fe_sched_queues_params *p, char *why_not,

@@ -10,7 +10,7 @@
 
 #include "fe_sched_queues.h"
 
-/* The verilated configuration (mk/fe.mk). */
+/* The verilated configuration (rtl/fe/fe_sched_queues.toml). */
 static const fe_sched_queues_params P = {
     .addr_w = 32, .words = 32, .gran = 4, .region_base = 4096, .region_lines = 16,
     .qd_nt = 4, .qd_cpu = 4, .qd_gpu = 4, .tag_w = 8, .wd_w = 16, .cnt_w = 32, .init_w = 16,

@@ -1,4 +1,4 @@
-// Shim: verilated rtl/cm/cm_bal_monitor.sv, every configuration of mk/cm.mk
+// Shim: verilated rtl/cm/cm_bal_monitor.sv, every configuration of rtl/cm/cm_bal_monitor.toml
 // (the test configuration and cm_bal_monitor_odd, issue 15 item 3).  LEVELS is
 // the RTL default in every configuration.
 #include "fg_shim.hpp"

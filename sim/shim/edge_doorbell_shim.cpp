@@ -1,4 +1,4 @@
-// Shim: verilated rtl/edge/edge_doorbell.sv, every configuration of mk/edge.mk
+// Shim: verilated rtl/edge/edge_doorbell.sv, every configuration of rtl/edge/edge_doorbell.toml
 // (the default and edge_doorbell_odd).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"

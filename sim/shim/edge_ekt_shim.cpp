@@ -1,4 +1,4 @@
-// Shim: verilated rtl/edge/edge_ekt.sv, every configuration of mk/edge.mk
+// Shim: verilated rtl/edge/edge_ekt.sv, every configuration of rtl/edge/edge_ekt.toml
 // (the default one and edge_ekt_e24, 24 entries: issue 15 item 3).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"

@@ -1,4 +1,4 @@
-// Shim: verilated rtl/edge/edge_pewt.sv, every configuration of mk/pewt.mk
+// Shim: verilated rtl/edge/edge_pewt.sv, every configuration of rtl/edge/edge_pewt.toml
 // (the default and edge_pewt_odd).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"

@@ -1,5 +1,5 @@
 // Shim: verilated rtl/edge/edge_preempt.sv, every configuration of
-// mk/preempt.mk (the default 64 slots and the second, edge_preempt_w44).
+// rtl/edge/edge_preempt.toml (the default 64 slots and the second, edge_preempt_w44).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"
 extern "C" {

@@ -1,4 +1,4 @@
-// Shim: verilated rtl/fe/fe_sched_queues.sv, every configuration of mk/fe.mk
+// Shim: verilated rtl/fe/fe_sched_queues.sv, every configuration of rtl/fe/fe_sched_queues.toml
 // (the test configuration and the memory system's, fe_sched_queues_sys).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"

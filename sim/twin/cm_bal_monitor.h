@@ -1,7 +1,7 @@
 /* C twin of rtl/cm/cm_bal_monitor.sv: CM-CPU / CM-BAL stall monitor (CM paper
  * Sec. 4, Fig. 11).  Cycle-exact at the ports; see docs/CM_BAL.md.
  *
- * The port list below is the verilated configuration (mk/cm.mk): P = 4
+ * The port list below is the verilated configuration (rtl/cm/cm_bal_monitor.toml): P = 4
  * partitions, C = 4 cores, NSCHED = 2, MAXW = 48, INTERVAL = 1024.  The twin
  * itself takes any parameters within the port widths. */
 #ifndef CM_BAL_MONITOR_H
@@ -58,7 +58,7 @@ typedef struct {
 cm_bal_monitor_params cm_bal_monitor_defaults(unsigned p, unsigned c);
 /* The verilated configuration (P = 4, C = 4, other values as defaults). */
 static inline cm_bal_monitor_params cm_bal_monitor_test_params(void) { return cm_bal_monitor_defaults(4, 4); }
-/* The second verilated configuration, cm_bal_monitor_odd (mk/cm.mk, issue 15
+/* The second verilated configuration, cm_bal_monitor_odd (rtl/cm/cm_bal_monitor.toml, issue 15
  * item 3): non-default, non-power-of-two parameters.  Its ports are wider than
  * the widths listed above (issue_stall_i 60, kstart_i / kend_i 20, stall_*_i 6,
  * k_i 13, rd_core_i 5, rd_avg_o 12 bits); the twin masks by its parameters. */

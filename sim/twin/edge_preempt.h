@@ -157,7 +157,7 @@
 extern const char *const edge_preempt_policy_names[];
 
 /* Widths below are those of the default configuration (64 warp slots); the
- * verilated second configuration (mk/preempt.mk edge_preempt_w44: NW = 44,
+ * verilated second configuration (rtl/edge/edge_preempt.toml edge_preempt_w44: NW = 44,
  * CYC_W = 12) has narrower ports: the twin and the verilated model's shim both
  * mask every input to its width in the configuration (tests/test_shim_widths.c). */
 #define EDGE_PREEMPT_INPUTS(X)                                                                     \

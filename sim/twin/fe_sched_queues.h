@@ -13,7 +13,7 @@
  * FE_Q_*): generated with the RTL's fe_pkg from rtl/fe/fe_enc.toml. */
 #include "gen/fe_sched_queues_enc.h"
 
-/* Widths are those of the verilated test configuration (mk/fe.mk); the twin
+/* Widths are those of the verilated test configuration (rtl/fe/fe_sched_queues.toml); the twin
  * itself takes any width <= 64 from its parameters. */
 #define FE_SCHED_QUEUES_INPUTS(X)                                                                 \
     X(req_valid_i, 1) X(req_src_i, 1) X(req_we_i, 1) X(req_dflt_i, 1) X(req_trig_i, 2)             \
