@@ -219,11 +219,13 @@ C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 $(BUILD)/obj/%.o: %.c $(BUILD)/.cflags | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-# the compilers and flags the objects were built with: a change rebuilds them
+# the compilers and flags the objects were built with: a change rebuilds them.
+# The temporary file is the shell's own (make test runs several makes in one
+# build: a shared one was removed under another's cmp and its mv then failed).
 $(BUILD)/.cflags: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)' >$@.tmp
-	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+	@t=$@.$$$$.tmp; echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)' >$$t; \
+	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
 
 $(BUILD)/libfg.a: $(C_OBJS)
 	@rm -f $@
