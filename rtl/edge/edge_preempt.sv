@@ -195,6 +195,8 @@ module edge_preempt #(
   logic [NW-1:0]     rslot_q;         // ... the slot, one-hot
   logic [SLOT_W-1:0] rsidx_q;         // ... its index
   logic              rsaved_q;        // ... its registers were saved
+  logic              rskip_q;         // ... it was taken out of its barrier
+  logic              rnew_q;          // ... taken at the last edge (its pend / skip / saved bits clear now)
   `FG_ENUM(edge_pkg, pre_cmd_e) cmd_q;
   logic [SLOT_W-1:0] cmd_slot_q;
   logic [3:0]        cmd_arg_q;
@@ -483,21 +485,22 @@ module edge_preempt #(
   // priority-mux tree over rq: level 0 the slots, each level the lower
   // valid child of a pair; nodes padded to a power of two
   localparam int RT_N = 1 << $clog2(NW);
-  localparam int RT_D = 1 + SLOT_W;  // {saved, index}
+  localparam int RT_D = 2 + SLOT_W;  // {skip, saved, index}
   // A function of its arguments, worked in place level by level (node n of
   // a level is written after its children 2n, 2n+1 of the level below are
   // read, and after node n / 2, the only reader of the old n): not an
   // always_comb that clears a module-level tree and then reads what it
   // wrote, which an event-driven simulator re-runs on its own writes (Icarus
   // stalled in it at the first cycles; docs/RTL_STYLE.md).  The same logic.
-  function automatic logic [RT_D:0] rtree(input logic [NW-1:0] v, input logic [NW-1:0] sv);
+  function automatic logic [RT_D:0] rtree(input logic [NW-1:0] v, input logic [NW-1:0] sv,
+                                          input logic [NW-1:0] kv);
     logic [RT_N-1:0]           tv;
     logic [RT_N*RT_D-1:0]      td;  // node n at [n*RT_D +: RT_D] (one flat vector: Yosys 0.23)
     tv = '0;
     td = '0;
     for (int i = 0; i < NW; i++) begin
       tv[i] = v[i];
-      td[i*RT_D +: RT_D] = {sv[i], SLOT_W'(i)};
+      td[i*RT_D +: RT_D] = {kv[i], sv[i], SLOT_W'(i)};
     end
     for (int l = 1; l <= $clog2(NW); l++)
       for (int n = 0; n < (RT_N >> l); n++) begin
@@ -508,8 +511,8 @@ module edge_preempt #(
   endfunction
   logic              rt_any;
   logic [RT_D-1:0]   rl_d;
-  assign {rt_any, rl_d} = rtree(rq, saved_q);
-  logic              rl_any_q, rl_saved_q, ra_v_q, ra_saved_q;
+  assign {rt_any, rl_d} = rtree(rq, saved_q, skip_q);
+  logic              rl_any_q, rl_saved_q, rl_skip_q, ra_v_q, ra_saved_q, ra_skip_q;
   logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
   logic [REGS_W-1:0] ra_regs_q;
   // the take: the lower of Q's lowest and the slot added at the last edge
@@ -517,6 +520,7 @@ module edge_preempt #(
   wire [SLOT_W-1:0]  low_idx   = use_a ? ra_idx_q : rl_idx_q;
   wire [REGS_W-1:0]  low_regs  = use_a ? ra_regs_q : evregs_q[rl_idx_q];
   wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
+  wire               low_skip  = use_a ? ra_skip_q : rl_skip_q;
   logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
   always_comb begin
     for (int i = 0; i < NW; i++) pend_low[i] = low_idx == SLOT_W'(i);
@@ -526,7 +530,7 @@ module edge_preempt #(
   wire rdue  = rbusy_q && rtime_due;
   wire rfire = rdue && (pcmd == edge_pkg::PRE_CMD_NONE);
   wire [3:0] rarg = edge_pkg::PRE_ARG_PREEMPTED | (rsaved_q ? edge_pkg::PRE_ARG_SAVED : 4'd0) |
-                    (skip_q[rsidx_q] ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
+                    (rskip_q ? edge_pkg::PRE_ARG_SKIPPED : 4'd0);
 
   // ------------------------------------------------- events and errors
   logic [NW-1:0] ev_slot_oh, free_oh;
@@ -549,10 +553,16 @@ module edge_preempt #(
   wire [NW-1:0]  ev_exit_oh   = ev_exit_i ? (ev_slot_oh & event_q) : '0;
   wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
   wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
+  // A slot under restore is in no reader's view of pend / skip / saved (rq
+  // masks it; its skip and saved flags travel with the take), so its bits
+  // clear at the edge after the take, from registers: rfire, which the
+  // preemption FSM's command (and with it the core's v_* inputs) gates,
+  // then reaches the 128 flip-flops of vict and busy only, not 320.
+  wire [NW-1:0]  clr_oh       = rnew_q ? rslot_q : '0;
 
   // ------------------------------------------------------ next state
-  // The slot sets change only at an event exit, a START or a RESUME: with
-  // none of them each next value below is the register itself, so the sets
+  // The slot sets change only at an event exit, a START, a take's next edge
+  // or a RESUME: with none of them each next value below is the register itself, so the sets
   // load every edge, without a shared enable (rfire would otherwise drive
   // the enable of 384 flip-flops).
   logic [NW-1:0]     event_d, vict_d, skip_d, saved_d, pend_d;
@@ -571,10 +581,10 @@ module edge_preempt #(
 
   always_comb begin
     event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
-    pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~res_oh;
+    pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~clr_oh;
     vict_d  = (vict_q & ~res_oh) | pre_oh;
-    skip_d  = (skip_q & ~res_oh) | (skipped_q ? pre_oh : '0);
-    saved_d = (saved_q & ~res_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
+    skip_d  = (skip_q & ~clr_oh) | (skipped_q ? pre_oh : '0);
+    saved_d = (saved_q & ~clr_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
     // preemption FSM: the victim, what it was waiting on, the flush options
     victim_d  = pick_load ? pick_d : victim_q;
@@ -651,22 +661,29 @@ module edge_preempt #(
   always_ff @(posedge clk_i) begin
     rslot_q  <= rslot_d;
     rsaved_q <= rsaved_d;
-    if (rtake) rsidx_q <= low_idx;
+    if (rtake) begin
+      rsidx_q <= low_idx;
+      rskip_q <= low_skip;
+    end
   end
   // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
   always_ff @(posedge clk_i) begin
     rl_idx_q   <= rl_d[SLOT_W-1:0];
     rl_saved_q <= rl_d[SLOT_W];
+    rl_skip_q  <= rl_d[SLOT_W+1];
     ra_idx_q   <= ev_exit_slot_i;
     ra_saved_q <= saved_q[ev_exit_slot_i];
+    ra_skip_q  <= skip_q[ev_exit_slot_i];
     ra_regs_q  <= evregs_q[ev_exit_slot_i];
   end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rl_any_q <= 1'b0;
       ra_v_q   <= 1'b0;
+      rnew_q   <= 1'b0;
     end else begin
       rl_any_q <= rt_any;
+      rnew_q   <= rtake;
       ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
     end
   end
@@ -798,14 +815,22 @@ module edge_preempt #(
       `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
       `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
       `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
-      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q)) == '0)
+      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
       `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
-      `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0)))
+      // a slot under restore: parked, pending and with its flags until the
+      // edge after its take, then in none of the three sets
+      `FG_ASSERT(pre_restore_slot_parked, !rbusy_q || (vict_q & rslot_q) != '0)
+      `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || !rnew_q ||
+                 ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0) &&
+                  rskip_q == ((skip_q & rslot_q) != '0)))
+      `FG_ASSERT(pre_restore_slot_cleared, !rbusy_q || rnew_q || ((pend_q | skip_q | saved_q) & rslot_q) == '0)
+      `FG_ASSERT(pre_take_then_busy, !rnew_q || rbusy_q)
       // the look-ahead's take is the lowest pending slot, with its saved flag
       // and its event's registers (the search it replaces: pend_q's first one)
       `FG_ASSERT(pre_exit_oh_is_known_exit, ev_exit_oh == (exit_known ? ev_slot_oh : '0))
       `FG_ASSERT(pre_take_lowest_pending,
                  !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
+                            && low_skip == ((skip_q & pend_low) != '0)
                             && (!low_saved || low_regs == evregs_q[low_idx])))
     end
   end
