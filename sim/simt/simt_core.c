@@ -10,7 +10,6 @@
  * visible to dependent instructions through the scoreboard (register ready
  * cycle).  Loads read memory at issue and write their register when they
  * complete, so an in-flight load can be dropped and replayed. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * and the GTO order) and simt_lsu.c (fetch, the LSU and the port).  Nothing
  * else includes it but gpu_internal.h, the white-box view that tests and
  * tools use to read a core's counters; everyone else goes through
- * simt_core.h.  docs/SIMT.md "The core's API".
+ * simt_core.h.  docs/SIMT.md "Layout: who calls whom".
  *
  * Dependencies among the core's files go one way:
  * simt_core.c -> simt_lsu.c -> simt_core_base.c. */

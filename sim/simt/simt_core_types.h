@@ -1,7 +1,7 @@
 /* simt_core_types: the types and constants of the SIMT core's public API
  * (simt_core.h), in a header with no .c of its own so that the core's
  * internal files (simt_core_base.c, simt_lsu.c) use them without depending on
- * simt_core.c.  docs/SIMT.md "The core's API". */
+ * simt_core.c.  docs/SIMT.md "Layout: who calls whom". */
 #ifndef SIMT_CORE_TYPES_H
 #define SIMT_CORE_TYPES_H
 

@@ -111,7 +111,7 @@ void simt_edge_free(simt_edge_core *e) {
 }
 
 /* The calls up to the GPU are made at the core's commit, in order with the
- * core's own (simt_core.h simt_dcall). */
+ * core's own (simt_core_defer). */
 _Static_assert(sizeof(gpu_event_info) <= SIMT_DCALL_PAYLOAD, "gpu_event_info fits a deferred call");
 static void call_started(void *user, uint64_t tag, const void *ev) {
     const simt_edge_core *e = user;

@@ -534,7 +534,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         u->uid = ld->uid;
     }
     /* the lanes on memory the cores share, read or written at issue (lanes in
-     * order); on the GPU's threads at the core's commit instead (simt_core.h
+     * order); on the GPU's threads at the core's commit instead (simt_core_state.h
      * simt_dmem): the same values, since stepped in order a later core sees
      * this core's writes, and on the threads its own accesses wait for this
      * core's commit */
