@@ -1,6 +1,7 @@
 # SIMT GPU model (sim/simt/) and its RISC-V kernels (sw/).
 SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/simt_lsu.c sim/simt/rv32_decode.c sim/simt/rv32_exec.c \
-            sim/simt/elf_load.c sim/simt/simt_edge_core.c sim/simt/gpu_diag.c
+            sim/simt/elf_load.c sim/simt/simt_edge_core.c sim/simt/gpu_diag.c \
+            sim/simt/simt_core_base.c sim/simt/gpu_image.c
 TESTS    += test_simt test_rv32_exec test_simt_mem
 TB_SRCS  += tb/gpu_tb.c
 

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simt/gpu_internal.h"
+#include "simt/gpu_state.h"
+#include "simt/simt_abi.h"
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 

@@ -10,10 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simt/gpu_internal.h"
+#include "simt/gpu_state.h"
+#include "simt/simt_abi.h"
 #include "fg_pool.h"
 #include "fg_wave.h"
 #include "edge_preempt.h"
+
+/* core i (the cores are opaque here: simt_core.h) */
+static inline simt_core *core_at(const gpu_t *g, unsigned i) { return simt_core_nth(g->core, i); }
 
 #define DC_ENTRIES 16384u
 
@@ -216,7 +220,7 @@ void gpu_fault(gpu_t *g, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(g->err, sizeof g->err, fmt, ap);
     va_end(ap);
-    gpu_annotate_pcs(g, g->err, sizeof g->err);
+    gpu_image_annotate_pcs(g->img, g->n_img, g->err, sizeof g->err);
     g->failed = true;
 }
 
@@ -296,7 +300,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->dc.mask = DC_ENTRIES - 1;
     g->dc.mem = g->mem;
     g->dc.mem_size = g->mem_size;
-    g->core = calloc(cfg->num_cores, sizeof *g->core);
+    g->core = simt_core_array(cfg->num_cores);
     g->edge = calloc(cfg->num_cores, sizeof *g->edge);
     g->dma = calloc(cfg->dma_queue, sizeof *g->dma);
     g->dma_ring = calloc((size_t)cfg->dma_chans * cfg->dma_queue, sizeof *g->dma_ring);
@@ -342,12 +346,12 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->serial = getenv("FG_PREEMPT_TRACE") != NULL; /* its lines in core order */
     const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, g};
     for (unsigned i = 0; i < cfg->num_cores; i++) {
-        if (simt_core_init(&g->core[i], i, &g->cfg, g->mem, g->mem_size, &g->dc, g->ms, i, &ccb)) goto oom;
-        g->core[i].cycle_wrote = &g->cycle_wrote;
+        if (simt_core_init(core_at(g, i), i, &g->cfg, g->mem, g->mem_size, &g->dc, g->ms, i, &ccb)) goto oom;
+        simt_core_set_cycle_wrote(core_at(g, i), &g->cycle_wrote);
     }
     if (cfg->pre.warp_events) {
         /* register save area of preempted victims: 64 registers x 32 lanes x 4 B per warp slot */
-        uint64_t per_core = (uint64_t)g->core[0].nwarps * RV_NREGS * SIMT_LANES * 4;
+        uint64_t per_core = (uint64_t)simt_core_nwarps(core_at(g, 0)) * RV_NREGS * SIMT_LANES * 4;
         g->save_base = gpu_malloc(g, per_core * cfg->num_cores);
         if (!g->save_base) {
             snprintf(err, errlen, "gpu_new: global memory too small for the preemption register save area");
@@ -356,8 +360,8 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
         }
         const simt_edge_cbs ecb = {cb_ev_grid, cb_ev_started, cb_ev_done, g};
         for (unsigned i = 0; i < cfg->num_cores; i++) {
-            g->core[i].save_base = g->save_base + per_core * i;
-            g->edge[i] = simt_edge_new(&g->core[i], &g->cfg, &ecb, err, errlen);
+            simt_core_set_save_base(core_at(g, i), g->save_base + per_core * i);
+            g->edge[i] = simt_edge_new(core_at(g, i), &g->cfg, &ecb, err, errlen);
             if (!g->edge[i]) {
                 gpu_free(g);
                 return NULL;
@@ -379,7 +383,7 @@ void gpu_free(gpu_t *g) {
     if (g->core)
         for (unsigned i = 0; i < g->cfg.num_cores; i++) {
             if (g->edge) simt_edge_free(g->edge[i]);
-            simt_core_free(&g->core[i]);
+            simt_core_free(core_at(g, i));
         }
     for (unsigned i = 0; i < g->n_lq; i++) free(g->lq[i]);
     for (unsigned i = 0; g->dma && i < g->cfg.dma_queue; i++) free(g->dma[i].buf);
@@ -406,12 +410,7 @@ void gpu_decode_flush(gpu_t *g) {
     for (unsigned t = 1; g->dcp && t < g->n_threads; t++)
         if (g->dcp[t] && g->dcp[t]->e) memset(g->dcp[t]->e, 0, (g->dc.mask + 1) * sizeof *g->dc.e);
     /* the warps' remembered scoreboard checks were of the old instructions */
-    for (unsigned i = 0; g->core && i < g->cfg.num_cores; i++)
-        for (unsigned s = 0; g->core[i].w && s < g->core[i].nwarps; s++) {
-            g->core[i].w[s].sb_known = false;
-            if (g->core[i].park) g->core[i].park[s].sb_known = false;
-            g->core[i].gate[s] = 0;
-        }
+    for (unsigned i = 0; g->core && i < g->cfg.num_cores; i++) simt_core_decode_flushed(core_at(g, i));
 }
 
 static void dc_flush_range(gpu_t *g, uint64_t addr, size_t len) {
@@ -793,7 +792,7 @@ static void kmu_and_dispatch(gpu_t *g) {
     unsigned nc = g->cfg.num_cores;
     for (unsigned ci = 0; ci < nc; ci++) {
         const unsigned cn = (g->rr_core + ci) % nc;
-        simt_core *c = &g->core[cn];
+        simt_core *c = core_at(g, cn);
         const unsigned hold_here = core_takes(g, cn, true) ? hold : 0;
         for (unsigned j = 0; j < n; j++) {
             simt_launch *L = g->lq[order[j]];
@@ -846,12 +845,12 @@ static void ev_schedule(gpu_t *g) {
 static void cycle_part(void *arg, unsigned t, unsigned n) {
     gpu_t *g = arg;
     for (unsigned j = t; j < g->n_on; j += n) {
-        simt_core *c = &g->core[g->on[j]];
-        c->dc = g->dcp[t];
+        simt_core *c = core_at(g, g->on[j]);
+        simt_core_set_dcache(c, g->dcp[t]);
         simt_core_begin(c, g->cycle);
-        c->threaded = n > 1;
+        simt_core_set_threaded(c, n > 1);
         simt_core_cycle(c);
-        c->threaded = false;
+        simt_core_set_threaded(c, false);
     }
     if (g->side_par) g->side_par(g->side_user, t, n);
 }
@@ -883,12 +882,12 @@ void gpu_tick(gpu_t *g) {
     unsigned held = 0;
     g->n_on = 0;
     for (unsigned i = 0; i < g->cfg.num_cores; i++) {
-        simt_core *c = &g->core[i];
+        simt_core *c = core_at(g, i);
         if (g->running || simt_core_mem_busy(c)) {
             g->on[g->n_on++] = i;
-            held += c->n_order > 0;
+            held += simt_core_holds_warps(c);
         } else
-            c->issue_stall = 0;
+            simt_core_clear_issue_stall(c);
     }
     const double t1 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
     if (g->pool && (held > 1 || g->side_par) && !g->serial && !fg_wave_on()) {
@@ -900,8 +899,8 @@ void gpu_tick(gpu_t *g) {
     if (g->side_serial) g->side_serial(g->side_user);
     g->cycle_wrote = false;
     for (unsigned j = 0; j < g->n_on && !g->failed; j++) {
-        simt_core *c = &g->core[g->on[j]];
-        c->dc = &g->dc;
+        simt_core *c = core_at(g, g->on[j]);
+        simt_core_set_dcache(c, &g->dc);
         simt_core_commit(c);
     }
     if (!g->failed) dma_step(g);
@@ -924,7 +923,7 @@ bool gpu_idle(const gpu_t *g) {
     if (g->failed) return true;
     if (g->running || g->dma_jobs || !mem_idle(g->ms) || mem_fe_init_busy(g->ms)) return false;
     for (unsigned i = 0; i < g->cfg.num_cores; i++)
-        if (simt_core_mem_busy(&g->core[i])) return false;
+        if (simt_core_mem_busy(core_at(g, i))) return false;
     return true;
 }
 const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
@@ -932,28 +931,22 @@ const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
 const char *const gpu_evb_names[GPU_EVB_N] = {"issue", "memory", "depend", "fetch", "unit", "sched", "other"};
 
 void gpu_set_event_breakdown(gpu_t *g, bool on) {
-    for (unsigned i = 0; i < g->cfg.num_cores; i++) g->core[i].evb_on = on;
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_set_event_breakdown(core_at(g, i), on);
 }
 
 void gpu_get_event_breakdown(const gpu_t *g, uint64_t out[GPU_EVB_N]) {
     memset(out, 0, GPU_EVB_N * sizeof *out);
-    for (unsigned i = 0; i < g->cfg.num_cores; i++)
-        for (unsigned j = 0; j < GPU_EVB_N; j++) out[j] += g->core[i].evb[j];
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_add_event_breakdown(core_at(g, i), out);
 }
 
 void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
     if (core >= g->cfg.num_cores) return;
-    simt_core *c = &g->core[core];
-    c->active_limit = limit ? limit : c->nwarps;
+    simt_core_set_warp_limit(core_at(g, core), limit);
 }
 
 void gpu_set_block_limit(gpu_t *g, unsigned core, unsigned limit, bool pause) {
     if (core >= g->cfg.num_cores) return;
-    simt_core *c = &g->core[core];
-    c->block_limit = limit;
-    c->block_pause = pause;
-    c->count_waits = true;
-    simt_core_sort(c); /* the paused warps */
+    simt_core_set_block_limit(core_at(g, core), limit, pause);
 }
 
 unsigned gpu_blocks_per_core(const gpu_t *g) {
@@ -972,32 +965,13 @@ unsigned gpu_blocks_per_core(const gpu_t *g) {
 
 uint64_t gpu_take_issued_warps(gpu_t *g, unsigned core) {
     if (core >= g->cfg.num_cores) return 0;
-    uint64_t m = g->core[core].issued_warps;
-    g->core[core].issued_warps = 0;
-    return m;
+    return simt_core_take_issued_warps(core_at(g, core));
 }
 
 void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     memset(s, 0, sizeof *s);
     s->cycles = g->cycle;
-    for (unsigned i = 0; i < g->cfg.num_cores; i++) {
-        const simt_core *c = &g->core[i];
-        s->warp_instrs += c->warp_instrs;
-        s->thread_instrs += c->thread_instrs;
-        s->l1_hits += c->l1_hits;
-        s->l1_misses += c->l1_misses;
-        s->mshr_stalls += c->stall_mshr;
-        s->port_stalls += c->stall_port;
-        s->mem_requests += c->req_sent;
-        s->mem_responses += c->rsp_taken;
-        s->loads += c->loads;
-        s->load_cycles += c->load_cycles;
-        s->stores += c->stores;
-        s->fences += c->fences;
-        s->fence_wait_cycles += c->fence_cycles;
-        s->fe_nacks += c->fe_nacks;
-        s->fe_retries += c->fe_retries;
-    }
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) simt_core_add_stats(core_at(g, i), s);
     s->avg_load_latency = s->loads ? (double)s->load_cycles / (double)s->loads : 0;
     s->dma_bytes = g->dma_bytes;
     mem_stats m;
@@ -1021,18 +995,11 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
 void gpu_get_core_stats(const gpu_t *g, unsigned core, gpu_core_stats *s) {
     memset(s, 0, sizeof *s);
     if (core >= g->cfg.num_cores) return;
-    const simt_core *c = &g->core[core];
-    s->warp_instrs = c->warp_instrs;
-    s->thread_instrs = c->thread_instrs;
-    s->warp_cycles = c->warp_cycles;
-    s->stall_gpu = c->stall_gpu;
-    s->stall_pipe = c->stall_pipe;
-    s->idle_cycles = c->idle_cycles;
-    s->mem_cycles = c->mem_cycles;
+    simt_core_get_stats(core_at(g, core), s);
 }
 
 unsigned gpu_issue_stall(const gpu_t *g, unsigned core) {
-    return core < g->cfg.num_cores ? g->core[core].issue_stall : 0;
+    return core < g->cfg.num_cores ? simt_core_issue_stall(core_at(g, core)) : 0;
 }
 
 void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s) {

@@ -10,19 +10,13 @@
  * visible to dependent instructions through the scoreboard (register ready
  * cycle).  Loads read memory at issue and write their register when they
  * complete, so an in-flight load can be dropped and replayed. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "simt/simt_core.h"
+#include "simt/simt_core_state.h"
 
 #define FULL 0xffffffffu
-
-static void heap_push(simt_heap *h, simt_timed e);
-#ifndef SIMT_GATE_NEAR
-#define SIMT_GATE_NEAR 16
-#endif
 
 static unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
@@ -85,79 +79,14 @@ void simt_core_free(simt_core *c) {
     free(c->dq); free(c->dm);
 }
 
-/* Room for one more element in a deferred-work array (doubling); a failed
- * allocation stops the simulator with the reason: the cycle cannot go on
- * without the work it has already done. */
-static void *room(void *a, unsigned n, unsigned *cap, size_t sz) {
-    if (n < *cap) return a;
-    unsigned nc = *cap ? 2 * *cap : 16;
-    void *b = realloc(a, (size_t)nc * sz);
-    if (!b) {
-        fprintf(stderr, "finegrain: out of memory for a core's deferred work (%u entries)\n", nc);
-        exit(2);
-    }
-    *cap = nc;
-    return b;
-}
-
-bool simt_core_defer(simt_core *c, simt_dcall_fn fn, void *user, uint64_t a, const void *payload, size_t n) {
-    if (n > SIMT_DCALL_PAYLOAD) return false;
-    c->dq = room(c->dq, c->dq_n, &c->dq_cap, sizeof *c->dq);
-    simt_dcall *d = &c->dq[c->dq_n++];
-    d->fn = fn;
-    d->user = user;
-    d->a = a;
-    if (n) memcpy(d->payload, payload, n);
-    return true;
-}
-
-simt_dmem *simt_core_defer_mem(simt_core *c) {
-    c->dm = room(c->dm, c->dm_n, &c->dm_cap, sizeof *c->dm);
-    c->dq = room(c->dq, c->dq_n, &c->dq_cap, sizeof *c->dq);
-    simt_dcall *d = &c->dq[c->dq_n++];
-    d->fn = NULL;
-    d->mem = c->dm_n;
-    return &c->dm[c->dm_n++];
-}
-
-/* the calls up to the GPU, made at the commit */
-static void call_fault(void *user, uint64_t a, const void *p) {
-    (void)a; (void)p;
-    simt_core *c = user;
-    c->cb.fault(c->cb.user, c->err);
-}
-static void call_block_done(void *user, uint64_t a, const void *p) {
-    (void)p;
-    simt_core *c = user;
-    c->cb.block_done(c->cb.user, (const simt_grid *)(uintptr_t)a);
-}
-static void call_first_instr(void *user, uint64_t a, const void *p) {
-    (void)p;
-    simt_core *c = user;
-    c->cb.first_instr(c->cb.user, (const simt_grid *)(uintptr_t)a);
-}
-/* a call up to the GPU: at the commit during the core's cycle, else now */
-static void up(simt_core *c, simt_dcall_fn fn, uint64_t a) {
-    if (c->ticking) simt_core_defer(c, fn, c, a, NULL, 0);
-    else fn(c, a, NULL);
-}
-
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
     c->hooks = h;
     c->ext = ext;
 }
 
-void simt_core_fault(simt_core *c, const char *fmt, ...) {
-    if (c->failed) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->err, sizeof c->err, fmt, ap);
-    va_end(ap);
-    c->failed = true;
-    if (c->cb.fault) up(c, call_fault, 0);
-}
-
-const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
+/* The decoded instruction at pc (cached), or NULL with err on a bad fetch or
+ * an illegal instruction. */
+static const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
     const rv_inst *hit = simt_decode_hit(d, pc);
     if (hit) return hit;
     simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
@@ -175,53 +104,6 @@ const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen
     }
     e->tag = pc + 1;
     return &e->in;
-}
-
-/* GTO order: priority descending, then age ascending. */
-void simt_core_sort(simt_core *c) {
-    unsigned n = 0;
-    for (unsigned i = 0; i < c->nwarps; i++)
-        if (c->w[i].state != WS_FREE && c->w[i].state != WS_PARKED) c->order[n++] = (uint16_t)i;
-    for (unsigned i = 1; i < n; i++) { /* insertion sort: n <= 64 */
-        uint16_t x = c->order[i];
-        const simt_warp *wx = &c->w[x];
-        unsigned j = i;
-        while (j > 0) {
-            const simt_warp *wy = &c->w[c->order[j - 1]];
-            if (wy->priority > wx->priority || (wy->priority == wx->priority && wy->age < wx->age)) break;
-            c->order[j] = c->order[j - 1];
-            j--;
-        }
-        c->order[j] = x;
-    }
-    c->n_order = n;
-    for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
-    for (unsigned s = 0; s < c->k->schedulers_per_core; s++) c->sorder_n[s] = 0;
-    for (unsigned i = 0; i < c->nwarps; i++) c->spos[i] = UINT16_MAX;
-    memset(c->rdy, 0, sizeof c->rdy);
-    memset(c->ldst, 0, sizeof c->ldst);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned slot = c->order[i], s = c->sched_of[slot], j = c->sorder_n[s];
-        c->order_pos[slot] = (uint16_t)i;
-        c->spos[slot] = (uint16_t)j;
-        c->sorder[s * c->nwarps + c->sorder_n[s]++] = (uint16_t)slot;
-        if (c->gcls[slot] == CL_LDST) c->ldst[s][j >> 6] |= 1ull << (j & 63);
-        if (c->gate[slot] <= c->now + SIMT_GATE_NEAR) simt_view_ready(c, slot);
-        else if (c->gate[slot] != UINT64_MAX) /* (a second entry for the same gate is harmless) */
-            heap_push(&c->wake, (simt_timed){.when = c->gate[slot], .slot = (uint16_t)slot});
-    }
-    /* DYNCTA's CTA pausing: the blocks beyond the limit, the youngest, wait
-     * (a block's warps are adjacent in GTO order: consecutive ages) */
-    c->pause_lim = c->nwarps;
-    for (unsigned i = 0, nb = 0, last = ~0u; c->block_pause && c->block_limit && i < n; i++) {
-        const simt_warp *w = &c->w[c->order[i]];
-        if (w->event || w->block == last) continue;
-        last = w->block;
-        if (++nb > c->block_limit) {
-            c->pause_lim = i;
-            break;
-        }
-    }
 }
 
 /* ------------------------------------------------------------ blocks */
@@ -323,48 +205,6 @@ bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
     return true;
 }
 
-static void block_finish(simt_core *c, unsigned bs) {
-    simt_block *b = &c->blk[bs];
-    c->used_blocks--;
-    c->used_threads -= b->nwarps * SIMT_LANES;
-    c->used_warps -= b->nwarps;
-    c->used_regs -= b->regs;
-    c->used_shmem -= b->shmem_size;
-    b->valid = false;
-    up(c, call_block_done, (uintptr_t)b->grid);
-}
-
-/* The slot's warp is gone: no scheduler keeps greedily to it. */
-static void forget_last_issued(simt_core *c, unsigned slot) {
-    for (unsigned s = 0; s < SIMT_MAX_UNITS; s++)
-        if (c->last_issued[s] == (int)slot) c->last_issued[s] = -1;
-}
-
-static void warp_finish(simt_core *c, simt_warp *w) {
-    w->state = WS_FREE;
-    forget_last_issued(c, w->slot);
-    if (w->event) { /* EDGE IV-D: the victim waits in its slot for RESUME, or the context is free */
-        simt_slot_ev *se = &c->sev[w->slot];
-        w->event = false;
-        if (se->parked) {
-            w->state = WS_PARKED;
-            simt_warp_touch(c, w);
-        } else {
-            c->used_warps--;
-            c->used_threads -= SIMT_LANES;
-            c->used_regs -= se->ev_regs * SIMT_LANES;
-        }
-        simt_warp_touch(c, w);
-        simt_core_sort(c);
-        c->hooks->warp_exit(c->ext, w->slot);
-        return;
-    }
-    simt_warp_touch(c, w);
-    simt_block *b = &c->blk[w->block];
-    simt_core_sort(c);
-    if (++b->warps_done == b->nwarps) block_finish(c, w->block);
-}
-
 /* ------------------------------------------- resources of event warps */
 
 bool simt_core_regs_fit(const simt_core *c, unsigned regs_pt) {
@@ -424,7 +264,7 @@ void simt_core_resume(simt_core *c, unsigned slot) {
 
 void simt_core_start_event(simt_core *c, unsigned slot, const simt_grid *k, unsigned local_idx, unsigned priority) {
     simt_warp *w = &c->w[slot];
-    forget_last_issued(c, slot);
+    simt_forget_last_issued(c, slot);
     warp_start(c, w, k, c->ev_block, 0);
     w->event = true;
     w->local_idx = local_idx;
@@ -574,7 +414,6 @@ static inline const rv_inst *decode(simt_core *c, uint32_t pc) {
     return in ? in : decode_miss(c, pc);
 }
 
-
 /* The warp in slot passes can_issue's checks of its own state from cycle g
  * on (UINT64_MAX: not until it changes): out of its scheduler's scan until
  * then. */
@@ -586,7 +425,7 @@ static void gate_set(simt_core *c, unsigned slot, uint64_t g) {
     }
     const unsigned i = c->spos[slot];
     if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
-    if (g != UINT64_MAX) heap_push(&c->wake, (simt_timed){.when = g, .slot = (uint16_t)slot});
+    if (g != UINT64_MAX) simt_heap_push(&c->wake, (simt_timed){.when = g, .slot = (uint16_t)slot});
 }
 
 /* The unit class of the warp's next instruction, known. */
@@ -671,7 +510,7 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
     return true;
 }
 
-bool simt_warp_at_fence(simt_core *c, const simt_warp *w) {
+static bool warp_at_fence(simt_core *c, const simt_warp *w) {
     if (w->state != WS_RUN || !w->n_st || !w->ibuf_n) return false;
     char err[128];
     const rv_inst *in = simt_decode(c->dc, w->x.pc, err, sizeof err);
@@ -746,7 +585,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     c->warp_instrs++;
     if (w->slot < 64) c->issued_warps |= 1ull << w->slot;
     c->thread_instrs += popc(m);
-    if (!w->grid->first_done) up(c, call_first_instr, (uintptr_t)w->grid);
+    if (!w->grid->first_done) simt_core_up(c, simt_call_first_instr, (uintptr_t)w->grid);
     if (!w->live && w->state == WS_RUN) {
         w->state = WS_DRAIN;
         simt_warp_touch(c, w);
@@ -755,45 +594,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     return true;
 }
 
-/* A warp whose threads all exited finishes when its loads are back and its
- * stores acknowledged (the kernel is complete only when its stores are
- * performed). */
-void simt_warp_check_done(simt_core *c, simt_warp *w) {
-    if (w->state == WS_DRAIN && !w->n_ld && !w->n_st) warp_finish(c, w);
-}
-
 /* --------------------------------------------------------------- tick */
-
-static void heap_push(simt_heap *h, simt_timed e) {
-    h->e = room(h->e, h->n, &h->cap, sizeof *h->e);
-    unsigned i = h->n++;
-    while (i && h->e[(i - 1) / 2].when > e.when) {
-        h->e[i] = h->e[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->e[i] = e;
-}
-
-static simt_timed heap_pop(simt_heap *h) {
-    simt_timed top = h->e[0], e = h->e[--h->n];
-    unsigned i = 0;
-    for (;;) {
-        unsigned j = 2 * i + 1;
-        if (j >= h->n) break;
-        if (j + 1 < h->n && h->e[j + 1].when < h->e[j].when) j++;
-        if (h->e[j].when >= e.when) break;
-        h->e[i] = h->e[j];
-        i = j;
-    }
-    if (h->n) h->e[i] = e;
-    return top;
-}
-
-void simt_wb_push(simt_core *c, unsigned slot, unsigned ldi) {
-    const simt_load *ld = &c->w[slot].ld[ldi];
-    heap_push(&c->wbq, (simt_timed){ld->done, ld->uid, (uint16_t)slot, (uint8_t)ldi});
-    if (ld->done < c->next_wb) c->next_wb = ld->done;
-}
 
 /* The loads due this cycle write their registers (each its own register: the
  * scoreboard keeps a second write of it from issuing), then their warps, in
@@ -802,7 +603,7 @@ static void writeback(simt_core *c) {
     const uint64_t now = c->now;
     uint64_t done_warps[(SIMT_MAX_WARPS + 63) / 64] = {0};
     while (c->wbq.n && c->wbq.e[0].when <= now) {
-        const simt_timed e = heap_pop(&c->wbq);
+        const simt_timed e = simt_heap_pop(&c->wbq);
         simt_warp *w = &c->w[e.slot];
         simt_load *ld = &w->ld[e.ld];
         if (!ld->valid || ld->uid != e.uid) continue; /* dropped */
@@ -953,7 +754,7 @@ static void core_cycle(simt_core *c) {
      * such warps last), so a limit below the warps of a block cannot leave
      * the block's remaining warps, which the barrier waits for, unissued */
     while (c->wake.n && c->wake.e[0].when <= now) { /* gates opening now */
-        const simt_timed e = heap_pop(&c->wake);
+        const simt_timed e = simt_heap_pop(&c->wake);
         if (c->gate[e.slot] == e.when) simt_view_ready(c, e.slot);
     }
     unsigned lim = c->n_order;
@@ -1065,3 +866,217 @@ static void core_cycle(simt_core *c) {
     /* the LSU's next line, instruction fetch, save/restore lines; the port */
     if (!c->failed) simt_lsu_requests(c);
 }
+
+/* ------------------------------------------------------ the public API */
+
+simt_core *simt_core_array(unsigned n) { return calloc(n ? n : 1, sizeof(simt_core)); }
+simt_core *simt_core_nth(simt_core *cores, unsigned i) { return &cores[i]; }
+void simt_core_set_cycle_wrote(simt_core *c, bool *flag) { c->cycle_wrote = flag; }
+void simt_core_set_save_base(simt_core *c, uint64_t base) { c->save_base = base; }
+void simt_core_set_dcache(simt_core *c, simt_dcache *dc) { c->dc = dc; }
+void simt_core_set_threaded(simt_core *c, bool threaded) { c->threaded = threaded; }
+unsigned simt_core_id(const simt_core *c) { return c->id; }
+unsigned simt_core_nwarps(const simt_core *c) { return c->nwarps; }
+uint64_t simt_core_now(const simt_core *c) { return c->now; }
+bool simt_core_holds_warps(const simt_core *c) { return c->n_order > 0; }
+bool simt_core_mem_busy(const simt_core *c) { return simt_lsu_busy(c); }
+
+void simt_core_decode_flushed(simt_core *c) {
+    for (unsigned s = 0; c->w && s < c->nwarps; s++) {
+        c->w[s].sb_known = false;
+        if (c->park) c->park[s].sb_known = false;
+        c->gate[s] = 0;
+    }
+}
+
+void simt_core_set_warp_limit(simt_core *c, unsigned limit) { c->active_limit = limit ? limit : c->nwarps; }
+
+void simt_core_set_block_limit(simt_core *c, unsigned limit, bool pause) {
+    c->block_limit = limit;
+    c->block_pause = pause;
+    c->count_waits = true;
+    simt_core_sort(c); /* the paused warps */
+}
+
+uint64_t simt_core_take_issued_warps(simt_core *c) {
+    uint64_t m = c->issued_warps;
+    c->issued_warps = 0;
+    return m;
+}
+
+unsigned simt_core_issue_stall(const simt_core *c) { return c->issue_stall; }
+void simt_core_clear_issue_stall(simt_core *c) { c->issue_stall = 0; }
+
+void simt_core_add_stats(const simt_core *c, gpu_stats *s) {
+    s->warp_instrs += c->warp_instrs;
+    s->thread_instrs += c->thread_instrs;
+    s->l1_hits += c->l1_hits;
+    s->l1_misses += c->l1_misses;
+    s->mshr_stalls += c->stall_mshr;
+    s->port_stalls += c->stall_port;
+    s->mem_requests += c->req_sent;
+    s->mem_responses += c->rsp_taken;
+    s->loads += c->loads;
+    s->load_cycles += c->load_cycles;
+    s->stores += c->stores;
+    s->fences += c->fences;
+    s->fence_wait_cycles += c->fence_cycles;
+    s->fe_nacks += c->fe_nacks;
+    s->fe_retries += c->fe_retries;
+}
+
+void simt_core_get_stats(const simt_core *c, gpu_core_stats *s) {
+    s->warp_instrs = c->warp_instrs;
+    s->thread_instrs = c->thread_instrs;
+    s->warp_cycles = c->warp_cycles;
+    s->stall_gpu = c->stall_gpu;
+    s->stall_pipe = c->stall_pipe;
+    s->idle_cycles = c->idle_cycles;
+    s->mem_cycles = c->mem_cycles;
+}
+
+void simt_core_set_event_breakdown(simt_core *c, bool on) { c->evb_on = on; }
+
+void simt_core_add_event_breakdown(const simt_core *c, uint64_t out[GPU_EVB_N]) {
+    for (unsigned j = 0; j < GPU_EVB_N; j++) out[j] += c->evb[j];
+}
+
+const simt_grid *simt_core_warp_info(const simt_core *c, unsigned slot, gpu_warp_info *o) {
+    const simt_warp *w = &c->w[slot];
+    if (w->state != WS_RUN && w->state != WS_DRAIN) return NULL;
+    const simt_block *b = &c->blk[w->block];
+    memset(o, 0, sizeof *o);
+    o->slot = slot;
+    o->event = w->event;
+    o->draining = w->state == WS_DRAIN;
+    memcpy(o->ctaid, b->ctaid, sizeof o->ctaid);
+    o->warp_in_block = w->wib;
+    o->live = w->live;
+    o->bar_wait = w->bar_wait;
+    for (unsigned l = 0; l < SIMT_LANES; l++)
+        if (w->live >> l & 1) o->lane_pc[l] = (w->active >> l & 1) ? w->x.pc : w->x.lane_pc[l];
+    o->loads = w->n_ld;
+    o->stores = w->n_st;
+    o->at_fence = w->fence_since != 0;
+    o->instrs = w->instrs;
+    if (!w->event) {
+        o->block_arrived = b->bar_arrived;
+        o->block_live = b->live_threads;
+        o->bar_since = b->bar_since;
+    }
+    return w->grid;
+}
+
+int simt_core_set_access_check(simt_core *c, gpu_access_check fn, gpu_prov_load prov_load, void *user) {
+    c->acc_check = fn;
+    c->acc_user = user;
+    c->prov_load = prov_load;
+    for (unsigned s = 0; prov_load && s < c->nwarps; s++)
+        if (!c->w[s].x.prov && !(c->w[s].x.prov = calloc(RV_NREGS + 1, sizeof *c->w[s].x.prov))) return -1;
+    return 0;
+}
+
+void simt_core_set_shared_hook(simt_core *c, gpu_shared_hook fn, void *user) {
+    c->sh_hook = fn;
+    c->sh_user = user;
+}
+
+/* ------------------------------------ the extension's view and actions */
+
+void simt_core_warp(const simt_core *c, unsigned slot, simt_warp_status *st) {
+    const simt_warp *w = &c->w[slot];
+    *st = (simt_warp_status){.state = w->state, .event = w->event, .stop_fetch = w->stop_fetch, .grid = w->grid,
+                             .active = w->active, .live = w->live, .bar_wait = w->bar_wait, .n_ld = w->n_ld,
+                             .n_st = w->n_st, .ibuf_n = w->ibuf_n, .priority = w->priority, .pc = w->x.pc,
+                             .age = w->age};
+}
+
+void simt_core_slot_masks(const simt_core *c, simt_slot_masks *m) {
+    uint64_t live = 0, ex = 0, bar = 0, ld = 0;
+    for (unsigned i = 0; i < c->nwarps; i++) {
+        const simt_warp *w = &c->w[i];
+        uint64_t bit = 1ull << i;
+        if (w->state != WS_FREE) live |= bit;
+        if (w->state == WS_DRAIN) ex |= bit;
+        if (w->state == WS_RUN && w->bar_wait && !w->active) bar |= bit;
+        if (w->n_ld) ld |= bit;
+    }
+    *m = (simt_slot_masks){.live = live, .drain = ex, .bar = bar, .loads = ld};
+}
+
+void simt_core_warp_pipe(const simt_core *c, unsigned slot, simt_warp_pipe *p) {
+    const simt_warp *v = &c->w[slot];
+    uint64_t ldregs = 0;
+    for (unsigned j = 0; j < SIMT_MAX_LD; j++)
+        if (v->ld[j].valid && v->ld[j].rd != RV_SINK) ldregs |= 1ull << v->ld[j].rd;
+    bool pipe = false, sb = false;
+    for (unsigned r = 0; r < RV_NREGS; r++)
+        if (v->sb_ready[r] > c->now) {
+            sb = true;
+            if (!(ldregs >> r & 1)) pipe = true;
+        }
+    const bool run = v->state == WS_RUN;
+    p->pipe = run && (pipe || v->n_restore); /* restore reads in flight write its registers */
+    p->sb = run && sb;
+    p->ibuf = run && v->ibuf_n > 0;
+    p->imiss = run && v->imiss;
+    p->ldok = run && simt_loads_droppable(v);
+}
+
+bool simt_core_loads_droppable(const simt_core *c, unsigned slot) { return simt_loads_droppable(&c->w[slot]); }
+bool simt_core_at_fence(simt_core *c, unsigned slot) { return warp_at_fence(c, &c->w[slot]); }
+
+bool simt_core_parked(const simt_core *c, unsigned slot) {
+    return c->sev && c->sev[slot].parked && c->w[slot].state == WS_PARKED;
+}
+
+uint64_t simt_core_alloc_mask(const simt_core *c, unsigned *regs_pt) {
+    *regs_pt = c->alloc_regs;
+    return c->alloc_mask;
+}
+
+void simt_core_stop_fetch(simt_core *c, unsigned slot, bool stop, bool flush_ibuf) {
+    simt_warp *w = &c->w[slot];
+    w->stop_fetch = stop;
+    if (flush_ibuf) w->ibuf_n = 0;
+    simt_warp_touch(c, w);
+}
+
+void simt_core_set_priority(simt_core *c, unsigned slot, unsigned priority) { c->w[slot].priority = priority; }
+
+uint32_t simt_core_barrier_skip(simt_core *c, unsigned slot) {
+    simt_warp *w = &c->w[slot];
+    const uint32_t m = w->bar_wait;
+    if (w->state != WS_RUN || !m) return 0;
+    c->blk[w->block].bar_arrived -= popc(m);
+    w->bar_wait = 0;
+    simt_warp_touch(c, w);
+    return m;
+}
+
+void simt_core_barrier_rejoin(simt_core *c, unsigned slot, uint32_t lanes) {
+    simt_warp *w = &c->w[slot];
+    if (!lanes || w->state != WS_RUN) return;
+    simt_block *b = &c->blk[w->block];
+    w->bar_wait |= lanes;
+    w->active &= ~lanes;
+    simt_warp_touch(c, w);
+    b->bar_arrived += popc(lanes);
+    simt_barrier_check(c, b);
+}
+
+bool simt_core_drop_loads(simt_core *c, unsigned slot) {
+    simt_warp *w = &c->w[slot];
+    if (w->state != WS_RUN || !simt_loads_droppable(w)) return false;
+    simt_drop_loads(c, w);
+    return true;
+}
+
+void simt_core_drain_warp(simt_core *c, unsigned slot) {
+    simt_warp *w = &c->w[slot];
+    w->live = w->active = 0;
+    w->state = WS_DRAIN;
+    simt_warp_touch(c, w);
+}
+
+void simt_core_finish_drained(simt_core *c, unsigned slot) { simt_warp_check_done(c, &c->w[slot]); }

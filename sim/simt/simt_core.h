@@ -5,12 +5,15 @@
  * MSHRs, shared and local memory, and the core's one port into the memory
  * system (simt_lsu.c).  docs/SIMT.md.
  *
- * Dependencies go one way: rv32_exec <- simt_core <- simt_edge_core <- gpu.
- * The core knows no GPU: it reports block completion, first instructions
- * and faults through callbacks (simt_core_cbs); an extension (EDGE
- * warp-level events, simt_edge_core.c) plugs in through a hooks table
- * (simt_core_hooks) and changes the core's resources only through the
- * claim / release / park / resume functions below. */
+ * This is the core's public API: the core is opaque (its layout is in
+ * simt_core_state.h, for the core's own files), the only owner of its
+ * warps and resources.  Dependencies go one way: rv32_exec <- simt_core <-
+ * simt_edge_core <- gpu.  The core knows no GPU: it reports block
+ * completion, first instructions and faults through callbacks
+ * (simt_core_cbs); an extension (EDGE warp-level events, simt_edge_core.c)
+ * plugs in through a hooks table (simt_core_hooks) and acts on the core only
+ * through the functions below (claim / park / resume / start an event warp,
+ * stop-fetch, priority boost, barrier skip, load drop, drain). */
 #ifndef SIMT_CORE_H
 #define SIMT_CORE_H
 
@@ -20,447 +23,22 @@
 
 #include "mem/mem.h"
 #include "simt/gpu.h"
-#include "simt/rv32.h"
-#include "simt/rv32_exec.h"
-#include "simt/simt_abi.h"
-
-#define SIMT_LANES RV_LANES
-#define SIMT_MAX_LD 16     /* upper bound of gpu_config.max_inflight_loads */
-#define SIMT_MAX_WARPS 128 /* warp slots: max_threads_per_core <= 4096 (gpu.c) */
-#define SIMT_CLS_UNKNOWN 0xff
-#define SIMT_MAX_UNITS 8
-#define SIMT_MSHR_MERGE 32 /* loads waiting on one L1 MSHR; one more stalls the LSU */
-
-/* A launch as the cores see it (the GPU's launch record holds one; the
- * pointer stays valid while any of its warps lives). */
-typedef struct {
-    unsigned id;              /* the GPU's launch index, passed back in the callbacks */
-    uint64_t kernel_ptr, param_addr;
-    uint32_t grid[3], block[3];
-    unsigned threads, nwarps; /* per block */
-    unsigned regs, shmem;     /* per block */
-    unsigned regs_pt;         /* registers per thread */
-    uint64_t reg_mask;        /* which (the kernel image's): saved when an event preempts */
-    unsigned priority;
-    bool first_done;          /* the GPU has reported its first instruction */
-} simt_grid;
-
-/* An in-flight load (or atomic) of one warp.  Values of ordinary memory
- * are read at issue (functional model); F/E-tracked lanes get theirs from
- * the memory system's response.  rd is written when every global line of
- * the load has come back (wait == 0) and done has passed.  Dropping one
- * (preemption) = clear valid and the scoreboard entry and set the warp's PC
- * back to ld.pc for the lanes in ld.mask; responses still in flight for it
- * find a different uid and are ignored. */
-typedef struct {
-    bool valid;
-    uint8_t rd;         /* unified register number */
-    uint16_t op;        /* rv_op (F/E lanes: how to extend the bytes) */
-    uint32_t pc;        /* PC of the load instruction */
-    uint32_t mask;      /* lanes */
-    uint64_t done;      /* ready cycle of the lines that came back (and of shared / local lanes) */
-    unsigned wait;      /* global lines not back yet */
-    bool global;        /* it touched global memory (counted in the load latency) */
-    bool replay;        /* a plain load (not LR/SC/AMO, not F/E): may be dropped and replayed */
-    uint64_t seq;       /* warp's instruction count when it issued */
-    uint64_t uid;       /* the core's load number: responses match on it */
-    uint64_t issued;    /* cycle it issued */
-    uint32_t fe_lanes;  /* lanes in the F/E-tracked region (value from the response) */
-    uint32_t val[SIMT_LANES];
-    uint32_t addr[SIMT_LANES]; /* F/E lanes: their addresses */
-} simt_load;
-
-enum { WS_FREE = 0, WS_RUN, WS_DRAIN /* all threads exited, loads in flight */,
-       WS_PARKED /* a preempted victim's slot after its event warp exited, until resume */ };
-
-typedef struct {
-    /* hot fields first: the fetch and issue scans read only these, the
-     * scoreboard and x.pc (simulation speed) */
-    int state;
-    uint32_t active;
-    unsigned ibuf_n;        /* i-buffer: ibuf_n decoded instructions at pc, pc+4, ... (flush: 0) */
-    uint32_t imiss;         /* i-cache line + 1 it waits for (0: none) */
-    bool stop_fetch;        /* victim being flushed: no new fetches (EDGE IV-D) */
-    bool event;             /* this is an event warp started from the PEWT */
-    unsigned n_restore;     /* register restore reads in flight: the warp may not issue (EDGE IV-D) */
-    /* can_issue's scoreboard check of the instruction at sb_pc remembered
-     * (sb_known; every sb_ready write forgets it): its operands are ready
-     * from cycle sb_until; sb_cls is its unit class */
-    bool sb_known;
-    uint8_t sb_cls;
-    uint32_t sb_pc;
-    uint64_t sb_until;
-    unsigned n_ld;
-    unsigned n_st;          /* store / atomic line requests not acknowledged yet (FENCE waits) */
-    unsigned n_amo;         /* [gpu] atomics = memory: atomic line requests not answered yet (the
-                             * warp's loads / stores to their lines and its block barrier wait) */
-    unsigned slot;          /* index in the core's warp array */
-    unsigned block;         /* index in the core's block array */
-    unsigned wib;           /* warp index within the block */
-    const simt_grid *grid;  /* its launch */
-    unsigned priority;      /* GTO: higher first (event warps on top) */
-    uint64_t age;           /* GTO: lower = older */
-    /* Divergence: per-thread PCs with min-PC scheduling (docs/SIMT.md).
-     * x.pc/active = the group that issues next (the lanes whose PC is the
-     * smallest among the schedulable ones); x.lane_pc[] is valid for lanes
-     * in live but not in active. */
-    uint32_t live;          /* threads not exited */
-    uint32_t bar_wait;      /* threads waiting at the block barrier */
-    uint64_t fence_since;   /* cycle + 1 its FENCE first found stores outstanding (0: not waiting) */
-    uint64_t instrs;        /* warp instructions issued */
-    uint64_t issued_at;     /* cycle + 1 of its last issue (the event breakdown) */
-    unsigned local_idx;     /* local-memory region (slot; nwarps + PEWT entry for event warps) */
-    /* scoreboard: register r may be read/written from cycle sb_ready[r] */
-    uint64_t sb_ready[RV_NREGS];
-    rv_lanes x;             /* registers, PCs, FP CSRs (the functional state; x.pc first) */
-    uint32_t ld_mask;       /* bit j: ld[j].valid (writeback visits only these) */
-    simt_load ld[SIMT_MAX_LD];
-    uint32_t lr_addr[SIMT_LANES]; /* LR reservation (address + 1; 0 none) */
-    uint32_t lr_val[SIMT_LANES];
-} simt_warp;
-
-
-typedef struct {
-    bool valid;
-    const simt_grid *grid;
-    uint32_t ctaid[3];
-    unsigned nwarps, live_threads, bar_arrived, warps_done;
-    uint32_t shmem_off, shmem_size;
-    unsigned regs;
-    uint16_t warp_slot[64];
-    uint64_t bar_since;       /* cycle the first thread waiting at the barrier arrived */
-    uint64_t uid, bar_gen;    /* gpu_shared_hook: placement number, barriers passed */
-} simt_block;
-
-/* A load waiting on an L1 MSHR (slot, load index, the load's uid). */
-typedef struct {
-    uint16_t slot;
-    uint8_t ld;
-    uint64_t uid;
-} simt_waiter;
-
-/* L1 MSHR: one line read in flight, loads merged onto it.  Kept until the
- * response arrives even when every waiter was dropped: a request in the
- * memory system cannot be recalled (the line is installed then). */
-typedef struct {
-    bool valid;
-    uint32_t line;
-    unsigned n_wait;
-    simt_waiter wait[SIMT_MSHR_MERGE];
-} simt_mshr;
-
-/* A min-heap of timed entries (when, then slot / load / uid): the loads due
- * to complete, and the warps whose gate opens at a later cycle. */
-typedef struct {
-    uint64_t when, uid;
-    uint16_t slot;
-    uint8_t ld;
-} simt_timed;
-typedef struct {
-    simt_timed *e;
-    unsigned n, cap;
-} simt_heap;
-
-/* Tags of the core's other requests: what to do with each response. */
-enum { TG_FREE = 0, TG_STORE, TG_ATOMIC, TG_FE_LOAD, TG_FE_STORE, TG_RESTORE };
-typedef struct {
-    uint8_t kind;
-    uint8_t ld;             /* atomics, F/E loads: load index */
-    uint16_t slot;          /* warp slot */
-    uint32_t pc;
-    uint64_t age;           /* the warp's age: stores and restores find it live or parked */
-    uint64_t uid;           /* atomics, F/E loads: the load's uid */
-    uint32_t next;          /* free list */
-    uint32_t line;          /* atomics: the line */
-    uint32_t lanes;         /* atomics: the lanes on it (lane-form results in this order) */
-} simt_tag;
-
-/* A register save (posted write) or restore (read) line waiting for the
- * port (EDGE IV-D). */
-typedef struct {
-    uint64_t addr, age;
-    uint16_t slot;
-    bool read;
-} simt_bulk;
-
-/* The memory instruction in the load/store unit: its global lines, one per
- * cycle into the L1 / the port (lanes: which lanes touch it). */
-enum { LSU_LOAD = 0, LSU_STORE, LSU_AMO };
-typedef struct {
-    bool busy;
-    uint8_t kind;           /* LSU_* */
-    uint8_t ld;             /* loads / atomics: load index in the warp */
-    uint8_t size;
-    uint16_t op;            /* rv_op */
-    uint16_t slot;
-    uint32_t pc;
-    uint64_t uid, age;
-    unsigned n, pos;
-    uint32_t line[SIMT_LANES], lanes[SIMT_LANES];
-    bool fe[SIMT_LANES];
-    uint8_t fe_trig, fe_act; /* F/E lines: the instruction's trigger / action (MEM_FE_DEFAULT: F/E 4.1) */
-    uint32_t addr[SIMT_LANES], sval[SIMT_LANES]; /* F/E stores, atomics: where and what */
-    uint8_t amo_op[SIMT_LANES];   /* [gpu] atomics = memory: each lane's MEM_AMO_* ... */
-    uint32_t amo_cmp[SIMT_LANES]; /* ... and for SC the value its LR read */
-} simt_lsu;
-
-typedef struct {
-    unsigned sets, assoc;
-    uint32_t *tag;    /* line address + 1; 0 = invalid */
-    uint64_t *lru;
-} simt_cache;
-
-/* Decoded-instruction cache over global memory (simulator speed, not
- * timing), shared by the cores; the GPU clears it when a write touches a
- * loaded kernel image. */
-typedef struct {
-    uint32_t tag;             /* pc + 1 */
-    rv_inst in;
-} simt_dcache_ent;
-typedef struct {
-    simt_dcache_ent *e;
-    unsigned mask;
-    const uint8_t *mem;
-    uint64_t mem_size;
-} simt_dcache;
-
-/* The cached decode of pc, or NULL when it is not cached (simt_decode). */
-static inline const rv_inst *simt_decode_hit(const simt_dcache *d, uint32_t pc) {
-    const simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
-    return e->tag == pc + 1 ? &e->in : NULL;
-}
-
-/* Up to the GPU: a block of grid finished; the first instruction of grid
- * issued (the GPU sets grid->first_done); a fault stopped the core. */
-typedef struct {
-    void (*block_done)(void *user, const simt_grid *k);
-    void (*first_instr)(void *user, const simt_grid *k);
-    void (*fault)(void *user, const char *msg);
-    void *user;
-} simt_core_cbs;
-
-/* An extension of the core (EDGE warp-level events and preemption). */
-typedef struct {
-    void (*begin)(void *ext);                  /* start of the core's cycle, before the pipeline */
-    void (*end)(void *ext);                    /* end of the cycle, after it */
-    void (*warp_exit)(void *ext, unsigned slot); /* an event warp finished (its resources are back) */
-    bool (*blocks_held)(const void *ext);      /* the core may take no new background block now */
-} simt_core_hooks;
-
-/* A victim warp's context parked aside while an event warp runs in its
- * slot (EDGE IV-D), and the event warp's registers there. */
-typedef struct {
-    bool parked;              /* slot holds a parked victim (event running or resume pending) */
-    bool saved;               /* its registers went to memory (else the event's were reserved) */
-    unsigned ev_regs;         /* registers per thread of the event warp in the slot */
-    uint64_t ev_mask;         /* its register mask (what a saved park wrote out) */
-} simt_slot_ev;
-
-/* Work a core's cycle leaves for the serial part of the GPU's cycle (the
- * GPU's threads, docs/SIMT.md "Threads"): what touches state other cores
- * share.  A memory instruction's functional part (loads read, stores and
- * atomics at issue write the memory), and the calls up to the GPU, kept in
- * the order the cycle made them; gpu_tick carries them out core by core, in
- * core order, so every core sees the others' stores as when one thread steps
- * the cores in order. */
-typedef struct {
-    simt_warp *w;
-    simt_load *ld;            /* its load / atomic entry; NULL for a store */
-    uint16_t op;              /* rv_op */
-    uint8_t size;
-    bool amo;                 /* an atomic done at issue ([gpu] atomics = issue) */
-    uint32_t m;               /* lanes done here (not F/E lanes, not atomics at the memory) */
-    uint8_t *hp[SIMT_LANES];  /* each lane's byte in the memory it addresses */
-    uint32_t addr[SIMT_LANES], src[SIMT_LANES];
-} simt_dmem;
-typedef void (*simt_dcall_fn)(void *user, uint64_t a, const void *payload);
-enum { SIMT_DCALL_PAYLOAD = 128 };
-typedef struct {
-    simt_dcall_fn fn;         /* NULL: a simt_dmem (index mem) */
-    void *user;
-    uint64_t a;
-    unsigned mem;
-    unsigned char payload[SIMT_DCALL_PAYLOAD];
-} simt_dcall;
-
-typedef struct {
-    unsigned id;
-    const gpu_config *k;
-    uint8_t *gmem;            /* flat global memory (functional) */
-    uint64_t gmem_size;
-    simt_dcache *dc;
-    uint64_t now;             /* the cycle simt_core_tick() runs */
-    simt_core_cbs cb;
-    const simt_core_hooks *hooks;
-    void *ext;
-    bool failed;
-    char err[384];
-    unsigned nwarps;          /* warp slots */
-    simt_warp *w;
-    simt_block *blk;          /* max_blocks_per_core, + 1 empty block that event warps
-                               * point at (EDGE IV-D: an event warp has no TB, no
-                               * shared memory, block id 0) */
-    unsigned ev_block;        /* its index */
-    /* resources held; only the claim / release / park / resume functions and
-     * the block scheduler below change them */
-    unsigned used_threads, used_blocks, used_regs, used_shmem, used_warps;
-    uint8_t *shmem;           /* shmem_per_core bytes */
-    uint8_t *local;           /* (nwarps + PEWT entries) * 32 * stack_bytes */
-    /* GTO order: live warp slots sorted by (priority desc, age asc) */
-    uint16_t *order;
-    uint16_t *order_pos;      /* slot -> its index in order (UINT16_MAX: not in it) */
-    uint8_t *sched_of;        /* slot -> its scheduler (slot % schedulers_per_core, no division in the scan) */
-    /* The schedulers', fetch's and the active-warp limit's compact view of
-     * the warps, so that their per-cycle scans read these arrays and not the
-     * 14 KB warp structs (simulation speed); simt_warp_touch keeps it
-     * current: gate = the first cycle the warp may pass can_issue's checks of
-     * its own state (state, lanes, i-buffer, restores, scoreboard; 0: check
-     * it), fetch_mask = fetch_wants, lim_ok = it counts toward the limit */
-    uint64_t *gate;
-    uint8_t *gcls;            /* the unit class of the instruction gate is about (SIMT_CLS_UNKNOWN) */
-    uint64_t *fetch_mask;     /* bit per slot */
-    uint8_t *lim_ok;
-    uint16_t *sorder;         /* per scheduler s, its slots in GTO order: sorder[s * nwarps + i], i < sorder_n[s] */
-    unsigned sorder_n[SIMT_MAX_UNITS];
-    uint16_t *spos;           /* slot -> its index i in sorder (UINT16_MAX: not in the GTO order) */
-    /* per scheduler, bit i: sorder entry i may pass its gate now; a superset
-     * (a clear bit means gate > now; wake brings the bit back on time) */
-    uint64_t rdy[SIMT_MAX_UNITS][SIMT_MAX_WARPS / 64];
-    uint64_t ldst[SIMT_MAX_UNITS][SIMT_MAX_WARPS / 64]; /* bit i: gcls of sorder entry i is CL_LDST */
-    simt_heap wake;           /* gates that open at a later cycle (a stale entry: gate changed since) */
-    bool check_view;          /* $FG_CHECK_VIEW: each cycle, the view against the warps (a test) */
-    /* loads whose lines are all back, by completion cycle (a min-heap; a
-     * dropped load's entry finds its uid gone) */
-    simt_heap wbq;
-    unsigned n_order;
-    int last_issued[SIMT_MAX_UNITS];
-    unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
-    /* DYNCTA hook (sim/cm/cm_dyncta.c): at most block_limit blocks (0: no
-     * limit) and, with block_pause, only the warps of the oldest block_limit
-     * blocks issue: the first pause_lim entries of the GTO order
-     * (simt_core_sort); idle_cycles / mem_cycles its C_idle / C_mem, counted
-     * once a limit was set (gpu_set_block_limit) */
-    unsigned block_limit, pause_lim;
-    bool block_pause, count_waits;
-    uint64_t idle_cycles, mem_cycles;
-    uint64_t issued_warps;    /* slots (< 64) that issued since gpu_take_issued_warps */
-    uint64_t busy[CL_COUNT][SIMT_MAX_UNITS];
-    simt_cache l1, icache;
-    unsigned fetch_rr;
-    uint64_t next_wb;         /* earliest load completion in wbq */
-    /* memory path (simt_lsu.c): one port into the memory system */
-    mem_system *ms;
-    unsigned port;
-    unsigned lsh;             /* log2(line_bytes) */
-    simt_lsu lsu;
-    simt_mshr *mshr;          /* l1_mshrs */
-    uint64_t mshr_gen;        /* bumped when an MSHR is taken or freed */
-    struct {                  /* the last line looked up among the MSHRs (line + 1), at mshr_gen */
-        uint64_t gen;
-        uint32_t line;
-        int mi;
-    } mshr_memo;
-    uint32_t *imshr;          /* icache_mshrs: line + 1 being fetched (0: free) */
-    mem_req *pq;              /* port queue (port_queue) */
-    unsigned pq_head, pq_n;
-    simt_tag *tag;            /* port_tags */
-    uint32_t tag_free;        /* free-list head (UINT32_MAX: none) */
-    unsigned tags_used, mshrs_used, imshrs_used;
-    /* F/E accesses NACKed by the watchdog are sent again (docs/FE_E2E.md): per tag the request as
-     * sent, when to send it again (0: not waiting) and how often it was */
-    mem_req *fe_req;
-    uint64_t *fe_retry_at;
-    uint8_t *fe_tries;
-    unsigned n_retry;
-    simt_bulk *bulk;          /* save / restore lines waiting (nwarps x 64 x 2 when events are on) */
-    unsigned bulk_head, bulk_n, bulk_cap;
-    unsigned n_save_out;      /* posted save writes not acknowledged */
-    unsigned arb_rr;          /* port arbitration: LSU, fetch, save/restore in turn */
-    uint64_t ld_uid;
-    uint64_t warp_seq;        /* age of the next warp started */
-    uint64_t alloc_mask;      /* slots given to a new block this cycle (preemption controller) */
-    unsigned alloc_regs;      /* their registers per thread */
-    /* EDGE IV-D parked victims (allocated when warp-level events are on) */
-    simt_warp *park;          /* per slot */
-    simt_slot_ev *sev;        /* per slot */
-    uint64_t save_base;       /* this core's register save area: 64 registers x 32 lanes x 4 B per slot */
-    /* CM 4.2 stallGPU: bit s of issue_stall = scheduler s could not issue in
-     * the core's last cycle while the core held warps; stall_gpu sums the
-     * bits, stall_pipe the part where some warp had passed the scoreboard but
-     * its unit / the LSU could not take it (Fig. 11 item 7), warp_cycles the
-     * cycles the core held at least one warp (gpu_core_stats) */
-    uint8_t issue_stall;
-    bool evb_on;              /* gpu_set_event_breakdown: evb[] counts event warps' cycles by class */
-    uint64_t evb[GPU_EVB_N];
-    bool pipe_full;           /* this scheduler's scan: a warp past the scoreboard was refused */
-    uint64_t stall_gpu, stall_pipe, warp_cycles;
-    /* statistics */
-    uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
-    uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
-    uint64_t fe_nacks, fe_retries;
-    /* optional check of each global access (gpu_set_access_check) */
-    gpu_access_check acc_check;
-    gpu_prov_load prov_load; /* with it, registers carry provenance (rv_lanes.prov) */
-    void *acc_user;
-    gpu_shared_hook sh_hook;  /* optional: every shared and global lane access (gpu_set_shared_hook) */
-    void *sh_user;
-    uint64_t blk_uid;         /* blocks placed so far */
-    /* the cycle's deferred work (simt_dmem, simt_dcall above) */
-    simt_dcall *dq;
-    unsigned dq_n, dq_cap;
-    simt_dmem *dm;
-    unsigned dm_n, dm_cap;
-    unsigned rsp_read;        /* responses read at the begin, taken from the port at the commit */
-    bool ticking;             /* between simt_core_begin and the end of simt_core_commit */
-    bool threaded;            /* this cycle runs on one of the GPU's threads: memory work deferred */
-    bool *cycle_wrote;        /* the GPU's: a commit of this cycle wrote memory (a store or an atomic) */
-} simt_core;
-
-/* The warp in slot may pass its gate: its scheduler's scan visits it. */
-static inline void simt_view_ready(simt_core *c, unsigned slot) {
-    const unsigned i = c->spos[slot];
-    if (i != UINT16_MAX) c->rdy[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
-}
-
-/* The view of the warp in slot is unknown: the scan checks it in full. */
-static inline void simt_view_forget(simt_core *c, unsigned slot) {
-    const unsigned i = c->spos[slot];
-    c->gate[slot] = 0;
-    c->gcls[slot] = SIMT_CLS_UNKNOWN;
-    if (i != UINT16_MAX) {
-        c->rdy[c->sched_of[slot]][i >> 6] |= 1ull << (i & 63);
-        c->ldst[c->sched_of[slot]][i >> 6] &= ~(1ull << (i & 63));
-    }
-}
-
-/* After any change of w's state, active or live lanes, PC, i-buffer, i-miss,
- * stop-fetch, barrier wait or restore count: the compact view above follows
- * (a parked victim's copy has none). */
-static inline void simt_warp_touch(simt_core *c, const simt_warp *w) {
-    const unsigned s = w->slot;
-    if (w != &c->w[s]) return;
-    const uint64_t bit = 1ull << (s & 63);
-    simt_view_forget(c, s);
-    if (w->state == WS_RUN && w->active && w->ibuf_n < c->k->ibuf_depth && !w->imiss && !w->stop_fetch)
-        c->fetch_mask[s >> 6] |= bit;
-    else
-        c->fetch_mask[s >> 6] &= ~bit;
-    c->lim_ok[s] = w->state == WS_RUN && (w->live & ~w->bar_wait);
-}
-
-/* The scoreboard's only writer: register r of w usable from cycle t. */
-static inline void simt_sb_set(simt_core *c, simt_warp *w, unsigned r, uint64_t t) {
-    w->sb_ready[r] = t;
-    w->sb_known = false;
-    if (w == &c->w[w->slot]) simt_view_forget(c, w->slot);
-}
+#include "simt/simt_core_types.h"
 
 /* ---- set-up and the cycle ---- */
+/* n cores, zeroed, in one array (free() it after simt_core_free of each);
+ * NULL when out of memory.  simt_core_nth: the i-th of them. */
+simt_core *simt_core_array(unsigned n);
+simt_core *simt_core_nth(simt_core *cores, unsigned i);
 /* ms / port: the memory system and the core's port in it. */
 int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem, uint64_t gmem_size,
                    simt_dcache *dc, mem_system *ms, unsigned port, const simt_core_cbs *cb);
 void simt_core_free(simt_core *c);
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext);
+/* The GPU's flag that a commit of this cycle wrote memory (a store or an atomic). */
+void simt_core_set_cycle_wrote(simt_core *c, bool *flag);
+/* This core's register save area (EDGE IV-D): 64 registers x 32 lanes x 4 B per warp slot. */
+void simt_core_set_save_base(simt_core *c, uint64_t base);
 /* The core's cycle in three parts (gpu_tick): begin (the extension's
  * start-of-cycle hook and the port's responses read, not yet taken) and
  * cycle (the pipeline and the extension's end-of-cycle hook) touch nothing
@@ -472,22 +50,71 @@ void simt_core_begin(simt_core *c, uint64_t now);
 void simt_core_cycle(simt_core *c);
 void simt_core_commit(simt_core *c);
 void simt_core_tick(simt_core *c, uint64_t now);
+/* The decode cache the next parts use (one per GPU thread); threaded: the
+ * cycle runs on one of the GPU's threads, its memory work deferred to the
+ * commit. */
+void simt_core_set_dcache(simt_core *c, simt_dcache *dc);
+void simt_core_set_threaded(simt_core *c, bool threaded);
+/* Every decoded instruction was forgotten (gpu_decode_flush): so are the
+ * warps' remembered scoreboard checks of them. */
+void simt_core_decode_flushed(simt_core *c);
 /* Leaves fn(user, a, payload copy) for the commit (n <= SIMT_DCALL_PAYLOAD
  * bytes of payload); false when out of memory (the core faults). */
 bool simt_core_defer(simt_core *c, simt_dcall_fn fn, void *user, uint64_t a, const void *payload, size_t n);
-/* simt_lsu.c: a memory instruction's functional part to fill in at the
- * commit */
-simt_dmem *simt_core_defer_mem(simt_core *c);
 /* The core still has memory work: requests queued or in flight, responses
  * to take (it must be ticked even with no warp). */
 bool simt_core_mem_busy(const simt_core *c);
-/* Tries to place block bi of grid k on core c; true on success. */
-bool simt_core_try_block(simt_core *c, const simt_grid *k, uint32_t bi);
+/* The core holds warps (its GTO order is not empty). */
+bool simt_core_holds_warps(const simt_core *c);
 /* Stops the model: formats the message, marks the core failed, calls cb.fault. */
 void simt_core_fault(simt_core *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The decoded instruction at pc (cached), or NULL with err on a bad fetch or
- * an illegal instruction. */
-const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen);
+unsigned simt_core_id(const simt_core *c);
+unsigned simt_core_nwarps(const simt_core *c);  /* warp slots */
+uint64_t simt_core_now(const simt_core *c);     /* the cycle simt_core_begin started */
+
+/* ---- the block scheduler (gpu.c) and the CM hooks ---- */
+/* Tries to place block bi of grid k on core c; true on success. */
+bool simt_core_try_block(simt_core *c, const simt_grid *k, uint32_t bi);
+/* CM-BAL: only the first limit warps in GTO order issue (0: no limit). */
+void simt_core_set_warp_limit(simt_core *c, unsigned limit);
+/* DYNCTA: at most limit blocks (0: no limit); pause: only the warps of the
+ * oldest limit blocks issue.  Counts C_idle / C_mem from now on. */
+void simt_core_set_block_limit(simt_core *c, unsigned limit, bool pause);
+/* Slots (< 64) that issued since the last call. */
+uint64_t simt_core_take_issued_warps(simt_core *c);
+/* Bit s: scheduler s issued nothing in the core's last cycle while it held
+ * warps (CM 4.2 stallGPU); cleared for a cycle the core was not ticked. */
+unsigned simt_core_issue_stall(const simt_core *c);
+void simt_core_clear_issue_stall(simt_core *c);
+/* Statistics: adds the core's counters to s; fills the per-core ones. */
+void simt_core_add_stats(const simt_core *c, gpu_stats *s);
+void simt_core_get_stats(const simt_core *c, gpu_core_stats *s);
+/* Event warps' cycles by class (GPU_EVB_*): counting on / off, added to out. */
+void simt_core_set_event_breakdown(simt_core *c, bool on);
+void simt_core_add_event_breakdown(const simt_core *c, uint64_t out[GPU_EVB_N]);
+
+/* ---- diagnostics (gpu_diag.c) ---- */
+/* The warp in slot when it runs or drains: fills o (zeroed first; not its
+ * core, not its tag) and returns its launch; NULL (o untouched) otherwise. */
+const simt_grid *simt_core_warp_info(const simt_core *c, unsigned slot, gpu_warp_info *o);
+/* gpu_set_access_check / gpu_set_shared_hook for this core; -1 when out of
+ * memory (the registers' provenance). */
+int simt_core_set_access_check(simt_core *c, gpu_access_check fn, gpu_prov_load prov_load, void *user);
+void simt_core_set_shared_hook(simt_core *c, gpu_shared_hook fn, void *user);
+
+/* ---- the extension's view of the warps (EDGE IV-C, IV-D) ---- */
+void simt_core_warp(const simt_core *c, unsigned slot, simt_warp_status *st);
+void simt_core_slot_masks(const simt_core *c, simt_slot_masks *m);
+void simt_core_warp_pipe(const simt_core *c, unsigned slot, simt_warp_pipe *p);
+/* The warp in slot may have its in-flight loads dropped (EDGE IV-D). */
+bool simt_core_loads_droppable(const simt_core *c, unsigned slot);
+/* The warp's next instruction is a FENCE waiting for its stores. */
+bool simt_core_at_fence(simt_core *c, unsigned slot);
+/* The slot holds a parked victim whose event warp has exited. */
+bool simt_core_parked(const simt_core *c, unsigned slot);
+/* The slots given to a new block this cycle and their registers per thread
+ * (the preemption controller's w_alloc inputs). */
+uint64_t simt_core_alloc_mask(const simt_core *c, unsigned *regs_pt);
 
 /* ---- resources of one warp context (EDGE IV-D), for the extension ---- */
 /* A free warp slot, 32 threads and regs_pt x 32 registers are available. */
@@ -510,37 +137,25 @@ void simt_core_resume(simt_core *c, unsigned slot);
  * local-memory region local_idx at the given GTO priority. */
 void simt_core_start_event(simt_core *c, unsigned slot, const simt_grid *k, unsigned local_idx, unsigned priority);
 
-/* ---- warp state helpers used by the extension ---- */
+/* ---- acting on one warp, for the extension ---- */
+/* Recomputes the GTO order (after priorities changed). */
 void simt_core_sort(simt_core *c);
-bool simt_loads_droppable(const simt_warp *w);
-void simt_drop_loads(simt_core *c, simt_warp *w);
-void simt_barrier_check(simt_core *c, simt_block *b);
-/* The warp's next instruction is a FENCE waiting for its stores. */
-bool simt_warp_at_fence(simt_core *c, const simt_warp *w);
-
-/* ---- between simt_core.c and simt_lsu.c (the core's own units) ---- */
-int simt_lsu_init(simt_core *c);
-void simt_lsu_free(simt_core *c);
-/* Issues a memory instruction: 0 issued, 1 structural stall (no side
- * effects), -1 fault. */
-int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m);
-/* Start of the cycle: take responses from the port. */
-void simt_lsu_responses(simt_core *c);
-/* After issue: the LSU's next line, instruction fetch, save/restore lines,
- * in turn for the port queue. */
-void simt_lsu_requests(simt_core *c);
-/* The commit: the deferred memory instruction m (simt_dmem) carried out. */
-void simt_lsu_dmem(simt_core *c, const simt_dmem *d);
-/* The commit's last step: offer the port queue's head to the memory system. */
-void simt_lsu_send(simt_core *c);
-void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask);
-void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask);
-uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);
-/* simt_core.c: load ldi of warp slot has all its lines back; it completes at its done cycle */
-void simt_wb_push(simt_core *c, unsigned slot, unsigned ldi);
-/* simt_core.c: a draining warp whose last load or store came back may finish */
-void simt_warp_check_done(simt_core *c, simt_warp *w);
-/* find the warp of a response: live in slot, or the victim parked there */
-simt_warp *simt_warp_find(simt_core *c, unsigned slot, uint64_t age);
+/* Stop (or resume) the warp's fetch; flush_ibuf also empties its i-buffer. */
+void simt_core_stop_fetch(simt_core *c, unsigned slot, bool stop, bool flush_ibuf);
+/* The warp's GTO priority (a boost; simt_core_sort makes it count). */
+void simt_core_set_priority(simt_core *c, unsigned slot, unsigned priority);
+/* Barrier skipping: a running warp's lanes waiting at its block's barrier
+ * leave it (returned; 0: none), and rejoin it later (nothing when lanes is 0
+ * or the warp no longer runs). */
+uint32_t simt_core_barrier_skip(simt_core *c, unsigned slot);
+void simt_core_barrier_rejoin(simt_core *c, unsigned slot, uint32_t lanes);
+/* A running warp's in-flight loads dropped when they may be (replayed when
+ * it issues again); false when not. */
+bool simt_core_drop_loads(simt_core *c, unsigned slot);
+/* The warp issues nothing more: no live lanes, draining ([preempt]
+ * skip_exec); simt_core_finish_drained finishes it once its memory work is
+ * done. */
+void simt_core_drain_warp(simt_core *c, unsigned slot);
+void simt_core_finish_drained(simt_core *c, unsigned slot);
 
 #endif

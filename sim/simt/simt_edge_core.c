@@ -63,25 +63,26 @@ simt_edge_core *simt_edge_new(simt_core *c, const gpu_config *k, const simt_edge
     edge_preempt_params_default(&qp);
     char e2[256];
     e->pewt = fg_block_new(&edge_pewt_class, k->pre.impl, &pp, e2, sizeof e2);
-    if (!e->pewt) { snprintf(err, errlen, "core %u PEWT: %s", c->id, e2); goto fail; }
+    const unsigned id = simt_core_id(c), nwarps = simt_core_nwarps(c);
+    if (!e->pewt) { snprintf(err, errlen, "core %u PEWT: %s", id, e2); goto fail; }
     e->pre = fg_block_new(&edge_preempt_class, k->pre.impl, &qp, e2, sizeof e2);
-    if (!e->pre) { snprintf(err, errlen, "core %u preemption controller: %s", c->id, e2); goto fail; }
-    if (c->nwarps > qp.nw) {
-        snprintf(err, errlen, "core %u: %u warp slots, the preemption controller has %u", c->id, c->nwarps, qp.nw);
+    if (!e->pre) { snprintf(err, errlen, "core %u preemption controller: %s", id, e2); goto fail; }
+    if (nwarps > qp.nw) {
+        snprintf(err, errlen, "core %u: %u warp slots, the preemption controller has %u", id, nwarps, qp.nw);
         goto fail;
     }
     e->trace = getenv("FG_PREEMPT_TRACE") != NULL;
-    fg_wave_place(e->pewt, "gpu.core%u", c->id);
-    fg_wave_place(e->pre, "gpu.core%u", c->id);
+    fg_wave_place(e->pewt, "gpu.core%u", id);
+    fg_wave_place(e->pre, "gpu.core%u", id);
     if (fg_block_idle_skip(e->pewt) || fg_block_idle_skip(e->pre)) {
-        snprintf(err, errlen, "core %u: out of memory", c->id);
+        snprintf(err, errlen, "core %u: out of memory", id);
         goto fail;
     }
     /* $FG_WAVE_DIR: FST of core 0's two blocks (RTL side), cycle window
      * $FG_WAVE_START..$FG_WAVE_END; tb/waves/edge_{pewt,preempt}.gtkw read them
      * after `make wave` points copies at these files */
     const char *wd = getenv("FG_WAVE_DIR");
-    if (wd && c->id == 0 && k->pre.impl != FG_IMPL_C) {
+    if (wd && id == 0 && k->pre.impl != FG_IMPL_C) {
         char path[512];
         uint64_t t0 = fg_env_u64("FG_WAVE_START", 0), t1 = fg_env_u64("FG_WAVE_END", 0);
         snprintf(path, sizeof path, "%s/simt_core0_edge_pewt.fst", wd);
@@ -110,7 +111,7 @@ void simt_edge_free(simt_edge_core *e) {
 }
 
 /* The calls up to the GPU are made at the core's commit, in order with the
- * core's own (simt_core.h simt_dcall). */
+ * core's own (simt_core_defer). */
 _Static_assert(sizeof(gpu_event_info) <= SIMT_DCALL_PAYLOAD, "gpu_event_info fits a deferred call");
 static void call_started(void *user, uint64_t tag, const void *ev) {
     const simt_edge_core *e = user;
@@ -130,17 +131,11 @@ static bool edge_blocks_held(const void *ext) {
 
 /* ------------------------------------------------------------ commands */
 
-static void bar_reinsert(simt_edge_core *e, simt_warp *w) {
-    simt_core *c = e->c;
-    uint32_t m = e->skip_bar[w->slot];
-    e->skip_bar[w->slot] = 0;
-    if (!m || w->state != WS_RUN) return;
-    simt_block *b = &c->blk[w->block];
-    w->bar_wait |= m;
-    w->active &= ~m;
-    simt_warp_touch(c, w);
-    b->bar_arrived += (unsigned)__builtin_popcount(m);
-    simt_barrier_check(c, b);
+/* the lanes barrier skipping took out of slot s's barrier go back in */
+static void bar_reinsert(simt_edge_core *e, unsigned s) {
+    const uint32_t m = e->skip_bar[s];
+    e->skip_bar[s] = 0;
+    simt_core_barrier_rejoin(e->c, s, m);
 }
 
 /* Starts the PEWT head's event warp in slot s (EDGE IV-D: in a free context,
@@ -152,46 +147,45 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
     uint64_t tag = po->hd_tag_o;
     const simt_grid *k = po->hd_valid_o ? e->cb.grid(e->cb.user, tag) : NULL;
     if (!k) {
-        simt_core_fault(c, "core %u: preemption controller started slot %u with no pending event", c->id, s);
+        simt_core_fault(c, "core %u: preemption controller started slot %u with no pending event", simt_core_id(c), s);
         return;
     }
-    simt_warp *w = &c->w[s];
+    simt_warp_status w;
+    simt_core_warp(c, s, &w);
     gpu_event_info ev = {0};
-    ev.start = c->now;
+    ev.start = simt_core_now(c);
     ev.preempted = arg & PRE_ARG_PREEMPTED;
     ev.saved = arg & PRE_ARG_SAVED;
     ev.victim_slot = s;
     if (arg & PRE_ARG_PREEMPTED) {
-        if (w->state != WS_RUN) {
-            simt_core_fault(c, "core %u: controller preempted slot %u, which runs no warp", c->id, s);
+        if (w.state != WS_RUN) {
+            simt_core_fault(c, "core %u: controller preempted slot %u, which runs no warp", simt_core_id(c), s);
             return;
         }
-        if ((arg & PRE_ARG_SAVED) && w->grid->regs_pt < k->regs_pt) { /* extra_regs asked for 0 registers */
+        if ((arg & PRE_ARG_SAVED) && w.grid->regs_pt < k->regs_pt) { /* extra_regs asked for 0 registers */
             simt_core_fault(c, "core %u: slot %u: registers saved for an event with more registers than its victim",
-                            c->id, s);
+                            simt_core_id(c), s);
             return;
         }
         ev.select = e->select_cycle[s];
         ev.vstat = (unsigned)qo->vstat_o | (e->membar[s] ? GPU_VS_MEMBAR : 0);
-        ev.victim_age = w->age;
-        w->priority = e->prio_save[s];
-        w->stop_fetch = false;
+        ev.victim_age = w.age;
+        simt_core_set_priority(c, s, e->prio_save[s]);
+        simt_core_stop_fetch(c, s, false, false);
         simt_core_park(c, s, k->regs_pt, k->reg_mask, arg & PRE_ARG_SAVED);
     } else {
-        if (w->state != WS_FREE) {
-            simt_core_fault(c, "core %u: controller started an event in busy slot %u", c->id, s);
+        if (w.state != WS_FREE) {
+            simt_core_fault(c, "core %u: controller started an event in busy slot %u", simt_core_id(c), s);
             return;
         }
         simt_core_claim(c, s, k->regs_pt);
     }
     simt_core_defer(c, call_started, e, tag, &ev, sizeof ev);
-    simt_core_start_event(c, s, k, c->nwarps + (unsigned)po->hd_idx_o, PRIO_EVENT);
+    simt_core_start_event(c, s, k, simt_core_nwarps(c) + (unsigned)po->hd_idx_o, PRIO_EVENT);
     e->pin.start_valid_i = 1;
     e->pin.start_slot_i = s;
     if (e->k->pre.skip_exec) { /* EDGE VI-C: ready to be scheduled; skip its execution */
-        w->live = w->active = 0;
-        w->state = WS_DRAIN; /* issues nothing; finished next cycle, after the PEWT took the start */
-        simt_warp_touch(c, w);
+        simt_core_drain_warp(c, s); /* issues nothing; finished next cycle, after the PEWT took the start */
         e->skip_slot = s + 1;
     }
 }
@@ -199,12 +193,12 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
 /* The event warp in slot s is gone: put the victim back (EDGE IV-D). */
 static void cmd_resume(simt_edge_core *e, unsigned s, unsigned arg) {
     simt_core *c = e->c;
-    if (!c->sev[s].parked || c->w[s].state != WS_PARKED) {
-        simt_core_fault(c, "core %u: controller resumed slot %u, which holds no parked victim", c->id, s);
+    if (!simt_core_parked(c, s)) {
+        simt_core_fault(c, "core %u: controller resumed slot %u, which holds no parked victim", simt_core_id(c), s);
         return;
     }
     simt_core_resume(c, s);
-    if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, &c->w[s]);
+    if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, s);
     simt_core_sort(c);
 }
 
@@ -213,57 +207,52 @@ static void do_command(simt_edge_core *e) {
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
     unsigned s = (unsigned)qo->cmd_slot_o, arg = (unsigned)qo->cmd_arg_o;
     if (qo->cmd_o == PRE_CMD_NONE) return;
-    if (s >= c->nwarps) {
-        simt_core_fault(c, "core %u: controller command %u for slot %u (core has %u)", c->id, (unsigned)qo->cmd_o,
-                        s, c->nwarps);
+    const unsigned id = simt_core_id(c), nwarps = simt_core_nwarps(c);
+    if (s >= nwarps) {
+        simt_core_fault(c, "core %u: controller command %u for slot %u (core has %u)", id, (unsigned)qo->cmd_o,
+                        s, nwarps);
         return;
     }
-    simt_warp *w = &c->w[s];
+    simt_warp_status w;
+    simt_core_warp(c, s, &w);
     if (e->trace) {
         static const char *const nm[] = {"none", "FLUSH", "SKIPBAR", "DROP", "START", "RESUME", "ABORT", "?"};
         fprintf(stderr, "[preempt] cycle %llu core %u %s slot %u arg 0x%x (state %d, n_ld %u, ldok %d, ibuf %u, bar 0x%x, "
-                "n_st %u, pc 0x%x, at fence %d)\n", (unsigned long long)c->now, c->id, nm[qo->cmd_o & 7], s, arg, w->state,
-                w->n_ld, simt_loads_droppable(w), w->ibuf_n, w->bar_wait, w->n_st, w->x.pc, simt_warp_at_fence(c, w));
+                "n_st %u, pc 0x%x, at fence %d)\n", (unsigned long long)simt_core_now(c), id, nm[qo->cmd_o & 7], s, arg,
+                w.state, w.n_ld, simt_core_loads_droppable(c, s), w.ibuf_n, w.bar_wait, w.n_st, w.pc,
+                simt_core_at_fence(c, s));
     }
+    uint32_t m;
     switch (qo->cmd_o) {
     case PRE_CMD_FLUSH: /* stop fetching; optimizations 1 (boost) and 2 (i-buffer flush) */
-        e->select_cycle[s] = c->now;
-        e->prio_save[s] = w->priority;
-        e->membar[s] = simt_warp_at_fence(c, w);
-        w->stop_fetch = true;
-        if (arg & PRE_OPT_IBUF) w->ibuf_n = 0;
-        simt_warp_touch(c, w);
+        e->select_cycle[s] = simt_core_now(c);
+        e->prio_save[s] = w.priority;
+        e->membar[s] = simt_core_at_fence(c, s);
+        simt_core_stop_fetch(c, s, true, arg & PRE_OPT_IBUF);
         if (arg & PRE_OPT_BOOST) {
-            w->priority = PRIO_BOOST;
+            simt_core_set_priority(c, s, PRIO_BOOST);
             simt_core_sort(c);
         }
         break;
     case PRE_CMD_SKIPBAR: /* optimization 3: out of the barrier now, back in on resume */
-        if (w->state == WS_RUN && w->bar_wait) {
-            e->skip_bar[s] = w->bar_wait;
-            c->blk[w->block].bar_arrived -= (unsigned)__builtin_popcount(w->bar_wait);
-            w->bar_wait = 0;
-            simt_warp_touch(c, w);
+        if ((m = simt_core_barrier_skip(c, s))) {
+            e->skip_bar[s] = m;
             e->skips++;
         }
         break;
     case PRE_CMD_DROP: /* optimization 4: drop in-flight loads, replay on resume */
-        if (w->state == WS_RUN && simt_loads_droppable(w)) {
-            simt_drop_loads(c, w);
-            e->drops++;
-        }
+        if (simt_core_drop_loads(c, s)) e->drops++;
         break;
     case PRE_CMD_START: cmd_start(e, s, arg); break;
     case PRE_CMD_RESUME: cmd_resume(e, s, arg); break;
     case PRE_CMD_ABORT: /* the victim exited while being flushed */
-        w->stop_fetch = false;
-        simt_warp_touch(c, w);
-        if (w->priority == PRIO_BOOST) w->priority = e->prio_save[s];
-        if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, w);
+        simt_core_stop_fetch(c, s, false, false);
+        if (w.priority == PRIO_BOOST) simt_core_set_priority(c, s, e->prio_save[s]);
+        if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, s);
         simt_core_sort(c);
         break;
     default:
-        simt_core_fault(c, "core %u: unknown controller command %u", c->id, (unsigned)qo->cmd_o);
+        simt_core_fault(c, "core %u: unknown controller command %u", id, (unsigned)qo->cmd_o);
     }
 }
 
@@ -274,17 +263,17 @@ static void edge_begin(void *ext) {
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     if (po->cpl_valid_o) { /* the PEWT freed the entry: the event kernel is complete */
         if (e->cb.grid(e->cb.user, po->cpl_tag_o)) simt_core_defer(c, call_done, e, po->cpl_tag_o, NULL, 0);
-        else simt_core_fault(c, "core %u: PEWT completion for unknown launch %llu", c->id,
+        else simt_core_fault(c, "core %u: PEWT completion for unknown launch %llu", simt_core_id(c),
                              (unsigned long long)po->cpl_tag_o);
     }
-    if (po->err_valid_o) simt_core_fault(c, "core %u: PEWT error %u", c->id, (unsigned)po->err_code_o);
+    if (po->err_valid_o) simt_core_fault(c, "core %u: PEWT error %u", simt_core_id(c), (unsigned)po->err_code_o);
     if (e->skip_slot) { /* its exit reaches the blocks one edge after the start (edge_pewt.h) */
-        simt_warp_check_done(c, &c->w[e->skip_slot - 1]);
+        simt_core_finish_drained(c, e->skip_slot - 1);
         e->skip_slot = 0;
     }
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
     if (qo->err_valid_o)
-        simt_core_fault(c, "core %u: preemption controller error %u", c->id, (unsigned)qo->err_code_o);
+        simt_core_fault(c, "core %u: preemption controller error %u", simt_core_id(c), (unsigned)qo->err_code_o);
     do_command(e);
 }
 
@@ -306,7 +295,8 @@ static void edge_warp_exit(void *ext, unsigned slot) {
 static bool quiescent(const simt_edge_core *e) {
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
-    return !e->waves && !e->exit_n && !e->pin.ev_valid_i && !e->pin.start_valid_i && !e->c->alloc_mask &&
+    unsigned regs;
+    return !e->waves && !e->exit_n && !e->pin.ev_valid_i && !e->pin.start_valid_i && !simt_core_alloc_mask(e->c, &regs) &&
            !po->n_pending_o && !po->n_running_o && !po->cpl_valid_o && !po->err_valid_o &&
            qo->state_o == PRE_ST_IDLE && qo->cmd_o == PRE_CMD_NONE && !qo->err_valid_o && !qo->event_mask_o &&
            !qo->victim_mask_o;
@@ -316,7 +306,6 @@ static bool quiescent(const simt_edge_core *e) {
 static void edge_end(void *ext) {
     simt_edge_core *e = ext;
     simt_core *c = e->c;
-    const uint64_t now = c->now;
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
     const edge_preempt_out_t *qo = fg_block_out(e->pre);
     edge_preempt_in_t *q = &e->qin;
@@ -343,43 +332,28 @@ static void edge_end(void *ext) {
     q->free_ctx_i = po->hd_valid_o && simt_core_free_ctx(c, (unsigned)po->hd_regs_o, &fs);
     q->free_slot_i = fs;
     q->rf_free_i = simt_core_regs_fit(c, (unsigned)po->hd_regs_o);
-    q->w_alloc_i = c->alloc_mask;
-    q->w_alloc_regs_i = c->alloc_regs;
-    uint64_t live = 0, ex = 0, bar = 0, ld = 0;
-    for (unsigned i = 0; i < c->nwarps; i++) {
-        const simt_warp *w = &c->w[i];
-        uint64_t bit = 1ull << i;
-        if (w->state != WS_FREE) live |= bit;
-        if (w->state == WS_DRAIN) ex |= bit;
-        if (w->state == WS_RUN && w->bar_wait && !w->active) bar |= bit;
-        if (w->n_ld) ld |= bit;
-    }
-    q->w_live_i = live;
-    q->w_exit_i = ex;
-    q->w_bar_i = bar;
-    q->w_ld_i = ld;
+    unsigned alloc_regs;
+    q->w_alloc_i = simt_core_alloc_mask(c, &alloc_regs);
+    q->w_alloc_regs_i = alloc_regs;
+    simt_slot_masks sm;
+    simt_core_slot_masks(c, &sm);
+    q->w_live_i = sm.live;
+    q->w_exit_i = sm.drain;
+    q->w_bar_i = sm.bar;
+    q->w_ld_i = sm.loads;
     /* the status of the warp in slot victim_o (the pick of a selection from its
      * last step on, then the victim): its bits of the vectors above, and its
      * pipeline state (EDGE Fig. 11b categories) */
     edge_preempt_victim_bits(q, qo->victim_o);
-    const simt_warp *v = &c->w[qo->victim_o < c->nwarps ? qo->victim_o : 0];
-    uint64_t ldregs = 0;
-    for (unsigned j = 0; j < SIMT_MAX_LD; j++)
-        if (v->ld[j].valid && v->ld[j].rd != RV_SINK) ldregs |= 1ull << v->ld[j].rd;
-    bool pipe = false, sb = false;
-    for (unsigned r = 0; r < RV_NREGS; r++)
-        if (v->sb_ready[r] > now) {
-            sb = true;
-            if (!(ldregs >> r & 1)) pipe = true;
-        }
-    bool run = v->state == WS_RUN;
-    q->v_pipe_i = run && (pipe || v->n_restore); /* restore reads in flight write its registers */
-    q->v_sb_i = run && sb;
-    q->v_ibuf_i = run && v->ibuf_n > 0;
-    q->v_imiss_i = run && v->imiss;
-    q->v_ldok_i = run && simt_loads_droppable(v);
+    simt_warp_pipe vp;
+    simt_core_warp_pipe(c, qo->victim_o < simt_core_nwarps(c) ? (unsigned)qo->victim_o : 0, &vp);
+    q->v_pipe_i = vp.pipe;
+    q->v_sb_i = vp.sb;
+    q->v_ibuf_i = vp.ibuf;
+    q->v_imiss_i = vp.imiss;
+    q->v_ldok_i = vp.ldok;
     if (fg_block_step(e->pewt, &e->pin) || fg_block_step(e->pre, q))
-        simt_core_fault(c, "core %u: %s", c->id, e->pewt->failed ? e->pewt->error : e->pre->error);
+        simt_core_fault(c, "core %u: %s", simt_core_id(c), e->pewt->failed ? e->pewt->error : e->pre->error);
     e->pin.ev_valid_i = e->pin.start_valid_i = e->pin.exit_valid_i = 0;
     q->ev_exit_i = 0;
     e->pushed = false;
@@ -403,15 +377,17 @@ bool simt_edge_can_push(const simt_edge_core *e) {
 unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k) {
     const simt_core *c = e->c;
     const edge_pewt_out_t *po = fg_block_out(e->pewt);
+    const unsigned nwarps = simt_core_nwarps(c);
     unsigned base = SIMT_EDGE_COST_PENDING * (unsigned)po->n_pending_o, slot;
     if (!po->n_pending_o && simt_core_free_ctx(c, k->regs_pt, &slot)) return base;
     if (!e->k->pre.enable) return base + SIMT_EDGE_COST_DRAIN;
     unsigned best = SIMT_EDGE_COST_DRAIN;
-    for (unsigned i = 0; i < c->nwarps && best > 1; i++) {
-        const simt_warp *w = &c->w[i];
-        if (w->state != WS_RUN || w->event || w->stop_fetch) continue;
-        if (w->grid->regs_pt < k->regs_pt && !(e->k->pre.extra_regs && simt_core_regs_fit(c, k->regs_pt))) continue;
-        unsigned est = (w->bar_wait && !w->active && (e->k->pre.opts & PRE_OPT_BARSKIP)) ? 1 : w->n_ld ? 3 : 2;
+    for (unsigned i = 0; i < nwarps && best > 1; i++) {
+        simt_warp_status w;
+        simt_core_warp(c, i, &w);
+        if (w.state != WS_RUN || w.event || w.stop_fetch) continue;
+        if (w.grid->regs_pt < k->regs_pt && !(e->k->pre.extra_regs && simt_core_regs_fit(c, k->regs_pt))) continue;
+        unsigned est = (w.bar_wait && !w.active && (e->k->pre.opts & PRE_OPT_BARSKIP)) ? 1 : w.n_ld ? 3 : 2;
         if (est < best) best = est;
     }
     return base + best;

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simt/simt_core.h"
+#include "simt/simt_core_state.h"
 
 /* request ids: what a response belongs to (type << 56 | index) */
 enum { RQ_LINE = 1, RQ_INST, RQ_TAG, RQ_SAVE };
@@ -95,7 +95,7 @@ void simt_lsu_free(simt_core *c) {
     free(c->l1.tag); free(c->l1.lru); free(c->icache.tag); free(c->icache.lru);
 }
 
-bool simt_core_mem_busy(const simt_core *c) {
+bool simt_lsu_busy(const simt_core *c) {
     return c->pq_n || c->bulk_n || c->tags_used || c->mshrs_used || c->imshrs_used || c->n_save_out ||
            c->lsu.busy;
 }
@@ -534,7 +534,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         u->uid = ld->uid;
     }
     /* the lanes on memory the cores share, read or written at issue (lanes in
-     * order); on the GPU's threads at the core's commit instead (simt_core.h
+     * order); on the GPU's threads at the core's commit instead (simt_core_state.h
      * simt_dmem): the same values, since stepped in order a later core sees
      * this core's writes, and on the threads its own accesses wait for this
      * core's commit */
@@ -629,7 +629,8 @@ static simt_load *line_done(simt_core *c, unsigned slot, unsigned ldi, uint64_t 
     return ld;
 }
 
-simt_warp *simt_warp_find(simt_core *c, unsigned slot, uint64_t age) {
+/* the warp of a response: live in slot, or the victim parked there */
+static simt_warp *warp_find(simt_core *c, unsigned slot, uint64_t age) {
     simt_warp *w = &c->w[slot];
     if (w->state != WS_FREE && w->state != WS_PARKED && w->age == age) return w;
     if (c->sev && c->sev[slot].parked && c->park[slot].age == age) return &c->park[slot];
@@ -637,7 +638,7 @@ simt_warp *simt_warp_find(simt_core *c, unsigned slot, uint64_t age) {
 }
 
 static void store_acked(simt_core *c, const simt_tag *t) {
-    simt_warp *w = simt_warp_find(c, t->slot, t->age);
+    simt_warp *w = warp_find(c, t->slot, t->age);
     if (!w || !w->n_st) {
         simt_core_fault(c, "core %u: store acknowledgement for warp slot %u with no store outstanding", c->id, t->slot);
         return;
@@ -650,7 +651,7 @@ static void store_acked(simt_core *c, const simt_tag *t) {
  * line, in lane order, written to rd at writeback; an LR's value is also the
  * lane's reservation value. */
 static void amo_results(simt_core *c, const simt_tag *t, simt_load *ld, const mem_rsp *r) {
-    simt_warp *w = simt_warp_find(c, t->slot, t->age);
+    simt_warp *w = warp_find(c, t->slot, t->age);
     if (!w || !w->n_amo) {
         simt_core_fault(c, "core %u: atomic response for warp slot %u with no atomic outstanding", c->id, t->slot);
         return;
@@ -756,7 +757,7 @@ static void take(simt_core *c, const mem_rsp *r) {
             break;
         }
         case TG_RESTORE: {
-            simt_warp *w = simt_warp_find(c, t->slot, t->age);
+            simt_warp *w = warp_find(c, t->slot, t->age);
             if (w && w->n_restore) {
                 w->n_restore--;
                 simt_warp_touch(c, w);
