@@ -486,7 +486,7 @@ int main(int argc, char **argv) {
         FG_OPT_UINT("--jobs", &par, 0, 1024, "N", "points run at once (default 0: the processors)"),
         FG_OPT_FLAG("--rtl-check", &rtl_check, "repeat one configuration per kernel with the blocks as RTL; same figures required"),
         FG_OPT_END};
-    const fg_cli cli = {argv[0], "[options]\n... --point --out POINT.json\n--merge LIST --out FILE", NULL, opts, NULL};
+    const fg_cli cli = {"preemption_latency", "[options]\n... --point --out POINT.json\n--merge LIST --out FILE", NULL, opts, NULL};
     fg_cli_parse(&cli, argc, argv);
     fg_config *cfg = fg_config_new();
     if (!cfg) return 2;

@@ -132,7 +132,7 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     exp_cli a;
     exp_cli_init(&a, "configs/edge.ini", expdef, NULL);
     const fg_opt opts[] = {FG_OPT_GROUP(a.opts), FG_OPT_END};
-    const fg_cli cli = {argv[0],
+    const fg_cli cli = {f->name,
                         "[options] --point --out POINT.json [--wave FILE.fst ...]\n"
                         "[options] --check-config\n[--config FILE] [--exp FILE] --merge LIST --out RESULT.json",
                         NULL, opts, NULL};
