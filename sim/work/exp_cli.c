@@ -12,7 +12,7 @@ void exp_cli_init(exp_cli *a, const char *config, const char *exp, const char *o
     *a = (exp_cli){.config = config, .exp = exp, .out = out};
     snprintf(a->help[0], sizeof a->help[0], "the machine (default %s)", config);
     snprintf(a->help[1], sizeof a->help[1], "the experiment's own file, loaded after it (default %s)", exp ? exp : "");
-    snprintf(a->help[2], sizeof a->help[2], "the point's or the result's JSON (%s%s)", out ? "default " : "required",
+    snprintf(a->help[2], sizeof a->help[2], "the point's or the result's JSON (%s%s)", out ? "default " : "no default",
              out ? out : "");
     fg_opt *o = a->opts;
     *o++ = (fg_opt)FG_OPT_STR("--config", &a->config, "FILE", a->help[0]);
