@@ -102,7 +102,7 @@ DEMO_EXPERIMENTS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c \
+HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_config.c sim/harness/fg_json.c sim/harness/fg_cli.c \
                 sim/harness/fg_progress.c sim/harness/fg_wave.c sim/harness/fg_pool.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 

@@ -37,8 +37,9 @@ $(BUILD)/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c sim/simt/elf_load.c $$(LINK_LIBS) 
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -lstdc++
 # fg_run's command line (sim/prog/fg_run_cli.c), instrumented with the
-# config reader it calls
-$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c sim/prog/fg_run_cli.c sim/harness/fg_config.c $$(LINK_LIBS) | $(BUILD)/.deps
+# option reader and the config reader it calls
+$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c sim/prog/fg_run_cli.c sim/harness/fg_cli.c sim/harness/fg_config.c \
+                        $$(LINK_LIBS) | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isim/prog -o $@ $(filter %.c,$^) $(LINK_CMD) $(LDLIBS) -ldw -lelf -lstdc++
 $(BUILD)/tests/fuzz_cli_replay: LDLIBS += -ldw -lelf

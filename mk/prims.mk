@@ -4,4 +4,6 @@
 TESTS     += test_prims
 # the verilated-model shim's input masking (sim/harness/fg_shim.hpp)
 TESTS     += test_shim_widths test_fg_num
+# the programs' command-line reader (sim/harness/fg_cli.h)
+TESTS     += test_fg_cli
 SOAK_TESTS += test_prims

@@ -33,8 +33,9 @@ static void machine(fe_machine *m) {
     char err[512];
     fe_cli_init(&cli);
     const char *impl = getenv("FG_IMPL");
-    cli.impl = impl && *impl ? impl : "lockstep";
+    cli.e.impl = impl && *impl ? impl : "lockstep";
     if (fe_machine_load(&cli, m, err, sizeof err)) fail_msg("%s", err);
+    fe_cli_free(&cli);
 }
 
 typedef struct {

@@ -277,7 +277,7 @@ static void test_bad_inputs(void **state) {
     rc = run_fg(c, &so, &se, K, "--max-seconds", "-1", NULL);
     expect_fail(c, 2, "--max-seconds -1", &so, &se, rc);
     rc = run_fg(c, &so, &se, K, "--guard", "lots", NULL);
-    expect_fail(c, 2, "--guard lots", &so, &se, rc);
+    expect_fail(c, 2, "--guard 'lots'", &so, &se, rc);
 #undef SAXPY_ARGS
 }
 

@@ -1,6 +1,5 @@
 /* fe_json: the F/E experiment programs' shared options and JSON (fe_json.h). */
 #include "fe/fe_json.h"
-#include "fg_wave.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,50 +10,16 @@
 
 void fe_cli_init(fe_cli *c) {
     memset(c, 0, sizeof *c);
-    c->config = "configs/fe.ini";
+    exp_cli_init(&c->e, "configs/fe.ini", NULL, NULL);
     c->seed = 1;
+    fg_opt *o = c->opts;
+    *o++ = (fg_opt)FG_OPT_GROUP(c->e.opts);
+    *o++ = (fg_opt)FG_OPT_U64("--seed", &c->seed, 0, UINT64_MAX, "N", "the benchmarks' input data (default 1)");
+    *o++ = (fg_opt)FG_OPT_STR("--kdir", &c->kdir, "DIR", "the kernels (default $BUILD/sw)");
+    *o = (fg_opt)FG_OPT_END;
 }
 
-int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen) {
-    static const char *const with_value[] = {"--config", "--set", "--impl", "--seed", "--kdir", "--out", NULL};
-    const char *a = argv[i];
-    int j = i;
-    if (fg_wave_arg(argv[0], argc, argv, &j)) return j - i + 1;
-    if (!strcmp(a, "--point")) {
-        c->point = true;
-        return 1;
-    }
-    if (!strcmp(a, "--check-config")) {
-        c->check = true;
-        return 1;
-    }
-    for (int k = 0; with_value[k]; k++) {
-        if (strcmp(a, with_value[k])) continue;
-        if (i + 1 >= argc) {
-            snprintf(err, errlen, "%s needs a value", a);
-            return -1;
-        }
-        const char *v = argv[i + 1];
-        switch (k) {
-        case 0: c->config = v; break;
-        case 1:
-            if (c->n_sets == FE_CLI_MAX_SETS) {
-                snprintf(err, errlen, "more than %d --set", FE_CLI_MAX_SETS);
-                return -1;
-            }
-            c->sets[c->n_sets++] = v;
-            break;
-        case 2: c->impl = v; break;
-        case 3:
-            if (fg_num_u64("--seed", v, 0, UINT64_MAX, &c->seed, err, errlen)) return -1;
-            break;
-        case 4: c->kdir = v; break;
-        default: c->out = v; break;
-        }
-        return 2;
-    }
-    return 0;
-}
+void fe_cli_free(fe_cli *c) { exp_cli_free(&c->e); }
 
 int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
     memset(m, 0, sizeof *m);
@@ -64,12 +29,10 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (fg_config_load(cfg, c->config, err, errlen)) goto out;
-    for (unsigned i = 0; i < c->n_sets; i++)
-        if (fg_config_set(cfg, c->sets[i], err, errlen)) goto out;
-    if (c->impl) {
+    if (exp_cli_load(&c->e, cfg, err, errlen)) goto out;
+    if (c->e.impl) {
         char s[64];
-        snprintf(s, sizeof s, "mem.fe_impl=%s", c->impl);
+        snprintf(s, sizeof s, "mem.fe_impl=%s", c->e.impl);
         if (fg_config_set(cfg, s, err, errlen)) goto out;
     }
     gpu_config_default(&m->gpu);
@@ -85,7 +48,7 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
     const char *b = getenv("BUILD");
     if (c->kdir) snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir);
     else snprintf(m->kdir, sizeof m->kdir, "%s/sw", b && *b ? b : "build");
-    snprintf(m->config, sizeof m->config, "%s", c->config);
+    snprintf(m->config, sizeof m->config, "%s", c->e.config);
     m->seed = c->seed;
     rc = 0;
 out:

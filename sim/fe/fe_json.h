@@ -11,21 +11,19 @@
 
 #include "cpu/cpu_core.h"
 #include "fe/fe_bench.h"
+#include "work/exp_cli.h"
 
-#define FE_CLI_MAX_SETS 64
 typedef struct {
-    const char *config, *impl, *kdir, *out;
-    const char *sets[FE_CLI_MAX_SETS];
-    unsigned n_sets;
+    exp_cli e; /* --config (default configs/fe.ini), --set, --threads, --impl, --point, --merge, --out,
+                  --check-config, the wave options */
+    const char *kdir;
     uint64_t seed;
-    bool point, check; /* check: --check-config (load and check, run nothing) */
+    fg_opt opts[4]; /* e's group, --seed N, --kdir DIR: a group for the program's table (fg_cli.h) */
 } fe_cli;
 
+/* the defaults and the group c->opts; c is not to be moved or copied after */
 void fe_cli_init(fe_cli *c);
-/* One of --config FILE, --set s.k=v, --impl I, --seed N, --kdir DIR,
- * --out FILE, --point, --check-config at argv[i]: the arguments it used (1 or 2), 0 if it
- * is not one of them, -1 with a message when its value is missing. */
-int fe_cli_arg(fe_cli *c, int argc, char **argv, int i, char *err, size_t errlen);
+void fe_cli_free(fe_cli *c);
 
 typedef struct {
     gpu_config gpu;

@@ -26,12 +26,6 @@ extern char **environ;
 
 enum { PS = 1000 }; /* FST time units per cycle, as sim/harness/fg_shim.cpp */
 
-const char fg_wave_usage[] =
-    "  --wave FILE.fst     one FST of every RTL block instance of the run, and FILE.gtkw (docs/WAVES.md)\n"
-    "  --wave-start N, --wave-end N   the cycle window (default: the whole run)\n"
-    "  --wave-at KIND:N    centre the window on the Nth ring | preempt | nack | limit (from 1)\n"
-    "  --wave-span N       the window's width with --wave-at (default 1000 cycles)\n";
-
 /* The events --wave-at centres on: when a block's ports show one. */
 enum { HANDSHAKE, COUNT_UP, CHANGE };
 static const struct {
@@ -86,46 +80,46 @@ static void at_exit(void) {
     if (W.on && !W.finished && W.n) fg_wave_finish();
 }
 
-int fg_wave_arg(const char *prog, int argc, char **argv, int *i) {
-    const char *a = argv[*i];
-    if (strcmp(a, "--wave") && strcmp(a, "--wave-start") && strcmp(a, "--wave-end") &&
-        strcmp(a, "--wave-at") && strcmp(a, "--wave-span"))
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: %s needs a value\n", prog, a);
-        exit(2);
-    }
-    const char *v = argv[++*i];
+/* one wave option's value: 0, or -1 with err (fg_cli.h) */
+static int wave_opt(void *ctx, const char *a, const char *v, char *err, size_t errlen) {
+    (void)ctx;
     if (!strcmp(a, "--wave")) {
         size_t n = strlen(v);
         if (n < 5 || strcmp(v + n - 4, ".fst") || n >= sizeof W.path) {
-            fprintf(stderr, "%s: --wave %s: give a file name ending in .fst (at most %zu characters)\n", prog, v,
-                    sizeof W.path - 1);
-            exit(2);
+            snprintf(err, errlen, "--wave %s: give a file name ending in .fst (at most %zu characters)", v,
+                     sizeof W.path - 1);
+            return -1;
         }
         strcpy(W.path, v);
         if (!W.on) atexit(at_exit);
         W.on = true;
-    } else if (!strcmp(a, "--wave-start")) {
-        W.start = fg_arg_u64(prog, a, v, 0, UINT64_MAX / (2 * PS));
-    } else if (!strcmp(a, "--wave-end")) {
-        W.end = fg_arg_u64(prog, a, v, 1, UINT64_MAX / (2 * PS));
-    } else if (!strcmp(a, "--wave-span")) {
-        W.span = fg_arg_u64(prog, a, v, 2, 100000000);
-    } else {
-        const char *colon = strchr(v, ':');
-        int k = -1;
-        for (int m = 0; colon && m < N_MARKS; m++)
-            if (strlen(MARKS[m].kind) == (size_t)(colon - v) && !strncmp(v, MARKS[m].kind, colon - v)) k = m;
-        if (k < 0) {
-            fprintf(stderr, "%s: --wave-at %s: give KIND:N, KIND one of ring, preempt, nack, limit\n", prog, v);
-            exit(2);
-        }
-        W.at = k;
-        W.at_n = fg_arg_u64(prog, "--wave-at's N", colon + 1, 1, UINT64_MAX);
+        return 0;
     }
-    return 1;
+    if (!strcmp(a, "--wave-start")) return fg_num_u64(a, v, 0, UINT64_MAX / (2 * PS), &W.start, err, errlen);
+    if (!strcmp(a, "--wave-end")) return fg_num_u64(a, v, 1, UINT64_MAX / (2 * PS), &W.end, err, errlen);
+    if (!strcmp(a, "--wave-span")) return fg_num_u64(a, v, 2, 100000000, &W.span, err, errlen);
+    const char *colon = strchr(v, ':');
+    int k = -1;
+    for (int m = 0; colon && m < N_MARKS; m++)
+        if (strlen(MARKS[m].kind) == (size_t)(colon - v) && !strncmp(v, MARKS[m].kind, colon - v)) k = m;
+    if (k < 0) {
+        snprintf(err, errlen, "--wave-at %s: give KIND:N, KIND one of ring, preempt, nack, limit", v);
+        return -1;
+    }
+    if (fg_num_u64("--wave-at's N", colon + 1, 1, UINT64_MAX, &W.at_n, err, errlen)) return -1;
+    W.at = k;
+    return 0;
 }
+
+const fg_opt fg_wave_opts[] = {
+    FG_OPT_CALL("--wave", wave_opt, NULL, "FILE.fst",
+                "one FST of every RTL block instance of the run, and FILE.gtkw (docs/WAVES.md)"),
+    FG_OPT_CALL("--wave-start", wave_opt, NULL, "N", "the cycle window's start (default: the whole run)"),
+    FG_OPT_CALL("--wave-end", wave_opt, NULL, "N", "the cycle window's end"),
+    FG_OPT_CALL("--wave-at", wave_opt, NULL, "KIND:N",
+                "centre the window on the Nth ring | preempt | nack | limit (from 1)"),
+    FG_OPT_CALL("--wave-span", wave_opt, NULL, "N", "the window's width with --wave-at (default 1000 cycles)"),
+    FG_OPT_END};
 
 /* The per-instance files live in FILE.fst.parts/ until the merge. */
 static int parts_dir(void) {

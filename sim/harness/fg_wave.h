@@ -21,13 +21,11 @@
 #include <stdint.h>
 
 #include "fg_block.h"
+#include "fg_cli.h"
 
-/* The options' usage lines, for a program's --help. */
-extern const char fg_wave_usage[];
-/* Consumes argv[*i] (and its value) when it is one of the wave options and
- * returns 1; returns 0 otherwise.  A malformed value prints "prog: ..." and
- * exits with status 2. */
-int fg_wave_arg(const char *prog, int argc, char **argv, int *i);
+/* The wave options, a group for a program's option table (fg_cli.h): a
+ * malformed value is refused with the option's message. */
+extern const fg_opt fg_wave_opts[];
 /* A wave was asked for (blocks created from now on are traced). */
 bool fg_wave_on(void);
 /* Names an instance's place in the system ("gpu.core3"; its module's name is

@@ -12,6 +12,7 @@
 #include "cm_bal_monitor.h"
 #include "cm_traces.h"
 #include "fg_block.h"
+#include "fg_cli.h"
 #include "fg_util.h"
 
 
@@ -29,19 +30,10 @@ static const char *DEC[] = {"hold", "down", "up", "?"};
 int main(int argc, char **argv) {
     fg_impl impl = FG_IMPL_RTL;
     unsigned n = 44;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--impl") && i + 1 < argc) {
-            if (fg_impl_parse(argv[++i], &impl)) {
-                fprintf(stderr, "cm_demo: --impl %s: expected rtl, c or lockstep\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--intervals") && i + 1 < argc) {
-            n = (unsigned)fg_arg_u64("cm_demo", "--intervals", argv[++i], 1, 1000);
-        } else {
-            fprintf(stderr, "usage: cm_demo [--impl rtl|c|lockstep] [--intervals N]\n");
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {FG_OPT_IMPL("--impl", &impl, "the two monitors (default rtl)"),
+                           FG_OPT_UINT("--intervals", &n, 1, 1000, "N", "intervals of 1024 cycles (default 44)"),
+                           FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"cm_demo", NULL, NULL, opts, NULL}, argc, argv);
     cm_bal_monitor_params p = cm_bal_monitor_test_params();
     char err[256];
     fg_block *cpu = fg_block_new(&cm_bal_monitor_class, impl, &p, err, sizeof err);

@@ -46,6 +46,7 @@
 
 #include "cm/cm_sys.h"
 #include "fg_wave.h"
+#include "fg_cli.h"
 #include "fg_json.h"
 #include "fg_progress.h"
 #include "fg_util.h"
@@ -283,59 +284,54 @@ static void print_run(const char *what, const cm_config *c, const result *r) {
     (void)c;
 }
 
+/* --gpu: a kernel bg_kernels.h knows (its kernels and the CM applications) or none */
+static int gpu_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    if (!bg_kernel_known(v) && strcmp(v, "none")) {
+        snprintf(err, errlen, "%s '%s': not a kernel of sim/work/bg_kernels.h nor none", name, v);
+        return -1;
+    }
+    *(const char **)ctx = v;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, false, ""};
     const char *bd = getenv("BUILD");
     snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
-    fg_config *cf = fg_config_new();
-    char err[512];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const bool known_gpu = bg_kernel_known(v); /* bg_kernels.h: its kernels and the CM applications */
-        if (fg_wave_arg("cm_run", argc, argv, &i)) continue;
-        if (!strcmp(a, "--config") && v) o.config = argv[++i];
-        else if (!strcmp(a, "--mix") && v) o.mix = argv[++i];
-        else if (!strcmp(a, "--out") && v) o.out = argv[++i];
-        else if (!strcmp(a, "--warmup") && v) o.warmup = fg_arg_u64("cm_run", a, argv[++i], 0, UINT64_MAX);
-        else if (!strcmp(a, "--instrs") && v) o.instrs = fg_arg_u64("cm_run", a, argv[++i], 1, UINT64_MAX);
-        else if (!strcmp(a, "--cycles") && v) o.cycles = fg_arg_u64("cm_run", a, argv[++i], 1, UINT64_MAX);
-        else if (!strcmp(a, "--seed") && v) o.seed = fg_arg_u64("cm_run", a, argv[++i], 0, UINT64_MAX);
-        else if (!strcmp(a, "--gpu") && v && (known_gpu || !strcmp(v, "none"))) o.gpu = argv[++i];
-        else if (!strcmp(a, "--gpu-size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) o.gpu_size = argv[++i];
-        else if ((!strcmp(a, "--set") || !strcmp(a, "--threads")) && v) i++; /* applied over the file below */
-        else if (!strcmp(a, "--scheme") && v) o.scheme = argv[++i];
-        else if (!strcmp(a, "--static-warps") && v) o.static_warps = argv[++i];
-        else if (!strcmp(a, "--motivation")) o.motivation = true;
-        else if (!strcmp(a, "--bench")) o.bench = true;
-        else if (!strcmp(a, "--quiet")) o.quiet = true;
-        else if (!strcmp(a, "--check-config")) o.check_only = true;
-        else if (!strcmp(a, "--after-window") && v) {
-            if (strcmp(v, "finish") && strcmp(v, "stop")) {
-                fprintf(stderr, "cm_run: --after-window '%s': expected finish or stop\n", v);
-                return 2;
-            }
-            o.stop_after = !strcmp(argv[++i], "stop");
-        }
-        else {
-            fprintf(stderr,
-                    "usage: cm_run [--config F] [--set s.k=v] [--threads N] [--mix L1|L2|M1|M2|H1|H2|none]\n"
-                    "              [--gpu stream|bfs|bp|mm|conv|none] [--gpu-size paper|test] [--warmup N]\n"
-                    "              [--scheme baseline|static|cm_cpu|cm_bal1|cm_bal2|cm_bal3|cm_bal4|dyncta]\n"
-                    "              [--static-warps N]\n"
-                    "              [--instrs N] [--cycles N] [--seed N] [--after-window finish|stop] [--out F]\n"
-                    "              [--motivation | --bench] [--check-config]\n%s", fg_wave_usage);
-            return 2;
-        }
-    }
+    fg_cli_list sets = {0};
+    const char *after = "finish";
+    const fg_opt table[] = {
+        FG_OPT_STR("--config", &o.config, "FILE", "the machine (default configs/cm.ini)"),
+        FG_OPT_LIST("--set", &sets, "SEC.KEY=VALUE", "an override, after the file (repeatable, in order)"),
+        FG_OPT_THREADS(&sets),
+        FG_OPT_STR("--mix", &o.mix, "L1|L2|M1|M2|H1|H2|none", "the CPU mix (CM Table IV; default H2)"),
+        FG_OPT_CALL("--gpu", gpu_opt, &o.gpu, "KERNEL|none", "the GPU kernel: stream, bfs, bp, mm, conv, a CM application (default stream)"),
+        FG_OPT_CHOICE("--gpu-size", &o.gpu_size, "paper|test", "the kernel's input size (default paper)"),
+        FG_OPT_STR("--scheme", &o.scheme, "NAME", "baseline|static|cm_cpu|cm_bal1..4|dyncta (= --set cmbal.scheme=NAME)"),
+        FG_OPT_STR("--static-warps", &o.static_warps, "N", "static TLP at N warps (= --scheme static, cmbal.static_warps=N)"),
+        FG_OPT_U64("--warmup", &o.warmup, 0, UINT64_MAX, "N", "instructions of the CPU cores alone (default 200000)"),
+        FG_OPT_U64("--instrs", &o.instrs, 1, UINT64_MAX, "N", "the window: instructions of the slowest core (default 1000000)"),
+        FG_OPT_U64("--cycles", &o.cycles, 1, UINT64_MAX, "N", "the window: N GPU cycles instead"),
+        FG_OPT_U64("--seed", &o.seed, 0, UINT64_MAX, "N", "the inputs' and streams' seed (default 1)"),
+        FG_OPT_CHOICE("--after-window", &after, "finish|stop", "the GPU run in progress after the window (default finish)"),
+        FG_OPT_STR("--out", &o.out, "FILE", "the result (default results/cm_run.json, cm_motivation.json, cm_speed.json)"),
+        FG_OPT_FLAG("--motivation", &o.motivation, "CM Sec. 3: the mix alone and beside the kernel"),
+        FG_OPT_FLAG("--bench", &o.bench, "simulated cycles per wall second of the whole machine"),
+        FG_OPT_FLAG("--quiet", &o.quiet, "no progress line"),
+        FG_OPT_FLAG("--check-config", &o.check_only, "load and check the configuration and options, run nothing"),
+        FG_OPT_GROUP(fg_wave_opts),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"cm_run", NULL, NULL, table, NULL}, argc, argv);
+    o.stop_after = !strcmp(after, "stop");
     cm_config c;
     cm_config_default(&c);
+    fg_config *cf = fg_config_new();
+    char err[512];
     /* the file first, then the --set overrides on top */
+    if (!cf) return 2;
     if (fg_config_load(cf, o.config, err, sizeof err)) goto bad;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--set") && i + 1 < argc && fg_config_set(cf, argv[++i], err, sizeof err)) goto bad;
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc &&
-                 fg_config_set(cf, fg_config_threads_set(argv[++i]), err, sizeof err))
-            goto bad;
+    for (int i = 0; i < sets.n; i++)
+        if (fg_config_set(cf, sets.v[i], err, sizeof err)) goto bad;
     /* --scheme / --static-warps over the file and --set (docs/CM_BAL.md "Schemes") */
     if (o.static_warps && o.scheme && strcmp(o.scheme, "static")) {
         fprintf(stderr, "cm_run: --static-warps %s needs --scheme static (got --scheme %s)\n", o.static_warps, o.scheme);

@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "cm/cm_sys.h"
+#include "fg_cli.h"
 #include "fg_json.h"
+#include "fg_util.h"
 #include "simt/gpu_internal.h"
 
 #define MAX_LIMITS 16
@@ -35,13 +37,27 @@ typedef struct {
     char err[400], desc[200];
 } point;
 
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
-    char *e;
-    if (!s || !*s || *s == '-') return -1;
-    unsigned long long x = strtoull(s, &e, 0);
-    if (*e || x < lo || x > hi) return -1;
-    *v = x;
-    return 0;
+/* --limits L: at most MAX_LIMITS warp counts in 1..64, comma-separated */
+typedef struct {
+    unsigned v[MAX_LIMITS], n;
+} limits_t;
+
+static int parse_limits(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    limits_t *l = ctx;
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", v);
+    l->n = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        uint64_t x;
+        if (l->n == MAX_LIMITS || fg_num_u64(name, t, 1, 64, &x, err, errlen)) {
+            snprintf(err, errlen, "%s %s: at most %d warp counts in 1..64, comma-separated", name, v, MAX_LIMITS);
+            return -1;
+        }
+        l->v[l->n++] = (unsigned)x;
+    }
+    if (l->n) return 0;
+    snprintf(err, errlen, "%s: no warp counts", name);
+    return -1;
 }
 
 static void run_one(const cm_config *c, const char *app, const char *size, const char *kdir, uint64_t seed,
@@ -90,48 +106,30 @@ static void run_one(const cm_config *c, const char *app, const char *size, const
 int main(int argc, char **argv) {
     const char *config = "configs/cm.ini", *size = "paper", *out = NULL;
     uint64_t seed = 1, max_cycles = 40000000, window = 0;
-    unsigned limits[MAX_LIMITS] = {1, 2, 4, 6, 8, 16, 24, 48}, nl = 8;
-    const char *apps[64];
-    unsigned na = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x;
-        if (!strcmp(a, "--config") && v) config = argv[++i];
-        else if (!strcmp(a, "--size") && v && (!strcmp(v, "paper") || !strcmp(v, "test"))) size = argv[++i];
-        else if (!strcmp(a, "--out") && v) out = argv[++i];
-        else if (!strcmp(a, "--seed") && !parse_u64(v, 0, UINT64_MAX, &seed)) i++;
-        else if (!strcmp(a, "--max-cycles") && !parse_u64(v, 1, UINT64_MAX, &max_cycles)) i++;
-        else if (!strcmp(a, "--window") && !parse_u64(v, 1, UINT64_MAX, &window)) i++;
-        else if (!strcmp(a, "--limits") && v) {
-            char buf[256], *save = NULL;
-            snprintf(buf, sizeof buf, "%s", argv[++i]);
-            nl = 0;
-            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (nl == MAX_LIMITS || parse_u64(t, 1, 64, &x)) {
-                    fprintf(stderr, "cm_tlp: --limits %s: at most %d warp counts in 1..64, comma-separated\n", v,
-                            MAX_LIMITS);
-                    return 2;
-                }
-                limits[nl++] = (unsigned)x;
-            }
-            if (!nl) {
-                fprintf(stderr, "cm_tlp: --limits: no warp counts\n");
-                return 2;
-            }
-        } else if (a[0] != '-' && bg_kernel_known(a) && na < 64) apps[na++] = a;
-        else {
-            fprintf(stderr, "cm_tlp: bad argument '%s'\nusage: cm_tlp [--config F] [--size paper|test] "
-                            "[--limits 1,2,4,...] [--seed N] [--max-cycles N] [--window N] [--out F.json] APP...\napps:",
-                    a);
-            for (unsigned k = 0; bg_kernel_name(k); k++) fprintf(stderr, " %s", bg_kernel_name(k));
-            fprintf(stderr, "\n");
+    limits_t lim = {{1, 2, 4, 6, 8, 16, 24, 48}, 8};
+    fg_cli_list apps = {0};
+    const fg_opt opts[] = {
+        FG_OPT_STR("--config", &config, "FILE", "the machine (default configs/cm.ini)"),
+        FG_OPT_CHOICE("--size", &size, "paper|test", "the applications' input size (default paper)"),
+        FG_OPT_CALL("--limits", parse_limits, &lim, "L,L,...", "active-warp limits, 1..64 (default 1,2,4,6,8,16,24,48)"),
+        FG_OPT_U64("--seed", &seed, 0, UINT64_MAX, "N", "the inputs' seed (default 1)"),
+        FG_OPT_U64("--max-cycles", &max_cycles, 1, UINT64_MAX, "N", "give up a run after N GPU cycles (default 40000000)"),
+        FG_OPT_U64("--window", &window, 1, UINT64_MAX, "N", "IPC over the first N GPU cycles (default: the whole run)"),
+        FG_OPT_STR("--out", &out, "F.json", "the result (default: none written)"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"cm_tlp", "[options] APP...", NULL, opts, &apps}, argc, argv);
+    for (int k = 0; k < apps.n; k++)
+        if (!bg_kernel_known(apps.v[k])) {
+            fprintf(stderr, "cm_tlp: unknown application '%s' (apps:", apps.v[k]);
+            for (unsigned j = 0; bg_kernel_name(j); j++) fprintf(stderr, " %s", bg_kernel_name(j));
+            fprintf(stderr, ")\n");
             return 2;
         }
-    }
-    if (!na) {
+    if (!apps.n) {
         fprintf(stderr, "cm_tlp: no application given\n");
         return 2;
     }
+    const unsigned na = (unsigned)apps.n, nl = lim.n, *limits = lim.v;
     char err[512], kdir[600];
     snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
     cm_config c;
@@ -152,9 +150,9 @@ int main(int argc, char **argv) {
         point p[MAX_LIMITS];
         double best = 0, base = 0;
         unsigned best_l = 0;
-        printf("%s (%s size)\n", apps[ai], size);
+        printf("%s (%s size)\n", apps.v[ai], size);
         for (unsigned li = 0; li < nl; li++) {
-            run_one(&c, apps[ai], size, kdir, seed, limits[li], max_cycles, window, &p[li]);
+            run_one(&c, apps.v[ai], size, kdir, seed, limits[li], max_cycles, window, &p[li]);
             if (li == 0) printf("  %s\n  limit     cycles   IPC  L1 hit  peak warps  wall s  run\n", p[0].desc);
             if (!p[li].ok) {
                 printf("  %5u  %s\n", limits[li], p[li].err);
@@ -171,7 +169,7 @@ int main(int argc, char **argv) {
                    p[li].finished ? "finished, checked" : "window");
             fflush(stdout);
         }
-        cJSON *ja = cJSON_AddObjectToObject(japps, apps[ai]);
+        cJSON *ja = cJSON_AddObjectToObject(japps, apps.v[ai]);
         cJSON_AddStringToObject(ja, "describe", p[0].desc);
         cJSON *jl = cJSON_AddArrayToObject(ja, "points");
         for (unsigned li = 0; li < nl; li++) {
@@ -206,5 +204,6 @@ int main(int argc, char **argv) {
         free(txt);
     }
     cJSON_Delete(root);
+    fg_cli_list_free(&apps);
     return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "cpu/cpu_core.h"
 #include "cpu/cpu_gen.h"
+#include "fg_cli.h"
 #include "fg_json.h"
 #include "fg_util.h"
 
@@ -54,14 +55,10 @@ static double measure(const cpu_config *c, cpu_source src, void *ctx, unsigned l
 int main(int argc, char **argv) {
     const char *out = "results/cpu_char.json";
     unsigned lat = 300;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--lat") && i + 1 < argc) lat = (unsigned)fg_arg_u64("cpu_char", "--lat", argv[++i], 1, 100000);
-        else {
-            fprintf(stderr, "usage: cpu_char [--out FILE] [--lat M]\n");
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {FG_OPT_STR("--out", &out, "FILE", "the result (default results/cpu_char.json)"),
+                           FG_OPT_UINT("--lat", &lat, 1, 100000, "M", "memory latency of the MPKI runs, cycles (default 300)"),
+                           FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"cpu_char", NULL, NULL, opts, NULL}, argc, argv);
     cpu_config c;
     cpu_config_default(&c);
     cpu_gen_params gp;

@@ -13,6 +13,7 @@
 
 #include "edge_doorbell.h"
 #include "edge_ekt.h"
+#include "fg_cli.h"
 
 #define DB_BASE 0xfe000000ULL
 
@@ -127,19 +128,10 @@ static int reg(fe *f, uint64_t kptr, uint64_t base, unsigned entries, unsigned m
 int main(int argc, char **argv) {
     fg_impl impl = FG_IMPL_RTL;
     const char *wave = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--impl") && i + 1 < argc) {
-            if (fg_impl_parse(argv[++i], &impl)) {
-                fprintf(stderr, "edge_demo: --impl takes rtl, c or lockstep\n");
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--wave") && i + 1 < argc) {
-            wave = argv[++i];
-        } else {
-            fprintf(stderr, "usage: edge_demo [--impl rtl|c|lockstep] [--wave FILE.fst]\n");
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {FG_OPT_IMPL("--impl", &impl, "the doorbell decoder and the EKT (default rtl)"),
+                           FG_OPT_STR("--wave", &wave, "FILE.fst", "trace the EKT block into FILE.fst"),
+                           FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"edge_demo", NULL, NULL, opts, NULL}, argc, argv);
     edge_doorbell_params dp;
     edge_ekt_params ep;
     edge_doorbell_params_default(&dp);

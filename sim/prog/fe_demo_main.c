@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fe_sched_queues.h"
+#include "fg_cli.h"
 
 /* The verilated configuration (rtl/fe/fe_sched_queues.toml). */
 static const fe_sched_queues_params P = {
@@ -78,14 +79,8 @@ static int run(demo *d, unsigned n) {
 
 int main(int argc, char **argv) {
     fg_impl impl = FG_IMPL_RTL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--impl") && i + 1 < argc && !fg_impl_parse(argv[i + 1], &impl)) {
-            i++;
-        } else {
-            fprintf(stderr, "usage: %s [--impl c|rtl|lockstep]\n", argv[0]);
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {FG_OPT_IMPL("--impl", &impl, "the F/E queues (default rtl, the verilated block)"), FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"fe_demo", NULL, NULL, opts, NULL}, argc, argv);
     char err[256];
     demo d = {0};
     d.b = fg_block_new(&fe_sched_queues_class, impl, &P, err, sizeof err);

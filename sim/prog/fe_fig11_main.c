@@ -28,13 +28,6 @@
 #include "fg_json.h"
 #include "fg_util.h"
 
-static void usage(void) {
-    fprintf(stderr, "usage: fe_fig11 [--config FILE] [--set s.k=v]... [--threads N] [--impl rtl|c|lockstep] [--bench NAME|all]\n"
-                    "                [--variant NAME|all] [--size N | --small] [--seed N] [--kdir DIR] [--out FILE]\n"
-                    "                [--point] [--check-config]\n"
-                    "       fe_fig11 --merge LIST --out FILE\n%s", fg_wave_usage);
-}
-
 /* The result file: every benchmark's runtimes, normalized runtimes and
  * speedups, the means, the paper's figures. */
 static cJSON *merge(cJSON *points) {
@@ -138,25 +131,25 @@ static void print_report(const cJSON *root) {
 
 int main(int argc, char **argv) {
     fe_cli cli;
-    const char *bench = "all", *variant = "all", *merge_list = NULL;
+    const char *bench = "all", *variant = "all";
     bool small = false;
     unsigned size = 0;
     char err[512];
     fe_cli_init(&cli);
-    for (int i = 1; i < argc; i++) {
-        int used = fe_cli_arg(&cli, argc, argv, i, err, sizeof err);
-        if (used < 0) { fprintf(stderr, "fe_fig11: %s\n", err); return 2; }
-        if (used) { i += used - 1; continue; }
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--bench") && v) bench = argv[++i];
-        else if (!strcmp(a, "--variant") && v) variant = argv[++i];
-        else if (!strcmp(a, "--size") && v) size = (unsigned)fg_arg_u64("fe_fig11", "--size", argv[++i], 1, 1u << 22);
-        else if (!strcmp(a, "--small")) small = true;
-        else if (!strcmp(a, "--merge") && v) merge_list = argv[++i];
-        else { usage(); return 2; }
-    }
+    const fg_opt opts[] = {
+        FG_OPT_GROUP(cli.opts),
+        FG_OPT_STR("--bench", &bench, "NAME|all", "one benchmark (F/E Table 3), or all (default)"),
+        FG_OPT_STR("--variant", &variant, "NAME|all", "one overlap variant, or all (default)"),
+        FG_OPT_UINT("--size", &size, 1, 1u << 22, "N", "elements (default: the benchmark's own)"),
+        FG_OPT_FLAG("--small", &small, "each benchmark's small size"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"fe_fig11", "[options]\n--merge LIST --out FILE", NULL, opts, NULL}, argc, argv);
+    const char *merge_list = cli.e.merge;
     if (merge_list) {
-        if (!cli.out) { usage(); return 2; }
+        if (!cli.e.out) {
+            fprintf(stderr, "fe_fig11: --merge needs --out\n");
+            return 2;
+        }
         cJSON *files = fg_json_read_list(merge_list, err, sizeof err);
         if (!files) { fprintf(stderr, "fe_fig11: %s\n", err); return 2; }
         cJSON *pts = cJSON_CreateArray(), *f; /* a file is one run or {"points": [runs]} */
@@ -168,7 +161,7 @@ int main(int argc, char **argv) {
         cJSON_Delete(files);
         cJSON *root = merge(pts);
         cJSON_Delete(pts);
-        int rc = fg_json_write(root, cli.out, err, sizeof err);
+        int rc = fg_json_write(root, cli.e.out, err, sizeof err);
         if (rc) fprintf(stderr, "fe_fig11: %s\n", err);
         else print_report(root);
         cJSON_Delete(root);
@@ -186,7 +179,7 @@ int main(int argc, char **argv) {
         if (v0 == FE_VARIANTS) { fprintf(stderr, "fe_fig11: unknown variant %s\n", variant); return 2; }
         v1 = v0 + 1;
     }
-    if (cli.check) {
+    if (cli.e.check) {
         printf("fe_fig11: configuration ok\n");
         return 0;
     }
@@ -203,25 +196,25 @@ int main(int argc, char **argv) {
             }
             cJSON *p = fe_result_json(&m, fe_bench_names[b], fe_variant_names[v], &r);
             fe_bench_result_free(&r);
-            if (!cli.point)
+            if (!cli.e.point)
                 fprintf(stderr, "  %-12s %-14s %10.1f us  (%s)\n", fe_bench_names[b], fe_variant_names[v],
                         fg_json_num(p, "runtime_ns") / 1e3, cJSON_GetStringValue(cJSON_GetObjectItem(p, "describe")));
             cJSON_AddItemToArray(pts, p);
         }
-    if (!rc && cli.point) { /* one run, or {"points": [the runs]} */
+    if (!rc && cli.e.point) { /* one run, or {"points": [the runs]} */
         cJSON *one = cJSON_GetArraySize(pts) == 1 ? cJSON_DetachItemFromArray(pts, 0) : cJSON_CreateObject();
         if (cJSON_GetArraySize(pts)) {
             cJSON_AddItemToObject(one, "points", pts);
             pts = NULL;
         }
-        if (!cli.out || fg_json_write(one, cli.out, err, sizeof err)) {
-            fprintf(stderr, "fe_fig11: %s\n", cli.out ? err : "--point needs --out");
+        if (!cli.e.out || fg_json_write(one, cli.e.out, err, sizeof err)) {
+            fprintf(stderr, "fe_fig11: %s\n", cli.e.out ? err : "--point needs --out");
             rc = 2;
         }
         cJSON_Delete(one);
     } else if (!rc) {
         cJSON *root = merge(pts);
-        if (cli.out && fg_json_write(root, cli.out, err, sizeof err)) {
+        if (cli.e.out && fg_json_write(root, cli.e.out, err, sizeof err)) {
             fprintf(stderr, "fe_fig11: %s\n", err);
             rc = 2;
         } else {

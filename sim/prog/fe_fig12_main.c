@@ -30,12 +30,6 @@
 
 #define MAX_SIZES 32
 
-static void usage(void) {
-    fprintf(stderr, "usage: fe_fig12 [--config FILE] [--set s.k=v]... [--threads N] [--impl rtl|c|lockstep] [--sizes N,N,...]\n"
-                    "                [--seed N] [--kdir DIR] [--out FILE] [--point] [--check-config]\n"
-                    "       fe_fig12 --merge LIST --out FILE\n%s", fg_wave_usage);
-}
-
 /* Breakeven of one curve (GPU / CPU runtimes over the sizes): -1 none. */
 static void breakeven(const double *size, const double *gpu, const double *cpu, unsigned n, double *at,
                       double *interp) {
@@ -132,20 +126,20 @@ static cJSON *cpu_model_json(const fe_machine *m) {
 
 int main(int argc, char **argv) {
     fe_cli cli;
-    const char *merge = NULL, *sizes_arg = NULL;
+    const char *sizes_arg = NULL;
     char err[512];
     fe_cli_init(&cli);
-    for (int i = 1; i < argc; i++) {
-        int used = fe_cli_arg(&cli, argc, argv, i, err, sizeof err);
-        if (used < 0) { fprintf(stderr, "fe_fig12: %s\n", err); return 2; }
-        if (used) { i += used - 1; continue; }
-        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) sizes_arg = argv[++i];
-        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
-        else { usage(); return 2; }
-    }
-    if (merge) {
-        if (!cli.out) { usage(); return 2; }
-        return merge_point(merge, cli.out);
+    const fg_opt opts[] = {
+        FG_OPT_GROUP(cli.opts),
+        FG_OPT_STR("--sizes", &sizes_arg, "N,N,...", "increasing element counts (default 8K..256K, doubling)"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"fe_fig12", "[options]\n--merge LIST --out FILE", NULL, opts, NULL}, argc, argv);
+    if (cli.e.merge) {
+        if (!cli.e.out) {
+            fprintf(stderr, "fe_fig12: --merge needs --out\n");
+            return 2;
+        }
+        return merge_point(cli.e.merge, cli.e.out);
     }
     double size[MAX_SIZES];
     unsigned n = 0;
@@ -174,7 +168,7 @@ int main(int argc, char **argv) {
     }
     fe_machine m;
     if (fe_machine_load(&cli, &m, err, sizeof err)) { fprintf(stderr, "fe_fig12: %s\n", err); return 2; }
-    if (cli.check) {
+    if (cli.e.check) {
         printf("fe_fig12: configuration ok\n");
         return 0;
     }
@@ -223,7 +217,7 @@ int main(int argc, char **argv) {
             cJSON_AddNumberToObject(p, k, r.kernel_ns);
             fe_bench_result_free(&r);
         }
-        if (!cli.point)
+        if (!cli.e.point)
             fprintf(stderr, "  %7.0f elements: CPU %9.1f us, GPU baseline %9.1f us, full-overlap %9.1f us\n", size[i],
                     cpu[FE_CPU_O2][i] / 1e3, rc ? 0 : gpu[0][i] / 1e3, rc ? 0 : gpu[1][i] / 1e3);
         cJSON_AddItemToArray(curves, p);
@@ -270,10 +264,10 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(paper, "breakeven_baseline_elems", 131072);
     cJSON_AddNumberToObject(paper, "breakeven_full_overlap_elems", 32768);
     cJSON_AddItemToObject(root, "paper", paper);
-    if (cli.out && fg_json_write(root, cli.out, err, sizeof err)) {
+    if (cli.e.out && fg_json_write(root, cli.e.out, err, sizeof err)) {
         fprintf(stderr, "fe_fig12: %s\n", err);
         rc = 2;
-    } else if (!cli.point) {
+    } else if (!cli.e.point) {
         print_report(root);
     }
     cJSON_Delete(root);

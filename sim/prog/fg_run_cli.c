@@ -7,16 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fg_cli.h"
 #include "fg_config.h"
 #include "fg_util.h"
 #include "fg_wave.h"
 
-#define USAGE                                                                                          \
-    "usage: fg_run --kernel FILE.elf [--entry SYMBOL] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"          \
-    "              [--shmem BYTES] [--buf NAME=TYPE:COUNT[:INIT]]... [--arg TYPE:VALUE]...\n"          \
-    "              [--dump NAME=FILE]... [--print NAME[:N]]... [--max-cycles N] [--max-seconds S]\n"   \
-    "              [--guard BYTES] [--check] [--racecheck] [--config FILE]\n"                          \
-    "              [--set gpu.key=value | mem.key=value]... [--threads N] [--wave FILE.fst ...]\n"    \
+/* printed after the options' lines of fg_run --help */
+#define ABOUT                                                                                          \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
     "        exactly COUNT elements)\n"                                                                \
@@ -27,11 +24,8 @@
     "        and one through a pointer derived from a buf: argument that lands outside that buffer\n"       \
     "  --racecheck: report shared-memory and --buf accesses of two threads of a block (different warps) with no\n" \
     "        barrier between them, at least one a write and not both atomic; exit 1 if any\n"             \
-    "  --max-seconds: give up after S seconds of wall-clock time (0 = no limit)\n"                      \
     "  --threads N: host threads that step the SIMT cores (gpu.threads; 0 = $FG_THREADS or the processors;\n" \
-    "        --check and --racecheck step them on one)\n"                                          \
-    "  defaults: --entry main, --grid 1, --block 32, --max-cycles 10000000, --max-seconds 0, --guard 4096,\n" \
-    "            --config configs/edge.ini\n"
+    "        --check and --racecheck step them on one)\n"
 
 const char *const fg_run_type_name[T_N] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32"};
 const unsigned fg_run_type_size[T_N] = {1, 1, 2, 2, 4, 4, 4};
@@ -126,18 +120,28 @@ fbuf *fg_run_find_buf(fbuf *b, int n, const char *name, size_t len) {
     return NULL;
 }
 
+/* the message into err; -1 */
+static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 /* NAME=TYPE:COUNT[:INIT] */
-static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out) {
+static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err, size_t errlen) {
     const char *eq = strchr(spec, '=');
     if (!eq || !valid_name(spec, (size_t)(eq - spec)))
-        return fg_run_die(2, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
+        return bad(err, errlen, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
     if (fg_run_find_buf(bufs, nb, spec, (size_t)(eq - spec)))
-        return fg_run_die(2, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
+        return bad(err, errlen, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
     memset(out, 0, sizeof *out);
     memcpy(out->name, spec, (size_t)(eq - spec));
     const char *ty = eq + 1, *c1 = strchr(ty, ':');
     if (!c1 || (out->type = find_type(ty, (size_t)(c1 - ty))) < 0)
-        return fg_run_die(2, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
+        return bad(err, errlen, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
     const char *cnt = c1 + 1, *c2 = strchr(cnt, ':');
     char num[32];
     size_t ln = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
@@ -145,7 +149,7 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out) {
     memcpy(num, cnt, ln);
     num[ln] = 0;
     if (fg_run_parse_u64(num, UINT32_MAX, &out->count) || !out->count)
-        return fg_run_die(2, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
+        return bad(err, errlen, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
     out->bytes = out->count * fg_run_type_size[out->type];
     out->init = c2 ? c2 + 1 : "zero";
     const char *in = out->init;
@@ -154,23 +158,23 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out) {
     if (!strcmp(in, "zero") || !strcmp(in, "ramp")) return 0;
     if (!strncmp(in, "fill:", 5)) {
         if (fg_run_parse_value(out->type, in + 5, &bits))
-            return fg_run_die(2, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, fg_run_type_name[out->type]);
+            return bad(err, errlen, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, fg_run_type_name[out->type]);
         return 0;
     }
     if (!strncmp(in, "random:", 7)) {
-        if (fg_run_parse_u64(in + 7, UINT64_MAX, &seed)) return fg_run_die(2, "--buf %s: bad random seed '%s'", spec, in + 7);
+        if (fg_run_parse_u64(in + 7, UINT64_MAX, &seed)) return bad(err, errlen, "--buf %s: bad random seed '%s'", spec, in + 7);
         return 0;
     }
     if (!strncmp(in, "file:", 5) && in[5]) return 0;
-    return fg_run_die(2, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
+    return bad(err, errlen, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
 }
 
 /* TYPE:VALUE or buf:NAME */
-static int parse_arg(const char *spec, farg *a) {
+static int parse_arg(const char *spec, farg *a, char *err, size_t errlen) {
     memset(a, 0, sizeof *a);
     a->spec = spec;
     const char *c = strchr(spec, ':');
-    if (!c) return fg_run_die(2, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
+    if (!c) return bad(err, errlen, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
     if (!strncmp(spec, "buf:", 4)) {
         a->is_buf = 1;
         a->buf = spec + 4;
@@ -178,8 +182,8 @@ static int parse_arg(const char *spec, farg *a) {
     }
     int t = find_type(spec, (size_t)(c - spec));
     if (t != T_U32 && t != T_I32 && t != T_F32)
-        return fg_run_die(2, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
-    if (fg_run_parse_value(t, c + 1, &a->bits)) return fg_run_die(2, "--arg %s: '%s' is not a valid %s", spec, c + 1, fg_run_type_name[t]);
+        return bad(err, errlen, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
+    if (fg_run_parse_value(t, c + 1, &a->bits)) return bad(err, errlen, "--arg %s: '%s' is not a valid %s", spec, c + 1, fg_run_type_name[t]);
     return 0;
 }
 
@@ -212,98 +216,112 @@ static const char *default_config(const char *rel, char *buf, size_t len) {
     return buf;
 }
 
+/* the specs that need more than a number: each checked as it comes */
+static int dims_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    if (!parse_dims(v, ctx)) return 0;
+    return bad(err, errlen, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)",
+               name, v);
+}
+
+static int buf_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    fg_run_opts *o = ctx;
+    (void)name;
+    if (parse_buf(v, o->bufs, o->nb, &o->bufs[o->nb], err, errlen)) return -1;
+    o->nb++;
+    return 0;
+}
+
+static int arg_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    fg_run_opts *o = ctx;
+    (void)name;
+    if (parse_arg(v, &o->args[o->na], err, errlen)) return -1;
+    o->na++;
+    return 0;
+}
+
+static int dump_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    fg_run_opts *o = ctx;
+    const char *eq = strchr(v, '=');
+    if (!eq || !eq[1]) return bad(err, errlen, "%s %s: expected NAME=FILE", name, v);
+    o->dumps[o->nd++] = (fout){.buf = v, .path = eq + 1};
+    return 0;
+}
+
+static int print_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    fg_run_opts *o = ctx;
+    const char *c = strchr(v, ':');
+    fout *p = &o->prints[o->np];
+    *p = (fout){.buf = v, .n = 8};
+    if (c && (fg_run_parse_u64(c + 1, UINT64_MAX, &p->n) || !p->n))
+        return bad(err, errlen, "%s %s: expected NAME[:N] with N >= 1", name, v);
+    o->np++;
+    return 0;
+}
+
+static int entry_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    fg_run_opts *o = ctx;
+    (void)name, (void)err, (void)errlen;
+    o->entry = v;
+    o->entry_given = 1;
+    return 0;
+}
+
 /* Parses and checks argv up to, not including, building the GPU: -1 to go
  * on, else the exit status (0 after --help; 2 with the error on stderr).
  * tests/fuzz/fuzz_cli.c fuzzes it. */
 int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
-    fg_run_opts o = {.entry = "main", .cfgpath = "configs/edge.ini", .grid = {1, 1, 1}, .block = {32, 1, 1},
+    static const char DEFAULT_CONFIG[] = "configs/edge.ini";
+    fg_run_opts o = {.entry = "main", .cfgpath = DEFAULT_CONFIG, .grid = {1, 1, 1}, .block = {32, 1, 1},
                      .max_cycles = 10000000ull, .guard = 4096};
     o.bufs = calloc((size_t)argc, sizeof *o.bufs);
     o.args = calloc((size_t)argc, sizeof *o.args);
     o.dumps = calloc((size_t)argc, sizeof *o.dumps);
     o.prints = calloc((size_t)argc, sizeof *o.prints);
-    o.sets = calloc((size_t)argc, sizeof *o.sets);
     *op = o;
-    if (!o.bufs || !o.args || !o.dumps || !o.prints || !o.sets) return fg_run_die(2, "out of memory");
-    const char *kpath = NULL, *entry = o.entry, *cfgpath = o.cfgpath;
-    uint32_t *grid = op->grid, *block = op->block;
-    uint64_t shmem = o.shmem, max_cycles = o.max_cycles, guard = o.guard;
-    double max_seconds = 0;
-    int check = 0;
-    int nb = 0, na = 0, nd = 0, np = 0, ns = 0;
-    fbuf *bufs = o.bufs;
-    farg *args = o.args;
-    fout *dumps = o.dumps, *prints = o.prints;
-    const char **sets = o.sets;
-
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            fputs(USAGE, stdout);
-            fputs(fg_wave_usage, stdout);
-            return 0;
-        }
-        if (!strcmp(o, "--check")) {
-            check = 1;
-            continue;
-        }
-        if (!strcmp(o, "--racecheck")) {
-            op->racecheck = 1;
-            continue;
-        }
-        if (fg_wave_arg("fg_run", argc, argv, &i)) continue;
-        if (o[0] != '-' || i + 1 >= argc)
-            return fg_run_die(2, o[0] == '-' ? "option %s needs a value (fg_run --help lists the options)"
-                                      : "unexpected argument '%s' (fg_run --help lists the options)", o);
-        const char *v = argv[++i];
-        if (!strcmp(o, "--kernel")) kpath = v;
-        else if (!strcmp(o, "--entry")) entry = v;
-        else if (!strcmp(o, "--config")) cfgpath = v;
-        else if (!strcmp(o, "--set")) sets[ns++] = v;
-        else if (!strcmp(o, "--threads")) sets[ns++] = fg_config_threads_set(v);
-        else if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
-            if (parse_dims(v, o[2] == 'g' ? grid : block))
-                return fg_run_die(2, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)", o, v);
-        } else if (!strcmp(o, "--shmem")) {
-            if (fg_run_parse_u64(v, UINT32_MAX, &shmem)) return fg_run_die(2, "--shmem %s: expected a byte count", v);
-        } else if (!strcmp(o, "--max-cycles")) {
-            if (fg_run_parse_u64(v, UINT64_MAX, &max_cycles) || !max_cycles)
-                return fg_run_die(2, "--max-cycles %s: expected a number >= 1", v);
-        } else if (!strcmp(o, "--max-seconds")) {
-            char e[256];
-            if (fg_num_double("--max-seconds", v, 0, 1e9, &max_seconds, e, sizeof e))
-                return fg_run_die(2, "--max-seconds %s: expected seconds >= 0 (0 = no limit)", v);
-        } else if (!strcmp(o, "--guard")) {
-            if (fg_run_parse_u64(v, 1u << 24, &guard)) return fg_run_die(2, "--guard %s: expected a byte count up to 16 MiB", v);
-        } else if (!strcmp(o, "--buf")) {
-            if (parse_buf(v, bufs, nb, &bufs[nb])) return 2;
-            nb++;
-        } else if (!strcmp(o, "--arg")) {
-            if (parse_arg(v, &args[na])) return 2;
-            na++;
-        } else if (!strcmp(o, "--dump")) {
-            const char *eq = strchr(v, '=');
-            if (!eq || !eq[1]) return fg_run_die(2, "--dump %s: expected NAME=FILE", v);
-            dumps[nd].buf = v;
-            dumps[nd].path = eq + 1;
-            nd++;
-        } else if (!strcmp(o, "--print")) {
-            const char *c = strchr(v, ':');
-            prints[np].buf = v;
-            prints[np].n = 8;
-            if (c && (fg_run_parse_u64(c + 1, UINT64_MAX, &prints[np].n) || !prints[np].n))
-                return fg_run_die(2, "--print %s: expected NAME[:N] with N >= 1", v);
-            np++;
-        } else {
-            return fg_run_die(2, "unknown option %s (fg_run --help lists the options)", o);
-        }
+    if (!o.bufs || !o.args || !o.dumps || !o.prints) return fg_run_die(2, "out of memory");
+    bool check = false, racecheck = false;
+    fg_cli_list sets = {0};
+    const fg_opt opts[] = {
+        FG_OPT_STR("--kernel", &op->kpath, "FILE.elf", "the kernel (required)"),
+        FG_OPT_CALL("--entry", entry_opt, op, "SYMBOL", "the kernel's function (default main)"),
+        FG_OPT_CALL("--grid", dims_opt, op->grid, "X[,Y[,Z]]", "blocks (default 1)"),
+        FG_OPT_CALL("--block", dims_opt, op->block, "X[,Y[,Z]]", "threads per block (default 32)"),
+        FG_OPT_U64("--shmem", &op->shmem, 0, UINT32_MAX, "BYTES", "shared memory per block (default 0)"),
+        FG_OPT_CALL("--buf", buf_opt, op, "NAME=TYPE:COUNT[:INIT]", "a buffer in GPU memory (repeatable)"),
+        FG_OPT_CALL("--arg", arg_opt, op, "TYPE:VALUE", "the next kernel argument (repeatable)"),
+        FG_OPT_CALL("--dump", dump_opt, op, "NAME=FILE", "a buffer's bytes after the run into FILE (repeatable)"),
+        FG_OPT_CALL("--print", print_opt, op, "NAME[:N]", "a buffer's first N elements after the run (default 8; repeatable)"),
+        FG_OPT_U64("--max-cycles", &op->max_cycles, 1, UINT64_MAX, "N", "give up after N cycles (default 10000000)"),
+        FG_OPT_DOUBLE("--max-seconds", &op->max_seconds, 0, 1e9, "S", "give up after S seconds of wall-clock time (default 0: no limit)"),
+        FG_OPT_U64("--guard", &op->guard, 0, 1u << 24, "BYTES", "guard gap around each buffer, up to 16 MiB (default 4096)"),
+        FG_OPT_FLAG("--check", &check, "refuse every global access outside the buffers (below)"),
+        FG_OPT_FLAG("--racecheck", &racecheck, "report data races between warps of a block (below)"),
+        FG_OPT_STR("--config", &op->cfgpath, "FILE", "the machine's [gpu] and [mem] (default configs/edge.ini)"),
+        FG_OPT_LIST("--set", &sets, "gpu.KEY=VALUE|mem.KEY=VALUE", "an override, after the file (repeatable, in order)"),
+        FG_OPT_THREADS(&sets),
+        FG_OPT_GROUP(fg_wave_opts),
+        FG_OPT_END};
+    const fg_cli cli = {"fg_run", "--kernel FILE.elf [options]", ABOUT, opts, NULL};
+    char err[600];
+    int rc = fg_cli_scan(&cli, argc, argv, err, sizeof err);
+    op->check = check;
+    op->racecheck = racecheck;
+    op->sets = sets.v;
+    op->ns = sets.n;
+    if (rc == FG_CLI_HELP) {
+        fg_cli_usage(&cli, stdout);
+        return 0;
     }
+    if (rc) return fg_run_die(2, "%s", err);
+    const char *kpath = op->kpath, *cfgpath = op->cfgpath;
+    int nb = op->nb, na = op->na, nd = op->nd, np = op->np, ns = op->ns;
+    fbuf *bufs = op->bufs;
+    farg *args = op->args;
+    fout *dumps = op->dumps, *prints = op->prints;
     if (!kpath) {
-        fputs(USAGE, fg_run_errf ? fg_run_errf : stderr);
+        fg_cli_usage(&cli, fg_run_errf ? fg_run_errf : stderr);
         return fg_run_die(2, "no --kernel given");
     }
-    int entry_given = 0;
-    for (int i = 1; i < argc; i++) entry_given |= !strcmp(argv[i], "--entry");
     /* every buffer reference must name a --buf */
     for (int i = 0; i < na; i++)
         if (args[i].is_buf && !fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)))
@@ -321,34 +339,23 @@ int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
     }
 
     /* machine: [gpu] and [mem] of the config file, then --set gpu.key=value / mem.key=value */
-    char err[512];
     gpu_config_default(&op->gc);
     fg_config *cfg = fg_config_new();
     if (!cfg) return fg_run_die(2, "out of memory");
-    int rc = -1;
+    rc = -1;
     char cfgbuf[4096];
-    if (cfgpath == o.cfgpath) cfgpath = default_config(o.cfgpath, cfgbuf, sizeof cfgbuf);
+    if (cfgpath == DEFAULT_CONFIG) cfgpath = default_config(DEFAULT_CONFIG, cfgbuf, sizeof cfgbuf);
     if (fg_config_load(cfg, cfgpath, err, sizeof err)) rc = fg_run_die(2, "%s", err);
     for (int i = 0; rc < 0 && i < ns; i++) {
-        if (strncmp(sets[i], "gpu.", 4) && strncmp(sets[i], "mem.", 4))
+        if (strncmp(op->sets[i], "gpu.", 4) && strncmp(op->sets[i], "mem.", 4))
             rc = fg_run_die(2, "--set %s: fg_run models the GPU and its memory system; only gpu.KEY=VALUE and "
-                        "mem.KEY=VALUE apply", sets[i]);
-        else if (fg_config_set(cfg, sets[i], err, sizeof err)) rc = fg_run_die(2, "%s", err);
+                        "mem.KEY=VALUE apply", op->sets[i]);
+        else if (fg_config_set(cfg, op->sets[i], err, sizeof err)) rc = fg_run_die(2, "%s", err);
     }
     if (rc < 0 && (gpu_config_load(&op->gc, cfg, err, sizeof err) ||
                    fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
                    fg_config_check_unused_section(cfg, "mem", err, sizeof err)))
         rc = fg_run_die(2, "%s", err);
     fg_config_free(cfg);
-    op->kpath = kpath;
-    op->entry = entry;
-    op->cfgpath = cfgpath;
-    op->shmem = shmem;
-    op->max_cycles = max_cycles;
-    op->guard = guard;
-    op->max_seconds = max_seconds;
-    op->check = check;
-    op->entry_given = entry_given;
-    op->nb = nb, op->na = na, op->nd = nd, op->np = np, op->ns = ns;
     return rc;
 }

@@ -25,6 +25,7 @@
 
 #include "fg_json.h"
 #include "fg_wave.h"
+#include "work/exp_cli.h"
 #include "sys/launch_exp.h"
 #include "sys/sys.h"
 #include "fg_util.h"
@@ -129,44 +130,27 @@ static int merge_points(const char *list, const char *out) {
 }
 
 int main(int argc, char **argv) {
-    const char *cfgpath = "configs/edge.ini", *out = "results/launch_latency.json", *impl = NULL, *merge = NULL;
     uint64_t events = 0;
-    int e2e = 1, nsets = 0, point = 0, check = 0;
+    bool no_e2e = false;
     char err[512];
-    const char **sets = calloc((size_t)argc, sizeof *sets);
+    exp_cli cli;
+    exp_cli_init(&cli, "configs/edge.ini", NULL, "results/launch_latency.json");
+    const fg_opt opts[] = {
+        FG_OPT_GROUP(cli.opts),
+        FG_OPT_U64("--events", &events, 1, 100000000, "N", "events through each path (default: [launch] events)"),
+        FG_OPT_FLAG("--no-e2e", &no_e2e, "no open-loop and saturated end-to-end runs"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"launch_latency", "[options]\n--merge LIST --out FILE", NULL, opts, NULL}, argc, argv);
+    const char *out = cli.out, *impl = cli.impl;
+    int e2e = !no_e2e;
     fg_config *cfg = fg_config_new();
-    if (!cfg || !sets) return 2;
-    for (int i = 1; i < argc; i++) {
-        if (fg_wave_arg(argv[0], argc, argv, &i)) continue;
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
-        else if (!strcmp(argv[i], "--events") && i + 1 < argc) events = fg_arg_u64(argv[0], "--events", argv[++i], 1, 100000000);
-        else if (!strcmp(argv[i], "--no-e2e")) e2e = 0;
-        else if (!strcmp(argv[i], "--point")) point = 1;
-        else if (!strcmp(argv[i], "--check-config")) check = 1;
-        else if (!strcmp(argv[i], "--merge") && i + 1 < argc) merge = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i]; /* applied after the file */
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) sets[nsets++] = fg_config_threads_set(argv[++i]);
-        else {
-            fprintf(stderr,
-                    "usage: %s [--config FILE] [--impl rtl|c|lockstep] [--set section.key=value]... [--threads N] "
-                    "[--out FILE] [--events N] [--no-e2e] [--point] [--check-config]\n       %s --merge LIST --out FILE\n%s",
-                    argv[0], argv[0], fg_wave_usage);
-            return 2;
-        }
-    }
-    if (merge) return merge_points(merge, out);
-    if (launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err)) {
+    if (!cfg) return 2;
+    if (cli.merge) return merge_points(cli.merge, out);
+    if (launch_exp_config(cfg, cli.config, cli.sets.v, cli.sets.n, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
     if (impl) {
-        fg_impl x;
-        if (fg_impl_parse(impl, &x)) {
-            fprintf(stderr, "launch_latency: --impl %s: expected rtl, c or lockstep\n", impl);
-            return 2;
-        }
         /* every RTL block of the run: front-end, per-core PEWT / controller, per-partition F/E queues */
         char a[64], b[64], c[64];
         snprintf(a, sizeof a, "edge.impl=%s", impl);
@@ -184,7 +168,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "launch_latency: %s\n", err);
         return 2;
     }
-    if (check) {
+    if (cli.check) {
         printf("launch_latency: configuration ok\n");
         return 0;
     }
@@ -258,7 +242,7 @@ int main(int argc, char **argv) {
     if (fg_json_write(root, out, err, sizeof err)) {
         fprintf(stderr, "launch_latency: %s\n", err);
         bad = 1;
-    } else if (!point) {
+    } else if (!cli.point) {
         print_report(root);
         printf("  wrote %s\n", out);
     } else {
@@ -266,7 +250,7 @@ int main(int argc, char **argv) {
     }
     cJSON_Delete(root);
     free(res);
-    free(sets);
+    exp_cli_free(&cli);
     fg_config_free(cfg);
     if (fg_wave_finish()) bad = 1;
     return bad ? 1 : 0;

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg_cli.h"
 #include "fg_config.h"
 #include "fg_json.h"
 #include "fg_util.h"
@@ -429,32 +430,22 @@ static int loaded(bench *b, cJSON *root, const chase_set *ds, double hop0) {
 }
 
 int main(int argc, char **argv) {
-    const char *cfgpath = "configs/edge.ini", *out = "results/mem_bench.json", *impl = "rtl", *size = "full";
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-    int nsets = 0;
+    const char *cfgpath = "configs/edge.ini", *out = "results/mem_bench.json", *size = "full";
+    fg_impl im = FG_IMPL_RTL;
+    fg_cli_list sets = {0};
     char err[512];
-    if (!sets) return 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
-        else if (!strcmp(argv[i], "--impl") && i + 1 < argc) impl = argv[++i];
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s [--config FILE] [--set section.key=value]... [--impl rtl|c|lockstep] "
-                            "[--size full|test] [--out FILE]\n", argv[0]);
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {
+        FG_OPT_STR("--config", &cfgpath, "FILE", "the machine (default configs/edge.ini)"),
+        FG_OPT_LIST("--set", &sets, "SEC.KEY=VALUE", "an override, after the file (repeatable, in order)"),
+        FG_OPT_IMPL("--impl", &im, "the F/E queues and the preemption blocks (default rtl)"),
+        FG_OPT_CHOICE("--size", &size, "full|test", "the benchmarks' sizes (default full)"),
+        FG_OPT_STR("--out", &out, "FILE", "the result (default results/mem_bench.json)"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){PROG, NULL, NULL, opts, NULL}, argc, argv);
     bench b = {.test = !strcmp(size, "test")};
-    fg_impl im;
-    if (fg_impl_parse(impl, &im) || (strcmp(size, "full") && !b.test)) {
-        fprintf(stderr, PROG ": --impl rtl|c|lockstep and --size full|test\n");
-        return 2;
-    }
     fg_config *cfg = fg_config_new();
     gpu_config_default(&b.gc);
-    if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
+    if (!cfg || launch_exp_config(cfg, cfgpath, sets.v, sets.n, err, sizeof err) ||
         gpu_config_load(&b.gc, cfg, err, sizeof err) || fg_config_check_unused_section(cfg, "gpu", err, sizeof err) ||
         fg_config_check_unused_section(cfg, "mem", err, sizeof err)) {
         fprintf(stderr, PROG ": %s\n", cfg ? err : "out of memory");
@@ -464,7 +455,7 @@ int main(int argc, char **argv) {
     snprintf(b.kdir, sizeof b.kdir, "%s/sw", fg_build_dir());
     printf("Memory-system microbenchmarks (%s, %s size): %u cores at %.0f MHz, %u partitions, DRAM %.0f MHz, "
            "F/E queues %s\n\n", cfgpath, size, b.gc.num_cores, b.gc.clock_mhz, b.gc.mem.partitions,
-           b.gc.mem.dram_mhz, impl);
+           b.gc.mem.dram_mhz, fg_impl_name(im));
 
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "benchmark", "mem-bench");
@@ -488,6 +479,6 @@ int main(int argc, char **argv) {
     }
     cJSON_Delete(root);
     fg_config_free(cfg);
-    free(sets);
+    fg_cli_list_free(&sets);
     return bad ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg_cli.h"
 #include "fg_config.h"
 #include "fg_json.h"
 #include "fg_util.h"
@@ -131,14 +132,10 @@ static void print_map(const mem_config *c) {
 int main(int argc, char **argv) {
     const char *out = "results/mesh_load.json";
     uint64_t cycles = 20000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = fg_arg_u64("mesh_load", "--cycles", argv[++i], 1, UINT64_MAX);
-        else {
-            fprintf(stderr, "usage: mesh_load [--out FILE] [--cycles N]\n");
-            return 2;
-        }
-    }
+    const fg_opt opts[] = {FG_OPT_STR("--out", &out, "FILE", "the result (default results/mesh_load.json)"),
+                           FG_OPT_U64("--cycles", &cycles, 1, UINT64_MAX, "N", "cycles per load point (default 20000)"),
+                           FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"mesh_load", NULL, NULL, opts, NULL}, argc, argv);
     char err[512];
     mem_config cm;
     mem_config_default(&cm);

@@ -478,29 +478,18 @@ int main(int argc, char **argv) {
     bool rtl_check = false;
     char err[512];
     exp_cli a;
+    exp_cli_init(&a, "configs/edge.ini", "configs/preemption_latency.ini", "results/preemption_latency.json");
+    const fg_opt opts[] = {
+        FG_OPT_GROUP(a.opts),
+        FG_OPT_STR("--size", &size_s, "paper|test", "the kernels' input size (default: [preemption_latency] size)"),
+        FG_OPT_STR("--kernels", &kern_s, "LIST", "comma-separated, of conv,mm,bp,bfs,conv2,sc,kmn,srad,lud"),
+        FG_OPT_UINT("--jobs", &par, 0, 1024, "N", "points run at once (default 0: the processors)"),
+        FG_OPT_FLAG("--rtl-check", &rtl_check, "repeat one configuration per kernel with the blocks as RTL; same figures required"),
+        FG_OPT_END};
+    const fg_cli cli = {"preemption_latency", "[options]\n... --point --out POINT.json\n--merge LIST --out FILE", NULL, opts, NULL};
+    fg_cli_parse(&cli, argc, argv);
     fg_config *cfg = fg_config_new();
-    if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", "configs/preemption_latency.ini",
-                             "results/preemption_latency.json"))
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        if (exp_cli_arg(&a, argc, argv, &i)) continue;
-        if (!strcmp(argv[i], "--size") && i + 1 < argc) size_s = argv[++i];
-        else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) kern_s = argv[++i];
-        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) par = (unsigned)fg_arg_u64(argv[0], "--jobs", argv[++i], 0, 1024);
-        else if (!strcmp(argv[i], "--rtl-check")) rtl_check = true;
-        else {
-            fprintf(stderr,
-                    "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--threads N] [--impl rtl|c|lockstep]\n"
-                    "          [--size paper|test] [--kernels conv,mm,bp,bfs,conv2,sc,kmn,srad,lud]\n"
-                    "          [--jobs N] [--out FILE] [--rtl-check] [--check-config]\n"
-                    "       %s ... --point --out POINT.json\n"
-                    "       %s --merge LIST --out FILE\n",
-                    argv[0], argv[0], argv[0]);
-            exp_cli_free(&a);
-            fg_config_free(cfg);
-            return 2;
-        }
-    }
+    if (!cfg) return 2;
     const char *out = a.out;
     int rc = 2;
     if (a.merge) {

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg_cli.h"
 #include "fg_json.h"
 #include "fg_pool.h"
 #include "fg_util.h"
@@ -38,14 +39,6 @@
 #include "work/bg_kernels.h"
 
 static const fg_impl impls[3] = {FG_IMPL_RTL, FG_IMPL_C, FG_IMPL_LOCKSTEP};
-
-static int usage(const char *prog) {
-    fprintf(stderr,
-            "usage: %s [--config FILE] [--set section.key=value]... [--threads N] [--events N] [--busy-only]\n"
-            "          [--busy-impl c|rtl|lockstep] [--out FILE]\n",
-            prog);
-    return 2;
-}
 
 static int write_json(const char *out, cJSON *root) {
     char err[600];
@@ -211,32 +204,24 @@ static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
 int main(int argc, char **argv) {
     const char *cfgpath = "configs/edge.ini", *out = "results/sim_speed.json";
     uint64_t events = 0;
-    int nsets = 0;
     bool busy_only = false;
     fg_impl busy_impl = FG_IMPL_C;
+    fg_cli_list sets = {0};
     char err[512];
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    if (!sets) return 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets[nsets++] = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) sets[nsets++] = fg_config_threads_set(argv[++i]);
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--busy-only")) busy_only = true;
-        else if (!strcmp(argv[i], "--busy-impl") && i + 1 < argc) {
-            if (fg_impl_parse(argv[++i], &busy_impl)) {
-                fprintf(stderr, "sim_speed: --busy-impl: '%s' is not c, rtl or lockstep\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
-            events = fg_arg_u64("sim_speed", "--events", argv[++i], 1, 1000000);
-        } else return usage(argv[0]);
-    }
+    const fg_opt opts[] = {
+        FG_OPT_STR("--config", &cfgpath, "FILE", "the machine (default configs/edge.ini)"),
+        FG_OPT_LIST("--set", &sets, "SEC.KEY=VALUE", "an override, after the file (repeatable, in order)"),
+        FG_OPT_THREADS(&sets),
+        FG_OPT_U64("--events", &events, 1, 1000000, "N", "serial events per path (default [launch_latency] events)"),
+        FG_OPT_FLAG("--busy-only", &busy_only, "the busy workload alone"),
+        FG_OPT_IMPL("--busy-impl", &busy_impl, "the busy workload's blocks (default c)"),
+        FG_OPT_STR("--out", &out, "FILE", "the result (default results/sim_speed.json)"),
+        FG_OPT_END};
+    fg_cli_parse(&(fg_cli){"sim_speed", NULL, NULL, opts, NULL}, argc, argv);
     fg_config *cfg = fg_config_new();
     sys_params p;
     launch_exp_params x;
-    if (!cfg || launch_exp_config(cfg, cfgpath, sets, nsets, err, sizeof err) ||
+    if (!cfg || launch_exp_config(cfg, cfgpath, sets.v, sets.n, err, sizeof err) ||
         launch_exp_load(&p, &x, cfg, err, sizeof err)) {
         fprintf(stderr, "sim_speed: %s\n", cfg ? err : "out of memory");
         return 2;
@@ -255,7 +240,7 @@ int main(int argc, char **argv) {
     if (write_json(out, root)) bad = 1;
     else printf("  wrote %s\n", out);
     cJSON_Delete(root);
-    free(sets);
+    fg_cli_list_free(&sets);
     fg_config_free(cfg);
     return bad ? 1 : 0;
 }

@@ -8,53 +8,33 @@
 
 #include "fg_json.h"
 
-int exp_cli_init(exp_cli *a, int argc, const char *config, const char *exp, const char *out) {
+void exp_cli_init(exp_cli *a, const char *config, const char *exp, const char *out) {
     *a = (exp_cli){.config = config, .exp = exp, .out = out};
-    a->sets = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a->sets);
-    return a->sets ? 0 : -1;
+    snprintf(a->help[0], sizeof a->help[0], "the machine (default %s)", config);
+    snprintf(a->help[1], sizeof a->help[1], "the experiment's own file, loaded after it (default %s)", exp ? exp : "");
+    snprintf(a->help[2], sizeof a->help[2], "the point's or the result's JSON (%s%s)", out ? "default " : "no default",
+             out ? out : "");
+    fg_opt *o = a->opts;
+    *o++ = (fg_opt)FG_OPT_STR("--config", &a->config, "FILE", a->help[0]);
+    if (exp) *o++ = (fg_opt)FG_OPT_STR("--exp", &a->exp, "FILE", a->help[1]);
+    *o++ = (fg_opt)FG_OPT_LIST("--set", &a->sets, "SEC.KEY=VALUE", "an override, after the files (repeatable, in order)");
+    *o++ = (fg_opt)FG_OPT_THREADS(&a->sets);
+    *o++ = (fg_opt)FG_OPT_CHOICE("--impl", &a->impl, "rtl|c|lockstep",
+                                 "every RTL block of the run (default: as the configuration says)");
+    *o++ = (fg_opt)FG_OPT_FLAG("--point", &a->point, "run one point (scripts/sweep.py)");
+    *o++ = (fg_opt)FG_OPT_STR("--merge", &a->merge, "LIST", "merge the point files listed (one path a line)");
+    *o++ = (fg_opt)FG_OPT_STR("--out", &a->out, "FILE", a->help[2]);
+    *o++ = (fg_opt)FG_OPT_FLAG("--check-config", &a->check, "load and check the configuration, run nothing");
+    *o++ = (fg_opt)FG_OPT_GROUP(fg_wave_opts);
+    *o = (fg_opt)FG_OPT_END;
 }
 
-void exp_cli_free(exp_cli *a) {
-    free(a->sets);
-    a->sets = NULL;
-}
-
-int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i) {
-    static const struct { const char *opt; size_t off; } V[] = {
-        {"--config", offsetof(exp_cli, config)}, {"--exp", offsetof(exp_cli, exp)},
-        {"--impl", offsetof(exp_cli, impl)},     {"--out", offsetof(exp_cli, out)},
-        {"--merge", offsetof(exp_cli, merge)}};
-    const char *s = argv[*i];
-    if (fg_wave_arg(argv[0], argc, argv, i)) return 1;
-    if (!strcmp(s, "--point")) {
-        a->point = true;
-        return 1;
-    }
-    if (!strcmp(s, "--check-config")) {
-        a->check = true;
-        return 1;
-    }
-    if (*i + 1 >= argc) return 0;
-    if (!strcmp(s, "--set")) {
-        a->sets[a->nsets++] = argv[++*i];
-        return 1;
-    }
-    if (!strcmp(s, "--threads")) {
-        a->sets[a->nsets++] = fg_config_threads_set(argv[++*i]);
-        return 1;
-    }
-    for (size_t k = 0; k < sizeof V / sizeof V[0]; k++)
-        if (!strcmp(s, V[k].opt)) {
-            *(const char **)((char *)a + V[k].off) = argv[++*i];
-            return 1;
-        }
-    return 0;
-}
+void exp_cli_free(exp_cli *a) { fg_cli_list_free(&a->sets); }
 
 int exp_cli_load(const exp_cli *a, fg_config *cfg, char *err, size_t errlen) {
-    if (fg_config_load(cfg, a->config, err, errlen) || fg_config_load(cfg, a->exp, err, errlen)) return -1;
-    for (int i = 0; i < a->nsets; i++)
-        if (fg_config_set(cfg, a->sets[i], err, errlen)) return -1;
+    if (fg_config_load(cfg, a->config, err, errlen) || (a->exp && fg_config_load(cfg, a->exp, err, errlen))) return -1;
+    for (int i = 0; i < a->sets.n; i++)
+        if (fg_config_set(cfg, a->sets.v[i], err, errlen)) return -1;
     return 0;
 }
 

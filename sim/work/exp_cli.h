@@ -4,6 +4,7 @@
  *   --config FILE   the machine (default per program, e.g. configs/edge.ini)
  *   --exp FILE      the experiment's own file, loaded after it
  *   --set s.k=v     overrides, after both, in order (repeatable)
+ *   --threads N     = --set gpu.threads=N
  *   --impl rtl|c|lockstep   every RTL block of the run: each core's PEWT and
  *                   preemption controller and each partition's F/E queues
  *   --point         run one point        --merge LIST   merge point files
@@ -14,7 +15,10 @@
  *   --wave FILE.fst, --wave-start/-end/-at/-span   one FST of the point's
  *                   run (sim/harness/fg_wave.h)
  *
- * Used by build/bin/preemption_latency, edge_fig12 and edge_fig13. */
+ * A group of options of fg_cli (sim/harness/fg_cli.h), spliced into each
+ * program's table.  Used by build/bin/preemption_latency, edge_fig12,
+ * edge_fig13 and launch_latency (no --exp), and by fe_fig11 / fe_fig12
+ * through fe_cli (sim/fe/fe_json.h). */
 #ifndef WORK_EXP_CLI_H
 #define WORK_EXP_CLI_H
 
@@ -22,22 +26,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fg_cli.h"
 #include "fg_config.h"
 #include "simt/gpu.h"
 
 typedef struct {
-    const char *config, *exp, *out, *merge, *impl;
-    const char **sets; /* argc entries */
-    int nsets;
+    const char *config, *exp, *out, *merge, *impl; /* impl: NULL, or rtl, c or lockstep */
+    fg_cli_list sets;                              /* --set and --threads, in order */
     bool point, check;
+    fg_opt opts[16];  /* the options above and fg_wave_opts: a group for the program's table (fg_cli.h) */
+    char help[3][160];
 } exp_cli;
 
-/* defaults (out may be NULL: required); -1 when out of memory */
-int exp_cli_init(exp_cli *a, int argc, const char *config, const char *exp, const char *out);
+/* The defaults (out may be NULL: required; exp NULL: no --exp option) and
+ * the group a->opts; a is not to be moved or copied after. */
+void exp_cli_init(exp_cli *a, const char *config, const char *exp, const char *out);
 void exp_cli_free(exp_cli *a);
-/* argv[*i] is one of the shared options: takes it (and its value, *i moved
- * past it) and returns 1; else 0 */
-int exp_cli_arg(exp_cli *a, int argc, char **argv, int *i);
 /* --config, --exp, then every --set, into cfg; -1 with err */
 int exp_cli_load(const exp_cli *a, fg_config *cfg, char *err, size_t errlen);
 /* --impl (when given) onto gc's RTL blocks; -1 with err */

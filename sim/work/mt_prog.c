@@ -130,17 +130,19 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     char expdef[128], err[600];
     snprintf(expdef, sizeof expdef, "configs/%s.ini", f->name);
     exp_cli a;
+    exp_cli_init(&a, "configs/edge.ini", expdef, NULL);
+    const fg_opt opts[] = {FG_OPT_GROUP(a.opts), FG_OPT_END};
+    const fg_cli cli = {f->name,
+                        "[options] --point --out POINT.json [--wave FILE.fst ...]\n"
+                        "[options] --check-config\n[--config FILE] [--exp FILE] --merge LIST --out RESULT.json",
+                        NULL, opts, NULL};
+    fg_cli_parse(&cli, argc, argv);
     fg_config *cfg = fg_config_new();
     int rc = 2;
-    if (!cfg || exp_cli_init(&a, argc, "configs/edge.ini", expdef, NULL)) return 2;
-    for (int i = 1; i < argc; i++)
-        if (!exp_cli_arg(&a, argc, argv, &i)) a.out = NULL, i = argc; /* usage */
+    if (!cfg) goto done;
     if (!a.check && ((!a.point && !a.merge) || !a.out)) {
-        fprintf(stderr,
-                "usage: %s [--config FILE] [--exp FILE] [--set section.key=value]... [--threads N] [--impl rtl|c|lockstep]\n"
-                "          --point --out POINT.json [--wave FILE.fst ...] | --check-config\n"
-                "       %s [--config FILE] [--exp FILE] --merge LIST --out RESULT.json\n%s",
-                argv[0], argv[0], fg_wave_usage);
+        fprintf(stderr, "%s: give --point --out POINT.json, --merge LIST --out RESULT.json or --check-config (%s --help "
+                "lists the options)\n", argv[0], argv[0]);
         goto done;
     }
     if (a.merge) {
