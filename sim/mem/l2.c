@@ -140,7 +140,7 @@ static bool reply_ok(l2_slice *l, uint32_t ri, const bool *port) {
     if (*port) return false;
     if (l->e.net_ops->can_inject(l->e.net, ICNT_REP, l->e.node, reply_flits(l, &l->e.pool->rec[ri])))
         return true;
-    l->stall_net = true;
+    *l->e.stall_net = true;
     return false;
 }
 

@@ -26,6 +26,8 @@ typedef struct {
     const icnt_ops *net_ops;
     icnt *net;
     unsigned node;          /* the slice's node on both networks */
+    bool *stall_net;        /* set when a response finds the reply network full: the stallnet (CM 3.2)
+                             * of its partition, shared by the partition's slices; the owner clears it */
 } l2_env;
 
 /* The slice's counters (the memory system adds them to its partition's). */
@@ -64,7 +66,6 @@ typedef struct {
     uint64_t amo_free, stamp;
     uint32_t drain; /* MSHR whose waiters are being answered, or MEM_NONE */
     unsigned drain_i;
-    bool stall_net; /* a response found the reply network full (CM 3.2 stallnet); the owner clears it */
     bool refused;   /* this cycle: the reply network refused a response it had room for */
     l2_stats st;
 } l2_slice;

@@ -45,6 +45,8 @@ struct mem_system {
     unsigned (*admitted)[3];  /* fe_admit: per slice, triggered requests between mem_send and leaving
                                * their miss queue, per F/E queue class (never above l2_miss_queue) */
     mem_stats *st;            /* per partition: requests, latencies, stalls (mem_get_stats adds the units') */
+    bool *stall_net;          /* per partition, this cycle: a reply of one of its slices could not enter
+                               * the reply network (CM 3.2 stallnet; the slices set it) */
     uint64_t *port_last; /* tick + 1 of each port's last accepted request */
     /* time */
     uint64_t tick;
@@ -63,14 +65,6 @@ static void mem_fail(mem_system *m, const char *fmt, ...) {
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < sizeof m->err) vsnprintf(m->err + n, sizeof m->err - (size_t)n, fmt, ap);
     va_end(ap);
-}
-
-/* CM 3.2 stallnet of partition p in this cycle: a reply of one of its slices
- * could not enter the reply network. */
-static bool stallnet_of(const mem_system *m, unsigned p) {
-    for (unsigned k = 0; k < m->c.slices; k++)
-        if (m->sl[p * m->c.slices + k].stall_net) return true;
-    return false;
 }
 
 /* The interconnect of a configuration: the one place that picks it. */
@@ -93,6 +87,7 @@ void mem_free(mem_system *m) {
     free(m->up);
     free(m->admitted);
     free(m->st);
+    free(m->stall_net);
     free(m->pool.rec);
     free(m->port_last);
     free(m);
@@ -145,15 +140,18 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     m->up = calloc(S, sizeof *m->up);
     m->admitted = calloc(S, sizeof *m->admitted);
     m->st = calloc(P, sizeof *m->st);
+    m->stall_net = calloc(P, sizeof *m->stall_net);
     m->port_last = calloc(n_ports ? n_ports : 1, sizeof *m->port_last);
-    if (!pool->rec || !m->sl || !m->pt || !m->up || !m->admitted || !m->st || !m->port_last) goto oom;
+    if (!pool->rec || !m->sl || !m->pt || !m->up || !m->admitted || !m->st || !m->stall_net ||
+        !m->port_last)
+        goto oom;
     for (unsigned i = pool->n_rec; i-- > 0;) mem_rec_free(pool, i);
     m->net_ops = icnt_of(c);
     m->net = m->net_ops->create(c, n_ports, S, err, errlen);
     if (!m->net) goto fail;
     /* the slices on the networks (nodes after the ports), each partition over its slices' queues */
     for (unsigned s = 0; s < S; s++) {
-        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s};
+        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_net[s / c->slices]};
         if (l2_init(&m->sl[s], &e)) goto oom;
         m->up[s] = (part_slice){m->sl[s].miss, &m->sl[s].ret, m->admitted[s]};
     }
@@ -302,7 +300,7 @@ void mem_tick(mem_system *m) {
     uint64_t i_to = clk_before(&m->k_icnt, n + 1), l_to = clk_before(&m->k_l2, n + 1),
              d_to = clk_before(&m->k_dram, n + 1);
     unsigned P = m->c.partitions;
-    for (unsigned s = 0; s < m->n_slices; s++) m->sl[s].stall_net = false;
+    for (unsigned p = 0; p < P; p++) m->stall_net[p] = false;
     while (m->net_ops->cycle(m->net) < i_to) m->net_ops->tick(m->net);
     if (all_quiet(m)) { /* nothing anywhere: time passes, the F/E blocks are not clocked */
         m->l2_now = l_to;
@@ -321,7 +319,7 @@ void mem_tick(mem_system *m) {
     }
     for (unsigned p = 0; p < P; p++) {
         m->st[p].stall_mc += m->pt[p].stall_mc;
-        m->st[p].stall_net += stallnet_of(m, p);
+        m->st[p].stall_net += m->stall_net[p];
     }
     m->tick++;
 }
@@ -370,7 +368,7 @@ unsigned mem_partitions(const mem_system *m) { return m->c.partitions; }
 
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net) {
     *stall_mc = p < m->c.partitions && m->pt[p].stall_mc;
-    *stall_net = p < m->c.partitions && stallnet_of(m, p);
+    *stall_net = p < m->c.partitions && m->stall_net[p];
 }
 
 /* ------------------------------------------------------------ statistics */
