@@ -8,7 +8,11 @@
 #include <string.h>
 
 #include "fg_shim.h"
-#include "fg_wave.h"
+
+/* Set once by a program's option parsing, before any thread creates blocks. */
+static const fg_block_tracer *tracer;
+
+void fg_block_set_tracer(const fg_block_tracer *t) { tracer = t; }
 
 const char *const fg_impl_names[] = {"c", "rtl", "lockstep", NULL};
 
@@ -108,7 +112,8 @@ fg_block *fg_block_new(const fg_block_class *cls, fg_impl impl, const void *para
         }
     }
     fg_block_reset(b);
-    if (fg_wave_on() && (b->wave_prev = calloc(1, cls->out_size))) fg_wave_attach(b);
+    b->tracer = tracer;
+    if (b->tracer && (b->wave_prev = calloc(1, cls->out_size))) b->tracer->attach(b);
     return b;
 }
 
@@ -116,7 +121,7 @@ void fg_block_free(fg_block *b) {
     if (!b) return;
     free(b->idle_in);
     free(b->idle_state);
-    fg_wave_detach(b);
+    if (b->wave) b->tracer->detach(b);
     free(b->wave_prev);
     if (b->twin) b->cls->twin_free(b->twin);
     if (b->rtl) fg_rtl_free(b->rtl);
@@ -189,13 +194,13 @@ int fg_block_step(fg_block *b, const void *in) {
     }
     if (b->wave) {
         memcpy(b->wave_prev, b->out, b->cls->out_size);
-        fg_wave_edge(b);
+        b->tracer->edge(b);
     }
     if (b->twin) b->cls->twin_step(b->twin, in);
     if (b->rtl) fg_rtl_step(b->rtl, in);
     b->cycle++;
     refresh(b);
-    if (b->wave) fg_wave_step(b, in, b->wave_prev);
+    if (b->wave) b->tracer->step(b, in, b->wave_prev);
     if (probe) {
         const void *st;
         b->idle_fixed = fg_rtl_state(b->rtl, &st) == b->idle_bytes && !memcmp(st, b->idle_state, b->idle_bytes);

@@ -105,7 +105,9 @@ typedef struct fg_block {
     bool failed;         /* lockstep divergence or RTL assertion */
     fg_mismatch mismatch;
     char error[256];
-    void *wave;          /* this instance's part of the run's FST (fg_wave.c), or NULL */
+    const struct fg_block_tracer *tracer; /* the tracer installed when it was created, or NULL */
+    void *wave;          /* the tracer's record of this instance (fg_wave.c: its part of the run's
+                          * FST), or NULL: not traced */
     void *wave_prev;     /* with it: the outputs before the last edge */
     /* fg_block_idle_skip: the last inputs, the state before the last edge,
      * and whether that edge left the state as it was (a fixed point); after
@@ -154,6 +156,21 @@ void fg_block_skip(fg_block *b);
 int fg_block_idle_skip(fg_block *b);
 #define FG_IDLE_BACKOFF 256
 #define FG_IDLE_PROBE_BYTES 4096
+/* A tracer of every block created while it is installed (fg_wave.c installs
+ * one for --wave, so that this file knows no waveform code).  attach may
+ * decline (leave b->wave NULL); edge (before an edge), step (after it, with
+ * its inputs and the outputs before it) and detach (at fg_block_free) are
+ * called only while b->wave is set. */
+typedef struct fg_block_tracer {
+    void (*attach)(fg_block *b);
+    void (*edge)(fg_block *b);
+    void (*step)(fg_block *b, const void *in, const void *out_before);
+    void (*detach)(fg_block *b);
+} fg_block_tracer;
+/* Installs t (NULL: none) for the blocks created from now on; a block keeps
+ * the one it was created under. */
+void fg_block_set_tracer(const fg_block_tracer *t);
+
 /* FST waveform of the RTL side from cycle start to end (end 0 = no end). */
 int fg_block_trace(fg_block *b, const char *path, uint64_t start, uint64_t end);
 

@@ -67,6 +67,14 @@ static struct {
     const uint64_t *clock; /* the system's cycle counter, or NULL: each block's own */
 } W = {.at = -1, .span = 1000};
 
+/* What fg_block calls for each instance while a wave is asked for (installed
+ * by the --wave option, removed by fg_wave_finish). */
+static void wave_attach(fg_block *b);
+static void wave_edge(fg_block *b);
+static void wave_step(fg_block *b, const void *in, const void *out_before);
+static void wave_detach(fg_block *b);
+static const fg_block_tracer tracer;
+
 /* (nothing to do without a wave: a program's sweep may create GPUs on several threads) */
 void fg_wave_clock(const uint64_t *cycle) {
     if (W.on) W.clock = cycle;
@@ -93,6 +101,7 @@ static int wave_opt(void *ctx, const char *a, const char *v, char *err, size_t e
         strcpy(W.path, v);
         if (!W.on) atexit(at_exit);
         W.on = true;
+        fg_block_set_tracer(&tracer);
         return 0;
     }
     if (!strcmp(a, "--wave-start")) return fg_num_u64(a, v, 0, UINT64_MAX / (2 * PS), &W.start, err, errlen);
@@ -187,7 +196,7 @@ static int twin_open(inst *w) {
     return 0;
 }
 
-void fg_wave_attach(fg_block *b) {
+static void wave_attach(fg_block *b) {
     if (!fg_wave_on() || W.merging || W.second_run) return;
     inst *w = calloc(1, sizeof *w);
     if (!w || parts_dir()) {
@@ -295,7 +304,7 @@ static bool mark_seen(const inst *w, const void *in, const void *before, const v
 
 /* Before an edge: its system cycle, and whether it is dumped (named, in the
  * window, later than the last: FST time only grows). */
-void fg_wave_edge(fg_block *b) {
+static void wave_edge(fg_block *b) {
     inst *w = inst_of(b);
     if (!w) return;
     uint64_t c = W.clock ? *W.clock : b->cycle - w->offset;
@@ -305,7 +314,7 @@ void fg_wave_edge(fg_block *b) {
     if (b->rtl && w->rtl_path[0]) fg_rtl_trace_sync(b->rtl, c, w->on);
 }
 
-void fg_wave_step(fg_block *b, const void *in, const void *out_before) {
+static void wave_step(fg_block *b, const void *in, const void *out_before) {
     inst *w = inst_of(b);
     if (!w || W.merging || !w->placed) return;
     uint64_t c = w->cur; /* the edge just given */
@@ -337,10 +346,12 @@ static void close_traces(inst *w) {
     w->b = NULL;
 }
 
-void fg_wave_detach(fg_block *b) {
+static void wave_detach(fg_block *b) {
     inst *w = inst_of(b);
     if (w) close_traces(w);
 }
+
+static const fg_block_tracer tracer = {wave_attach, wave_edge, wave_step, wave_detach};
 
 /* ------------------------------------------------------------- the merge */
 
@@ -636,6 +647,7 @@ static void remove_parts(source *src, unsigned ns) {
 int fg_wave_finish(void) {
     if (!W.on || W.finished) return 0;
     W.finished = true;
+    fg_block_set_tracer(NULL); /* blocks created from now on are not traced */
     W.merging = true;
     int rc = 0;
     if (W.at >= 0 && !W.at_found) {

@@ -42,10 +42,4 @@ void fg_wave_clock(const uint64_t *cycle);
  * written).  Runs at exit too when a program ends without calling it. */
 int fg_wave_finish(void);
 
-/* For fg_block.c only. */
-void fg_wave_attach(fg_block *b);
-void fg_wave_edge(fg_block *b);
-void fg_wave_step(fg_block *b, const void *in, const void *out_before);
-void fg_wave_detach(fg_block *b);
-
 #endif

@@ -17,15 +17,14 @@
  * L2 cache, and then enter one of three queues"): they go from the pipeline
  * to the partition's F/E queues, so a trigger is always checked against the
  * real bits; the data part is performed at the DRAM scheduler. */
+#include "l2.h"
+
 #include <string.h>
 
-#include "mem_internal.h"
-
-int l2_init(mem_system *m, unsigned s) {
-    const mem_config *c = &m->c;
-    l2_slice *l = &m->sl[s];
+int l2_init(l2_slice *l, const l2_env *e) {
+    const mem_config *c = e->c;
     memset(l, 0, sizeof *l);
-    l->node = m->n_ports + s;
+    l->e = *e;
     l->ways = calloc((size_t)c->l2_sets * c->l2_assoc, sizeof *l->ways);
     l->tag = calloc((size_t)c->l2_sets * c->l2_assoc, sizeof *l->tag);
     l->mshr = calloc(c->l2_mshrs, sizeof *l->mshr);
@@ -52,10 +51,9 @@ void l2_free(l2_slice *l) {
     for (unsigned q = 0; q < 3; q++) mq_free(&l->miss[q]);
 }
 
-bool l2_busy(const mem_system *m, unsigned s) {
-    const l2_slice *l = &m->sl[s];
+bool l2_busy(const l2_slice *l) {
     return l->pipe.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
-           m->net_ops->peek(m->net, ICNT_REQ, l->node);
+           l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node);
 }
 
 static bool covers(const uint64_t have[2], const uint64_t want[2]) {
@@ -64,22 +62,22 @@ static bool covers(const uint64_t have[2], const uint64_t want[2]) {
 
 /* Set of a record's line: the slice-local line number modulo the sets (the
  * partition and slice bits of the address stripped, docs/MEM.md). */
-static unsigned set_of(const mem_system *m, const mem_rec *r) {
-    const mem_config *c = &m->c;
+static unsigned set_of(const mem_config *c, const mem_rec *r) {
     uint64_t span = (uint64_t)c->slices * c->interleave_bytes;
     uint64_t sl = r->local / span * c->interleave_bytes + r->local % c->interleave_bytes;
     return (unsigned)(sl / c->line_bytes % c->l2_sets);
 }
 
 /* A record for the L2's own traffic (a line fill or a write-back), bound for
- * the partition's non-triggered queue.  The caller has checked m->n_free. */
-static uint32_t internal_rec(mem_system *m, unsigned type, uint64_t line, const uint64_t mask[2],
+ * the partition's non-triggered queue.  The caller has checked the pool's
+ * n_free. */
+static uint32_t internal_rec(l2_slice *l, unsigned type, uint64_t line, const uint64_t mask[2],
                              unsigned kind) {
-    uint32_t i = mem_rec_alloc(m);
-    mem_rec *r = &m->rec[i];
+    uint32_t i = mem_rec_alloc(l->e.pool);
+    mem_rec *r = &l->e.pool->rec[i];
     unsigned p, sg;
     memset(&r->q, 0, sizeof r->q);
-    r->q.addr = line * m->c.line_bytes;
+    r->q.addr = line * l->e.c->line_bytes;
     r->q.bmask[0] = mask[0];
     r->q.bmask[1] = mask[1];
     r->q.op = type == REC_WB ? MEM_WRITE : MEM_READ;
@@ -88,11 +86,11 @@ static uint32_t internal_rec(mem_system *m, unsigned type, uint64_t line, const 
     r->port = UINT16_MAX;
     r->mshr = MEM_NONE;
     r->tracked = false;
-    mem_map(m, r->q.addr, &p, &sg, &r->local);
+    mem_config_map(l->e.c, r->q.addr, &p, &sg, &r->local);
     r->part = (uint8_t)p;
     r->slice = (uint8_t)sg;
     r->bytes = (uint16_t)(__builtin_popcountll(mask[0]) + __builtin_popcountll(mask[1]));
-    part_fe_fields(m, r);
+    mem_rec_fe_plain(r);
     return i;
 }
 
@@ -116,16 +114,12 @@ static int victim(const l2_slice *l, unsigned set, unsigned assoc) {
 
 static bool dirty(const l2_way *w) { return w->present && (w->dirty[0] | w->dirty[1]); }
 
-static mem_stats *st(mem_system *m, unsigned s) { return &m->pt[s / m->c.slices].st; }
-
 /* Evicts way v (its dirty bytes written back) and installs `line` there. */
-static void install(mem_system *m, unsigned s, unsigned v, uint64_t line, unsigned kind,
-                    uint64_t ready) {
-    l2_slice *l = &m->sl[s];
+static void install(l2_slice *l, unsigned v, uint64_t line, unsigned kind, uint64_t ready) {
     l2_way *w = &l->ways[v];
     if (dirty(w)) {
-        mq_push(&l->miss[FE_Q_NT], internal_rec(m, REC_WB, w->line, w->dirty, kind), ready);
-        st(m, s)->l2_writebacks++;
+        mq_push(&l->miss[FE_Q_NT], internal_rec(l, REC_WB, w->line, w->dirty, kind), ready);
+        l->st.writebacks++;
     }
     memset(w, 0, sizeof *w);
     w->line = line;
@@ -134,60 +128,75 @@ static void install(mem_system *m, unsigned s, unsigned v, uint64_t line, unsign
     l->tag[v] = line + 1;
 }
 
+/* Flits of a record's response on the reply network. */
+static unsigned reply_flits(const l2_slice *l, const mem_rec *r) {
+    bool data = r->rsp.status == MEM_OK && r->q.op != MEM_WRITE;
+    return mem_config_flits(l->e.c, data ? r->bytes : 0);
+}
+
 /* The slice's one reply port, free this cycle and with room in the reply
  * network; a full network is the partition's stallnet (CM 3.2). */
-static bool reply_ok(mem_system *m, unsigned s, uint32_t ri, const bool *port) {
+static bool reply_ok(l2_slice *l, uint32_t ri, const bool *port) {
     if (*port) return false;
-    if (m->net_ops->can_inject(m->net, ICNT_REP, m->sl[s].node, mem_reply_flits(m, ri))) return true;
-    m->pt[s / m->c.slices].stall_net = true;
+    if (l->e.net_ops->can_inject(l->e.net, ICNT_REP, l->e.node, reply_flits(l, &l->e.pool->rec[ri])))
+        return true;
+    *l->e.stall_net = true;
     return false;
 }
-static void reply(mem_system *m, unsigned s, uint32_t ri, bool *port) {
-    mem_reply(m, s, ri);
+
+/* Puts a record's response on the reply network (reply_ok said it fits). */
+static void reply(l2_slice *l, uint32_t ri, bool *port) {
+    mem_rec *r = &l->e.pool->rec[ri];
+    r->rsp.id = r->q.id;
+    r->rsp.addr = r->q.addr;
+    r->rsp.op = r->q.op;
+    icnt_pkt p = {ri, (uint16_t)l->e.node, r->port, (uint16_t)reply_flits(l, r), 0};
+    if (r->rsp.status == MEM_NACK) l->st.nacks++;
+    if (l->e.net_ops->inject(l->e.net, ICNT_REP, &p)) l->refused = true;
     *port = true;
 }
 
-static void amo_push(mem_system *m, l2_slice *l, uint32_t ri, uint64_t now) {
+static void amo_push(l2_slice *l, uint32_t ri, uint64_t now) {
     uint64_t start = l->amo_free > now ? l->amo_free : now;
-    l->amo_free = start + (uint64_t)m->rec[ri].q.amo_ops * m->c.l2_amo_cycles;
+    l->amo_free = start + (uint64_t)l->e.pool->rec[ri].q.amo_ops * l->e.c->l2_amo_cycles;
     mq_push(&l->amo, ri, l->amo_free);
 }
 
 /* 1: a fill is answered (its waiters one per cycle); an F/E-tracked response
  * or a NACK goes out. */
-static void returns(mem_system *m, unsigned s, uint64_t now, bool *port) {
-    l2_slice *l = &m->sl[s];
+static void returns(l2_slice *l, uint64_t now, bool *port) {
+    mem_rec *rec = l->e.pool->rec;
     if (l->drain == MEM_NONE) {
         mq_ent *h = mq_head(&l->ret);
         if (!h) return;
-        mem_rec *r = &m->rec[h->rec];
+        mem_rec *r = &rec[h->rec];
         if (r->type != REC_FILL) {
-            if (reply_ok(m, s, h->rec, port)) {
-                reply(m, s, h->rec, port);
+            if (reply_ok(l, h->rec, port)) {
+                reply(l, h->rec, port);
                 mq_pop(&l->ret);
             }
             return;
         }
         l2_way *w = &l->ways[l->mshr[r->mshr].way];
-        w->valid[0] = m->line_mask[0];
-        w->valid[1] = m->line_mask[1];
+        w->valid[0] = l->e.data->line_mask[0];
+        w->valid[1] = l->e.data->line_mask[1];
         l->drain = r->mshr;
         l->drain_i = 0;
-        mem_rec_free(m, h->rec);
+        mem_rec_free(l->e.pool, h->rec);
         mq_pop(&l->ret);
     }
     l2_mshr *x = &l->mshr[l->drain];
     uint32_t wi = x->wait[l->drain_i];
-    mem_rec *r = &m->rec[wi];
+    mem_rec *r = &rec[wi];
     if (r->q.op == MEM_ATOMIC) {
         if (mq_full(&l->amo)) return;
         l2_way *w = &l->ways[x->way];
         w->dirty[0] |= r->q.bmask[0];
         w->dirty[1] |= r->q.bmask[1];
-        amo_push(m, l, wi, now);
+        amo_push(l, wi, now);
     } else {
-        if (!reply_ok(m, s, wi, port)) return;
-        reply(m, s, wi, port);
+        if (!reply_ok(l, wi, port)) return;
+        reply(l, wi, port);
     }
     if (++l->drain_i < x->n) return;
     l->ways[x->way].mshr = MEM_NONE;
@@ -198,69 +207,69 @@ static void returns(mem_system *m, unsigned s, uint64_t now, bool *port) {
 }
 
 /* 3: the tag pipeline's head; false when it must wait. */
-static bool serve(mem_system *m, unsigned s, uint32_t ri, uint64_t now, bool *port) {
-    l2_slice *l = &m->sl[s];
-    const mem_config *c = &m->c;
-    mem_rec *r = &m->rec[ri];
+static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
+    const mem_config *c = l->e.c;
+    mem_pool *pool = l->e.pool;
+    mem_rec *r = &pool->rec[ri];
     uint64_t ready = now + c->l2_dram_latency;
     if (r->tracked) { /* to the F/E queues, never allocated */
         if (mq_full(&l->miss[r->fe_q])) return false;
         mq_push(&l->miss[r->fe_q], ri, ready);
-        st(m, s)->fe_tracked++;
+        l->st.fe_tracked++;
         return true;
     }
-    unsigned set = set_of(m, r);
+    unsigned set = set_of(c, r);
     uint64_t line = r->q.addr / c->line_bytes;
     l2_way *w = lookup(l, set, line, c->l2_assoc);
     if (r->q.op == MEM_WRITE) { /* allocate without fetch */
         int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
         bool wb = !w && v >= 0 && dirty(&l->ways[v]);
-        if (v < 0 || (wb && (mq_full(&l->miss[FE_Q_NT]) || !m->n_free)) || !reply_ok(m, s, ri, port))
+        if (v < 0 || (wb && (mq_full(&l->miss[FE_Q_NT]) || !pool->n_free)) || !reply_ok(l, ri, port))
             return false;
-        if (w) st(m, s)->l2_hits++;
-        else st(m, s)->l2_misses++;
-        if (!w) install(m, s, (unsigned)v, line, r->q.kind, ready);
+        if (w) l->st.hits++;
+        else l->st.misses++;
+        if (!w) install(l, (unsigned)v, line, r->q.kind, ready);
         w = &l->ways[v];
         w->valid[0] |= r->q.bmask[0];
         w->valid[1] |= r->q.bmask[1];
         w->dirty[0] |= r->q.bmask[0];
         w->dirty[1] |= r->q.bmask[1];
         w->lru = ++l->stamp;
-        mem_perform(m, r);
-        reply(m, s, ri, port);
+        mem_data_perform(l->e.data, r);
+        reply(l, ri, port);
         return true;
     }
     bool atomic = r->q.op == MEM_ATOMIC;
     if (w && covers(w->valid, r->q.bmask)) { /* hit */
-        if (atomic ? mq_full(&l->amo) : !reply_ok(m, s, ri, port)) return false;
-        mem_perform(m, r);
+        if (atomic ? mq_full(&l->amo) : !reply_ok(l, ri, port)) return false;
+        mem_data_perform(l->e.data, r);
         if (atomic) {
             w->dirty[0] |= r->q.bmask[0];
             w->dirty[1] |= r->q.bmask[1];
-            amo_push(m, l, ri, now);
+            amo_push(l, ri, now);
         } else {
-            reply(m, s, ri, port);
+            reply(l, ri, port);
         }
         w->lru = ++l->stamp;
-        st(m, s)->l2_hits++;
+        l->st.hits++;
         return true;
     }
     if (w && w->mshr != MEM_NONE) { /* the line's fill is pending: merge */
         l2_mshr *x = &l->mshr[w->mshr];
         if (x->n == c->l2_mshr_merge) return false;
         x->wait[x->n++] = ri;
-        mem_perform(m, r);
+        mem_data_perform(l->e.data, r);
         w->lru = ++l->stamp;
-        st(m, s)->l2_misses++;
-        st(m, s)->l2_merges++;
+        l->st.misses++;
+        l->st.merges++;
         return true;
     }
     /* miss: an MSHR, a fill toward DRAM (+ a write-back if the victim is dirty) */
     int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
     unsigned need = (!w && v >= 0 && dirty(&l->ways[v])) ? 2 : 1;
-    if (v < 0 || l->mshr_used == c->l2_mshrs || mq_room(&l->miss[FE_Q_NT]) < need || m->n_free < need)
+    if (v < 0 || l->mshr_used == c->l2_mshrs || mq_room(&l->miss[FE_Q_NT]) < need || pool->n_free < need)
         return false;
-    if (!w) install(m, s, (unsigned)v, line, r->q.kind, ready);
+    if (!w) install(l, (unsigned)v, line, r->q.kind, ready);
     unsigned h = 0;
     while (l->mshr[h].busy) h++;
     l2_mshr *x = &l->mshr[h];
@@ -271,30 +280,31 @@ static bool serve(mem_system *m, unsigned s, uint32_t ri, uint64_t now, bool *po
     l->mshr_used++;
     l->ways[v].mshr = h;
     l->ways[v].lru = ++l->stamp;
-    uint32_t f = internal_rec(m, REC_FILL, line, m->line_mask, r->q.kind);
-    m->rec[f].mshr = h;
+    uint32_t f = internal_rec(l, REC_FILL, line, l->e.data->line_mask, r->q.kind);
+    pool->rec[f].mshr = h;
     mq_push(&l->miss[FE_Q_NT], f, ready);
-    mem_perform(m, r);
-    st(m, s)->l2_misses++;
+    mem_data_perform(l->e.data, r);
+    l->st.misses++;
     return true;
 }
 
-void l2_cycle(mem_system *m, unsigned s, uint64_t now) {
-    l2_slice *l = &m->sl[s];
+int l2_cycle(l2_slice *l, uint64_t now) {
     bool port = false;
-    returns(m, s, now, &port);
+    l->refused = false;
+    returns(l, now, &port);
     mq_ent *a = mq_head(&l->amo); /* 2: the atomic unit */
-    if (a && a->t <= now && reply_ok(m, s, a->rec, &port)) {
-        reply(m, s, a->rec, &port);
+    if (a && a->t <= now && reply_ok(l, a->rec, &port)) {
+        reply(l, a->rec, &port);
         mq_pop(&l->amo);
     }
     mq_ent *h = mq_head(&l->pipe);
-    if (h && h->t <= now && serve(m, s, h->rec, now, &port)) mq_pop(&l->pipe);
+    if (h && h->t <= now && serve(l, h->rec, now, &port)) mq_pop(&l->pipe);
     if (!mq_full(&l->pipe)) { /* 4 */
-        const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REQ, l->node);
+        const icnt_pkt *p = l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node);
         if (p) {
-            mq_push(&l->pipe, p->rec, now + m->c.l2_latency);
-            m->net_ops->pop(m->net, ICNT_REQ, l->node);
+            mq_push(&l->pipe, p->rec, now + l->e.c->l2_latency);
+            l->e.net_ops->pop(l->e.net, ICNT_REQ, l->e.node);
         }
     }
+    return l->refused ? -1 : 0;
 }

@@ -1,41 +1,63 @@
-/* mem: the memory system's top (mem.h): ports, request records, address
- * mapping, multi-rate clocking, functional data, statistics, and the
- * unloaded-latency formula.  Units: icnt_xbar.c, l2.c, partition.c, dram.c;
- * docs/MEM.md for the model. */
+/* mem: the memory system's top (mem.h) and its wiring: ports, request
+ * records, the interconnect, the L2 slices and the partitions, the
+ * multi-rate clocking that orders their cycles, statistics, and the
+ * unloaded-latency formula.  Units: icnt_xbar.c / icnt_mesh.c, l2.c,
+ * partition.c, dram.c, mem_data.c; docs/MEM.md for the model. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mem_internal.h"
+#include "icnt.h"
+#include "l2.h"
+#include "mem.h"
+#include "mem_config.h"
+#include "mem_data.h"
+#include "mem_rec.h"
+#include "partition.h"
 
-/* ------------------------------------------------------------ mapping */
-void mem_map(const mem_system *m, uint64_t addr, unsigned *part, unsigned *slice, uint64_t *local) {
-    const mem_config *c = &m->c;
-    uint64_t chunk = addr / c->interleave_bytes, sg = chunk % m->n_slices;
-    *slice = (unsigned)sg;
-    *part = (unsigned)(sg / c->slices);
-    *local = chunk / m->n_slices * c->slices * c->interleave_bytes +
-             sg % c->slices * c->interleave_bytes + addr % c->interleave_bytes;
+/* ------------------------------------------------------------ clocks */
+/* Domain d runs floor(n * f_d / f_core) cycles before core tick n
+ * (GPGPU-Sim-style multi-rate stepping, exact in integer kHz). */
+typedef struct {
+    uint64_t f_core, f; /* kHz */
+} mem_clk;
+static inline uint64_t clk_before(const mem_clk *k, uint64_t tick) { return tick * k->f / k->f_core; }
+/* The core tick in which domain cycle j runs. */
+static inline uint64_t clk_tick_of(const mem_clk *k, uint64_t j) {
+    return ((j + 1) * k->f_core + k->f - 1) / k->f - 1;
 }
 
-/* ------------------------------------------------------------ records */
-uint32_t mem_rec_alloc(mem_system *m) {
-    if (!m->n_free) return MEM_NONE;
-    uint32_t i = m->free_head;
-    m->free_head = m->rec[i].next;
-    m->n_free--;
-    return i;
-}
+/* ------------------------------------------------------------ system */
+struct mem_system {
+    mem_config c;
+    unsigned n_ports, n_slices;
+    uint64_t size;
+    mem_data data;  /* the backing store */
+    mem_pool pool;  /* request records */
+    /* units */
+    const icnt_ops *net_ops;
+    icnt *net;
+    l2_slice *sl;
+    mem_part *pt;
+    part_slice *up;           /* each slice as its partition sees it */
+    unsigned (*admitted)[3];  /* fe_admit: per slice, triggered requests between mem_send and leaving
+                               * their miss queue, per F/E queue class (never above l2_miss_queue) */
+    mem_stats *st;            /* per partition: requests, latencies, stalls (mem_get_stats adds the units') */
+    bool *stall_net;          /* per partition, this cycle: a reply of one of its slices could not enter
+                               * the reply network (CM 3.2 stallnet; the slices set it) */
+    uint64_t *port_last; /* tick + 1 of each port's last accepted request */
+    /* time */
+    uint64_t tick;
+    mem_clk k_icnt, k_l2, k_dram;
+    uint64_t l2_now, dram_now; /* cycles done */
+    char err[320];
+    bool failed;
+};
 
-void mem_rec_free(mem_system *m, uint32_t i) {
-    m->rec[i].next = m->free_head;
-    m->free_head = i;
-    m->n_free++;
-}
-
-void mem_fail(mem_system *m, const char *fmt, ...) {
+static void mem_fail(mem_system *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mem_fail(mem_system *m, const char *fmt, ...) {
     if (m->failed) return;
     m->failed = true;
     int n = snprintf(m->err, sizeof m->err, "mem, core cycle %" PRIu64 ": ", m->tick);
@@ -43,98 +65,6 @@ void mem_fail(mem_system *m, const char *fmt, ...) {
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < sizeof m->err) vsnprintf(m->err + n, sizeof m->err - (size_t)n, fmt, ap);
     va_end(ap);
-}
-
-/* ------------------------------------------------------------ data */
-static uint32_t amo(unsigned op, uint32_t a, uint32_t b) {
-    switch (op) {
-    case MEM_AMO_SWAP: return b;
-    case MEM_AMO_ADD: return a + b;
-    case MEM_AMO_XOR: return a ^ b;
-    case MEM_AMO_AND: return a & b;
-    case MEM_AMO_OR: return a | b;
-    case MEM_AMO_MIN: return (int32_t)a < (int32_t)b ? a : b;
-    case MEM_AMO_MAX: return (int32_t)a > (int32_t)b ? a : b;
-    case MEM_AMO_MINU: return a < b ? a : b;
-    default: return a > b ? a : b; /* MEM_AMO_MAXU */
-    }
-}
-
-static bool bit(const uint64_t bm[2], unsigned i) { return bm[i >> 6] >> (i & 63) & 1; }
-
-/* A lane-form atomic (mem.h): its operations one after another in lane
- * order, each reading the word the one before it left. */
-static void perform_lanes(uint8_t *line, const mem_req *q, uint8_t *rdata) {
-    for (unsigned i = 0; i < q->amo_ops; i++) {
-        const mem_lane *l = &q->lane[i];
-        uint32_t old, res;
-        memcpy(&old, line + l->off, 4);
-        switch (l->op) {
-        case MEM_AMO_LR: res = old; break;
-        case MEM_AMO_SC:
-            res = old != l->cmp;
-            if (!res) memcpy(line + l->off, &l->opnd, 4);
-            break;
-        case MEM_AMO_SC_FAIL: res = 1; break;
-        default: {
-            uint32_t nv = amo(l->op, old, l->opnd);
-            memcpy(line + l->off, &nv, 4);
-            res = old;
-        }
-        }
-        memcpy(rdata + 4 * i, &res, 4);
-    }
-}
-
-void mem_perform(mem_system *m, mem_rec *r) {
-    if (r->type != REC_EXT || !r->q.data) return;
-    uint8_t *mem = m->mem + r->q.addr;
-    unsigned lb = m->c.line_bytes;
-    bool full = r->q.bmask[0] == m->line_mask[0] && r->q.bmask[1] == m->line_mask[1];
-    switch (r->q.op) {
-    case MEM_READ:
-        if (full) memcpy(r->rsp.rdata, mem, lb);
-        else
-            for (unsigned i = 0; i < lb; i++)
-                if (bit(r->q.bmask, i)) r->rsp.rdata[i] = mem[i];
-        break;
-    case MEM_WRITE:
-        if (full) memcpy(mem, r->q.wdata, lb);
-        else
-            for (unsigned i = 0; i < lb; i++)
-                if (bit(r->q.bmask, i)) mem[i] = r->q.wdata[i];
-        break;
-    default: /* atomics, word by word (mem_send checked whole words) */
-        if (r->q.lanes) {
-            perform_lanes(mem, &r->q, r->rsp.rdata);
-            break;
-        }
-        for (unsigned i = 0; i < lb; i += 4) {
-            if (!bit(r->q.bmask, i)) continue;
-            uint32_t old, opnd, nv;
-            memcpy(&old, mem + i, 4);
-            memcpy(&opnd, r->q.wdata + i, 4);
-            nv = amo(r->q.amo, old, opnd);
-            memcpy(mem + i, &nv, 4);
-            memcpy(r->rsp.rdata + i, &old, 4);
-        }
-    }
-}
-
-unsigned mem_reply_flits(const mem_system *m, uint32_t ri) {
-    const mem_rec *r = &m->rec[ri];
-    bool data = r->rsp.status == MEM_OK && r->q.op != MEM_WRITE;
-    return mem_config_flits(&m->c, data ? r->bytes : 0);
-}
-
-void mem_reply(mem_system *m, unsigned s, uint32_t ri) {
-    mem_rec *r = &m->rec[ri];
-    r->rsp.id = r->q.id;
-    r->rsp.addr = r->q.addr;
-    r->rsp.op = r->q.op;
-    icnt_pkt p = {ri, (uint16_t)m->sl[s].node, r->port, (uint16_t)mem_reply_flits(m, ri), 0};
-    if (r->rsp.status == MEM_NACK) m->pt[r->part].st.nacks++;
-    if (m->net_ops->inject(m->net, ICNT_REP, &p)) mem_fail(m, "slice %u: reply refused after room check", s);
 }
 
 /* The interconnect of a configuration: the one place that picks it. */
@@ -154,7 +84,11 @@ void mem_free(mem_system *m) {
     for (unsigned p = 0; m->pt && p < m->c.partitions; p++) part_free(&m->pt[p]);
     free(m->sl);
     free(m->pt);
-    free(m->rec);
+    free(m->up);
+    free(m->admitted);
+    free(m->st);
+    free(m->stall_net);
+    free(m->pool.rec);
     free(m->port_last);
     free(m);
 }
@@ -182,10 +116,10 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     m->c = *c;
     m->n_ports = n_ports;
     m->n_slices = c->partitions * c->slices;
-    m->mem = backing;
     m->size = size;
-    m->stripe = stripe;
-    for (unsigned i = 0; i < c->line_bytes; i++) m->line_mask[i >> 6] |= 1ull << (i & 63);
+    m->data.mem = backing;
+    m->data.line_bytes = c->line_bytes;
+    for (unsigned i = 0; i < c->line_bytes; i++) m->data.line_mask[i >> 6] |= 1ull << (i & 63);
     m->k_icnt = clk(c->core_mhz, c->icnt_mhz);
     m->k_l2 = clk(c->core_mhz, c->l2_mhz);
     m->k_dram = clk(c->core_mhz, c->dram_mhz);
@@ -193,25 +127,38 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
      * never limits anything by itself; the L2's own fills and write-backs
      * may use the last `reserve` (mem_send may not). */
     unsigned S = m->n_slices, P = c->partitions, fe = c->fe_qd_nt + c->fe_qd_cpu + c->fe_qd_gpu + 3;
-    m->reserve = S * (c->l2_mshrs + c->l2_miss_queue) + P * (fe + 2 * c->dram_queue);
-    m->n_rec = m->reserve + n_ports * (c->icnt_in_flits + c->icnt_out_flits) +
+    mem_pool *pool = &m->pool;
+    pool->reserve = S * (c->l2_mshrs + c->l2_miss_queue) + P * (fe + 2 * c->dram_queue);
+    pool->n_rec = pool->reserve + n_ports * (c->icnt_in_flits + c->icnt_out_flits) +
                icnt_of(c)->internal_flits(c) +
                S * (c->icnt_in_flits + c->icnt_out_flits + c->l2_latency + c->l2_mshrs * c->l2_mshr_merge +
                     3 * c->l2_miss_queue + c->l2_return_queue + c->l2_amo_queue) +
                P * (fe + 2 * c->dram_queue);
-    m->rec = calloc(m->n_rec, sizeof *m->rec);
+    pool->rec = calloc(pool->n_rec, sizeof *pool->rec);
     m->sl = calloc(S, sizeof *m->sl);
     m->pt = calloc(P, sizeof *m->pt);
+    m->up = calloc(S, sizeof *m->up);
+    m->admitted = calloc(S, sizeof *m->admitted);
+    m->st = calloc(P, sizeof *m->st);
+    m->stall_net = calloc(P, sizeof *m->stall_net);
     m->port_last = calloc(n_ports ? n_ports : 1, sizeof *m->port_last);
-    if (!m->rec || !m->sl || !m->pt || !m->port_last) goto oom;
-    for (unsigned i = m->n_rec; i-- > 0;) mem_rec_free(m, i);
+    if (!pool->rec || !m->sl || !m->pt || !m->up || !m->admitted || !m->st || !m->stall_net ||
+        !m->port_last)
+        goto oom;
+    for (unsigned i = pool->n_rec; i-- > 0;) mem_rec_free(pool, i);
     m->net_ops = icnt_of(c);
     m->net = m->net_ops->create(c, n_ports, S, err, errlen);
     if (!m->net) goto fail;
-    for (unsigned s = 0; s < S; s++)
-        if (l2_init(m, s)) goto oom;
-    for (unsigned p = 0; p < P; p++)
-        if (part_init(m, p, err, errlen)) goto fail;
+    /* the slices on the networks (nodes after the ports), each partition over its slices' queues */
+    for (unsigned s = 0; s < S; s++) {
+        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_net[s / c->slices]};
+        if (l2_init(&m->sl[s], &e)) goto oom;
+        m->up[s] = (part_slice){m->sl[s].miss, &m->sl[s].ret, m->admitted[s]};
+    }
+    for (unsigned p = 0; p < P; p++) {
+        part_env e = {&m->c, pool, &m->data, &m->up[p * c->slices]};
+        if (part_init(&m->pt[p], p, &e, err, errlen)) goto fail;
+    }
     return m;
 oom:
     snprintf(err, errlen, "mem: out of memory");
@@ -243,7 +190,7 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     if (r->addr >= m->size || m->size - r->addr < c->line_bytes)
         return bad(m, "line 0x%" PRIx64 " is outside the %" PRIu64 "-byte memory", r->addr, m->size);
     if (!(r->bmask[0] | r->bmask[1])) return bad(m, "empty byte mask (line 0x%" PRIx64 ")", r->addr);
-    if ((r->bmask[0] & ~m->line_mask[0]) | (r->bmask[1] & ~m->line_mask[1]))
+    if ((r->bmask[0] & ~m->data.line_mask[0]) | (r->bmask[1] & ~m->data.line_mask[1]))
         return bad(m, "byte mask crosses the %u-byte line 0x%" PRIx64, c->line_bytes, r->addr);
     if (!fe_code_ok(r->fe_trig) || !fe_code_ok(r->fe_act))
         return bad(m, "fe_trig %u / fe_act %u: FE_TRIG_* / FE_ACT_* or MEM_FE_DEFAULT", r->fe_trig,
@@ -273,9 +220,9 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
         return bad(m, "lane form on a non-atomic request");
     }
     if (m->port_last[port] == m->tick + 1) return 1; /* one request per port per cycle */
-    if (m->n_free <= m->reserve) return 1;
-    uint32_t i = mem_rec_alloc(m);
-    mem_rec *x = &m->rec[i];
+    if (m->pool.n_free <= m->pool.reserve) return 1;
+    uint32_t i = mem_rec_alloc(&m->pool);
+    mem_rec *x = &m->pool.rec[i];
     unsigned p, sg;
     memcpy(&x->q, r, offsetof(mem_req, lane)); /* the lane operations only when there are any */
     if (r->lanes) memcpy(x->q.lane, r->lane, r->amo_ops * sizeof *r->lane);
@@ -286,28 +233,28 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     x->port = (uint16_t)port;
     x->mshr = MEM_NONE;
     x->tracked = tracked;
-    mem_map(m, r->addr, &p, &sg, &x->local);
+    mem_config_map(c, r->addr, &p, &sg, &x->local);
     x->part = (uint8_t)p;
     x->slice = (uint8_t)sg;
     x->bytes = (uint16_t)(__builtin_popcountll(r->bmask[0]) + __builtin_popcountll(r->bmask[1]));
-    part_fe_fields(m, x);
+    part_fe_fields(&m->pt[p], x);
     /* fe_admit: a triggered request enters only if its class's miss queue in
      * the slice can hold it with every other one in flight there, so that a
      * blocked trigger waits at its requester, never in the tag pipeline */
     bool admit = c->fe_admit && tracked && x->fe_q != FE_Q_NT;
-    if (admit && m->sl[sg].admitted[x->fe_q] >= c->l2_miss_queue) {
-        mem_rec_free(m, i);
+    if (admit && m->admitted[sg][x->fe_q] >= c->l2_miss_queue) {
+        mem_rec_free(&m->pool, i);
         return 1;
     }
-    icnt_pkt pk = {i, (uint16_t)port, (uint16_t)m->sl[sg].node,
+    icnt_pkt pk = {i, (uint16_t)port, (uint16_t)m->sl[sg].e.node,
                    (uint16_t)mem_config_flits(c, r->op == MEM_READ ? 0 : x->bytes), 0};
     if (m->net_ops->inject(m->net, ICNT_REQ, &pk)) {
-        mem_rec_free(m, i);
+        mem_rec_free(&m->pool, i);
         return 1;
     }
     m->port_last[port] = m->tick + 1;
-    if (admit) m->sl[sg].admitted[x->fe_q]++;
-    mem_stats *st = &m->pt[p].st;
+    if (admit) m->admitted[sg][x->fe_q]++;
+    mem_stats *st = &m->st[p];
     st->req[r->kind][r->op]++;
     st->bytes[r->kind] += x->bytes;
     return 0;
@@ -316,7 +263,7 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
 const mem_rsp *mem_rsp_peek_at(const mem_system *m, unsigned port, unsigned k) {
     if (port >= m->n_ports) return NULL;
     const icnt_pkt *p = m->net_ops->peek_at(m->net, ICNT_REP, port, k);
-    return p ? &m->rec[p->rec].rsp : NULL;
+    return p ? &m->pool.rec[p->rec].rsp : NULL;
 }
 
 const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) { return mem_rsp_peek_at(m, port, 0); }
@@ -325,9 +272,9 @@ uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     if (port >= m->n_ports) return UINT32_MAX;
     const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REP, port);
     if (!p) return UINT32_MAX;
-    mem_rec *r = &m->rec[p->rec];
+    mem_rec *r = &m->pool.rec[p->rec];
     uint32_t ri = p->rec;
-    mem_stats *st = &m->pt[r->part].st;
+    mem_stats *st = &m->st[r->part];
     st->lat_sum[r->q.kind] += clk_tick_of(&m->k_icnt, p->ready) + 1 - r->t_send;
     st->lat_n[r->q.kind]++;
     m->net_ops->pop(m->net, ICNT_REP, port);
@@ -335,16 +282,16 @@ uint32_t mem_rsp_take(mem_system *m, unsigned port) {
 }
 
 void mem_rsp_release(mem_system *m, uint32_t rec) {
-    if (rec < m->n_rec) mem_rec_free(m, rec);
+    if (rec < m->pool.n_rec) mem_rec_free(&m->pool, rec);
 }
 
 void mem_rsp_pop(mem_system *m, unsigned port) { mem_rsp_release(m, mem_rsp_take(m, port)); }
 
 /* ------------------------------------------------------------ time */
 static bool all_quiet(const mem_system *m) {
-    if (m->n_free != m->n_rec || !m->c.fe_idle_skip) return false;
+    if (m->pool.n_free != m->pool.n_rec || !m->c.fe_idle_skip) return false;
     for (unsigned p = 0; p < m->c.partitions; p++)
-        if (m->pt[p].init_n || m->pt[p].quiet < 2) return false;
+        if (!part_quiet(&m->pt[p])) return false;
     return true;
 }
 
@@ -353,7 +300,7 @@ void mem_tick(mem_system *m) {
     uint64_t i_to = clk_before(&m->k_icnt, n + 1), l_to = clk_before(&m->k_l2, n + 1),
              d_to = clk_before(&m->k_dram, n + 1);
     unsigned P = m->c.partitions;
-    for (unsigned p = 0; p < P; p++) m->pt[p].stall_net = false;
+    for (unsigned p = 0; p < P; p++) m->stall_net[p] = false;
     while (m->net_ops->cycle(m->net) < i_to) m->net_ops->tick(m->net);
     if (all_quiet(m)) { /* nothing anywhere: time passes, the F/E blocks are not clocked */
         m->l2_now = l_to;
@@ -362,23 +309,25 @@ void mem_tick(mem_system *m) {
     } else if (!m->failed) {
         for (; m->l2_now < l_to; m->l2_now++)
             for (unsigned s = 0; s < m->n_slices; s++)
-                if (l2_busy(m, s)) l2_cycle(m, s, m->l2_now);
-        for (unsigned p = 0; p < P; p++) part_core_cycle(m, p);
+                if (l2_busy(&m->sl[s]) && l2_cycle(&m->sl[s], m->l2_now))
+                    mem_fail(m, "slice %u: reply refused after room check", s);
+        for (unsigned p = 0; p < P; p++)
+            if (part_cycle(&m->pt[p], m->l2_now)) mem_fail(m, "partition %u: %s", p, m->pt[p].err);
         for (; m->dram_now < d_to; m->dram_now++)
             for (unsigned p = 0; p < P; p++)
                 if (!dram_idle(m->pt[p].dram)) dram_cycle(m->pt[p].dram, m->dram_now);
     }
     for (unsigned p = 0; p < P; p++) {
-        m->pt[p].st.stall_mc += m->pt[p].stall_mc;
-        m->pt[p].st.stall_net += m->pt[p].stall_net;
+        m->st[p].stall_mc += m->pt[p].stall_mc;
+        m->st[p].stall_net += m->stall_net[p];
     }
     m->tick++;
 }
 
 bool mem_idle(const mem_system *m) {
-    if (m->n_free != m->n_rec) return false;
+    if (m->pool.n_free != m->pool.n_rec) return false;
     for (unsigned p = 0; p < m->c.partitions; p++)
-        if (part_init_busy(m, p)) return false;
+        if (part_init_busy(&m->pt[p])) return false;
     return true;
 }
 
@@ -393,12 +342,16 @@ int mem_fe_init(mem_system *m, uint64_t addr, uint64_t bytes, bool full) {
                  ") is not in whole 128-byte F/E lines", addr, bytes);
         return -1;
     }
-    return part_fe_init(m, addr, bytes, full);
+    uint64_t span[64][2]; /* all partitions queue their share, or none */
+    for (unsigned p = 0; p < m->c.partitions; p++)
+        if (part_fe_init_span(&m->pt[p], addr, bytes, span[p])) return 1;
+    for (unsigned p = 0; p < m->c.partitions; p++) part_fe_init_push(&m->pt[p], span[p], full);
+    return 0;
 }
 
 bool mem_fe_init_busy(const mem_system *m) {
     for (unsigned p = 0; p < m->c.partitions; p++)
-        if (part_init_busy(m, p)) return true;
+        if (part_init_busy(&m->pt[p])) return true;
     return false;
 }
 
@@ -415,7 +368,7 @@ unsigned mem_partitions(const mem_system *m) { return m->c.partitions; }
 
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net) {
     *stall_mc = p < m->c.partitions && m->pt[p].stall_mc;
-    *stall_net = p < m->c.partitions && m->pt[p].stall_net;
+    *stall_net = p < m->c.partitions && m->stall_net[p];
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -424,7 +377,16 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
     for (unsigned q = 0; q < m->c.partitions; q++) {
         if (p != MEM_ALL && q != p) continue;
         const mem_part *pt = &m->pt[q];
-        mem_stats one = pt->st;
+        mem_stats one = m->st[q];
+        for (unsigned k = 0; k < m->c.slices; k++) {
+            const l2_stats *l = &m->sl[q * m->c.slices + k].st;
+            one.l2_hits += l->hits;
+            one.l2_misses += l->misses;
+            one.l2_merges += l->merges;
+            one.l2_writebacks += l->writebacks;
+            one.fe_tracked += l->fe_tracked;
+            one.nacks += l->nacks;
+        }
         const dram_stats *d = dram_get_stats(pt->dram);
         const fe_sched_queues_out_t *o = fg_block_out(pt->fe);
         one.dram_reads = d->reads;

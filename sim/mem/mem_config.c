@@ -182,6 +182,16 @@ uint64_t mem_config_l2_bytes(const mem_config *c) {
     return (uint64_t)c->partitions * c->slices * c->l2_sets * c->l2_assoc * c->line_bytes;
 }
 
+void mem_config_map(const mem_config *c, uint64_t addr, unsigned *part, unsigned *slice,
+                    uint64_t *local) {
+    uint64_t n_slices = (uint64_t)c->partitions * c->slices;
+    uint64_t chunk = addr / c->interleave_bytes, sg = chunk % n_slices;
+    *slice = (unsigned)sg;
+    *part = (unsigned)(sg / c->slices);
+    *local = chunk / n_slices * c->slices * c->interleave_bytes +
+             sg % c->slices * c->interleave_bytes + addr % c->interleave_bytes;
+}
+
 int mem_config_check(const mem_config *c, char *err, size_t errlen) {
     char why[200] = "";
     uint64_t stripe = (uint64_t)c->interleave_bytes * c->partitions * c->slices;

@@ -75,6 +75,10 @@ unsigned mem_config_burst_cycles(const mem_config *c);           /* data-bus cyc
 unsigned mem_config_flits(const mem_config *c, unsigned bytes);  /* packet: header + data */
 double mem_config_peak_gbps(const mem_config *c);                /* DRAM, all partitions */
 uint64_t mem_config_l2_bytes(const mem_config *c);               /* all slices */
+/* Address mapping (docs/MEM.md): the partition, global L2 slice and
+ * partition-local byte address of a byte address. */
+void mem_config_map(const mem_config *c, uint64_t addr, unsigned *part, unsigned *slice,
+                    uint64_t *local);
 
 /* Parameters of the partitions' F/E blocks: the verilated system
  * configuration (fe_sched_queues_sys, rtl/fe/fe_sched_queues.toml) when the config fits it,

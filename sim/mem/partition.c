@@ -15,35 +15,33 @@
  * queues per slice, one whose F/E queue has room first, so a full triggered
  * queue never holds off a request that could release it (the F/E 4.3
  * interlock, avoided at the block's input by its per-queue ready). */
+#include "partition.h"
+
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mem_internal.h"
 #include "fg_wave.h"
-
-typedef struct {
-    mem_system *m;
-    unsigned p;
-} hook_ctx;
 
 static uint32_t fe_rel(const mem_part *pt, uint64_t local) { return (uint32_t)(local - pt->fe_base); }
 
-void part_fe_fields(const mem_system *m, mem_rec *r) {
-    const mem_part *pt = &m->pt[r->part];
+void part_fe_fields(const mem_part *pt, mem_rec *r) {
+    if (r->type != REC_EXT || !r->tracked) {
+        mem_rec_fe_plain(r);
+        return;
+    }
     unsigned src = FE_SRC_GPU, trig = FE_TRIG_NONE, act = FE_ACT_NONE, dflt = 0;
-    if (r->type == REC_EXT && r->tracked) {
-        bool we = r->q.op == MEM_WRITE;
-        unsigned t = r->q.fe_trig, a = r->q.fe_act;
-        if (r->q.src == MEM_SRC_CPU) { /* F/E 4.4: what the host API gave; default none */
-            src = FE_SRC_CPU;
-            trig = t == MEM_FE_DEFAULT ? FE_TRIG_NONE : t;
-            act = a == MEM_FE_DEFAULT ? FE_ACT_NONE : a;
-        } else if (t == MEM_FE_DEFAULT && a == MEM_FE_DEFAULT) {
-            dflt = 1; /* F/E 4.1 defaults applied in the RTL (req_dflt_i) */
-        } else {
-            trig = t != MEM_FE_DEFAULT ? t : we ? FE_TRIG_NONE : FE_TRIG_FULL;
-            act = a != MEM_FE_DEFAULT ? a : we ? FE_ACT_FILL : FE_ACT_NONE;
-        }
+    bool we = r->q.op == MEM_WRITE;
+    unsigned t = r->q.fe_trig, a = r->q.fe_act;
+    if (r->q.src == MEM_SRC_CPU) { /* F/E 4.4: what the host API gave; default none */
+        src = FE_SRC_CPU;
+        trig = t == MEM_FE_DEFAULT ? FE_TRIG_NONE : t;
+        act = a == MEM_FE_DEFAULT ? FE_ACT_NONE : a;
+    } else if (t == MEM_FE_DEFAULT && a == MEM_FE_DEFAULT) {
+        dflt = 1; /* F/E 4.1 defaults applied in the RTL (req_dflt_i) */
+    } else {
+        trig = t != MEM_FE_DEFAULT ? t : we ? FE_TRIG_NONE : FE_TRIG_FULL;
+        act = a != MEM_FE_DEFAULT ? a : we ? FE_ACT_FILL : FE_ACT_NONE;
     }
     fe_sched_queues_in_t in = {.req_src_i = src, .req_we_i = r->q.op == MEM_WRITE,
                                .req_dflt_i = dflt, .req_trig_i = trig, .req_act_i = act,
@@ -67,30 +65,44 @@ static unsigned bursts_of(const mem_config *c, const uint64_t bm[2]) {
     return n ? n : 1;
 }
 
+/* The partition's view of a record's slice. */
+static const part_slice *slice_of(const mem_part *pt, const mem_rec *r) {
+    return &pt->up[r->slice % pt->e.c->slices];
+}
+
 static void hook_perform(void *ctx, uint32_t rec) {
-    hook_ctx *h = ctx;
-    mem_rec *r = &h->m->rec[rec];
-    if (r->type == REC_EXT) mem_perform(h->m, r); /* F/E-tracked: performed here */
+    mem_part *pt = ctx;
+    mem_rec *r = &pt->e.pool->rec[rec];
+    if (r->type == REC_EXT) mem_data_perform(pt->e.data, r); /* F/E-tracked: performed here */
 }
 
 static bool hook_retire(void *ctx, uint32_t rec) {
-    hook_ctx *h = ctx;
-    mem_rec *r = &h->m->rec[rec];
+    mem_part *pt = ctx;
+    mem_rec *r = &pt->e.pool->rec[rec];
     if (r->type == REC_WB) {
-        mem_rec_free(h->m, rec);
+        mem_rec_free(pt->e.pool, rec);
         return true;
     }
-    mq *ret = &h->m->sl[r->slice].ret;
+    mq *ret = slice_of(pt, r)->ret;
     if (mq_full(ret)) return false;
     r->rsp.status = MEM_OK;
     mq_push(ret, rec, 0);
     return true;
 }
 
-int part_init(mem_system *m, unsigned p, char *err, size_t errlen) {
-    const mem_config *c = &m->c;
-    mem_part *pt = &m->pt[p];
+int part_init(mem_part *pt, unsigned p, const part_env *e, char *err, size_t errlen) {
+    const mem_config *c = e->c;
     char why[160];
+    memset(pt, 0, sizeof *pt);
+    pt->e = *e;
+    pt->p = p;
+    pt->up = calloc(c->slices, sizeof *pt->up);
+    if (!pt->up) {
+        snprintf(err, errlen, "partition %u: out of memory", p);
+        return -1;
+    }
+    memcpy(pt->up, e->slices, c->slices * sizeof *pt->up);
+    pt->e.slices = pt->up;
     mem_config_fe_params(c, &pt->fp, why, sizeof why);
     pt->fe_base = c->fe_region_base / c->partitions; /* the region is stripe-aligned */
     pt->fe = fg_block_new(&fe_sched_queues_class, c->fe_impl, &pt->fp, err, errlen);
@@ -115,16 +127,13 @@ int part_init(mem_system *m, unsigned p, char *err, size_t errlen) {
     if (tags > 4096) tags = 4096;
     pt->tag_rec = calloc(tags, sizeof *pt->tag_rec);
     pt->tag_free = calloc(tags, sizeof *pt->tag_free);
-    hook_ctx *h = calloc(1, sizeof *h);
-    pt->hook = h;
-    if (!pt->tag_rec || !pt->tag_free || !h) {
+    if (!pt->tag_rec || !pt->tag_free) {
         snprintf(err, errlen, "partition %u: out of memory", p);
         return -1;
     }
     for (unsigned t = 0; t < tags; t++) pt->tag_free[t] = tags - 1 - t;
     pt->n_tag_free = tags;
-    *h = (hook_ctx){m, p};
-    dram_hooks dh = {h, hook_retire, hook_perform, NULL};
+    dram_hooks dh = {pt, hook_retire, hook_perform, NULL};
     pt->dram = dram_new(c, &dh);
     if (!pt->dram) {
         snprintf(err, errlen, "partition %u: out of memory", p);
@@ -138,79 +147,89 @@ void part_free(mem_part *pt) {
     dram_free(pt->dram);
     free(pt->tag_rec);
     free(pt->tag_free);
-    free(pt->hook);
+    free(pt->up);
 }
 
-/* Bytes of partition p below global address a (its local address space is
- * the global one with the other partitions' chunks squeezed out). */
-static uint64_t below(const mem_system *m, unsigned p, uint64_t a) {
-    uint64_t share = (uint64_t)m->c.slices * m->c.interleave_bytes, r = a % m->stripe;
-    uint64_t in = r > p * share ? r - p * share : 0;
-    return a / m->stripe * share + (in < share ? in : share);
+
+/* Bytes of this partition below global address a (its local address space
+ * is the global one with the other partitions' chunks squeezed out). */
+static uint64_t below(const mem_part *pt, uint64_t a) {
+    const mem_config *c = pt->e.c;
+    uint64_t share = (uint64_t)c->slices * c->interleave_bytes, stripe = share * c->partitions;
+    uint64_t r = a % stripe, in = r > pt->p * share ? r - pt->p * share : 0;
+    return a / stripe * share + (in < share ? in : share);
 }
 
-int part_fe_init(mem_system *m, uint64_t addr, uint64_t bytes, bool full) {
-    const mem_config *c = &m->c;
-    uint64_t lim = (1ull << m->pt[0].fp.init_w) - 1, region = c->fe_region_bytes / c->partitions;
-    uint64_t lo[64], hi[64];
-    for (unsigned p = 0; p < c->partitions; p++) {
-        mem_part *pt = &m->pt[p];
-        lo[p] = below(m, p, addr);
-        hi[p] = below(m, p, addr + bytes);
-        lo[p] = lo[p] > pt->fe_base ? lo[p] - pt->fe_base : 0;
-        hi[p] = hi[p] > pt->fe_base ? hi[p] - pt->fe_base : 0;
-        if (hi[p] > region) hi[p] = region;
-        if (lo[p] > hi[p]) lo[p] = hi[p];
-        uint64_t lines = (hi[p] - lo[p]) / 128, cmds = (lines + lim - 1) / lim;
-        if (pt->init_n + cmds > FE_INIT_RING) return 1;
+int part_fe_init_span(const mem_part *pt, uint64_t addr, uint64_t bytes, uint64_t span[2]) {
+    const mem_config *c = pt->e.c;
+    uint64_t lim = (1ull << pt->fp.init_w) - 1, region = c->fe_region_bytes / c->partitions;
+    uint64_t lo = below(pt, addr), hi = below(pt, addr + bytes);
+    lo = lo > pt->fe_base ? lo - pt->fe_base : 0;
+    hi = hi > pt->fe_base ? hi - pt->fe_base : 0;
+    if (hi > region) hi = region;
+    if (lo > hi) lo = hi;
+    span[0] = lo;
+    span[1] = hi;
+    uint64_t lines = (hi - lo) / 128, cmds = (lines + lim - 1) / lim;
+    return pt->init_n + cmds > FE_INIT_RING;
+}
+
+void part_fe_init_push(mem_part *pt, const uint64_t span[2], bool full) {
+    uint64_t lim = (1ull << pt->fp.init_w) - 1;
+    for (uint64_t a = span[0]; a < span[1];) {
+        uint64_t n = (span[1] - a) / 128;
+        if (n > lim) n = lim;
+        pt->init[(pt->init_head + pt->init_n++) % FE_INIT_RING] = (fe_init_cmd){a, (uint32_t)n, full};
+        a += n * 128;
     }
-    for (unsigned p = 0; p < c->partitions; p++) {
-        mem_part *pt = &m->pt[p];
-        for (uint64_t a = lo[p]; a < hi[p];) {
-            uint64_t n = (hi[p] - a) / 128;
-            if (n > lim) n = lim;
-            pt->init[(pt->init_head + pt->init_n++) % FE_INIT_RING] = (fe_init_cmd){a, (uint32_t)n, full};
-            a += n * 128;
-        }
-    }
-    return 0;
 }
 
-bool part_init_busy(const mem_system *m, unsigned p) {
-    const mem_part *pt = &m->pt[p];
+bool part_init_busy(const mem_part *pt) {
     const fe_sched_queues_out_t *o = fg_block_out(pt->fe);
     return pt->init_n || !o->init_ready_o;
 }
 
+bool part_quiet(const mem_part *pt) { return !pt->init_n && pt->quiet >= 2; }
+
 /* The request to offer this cycle: the first visible miss-queue head (slices
  * round robin, classes NT > CPU > GPU) whose F/E queue has room, else the
  * first visible head (offered anyway: stallMC). */
-static mq *pick(mem_system *m, unsigned p, uint64_t ready_bits) {
-    mem_part *pt = &m->pt[p];
-    unsigned S = m->c.slices;
+static mq *pick(mem_part *pt, uint64_t l2_now, uint64_t ready_bits) {
+    unsigned S = pt->e.c->slices;
     mq *first = NULL;
     for (unsigned i = 0; i < S; i++) {
-        l2_slice *l = &m->sl[p * S + (pt->rr + i) % S];
+        mq *miss = pt->up[(pt->rr + i) % S].miss;
         for (unsigned q = 0; q < 3; q++) {
-            mq_ent *h = mq_head(&l->miss[q]);
-            if (!h || h->t >= m->l2_now) continue;
-            if (ready_bits >> q & 1) return &l->miss[q];
-            if (!first) first = &l->miss[q];
+            mq_ent *h = mq_head(&miss[q]);
+            if (!h || h->t >= l2_now) continue;
+            if (ready_bits >> q & 1) return &miss[q];
+            if (!first) first = &miss[q];
         }
     }
     return first;
 }
 
-void part_core_cycle(mem_system *m, unsigned p) {
-    mem_part *pt = &m->pt[p];
-    const mem_config *c = &m->c;
+/* The first failure of a cycle, for part_cycle's caller. */
+static void part_fail(mem_part *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void part_fail(mem_part *pt, const char *fmt, ...) {
+    if (pt->err[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pt->err, sizeof pt->err, fmt, ap);
+    va_end(ap);
+}
+
+int part_cycle(mem_part *pt, uint64_t l2_now) {
+    const mem_config *c = pt->e.c;
+    mem_rec *rec = pt->e.pool->rec;
     fe_sched_queues_in_t *in = &pt->in;
     const fe_sched_queues_out_t pre = *(const fe_sched_queues_out_t *)fg_block_out(pt->fe);
+    pt->err[0] = '\0';
     in->req_valid_i = 0;
     in->init_valid_i = 0;
     in->out_ready_i = dram_can_accept(pt->dram);
     uint32_t nack = pre.nack_valid_o ? pt->tag_rec[pre.nack_tag_o] : MEM_NONE;
-    in->nack_ready_i = nack != MEM_NONE && !mq_full(&m->sl[m->rec[nack].slice].ret);
+    in->nack_ready_i = nack != MEM_NONE && !mq_full(slice_of(pt, &rec[nack])->ret);
     if (pt->init_n && pre.init_ready_o) {
         fe_init_cmd *k = &pt->init[pt->init_head];
         in->init_valid_i = 1;
@@ -220,10 +239,10 @@ void part_core_cycle(mem_system *m, unsigned p) {
         pt->init_head = (pt->init_head + 1) % FE_INIT_RING;
         pt->init_n--;
     }
-    mq *src = pt->n_tag_free ? pick(m, p, pre.req_ready_o) : NULL;
+    mq *src = pt->n_tag_free ? pick(pt, l2_now, pre.req_ready_o) : NULL;
     mem_rec *r = NULL;
     if (src) {
-        r = &m->rec[mq_head(src)->rec];
+        r = &rec[mq_head(src)->rec];
         in->req_valid_i = 1;
         in->req_src_i = r->fe_src;
         in->req_we_i = r->q.op == MEM_WRITE;
@@ -244,31 +263,32 @@ void part_core_cycle(mem_system *m, unsigned p) {
     if (c->fe_idle_skip && in_idle && out_idle && pt->quiet >= 2) {
         fg_block_skip(pt->fe);
     } else if (fg_block_step(pt->fe, in)) {
-        mem_fail(m, "partition %u: %s", p, pt->fe->error);
-        return;
+        part_fail(pt, "%s", pt->fe->error);
+        return -1;
     }
     pt->quiet = in_idle && out_idle ? (pt->quiet < 2 ? pt->quiet + 1 : 2) : 0;
     if (r && (pre.req_ready_o >> r->fe_q & 1)) { /* accepted: its tag is taken (before any is freed) */
         pt->tag_rec[in->req_tag_i] = mq_head(src)->rec;
         pt->n_tag_free--;
         if (c->fe_admit && r->type == REC_EXT && r->tracked && r->fe_q != FE_Q_NT)
-            m->sl[r->slice].admitted[r->fe_q]--; /* its miss-queue place is free again */
+            slice_of(pt, r)->admitted[r->fe_q]--; /* its miss-queue place is free again */
         mq_pop(src);
         pt->rr = (pt->rr + 1) % c->slices;
     }
     if (pre.out_valid_o && in->out_ready_i) { /* into the FR-FCFS queue */
         uint32_t ri = pt->tag_rec[pre.out_tag_o];
-        mem_rec *x = &m->rec[ri];
+        mem_rec *x = &rec[ri];
         if ((uint32_t)pre.out_addr_o != (uint32_t)(fe_rel(pt, x->local) & ~127u))
-            mem_fail(m, "partition %u: F/E output tag %u carries address 0x%x, its request 0x%x", p,
-                     (unsigned)pre.out_tag_o, (unsigned)pre.out_addr_o, fe_rel(pt, x->local));
+            part_fail(pt, "F/E output tag %u carries address 0x%x, its request 0x%x", (unsigned)pre.out_tag_o,
+                      (unsigned)pre.out_addr_o, fe_rel(pt, x->local));
         pt->tag_free[pt->n_tag_free++] = (uint32_t)pre.out_tag_o;
         dram_push(pt->dram, ri, x->local, x->q.op != MEM_READ, bursts_of(c, x->q.bmask));
     }
     if (pre.nack_valid_o && in->nack_ready_i) { /* watchdog NACK back to the requester */
-        m->rec[nack].rsp.status = MEM_NACK;
-        mq_push(&m->sl[m->rec[nack].slice].ret, nack, 0);
+        rec[nack].rsp.status = MEM_NACK;
+        mq_push(slice_of(pt, &rec[nack])->ret, nack, 0);
         pt->tag_free[pt->n_tag_free++] = (uint32_t)pre.nack_tag_o;
     }
     pt->stall_mc = ((const fe_sched_queues_out_t *)fg_block_out(pt->fe))->stall_mc_o;
+    return pt->err[0] ? -1 : 0;
 }
