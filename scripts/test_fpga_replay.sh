@@ -85,7 +85,7 @@ bad "an empty file" "empty, not an fgtrace 1 file" db "$d/empty.trace"
 # ---------------------------------------------------------------- fpga_sim
 simlog=$d/fpga_sim.log
 portf=$d/port
-"$B/bin/fpga_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-600}" >"$simlog" 2>&1 &
+"$B/bin/fpga_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-1800}" >"$simlog" 2>&1 &
 pid=$!
 cleanup() { kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
 trap cleanup EXIT
@@ -95,10 +95,15 @@ W=tcp:127.0.0.1:$(cat "$portf")
 echo "# fpga_sim on $W"
 
 # ---------------------------------------------------------------- 3. replays
+# How long fg_host waits for the simulated top before it calls the replay
+# stalled (a trace chunk's answer: 4 x this): the verilated top of a loaded
+# machine takes tens of seconds for a 20,000-line trace's chunks; the
+# diagnosis of a simulator that stopped answering is tested below with 500.
+STALL_MS=${FPGA_STALL_MS:-60000}
 play() {  # play NAME BLOCK FILE [ARGS...]: exit 0 and "N cycles identical"
   local name=$1; shift
   local out code s=$(date +%s)
-  out=$(timeout "${FPGA_REPLAY_SECONDS:-300}" "$B/bin/fg_host" "$W" replay "$@" --quiet 2>&1); code=$?
+  out=$(timeout "${FPGA_REPLAY_SECONDS:-300}" "$B/bin/fg_host" "$W" replay "$@" --stall-ms "$STALL_MS" --quiet 2>&1); code=$?
   if [ $code -eq 0 ] && grep -q "cycles identical" <<<"$out"; then ok "$name ($(($(date +%s) - s)) s): $out"
   else nok "$name: exit $code: $out"; fi
 }
@@ -115,7 +120,7 @@ corrupt() {  # corrupt NAME BLOCK FILE PORT LINE-SPEC [ARGS...]: reported at tha
   local dst=$d/bad_$blk.trace flip line out code
   flip=$(scripts/trace_flip.py "$src" "$dst" --port "$port" --line "$spec") || { nok "$name: trace_flip"; return; }
   line=${flip%% *}
-  out=$(timeout "${FPGA_REPLAY_SECONDS:-300}" "$B/bin/fg_host" "$W" replay "$blk" "$dst" --quiet "$@" 2>&1); code=$?
+  out=$(timeout "${FPGA_REPLAY_SECONDS:-300}" "$B/bin/fg_host" "$W" replay "$blk" "$dst" --stall-ms "$STALL_MS" --quiet "$@" 2>&1); code=$?
   if [ $code -eq 1 ] && grep -q "first mismatch at cycle $line (.*), port $port: expected 0x$(cut -d' ' -f4 <<<"$flip"), got 0x$(cut -d' ' -f3 <<<"$flip")" <<<"$out"
   then ok "$name: flipped $flip; $(head -1 <<<"$out")"
   else nok "$name: flipped $flip: exit $code: $out"; fi
