@@ -1,23 +1,15 @@
 /* fg_play: traces replayed by the FPGA top's trace player (fg_play.h). */
 #include "fg_play.h"
+#include "fg_util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-static int ferr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int ferr(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ------------------------------------------------------------ the blocks */
 static const struct {
@@ -103,10 +95,10 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
     const fg_play_block *b = fg_play_find(block);
-    if (!b) return ferr(err, errlen, "unknown block '%s': the player drives %s", block, fg_play_names());
+    if (!b) return fg_errf(err, errlen, "unknown block '%s': the player drives %s", block, fg_play_names());
     t->blk = b;
     FILE *f = fopen(path, "r");
-    if (!f) return ferr(err, errlen, "%s: %s", path, strerror(errno));
+    if (!f) return fg_errf(err, errlen, "%s: %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -123,7 +115,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
     while ((len = getline(&line, &cap, f)) >= 0) {
         no++;
         if ((size_t)len != strlen(line)) {
-            ferr(err, errlen, "%s:%" PRIu64 ": a NUL byte: not a text trace", path, no);
+            fg_errf(err, errlen, "%s:%" PRIu64 ": a NUL byte: not a text trace", path, no);
             goto out;
         }
         char *s = line;
@@ -136,7 +128,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             if (!magic) {
                 char *m = strtok(tmp, " \t\r\n"), *v = m ? strtok(NULL, " \t\r\n") : NULL;
                 if (!m || strcmp(m, "fgtrace") || !v || strcmp(v, "1")) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
                          "docs/TRACES.md)", path, no);
                     goto out;
                 }
@@ -149,37 +141,37 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             if (!strcmp(first, "model")) {
                 char *m = strtok(tmp, " \t\r\n"), *v = m ? strtok(NULL, " \t\r\n") : NULL;
                 if (!v) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": '# model' without a name", path, no);
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": '# model' without a name", path, no);
                     goto out;
                 }
                 snprintf(model, sizeof model, "%s", v);
                 if (strcmp(model, b->model)) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": a trace of model %s; the FPGA's %s replays %s (the "
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": a trace of model %s; the FPGA's %s replays %s (the "
                          "verilated configuration with the FPGA's parameters, mk/*.mk)", path, no, model, b->name,
                          b->model);
                     goto out;
                 }
             } else if (!strcmp(first, "in") || !strcmp(first, "out")) {
                 if (!words3(tmp, &a, &bw, &c)) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": a column is '# in|out NAME WIDTH'", path, no);
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": a column is '# in|out NAME WIDTH'", path, no);
                     goto out;
                 }
                 char *end;
                 errno = 0;
                 unsigned long w = strtoul(c, &end, 10);
                 if (*end || errno || w < 1 || w > 64) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": column %s: width '%s' is not 1..64", path, no, bw, c);
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: width '%s' is not 1..64", path, no, bw, c);
                     goto out;
                 }
                 if (ncol >= b->ncols) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": column %u (%s %s %lu): %s has %u columns", path, no,
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": column %u (%s %s %lu): %s has %u columns", path, no,
                          ncol, a, bw, w, b->name, b->ncols);
                     goto out;
                 }
                 const fg_play_col *pc = &b->cols[ncol];
                 char dir = !strcmp(a, "in") ? 'i' : 'o';
                 if (strcmp(bw, pc->name) || w != pc->width || dir != pc->dir) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": column %u is '%s %s %lu', the FPGA's %s has '%s %s %u' "
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": column %u is '%s %s %lu', the FPGA's %s has '%s %s %u' "
                          "there (a trace of another block or configuration)", path, no, ncol, a, bw, w,
                          b->name, pc->dir == 'i' ? "in" : "out", pc->name, pc->width);
                     goto out;
@@ -190,22 +182,22 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
         }
         /* a data line */
         if (!magic) {
-            ferr(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
+            fg_errf(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
                  "docs/TRACES.md)", path, no);
             goto out;
         }
         if (!in_data) {
             if (!model[0]) {
-                ferr(err, errlen, "%s: no '# model' line before the first cycle", path);
+                fg_errf(err, errlen, "%s: no '# model' line before the first cycle", path);
                 goto out;
             }
             if (strcmp(model, b->model)) {
-                ferr(err, errlen, "%s: a trace of model %s; the FPGA's %s replays %s (the verilated "
+                fg_errf(err, errlen, "%s: a trace of model %s; the FPGA's %s replays %s (the verilated "
                      "configuration with the FPGA's parameters, mk/*.mk)", path, model, b->name, b->model);
                 goto out;
             }
             if (ncol != b->ncols) {
-                ferr(err, errlen, "%s: %u columns, the FPGA's %s has %u (its first missing: %s)", path, ncol,
+                fg_errf(err, errlen, "%s: %u columns, the FPGA's %s has %u (its first missing: %s)", path, ncol,
                      b->name, b->ncols, b->cols[ncol].name);
                 goto out;
             }
@@ -219,14 +211,14 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
         char *p = s;
         while (*p && *p != '\n' && *p != '\r') {
             if (k == ncol) {
-                ferr(err, errlen, "%s:%" PRIu64 ": more than %u values", path, no, ncol);
+                fg_errf(err, errlen, "%s:%" PRIu64 ": more than %u values", path, no, ncol);
                 goto out;
             }
             uint64_t v = 0;
             unsigned nd = 0;
             while (isxdigit((unsigned char)*p)) {
                 if (nd == 16) {
-                    ferr(err, errlen, "%s:%" PRIu64 ": column %s: more than 16 hex digits", path, no,
+                    fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: more than 16 hex digits", path, no,
                          b->cols[k].name);
                     goto out;
                 }
@@ -236,12 +228,12 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
                 p++;
             }
             if (!nd || (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')) {
-                ferr(err, errlen, "%s:%" PRIu64 ": column %s: not a hexadecimal value", path, no,
+                fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: not a hexadecimal value", path, no,
                      b->cols[k].name);
                 goto out;
             }
             if (v & ~width_mask(b->cols[k].width)) {
-                ferr(err, errlen, "%s:%" PRIu64 ": column %s: 0x%" PRIx64 " does not fit %u bits", path, no,
+                fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: 0x%" PRIx64 " does not fit %u bits", path, no,
                      b->cols[k].name, v, b->cols[k].width);
                 goto out;
             }
@@ -249,7 +241,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             while (*p == ' ' || *p == '\t') p++;
         }
         if (k != ncol) {
-            ferr(err, errlen, "%s:%" PRIu64 ": %u values, the columns are %u", path, no, k, ncol);
+            fg_errf(err, errlen, "%s:%" PRIu64 ": %u values, the columns are %u", path, no, k, ncol);
             goto out;
         }
         if (!cur[0]) nreset++;
@@ -271,22 +263,22 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
         t->file_lines++;
     }
     if (ferror(f)) {
-        ferr(err, errlen, "%s: %s", path, strerror(errno));
+        fg_errf(err, errlen, "%s: %s", path, strerror(errno));
         goto out;
     }
     if (!magic) {
-        ferr(err, errlen, "%s: empty, not an fgtrace 1 file", path);
+        fg_errf(err, errlen, "%s: empty, not an fgtrace 1 file", path);
         goto out;
     }
     if (!nlines) {
-        ferr(err, errlen, "%s: no cycles", path);
+        fg_errf(err, errlen, "%s: no cycles", path);
         goto out;
     }
     rowsv.v[last_at] = run;
     if (nrows > b->rows) {
         /* the lines the first b->rows rows hold */
         uint64_t fit = firstv.v[b->rows];
-        ferr(err, errlen, "%s: %" PRIu64 " lines make %u rows (runs of identical lines); the trace memory "
+        fg_errf(err, errlen, "%s: %" PRIu64 " lines make %u rows (runs of identical lines); the trace memory "
              "holds %u rows of %s: replay a part of it (--lines %" PRIu64 " takes the first %" PRIu64 " lines)",
              path, nlines, nrows, b->rows, b->name, fit, fit);
         goto out;
@@ -317,7 +309,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
     rc = 0;
     goto out;
 oom:
-    ferr(err, errlen, "%s: out of memory", path);
+    fg_errf(err, errlen, "%s: out of memory", path);
 out:
     free(line);
     free(rowsv.v);

@@ -2,7 +2,6 @@
 #include "fg_cli.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,14 +32,6 @@ int fg_cli_threads(void *list, const char *name, const char *value, char *err, s
     return -1;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return FG_CLI_ERROR;
-}
 
 /* the table's entry (groups searched in place) named s, or NULL */
 static const fg_opt *find(const fg_opt *t, const char *s) {
@@ -76,19 +67,19 @@ static int take(const fg_opt *o, const char *v, char *err, size_t errlen) {
     case FG_OPT_KIND_DOUBLE:
         return fg_num_double(o->name, v, o->dmin, o->dmax, o->dst, err, errlen) ? FG_CLI_ERROR : 0;
     case FG_OPT_KIND_CHOICE: {
-        if (!chosen(o->choices, v)) return fail(err, errlen, "%s '%s': expected one of %s", o->name, v, o->choices);
+        if (!chosen(o->choices, v)) return fg_errf(err, errlen, "%s '%s': expected one of %s", o->name, v, o->choices);
         *(const char **)o->dst = v;
         return 0;
     }
     case FG_OPT_KIND_IMPL:
-        if (fg_impl_parse(v, o->dst)) return fail(err, errlen, "%s '%s': expected rtl, c or lockstep", o->name, v);
+        if (fg_impl_parse(v, o->dst)) return fg_errf(err, errlen, "%s '%s': expected rtl, c or lockstep", o->name, v);
         return 0;
-    case FG_OPT_KIND_LIST: return fg_cli_list_add(o->dst, v) ? fail(err, errlen, "out of memory") : 0;
+    case FG_OPT_KIND_LIST: return fg_cli_list_add(o->dst, v) ? fg_errf(err, errlen, "out of memory") : 0;
     case FG_OPT_KIND_CALL:
         if (!o->call(o->dst, o->name, v, err, errlen)) return 0;
-        if (!*err) fail(err, errlen, "%s '%s': refused", o->name, v); /* the callback said nothing */
+        if (!*err) fg_errf(err, errlen, "%s '%s': refused", o->name, v); /* the callback said nothing */
         return FG_CLI_ERROR;
-    default: return fail(err, errlen, "%s: not an option with a value", o->name);
+    default: return fg_errf(err, errlen, "%s: not an option with a value", o->name);
     }
 }
 
@@ -98,17 +89,17 @@ int fg_cli_scan(const fg_cli *c, int argc, char **argv, char *err, size_t errlen
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return FG_CLI_HELP;
         if (a[0] != '-') {
-            if (!c->operands) return fail(err, errlen, "unexpected argument '%s' (%s --help lists the options)", a, c->prog);
-            if (fg_cli_list_add(c->operands, a)) return fail(err, errlen, "out of memory");
+            if (!c->operands) return fg_errf(err, errlen, "unexpected argument '%s' (%s --help lists the options)", a, c->prog);
+            if (fg_cli_list_add(c->operands, a)) return fg_errf(err, errlen, "out of memory");
             continue;
         }
         const fg_opt *o = find(c->opts, a);
-        if (!o) return fail(err, errlen, "unknown option %s (%s --help lists the options)", a, c->prog);
+        if (!o) return fg_errf(err, errlen, "unknown option %s (%s --help lists the options)", a, c->prog);
         if (o->kind == FG_OPT_KIND_FLAG) {
             *(bool *)o->dst = true;
             continue;
         }
-        if (i + 1 >= argc) return fail(err, errlen, "%s needs a value (%s)", a, o->arg ? o->arg : "?");
+        if (i + 1 >= argc) return fg_errf(err, errlen, "%s needs a value (%s)", a, o->arg ? o->arg : "?");
         if (take(o, argv[++i], err, errlen)) return FG_CLI_ERROR;
     }
     return FG_CLI_OK;

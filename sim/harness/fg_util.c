@@ -1,6 +1,7 @@
 #include "fg_util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,4 +189,12 @@ double fg_now(fg_clock_kind which) {
 const char *fg_build_dir(void) {
     const char *bd = getenv("BUILD");
     return bd && *bd ? bd : "build";
+}
+
+int fg_errf(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
 }

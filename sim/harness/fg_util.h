@@ -25,6 +25,10 @@ uint64_t fg_seed_from_env(void);
  * value (fg_num_u64) exits with status 2 and a message naming the variable. */
 uint64_t fg_env_u64(const char *name, uint64_t dflt);
 
+/* The message fmt, ... into err (errlen bytes); returns -1, so that a
+ * checker can `return fg_errf(err, errlen, ...)`. */
+int fg_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Strict numbers: the one reader of every command-line option, config value
  * and environment variable (docs/ARCHITECTURE.md "Options and numbers").
  * Whole numbers: decimal digits, or 0x / 0X and hex digits; nothing else (no

@@ -120,28 +120,19 @@ fbuf *fg_run_find_buf(fbuf *b, int n, const char *name, size_t len) {
     return NULL;
 }
 
-/* the message into err; -1 */
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* NAME=TYPE:COUNT[:INIT] */
 static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err, size_t errlen) {
     const char *eq = strchr(spec, '=');
     if (!eq || !valid_name(spec, (size_t)(eq - spec)))
-        return bad(err, errlen, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
+        return fg_errf(err, errlen, "--buf %s: expected NAME=TYPE:COUNT[:INIT] with NAME a C identifier", spec);
     if (fg_run_find_buf(bufs, nb, spec, (size_t)(eq - spec)))
-        return bad(err, errlen, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
+        return fg_errf(err, errlen, "--buf %s: buffer '%.*s' defined twice", spec, (int)(eq - spec), spec);
     memset(out, 0, sizeof *out);
     memcpy(out->name, spec, (size_t)(eq - spec));
     const char *ty = eq + 1, *c1 = strchr(ty, ':');
     if (!c1 || (out->type = find_type(ty, (size_t)(c1 - ty))) < 0)
-        return bad(err, errlen, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
+        return fg_errf(err, errlen, "--buf %s: unknown or missing element type (u8 i8 u16 i16 u32 i32 f32)", spec);
     const char *cnt = c1 + 1, *c2 = strchr(cnt, ':');
     char num[32];
     size_t ln = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
@@ -149,7 +140,7 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err,
     memcpy(num, cnt, ln);
     num[ln] = 0;
     if (fg_run_parse_u64(num, UINT32_MAX, &out->count) || !out->count)
-        return bad(err, errlen, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
+        return fg_errf(err, errlen, "--buf %s: bad element count '%s' (expected a number >= 1)", spec, num);
     out->bytes = out->count * fg_run_type_size[out->type];
     out->init = c2 ? c2 + 1 : "zero";
     const char *in = out->init;
@@ -158,15 +149,15 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err,
     if (!strcmp(in, "zero") || !strcmp(in, "ramp")) return 0;
     if (!strncmp(in, "fill:", 5)) {
         if (fg_run_parse_value(out->type, in + 5, &bits))
-            return bad(err, errlen, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, fg_run_type_name[out->type]);
+            return fg_errf(err, errlen, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, fg_run_type_name[out->type]);
         return 0;
     }
     if (!strncmp(in, "random:", 7)) {
-        if (fg_run_parse_u64(in + 7, UINT64_MAX, &seed)) return bad(err, errlen, "--buf %s: bad random seed '%s'", spec, in + 7);
+        if (fg_run_parse_u64(in + 7, UINT64_MAX, &seed)) return fg_errf(err, errlen, "--buf %s: bad random seed '%s'", spec, in + 7);
         return 0;
     }
     if (!strncmp(in, "file:", 5) && in[5]) return 0;
-    return bad(err, errlen, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
+    return fg_errf(err, errlen, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
 }
 
 /* TYPE:VALUE or buf:NAME */
@@ -174,7 +165,7 @@ static int parse_arg(const char *spec, farg *a, char *err, size_t errlen) {
     memset(a, 0, sizeof *a);
     a->spec = spec;
     const char *c = strchr(spec, ':');
-    if (!c) return bad(err, errlen, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
+    if (!c) return fg_errf(err, errlen, "--arg %s: expected TYPE:VALUE (u32, i32, f32) or buf:NAME", spec);
     if (!strncmp(spec, "buf:", 4)) {
         a->is_buf = 1;
         a->buf = spec + 4;
@@ -182,8 +173,8 @@ static int parse_arg(const char *spec, farg *a, char *err, size_t errlen) {
     }
     int t = find_type(spec, (size_t)(c - spec));
     if (t != T_U32 && t != T_I32 && t != T_F32)
-        return bad(err, errlen, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
-    if (fg_run_parse_value(t, c + 1, &a->bits)) return bad(err, errlen, "--arg %s: '%s' is not a valid %s", spec, c + 1, fg_run_type_name[t]);
+        return fg_errf(err, errlen, "--arg %s: argument type must be u32, i32, f32 or buf (every argument takes 4 bytes)", spec);
+    if (fg_run_parse_value(t, c + 1, &a->bits)) return fg_errf(err, errlen, "--arg %s: '%s' is not a valid %s", spec, c + 1, fg_run_type_name[t]);
     return 0;
 }
 
@@ -219,7 +210,7 @@ static const char *default_config(const char *rel, char *buf, size_t len) {
 /* the specs that need more than a number: each checked as it comes */
 static int dims_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
     if (!parse_dims(v, ctx)) return 0;
-    return bad(err, errlen, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)",
+    return fg_errf(err, errlen, "%s %s: expected X[,Y[,Z]], each a whole number from 1 to 2^31-1 (decimal or 0x hex, no leading zero)",
                name, v);
 }
 
@@ -242,7 +233,7 @@ static int arg_opt(void *ctx, const char *name, const char *v, char *err, size_t
 static int dump_opt(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
     fg_run_opts *o = ctx;
     const char *eq = strchr(v, '=');
-    if (!eq || !eq[1]) return bad(err, errlen, "%s %s: expected NAME=FILE", name, v);
+    if (!eq || !eq[1]) return fg_errf(err, errlen, "%s %s: expected NAME=FILE", name, v);
     o->dumps[o->nd++] = (fout){.buf = v, .path = eq + 1};
     return 0;
 }
@@ -253,7 +244,7 @@ static int print_opt(void *ctx, const char *name, const char *v, char *err, size
     fout *p = &o->prints[o->np];
     *p = (fout){.buf = v, .n = 8};
     if (c && (fg_run_parse_u64(c + 1, UINT64_MAX, &p->n) || !p->n))
-        return bad(err, errlen, "%s %s: expected NAME[:N] with N >= 1", name, v);
+        return fg_errf(err, errlen, "%s %s: expected NAME[:N] with N >= 1", name, v);
     o->np++;
     return 0;
 }
