@@ -514,17 +514,21 @@ module edge_preempt #(
   assign {rt_any, rl_d} = rtree(rq, saved_q, skip_q);
   logic              rl_any_q, rl_saved_q, rl_skip_q, ra_v_q, ra_saved_q, ra_skip_q;
   logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
+  logic [NW-1:0]     rl_oh_q, ra_oh_q;  // the same two slots, one-hot
   logic [REGS_W-1:0] ra_regs_q;
-  // the take: the lower of Q's lowest and the slot added at the last edge
+  logic [NW-1:0]     rl_oh_d;
+  always_comb begin
+    for (int i = 0; i < NW; i++) rl_oh_d[i] = rl_d[SLOT_W-1:0] == SLOT_W'(i);
+  end
+  // the take: the lower of Q's lowest and the slot added at the last edge;
+  // both are registered one-hot too, so the slot's one-hot form is a mux
+  // after the compare, not a decode of its result (timing)
   wire               use_a     = ra_v_q && (!rl_any_q || ra_idx_q < rl_idx_q);
   wire [SLOT_W-1:0]  low_idx   = use_a ? ra_idx_q : rl_idx_q;
   wire [REGS_W-1:0]  low_regs  = use_a ? ra_regs_q : evregs_q[rl_idx_q];
   wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
   wire               low_skip  = use_a ? ra_skip_q : rl_skip_q;
-  logic [NW-1:0] pend_low;  // lowest pending slot, one-hot
-  always_comb begin
-    for (int i = 0; i < NW; i++) pend_low[i] = low_idx == SLOT_W'(i);
-  end
+  wire [NW-1:0]      pend_low  = use_a ? ra_oh_q : rl_oh_q;  // lowest pending slot, one-hot
   wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
   wire rdue  = rbusy_q && rtime_due;
@@ -669,6 +673,8 @@ module edge_preempt #(
   // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
   always_ff @(posedge clk_i) begin
     rl_idx_q   <= rl_d[SLOT_W-1:0];
+    rl_oh_q    <= rl_oh_d;
+    ra_oh_q    <= ev_slot_oh;
     rl_saved_q <= rl_d[SLOT_W];
     rl_skip_q  <= rl_d[SLOT_W+1];
     ra_idx_q   <= ev_exit_slot_i;
@@ -829,7 +835,7 @@ module edge_preempt #(
       // and its event's registers (the search it replaces: pend_q's first one)
       `FG_ASSERT(pre_exit_oh_is_known_exit, ev_exit_oh == (exit_known ? ev_slot_oh : '0))
       `FG_ASSERT(pre_take_lowest_pending,
-                 !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && low_saved == ((saved_q & pend_low) != '0)
+                 !rtake || (pend_low == (pend_q & (~pend_q + NW'(1))) && pend_low[low_idx] && low_saved == ((saved_q & pend_low) != '0)
                             && low_skip == ((skip_q & pend_low) != '0)
                             && (!low_saved || low_regs == evregs_q[low_idx])))
     end
