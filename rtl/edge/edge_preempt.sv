@@ -514,21 +514,22 @@ module edge_preempt #(
   assign {rt_any, rl_d} = rtree(rq, saved_q, skip_q);
   logic              rl_any_q, rl_saved_q, rl_skip_q, ra_v_q, ra_saved_q, ra_skip_q;
   logic [SLOT_W-1:0] rl_idx_q, ra_idx_q;
-  logic [NW-1:0]     rl_oh_q, ra_oh_q;  // the same two slots, one-hot
+  logic [NW-1:0]     ra_oh_q;  // the exit's slot, one-hot (decoded before its register)
   logic [REGS_W-1:0] ra_regs_q;
-  logic [NW-1:0]     rl_oh_d;
+  logic [NW-1:0]     rl_oh;     // Q's lowest, one-hot: decoded beside the compare below
   always_comb begin
-    for (int i = 0; i < NW; i++) rl_oh_d[i] = rl_d[SLOT_W-1:0] == SLOT_W'(i);
+    for (int i = 0; i < NW; i++) rl_oh[i] = rl_idx_q == SLOT_W'(i);
   end
   // the take: the lower of Q's lowest and the slot added at the last edge;
-  // both are registered one-hot too, so the slot's one-hot form is a mux
-  // after the compare, not a decode of its result (timing)
+  // its one-hot form is a mux of the two one-hot forms after the compare,
+  // not a decode of the compare's result (timing; decoding Q's lowest
+  // before its register would lengthen the tree's path instead)
   wire               use_a     = ra_v_q && (!rl_any_q || ra_idx_q < rl_idx_q);
   wire [SLOT_W-1:0]  low_idx   = use_a ? ra_idx_q : rl_idx_q;
   wire [REGS_W-1:0]  low_regs  = use_a ? ra_regs_q : evregs_q[rl_idx_q];
   wire               low_saved = use_a ? ra_saved_q : rl_saved_q;
   wire               low_skip  = use_a ? ra_skip_q : rl_skip_q;
-  wire [NW-1:0]      pend_low  = use_a ? ra_oh_q : rl_oh_q;  // lowest pending slot, one-hot
+  wire [NW-1:0]      pend_low  = use_a ? ra_oh_q : rl_oh;  // lowest pending slot, one-hot
   wire rtake = !rbusy_q && (rl_any_q || ra_v_q);
   logic rtime_due;
   wire rdue  = rbusy_q && rtime_due;
@@ -673,7 +674,6 @@ module edge_preempt #(
   // the restore FSM's look-ahead (above): Q's lowest slot, the slot an exit adds
   always_ff @(posedge clk_i) begin
     rl_idx_q   <= rl_d[SLOT_W-1:0];
-    rl_oh_q    <= rl_oh_d;
     ra_oh_q    <= ev_slot_oh;
     rl_saved_q <= rl_d[SLOT_W];
     rl_skip_q  <= rl_d[SLOT_W+1];
