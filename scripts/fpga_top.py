@@ -31,10 +31,12 @@ heap, did not finish its first iteration on this top in 24 to 50 minutes,
 three attempts, while static placed it globally in 25; docs/FPGA.md),
 FPGA_NEXTPNR_ARGS (more nextpnr options; recorded), FPGA_TOP_RECORD (default
 fpga/top_timing.json, to be committed: each seed's figures with the commit they were
-measured at and the netlist's fingerprint; empty: not written).
+measured at and the netlist's fingerprint, by design clock then seed,
+targets.<MHz>.<seed>; empty: not written).
 
 Every run also keeps its seed's figures under "top_seeds" of the JSON file
-(the seeds of one commit side by side: results/fpga.json top_seeds.<seed>),
+(the seeds of one commit side by side: results/fpga.json
+top_seeds.<MHz>.<seed>, the design clock the PLL makes, e.g. "75"),
 with the commit synthesized ("+changes" when the top's sources, the scripts
 or the constraints differ from it) and the critical path's two ends as
 nextpnr reported them.
@@ -223,7 +225,11 @@ def update_json(path, key, value, sub=None):
         if sub is None:
             data[key] = value
         else:
-            data.setdefault(key, {})[sub] = value
+            node = data.setdefault(key, {})
+            subs = sub if isinstance(sub, tuple) else (sub,)
+            for k in subs[:-1]:
+                node = node.setdefault(k, {})
+            node[subs[-1]] = value
         data.setdefault("device", DEVICE)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -367,10 +373,12 @@ def main():
             "lut4_pct", "ff", "dp16kd", "mult18", "yosys_lut4", "pll", "seconds", "critical_path",
             "bitstream_bytes", "tools")
     seed_rec = {k: top[k] for k in keep if k in top}
-    update_json(jpath, "top_seeds", seed_rec, sub=seed)
+    # by design clock, then seed: runs at two targets do not overwrite each other
+    tgt = f"{fout:g}"
+    update_json(jpath, "top_seeds", seed_rec, sub=(tgt, seed))
     recp = env.get("FPGA_TOP_RECORD", "fpga/top_timing.json")
     if recp:
-        update_json(recp, "seeds", seed_rec, sub=seed)
+        update_json(recp, "targets", seed_rec, sub=(tgt, seed))
 
     if util:
         print(f"fpga top: {'resource':<14} {'used':>8} {'of':>8} {'%':>6}"

@@ -79,12 +79,12 @@ class FlowTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.build, ignore_errors=True)
 
-    def flow(self, mode, **env):
+    def flow(self, mode, mhz="50", **env):
         e = dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
                  YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
                  ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
                  FAKE_PNR=mode, FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record, **env)
-        r = subprocess.run([sys.executable, "scripts/fpga_top.py", "--mhz", "50", self.src], cwd=ROOT,
+        r = subprocess.run([sys.executable, "scripts/fpga_top.py", "--mhz", mhz, self.src], cwd=ROOT,
                            env=e, capture_output=True, text=True, timeout=60)
         top = json.load(open(self.json))["top"] if os.path.exists(self.json) else None
         return r, top
@@ -104,11 +104,17 @@ class FlowTest(unittest.TestCase):
         self.assertEqual(json.load(open(self.json))["blocks"], {"edge_ekt": {"fmax_mhz": 101.0}})
         self.assertIn("Fmax 57.5 MHz", r.stdout)
         # each seed's figures with the commit, in the JSON file and the committed record
-        seeds = json.load(open(self.json))["top_seeds"]
+        # (by design clock, then seed: a run at another clock keeps this one's)
+        seeds = json.load(open(self.json))["top_seeds"]["50"]
         self.assertEqual(seeds["1"]["fmax_mhz"], 57.5)
         self.assertEqual(seeds["1"]["status"], "routed")
         self.assertTrue(seeds["1"]["commit"])
-        self.assertEqual(json.load(open(self.record))["seeds"]["1"]["fmax_mhz"], 57.5)
+        self.assertEqual(json.load(open(self.record))["targets"]["50"]["1"]["fmax_mhz"], 57.5)
+        self.flow("slow", FPGA_SEED="2")
+        self.flow("slow", mhz="75")
+        rec = json.load(open(self.record))["targets"]
+        self.assertEqual((rec["50"]["1"]["status"], rec["50"]["2"]["status"], rec["75"]["1"]["status"]),
+                         ("routed", "missed_clock", "missed_clock"))
 
     def test_missed_clock_fails(self):
         r, top = self.flow("slow")
