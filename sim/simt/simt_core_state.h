@@ -16,6 +16,9 @@
 #include "simt/simt_abi.h"
 #include "simt/simt_core.h"
 
+#define SIMT_CLS_UNKNOWN 0xff /* gcls: the gated instruction's unit class is not known yet */
+#define SIMT_MSHR_MERGE 32    /* loads waiting on one L1 MSHR; one more stalls the LSU */
+
 /* The scan checks a gate opening within this many cycles itself (no wake entry). */
 #ifndef SIMT_GATE_NEAR
 #define SIMT_GATE_NEAR 16

@@ -14,9 +14,7 @@
 #define SIMT_LANES RV_LANES
 #define SIMT_MAX_LD 16     /* upper bound of gpu_config.max_inflight_loads */
 #define SIMT_MAX_WARPS 128 /* warp slots: max_threads_per_core <= 4096 (gpu.c) */
-#define SIMT_CLS_UNKNOWN 0xff
 #define SIMT_MAX_UNITS 8
-#define SIMT_MSHR_MERGE 32 /* loads waiting on one L1 MSHR; one more stalls the LSU */
 
 /* One SIMT core: opaque outside the core's own files (simt_core_state.h). */
 typedef struct simt_core simt_core;
