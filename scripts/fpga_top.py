@@ -213,6 +213,7 @@ def critical_path(log):
 
 
 def update_json(path, key, value, sub=None):
+    """data[key] = value, or with sub (a tuple of keys) data[key][sub[0]]...[sub[-1]] = value."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path + ".lock", "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
@@ -226,10 +227,9 @@ def update_json(path, key, value, sub=None):
             data[key] = value
         else:
             node = data.setdefault(key, {})
-            subs = sub if isinstance(sub, tuple) else (sub,)
-            for k in subs[:-1]:
+            for k in sub[:-1]:
                 node = node.setdefault(k, {})
-            node[subs[-1]] = value
+            node[sub[-1]] = value
         data.setdefault("device", DEVICE)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:

@@ -10,7 +10,6 @@
 #include <strings.h>
 #include <time.h>
 
-
 /* ------------------------------------------------------------ the blocks */
 static const struct {
     const char *alias;

@@ -32,7 +32,6 @@ int fg_cli_threads(void *list, const char *name, const char *value, char *err, s
     return -1;
 }
 
-
 /* the table's entry (groups searched in place) named s, or NULL */
 static const fg_opt *find(const fg_opt *t, const char *s) {
     for (; t->name; t++) {

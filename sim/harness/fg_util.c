@@ -1,9 +1,9 @@
 #include "fg_util.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

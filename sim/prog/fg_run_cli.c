@@ -120,7 +120,6 @@ fbuf *fg_run_find_buf(fbuf *b, int n, const char *name, size_t len) {
     return NULL;
 }
 
-
 /* NAME=TYPE:COUNT[:INIT] */
 static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err, size_t errlen) {
     const char *eq = strchr(spec, '=');
@@ -179,7 +178,6 @@ static int parse_arg(const char *spec, farg *a, char *err, size_t errlen) {
 }
 
 /* ------------------------------------------------------------- buffers */
-
 
 void fg_run_opts_free(fg_run_opts *o) {
     free(o->bufs);
