@@ -39,6 +39,7 @@ module fg_core_slice #(
   // the trace player (PLAYER = 1): the blocks' slices' pl_* ports
   input  logic                pl_clr_i,
   input  logic                pl_v_i,
+  input  logic [2:0]          pl_pass_i,
   input  logic                pewt_pl_on_i,
   input  logic [fg_regmap_pkg::PLAY_LW_PEWT-1:0] pewt_pl_line_i,
   output logic                pewt_pl_mm_o,
@@ -63,7 +64,7 @@ module fg_core_slice #(
   fgs_edge_pewt #(.PLAYER(PLAYER)) u_pewt (
     .clk_i, .rst_ni(pewt_rst_ni), .we_i(pewt_we_i), .addr_i(pewt_addr_i), .wdata_i(pewt_wdata_i),
     .rdata_o(pewt_rdata_o),
-    .pl_on_i(pewt_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pewt_pl_line_i), .pl_mm_o(pewt_pl_mm_o),
+    .pl_on_i(pewt_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pewt_pl_line_i), .pl_pass_i, .pl_mm_o(pewt_pl_mm_o),
     .pl_port_o(pewt_pl_port_o),
     .h_start_valid_i(h_start_v), .x_start_valid_i(x_start_v),
     .h_start_slot_i(h_start_slot), .x_start_slot_i(x_start_slot),
@@ -74,7 +75,7 @@ module fg_core_slice #(
   fgs_edge_preempt #(.PLAYER(PLAYER)) u_pre (
     .clk_i, .rst_ni(pre_rst_ni), .we_i(pre_we_i), .addr_i(pre_addr_i), .wdata_i(pre_wdata_i),
     .rdata_o(pre_rdata_o),
-    .pl_on_i(pre_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pre_pl_line_i), .pl_mm_o(pre_pl_mm_o),
+    .pl_on_i(pre_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pre_pl_line_i), .pl_pass_i, .pl_mm_o(pre_pl_mm_o),
     .pl_port_o(pre_pl_port_o),
     .h_req_valid_i(h_req_v), .x_req_valid_i(x_req_v),
     .h_req_regs_i(h_req_regs), .x_req_regs_i(x_req_regs),

@@ -36,6 +36,11 @@
 // the line index of a mismatch is that of the line played 4 cycles before,
 // from idx_q.
 //
+// Passes: a block whose line is wider than a row (the EKT) has its outputs
+// in groups; a row holds the inputs and one group's expected outputs, and
+// pass_o (PASS) tells the block's slice which ports to compare.  The host
+// replays the trace once per pass (docs/FPGA.md, "The trace player").
+//
 // While on_o[b], block b's inputs and reset come from line_o (its reset held
 // low while no line is valid: priming, draining, after a mismatch), and the
 // block returns to its registers when the replay is over (reset at that
@@ -51,6 +56,7 @@ module fg_trace_player #(
   parameter logic [8*NG-1:0] G_AW = fg_regmap_pkg::PLAY_G_AW,      // log2 of its rows
   parameter logic [8*NBLK-1:0] WPR = fg_regmap_pkg::PLAY_WPR,      // words per row of each block
   parameter logic [16*NBLK-1:0] BROWS = fg_regmap_pkg::PLAY_BROWS, // rows each block can play
+  parameter logic [3*NBLK-1:0] LAST_PASS = fg_regmap_pkg::PLAY_LAST_PASS,  // its passes - 1
   localparam int AW   = $clog2(DEPTH),
   localparam int HW   = fg_regmap_pkg::PLAY_HDR_W,
   parameter int LW    = fg_regmap_pkg::PLAY_LW_MAX,  // columns of the widest block
@@ -68,6 +74,7 @@ module fg_trace_player #(
   output logic [LW-1:0]     line_o,    // columns of the line played; bit 0 rst_ni
   output logic              valid_o,   // line_o is a trace line
   output logic [NBLK-1:0]   on_o,      // block b plays
+  output logic [2:0]        pass_o,    // the outputs its slice compares (PASS)
   output logic              clr_o,     // a replay starts (the slices unfreeze)
   input  logic [NBLK-1:0]   mm_i,      // a slice's first mismatch
   input  logic [8*NBLK-1:0] port_i     // its lowest output column
@@ -111,7 +118,7 @@ module fg_trace_player #(
   assign nx_one = (st_q == S_PRIME) ? run0_q[15] : line[15];
 
   // ---------------------------------------------------------------- registers
-  logic [2:0]   sel_d, sel_q;
+  logic [2:0]   sel_d, sel_q, pass_d, pass_q;
   logic [15:0]  nent_d, nent_q;
   logic [AW:0]  row_d, row_q;
   logic [7:0]   bank_d, bank_q;
@@ -136,17 +143,20 @@ module fg_trace_player #(
   logic        busy;
   logic [7:0]  wpr;
   logic [15:0] brows;  // rows the selected block can play
+  logic [2:0]  lastp;  // its last pass
   assign stb  = (we_i && addr_i == fg_regmap_pkg::PLAYR_CTRL) ? wdata_i[1:0] : 2'b00;
   assign busy = (st_q != S_IDLE);
   assign wpr  = WPR[8*sel_q +: 8];
   assign brows = BROWS[16*sel_q +: 16];
+  assign lastp = LAST_PASS[3*sel_q +: 3];
 
-  logic w_sel, w_nent, w_row, w_load, w_run0;  // a bus write of the register
+  logic w_sel, w_nent, w_row, w_load, w_run0, w_pass;  // a bus write of the register
   assign w_sel  = we_i && addr_i == fg_regmap_pkg::PLAYR_SEL;
   assign w_nent = we_i && addr_i == fg_regmap_pkg::PLAYR_NENT;
   assign w_row  = we_i && addr_i == fg_regmap_pkg::PLAYR_ROW;
   assign w_load = we_i && addr_i == fg_regmap_pkg::PLAYR_LOAD;
   assign w_run0 = we_i && addr_i == fg_regmap_pkg::PLAYR_RUN0;
+  assign w_pass = we_i && addr_i == fg_regmap_pkg::PLAYR_PASS;
 
   always_comb begin
     st_d    = st_q;
@@ -170,6 +180,7 @@ module fg_trace_player #(
     clr_d   = 1'b0;
     on_d    = on_q;
     sel_d   = sel_q;
+    pass_d  = pass_q;
     nent_d  = nent_q;
     row_d   = row_q;
     bank_d  = bank_q;
@@ -182,7 +193,7 @@ module fg_trace_player #(
     sum2_d  = sum2_q;
 
     // ---- configuration and loads (refused while a replay runs)
-    if (busy && (w_sel || w_nent || w_row || w_load || w_run0)) begin
+    if (busy && (w_sel || w_nent || w_row || w_load || w_run0 || w_pass)) begin
       ref_d = 1'b1;
       why_d = 3'd4;
     end else begin
@@ -194,6 +205,9 @@ module fg_trace_player #(
         end
       end
       if (w_nent) nent_d = wdata_i[15:0];
+      // held as written (3 bits: a larger value reads back clipped); START
+      // checks it against the block's passes, whichever SEL comes first
+      if (w_pass) pass_d = (wdata_i > 32'd7) ? 3'd7 : wdata_i[2:0];
       if (w_run0) run0_d = wdata_i[15:0];
       if (w_row) begin
         row_d  = (wdata_i > 32'(DEPTH)) ? (AW + 1)'(DEPTH) : wdata_i[AW:0];
@@ -290,6 +304,9 @@ module fg_trace_player #(
       end else if (nent_q == '0 || nent_q > brows) begin
         ref_d = 1'b1;
         why_d = 3'd3;
+      end else if (pass_q > lastp) begin
+        ref_d = 1'b1;
+        why_d = 3'd6;
       end else begin
         st_d    = S_PRIME;
         pc_d    = '0;
@@ -332,6 +349,7 @@ module fg_trace_player #(
       clr_q  <= 1'b0;
       mm_q   <= 1'b0;
       sel_q  <= '0;
+      pass_q <= '0;
       nent_q <= '0;
       row_q  <= '0;
       bank_q <= '0;
@@ -359,6 +377,7 @@ module fg_trace_player #(
       clr_q  <= clr_d;
       mm_q   <= |(mm_i & on_q);
       sel_q  <= sel_d;
+      pass_q <= pass_d;
       nent_q <= nent_d;
       row_q  <= row_d;
       bank_q <= bank_d;
@@ -386,6 +405,7 @@ module fg_trace_player #(
   assign line_o  = {line[HW+LW-1:HW+1], line[HW] && lv_q};
   assign valid_o = lv_q;
   assign on_o    = on_q;
+  assign pass_o  = pass_q;
   assign clr_o   = clr_q;
 
   // ---------------------------------------------------------------- bus reads
@@ -407,6 +427,8 @@ module fg_trace_player #(
       fg_regmap_pkg::PLAYR_SUM1:     rdata_d = sum1_q;
       fg_regmap_pkg::PLAYR_SUM2:     rdata_d = sum2_q;
       fg_regmap_pkg::PLAYR_RUN0:     rdata_d = 32'(run0_q);
+      fg_regmap_pkg::PLAYR_PASS:     rdata_d = 32'(pass_q);
+      fg_regmap_pkg::PLAYR_PASSES:   rdata_d = 32'(lastp) + 32'd1;
       default:                       rdata_d = '0;
     endcase
   end

@@ -200,12 +200,13 @@ module finegrain_ulx3s
   // own columns from bit 0 and registers them near the block
   logic [fg_regmap_pkg::PLAY_LW_MAX-1:0] pl_line;
   logic                  pl_v, pl_clr;
+  logic [2:0]            pl_pass;
   logic [PLAY_NBLK-1:0]  pl_on, pl_mm;
   logic [8*PLAY_NBLK-1:0] pl_port;
   fg_trace_player u_play (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_PLAY]), .we_i(s_we[WIN_PLAY]), .addr_i(s_off[WIN_PLAY]),
     .wdata_i(s_wdata[WIN_PLAY]), .rdata_o(win_rdata[WIN_PLAY]), .line_o(pl_line), .valid_o(pl_v),
-    .on_o(pl_on), .clr_o(pl_clr), .mm_i(pl_mm), .port_i(pl_port));
+    .on_o(pl_on), .pass_o(pl_pass), .clr_o(pl_clr), .mm_i(pl_mm), .port_i(pl_port));
 
   // ------------------------------------------------------------ EDGE front-end
   localparam int DB_IDW = $clog2(DB_ENTRIES);
@@ -248,7 +249,7 @@ module finegrain_ulx3s
   fgs_edge_doorbell #(.PLAYER(1'b1)) u_db (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_DB]), .we_i(s_we[WIN_DB]), .addr_i(s_off[WIN_DB]),
     .wdata_i(s_wdata[WIN_DB]),
-    .pl_on_i(pl_on[PL_DB]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_on_i(pl_on[PL_DB]), .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_DB-1:0]), .pl_mm_o(pl_mm[PL_DB]),
     .pl_port_o(pl_port[8*PL_DB +: 8]),
     .rdata_o(win_rdata[WIN_DB]), .wr_valid_i(ap_v), .wr_addr_i(ap_dout[DB_ADDR_W+31:32]),
@@ -258,7 +259,7 @@ module finegrain_ulx3s
   fgs_edge_ekt #(.PLAYER(1'b1)) u_ekt (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .we_i(s_we[WIN_EKT]), .addr_i(s_off[WIN_EKT]),
     .wdata_i(s_wdata[WIN_EKT]),
-    .pl_on_i(pl_on[PL_EKT]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_on_i(pl_on[PL_EKT]), .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_EKT-1:0]), .pl_mm_o(pl_mm[PL_EKT]),
     .pl_port_o(pl_port[8*PL_EKT +: 8]),
     .rdata_o(win_rdata[WIN_EKT]), .ring_valid_i(db_ring_valid), .ring_id_i(EKT_IDW'(db_ring_id)),
@@ -268,7 +269,7 @@ module finegrain_ulx3s
   fgs_fe_sched_queues #(.PLAYER(1'b1)) u_fe (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_FE]), .we_i(s_we[WIN_FE]), .addr_i(s_off[WIN_FE]),
     .wdata_i(s_wdata[WIN_FE]),
-    .pl_on_i(pl_on[PL_FE]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_on_i(pl_on[PL_FE]), .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_FE-1:0]), .pl_mm_o(pl_mm[PL_FE]),
     .pl_port_o(pl_port[8*PL_FE +: 8]),
     .rdata_o(win_rdata[WIN_FE]));
@@ -277,7 +278,7 @@ module finegrain_ulx3s
   fgs_cm_bal_monitor #(.PLAYER(1'b1)) u_cm (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_CM]), .we_i(s_we[WIN_CM]), .addr_i(s_off[WIN_CM]),
     .wdata_i(s_wdata[WIN_CM]),
-    .pl_on_i(pl_on[PL_CM]), .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+    .pl_on_i(pl_on[PL_CM]), .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_CM-1:0]), .pl_mm_o(pl_mm[PL_CM]),
     .pl_port_o(pl_port[8*PL_CM +: 8]),
     .rdata_o(win_rdata[WIN_CM]));
@@ -296,7 +297,7 @@ module finegrain_ulx3s
       .pewt_addr_i(s_off[WIN_PEWT + c]), .pre_addr_i(s_off[WIN_PRE + c]),
       .pewt_wdata_i(s_wdata[WIN_PEWT + c]), .pre_wdata_i(s_wdata[WIN_PRE + c]),
       .pewt_rdata_o(win_rdata[WIN_PEWT + c]), .pre_rdata_o(win_rdata[WIN_PRE + c]),
-      .pl_clr_i(pl_clr), .pl_v_i(pl_v),
+      .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
       .pewt_pl_on_i(c_pewt_on[c]), .pewt_pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_PEWT-1:0]),
       .pewt_pl_mm_o(c_pewt_mm[c]), .pewt_pl_port_o(c_pewt_port[8*c +: 8]),
       .pre_pl_on_i(c_pre_on[c]), .pre_pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_PRE-1:0]),

@@ -70,15 +70,22 @@ NCORES = 4                   # SIMT cores: one PEWT + one preemption controller 
 # time), each row one entry: a 16-bit header (the next row's run length - 1 in
 # [14:0], [15] set when that run is one cycle) and the block's trace columns packed from bit
 # 16 (rst_ni, the inputs, then the expected outputs, in the trace's order).
-# A row is NWORDS 32-bit words, as many as the widest block needs; each word
-# one block-RAM bank; a row's header holds the NEXT row's run (the first
-# row's is the RUN0 register), so that the player decides each advance from
-# registers, not from the block RAMs' read data.  The banks come in depth tiers, so that a narrow block
-# (whose row uses only the first words) has more rows than a wide one:
-# words [0, 8) 4096 rows (8 DP16KD a bank), [8, 22) 2048 (4), [22, ..) 512 (1):
-# 176 DP16KD with the F/E bits' 32, of the LFE5U-85F's 208.  A block's rows
-# are those of the tier of its last word.
-PLAY_TIERS = [(8, 4096), (22, 2048), (None, 512)]   # (end word, rows)
+# A row is PLAY_WORDS 32-bit words, each word one block-RAM bank; a row's header
+# holds the NEXT row's run (the first row's is the RUN0 register), so that the
+# player decides each advance from registers, not from the block RAMs' read
+# data.  A block whose line is wider than a row (the EKT: 505 input and 904
+# output bits) compares its outputs in passes: every pass plays all its
+# inputs and one group of its output ports (the PASS register), and the host
+# replays the trace once per pass.  22 words fit the widest block that needs
+# no passes (PRE0, 676 bits) and keep the EKT's line at 688 bits: its 1,410
+# columns in one line kept the top from routing (docs/FPGA_TIMING.md).  The
+# banks come in depth tiers, so that a narrow block (whose row uses only the
+# first words) has more rows than a wide one: words [0, 8) 4096 rows (8 DP16KD
+# a bank), [8, 22) 2048 (4): 120 DP16KD, 152 with the F/E bits' 32, of the
+# LFE5U-85F's 208.  A block's rows are those of the tier of its last word.
+PLAY_WORDS = 22
+PLAY_TIERS = [(8, 4096), (None, 2048)]   # (end word, rows)
+PLAY_NPASS_MAX = 8                       # PASS is 3 bits
 PLAY_HDR_W = 16
 PLAY_RUN_MAX = 1 << (PLAY_HDR_W - 1)   # cycles one entry can hold
 PLAY_GROUP = 5                         # banks per register copy (fanout)
@@ -494,16 +501,35 @@ def play_layout(blocks):
     for i, b in enumerate(blocks):
         b.play_idx = i
         ins, outs = twin_ports(b.twin)
-        cols = [("rst_ni", 1, "in")] + [(n, b.port(n).width, "in") for n in ins] + \
-               [(n, b.port(n).width, "out") for n in outs]
+        # the inputs (every pass), then the outputs in groups that fit a row
+        # beside them, in trace order: b.cols' lsb is the column's place in
+        # its pass's line, col_pass its pass, col_olsb its place among all
+        # the outputs (the window's frozen view)
+        b.cols, b.col_pass, b.col_olsb = [], {}, {}
         pos = 0
-        b.cols = []
-        for n, w, d in cols:
-            b.cols.append((n, w, d, pos))
+        for n, w in [("rst_ni", 1)] + [(n, b.port(n).width) for n in ins]:
+            b.cols.append((n, w, "in", pos))
             pos += w
-        b.lw = pos
-        b.in_w = sum(w for n, w, d, _ in b.cols if d == "in")
-        b.out_w = b.lw - b.in_w
+        b.in_w = pos
+        cap = 32 * PLAY_WORDS - PLAY_HDR_W - b.in_w
+        g, used, olsb, b.exp_w = 0, 0, 0, 0
+        for n in outs:
+            w = b.port(n).width
+            if w > cap:
+                raise SystemExit(f"regmap: {b.name}: output {n} ({w} b) does not fit a row of {PLAY_WORDS} words "
+                                 f"beside the {b.in_w} input columns")
+            if used + w > cap:
+                g, used = g + 1, 0
+            b.cols.append((n, w, "out", b.in_w + used))
+            b.col_pass[n], b.col_olsb[n] = g, olsb
+            used += w
+            olsb += w
+            b.exp_w = max(b.exp_w, used)
+        b.npass = g + 1
+        if b.npass > PLAY_NPASS_MAX:
+            raise SystemExit(f"regmap: {b.name}: {b.npass} passes, PASS holds {PLAY_NPASS_MAX}")
+        b.out_w = olsb
+        b.lw = b.in_w + b.exp_w
         b.nout = sum(1 for c in b.cols if c[2] == "out")
         b.wpr = (PLAY_HDR_W + b.lw + 31) // 32
         same = [m for m, kv in models.items()
@@ -516,7 +542,8 @@ def play_layout(blocks):
 
 
 def play_nbanks(blocks):
-    return max(b.wpr for b in blocks)
+    assert max(b.wpr for b in blocks) <= PLAY_WORDS
+    return PLAY_WORDS
 
 
 def play_depth(word, nb):
@@ -555,7 +582,8 @@ PLAY_REGS = [
     ("CTRL", 0, "w", "strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS"),
     ("STATUS", 1, "ro", "[0] busy, [1] done, [2] mismatch, [3] stopped by STOP, [4] a request refused, "
                         "[10:8] why (1 START while busy, 2 SEL not a block, 3 NENT 0 or above the block's "
-                        "rows, 4 a write while busy, 5 LOAD beyond the block's last row)"),
+                        "rows, 4 a write while busy, 5 LOAD beyond the block's last row, 6 PASS not below "
+                        "the block's passes)"),
     ("SEL", 2, "rw", "the block played: 0 doorbell, 1 EKT, 2 F/E, 3 CM, 4 PEWT0, 5 PRE0"),
     ("NENT", 3, "rw", "rows to play, 1 .. the block's rows"),
     ("ROW", 4, "rw", "row of the next LOAD word (a write restarts at its word 0 and clears SUM1 / SUM2)"),
@@ -572,6 +600,9 @@ PLAY_REGS = [
     ("SUM2", 14, "ro", "the sum of SUM1 after each of them, mod 2^32 (order-sensitive)"),
     ("RUN0", 15, "rw", "the first row's run: [14:0] cycles - 1, [15] set for one cycle (a row's header "
                        "holds the next row's)"),
+    ("PASS", 16, "rw", "the output group compared, 0 .. the block's passes - 1 (a block whose line is wider "
+                       "than a row compares its outputs in passes, one replay each)"),
+    ("PASSES", 17, "ro", "passes of block SEL"),
 ]
 
 
@@ -621,7 +652,7 @@ def map_hash(blocks):
         h.update(repr(r).encode())
     h.update(f"play:{PLAY_TIERS}:{PLAY_HDR_W}:{play_nbanks(blocks)}:{PLAY_GROUP}\n".encode())
     for b in blocks:
-        h.update(f"{b.name}:{b.play_idx}:{b.model}:{b.cols}\n".encode())
+        h.update(f"{b.name}:{b.play_idx}:{b.model}:{b.cols}:{sorted(b.col_pass.items())}\n".encode())
     h.update(f"{ID_VALUE}{VERSION}".encode())
     return int(h.hexdigest()[:8], 16)
 
@@ -697,8 +728,10 @@ def sv_pkg(blocks):
         B = PFX[b.name]
         L.append(f"  localparam int PLAY_{B} = {b.play_idx};  // {b.name}: trace model {b.model}")
         L.append(f"  localparam int PLAY_LW_{B} = {b.lw};  // columns: rst_ni + {b.in_w - 1} input + "
-                 f"{b.out_w} output bits")
+                 f"{b.exp_w} output bits{f' a pass ({b.out_w} in {b.npass} passes)' if b.npass > 1 else ''}")
     L.append(f"  localparam int PLAY_LW_MAX = {max(b.lw for b in blocks)};  // the widest line")
+    v = ", ".join(f"3'd{b.npass - 1}" for b in reversed(blocks))
+    L.append(f"  localparam logic [3*PLAY_NBLK-1:0] PLAY_LAST_PASS = {{{v}}};  // passes - 1 of each block")
     wpr = "".join(f"8'd{b.wpr}" + (", " if i else "") for i, b in reversed(list(enumerate(blocks))))
     L.append(f"  // words per row of each block, block 0 in the low byte")
     L.append(f"  localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {{{wpr}}};")
@@ -978,14 +1011,15 @@ def sv_slice(b):
     # replay starts), v (pl_line_i is a trace line), the line (rst_ni, inputs,
     # expected outputs); the first mismatch (one cycle) and its lowest output
     ports += ["  input  logic pl_on_i", "  input  logic pl_clr_i", "  input  logic pl_v_i",
-              f"  input  logic [{b.lw - 1}:0] pl_line_i", "  output logic pl_mm_o",
+              f"  input  logic [{b.lw - 1}:0] pl_line_i", "  input  logic [2:0] pl_pass_i",
+              "  output logic pl_mm_o",
               "  output logic [7:0] pl_port_o"]
     L.append(",\n".join(ports))
     L.append(");")
     L.append("  // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,")
     L.append("  // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,")
-    L.append("  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest")
-    L.append("  // output column.")
+    L.append("  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one")
+    L.append("  // cycle), pl_port_o its lowest output column.")
     live = live_outputs(b)
     for p in b.ports:
         if p.kind in ("in", "out") and not p.ext:
@@ -1048,7 +1082,9 @@ def sv_slice(b):
     L.append("    logic on_q, v_q, clr_q, rst_q, m_rst_q;")
     if nmx:
         L.append(f"    logic [{nmx - 1}:0] pin_q;  // {', '.join(c[0] for c in muxed)}")
-    L.append(f"    logic [{ow - 1}:0] pexp_q;  // the expected outputs of the line the block sees")
+    L.append(f"    logic [{b.exp_w - 1}:0] pexp_q;  // the expected outputs of the line the block sees")
+    if b.npass > 1:
+        L.append("    logic [2:0] pass_q;  // the outputs compared: those of this pass (static during a replay)")
     L.append("    always_ff @(posedge clk_i) begin")
     L.append("      on_q   <= pl_on_i;")
     L.append("      v_q    <= pl_v_i;")
@@ -1060,6 +1096,8 @@ def sv_slice(b):
     if nmx:
         L.append(f"      pin_q  <= {{{', '.join(sl('pl_line_i', c[3], c[1]) for c in reversed(muxed))}}};")
     L.append(f"      pexp_q <= pl_line_i[{b.lw - 1}:{o0}];")
+    if b.npass > 1:
+        L.append("      pass_q <= pl_pass_i;")
     L.append("    end")
     L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
     L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
@@ -1081,9 +1119,13 @@ def sv_slice(b):
     L.append(f"    logic [{len(outs) - 1}:0] diff_d, diff_q;")
     L.append("    logic [7:0] first, port_q;")
     L.append("    assign cmp = v_q && rst_q;  // not on reset lines")
+    if b.npass > 1:
+        L.append(f"    // {b.npass} passes: a port is compared in its own pass, against its place in that")
+        L.append("    // pass's line (the host replays the trace once per pass)")
     for k, (n, w, d, lsb) in enumerate(outs):
         lo = lsb - o0
-        L.append(f"    assign diff_d[{k}] = cmp && (b_{n} != {sl('pexp_q', lo, w)});")
+        g = f" && pass_q == 3'd{b.col_pass[n]}" if b.npass > 1 else ""
+        L.append(f"    assign diff_d[{k}] = cmp{g} && (b_{n} != {sl('pexp_q', lo, w)});")
     L.append("    assign any_diff = (diff_q != '0);")
     L.append("    always_ff @(posedge clk_i) begin")
     L.append("      diff_q <= diff_d;")
@@ -1106,7 +1148,10 @@ def sv_slice(b):
     L.append("    assign pl_mm_o   = mm_q;")
     L.append("    assign pl_port_o = port_q;")
     for n, w, d, lsb in outs:
-        L.append(f"    assign v_{n} = {sl('hold_q', lsb - o0, w)};")
+        L.append(f"    assign v_{n} = {sl('hold_q', b.col_olsb[n], w)};")
+    if b.npass == 1:
+        L.append("    logic unused_pass;  // one pass: every output in every replay")
+        L.append("    assign unused_pass = ^pl_pass_i;")
     L.append("  end else begin : g_nopl")
     for n, w, d, lsb in ins:
         L.append(f"    assign {m.get(n, 'm_' + n)} = {normal(n)};")
@@ -1117,7 +1162,7 @@ def sv_slice(b):
     L.append("    assign pl_mm_o   = 1'b0;")
     L.append("    assign pl_port_o = '0;")
     L.append("    logic unused_pl;")
-    L.append("    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};")
+    L.append("    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};")
     L.append("  end")
     prm = ", ".join(f".{k}({v})" for k, v in b.params.items())
     bc = [".clk_i", ".rst_ni(m_rst_ni)"]
@@ -1233,15 +1278,17 @@ def c_header(blocks):
         L.append("")
     L.append("/* The trace player's blocks: the columns of a trace line in the order FG_TRACE_DIR")
     L.append(" * writes them (rst_ni, inputs, outputs) and where each sits in a row (lsb from bit")
-    L.append(" * FG_PLAY_HDR_W); the verilated model whose traces replay here (its parameters are")
-    L.append(" * the FPGA's); the window that shows the block's outputs. */")
-    L.append("typedef struct { const char *name; unsigned width; char dir; unsigned lsb; } fg_play_col;")
+    L.append(" * FG_PLAY_HDR_W; an output in the row of its pass: every pass holds all the inputs and")
+    L.append(" * the outputs of that pass); the verilated model whose traces replay here (its")
+    L.append(" * parameters are the FPGA's); the window that shows the block's outputs. */")
+    L.append("typedef struct { const char *name; unsigned width; char dir; unsigned lsb, pass; } fg_play_col;")
     L.append("typedef struct {")
     L.append("    const char *name, *model, *window;")
     L.append("    unsigned index;      /* SEL */")
     L.append("    uint32_t win;        /* the window of the instance played */")
     L.append("    unsigned ncols, nout, words, line_bits;")
     L.append("    unsigned rows;       /* rows it can play (the depth of its last word's bank) */")
+    L.append("    unsigned passes;     /* replays that compare every output: PASS 0 .. passes - 1 */")
     L.append("    const fg_play_col *cols;")
     L.append("    const fg_reg_desc *regs;")
     L.append("    unsigned nregs;")
@@ -1249,13 +1296,14 @@ def c_header(blocks):
     for b in blocks:
         L.append(f"static const fg_play_col fg_play_cols_{b.name}[] = {{")
         for n, w, d, lsb in b.cols:
-            L.append(f"    {{\"{n}\", {w}u, '{'i' if d == 'in' else 'o'}', {lsb}u}},")
+            L.append(f"    {{\"{n}\", {w}u, '{'i' if d == 'in' else 'o'}', {lsb}u, {b.col_pass.get(n, 0)}u}},")
         L.append("};")
     L.append("static const fg_play_block fg_play_blocks[] = {")
     for b in blocks:
         w = PLAY_WIN[b.name]
         L.append(f"    {{\"{b.name}\", \"{b.model}\", \"{w}\", {b.play_idx}u, FG_WIN_{w}, {len(b.cols)}u, {b.nout}u, "
-                 f"{b.wpr}u, {b.lw}u, {play_rows(b, play_nbanks(blocks))}u, fg_play_cols_{b.name}, fgr_{b.name}_regs, "
+                 f"{b.wpr}u, {b.lw}u, {play_rows(b, play_nbanks(blocks))}u, {b.npass}u, fg_play_cols_{b.name}, "
+                 f"fgr_{b.name}_regs, "
                  f"sizeof fgr_{b.name}_regs / sizeof *fgr_{b.name}_regs}},")
     L.append("};")
     L.append(f"#define FG_PLAY_NBLOCKS {len(blocks)}u")
@@ -1287,11 +1335,12 @@ def doc_table(blocks):
                        for i, (e, d) in enumerate(PLAY_TIERS)] if b > a)
     L += ["", f"Trace memory: rows of {nb} 32-bit words, one block-RAM bank per word, in depth tiers "
           f"({tiers}; {play_bram(nb)} DP16KD). The blocks, the traces they replay and their rows:", "",
-          "| SEL | block | window | trace model | columns | bits | words per row | rows |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| SEL | block | window | trace model | columns | bits a line | words per row | rows | passes |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for b in blocks:
         L.append(f"| {b.play_idx} | `{b.name}` | `{PLAY_WIN[b.name]}` | `{b.model}` | {len(b.cols)} "
-                 f"(1 + {len(b.cols) - 1 - b.nout} in, {b.nout} out) | {b.lw} | {b.wpr} | {play_rows(b, nb)} |")
+                 f"(1 + {len(b.cols) - 1 - b.nout} in, {b.nout} out) | {b.lw} | {b.wpr} | {play_rows(b, nb)} "
+                 f"| {b.npass} |")
     for b in blocks:
         L += ["", f"`{b.name}` window (`fpga/gen/fgr_{b.name}.sv`):", "",
               "| byte offset | register | bits | access |", "|---|---|---|---|"]

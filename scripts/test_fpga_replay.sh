@@ -114,6 +114,21 @@ play "replay PRE0 with core 0's preemption_latency controller trace" pre0 "$PRE"
 play "replay the F/E queues' fe_fig11 trace" fe "$FE"
 play "replay the CM monitor's cm_run trace, its first 1100 cycles (one interval end)" cm "$CM" --lines 1100
 
+# the PASS register over the bus: a pass the block does not have is refused at
+# START (STATUS [4] and why [10:8] = 6), one it has is not (it plays a row of
+# whatever the memory holds; STOP)
+P=$(printf '%d' "$(sed -n 's/^#define FG_WIN_PLAY \(0x[0-9A-F]*\)u$/\1/p' fpga/gen/fg_regmap.h)")
+fh() { "$B/bin/fg_host" "$W" "$@" | cut -d' ' -f2; }
+refusal() { printf '0x%x' $(($1 & 0x710)); }
+st1=$(fh write $((P + 0x08)) 0 && fh write $((P + 0x40)) 1 && fh write $((P + 0x0c)) 1 &&
+      fh write $((P + 0x00)) 1 && fh read $((P + 0x04)))
+np=$(fh write $((P + 0x08)) 1 && fh read $((P + 0x44)))
+st2=$(fh write $((P + 0x40)) 5 && fh write $((P + 0x00)) 1 && fh read $((P + 0x04)))
+fh write $((P + 0x00)) 2 >/dev/null
+if [ "$(refusal "$st1")" = 0x610 ] && [ "$np" = 0x00000006 ] && [ "$(refusal "$st2")" = 0x0 ]; then
+  ok "PASS: the doorbell's pass 1 refused (STATUS $st1), the EKT has 6 passes and takes pass 5 (STATUS $st2)"
+else nok "PASS: doorbell pass 1 STATUS '$st1' (want [4], [10:8] 6); EKT PASSES '$np' (want 6), pass 5 STATUS '$st2' (want not refused)"; fi
+
 # ---------------------------------------------------------------- 4. corrupted
 corrupt() {  # corrupt NAME BLOCK FILE PORT LINE-SPEC [ARGS...]: reported at that cycle and port
   local name=$1 blk=$2 src=$3 port=$4 spec=$5; shift 5
@@ -131,6 +146,15 @@ corrupt "a corrupted doorbell trace" db "$DB" cnt_rings_o 12345
 corrupt "a corrupted controller trace" pre0 "$PRE" cmd_o first:cmd_o --lines 400
 # the last cycle of a trace
 corrupt "a corrupted EKT trace, its last cycle" ekt "$EKT" registered_o "$(($(grep -vc '^#' "$EKT") - 1))"
+# the EKT compares its outputs in passes (one replay each): flips in its first
+# pass's rsp_head_o at the last cycle, its last pass's registered_o a cycle
+# before, and its third pass's evw_block_x_o a cycle before that: the earliest
+# is reported, though its pass runs neither first nor last
+last=$(($(grep -vc '^#' "$EKT") - 1))
+if scripts/trace_flip.py "$EKT" "$d/ekt_f1.trace" --port rsp_head_o --line "$last" >/dev/null &&
+   scripts/trace_flip.py "$d/ekt_f1.trace" "$d/ekt_f2.trace" --port registered_o --line "$((last - 1))" >/dev/null; then
+  corrupt "a corrupted EKT trace, three passes' outputs: the earliest cycle" ekt "$d/ekt_f2.trace" evw_block_x_o "$((last - 2))"
+else nok "trace_flip rsp_head_o, registered_o"; fi
 
 # ---------------------------------------------------------------- 5. no answer
 # the simulator stopped (SIGSTOP) while a trace loads: a diagnosis, no hang

@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'hDB2A9F4D;
+  localparam logic [31:0] MAP_HASH = 32'hF9939989;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 4;
   localparam int WIN_SYS = 0;
@@ -29,13 +29,13 @@ package fg_regmap_pkg;
   // the trace player (fpga/fg_trace_player.sv): memory, registers, blocks
   localparam int PLAY_NBLK = 6;
   localparam int PLAY_ROWS = 4096;  // rows of the deepest banks
-  localparam int PLAY_NB = 45;  // 32-bit words (banks) per row
+  localparam int PLAY_NB = 22;  // 32-bit words (banks) per row
   // register-copy groups of banks (fg_play_group), one depth each; group 0 in the low byte
-  localparam int PLAY_NG = 10;
-  localparam logic [8*PLAY_NG-1:0] PLAY_G_BASE = {8'd42, 8'd37, 8'd32, 8'd27, 8'd22, 8'd18, 8'd13, 8'd8, 8'd5, 8'd0};
-  localparam logic [8*PLAY_NG-1:0] PLAY_G_N = {8'd3, 8'd5, 8'd5, 8'd5, 8'd5, 8'd4, 8'd5, 8'd5, 8'd3, 8'd5};
-  localparam logic [8*PLAY_NG-1:0] PLAY_G_AW = {8'd9, 8'd9, 8'd9, 8'd9, 8'd9, 8'd11, 8'd11, 8'd11, 8'd12, 8'd12};  // log2 rows
-  localparam logic [16*PLAY_NBLK-1:0] PLAY_BROWS = {16'd2048, 16'd2048, 16'd4096, 16'd2048, 16'd512, 16'd2048};  // rows each block can play
+  localparam int PLAY_NG = 5;
+  localparam logic [8*PLAY_NG-1:0] PLAY_G_BASE = {8'd18, 8'd13, 8'd8, 8'd5, 8'd0};
+  localparam logic [8*PLAY_NG-1:0] PLAY_G_N = {8'd4, 8'd5, 8'd5, 8'd3, 8'd5};
+  localparam logic [8*PLAY_NG-1:0] PLAY_G_AW = {8'd11, 8'd11, 8'd11, 8'd12, 8'd12};  // log2 rows
+  localparam logic [16*PLAY_NBLK-1:0] PLAY_BROWS = {16'd2048, 16'd2048, 16'd4096, 16'd2048, 16'd2048, 16'd2048};  // rows each block can play
   localparam int PLAY_HDR_W = 16;  // row header: run - 1 [14:0], one-cycle run [15]
   localparam logic [7:0] PLAYR_CTRL = 8'd0;  // w
   localparam logic [7:0] PLAYR_STATUS = 8'd1;  // ro
@@ -53,10 +53,12 @@ package fg_regmap_pkg;
   localparam logic [7:0] PLAYR_SUM1 = 8'd13;  // ro
   localparam logic [7:0] PLAYR_SUM2 = 8'd14;  // ro
   localparam logic [7:0] PLAYR_RUN0 = 8'd15;  // rw
+  localparam logic [7:0] PLAYR_PASS = 8'd16;  // rw
+  localparam logic [7:0] PLAYR_PASSES = 8'd17;  // ro
   localparam int PLAY_DB = 0;  // edge_doorbell: trace model edge_doorbell
   localparam int PLAY_LW_DB = 418;  // columns: rst_ni + 175 input + 242 output bits
   localparam int PLAY_EKT = 1;  // edge_ekt: trace model edge_ekt
-  localparam int PLAY_LW_EKT = 1410;  // columns: rst_ni + 505 input + 904 output bits
+  localparam int PLAY_LW_EKT = 688;  // columns: rst_ni + 505 input + 182 output bits a pass (904 in 6 passes)
   localparam int PLAY_FE = 2;  // fe_sched_queues: trace model fe_sched_queues_sys
   localparam int PLAY_LW_FE = 520;  // columns: rst_ni + 164 input + 355 output bits
   localparam int PLAY_CM = 3;  // cm_bal_monitor: trace model cm_bal_monitor_sys
@@ -65,9 +67,10 @@ package fg_regmap_pkg;
   localparam int PLAY_LW_PEWT = 561;  // columns: rst_ni + 220 input + 340 output bits
   localparam int PLAY_PRE = 5;  // edge_preempt: trace model edge_preempt
   localparam int PLAY_LW_PRE = 676;  // columns: rst_ni + 389 input + 286 output bits
-  localparam int PLAY_LW_MAX = 1410;  // the widest line
+  localparam int PLAY_LW_MAX = 688;  // the widest line
+  localparam logic [3*PLAY_NBLK-1:0] PLAY_LAST_PASS = {3'd0, 3'd0, 3'd0, 3'd0, 3'd5, 3'd0};  // passes - 1 of each block
   // words per row of each block, block 0 in the low byte
-  localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {8'd22, 8'd19, 8'd8, 8'd17, 8'd45, 8'd14};
+  localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {8'd22, 8'd19, 8'd8, 8'd17, 8'd22, 8'd14};
   // the blocks' parameters the hand-written top needs (all of them: fgs_*.sv)
   localparam int DB_ENTRIES = 32;
   localparam int DB_ADDR_W = 64;

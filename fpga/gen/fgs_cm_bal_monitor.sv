@@ -14,13 +14,14 @@ module fgs_cm_bal_monitor #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [227:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic [7:0] b_stall_mc_i;
   logic [7:0] m_stall_mc_i;  // what drives the block
   logic [7:0] b_stall_net_i;
@@ -177,6 +178,8 @@ module fgs_cm_bal_monitor #(
     assign v_rd_valid_o = hold_q[55:47];
     assign v_rd_avg_o = hold_q[66:56];
     assign v_rd_why_o = hold_q[69:67];
+    logic unused_pass;  // one pass: every output in every replay
+    assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_stall_mc_i = b_stall_mc_i;
@@ -205,7 +208,7 @@ module fgs_cm_bal_monitor #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   cm_bal_monitor #(.P(8), .C(28), .NSCHED(2), .MAXW(48), .INTERVAL(1024), .TH_Q4(4), .TL_Q4(1), .FINE(8), .EXPLORE_WARPS(6), .EXPLORE_N(4)) u_blk (
     .clk_i,

@@ -24,13 +24,14 @@ module fgs_edge_doorbell #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [417:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic [63:0] b_cfg_base_i;
   logic [63:0] m_cfg_base_i;  // what drives the block
   logic [5:0] b_cfg_region_log2_i;
@@ -208,6 +209,8 @@ module fgs_edge_doorbell #(
     assign v_cnt_err_range_o = hold_q[223:208];
     assign v_cnt_err_align_o = hold_q[239:224];
     assign v_err_status_o = hold_q[241:240];
+    logic unused_pass;  // one pass: every output in every replay
+    assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_cfg_base_i = b_cfg_base_i;
@@ -237,7 +240,7 @@ module fgs_edge_doorbell #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   edge_doorbell #(.ENTRIES(32), .ADDR_W(64), .DATA_W(32), .RING_DEPTH(16), .PT_DEPTH(2)) u_blk (
     .clk_i,

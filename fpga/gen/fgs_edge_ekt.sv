@@ -16,14 +16,15 @@ module fgs_edge_ekt #(
   input  logic pl_on_i,
   input  logic pl_clr_i,
   input  logic pl_v_i,
-  input  logic [1409:0] pl_line_i,
+  input  logic [687:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic b_cmd_valid_i;
   logic m_cmd_valid_i;  // what drives the block
   logic [1:0] b_cmd_op_i;
@@ -242,7 +243,8 @@ module fgs_edge_ekt #(
     // (links, ext ports) are registered here and multiplexed in front of the block.
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [5:0] pin_q;  // ring_valid_i, ring_id_i
-    logic [903:0] pexp_q;  // the expected outputs of the line the block sees
+    logic [181:0] pexp_q;  // the expected outputs of the line the block sees
+    logic [2:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
@@ -252,7 +254,8 @@ module fgs_edge_ekt #(
       // the line's while the player plays, else the window's (a cycle later)
       m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[497:493], pl_line_i[492]};
-      pexp_q <= pl_line_i[1409:506];
+      pexp_q <= pl_line_i[687:506];
+      pass_q <= pl_pass_i;
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[505], pl_line_i[504], pl_line_i[503:499], pl_line_i[498], pl_line_i[491], pl_line_i[490:475], pl_line_i[474:473], pl_line_i[472:457], pl_line_i[456:425], pl_line_i[424:393], pl_line_i[392:361], pl_line_i[360:329], pl_line_i[328:297], pl_line_i[296:265], pl_line_i[264:201], pl_line_i[200:137], pl_line_i[136:73], pl_line_i[72:9], pl_line_i[8:4], pl_line_i[3:2], pl_line_i[1]};
@@ -288,47 +291,49 @@ module fgs_edge_ekt #(
     logic [40:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_cmd_ready_o != pexp_q[0]);
-    assign diff_d[1] = cmp && (b_rsp_valid_o != pexp_q[1]);
-    assign diff_d[2] = cmp && (b_rsp_status_o != pexp_q[4:2]);
-    assign diff_d[3] = cmp && (b_rsp_id_o != pexp_q[9:5]);
-    assign diff_d[4] = cmp && (b_rsp_head_o != pexp_q[73:10]);
-    assign diff_d[5] = cmp && (b_rsp_inflight_o != pexp_q[89:74]);
-    assign diff_d[6] = cmp && (b_ring_ready_o != pexp_q[90]);
-    assign diff_d[7] = cmp && (b_cpl_ready_o != pexp_q[91]);
-    assign diff_d[8] = cmp && (b_evw_valid_o != pexp_q[92]);
-    assign diff_d[9] = cmp && (b_evw_id_o != pexp_q[97:93]);
-    assign diff_d[10] = cmp && (b_evw_kernel_ptr_o != pexp_q[161:98]);
-    assign diff_d[11] = cmp && (b_evw_param_addr_o != pexp_q[225:162]);
-    assign diff_d[12] = cmp && (b_evw_grid_x_o != pexp_q[257:226]);
-    assign diff_d[13] = cmp && (b_evw_grid_y_o != pexp_q[289:258]);
-    assign diff_d[14] = cmp && (b_evw_grid_z_o != pexp_q[321:290]);
-    assign diff_d[15] = cmp && (b_evw_block_x_o != pexp_q[353:322]);
-    assign diff_d[16] = cmp && (b_evw_block_y_o != pexp_q[385:354]);
-    assign diff_d[17] = cmp && (b_evw_block_z_o != pexp_q[417:386]);
-    assign diff_d[18] = cmp && (b_evw_shmem_o != pexp_q[433:418]);
-    assign diff_d[19] = cmp && (b_evw_prio_o != pexp_q[435:434]);
-    assign diff_d[20] = cmp && (b_pkq_valid_o != pexp_q[436]);
-    assign diff_d[21] = cmp && (b_pkq_id_o != pexp_q[441:437]);
-    assign diff_d[22] = cmp && (b_pkq_kernel_ptr_o != pexp_q[505:442]);
-    assign diff_d[23] = cmp && (b_pkq_param_addr_o != pexp_q[569:506]);
-    assign diff_d[24] = cmp && (b_pkq_grid_x_o != pexp_q[601:570]);
-    assign diff_d[25] = cmp && (b_pkq_grid_y_o != pexp_q[633:602]);
-    assign diff_d[26] = cmp && (b_pkq_grid_z_o != pexp_q[665:634]);
-    assign diff_d[27] = cmp && (b_pkq_block_x_o != pexp_q[697:666]);
-    assign diff_d[28] = cmp && (b_pkq_block_y_o != pexp_q[729:698]);
-    assign diff_d[29] = cmp && (b_pkq_block_z_o != pexp_q[761:730]);
-    assign diff_d[30] = cmp && (b_pkq_shmem_o != pexp_q[777:762]);
-    assign diff_d[31] = cmp && (b_pkq_prio_o != pexp_q[779:778]);
-    assign diff_d[32] = cmp && (b_err_valid_o != pexp_q[780]);
-    assign diff_d[33] = cmp && (b_err_code_o != pexp_q[783:781]);
-    assign diff_d[34] = cmp && (b_err_id_o != pexp_q[788:784]);
-    assign diff_d[35] = cmp && (b_registered_o != pexp_q[820:789]);
-    assign diff_d[36] = cmp && (b_cnt_launch_o != pexp_q[852:821]);
-    assign diff_d[37] = cmp && (b_cnt_err_unreg_o != pexp_q[868:853]);
-    assign diff_d[38] = cmp && (b_cnt_err_overrun_o != pexp_q[884:869]);
-    assign diff_d[39] = cmp && (b_cnt_err_cpl_o != pexp_q[900:885]);
-    assign diff_d[40] = cmp && (b_err_status_o != pexp_q[903:901]);
+    // 6 passes: a port is compared in its own pass, against its place in that
+    // pass's line (the host replays the trace once per pass)
+    assign diff_d[0] = cmp && pass_q == 3'd0 && (b_cmd_ready_o != pexp_q[0]);
+    assign diff_d[1] = cmp && pass_q == 3'd0 && (b_rsp_valid_o != pexp_q[1]);
+    assign diff_d[2] = cmp && pass_q == 3'd0 && (b_rsp_status_o != pexp_q[4:2]);
+    assign diff_d[3] = cmp && pass_q == 3'd0 && (b_rsp_id_o != pexp_q[9:5]);
+    assign diff_d[4] = cmp && pass_q == 3'd0 && (b_rsp_head_o != pexp_q[73:10]);
+    assign diff_d[5] = cmp && pass_q == 3'd0 && (b_rsp_inflight_o != pexp_q[89:74]);
+    assign diff_d[6] = cmp && pass_q == 3'd0 && (b_ring_ready_o != pexp_q[90]);
+    assign diff_d[7] = cmp && pass_q == 3'd0 && (b_cpl_ready_o != pexp_q[91]);
+    assign diff_d[8] = cmp && pass_q == 3'd0 && (b_evw_valid_o != pexp_q[92]);
+    assign diff_d[9] = cmp && pass_q == 3'd0 && (b_evw_id_o != pexp_q[97:93]);
+    assign diff_d[10] = cmp && pass_q == 3'd0 && (b_evw_kernel_ptr_o != pexp_q[161:98]);
+    assign diff_d[11] = cmp && pass_q == 3'd1 && (b_evw_param_addr_o != pexp_q[63:0]);
+    assign diff_d[12] = cmp && pass_q == 3'd1 && (b_evw_grid_x_o != pexp_q[95:64]);
+    assign diff_d[13] = cmp && pass_q == 3'd1 && (b_evw_grid_y_o != pexp_q[127:96]);
+    assign diff_d[14] = cmp && pass_q == 3'd1 && (b_evw_grid_z_o != pexp_q[159:128]);
+    assign diff_d[15] = cmp && pass_q == 3'd2 && (b_evw_block_x_o != pexp_q[31:0]);
+    assign diff_d[16] = cmp && pass_q == 3'd2 && (b_evw_block_y_o != pexp_q[63:32]);
+    assign diff_d[17] = cmp && pass_q == 3'd2 && (b_evw_block_z_o != pexp_q[95:64]);
+    assign diff_d[18] = cmp && pass_q == 3'd2 && (b_evw_shmem_o != pexp_q[111:96]);
+    assign diff_d[19] = cmp && pass_q == 3'd2 && (b_evw_prio_o != pexp_q[113:112]);
+    assign diff_d[20] = cmp && pass_q == 3'd2 && (b_pkq_valid_o != pexp_q[114]);
+    assign diff_d[21] = cmp && pass_q == 3'd2 && (b_pkq_id_o != pexp_q[119:115]);
+    assign diff_d[22] = cmp && pass_q == 3'd3 && (b_pkq_kernel_ptr_o != pexp_q[63:0]);
+    assign diff_d[23] = cmp && pass_q == 3'd3 && (b_pkq_param_addr_o != pexp_q[127:64]);
+    assign diff_d[24] = cmp && pass_q == 3'd3 && (b_pkq_grid_x_o != pexp_q[159:128]);
+    assign diff_d[25] = cmp && pass_q == 3'd4 && (b_pkq_grid_y_o != pexp_q[31:0]);
+    assign diff_d[26] = cmp && pass_q == 3'd4 && (b_pkq_grid_z_o != pexp_q[63:32]);
+    assign diff_d[27] = cmp && pass_q == 3'd4 && (b_pkq_block_x_o != pexp_q[95:64]);
+    assign diff_d[28] = cmp && pass_q == 3'd4 && (b_pkq_block_y_o != pexp_q[127:96]);
+    assign diff_d[29] = cmp && pass_q == 3'd4 && (b_pkq_block_z_o != pexp_q[159:128]);
+    assign diff_d[30] = cmp && pass_q == 3'd4 && (b_pkq_shmem_o != pexp_q[175:160]);
+    assign diff_d[31] = cmp && pass_q == 3'd4 && (b_pkq_prio_o != pexp_q[177:176]);
+    assign diff_d[32] = cmp && pass_q == 3'd4 && (b_err_valid_o != pexp_q[178]);
+    assign diff_d[33] = cmp && pass_q == 3'd4 && (b_err_code_o != pexp_q[181:179]);
+    assign diff_d[34] = cmp && pass_q == 3'd5 && (b_err_id_o != pexp_q[4:0]);
+    assign diff_d[35] = cmp && pass_q == 3'd5 && (b_registered_o != pexp_q[36:5]);
+    assign diff_d[36] = cmp && pass_q == 3'd5 && (b_cnt_launch_o != pexp_q[68:37]);
+    assign diff_d[37] = cmp && pass_q == 3'd5 && (b_cnt_err_unreg_o != pexp_q[84:69]);
+    assign diff_d[38] = cmp && pass_q == 3'd5 && (b_cnt_err_overrun_o != pexp_q[100:85]);
+    assign diff_d[39] = cmp && pass_q == 3'd5 && (b_cnt_err_cpl_o != pexp_q[116:101]);
+    assign diff_d[40] = cmp && pass_q == 3'd5 && (b_err_status_o != pexp_q[119:117]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
       diff_q <= diff_d;
@@ -462,7 +467,7 @@ module fgs_edge_ekt #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   edge_ekt #(.ENTRIES(32), .ADDR_W(64), .PSIZE_W(64), .DIM_W(32), .SHMEM_W(16), .PRIO_W(2), .MAXEV_W(16), .WARP_THREADS(32), .OUT_DEPTH(2)) u_blk (
     .clk_i,

@@ -24,13 +24,14 @@ module fgs_edge_pewt #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [560:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic b_ev_valid_i;
   logic m_ev_valid_i;  // what drives the block
   logic [63:0] b_ev_kernel_i;
@@ -227,6 +228,8 @@ module fgs_edge_pewt #(
     assign v_err_code_o = hold_q[291:290];
     assign v_cnt_err_o = hold_q[307:292];
     assign v_cnt_push_o = hold_q[339:308];
+    logic unused_pass;  // one pass: every output in every replay
+    assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_ev_valid_i = b_ev_valid_i;
@@ -262,7 +265,7 @@ module fgs_edge_pewt #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   edge_pewt #(.ENTRIES(4), .ADDR_W(64), .TAG_W(64), .SLOT_W(6), .THR_W(6), .REGS_W(7)) u_blk (
     .clk_i,

@@ -25,13 +25,14 @@ module fgs_edge_preempt #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [675:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic b_cfg_en_i;
   logic m_cfg_en_i;  // what drives the block
   logic [1:0] b_cfg_policy_i;
@@ -281,6 +282,8 @@ module fgs_edge_preempt #(
     assign v_cnt_start_pre_o = hold_q[237:206];
     assign v_cnt_abort_o = hold_q[253:238];
     assign v_cnt_resume_o = hold_q[285:254];
+    logic unused_pass;  // one pass: every output in every replay
+    assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_cfg_en_i = b_cfg_en_i;
@@ -329,7 +332,7 @@ module fgs_edge_preempt #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   edge_preempt #(.NW(64), .SLOT_W(6), .REGS_W(7), .CYC_W(16)) u_blk (
     .clk_i,

@@ -14,13 +14,14 @@ module fgs_fe_sched_queues #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [519:0] pl_line_i,
+  input  logic [2:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
   // pl_*: the trace player's port (PLAYER = 1): pl_on_i the player drives the block,
   // pl_clr_i a replay starts, pl_v_i pl_line_i is a trace line (rst_ni, inputs,
-  // expected outputs); pl_mm_o the first mismatch (one cycle), pl_port_o its lowest
-  // output column.
+  // expected outputs of the ports of pass pl_pass_i); pl_mm_o the first mismatch (one
+  // cycle), pl_port_o its lowest output column.
   logic b_req_valid_i;
   logic m_req_valid_i;  // what drives the block
   logic b_req_valid_i_acc;
@@ -301,6 +302,8 @@ module fgs_fe_sched_queues #(
     assign v_releases_o = hold_q[321:290];
     assign v_nacks_o = hold_q[353:322];
     assign v_err_o = hold_q[354];
+    logic unused_pass;  // one pass: every output in every replay
+    assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_req_valid_i = b_req_valid_i;
@@ -353,7 +356,7 @@ module fgs_fe_sched_queues #(
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
-    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i};
+    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};
   end
   fe_sched_queues #(.ADDR_W(32), .WORDS(32), .GRAN(4), .REGION_BASE(0), .REGION_LINES(16384), .QD_NT(16), .QD_CPU(16), .QD_GPU(16), .TAG_W(8), .WD_W(32), .CNT_W(32), .INIT_W(16), .LK_REG(1)) u_blk (
     .clk_i,

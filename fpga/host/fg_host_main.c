@@ -71,8 +71,9 @@ static int replay(int argc, char **argv) {
         return 2;
     }
     if (o.progress)
-        fprintf(stderr, "replay: %s, %" PRIu64 " lines%s as %u rows for %s (window %s)\n", argv[4], t.lines,
-                t.lines < t.file_lines ? " taken" : "", t.rows, t.blk->name, t.blk->window);
+        fprintf(stderr, "replay: %s, %" PRIu64 " lines%s as %u rows for %s (window %s%s)\n", argv[4], t.lines,
+                t.lines < t.file_lines ? " taken" : "", t.rows, t.blk->name, t.blk->window,
+                t.blk->passes > 1 ? "; its outputs compared in passes, one replay each" : "");
     fg_host *h = fg_host_open(argv[1], err, sizeof err);
     if (!h) {
         fprintf(stderr, "fg_host: %s\n", err);

@@ -286,20 +286,25 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
     t->rows = nrows;
     t->lines = nlines;
     t->reset_lines = nreset;
-    t->words = calloc((size_t)nrows * b->words, sizeof *t->words);
+    t->words = calloc((size_t)b->passes * nrows * b->words, sizeof *t->words);
     t->first = malloc(nrows * sizeof *t->first);
     t->fileno = malloc(nrows * sizeof *t->fileno);
     t->vals = malloc((size_t)nrows * ncol * sizeof *t->vals);
     if (!t->words || !t->first || !t->fileno || !t->vals) goto oom;
     for (unsigned r = 0; r < nrows; r++) {
         const uint64_t *rv = &rowsv.v[(size_t)r * (ncol + 1)];
-        uint32_t *w = &t->words[(size_t)r * b->words];
-        /* the header holds the next row's run (the last row's: none, 0) */
-        if (r + 1 < nrows) {
-            uint64_t n = rowsv.v[(size_t)(r + 1) * (ncol + 1)];
-            w[0] = (uint32_t)(n - 1) | (n == 1 ? 0x8000u : 0);
+        /* one row per pass: the header holds the next row's run (the last
+         * row's: none, 0), then the inputs and the pass's outputs */
+        for (unsigned p = 0; p < b->passes; p++) {
+            uint32_t *w = &t->words[((size_t)p * nrows + r) * b->words];
+            if (r + 1 < nrows) {
+                uint64_t n = rowsv.v[(size_t)(r + 1) * (ncol + 1)];
+                w[0] = (uint32_t)(n - 1) | (n == 1 ? 0x8000u : 0);
+            }
+            for (unsigned c = 0; c < ncol; c++)
+                if (b->cols[c].dir == 'i' || b->cols[c].pass == p)
+                    put_bits(w, FG_PLAY_HDR_W + b->cols[c].lsb, b->cols[c].width, rv[1 + c]);
         }
-        for (unsigned c = 0; c < ncol; c++) put_bits(w, FG_PLAY_HDR_W + b->cols[c].lsb, b->cols[c].width, rv[1 + c]);
         memcpy(&t->vals[(size_t)r * ncol], rv + 1, ncol * sizeof *rv);
         if (r == 0) t->run0 = (uint32_t)(rv[0] - 1) | (rv[0] == 1 ? 0x8000u : 0);
         t->first[r] = firstv.v[r];
@@ -336,6 +341,7 @@ static const char *why_text(unsigned why) {
     case 3: return "NENT is 0 or above the memory's rows";
     case 4: return "a write while a replay runs";
     case 5: return "LOAD beyond the last row";
+    case 6: return "PASS is not below the block's passes";
     default: return "?";
     }
 }
@@ -354,24 +360,29 @@ static const fg_reg_desc *reg_of(const fg_play_block *b, const char *port) {
     return NULL;
 }
 
-int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_result *r) {
-    const fg_play_opts dflt = {.stall_ms = 5000, .timeout_s = 600};
-    if (!o) o = &dflt;
+/* One pass: its rows loaded, played, the result read back. */
+static int play_pass(fg_host *h, const fg_trace *t, unsigned pass, const fg_play_opts *o, fg_play_result *r) {
     const fg_play_block *b = t->blk;
     memset(r, 0, sizeof *r);
     FILE *pf = o->progress;
-    if (fg_host_check_id(h)) return -1;
     /* every block and the player back to reset, then the rows */
     double t0 = now_s();
-    uint32_t rows, nw;
-    if (fg_host_reset_blocks(h) || wr(h, FG_PLAY_SEL, b->index) || wr(h, FG_PLAY_ROW, 0) ||
-        refused(h, "before loading") || rd(h, FG_PLAY_ROWS, &rows) || rd(h, FG_PLAY_WORDS, &nw))
+    uint32_t rows, nw, np;
+    if (fg_host_reset_blocks(h) || wr(h, FG_PLAY_SEL, b->index) || wr(h, FG_PLAY_PASS, pass) ||
+        wr(h, FG_PLAY_ROW, 0) || refused(h, "before loading") || rd(h, FG_PLAY_ROWS, &rows) ||
+        rd(h, FG_PLAY_WORDS, &nw) || rd(h, FG_PLAY_PASSES, &np))
         return -1;
-    if (rows != b->rows || nw != FG_PLAY_NWORDS)
-        return fg_host_fail(h, "the player has %u rows of %u words for %s, this program %u of %u", rows, nw,
-                            b->name, b->rows, FG_PLAY_NWORDS);
+    if (rows != b->rows || nw != FG_PLAY_NWORDS || np != b->passes)
+        return fg_host_fail(h, "the player has %u rows of %u words in %u passes for %s, this program %u of %u in %u",
+                            rows, nw, np, b->name, b->rows, FG_PLAY_NWORDS, b->passes);
     size_t total = (size_t)t->rows * b->words;
-    if (pf) fprintf(pf, "replay: loading %u rows of %u words (%zu words) into the player\n", t->rows, b->words, total);
+    const uint32_t *words = &t->words[(size_t)pass * total];
+    if (pf) {
+        char ps[48] = "";
+        if (b->passes > 1) snprintf(ps, sizeof ps, ", pass %u of %u", pass + 1, b->passes);
+        fprintf(pf, "replay: loading %u rows of %u words (%zu words%s) into the player\n", t->rows, b->words, total,
+                ps);
+    }
     /* in chunks, each followed by a read of the load pointer: the read's
      * answer comes when the chunk has gone through the UART (a slow line, or
      * the simulated top, takes seconds), and checks that nothing was lost */
@@ -381,7 +392,7 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
         size_t end = i + 1020 < total ? i + 1020 : total;
         for (; i < end;) {
             unsigned n = end - i > 255 ? 255 : (unsigned)(end - i);
-            if (fg_host_write_fixed(h, FG_WIN_PLAY + FG_PLAY_LOAD, &t->words[i], n)) return -1;
+            if (fg_host_write_fixed(h, FG_WIN_PLAY + FG_PLAY_LOAD, &words[i], n)) return -1;
             i += n;
         }
         if (rd(h, FG_PLAY_LOADED, &loaded)) return -1;
@@ -400,7 +411,7 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
     /* the player's checksums of what it took against those of what was sent */
     uint32_t s1 = 0, s2 = 0, p1, p2;
     for (size_t i = 0; i < total; i++) {
-        s1 += t->words[i];
+        s1 += words[i];
         s2 += s1;
     }
     if (rd(h, FG_PLAY_SUM1, &p1) || rd(h, FG_PLAY_SUM2, &p2)) return -1;
@@ -445,6 +456,7 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
         return 0;
     }
     r->mismatch = 1;
+    r->pass = pass;
     r->mm_line = mml;
     r->mm_port = mmp;
     if (mml >= t->lines) return fg_host_fail(h, "a mismatch at line %u, beyond the trace's %" PRIu64, mml, t->lines);
@@ -475,15 +487,38 @@ int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_re
     return 0;
 }
 
+int fg_play_run(fg_host *h, const fg_trace *t, const fg_play_opts *o, fg_play_result *r) {
+    const fg_play_opts dflt = {.stall_ms = 5000, .timeout_s = 600};
+    if (!o) o = &dflt;
+    memset(r, 0, sizeof *r);
+    if (fg_host_check_id(h)) return -1;
+    /* every pass to its end: the first mismatch is the earliest over the
+     * passes (each compares its own outputs, all of them up to its own) */
+    double load = 0, run = 0;
+    for (unsigned p = 0; p < t->blk->passes; p++) {
+        fg_play_result pr;
+        if (play_pass(h, t, p, o, &pr)) return -1;
+        load += pr.seconds_load;
+        run += pr.seconds_run;
+        if (p == 0 || (pr.mismatch && (!r->mismatch || pr.mm_line < r->mm_line))) *r = pr;
+    }
+    r->passes = t->blk->passes;
+    r->seconds_load = load;
+    r->seconds_run = run;
+    return 0;
+}
+
 void fg_play_print(FILE *f, const fg_trace *t, const fg_play_result *r) {
     const fg_play_block *b = t->blk;
     char part[96] = "";
     if (t->lines < t->file_lines)
         snprintf(part, sizeof part, " (the first %" PRIu64 " of its %" PRIu64 " lines)", t->lines, t->file_lines);
     if (!r->mismatch) {
+        char ps[48] = "";
+        if (r->passes > 1) snprintf(ps, sizeof ps, "; the outputs in %u passes", r->passes);
         fprintf(f, "replay %s: %" PRIu64 " cycles identical (%" PRIu64 " compared, %" PRIu64
-                " reset cycles; %u rows of %u) in %s%s\n", b->name, r->lines, r->compared, t->reset_lines, t->rows,
-                b->rows, t->path, part);
+                " reset cycles; %u rows of %u%s) in %s%s\n", b->name, r->lines, r->compared, t->reset_lines, t->rows,
+                b->rows, ps, t->path, part);
         return;
     }
     uint64_t fl = t->fileno[r->row] + (r->mm_line - t->first[r->row]);

@@ -30,7 +30,8 @@ typedef struct {
     uint64_t file_lines;       /* trace lines in the file */
     uint64_t reset_lines;      /* of those taken, lines with rst_ni = 0 */
     unsigned rows;             /* run-length rows */
-    uint32_t *words;           /* rows x blk->words: what is loaded (a row's header: the next row's run) */
+    uint32_t *words;           /* blk->passes x rows x blk->words: what is loaded (a row's header: the next
+                                  row's run; every pass's row the inputs and that pass's outputs) */
     uint32_t run0;             /* the first row's run (FG_PLAY_RUN0) */
     uint64_t *first;           /* rows: the first line of each row */
     uint64_t *fileno;          /* rows: its line number in the file (from 1) */
@@ -63,6 +64,8 @@ typedef struct {
 #define FG_PLAY_MAX_DIFF 64
 typedef struct {
     int mismatch;              /* 1: the player reported a mismatch */
+    unsigned passes;           /* replays run (a block whose line is wider than a row: one per output group) */
+    unsigned pass;             /* the one that found the mismatch */
     uint64_t lines, compared;  /* what the player counted */
     uint64_t mm_line;          /* the first mismatch's line (0 = the first) */
     unsigned mm_port;          /* its lowest output (0 = the first out column) */
@@ -75,7 +78,9 @@ typedef struct {
     double seconds_load, seconds_run;
 } fg_play_result;
 
-/* Loads t into the player, plays it, reads the result.  Returns 0 when the
+/* Loads t into the player, plays it, reads the result; once per pass when
+ * the block's outputs come in passes (r: the earliest mismatch of any
+ * pass, the window's frozen view shows every output).  Returns 0 when the
  * player ran to its end (r says identical or the first mismatch), -1 on an
  * I/O error, a refused request, a load that lost words, or a replay that
  * stalled or ran out of time, a mismatch the window does not show (fg_host_error()
