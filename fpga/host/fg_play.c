@@ -128,7 +128,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
                 char *m = strtok(tmp, " \t\r\n"), *v = m ? strtok(NULL, " \t\r\n") : NULL;
                 if (!m || strcmp(m, "fgtrace") || !v || strcmp(v, "1")) {
                     fg_errf(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
-                         "docs/TRACES.md)", path, no);
+                            "docs/TRACES.md)", path, no);
                     goto out;
                 }
                 magic = 1;
@@ -146,8 +146,8 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
                 snprintf(model, sizeof model, "%s", v);
                 if (strcmp(model, b->model)) {
                     fg_errf(err, errlen, "%s:%" PRIu64 ": a trace of model %s; the FPGA's %s replays %s (the "
-                         "verilated configuration with the FPGA's parameters, mk/*.mk)", path, no, model, b->name,
-                         b->model);
+                            "verilated configuration with the FPGA's parameters, mk/*.mk)", path, no, model, b->name,
+                            b->model);
                     goto out;
                 }
             } else if (!strcmp(first, "in") || !strcmp(first, "out")) {
@@ -164,15 +164,15 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
                 }
                 if (ncol >= b->ncols) {
                     fg_errf(err, errlen, "%s:%" PRIu64 ": column %u (%s %s %lu): %s has %u columns", path, no,
-                         ncol, a, bw, w, b->name, b->ncols);
+                            ncol, a, bw, w, b->name, b->ncols);
                     goto out;
                 }
                 const fg_play_col *pc = &b->cols[ncol];
                 char dir = !strcmp(a, "in") ? 'i' : 'o';
                 if (strcmp(bw, pc->name) || w != pc->width || dir != pc->dir) {
                     fg_errf(err, errlen, "%s:%" PRIu64 ": column %u is '%s %s %lu', the FPGA's %s has '%s %s %u' "
-                         "there (a trace of another block or configuration)", path, no, ncol, a, bw, w,
-                         b->name, pc->dir == 'i' ? "in" : "out", pc->name, pc->width);
+                            "there (a trace of another block or configuration)", path, no, ncol, a, bw, w,
+                            b->name, pc->dir == 'i' ? "in" : "out", pc->name, pc->width);
                     goto out;
                 }
                 ncol++;
@@ -182,7 +182,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
         /* a data line */
         if (!magic) {
             fg_errf(err, errlen, "%s:%" PRIu64 ": not an fgtrace 1 file (it starts with '# fgtrace 1', "
-                 "docs/TRACES.md)", path, no);
+                    "docs/TRACES.md)", path, no);
             goto out;
         }
         if (!in_data) {
@@ -192,12 +192,12 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             }
             if (strcmp(model, b->model)) {
                 fg_errf(err, errlen, "%s: a trace of model %s; the FPGA's %s replays %s (the verilated "
-                     "configuration with the FPGA's parameters, mk/*.mk)", path, model, b->name, b->model);
+                        "configuration with the FPGA's parameters, mk/*.mk)", path, model, b->name, b->model);
                 goto out;
             }
             if (ncol != b->ncols) {
                 fg_errf(err, errlen, "%s: %u columns, the FPGA's %s has %u (its first missing: %s)", path, ncol,
-                     b->name, b->ncols, b->cols[ncol].name);
+                        b->name, b->ncols, b->cols[ncol].name);
                 goto out;
             }
             in_data = 1;
@@ -218,7 +218,7 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             while (isxdigit((unsigned char)*p)) {
                 if (nd == 16) {
                     fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: more than 16 hex digits", path, no,
-                         b->cols[k].name);
+                            b->cols[k].name);
                     goto out;
                 }
                 int d = isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
@@ -228,12 +228,12 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
             }
             if (!nd || (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')) {
                 fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: not a hexadecimal value", path, no,
-                     b->cols[k].name);
+                        b->cols[k].name);
                 goto out;
             }
             if (v & ~width_mask(b->cols[k].width)) {
                 fg_errf(err, errlen, "%s:%" PRIu64 ": column %s: 0x%" PRIx64 " does not fit %u bits", path, no,
-                     b->cols[k].name, v, b->cols[k].width);
+                        b->cols[k].name, v, b->cols[k].width);
                 goto out;
             }
             cur[k++] = v;
@@ -278,8 +278,8 @@ int fg_trace_read(const char *path, const char *block, uint64_t max_lines, fg_tr
         /* the lines the first b->rows rows hold */
         uint64_t fit = firstv.v[b->rows];
         fg_errf(err, errlen, "%s: %" PRIu64 " lines make %u rows (runs of identical lines); the trace memory "
-             "holds %u rows of %s: replay a part of it (--lines %" PRIu64 " takes the first %" PRIu64 " lines)",
-             path, nlines, nrows, b->rows, b->name, fit, fit);
+                "holds %u rows of %s: replay a part of it (--lines %" PRIu64 " takes the first %" PRIu64 " lines)",
+                path, nlines, nrows, b->rows, b->name, fit, fit);
         goto out;
     }
     /* the rows as the player's memory holds them */
