@@ -69,6 +69,9 @@ typedef struct {
     uint64_t link[NC];
     /* the core slice's LINK request register (fpga/fg_core_slice.sv) */
     uint64_t lreq_v[NC], lreq_regs[NC];
+    /* the controller slice's lag registers (fpga/regmap.py PRE_VSTAT): the
+     * w_live / w_exit / w_bar / w_ld the block takes in the next cycle */
+    uint64_t pre_wlive[NC], pre_wexit[NC], pre_wbar[NC], pre_wld[NC];
     /* held valids */
     int ekt_cmd_v, ekt_cpl_v, fe_req_v, fe_init_v, pewt_ev_v[NC];
     /* strobes for the next cycle */
@@ -298,7 +301,14 @@ static void ref_step(void) {
         qi[c].w_alloc_i = (qs & FGR_PRE_CTRL_W_ALLOC) ? R.pre_r[c].w_alloc_i : 0;
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
-        /* the slice's glue (fgs_edge_preempt): the bits of the warp in slot victim_o */
+        /* the slice's glue (fgs_edge_preempt): the block takes the four vectors
+         * a cycle after the window's registers, and v_* are the bits of the
+         * warp in slot victim_o in what it takes (registered a cycle ahead at
+         * victim_next_o in the RTL) */
+        uint64_t wl = qi[c].w_live_i, wx = qi[c].w_exit_i, wb = qi[c].w_bar_i, wd = qi[c].w_ld_i;
+        qi[c].w_live_i = R.pre_wlive[c], qi[c].w_exit_i = R.pre_wexit[c];
+        qi[c].w_bar_i = R.pre_wbar[c], qi[c].w_ld_i = R.pre_wld[c];
+        R.pre_wlive[c] = wl, R.pre_wexit[c] = wx, R.pre_wbar[c] = wb, R.pre_wld[c] = wd;
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     for (int c = 0; c < NC; c++) {
@@ -1153,6 +1163,43 @@ static void test_preempt_slots(void **state) {
     }
 }
 
+/* A victim that exits while it is flushed is given up (ABORT, EDGE IV-D):
+ * the core's W_EXIT pulse must reach the controller's w_exit_i and its
+ * v_left_i in the same cycle.  The slice's glue registers v_* a cycle ahead,
+ * at victim_next_o, and gives the block w_* a cycle later; the verilated top
+ * checks the pair every FLUSH cycle (FG_ASSUME pre_v_status_is_victims), so
+ * a pulse during FLUSH fails there if the two are a cycle apart. */
+static void test_preempt_victim_exit(void **state) {
+    (void)state;
+    const int c = 0;
+    const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
+    op_set(&W_PRE[c], "link", 1);
+    op_set(&W_PRE[c], "cfg_en_i", 1);
+    op_set(&W_PRE[c], "cfg_policy_i", 0);
+    op_set(&W_PRE[c], "w_alloc_i", 0x6);
+    op_set(&W_PRE[c], "w_alloc_regs_i", 32);
+    op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
+    op_set(&W_PRE[c], "w_live_i", 0x6);
+    op_set(&W_PRE[c], "w_bar_i", 0);
+    op_set(&W_PRE[c], "v_pipe_i", 1); /* the victim does not drain: FLUSH waits */
+    pewt_push(c, 0xa000, 0x77, 16);
+    assert_int_equal(o->state_o, PRE_ST_FLUSH);
+    const unsigned v = (unsigned)o->victim_o;
+    const uint64_t aborts = o->cnt_abort_o;
+    assert_true(v == 1 || v == 2);
+    op_set(&W_PRE[c], "w_exit_i", 1ull << v);
+    op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_EXIT);
+    assert_int_equal(o->cnt_abort_o, aborts + 1);
+    op_set(&W_PRE[c], "w_live_i", 0x6 & ~(1ull << v)); /* the core retires the warp */
+    check_core(c);
+    op_set(&W_PRE[c], "v_pipe_i", 0); /* the other warp drains: SAVE, START */
+    assert_int_equal(o->event_mask_o, 0x6 & ~(1ull << v));
+    op_set(&W_PRE[c], "ev_exit_slot_i", 3 - v);
+    op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT);
+    assert_int_equal(o->event_mask_o, 0);
+    check_core(c);
+}
+
 /* Full-width values through the EDGE windows (the register wrappers carry
  * 64-bit addresses and tags, 32-bit dimensions): kernels registered with
  * alternating-bit pointers, buffers and dimensions and rung through the
@@ -1415,6 +1462,7 @@ int main(void) {
         cmocka_unit_test_setup(test_regmap_bitbash, setup),
         cmocka_unit_test_setup(test_cm_all_cores, setup),
         cmocka_unit_test_setup(test_preempt_slots, setup),
+        cmocka_unit_test_setup(test_preempt_victim_exit, setup),
         cmocka_unit_test_setup(test_edge_wide, setup),
         cmocka_unit_test_setup(test_ekt_table, setup),
         cmocka_unit_test_setup(test_fe_wide, setup),
