@@ -39,7 +39,7 @@ module fg_core_slice #(
   // the trace player (PLAYER = 1): the blocks' slices' pl_* ports
   input  logic                pl_clr_i,
   input  logic                pl_v_i,
-  input  logic [2:0]          pl_pass_i,
+  input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i,
   input  logic                pewt_pl_on_i,
   input  logic [fg_regmap_pkg::PLAY_LW_PEWT-1:0] pewt_pl_line_i,
   output logic                pewt_pl_mm_o,

@@ -56,7 +56,8 @@ module fg_trace_player #(
   parameter logic [8*NG-1:0] G_AW = fg_regmap_pkg::PLAY_G_AW,      // log2 of its rows
   parameter logic [8*NBLK-1:0] WPR = fg_regmap_pkg::PLAY_WPR,      // words per row of each block
   parameter logic [16*NBLK-1:0] BROWS = fg_regmap_pkg::PLAY_BROWS, // rows each block can play
-  parameter logic [3*NBLK-1:0] LAST_PASS = fg_regmap_pkg::PLAY_LAST_PASS,  // its passes - 1
+  localparam int PW    = fg_regmap_pkg::PLAY_PASS_W,  // PASS's bits
+  parameter logic [PW*NBLK-1:0] LAST_PASS = fg_regmap_pkg::PLAY_LAST_PASS,  // its passes - 1
   localparam int AW   = $clog2(DEPTH),
   localparam int HW   = fg_regmap_pkg::PLAY_HDR_W,
   parameter int LW    = fg_regmap_pkg::PLAY_LW_MAX,  // columns of the widest block
@@ -74,7 +75,7 @@ module fg_trace_player #(
   output logic [LW-1:0]     line_o,    // columns of the line played; bit 0 rst_ni
   output logic              valid_o,   // line_o is a trace line
   output logic [NBLK-1:0]   on_o,      // block b plays
-  output logic [2:0]        pass_o,    // the outputs its slice compares (PASS)
+  output logic [PW-1:0]     pass_o,    // the outputs its slice compares (PASS)
   output logic              clr_o,     // a replay starts (the slices unfreeze)
   input  logic [NBLK-1:0]   mm_i,      // a slice's first mismatch
   input  logic [8*NBLK-1:0] port_i     // its lowest output column
@@ -118,7 +119,8 @@ module fg_trace_player #(
   assign nx_one = (st_q == S_PRIME) ? run0_q[15] : line[15];
 
   // ---------------------------------------------------------------- registers
-  logic [2:0]   sel_d, sel_q, pass_d, pass_q;
+  logic [2:0]   sel_d, sel_q;
+  logic [PW-1:0] pass_d, pass_q;
   logic [15:0]  nent_d, nent_q;
   logic [AW:0]  row_d, row_q;
   logic [7:0]   bank_d, bank_q;
@@ -143,12 +145,12 @@ module fg_trace_player #(
   logic        busy;
   logic [7:0]  wpr;
   logic [15:0] brows;  // rows the selected block can play
-  logic [2:0]  lastp;  // its last pass
+  logic [PW-1:0] lastp;  // its last pass
   assign stb  = (we_i && addr_i == fg_regmap_pkg::PLAYR_CTRL) ? wdata_i[1:0] : 2'b00;
   assign busy = (st_q != S_IDLE);
   assign wpr  = WPR[8*sel_q +: 8];
   assign brows = BROWS[16*sel_q +: 16];
-  assign lastp = LAST_PASS[3*sel_q +: 3];
+  assign lastp = LAST_PASS[PW*sel_q +: PW];
 
   logic w_sel, w_nent, w_row, w_load, w_run0, w_pass;  // a bus write of the register
   assign w_sel  = we_i && addr_i == fg_regmap_pkg::PLAYR_SEL;
@@ -205,9 +207,9 @@ module fg_trace_player #(
         end
       end
       if (w_nent) nent_d = wdata_i[15:0];
-      // held as written (3 bits: a larger value reads back clipped); START
+      // held as written (PW bits: a larger value reads back clipped); START
       // checks it against the block's passes, whichever SEL comes first
-      if (w_pass) pass_d = (wdata_i > 32'd7) ? 3'd7 : wdata_i[2:0];
+      if (w_pass) pass_d = (wdata_i > 32'((1 << PW) - 1)) ? '1 : wdata_i[PW-1:0];
       if (w_run0) run0_d = wdata_i[15:0];
       if (w_row) begin
         row_d  = (wdata_i > 32'(DEPTH)) ? (AW + 1)'(DEPTH) : wdata_i[AW:0];

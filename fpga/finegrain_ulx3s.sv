@@ -200,7 +200,7 @@ module finegrain_ulx3s
   // own columns from bit 0 and registers them near the block
   logic [fg_regmap_pkg::PLAY_LW_MAX-1:0] pl_line;
   logic                  pl_v, pl_clr;
-  logic [2:0]            pl_pass;
+  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass;
   logic [PLAY_NBLK-1:0]  pl_on, pl_mm;
   logic [8*PLAY_NBLK-1:0] pl_port;
   fg_trace_player u_play (

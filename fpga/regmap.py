@@ -85,7 +85,8 @@ NCORES = 4                   # SIMT cores: one PEWT + one preemption controller 
 # LFE5U-85F's 208.  A block's rows are those of the tier of its last word.
 PLAY_WORDS = 22
 PLAY_TIERS = [(8, 4096), (None, 2048)]   # (end word, rows)
-PLAY_NPASS_MAX = 8                       # PASS is 3 bits
+PLAY_NPASS_MAX = 8                       # passes a block may have
+PLAY_PASS_W = (PLAY_NPASS_MAX - 1).bit_length()  # PASS's bits (pl_pass, pass_q)
 PLAY_HDR_W = 16
 PLAY_RUN_MAX = 1 << (PLAY_HDR_W - 1)   # cycles one entry can hold
 PLAY_GROUP = 5                         # banks per register copy (fanout)
@@ -753,8 +754,9 @@ def sv_pkg(blocks):
         L.append(f"  localparam int PLAY_LW_{B} = {b.lw};  // columns: rst_ni + {b.in_w - 1} input + "
                  f"{b.exp_w} output bits{f' a pass ({b.out_w} in {b.npass} passes)' if b.npass > 1 else ''}")
     L.append(f"  localparam int PLAY_LW_MAX = {max(b.lw for b in blocks)};  // the widest line")
-    v = ", ".join(f"3'd{b.npass - 1}" for b in reversed(blocks))
-    L.append(f"  localparam logic [3*PLAY_NBLK-1:0] PLAY_LAST_PASS = {{{v}}};  // passes - 1 of each block")
+    L.append(f"  localparam int PLAY_PASS_W = {PLAY_PASS_W};  // PASS's bits: up to {PLAY_NPASS_MAX} passes")
+    v = ", ".join(f"{PLAY_PASS_W}'d{b.npass - 1}" for b in reversed(blocks))
+    L.append(f"  localparam logic [PLAY_PASS_W*PLAY_NBLK-1:0] PLAY_LAST_PASS = {{{v}}};  // passes - 1 of each block")
     wpr = "".join(f"8'd{b.wpr}" + (", " if i else "") for i, b in reversed(list(enumerate(blocks))))
     L.append(f"  // words per row of each block, block 0 in the low byte")
     L.append(f"  localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {{{wpr}}};")
@@ -1034,7 +1036,7 @@ def sv_slice(b):
     # replay starts), v (pl_line_i is a trace line), the line (rst_ni, inputs,
     # expected outputs); the first mismatch (one cycle) and its lowest output
     ports += ["  input  logic pl_on_i", "  input  logic pl_clr_i", "  input  logic pl_v_i",
-              f"  input  logic [{b.lw - 1}:0] pl_line_i", "  input  logic [2:0] pl_pass_i",
+              f"  input  logic [{b.lw - 1}:0] pl_line_i", "  input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i",
               "  output logic pl_mm_o",
               "  output logic [7:0] pl_port_o"]
     L.append(",\n".join(ports))
@@ -1109,7 +1111,8 @@ def sv_slice(b):
         L.append(f"    logic [{nmx - 1}:0] pin_q;  // {', '.join(c[0] for c in muxed)}")
     L.append(f"    logic [{b.exp_w - 1}:0] pexp_q;  // the expected outputs of the line the block sees")
     if b.npass > 1:
-        L.append("    logic [2:0] pass_q;  // the outputs compared: those of this pass (static during a replay)")
+        L.append("    logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pass_q;  // the outputs compared: those of this pass "
+                 "(static during a replay)")
     L.append("    always_ff @(posedge clk_i) begin")
     L.append("      on_q   <= pl_on_i;")
     L.append("      v_q    <= pl_v_i;")
@@ -1151,7 +1154,7 @@ def sv_slice(b):
         L.append("    // pass's line (the host replays the trace once per pass)")
     for k, (n, w, d, lsb) in enumerate(outs):
         lo = lsb - o0
-        g = f" && pass_q == 3'd{b.col_pass[n]}" if b.npass > 1 else ""
+        g = f" && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]}" if b.npass > 1 else ""
         L.append(f"    assign diff_d[{k}] = cmp{g} && (b_{n} != {sl('pexp_q', lo, w)});")
     L.append("    assign any_diff = (diff_q != '0);")
     L.append("    always_ff @(posedge clk_i) begin")

@@ -68,7 +68,8 @@ package fg_regmap_pkg;
   localparam int PLAY_PRE = 5;  // edge_preempt: trace model edge_preempt
   localparam int PLAY_LW_PRE = 682;  // columns: rst_ni + 389 input + 292 output bits
   localparam int PLAY_LW_MAX = 688;  // the widest line
-  localparam logic [3*PLAY_NBLK-1:0] PLAY_LAST_PASS = {3'd0, 3'd0, 3'd0, 3'd0, 3'd5, 3'd0};  // passes - 1 of each block
+  localparam int PLAY_PASS_W = 3;  // PASS's bits: up to 8 passes
+  localparam logic [PLAY_PASS_W*PLAY_NBLK-1:0] PLAY_LAST_PASS = {3'd0, 3'd0, 3'd0, 3'd0, 3'd5, 3'd0};  // passes - 1 of each block
   // words per row of each block, block 0 in the low byte
   localparam logic [8*PLAY_NBLK-1:0] PLAY_WPR = {8'd22, 8'd19, 8'd8, 8'd17, 8'd22, 8'd14};
   // the blocks' parameters the hand-written top needs (all of them: fgs_*.sv)

@@ -17,7 +17,7 @@ module fgs_edge_ekt #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [687:0] pl_line_i,
-  input  logic [2:0] pl_pass_i,
+  input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
@@ -244,7 +244,7 @@ module fgs_edge_ekt #(
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [5:0] pin_q;  // ring_valid_i, ring_id_i
     logic [181:0] pexp_q;  // the expected outputs of the line the block sees
-    logic [2:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
+    logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;

@@ -25,7 +25,7 @@ module fgs_edge_preempt #(
   input  logic pl_clr_i,
   input  logic pl_v_i,
   input  logic [681:0] pl_line_i,
-  input  logic [2:0] pl_pass_i,
+  input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
 );
