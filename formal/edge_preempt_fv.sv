@@ -106,7 +106,7 @@ module edge_preempt_fv #(
   localparam int CW = 6;                   // the harness's cycle counters (saturating)
 
   logic [2:0]        cmd_o;
-  logic [SLOT_W-1:0] cmd_slot_o, victim_o, victim_next_o;
+  logic [SLOT_W-1:0] cmd_slot_o, victim_o;
   logic [3:0]        cmd_arg_o;
   logic [1:0]        state_o, err_code_o;
   logic [5:0]        vstat_o;
@@ -173,7 +173,7 @@ module edge_preempt_fv #(
   logic              f_err_exit_q, f_err_alloc_q;
   logic [15:0]       f_cerr_q, f_cabort_q;
   logic [31:0]       f_csf_q, f_csp_q, f_cres_q;
-  logic [SLOT_W-1:0] f_vict_q, f_vnext_q;
+  logic [SLOT_W-1:0] f_vict_q;
   always_ff @(posedge clk_i) begin
     f_on_q        <= rst_ni;
     f_st_q        <= state_o;
@@ -203,7 +203,6 @@ module edge_preempt_fv #(
     f_csp_q       <= cnt_start_pre_o;
     f_cres_q      <= cnt_resume_o;
     f_vict_q      <= victim_o;
-    f_vnext_q     <= victim_next_o;
   end
 
   // ------------------------------------------- the warps' registers
@@ -436,8 +435,6 @@ module edge_preempt_fv #(
       // IDLE (a selection's step 4), so it is constant through FLUSH, SAVE
       // and WAIT; a FLUSH names the slot victim_o showed the cycle before
       victim_only_in_idle: assert (f_st_q == S_IDLE || victim_o == f_vict_q);
-      // victim_next_o announces victim_o a cycle ahead (a core registers v_* at it)
-      victim_next_is_next: assert (victim_o == f_vnext_q);
       flush_names_victim: assert (!f_flush || cmd_slot_o == f_vict_q);
       // the victim is the eligible warp of edge S that its policy selects
       flush_victim_by_policy: assert (!f_flush || !f_pk_v_q[F_SEL-1] ||

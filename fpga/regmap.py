@@ -109,30 +109,10 @@ FE_ACC = """  fg_fe_accept #(
 
 
 # the preemption controller's victim-status inputs that are bits of its
-# per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md).
-# Registered a cycle ahead, at victim_next_o (victim_o after this edge; 0 if
-# the edge resets the block), from the window's w_* registers, while the block
-# takes those w_* a cycle later (d_w_*, the lag ports): in every cycle v_* are
-# the bits of slot victim_o in the w_* the block sees (its contract,
-# pre_v_status_is_victims), and no 64:1 multiplexer stands between the
-# controller's victim register and its FSM (docs/FPGA_TIMING.md).  The trace
-# player drives w_* and v_* from its line and bypasses both registers.
-PRE_VSTAT = """  logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
-  logic [{SLOT_W_1}:0] vnext;
-  logic vq_left, vq_bar, vq_ld;
-  assign vnext = m_rst_ni ? b_victim_next_o : '0;
-  always_ff @(posedge clk_i) begin
-    d_w_live_i <= b_w_live_i;
-    d_w_exit_i <= b_w_exit_i;
-    d_w_bar_i  <= b_w_bar_i;
-    d_w_ld_i   <= b_w_ld_i;
-    vq_left    <= b_w_exit_i[vnext] || !b_w_live_i[vnext];
-    vq_bar     <= b_w_bar_i[vnext];
-    vq_ld      <= b_w_ld_i[vnext];
-  end
-  assign b_v_left_i = vq_left;
-  assign b_v_bar_i  = vq_bar;
-  assign b_v_ld_i   = vq_ld;
+# per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md)
+PRE_VSTAT = """  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
+  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
+  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
 """
 
 
@@ -143,11 +123,10 @@ def clog2(n):
 # ------------------------------------------------------------------ model
 class Port:
     def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False,
-                 local=False, lag=False):
+                 local=False):
         self.name, self.width, self.kind, self.role = name, width, kind, role
         self.ext, self.export = ext, export
         self.local = local  # a link input driven inside the slice (acc_sv), not a slice port
-        self.lag = lag      # the block takes the register a cycle later (d_<name>, acc_sv)
         self.ready, self.rst, self.doc = ready, rst, doc
         self.words = (width + 31) // 32
         self.off = None   # word offset of the register (None: no register)
@@ -455,11 +434,10 @@ def build():
     b.inp("rf_free_i", 1)
     b.inp("w_alloc_i", nw, "pulse")
     b.inp("w_alloc_regs_i", rw)
-    # the vectors v_left_i / v_bar_i / v_ld_i are bits of, a cycle later (PRE_VSTAT)
-    b.inp("w_live_i", nw, lag=True)
-    b.inp("w_exit_i", nw, "pulse", lag=True)
-    b.inp("w_bar_i", nw, lag=True)
-    b.inp("w_ld_i", nw, lag=True)
+    b.inp("w_live_i", nw)
+    b.inp("w_exit_i", nw, "pulse")
+    b.inp("w_bar_i", nw)
+    b.inp("w_ld_i", nw)
     for n in ("v_pipe_i", "v_sb_i", "v_ibuf_i", "v_imiss_i", "v_ldok_i"):
         b.inp(n, 1)
     # the core's bits of the warp in slot victim_o, as the SIMT core muxes them
@@ -474,7 +452,6 @@ def build():
     b.out("cmd_arg_o", 4)
     b.out("state_o", 2)
     b.out("victim_o", sw)
-    b.out("victim_next_o", sw)
     b.out("vstat_o", 6)
     b.out("event_mask_o", nw)
     b.out("victim_mask_o", nw)
@@ -1082,14 +1059,12 @@ def sv_slice(b):
     L.append(f"  logic [{npl_w - 1}:0] wpl_in;")
     conns += [".pl_on_i(wpl_on)", ".pl_in_i(wpl_in)"]
     L.append(f"  fgr_{b.name} u_regs (\n    " + ",\n    ".join(conns) + ");")
-    fmt = dict(b.params, **{f"{k}_1": v - 1 for k, v in b.params.items()})
-    L.append(b.acc_sv.rstrip("\n").format(**fmt)) if b.acc_sv else None
+    L.append(b.acc_sv.rstrip("\n").format(**b.params)) if b.acc_sv else None
 
     def normal(n):
         if n == "rst_ni":
             return "rst_ni"
-        p = b.port(n)
-        return f"x_{n}" if p.ext else f"d_{n}" if p.lag else f"b_{n}"
+        return f"x_{n}" if b.port(n).ext else f"b_{n}"
     ins = [c for c in b.cols if c[2] == "in"]
     outs = [c for c in b.cols if c[2] == "out"]
     loaded = wrapper_loaded(b)
@@ -1134,9 +1109,7 @@ def sv_slice(b):
     for n, w, d, lsb in ins:
         if n == "rst_ni":
             continue
-        if n in lnames and b.port(n).lag:   # the line loads b_<name>: no lag while it plays
-            L.append(f"    assign m_{n} = on_q ? b_{n} : {normal(n)};")
-        elif n in lnames:
+        if n in lnames:
             L.append(f"    assign m_{n} = {normal(n)};")
         else:
             L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
@@ -1394,13 +1367,8 @@ def doc_table(blocks):
                 continue
             acc = {"out": "r", "aux_in": "r"}.get(p.kind, "rw")
             what = p.name
-            notes = []
             if p.kind == "in" and p.role == "pulse":
-                notes.append("staged; driven for one cycle by its strobe")
-            if p.lag:
-                notes.append("the block takes it a cycle later")
-            if notes:
-                what += f" ({'; '.join(notes)})"
+                what += " (staged; driven for one cycle by its strobe)"
             if p.kind.startswith("aux"):
                 what += f" (top glue: {p.doc})"
             L.append(f"| 0x{p.off * 4:03X} | `{reg_names(b)[p.name]}` | {p.width} | {acc} — {what} |")
@@ -1409,10 +1377,8 @@ def doc_table(blocks):
             L.append(f"\nDriven by the top, not by a register: {', '.join('`' + n + '`' for n in links)}.")
         for p in b.ports:
             if p.kind == "in" and p.role == "link" and p.local:
-                L.append(f"\n`{p.name}` = `{p.doc}`: no window register; the slice's glue, as the SIMT "
-                         f"core reports the warp in slot `victim_o`, registered a cycle ahead at "
-                         f"`victim_next_o` from the window's w_* registers (which the block takes a "
-                         f"cycle later).")
+                L.append(f"\n`{p.name}` = `{p.doc}`: no register; the slice's glue, as the SIMT core "
+                         f"reports the warp in slot `victim_o`.")
     return "\n".join(L) + "\n"
 
 

@@ -192,8 +192,6 @@ static unsigned ev_length(tb_t *t) {
 }
 
 /* ---- 1. the outputs of this cycle against the prediction ---- */
-static unsigned ref_pick(const tb_t *t, uint64_t c, bool newest);
-
 static void check(tb_t *t, const edge_preempt_out_t *o) {
     uint64_t now = t->b->cycle;
     if (t->x_cmd != PRE_CMD_NONE) {
@@ -224,10 +222,6 @@ static void check(tb_t *t, const edge_preempt_out_t *o) {
                                       o->victim_mask_o};
     CHECK(t, o->state_o == t->r_st);
     CHECK(t, o->victim_o == t->r_victim);
-    /* victim_o after the next edge: a selection's step 4 loads its pick (predict) */
-    CHECK(t, o->victim_next_o == (t->r_st == PRE_ST_IDLE && t->r_sel == 4 && !t->r_dist
-                                      ? ref_pick(t, t->r_cand, t->r_newest)
-                                      : t->r_victim));
     CHECK(t, o->vstat_o == t->r_vstat);
     CHECK(t, o->event_mask_o == t->r_event);
     CHECK(t, o->victim_mask_o == t->r_parked);

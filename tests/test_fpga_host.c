@@ -69,9 +69,6 @@ typedef struct {
     uint64_t link[NC];
     /* the core slice's LINK request register (fpga/fg_core_slice.sv) */
     uint64_t lreq_v[NC], lreq_regs[NC];
-    /* the controller slice's lag registers (fpga/regmap.py PRE_VSTAT): the
-     * w_live / w_exit / w_bar / w_ld the block takes in the next cycle */
-    uint64_t pre_wlive[NC], pre_wexit[NC], pre_wbar[NC], pre_wld[NC];
     /* held valids */
     int ekt_cmd_v, ekt_cpl_v, fe_req_v, fe_init_v, pewt_ev_v[NC];
     /* strobes for the next cycle */
@@ -301,14 +298,7 @@ static void ref_step(void) {
         qi[c].w_alloc_i = (qs & FGR_PRE_CTRL_W_ALLOC) ? R.pre_r[c].w_alloc_i : 0;
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
-        /* the slice's glue (fgs_edge_preempt): the block takes the four vectors
-         * a cycle after the window's registers, and v_* are the bits of the
-         * warp in slot victim_o in what it takes (registered a cycle ahead at
-         * victim_next_o in the RTL) */
-        uint64_t wl = qi[c].w_live_i, wx = qi[c].w_exit_i, wb = qi[c].w_bar_i, wd = qi[c].w_ld_i;
-        qi[c].w_live_i = R.pre_wlive[c], qi[c].w_exit_i = R.pre_wexit[c];
-        qi[c].w_bar_i = R.pre_wbar[c], qi[c].w_ld_i = R.pre_wld[c];
-        R.pre_wlive[c] = wl, R.pre_wexit[c] = wx, R.pre_wbar[c] = wb, R.pre_wld[c] = wd;
+        /* the slice's glue (fgs_edge_preempt): the bits of the warp in slot victim_o */
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     for (int c = 0; c < NC; c++) {
@@ -1164,11 +1154,11 @@ static void test_preempt_slots(void **state) {
 }
 
 /* A victim that exits while it is flushed is given up (ABORT, EDGE IV-D):
- * the core's W_EXIT pulse must reach the controller's w_exit_i and its
- * v_left_i in the same cycle.  The slice's glue registers v_* a cycle ahead,
- * at victim_next_o, and gives the block w_* a cycle later; the verilated top
- * checks the pair every FLUSH cycle (FG_ASSUME pre_v_status_is_victims), so
- * a pulse during FLUSH fails there if the two are a cycle apart. */
+ * the core's W_EXIT pulse must reach the controller's w_exit_i and, through
+ * the slice's glue (the bits of slot victim_o), its v_left_i in the same
+ * cycle.  The verilated top checks the pair every FLUSH cycle (FG_ASSUME
+ * pre_v_status_is_victims), so a pulse during FLUSH fails there if the two
+ * are a cycle apart (a register in the glue on one side only). */
 static void test_preempt_victim_exit(void **state) {
     (void)state;
     const int c = 0;

@@ -24,7 +24,7 @@ module fgs_edge_preempt #(
   input  logic pl_on_i,
   input  logic pl_clr_i,
   input  logic pl_v_i,
-  input  logic [681:0] pl_line_i,
+  input  logic [675:0] pl_line_i,
   input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
@@ -91,8 +91,6 @@ module fgs_edge_preempt #(
   logic [1:0] v_state_o;  // what the window reads
   logic [5:0] b_victim_o;
   logic [5:0] v_victim_o;  // what the window reads
-  logic [5:0] b_victim_next_o;
-  logic [5:0] v_victim_next_o;  // what the window reads
   logic [5:0] b_vstat_o;
   logic [5:0] v_vstat_o;  // what the window reads
   logic [63:0] b_event_mask_o;
@@ -159,7 +157,6 @@ module fgs_edge_preempt #(
     .v_cmd_arg_o,
     .v_state_o,
     .v_victim_o,
-    .v_victim_next_o,
     .b_vstat_o,
     .v_vstat_o,
     .v_event_mask_o,
@@ -176,29 +173,16 @@ module fgs_edge_preempt #(
     .link_o,
     .pl_on_i(wpl_on),
     .pl_in_i(wpl_in));
-  logic [63:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
-  logic [5:0] vnext;
-  logic vq_left, vq_bar, vq_ld;
-  assign vnext = m_rst_ni ? b_victim_next_o : '0;
-  always_ff @(posedge clk_i) begin
-    d_w_live_i <= b_w_live_i;
-    d_w_exit_i <= b_w_exit_i;
-    d_w_bar_i  <= b_w_bar_i;
-    d_w_ld_i   <= b_w_ld_i;
-    vq_left    <= b_w_exit_i[vnext] || !b_w_live_i[vnext];
-    vq_bar     <= b_w_bar_i[vnext];
-    vq_ld      <= b_w_ld_i[vnext];
-  end
-  assign b_v_left_i = vq_left;
-  assign b_v_bar_i  = vq_bar;
-  assign b_v_ld_i   = vq_ld;
+  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
+  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
+  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
   if (PLAYER) begin : g_pl
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [17:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, ev_exit_i, ev_exit_slot_i
-    logic [291:0] pexp_q;  // the expected outputs of the line the block sees
+    logic [285:0] pexp_q;  // the expected outputs of the line the block sees
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
@@ -208,7 +192,7 @@ module fgs_edge_preempt #(
       // the line's while the player plays, else the window's (a cycle later)
       m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
-      pexp_q <= pl_line_i[681:390];
+      pexp_q <= pl_line_i[675:390];
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[379], pl_line_i[378], pl_line_i[377], pl_line_i[376], pl_line_i[375], pl_line_i[374:311], pl_line_i[310:247], pl_line_i[246:183], pl_line_i[182:119], pl_line_i[118:112], pl_line_i[111:48], pl_line_i[47], pl_line_i[46:41], pl_line_i[40], pl_line_i[31:24], pl_line_i[23:8], pl_line_i[7:4], pl_line_i[3:2], pl_line_i[1]};
@@ -225,10 +209,10 @@ module fgs_edge_preempt #(
     assign m_rf_free_i = b_rf_free_i;
     assign m_w_alloc_i = b_w_alloc_i;
     assign m_w_alloc_regs_i = b_w_alloc_regs_i;
-    assign m_w_live_i = on_q ? b_w_live_i : d_w_live_i;
-    assign m_w_exit_i = on_q ? b_w_exit_i : d_w_exit_i;
-    assign m_w_bar_i = on_q ? b_w_bar_i : d_w_bar_i;
-    assign m_w_ld_i = on_q ? b_w_ld_i : d_w_ld_i;
+    assign m_w_live_i = b_w_live_i;
+    assign m_w_exit_i = b_w_exit_i;
+    assign m_w_bar_i = b_w_bar_i;
+    assign m_w_ld_i = b_w_ld_i;
     assign m_v_pipe_i = b_v_pipe_i;
     assign m_v_sb_i = b_v_sb_i;
     assign m_v_ibuf_i = b_v_ibuf_i;
@@ -242,9 +226,9 @@ module fgs_edge_preempt #(
     // the block's outputs against the line's expected ones, in the cycle it shows
     // them: one difference bit per output port, registered; the view (hold_q) takes
     // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [291:0] hold_q;
+    logic [285:0] hold_q;
     logic cmp, frz_q, mm_q, any_diff;
-    logic [15:0] diff_d, diff_q;
+    logic [14:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
     assign diff_d[0] = cmp && (b_cmd_o != pexp_q[2:0]);
@@ -252,25 +236,24 @@ module fgs_edge_preempt #(
     assign diff_d[2] = cmp && (b_cmd_arg_o != pexp_q[12:9]);
     assign diff_d[3] = cmp && (b_state_o != pexp_q[14:13]);
     assign diff_d[4] = cmp && (b_victim_o != pexp_q[20:15]);
-    assign diff_d[5] = cmp && (b_victim_next_o != pexp_q[26:21]);
-    assign diff_d[6] = cmp && (b_vstat_o != pexp_q[32:27]);
-    assign diff_d[7] = cmp && (b_event_mask_o != pexp_q[96:33]);
-    assign diff_d[8] = cmp && (b_victim_mask_o != pexp_q[160:97]);
-    assign diff_d[9] = cmp && (b_err_valid_o != pexp_q[161]);
-    assign diff_d[10] = cmp && (b_err_code_o != pexp_q[163:162]);
-    assign diff_d[11] = cmp && (b_cnt_err_o != pexp_q[179:164]);
-    assign diff_d[12] = cmp && (b_cnt_start_free_o != pexp_q[211:180]);
-    assign diff_d[13] = cmp && (b_cnt_start_pre_o != pexp_q[243:212]);
-    assign diff_d[14] = cmp && (b_cnt_abort_o != pexp_q[259:244]);
-    assign diff_d[15] = cmp && (b_cnt_resume_o != pexp_q[291:260]);
+    assign diff_d[5] = cmp && (b_vstat_o != pexp_q[26:21]);
+    assign diff_d[6] = cmp && (b_event_mask_o != pexp_q[90:27]);
+    assign diff_d[7] = cmp && (b_victim_mask_o != pexp_q[154:91]);
+    assign diff_d[8] = cmp && (b_err_valid_o != pexp_q[155]);
+    assign diff_d[9] = cmp && (b_err_code_o != pexp_q[157:156]);
+    assign diff_d[10] = cmp && (b_cnt_err_o != pexp_q[173:158]);
+    assign diff_d[11] = cmp && (b_cnt_start_free_o != pexp_q[205:174]);
+    assign diff_d[12] = cmp && (b_cnt_start_pre_o != pexp_q[237:206]);
+    assign diff_d[13] = cmp && (b_cnt_abort_o != pexp_q[253:238]);
+    assign diff_d[14] = cmp && (b_cnt_resume_o != pexp_q[285:254]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
       diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_next_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
+      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
     end
     always_comb begin
       first = '0;
-      for (int k = 15; k >= 0; k--) if (diff_q[k]) first = 8'(k);
+      for (int k = 14; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
@@ -289,17 +272,16 @@ module fgs_edge_preempt #(
     assign v_cmd_arg_o = hold_q[12:9];
     assign v_state_o = hold_q[14:13];
     assign v_victim_o = hold_q[20:15];
-    assign v_victim_next_o = hold_q[26:21];
-    assign v_vstat_o = hold_q[32:27];
-    assign v_event_mask_o = hold_q[96:33];
-    assign v_victim_mask_o = hold_q[160:97];
-    assign v_err_valid_o = hold_q[161];
-    assign v_err_code_o = hold_q[163:162];
-    assign v_cnt_err_o = hold_q[179:164];
-    assign v_cnt_start_free_o = hold_q[211:180];
-    assign v_cnt_start_pre_o = hold_q[243:212];
-    assign v_cnt_abort_o = hold_q[259:244];
-    assign v_cnt_resume_o = hold_q[291:260];
+    assign v_vstat_o = hold_q[26:21];
+    assign v_event_mask_o = hold_q[90:27];
+    assign v_victim_mask_o = hold_q[154:91];
+    assign v_err_valid_o = hold_q[155];
+    assign v_err_code_o = hold_q[157:156];
+    assign v_cnt_err_o = hold_q[173:158];
+    assign v_cnt_start_free_o = hold_q[205:174];
+    assign v_cnt_start_pre_o = hold_q[237:206];
+    assign v_cnt_abort_o = hold_q[253:238];
+    assign v_cnt_resume_o = hold_q[285:254];
     logic unused_pass;  // one pass: every output in every replay
     assign unused_pass = ^pl_pass_i;
   end else begin : g_nopl
@@ -316,10 +298,10 @@ module fgs_edge_preempt #(
     assign m_rf_free_i = b_rf_free_i;
     assign m_w_alloc_i = b_w_alloc_i;
     assign m_w_alloc_regs_i = b_w_alloc_regs_i;
-    assign m_w_live_i = d_w_live_i;
-    assign m_w_exit_i = d_w_exit_i;
-    assign m_w_bar_i = d_w_bar_i;
-    assign m_w_ld_i = d_w_ld_i;
+    assign m_w_live_i = b_w_live_i;
+    assign m_w_exit_i = b_w_exit_i;
+    assign m_w_bar_i = b_w_bar_i;
+    assign m_w_ld_i = b_w_ld_i;
     assign m_v_pipe_i = b_v_pipe_i;
     assign m_v_sb_i = b_v_sb_i;
     assign m_v_ibuf_i = b_v_ibuf_i;
@@ -335,7 +317,6 @@ module fgs_edge_preempt #(
     assign v_cmd_arg_o = b_cmd_arg_o;
     assign v_state_o = b_state_o;
     assign v_victim_o = b_victim_o;
-    assign v_victim_next_o = b_victim_next_o;
     assign v_vstat_o = b_vstat_o;
     assign v_event_mask_o = b_event_mask_o;
     assign v_victim_mask_o = b_victim_mask_o;
@@ -387,7 +368,6 @@ module fgs_edge_preempt #(
     .cmd_arg_o(b_cmd_arg_o),
     .state_o(b_state_o),
     .victim_o(b_victim_o),
-    .victim_next_o(b_victim_next_o),
     .vstat_o(b_vstat_o),
     .event_mask_o(b_event_mask_o),
     .victim_mask_o(b_victim_mask_o),

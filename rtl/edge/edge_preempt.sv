@@ -53,11 +53,7 @@
 // v_ld_i, beside v_pipe_i .. v_ldok_i: the core reports the status of the warp
 // in slot victim_o, which is the pick from edge S+4 on (so no 64:1 mux of
 // w_* at the victim's index stands in front of the FSM's command; the core
-// muxes its own per-warp state for the other v_* already).  victim_next_o
-// is the slot victim_o names after the next edge (unless that edge resets),
-// a function of registers only: a core may register its v_* bits from it a
-// cycle ahead, so that its multiplexer of w_* is not in front of the FSM
-// either (the FPGA top's core slice does, fpga/regmap.py PRE_VSTAT).
+// muxes its own per-warp state for the other v_* already).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -128,7 +124,6 @@ module edge_preempt #(
   // observability
   output logic [1:0]        state_o,
   output logic [SLOT_W-1:0] victim_o,
-  output logic [SLOT_W-1:0] victim_next_o,     // victim_o after the next edge (no reset)
   output logic [5:0]        vstat_o,
   output logic [NW-1:0]     event_mask_o,
   output logic [NW-1:0]     victim_mask_o,
@@ -391,7 +386,6 @@ module edge_preempt #(
       for (int g = 0; g < NG; g++) pidx_d = pidx_d | (gbest[g] ? SLOT_W'(g * G + 32'(gidx_q[3*g +: 3])) : '0);
     end
   end
-  wire [SLOT_W-1:0] vidx_d = pick_load ? pidx_d : vidx_q;
 
   // ------------------------------------------------ preemption FSM (IV-D)
   // the victim's (at S+5 the pick's) per-warp bits are the core's v_* inputs
@@ -746,7 +740,7 @@ module edge_preempt #(
       st_q        <= st_d;
       sel_q       <= sel_d;
       victim_q    <= victim_d;
-      vidx_q      <= vidx_d;
+      vidx_q      <= pick_load ? pidx_d : vidx_q;
       vstat_q     <= vstat_d;
       first_q     <= sel_flush;
       skipped_q   <= skipped_d;
@@ -773,7 +767,6 @@ module edge_preempt #(
   assign cmd_arg_o        = cmd_arg_q;
   assign state_o          = st_q;
   assign victim_o         = victim_idx;
-  assign victim_next_o    = vidx_d;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
   assign victim_mask_o    = vict_q;

@@ -90,21 +90,6 @@ static void pre_reset(void *tp) {
     t->err_code = t->cnt_err = t->cnt_abort = t->cnt_sfree = t->cnt_spre = t->cnt_res = 0;
 }
 
-/* step 4: the group whose winner beats all others; its winner is the pick */
-static unsigned pre_pick(const pre_twin *t) {
-    unsigned pick = 0;
-    for (int a = (int)t->ng - 1; a >= 0; a--) {
-        bool ok = t->gany >> a & 1;
-        for (unsigned b = 0; b < t->ng; b++) {
-            if (b == (unsigned)a) continue;
-            bool a_older = (unsigned)a < b ? t->pair[a][b] : !t->pair[b][a];
-            ok = ok && (!(t->gany >> b & 1) || (t->pol_newest ? !a_older : a_older));
-        }
-        if (ok) pick = (unsigned)a * PRE_G + t->gw[a];
-    }
-    return pick;
-}
-
 static void pre_outputs(const void *tp, void *op) {
     const pre_twin *t = tp;
     edge_preempt_out_t *o = op;
@@ -113,7 +98,6 @@ static void pre_outputs(const void *tp, void *op) {
     o->cmd_arg_o = t->cmd_arg;
     o->state_o = t->st;
     o->victim_o = t->victim;
-    o->victim_next_o = t->sel == 4 && !t->dist ? pre_pick(t) : t->victim; /* the RTL's vidx_d */
     o->vstat_o = t->vstat;
     o->event_mask_o = t->event;
     o->victim_mask_o = t->vict;
@@ -200,8 +184,16 @@ static void pre_step(void *tp, const void *ip) {
                 unsigned i = a * PRE_G + t->gw[a], j = b * PRE_G + t->gw[b];
                 pair_d[a][b] = i < nw && j < nw && bit(t->older[i], j);
             }
-    } else if (t->sel == 4) {
-        pick_d = pre_pick(t);
+    } else if (t->sel == 4) { /* the group whose winner beats all others */
+        for (int a = (int)ng - 1; a >= 0; a--) {
+            bool ok = t->gany >> a & 1;
+            for (unsigned b = 0; b < ng; b++) {
+                if (b == (unsigned)a) continue;
+                bool a_older = (unsigned)a < b ? t->pair[a][b] : !t->pair[b][a];
+                ok = ok && (!(t->gany >> b & 1) || (t->pol_newest ? !a_older : a_older));
+            }
+            if (ok) pick_d = (unsigned)a * PRE_G + t->gw[a];
+        }
     }
     bool p_alive = !v_left && !t->dist; /* at step 5 victim_o is the pick */
     /* step 4's pick becomes victim_o unless the selection is void already */

@@ -112,10 +112,7 @@
  *     cycle: v_left_i = w_exit_i[v] || !w_live_i[v], v_bar_i = w_bar_i[v],
  *     v_ld_i = w_ld_i[v] besides v_pipe_i .. v_ldok_i (the core muxes its
  *     own per-warp state, as for the others: issue 11, the 64:1 muxes are
- *     off the controller's FSM path).  victim_next_o is the slot victim_o
- *     names after the next edge (unless that edge resets), from registers
- *     only, so a core can register the three a cycle ahead from the w_* it
- *     will show in that cycle (fpga/regmap.py PRE_VSTAT).  They are read at S+5 and in FLUSH; the
+ *     off the controller's FSM path).  They are read at S+5 and in FLUSH; the
  *     RTL checks the three against w_* there (FG_ASSUME
  *     pre_v_status_is_victims).  vstat_o: at the FLUSH edge BAR / LOAD from
  *     v_bar_i / v_ld_i (the pick's); in the first FLUSH cycle it ORs in
@@ -172,10 +169,9 @@ extern const char *const edge_preempt_policy_names[];
     X(ev_exit_slot_i, 6)
 
 #define EDGE_PREEMPT_OUTPUTS(X)                                                                    \
-    X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(victim_next_o, 6)  \
-    X(vstat_o, 6) X(event_mask_o, 64) X(victim_mask_o, 64) X(err_valid_o, 1) X(err_code_o, 2)      \
-    X(cnt_err_o, 16) X(cnt_start_free_o, 32) X(cnt_start_pre_o, 32) X(cnt_abort_o, 16)              \
-    X(cnt_resume_o, 32)
+    X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(vstat_o, 6)         \
+    X(event_mask_o, 64) X(victim_mask_o, 64) X(err_valid_o, 1) X(err_code_o, 2) X(cnt_err_o, 16)    \
+    X(cnt_start_free_o, 32) X(cnt_start_pre_o, 32) X(cnt_abort_o, 16) X(cnt_resume_o, 32)
 
 typedef struct { EDGE_PREEMPT_INPUTS(FG_FIELD) } edge_preempt_in_t;
 typedef struct { EDGE_PREEMPT_OUTPUTS(FG_FIELD) } edge_preempt_out_t;
