@@ -812,6 +812,14 @@ static void pewt_push(int c, uint64_t kernel, uint64_t tag, unsigned regs) {
     op_strobe(&W_PEWT[c], FGR_PEWT_CTRL_EV_VALID);
 }
 
+/* The core allocates a block of warps (each with regs registers) and makes them live. */
+static void pre_block(int c, uint64_t mask, unsigned regs) {
+    op_set(&W_PRE[c], "w_alloc_i", mask);
+    op_set(&W_PRE[c], "w_alloc_regs_i", regs);
+    op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
+    op_set(&W_PRE[c], "w_live_i", mask);
+}
+
 static void test_simt_cores(void **state) {
     (void)state;
     for (int c = 0; c < NC; c++) {
@@ -831,10 +839,7 @@ static void test_simt_cores(void **state) {
         op_set(&W_PRE[c], "cfg_opt_i", PRE_OPT_ALL);
         op_set(&W_PRE[c], "cfg_save_base_i", 10);
         op_set(&W_PRE[c], "cfg_save_per_reg_i", 2);
-        op_set(&W_PRE[c], "w_alloc_i", 0xff);
-        op_set(&W_PRE[c], "w_alloc_regs_i", 32);
-        op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
-        op_set(&W_PRE[c], "w_live_i", 0xff);
+        pre_block(c, 0xff, 32);
         op_set(&W_PRE[c], "w_bar_i", 0x10);
         op_set(&W_PRE[c], "req_regs_i", 16);
         op_strobe(&W_PRE[c], FGR_PRE_CTRL_REQ_VALID);
@@ -1166,10 +1171,7 @@ static void test_preempt_victim_exit(void **state) {
     op_set(&W_PRE[c], "link", 1);
     op_set(&W_PRE[c], "cfg_en_i", 1);
     op_set(&W_PRE[c], "cfg_policy_i", 0);
-    op_set(&W_PRE[c], "w_alloc_i", 0x6);
-    op_set(&W_PRE[c], "w_alloc_regs_i", 32);
-    op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
-    op_set(&W_PRE[c], "w_live_i", 0x6);
+    pre_block(c, 0x6, 32);
     op_set(&W_PRE[c], "w_bar_i", 0);
     op_set(&W_PRE[c], "v_pipe_i", 1); /* the victim does not drain: FLUSH waits */
     pewt_push(c, 0xa000, 0x77, 16);
