@@ -107,6 +107,9 @@ module edge_preempt_fv #(
 
   logic [2:0]        cmd_o;
   logic [SLOT_W-1:0] cmd_slot_o, victim_o;
+  localparam int F_NG = (NW + 7) / 8;      // the tournament's groups of 8 slots
+  logic [3*F_NG-1:0] grp_win_o;
+  logic [F_NG-1:0]   pick_grp_o;
   logic [3:0]        cmd_arg_o;
   logic [1:0]        state_o, err_code_o;
   logic [5:0]        vstat_o;
@@ -134,6 +137,11 @@ module edge_preempt_fv #(
   function automatic logic [NW-1:0] oh(input logic [SLOT_W-1:0] s);
     oh = '0;
     for (int i = 0; i < NW; i++) oh[i] = s == SLOT_W'(i);
+  endfunction
+  // the slot of group g's winner, g the bit set in a one-hot group mask
+  function automatic int gsel(input logic [F_NG-1:0] grp, input logic [3*F_NG-1:0] win);
+    gsel = 0;
+    for (int g = 0; g < F_NG; g++) if (grp[g]) gsel = g * 8 + int'(win[3*g +: 3]);
   endfunction
   function automatic logic [15:0] sat16(input logic [15:0] c, input logic [1:0] n);
     sat16 = (17'(c) + 17'(n) > 17'hffff) ? 16'hffff : c + 16'(n);
@@ -174,6 +182,7 @@ module edge_preempt_fv #(
   logic [15:0]       f_cerr_q, f_cabort_q;
   logic [31:0]       f_csf_q, f_csp_q, f_cres_q;
   logic [SLOT_W-1:0] f_vict_q;
+  logic [3*F_NG-1:0] f_gwin_q;
   always_ff @(posedge clk_i) begin
     f_on_q        <= rst_ni;
     f_st_q        <= state_o;
@@ -203,6 +212,7 @@ module edge_preempt_fv #(
     f_csp_q       <= cnt_start_pre_o;
     f_cres_q      <= cnt_resume_o;
     f_vict_q      <= victim_o;
+    f_gwin_q      <= grp_win_o;
   end
 
   // ------------------------------------------- the warps' registers
@@ -372,6 +382,9 @@ module edge_preempt_fv #(
       cmd_legal: assert (cmd_o <= C_ABORT);
       cmd_slot_in_core: assert (cmd_o == C_NONE ? (cmd_slot_o == '0 && cmd_arg_o == '0) : 32'(cmd_slot_o) < NW);
       victim_in_core: assert (32'(victim_o) < NW);
+      // a core that registers victim_o's bits a cycle ahead (below) knows it
+      // after a reset too: slot 0, no pick
+      victim_after_reset: assert (f_on_q || (victim_o == '0 && pick_grp_o == '0));
       pending_is_parked: assert ((f_pend & ~victim_mask_o) == '0);
       pending_not_event: assert ((f_pend & event_mask_o) == '0);
       parked_runs_event_or_pending: assert ((victim_mask_o & ~(event_mask_o | f_pend)) == '0);
@@ -435,6 +448,13 @@ module edge_preempt_fv #(
       // IDLE (a selection's step 4), so it is constant through FLUSH, SAVE
       // and WAIT; a FLUSH names the slot victim_o showed the cycle before
       victim_only_in_idle: assert (f_st_q == S_IDLE || victim_o == f_vict_q);
+      // what a core needs to register v_* a cycle ahead from registered
+      // outputs only (the FPGA top's slice): victim_o is last cycle's, or,
+      // where pick_grp_o (zero or one-hot) shows group g, the slot of g's
+      // winner that grp_win_o showed last cycle
+      pick_grp_onehot0: assert ((pick_grp_o & (pick_grp_o - 1'b1)) == '0);
+      victim_next_known: assert (pick_grp_o == '0 ? victim_o == f_vict_q :
+                                 32'(victim_o) == gsel(pick_grp_o, f_gwin_q));
       flush_names_victim: assert (!f_flush || cmd_slot_o == f_vict_q);
       // the victim is the eligible warp of edge S that its policy selects
       flush_victim_by_policy: assert (!f_flush || !f_pk_v_q[F_SEL-1] ||

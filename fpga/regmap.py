@@ -76,9 +76,10 @@ NCORES = 4                   # SIMT cores: one PEWT + one preemption controller 
 # data.  A block whose line is wider than a row (the EKT: 505 input and 904
 # output bits) compares its outputs in passes: every pass plays all its
 # inputs and one group of its output ports (the PASS register), and the host
-# replays the trace once per pass.  22 words fit the widest block that needs
-# no passes (PRE0, 676 bits) and keep the EKT's line at 688 bits: its 1,410
-# columns in one line kept the top from routing (docs/FPGA_TIMING.md).  The
+# replays the trace once per pass.  22 words keep the EKT's line at 688 bits
+# (its 1,410 columns in one line kept the top from routing,
+# docs/FPGA_TIMING.md); the preemption controller's 708 columns take two
+# passes, the other blocks' one.  The
 # banks come in depth tiers, so that a narrow block (whose row uses only the
 # first words) has more rows than a wide one: words [0, 8) 4096 rows (8 DP16KD
 # a bank), [8, 22) 2048 (4): 120 DP16KD, 152 with the F/E bits' 32, of the
@@ -109,10 +110,45 @@ FE_ACC = """  fg_fe_accept #(
 
 
 # the preemption controller's victim-status inputs that are bits of its
-# per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md)
-PRE_VSTAT = """  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
-  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
-  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
+# per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md).
+# Registered a cycle ahead, from the window's w_* registers, while the block
+# takes those w_* a cycle later (d_w_*, the lag ports), so that in every cycle
+# v_* are the bits of slot victim_o in the w_* the block sees (its contract,
+# pre_v_status_is_victims).  From registered outputs only: the bits of slot
+# victim_o (0 if the edge resets the block) and of each group winner's slot
+# (grp_win_o); after the edge pick_grp_o names the group whose winner became
+# victim_o, or none (rtl/edge/edge_preempt.sv).  So neither the selection
+# tournament nor a 64:1 multiplexer stands in front of the FSM
+# (docs/FPGA_TIMING.md).  The trace player drives w_* and v_* from its line
+# and bypasses both registers.
+PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tournament groups
+  logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
+  logic [{SLOT_W_1}:0] vcur;
+  logic [{SLOT_W_1}:0] gslot [PNG];
+  logic vq_left, vq_bar, vq_ld;            // slot victim_o's bits
+  logic [PNG-1:0] gq_left, gq_bar, gq_ld;  // each group winner's
+  assign vcur = m_rst_ni ? b_victim_o : '0;
+  for (genvar g = 0; g < PNG; g++) begin : g_win
+    assign gslot[g] = {SLOT_W}'(g * 8) | {SLOT_W}'(b_grp_win_o[3*g +: 3]);
+  end
+  always_ff @(posedge clk_i) begin
+    d_w_live_i <= b_w_live_i;
+    d_w_exit_i <= b_w_exit_i;
+    d_w_bar_i  <= b_w_bar_i;
+    d_w_ld_i   <= b_w_ld_i;
+    vq_left    <= b_w_exit_i[vcur] || !b_w_live_i[vcur];
+    vq_bar     <= b_w_bar_i[vcur];
+    vq_ld      <= b_w_ld_i[vcur];
+    for (int g = 0; g < PNG; g++) begin
+      gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
+      gq_bar[g]  <= b_w_bar_i[gslot[g]];
+      gq_ld[g]   <= b_w_ld_i[gslot[g]];
+    end
+  end
+  wire vnew = b_pick_grp_o != '0;  // victim_o is the pick loaded at the last edge
+  assign b_v_left_i = vnew ? (b_pick_grp_o & gq_left) != '0 : vq_left;
+  assign b_v_bar_i  = vnew ? (b_pick_grp_o & gq_bar) != '0 : vq_bar;
+  assign b_v_ld_i   = vnew ? (b_pick_grp_o & gq_ld) != '0 : vq_ld;
 """
 
 
@@ -123,10 +159,11 @@ def clog2(n):
 # ------------------------------------------------------------------ model
 class Port:
     def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False,
-                 local=False):
+                 local=False, lag=False):
         self.name, self.width, self.kind, self.role = name, width, kind, role
         self.ext, self.export = ext, export
         self.local = local  # a link input driven inside the slice (acc_sv), not a slice port
+        self.lag = lag      # the block takes the register a cycle later (d_<name>, acc_sv)
         self.ready, self.rst, self.doc = ready, rst, doc
         self.words = (width + 31) // 32
         self.off = None   # word offset of the register (None: no register)
@@ -434,10 +471,11 @@ def build():
     b.inp("rf_free_i", 1)
     b.inp("w_alloc_i", nw, "pulse")
     b.inp("w_alloc_regs_i", rw)
-    b.inp("w_live_i", nw)
-    b.inp("w_exit_i", nw, "pulse")
-    b.inp("w_bar_i", nw)
-    b.inp("w_ld_i", nw)
+    # the vectors v_left_i / v_bar_i / v_ld_i are bits of, a cycle later (PRE_VSTAT)
+    b.inp("w_live_i", nw, lag=True)
+    b.inp("w_exit_i", nw, "pulse", lag=True)
+    b.inp("w_bar_i", nw, lag=True)
+    b.inp("w_ld_i", nw, lag=True)
     for n in ("v_pipe_i", "v_sb_i", "v_ibuf_i", "v_imiss_i", "v_ldok_i"):
         b.inp(n, 1)
     # the core's bits of the warp in slot victim_o, as the SIMT core muxes them
@@ -452,6 +490,8 @@ def build():
     b.out("cmd_arg_o", 4)
     b.out("state_o", 2)
     b.out("victim_o", sw)
+    b.out("grp_win_o", 3 * ((nw + 7) // 8))
+    b.out("pick_grp_o", (nw + 7) // 8)
     b.out("vstat_o", 6)
     b.out("event_mask_o", nw)
     b.out("victim_mask_o", nw)
@@ -1059,12 +1099,14 @@ def sv_slice(b):
     L.append(f"  logic [{npl_w - 1}:0] wpl_in;")
     conns += [".pl_on_i(wpl_on)", ".pl_in_i(wpl_in)"]
     L.append(f"  fgr_{b.name} u_regs (\n    " + ",\n    ".join(conns) + ");")
-    L.append(b.acc_sv.rstrip("\n").format(**b.params)) if b.acc_sv else None
+    fmt = dict(b.params, **{f"{k}_1": v - 1 for k, v in b.params.items()})
+    L.append(b.acc_sv.rstrip("\n").format(**fmt)) if b.acc_sv else None
 
     def normal(n):
         if n == "rst_ni":
             return "rst_ni"
-        return f"x_{n}" if b.port(n).ext else f"b_{n}"
+        p = b.port(n)
+        return f"x_{n}" if p.ext else f"d_{n}" if p.lag else f"b_{n}"
     ins = [c for c in b.cols if c[2] == "in"]
     outs = [c for c in b.cols if c[2] == "out"]
     loaded = wrapper_loaded(b)
@@ -1109,7 +1151,9 @@ def sv_slice(b):
     for n, w, d, lsb in ins:
         if n == "rst_ni":
             continue
-        if n in lnames:
+        if n in lnames and b.port(n).lag:   # the line loads b_<name>: no lag while it plays
+            L.append(f"    assign m_{n} = on_q ? b_{n} : {normal(n)};")
+        elif n in lnames:
             L.append(f"    assign m_{n} = {normal(n)};")
         else:
             L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
@@ -1367,8 +1411,13 @@ def doc_table(blocks):
                 continue
             acc = {"out": "r", "aux_in": "r"}.get(p.kind, "rw")
             what = p.name
+            notes = []
             if p.kind == "in" and p.role == "pulse":
-                what += " (staged; driven for one cycle by its strobe)"
+                notes.append("staged; driven for one cycle by its strobe")
+            if p.lag:
+                notes.append("the block takes it a cycle later")
+            if notes:
+                what += f" ({'; '.join(notes)})"
             if p.kind.startswith("aux"):
                 what += f" (top glue: {p.doc})"
             L.append(f"| 0x{p.off * 4:03X} | `{reg_names(b)[p.name]}` | {p.width} | {acc} — {what} |")
@@ -1377,8 +1426,11 @@ def doc_table(blocks):
             L.append(f"\nDriven by the top, not by a register: {', '.join('`' + n + '`' for n in links)}.")
         for p in b.ports:
             if p.kind == "in" and p.role == "link" and p.local:
-                L.append(f"\n`{p.name}` = `{p.doc}`: no register; the slice's glue, as the SIMT core "
-                         f"reports the warp in slot `victim_o`.")
+                L.append(f"\n`{p.name}` = `{p.doc}`: no window register; the slice's glue, as the SIMT "
+                         f"core reports the warp in slot `victim_o`, registered a cycle ahead from the "
+                         f"window's w_* registers (which the block takes a cycle later): the bits of "
+                         f"slot `victim_o` and of each group winner's (`grp_win_o`), chosen by "
+                         f"`pick_grp_o`.")
     return "\n".join(L) + "\n"
 
 

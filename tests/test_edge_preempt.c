@@ -85,6 +85,9 @@ typedef struct {
     bool r_newest;      /* ... by this policy */
     bool r_dist;        /* ... and a warp of r_elig was re-allocated at one of its edges 1..4 */
     uint64_t r_victim, r_vstat, r_opt, r_ereg, r_cnt;
+    unsigned r_gwin[NW / 8]; /* grp_win_o: each group's oldest / newest candidate, from step 3 on */
+    bool r_gwin_ok;          /* ... predicted (no candidate re-allocated before step 3) */
+    uint64_t r_pgrp;         /* pick_grp_o: the group of the pick loaded at the last edge */
     bool r_first, r_skipped, r_alloc_ok, r_exit_ok;
     uint64_t x_cmd, x_slot, x_arg, x_code;
     bool x_err;
@@ -148,6 +151,9 @@ static void ref_reset(tb_t *t) {
     t->r_st = PRE_ST_IDLE;
     t->r_sel = 0;
     t->r_victim = t->r_vstat = 0;
+    memset(t->r_gwin, 0, sizeof t->r_gwin);
+    t->r_gwin_ok = true;
+    t->r_pgrp = 0;
     t->r_first = t->r_skipped = false;
     t->x_cmd = t->x_slot = t->x_arg = PRE_CMD_NONE;
     t->x_err = false;
@@ -222,6 +228,8 @@ static void check(tb_t *t, const edge_preempt_out_t *o) {
                                       o->victim_mask_o};
     CHECK(t, o->state_o == t->r_st);
     CHECK(t, o->victim_o == t->r_victim);
+    CHECK(t, o->pick_grp_o == t->r_pgrp);
+    for (unsigned g = 0; t->r_gwin_ok && g < (t->nw + 7) / 8; g++) CHECK(t, (o->grp_win_o >> (3 * g) & 7) == t->r_gwin[g]);
     CHECK(t, o->vstat_o == t->r_vstat);
     CHECK(t, o->event_mask_o == t->r_event);
     CHECK(t, o->victim_mask_o == t->r_parked);
@@ -491,6 +499,16 @@ static void predict(tb_t *t) {
      * oldest / newest candidate, is victim_o from now on, unless the selection
      * is void already (then victim_o stays) */
     if (t->r_st == PRE_ST_IDLE && t->r_sel == 4 && !t->r_dist) t->r_victim = ref_pick(t, t->r_cand, t->r_newest);
+    t->r_pgrp = t->r_st == PRE_ST_IDLE && t->r_sel == 4 && !t->r_dist ? 1ULL << (t->r_victim / 8) : 0;
+    /* step 3 shows each group's winner by the order of step 2 (the order among
+     * the candidates holds unless one of them was re-allocated) */
+    if (t->r_st == PRE_ST_IDLE && t->r_sel == 3) {
+        t->r_gwin_ok = !t->r_dist;
+        for (unsigned g = 0; g < (t->nw + 7) / 8; g++) {
+            const uint64_t c = t->r_cand & (0xffULL << (8 * g));
+            t->r_gwin[g] = c ? ref_pick(t, c, t->r_newest) - 8 * g : 0;
+        }
+    }
     switch (t->r_st) {
     case PRE_ST_IDLE:
         if (in->req_valid_i && in->free_ctx_i) {

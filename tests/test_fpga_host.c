@@ -69,6 +69,9 @@ typedef struct {
     uint64_t link[NC];
     /* the core slice's LINK request register (fpga/fg_core_slice.sv) */
     uint64_t lreq_v[NC], lreq_regs[NC];
+    /* the controller slice's lag registers (fpga/regmap.py PRE_VSTAT): the
+     * w_live / w_exit / w_bar / w_ld the block takes in the next cycle */
+    uint64_t pre_wlive[NC], pre_wexit[NC], pre_wbar[NC], pre_wld[NC];
     /* held valids */
     int ekt_cmd_v, ekt_cpl_v, fe_req_v, fe_init_v, pewt_ev_v[NC];
     /* strobes for the next cycle */
@@ -298,7 +301,14 @@ static void ref_step(void) {
         qi[c].w_alloc_i = (qs & FGR_PRE_CTRL_W_ALLOC) ? R.pre_r[c].w_alloc_i : 0;
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
-        /* the slice's glue (fgs_edge_preempt): the bits of the warp in slot victim_o */
+        /* the slice's glue (fgs_edge_preempt): the block takes the four vectors
+         * a cycle after the window's registers, and v_* are the bits of the
+         * warp in slot victim_o in what it takes (registered a cycle ahead in
+         * the RTL, chosen by pick_grp_o) */
+        uint64_t wl = qi[c].w_live_i, wx = qi[c].w_exit_i, wb = qi[c].w_bar_i, wd = qi[c].w_ld_i;
+        qi[c].w_live_i = R.pre_wlive[c], qi[c].w_exit_i = R.pre_wexit[c];
+        qi[c].w_bar_i = R.pre_wbar[c], qi[c].w_ld_i = R.pre_wld[c];
+        R.pre_wlive[c] = wl, R.pre_wexit[c] = wx, R.pre_wbar[c] = wb, R.pre_wld[c] = wd;
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     for (int c = 0; c < NC; c++) {

@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0xF9939989u
+#define FG_MAP_HASH 0x5E9884F4u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 4u
 
@@ -569,19 +569,21 @@ static const fg_reg_desc fgr_edge_pewt_regs[] = {
 #define FGR_PRE_CMD_ARG 0x098u /* 4 b */
 #define FGR_PRE_STATE 0x09Cu /* 2 b */
 #define FGR_PRE_VICTIM 0x0A0u /* 6 b */
-#define FGR_PRE_VSTAT 0x0A4u /* 6 b */
-#define FGR_PRE_EVENT_MASK 0x0A8u /* 64 b */
-#define FGR_PRE_VICTIM_MASK 0x0B0u /* 64 b */
-#define FGR_PRE_ERR_VALID 0x0B8u /* 1 b */
-#define FGR_PRE_ERR_CODE 0x0BCu /* 2 b */
-#define FGR_PRE_CNT_ERR 0x0C0u /* 16 b */
-#define FGR_PRE_CNT_START_FREE 0x0C4u /* 32 b */
-#define FGR_PRE_CNT_START_PRE 0x0C8u /* 32 b */
-#define FGR_PRE_CNT_ABORT 0x0CCu /* 16 b */
-#define FGR_PRE_CNT_RESUME 0x0D0u /* 32 b */
-#define FGR_PRE_LINK 0x0D4u /* 1 b */
-#define FGR_PRE_NREGS 37u
-#define FGR_PRE_NWORDS 54u /* words in use from offset 0 */
+#define FGR_PRE_GRP_WIN 0x0A4u /* 24 b */
+#define FGR_PRE_PICK_GRP 0x0A8u /* 8 b */
+#define FGR_PRE_VSTAT 0x0ACu /* 6 b */
+#define FGR_PRE_EVENT_MASK 0x0B0u /* 64 b */
+#define FGR_PRE_VICTIM_MASK 0x0B8u /* 64 b */
+#define FGR_PRE_ERR_VALID 0x0C0u /* 1 b */
+#define FGR_PRE_ERR_CODE 0x0C4u /* 2 b */
+#define FGR_PRE_CNT_ERR 0x0C8u /* 16 b */
+#define FGR_PRE_CNT_START_FREE 0x0CCu /* 32 b */
+#define FGR_PRE_CNT_START_PRE 0x0D0u /* 32 b */
+#define FGR_PRE_CNT_ABORT 0x0D4u /* 16 b */
+#define FGR_PRE_CNT_RESUME 0x0D8u /* 32 b */
+#define FGR_PRE_LINK 0x0DCu /* 1 b */
+#define FGR_PRE_NREGS 39u
+#define FGR_PRE_NWORDS 56u /* words in use from offset 0 */
 static const fg_reg_desc fgr_edge_preempt_regs[] = {
     {"cfg_en_i", 0x028u, 1u, 'w', 0x0ull},
     {"cfg_policy_i", 0x02Cu, 2u, 'w', 0x0ull},
@@ -609,17 +611,19 @@ static const fg_reg_desc fgr_edge_preempt_regs[] = {
     {"cmd_arg_o", 0x098u, 4u, 'r', 0x0ull},
     {"state_o", 0x09Cu, 2u, 'r', 0x0ull},
     {"victim_o", 0x0A0u, 6u, 'r', 0x0ull},
-    {"vstat_o", 0x0A4u, 6u, 'r', 0x0ull},
-    {"event_mask_o", 0x0A8u, 64u, 'r', 0x0ull},
-    {"victim_mask_o", 0x0B0u, 64u, 'r', 0x0ull},
-    {"err_valid_o", 0x0B8u, 1u, 'r', 0x0ull},
-    {"err_code_o", 0x0BCu, 2u, 'r', 0x0ull},
-    {"cnt_err_o", 0x0C0u, 16u, 'r', 0x0ull},
-    {"cnt_start_free_o", 0x0C4u, 32u, 'r', 0x0ull},
-    {"cnt_start_pre_o", 0x0C8u, 32u, 'r', 0x0ull},
-    {"cnt_abort_o", 0x0CCu, 16u, 'r', 0x0ull},
-    {"cnt_resume_o", 0x0D0u, 32u, 'r', 0x0ull},
-    {"link", 0x0D4u, 1u, 'w', 0x0ull},
+    {"grp_win_o", 0x0A4u, 24u, 'r', 0x0ull},
+    {"pick_grp_o", 0x0A8u, 8u, 'r', 0x0ull},
+    {"vstat_o", 0x0ACu, 6u, 'r', 0x0ull},
+    {"event_mask_o", 0x0B0u, 64u, 'r', 0x0ull},
+    {"victim_mask_o", 0x0B8u, 64u, 'r', 0x0ull},
+    {"err_valid_o", 0x0C0u, 1u, 'r', 0x0ull},
+    {"err_code_o", 0x0C4u, 2u, 'r', 0x0ull},
+    {"cnt_err_o", 0x0C8u, 16u, 'r', 0x0ull},
+    {"cnt_start_free_o", 0x0CCu, 32u, 'r', 0x0ull},
+    {"cnt_start_pre_o", 0x0D0u, 32u, 'r', 0x0ull},
+    {"cnt_abort_o", 0x0D4u, 16u, 'r', 0x0ull},
+    {"cnt_resume_o", 0x0D8u, 32u, 'r', 0x0ull},
+    {"link", 0x0DCu, 1u, 'w', 0x0ull},
 };
 
 /* The trace player's blocks: the columns of a trace line in the order FG_TRACE_DIR
@@ -867,16 +871,18 @@ static const fg_play_col fg_play_cols_edge_preempt[] = {
     {"cmd_arg_o", 4u, 'o', 399u, 0u},
     {"state_o", 2u, 'o', 403u, 0u},
     {"victim_o", 6u, 'o', 405u, 0u},
-    {"vstat_o", 6u, 'o', 411u, 0u},
-    {"event_mask_o", 64u, 'o', 417u, 0u},
-    {"victim_mask_o", 64u, 'o', 481u, 0u},
-    {"err_valid_o", 1u, 'o', 545u, 0u},
-    {"err_code_o", 2u, 'o', 546u, 0u},
-    {"cnt_err_o", 16u, 'o', 548u, 0u},
-    {"cnt_start_free_o", 32u, 'o', 564u, 0u},
-    {"cnt_start_pre_o", 32u, 'o', 596u, 0u},
-    {"cnt_abort_o", 16u, 'o', 628u, 0u},
-    {"cnt_resume_o", 32u, 'o', 644u, 0u},
+    {"grp_win_o", 24u, 'o', 411u, 0u},
+    {"pick_grp_o", 8u, 'o', 435u, 0u},
+    {"vstat_o", 6u, 'o', 443u, 0u},
+    {"event_mask_o", 64u, 'o', 449u, 0u},
+    {"victim_mask_o", 64u, 'o', 513u, 0u},
+    {"err_valid_o", 1u, 'o', 577u, 0u},
+    {"err_code_o", 2u, 'o', 578u, 0u},
+    {"cnt_err_o", 16u, 'o', 580u, 0u},
+    {"cnt_start_free_o", 32u, 'o', 596u, 0u},
+    {"cnt_start_pre_o", 32u, 'o', 628u, 0u},
+    {"cnt_abort_o", 16u, 'o', 660u, 0u},
+    {"cnt_resume_o", 32u, 'o', 390u, 1u},
 };
 static const fg_play_block fg_play_blocks[] = {
     {"edge_doorbell", "edge_doorbell", "DB", 0u, FG_WIN_DB, 23u, 14u, 14u, 418u, 2048u, 1u, fg_play_cols_edge_doorbell, fgr_edge_doorbell_regs, sizeof fgr_edge_doorbell_regs / sizeof *fgr_edge_doorbell_regs},
@@ -884,7 +890,7 @@ static const fg_play_block fg_play_blocks[] = {
     {"fe_sched_queues", "fe_sched_queues_sys", "FE", 2u, FG_WIN_FE, 46u, 29u, 17u, 520u, 2048u, 1u, fg_play_cols_fe_sched_queues, fgr_fe_sched_queues_regs, sizeof fgr_fe_sched_queues_regs / sizeof *fgr_fe_sched_queues_regs},
     {"cm_bal_monitor", "cm_bal_monitor_sys", "CM", 3u, FG_WIN_CM, 22u, 11u, 8u, 228u, 4096u, 1u, fg_play_cols_cm_bal_monitor, fgr_cm_bal_monitor_regs, sizeof fgr_cm_bal_monitor_regs / sizeof *fgr_cm_bal_monitor_regs},
     {"edge_pewt", "edge_pewt", "PEWT0", 4u, FG_WIN_PEWT0, 29u, 18u, 19u, 561u, 2048u, 1u, fg_play_cols_edge_pewt, fgr_edge_pewt_regs, sizeof fgr_edge_pewt_regs / sizeof *fgr_edge_pewt_regs},
-    {"edge_preempt", "edge_preempt", "PRE0", 5u, FG_WIN_PRE0, 42u, 15u, 22u, 676u, 2048u, 1u, fg_play_cols_edge_preempt, fgr_edge_preempt_regs, sizeof fgr_edge_preempt_regs / sizeof *fgr_edge_preempt_regs},
+    {"edge_preempt", "edge_preempt", "PRE0", 5u, FG_WIN_PRE0, 44u, 17u, 22u, 676u, 2048u, 2u, fg_play_cols_edge_preempt, fgr_edge_preempt_regs, sizeof fgr_edge_preempt_regs / sizeof *fgr_edge_preempt_regs},
 };
 #define FG_PLAY_NBLOCKS 6u
 

@@ -44,6 +44,8 @@ module fgr_edge_preempt (
   input  logic [3:0] v_cmd_arg_o,
   input  logic [1:0] v_state_o,
   input  logic [5:0] v_victim_o,
+  input  logic [23:0] v_grp_win_o,
+  input  logic [7:0] v_pick_grp_o,
   input  logic [5:0] b_vstat_o,
   input  logic [5:0] v_vstat_o,
   input  logic [63:0] v_event_mask_o,
@@ -224,7 +226,7 @@ module fgr_edge_preempt (
       if ((we_i && addr_i == 8'd34)) v_ldok_i_q <= wdata_i[0:0];
       ev_exit_i_p_q <= stb[3];
       if ((we_i && addr_i == 8'd35)) ev_exit_slot_i_q[5:0] <= wdata_i[5:0];
-      if ((we_i && addr_i == 8'd53)) link_q <= wdata_i[0:0];
+      if ((we_i && addr_i == 8'd55)) link_q <= wdata_i[0:0];
       if (cmd_hit && cmd_ev_q != '1) cmd_ev_q <= cmd_ev_q + 1'b1;
       cmd_pop_q <= stb[4];
       if (cmd_hit && !cmd_full_n && cmd_drop_q != '1) cmd_drop_q <= cmd_drop_q + 1'b1;
@@ -299,19 +301,21 @@ module fgr_edge_preempt (
       8'd38: rdata_d = 32'(v_cmd_arg_o[3:0]);
       8'd39: rdata_d = 32'(v_state_o[1:0]);
       8'd40: rdata_d = 32'(v_victim_o[5:0]);
-      8'd41: rdata_d = 32'(v_vstat_o[5:0]);
-      8'd42: rdata_d = v_event_mask_o[31:0];
-      8'd43: rdata_d = v_event_mask_o[63:32];
-      8'd44: rdata_d = v_victim_mask_o[31:0];
-      8'd45: rdata_d = v_victim_mask_o[63:32];
-      8'd46: rdata_d = 32'(v_err_valid_o);
-      8'd47: rdata_d = 32'(v_err_code_o[1:0]);
-      8'd48: rdata_d = 32'(v_cnt_err_o[15:0]);
-      8'd49: rdata_d = v_cnt_start_free_o[31:0];
-      8'd50: rdata_d = v_cnt_start_pre_o[31:0];
-      8'd51: rdata_d = 32'(v_cnt_abort_o[15:0]);
-      8'd52: rdata_d = v_cnt_resume_o[31:0];
-      8'd53: rdata_d = 32'(link_q);
+      8'd41: rdata_d = 32'(v_grp_win_o[23:0]);
+      8'd42: rdata_d = 32'(v_pick_grp_o[7:0]);
+      8'd43: rdata_d = 32'(v_vstat_o[5:0]);
+      8'd44: rdata_d = v_event_mask_o[31:0];
+      8'd45: rdata_d = v_event_mask_o[63:32];
+      8'd46: rdata_d = v_victim_mask_o[31:0];
+      8'd47: rdata_d = v_victim_mask_o[63:32];
+      8'd48: rdata_d = 32'(v_err_valid_o);
+      8'd49: rdata_d = 32'(v_err_code_o[1:0]);
+      8'd50: rdata_d = 32'(v_cnt_err_o[15:0]);
+      8'd51: rdata_d = v_cnt_start_free_o[31:0];
+      8'd52: rdata_d = v_cnt_start_pre_o[31:0];
+      8'd53: rdata_d = 32'(v_cnt_abort_o[15:0]);
+      8'd54: rdata_d = v_cnt_resume_o[31:0];
+      8'd55: rdata_d = 32'(link_q);
       default: rdata_d = 32'd0;
     endcase
   end

@@ -91,6 +91,10 @@ module fgs_edge_preempt #(
   logic [1:0] v_state_o;  // what the window reads
   logic [5:0] b_victim_o;
   logic [5:0] v_victim_o;  // what the window reads
+  logic [23:0] b_grp_win_o;
+  logic [23:0] v_grp_win_o;  // what the window reads
+  logic [7:0] b_pick_grp_o;
+  logic [7:0] v_pick_grp_o;  // what the window reads
   logic [5:0] b_vstat_o;
   logic [5:0] v_vstat_o;  // what the window reads
   logic [63:0] b_event_mask_o;
@@ -157,6 +161,8 @@ module fgs_edge_preempt #(
     .v_cmd_arg_o,
     .v_state_o,
     .v_victim_o,
+    .v_grp_win_o,
+    .v_pick_grp_o,
     .b_vstat_o,
     .v_vstat_o,
     .v_event_mask_o,
@@ -173,9 +179,34 @@ module fgs_edge_preempt #(
     .link_o,
     .pl_on_i(wpl_on),
     .pl_in_i(wpl_in));
-  assign b_v_left_i = b_w_exit_i[b_victim_o] || !b_w_live_i[b_victim_o];
-  assign b_v_bar_i  = b_w_bar_i[b_victim_o];
-  assign b_v_ld_i   = b_w_ld_i[b_victim_o];
+  localparam int PNG = (64 + 7) / 8;  // the controller's tournament groups
+  logic [63:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
+  logic [5:0] vcur;
+  logic [5:0] gslot [PNG];
+  logic vq_left, vq_bar, vq_ld;            // slot victim_o's bits
+  logic [PNG-1:0] gq_left, gq_bar, gq_ld;  // each group winner's
+  assign vcur = m_rst_ni ? b_victim_o : '0;
+  for (genvar g = 0; g < PNG; g++) begin : g_win
+    assign gslot[g] = 6'(g * 8) | 6'(b_grp_win_o[3*g +: 3]);
+  end
+  always_ff @(posedge clk_i) begin
+    d_w_live_i <= b_w_live_i;
+    d_w_exit_i <= b_w_exit_i;
+    d_w_bar_i  <= b_w_bar_i;
+    d_w_ld_i   <= b_w_ld_i;
+    vq_left    <= b_w_exit_i[vcur] || !b_w_live_i[vcur];
+    vq_bar     <= b_w_bar_i[vcur];
+    vq_ld      <= b_w_ld_i[vcur];
+    for (int g = 0; g < PNG; g++) begin
+      gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
+      gq_bar[g]  <= b_w_bar_i[gslot[g]];
+      gq_ld[g]   <= b_w_ld_i[gslot[g]];
+    end
+  end
+  wire vnew = b_pick_grp_o != '0;  // victim_o is the pick loaded at the last edge
+  assign b_v_left_i = vnew ? (b_pick_grp_o & gq_left) != '0 : vq_left;
+  assign b_v_bar_i  = vnew ? (b_pick_grp_o & gq_bar) != '0 : vq_bar;
+  assign b_v_ld_i   = vnew ? (b_pick_grp_o & gq_ld) != '0 : vq_ld;
   if (PLAYER) begin : g_pl
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
@@ -183,6 +214,7 @@ module fgs_edge_preempt #(
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
     logic [17:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, ev_exit_i, ev_exit_slot_i
     logic [285:0] pexp_q;  // the expected outputs of the line the block sees
+    logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
     always_ff @(posedge clk_i) begin
       on_q   <= pl_on_i;
       v_q    <= pl_v_i;
@@ -193,6 +225,7 @@ module fgs_edge_preempt #(
       m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
       pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
       pexp_q <= pl_line_i[675:390];
+      pass_q <= pl_pass_i;
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
     assign wpl_in = {pl_line_i[379], pl_line_i[378], pl_line_i[377], pl_line_i[376], pl_line_i[375], pl_line_i[374:311], pl_line_i[310:247], pl_line_i[246:183], pl_line_i[182:119], pl_line_i[118:112], pl_line_i[111:48], pl_line_i[47], pl_line_i[46:41], pl_line_i[40], pl_line_i[31:24], pl_line_i[23:8], pl_line_i[7:4], pl_line_i[3:2], pl_line_i[1]};
@@ -209,10 +242,10 @@ module fgs_edge_preempt #(
     assign m_rf_free_i = b_rf_free_i;
     assign m_w_alloc_i = b_w_alloc_i;
     assign m_w_alloc_regs_i = b_w_alloc_regs_i;
-    assign m_w_live_i = b_w_live_i;
-    assign m_w_exit_i = b_w_exit_i;
-    assign m_w_bar_i = b_w_bar_i;
-    assign m_w_ld_i = b_w_ld_i;
+    assign m_w_live_i = on_q ? b_w_live_i : d_w_live_i;
+    assign m_w_exit_i = on_q ? b_w_exit_i : d_w_exit_i;
+    assign m_w_bar_i = on_q ? b_w_bar_i : d_w_bar_i;
+    assign m_w_ld_i = on_q ? b_w_ld_i : d_w_ld_i;
     assign m_v_pipe_i = b_v_pipe_i;
     assign m_v_sb_i = b_v_sb_i;
     assign m_v_ibuf_i = b_v_ibuf_i;
@@ -226,34 +259,38 @@ module fgs_edge_preempt #(
     // the block's outputs against the line's expected ones, in the cycle it shows
     // them: one difference bit per output port, registered; the view (hold_q) takes
     // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [285:0] hold_q;
+    logic [317:0] hold_q;
     logic cmp, frz_q, mm_q, any_diff;
-    logic [14:0] diff_d, diff_q;
+    logic [16:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_cmd_o != pexp_q[2:0]);
-    assign diff_d[1] = cmp && (b_cmd_slot_o != pexp_q[8:3]);
-    assign diff_d[2] = cmp && (b_cmd_arg_o != pexp_q[12:9]);
-    assign diff_d[3] = cmp && (b_state_o != pexp_q[14:13]);
-    assign diff_d[4] = cmp && (b_victim_o != pexp_q[20:15]);
-    assign diff_d[5] = cmp && (b_vstat_o != pexp_q[26:21]);
-    assign diff_d[6] = cmp && (b_event_mask_o != pexp_q[90:27]);
-    assign diff_d[7] = cmp && (b_victim_mask_o != pexp_q[154:91]);
-    assign diff_d[8] = cmp && (b_err_valid_o != pexp_q[155]);
-    assign diff_d[9] = cmp && (b_err_code_o != pexp_q[157:156]);
-    assign diff_d[10] = cmp && (b_cnt_err_o != pexp_q[173:158]);
-    assign diff_d[11] = cmp && (b_cnt_start_free_o != pexp_q[205:174]);
-    assign diff_d[12] = cmp && (b_cnt_start_pre_o != pexp_q[237:206]);
-    assign diff_d[13] = cmp && (b_cnt_abort_o != pexp_q[253:238]);
-    assign diff_d[14] = cmp && (b_cnt_resume_o != pexp_q[285:254]);
+    // 2 passes: a port is compared in its own pass, against its place in that
+    // pass's line (the host replays the trace once per pass)
+    assign diff_d[0] = cmp && pass_q == 3'd0 && (b_cmd_o != pexp_q[2:0]);
+    assign diff_d[1] = cmp && pass_q == 3'd0 && (b_cmd_slot_o != pexp_q[8:3]);
+    assign diff_d[2] = cmp && pass_q == 3'd0 && (b_cmd_arg_o != pexp_q[12:9]);
+    assign diff_d[3] = cmp && pass_q == 3'd0 && (b_state_o != pexp_q[14:13]);
+    assign diff_d[4] = cmp && pass_q == 3'd0 && (b_victim_o != pexp_q[20:15]);
+    assign diff_d[5] = cmp && pass_q == 3'd0 && (b_grp_win_o != pexp_q[44:21]);
+    assign diff_d[6] = cmp && pass_q == 3'd0 && (b_pick_grp_o != pexp_q[52:45]);
+    assign diff_d[7] = cmp && pass_q == 3'd0 && (b_vstat_o != pexp_q[58:53]);
+    assign diff_d[8] = cmp && pass_q == 3'd0 && (b_event_mask_o != pexp_q[122:59]);
+    assign diff_d[9] = cmp && pass_q == 3'd0 && (b_victim_mask_o != pexp_q[186:123]);
+    assign diff_d[10] = cmp && pass_q == 3'd0 && (b_err_valid_o != pexp_q[187]);
+    assign diff_d[11] = cmp && pass_q == 3'd0 && (b_err_code_o != pexp_q[189:188]);
+    assign diff_d[12] = cmp && pass_q == 3'd0 && (b_cnt_err_o != pexp_q[205:190]);
+    assign diff_d[13] = cmp && pass_q == 3'd0 && (b_cnt_start_free_o != pexp_q[237:206]);
+    assign diff_d[14] = cmp && pass_q == 3'd0 && (b_cnt_start_pre_o != pexp_q[269:238]);
+    assign diff_d[15] = cmp && pass_q == 3'd0 && (b_cnt_abort_o != pexp_q[285:270]);
+    assign diff_d[16] = cmp && pass_q == 3'd1 && (b_cnt_resume_o != pexp_q[31:0]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
       diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
+      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_pick_grp_o, b_grp_win_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
     end
     always_comb begin
       first = '0;
-      for (int k = 14; k >= 0; k--) if (diff_q[k]) first = 8'(k);
+      for (int k = 16; k >= 0; k--) if (diff_q[k]) first = 8'(k);
     end
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
@@ -272,18 +309,18 @@ module fgs_edge_preempt #(
     assign v_cmd_arg_o = hold_q[12:9];
     assign v_state_o = hold_q[14:13];
     assign v_victim_o = hold_q[20:15];
-    assign v_vstat_o = hold_q[26:21];
-    assign v_event_mask_o = hold_q[90:27];
-    assign v_victim_mask_o = hold_q[154:91];
-    assign v_err_valid_o = hold_q[155];
-    assign v_err_code_o = hold_q[157:156];
-    assign v_cnt_err_o = hold_q[173:158];
-    assign v_cnt_start_free_o = hold_q[205:174];
-    assign v_cnt_start_pre_o = hold_q[237:206];
-    assign v_cnt_abort_o = hold_q[253:238];
-    assign v_cnt_resume_o = hold_q[285:254];
-    logic unused_pass;  // one pass: every output in every replay
-    assign unused_pass = ^pl_pass_i;
+    assign v_grp_win_o = hold_q[44:21];
+    assign v_pick_grp_o = hold_q[52:45];
+    assign v_vstat_o = hold_q[58:53];
+    assign v_event_mask_o = hold_q[122:59];
+    assign v_victim_mask_o = hold_q[186:123];
+    assign v_err_valid_o = hold_q[187];
+    assign v_err_code_o = hold_q[189:188];
+    assign v_cnt_err_o = hold_q[205:190];
+    assign v_cnt_start_free_o = hold_q[237:206];
+    assign v_cnt_start_pre_o = hold_q[269:238];
+    assign v_cnt_abort_o = hold_q[285:270];
+    assign v_cnt_resume_o = hold_q[317:286];
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_cfg_en_i = b_cfg_en_i;
@@ -298,10 +335,10 @@ module fgs_edge_preempt #(
     assign m_rf_free_i = b_rf_free_i;
     assign m_w_alloc_i = b_w_alloc_i;
     assign m_w_alloc_regs_i = b_w_alloc_regs_i;
-    assign m_w_live_i = b_w_live_i;
-    assign m_w_exit_i = b_w_exit_i;
-    assign m_w_bar_i = b_w_bar_i;
-    assign m_w_ld_i = b_w_ld_i;
+    assign m_w_live_i = d_w_live_i;
+    assign m_w_exit_i = d_w_exit_i;
+    assign m_w_bar_i = d_w_bar_i;
+    assign m_w_ld_i = d_w_ld_i;
     assign m_v_pipe_i = b_v_pipe_i;
     assign m_v_sb_i = b_v_sb_i;
     assign m_v_ibuf_i = b_v_ibuf_i;
@@ -317,6 +354,8 @@ module fgs_edge_preempt #(
     assign v_cmd_arg_o = b_cmd_arg_o;
     assign v_state_o = b_state_o;
     assign v_victim_o = b_victim_o;
+    assign v_grp_win_o = b_grp_win_o;
+    assign v_pick_grp_o = b_pick_grp_o;
     assign v_vstat_o = b_vstat_o;
     assign v_event_mask_o = b_event_mask_o;
     assign v_victim_mask_o = b_victim_mask_o;
@@ -368,6 +407,8 @@ module fgs_edge_preempt #(
     .cmd_arg_o(b_cmd_arg_o),
     .state_o(b_state_o),
     .victim_o(b_victim_o),
+    .grp_win_o(b_grp_win_o),
+    .pick_grp_o(b_pick_grp_o),
     .vstat_o(b_vstat_o),
     .event_mask_o(b_event_mask_o),
     .victim_mask_o(b_victim_mask_o),

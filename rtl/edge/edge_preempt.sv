@@ -53,7 +53,15 @@
 // v_ld_i, beside v_pipe_i .. v_ldok_i: the core reports the status of the warp
 // in slot victim_o, which is the pick from edge S+4 on (so no 64:1 mux of
 // w_* at the victim's index stands in front of the FSM's command; the core
-// muxes its own per-warp state for the other v_* already).
+// muxes its own per-warp state for the other v_* already).  A core may
+// register those three bits a cycle ahead from registered outputs only:
+// victim_o names the same slot after the next edge unless the selection loads
+// its pick there, and that pick is group g's winner (g * G + grp_win_o[g])
+// for the g that pick_grp_o then shows (one-hot; 0 when victim_o did not
+// change at the last edge).  So the core registers the bits of slot victim_o
+// and of each group winner's slot, and chooses among them with pick_grp_o:
+// no tournament and no 64:1 mux in front of the FSM (the FPGA top's core
+// slice does, fpga/regmap.py PRE_VSTAT).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -124,6 +132,9 @@ module edge_preempt #(
   // observability
   output logic [1:0]        state_o,
   output logic [SLOT_W-1:0] victim_o,
+  // (NW + 7) / 8: NG, the tournament's groups of G = 8 slots (below)
+  output logic [3*((NW+7)/8)-1:0] grp_win_o,    // per group: its winner's index within the group
+  output logic [(NW+7)/8-1:0]     pick_grp_o,   // the group of the pick loaded into victim_o at the last edge
   output logic [5:0]        vstat_o,
   output logic [NW-1:0]     event_mask_o,
   output logic [NW-1:0]     victim_mask_o,
@@ -185,7 +196,8 @@ module edge_preempt #(
   logic [NG*NG-1:0]  pair_q;          // [a*NG+b], a < b: a's winner is older
   logic [NW-1:0]     victim_q;        // the pick / victim, one-hot (loaded at S+4)
   logic [SLOT_W-1:0] vidx_q;          // ... its index: victim_o, the slot v_* describe
-  logic [3*NG-1:0]   gidx_q;          // per group: its winner's index within the group
+  logic [3*NG-1:0]   gidx_q;          // per group: its winner's index within the group (grp_win_o)
+  logic [NG-1:0]     pgrp_q;          // the pick's group, one-hot, the edge it is loaded (pick_grp_o)
   logic [5:0]        vstat_q;
   logic              first_q;         // first FLUSH cycle (vstat completes)
   logic              skipped_q;       // this victim was taken out of its barrier
@@ -655,7 +667,9 @@ module edge_preempt #(
       gany_q <= gany_d;
     end
     if (sel_q == 3'd3) pair_q <= pair_d;
-    if (sel_q == 3'd3)
+    // (reset: grp_win_o is an output, defined from reset on)
+    if (!rst_ni) gidx_q <= '0;
+    else if (sel_q == 3'd3)
       for (int g = 0; g < NG; g++) gidx_q[3*g +: 3] <= 3'(enc8(gw_q[g*G +: G]));
     // a warp eligible at S given to a new block at S+1..S+4 voids the selection
     if (sel_load) dist_q <= 1'b0;
@@ -718,6 +732,7 @@ module edge_preempt #(
       sel_q       <= 3'd0;
       victim_q    <= NW'(1);
       vidx_q      <= '0;
+      pgrp_q      <= '0;
       vstat_q     <= '0;
       first_q     <= 1'b0;
       skipped_q   <= 1'b0;
@@ -741,6 +756,7 @@ module edge_preempt #(
       sel_q       <= sel_d;
       victim_q    <= victim_d;
       vidx_q      <= pick_load ? pidx_d : vidx_q;
+      pgrp_q      <= pick_load ? gbest : '0;
       vstat_q     <= vstat_d;
       first_q     <= sel_flush;
       skipped_q   <= skipped_d;
@@ -767,6 +783,8 @@ module edge_preempt #(
   assign cmd_arg_o        = cmd_arg_q;
   assign state_o          = st_q;
   assign victim_o         = victim_idx;
+  assign grp_win_o        = gidx_q;
+  assign pick_grp_o       = pgrp_q;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
   assign victim_mask_o    = vict_q;

@@ -112,7 +112,14 @@
  *     cycle: v_left_i = w_exit_i[v] || !w_live_i[v], v_bar_i = w_bar_i[v],
  *     v_ld_i = w_ld_i[v] besides v_pipe_i .. v_ldok_i (the core muxes its
  *     own per-warp state, as for the others: issue 11, the 64:1 muxes are
- *     off the controller's FSM path).  They are read at S+5 and in FLUSH; the
+ *     off the controller's FSM path).  To register them a cycle ahead a core
+ *     needs registered outputs only: grp_win_o (3 bits per group of 8 slots:
+ *     its winner's index within the group, loaded at S+3, 0 after reset) and
+ *     pick_grp_o (one-hot: the group of the pick loaded into victim_o at the
+ *     last edge; 0 when victim_o did not change there).  After an edge with
+ *     pick_grp_o[g] set, victim_o = 8g + grp_win_o[g] of the cycle before;
+ *     otherwise victim_o is that of the cycle before (or 0 after a reset)
+ *     (fpga/regmap.py PRE_VSTAT).  They are read at S+5 and in FLUSH; the
  *     RTL checks the three against w_* there (FG_ASSUME
  *     pre_v_status_is_victims).  vstat_o: at the FLUSH edge BAR / LOAD from
  *     v_bar_i / v_ld_i (the pick's); in the first FLUSH cycle it ORs in
@@ -169,9 +176,10 @@ extern const char *const edge_preempt_policy_names[];
     X(ev_exit_slot_i, 6)
 
 #define EDGE_PREEMPT_OUTPUTS(X)                                                                    \
-    X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(vstat_o, 6)         \
-    X(event_mask_o, 64) X(victim_mask_o, 64) X(err_valid_o, 1) X(err_code_o, 2) X(cnt_err_o, 16)    \
-    X(cnt_start_free_o, 32) X(cnt_start_pre_o, 32) X(cnt_abort_o, 16) X(cnt_resume_o, 32)
+    X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(grp_win_o, 24)      \
+    X(pick_grp_o, 8) X(vstat_o, 6) X(event_mask_o, 64) X(victim_mask_o, 64) X(err_valid_o, 1)        \
+    X(err_code_o, 2) X(cnt_err_o, 16) X(cnt_start_free_o, 32) X(cnt_start_pre_o, 32)                \
+    X(cnt_abort_o, 16) X(cnt_resume_o, 32)
 
 typedef struct { EDGE_PREEMPT_INPUTS(FG_FIELD) } edge_preempt_in_t;
 typedef struct { EDGE_PREEMPT_OUTPUTS(FG_FIELD) } edge_preempt_out_t;
