@@ -1386,7 +1386,7 @@ static void new_phase(tb_t *t, bool saturate) {
     t->k.p_issue = 50 + (unsigned)rnd(t, 400);
     t->k.p_err = rnd(t, 4) == 0 ? 1 : 0;
     t->k.ev_len_max = 20 + (unsigned)rnd(t, 400);
-    if (saturate) { /* one phase that surely saves with a saturated count */
+    if (saturate) { /* a phase that saves with a saturated count (held until one has, random_run) */
         in->cfg_en_i = 1;
         in->cfg_save_base_i = 0xfff0;
         in->cfg_save_per_reg_i = 255;
@@ -1424,7 +1424,10 @@ static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params 
     clock_t c0 = clock();
     uint64_t next = 0, phase = 0, n_reset = 0, n_reset_busy = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (i == next) {
+        if (i == next && phase == 5 && !t->s_sat && i + 1000 < n) {
+            next = i + 1000; /* the saturating phase lasts until a save saturates (no draw:
+                              * a run whose phase 5 saturated stays as it was) */
+        } else if (i == next) {
             new_phase(t, ++phase == 5);
             next = i + 1000 + rnd(t, 9000);
         }
