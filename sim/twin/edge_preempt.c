@@ -25,7 +25,7 @@ typedef struct {
     bool pol_newest, cheap, bsk, dist;
     unsigned gw[8], gany;
     bool pair[8][8];
-    unsigned gidx[8]; /* the group winners of step 3 on (grp_win_o; reset, unlike gw) */
+    uint64_t gwin;    /* the group winners of step 3 on, 3 bits each (grp_win_o; reset, unlike gw) */
     uint64_t pgrp;    /* the pick's group, one-hot, the cycle after its load (pick_grp_o) */
     /* preemption FSM */
     unsigned st;
@@ -83,8 +83,7 @@ static void pre_reset(void *tp) {
     t->event = t->vict = t->skip = t->saved = t->pend = 0;
     t->st = PRE_ST_IDLE;
     t->sel = 0; /* the tournament's registers have no reset, as in the RTL */
-    for (unsigned g = 0; g < 8; g++) t->gidx[g] = 0; /* but the two outputs have */
-    t->pgrp = 0;
+    t->gwin = t->pgrp = 0; /* but the two outputs have */
     t->victim = t->vstat = t->opt = t->ereg = t->cnt = 0;
     t->first = t->skipped = false;
     t->rbusy = false;
@@ -102,8 +101,7 @@ static void pre_outputs(const void *tp, void *op) {
     o->cmd_arg_o = t->cmd_arg;
     o->state_o = t->st;
     o->victim_o = t->victim;
-    o->grp_win_o = 0;
-    for (unsigned g = 0; g < t->ng; g++) o->grp_win_o |= (uint64_t)t->gidx[g] << (3 * g);
+    o->grp_win_o = t->gwin;
     o->pick_grp_o = t->pgrp;
     o->vstat_o = t->vstat;
     o->event_mask_o = t->event;
@@ -311,7 +309,8 @@ static void pre_step(void *tp, const void *ip) {
     if (t->sel == 3) {
         for (unsigned a = 0; a < ng; a++)
             for (unsigned b = 0; b < ng; b++) t->pair[a][b] = pair_d[a][b];
-        for (unsigned g = 0; g < ng; g++) t->gidx[g] = t->gw[g];
+        t->gwin = 0;
+        for (unsigned g = 0; g < ng; g++) t->gwin |= (uint64_t)t->gw[g] << (3 * g);
     }
     if (pick_load) t->victim = pick_d;
     t->pgrp = pick_load ? 1ULL << (pick_d / PRE_G) : 0;
