@@ -32,7 +32,7 @@ import sys
 import time
 
 import fg_num
-from yowasp_tools import killed_by, signal_name, warm
+from yowasp_tools import crashed, killed_by, signal_name, warm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FDIR = os.path.join(ROOT, "formal")
@@ -113,10 +113,10 @@ def run_one(block):
         log = r.stdout + r.stderr
         with open(os.path.join(BUILD, block + ".log"), "w") as f:
             f.write(log)
-        sig = killed_by(r.returncode, log) if r.returncode not in (0, 124) else None
+        sig = crashed(r.returncode, log) if r.returncode not in (0, 124) else None
         if sig is None or attempt == 2:
             break
-        # a tool killed by a signal is a tool failure, not the proof's: once more
+        # a tool that crashed is a tool failure, not the proof's: once more
         keep = os.path.join(BUILD, f"{block}.killed.log")
         shutil.copyfile(os.path.join(BUILD, block + ".log"), keep)
         retried = f"a tool was killed by {signal_name(sig)} (log {os.path.relpath(keep, ROOT)}); retried once"

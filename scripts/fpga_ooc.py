@@ -46,7 +46,7 @@ import time
 
 import fg_num
 from ecp5_synth import synth_cmds
-from yowasp_tools import killed_by, signal_name, tool_name, warm
+from yowasp_tools import crashed, signal_name, stop_on_term, tool_name, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
@@ -57,10 +57,10 @@ def run(cmd, log):
     for attempt in (1, 2):
         with open(log, "w") as f:
             r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
-        sig = killed_by(r.returncode)
+        sig = crashed(r.returncode)
         if sig is None or attempt == 2:
             break
-        # killed by a signal (a YoWASP tool on a cold cache): a tool failure, run once more
+        # crashed (a YoWASP tool on a cold cache dies of SIGBUS): a tool failure, run once more
         shutil.copyfile(log, log + ".killed")
         print(f"fpga_ooc: {tool_name(cmd)} killed by {signal_name(sig)} (log {log}.killed); retried once",
               flush=True)
@@ -266,6 +266,7 @@ def record(path, name, res):
 
 
 def main():
+    stop_on_term()  # a stopped run stops its tool (subprocess.run kills it on the exception)
     # the whole environment: the recipe's knobs (FPGA_MINCE, FPGA_MINSRST,
     # FPGA_SYNTH_FLAGS; scripts/ecp5_synth.py) reach synth_cmds through it
     env = dict(os.environ)

