@@ -25,7 +25,7 @@ CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
 SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c
 EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host $(BUILD)/bin/fpga_pll_sim
 EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh scripts/test_fpga_replay.sh \
-                   scripts/test_fpga_pll.sh tests/fpga/test_fpga_flow.py
+                   scripts/test_fpga_pll.sh tests/fpga/test_fpga_flow.py tests/fpga/test_fpga_congestion.py
 
 FPGA_VL := $(BUILD)/vl/fpga_top
 $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh) mk/fpga_top.mk | $(BUILD)/.deps
