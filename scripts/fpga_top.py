@@ -103,18 +103,22 @@ def run(cmd, log, nice=None, timeout=None, check=True):
                 rc = None
             except BaseException:
                 # the flow is stopped: its own session would keep the tool running for hours
-                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
                 p.wait()
                 print(f"fpga_top: stopped; {tool_name(cmd)} stopped with it", file=sys.stderr, flush=True)
                 raise
         sig = crashed(rc)
+        if sig is None and killed_by(rc) is not None:
+            print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killed_by(rc))} "
+                  f"(not a crash: not run again)", flush=True)
         if sig is None or attempt == 2:
-            if killed_by(rc) is not None and sig is None:
-                print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killed_by(rc))} "
-                      f"(not a crash: not run again)", flush=True)
             break
         shutil.copyfile(log, log + ".killed")
-        print(f"fpga_top: {cmd[0]} killed by {signal_name(sig)} (log {log}.killed); retried once", flush=True)
+        print(f"fpga_top: {tool_name(cmd)} killed by {signal_name(sig)} (log {log}.killed); retried once",
+              flush=True)
     if check and rc != 0:
         sys.stderr.write(open(log).read()[-4000:])
         raise SystemExit(f"fpga_top: failed ({rc}): {cmd[0]} (log {log})")
