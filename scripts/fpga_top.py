@@ -89,6 +89,13 @@ def run(cmd, log, nice=None, timeout=None, check=True):
     A tool that crashed (a YoWASP tool on a cold cache dies of SIGBUS) is a
     tool failure: run once more, saying so; one stopped on purpose is not.
     When this flow is stopped (Ctrl-C, SIGTERM) it stops the tool too."""
+    def stop(p):  # the tool's whole process group (it may have just exited)
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        p.wait()
+
     t0 = time.time()
     for attempt in (1, 2):
         with open(log, "w") as f:
@@ -98,21 +105,16 @@ def run(cmd, log, nice=None, timeout=None, check=True):
             try:
                 rc = p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGTERM)
-                p.wait()
+                stop(p)
                 rc = None
             except BaseException:
                 # the flow is stopped: its own session would keep the tool running for hours
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-                p.wait()
+                stop(p)
                 print(f"fpga_top: stopped; {tool_name(cmd)} stopped with it", file=sys.stderr, flush=True)
                 raise
-        sig = crashed(rc)
-        if sig is None and killed_by(rc) is not None:
-            print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killed_by(rc))} "
+        sig, killer = crashed(rc), killed_by(rc)
+        if sig is None and killer is not None:
+            print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killer)} "
                   f"(not a crash: not run again)", flush=True)
         if sig is None or attempt == 2:
             break

@@ -24,7 +24,7 @@ import tap  # noqa: E402
 # One stand-in for all three tools, chosen by its name; FAKE_PNR picks how
 # nextpnr ends.  The packed-design table is in nextpnr's log format.
 FAKE = r'''#!/usr/bin/env python3
-import json, os, re, sys, time
+import json, os, re, signal, sys, time
 tool, args = os.path.basename(sys.argv[0]), sys.argv[1:]
 def arg(name):
     return args[args.index(name) + 1]
@@ -42,7 +42,6 @@ else:
         with open(os.environ["FAKE_COUNT"], "a") as f:
             f.write("pnr\n")
         if mode == "term" or open(os.environ["FAKE_COUNT"]).read().count("pnr") == 1:
-            import signal
             os.kill(os.getpid(), signal.SIGBUS if mode == "crash" else signal.SIGTERM)
     comb = 90000 if mode == "over" else 55000
     with open(arg("--log"), "w") as f:
@@ -86,13 +85,16 @@ class FlowTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.build, ignore_errors=True)
 
+    def env(self, mode, **env):
+        """The flow's environment with the stand-in tools, nextpnr ending as `mode` says."""
+        return dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
+                    YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
+                    ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
+                    FAKE_PNR=mode, FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record, **env)
+
     def flow(self, mode, mhz="50", **env):
-        e = dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
-                 YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
-                 ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
-                 FAKE_PNR=mode, FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record, **env)
         r = subprocess.run([sys.executable, "scripts/fpga_top.py", "--mhz", mhz, self.src], cwd=ROOT,
-                           env=e, capture_output=True, text=True, timeout=60)
+                           env=self.env(mode, **env), capture_output=True, text=True, timeout=60)
         top = json.load(open(self.json))["top"] if os.path.exists(self.json) else None
         return r, top
 
@@ -176,11 +178,7 @@ class FlowTest(unittest.TestCase):
     def test_stopping_flow_stops_nextpnr(self):
         # nextpnr runs in its own session (so a time limit stops all of it): stopping
         # the flow must stop it too, not leave it running
-        e = dict(os.environ, BUILD=os.path.relpath(self.build, ROOT), FPGA_JSON=self.json,
-                 YOSYS=os.path.join(self.tools, "yosys"), NEXTPNR=os.path.join(self.tools, "nextpnr"),
-                 ECPPACK=os.path.join(self.tools, "ecppack"), NICE="", FPGA_WAIT_S="0",
-                 FAKE_PNR="hang", FAKE_COUNT=self.count, FPGA_TOP_RECORD=self.record)
-        p = subprocess.Popen([sys.executable, "scripts/fpga_top.py", self.src], cwd=ROOT, env=e,
+        p = subprocess.Popen([sys.executable, "scripts/fpga_top.py", self.src], cwd=ROOT, env=self.env("hang"),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         t0 = time.monotonic()
         while "pid " not in (open(self.count).read() if os.path.exists(self.count) else ""):
