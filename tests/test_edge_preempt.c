@@ -835,6 +835,22 @@ static void test_selection_window(void **state) {
     assert_int_equal(r.cycle, c0 + 1 + 2 * SEL);
     tb_free(t);
 
+    /* live warps re-allocated at edge S itself are candidates with their new
+     * age: every candidate of group 0 (slots 1 3 5 7) becomes newer than 10
+     * and 20, so NEWEST takes 7.  The age order's blocks between groups take
+     * an allocation two edges later than the diagonal ones
+     * (edge_preempt_age.sv), which step S+3 reads just in time: one edge
+     * later still, it would see 20 as the newest. */
+    t = history(PRE_POL_NEWEST, 0);
+    push_event(t, 16);
+    c0 = t->b->cycle;
+    alloc_block(t, B(1) | B(3) | B(5) | B(7), 32); /* edge S */
+    r = next_cmd(t, 10);
+    expect_cmd(r, PRE_CMD_FLUSH, 7, 0);
+    assert_int_equal(r.cycle, c0 + 1 + SEL);
+    assert_int_equal(t->s_seldist, 0);
+    tb_free(t);
+
     /* a free context during the selection: START there, no FLUSH */
     t = history(PRE_POL_OLDEST, 0);
     push_event(t, 16);

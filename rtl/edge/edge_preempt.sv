@@ -67,7 +67,9 @@
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
 //                  order is the complement (a strict total order); each bit
-//                  a flip-flop with no LUT (its set and enable pins)
+//                  a flip-flop with no LUT (its set and enable pins), the
+//                  registered allocation kept once per 8 x 8 block (576
+//                  flops for 64 slots) so that its nets stay in the block
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
 //   vict_q         slots holding a parked (preempted) victim, until RESUME
@@ -225,29 +227,26 @@ module edge_preempt #(
   // newest warps, lower slot older within the block (edge_preempt_age.sv:
   // one flip-flop per slot pair on its set and enable pins, no LUT).  Reset
   // goes through the same datapath (every slot allocated at once: lower slot
-  // older).  Every bit has a control set of its own (one per slice), but no
-  // shared net: each age_alloc bit drives the pins of at most 63 bits.
+  // older).
   //
-  // The accepted allocation is registered (alloc_q) and the age order takes
-  // it one edge later (so w_alloc_i -> the 64-wide busy check does not reach
-  // 2,016 age bits spread over the die in one cycle).  Nothing sees the
-  // difference: the age order is read only by the selection's steps S+2 and
-  // S+3, among candidates of edge S: by then it holds every allocation up
-  // to edge S (resp. S+1), and a later allocation of a non-candidate does
-  // not change the order among candidates (a candidate re-allocated at
-  // S+1..S+4 voids the selection, dist_q).  The regs table takes the
-  // allocation at its own edge (the eligibility reads it at the next; no
-  // bypass of a late table from the registered allocation, whose compare
-  // would fan out to the 64 slots).
-  // Reset: alloc_q = every slot, so the edge after the reset edge sets the
-  // reset order; the reset zeroes the table.
+  // The age order takes the accepted allocation one edge later in its
+  // diagonal 8 x 8 blocks (the pairs within a group of G slots) and two
+  // edges later in the others (edge_preempt_age.sv: a register, then a copy
+  // per block, so neither w_alloc_i -> the 64-wide busy check nor the
+  // register reaches 2,016 age bits spread over the die in one cycle).
+  // Nothing sees the difference: the age order is read only by the
+  // selection's steps S+2 (the diagonal blocks) and S+3 (the others), among
+  // candidates of edge S: each read holds every allocation up to edge S, and
+  // a later allocation of a non-candidate does not change the order among
+  // candidates (a candidate re-allocated at S+1..S+4 voids the selection,
+  // dist_q).  The regs table takes the allocation at its own edge (the
+  // eligibility reads it at the next; no bypass of a late table from the
+  // registered allocation, whose compare would fan out to the 64 slots).
+  // Reset: every slot allocated, so the second edge after the reset edge
+  // has set the reset order; the reset zeroes the table.
   wire          alloc_busy = (w_alloc_i & busy_q) != '0;
   wire          alloc_ok   = !alloc_busy;
-  logic [NW-1:0]     alloc_q;       // the allocation of the last edge (accepted)
-  always_ff @(posedge clk_i) alloc_q <= !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
-  // (keep: where a bit has a LUT, ABC would merge age_alloc into it, two
-  // LUT4s a bit; the bits take it on their set / enable pins)
-  (* keep *) wire [NW-1:0] age_alloc = alloc_q;
+  wire [NW-1:0] age_alloc  = !rst_ni ? '1 : (alloc_ok ? w_alloc_i : '0);
   logic [NW*NW-1:0] ord_flat;
   edge_preempt_age #(.NW(NW)) u_age (.clk_i, .alloc_i(age_alloc), .ord_o(ord_flat));
   for (genvar i = 0; i < NW; i++) begin : g_ord
@@ -339,6 +338,23 @@ module edge_preempt #(
   // LUT levels and the step four (left to ABC it takes six levels, or wide
   // multiplexers whose size swings with unrelated changes).  G = 8 (checked
   // above).  Pair p = a*NG + b.
+  // Group a's winner as the pair's row pieces read it: one copy per pair
+  // (loaded with gw_q; keep, or Yosys merges them back), so each bit drives
+  // the eight pieces of one block and not 56 across the controller (in the
+  // four-core FPGA top the shared gw_q was 6.4 % of the router's overused
+  // wires, docs/FPGA_TIMING.md).
+  logic [NG*NG*G-1:0] gw_pair;   // [p][x], p = a*NG + b, a < b (else 0)
+  for (genvar a = 0; a < NG; a++) begin : g_gwa
+    for (genvar b = 0; b < NG; b++) begin : g_gwb
+      if (b > a) begin : g_pair
+        logic [G-1:0] gwr_q;
+        (* keep *) always_ff @(posedge clk_i) gwr_q <= gw_d[a*G +: G];
+        assign gw_pair[(a*NG + b)*G +: G] = gwr_q;
+      end else begin : g_none
+        assign gw_pair[(a*NG + b)*G +: G] = '0;
+      end
+    end
+  end
   (* keep *) logic [NG*NG*4*G-1:0] s3_rq;   // row bit y of pair p: four pieces [p][y][k]
   (* keep *) logic [NG*NG*G-1:0]   s3_row;  // a's winner's row of the pair's block [p][y]
   (* keep *) logic [NG*NG*4-1:0]   s3_pq;   // the pair: four pieces [p][k]
@@ -358,7 +374,7 @@ module edge_preempt #(
               for (int x = 2*k; x < 2*k + 2; x++)
                 if (a*G + x < NW && b*G + y < NW)
                   s3_rq[((a*NG + b)*G + y)*4 + k] = s3_rq[((a*NG + b)*G + y)*4 + k] |
-                                                    (gw_q[a*G + x] & ord_q[a*G + x][b*G + y]);
+                                                    (gw_pair[(a*NG + b)*G + x] & ord_q[a*G + x][b*G + y]);
             s3_row[(a*NG + b)*G + y] = s3_rq[((a*NG + b)*G + y)*4 +: 4] != '0;
           end
           for (int k = 0; k < 4; k++)
@@ -709,12 +725,21 @@ module edge_preempt #(
   end
 
   // the two timers (a restore of an unsaved victim takes 0 cycles: N = 0)
+  // N = 0 (the timers' zero_i): no save time.  The restore's for each of
+  // the two slots the take chooses between, then chosen with it (use_a):
+  // not a compare behind the choice of the slot's registers, which was the
+  // block's critical path
+  wire base0    = cfg_save_base_i == '0;
+  wire per0     = cfg_save_per_reg_i == '0;
+  wire ra_zero  = !ra_saved_q || (base0 && (ra_regs_q == '0 || per0));
+  wire rl_zero  = !rl_saved_q || (base0 && (evregs_q[rl_idx_q] == '0 || per0));
   edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_save_time (
     .clk_i, .rst_ni, .load_i(to_save), .base_i(cfg_save_base_i), .per_reg_i(cfg_save_per_reg_i),
-    .regs_i(ereg_q), .due_o(save_due));
+    .regs_i(ereg_q), .zero_i(base0 && (ereg_q == '0 || per0)), .due_o(save_due));
   edge_preempt_timer #(.REGS_W(REGS_W), .CYC_W(CYC_W)) u_restore_time (
     .clk_i, .rst_ni, .load_i(rtake), .base_i(low_saved ? cfg_save_base_i : '0),
-    .per_reg_i(cfg_save_per_reg_i), .regs_i(low_saved ? low_regs : '0), .due_o(rtime_due));
+    .per_reg_i(cfg_save_per_reg_i), .regs_i(low_saved ? low_regs : '0),
+    .zero_i(use_a ? ra_zero : rl_zero), .due_o(rtime_due));
 
   // slot sets: loaded every edge, reset included (no enable, see above)
   always_ff @(posedge clk_i) begin

@@ -38,6 +38,11 @@ module edge_preempt_timer #(
   input  logic [CYC_W-1:0]  base_i,
   input  logic [7:0]        per_reg_i,
   input  logic [REGS_W-1:0] regs_i,
+  // N = 0 for this load's operands: base_i = 0 and regs_i or per_reg_i 0.
+  // The caller decodes it from its own registers, where the operands come
+  // through multiplexers (the restore's: the decode beside the choice of
+  // slot, not behind it); pre_timer_zero_is_n checks it.
+  input  logic              zero_i,
   output logic              due_o
 );
   localparam int PRW = REGS_W + 8;                            // product width
@@ -56,10 +61,8 @@ module edge_preempt_timer #(
   logic              two_q;   // cnt_q = 2
   logic              due_q;   // due_o
 
-  // N = 0 and N = 1 from the operands: base + regs x per is 0 when base and
-  // the product are; 1 when base is 1 and the product 0, or base 0 and
-  // regs = per = 1.
-  wire zero  = (base_i == '0) && ((regs_i == '0) || (per_reg_i == '0));  // at the load
+  // N = 1 from the operands: base + regs x per is 1 when base is 1 and the
+  // product 0, or base 0 and regs = per = 1 (N = 0: zero_i).
   wire prod0 = (regs_q == '0) || (per_q == '0);
   wire one   = ((base_q == CYC_W'(1)) && prod0) ||
                ((base_q == '0) && (regs_q == REGS_W'(1)) && (per_q == 8'd1));
@@ -83,7 +86,7 @@ module edge_preempt_timer #(
       base_q <= base_i;
       per_q  <= per_reg_i;
       regs_q <= regs_i;
-      zero_q <= zero;
+      zero_q <= zero_i;
     end
     if (ph_q == edge_pkg::PRE_PH_MUL) begin
       prod_q <= PRW'(regs_q) * PRW'(per_q);
@@ -108,7 +111,7 @@ module edge_preempt_timer #(
       due_q <= 1'b1;
     end else if (load_i) begin
       ph_q  <= edge_pkg::PRE_PH_MUL;
-      due_q <= zero;
+      due_q <= zero_i;
     end else if (due_q) begin
       ph_q  <= edge_pkg::PRE_PH_DUE;
       due_q <= 1'b1;
