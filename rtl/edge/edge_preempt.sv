@@ -339,7 +339,8 @@ module edge_preempt #(
   // multiplexers whose size swings with unrelated changes).  G = 8 (checked
   // above).  Pair p = a*NG + b.
   // Group a's winner as the pair's row pieces read it: one copy per pair
-  // (loaded with gw_q; keep, or Yosys merges them back), so each bit drives
+  // (loaded from gw_d at every edge, which is 0 but at S+2, so at S+3 it
+  // equals gw_q; keep, or Yosys merges them back), so each bit drives
   // the eight pieces of one block and not 56 across the controller (in the
   // four-core FPGA top the shared gw_q was 6.4 % of the router's overused
   // wires, docs/FPGA_TIMING.md).
