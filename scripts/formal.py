@@ -32,7 +32,7 @@ import sys
 import time
 
 import fg_num
-from yowasp_tools import crashed, killed_by, signal_name, warm
+from yowasp_tools import killed_by, once_more_if_crashed, signal_name, warm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FDIR = os.path.join(ROOT, "formal")
@@ -105,22 +105,24 @@ def run_one(block):
     work = os.path.join(BUILD, block)
     os.makedirs(BUILD, exist_ok=True)
     t0 = time.time()
-    retried = None
-    for attempt in (1, 2):
+    log_path = os.path.join(BUILD, block + ".log")
+
+    def attempt():
         if os.path.isdir(work):
             shutil.rmtree(work)
         r = run_sby(block, sby, work)
-        log = r.stdout + r.stderr
-        with open(os.path.join(BUILD, block + ".log"), "w") as f:
-            f.write(log)
-        sig = crashed(r.returncode, log) if r.returncode not in (0, 124) else None
-        if sig is None or attempt == 2:
-            break
+        with open(log_path, "w") as f:
+            f.write(r.stdout + r.stderr)
         # a tool that crashed is a tool failure, not the proof's: once more
-        keep = os.path.join(BUILD, f"{block}.killed.log")
-        shutil.copyfile(os.path.join(BUILD, block + ".log"), keep)
-        retried = f"a tool was killed by {signal_name(sig)} (log {os.path.relpath(keep, ROOT)}); retried once"
-        print(f"  formal: {block}: {retried}", flush=True)
+        # (SymbiYosys' log names the signal; 124 is run_sby's own timeout)
+        return r.returncode, (r.stdout + r.stderr if r.returncode not in (0, 124) else ""), log_path, r
+
+    keep = os.path.join(BUILD, f"{block}.killed.log")
+    (_, _, _, r), retried = once_more_if_crashed(attempt, f"  formal: {block}: a tool was", keep,
+                                                 os.path.relpath(keep, ROOT))
+    log = r.stdout + r.stderr
+    if retried:
+        retried = "a tool was " + retried
     secs = round(time.time() - t0, 1)
     status = ""
     if os.path.exists(os.path.join(work, "status")):

@@ -39,14 +39,13 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import time
 
 import fg_num
 from ecp5_synth import synth_cmds
-from yowasp_tools import crashed, signal_name, stop_on_term, tool_name, warm
+from yowasp_tools import once_more_if_crashed, stop_on_term, tool_name, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
@@ -54,19 +53,14 @@ TARGET_MHZ = 100
 
 
 def run(cmd, log):
-    for attempt in (1, 2):
+    def attempt():
         with open(log, "w") as f:
-            r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
-        sig = crashed(r.returncode)
-        if sig is None or attempt == 2:
-            break
-        # crashed (a YoWASP tool on a cold cache dies of SIGBUS): a tool failure, run once more
-        shutil.copyfile(log, log + ".killed")
-        print(f"fpga_ooc: {tool_name(cmd)} killed by {signal_name(sig)} (log {log}.killed); retried once",
-              flush=True)
-    if r.returncode != 0:
+            return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode, "", log
+    # crashed (a YoWASP tool on a cold cache dies of SIGBUS): a tool failure, run once more
+    (rc, _, _), _ = once_more_if_crashed(attempt, f"fpga_ooc: {tool_name(cmd)}", log + ".killed")
+    if rc != 0:
         sys.stderr.write(open(log).read()[-3000:])
-        raise SystemExit(f"fpga_ooc: failed ({r.returncode}): {' '.join(cmd)[:300]} (log {log})")
+        raise SystemExit(f"fpga_ooc: failed ({rc}): {' '.join(cmd)[:300]} (log {log})")
 
 
 def version(cmd):

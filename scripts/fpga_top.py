@@ -49,7 +49,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -57,7 +56,7 @@ import time
 
 import fg_num
 from ecp5_synth import synth_cmds
-from yowasp_tools import crashed, killed_by, signal_name, stop_on_term, tool_name, warm
+from yowasp_tools import crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name, warm
 
 TOP = "finegrain_ulx3s"
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -96,8 +95,7 @@ def run(cmd, log, nice=None, timeout=None, check=True):
             pass
         p.wait()
 
-    t0 = time.time()
-    for attempt in (1, 2):
+    def attempt():
         with open(log, "w") as f:
             # its own process group, so that a timeout stops all of it
             p = subprocess.Popen((nice or []) + cmd, stdout=f, stderr=subprocess.STDOUT,
@@ -112,15 +110,14 @@ def run(cmd, log, nice=None, timeout=None, check=True):
                 stop(p)
                 print(f"fpga_top: stopped; {tool_name(cmd)} stopped with it", file=sys.stderr, flush=True)
                 raise
-        sig, killer = crashed(rc), killed_by(rc)
-        if sig is None and killer is not None:
+        killer = killed_by(rc)
+        if killer is not None and crashed(rc) is None:
             print(f"fpga_top: {tool_name(cmd)} stopped by {signal_name(killer)} "
                   f"(not a crash: not run again)", flush=True)
-        if sig is None or attempt == 2:
-            break
-        shutil.copyfile(log, log + ".killed")
-        print(f"fpga_top: {tool_name(cmd)} killed by {signal_name(sig)} (log {log}.killed); retried once",
-              flush=True)
+        return rc, "", log
+
+    t0 = time.time()
+    (rc, _, _), _ = once_more_if_crashed(attempt, f"fpga_top: {tool_name(cmd)}", log + ".killed")
     if check and rc != 0:
         sys.stderr.write(open(log).read()[-4000:])
         raise SystemExit(f"fpga_top: failed ({rc}): {cmd[0]} (log {log})")

@@ -14,7 +14,8 @@ So:
 - killed_by(rc, log) names a signal that killed a tool (its own return code,
   or SymbiYosys' "returncode=-N" of a tool it ran); crashed(rc, log) names it
   only when it is a crash (SIGBUS, SIGSEGV, ...), so a flow reports that as a
-  tool failure and retries the run once, saying so.  A tool stopped on
+  tool failure and retries the run once, saying so (once_more_if_crashed:
+  every flow's run of a tool goes through it).  A tool stopped on
   purpose (SIGTERM, SIGINT, SIGHUP, SIGKILL: a user, a time limit, the OOM
   killer) is not run again;
 - stop_on_term() makes SIGTERM and SIGHUP raise SystemExit in a flow, so that
@@ -82,6 +83,24 @@ def crashed(rc, log=""):
     """killed_by(rc, log) when that signal is a crash, else None."""
     sig = killed_by(rc, log)
     return sig if sig in CRASH_SIGNALS else None
+
+
+def once_more_if_crashed(attempt, who, keep, shown=None):
+    """Runs attempt() -- one run of a tool, returning (rc, log text, log file)
+    -- and, when a crash ended it (crashed), keeps the log file as `keep`,
+    prints "<who> killed by <signal> (log <shown or keep>); retried once" and
+    runs it once more: a second crash is the caller's to report.  Returns
+    (the last attempt's result, the note "killed by ...; retried once" or None)."""
+    note = None
+    for n in (1, 2):
+        res = attempt()
+        rc, text, path = res[0], res[1], res[2]
+        sig = crashed(rc, text)
+        if sig is None or n == 2:
+            return res, note
+        shutil.copyfile(path, keep)
+        note = f"killed by {signal_name(sig)} (log {shown or keep}); retried once"
+        print(f"{who} {note}", flush=True)
 
 
 def stop_on_term():
