@@ -63,7 +63,12 @@ P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=16384, QD_N
 P_CM = dict(P=8, C=28, NSCHED=2, MAXW=48, INTERVAL=1024, TH_Q4=4, TL_Q4=1, FINE=8,
             EXPLORE_WARPS=6, EXPLORE_N=4)
 CM_NLVL = 9
-NCORES = 4                   # SIMT cores: one PEWT + one preemption controller each
+# SIMT cores: one PEWT + one preemption controller (64 slots) each.  Two, not
+# the four the top once had: the player replays into core 0, the others are
+# the host's, and with four the top does not route on the 85F (router1 left
+# > 100,000 arcs after 30 min, 44 % of router2's overuse in the controllers'
+# age order and selection) where two route (docs/FPGA_TIMING.md, "Session 26").
+NCORES = 2
 
 # The trace player (fpga/fg_trace_player.sv, docs/FPGA.md "The trace player"):
 # one trace memory of DEPTH rows shared by the blocks (one block replays at a
@@ -1268,6 +1273,10 @@ def c_header(blocks):
         L.append(f"#define FG_WIN_{wname} 0x{win << (WIN_BITS + 2):05X}u")
     L.append(f"#define FG_WIN_PEWT(n) (FG_WIN_PEWT0 + (n) * FG_WIN_BYTES)")
     L.append(f"#define FG_WIN_PRE(n) (FG_WIN_PRE0 + (n) * FG_WIN_BYTES)")
+    L.append("/* every block window: X(name as the host tools spell it, FG_WIN_ base, block) */")
+    L.append("#define FG_BLOCK_WINDOWS(X) \\")
+    L += [f"    X(\"{w.lower()}\", FG_WIN_{w}, {b.name}) \\" for w, b, _, _ in windows(blocks) if b]
+    L.append("")
     L.append("")
     for name, off, acc, doc in SYS_REGS:
         L.append(f"#define FG_SYS_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")

@@ -9,9 +9,9 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x5E9884F4u
+#define FG_MAP_HASH 0x2630BB3Eu
 #define FG_WIN_BYTES 1024u
-#define FG_NCORES 4u
+#define FG_NCORES 2u
 
 #define FG_WIN_SYS 0x00000u
 #define FG_WIN_DB 0x00400u
@@ -22,14 +22,21 @@
 #define FG_WIN_PLAY 0x01800u
 #define FG_WIN_PEWT0 0x02000u
 #define FG_WIN_PEWT1 0x02400u
-#define FG_WIN_PEWT2 0x02800u
-#define FG_WIN_PEWT3 0x02C00u
 #define FG_WIN_PRE0 0x03000u
 #define FG_WIN_PRE1 0x03400u
-#define FG_WIN_PRE2 0x03800u
-#define FG_WIN_PRE3 0x03C00u
 #define FG_WIN_PEWT(n) (FG_WIN_PEWT0 + (n) * FG_WIN_BYTES)
 #define FG_WIN_PRE(n) (FG_WIN_PRE0 + (n) * FG_WIN_BYTES)
+/* every block window: X(name as the host tools spell it, FG_WIN_ base, block) */
+#define FG_BLOCK_WINDOWS(X) \
+    X("db", FG_WIN_DB, edge_doorbell) \
+    X("ekt", FG_WIN_EKT, edge_ekt) \
+    X("fe", FG_WIN_FE, fe_sched_queues) \
+    X("cm", FG_WIN_CM, cm_bal_monitor) \
+    X("pewt0", FG_WIN_PEWT0, edge_pewt) \
+    X("pewt1", FG_WIN_PEWT1, edge_pewt) \
+    X("pre0", FG_WIN_PRE0, edge_preempt) \
+    X("pre1", FG_WIN_PRE1, edge_preempt) \
+
 
 #define FG_SYS_ID 0x000u /* ro: 0x4647524E ("FGRN") */
 #define FG_SYS_VERSION 0x004u /* ro: register map major << 16 | minor << 8 */

@@ -3,9 +3,9 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h5E9884F4;
+  localparam logic [31:0] MAP_HASH = 32'h2630BB3E;
   localparam int WIN_BITS = 8;
-  localparam int NCORES   = 4;
+  localparam int NCORES   = 2;
   localparam int WIN_SYS = 0;
   localparam int WIN_DB = 1;
   localparam int WIN_AP = 2;

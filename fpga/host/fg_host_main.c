@@ -32,15 +32,8 @@ typedef struct {
     unsigned n;
 } window;
 
-#define WIN(nm, base, blk) {nm, base, fgr_##blk##_regs, sizeof fgr_##blk##_regs / sizeof *fgr_##blk##_regs}
-static const window windows[] = {
-    WIN("db", FG_WIN_DB, edge_doorbell),     WIN("ekt", FG_WIN_EKT, edge_ekt),
-    WIN("fe", FG_WIN_FE, fe_sched_queues),   WIN("cm", FG_WIN_CM, cm_bal_monitor),
-    WIN("pewt0", FG_WIN_PEWT0, edge_pewt),   WIN("pewt1", FG_WIN_PEWT1, edge_pewt),
-    WIN("pewt2", FG_WIN_PEWT2, edge_pewt),   WIN("pewt3", FG_WIN_PEWT3, edge_pewt),
-    WIN("pre0", FG_WIN_PRE0, edge_preempt),  WIN("pre1", FG_WIN_PRE1, edge_preempt),
-    WIN("pre2", FG_WIN_PRE2, edge_preempt),  WIN("pre3", FG_WIN_PRE3, edge_preempt),
-};
+#define WIN(nm, base, blk) {nm, base, fgr_##blk##_regs, sizeof fgr_##blk##_regs / sizeof *fgr_##blk##_regs},
+static const window windows[] = {FG_BLOCK_WINDOWS(WIN)};
 
 static int usage(void) {
     fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
