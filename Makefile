@@ -252,9 +252,12 @@ PROG_BINS := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 build: $(BUILD)/.deps $(TEST_BINS) $(PROG_BINS) $(EXTRA_BUILD)
 
 # ------------------------------------------------------------------- test
+# The check scripts first: the proofs, the netlist check and the sanitizer
+# runs are among them and take minutes, the test programs seconds, so
+# started last these fill the end of the run instead of one core idling.
 test: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
-	@scripts/run_tests.sh $(JOBS) $(TEST_BINS) $(EXTRA_TEST_CMDS)
+	@scripts/run_tests.sh $(JOBS) $(EXTRA_TEST_CMDS) $(TEST_BINS)
 
 # ------------------------------------------------------------------- demo
 demo: $(BUILD)/.deps

@@ -890,8 +890,8 @@ static void test_simt_cores(void **state) {
  * the walk is staggered: in round r word j of the run carries bit
  * (r + j) mod 32, so 32 rounds walk a one (then 32 a zero) through every bit
  * of every word at once.  SYS and the EDGE, F/E and CM windows and core 0's
- * PEWT and controller windows get the walk; cores 1-3 (more instances of the
- * same generated wrappers) four patterns (bb_quick). */
+ * PEWT and controller windows get the walk; the other cores (more instances
+ * of the same generated wrappers) four patterns (bb_quick). */
 typedef struct {
     uint32_t rw[256], ro[256]; /* per word: bits of read-write / read-only registers */
 } bb_masks;
@@ -1074,8 +1074,8 @@ static void test_regmap_bitbash(void **state) {
         }
     }
     printf("# regmap: %lu read-write word checks of the walk (64 patterns a word), %lu of the quick patterns "
-           "(cores 1-%d), %lu read-only words written\n",
-           words, words_quick, NC - 1, ro);
+           "(the other %d core%s), %lu read-only words written\n",
+           words, words_quick, NC - 1, NC == 2 ? "" : "s", ro);
     io_ok(fg_host_reset_blocks(H));
 }
 
