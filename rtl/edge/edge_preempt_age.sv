@@ -14,13 +14,11 @@
 // When: the order is kept in 8 x 8 blocks (groups of G slots, the
 // selection's, edge_preempt.sv).  A diagonal block (both slots in one group)
 // takes an allocation at the next edge, every other block one edge later
-// (a register between -- in a netlist the diagonal blocks' copies, which
-// hold the same bits: Yosys merges the two -- then a copy of it per block:
-// each copy's bit drives the set or enable pins of at most eight bits, in
-// its block, where one shared register's bit drove 63 across the
-// controller -- 7.8 % of the four-core FPGA top's overused wires -- and the
-// controller's 64-wide busy check in front of the copies reaches only the
-// diagonal's).  The
+// (a register between, then a copy of it per block: each copy's bit drives
+// the set or enable pins of at most eight bits, in its block, where one
+// shared register's bit drove 63 across the controller -- 7.8 % of the
+// four-core FPGA top's overused wires -- and the controller's 64-wide busy
+// check in front of the copies reaches only the diagonal's).  The
 // controller reads the diagonal blocks one edge after its selection's
 // first edge and the others two edges after it (edge_preempt.sv).
 //
