@@ -129,6 +129,15 @@ if [ "$(refusal "$st1")" = 0x610 ] && [ "$np" = 0x00000006 ] && [ "$(refusal "$s
   ok "PASS: the doorbell's pass 1 refused (STATUS $st1), the EKT has 6 passes and takes pass 5 (STATUS $st2)"
 else nok "PASS: doorbell pass 1 STATUS '$st1' (want [4], [10:8] 6); EKT PASSES '$np' (want 6), pass 5 STATUS '$st2' (want not refused)"; fi
 
+# the host tool's windows follow the register map: the last core's controller
+# window dumps, one past it is refused by name (no connection left open)
+NC=$(sed -n 's/^#define FG_NCORES \([0-9]*\)u$/\1/p' fpga/gen/fg_regmap.h)
+last=$("$B/bin/fg_host" "$W" dump "pre$((NC - 1))" 2>&1 | grep -c '^cfg_en_i ')
+past=$("$B/bin/fg_host" "$W" dump "pre$NC" 2>&1); pcode=$?
+if [ "$last" = 1 ] && [ "$pcode" = 2 ] && [[ $past == *"no window 'pre$NC'"*"pre$((NC - 1))"* ]]; then
+  ok "dump: pre$((NC - 1)) (the last of $NC cores) read; pre$NC refused: $past"
+else nok "dump: pre$((NC - 1)) read '$last' (want 1 cfg_en_i line); pre$NC exit $pcode (want 2), said '$past'"; fi
+
 # ---------------------------------------------------------------- 4. corrupted
 corrupt() {  # corrupt NAME BLOCK FILE PORT LINE-SPEC [ARGS...]: reported at that cycle and port
   local name=$1 blk=$2 src=$3 port=$4 spec=$5; shift 5

@@ -132,7 +132,13 @@ int main(int argc, char **argv) {
         const window *w = NULL;
         for (size_t i = 0; i < sizeof windows / sizeof *windows; i++)
             if (!strcmp(windows[i].name, argv[3])) w = &windows[i];
-        if (!w) return usage();
+        if (!w) {
+            fprintf(stderr, "fg_host: dump: no window '%s' in this register map; windows:", argv[3]);
+            for (size_t i = 0; i < sizeof windows / sizeof *windows; i++) fprintf(stderr, " %s", windows[i].name);
+            fprintf(stderr, "\n");
+            fg_host_close(h);
+            return 2;
+        }
         for (unsigned i = 0; i < w->n; i++) {
             uint64_t v;
             if (fg_host_read_field(h, w->base + w->regs[i].off, w->regs[i].width, &v)) goto io;
