@@ -26,8 +26,12 @@ fpga-blocks: $(BUILD)/.deps
 # synthesized as make fpga-blocks does it, its netlist fingerprint compared with
 # fpga/blocks_timing.json's (written by make fpga-blocks with the figures it
 # measured): fails when a block's logic changed since its figures were measured.
+# Then the top's committed routes (fpga/top_timing.json): each must be of the
+# top's sources as they are, byte for byte (scripts/fpga_top.py --check-record;
+# no synthesis: the top takes minutes).
 .PHONY: fpga-netlists
 fpga-netlists: $(BUILD)/.deps
 	@python3 scripts/check_fpga_netlists.py \
 	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")
+	@scripts/fpga_top.py --check-record $(FPGA_TOP_RTL)
 EXTRA_TEST_CMDS += scripts/check_fpga_netlists.sh

@@ -31,8 +31,13 @@ heap, did not finish its first iteration on this top in 24 to 50 minutes,
 three attempts, while static placed it globally in 25; docs/FPGA.md),
 FPGA_NEXTPNR_ARGS (more nextpnr options; recorded), FPGA_TOP_RECORD (default
 fpga/top_timing.json, to be committed: each seed's figures with the commit they were
-measured at and the netlist's fingerprint, by design clock then seed,
-targets.<MHz>.<seed>; empty: not written).
+measured at, the netlist's fingerprint and the sources' (sources_sha), by design clock
+then seed, targets.<MHz>.<seed>; empty: not written).
+
+    scripts/fpga_top.py --check-record SRC...
+
+checks that every run in FPGA_TOP_RECORD was routed from these sources (make
+fpga-netlists, in make test).
 
 Every run also keeps its seed's figures under "top_seeds" of the JSON file
 (the seeds of one commit side by side: results/fpga.json
@@ -44,6 +49,7 @@ nextpnr reported them.
 import argparse
 import datetime
 import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -186,6 +192,45 @@ def git_commit(paths):
     return (c or "unknown") + ("+changes" if d else "")
 
 
+def sources_sha(srcs):
+    """A fingerprint of what a place and route of the top was made from: its
+    sources (with the include files) and the board's constraints, byte for
+    byte.  Not only the logic: Yosys names nets by source line, so a comment
+    can change the netlist (and the router's result) too."""
+    h = hashlib.sha256()
+    for f in list(srcs) + sorted(glob.glob("rtl/include/*.svh")) + ["constraints/ulx3s.lpf"]:
+        h.update(f"{f}\n".encode())
+        h.update(open(f, "rb").read())
+    return h.hexdigest()[:16]
+
+
+def check_record(srcs, path):
+    """make fpga-netlists (make test): every place and route in the committed
+    record is of the top's sources as they are; 0 when so, else 1."""
+    try:
+        rec = json.load(open(path))
+    except (OSError, ValueError) as e:
+        print(f"fpga top record: cannot read {path}: {e}")
+        return 1
+    now = sources_sha(srcs)
+    runs = [(t, sd, r) for t, by in sorted(rec.get("targets", {}).items()) for sd, r in sorted(by.items())]
+    if not runs:
+        print(f"fpga top record: no place and route in {path} (make fpga writes one)")
+        return 1
+    bad = 0
+    for t, sd, r in runs:
+        if r.get("sources_sha") != now:
+            bad += 1
+            print(f"  STALE top at {t} MHz, seed {sd}: routed from the sources of {r.get('commit')} "
+                  f"({r.get('sources_sha', 'no fingerprint')}), not these ({now}); make fpga "
+                  f"FPGA_SEED={sd} FPGA_TOP_MHZ={t} measures it again")
+        else:
+            print(f"  ok    top at {t} MHz, seed {sd}: {r.get('fmax_mhz')} MHz, {r.get('status')}, "
+                  f"the sources of {r.get('commit')} ({now})")
+    print(f"fpga top record: {len(runs) - bad} of {len(runs)} runs describe the top's sources ({path})")
+    return 1 if bad else 0
+
+
 def netlist_sha(path):
     """A fingerprint of the synthesized netlist (its cells and nets, not its
     attributes): the same RTL and recipe give the same value."""
@@ -257,8 +302,15 @@ def main():
     ap.add_argument("--pll-params", action="store_true",
                     help="print the top's PLL parameters for --mhz as Verilator -G options and exit "
                          "(build/bin/fpga_pll_sim: the top at the board's clock)")
+    ap.add_argument("--check-record", action="store_true",
+                    help="check that every run in FPGA_TOP_RECORD (fpga/top_timing.json) was routed from "
+                         "these sources, and exit")
     ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
+    if a.check_record:
+        if not a.srcs:
+            ap.error("the top's sources are needed")
+        return check_record(a.srcs, os.environ.get("FPGA_TOP_RECORD") or "fpga/top_timing.json")
     if a.pll_params:
         ci, fb, op, _ = pll_dividers(a.mhz)
         print(f"-GCLKI_DIV={ci} -GCLKFB_DIV={fb} -GCLKOP_DIV={op}")
@@ -285,6 +337,7 @@ def main():
 
     # what is synthesized now (the worktree may move on during place and route)
     commit = git_commit(list(a.srcs) + ["scripts", "constraints"])
+    srcs_sha = sources_sha(a.srcs)
     ci, fb, op, fout = pll_dividers(a.mhz)
     print(f"fpga top: PLL 25 MHz * {fb} / {ci} = {fout:g} MHz (VCO {fout * op:g} MHz)", flush=True)
 
@@ -343,6 +396,7 @@ def main():
                     os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
     top = {
         "commit": commit, "date": datetime.date.today().isoformat(), "netlist_sha": netlist_sha(net),
+        "sources_sha": srcs_sha,
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
         "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
@@ -383,7 +437,7 @@ def main():
                     "mult18": util.get("MULT18X18D", (0, 0))[0],
                     "utilization": {k: u for k, (u, av) in util.items() if u}})
     update_json(jpath, "top", top)
-    keep = ("commit", "date", "netlist_sha", "status", "target_mhz", "fmax_mhz", "meets_clock", "lut4",
+    keep = ("commit", "date", "netlist_sha", "sources_sha", "status", "target_mhz", "fmax_mhz", "meets_clock", "lut4",
             "lut4_pct", "ff", "dp16kd", "mult18", "yosys_lut4", "pll", "seconds", "critical_path",
             "bitstream_bytes", "tools")
     seed_rec = {k: top[k] for k in keep if k in top}

@@ -202,6 +202,24 @@ class FlowTest(unittest.TestCase):
         self.assertNotIn("synthesis skipped", r.stdout)
         self.assertEqual(open(self.count).read().count("yosys"), 2)
 
+    def test_record_checked_against_sources(self):
+        # make fpga-netlists: a recorded route describes the sources it was made from, byte for byte
+        r, _ = self.flow("ok")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertTrue(json.load(open(self.record))["targets"]["50"]["1"]["sources_sha"])
+
+        def check():
+            return subprocess.run([sys.executable, "scripts/fpga_top.py", "--check-record", self.src], cwd=ROOT,
+                                  env=self.env("ok"), capture_output=True, text=True, timeout=60)
+        c = check()
+        self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+        self.assertIn("1 of 1 runs describe the top's sources", c.stdout)
+        with open(self.src, "a") as f:
+            f.write("// a comment only\n")
+        c = check()
+        self.assertEqual(c.returncode, 1, c.stdout)
+        self.assertIn("STALE top at 50 MHz, seed 1", c.stdout)
+
     def test_build_outside_tree_refused(self):
         r = subprocess.run([sys.executable, "scripts/fpga_top.py", self.src], cwd=ROOT, capture_output=True,
                            text=True, env=dict(os.environ, BUILD=tempfile.gettempdir()), timeout=60)
