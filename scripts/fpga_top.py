@@ -212,7 +212,11 @@ def check_record(srcs, path):
     except (OSError, ValueError) as e:
         print(f"fpga top record: cannot read {path}: {e}")
         return 1
-    now = sources_sha(srcs)
+    try:
+        now = sources_sha(srcs)
+    except OSError as e:
+        print(f"fpga top record: cannot read the top's sources: {e}")
+        return 1
     runs = [(t, sd, r) for t, by in sorted(rec.get("targets", {}).items()) for sd, r in sorted(by.items())]
     if not runs:
         print(f"fpga top record: no place and route in {path} (make fpga writes one)")
