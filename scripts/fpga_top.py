@@ -361,10 +361,11 @@ def main():
     script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(a.srcs)} {wrap}; "
               # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
               f"{synth_cmds(TOP + '_cfg', stat, net)}")
-    # synthesis is skipped when its inputs (sources, wrapper, script) are unchanged
+    # synthesis is skipped when its inputs (the sources with their include
+    # files, i.e. sources_sha, the wrapper, the script) are unchanged
     h = hashlib.sha256(script.encode())
-    for f in list(a.srcs) + [wrap]:
-        h.update(open(f, "rb").read())
+    h.update(srcs_sha.encode())
+    h.update(open(wrap, "rb").read())
     key, keyf = h.hexdigest(), os.path.join(out, "synth.key")
     reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or
                                      (os.path.exists(keyf) and open(keyf).read() == key))
