@@ -16,6 +16,7 @@ import os
 import sys
 
 import fpga_ooc as f
+from ecp5_synth import netlist_sha
 
 
 def main():
@@ -34,7 +35,7 @@ def main():
     def one(spec):
         name, top, params, srcs, _, benv = f.synth_spec(spec, env)
         _, _, canon = f.synthesize(name, top, params, srcs, benv, os.path.join(env["BUILD"], "fpga-netlists", name))
-        return name, f.netlist_sha(canon)
+        return name, netlist_sha(canon)
 
     bad = 0
     jobs = max(1, min(int(env.get("JOBS", "2") or 2), 2))

@@ -24,6 +24,8 @@ docs/FPGA_TIMING.md for the blocks that use it).
 top) is left out: the flow runs up to synth_ecp5's `check` label and its own
 checks after it.
 """
+import hashlib
+import json
 import os
 
 import fg_num
@@ -44,3 +46,16 @@ def synth_cmds(top, stat, net, env=os.environ):
             f"{s5} -run map_ffs:map_luts; opt_merge; "
             f"{s5} -run map_luts:check; hierarchy -check; "
             f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
+
+
+def netlist_sha(path):
+    """A fingerprint of a Yosys JSON netlist: its cells and nets, not their
+    attributes (source lines, creator), so the same logic from the same
+    recipe gives the same value (both flows' records carry it)."""
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if k not in ("attributes", "creator")}
+        if isinstance(o, list):
+            return [strip(x) for x in o]
+        return o
+    return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]

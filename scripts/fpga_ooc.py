@@ -34,7 +34,6 @@ written), NICE (default "nice -n 10"), FPGA_ONLY (names to run; default all
 given).
 """
 import datetime
-import hashlib
 import json
 import os
 import re
@@ -44,7 +43,7 @@ import sys
 import time
 
 import fg_num
-from ecp5_synth import synth_cmds
+from ecp5_synth import netlist_sha, synth_cmds
 from yowasp_tools import once_more_if_crashed, stop_on_term, tool_name, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -149,16 +148,6 @@ def critical_path(log):
 # keeps the fingerprint each block's figures were measured on;
 # scripts/check_fpga_netlists.py says which figures no longer describe the RTL.
 CANON_CMDS = "opt_clean -purge; rename -enumerate; setattr -unset src; setattr -mod -unset src; write_json"
-
-
-def netlist_sha(path):
-    def strip(o):
-        if isinstance(o, dict):
-            return {k: strip(v) for k, v in o.items() if k not in ("attributes", "creator")}
-        if isinstance(o, list):
-            return [strip(x) for x in o]
-        return o
-    return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def synth_spec(spec, env):

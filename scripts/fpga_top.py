@@ -61,7 +61,7 @@ import sys
 import time
 
 import fg_num
-from ecp5_synth import synth_cmds
+from ecp5_synth import netlist_sha, synth_cmds
 from yowasp_tools import crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name, warm
 
 TOP = "finegrain_ulx3s"
@@ -235,17 +235,10 @@ def check_record(srcs, path):
     return 1 if bad else 0
 
 
-def netlist_sha(path):
-    """A fingerprint of the synthesized netlist (its cells and nets, not its
-    attributes): the same RTL and recipe give the same value."""
-    def strip(o):
-        if isinstance(o, dict):
-            return {k: strip(v) for k, v in o.items() if k not in ("attributes", "creator")}
-        if isinstance(o, list):
-            return [strip(x) for x in o]
-        return o
+def netlist_sha_or_none(path):
+    """ecp5_synth.netlist_sha, None when the netlist cannot be read."""
     try:
-        return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]
+        return netlist_sha(path)
     except (OSError, ValueError):
         return None
 
@@ -400,7 +393,7 @@ def main():
                      "--log", plog] + extra,
                     os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)
     top = {
-        "commit": commit, "date": datetime.date.today().isoformat(), "netlist_sha": netlist_sha(net),
+        "commit": commit, "date": datetime.date.today().isoformat(), "netlist_sha": netlist_sha_or_none(net),
         "sources_sha": srcs_sha,
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
