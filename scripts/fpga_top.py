@@ -354,8 +354,9 @@ def main():
     script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(a.srcs)} {wrap}; "
               # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
               f"{synth_cmds(TOP + '_cfg', stat, net)}")
-    # synthesis is skipped when its inputs (the sources with their include
-    # files, i.e. sources_sha, the wrapper, the script) are unchanged
+    # synthesis is skipped when its inputs are unchanged: the sources with
+    # rtl/include's files (sources_sha, which also takes the LPF), the
+    # wrapper, the script
     h = hashlib.sha256(script.encode())
     h.update(srcs_sha.encode())
     h.update(open(wrap, "rb").read())
