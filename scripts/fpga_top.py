@@ -32,7 +32,8 @@ three attempts, while static placed it globally in 25; docs/FPGA.md),
 FPGA_NEXTPNR_ARGS (more nextpnr options; recorded), FPGA_TOP_RECORD (default
 fpga/top_timing.json, to be committed: each seed's figures with the commit they were
 measured at, the netlist's fingerprint and the sources' (sources_sha), by design clock
-then seed, targets.<MHz>.<seed>; empty: not written).
+then seed, targets.<MHz>.<seed>; empty: not written), FPGA_LPF (the board's
+constraints, constraints/ulx3s.lpf; place and route reads them, synthesis not).
 
     scripts/fpga_top.py --check-record SRC...
 
@@ -192,16 +193,28 @@ def git_commit(paths):
     return (c or "unknown") + ("+changes" if d else "")
 
 
-def sources_sha(srcs):
-    """A fingerprint of what a place and route of the top was made from: its
-    sources (with the include files) and the board's constraints, byte for
-    byte.  Not only the logic: Yosys names nets by source line, so a comment
-    can change the netlist (and the router's result) too."""
+def lpf():
+    return os.environ.get("FPGA_LPF", "constraints/ulx3s.lpf")
+
+
+def files_sha(files):
     h = hashlib.sha256()
-    for f in list(srcs) + sorted(glob.glob("rtl/include/*.svh")) + ["constraints/ulx3s.lpf"]:
+    for f in files:
         h.update(f"{f}\n".encode())
         h.update(open(f, "rb").read())
     return h.hexdigest()[:16]
+
+
+def synth_sha(srcs):
+    """What synthesis reads: the sources with the include files, byte for byte
+    (Yosys names nets by source line, so a comment can change the netlist)."""
+    return files_sha(list(srcs) + sorted(glob.glob("rtl/include/*.svh")))
+
+
+def sources_sha(srcs):
+    """A fingerprint of what a place and route of the top was made from: what
+    synthesis reads and the board's constraints, byte for byte."""
+    return files_sha(list(srcs) + sorted(glob.glob("rtl/include/*.svh")) + [lpf()])
 
 
 def check_record(srcs, path):
@@ -355,10 +368,10 @@ def main():
               # the shared recipe (scripts/ecp5_synth.py: control sets, one reset inverter)
               f"{synth_cmds(TOP + '_cfg', stat, net)}")
     # synthesis is skipped when its inputs are unchanged: the sources with
-    # rtl/include's files (sources_sha, which also takes the LPF), the
-    # wrapper, the script
+    # rtl/include's files (not the LPF, which only place and route reads),
+    # the wrapper, the script
     h = hashlib.sha256(script.encode())
-    h.update(srcs_sha.encode())
+    h.update(synth_sha(a.srcs).encode())
     h.update(open(wrap, "rb").read())
     key, keyf = h.hexdigest(), os.path.join(out, "synth.key")
     reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or
@@ -389,7 +402,7 @@ def main():
     extra = shlex.split(env.get("FPGA_NEXTPNR_ARGS", ""))
     print(f"fpga top: place and route (nextpnr, at most {limit:.0f} s; log {plog})", flush=True)
     t_pnr, rc = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
-                     "constraints/ulx3s.lpf", "--freq", f"{fout:g}", "--seed", seed, "--json", net,
+                     lpf(), "--freq", f"{fout:g}", "--seed", seed, "--json", net,
                      "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--placer", placer,
                      "--log", plog] + extra,
                     os.path.join(out, "nextpnr.out"), nice, timeout=limit, check=False)

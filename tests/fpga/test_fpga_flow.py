@@ -202,6 +202,22 @@ class FlowTest(unittest.TestCase):
         self.assertNotIn("synthesis skipped", r.stdout)
         self.assertEqual(open(self.count).read().count("yosys"), 2)
 
+    def test_constraints_only_routed_again(self):
+        # the board's constraints are read by place and route only: an edit of
+        # them leaves the netlist current but the recorded route stale
+        lpf = os.path.join(self.build, "board.lpf")
+        shutil.copy(os.path.join(ROOT, "constraints", "ulx3s.lpf"), lpf)
+        self.flow("ok", FPGA_LPF=lpf)
+        with open(lpf, "a") as f:
+            f.write("# an edit\n")
+        c = subprocess.run([sys.executable, "scripts/fpga_top.py", "--check-record", self.src], cwd=ROOT,
+                           env=self.env("ok", FPGA_LPF=lpf), capture_output=True, text=True, timeout=60)
+        self.assertEqual(c.returncode, 1, c.stdout)
+        self.assertIn("STALE top at 50 MHz, seed 1", c.stdout)
+        r, _ = self.flow("ok", FPGA_LPF=lpf)
+        self.assertIn("synthesis skipped", r.stdout)
+        self.assertEqual(open(self.count).read().count("yosys"), 1)
+
     def test_record_checked_against_sources(self):
         # make fpga-netlists: a recorded route describes the sources it was made from, byte for byte
         r, _ = self.flow("ok")
