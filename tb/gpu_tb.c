@@ -7,8 +7,7 @@
 #include "fg_tb.h"
 
 const char *tb_kernel_path(char *buf, size_t len, const char *name) {
-    const char *b = getenv("BUILD");
-    snprintf(buf, len, "%s/sw/%s.elf", b && *b ? b : "build", name);
+    snprintf(buf, len, "%s/sw/%s.elf", tb_build_dir(), name);
     return buf;
 }
 

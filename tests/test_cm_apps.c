@@ -36,8 +36,7 @@ static gpu_t *mk_gpu(unsigned atomics) {
         fail_msg("configs/cm.ini: %s", err);
     fg_config_free(cf);
     c.gpu.atomics = atomics;
-    const char *b = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", b && *b ? b : "build");
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     gpu_t *g = gpu_new(&c.gpu, err, sizeof err);
     if (!g) fail_msg("gpu_new: %s", err);
     return g;

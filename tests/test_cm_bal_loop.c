@@ -37,8 +37,7 @@ static void load(cm_config *c, const char *const *sets) {
     if (cm_config_load(c, cf, err, sizeof err) || fg_config_check_unused(cf, err, sizeof err)) fail_msg("%s", err);
     fg_config_free(cf);
     c->gpu.mem.fe_impl = FG_IMPL_C; /* the F/E queues are not what this tests */
-    const char *b = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", b && *b ? b : "build");
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
 }
 
 /* the triad (test size), beside mix (NULL: none), the GPU side on */
@@ -263,8 +262,7 @@ static void expect_refused2(const char *set, const char *set2, const char *what)
     int rc = cm_config_load(&c, cf, err, sizeof err);
     if (!rc) rc = fg_config_check_unused(cf, err, sizeof err);
     if (!rc) { /* values the machine decides: refused by cm_new */
-        const char *b = getenv("BUILD");
-        snprintf(kdir, sizeof kdir, "%s/sw", b && *b ? b : "build");
+        snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
         cm_gpu_work w = {"stream", "test", kdir};
         cm_sys *s = cm_new(&c, NULL, &w, 1, err, sizeof err);
         if (s) {

@@ -35,8 +35,7 @@ static void load(cm_config *c) {
         fail_msg("%s", err);
     fg_config_free(cf);
     c->gpu.mem.fe_impl = FG_IMPL_C; /* the F/E queues are not what this tests */
-    const char *b = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", b && *b ? b : "build");
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
 }
 
 /* mix NULL: no CPU cores; kernel NULL: no GPU kernel ("test" size) */

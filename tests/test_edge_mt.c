@@ -26,11 +26,6 @@
 static void near(double a, double b) { assert_true(fabs(a - b) < 1e-9 * (fabs(b) + 1)); }
 #define NEAR(a, b) near((a), (b))
 
-static const char *build_dir(void) {
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
-
 /* ------------------------------------------------------------ arithmetic */
 
 static void test_stats_hand_computed(void **st) {
@@ -65,14 +60,15 @@ static void write_text(const char *path, const char *text) {
 }
 
 static void scratch(char *dir, size_t n, const char *name) {
-    snprintf(dir, n, "%s/test-edge-mt-%s", build_dir(), name);
+    snprintf(dir, n, "%s/test-edge-mt-%s", tb_build_dir(), name);
     mkdir(dir, 0755);
 }
 
 /* runs build/bin/<prog> with args (from the repository root); its exit status */
 static int run_prog(const char *prog, const char *args, const char *log) {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s/bin/%s %s > %s 2>&1", build_dir(), prog, args, log);
+    if (snprintf(cmd, sizeof cmd, "%s/bin/%s %s > %s 2>&1", tb_build_dir(), prog, args, log) >= (int)sizeof cmd)
+        fail_msg("run_prog: the command for %s is too long", prog);
     int rc = system(cmd);
     if (rc) {
         printf("# %s failed (status %d); its output:\n", cmd, rc);
@@ -242,7 +238,7 @@ static void on_sent(void *u, uint64_t tag) {
 static void test_send_every_kind(void **st) {
     (void)st;
     char kdir[512];
-    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     for (const ev_work_ops *const *k = ev_work_kinds; *k; k++) {
         const ev_work_ops *o = *k;
         gpu_config c = machine(true, false);
@@ -309,7 +305,7 @@ static void sk_event(void *u, uint64_t tag, const gpu_event_info *i) {
 static void test_skip_exec_unit(void **st) {
     (void)st;
     char kdir[512];
-    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     for (int skip = 1; skip >= 0; skip--) {
         gpu_config c = machine(true, skip);
         c.num_cores = 1;
@@ -387,7 +383,7 @@ static void test_reservation_policy(void **st) {
     c.pre.reserve_cores = 2;
     gpu_t *g = gpu_new(&c, err, sizeof err);
     if (!g) fail_msg("%s", err);
-    snprintf(kdir, sizeof kdir, "%s/sw", build_dir());
+    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     bg_run *b = bg_new(g, "bp", "test", kdir, 1, err, sizeof err);
     const ev_work_ops *o = ev_work_find("ipv4");
     void *w = b ? o->init(g, NULL, kdir, 4, err, sizeof err) : NULL;

@@ -12,7 +12,7 @@
 static void test_reloc_negative_pcrel(void **state) {
     (void)state;
     char path[512], err[256];
-    snprintf(path, sizeof path, "%s/sw/t_reloc.elf", getenv("BUILD") ? getenv("BUILD") : "build");
+    snprintf(path, sizeof path, "%s/sw/t_reloc.elf", tb_build_dir());
     gpu_t *g = tb_simt_gpu(1);
     gpu_kernel k;
     /* another image first, so the kernel does not sit at the lowest address */

@@ -31,8 +31,7 @@
 
 static char kdir_buf[512];
 static const char *kdir(void) {
-    const char *b = getenv("BUILD");
-    snprintf(kdir_buf, sizeof kdir_buf, "%s/sw", b ? b : "build");
+    snprintf(kdir_buf, sizeof kdir_buf, "%s/sw", tb_build_dir());
     return kdir_buf;
 }
 

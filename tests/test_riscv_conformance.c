@@ -35,12 +35,11 @@ static rv_case cases[2 * MAX_TESTS];
 static unsigned ncases;
 static char skipped[8][160];
 static unsigned nskipped;
-static const char *build_dir(void) { return getenv("BUILD") ? getenv("BUILD") : "build"; }
 
 static void run_case(void **state) {
     rv_case *t = *state;
     char path[512], err[256];
-    snprintf(path, sizeof path, "%s/rvtest/%s/%s.elf", build_dir(), t->suite, t->name);
+    snprintf(path, sizeof path, "%s/rvtest/%s/%s.elf", tb_build_dir(), t->suite, t->name);
     gpu_t *g = tb_simt_gpu_atomics(1, t->amem ? GPU_ATOMICS_MEMORY : GPU_ATOMICS_ISSUE);
     gpu_kernel k;
     if (gpu_load_kernel(g, path, NULL, &k, err, sizeof err)) fail_msg("%s", err);
@@ -76,7 +75,7 @@ static void not_checked(void **state) {
 static const char *read_list(char *why, size_t whylen) {
     static char dir[512];
     char path[512], line[512];
-    snprintf(path, sizeof path, "%s/rvtest/tests.list", build_dir());
+    snprintf(path, sizeof path, "%s/rvtest/tests.list", tb_build_dir());
     FILE *f = fopen(path, "r");
     if (!f) { snprintf(why, whylen, "%s missing (build with make)", path); return NULL; }
     const char *found = NULL;

@@ -12,8 +12,7 @@
 
 static void params(sys_params *p) {
     sys_params_default(p);
-    const char *bd = getenv("BUILD");
-    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", bd && *bd ? bd : "build");
+    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", tb_build_dir());
     p->edge.impl = FG_IMPL_LOCKSTEP;
     const char *impl = getenv("FG_IMPL");
     if (impl) assert_int_equal(fg_impl_parse(impl, &p->edge.impl), 0);
