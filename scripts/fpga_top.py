@@ -377,7 +377,7 @@ def main():
     reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or
                                      (os.path.exists(keyf) and open(keyf).read() == key))
     if reuse:
-        t_syn = 0.0
+        t_syn = None  # this run did not synthesize: no time to record
         print(f"fpga top: synthesis skipped ({net} is current)", flush=True)
     else:
         if os.path.exists(keyf):
@@ -411,7 +411,7 @@ def main():
         "sources_sha": srcs_sha,
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
-        "seconds": {"synth": round(t_syn), "pnr": round(t_pnr)},
+        "seconds": {"synth": None if t_syn is None else round(t_syn), "pnr": round(t_pnr)},
         "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
                   "placer": placer, "nextpnr_args": extra,
                   "synth_flags": env.get("FPGA_SYNTH_FLAGS", "")},

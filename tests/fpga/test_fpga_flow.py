@@ -194,8 +194,9 @@ class FlowTest(unittest.TestCase):
 
     def test_synthesis_skipped_when_current(self):
         self.flow("ok")
-        r, _ = self.flow("ok")
+        r, top = self.flow("ok")
         self.assertIn("synthesis skipped", r.stdout)
+        self.assertIsNone(top["seconds"]["synth"])  # no synthesis time for a reused netlist (not 0 s)
         with open(self.src, "a") as f:
             f.write("// changed\n")
         r, _ = self.flow("ok")
