@@ -205,16 +205,16 @@ def files_sha(files):
     return h.hexdigest()[:16]
 
 
-def synth_sha(srcs):
-    """What synthesis reads: the sources with the include files, byte for byte
-    (Yosys names nets by source line, so a comment can change the netlist)."""
-    return files_sha(list(srcs) + sorted(glob.glob("rtl/include/*.svh")))
+def synth_files(srcs):
+    """What synthesis reads: the sources with the include files (byte for
+    byte: Yosys names nets by source line, so a comment can change the netlist)."""
+    return list(srcs) + sorted(glob.glob("rtl/include/*.svh"))
 
 
 def sources_sha(srcs):
     """A fingerprint of what a place and route of the top was made from: what
     synthesis reads and the board's constraints, byte for byte."""
-    return files_sha(list(srcs) + sorted(glob.glob("rtl/include/*.svh")) + [lpf()])
+    return files_sha(synth_files(srcs) + [lpf()])
 
 
 def check_record(srcs, path):
@@ -371,7 +371,7 @@ def main():
     # rtl/include's files (not the LPF, which only place and route reads),
     # the wrapper, the script
     h = hashlib.sha256(script.encode())
-    h.update(synth_sha(a.srcs).encode())
+    h.update(files_sha(synth_files(a.srcs)).encode())
     h.update(open(wrap, "rb").read())
     key, keyf = h.hexdigest(), os.path.join(out, "synth.key")
     reuse = os.path.exists(net) and (env.get("FPGA_REUSE_NETLIST") == "1" or

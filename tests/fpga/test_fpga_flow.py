@@ -98,6 +98,11 @@ class FlowTest(unittest.TestCase):
         top = json.load(open(self.json))["top"] if os.path.exists(self.json) else None
         return r, top
 
+    def check_record(self, **env):
+        """scripts/fpga_top.py --check-record on the test's source (make fpga-netlists)."""
+        return subprocess.run([sys.executable, "scripts/fpga_top.py", "--check-record", self.src], cwd=ROOT,
+                              env=self.env("ok", **env), capture_output=True, text=True, timeout=60)
+
     def test_routed_keeps_blocks(self):
         with open(self.json, "w") as f:
             json.dump({"blocks": {"edge_ekt": {"fmax_mhz": 101.0}}}, f)
@@ -211,8 +216,7 @@ class FlowTest(unittest.TestCase):
         self.flow("ok", FPGA_LPF=lpf)
         with open(lpf, "a") as f:
             f.write("# an edit\n")
-        c = subprocess.run([sys.executable, "scripts/fpga_top.py", "--check-record", self.src], cwd=ROOT,
-                           env=self.env("ok", FPGA_LPF=lpf), capture_output=True, text=True, timeout=60)
+        c = self.check_record(FPGA_LPF=lpf)
         self.assertEqual(c.returncode, 1, c.stdout)
         self.assertIn("STALE top at 50 MHz, seed 1", c.stdout)
         r, _ = self.flow("ok", FPGA_LPF=lpf)
@@ -224,16 +228,12 @@ class FlowTest(unittest.TestCase):
         r, _ = self.flow("ok")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertTrue(json.load(open(self.record))["targets"]["50"]["1"]["sources_sha"])
-
-        def check():
-            return subprocess.run([sys.executable, "scripts/fpga_top.py", "--check-record", self.src], cwd=ROOT,
-                                  env=self.env("ok"), capture_output=True, text=True, timeout=60)
-        c = check()
+        c = self.check_record()
         self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
         self.assertIn("1 of 1 runs describe the top's sources", c.stdout)
         with open(self.src, "a") as f:
             f.write("// a comment only\n")
-        c = check()
+        c = self.check_record()
         self.assertEqual(c.returncode, 1, c.stdout)
         self.assertIn("STALE top at 50 MHz, seed 1", c.stdout)
 
