@@ -9,9 +9,10 @@
 // reset in the first cycle and free afterwards.  Assumed, from the contract
 // (named a_*): the core names a free context only when it is one (free_slot_i
 // a slot of the core, holding no event warp or victim, not allocated in the
-// same cycle), and the RTL's own assumption pre_v_status_is_victims (the
-// core reports the bits of the warp in slot victim_o on v_left_i / v_bar_i /
-// v_ld_i where the controller reads them).  Nothing else is assumed.  The liveness statements are bounded
+// same cycle), and the RTL's own assumptions pre_v_status_is_victims and
+// pre_p_status_is_picks (the core reports the bits of the warp in slot
+// victim_o on v_left_i / v_bar_i / v_ld_i, and at S+5 the pick's on p_left_i /
+// p_bar_i / p_ld_i, where the controller reads them).  Nothing else is assumed.  The liveness statements are bounded
 // and hold under premises that the harness checks cycle by cycle (a counter
 // restarts when a premise does not hold), so they restrict no other property:
 //   P_DRAIN  the victim drains: from its D_DRAIN-th FLUSH cycle on, no
@@ -94,6 +95,9 @@ module edge_preempt_fv #(
   input logic              v_left_i,
   input logic              v_bar_i,
   input logic              v_ld_i,
+  input logic              p_left_i,
+  input logic              p_bar_i,
+  input logic              p_ld_i,
   input logic              ev_exit_i,
   input logic [SLOT_W-1:0] ev_exit_slot_i
 );

@@ -31,10 +31,10 @@
 //
 // Compare latency: the line leaves here (line_o) in cycle T-1, is registered
 // in the block's slice (T: the block's inputs and, beside the block, its
-// expected outputs), the block's outputs compared in T and the differences
-// registered (T+1), the slice's mismatch flag (T+2), registered here (T+3):
-// the line index of a mismatch is that of the line played 4 cycles before,
-// from idx_q.
+// expected outputs), the block's outputs and the expected ones registered
+// (T+1) and compared, the differences registered (T+2), the slice's mismatch
+// flag (T+3), registered here (T+4): the line index of a mismatch is that of
+// the line played 5 cycles before, from idx_q.
 //
 // Passes: a block whose line is wider than a row (the EKT) has its outputs
 // in groups; a row holds the inputs and one group's expected outputs, and
@@ -61,7 +61,7 @@ module fg_trace_player #(
   localparam int AW   = $clog2(DEPTH),
   localparam int HW   = fg_regmap_pkg::PLAY_HDR_W,
   parameter int LW    = fg_regmap_pkg::PLAY_LW_MAX,  // columns of the widest block
-  localparam int LAT  = 4,
+  localparam int LAT  = 5,
   localparam int A    = fg_regmap_pkg::WIN_BITS
 ) (
   input  logic              clk_i,

@@ -117,15 +117,17 @@ FE_ACC = """  fg_fe_accept #(
 # the preemption controller's victim-status inputs that are bits of its
 # per-warp vectors: the core's multiplexer, in the slice (docs/PREEMPT.md).
 # Registered a cycle ahead, from the window's w_* registers, while the block
-# takes those w_* a cycle later (d_w_*, the lag ports), so that in every cycle
-# v_* are the bits of slot victim_o in the w_* the block sees (its contract,
-# pre_v_status_is_victims).  From registered outputs only: the bits of slot
-# victim_o (0 if the edge resets the block) and of each group winner's slot
-# (grp_win_o); after the edge pick_grp_o names the group whose winner became
-# victim_o, or none (rtl/edge/edge_preempt.sv).  So neither the selection
-# tournament nor a 64:1 multiplexer stands in front of the FSM
-# (docs/FPGA_TIMING.md).  The trace player drives w_* and v_* from its line
-# and bypasses both registers.
+# takes those w_* a cycle later (d_w_*, the lag ports), so that v_* are the
+# bits of slot victim_o in the w_* the block sees wherever it reads them (in
+# FLUSH, its contract pre_v_status_is_victims) and p_* the pick's at S+5
+# (pre_p_status_is_picks).  From registered outputs only: v_* are the bits of
+# slot victim_o of the cycle before (0 if the edge resets the block), p_*
+# those of the group winner (grp_win_o) of the group pick_grp_o names after
+# the edge that loaded the pick into victim_o (rtl/edge/edge_preempt.sv).  So
+# neither the selection tournament nor a 64:1 multiplexer, nor a choice
+# between the two registers, stands in front of the FSM (docs/FPGA_TIMING.md).
+# The trace player drives w_*, v_* and p_* from its line and bypasses the
+# registers.
 PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tournament groups
   logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
   logic [{SLOT_W_1}:0] vcur;
@@ -150,10 +152,13 @@ PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tourn
       gq_ld[g]   <= b_w_ld_i[gslot[g]];
     end
   end
-  wire vnew = b_pick_grp_o != '0;  // victim_o is the pick loaded at the last edge
-  assign b_v_left_i = vnew ? (b_pick_grp_o & gq_left) != '0 : vq_left;
-  assign b_v_bar_i  = vnew ? (b_pick_grp_o & gq_bar) != '0 : vq_bar;
-  assign b_v_ld_i   = vnew ? (b_pick_grp_o & gq_ld) != '0 : vq_ld;
+  assign b_v_left_i = vq_left;
+  assign b_v_bar_i  = vq_bar;
+  assign b_v_ld_i   = vq_ld;
+  // the pick loaded into victim_o at the last edge (0 when none was)
+  assign b_p_left_i = (b_pick_grp_o & gq_left) != '0;
+  assign b_p_bar_i  = (b_pick_grp_o & gq_bar) != '0;
+  assign b_p_ld_i   = (b_pick_grp_o & gq_ld) != '0;
 """
 
 
@@ -486,7 +491,9 @@ def build():
     # the core's bits of the warp in slot victim_o, as the SIMT core muxes them
     # (sim/simt/simt_edge_core.c): from the vectors the host writes
     for n, d in (("v_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"),
-                 ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]")):
+                 ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]"),
+                 ("p_left_i", "the pick's v_left_i, read at S+5"), ("p_bar_i", "the pick's v_bar_i, read at S+5"),
+                 ("p_ld_i", "the pick's v_ld_i, read at S+5")):
         b.inp(n, 1, "link", local=True, doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
@@ -1163,11 +1170,15 @@ def sv_slice(b):
         else:
             L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
             pos += w
-    L.append("    // the block's outputs against the line's expected ones, in the cycle it shows")
-    L.append("    // them: one difference bit per output port, registered; the view (hold_q) takes")
-    L.append("    // the outputs every cycle until a difference, and keeps that cycle's after it")
-    L.append(f"    logic [{ow - 1}:0] hold_q;")
-    L.append("    logic cmp, frz_q, mm_q, any_diff;")
+    L.append("    // the block's outputs against the line's expected ones, a cycle after it shows")
+    L.append("    // them: both registered first (out_q, pexp2_q: some outputs are adds of the")
+    L.append("    // block's registers, and the compare of an add's carry chain was the top's")
+    L.append("    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,")
+    L.append("    // registered; the view (hold_q) takes the registered outputs every cycle until a")
+    L.append("    // difference, and keeps the differing cycle's after it")
+    L.append(f"    logic [{ow - 1}:0] out_q, hold_q;")
+    L.append(f"    logic [{b.exp_w - 1}:0] pexp2_q;")
+    L.append("    logic cmp, cmp_q, frz_q, mm_q, any_diff;")
     L.append(f"    logic [{len(outs) - 1}:0] diff_d, diff_q;")
     L.append("    logic [7:0] first, port_q;")
     L.append("    assign cmp = v_q && rst_q;  // not on reset lines")
@@ -1177,11 +1188,14 @@ def sv_slice(b):
     for k, (n, w, d, lsb) in enumerate(outs):
         lo = lsb - o0
         g = f" && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]}" if b.npass > 1 else ""
-        L.append(f"    assign diff_d[{k}] = cmp{g} && (b_{n} != {sl('pexp_q', lo, w)});")
+        L.append(f"    assign diff_d[{k}] = cmp_q{g} && ({sl('out_q', b.col_olsb[n], w)} != {sl('pexp2_q', lo, w)});")
     L.append("    assign any_diff = (diff_q != '0);")
     L.append("    always_ff @(posedge clk_i) begin")
-    L.append("      diff_q <= diff_d;")
-    L.append(f"      if (!(frz_q || any_diff)) hold_q <= {{{', '.join('b_' + n for n, _, _, _ in reversed(outs))}}};")
+    L.append(f"      out_q   <= {{{', '.join('b_' + n for n, _, _, _ in reversed(outs))}}};")
+    L.append("      pexp2_q <= pexp_q;")
+    L.append("      cmp_q   <= cmp;")
+    L.append("      diff_q  <= diff_d;")
+    L.append("      if (!(frz_q || any_diff)) hold_q <= out_q;")
     L.append("    end")
     L.append("    always_comb begin")
     L.append("      first = '0;")

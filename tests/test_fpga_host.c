@@ -302,9 +302,10 @@ static void ref_step(void) {
         qi[c].w_exit_i = (qs & FGR_PRE_CTRL_W_EXIT) ? R.pre_r[c].w_exit_i : 0;
         qi[c].ev_exit_i = !!(qs & FGR_PRE_CTRL_EV_EXIT);
         /* the slice's glue (fgs_edge_preempt): the block takes the four vectors
-         * a cycle after the window's registers, and v_* are the bits of the
-         * warp in slot victim_o in what it takes (registered a cycle ahead in
-         * the RTL, chosen by pick_grp_o) */
+         * a cycle after the window's registers, and v_* / p_* are the bits of
+         * the warp in slot victim_o in what it takes (registered a cycle ahead
+         * in the RTL: v_* slot victim_o's, p_* the group winner's that
+         * pick_grp_o names; both equal these where the block reads them) */
         uint64_t wl = qi[c].w_live_i, wx = qi[c].w_exit_i, wb = qi[c].w_bar_i, wd = qi[c].w_ld_i;
         qi[c].w_live_i = R.pre_wlive[c], qi[c].w_exit_i = R.pre_wexit[c];
         qi[c].w_bar_i = R.pre_wbar[c], qi[c].w_ld_i = R.pre_wld[c];

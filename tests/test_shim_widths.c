@@ -27,10 +27,11 @@ static uint64_t rnd(uint64_t *s) {
     return *s * 0x2545F4914F6CDD1DULL;
 }
 
-/* The preemption controller's v_left_i / v_bar_i / v_ld_i are, by its
- * contract (sim/twin/edge_preempt.h), the bits of slot victim_o in w_exit_i /
- * w_live_i, w_bar_i, w_ld_i; the RTL assumes it (pre_v_status_is_victims), so
- * they follow the random vectors rather than being random themselves. */
+/* The preemption controller's v_left_i / v_bar_i / v_ld_i (and p_* at S+5)
+ * are, by its contract (sim/twin/edge_preempt.h), the bits of slot victim_o
+ * in w_exit_i / w_live_i, w_bar_i, w_ld_i; the RTL assumes it
+ * (pre_v_status_is_victims, pre_p_status_is_picks), so they follow the random
+ * vectors rather than being random themselves. */
 static void preempt_v_bits(const void *out, void *in) {
     edge_preempt_victim_bits(in, ((const edge_preempt_out_t *)out)->victim_o);
 }

@@ -9,7 +9,7 @@
 
 #define FG_ID 0x4647524Eu
 #define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x2630BB3Eu
+#define FG_MAP_HASH 0x652A1820u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 2u
 
@@ -871,25 +871,28 @@ static const fg_play_col fg_play_cols_edge_preempt[] = {
     {"v_left_i", 1u, 'i', 380u, 0u},
     {"v_bar_i", 1u, 'i', 381u, 0u},
     {"v_ld_i", 1u, 'i', 382u, 0u},
-    {"ev_exit_i", 1u, 'i', 383u, 0u},
-    {"ev_exit_slot_i", 6u, 'i', 384u, 0u},
-    {"cmd_o", 3u, 'o', 390u, 0u},
-    {"cmd_slot_o", 6u, 'o', 393u, 0u},
-    {"cmd_arg_o", 4u, 'o', 399u, 0u},
-    {"state_o", 2u, 'o', 403u, 0u},
-    {"victim_o", 6u, 'o', 405u, 0u},
-    {"grp_win_o", 24u, 'o', 411u, 0u},
-    {"pick_grp_o", 8u, 'o', 435u, 0u},
-    {"vstat_o", 6u, 'o', 443u, 0u},
-    {"event_mask_o", 64u, 'o', 449u, 0u},
-    {"victim_mask_o", 64u, 'o', 513u, 0u},
-    {"err_valid_o", 1u, 'o', 577u, 0u},
-    {"err_code_o", 2u, 'o', 578u, 0u},
-    {"cnt_err_o", 16u, 'o', 580u, 0u},
-    {"cnt_start_free_o", 32u, 'o', 596u, 0u},
-    {"cnt_start_pre_o", 32u, 'o', 628u, 0u},
-    {"cnt_abort_o", 16u, 'o', 660u, 0u},
-    {"cnt_resume_o", 32u, 'o', 390u, 1u},
+    {"p_left_i", 1u, 'i', 383u, 0u},
+    {"p_bar_i", 1u, 'i', 384u, 0u},
+    {"p_ld_i", 1u, 'i', 385u, 0u},
+    {"ev_exit_i", 1u, 'i', 386u, 0u},
+    {"ev_exit_slot_i", 6u, 'i', 387u, 0u},
+    {"cmd_o", 3u, 'o', 393u, 0u},
+    {"cmd_slot_o", 6u, 'o', 396u, 0u},
+    {"cmd_arg_o", 4u, 'o', 402u, 0u},
+    {"state_o", 2u, 'o', 406u, 0u},
+    {"victim_o", 6u, 'o', 408u, 0u},
+    {"grp_win_o", 24u, 'o', 414u, 0u},
+    {"pick_grp_o", 8u, 'o', 438u, 0u},
+    {"vstat_o", 6u, 'o', 446u, 0u},
+    {"event_mask_o", 64u, 'o', 452u, 0u},
+    {"victim_mask_o", 64u, 'o', 516u, 0u},
+    {"err_valid_o", 1u, 'o', 580u, 0u},
+    {"err_code_o", 2u, 'o', 581u, 0u},
+    {"cnt_err_o", 16u, 'o', 583u, 0u},
+    {"cnt_start_free_o", 32u, 'o', 599u, 0u},
+    {"cnt_start_pre_o", 32u, 'o', 631u, 0u},
+    {"cnt_abort_o", 16u, 'o', 663u, 0u},
+    {"cnt_resume_o", 32u, 'o', 393u, 1u},
 };
 static const fg_play_block fg_play_blocks[] = {
     {"edge_doorbell", "edge_doorbell", "DB", 0u, FG_WIN_DB, 23u, 14u, 14u, 418u, 2048u, 1u, fg_play_cols_edge_doorbell, fgr_edge_doorbell_regs, sizeof fgr_edge_doorbell_regs / sizeof *fgr_edge_doorbell_regs},
@@ -897,7 +900,7 @@ static const fg_play_block fg_play_blocks[] = {
     {"fe_sched_queues", "fe_sched_queues_sys", "FE", 2u, FG_WIN_FE, 46u, 29u, 17u, 520u, 2048u, 1u, fg_play_cols_fe_sched_queues, fgr_fe_sched_queues_regs, sizeof fgr_fe_sched_queues_regs / sizeof *fgr_fe_sched_queues_regs},
     {"cm_bal_monitor", "cm_bal_monitor_sys", "CM", 3u, FG_WIN_CM, 22u, 11u, 8u, 228u, 4096u, 1u, fg_play_cols_cm_bal_monitor, fgr_cm_bal_monitor_regs, sizeof fgr_cm_bal_monitor_regs / sizeof *fgr_cm_bal_monitor_regs},
     {"edge_pewt", "edge_pewt", "PEWT0", 4u, FG_WIN_PEWT0, 29u, 18u, 19u, 561u, 2048u, 1u, fg_play_cols_edge_pewt, fgr_edge_pewt_regs, sizeof fgr_edge_pewt_regs / sizeof *fgr_edge_pewt_regs},
-    {"edge_preempt", "edge_preempt", "PRE0", 5u, FG_WIN_PRE0, 44u, 17u, 22u, 676u, 2048u, 2u, fg_play_cols_edge_preempt, fgr_edge_preempt_regs, sizeof fgr_edge_preempt_regs / sizeof *fgr_edge_preempt_regs},
+    {"edge_preempt", "edge_preempt", "PRE0", 5u, FG_WIN_PRE0, 47u, 17u, 22u, 679u, 2048u, 2u, fg_play_cols_edge_preempt, fgr_edge_preempt_regs, sizeof fgr_edge_preempt_regs / sizeof *fgr_edge_preempt_regs},
 };
 #define FG_PLAY_NBLOCKS 6u
 

@@ -3,7 +3,7 @@
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
   localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h2630BB3E;
+  localparam logic [31:0] MAP_HASH = 32'h652A1820;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 2;
   localparam int WIN_SYS = 0;
@@ -66,7 +66,7 @@ package fg_regmap_pkg;
   localparam int PLAY_PEWT = 4;  // edge_pewt: trace model edge_pewt
   localparam int PLAY_LW_PEWT = 561;  // columns: rst_ni + 220 input + 340 output bits
   localparam int PLAY_PRE = 5;  // edge_preempt: trace model edge_preempt
-  localparam int PLAY_LW_PRE = 676;  // columns: rst_ni + 389 input + 286 output bits a pass (318 in 2 passes)
+  localparam int PLAY_LW_PRE = 679;  // columns: rst_ni + 392 input + 286 output bits a pass (318 in 2 passes)
   localparam int PLAY_LW_MAX = 688;  // the widest line
   localparam int PLAY_PASS_W = 3;  // PASS's bits: up to 8 passes
   localparam logic [PLAY_PASS_W*PLAY_NBLK-1:0] PLAY_LAST_PASS = {3'd1, 3'd0, 3'd0, 3'd0, 3'd5, 3'd0};  // passes - 1 of each block

@@ -34,6 +34,9 @@ module fgr_edge_preempt (
   input  logic b_v_left_i,
   input  logic b_v_bar_i,
   input  logic b_v_ld_i,
+  input  logic b_p_left_i,
+  input  logic b_p_bar_i,
+  input  logic b_p_ld_i,
   output logic b_ev_exit_i,
   output logic [5:0] b_ev_exit_slot_i,
   input  logic [2:0] b_cmd_o,
@@ -325,5 +328,5 @@ module fgr_edge_preempt (
   assign rdata_o = rdata_q;
   // link inputs are driven by the top's glue; not read here
   logic unused_links;
-  assign unused_links = ^{b_v_left_i, b_v_bar_i, b_v_ld_i};
+  assign unused_links = ^{b_v_left_i, b_v_bar_i, b_v_ld_i, b_p_left_i, b_p_bar_i, b_p_ld_i};
 endmodule

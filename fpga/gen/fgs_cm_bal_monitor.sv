@@ -127,29 +127,36 @@ module fgs_cm_bal_monitor #(
     assign m_k_i = b_k_i;
     assign m_rd_core_i = b_rd_core_i;
     assign m_rd_entry_i = b_rd_entry_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [69:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [69:0] out_q, hold_q;
+    logic [69:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [10:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_interval_o != pexp_q[0]);
-    assign diff_d[1] = cmp && (b_decision_o != pexp_q[2:1]);
-    assign diff_d[2] = cmp && (b_cpu_limit_o != pexp_q[8:3]);
-    assign diff_d[3] = cmp && (b_stall_mc_o != pexp_q[21:9]);
-    assign diff_d[4] = cmp && (b_stall_net_o != pexp_q[34:22]);
-    assign diff_d[5] = cmp && (b_rd_limit_o != pexp_q[40:35]);
-    assign diff_d[6] = cmp && (b_rd_level_o != pexp_q[44:41]);
-    assign diff_d[7] = cmp && (b_rd_stay_o != pexp_q[46:45]);
-    assign diff_d[8] = cmp && (b_rd_valid_o != pexp_q[55:47]);
-    assign diff_d[9] = cmp && (b_rd_avg_o != pexp_q[66:56]);
-    assign diff_d[10] = cmp && (b_rd_why_o != pexp_q[69:67]);
+    assign diff_d[0] = cmp_q && (out_q[0] != pexp2_q[0]);
+    assign diff_d[1] = cmp_q && (out_q[2:1] != pexp2_q[2:1]);
+    assign diff_d[2] = cmp_q && (out_q[8:3] != pexp2_q[8:3]);
+    assign diff_d[3] = cmp_q && (out_q[21:9] != pexp2_q[21:9]);
+    assign diff_d[4] = cmp_q && (out_q[34:22] != pexp2_q[34:22]);
+    assign diff_d[5] = cmp_q && (out_q[40:35] != pexp2_q[40:35]);
+    assign diff_d[6] = cmp_q && (out_q[44:41] != pexp2_q[44:41]);
+    assign diff_d[7] = cmp_q && (out_q[46:45] != pexp2_q[46:45]);
+    assign diff_d[8] = cmp_q && (out_q[55:47] != pexp2_q[55:47]);
+    assign diff_d[9] = cmp_q && (out_q[66:56] != pexp2_q[66:56]);
+    assign diff_d[10] = cmp_q && (out_q[69:67] != pexp2_q[69:67]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_rd_why_o, b_rd_avg_o, b_rd_valid_o, b_rd_stay_o, b_rd_level_o, b_rd_limit_o, b_stall_net_o, b_stall_mc_o, b_cpu_limit_o, b_decision_o, b_interval_o};
+      out_q   <= {b_rd_why_o, b_rd_avg_o, b_rd_valid_o, b_rd_stay_o, b_rd_level_o, b_rd_limit_o, b_stall_net_o, b_stall_mc_o, b_cpu_limit_o, b_decision_o, b_interval_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;

@@ -152,32 +152,39 @@ module fgs_edge_doorbell #(
     assign m_wr_data_i = on_q ? pin_q[96:65] : b_wr_data_i;
     assign m_pt_ready_i = b_pt_ready_i;
     assign m_ring_ready_i = on_q ? pin_q[97] : b_ring_ready_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [241:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [241:0] out_q, hold_q;
+    logic [241:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [13:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_wr_ready_o != pexp_q[0]);
-    assign diff_d[1] = cmp && (b_pt_valid_o != pexp_q[1]);
-    assign diff_d[2] = cmp && (b_pt_addr_o != pexp_q[65:2]);
-    assign diff_d[3] = cmp && (b_pt_data_o != pexp_q[97:66]);
-    assign diff_d[4] = cmp && (b_ring_valid_o != pexp_q[98]);
-    assign diff_d[5] = cmp && (b_ring_id_o != pexp_q[103:99]);
-    assign diff_d[6] = cmp && (b_ring_count_o != pexp_q[108:104]);
-    assign diff_d[7] = cmp && (b_err_valid_o != pexp_q[109]);
-    assign diff_d[8] = cmp && (b_err_code_o != pexp_q[111:110]);
-    assign diff_d[9] = cmp && (b_err_addr_o != pexp_q[175:112]);
-    assign diff_d[10] = cmp && (b_cnt_rings_o != pexp_q[207:176]);
-    assign diff_d[11] = cmp && (b_cnt_err_range_o != pexp_q[223:208]);
-    assign diff_d[12] = cmp && (b_cnt_err_align_o != pexp_q[239:224]);
-    assign diff_d[13] = cmp && (b_err_status_o != pexp_q[241:240]);
+    assign diff_d[0] = cmp_q && (out_q[0] != pexp2_q[0]);
+    assign diff_d[1] = cmp_q && (out_q[1] != pexp2_q[1]);
+    assign diff_d[2] = cmp_q && (out_q[65:2] != pexp2_q[65:2]);
+    assign diff_d[3] = cmp_q && (out_q[97:66] != pexp2_q[97:66]);
+    assign diff_d[4] = cmp_q && (out_q[98] != pexp2_q[98]);
+    assign diff_d[5] = cmp_q && (out_q[103:99] != pexp2_q[103:99]);
+    assign diff_d[6] = cmp_q && (out_q[108:104] != pexp2_q[108:104]);
+    assign diff_d[7] = cmp_q && (out_q[109] != pexp2_q[109]);
+    assign diff_d[8] = cmp_q && (out_q[111:110] != pexp2_q[111:110]);
+    assign diff_d[9] = cmp_q && (out_q[175:112] != pexp2_q[175:112]);
+    assign diff_d[10] = cmp_q && (out_q[207:176] != pexp2_q[207:176]);
+    assign diff_d[11] = cmp_q && (out_q[223:208] != pexp2_q[223:208]);
+    assign diff_d[12] = cmp_q && (out_q[239:224] != pexp2_q[239:224]);
+    assign diff_d[13] = cmp_q && (out_q[241:240] != pexp2_q[241:240]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_err_status_o, b_cnt_err_align_o, b_cnt_err_range_o, b_cnt_rings_o, b_err_addr_o, b_err_code_o, b_err_valid_o, b_ring_count_o, b_ring_id_o, b_ring_valid_o, b_pt_data_o, b_pt_addr_o, b_pt_valid_o, b_wr_ready_o};
+      out_q   <= {b_err_status_o, b_cnt_err_align_o, b_cnt_err_range_o, b_cnt_rings_o, b_err_addr_o, b_err_code_o, b_err_valid_o, b_ring_count_o, b_ring_id_o, b_ring_valid_o, b_pt_data_o, b_pt_addr_o, b_pt_valid_o, b_wr_ready_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;

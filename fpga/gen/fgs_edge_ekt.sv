@@ -283,61 +283,68 @@ module fgs_edge_ekt #(
     assign m_cpl_id_i = b_cpl_id_i;
     assign m_evw_ready_i = b_evw_ready_i;
     assign m_pkq_ready_i = b_pkq_ready_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [903:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [903:0] out_q, hold_q;
+    logic [181:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [40:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
     // 6 passes: a port is compared in its own pass, against its place in that
     // pass's line (the host replays the trace once per pass)
-    assign diff_d[0] = cmp && pass_q == 3'd0 && (b_cmd_ready_o != pexp_q[0]);
-    assign diff_d[1] = cmp && pass_q == 3'd0 && (b_rsp_valid_o != pexp_q[1]);
-    assign diff_d[2] = cmp && pass_q == 3'd0 && (b_rsp_status_o != pexp_q[4:2]);
-    assign diff_d[3] = cmp && pass_q == 3'd0 && (b_rsp_id_o != pexp_q[9:5]);
-    assign diff_d[4] = cmp && pass_q == 3'd0 && (b_rsp_head_o != pexp_q[73:10]);
-    assign diff_d[5] = cmp && pass_q == 3'd0 && (b_rsp_inflight_o != pexp_q[89:74]);
-    assign diff_d[6] = cmp && pass_q == 3'd0 && (b_ring_ready_o != pexp_q[90]);
-    assign diff_d[7] = cmp && pass_q == 3'd0 && (b_cpl_ready_o != pexp_q[91]);
-    assign diff_d[8] = cmp && pass_q == 3'd0 && (b_evw_valid_o != pexp_q[92]);
-    assign diff_d[9] = cmp && pass_q == 3'd0 && (b_evw_id_o != pexp_q[97:93]);
-    assign diff_d[10] = cmp && pass_q == 3'd0 && (b_evw_kernel_ptr_o != pexp_q[161:98]);
-    assign diff_d[11] = cmp && pass_q == 3'd1 && (b_evw_param_addr_o != pexp_q[63:0]);
-    assign diff_d[12] = cmp && pass_q == 3'd1 && (b_evw_grid_x_o != pexp_q[95:64]);
-    assign diff_d[13] = cmp && pass_q == 3'd1 && (b_evw_grid_y_o != pexp_q[127:96]);
-    assign diff_d[14] = cmp && pass_q == 3'd1 && (b_evw_grid_z_o != pexp_q[159:128]);
-    assign diff_d[15] = cmp && pass_q == 3'd2 && (b_evw_block_x_o != pexp_q[31:0]);
-    assign diff_d[16] = cmp && pass_q == 3'd2 && (b_evw_block_y_o != pexp_q[63:32]);
-    assign diff_d[17] = cmp && pass_q == 3'd2 && (b_evw_block_z_o != pexp_q[95:64]);
-    assign diff_d[18] = cmp && pass_q == 3'd2 && (b_evw_shmem_o != pexp_q[111:96]);
-    assign diff_d[19] = cmp && pass_q == 3'd2 && (b_evw_prio_o != pexp_q[113:112]);
-    assign diff_d[20] = cmp && pass_q == 3'd2 && (b_pkq_valid_o != pexp_q[114]);
-    assign diff_d[21] = cmp && pass_q == 3'd2 && (b_pkq_id_o != pexp_q[119:115]);
-    assign diff_d[22] = cmp && pass_q == 3'd3 && (b_pkq_kernel_ptr_o != pexp_q[63:0]);
-    assign diff_d[23] = cmp && pass_q == 3'd3 && (b_pkq_param_addr_o != pexp_q[127:64]);
-    assign diff_d[24] = cmp && pass_q == 3'd3 && (b_pkq_grid_x_o != pexp_q[159:128]);
-    assign diff_d[25] = cmp && pass_q == 3'd4 && (b_pkq_grid_y_o != pexp_q[31:0]);
-    assign diff_d[26] = cmp && pass_q == 3'd4 && (b_pkq_grid_z_o != pexp_q[63:32]);
-    assign diff_d[27] = cmp && pass_q == 3'd4 && (b_pkq_block_x_o != pexp_q[95:64]);
-    assign diff_d[28] = cmp && pass_q == 3'd4 && (b_pkq_block_y_o != pexp_q[127:96]);
-    assign diff_d[29] = cmp && pass_q == 3'd4 && (b_pkq_block_z_o != pexp_q[159:128]);
-    assign diff_d[30] = cmp && pass_q == 3'd4 && (b_pkq_shmem_o != pexp_q[175:160]);
-    assign diff_d[31] = cmp && pass_q == 3'd4 && (b_pkq_prio_o != pexp_q[177:176]);
-    assign diff_d[32] = cmp && pass_q == 3'd4 && (b_err_valid_o != pexp_q[178]);
-    assign diff_d[33] = cmp && pass_q == 3'd4 && (b_err_code_o != pexp_q[181:179]);
-    assign diff_d[34] = cmp && pass_q == 3'd5 && (b_err_id_o != pexp_q[4:0]);
-    assign diff_d[35] = cmp && pass_q == 3'd5 && (b_registered_o != pexp_q[36:5]);
-    assign diff_d[36] = cmp && pass_q == 3'd5 && (b_cnt_launch_o != pexp_q[68:37]);
-    assign diff_d[37] = cmp && pass_q == 3'd5 && (b_cnt_err_unreg_o != pexp_q[84:69]);
-    assign diff_d[38] = cmp && pass_q == 3'd5 && (b_cnt_err_overrun_o != pexp_q[100:85]);
-    assign diff_d[39] = cmp && pass_q == 3'd5 && (b_cnt_err_cpl_o != pexp_q[116:101]);
-    assign diff_d[40] = cmp && pass_q == 3'd5 && (b_err_status_o != pexp_q[119:117]);
+    assign diff_d[0] = cmp_q && pass_q == 3'd0 && (out_q[0] != pexp2_q[0]);
+    assign diff_d[1] = cmp_q && pass_q == 3'd0 && (out_q[1] != pexp2_q[1]);
+    assign diff_d[2] = cmp_q && pass_q == 3'd0 && (out_q[4:2] != pexp2_q[4:2]);
+    assign diff_d[3] = cmp_q && pass_q == 3'd0 && (out_q[9:5] != pexp2_q[9:5]);
+    assign diff_d[4] = cmp_q && pass_q == 3'd0 && (out_q[73:10] != pexp2_q[73:10]);
+    assign diff_d[5] = cmp_q && pass_q == 3'd0 && (out_q[89:74] != pexp2_q[89:74]);
+    assign diff_d[6] = cmp_q && pass_q == 3'd0 && (out_q[90] != pexp2_q[90]);
+    assign diff_d[7] = cmp_q && pass_q == 3'd0 && (out_q[91] != pexp2_q[91]);
+    assign diff_d[8] = cmp_q && pass_q == 3'd0 && (out_q[92] != pexp2_q[92]);
+    assign diff_d[9] = cmp_q && pass_q == 3'd0 && (out_q[97:93] != pexp2_q[97:93]);
+    assign diff_d[10] = cmp_q && pass_q == 3'd0 && (out_q[161:98] != pexp2_q[161:98]);
+    assign diff_d[11] = cmp_q && pass_q == 3'd1 && (out_q[225:162] != pexp2_q[63:0]);
+    assign diff_d[12] = cmp_q && pass_q == 3'd1 && (out_q[257:226] != pexp2_q[95:64]);
+    assign diff_d[13] = cmp_q && pass_q == 3'd1 && (out_q[289:258] != pexp2_q[127:96]);
+    assign diff_d[14] = cmp_q && pass_q == 3'd1 && (out_q[321:290] != pexp2_q[159:128]);
+    assign diff_d[15] = cmp_q && pass_q == 3'd2 && (out_q[353:322] != pexp2_q[31:0]);
+    assign diff_d[16] = cmp_q && pass_q == 3'd2 && (out_q[385:354] != pexp2_q[63:32]);
+    assign diff_d[17] = cmp_q && pass_q == 3'd2 && (out_q[417:386] != pexp2_q[95:64]);
+    assign diff_d[18] = cmp_q && pass_q == 3'd2 && (out_q[433:418] != pexp2_q[111:96]);
+    assign diff_d[19] = cmp_q && pass_q == 3'd2 && (out_q[435:434] != pexp2_q[113:112]);
+    assign diff_d[20] = cmp_q && pass_q == 3'd2 && (out_q[436] != pexp2_q[114]);
+    assign diff_d[21] = cmp_q && pass_q == 3'd2 && (out_q[441:437] != pexp2_q[119:115]);
+    assign diff_d[22] = cmp_q && pass_q == 3'd3 && (out_q[505:442] != pexp2_q[63:0]);
+    assign diff_d[23] = cmp_q && pass_q == 3'd3 && (out_q[569:506] != pexp2_q[127:64]);
+    assign diff_d[24] = cmp_q && pass_q == 3'd3 && (out_q[601:570] != pexp2_q[159:128]);
+    assign diff_d[25] = cmp_q && pass_q == 3'd4 && (out_q[633:602] != pexp2_q[31:0]);
+    assign diff_d[26] = cmp_q && pass_q == 3'd4 && (out_q[665:634] != pexp2_q[63:32]);
+    assign diff_d[27] = cmp_q && pass_q == 3'd4 && (out_q[697:666] != pexp2_q[95:64]);
+    assign diff_d[28] = cmp_q && pass_q == 3'd4 && (out_q[729:698] != pexp2_q[127:96]);
+    assign diff_d[29] = cmp_q && pass_q == 3'd4 && (out_q[761:730] != pexp2_q[159:128]);
+    assign diff_d[30] = cmp_q && pass_q == 3'd4 && (out_q[777:762] != pexp2_q[175:160]);
+    assign diff_d[31] = cmp_q && pass_q == 3'd4 && (out_q[779:778] != pexp2_q[177:176]);
+    assign diff_d[32] = cmp_q && pass_q == 3'd4 && (out_q[780] != pexp2_q[178]);
+    assign diff_d[33] = cmp_q && pass_q == 3'd4 && (out_q[783:781] != pexp2_q[181:179]);
+    assign diff_d[34] = cmp_q && pass_q == 3'd5 && (out_q[788:784] != pexp2_q[4:0]);
+    assign diff_d[35] = cmp_q && pass_q == 3'd5 && (out_q[820:789] != pexp2_q[36:5]);
+    assign diff_d[36] = cmp_q && pass_q == 3'd5 && (out_q[852:821] != pexp2_q[68:37]);
+    assign diff_d[37] = cmp_q && pass_q == 3'd5 && (out_q[868:853] != pexp2_q[84:69]);
+    assign diff_d[38] = cmp_q && pass_q == 3'd5 && (out_q[884:869] != pexp2_q[100:85]);
+    assign diff_d[39] = cmp_q && pass_q == 3'd5 && (out_q[900:885] != pexp2_q[116:101]);
+    assign diff_d[40] = cmp_q && pass_q == 3'd5 && (out_q[903:901] != pexp2_q[119:117]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_err_status_o, b_cnt_err_cpl_o, b_cnt_err_overrun_o, b_cnt_err_unreg_o, b_cnt_launch_o, b_registered_o, b_err_id_o, b_err_code_o, b_err_valid_o, b_pkq_prio_o, b_pkq_shmem_o, b_pkq_block_z_o, b_pkq_block_y_o, b_pkq_block_x_o, b_pkq_grid_z_o, b_pkq_grid_y_o, b_pkq_grid_x_o, b_pkq_param_addr_o, b_pkq_kernel_ptr_o, b_pkq_id_o, b_pkq_valid_o, b_evw_prio_o, b_evw_shmem_o, b_evw_block_z_o, b_evw_block_y_o, b_evw_block_x_o, b_evw_grid_z_o, b_evw_grid_y_o, b_evw_grid_x_o, b_evw_param_addr_o, b_evw_kernel_ptr_o, b_evw_id_o, b_evw_valid_o, b_cpl_ready_o, b_ring_ready_o, b_rsp_inflight_o, b_rsp_head_o, b_rsp_id_o, b_rsp_status_o, b_rsp_valid_o, b_cmd_ready_o};
+      out_q   <= {b_err_status_o, b_cnt_err_cpl_o, b_cnt_err_overrun_o, b_cnt_err_unreg_o, b_cnt_launch_o, b_registered_o, b_err_id_o, b_err_code_o, b_err_valid_o, b_pkq_prio_o, b_pkq_shmem_o, b_pkq_block_z_o, b_pkq_block_y_o, b_pkq_block_x_o, b_pkq_grid_z_o, b_pkq_grid_y_o, b_pkq_grid_x_o, b_pkq_param_addr_o, b_pkq_kernel_ptr_o, b_pkq_id_o, b_pkq_valid_o, b_evw_prio_o, b_evw_shmem_o, b_evw_block_z_o, b_evw_block_y_o, b_evw_block_x_o, b_evw_grid_z_o, b_evw_grid_y_o, b_evw_grid_x_o, b_evw_param_addr_o, b_evw_kernel_ptr_o, b_evw_id_o, b_evw_valid_o, b_cpl_ready_o, b_ring_ready_o, b_rsp_inflight_o, b_rsp_head_o, b_rsp_id_o, b_rsp_status_o, b_rsp_valid_o, b_cmd_ready_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;

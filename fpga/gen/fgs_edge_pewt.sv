@@ -163,36 +163,43 @@ module fgs_edge_pewt #(
     assign m_start_slot_i = on_q ? pin_q[6:1] : x_start_slot_i;
     assign m_exit_valid_i = on_q ? pin_q[7] : x_exit_valid_i;
     assign m_exit_slot_i = on_q ? pin_q[13:8] : x_exit_slot_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [339:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [339:0] out_q, hold_q;
+    logic [339:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [17:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_ev_ready_o != pexp_q[0]);
-    assign diff_d[1] = cmp && (b_hd_valid_o != pexp_q[1]);
-    assign diff_d[2] = cmp && (b_hd_idx_o != pexp_q[3:2]);
-    assign diff_d[3] = cmp && (b_hd_kernel_o != pexp_q[67:4]);
-    assign diff_d[4] = cmp && (b_hd_param_o != pexp_q[131:68]);
-    assign diff_d[5] = cmp && (b_hd_tag_o != pexp_q[195:132]);
-    assign diff_d[6] = cmp && (b_hd_threads_o != pexp_q[201:196]);
-    assign diff_d[7] = cmp && (b_hd_regs_o != pexp_q[208:202]);
-    assign diff_d[8] = cmp && (b_cpl_valid_o != pexp_q[209]);
-    assign diff_d[9] = cmp && (b_cpl_tag_o != pexp_q[273:210]);
-    assign diff_d[10] = cmp && (b_cpl_slot_o != pexp_q[279:274]);
-    assign diff_d[11] = cmp && (b_n_pending_o != pexp_q[282:280]);
-    assign diff_d[12] = cmp && (b_n_running_o != pexp_q[285:283]);
-    assign diff_d[13] = cmp && (b_n_free_o != pexp_q[288:286]);
-    assign diff_d[14] = cmp && (b_err_valid_o != pexp_q[289]);
-    assign diff_d[15] = cmp && (b_err_code_o != pexp_q[291:290]);
-    assign diff_d[16] = cmp && (b_cnt_err_o != pexp_q[307:292]);
-    assign diff_d[17] = cmp && (b_cnt_push_o != pexp_q[339:308]);
+    assign diff_d[0] = cmp_q && (out_q[0] != pexp2_q[0]);
+    assign diff_d[1] = cmp_q && (out_q[1] != pexp2_q[1]);
+    assign diff_d[2] = cmp_q && (out_q[3:2] != pexp2_q[3:2]);
+    assign diff_d[3] = cmp_q && (out_q[67:4] != pexp2_q[67:4]);
+    assign diff_d[4] = cmp_q && (out_q[131:68] != pexp2_q[131:68]);
+    assign diff_d[5] = cmp_q && (out_q[195:132] != pexp2_q[195:132]);
+    assign diff_d[6] = cmp_q && (out_q[201:196] != pexp2_q[201:196]);
+    assign diff_d[7] = cmp_q && (out_q[208:202] != pexp2_q[208:202]);
+    assign diff_d[8] = cmp_q && (out_q[209] != pexp2_q[209]);
+    assign diff_d[9] = cmp_q && (out_q[273:210] != pexp2_q[273:210]);
+    assign diff_d[10] = cmp_q && (out_q[279:274] != pexp2_q[279:274]);
+    assign diff_d[11] = cmp_q && (out_q[282:280] != pexp2_q[282:280]);
+    assign diff_d[12] = cmp_q && (out_q[285:283] != pexp2_q[285:283]);
+    assign diff_d[13] = cmp_q && (out_q[288:286] != pexp2_q[288:286]);
+    assign diff_d[14] = cmp_q && (out_q[289] != pexp2_q[289]);
+    assign diff_d[15] = cmp_q && (out_q[291:290] != pexp2_q[291:290]);
+    assign diff_d[16] = cmp_q && (out_q[307:292] != pexp2_q[307:292]);
+    assign diff_d[17] = cmp_q && (out_q[339:308] != pexp2_q[339:308]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_cnt_push_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_n_free_o, b_n_running_o, b_n_pending_o, b_cpl_slot_o, b_cpl_tag_o, b_cpl_valid_o, b_hd_regs_o, b_hd_threads_o, b_hd_tag_o, b_hd_param_o, b_hd_kernel_o, b_hd_idx_o, b_hd_valid_o, b_ev_ready_o};
+      out_q   <= {b_cnt_push_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_n_free_o, b_n_running_o, b_n_pending_o, b_cpl_slot_o, b_cpl_tag_o, b_cpl_valid_o, b_hd_regs_o, b_hd_threads_o, b_hd_tag_o, b_hd_param_o, b_hd_kernel_o, b_hd_idx_o, b_hd_valid_o, b_ev_ready_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;

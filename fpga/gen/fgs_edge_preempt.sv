@@ -24,7 +24,7 @@ module fgs_edge_preempt #(
   input  logic pl_on_i,
   input  logic pl_clr_i,
   input  logic pl_v_i,
-  input  logic [675:0] pl_line_i,
+  input  logic [678:0] pl_line_i,
   input  logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pl_pass_i,
   output logic pl_mm_o,
   output logic [7:0] pl_port_o
@@ -79,6 +79,12 @@ module fgs_edge_preempt #(
   logic m_v_bar_i;  // what drives the block
   logic b_v_ld_i;
   logic m_v_ld_i;  // what drives the block
+  logic b_p_left_i;
+  logic m_p_left_i;  // what drives the block
+  logic b_p_bar_i;
+  logic m_p_bar_i;  // what drives the block
+  logic b_p_ld_i;
+  logic m_p_ld_i;  // what drives the block
   logic m_ev_exit_i;  // what drives the block
   logic [5:0] m_ev_exit_slot_i;  // what drives the block
   logic [2:0] b_cmd_o;
@@ -151,6 +157,9 @@ module fgs_edge_preempt #(
     .b_v_left_i,
     .b_v_bar_i,
     .b_v_ld_i,
+    .b_p_left_i,
+    .b_p_bar_i,
+    .b_p_ld_i,
     .b_ev_exit_i(h_ev_exit_i),
     .b_ev_exit_slot_i(h_ev_exit_slot_i),
     .b_cmd_o,
@@ -203,16 +212,19 @@ module fgs_edge_preempt #(
       gq_ld[g]   <= b_w_ld_i[gslot[g]];
     end
   end
-  wire vnew = b_pick_grp_o != '0;  // victim_o is the pick loaded at the last edge
-  assign b_v_left_i = vnew ? (b_pick_grp_o & gq_left) != '0 : vq_left;
-  assign b_v_bar_i  = vnew ? (b_pick_grp_o & gq_bar) != '0 : vq_bar;
-  assign b_v_ld_i   = vnew ? (b_pick_grp_o & gq_ld) != '0 : vq_ld;
+  assign b_v_left_i = vq_left;
+  assign b_v_bar_i  = vq_bar;
+  assign b_v_ld_i   = vq_ld;
+  // the pick loaded into victim_o at the last edge (0 when none was)
+  assign b_p_left_i = (b_pick_grp_o & gq_left) != '0;
+  assign b_p_bar_i  = (b_pick_grp_o & gq_bar) != '0;
+  assign b_p_ld_i   = (b_pick_grp_o & gq_ld) != '0;
   if (PLAYER) begin : g_pl
     // The line's inputs: the wrapper's registers take their columns (the block's
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
-    logic [17:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, ev_exit_i, ev_exit_slot_i
+    logic [20:0] pin_q;  // req_valid_i, req_regs_i, v_left_i, v_bar_i, v_ld_i, p_left_i, p_bar_i, p_ld_i, ev_exit_i, ev_exit_slot_i
     logic [285:0] pexp_q;  // the expected outputs of the line the block sees
     logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
     always_ff @(posedge clk_i) begin
@@ -223,8 +235,8 @@ module fgs_edge_preempt #(
       // the block's reset from a register (it reaches every flip-flop of the block):
       // the line's while the player plays, else the window's (a cycle later)
       m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
-      pin_q  <= {pl_line_i[389:384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
-      pexp_q <= pl_line_i[675:390];
+      pin_q  <= {pl_line_i[392:387], pl_line_i[386], pl_line_i[385], pl_line_i[384], pl_line_i[383], pl_line_i[382], pl_line_i[381], pl_line_i[380], pl_line_i[39:33], pl_line_i[32]};
+      pexp_q <= pl_line_i[678:393];
       pass_q <= pl_pass_i;
     end
     assign wpl_on = on_q;  // a cycle after the player's, still before its first line
@@ -254,39 +266,49 @@ module fgs_edge_preempt #(
     assign m_v_left_i = on_q ? pin_q[8] : b_v_left_i;
     assign m_v_bar_i = on_q ? pin_q[9] : b_v_bar_i;
     assign m_v_ld_i = on_q ? pin_q[10] : b_v_ld_i;
-    assign m_ev_exit_i = on_q ? pin_q[11] : x_ev_exit_i;
-    assign m_ev_exit_slot_i = on_q ? pin_q[17:12] : x_ev_exit_slot_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [317:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    assign m_p_left_i = on_q ? pin_q[11] : b_p_left_i;
+    assign m_p_bar_i = on_q ? pin_q[12] : b_p_bar_i;
+    assign m_p_ld_i = on_q ? pin_q[13] : b_p_ld_i;
+    assign m_ev_exit_i = on_q ? pin_q[14] : x_ev_exit_i;
+    assign m_ev_exit_slot_i = on_q ? pin_q[20:15] : x_ev_exit_slot_i;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [317:0] out_q, hold_q;
+    logic [285:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [16:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
     // 2 passes: a port is compared in its own pass, against its place in that
     // pass's line (the host replays the trace once per pass)
-    assign diff_d[0] = cmp && pass_q == 3'd0 && (b_cmd_o != pexp_q[2:0]);
-    assign diff_d[1] = cmp && pass_q == 3'd0 && (b_cmd_slot_o != pexp_q[8:3]);
-    assign diff_d[2] = cmp && pass_q == 3'd0 && (b_cmd_arg_o != pexp_q[12:9]);
-    assign diff_d[3] = cmp && pass_q == 3'd0 && (b_state_o != pexp_q[14:13]);
-    assign diff_d[4] = cmp && pass_q == 3'd0 && (b_victim_o != pexp_q[20:15]);
-    assign diff_d[5] = cmp && pass_q == 3'd0 && (b_grp_win_o != pexp_q[44:21]);
-    assign diff_d[6] = cmp && pass_q == 3'd0 && (b_pick_grp_o != pexp_q[52:45]);
-    assign diff_d[7] = cmp && pass_q == 3'd0 && (b_vstat_o != pexp_q[58:53]);
-    assign diff_d[8] = cmp && pass_q == 3'd0 && (b_event_mask_o != pexp_q[122:59]);
-    assign diff_d[9] = cmp && pass_q == 3'd0 && (b_victim_mask_o != pexp_q[186:123]);
-    assign diff_d[10] = cmp && pass_q == 3'd0 && (b_err_valid_o != pexp_q[187]);
-    assign diff_d[11] = cmp && pass_q == 3'd0 && (b_err_code_o != pexp_q[189:188]);
-    assign diff_d[12] = cmp && pass_q == 3'd0 && (b_cnt_err_o != pexp_q[205:190]);
-    assign diff_d[13] = cmp && pass_q == 3'd0 && (b_cnt_start_free_o != pexp_q[237:206]);
-    assign diff_d[14] = cmp && pass_q == 3'd0 && (b_cnt_start_pre_o != pexp_q[269:238]);
-    assign diff_d[15] = cmp && pass_q == 3'd0 && (b_cnt_abort_o != pexp_q[285:270]);
-    assign diff_d[16] = cmp && pass_q == 3'd1 && (b_cnt_resume_o != pexp_q[31:0]);
+    assign diff_d[0] = cmp_q && pass_q == 3'd0 && (out_q[2:0] != pexp2_q[2:0]);
+    assign diff_d[1] = cmp_q && pass_q == 3'd0 && (out_q[8:3] != pexp2_q[8:3]);
+    assign diff_d[2] = cmp_q && pass_q == 3'd0 && (out_q[12:9] != pexp2_q[12:9]);
+    assign diff_d[3] = cmp_q && pass_q == 3'd0 && (out_q[14:13] != pexp2_q[14:13]);
+    assign diff_d[4] = cmp_q && pass_q == 3'd0 && (out_q[20:15] != pexp2_q[20:15]);
+    assign diff_d[5] = cmp_q && pass_q == 3'd0 && (out_q[44:21] != pexp2_q[44:21]);
+    assign diff_d[6] = cmp_q && pass_q == 3'd0 && (out_q[52:45] != pexp2_q[52:45]);
+    assign diff_d[7] = cmp_q && pass_q == 3'd0 && (out_q[58:53] != pexp2_q[58:53]);
+    assign diff_d[8] = cmp_q && pass_q == 3'd0 && (out_q[122:59] != pexp2_q[122:59]);
+    assign diff_d[9] = cmp_q && pass_q == 3'd0 && (out_q[186:123] != pexp2_q[186:123]);
+    assign diff_d[10] = cmp_q && pass_q == 3'd0 && (out_q[187] != pexp2_q[187]);
+    assign diff_d[11] = cmp_q && pass_q == 3'd0 && (out_q[189:188] != pexp2_q[189:188]);
+    assign diff_d[12] = cmp_q && pass_q == 3'd0 && (out_q[205:190] != pexp2_q[205:190]);
+    assign diff_d[13] = cmp_q && pass_q == 3'd0 && (out_q[237:206] != pexp2_q[237:206]);
+    assign diff_d[14] = cmp_q && pass_q == 3'd0 && (out_q[269:238] != pexp2_q[269:238]);
+    assign diff_d[15] = cmp_q && pass_q == 3'd0 && (out_q[285:270] != pexp2_q[285:270]);
+    assign diff_d[16] = cmp_q && pass_q == 3'd1 && (out_q[317:286] != pexp2_q[31:0]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_pick_grp_o, b_grp_win_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
+      out_q   <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_pick_grp_o, b_grp_win_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;
@@ -347,6 +369,9 @@ module fgs_edge_preempt #(
     assign m_v_left_i = b_v_left_i;
     assign m_v_bar_i = b_v_bar_i;
     assign m_v_ld_i = b_v_ld_i;
+    assign m_p_left_i = b_p_left_i;
+    assign m_p_bar_i = b_p_bar_i;
+    assign m_p_ld_i = b_p_ld_i;
     assign m_ev_exit_i = x_ev_exit_i;
     assign m_ev_exit_slot_i = x_ev_exit_slot_i;
     assign v_cmd_o = b_cmd_o;
@@ -400,6 +425,9 @@ module fgs_edge_preempt #(
     .v_left_i(m_v_left_i),
     .v_bar_i(m_v_bar_i),
     .v_ld_i(m_v_ld_i),
+    .p_left_i(m_p_left_i),
+    .p_bar_i(m_p_bar_i),
+    .p_ld_i(m_p_ld_i),
     .ev_exit_i(m_ev_exit_i),
     .ev_exit_slot_i(m_ev_exit_slot_i),
     .cmd_o(b_cmd_o),

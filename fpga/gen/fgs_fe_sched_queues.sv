@@ -215,47 +215,54 @@ module fgs_fe_sched_queues #(
     assign m_init_addr_i = b_init_addr_i;
     assign m_init_lines_i = b_init_lines_i;
     assign m_wdog_limit_i = b_wdog_limit_i;
-    // the block's outputs against the line's expected ones, in the cycle it shows
-    // them: one difference bit per output port, registered; the view (hold_q) takes
-    // the outputs every cycle until a difference, and keeps that cycle's after it
-    logic [354:0] hold_q;
-    logic cmp, frz_q, mm_q, any_diff;
+    // the block's outputs against the line's expected ones, a cycle after it shows
+    // them: both registered first (out_q, pexp2_q: some outputs are adds of the
+    // block's registers, and the compare of an add's carry chain was the top's
+    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
+    // registered; the view (hold_q) takes the registered outputs every cycle until a
+    // difference, and keeps the differing cycle's after it
+    logic [354:0] out_q, hold_q;
+    logic [354:0] pexp2_q;
+    logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [28:0] diff_d, diff_q;
     logic [7:0] first, port_q;
     assign cmp = v_q && rst_q;  // not on reset lines
-    assign diff_d[0] = cmp && (b_req_ready_o != pexp_q[2:0]);
-    assign diff_d[1] = cmp && (b_stall_mc_o != pexp_q[3]);
-    assign diff_d[2] = cmp && (b_out_valid_o != pexp_q[4]);
-    assign diff_d[3] = cmp && (b_out_src_o != pexp_q[5]);
-    assign diff_d[4] = cmp && (b_out_we_o != pexp_q[6]);
-    assign diff_d[5] = cmp && (b_out_trig_o != pexp_q[8:7]);
-    assign diff_d[6] = cmp && (b_out_act_o != pexp_q[10:9]);
-    assign diff_d[7] = cmp && (b_out_addr_o != pexp_q[42:11]);
-    assign diff_d[8] = cmp && (b_out_mask_o != pexp_q[74:43]);
-    assign diff_d[9] = cmp && (b_out_tag_o != pexp_q[82:75]);
-    assign diff_d[10] = cmp && (b_out_q_o != pexp_q[84:83]);
-    assign diff_d[11] = cmp && (b_nack_valid_o != pexp_q[85]);
-    assign diff_d[12] = cmp && (b_nack_src_o != pexp_q[86]);
-    assign diff_d[13] = cmp && (b_nack_we_o != pexp_q[87]);
-    assign diff_d[14] = cmp && (b_nack_trig_o != pexp_q[89:88]);
-    assign diff_d[15] = cmp && (b_nack_act_o != pexp_q[91:90]);
-    assign diff_d[16] = cmp && (b_nack_addr_o != pexp_q[123:92]);
-    assign diff_d[17] = cmp && (b_nack_mask_o != pexp_q[155:124]);
-    assign diff_d[18] = cmp && (b_nack_tag_o != pexp_q[163:156]);
-    assign diff_d[19] = cmp && (b_nack_q_o != pexp_q[165:164]);
-    assign diff_d[20] = cmp && (b_init_ready_o != pexp_q[166]);
-    assign diff_d[21] = cmp && (b_head_blocked_o != pexp_q[169:167]);
-    assign diff_d[22] = cmp && (b_q_count_o != pexp_q[193:170]);
-    assign diff_d[23] = cmp && (b_stall_nt_o != pexp_q[225:194]);
-    assign diff_d[24] = cmp && (b_stall_cpu_o != pexp_q[257:226]);
-    assign diff_d[25] = cmp && (b_stall_gpu_o != pexp_q[289:258]);
-    assign diff_d[26] = cmp && (b_releases_o != pexp_q[321:290]);
-    assign diff_d[27] = cmp && (b_nacks_o != pexp_q[353:322]);
-    assign diff_d[28] = cmp && (b_err_o != pexp_q[354]);
+    assign diff_d[0] = cmp_q && (out_q[2:0] != pexp2_q[2:0]);
+    assign diff_d[1] = cmp_q && (out_q[3] != pexp2_q[3]);
+    assign diff_d[2] = cmp_q && (out_q[4] != pexp2_q[4]);
+    assign diff_d[3] = cmp_q && (out_q[5] != pexp2_q[5]);
+    assign diff_d[4] = cmp_q && (out_q[6] != pexp2_q[6]);
+    assign diff_d[5] = cmp_q && (out_q[8:7] != pexp2_q[8:7]);
+    assign diff_d[6] = cmp_q && (out_q[10:9] != pexp2_q[10:9]);
+    assign diff_d[7] = cmp_q && (out_q[42:11] != pexp2_q[42:11]);
+    assign diff_d[8] = cmp_q && (out_q[74:43] != pexp2_q[74:43]);
+    assign diff_d[9] = cmp_q && (out_q[82:75] != pexp2_q[82:75]);
+    assign diff_d[10] = cmp_q && (out_q[84:83] != pexp2_q[84:83]);
+    assign diff_d[11] = cmp_q && (out_q[85] != pexp2_q[85]);
+    assign diff_d[12] = cmp_q && (out_q[86] != pexp2_q[86]);
+    assign diff_d[13] = cmp_q && (out_q[87] != pexp2_q[87]);
+    assign diff_d[14] = cmp_q && (out_q[89:88] != pexp2_q[89:88]);
+    assign diff_d[15] = cmp_q && (out_q[91:90] != pexp2_q[91:90]);
+    assign diff_d[16] = cmp_q && (out_q[123:92] != pexp2_q[123:92]);
+    assign diff_d[17] = cmp_q && (out_q[155:124] != pexp2_q[155:124]);
+    assign diff_d[18] = cmp_q && (out_q[163:156] != pexp2_q[163:156]);
+    assign diff_d[19] = cmp_q && (out_q[165:164] != pexp2_q[165:164]);
+    assign diff_d[20] = cmp_q && (out_q[166] != pexp2_q[166]);
+    assign diff_d[21] = cmp_q && (out_q[169:167] != pexp2_q[169:167]);
+    assign diff_d[22] = cmp_q && (out_q[193:170] != pexp2_q[193:170]);
+    assign diff_d[23] = cmp_q && (out_q[225:194] != pexp2_q[225:194]);
+    assign diff_d[24] = cmp_q && (out_q[257:226] != pexp2_q[257:226]);
+    assign diff_d[25] = cmp_q && (out_q[289:258] != pexp2_q[289:258]);
+    assign diff_d[26] = cmp_q && (out_q[321:290] != pexp2_q[321:290]);
+    assign diff_d[27] = cmp_q && (out_q[353:322] != pexp2_q[353:322]);
+    assign diff_d[28] = cmp_q && (out_q[354] != pexp2_q[354]);
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      diff_q <= diff_d;
-      if (!(frz_q || any_diff)) hold_q <= {b_err_o, b_nacks_o, b_releases_o, b_stall_gpu_o, b_stall_cpu_o, b_stall_nt_o, b_q_count_o, b_head_blocked_o, b_init_ready_o, b_nack_q_o, b_nack_tag_o, b_nack_mask_o, b_nack_addr_o, b_nack_act_o, b_nack_trig_o, b_nack_we_o, b_nack_src_o, b_nack_valid_o, b_out_q_o, b_out_tag_o, b_out_mask_o, b_out_addr_o, b_out_act_o, b_out_trig_o, b_out_we_o, b_out_src_o, b_out_valid_o, b_stall_mc_o, b_req_ready_o};
+      out_q   <= {b_err_o, b_nacks_o, b_releases_o, b_stall_gpu_o, b_stall_cpu_o, b_stall_nt_o, b_q_count_o, b_head_blocked_o, b_init_ready_o, b_nack_q_o, b_nack_tag_o, b_nack_mask_o, b_nack_addr_o, b_nack_act_o, b_nack_trig_o, b_nack_we_o, b_nack_src_o, b_nack_valid_o, b_out_q_o, b_out_tag_o, b_out_mask_o, b_out_addr_o, b_out_act_o, b_out_trig_o, b_out_we_o, b_out_src_o, b_out_valid_o, b_stall_mc_o, b_req_ready_o};
+      pexp2_q <= pexp_q;
+      cmp_q   <= cmp;
+      diff_q  <= diff_d;
+      if (!(frz_q || any_diff)) hold_q <= out_q;
     end
     always_comb begin
       first = '0;

@@ -32,10 +32,10 @@
 //             bit of the age order each, at the winners' positions
 //   edge S+4  the group whose winner beats every other group's: the pick,
 //             loaded into victim_q / vidx_q, so victim_o names it and the
-//             core reports its status on v_* from here on
+//             core reports its status (p_* at S+5, v_* in FLUSH)
 //   edge S+5  FLUSH(pick) when the request still waits with no free context,
 //             cfg_en_i is still set, the pick is still live and not exiting
-//             (!v_left_i),
+//             (!p_left_i),
 //             and no warp eligible at S has been re-allocated at edges
 //             S+1..S+4 (its warp exited and a new block took the slot);
 //             otherwise back to the start (a new selection from this edge on)
@@ -53,15 +53,21 @@
 // v_ld_i, beside v_pipe_i .. v_ldok_i: the core reports the status of the warp
 // in slot victim_o, which is the pick from edge S+4 on (so no 64:1 mux of
 // w_* at the victim's index stands in front of the FSM's command; the core
-// muxes its own per-warp state for the other v_* already).  A core may
-// register those three bits a cycle ahead from registered outputs only:
+// muxes its own per-warp state for the other v_* already).  At S+5 the FSM
+// reads the same three bits of the pick on p_left_i / p_bar_i / p_ld_i
+// instead (victim_o names the pick then too), and v_* in FLUSH only: so a
+// core that registers the bits a cycle ahead drives v_* from its register
+// of slot victim_o and p_* from the group winners' (below), and the choice
+// between the two is no multiplexer in front of the FSM.  A core may
+// register those bits a cycle ahead from registered outputs only:
 // victim_o names the same slot after the next edge unless the selection loads
 // its pick there, and that pick is group g's winner (g * G + grp_win_o[g])
 // for the g that pick_grp_o then shows (one-hot; 0 when victim_o did not
 // change at the last edge).  So the core registers the bits of slot victim_o
-// and of each group winner's slot, and chooses among them with pick_grp_o:
-// no tournament and no 64:1 mux in front of the FSM (the FPGA top's core
-// slice does, fpga/regmap.py PRE_VSTAT).
+// (v_*, read in FLUSH, when victim_o has not changed for a cycle) and of each
+// group winner's slot (p_*: the winner's of the group pick_grp_o shows): no
+// tournament and no 64:1 mux in front of the FSM (the FPGA top's core slice
+// does, fpga/regmap.py PRE_VSTAT).
 //
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
@@ -72,13 +78,15 @@
 //                  flops for 64 slots) so that its nets stay in the block
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
-//   vict_q         slots holding a parked (preempted) victim, until RESUME
+//   vict_q         slots holding a parked (preempted) victim, until the
+//                  edge after its RESUME (its readers see the view vict)
 //   skip_q/saved_q per parked victim: taken out of its barrier / registers saved
 //   pend_q         restore-pending (event warp exited, victim not resumed yet)
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
 //                  (LUT RAM: written at the victim's index, read at two)
-// Every output is a register (or a register vector): the C side reads
-// outputs, computes inputs, steps.
+// Every output is a register (or a register vector; victim_mask_o, cnt_err_o
+// and cnt_resume_o are views of registers, a mask or an add of the last
+// edge's): the C side reads outputs, computes inputs, steps.
 //
 // Style (docs/RTL_STYLE.md): commands, arguments, options, policies, FSM
 // states and error codes from edge_pkg (rtl/edge/edge_enc.toml; the twin's
@@ -124,6 +132,10 @@ module edge_preempt #(
   input  logic              v_left_i,            // exited or exiting: w_exit_i or !w_live_i of that slot
   input  logic              v_bar_i,             // w_bar_i of that slot
   input  logic              v_ld_i,              // w_ld_i of that slot
+  // the same three bits of the pick (slot victim_o at S+5, read there only)
+  input  logic              p_left_i,
+  input  logic              p_bar_i,
+  input  logic              p_ld_i,
   // event warp exits
   input  logic              ev_exit_i,
   input  logic [SLOT_W-1:0] ev_exit_slot_i,
@@ -417,9 +429,9 @@ module edge_preempt #(
   end
 
   // ------------------------------------------------ preemption FSM (IV-D)
-  // the victim's (at S+5 the pick's) per-warp bits are the core's v_* inputs
+  // the victim's per-warp bits are the core's v_* inputs (the pick's at S+5: p_*)
   wire drained  = !v_pipe_i && !v_ibuf_i && !v_imiss_i && !v_bar_i && !v_ld_i;
-  wire p_alive  = !v_left_i && !dist_q;  // at S+5 victim_o is the pick
+  wire p_alive  = !p_left_i && !dist_q;  // at S+5 victim_o is the pick
   assign victim_idx = vidx_q;
   // the SAVE time (EDGE IV-D), loaded entering SAVE: save_due from the
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
@@ -591,8 +603,13 @@ module edge_preempt #(
   // masks it; its skip and saved flags travel with the take), so its bits
   // clear at the edge after the take, from registers: rfire, which the
   // preemption FSM's command (and with it the core's v_* inputs) gates,
-  // then reaches the 128 flip-flops of vict and busy only, not 320.
+  // then reaches the 64 flip-flops of busy only (vict_q's clear lags too), not 320.
   wire [NW-1:0]  clr_oh       = rnew_q ? rslot_q : '0;
+  // Likewise a RESUME's slot leaves vict_q at the edge after the RESUME, from
+  // registers (res_n_q; rslot_q holds it, a take cannot share the RESUME's
+  // edge).  Every reader sees the view vict, which is the set as the contract has it (the slot parked until
+  // its RESUME; a START cannot name it at that edge, it is parked).
+  wire [NW-1:0]  vict         = vict_q & ~(res_n_q ? rslot_q : '0);
 
   // ------------------------------------------------------ next state
   // The slot sets change only at an event exit, a START, a take's next edge
@@ -615,8 +632,8 @@ module edge_preempt #(
 
   always_comb begin
     event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
-    pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~clr_oh;
-    vict_d  = (vict_q & ~res_oh) | pre_oh;
+    pend_d  = (pend_q | (ev_exit_oh & vict)) & ~clr_oh;
+    vict_d  = vict | pre_oh;
     skip_d  = (skip_q & ~clr_oh) | (skipped_q ? pre_oh : '0);
     saved_d = (saved_q & ~clr_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
@@ -627,7 +644,7 @@ module edge_preempt #(
     opt_d     = opt_q;
     ereg_d    = ereg_q;
     if (sel_flush) begin
-      vstat_d   = {1'b0, v_bar_i, 1'b0, v_ld_i, 2'b00};
+      vstat_d   = {1'b0, p_bar_i, 1'b0, p_ld_i, 2'b00};
       skipped_d = 1'b0;
       opt_d     = cfg_opt_i;
       ereg_d    = req_regs_i;
@@ -721,7 +738,7 @@ module edge_preempt #(
     end else begin
       rl_any_q <= rt_any;
       rnew_q   <= rtake;
-      ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
+      ra_v_q   <= exit_known && vict[ev_exit_slot_i];
     end
   end
 
@@ -749,7 +766,7 @@ module edge_preempt #(
     skip_q  <= rst_ni ? skip_d  : '0;
     saved_q <= rst_ni ? saved_d : '0;
     pend_q  <= rst_ni ? pend_d  : '0;
-    busy_q  <= rst_ni ? (event_d | vict_d) : '0;
+    busy_q  <= rst_ni ? (event_d | (vict_d & ~res_oh)) : '0;  // vict_d without the RESUME's slot
   end
 
   always_ff @(posedge clk_i) begin
@@ -813,7 +830,7 @@ module edge_preempt #(
   assign pick_grp_o       = pgrp_q;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
-  assign victim_mask_o    = vict_q;
+  assign victim_mask_o    = vict;
   assign err_valid_o      = err_v_q;
   assign err_code_o       = err_code_q;
   assign cnt_err_o        = sat16(cnt_err_q, err_n_q);  // = the count after the last edge
@@ -849,27 +866,32 @@ module edge_preempt #(
       `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
       `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || dist_q || (victim_q & ~cand_q) == '0)
       // a FLUSH names a live warp that is no event warp and holds no victim
-      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (!v_left_i && (victim_q & ~event_q & ~vict_q) != '0))
+      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (!p_left_i && (victim_q & ~event_q & ~vict) != '0))
       // the core reports the status of the warp in slot victim_o on v_*
-      // (sim/twin/edge_preempt.h): where the FSM reads v_left_i / v_bar_i /
-      // v_ld_i, they are that slot's bits of w_exit_i / w_live_i, w_bar_i,
-      // w_ld_i (an assumption of the proofs)
-      `FG_ASSUME(pre_v_status_is_victims, !(st_q == edge_pkg::PRE_ST_FLUSH || sel_q == SEL_LAST) ||
+      // and, at S+5, the pick's (the same slot) on p_* (sim/twin/edge_preempt.h):
+      // where the FSM reads them, they are that slot's bits of w_exit_i /
+      // w_live_i, w_bar_i, w_ld_i (assumptions of the proofs)
+      `FG_ASSUME(pre_v_status_is_victims, st_q != edge_pkg::PRE_ST_FLUSH ||
                  (v_left_i == (w_exit_i[vidx_q] || !w_live_i[vidx_q]) && v_bar_i == w_bar_i[vidx_q] &&
                   v_ld_i == w_ld_i[vidx_q]))
+      `FG_ASSUME(pre_p_status_is_picks, !(sel_q == SEL_LAST && !dist_q) ||
+                 (p_left_i == (w_exit_i[vidx_q] || !w_live_i[vidx_q]) && p_bar_i == w_bar_i[vidx_q] &&
+                  p_ld_i == w_ld_i[vidx_q]))
       // the victim is not an event warp, not parked
       `FG_ASSERT(pre_victim_not_event_or_parked,
-                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
+                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict)) == '0)
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
-      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
+      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict))
+      // the lagging clear: only the slot resumed at the last edge differs
+      `FG_ASSERT(pre_resumed_slot_clears, (vict_q & ~vict) == (res_n_q ? rslot_q : '0))
       `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
-      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
-      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
-      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
+      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict) == '0)
+      `FG_ASSERT(pre_parked_event_or_pending, (vict & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
+      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict) == '0)
       // a slot under restore: parked, pending and with its flags until the
       // edge after its take, then in none of the three sets
-      `FG_ASSERT(pre_restore_slot_parked, !rbusy_q || (vict_q & rslot_q) != '0)
+      `FG_ASSERT(pre_restore_slot_parked, !rbusy_q || (vict & rslot_q) != '0)
       `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || !rnew_q ||
                  ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0) &&
                   rskip_q == ((skip_q & rslot_q) != '0)))

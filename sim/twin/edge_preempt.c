@@ -52,6 +52,7 @@ void edge_preempt_victim_bits(edge_preempt_in_t *in, uint64_t victim) {
     in->v_left_i = bit(in->w_exit_i, v) || !bit(in->w_live_i, v);
     in->v_bar_i = bit(in->w_bar_i, v);
     in->v_ld_i = bit(in->w_ld_i, v);
+    in->p_left_i = in->v_left_i, in->p_bar_i = in->v_bar_i, in->p_ld_i = in->v_ld_i;
 }
 /* rows start as "lower slot older": bits above i */
 static uint64_t above(unsigned i) { return i >= 63 ? 0 : ~0ULL << (i + 1); }
@@ -148,6 +149,7 @@ static void pre_step(void *tp, const void *ip) {
     bool v_pipe = in->v_pipe_i & 1, v_sb = in->v_sb_i & 1, v_ibuf = in->v_ibuf_i & 1;
     bool v_imiss = in->v_imiss_i & 1, v_ldok = in->v_ldok_i & 1;
     bool v_left = in->v_left_i & 1, v_bar = in->v_bar_i & 1, v_ld = in->v_ld_i & 1;
+    bool p_left = in->p_left_i & 1, p_bar = in->p_bar_i & 1, p_ld = in->p_ld_i & 1; /* the pick's, read at step 5 */
     bool ev_exit = in->ev_exit_i & 1;
     uint64_t ev_slot = in->ev_exit_slot_i & t->m_slot;
 
@@ -200,7 +202,7 @@ static void pre_step(void *tp, const void *ip) {
             if (ok) pick_d = (unsigned)a * PRE_G + t->gw[a];
         }
     }
-    bool p_alive = !v_left && !t->dist; /* at step 5 victim_o is the pick */
+    bool p_alive = !p_left && !t->dist; /* at step 5 victim_o is the pick */
     /* step 4's pick becomes victim_o unless the selection is void already */
     bool pick_load = t->sel == 4 && !t->dist;
 
@@ -320,7 +322,7 @@ static void pre_step(void *tp, const void *ip) {
     t->st = st_d;
     t->first = sel_flush;
     if (sel_flush) {
-        t->vstat = (v_bar ? PRE_VS_BAR : 0) | (v_ld ? PRE_VS_LOAD : 0);
+        t->vstat = (p_bar ? PRE_VS_BAR : 0) | (p_ld ? PRE_VS_LOAD : 0);
         t->skipped = false;
         t->opt = opt;
         t->ereg = req_regs;

@@ -33,7 +33,7 @@
  *         re-allocated at edges S+1..S+3 (the selection is void; victim_o
  *         stays)
  *         edge S+5: request, no free context, cfg_en_i, the pick live and not
- *         exiting (!v_left_i), and no warp eligible at S re-allocated
+ *         exiting (!p_left_i), and no warp eligible at S re-allocated
  *         (w_alloc_i) at edges S+1..S+4
  *                                     -> vstat_o := the pick's status,
  *                                        cmd FLUSH(victim_o, cfg_opt_i), FLUSH
@@ -119,10 +119,14 @@
  *     last edge; 0 when victim_o did not change there).  After an edge with
  *     pick_grp_o[g] set, victim_o = 8g + grp_win_o[g] of the cycle before;
  *     otherwise victim_o is that of the cycle before (or 0 after a reset)
- *     (fpga/regmap.py PRE_VSTAT).  They are read at S+5 and in FLUSH; the
- *     RTL checks the three against w_* there (FG_ASSUME
- *     pre_v_status_is_victims).  vstat_o: at the FLUSH edge BAR / LOAD from
- *     v_bar_i / v_ld_i (the pick's); in the first FLUSH cycle it ORs in
+ *     (fpga/regmap.py PRE_VSTAT).  v_* are read in FLUSH only; at S+5 the
+ *     same three bits of the pick (slot victim_o then) come on p_left_i /
+ *     p_bar_i / p_ld_i, so a core that registers them drives v_* from its
+ *     register of slot victim_o and p_* from the group winners' (the one of
+ *     pick_grp_o's group), with no choice between the two in front of the
+ *     FSM.  The RTL checks both against w_* where it reads them (FG_ASSUME
+ *     pre_v_status_is_victims, pre_p_status_is_picks).  vstat_o: at the FLUSH
+ *     edge BAR / LOAD from p_bar_i / p_ld_i (the pick's); in the first FLUSH cycle it ORs in
  *     v_pipe / v_sb / v_imiss / v_ibuf / v_bar / v_ld of the victim, i.e.
  *     after the core carried out FLUSH (with OPT_IBUF an i-buffer emptied by
  *     the flush does not show).  Final from the second FLUSH cycle on, so it
@@ -172,8 +176,8 @@ extern const char *const edge_preempt_policy_names[];
     X(cfg_save_per_reg_i, 8) X(req_valid_i, 1) X(req_regs_i, 7) X(free_ctx_i, 1)                    \
     X(free_slot_i, 6) X(rf_free_i, 1) X(w_alloc_i, 64) X(w_alloc_regs_i, 7) X(w_live_i, 64)         \
     X(w_exit_i, 64) X(w_bar_i, 64) X(w_ld_i, 64) X(v_pipe_i, 1) X(v_sb_i, 1) X(v_ibuf_i, 1)         \
-    X(v_imiss_i, 1) X(v_ldok_i, 1) X(v_left_i, 1) X(v_bar_i, 1) X(v_ld_i, 1) X(ev_exit_i, 1)        \
-    X(ev_exit_slot_i, 6)
+    X(v_imiss_i, 1) X(v_ldok_i, 1) X(v_left_i, 1) X(v_bar_i, 1) X(v_ld_i, 1) X(p_left_i, 1)        \
+    X(p_bar_i, 1) X(p_ld_i, 1) X(ev_exit_i, 1) X(ev_exit_slot_i, 6)
 
 #define EDGE_PREEMPT_OUTPUTS(X)                                                                    \
     X(cmd_o, 3) X(cmd_slot_o, 6) X(cmd_arg_o, 4) X(state_o, 2) X(victim_o, 6) X(grp_win_o, 24)      \
@@ -194,9 +198,10 @@ typedef struct {
 #define EDGE_PREEMPT_PARAMS(X) X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W)
 
 void edge_preempt_params_default(edge_preempt_params *p);
-/* The core's side of the contract above: v_left_i / v_bar_i / v_ld_i set to
- * the bits of slot `victim` (the controller's victim_o) in in's w_exit_i /
- * w_live_i, w_bar_i, w_ld_i (fill the vectors first). */
+/* The core's side of the contract above: v_left_i / v_bar_i / v_ld_i and
+ * p_left_i / p_bar_i / p_ld_i set to the bits of slot `victim` (the
+ * controller's victim_o) in in's w_exit_i / w_live_i, w_bar_i, w_ld_i (fill
+ * the vectors first). */
 void edge_preempt_victim_bits(edge_preempt_in_t *in, uint64_t victim);
 extern const fg_block_class edge_preempt_class;
 
