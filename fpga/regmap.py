@@ -492,8 +492,8 @@ def build():
     # (sim/simt/simt_edge_core.c): from the vectors the host writes
     for n, d in (("v_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"),
                  ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]"),
-                 ("p_left_i", "the pick's v_left_i, read at S+5"), ("p_bar_i", "the pick's v_bar_i, read at S+5"),
-                 ("p_ld_i", "the pick's v_ld_i, read at S+5")):
+                 ("p_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"), ("p_bar_i", "w_bar_i[victim_o]"),
+                 ("p_ld_i", "w_ld_i[victim_o]")):
         b.inp(n, 1, "link", local=True, doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
@@ -1449,11 +1449,12 @@ def doc_table(blocks):
             L.append(f"\nDriven by the top, not by a register: {', '.join('`' + n + '`' for n in links)}.")
         for p in b.ports:
             if p.kind == "in" and p.role == "link" and p.local:
+                src = ("the bits of slot `victim_o` (read in FLUSH)" if p.name.startswith("v_") else
+                       "the bits of the winner (`grp_win_o`) of the group `pick_grp_o` names, i.e. of the "
+                       "pick (read at the selection's step 5)")
                 L.append(f"\n`{p.name}` = `{p.doc}`: no window register; the slice's glue, as the SIMT "
                          f"core reports the warp in slot `victim_o`, registered a cycle ahead from the "
-                         f"window's w_* registers (which the block takes a cycle later): the bits of "
-                         f"slot `victim_o` and of each group winner's (`grp_win_o`), chosen by "
-                         f"`pick_grp_o`.")
+                         f"window's w_* registers (which the block takes a cycle later): {src}.")
     return "\n".join(L) + "\n"
 
 
