@@ -78,15 +78,14 @@
 //                  flops for 64 slots) so that its nets stay in the block
 //   regs_q[i]      registers per thread of the warp in slot i
 //   event_q        slots running an event warp
-//   vict_q         slots holding a parked (preempted) victim, until the
-//                  edge after its RESUME (its readers see the view vict)
+//   vict_q         slots holding a parked (preempted) victim, until RESUME
 //   skip_q/saved_q per parked victim: taken out of its barrier / registers saved
 //   pend_q         restore-pending (event warp exited, victim not resumed yet)
 //   evregs_q[i]    registers per thread of the event warp that borrowed slot i
 //                  (LUT RAM: written at the victim's index, read at two)
-// Every output is a register (or a register vector; victim_mask_o, cnt_err_o
-// and cnt_resume_o are views of registers, a mask or an add of the last
-// edge's): the C side reads outputs, computes inputs, steps.
+// Every output is a register (or a register vector; cnt_err_o and
+// cnt_resume_o add the last edge's count to a register): the C side reads
+// outputs, computes inputs, steps.
 //
 // Style (docs/RTL_STYLE.md): commands, arguments, options, policies, FSM
 // states and error codes from edge_pkg (rtl/edge/edge_enc.toml; the twin's
@@ -603,13 +602,8 @@ module edge_preempt #(
   // masks it; its skip and saved flags travel with the take), so its bits
   // clear at the edge after the take, from registers: rfire, which the
   // preemption FSM's command (and with it the core's v_* inputs) gates,
-  // then reaches the 64 flip-flops of busy only (vict_q's clear lags too), not 320.
+  // then reaches the 128 flip-flops of vict and busy only, not 320.
   wire [NW-1:0]  clr_oh       = rnew_q ? rslot_q : '0;
-  // Likewise a RESUME's slot leaves vict_q at the edge after the RESUME, from
-  // registers (res_n_q; rslot_q holds it, a take cannot share the RESUME's
-  // edge).  Every reader sees the view vict, which is the set as the contract has it (the slot parked until
-  // its RESUME; a START cannot name it at that edge, it is parked).
-  wire [NW-1:0]  vict         = vict_q & ~(res_n_q ? rslot_q : '0);
 
   // ------------------------------------------------------ next state
   // The slot sets change only at an event exit, a START, a take's next edge
@@ -632,8 +626,8 @@ module edge_preempt #(
 
   always_comb begin
     event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
-    pend_d  = (pend_q | (ev_exit_oh & vict)) & ~clr_oh;
-    vict_d  = vict | pre_oh;
+    pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~clr_oh;
+    vict_d  = (vict_q & ~res_oh) | pre_oh;
     skip_d  = (skip_q & ~clr_oh) | (skipped_q ? pre_oh : '0);
     saved_d = (saved_q & ~clr_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
 
@@ -738,7 +732,7 @@ module edge_preempt #(
     end else begin
       rl_any_q <= rt_any;
       rnew_q   <= rtake;
-      ra_v_q   <= exit_known && vict[ev_exit_slot_i];
+      ra_v_q   <= exit_known && vict_q[ev_exit_slot_i];
     end
   end
 
@@ -766,7 +760,7 @@ module edge_preempt #(
     skip_q  <= rst_ni ? skip_d  : '0;
     saved_q <= rst_ni ? saved_d : '0;
     pend_q  <= rst_ni ? pend_d  : '0;
-    busy_q  <= rst_ni ? (event_d | (vict_d & ~res_oh)) : '0;  // vict_d without the RESUME's slot
+    busy_q  <= rst_ni ? (event_d | vict_d) : '0;
   end
 
   always_ff @(posedge clk_i) begin
@@ -811,7 +805,7 @@ module edge_preempt #(
       cmd_arg_q   <= cmd_arg_d;
       err_v_q     <= err_v_d;
       err_code_q  <= err_code_d;
-      err_n_q     <= {1'b0, exit_unknown} + {1'b0, alloc_busy};
+      err_n_q     <= {exit_unknown && alloc_busy, exit_unknown != alloc_busy};  // their sum, in LUTs (an adder is a carry cell the placer puts by the counters)
       cnt_err_q   <= sat16(cnt_err_q, err_n_q);
       cnt_sfree_q <= start_free ? sat32(cnt_sfree_q) : cnt_sfree_q;
       cnt_spre_q  <= start_pre ? sat32(cnt_spre_q) : cnt_spre_q;
@@ -830,7 +824,7 @@ module edge_preempt #(
   assign pick_grp_o       = pgrp_q;
   assign vstat_o          = vstat_q;
   assign event_mask_o     = event_q;
-  assign victim_mask_o    = vict;
+  assign victim_mask_o    = vict_q;
   assign err_valid_o      = err_v_q;
   assign err_code_o       = err_code_q;
   assign cnt_err_o        = sat16(cnt_err_q, err_n_q);  // = the count after the last edge
@@ -866,7 +860,7 @@ module edge_preempt #(
       `FG_ASSERT(pre_best_group_onehot, sel_q != 3'd4 || $countones(gbest) == 1)
       `FG_ASSERT(pre_pick_is_candidate, sel_q != SEL_LAST || dist_q || (victim_q & ~cand_q) == '0)
       // a FLUSH names a live warp that is no event warp and holds no victim
-      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (!p_left_i && (victim_q & ~event_q & ~vict) != '0))
+      `FG_ASSERT(pre_flush_victim_ok, !sel_flush || (!p_left_i && (victim_q & ~event_q & ~vict_q) != '0))
       // the core reports the status of the warp in slot victim_o on v_*
       // and, at S+5, the pick's (the same slot) on p_* (sim/twin/edge_preempt.h):
       // where the FSM reads them, they are that slot's bits of w_exit_i /
@@ -879,19 +873,17 @@ module edge_preempt #(
                   p_ld_i == w_ld_i[vidx_q]))
       // the victim is not an event warp, not parked
       `FG_ASSERT(pre_victim_not_event_or_parked,
-                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict)) == '0)
+                 !(st_q == edge_pkg::PRE_ST_FLUSH || st_q == edge_pkg::PRE_ST_SAVE) || (victim_q & (event_q | vict_q)) == '0)
       // event / parked / restore-pending sets are consistent: a parked
       // victim's slot runs its event warp or waits for its restore
-      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict))
-      // the lagging clear: only the slot resumed at the last edge differs
-      `FG_ASSERT(pre_resumed_slot_clears, (vict_q & ~vict) == (res_n_q ? rslot_q : '0))
+      `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
       `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
-      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict) == '0)
-      `FG_ASSERT(pre_parked_event_or_pending, (vict & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
-      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict) == '0)
+      `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
+      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
+      `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
       // a slot under restore: parked, pending and with its flags until the
       // edge after its take, then in none of the three sets
-      `FG_ASSERT(pre_restore_slot_parked, !rbusy_q || (vict & rslot_q) != '0)
+      `FG_ASSERT(pre_restore_slot_parked, !rbusy_q || (vict_q & rslot_q) != '0)
       `FG_ASSERT(pre_restore_slot_pending, !rbusy_q || !rnew_q ||
                  ((pend_q & rslot_q) != '0 && rsaved_q == ((saved_q & rslot_q) != '0) &&
                   rskip_q == ((skip_q & rslot_q) != '0)))
