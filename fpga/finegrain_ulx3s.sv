@@ -237,9 +237,9 @@ module finegrain_ulx3s
     .valid_o(ap_v), .ready_i(db_wr_ready), .data_o(ap_dout), .count_o(ap_cnt));
   assign win_rdata[WIN_AP] = 32'd0;
 
-  // doorbell decoder -> event kernel table
-  logic                  ekt_ring_ready, db_ring_valid;
-  logic [DB_IDW-1:0]     db_ring_id;
+  // doorbell decoder -> ring link -> event kernel table
+  logic                  ekt_ring_ready, db_ring_valid, rl_ready, rl_valid;
+  logic [DB_IDW-1:0]     db_ring_id, rl_id;
   localparam int PL_DB = fg_regmap_pkg::PLAY_DB;
   localparam int PL_EKT = fg_regmap_pkg::PLAY_EKT;
   localparam int PL_FE = fg_regmap_pkg::PLAY_FE;
@@ -253,16 +253,25 @@ module finegrain_ulx3s
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_DB-1:0]), .pl_mm_o(pl_mm[PL_DB]),
     .pl_port_o(pl_port[8*PL_DB +: 8]),
     .rdata_o(win_rdata[WIN_DB]), .wr_valid_i(ap_v), .wr_addr_i(ap_dout[DB_ADDR_W+31:32]),
-    .wr_data_i(ap_dout[31:0]), .ring_ready_i(ekt_ring_ready), .wr_ready_o(db_wr_ready),
+    .wr_data_i(ap_dout[31:0]), .ring_ready_i(rl_ready), .wr_ready_o(db_wr_ready),
     .ring_valid_o(db_ring_valid), .ring_id_o(db_ring_id), .ap_base_o(ap_base),
     .ap_drops_i(ap_drops_q), .ap_count_i(8'(ap_cnt)));
+  // The ring crosses the die from the doorbell's queue into the EKT's
+  // lookup (the top's critical path once the controller's was cut): a
+  // two-entry FIFO, outputs from flip-flops, takes it at full rate one cycle
+  // later than the SIMT model's wiring (docs/FPGA.md, "Links").
+  logic [$clog2(3)-1:0] rl_cnt;
+  fg_fifo #(.WIDTH(DB_IDW), .DEPTH(2)) u_ring_link (
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .valid_i(db_ring_valid), .ready_o(rl_ready),
+    .data_i(db_ring_id), .valid_o(rl_valid), .ready_i(ekt_ring_ready), .data_o(rl_id),
+    .count_o(rl_cnt));
   fgs_edge_ekt #(.PLAYER(1'b1)) u_ekt (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .we_i(s_we[WIN_EKT]), .addr_i(s_off[WIN_EKT]),
     .wdata_i(s_wdata[WIN_EKT]),
     .pl_on_i(pl_on[PL_EKT]), .pl_clr_i(pl_clr), .pl_v_i(pl_v), .pl_pass_i(pl_pass),
     .pl_line_i(pl_line[fg_regmap_pkg::PLAY_LW_EKT-1:0]), .pl_mm_o(pl_mm[PL_EKT]),
     .pl_port_o(pl_port[8*PL_EKT +: 8]),
-    .rdata_o(win_rdata[WIN_EKT]), .ring_valid_i(db_ring_valid), .ring_id_i(EKT_IDW'(db_ring_id)),
+    .rdata_o(win_rdata[WIN_EKT]), .ring_valid_i(rl_valid), .ring_id_i(EKT_IDW'(rl_id)),
     .ring_ready_o(ekt_ring_ready));
 
   // ------------------------------------------------------------ F/E queues
@@ -328,5 +337,5 @@ module finegrain_ulx3s
 
   logic unused;
   assign unused = ^{rx_ferr, rxf_ready, br_tout, rxf_cnt, win_we_q & ~WIN_USED, c_pewt_mm[NCORES-1:1],
-                    c_pre_mm[NCORES-1:1], c_pewt_port[8*NCORES-1:8], c_pre_port[8*NCORES-1:8]};
+                    c_pre_mm[NCORES-1:1], c_pewt_port[8*NCORES-1:8], c_pre_port[8*NCORES-1:8], rl_cnt};
 endmodule

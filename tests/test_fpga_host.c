@@ -27,6 +27,7 @@
 #include "edge_pewt.h"
 #include "edge_preempt.h"
 #include "fe_sched_queues.h"
+#include "fg_prims.h"
 #include "fg_host.h"
 #include "fg_hw.h"
 
@@ -87,6 +88,9 @@ typedef struct {
 } ref_t;
 
 static ref_t R;
+/* the top's ring link from the doorbell to the EKT (fpga/finegrain_ulx3s.sv
+ * u_ring_link): outside R, whose reset clears it with memset */
+static fg_fifo_c ring_link;
 
 static void set_port(const fg_port *ports, unsigned n, void *s, const char *name, uint64_t v) {
     for (unsigned i = 0; i < n; i++)
@@ -214,6 +218,8 @@ static void ref_reset(void) {
         R.pre[c] = keep[4 + NC + c];
     }
     for (unsigned i = 0; i < 4 + 2 * NC; i++) fg_block_reset(keep[i]);
+    if (!ring_link.depth) assert_int_equal(fg_fifo_c_init(&ring_link, sizeof(uint64_t), 2), 0);
+    fg_fifo_c_reset(&ring_link);
     R.db_err.depth = R.ekt_err.depth = 8; /* capture FIFO depths (fpga/regmap.py) */
     for (int c = 0; c < NC; c++) {
         R.pewt_cpl[c].depth = R.pewt_err[c].depth = R.pre_err[c].depth = 8;
@@ -260,16 +266,18 @@ static void ref_step(void) {
     di.wr_addr_i = R.ap_n ? R.ap_addr[0] : 0;
     di.wr_data_i = R.ap_n ? R.ap_data[0] : 0;
     di.pt_ready_i = !!(R.db_stb & FGR_DB_CTRL_PT_READY);
-    di.ring_ready_i = eko.ring_ready_o;
-    /* EKT: rings from the doorbell */
+    di.ring_ready_i = fg_fifo_c_ready(&ring_link);
+    /* EKT: rings from the doorbell through the ring link */
     edge_ekt_in_t ei = R.ekt_r;
     ei.cmd_valid_i = (uint64_t)R.ekt_cmd_v;
     ei.cpl_valid_i = (uint64_t)R.ekt_cpl_v;
     ei.rsp_ready_i = !!(R.ekt_stb & FGR_EKT_CTRL_RSP_READY);
     ei.evw_ready_i = !!(R.ekt_stb & FGR_EKT_CTRL_EVW_READY);
     ei.pkq_ready_i = !!(R.ekt_stb & FGR_EKT_CTRL_PKQ_READY);
-    ei.ring_valid_i = dbo.ring_valid_o;
-    ei.ring_id_i = dbo.ring_id_o;
+    ei.ring_valid_i = fg_fifo_c_valid(&ring_link);
+    ei.ring_id_i = *(const uint64_t *)fg_fifo_c_head(&ring_link);
+    int rl_push = dbo.ring_valid_o && fg_fifo_c_ready(&ring_link);
+    int rl_pop = fg_fifo_c_valid(&ring_link) && eko.ring_ready_o;
     /* F/E */
     fe_sched_queues_in_t fi = R.fe_r;
     fi.req_valid_i = (uint64_t)R.fe_req_v;
@@ -325,6 +333,7 @@ static void ref_step(void) {
         assert_int_equal(fg_block_step(R.pre[c], &qi[c]), 0);
     }
     /* handshakes done at this edge */
+    fg_fifo_c_edge(&ring_link, rl_push, &dbo.ring_id_o, rl_pop);
     if (R.ap_n && dbo.wr_ready_o) {
         memmove(R.ap_addr, R.ap_addr + 1, sizeof R.ap_addr - sizeof *R.ap_addr);
         memmove(R.ap_data, R.ap_data + 1, sizeof R.ap_data - sizeof *R.ap_data);
