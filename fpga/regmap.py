@@ -280,7 +280,7 @@ def build():
     b.inp("wr_addr_i", P["ADDR_W"], "link")
     b.inp("wr_data_i", P["DATA_W"], "link")
     b.inp("pt_ready_i", 1, "pulse", doc="pop the pass-through write")
-    b.inp("ring_ready_i", 1, "link", doc="EKT ring_ready_o")
+    b.inp("ring_ready_i", 1, "link", doc="the ring link's ready (a 2-entry FIFO before the EKT)")
     b.out("wr_ready_o", 1, export=True)
     b.out("pt_valid_o", 1)
     b.out("pt_addr_o", P["ADDR_W"])
@@ -316,7 +316,7 @@ def build():
                  ("prio", P["PRIO_W"]), ("max_events", P["MAXEV_W"])):
         b.inp(f"cmd_{n}_i", w)
     b.inp("rsp_ready_i", 1, "pulse", doc="pop the response")
-    b.inp("ring_valid_i", 1, "link", doc="doorbell ring_valid_o")
+    b.inp("ring_valid_i", 1, "link", doc="the ring link's head (doorbell ring_valid_o through a 2-entry FIFO)")
     b.inp("ring_id_i", idw, "link")
     b.inp("cpl_valid_i", 1, "valid", ready="cpl_ready_o")
     b.inp("cpl_id_i", idw)
