@@ -1197,10 +1197,7 @@ def sv_slice(b):
     L.append("      diff_q  <= diff_d;")
     L.append("      if (!(frz_q || any_diff)) hold_q <= out_q;")
     L.append("    end")
-    L.append("    always_comb begin")
-    L.append("      first = '0;")
-    L.append(f"      for (int k = {len(outs) - 1}; k >= 0; k--) if (diff_q[k]) first = 8'(k);")
-    L.append("    end")
+    lowest_set(L, "diff_q", len(outs), "first")
     L.append("    always_ff @(posedge clk_i) begin")
     L.append("      if (!rst_ni || clr_q) begin")
     L.append("        frz_q <= 1'b0;")
@@ -1240,6 +1237,51 @@ def sv_slice(b):
     L.append(f"  {b.module} #({prm}) u_blk (\n    " + ",\n    ".join(bc) + ");")
     L.append("endmodule")
     return "\n".join(l for l in L if l is not None) + "\n"
+
+
+def lowest_set(L, vec, n, out):
+    """SV lines setting the 8-bit `out` to the index of the lowest set bit of
+    vec[n-1:0] (0 when none) as a tree of 4-bit groups: a group's any and
+    lowest index, then the lowest group with a bit set among four, and so on.
+    A priority loop over the bits became a chain of one LUT per output port
+    (13 levels for the EKT's, the top's critical path at 75 MHz); the tree
+    has two to three per level of four (docs/FPGA_TIMING.md)."""
+    assert 1 <= n <= 256
+    L.append(f"    // {out}: the lowest set bit of {vec}, a tree of 4-bit groups (fpga/regmap.py lowest_set)")
+    cur = []
+    for c, lo in enumerate(range(0, n, 4)):
+        m = min(4, n - lo)
+        a, i = f"ls0_any{c}", f"ls0_idx{c}"
+        e = f"2'd{m - 1}"
+        for k in range(m - 2, -1, -1):
+            e = f"{vec}[{lo + k}] ? 2'd{k} : {e}"
+        L.append(f"    logic {a};")
+        L.append(f"    logic [1:0] {i};")
+        L.append(f"    assign {a} = |{vec}[{lo + m - 1}:{lo}];")
+        L.append(f"    assign {i} = {e};")
+        cur.append((a, i))
+    lvl, w = 0, 2
+    while len(cur) > 1:
+        lvl += 1
+        nxt = []
+        for g, s0 in enumerate(range(0, len(cur), 4)):
+            ch = cur[s0:s0 + 4]
+            a, sel, i = f"ls{lvl}_any{g}", f"ls{lvl}_sel{g}", f"ls{lvl}_idx{g}"
+            e = f"2'd{len(ch) - 1}"
+            for k in range(len(ch) - 2, -1, -1):
+                e = f"{ch[k][0]} ? 2'd{k} : {e}"
+            mux = f"{ch[-1][1]}"
+            for k in range(len(ch) - 2, -1, -1):
+                mux = f"{sel} == 2'd{k} ? {ch[k][1]} : {mux}"
+            L.append(f"    logic {a};")
+            L.append(f"    logic [1:0] {sel};")
+            L.append(f"    logic [{w + 1}:0] {i};")
+            L.append(f"    assign {a} = {' || '.join(c[0] for c in ch)};")
+            L.append(f"    assign {sel} = {e};")
+            L.append(f"    assign {i} = {{{sel}, {mux}}};")
+            nxt.append((a, i))
+        cur, w = nxt, w + 2
+    L.append(f"    assign {out} = {cur[0][0]} ? 8'({cur[0][1]}) : 8'd0;")
 
 
 def word_expr(sig, w, k):

@@ -201,10 +201,46 @@ module fgs_edge_pewt #(
       diff_q  <= diff_d;
       if (!(frz_q || any_diff)) hold_q <= out_q;
     end
-    always_comb begin
-      first = '0;
-      for (int k = 17; k >= 0; k--) if (diff_q[k]) first = 8'(k);
-    end
+    // first: the lowest set bit of diff_q, a tree of 4-bit groups (fpga/regmap.py lowest_set)
+    logic ls0_any0;
+    logic [1:0] ls0_idx0;
+    assign ls0_any0 = |diff_q[3:0];
+    assign ls0_idx0 = diff_q[0] ? 2'd0 : diff_q[1] ? 2'd1 : diff_q[2] ? 2'd2 : 2'd3;
+    logic ls0_any1;
+    logic [1:0] ls0_idx1;
+    assign ls0_any1 = |diff_q[7:4];
+    assign ls0_idx1 = diff_q[4] ? 2'd0 : diff_q[5] ? 2'd1 : diff_q[6] ? 2'd2 : 2'd3;
+    logic ls0_any2;
+    logic [1:0] ls0_idx2;
+    assign ls0_any2 = |diff_q[11:8];
+    assign ls0_idx2 = diff_q[8] ? 2'd0 : diff_q[9] ? 2'd1 : diff_q[10] ? 2'd2 : 2'd3;
+    logic ls0_any3;
+    logic [1:0] ls0_idx3;
+    assign ls0_any3 = |diff_q[15:12];
+    assign ls0_idx3 = diff_q[12] ? 2'd0 : diff_q[13] ? 2'd1 : diff_q[14] ? 2'd2 : 2'd3;
+    logic ls0_any4;
+    logic [1:0] ls0_idx4;
+    assign ls0_any4 = |diff_q[17:16];
+    assign ls0_idx4 = diff_q[16] ? 2'd0 : 2'd1;
+    logic ls1_any0;
+    logic [1:0] ls1_sel0;
+    logic [3:0] ls1_idx0;
+    assign ls1_any0 = ls0_any0 || ls0_any1 || ls0_any2 || ls0_any3;
+    assign ls1_sel0 = ls0_any0 ? 2'd0 : ls0_any1 ? 2'd1 : ls0_any2 ? 2'd2 : 2'd3;
+    assign ls1_idx0 = {ls1_sel0, ls1_sel0 == 2'd0 ? ls0_idx0 : ls1_sel0 == 2'd1 ? ls0_idx1 : ls1_sel0 == 2'd2 ? ls0_idx2 : ls0_idx3};
+    logic ls1_any1;
+    logic [1:0] ls1_sel1;
+    logic [3:0] ls1_idx1;
+    assign ls1_any1 = ls0_any4;
+    assign ls1_sel1 = 2'd0;
+    assign ls1_idx1 = {ls1_sel1, ls0_idx4};
+    logic ls2_any0;
+    logic [1:0] ls2_sel0;
+    logic [5:0] ls2_idx0;
+    assign ls2_any0 = ls1_any0 || ls1_any1;
+    assign ls2_sel0 = ls1_any0 ? 2'd0 : 2'd1;
+    assign ls2_idx0 = {ls2_sel0, ls2_sel0 == 2'd0 ? ls1_idx0 : ls1_idx1};
+    assign first = ls2_any0 ? 8'(ls2_idx0) : 8'd0;
     always_ff @(posedge clk_i) begin
       if (!rst_ni || clr_q) begin
         frz_q <= 1'b0;
