@@ -1243,9 +1243,8 @@ def lowest_set(L, vec, n, out):
     """SV lines setting the 8-bit `out` to the index of the lowest set bit of
     vec[n-1:0] (0 when none) as a tree of 4-bit groups: a group's any and
     lowest index, then the lowest group with a bit set among four, and so on.
-    A priority loop over the bits became a chain of one LUT per output port
-    (13 levels for the EKT's, the top's critical path at 75 MHz); the tree
-    has two to three per level of four (docs/FPGA_TIMING.md)."""
+    A priority loop over the bits synthesizes to a chain of one LUT per bit;
+    the tree has two to three LUT levels per level of four (docs/FPGA_TIMING.md)."""
     assert 1 <= n <= 256
     L.append(f"    // {out}: the lowest set bit of {vec}, a tree of 4-bit groups (fpga/regmap.py lowest_set)")
     cur = []
