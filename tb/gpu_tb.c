@@ -6,8 +6,16 @@
 
 #include "fg_tb.h"
 
+const char *tb_kernel_dir(void) {
+    static char dir[512];
+    if ((size_t)snprintf(dir, sizeof dir, "%s/sw", tb_build_dir()) >= sizeof dir)
+        fail_msg("BUILD=%s: longer than %zu characters", tb_build_dir(), sizeof dir - 4);
+    return dir;
+}
+
 const char *tb_kernel_path(char *buf, size_t len, const char *name) {
-    snprintf(buf, len, "%s/sw/%s.elf", tb_build_dir(), name);
+    if ((size_t)snprintf(buf, len, "%s/%s.elf", tb_kernel_dir(), name) >= len)
+        fail_msg("kernel path of '%s' longer than %zu characters", name, len - 1);
     return buf;
 }
 

@@ -9,7 +9,10 @@
 
 #include "simt/gpu.h"
 
-/* $BUILD/sw/<name>.elf (BUILD defaults to build) in buf. */
+/* $BUILD/sw (BUILD defaults to build), where make puts the kernels' ELFs;
+ * a static buffer. */
+const char *tb_kernel_dir(void);
+/* $BUILD/sw/<name>.elf in buf. */
 const char *tb_kernel_path(char *buf, size_t len, const char *name);
 /* A fresh buffer of n bytes in global memory holding p (backdoor write);
  * fails the test when memory is full. */

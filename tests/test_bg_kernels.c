@@ -15,15 +15,10 @@
 
 #include "bg_tb.h"
 #include "fg_tb.h"
+#include "gpu_tb.h"
 #include "simt/gpu.h"
 #include "simt/gpu_internal.h"
 #include "work/bg_kernels.h"
-
-static char kdir_buf[512];
-static const char *kdir(void) {
-    snprintf(kdir_buf, sizeof kdir_buf, "%s/sw", tb_build_dir());
-    return kdir_buf;
-}
 
 static gpu_t *mk_gpu(gpu_config *c) {
     char err[256];
@@ -55,7 +50,7 @@ static void run_kernel(const char *name, const char *size, bool is_int) {
     gpu_config c;
     gpu_t *g = mk_gpu(&c);
     char err[512];
-    bg_run *b = bg_new(g, name, size, kdir(), 1, err, sizeof err);
+    bg_run *b = bg_new(g, name, size, tb_kernel_dir(), 1, err, sizeof err);
     if (!b) fail_msg("%s", err);
     const unsigned regs = bg_regs_per_thread(b);
     /* a block shape and register count that can fill a core with threads */
@@ -124,7 +119,7 @@ static void test_run_alone_again(void **state) {
     gpu_config c;
     gpu_t *g = mk_gpu(&c);
     char err[512];
-    bg_run *b = bg_new(g, "bfs", "test", kdir(), 2, err, sizeof err);
+    bg_run *b = bg_new(g, "bfs", "test", tb_kernel_dir(), 2, err, sizeof err);
     if (!b) fail_msg("%s", err);
     for (int i = 0; i < 2; i++) {
         uint64_t cyc = bg_run_alone(g, b, 100000000ull, err, sizeof err);
@@ -153,12 +148,12 @@ static void test_errors(void **state) {
     (void)state;
     gpu_config c;
     gpu_t *g = mk_gpu(&c);
-    expect_new_err(g, "fft", "test", kdir(), "unknown background kernel 'fft'");
-    expect_new_err(g, NULL, "test", kdir(), "unknown background kernel");
-    expect_new_err(g, "mm", "huge", kdir(), "unknown size 'huge'");
-    expect_new_err(g, "mm", NULL, kdir(), "unknown size");
+    expect_new_err(g, "fft", "test", tb_kernel_dir(), "unknown background kernel 'fft'");
+    expect_new_err(g, NULL, "test", tb_kernel_dir(), "unknown background kernel");
+    expect_new_err(g, "mm", "huge", tb_kernel_dir(), "unknown size 'huge'");
+    expect_new_err(g, "mm", NULL, tb_kernel_dir(), "unknown size");
     expect_new_err(g, "conv", "test", "/nonexistent", "cannot open");
-    expect_new_err(NULL, "mm", "test", kdir(), "no gpu");
+    expect_new_err(NULL, "mm", "test", tb_kernel_dir(), "no gpu");
     gpu_free(g);
 }
 

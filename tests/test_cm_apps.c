@@ -15,6 +15,7 @@
 #include "cm/cm_sys.h"
 #include "bg_tb.h"
 #include "fg_tb.h"
+#include "gpu_tb.h"
 #include "simt/gpu.h"
 #include "work/bg_kernels.h"
 
@@ -25,8 +26,6 @@ static const struct {
 } APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"pvc", true}, {"mum", true}, {"iix", true}, {"sssp", true}};
 #define NAPPS (sizeof APPS / sizeof APPS[0])
 
-static char kdir[512];
-
 static gpu_t *mk_gpu(unsigned atomics) {
     cm_config c;
     cm_config_default(&c);
@@ -36,7 +35,6 @@ static gpu_t *mk_gpu(unsigned atomics) {
         fail_msg("configs/cm.ini: %s", err);
     fg_config_free(cf);
     c.gpu.atomics = atomics;
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     gpu_t *g = gpu_new(&c.gpu, err, sizeof err);
     if (!g) fail_msg("gpu_new: %s", err);
     return g;
@@ -45,7 +43,7 @@ static gpu_t *mk_gpu(unsigned atomics) {
 static void run_app(const char *name, const char *size, bool is_int, unsigned limit, unsigned atomics) {
     gpu_t *g = mk_gpu(atomics);
     char err[512];
-    bg_run *b = bg_new(g, name, size, kdir, 1, err, sizeof err);
+    bg_run *b = bg_new(g, name, size, tb_kernel_dir(), 1, err, sizeof err);
     if (!b) fail_msg("%s", err);
     if (limit)
         for (unsigned i = 0; i < 64; i++) gpu_set_active_warp_limit(g, i, limit);
@@ -103,11 +101,11 @@ static void test_names(void **state) {
     assert_false(bg_kernel_known(NULL));
     gpu_t *g = mk_gpu(GPU_ATOMICS_ISSUE);
     char err[512];
-    assert_null(bg_new(g, "fft", "test", kdir, 1, err, sizeof err));
+    assert_null(bg_new(g, "fft", "test", tb_kernel_dir(), 1, err, sizeof err));
     printf("# error: %s\n", err);
     assert_non_null(strstr(err, "unknown background kernel 'fft'"));
     assert_non_null(strstr(err, " mum"));
-    assert_null(bg_new(g, "mum", "huge", kdir, 1, err, sizeof err));
+    assert_null(bg_new(g, "mum", "huge", tb_kernel_dir(), 1, err, sizeof err));
     assert_non_null(strstr(err, "unknown size 'huge'"));
     assert_null(bg_new(g, "iix", "test", "/nonexistent", 1, err, sizeof err));
     assert_non_null(strstr(err, "cannot open"));

@@ -23,8 +23,7 @@
 
 #include "cm/cm_sys.h"
 #include "fg_tb.h"
-
-static char kdir[512];
+#include "gpu_tb.h"
 
 /* configs/cm.ini with "sec.key=value" overrides (NULL-terminated) */
 static void load(cm_config *c, const char *const *sets) {
@@ -37,13 +36,12 @@ static void load(cm_config *c, const char *const *sets) {
     if (cm_config_load(c, cf, err, sizeof err) || fg_config_check_unused(cf, err, sizeof err)) fail_msg("%s", err);
     fg_config_free(cf);
     c->gpu.mem.fe_impl = FG_IMPL_C; /* the F/E queues are not what this tests */
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
 }
 
 /* the triad (test size), beside mix (NULL: none), the GPU side on */
 static cm_sys *make(const cm_config *c, const char *mix) {
     char err[600];
-    cm_gpu_work w = {"stream", "test", kdir};
+    cm_gpu_work w = {"stream", "test", tb_kernel_dir()};
     cm_sys *s = cm_new(c, mix ? cpu_mix_find(mix)->apps : NULL, &w, 3, err, sizeof err);
     if (!s) fail_msg("%s", err);
     while (mix && cm_min_retired(s) < 2000) cm_tick(s);
@@ -221,7 +219,7 @@ static unsigned issuing_after_limit(bool pause) {
     cm_config c;
     load(&c, NULL);
     char err[600];
-    cm_gpu_work w = {"stream", "paper", kdir};
+    cm_gpu_work w = {"stream", "paper", tb_kernel_dir()};
     cm_sys *s = cm_new(&c, NULL, &w, 3, err, sizeof err);
     if (!s) fail_msg("%s", err);
     cm_gpu_on(s, true);
@@ -262,8 +260,7 @@ static void expect_refused2(const char *set, const char *set2, const char *what)
     int rc = cm_config_load(&c, cf, err, sizeof err);
     if (!rc) rc = fg_config_check_unused(cf, err, sizeof err);
     if (!rc) { /* values the machine decides: refused by cm_new */
-        snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
-        cm_gpu_work w = {"stream", "test", kdir};
+        cm_gpu_work w = {"stream", "test", tb_kernel_dir()};
         cm_sys *s = cm_new(&c, NULL, &w, 1, err, sizeof err);
         if (s) {
             cm_free(s);
@@ -295,7 +292,7 @@ static void test_bad_config(void **state) {
     cm_config c;
     load(&c, (const char *const[]){"cmbal.scheme=static", "cmbal.static_warps=49", NULL});
     char err[600];
-    cm_gpu_work w = {"stream", "test", kdir};
+    cm_gpu_work w = {"stream", "test", tb_kernel_dir()};
     assert_null(cm_new(&c, NULL, &w, 1, err, sizeof err));
     assert_non_null(strstr(err, "static_warps"));
     /* the RTL is verilated at the paper's thresholds; another runs on the twin */

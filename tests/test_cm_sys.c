@@ -22,9 +22,8 @@
 
 #include "cm/cm_sys.h"
 #include "fg_tb.h"
+#include "gpu_tb.h"
 #include "work/bg_kernels.h"
-
-static char kdir[512];
 
 static void load(cm_config *c) {
     cm_config_default(c);
@@ -35,13 +34,12 @@ static void load(cm_config *c) {
         fail_msg("%s", err);
     fg_config_free(cf);
     c->gpu.mem.fe_impl = FG_IMPL_C; /* the F/E queues are not what this tests */
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
 }
 
 /* mix NULL: no CPU cores; kernel NULL: no GPU kernel ("test" size) */
 static cm_sys *make(const cm_config *c, const char *mix, const char *kernel, uint64_t seed) {
     char err[512];
-    cm_gpu_work w = {kernel, "test", kdir};
+    cm_gpu_work w = {kernel, "test", tb_kernel_dir()};
     cm_sys *s = cm_new(c, mix ? cpu_mix_find(mix)->apps : NULL, &w, seed, err, sizeof err);
     if (!s) fail_msg("%s", err);
     return s;
@@ -253,7 +251,7 @@ static void test_bad_config(void **state) {
     cm_config c;
     load(&c);
     char err[512];
-    cm_gpu_work none = {NULL, "test", kdir};
+    cm_gpu_work none = {NULL, "test", tb_kernel_dir()};
     c.gpu.global_mem_bytes = 1u << 30; /* the CPU footprints start at 1 GiB */
     assert_null(cm_new(&c, cpu_mix_find("L1")->apps, &none, 1, err, sizeof err));
     assert_non_null(strstr(err, "global_mem_bytes"));
@@ -262,7 +260,7 @@ static void test_bad_config(void **state) {
     for (unsigned i = 2; i < 14; i++) apps[i] = "gcc";
     assert_null(cm_new(&c, apps, &none, 1, err, sizeof err));
     assert_non_null(strstr(err, "nonesuch"));
-    cm_gpu_work fft = {"fft", "test", kdir};
+    cm_gpu_work fft = {"fft", "test", tb_kernel_dir()};
     assert_null(cm_new(&c, cpu_mix_find("L1")->apps, &fft, 1, err, sizeof err));
     assert_non_null(strstr(err, "fft"));
     cm_gpu_work nodir = {"stream", "test", "/nonexistent"};

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fg_tb.h"
+#include "gpu_tb.h"
 #include "simt/gpu.h"
 #include "work/bg_kernels.h"
 #include "work/des_ref.h"
@@ -28,12 +29,6 @@
 
 #define SLOTS 8
 #define EV_TAG 0x1000u /* event tags: EV_TAG + slot */
-
-static char kdir_buf[512];
-static const char *kdir(void) {
-    snprintf(kdir_buf, sizeof kdir_buf, "%s/sw", tb_build_dir());
-    return kdir_buf;
-}
 
 static gpu_t *mk_gpu(gpu_config *c) {
     char err[256];
@@ -199,7 +194,7 @@ static uint64_t run_alone(gpu_t *g, const ev_work_ops *ops, void *w, track *t, u
 
 static void *init_kind(gpu_t *g, const ev_work_ops *ops, fg_config *cfg) {
     char err[512];
-    void *w = ops->init(g, cfg, kdir(), SLOTS, err, sizeof err);
+    void *w = ops->init(g, cfg, tb_kernel_dir(), SLOTS, err, sizeof err);
     if (!w) fail_msg("%s: %s", ops->name, err);
     return w;
 }
@@ -455,7 +450,7 @@ static void test_register_relations(void **state) {
     char err[512];
     unsigned bg[4], ev[4], bgmin = ~0u;
     for (unsigned i = 0; i < 4; i++) {
-        bg_run *b = bg_new(g, BG_NAMES[i], "test", kdir(), 1, err, sizeof err);
+        bg_run *b = bg_new(g, BG_NAMES[i], "test", tb_kernel_dir(), 1, err, sizeof err);
         if (!b) fail_msg("%s", err);
         bg[i] = bg_regs_per_thread(b);
         bgmin = bg[i] < bgmin ? bg[i] : bgmin;
@@ -464,7 +459,7 @@ static void test_register_relations(void **state) {
     for (unsigned k = 0; ev_work_kinds[k]; k++) {
         gpu_kernel kk;
         char path[512];
-        if (gpu_load_kernel(g, ev_elf_path(path, sizeof path, kdir(), ev_work_kinds[k]->elf), NULL, &kk, err,
+        if (gpu_load_kernel(g, ev_elf_path(path, sizeof path, tb_kernel_dir(), ev_work_kinds[k]->elf), NULL, &kk, err,
                             sizeof err))
             fail_msg("%s", err);
         ev[k] = kk.regs_per_thread;
@@ -496,7 +491,7 @@ static void preempt_rule_on(const char *bgname) {
     install(g, &t);
     void *w[4];
     for (unsigned k = 0; k < 4; k++) w[k] = init_kind(g, ev_work_kinds[k], NULL);
-    bg_run *b = bg_new(g, bgname, "test", kdir(), 1, err, sizeof err);
+    bg_run *b = bg_new(g, bgname, "test", tb_kernel_dir(), 1, err, sizeof err);
     if (!b) fail_msg("%s", err);
     t.bg = b;
     const unsigned bregs = bg_regs_per_thread(b);
@@ -585,10 +580,10 @@ static void test_errors(void **state) {
     }
     fg_config *cfg = fg_config_new();
     assert_int_equal(fg_config_set(cfg, "ipsec.payload_bytes=12", err, sizeof err), 0);
-    assert_null(ev_ipsec_ops.init(g, cfg, kdir(), 1, err, sizeof err));
+    assert_null(ev_ipsec_ops.init(g, cfg, tb_kernel_dir(), 1, err, sizeof err));
     assert_non_null(strstr(err, "multiple of 8"));
     assert_int_equal(fg_config_set(cfg, "memc.hit_pct=101", err, sizeof err), 0);
-    assert_null(ev_memc_ops.init(g, cfg, kdir(), 1, err, sizeof err));
+    assert_null(ev_memc_ops.init(g, cfg, tb_kernel_dir(), 1, err, sizeof err));
     assert_non_null(strstr(err, "hit_pct"));
     fg_config_free(cfg);
     fg_rng rng;
