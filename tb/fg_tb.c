@@ -53,11 +53,6 @@ uint64_t tb_seed(const char *what) {
 
 uint64_t tb_cycles(uint64_t dflt) { return fg_env_u64("FG_CYCLES", dflt); }
 
-const char *tb_build_dir(void) {
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
-
 void tb_test_filter(void) {
     /* the filters themselves: tb/fg_tb_filter.c, around every cmocka group */
 }

@@ -24,9 +24,6 @@ void tb_step(fg_block *b, const void *in);
 uint64_t tb_seed(const char *what);
 /* Random test length: $FG_CYCLES or the default. */
 uint64_t tb_cycles(uint64_t dflt);
-/* The build directory the tests read programs and kernels from: $BUILD,
- * "build" when unset or empty. */
-const char *tb_build_dir(void);
 /* $FG_TEST / $FG_TEST_SKIP (run only / skip the tests whose names match;
  * patterns with * and ?; scripts/soak.sh skips test_seed_*) apply to every
  * cmocka group of a test program, through tb/fg_tb_filter.c; an FG_TEST that

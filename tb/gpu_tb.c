@@ -5,11 +5,12 @@
 #include <stdlib.h>
 
 #include "fg_tb.h"
+#include "fg_util.h"
 
 const char *tb_kernel_dir(void) {
     static char dir[512];
-    if ((size_t)snprintf(dir, sizeof dir, "%s/sw", tb_build_dir()) >= sizeof dir)
-        fail_msg("BUILD=%s: longer than %zu characters", tb_build_dir(), sizeof dir - 4);
+    if ((size_t)snprintf(dir, sizeof dir, "%s/sw", fg_build_dir()) >= sizeof dir)
+        fail_msg("BUILD=%s: longer than %zu characters", fg_build_dir(), sizeof dir - 4);
     return dir;
 }
 

@@ -15,6 +15,7 @@
 
 #include "fg_json.h"
 #include "fg_tb.h"
+#include "fg_util.h"
 #include "gpu_tb.h"
 #include "simt/gpu_internal.h"
 #include "work/bg_kernels.h"
@@ -60,14 +61,14 @@ static void write_text(const char *path, const char *text) {
 }
 
 static void scratch(char *dir, size_t n, const char *name) {
-    snprintf(dir, n, "%s/test-edge-mt-%s", tb_build_dir(), name);
+    snprintf(dir, n, "%s/test-edge-mt-%s", fg_build_dir(), name);
     mkdir(dir, 0755);
 }
 
 /* runs build/bin/<prog> with args (from the repository root); its exit status */
 static int run_prog(const char *prog, const char *args, const char *log) {
     char cmd[2048];
-    if (snprintf(cmd, sizeof cmd, "%s/bin/%s %s > %s 2>&1", tb_build_dir(), prog, args, log) >= (int)sizeof cmd)
+    if (snprintf(cmd, sizeof cmd, "%s/bin/%s %s > %s 2>&1", fg_build_dir(), prog, args, log) >= (int)sizeof cmd)
         fail_msg("run_prog: the command for %s is too long", prog);
     int rc = system(cmd);
     if (rc) {
@@ -237,8 +238,7 @@ static void on_sent(void *u, uint64_t tag) {
 
 static void test_send_every_kind(void **st) {
     (void)st;
-    char kdir[512];
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
+    const char *kdir = tb_kernel_dir();
     for (const ev_work_ops *const *k = ev_work_kinds; *k; k++) {
         const ev_work_ops *o = *k;
         gpu_config c = machine(true, false);
@@ -304,8 +304,7 @@ static void sk_event(void *u, uint64_t tag, const gpu_event_info *i) {
 
 static void test_skip_exec_unit(void **st) {
     (void)st;
-    char kdir[512];
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
+    const char *kdir = tb_kernel_dir();
     for (int skip = 1; skip >= 0; skip--) {
         gpu_config c = machine(true, skip);
         c.num_cores = 1;
@@ -377,13 +376,13 @@ static void test_reservation_policy(void **st) {
     gpu_config c = machine(false, false);
     c.num_cores = 4;
     c.pre.reserve_cores = 4;
-    char err[512], kdir[512];
+    char err[512];
+    const char *kdir = tb_kernel_dir();
     assert_null(gpu_new(&c, err, sizeof err));
     assert_non_null(strstr(err, "reserve_cores"));
     c.pre.reserve_cores = 2;
     gpu_t *g = gpu_new(&c, err, sizeof err);
     if (!g) fail_msg("%s", err);
-    snprintf(kdir, sizeof kdir, "%s/sw", tb_build_dir());
     bg_run *b = bg_new(g, "bp", "test", kdir, 1, err, sizeof err);
     const ev_work_ops *o = ev_work_find("ipv4");
     void *w = b ? o->init(g, NULL, kdir, 4, err, sizeof err) : NULL;

@@ -83,7 +83,7 @@ static int run_fg(const ctx *c, char **out, char **err, ...) {
 
 static int setup(void **state) {
     ctx *c = calloc(1, sizeof *c);
-    const char *b = tb_build_dir();
+    const char *b = fg_build_dir();
     snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
     snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
     snprintf(c->diag, sizeof c->diag, "%s/sw/t_diag.elf", b);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fg_tb.h"
+#include "fg_util.h"
 #include "gpu_tb.h"
 
 #define MAX_TESTS 128
@@ -39,7 +40,7 @@ static unsigned nskipped;
 static void run_case(void **state) {
     rv_case *t = *state;
     char path[512], err[256];
-    snprintf(path, sizeof path, "%s/rvtest/%s/%s.elf", tb_build_dir(), t->suite, t->name);
+    snprintf(path, sizeof path, "%s/rvtest/%s/%s.elf", fg_build_dir(), t->suite, t->name);
     gpu_t *g = tb_simt_gpu_atomics(1, t->amem ? GPU_ATOMICS_MEMORY : GPU_ATOMICS_ISSUE);
     gpu_kernel k;
     if (gpu_load_kernel(g, path, NULL, &k, err, sizeof err)) fail_msg("%s", err);
@@ -75,7 +76,7 @@ static void not_checked(void **state) {
 static const char *read_list(char *why, size_t whylen) {
     static char dir[512];
     char path[512], line[512];
-    snprintf(path, sizeof path, "%s/rvtest/tests.list", tb_build_dir());
+    snprintf(path, sizeof path, "%s/rvtest/tests.list", fg_build_dir());
     FILE *f = fopen(path, "r");
     if (!f) { snprintf(why, whylen, "%s missing (build with make)", path); return NULL; }
     const char *found = NULL;

@@ -45,9 +45,8 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
         fg_config_check_unused(cfg, err, errlen))
         goto out;
     m->cpu_mem_latency = (unsigned)lat;
-    const char *b = getenv("BUILD");
     if (c->kdir) snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir);
-    else snprintf(m->kdir, sizeof m->kdir, "%s/sw", b && *b ? b : "build");
+    else snprintf(m->kdir, sizeof m->kdir, "%s/sw", fg_build_dir());
     snprintf(m->config, sizeof m->config, "%s", c->e.config);
     m->seed = c->seed;
     rc = 0;

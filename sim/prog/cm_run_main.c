@@ -296,8 +296,7 @@ static int gpu_opt(void *ctx, const char *name, const char *v, char *err, size_t
 
 int main(int argc, char **argv) {
     opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, false, ""};
-    const char *bd = getenv("BUILD");
-    snprintf(o.kdir, sizeof o.kdir, "%s/sw", bd && *bd ? bd : "build");
+    snprintf(o.kdir, sizeof o.kdir, "%s/sw", fg_build_dir());
     fg_cli_list sets = {0};
     const char *after = "finish";
     const fg_opt table[] = {

@@ -145,8 +145,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     char err[256], kdir[256];
-    const char *bd = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", bd && *bd ? bd : "build");
+    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
     ctx c = {.prio = x->priority, .r = r};
     for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
     pcie_params pp; /* the device's inputs cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */

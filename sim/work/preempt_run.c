@@ -71,8 +71,7 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
     memset(r, 0, sizeof *r);
     gpu_config gc = *gc0;
     char err[256], kdir[256];
-    const char *bd = getenv("BUILD");
-    snprintf(kdir, sizeof kdir, "%s/sw", bd && *bd ? bd : "build");
+    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
     char ipv4elf[300];
     snprintf(ipv4elf, sizeof ipv4elf, "%s/ipv4_fwd.elf", kdir);
     run_ctx c = {.r = r, .prio = (unsigned)x->prio};
