@@ -9,14 +9,14 @@
 
 const char *tb_kernel_dir(void) {
     static char dir[512];
-    if ((size_t)snprintf(dir, sizeof dir, "%s/sw", fg_build_dir()) >= sizeof dir)
-        fail_msg("BUILD=%s: longer than %zu characters", fg_build_dir(), sizeof dir - 4);
+    char err[700];
+    if (fg_kernel_path(dir, sizeof dir, NULL, err, sizeof err)) fail_msg("%s", err);
     return dir;
 }
 
 const char *tb_kernel_path(char *buf, size_t len, const char *name) {
-    if ((size_t)snprintf(buf, len, "%s/%s.elf", tb_kernel_dir(), name) >= len)
-        fail_msg("kernel path of '%s' longer than %zu characters", name, len - 1);
+    char err[700];
+    if (fg_kernel_path(buf, len, name, err, sizeof err)) fail_msg("%s", err);
     return buf;
 }
 

@@ -45,8 +45,13 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
         fg_config_check_unused(cfg, err, errlen))
         goto out;
     m->cpu_mem_latency = (unsigned)lat;
-    if (c->kdir) snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir);
-    else snprintf(m->kdir, sizeof m->kdir, "%s/sw", fg_build_dir());
+    if (c->kdir) {
+        if ((size_t)snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir) >= sizeof m->kdir) {
+            fg_errf(err, errlen, "kernel directory %s: longer than %zu characters", c->kdir, sizeof m->kdir - 1);
+            goto out;
+        }
+    } else if (fg_kernel_path(m->kdir, sizeof m->kdir, NULL, err, errlen))
+        goto out;
     snprintf(m->config, sizeof m->config, "%s", c->e.config);
     m->seed = c->seed;
     rc = 0;

@@ -191,6 +191,17 @@ const char *fg_build_dir(void) {
     return bd && *bd ? bd : "build";
 }
 
+int fg_kernel_path(char *buf, size_t len, const char *name, char *err, size_t errlen) {
+    int n = name ? snprintf(buf, len, "%s/sw/%s.elf", fg_build_dir(), name)
+                 : snprintf(buf, len, "%s/sw", fg_build_dir());
+    if (n >= 0 && (size_t)n < len) return 0;
+    if (name)
+        return fg_errf(err, errlen, "the path of kernel %s.elf is longer than %zu characters (BUILD=%s)", name,
+                       len - 1, fg_build_dir());
+    return fg_errf(err, errlen, "the kernel directory is longer than %zu characters (BUILD=%s)", len - 1,
+                   fg_build_dir());
+}
+
 int fg_errf(char *err, size_t errlen, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

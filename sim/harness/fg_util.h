@@ -60,5 +60,8 @@ typedef enum { FG_CLOCK_WALL = 0, FG_CLOCK_CPU = 1 } fg_clock_kind;
 double fg_now(fg_clock_kind which);
 /* The build directory programs find kernels under ($BUILD, default "build"). */
 const char *fg_build_dir(void);
+/* Where make puts the kernels' ELFs: buf := $BUILD/sw, or with a name
+ * $BUILD/sw/<name>.elf; 0, or -1 with err when it does not fit in len. */
+int fg_kernel_path(char *buf, size_t len, const char *name, char *err, size_t errlen);
 
 #endif

@@ -296,7 +296,11 @@ static int gpu_opt(void *ctx, const char *name, const char *v, char *err, size_t
 
 int main(int argc, char **argv) {
     opts o = {"configs/cm.ini", "H2", NULL, "stream", "paper", NULL, NULL, 200000, 1000000, 1, 0, false, false, false, false, false, ""};
-    snprintf(o.kdir, sizeof o.kdir, "%s/sw", fg_build_dir());
+    char kerr[600];
+    if (fg_kernel_path(o.kdir, sizeof o.kdir, NULL, kerr, sizeof kerr)) {
+        fprintf(stderr, "cm_run: %s\n", kerr);
+        return 2;
+    }
     fg_cli_list sets = {0};
     const char *after = "finish";
     const fg_opt table[] = {

@@ -130,8 +130,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     const unsigned na = (unsigned)apps.n, nl = lim.n, *limits = lim.v;
-    char err[512], kdir[600];
-    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
+    char err[700], kdir[600];
+    if (fg_kernel_path(kdir, sizeof kdir, NULL, err, sizeof err)) {
+        fprintf(stderr, "cm_tlp: %s\n", err);
+        return 2;
+    }
     cm_config c;
     cm_config_default(&c);
     fg_config *cf = fg_config_new();

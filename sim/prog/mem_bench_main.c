@@ -452,7 +452,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     b.gc.pre.impl = b.gc.mem.fe_impl = im;
-    snprintf(b.kdir, sizeof b.kdir, "%s/sw", fg_build_dir());
+    if (fg_kernel_path(b.kdir, sizeof b.kdir, NULL, err, sizeof err)) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 2;
+    }
     printf("Memory-system microbenchmarks (%s, %s size): %u cores at %.0f MHz, %u partitions, DRAM %.0f MHz, "
            "F/E queues %s\n\n", cfgpath, size, b.gc.num_cores, b.gc.clock_mhz, b.gc.mem.partitions,
            b.gc.mem.dram_mhz, fg_impl_name(im));

@@ -147,9 +147,8 @@ static int busy_run(const gpu_config *gc, fg_impl impl, cJSON *root) {
     char err[512];
     gpu_config c = *gc;
     c.pre.impl = c.mem.fe_impl = impl;
-    gpu_t *g = gpu_new(&c, err, sizeof err);
     char kdir[512];
-    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
+    gpu_t *g = fg_kernel_path(kdir, sizeof kdir, NULL, err, sizeof err) ? NULL : gpu_new(&c, err, sizeof err);
     bg_run *b = g ? bg_new(g, "mm", "paper", kdir, 1, err, sizeof err) : NULL;
     if (!b) {
         fprintf(stderr, "sim_speed: busy workload: %s\n", err);

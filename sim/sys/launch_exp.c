@@ -19,7 +19,7 @@ int launch_exp_config(fg_config *cfg, const char *path, const char *const *sets,
 
 int launch_exp_load(sys_params *p, launch_exp_params *x, fg_config *cfg, char *err, size_t errlen) {
     sys_params_default(p);
-    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", fg_build_dir());
+    if (fg_kernel_path(p->kernel_elf, sizeof p->kernel_elf, "ipv4_fwd", err, errlen)) return -1;
     x->events = 200;
     x->e2e_events = 200;
     x->e2e = true;

@@ -145,9 +145,9 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     char err[256], kdir[256];
-    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
     ctx c = {.prio = x->priority, .r = r};
     for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
+    if (fg_kernel_path(kdir, sizeof kdir, NULL, r->err, sizeof r->err)) goto out;
     pcie_params pp; /* the device's inputs cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */
     pcie_params_default(&pp);
     const double link_bpc = pp.bw_gbps * 1000.0 / gc->clock_mhz;

@@ -70,10 +70,10 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     gpu_config gc = *gc0;
-    char err[256], kdir[256];
-    snprintf(kdir, sizeof kdir, "%s/sw", fg_build_dir());
-    char ipv4elf[300];
-    snprintf(ipv4elf, sizeof ipv4elf, "%s/ipv4_fwd.elf", kdir);
+    char err[256], kdir[256], ipv4elf[300];
+    if (fg_kernel_path(kdir, sizeof kdir, NULL, r->err, sizeof r->err) ||
+        fg_kernel_path(ipv4elf, sizeof ipv4elf, "ipv4_fwd", r->err, sizeof r->err))
+        return;
     run_ctx c = {.r = r, .prio = (unsigned)x->prio};
     ipv4_work w = {0};
     pcie_params pp; /* the device's packets cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */
