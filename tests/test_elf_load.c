@@ -6,14 +6,13 @@
 #include <stdlib.h>
 
 #include "fg_tb.h"
-#include "fg_util.h"
 #include "simt/simt_abi.h"
 #include "gpu_tb.h"
 
 static void test_reloc_negative_pcrel(void **state) {
     (void)state;
     char path[512], err[256];
-    snprintf(path, sizeof path, "%s/sw/t_reloc.elf", fg_build_dir());
+    tb_kernel_path(path, sizeof path, "t_reloc");
     gpu_t *g = tb_simt_gpu(1);
     gpu_kernel k;
     /* another image first, so the kernel does not sit at the lowest address */

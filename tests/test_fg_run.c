@@ -85,9 +85,13 @@ static int setup(void **state) {
     ctx *c = calloc(1, sizeof *c);
     const char *b = fg_build_dir();
     snprintf(c->fg_run, sizeof c->fg_run, "%s/bin/fg_run", b);
-    snprintf(c->kernel, sizeof c->kernel, "%s/sw/saxpy.elf", b);
-    snprintf(c->diag, sizeof c->diag, "%s/sw/t_diag.elf", b);
-    snprintf(c->race, sizeof c->race, "%s/sw/t_race.elf", b);
+    char err[700];
+    if (fg_kernel_path(c->kernel, sizeof c->kernel, "saxpy", err, sizeof err) ||
+        fg_kernel_path(c->diag, sizeof c->diag, "t_diag", err, sizeof err) ||
+        fg_kernel_path(c->race, sizeof c->race, "t_race", err, sizeof err)) {
+        fprintf(stderr, "# %s\n", err);
+        return free(c), -1;
+    }
     snprintf(c->dir, sizeof c->dir, "%s/test_fg_run.XXXXXX", b);
     if (!mkdtemp(c->dir)) return free(c), -1;
     if (access(c->fg_run, X_OK) || access(c->kernel, R_OK) || access(c->diag, R_OK) || access(c->race, R_OK)) {

@@ -9,11 +9,12 @@
 
 #include "fg_tb.h"
 #include "fg_util.h"
+#include "gpu_tb.h"
 #include "sys/sys.h"
 
 static void params(sys_params *p) {
     sys_params_default(p);
-    snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s/sw/ipv4_fwd.elf", fg_build_dir());
+    tb_kernel_path(p->kernel_elf, sizeof p->kernel_elf, "ipv4_fwd");
     p->edge.impl = FG_IMPL_LOCKSTEP;
     const char *impl = getenv("FG_IMPL");
     if (impl) assert_int_equal(fg_impl_parse(impl, &p->edge.impl), 0);
