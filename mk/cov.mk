@@ -15,9 +15,9 @@ COV_GROUPS += fpga_top=fpga/*.sv,fpga/gen/*.sv
 # check (Verilator --lint-only, Icarus, Yosys; ~14 min) and the sanitizer run
 # (its own build-san/ models, not instrumented).
 COV_SKIP   := scripts/check_lint.sh scripts/check_san.sh
-# The FPGA top's host test under coverage: 771 s on the loaded 2-core machine
-# with four 64-slot controllers (scripts/test_fpga_top.sh's limits, raised in
-# the cov-run recipe below)
+# The FPGA top's host test is long under coverage (771 s on the loaded
+# 2-core machine when the top held four 64-slot controllers, docs/COVERAGE.md),
+# so the cov-run recipe below raises scripts/test_fpga_top.sh's limits
 # COV_SHOW=block: also list that block's uncovered points
 COV_SHOW   ?=
 # COV_ONLY=block: measure one block cheaply while iterating (the lead runs the
