@@ -69,6 +69,7 @@ refused "--port '8o'"               $P/fpga_sim --port 8o
 refused "FG_CYCLES '1e6'"           env FG_CYCLES=1e6 FG_TEST='*random*' "$b/tests/test_prims"
 refused "FG_SEED '12x'"             env FG_SEED=12x "$b/tests/test_prims"
 refused "FG_XSEED '0x'"             env FG_XSEED=0x "$b/tests/test_prims"
+refused "FG_XSEED '0x'"             env FG_XINIT=0 FG_XSEED=0x "$b/tests/test_prims"
 refused "FG_TEST=test_fifo_rnadom matches none" env FG_TEST=test_fifo_rnadom "$b/tests/test_prims"
 refused "FG_TEST=nosuch matches none" env FG_TEST=nosuch "$b/tests/test_simt"
 refused "CYCLES '2e8'"              env SOAK_CYCLES=2e8 scripts/soak.sh --check 2

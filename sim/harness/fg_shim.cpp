@@ -211,12 +211,14 @@ static uint64_t env_seed(const char *name, bool *set) {
 
 extern "C" uint64_t fg_rtl_xseed(void) {
     static const uint64_t seed = [] {
+        // both read whatever the mode: a malformed value is refused, not ignored under FG_XINIT=0
+        bool xset, sset;
+        uint64_t xs = env_seed("FG_XSEED", &xset);
+        uint64_t ss = env_seed("FG_SEED", &sset);
         if (xinit_mode() == 0) return uint64_t{0};
-        bool set;
-        uint64_t s = env_seed("FG_XSEED", &set);
-        if (!set) {
-            s = env_seed("FG_SEED", &set);
-            if (set) s = mix64(s ^ 0x78696e6974ULL); // "xinit": not the stimulus seed itself
+        uint64_t s = xs;
+        if (!xset) {
+            if (sset) s = mix64(ss ^ 0x78696e6974ULL); // "xinit": not the stimulus seed itself
             else s = mix64(static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
         }
         return s ? s : 1; // 0 means off
