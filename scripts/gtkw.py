@@ -215,6 +215,16 @@ gtkwave::/File/Quit
 """
 
 
+def in_build(dumpfile):
+    """A committed save file names its FST under build/ (tb/waves/*.gtkw);
+    when make runs with another BUILD (make coverage: build-cov) make wave
+    wrote it there instead."""
+    b = os.environ.get("BUILD")
+    if b and b != "build" and dumpfile.startswith("build/"):
+        return os.path.join(b, dumpfile[len("build/"):])
+    return dumpfile
+
+
 def check(saves):
     """Each save file in GTKWave itself: every listed signal displayed, every
     encoding shown by name somewhere in the opening view, values never absent."""
@@ -225,17 +235,20 @@ def check(saves):
         open(tcl, "w").write(CHECK_TCL)
         for save in saves:
             listed = [listed_name(l) for l in open(save) if is_signal(l)]
-            dump = re.search(r'^\[dumpfile\] "(.*)"', open(save).read(), re.M)
-            if not dump or not os.path.exists(dump.group(1)):
-                print(f"FAIL {save}: its dumpfile is missing (run make wave)")
+            text = open(save).read()
+            dump = re.search(r'^\[dumpfile\] "(.*)"', text, re.M)
+            path = dump and in_build(dump.group(1))
+            if not path or not os.path.exists(path):
+                print(f"FAIL {save}: its dumpfile {path or '(none)'} is missing (run make wave)")
                 fail = 1
                 continue
+            text = text.replace(dump.group(0), f'[dumpfile] "{path}"', 1)
             res = os.path.join(tmp, "out.txt")
             if os.path.exists(res):
                 os.remove(res)
             # a copy: GTKWave may rewrite the save file it was given
             copy = os.path.join(tmp, "s.gtkw")
-            open(copy, "w").write(open(save).read())
+            open(copy, "w").write(text)
             p = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", tcl, copy],
                                env=dict(os.environ, FG_GTKW_OUT=res), capture_output=True, text=True,
                                timeout=300)
