@@ -234,8 +234,8 @@ def check(saves):
         tcl = os.path.join(tmp, "check.tcl")
         open(tcl, "w").write(CHECK_TCL)
         for save in saves:
-            listed = [listed_name(l) for l in open(save) if is_signal(l)]
             text = open(save).read()
+            listed = [listed_name(l) for l in text.splitlines(keepends=True) if is_signal(l)]
             dump = re.search(r'^\[dumpfile\] "(.*)"', text, re.M)
             path = dump and in_build(dump.group(1))
             if not path or not os.path.exists(path):
