@@ -44,7 +44,7 @@ import time
 
 import fg_num
 from ecp5_synth import netlist_sha, synth_cmds
-from yowasp_tools import once_more_if_crashed, stop_on_term, tool_name, warm
+from yowasp_tools import once_more_if_crashed, stop_on_term, tool_name, tool_version, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "lut4": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
@@ -60,14 +60,6 @@ def run(cmd, log):
     if rc != 0:
         sys.stderr.write(open(log).read()[-3000:])
         raise SystemExit(f"fpga_ooc: failed ({rc}): {' '.join(cmd)[:300]} (log {log})")
-
-
-def version(cmd):
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True).stdout
-        return " ".join(out.strip().splitlines()[-1:]) if out else "?"
-    except OSError:
-        return "?"
 
 
 def ports_of(yosys, top, params, srcs, out):
@@ -273,8 +265,8 @@ def main():
         doc = json.load(open(path)) if os.path.exists(path) else doc
         doc["device"] = DEVICE
         doc["blocks_flow"] = {
-            "synth": f"{version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter; a block's own options in blocks.<block>.synth_flags)",
-            "pnr": f"{version([env['NEXTPNR'], '--version'])}: --85k --package CABGA381 --speed 6 "
+            "synth": f"{tool_version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter; a block's own options in blocks.<block>.synth_flags)",
+            "pnr": f"{tool_version([env['NEXTPNR'], '--version'])}: --85k --package CABGA381 --speed 6 "
                    f"--freq {TARGET_MHZ} --out-of-context --seed <s>",
             "wrapper": "every port registered once (ooc_<top>); its flip-flops not counted in ff",
             "lut4": "nextpnr TRELLIS_COMB used",

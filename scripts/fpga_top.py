@@ -63,7 +63,8 @@ import time
 
 import fg_num
 from ecp5_synth import netlist_sha, synth_cmds
-from yowasp_tools import crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name, warm
+from yowasp_tools import (crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name,
+                          tool_version, warm)
 
 TOP = "finegrain_ulx3s"
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -400,7 +401,8 @@ def main():
     limit = float(env.get("FPGA_PNR_TIMEOUT_S", "7200"))
     placer = env.get("FPGA_PLACER", "static")
     extra = shlex.split(env.get("FPGA_NEXTPNR_ARGS", ""))
-    print(f"fpga top: place and route (nextpnr, at most {limit:.0f} s; log {plog})", flush=True)
+    pnr_version = tool_version([nextpnr, "--version"])  # which build routed (NEXTPNR may name another)
+    print(f"fpga top: place and route ({pnr_version}, at most {limit:.0f} s; log {plog})", flush=True)
     t_pnr, rc = run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "6", "--lpf",
                      lpf(), "--freq", f"{fout:g}", "--seed", seed, "--json", net,
                      "--textcfg", cfg, "--report", rep, "--timing-allow-fail", "--placer", placer,
@@ -412,7 +414,8 @@ def main():
         "target_mhz": round(fout, 3), "yosys_lut4": y_lut,
         "pll": {"clki_div": ci, "clkfb_div": fb, "clkop_div": op},
         "seconds": {"synth": None if t_syn is None else round(t_syn), "pnr": round(t_pnr)},
-        "tools": {"yosys": yosys, "nextpnr": nextpnr, "ecppack": ecppack, "seed": int(seed),
+        "tools": {"yosys": yosys, "nextpnr": nextpnr, "nextpnr_version": pnr_version,
+                  "ecppack": ecppack, "seed": int(seed),
                   "placer": placer, "nextpnr_args": extra,
                   "synth_flags": env.get("FPGA_SYNTH_FLAGS", "")},
     }

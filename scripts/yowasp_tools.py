@@ -120,6 +120,19 @@ def tool_name(cmd):
     return cmd[i] if i < len(cmd) else " ".join(cmd)
 
 
+def tool_version(cmd):
+    """The last line a tool's version command prints (e.g. [nextpnr,
+    "--version"]), "?" when it cannot be run: the records name the build a
+    figure came from, since NEXTPNR may name another than the YoWASP one.
+    nextpnr prints it on stderr, Yosys on stdout."""
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError:
+        return "?"
+    out = (r.stdout + r.stderr).strip()
+    return out.splitlines()[-1] if r.returncode == 0 and out else "?"
+
+
 def signal_name(n):
     try:
         return signal.Signals(n).name

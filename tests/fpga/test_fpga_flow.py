@@ -36,6 +36,8 @@ if tool == "yosys":
     open(re.search(r"-o (\S+) stat", script).group(1), "w").write("     LUT4     5000\n     LUT4      100\n")
 elif tool == "ecppack":
     open(args[-1], "w").write("bits")
+elif args == ["--version"]:
+    print('"nextpnr" -- Next Generation Place and Route (Version nextpnr-fake)', file=sys.stderr)
 else:
     mode = os.environ["FAKE_PNR"]
     if mode in ("crash", "term"):  # crash: dies of SIGBUS at its first start; term: stopped by SIGTERM
@@ -123,6 +125,8 @@ class FlowTest(unittest.TestCase):
         self.assertEqual(seeds["1"]["fmax_mhz"], 57.5)
         self.assertEqual(seeds["1"]["status"], "routed")
         self.assertTrue(seeds["1"]["commit"])
+        # which nextpnr build routed it (NEXTPNR may name another than YoWASP's)
+        self.assertTrue(seeds["1"]["tools"]["nextpnr_version"].endswith("(Version nextpnr-fake)"))
         self.assertEqual(json.load(open(self.record))["targets"]["50"]["1"]["fmax_mhz"], 57.5)
         self.flow("slow", FPGA_SEED="2")
         self.flow("slow", mhz="75")
