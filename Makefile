@@ -276,7 +276,11 @@ wave: $(BUILD)/.deps
 	@mkdir -p $(BUILD)/waves
 	@set -e; $(foreach t,$(WAVE_TESTS),FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/$(t) >/dev/null;) \
 	  $(foreach w,$(WAVES),$(w);)
-	@echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in $(BUILD)/waves/)"
+	@# tb/waves' saves name build/waves/: with another BUILD, copies that name its FSTs
+	@if [ "$(BUILD)" = build ]; then echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in build/waves/)"; \
+	else for g in tb/waves/*.gtkw; do sed 's#^\[dumpfile\] "build/waves/#[dumpfile] "$(BUILD)/waves/#' $$g \
+	  > $(BUILD)/waves/$${g##*/}; done; \
+	  echo "open with: gtkwave -a $(BUILD)/waves/<block>.gtkw   (tb/waves/ saves with this BUILD's FSTs)"; fi
 	@echo "system traces: gtkwave -a $(BUILD)/waves/system_ring.gtkw   (and system_preempt.gtkw; docs/WAVES.md)"
 
 # docs/WAVES.md's screenshots of the system traces, regenerated
