@@ -276,10 +276,10 @@ wave: $(BUILD)/.deps
 	@mkdir -p $(BUILD)/waves
 	@set -e; $(foreach t,$(WAVE_TESTS),FG_WAVE_DIR=$(BUILD)/waves FG_CYCLES=3000 $(BUILD)/tests/$(t) >/dev/null;) \
 	  $(foreach w,$(WAVES),$(w);)
-	@# tb/waves' saves name build/waves/: with another BUILD, copies that name its FSTs
+	@# tb/waves' saves name build/waves/: with another BUILD, gtkw.py writes them for its FSTs
 	@if [ "$(BUILD)" = build ]; then echo "open with: gtkwave -a tb/waves/<block>.gtkw   (FST files in build/waves/)"; \
-	else for g in tb/waves/*.gtkw; do sed 's#^\[dumpfile\] "build/waves/#[dumpfile] "$(BUILD)/waves/#' $$g \
-	  > $(BUILD)/waves/$${g##*/}; done; \
+	else set -e; for g in tb/waves/*.gtkw; do f=$$(sed -n 's#^\[dumpfile\] "build/waves/\(.*\)"#\1#p' $$g); \
+	  scripts/gtkw.py $$g $(BUILD)/waves/$$f -o $(BUILD)/waves/$${g##*/}; done; \
 	  echo "open with: gtkwave -a $(BUILD)/waves/<block>.gtkw   (tb/waves/ saves with this BUILD's FSTs)"; fi
 	@echo "system traces: gtkwave -a $(BUILD)/waves/system_ring.gtkw   (and system_preempt.gtkw; docs/WAVES.md)"
 
