@@ -259,14 +259,16 @@ def main():
     doc = json.load(open(path)) if os.path.exists(path) else {}
     doc["device"] = DEVICE
     met = {}
+    # which builds ran, asked once (YOSYS and NEXTPNR may name others than the defaults)
+    v_synth, v_pnr = tool_version([env["YOSYS"], "-V"]), tool_version([env["NEXTPNR"], "--version"])
     for spec in specs:
         name, res = measure(spec, seeds, env)
         # re-read: another flow may have written the file meanwhile
         doc = json.load(open(path)) if os.path.exists(path) else doc
         doc["device"] = DEVICE
         doc["blocks_flow"] = {
-            "synth": f"{tool_version([env['YOSYS'], '-V'])}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter; a block's own options in blocks.<block>.synth_flags)",
-            "pnr": f"{tool_version([env['NEXTPNR'], '--version'])}: --85k --package CABGA381 --speed 6 "
+            "synth": f"{v_synth}: synth_ecp5 as scripts/ecp5_synth.py runs it (mince {env.get('FPGA_MINCE', '4')}, minsrst {env.get('FPGA_MINSRST', '8')}, one reset inverter; a block's own options in blocks.<block>.synth_flags)",
+            "pnr": f"{v_pnr}: --85k --package CABGA381 --speed 6 "
                    f"--freq {TARGET_MHZ} --out-of-context --seed <s>",
             "wrapper": "every port registered once (ooc_<top>); its flip-flops not counted in ff",
             "lut4": "nextpnr TRELLIS_COMB used",
