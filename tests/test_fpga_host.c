@@ -1487,5 +1487,6 @@ int main(void) {
     printf("# compared %lu register values and %lu capture entries with the twins\n", n_regs_checked,
            n_caps_checked);
     fg_host_close(H);
+    if (ring_link.depth) fg_fifo_c_free(&ring_link);
     return rc;
 }
