@@ -11,10 +11,10 @@ FPGA_TOP_RTL := $(shell cat fpga/top.f)
 # Design clock of `make fpga` (MHz); the PLL dividers follow from it.
 FPGA_TOP_MHZ ?= 50
 # The top's synth_ecp5 options (scripts/ecp5_synth.py): LUT4s only, no PFU
-# wide-LUT multiplexers.  The top's limit is area (70 % of the LUT4s with four
-# 64-slot controllers), not its 50 MHz: with wide LUTs ABC builds LUT7s of
-# mostly constant LUT4s, and the top packs to 60,666 TRELLIS_COMB (72.5 %)
-# instead of 53,014 (63.4 %) (docs/FPGA.md, "Figures").
+# wide-LUT multiplexers: with wide LUTs ABC builds LUT7s of mostly constant
+# LUT4s (the top of four 64-slot controllers, when area was its limit, packed
+# to 60,666 TRELLIS_COMB, 72.5 %, instead of 53,014, 63.4 %: docs/FPGA.md,
+# "Figures"); every route in fpga/top_timing.json used it.
 FPGA_TOP_SYNTH ?= -nowidelut
 # The verilated top's UART: FG_SIM_DIV cycles per bit (the RTL's baud is
 # set to 50 MHz / FG_SIM_DIV; the C model uses the same count).
