@@ -126,8 +126,11 @@ FE_ACC = """  fg_fe_accept #(
 # the edge that loaded the pick into victim_o (rtl/edge/edge_preempt.sv).  So
 # neither the selection tournament nor a 64:1 multiplexer, nor a choice
 # between the two registers, stands in front of the FSM (docs/FPGA_TIMING.md).
-# The trace player drives w_*, v_* and p_* from its line and bypasses the
-# registers.
+# The trace player drives w_* and p_* from its line and bypasses the
+# registers; v_* it loads into vq_* (spl_*, sreg ports), so that no choice
+# between the player's register and the slice's stands in front of the FSM
+# either: the choice is made before vq_*, from pl_on_i, a cycle ahead of the
+# block seeing it, as the wrapper's registers take their columns.
 PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tournament groups
   logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
   logic [{SLOT_W_1}:0] vcur;
@@ -143,9 +146,9 @@ PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tourn
     d_w_exit_i <= b_w_exit_i;
     d_w_bar_i  <= b_w_bar_i;
     d_w_ld_i   <= b_w_ld_i;
-    vq_left    <= b_w_exit_i[vcur] || !b_w_live_i[vcur];
-    vq_bar     <= b_w_bar_i[vcur];
-    vq_ld      <= b_w_ld_i[vcur];
+    vq_left    <= spl_on ? spl_v_left_i : b_w_exit_i[vcur] || !b_w_live_i[vcur];
+    vq_bar     <= spl_on ? spl_v_bar_i : b_w_bar_i[vcur];
+    vq_ld      <= spl_on ? spl_v_ld_i : b_w_ld_i[vcur];
     for (int g = 0; g < PNG; g++) begin
       gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
       gq_bar[g]  <= b_w_bar_i[gslot[g]];
@@ -169,11 +172,15 @@ def clog2(n):
 # ------------------------------------------------------------------ model
 class Port:
     def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False,
-                 local=False, lag=False):
+                 local=False, lag=False, sreg=False):
         self.name, self.width, self.kind, self.role = name, width, kind, role
         self.ext, self.export = ext, export
         self.local = local  # a link input driven inside the slice (acc_sv), not a slice port
         self.lag = lag      # the block takes the register a cycle later (d_<name>, acc_sv)
+        # a local link that is a register of acc_sv's which the trace player
+        # loads with the line's column (spl_on, spl_<name>) instead of a
+        # multiplexer after it
+        self.sreg = sreg
         self.ready, self.rst, self.doc = ready, rst, doc
         self.words = (width + 31) // 32
         self.off = None   # word offset of the register (None: no register)
@@ -494,7 +501,7 @@ def build():
                  ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]"),
                  ("p_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"), ("p_bar_i", "w_bar_i[victim_o]"),
                  ("p_ld_i", "w_ld_i[victim_o]")):
-        b.inp(n, 1, "link", local=True, doc=d)
+        b.inp(n, 1, "link", local=True, sreg=n.startswith("v_"), doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
     b.out("cmd_o", 3, export=True)
@@ -995,6 +1002,15 @@ def sv_wrapper(b):
     return "\n".join(L) + "\n"
 
 
+def slice_loaded(b):
+    """Input columns whose block input is a register of the slice's own glue
+    (acc_sv) that the trace player loads with the line (sreg ports): spl_on
+    and spl_<name>, so that the block's input stays a register output with no
+    multiplexer after it.  [(name, width, lsb in the line)]."""
+    return [(n, w, lsb) for n, w, d, lsb in b.cols
+            if d == "in" and n != "rst_ni" and b.port(n).sreg]
+
+
 def wrapper_loaded(b):
     """Input columns whose block input is a wrapper register (reg, held valid,
     pulse; not a link or an ext port): while the trace player plays, the
@@ -1085,6 +1101,11 @@ def sv_slice(b):
         if p.kind == "in" and p.role == "valid" and p.ready is None:
             L.append(f"  logic b_{p.name}_acc;")
     L.append("  logic m_rst_ni;")
+    sregs = slice_loaded(b)
+    if sregs:
+        L.append("  logic spl_on;  // the trace player loads the slice's registers below (spl_*)")
+        for n, w, _ in sregs:
+            L.append(f"  logic {rng(w)}spl_{n};")
     for p in b.ports:
         if p.kind == "in" and p.role == "link" and not p.local:
             L.append(f"  assign b_{p.name} = {p.name};")
@@ -1123,7 +1144,8 @@ def sv_slice(b):
     outs = [c for c in b.cols if c[2] == "out"]
     loaded = wrapper_loaded(b)
     lnames = {n for n, _, _ in loaded}
-    muxed = [c for c in ins if c[0] != "rst_ni" and c[0] not in lnames]
+    snames = {n for n, _, _ in sregs}
+    muxed = [c for c in ins if c[0] != "rst_ni" and c[0] not in lnames | snames]
     npl = sum(w for _, w, _ in loaded)
     nmx = sum(c[1] for c in muxed)
     ow, o0 = b.out_w, b.in_w
@@ -1159,13 +1181,18 @@ def sv_slice(b):
     L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
     L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
     L.append("    assign m_rst_ni = m_rst_q;")
+    if sregs:
+        # the same edge as pin_q's: a cycle after pl_on_i and the line
+        L.append("    assign spl_on = pl_on_i;  // the slice's registers take the line's columns")
+        for n, w, lsb in sregs:
+            L.append(f"    assign spl_{n} = {sl('pl_line_i', lsb, w)};")
     pos = 0
     for n, w, d, lsb in ins:
         if n == "rst_ni":
             continue
         if n in lnames and b.port(n).lag:   # the line loads b_<name>: no lag while it plays
             L.append(f"    assign m_{n} = on_q ? b_{n} : {normal(n)};")
-        elif n in lnames:
+        elif n in lnames or n in snames:
             L.append(f"    assign m_{n} = {normal(n)};")
         else:
             L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
@@ -1222,6 +1249,10 @@ def sv_slice(b):
         L.append(f"    assign v_{n} = b_{n};")
     L.append("    assign wpl_on    = 1'b0;")
     L.append("    assign wpl_in    = '0;")
+    if sregs:
+        L.append("    assign spl_on    = 1'b0;")
+        for n, _, _ in sregs:
+            L.append(f"    assign spl_{n} = '0;")
     L.append("    assign pl_mm_o   = 1'b0;")
     L.append("    assign pl_port_o = '0;")
     L.append("    logic unused_pl;")
