@@ -20,8 +20,12 @@
 // PLAYER = 1 (core 0): the trace player's ports of both blocks
 // (fpga/fg_trace_player.sv); the player drives a block's ports directly,
 // in front of the LINK glue.
+//
+// NW: the controller's warp slots (fg_regmap_pkg::PRE_CORE_NW); the window
+// keeps the 64-slot layout, bits at and above NW ignored (fgs_edge_preempt).
 module fg_core_slice #(
-  parameter bit PLAYER = 1'b0
+  parameter bit PLAYER = 1'b0,
+  parameter int NW     = 64
 ) (
   // each window's own bus slice and reset copy (finegrain_ulx3s.sv); both
   // resets are released at the same edge
@@ -72,7 +76,7 @@ module fg_core_slice #(
     .h_exit_slot_i(h_exit_slot), .x_exit_slot_i(x_exit_slot),
     .hd_valid_o(hd_valid), .hd_regs_o(hd_regs));
 
-  fgs_edge_preempt #(.PLAYER(PLAYER)) u_pre (
+  fgs_edge_preempt #(.PLAYER(PLAYER), .NW(NW)) u_pre (
     .clk_i, .rst_ni(pre_rst_ni), .we_i(pre_we_i), .addr_i(pre_addr_i), .wdata_i(pre_wdata_i),
     .rdata_o(pre_rdata_o),
     .pl_on_i(pre_pl_on_i), .pl_clr_i, .pl_v_i, .pl_line_i(pre_pl_line_i), .pl_pass_i, .pl_mm_o(pre_pl_mm_o),
