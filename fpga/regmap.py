@@ -1238,7 +1238,16 @@ def sv_slice(b):
     L.append("    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,")
     L.append("    // registered; the view (hold_q) takes the registered outputs every cycle until a")
     L.append("    // difference, and keeps the differing cycle's after it")
-    L.append(f"    logic [{ow - 1}:0] out_q, hold_q;")
+    # several passes: only the pass's group is registered and held, each port at its
+    # place in the pass's line (PASS is static during a replay, so the choice is
+    # not on a timing path); registering all of them twice made the EKT's slice the
+    # top's most congested part (docs/FPGA_TIMING.md, "Session 35")
+    mp = b.npass > 1
+    cw = b.exp_w if mp else ow
+
+    def cpos(n, lsb):  # a port's place in out_q / hold_q
+        return lsb - o0 if mp else b.col_olsb[n]
+    L.append(f"    logic [{cw - 1}:0] out_q, hold_q;")
     L.append(f"    logic [{b.exp_w - 1}:0] pexp2_q;")
     L.append("    logic cmp, cmp_q, frz_q, mm_q, any_diff;")
     L.append(f"    logic [{len(outs) - 1}:0] diff_d, diff_q;")
@@ -1250,10 +1259,29 @@ def sv_slice(b):
     for k, (n, w, d, lsb) in enumerate(outs):
         lo = lsb - o0
         g = f" && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]}" if b.npass > 1 else ""
-        L.append(f"    assign diff_d[{k}] = cmp_q{g} && ({sl('out_q', b.col_olsb[n], w)} != {sl('pexp2_q', lo, w)});")
+        L.append(f"    assign diff_d[{k}] = cmp_q{g} && ({sl('out_q', cpos(n, lsb), w)} != {sl('pexp2_q', lo, w)});")
+    if mp:
+        # each pass's group at its places, zeros between; a chain on pass_q
+        grp = []
+        for g in range(b.npass):
+            parts, at = [], cw
+            for n, w, d, lsb in sorted((c for c in outs if b.col_pass[c[0]] == g), key=lambda c: -c[3]):
+                lo = lsb - o0
+                if lo + w < at:
+                    parts.append(f"{at - lo - w}'d0")
+                parts.append(f"b_{n}")
+                at = lo
+            if at:
+                parts.append(f"{at}'d0")
+            grp.append(f"{{{', '.join(parts)}}}")
+        sel = grp[-1]
+        for g in range(b.npass - 2, -1, -1):
+            sel = f"pass_q == {PLAY_PASS_W}'d{g} ? {grp[g]} :\n                 {sel}"
+        L.append(f"    logic [{cw - 1}:0] grp_d;  // the outputs of pass pass_q")
+        L.append(f"    assign grp_d = {sel};")
     L.append("    assign any_diff = (diff_q != '0);")
     L.append("    always_ff @(posedge clk_i) begin")
-    L.append(f"      out_q   <= {{{', '.join('b_' + n for n, _, _, _ in reversed(outs))}}};")
+    L.append(f"      out_q   <= {'grp_d' if mp else '{' + ', '.join('b_' + n for n, _, _, _ in reversed(outs)) + '}'};")
     L.append("      pexp2_q <= pexp_q;")
     L.append("      cmp_q   <= cmp;")
     L.append("      diff_q  <= diff_d;")
@@ -1273,7 +1301,11 @@ def sv_slice(b):
     L.append("    assign pl_mm_o   = mm_q;")
     L.append("    assign pl_port_o = port_q;")
     for n, w, d, lsb in outs:
-        L.append(f"    assign v_{n} = {sl('hold_q', b.col_olsb[n], w)};")
+        if mp:  # the held value in its own pass after a difference, else the block's
+            L.append(f"    assign v_{n} = frz_q && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]} ? "
+                     f"{sl('hold_q', cpos(n, lsb), w)} : b_{n};")
+        else:
+            L.append(f"    assign v_{n} = {sl('hold_q', cpos(n, lsb), w)};")
     if b.npass == 1:
         L.append("    logic unused_pass;  // one pass: every output in every replay")
         L.append("    assign unused_pass = ^pl_pass_i;")

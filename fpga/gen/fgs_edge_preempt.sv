@@ -287,7 +287,7 @@ module fgs_edge_preempt #(
     // critical path, docs/FPGA_TIMING.md), one difference bit per output port,
     // registered; the view (hold_q) takes the registered outputs every cycle until a
     // difference, and keeps the differing cycle's after it
-    logic [317:0] out_q, hold_q;
+    logic [285:0] out_q, hold_q;
     logic [285:0] pexp2_q;
     logic cmp, cmp_q, frz_q, mm_q, any_diff;
     logic [16:0] diff_d, diff_q;
@@ -311,10 +311,13 @@ module fgs_edge_preempt #(
     assign diff_d[13] = cmp_q && pass_q == 3'd0 && (out_q[237:206] != pexp2_q[237:206]);
     assign diff_d[14] = cmp_q && pass_q == 3'd0 && (out_q[269:238] != pexp2_q[269:238]);
     assign diff_d[15] = cmp_q && pass_q == 3'd0 && (out_q[285:270] != pexp2_q[285:270]);
-    assign diff_d[16] = cmp_q && pass_q == 3'd1 && (out_q[317:286] != pexp2_q[31:0]);
+    assign diff_d[16] = cmp_q && pass_q == 3'd1 && (out_q[31:0] != pexp2_q[31:0]);
+    logic [285:0] grp_d;  // the outputs of pass pass_q
+    assign grp_d = pass_q == 3'd0 ? {b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_pick_grp_o, b_grp_win_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o} :
+                 {254'd0, b_cnt_resume_o};
     assign any_diff = (diff_q != '0);
     always_ff @(posedge clk_i) begin
-      out_q   <= {b_cnt_resume_o, b_cnt_abort_o, b_cnt_start_pre_o, b_cnt_start_free_o, b_cnt_err_o, b_err_code_o, b_err_valid_o, b_victim_mask_o, b_event_mask_o, b_vstat_o, b_pick_grp_o, b_grp_win_o, b_victim_o, b_state_o, b_cmd_arg_o, b_cmd_slot_o, b_cmd_o};
+      out_q   <= grp_d;
       pexp2_q <= pexp_q;
       cmp_q   <= cmp;
       diff_q  <= diff_d;
@@ -372,23 +375,23 @@ module fgs_edge_preempt #(
     end
     assign pl_mm_o   = mm_q;
     assign pl_port_o = port_q;
-    assign v_cmd_o = hold_q[2:0];
-    assign v_cmd_slot_o = hold_q[8:3];
-    assign v_cmd_arg_o = hold_q[12:9];
-    assign v_state_o = hold_q[14:13];
-    assign v_victim_o = hold_q[20:15];
-    assign v_grp_win_o = hold_q[44:21];
-    assign v_pick_grp_o = hold_q[52:45];
-    assign v_vstat_o = hold_q[58:53];
-    assign v_event_mask_o = hold_q[122:59];
-    assign v_victim_mask_o = hold_q[186:123];
-    assign v_err_valid_o = hold_q[187];
-    assign v_err_code_o = hold_q[189:188];
-    assign v_cnt_err_o = hold_q[205:190];
-    assign v_cnt_start_free_o = hold_q[237:206];
-    assign v_cnt_start_pre_o = hold_q[269:238];
-    assign v_cnt_abort_o = hold_q[285:270];
-    assign v_cnt_resume_o = hold_q[317:286];
+    assign v_cmd_o = frz_q && pass_q == 3'd0 ? hold_q[2:0] : b_cmd_o;
+    assign v_cmd_slot_o = frz_q && pass_q == 3'd0 ? hold_q[8:3] : b_cmd_slot_o;
+    assign v_cmd_arg_o = frz_q && pass_q == 3'd0 ? hold_q[12:9] : b_cmd_arg_o;
+    assign v_state_o = frz_q && pass_q == 3'd0 ? hold_q[14:13] : b_state_o;
+    assign v_victim_o = frz_q && pass_q == 3'd0 ? hold_q[20:15] : b_victim_o;
+    assign v_grp_win_o = frz_q && pass_q == 3'd0 ? hold_q[44:21] : b_grp_win_o;
+    assign v_pick_grp_o = frz_q && pass_q == 3'd0 ? hold_q[52:45] : b_pick_grp_o;
+    assign v_vstat_o = frz_q && pass_q == 3'd0 ? hold_q[58:53] : b_vstat_o;
+    assign v_event_mask_o = frz_q && pass_q == 3'd0 ? hold_q[122:59] : b_event_mask_o;
+    assign v_victim_mask_o = frz_q && pass_q == 3'd0 ? hold_q[186:123] : b_victim_mask_o;
+    assign v_err_valid_o = frz_q && pass_q == 3'd0 ? hold_q[187] : b_err_valid_o;
+    assign v_err_code_o = frz_q && pass_q == 3'd0 ? hold_q[189:188] : b_err_code_o;
+    assign v_cnt_err_o = frz_q && pass_q == 3'd0 ? hold_q[205:190] : b_cnt_err_o;
+    assign v_cnt_start_free_o = frz_q && pass_q == 3'd0 ? hold_q[237:206] : b_cnt_start_free_o;
+    assign v_cnt_start_pre_o = frz_q && pass_q == 3'd0 ? hold_q[269:238] : b_cnt_start_pre_o;
+    assign v_cnt_abort_o = frz_q && pass_q == 3'd0 ? hold_q[285:270] : b_cnt_abort_o;
+    assign v_cnt_resume_o = frz_q && pass_q == 3'd1 ? hold_q[31:0] : b_cnt_resume_o;
   end else begin : g_nopl
     assign m_rst_ni = rst_ni;
     assign m_cfg_en_i = b_cfg_en_i;
