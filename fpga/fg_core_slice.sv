@@ -10,13 +10,16 @@
 // (ev_exit_i) also exits that slot in the PEWT.  The PEWT's own start /
 // exit registers are ignored while LINK = 1.
 //
-// The request and the START go through a register each (one cycle later
-// than the system's wiring): from the PEWT's head across the device into the
-// controller's 64 register compares, and from the controller's command into
-// the PEWT's start logic, each was the top's critical path (docs/FPGA.md).
-// The PEWT's head moves at the edge that takes the registered START, so that
-// a head just started is not requested again while its stale copy shows, the
-// request register holds no request in the START's cycle and the next.
+// The request, and the PEWT's start and exit, go through a register each
+// (one cycle later than the system's wiring; the PEWT's start and exit in
+// both modes, so that no LINK select stands between the registers and the
+// PEWT, and a host's start and exit keep their order): from the PEWT's head
+// across the device into the controller's 64 register compares, and from the
+// controller's command into the PEWT's start logic, each was the top's
+// critical path (docs/FPGA.md).  The PEWT's head moves at the edge that takes
+// the registered start, so that a head just started is not requested again
+// while its stale copy shows, the request register holds no request in a
+// START's cycle and the next.
 //
 // PLAYER = 1 (core 0): the trace player's ports of both blocks
 // (fpga/fg_trace_player.sv); the player drives a block's ports directly,
@@ -88,28 +91,38 @@ module fg_core_slice #(
     .h_ev_exit_slot_i(h_evx_slot), .x_ev_exit_slot_i(x_evx_slot),
     .cmd_o(cmd), .cmd_slot_o(cmd_slot), .link_o(link));
 
-  // every glue signal is a register output of a block or of a wrapper
-  logic                                  lreq_v_q, lstart_v_q;
+  // every glue signal is a register output of a block or of a wrapper, and
+  // the PEWT's start and exit come from the glue's own registers in both
+  // modes (no LINK select between them and the PEWT: the two blocks may be
+  // placed far apart)
+  logic                                  lreq_v_q, st_v_q, ex_v_q;
   logic [fg_regmap_pkg::PRE_REGS_W-1:0]  lreq_regs_q;
-  logic [fg_regmap_pkg::PEWT_SLOT_W-1:0] lstart_slot_q;
+  logic [fg_regmap_pkg::PEWT_SLOT_W-1:0] st_slot_q, ex_slot_q;
   always_ff @(posedge clk_i) begin
     if (!pre_rst_ni) begin
-      lreq_v_q   <= 1'b0;
-      lstart_v_q <= 1'b0;
+      lreq_v_q <= 1'b0;
     end else begin
-      lreq_v_q   <= link && hd_valid && cmd != CMD_START && !lstart_v_q;
-      lstart_v_q <= link && cmd == CMD_START;
+      lreq_v_q <= link && hd_valid && cmd != CMD_START && !st_v_q;
     end
-    lreq_regs_q   <= fg_regmap_pkg::PRE_REGS_W'(hd_regs);
-    lstart_slot_q <= fg_regmap_pkg::PEWT_SLOT_W'(cmd_slot);
+    lreq_regs_q <= fg_regmap_pkg::PRE_REGS_W'(hd_regs);
+  end
+  always_ff @(posedge clk_i) begin
+    if (!pewt_rst_ni) begin
+      st_v_q <= 1'b0;
+      ex_v_q <= 1'b0;
+    end else begin
+      st_v_q <= link ? cmd == CMD_START : h_start_v;
+      ex_v_q <= link ? h_evx : h_exit_v;
+    end
+    st_slot_q <= link ? fg_regmap_pkg::PEWT_SLOT_W'(cmd_slot) : h_start_slot;
+    ex_slot_q <= link ? fg_regmap_pkg::PEWT_SLOT_W'(h_evx_slot) : h_exit_slot;
   end
   assign x_req_v      = link ? lreq_v_q : h_req_v;
   assign x_req_regs   = link ? lreq_regs_q : h_req_regs;
-  // a START in the register reaches the PEWT even if LINK was cleared meanwhile
-  assign x_start_v    = lstart_v_q || (!link && h_start_v);
-  assign x_start_slot = lstart_v_q ? lstart_slot_q : h_start_slot;
+  assign x_start_v    = st_v_q;
+  assign x_start_slot = st_slot_q;
   assign x_evx        = h_evx;
   assign x_evx_slot   = h_evx_slot;
-  assign x_exit_v     = link ? h_evx : h_exit_v;
-  assign x_exit_slot  = link ? fg_regmap_pkg::PEWT_SLOT_W'(h_evx_slot) : h_exit_slot;
+  assign x_exit_v     = ex_v_q;
+  assign x_exit_slot  = ex_slot_q;
 endmodule

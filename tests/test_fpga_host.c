@@ -68,8 +68,9 @@ typedef struct {
     edge_preempt_in_t pre_r[NC];
     uint64_t ap_base;
     uint64_t link[NC];
-    /* the core slice's LINK request and START registers (fpga/fg_core_slice.sv) */
-    uint64_t lreq_v[NC], lreq_regs[NC], lstart_v[NC], lstart_slot[NC];
+    /* the core slice's LINK request register and the PEWT's start / exit
+     * registers (fpga/fg_core_slice.sv) */
+    uint64_t lreq_v[NC], lreq_regs[NC], st_v[NC], st_slot[NC], ex_v[NC], ex_slot[NC];
     /* the controller slice's lag registers (fpga/regmap.py PRE_VSTAT): the
      * w_live / w_exit / w_bar / w_ld the block takes in the next cycle */
     uint64_t pre_wlive[NC], pre_wexit[NC], pre_wbar[NC], pre_wld[NC];
@@ -304,10 +305,12 @@ static void ref_step(void) {
         int lk = (int)R.link[c];
         pi[c] = R.pewt_r[c];
         pi[c].ev_valid_i = (uint64_t)R.pewt_ev_v[c];
-        pi[c].start_valid_i = R.lstart_v[c] || (!lk && (ps & FGR_PEWT_CTRL_START_VALID));
-        pi[c].start_slot_i = R.lstart_v[c] ? R.lstart_slot[c] : R.pewt_r[c].start_slot_i;
-        pi[c].exit_valid_i = lk ? !!(qs & FGR_PRE_CTRL_EV_EXIT) : !!(ps & FGR_PEWT_CTRL_EXIT_VALID);
-        pi[c].exit_slot_i = lk ? R.pre_r[c].ev_exit_slot_i : R.pewt_r[c].exit_slot_i;
+        pi[c].start_valid_i = R.st_v[c], pi[c].start_slot_i = R.st_slot[c];
+        pi[c].exit_valid_i = R.ex_v[c], pi[c].exit_slot_i = R.ex_slot[c];
+        R.st_v[c] = lk ? pro[c].cmd_o == PRE_CMD_START : !!(ps & FGR_PEWT_CTRL_START_VALID);
+        R.st_slot[c] = lk ? pro[c].cmd_slot_o : R.pewt_r[c].start_slot_i;
+        R.ex_v[c] = lk ? !!(qs & FGR_PRE_CTRL_EV_EXIT) : !!(ps & FGR_PEWT_CTRL_EXIT_VALID);
+        R.ex_slot[c] = lk ? R.pre_r[c].ev_exit_slot_i : R.pewt_r[c].exit_slot_i;
         qi[c] = R.pre_r[c];
         qi[c].req_valid_i = lk ? R.lreq_v[c] : !!(qs & FGR_PRE_CTRL_REQ_VALID);
         qi[c].req_regs_i = lk ? R.lreq_regs[c] : R.pre_r[c].req_regs_i;
@@ -326,10 +329,8 @@ static void ref_step(void) {
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     for (int c = 0; c < NC; c++) {
-        R.lreq_v[c] = R.link[c] && pwo[c].hd_valid_o && pro[c].cmd_o != PRE_CMD_START && !R.lstart_v[c];
+        R.lreq_v[c] = R.link[c] && pwo[c].hd_valid_o && pro[c].cmd_o != PRE_CMD_START && !pi[c].start_valid_i;
         R.lreq_regs[c] = pwo[c].hd_regs_o;
-        R.lstart_v[c] = R.link[c] && pro[c].cmd_o == PRE_CMD_START;
-        R.lstart_slot[c] = pro[c].cmd_slot_o;
     }
     assert_int_equal(fg_block_step(R.db, &di), 0);
     assert_int_equal(fg_block_step(R.ekt, &ei), 0);
