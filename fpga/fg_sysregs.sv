@@ -51,6 +51,7 @@ module fg_sysregs
       fg_regmap_pkg::SYS_CYCLE_LO: rdata_d = cycle_q[31:0];
       fg_regmap_pkg::SYS_CYCLE_HI: rdata_d = cycle_q[63:32];
       fg_regmap_pkg::SYS_LED:      rdata_d = {24'd0, led_q, 2'b00};
+      fg_regmap_pkg::SYS_CORE_NW:  rdata_d = 32'(fg_regmap_pkg::PRE_CORE_NW);
       default:      rdata_d = '0;
     endcase
   end

@@ -293,14 +293,16 @@ module finegrain_ulx3s
     .rdata_o(win_rdata[WIN_CM]));
 
   // ------------------------------------------------------------ SIMT cores
-  // the player drives core 0's PEWT and controller
+  // the player drives core 0's PEWT and controller (the traces' 64 slots); core c's
+  // controller has PRE_CORE_NW[c] slots (fpga/regmap.py)
   logic [NCORES-1:0]   c_pewt_mm, c_pre_mm, c_pewt_on, c_pre_on;
   logic [8*NCORES-1:0] c_pewt_port, c_pre_port;
   assign c_pewt_on = NCORES'(pl_on[PL_PEWT]);
   assign c_pre_on  = NCORES'(pl_on[PL_PRE]);
   for (genvar c = 0; c < NCORES; c++) begin : g_core
     localparam bit PL = (c == 0);
-    fg_core_slice #(.PLAYER(PL)) u_core (
+    localparam int CNW = 32'(fg_regmap_pkg::PRE_CORE_NW[8*c +: 8]);
+    fg_core_slice #(.PLAYER(PL), .NW(CNW)) u_core (
       .clk_i(clk), .pewt_rst_ni(s_rst_n[WIN_PEWT + c]), .pre_rst_ni(s_rst_n[WIN_PRE + c]),
       .pewt_we_i(s_we[WIN_PEWT + c]), .pre_we_i(s_we[WIN_PRE + c]),
       .pewt_addr_i(s_off[WIN_PEWT + c]), .pre_addr_i(s_off[WIN_PRE + c]),

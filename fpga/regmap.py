@@ -37,7 +37,7 @@ GEN = os.path.join(ROOT, "fpga", "gen")
 
 # ----------------------------------------------------------------- identity
 ID_VALUE = 0x4647524E        # "FGRN"
-VERSION = (1, 0)             # register map major.minor
+VERSION = (1, 1)             # register map major.minor
 BAUD = 115200                # UART baud on the board
 WIN_BITS = 8                 # words per window = 2^WIN_BITS
 
@@ -63,12 +63,20 @@ P_FE = dict(ADDR_W=32, WORDS=32, GRAN=4, REGION_BASE=0, REGION_LINES=16384, QD_N
 P_CM = dict(P=8, C=28, NSCHED=2, MAXW=48, INTERVAL=1024, TH_Q4=4, TL_Q4=1, FINE=8,
             EXPLORE_WARPS=6, EXPLORE_N=4)
 CM_NLVL = 9
-# SIMT cores: one PEWT + one preemption controller (64 slots) each.  Two, not
-# the four the top once had: the player replays into core 0, the others are
-# the host's, and with four the top does not route on the 85F (router1 left
-# > 100,000 arcs after 30 min, 44 % of router2's overuse in the controllers'
-# age order and selection) where two route (docs/FPGA_TIMING.md, "Session 26").
-NCORES = 2
+# SIMT cores: one PEWT + one preemption controller each; PRE_CORE_NW[c] is
+# core c's warp slots.  Two cores, not the four the top once had: the player
+# replays into core 0, the others are the host's, and with four the top does
+# not route on the 85F (router1 left > 100,000 arcs after 30 min, 44 % of
+# router2's overuse in the controllers' age order and selection) where two
+# route (docs/FPGA_TIMING.md, "Session 26").  Core 0 replays the system's
+# traces, so it has the paper's 64 slots (P_PRE); core 1, the host's, 16:
+# the age order grows with the square of the slots, and a 64-slot core 1 left
+# most placements of the top unroutable at 75 MHz in a session
+# (docs/FPGA_TIMING.md, "Session 34"; SYS CORE_NW tells the host).
+PRE_CORE_NW = (P_PRE["NW"], 16)
+NCORES = len(PRE_CORE_NW)
+assert PRE_CORE_NW[0] == P_PRE["NW"] and NCORES <= 4 and all(2 <= n <= 64 for n in PRE_CORE_NW), \
+    "PRE_CORE_NW: core 0 replays the traces (P_PRE's NW), SYS CORE_NW holds 4 cores of 2..64 slots"
 
 # The trace player (fpga/fg_trace_player.sv, docs/FPGA.md "The trace player"):
 # one trace memory of DEPTH rows shared by the blocks (one block replays at a
@@ -126,9 +134,12 @@ FE_ACC = """  fg_fe_accept #(
 # the edge that loaded the pick into victim_o (rtl/edge/edge_preempt.sv).  So
 # neither the selection tournament nor a 64:1 multiplexer, nor a choice
 # between the two registers, stands in front of the FSM (docs/FPGA_TIMING.md).
-# The trace player drives w_*, v_* and p_* from its line and bypasses the
-# registers.
-PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tournament groups
+# The trace player drives w_* and p_* from its line and bypasses the
+# registers; v_* it loads into vq_* (spl_*, sreg ports), so that no choice
+# between the player's register and the slice's stands in front of the FSM
+# either: the choice is made before vq_*, from pl_on_i, a cycle ahead of the
+# block seeing it, as the wrapper's registers take their columns.
+PRE_VSTAT = """  localparam int PNG = (NW + 7) / 8;  // the controller's tournament groups (slice parameter NW)
   logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
   logic [{SLOT_W_1}:0] vcur;
   logic [{SLOT_W_1}:0] gslot [PNG];
@@ -143,9 +154,9 @@ PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tourn
     d_w_exit_i <= b_w_exit_i;
     d_w_bar_i  <= b_w_bar_i;
     d_w_ld_i   <= b_w_ld_i;
-    vq_left    <= b_w_exit_i[vcur] || !b_w_live_i[vcur];
-    vq_bar     <= b_w_bar_i[vcur];
-    vq_ld      <= b_w_ld_i[vcur];
+    vq_left    <= spl_on ? spl_v_left_i : b_w_exit_i[vcur] || !b_w_live_i[vcur];
+    vq_bar     <= spl_on ? spl_v_bar_i : b_w_bar_i[vcur];
+    vq_ld      <= spl_on ? spl_v_ld_i : b_w_ld_i[vcur];
     for (int g = 0; g < PNG; g++) begin
       gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
       gq_bar[g]  <= b_w_bar_i[gslot[g]];
@@ -156,9 +167,9 @@ PRE_VSTAT = """  localparam int PNG = ({NW} + 7) / 8;  // the controller's tourn
   assign b_v_bar_i  = vq_bar;
   assign b_v_ld_i   = vq_ld;
   // the pick loaded into victim_o at the last edge (0 when none was)
-  assign b_p_left_i = (b_pick_grp_o & gq_left) != '0;
-  assign b_p_bar_i  = (b_pick_grp_o & gq_bar) != '0;
-  assign b_p_ld_i   = (b_pick_grp_o & gq_ld) != '0;
+  assign b_p_left_i = (PNG'(b_pick_grp_o) & gq_left) != '0;
+  assign b_p_bar_i  = (PNG'(b_pick_grp_o) & gq_bar) != '0;
+  assign b_p_ld_i   = (PNG'(b_pick_grp_o) & gq_ld) != '0;
 """
 
 
@@ -169,11 +180,15 @@ def clog2(n):
 # ------------------------------------------------------------------ model
 class Port:
     def __init__(self, name, width, kind, role, ready=None, rst=0, doc="", ext=False, export=False,
-                 local=False, lag=False):
+                 local=False, lag=False, sreg=False):
         self.name, self.width, self.kind, self.role = name, width, kind, role
         self.ext, self.export = ext, export
         self.local = local  # a link input driven inside the slice (acc_sv), not a slice port
         self.lag = lag      # the block takes the register a cycle later (d_<name>, acc_sv)
+        # a local link that is a register of acc_sv's which the trace player
+        # loads with the line's column (spl_on, spl_<name>) instead of a
+        # multiplexer after it
+        self.sreg = sreg
         self.ready, self.rst, self.doc = ready, rst, doc
         self.words = (width + 31) // 32
         self.off = None   # word offset of the register (None: no register)
@@ -206,6 +221,11 @@ class Block:
         # LUT4 larger (ABC), so every window uses case.
         self.mux = mux
         self.ports, self.caps = [], []
+        # a parameter of the slice (fgs_<block>), not of the window: the block
+        # takes it (bparams: block parameter -> SV expression of it) and the
+        # ports in bw are that SV width at the block, narrower than their
+        # registers (the window keeps the layout of the default)
+        self.sparam, self.bparams, self.bw = None, {}, {}
 
     def inp(self, name, width, role="reg", **kw):
         self.ports.append(Port(name, width, "in", role, **kw))
@@ -218,6 +238,10 @@ class Block:
 
     def aux_in(self, name, width, **kw):
         self.ports.append(Port(name, width, "aux_in", "ro", **kw))
+
+    def slice_param(self, name, default, doc, bparams, bw):
+        self.sparam = (name, default, doc)
+        self.bparams, self.bw = bparams, bw
 
     def cap(self, name, trig, fields, depth=8, doc=""):
         self.caps.append(Cap(name, trig, fields, depth, doc))
@@ -469,6 +493,16 @@ def build():
               "Warp preemption / flush controller of one SIMT core (EDGE IV-D); the host plays "
               "the core. LINK = 1: req_valid_i / req_regs_i come from the core's PEWT head and "
               "each START command starts the PEWT head (the system's wiring).")
+    # the slots are the slice's parameter (PRE_CORE_NW, one per core); every
+    # core's window keeps the 64-slot layout, its bits at and above NW read 0
+    # and are ignored (the twin masks them the same way)
+    sws = "$clog2(NW)"
+    b.slice_param("NW", nw, "warp slots (PRE_CORE_NW); PLAYER needs the traces' " + str(nw),
+                  {"NW": "NW", "SLOT_W": sws},
+                  {**{n: sws for n in ("free_slot_i", "ev_exit_slot_i", "cmd_slot_o", "victim_o")},
+                   **{n: "NW" for n in ("w_alloc_i", "w_live_i", "w_exit_i", "w_bar_i", "w_ld_i",
+                                        "event_mask_o", "victim_mask_o")},
+                   "grp_win_o": "3*((NW+7)/8)", "pick_grp_o": "(NW+7)/8"})
     b.inp("cfg_en_i", 1)
     b.inp("cfg_policy_i", 2)
     b.inp("cfg_opt_i", 4)
@@ -494,7 +528,7 @@ def build():
                  ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]"),
                  ("p_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"), ("p_bar_i", "w_bar_i[victim_o]"),
                  ("p_ld_i", "w_ld_i[victim_o]")):
-        b.inp(n, 1, "link", local=True, doc=d)
+        b.inp(n, 1, "link", local=True, sreg=n.startswith("v_"), doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
     b.out("cmd_o", 3, export=True)
@@ -689,6 +723,7 @@ SYS_REGS = [  # name, word offset, access, doc
     ("CYCLE_HI", 8, "ro", "high word (both live: read HI, LO, HI and retry when HI moved)"),
     ("RESET", 9, "wo", "write 1: reset every block and its registers (not the bus) for 8 cycles"),
     ("LED", 10, "rw", "led[7:2] (led[0] heartbeat, led[1] UART activity)"),
+    ("CORE_NW", 11, "ro", "warp slots of each core's preemption controller: core c in bits [8c+7:8c]"),
 ]
 
 
@@ -706,7 +741,7 @@ def map_hash(blocks):
     h.update(f"play:{PLAY_TIERS}:{PLAY_HDR_W}:{play_nbanks(blocks)}:{PLAY_GROUP}\n".encode())
     for b in blocks:
         h.update(f"{b.name}:{b.play_idx}:{b.model}:{b.cols}:{sorted(b.col_pass.items())}\n".encode())
-    h.update(f"{ID_VALUE}{VERSION}".encode())
+    h.update(f"{ID_VALUE}{VERSION}:{PRE_CORE_NW}".encode())
     return int(h.hexdigest()[:8], 16)
 
 
@@ -751,7 +786,10 @@ def sv_pkg(blocks):
          f"  localparam logic [31:0] VERSION  = 32'h{VERSION[0] << 16 | VERSION[1] << 8:08X};",
          f"  localparam logic [31:0] MAP_HASH = 32'h{map_hash(blocks):08X};",
          f"  localparam int WIN_BITS = {WIN_BITS};",
-         f"  localparam int NCORES   = {NCORES};"]
+         f"  localparam int NCORES   = {NCORES};",
+         "  // warp slots of each core's preemption controller, core 0 in the low byte",
+         "  localparam logic [8*NCORES-1:0] PRE_CORE_NW = {" +
+         ", ".join(f"8'd{n}" for n in reversed(PRE_CORE_NW)) + "};"]
     for wname, b, win, _ in windows(blocks):
         if not wname[-1].isdigit():
             L.append(f"  localparam int WIN_{wname} = {win};")
@@ -995,6 +1033,15 @@ def sv_wrapper(b):
     return "\n".join(L) + "\n"
 
 
+def slice_loaded(b):
+    """Input columns whose block input is a register of the slice's own glue
+    (acc_sv) that the trace player loads with the line (sreg ports): spl_on
+    and spl_<name>, so that the block's input stays a register output with no
+    multiplexer after it.  [(name, width, lsb in the line)]."""
+    return [(n, w, lsb) for n, w, d, lsb in b.cols
+            if d == "in" and n != "rst_ni" and b.port(n).sreg]
+
+
 def wrapper_loaded(b):
     """Input columns whose block input is a wrapper register (reg, held valid,
     pulse; not a link or an ext port): while the trace player plays, the
@@ -1041,9 +1088,13 @@ def sv_slice(b):
     L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
          f"// {b.module} and its register wrapper fgr_{b.name}, every port connected;",
          "// with PLAYER = 1 the trace player's port in front of the block (docs/FPGA.md).",
-         f"module fgs_{b.name} #(",
-         "  parameter bit PLAYER = 1'b0",
-         ") ("]
+         f"module fgs_{b.name} #("]
+    if b.sparam:
+        n, d, doc = b.sparam
+        L.insert(-1, '`include "fg_assert.svh"')
+        L += ["  parameter bit PLAYER = 1'b0,", f"  parameter int {n} = {d}  // {doc}", ") ("]
+    else:
+        L += ["  parameter bit PLAYER = 1'b0", ") ("]
     ports = ["  input  logic clk_i", "  input  logic rst_ni", "  input  logic we_i",
              f"  input  logic [{A - 1}:0] addr_i", "  input  logic [31:0] wdata_i",
              "  output logic [31:0] rdata_o"]
@@ -1085,6 +1136,11 @@ def sv_slice(b):
         if p.kind == "in" and p.role == "valid" and p.ready is None:
             L.append(f"  logic b_{p.name}_acc;")
     L.append("  logic m_rst_ni;")
+    sregs = slice_loaded(b)
+    if sregs:
+        L.append("  logic spl_on;  // the trace player loads the slice's registers below (spl_*)")
+        for n, w, _ in sregs:
+            L.append(f"  logic {rng(w)}spl_{n};")
     for p in b.ports:
         if p.kind == "in" and p.role == "link" and not p.local:
             L.append(f"  assign b_{p.name} = {p.name};")
@@ -1123,7 +1179,8 @@ def sv_slice(b):
     outs = [c for c in b.cols if c[2] == "out"]
     loaded = wrapper_loaded(b)
     lnames = {n for n, _, _ in loaded}
-    muxed = [c for c in ins if c[0] != "rst_ni" and c[0] not in lnames]
+    snames = {n for n, _, _ in sregs}
+    muxed = [c for c in ins if c[0] != "rst_ni" and c[0] not in lnames | snames]
     npl = sum(w for _, w, _ in loaded)
     nmx = sum(c[1] for c in muxed)
     ow, o0 = b.out_w, b.in_w
@@ -1159,13 +1216,18 @@ def sv_slice(b):
     L.append("    assign wpl_on = on_q;  // a cycle after the player's, still before its first line")
     L.append(f"    assign wpl_in = {{{', '.join(sl('pl_line_i', lsb, w) for _, w, lsb in reversed(loaded))}}};")
     L.append("    assign m_rst_ni = m_rst_q;")
+    if sregs:
+        # the same edge as pin_q's: a cycle after pl_on_i and the line
+        L.append("    assign spl_on = pl_on_i;  // the slice's registers take the line's columns")
+        for n, w, lsb in sregs:
+            L.append(f"    assign spl_{n} = {sl('pl_line_i', lsb, w)};")
     pos = 0
     for n, w, d, lsb in ins:
         if n == "rst_ni":
             continue
         if n in lnames and b.port(n).lag:   # the line loads b_<name>: no lag while it plays
             L.append(f"    assign m_{n} = on_q ? b_{n} : {normal(n)};")
-        elif n in lnames:
+        elif n in lnames or n in snames:
             L.append(f"    assign m_{n} = {normal(n)};")
         else:
             L.append(f"    assign m_{n} = on_q ? {sl('pin_q', pos, w)} : {normal(n)};")
@@ -1176,7 +1238,16 @@ def sv_slice(b):
     L.append("    // critical path, docs/FPGA_TIMING.md), one difference bit per output port,")
     L.append("    // registered; the view (hold_q) takes the registered outputs every cycle until a")
     L.append("    // difference, and keeps the differing cycle's after it")
-    L.append(f"    logic [{ow - 1}:0] out_q, hold_q;")
+    # several passes: only the pass's group is registered and held, each port at its
+    # place in the pass's line (PASS is static during a replay, so the choice is
+    # not on a timing path); registering all of them twice made the EKT's slice the
+    # top's most congested part (docs/FPGA_TIMING.md, "Session 35")
+    mp = b.npass > 1
+    cw = b.exp_w if mp else ow
+
+    def cpos(n, lsb):  # a port's place in out_q / hold_q
+        return lsb - o0 if mp else b.col_olsb[n]
+    L.append(f"    logic [{cw - 1}:0] out_q, hold_q;")
     L.append(f"    logic [{b.exp_w - 1}:0] pexp2_q;")
     L.append("    logic cmp, cmp_q, frz_q, mm_q, any_diff;")
     L.append(f"    logic [{len(outs) - 1}:0] diff_d, diff_q;")
@@ -1188,10 +1259,29 @@ def sv_slice(b):
     for k, (n, w, d, lsb) in enumerate(outs):
         lo = lsb - o0
         g = f" && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]}" if b.npass > 1 else ""
-        L.append(f"    assign diff_d[{k}] = cmp_q{g} && ({sl('out_q', b.col_olsb[n], w)} != {sl('pexp2_q', lo, w)});")
+        L.append(f"    assign diff_d[{k}] = cmp_q{g} && ({sl('out_q', cpos(n, lsb), w)} != {sl('pexp2_q', lo, w)});")
+    if mp:
+        # each pass's group at its places, zeros between; a chain on pass_q
+        grp = []
+        for g in range(b.npass):
+            parts, at = [], cw
+            for n, w, d, lsb in sorted((c for c in outs if b.col_pass[c[0]] == g), key=lambda c: -c[3]):
+                lo = lsb - o0
+                if lo + w < at:
+                    parts.append(f"{at - lo - w}'d0")
+                parts.append(f"b_{n}")
+                at = lo
+            if at:
+                parts.append(f"{at}'d0")
+            grp.append(f"{{{', '.join(parts)}}}")
+        sel = grp[-1]
+        for g in range(b.npass - 2, -1, -1):
+            sel = f"pass_q == {PLAY_PASS_W}'d{g} ? {grp[g]} :\n                 {sel}"
+        L.append(f"    logic [{cw - 1}:0] grp_d;  // the outputs of pass pass_q")
+        L.append(f"    assign grp_d = {sel};")
     L.append("    assign any_diff = (diff_q != '0);")
     L.append("    always_ff @(posedge clk_i) begin")
-    L.append(f"      out_q   <= {{{', '.join('b_' + n for n, _, _, _ in reversed(outs))}}};")
+    L.append(f"      out_q   <= {'grp_d' if mp else '{' + ', '.join('b_' + n for n, _, _, _ in reversed(outs)) + '}'};")
     L.append("      pexp2_q <= pexp_q;")
     L.append("      cmp_q   <= cmp;")
     L.append("      diff_q  <= diff_d;")
@@ -1211,7 +1301,11 @@ def sv_slice(b):
     L.append("    assign pl_mm_o   = mm_q;")
     L.append("    assign pl_port_o = port_q;")
     for n, w, d, lsb in outs:
-        L.append(f"    assign v_{n} = {sl('hold_q', b.col_olsb[n], w)};")
+        if mp:  # the held value in its own pass after a difference, else the block's
+            L.append(f"    assign v_{n} = frz_q && pass_q == {PLAY_PASS_W}'d{b.col_pass[n]} ? "
+                     f"{sl('hold_q', cpos(n, lsb), w)} : b_{n};")
+        else:
+            L.append(f"    assign v_{n} = {sl('hold_q', cpos(n, lsb), w)};")
     if b.npass == 1:
         L.append("    logic unused_pass;  // one pass: every output in every replay")
         L.append("    assign unused_pass = ^pl_pass_i;")
@@ -1222,18 +1316,34 @@ def sv_slice(b):
         L.append(f"    assign v_{n} = b_{n};")
     L.append("    assign wpl_on    = 1'b0;")
     L.append("    assign wpl_in    = '0;")
+    if sregs:
+        L.append("    assign spl_on    = 1'b0;")
+        for n, _, _ in sregs:
+            L.append(f"    assign spl_{n} = '0;")
     L.append("    assign pl_mm_o   = 1'b0;")
     L.append("    assign pl_port_o = '0;")
     L.append("    logic unused_pl;")
     L.append("    assign unused_pl = ^{pl_on_i, pl_clr_i, pl_v_i, pl_line_i, pl_pass_i};")
     L.append("  end")
-    prm = ", ".join(f".{k}({v})" for k, v in b.params.items())
+    prm = ", ".join(f".{k}({b.bparams.get(k, v)})" for k, v in b.params.items())
     bc = [".clk_i", ".rst_ni(m_rst_ni)"]
+    if b.sparam:
+        n, d, _ = b.sparam
+        L.append(f"  `FG_ASSERT_PARAM(g_chk_player_{n.lower()}, !PLAYER || {n} == {d},")
+        L.append(f"                   \"fgs_{b.name}: the trace player's lines are those of {n} = {d}\")")
+        nin = [p.name for p in b.ports if p.kind == "in" and p.name in b.bw]
+        L.append(f"  logic unused_{n.lower()};  // the registers' bits at and above the block's widths")
+        L.append(f"  assign unused_{n.lower()} = ^{{{', '.join('m_' + x for x in nin)}}};")
+        for p in b.ports:
+            if p.kind == "out" and p.name in b.bw:
+                L.append(f"  logic [{b.bw[p.name]}-1:0] n_{p.name};  // the block's width")
+                L.append(f"  assign b_{p.name} = {p.width}'(n_{p.name});")
     for p in b.ports:
+        w = b.bw.get(p.name)
         if p.kind == "in":
-            bc.append(f".{p.name}(m_{p.name})")
+            bc.append(f".{p.name}(m_{p.name}[{w}-1:0])" if w else f".{p.name}(m_{p.name})")
         elif p.kind == "out":
-            bc.append(f".{p.name}(b_{p.name})")
+            bc.append(f".{p.name}(n_{p.name})" if w else f".{p.name}(b_{p.name})")
     L.append(f"  {b.module} #({prm}) u_blk (\n    " + ",\n    ".join(bc) + ");")
     L.append("endmodule")
     return "\n".join(l for l in L if l is not None) + "\n"
@@ -1323,7 +1433,10 @@ def c_header(blocks):
          f"#define FG_VERSION 0x{VERSION[0] << 16 | VERSION[1] << 8:08X}u",
          f"#define FG_MAP_HASH 0x{map_hash(blocks):08X}u",
          f"#define FG_WIN_BYTES {4 << WIN_BITS}u",
-         f"#define FG_NCORES {NCORES}u", ""]
+         f"#define FG_NCORES {NCORES}u",
+         "/* warp slots of core c's preemption controller (SYS CORE_NW byte c) */",
+         f"#define FG_PRE_CORE_NW(c) ((0x{sum(n << 8 * i for i, n in enumerate(PRE_CORE_NW)):08X}u >> (8u * (c))) & 0xFFu)",
+         ""]
     for wname, b, win, _ in windows(blocks):
         L.append(f"#define FG_WIN_{wname} 0x{win << (WIN_BITS + 2):05X}u")
     L.append(f"#define FG_WIN_PEWT(n) (FG_WIN_PEWT0 + (n) * FG_WIN_BYTES)")

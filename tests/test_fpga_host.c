@@ -68,8 +68,9 @@ typedef struct {
     edge_preempt_in_t pre_r[NC];
     uint64_t ap_base;
     uint64_t link[NC];
-    /* the core slice's LINK request register (fpga/fg_core_slice.sv) */
-    uint64_t lreq_v[NC], lreq_regs[NC];
+    /* the core slice's LINK request register and the PEWT's start / exit
+     * registers (fpga/fg_core_slice.sv) */
+    uint64_t lreq_v[NC], lreq_regs[NC], st_v[NC], st_slot[NC], ex_v[NC], ex_slot[NC];
     /* the controller slice's lag registers (fpga/regmap.py PRE_VSTAT): the
      * w_live / w_exit / w_bar / w_ld the block takes in the next cycle */
     uint64_t pre_wlive[NC], pre_wexit[NC], pre_wbar[NC], pre_wld[NC];
@@ -164,6 +165,7 @@ static void ref_reset(void) {
     edge_pewt_params pwp;
     edge_pewt_params_default(&pwp);
     edge_preempt_params prp = {FG_P_PRE_NW, FG_P_PRE_SLOT_W, FG_P_PRE_REGS_W, FG_P_PRE_CYC_W};
+    assert_int_equal(FG_PRE_CORE_NW(0), FG_P_PRE_NW); /* core 0 replays the traces */
     cm_bal_monitor_params cmp = cm_bal_monitor_defaults(FG_P_CM_P, FG_P_CM_C);
     /* the FPGA's F/E parameters (fpga/regmap.py P_FE: the memory system's) */
 #define FE_P_FIELD(f, K) R.fe_p.f = FG_P_FE_##K;
@@ -181,6 +183,10 @@ static void ref_reset(void) {
         assert_non_null(R.cm);
         for (int c = 0; c < NC; c++) {
             R.pewt[c] = fg_block_new(&edge_pewt_class, FG_IMPL_C, &pwp, err, sizeof err);
+            /* each core's controller with its own slots (fpga/regmap.py PRE_CORE_NW) */
+            prp.nw = FG_PRE_CORE_NW(c);
+            prp.slot_w = 0;
+            while ((1u << prp.slot_w) < prp.nw) prp.slot_w++;
             R.pre[c] = fg_block_new(&edge_preempt_class, FG_IMPL_C, &prp, err, sizeof err);
             assert_non_null(R.pewt[c]);
             assert_non_null(R.pre[c]);
@@ -299,10 +305,12 @@ static void ref_step(void) {
         int lk = (int)R.link[c];
         pi[c] = R.pewt_r[c];
         pi[c].ev_valid_i = (uint64_t)R.pewt_ev_v[c];
-        pi[c].start_valid_i = lk ? pro[c].cmd_o == PRE_CMD_START : !!(ps & FGR_PEWT_CTRL_START_VALID);
-        pi[c].start_slot_i = lk ? pro[c].cmd_slot_o : R.pewt_r[c].start_slot_i;
-        pi[c].exit_valid_i = lk ? !!(qs & FGR_PRE_CTRL_EV_EXIT) : !!(ps & FGR_PEWT_CTRL_EXIT_VALID);
-        pi[c].exit_slot_i = lk ? R.pre_r[c].ev_exit_slot_i : R.pewt_r[c].exit_slot_i;
+        pi[c].start_valid_i = R.st_v[c], pi[c].start_slot_i = R.st_slot[c];
+        pi[c].exit_valid_i = R.ex_v[c], pi[c].exit_slot_i = R.ex_slot[c];
+        R.st_v[c] = lk ? pro[c].cmd_o == PRE_CMD_START : !!(ps & FGR_PEWT_CTRL_START_VALID);
+        R.st_slot[c] = lk ? pro[c].cmd_slot_o : R.pewt_r[c].start_slot_i;
+        R.ex_v[c] = lk ? !!(qs & FGR_PRE_CTRL_EV_EXIT) : !!(ps & FGR_PEWT_CTRL_EXIT_VALID);
+        R.ex_slot[c] = lk ? R.pre_r[c].ev_exit_slot_i : R.pewt_r[c].exit_slot_i;
         qi[c] = R.pre_r[c];
         qi[c].req_valid_i = lk ? R.lreq_v[c] : !!(qs & FGR_PRE_CTRL_REQ_VALID);
         qi[c].req_regs_i = lk ? R.lreq_regs[c] : R.pre_r[c].req_regs_i;
@@ -321,7 +329,7 @@ static void ref_step(void) {
         edge_preempt_victim_bits(&qi[c], pro[c].victim_o);
     }
     for (int c = 0; c < NC; c++) {
-        R.lreq_v[c] = R.link[c] && pwo[c].hd_valid_o && pro[c].cmd_o != PRE_CMD_START;
+        R.lreq_v[c] = R.link[c] && pwo[c].hd_valid_o && pro[c].cmd_o != PRE_CMD_START && !pi[c].start_valid_i;
         R.lreq_regs[c] = pwo[c].hd_regs_o;
     }
     assert_int_equal(fg_block_step(R.db, &di), 0);
@@ -557,8 +565,10 @@ static int setup(void **state) {
 /* ------------------------------------------------------------ tests */
 static void test_id(void **state) {
     (void)state;
-    uint32_t v[6];
+    uint32_t v[6], cnw;
     io_ok(fg_host_read_burst(H, FG_WIN_SYS + FG_SYS_ID, v, 6));
+    io_ok(fg_host_read(H, FG_WIN_SYS + FG_SYS_CORE_NW, &cnw));
+    for (unsigned c = 0; c < FG_NCORES; c++) assert_int_equal((cnw >> 8 * c) & 0xFF, FG_PRE_CORE_NW(c));
     assert_int_equal(v[0], FG_ID);
     assert_int_equal(v[1], FG_VERSION);
     assert_int_equal(v[2], FG_MAP_HASH);
@@ -1132,49 +1142,67 @@ static void test_cm_all_cores(void **state) {
     op_strobe(&W_CM, FGR_CM_CTRL_KEND);
 }
 
-/* The preemption controller of core 0 (P_PRE["NW"] = 64 warp slots in the
- * FPGA top) linked to its PEWT (LINK), preempting each slot in
- * turn for an event kernel: register counts 63, 64 and 1 (0..64 per thread)
- * set and clear every bit of the per-slot tables, the second round with the
- * victim at a barrier (BARSKIP); every register and command checked against
- * the twins. */
+/* Each core's preemption controller (core 0: P_PRE["NW"] = 64 warp slots,
+ * core 1: PRE_CORE_NW[1] = 16, fpga/regmap.py) linked to its PEWT (LINK),
+ * preempting each slot in turn for an event kernel: register counts 63, 64
+ * and 1 (0..64 per thread) set and clear every bit of the per-slot tables,
+ * the second round with the victim at a barrier (BARSKIP); every register
+ * and command checked against the twins (each with its core's slots).  On a
+ * core with fewer slots than the window's 64 bits, a warp written above its
+ * slots is no candidate, in the twin as on the FPGA. */
 static void test_preempt_slots(void **state) {
     (void)state;
-    const int c = 0;
-    /* slot masks are NW bits (up to 64, fpga/regmap.py P_PRE["NW"]): 64-bit
-     * arithmetic, and op_set / check_window move registers wider than 32
-     * bits as the map lays them out (low word first) */
-    const uint64_t all = ~0ull >> (64 - FG_P_PRE_NW);
-    static const unsigned regs[] = {63, 64, 1};
-    op_set(&W_PRE[c], "cfg_en_i", 1);
-    op_set(&W_PRE[c], "cfg_opt_i", PRE_OPT_ALL);
-    op_set(&W_PRE[c], "cfg_save_base_i", 3);
-    op_set(&W_PRE[c], "cfg_save_per_reg_i", 1);
-    /* the regs table: every slot allocated with each count, then 64 */
-    op_set(&W_PRE[c], "w_alloc_i", all);
-    for (unsigned r = 0; r <= sizeof regs / sizeof *regs; r++) {
-        op_set(&W_PRE[c], "w_alloc_regs_i", r < sizeof regs / sizeof *regs ? regs[r] : 64);
-        op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
-    }
-    op_set(&W_PRE[c], "link", 1);
-    check_core(c);
-    for (unsigned r = 0; r < sizeof regs / sizeof *regs; r++) {
-        op_set(&W_PRE[c], "cfg_policy_i", r % 3);
-        for (unsigned s = 0; s < FG_P_PRE_NW; s++) {
-            int bar = r == 1;
-            op_set(&W_PRE[c], "w_live_i", 1ull << s); /* the only candidate */
-            op_set(&W_PRE[c], "w_bar_i", bar ? 1ull << s : 0);
-            pewt_push(c, 0x8000 + 0x100 * (uint64_t)s, s, regs[r]); /* the PEWT head asks for a slot */
-            if (bar) op_set(&W_PRE[c], "w_bar_i", 0); /* the flush waits for the barrier to clear */
-            const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
-            assert_int_equal(o->victim_o, s);
-            assert_int_equal(o->event_mask_o, 1ull << s);
-            if (s % 4 == 3) check_window(&W_PRE[c]); /* the counters hold the earlier ones */
-            op_set(&W_PRE[c], "ev_exit_slot_i", s);
-            op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT); /* the event exits; the victim is restored */
-            assert_int_equal(((const edge_preempt_out_t *)fg_block_out(R.pre[c]))->event_mask_o, 0);
+    for (int c = 0; c < NC; c++) {
+        const unsigned nw = FG_PRE_CORE_NW(c);
+        /* slot masks are NW bits (up to 64): 64-bit arithmetic, and op_set /
+         * check_window move registers wider than 32 bits as the map lays them
+         * out (low word first) */
+        const uint64_t all = ~0ull >> (64 - nw);
+        static const unsigned regs[] = {63, 64, 1};
+        op_set(&W_PRE[c], "cfg_en_i", 1);
+        op_set(&W_PRE[c], "cfg_opt_i", PRE_OPT_ALL);
+        op_set(&W_PRE[c], "cfg_save_base_i", 3);
+        op_set(&W_PRE[c], "cfg_save_per_reg_i", 1);
+        /* the regs table: every slot allocated with each count, then 64 */
+        op_set(&W_PRE[c], "w_alloc_i", all);
+        for (unsigned r = 0; r <= sizeof regs / sizeof *regs; r++) {
+            op_set(&W_PRE[c], "w_alloc_regs_i", r < sizeof regs / sizeof *regs ? regs[r] : 64);
+            op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
         }
+        op_set(&W_PRE[c], "link", 1);
         check_core(c);
+        for (unsigned r = 0; r < sizeof regs / sizeof *regs; r++) {
+            op_set(&W_PRE[c], "cfg_policy_i", r % 3);
+            for (unsigned s = 0; s < nw; s++) {
+                int bar = r == 1;
+                op_set(&W_PRE[c], "w_live_i", 1ull << s); /* the only candidate */
+                op_set(&W_PRE[c], "w_bar_i", bar ? 1ull << s : 0);
+                pewt_push(c, 0x8000 + 0x100 * (uint64_t)s, s, regs[r]); /* the PEWT head asks for a slot */
+                if (bar) op_set(&W_PRE[c], "w_bar_i", 0); /* the flush waits for the barrier to clear */
+                const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
+                assert_int_equal(o->victim_o, s);
+                assert_int_equal(o->event_mask_o, 1ull << s);
+                if (s % 4 == 3) check_window(&W_PRE[c]); /* the counters hold the earlier ones */
+                op_set(&W_PRE[c], "ev_exit_slot_i", s);
+                op_strobe(&W_PRE[c], FGR_PRE_CTRL_EV_EXIT); /* the event exits; the victim is restored */
+                assert_int_equal(((const edge_preempt_out_t *)fg_block_out(R.pre[c]))->event_mask_o, 0);
+            }
+            check_core(c);
+        }
+        if (nw < 64) {
+            /* only a warp above the core's slots, allocated as the others: the
+             * request waits, nothing is flushed */
+            op_set(&W_PRE[c], "w_alloc_i", 1ull << nw);
+            op_set(&W_PRE[c], "w_alloc_regs_i", 64);
+            op_strobe(&W_PRE[c], FGR_PRE_CTRL_W_ALLOC);
+            op_set(&W_PRE[c], "w_live_i", 1ull << nw);
+            pewt_push(c, 0x9000, nw, 1);
+            const edge_preempt_out_t *o = fg_block_out(R.pre[c]);
+            assert_int_equal(o->state_o, 0);
+            assert_int_equal(o->victim_mask_o, 0);
+            assert_int_equal(o->event_mask_o, 0);
+            check_core(c);
+        }
     }
 }
 

@@ -8,10 +8,12 @@
 #include <stdint.h>
 
 #define FG_ID 0x4647524Eu
-#define FG_VERSION 0x00010000u
-#define FG_MAP_HASH 0x652A1820u
+#define FG_VERSION 0x00010100u
+#define FG_MAP_HASH 0x19239933u
 #define FG_WIN_BYTES 1024u
 #define FG_NCORES 2u
+/* warp slots of core c's preemption controller (SYS CORE_NW byte c) */
+#define FG_PRE_CORE_NW(c) ((0x00001040u >> (8u * (c))) & 0xFFu)
 
 #define FG_WIN_SYS 0x00000u
 #define FG_WIN_DB 0x00400u
@@ -49,6 +51,7 @@
 #define FG_SYS_CYCLE_HI 0x020u /* ro: high word (both live: read HI, LO, HI and retry when HI moved) */
 #define FG_SYS_RESET 0x024u /* wo: write 1: reset every block and its registers (not the bus) for 8 cycles */
 #define FG_SYS_LED 0x028u /* rw: led[7:2] (led[0] heartbeat, led[1] UART activity) */
+#define FG_SYS_CORE_NW 0x02Cu /* ro: warp slots of each core's preemption controller: core c in bits [8c+7:8c] */
 
 /* The trace player's window (docs/FPGA.md, "The trace player") */
 #define FG_PLAY_CTRL 0x000u /* w: strobes: bit 0 START (play NENT rows into block SEL), bit 1 STOP; reads as STATUS */

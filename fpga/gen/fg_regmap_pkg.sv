@@ -2,10 +2,12 @@
 // The FPGA top's register map: identity, windows, block parameters, offsets.
 package fg_regmap_pkg;
   localparam logic [31:0] ID       = 32'h4647524E;
-  localparam logic [31:0] VERSION  = 32'h00010000;
-  localparam logic [31:0] MAP_HASH = 32'h652A1820;
+  localparam logic [31:0] VERSION  = 32'h00010100;
+  localparam logic [31:0] MAP_HASH = 32'h19239933;
   localparam int WIN_BITS = 8;
   localparam int NCORES   = 2;
+  // warp slots of each core's preemption controller, core 0 in the low byte
+  localparam logic [8*NCORES-1:0] PRE_CORE_NW = {8'd16, 8'd64};
   localparam int WIN_SYS = 0;
   localparam int WIN_DB = 1;
   localparam int WIN_AP = 2;
@@ -26,6 +28,7 @@ package fg_regmap_pkg;
   localparam logic [7:0] SYS_CYCLE_HI = 8'd8;  // ro: high word (both live: read HI, LO, HI and retry when HI moved)
   localparam logic [7:0] SYS_RESET = 8'd9;  // wo: write 1: reset every block and its registers (not the bus) for 8 cycles
   localparam logic [7:0] SYS_LED = 8'd10;  // rw: led[7:2] (led[0] heartbeat, led[1] UART activity)
+  localparam logic [7:0] SYS_CORE_NW = 8'd11;  // ro: warp slots of each core's preemption controller: core c in bits [8c+7:8c]
   // the trace player (fpga/fg_trace_player.sv): memory, registers, blocks
   localparam int PLAY_NBLK = 6;
   localparam int PLAY_ROWS = 4096;  // rows of the deepest banks

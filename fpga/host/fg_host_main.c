@@ -112,11 +112,15 @@ int main(int argc, char **argv) {
     }
     int rc = 0;
     if (!strcmp(cmd, "id")) {
-        uint32_t v[6];
+        uint32_t v[6], cnw;
         uint64_t cyc;
-        if (fg_host_read_burst(h, FG_WIN_SYS + FG_SYS_ID, v, 6) || fg_host_cycles(h, &cyc)) goto io;
-        printf("id 0x%08x version 0x%08x map 0x%08x clock %u Hz baud %u cores %u cycles %" PRIu64 "\n", v[0],
-               v[1], v[2], v[3], v[4], v[5], cyc);
+        if (fg_host_read_burst(h, FG_WIN_SYS + FG_SYS_ID, v, 6) ||
+            fg_host_read(h, FG_WIN_SYS + FG_SYS_CORE_NW, &cnw) || fg_host_cycles(h, &cyc))
+            goto io;
+        printf("id 0x%08x version 0x%08x map 0x%08x clock %u Hz baud %u cores %u", v[0], v[1], v[2], v[3], v[4],
+               v[5]);
+        for (unsigned c = 0; c < v[5] && c < 4; c++) printf("%s%u", c ? "/" : " (warp slots ", (cnw >> 8 * c) & 0xFF);
+        printf("%s cycles %" PRIu64 "\n", v[5] ? ")" : "", cyc);
         if (fg_host_check_id(h)) {
             fprintf(stderr, "fg_host: %s\n", fg_host_error(h));
             rc = 1;
