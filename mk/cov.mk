@@ -26,8 +26,10 @@ COV_SHOW   ?=
 # --only) and writes $(BUILD)/coverage/coverage.json, not results/.  Blocks
 # that support it: the ones with COV_ONLY_<block>_BUILD / _TESTS below.
 COV_ONLY   ?=
-# fpga_top's files are instantiated only in the FPGA top, and only
-# test_fpga_top.sh runs it (fpga_sim: the host-library test and LiteX)
+# fpga_top's files are instantiated only in the FPGA top (fpga_sim); here
+# only test_fpga_top.sh runs it (the host-library test and LiteX), not
+# test_fpga_replay.sh, whose traces come from system runs that need the
+# whole build: the figure is below a whole run's (docs/COVERAGE.md)
 COV_ONLY_fpga_top_BUILD := $(BUILD)/bin/fpga_sim $(BUILD)/tests/test_fpga_host
 COV_ONLY_fpga_top_TESTS := scripts/test_fpga_top.sh
 ifeq ($(COV_ONLY),fpga_top)
