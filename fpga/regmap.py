@@ -134,11 +134,15 @@ FE_ACC = """  fg_fe_accept #(
 # the edge that loaded the pick into victim_o (rtl/edge/edge_preempt.sv).  So
 # neither the selection tournament nor a 64:1 multiplexer, nor a choice
 # between the two registers, stands in front of the FSM (docs/FPGA_TIMING.md).
-# The trace player drives w_* and p_* from its line and bypasses the
-# registers; v_* it loads into vq_* (spl_*, sreg ports), so that no choice
-# between the player's register and the slice's stands in front of the FSM
-# either: the choice is made before vq_*, from pl_on_i, a cycle ahead of the
-# block seeing it, as the wrapper's registers take their columns.
+# The trace player drives w_* from its line and bypasses the registers; v_*
+# it loads into vq_* and p_* into every group's gq_* (spl_*, sreg ports), so
+# that no choice between the player's register and the slice's stands in
+# front of the FSM either: the choice is made before the registers, from
+# pl_on_i, a cycle ahead of the block seeing it, as the wrapper's registers
+# take their columns.  Every group's register holds the line's p_*: the block
+# reads p_* only at S+5 with the selection live (pre_p_status_is_picks), when
+# pick_grp_o is one-hot, so p_* is the line's wherever the block reads it
+# (elsewhere 0 while pick_grp_o is 0, which the block does not read).
 PRE_VSTAT = """  localparam int PNG = (NW + 7) / 8;  // the controller's tournament groups (slice parameter NW)
   logic [{NW_1}:0] d_w_live_i, d_w_exit_i, d_w_bar_i, d_w_ld_i;
   logic [{SLOT_W_1}:0] vcur;
@@ -158,9 +162,9 @@ PRE_VSTAT = """  localparam int PNG = (NW + 7) / 8;  // the controller's tournam
     vq_bar     <= spl_on ? spl_v_bar_i : b_w_bar_i[vcur];
     vq_ld      <= spl_on ? spl_v_ld_i : b_w_ld_i[vcur];
     for (int g = 0; g < PNG; g++) begin
-      gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
-      gq_bar[g]  <= b_w_bar_i[gslot[g]];
-      gq_ld[g]   <= b_w_ld_i[gslot[g]];
+      gq_left[g] <= spl_on ? spl_p_left_i : b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
+      gq_bar[g]  <= spl_on ? spl_p_bar_i : b_w_bar_i[gslot[g]];
+      gq_ld[g]   <= spl_on ? spl_p_ld_i : b_w_ld_i[gslot[g]];
     end
   end
   assign b_v_left_i = vq_left;
@@ -528,7 +532,7 @@ def build():
                  ("v_bar_i", "w_bar_i[victim_o]"), ("v_ld_i", "w_ld_i[victim_o]"),
                  ("p_left_i", "w_exit_i[victim_o] || !w_live_i[victim_o]"), ("p_bar_i", "w_bar_i[victim_o]"),
                  ("p_ld_i", "w_ld_i[victim_o]")):
-        b.inp(n, 1, "link", local=True, sreg=n.startswith("v_"), doc=d)
+        b.inp(n, 1, "link", local=True, sreg=True, doc=d)
     b.inp("ev_exit_i", 1, "pulse", ext=True)
     b.inp("ev_exit_slot_i", sw, ext=True)
     b.out("cmd_o", 3, export=True)

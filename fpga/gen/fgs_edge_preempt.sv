@@ -128,6 +128,9 @@ module fgs_edge_preempt #(
   logic spl_v_left_i;
   logic spl_v_bar_i;
   logic spl_v_ld_i;
+  logic spl_p_left_i;
+  logic spl_p_bar_i;
+  logic spl_p_ld_i;
   assign cmd_o = b_cmd_o;
   assign cmd_slot_o = b_cmd_slot_o;
   logic wpl_on;  // the trace player loads the wrapper's input registers
@@ -213,9 +216,9 @@ module fgs_edge_preempt #(
     vq_bar     <= spl_on ? spl_v_bar_i : b_w_bar_i[vcur];
     vq_ld      <= spl_on ? spl_v_ld_i : b_w_ld_i[vcur];
     for (int g = 0; g < PNG; g++) begin
-      gq_left[g] <= b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
-      gq_bar[g]  <= b_w_bar_i[gslot[g]];
-      gq_ld[g]   <= b_w_ld_i[gslot[g]];
+      gq_left[g] <= spl_on ? spl_p_left_i : b_w_exit_i[gslot[g]] || !b_w_live_i[gslot[g]];
+      gq_bar[g]  <= spl_on ? spl_p_bar_i : b_w_bar_i[gslot[g]];
+      gq_ld[g]   <= spl_on ? spl_p_ld_i : b_w_ld_i[gslot[g]];
     end
   end
   assign b_v_left_i = vq_left;
@@ -230,7 +233,7 @@ module fgs_edge_preempt #(
     // inputs stay register outputs); the reset and the inputs the top's glue drives
     // (links, ext ports) are registered here and multiplexed in front of the block.
     logic on_q, v_q, clr_q, rst_q, m_rst_q;
-    logic [17:0] pin_q;  // req_valid_i, req_regs_i, p_left_i, p_bar_i, p_ld_i, ev_exit_i, ev_exit_slot_i
+    logic [14:0] pin_q;  // req_valid_i, req_regs_i, ev_exit_i, ev_exit_slot_i
     logic [285:0] pexp_q;  // the expected outputs of the line the block sees
     logic [fg_regmap_pkg::PLAY_PASS_W-1:0] pass_q;  // the outputs compared: those of this pass (static during a replay)
     always_ff @(posedge clk_i) begin
@@ -241,7 +244,7 @@ module fgs_edge_preempt #(
       // the block's reset from a register (it reaches every flip-flop of the block):
       // the line's while the player plays, else the window's (a cycle later)
       m_rst_q <= pl_on_i ? pl_line_i[0] : rst_ni;
-      pin_q  <= {pl_line_i[392:387], pl_line_i[386], pl_line_i[385], pl_line_i[384], pl_line_i[383], pl_line_i[39:33], pl_line_i[32]};
+      pin_q  <= {pl_line_i[392:387], pl_line_i[386], pl_line_i[39:33], pl_line_i[32]};
       pexp_q <= pl_line_i[678:393];
       pass_q <= pl_pass_i;
     end
@@ -252,6 +255,9 @@ module fgs_edge_preempt #(
     assign spl_v_left_i = pl_line_i[380];
     assign spl_v_bar_i = pl_line_i[381];
     assign spl_v_ld_i = pl_line_i[382];
+    assign spl_p_left_i = pl_line_i[383];
+    assign spl_p_bar_i = pl_line_i[384];
+    assign spl_p_ld_i = pl_line_i[385];
     assign m_cfg_en_i = b_cfg_en_i;
     assign m_cfg_policy_i = b_cfg_policy_i;
     assign m_cfg_opt_i = b_cfg_opt_i;
@@ -276,11 +282,11 @@ module fgs_edge_preempt #(
     assign m_v_left_i = b_v_left_i;
     assign m_v_bar_i = b_v_bar_i;
     assign m_v_ld_i = b_v_ld_i;
-    assign m_p_left_i = on_q ? pin_q[8] : b_p_left_i;
-    assign m_p_bar_i = on_q ? pin_q[9] : b_p_bar_i;
-    assign m_p_ld_i = on_q ? pin_q[10] : b_p_ld_i;
-    assign m_ev_exit_i = on_q ? pin_q[11] : x_ev_exit_i;
-    assign m_ev_exit_slot_i = on_q ? pin_q[17:12] : x_ev_exit_slot_i;
+    assign m_p_left_i = b_p_left_i;
+    assign m_p_bar_i = b_p_bar_i;
+    assign m_p_ld_i = b_p_ld_i;
+    assign m_ev_exit_i = on_q ? pin_q[8] : x_ev_exit_i;
+    assign m_ev_exit_slot_i = on_q ? pin_q[14:9] : x_ev_exit_slot_i;
     // the block's outputs against the line's expected ones, a cycle after it shows
     // them: both registered first (out_q, pexp2_q: some outputs are adds of the
     // block's registers, and the compare of an add's carry chain was the top's
@@ -446,6 +452,9 @@ module fgs_edge_preempt #(
     assign spl_v_left_i = '0;
     assign spl_v_bar_i = '0;
     assign spl_v_ld_i = '0;
+    assign spl_p_left_i = '0;
+    assign spl_p_bar_i = '0;
+    assign spl_p_ld_i = '0;
     assign pl_mm_o   = 1'b0;
     assign pl_port_o = '0;
     logic unused_pl;
