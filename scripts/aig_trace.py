@@ -196,6 +196,7 @@ def write_vcd(out, signals, frames_vals, asserts, top):
     lines.append(f"$var wire 1 {ids['clk']} clk $end")
     tree.setdefault(("scope", "asserts"), {})
     for k, name in enumerate(asserts):
+        name = name.replace(".", "/")  # dut/u_x/label: one name, not a scope
         signals[("asserts", name)] = [("bad", k)]
         tree[("scope", "asserts")][("var", name)] = ("asserts", name)
     emit(tree, top)
