@@ -196,18 +196,25 @@ def counterexample(work, log, status, engine):
                 out[key].append({"property": hdl_prop("top." + names[n]) if n < len(names) else f"output {n}",
                                  "step": int(frame)})
     else:
-        for name, src, step in re.findall(r"summary:\s+failed assertion (\S+) at (\S+)(?: step (\d+))?", log):
-            p = {"property": hdl_prop(name), "src": re.sub(r"^(.*?:\d+).*", r"\1", os.path.basename(src))}
-            if step:
-                p["step"] = int(step)
-            if p not in out[key]:
-                out[key].append(p)
-        want = "induction" if status == "UNKNOWN" else "basecase"
-        for kind, path in re.findall(r"summary: counterexample trace(?: \[([^]]+)\])?: (\S+)", log):
-            if kind.replace(" ", "") in (want, "" if want == "basecase" else want):
-                path = path if os.path.isabs(path) else os.path.join(FDIR, path)
-                out["trace"] = os.path.relpath(path, ROOT)
-                break
+        # the summary lists each trace ([basecase] or none, [induction]) with
+        # the assertions that fail in it; FAIL takes the first, UNKNOWN the second
+        kinds = ("induction",) if status == "UNKNOWN" else ("", "basecase")
+        kind = ""
+        for ln in log.splitlines():
+            t = re.search(r"summary: counterexample trace(?: \[([^]]+)\])?: (\S+)", ln)
+            f = re.search(r"summary:\s+failed assertion (\S+) at (\S+)(?: step (\d+))?", ln)
+            if t:
+                kind = (t.group(1) or "").replace(" ", "")
+                if kind in kinds and "trace" not in out:
+                    path = t.group(2) if os.path.isabs(t.group(2)) else os.path.join(FDIR, t.group(2))
+                    out["trace"] = os.path.relpath(path, ROOT)
+            elif f and kind in kinds:
+                p = {"property": hdl_prop(f.group(1)),
+                     "src": re.sub(r"^(.*?:\d+).*", r"\1", os.path.basename(f.group(2)))}
+                if f.group(3):
+                    p["step"] = int(f.group(3))
+                if p not in out[key]:
+                    out[key].append(p)
         if not out[key] or "trace" not in out:
             out["no_counterexample"] = "SymbiYosys named no failing assertion or gave no trace (log_tail)"
     if "trace" in out:
