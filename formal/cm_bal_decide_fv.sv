@@ -51,6 +51,22 @@
 //   avg_update_is_paper        the table write: exactly with CM-BAL at stage
 //                              C and no kernel boundary, at the level's
 //                              entry, of the updated average
+//   explore_on_nth_stay        CM 4.2's third decision, "if the algorithm
+//                              stays in the same concurrency level for 4
+//                              consecutive intervals, we increase or
+//                              decrease TLP if the current concurrency level
+//                              is less than 6 or greater than or equal to 6,
+//                              respectively": the core's stay count
+//                              (in_stay_i, the intervals in a row it stayed
+//                              before this one) + 1 = EXPLORE_N and this
+//                              interval stays (no raise; Part-1 holds or
+//                              Part-2 refuses to lower), no kernel boundary
+//                              -> exactly then an exploration (XUP / XDOWN),
+//                              one level up below EXPLORE_WARPS (6) warps,
+//                              else one down, its count restarted
+//   stay_counts_intervals      otherwise a stay keeps the level with the
+//                              count + 1 (0 after a kernel boundary, which
+//                              restarts it), and a move restarts it (0)
 // with every assertion of the RTL (named, FG_ASSERT).
 //
 // Assumed, the monitor's walk (cm_bal_monitor.sv; proved there by
@@ -105,6 +121,9 @@ module cm_bal_decide_fv #(
 
   // cm_pkg's why codes
   localparam logic [2:0] W_KEEP = 3'd3, W_P2UP = 3'd4, W_XUP = 3'd5, W_XDOWN = 3'd6;
+  // the paper's levels (CM 4.2) and its exploration threshold (6 warps)
+  localparam logic [NLVL*8-1:0] F_LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1};
+  localparam int F_XWARPS = 6;
 
   // the walk's contract
   logic           f_in_v_q;
@@ -128,6 +147,8 @@ module cm_bal_decide_fv #(
   logic [LIW-1:0]  f_l1_q, f_l2_q, f_l3_q, f_l4_q;
   logic [NLVL-1:0] f_vd1_q;
   logic            f_kb1_q, f_kb2_q, f_kb3_q, f_kb4_q;
+  logic [XW-1:0]   f_st1_q, f_st2_q, f_st3_q, f_st4_q;
+  logic            f_stays3_q, f_stays4_q;
   logic [RW-1:0]   f_row1_q;
   logic            f_bal2_q, f_bal3_q, f_bal4_q, f_wbal4_q;
   logic [1:0]      f_dec2_q;
@@ -159,6 +180,11 @@ module cm_bal_decide_fv #(
   // Part-1 lowers (CM-CPU's DOWN, not at the lowest level)
   wire f_up   = !f_kb2_q && f_vup2_q && 32'(f_cur2_q) > 32'(f_tup2_q) + 32'(k_i);
   wire f_keep = !f_kb2_q && f_dec2_q == 2'd1 && f_vlo2_q && 32'(f_tlo2_q) > 32'(f_cur2_q) + 32'(k_i);
+  // the interval stays at the level: no raise, and Part-1 holds (no step:
+  // HOLD, a step past the lowest / highest level, or the code 3 CM-CPU never
+  // gives) or Part-2 refuses to lower
+  wire f_p1_holds = !(f_dec2_q == 2'd1 && f_l2_q != '0) && !(f_dec2_q == 2'd2 && 32'(f_l2_q) < NLVL - 1);
+  wire f_stays = !f_up && (f_keep || f_p1_holds);
 
   always_ff @(posedge clk_i) begin
     // c0 -> c1
@@ -167,11 +193,13 @@ module cm_bal_decide_fv #(
     f_l1_q   <= in_lvl_i;
     f_vd1_q  <= in_valid_i;
     f_kb1_q  <= in_kb_i;
+    f_st1_q  <= in_stay_i;
     f_row1_q <= in_row_i;
     // c1 -> c2
     f_v2_q   <= rst_ni && f_v1_q;
     f_l2_q   <= f_l1_q;
     f_kb2_q  <= f_kb1_q;
+    f_st2_q  <= f_st1_q;
     f_bal2_q <= bal_i;
     f_dec2_q <= dec_i;
     f_cur2_q <= f_cur;
@@ -183,6 +211,8 @@ module cm_bal_decide_fv #(
     f_v3_q    <= rst_ni && f_v2_q;
     f_l3_q    <= f_l2_q;
     f_kb3_q   <= f_kb2_q;
+    f_st3_q   <= f_st2_q;
+    f_stays3_q <= f_stays;
     f_bal3_q  <= f_bal2_q;
     f_cur3_q  <= f_cur2_q;
     f_up3_q   <= f_up;
@@ -191,6 +221,8 @@ module cm_bal_decide_fv #(
     f_v4_q    <= rst_ni && f_v3_q;
     f_l4_q    <= f_l3_q;
     f_kb4_q   <= f_kb3_q;
+    f_st4_q   <= f_st3_q;
+    f_stays4_q <= f_stays3_q;
     f_bal4_q  <= f_bal3_q;
     f_wbal4_q <= bal_i;
     f_cur4_q  <= f_cur3_q;
@@ -201,6 +233,11 @@ module cm_bal_decide_fv #(
   logic [NLVL-1:0] f_ent4;
   always_comb for (int e = 0; e < NLVL; e++) f_ent4[e] = 32'(f_l4_q) == e;
   wire f_refuse4 = f_keep4_q && !f_up4_q;
+  // the exploration: the EXPLORE_N-th interval in a row that stays, up below
+  // F_XWARPS warps (never past the top), else down
+  wire            f_x4    = f_stays4_q && !f_kb4_q && 32'(f_st4_q) + 1 == EXPLORE_N;
+  wire            f_xup4  = 32'(F_LEVELS[8*f_l4_q +: 8]) < F_XWARPS && 32'(f_l4_q) < NLVL - 1;
+  wire [LIW-1:0]  f_xlvl4 = f_xup4 ? f_l4_q + 1'b1 : f_l4_q - 1'b1;
   always_ff @(posedge clk_i) begin
     if (rst_ni && !f_init_q) begin
       out_valid_in_time: assert (out_v_o == f_v4_q);
@@ -210,6 +247,14 @@ module cm_bal_decide_fv #(
                                          (!f_refuse4 || out_why_o == W_XUP || out_why_o == W_XDOWN)));
       avg_update_is_paper: assert (out_wr_o == (f_v4_q && f_wbal4_q && !f_kb4_q) &&
                                    (!out_wr_o || (out_ent_o == f_ent4 && out_avg_o == f_cur4_q)));
+      explore_on_nth_stay: assert (!(f_v4_q && f_bal4_q) ||
+                                   ((out_why_o == W_XUP || out_why_o == W_XDOWN) == f_x4 &&
+                                    (!f_x4 || (out_why_o == (f_xup4 ? W_XUP : W_XDOWN) &&
+                                               out_lvl_o == f_xlvl4 && out_stay_o == '0))));
+      stay_counts_intervals: assert (!(f_v4_q && f_bal4_q) || f_x4 ||
+                                     (f_stays4_q ? (out_lvl_o == f_l4_q &&
+                                                    32'(out_stay_o) == (f_kb4_q ? 0 : 32'(f_st4_q) + 1))
+                                                 : out_stay_o == '0));
     end
   end
 endmodule

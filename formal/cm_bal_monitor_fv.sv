@@ -14,7 +14,9 @@
 //   past the end; rd_avg_o 0 unless the entry read is valid
 //   CM-CPU's decision from tH / tL, its limit moving by its steps (CM 4.1)
 //   CM-BAL (CM 4.2): a core's limit is one of the paper's levels and moves
-//   by at most one level a decision (followed for one core the solver picks)
+//   by at most one level a decision, and the exploration comes after exactly
+//   EXPLORE_N intervals in a row at a level (followed for one core the
+//   solver picks)
 // with every assertion of the RTL (named, FG_ASSERT: level and stay count of
 // every core in range, stallGPU never wraps within an interval, the walk's
 // cores and table writes within bounds, the walk and the four stages of the
@@ -186,12 +188,26 @@ module cm_bal_monitor_fv #(
   // f_n_q >= 5 + c up to the next interval end.  Nothing is assumed: the
   // solver may follow the core or not.  (The Part-2 compares themselves are
   // proved on the decision datapath, formal/cm_bal_decide_fv.sv.)
+  // The interval count (CM 4.2: "if the algorithm stays in the same
+  // concurrency level for 4 consecutive intervals, we increase or decrease
+  // TLP if the current concurrency level is less than 6 or greater than or
+  // equal to 6, respectively"), for the same core and decisions, when no
+  // kernel boundary of the core came since the interval end (one restarts
+  // the count): the stay count read after the commit is the one of the
+  // interval end + 1 if the level stayed, else 0
+  // (cmbal_stay_counts_intervals), so it cannot stay a 4th time; and an
+  // exploration (why XUP / XDOWN) comes only after EXPLORE_N - 1 intervals
+  // at the level and this one, one level up below 6 warps, else one down
+  // (cmbal_explore_after_n).
   localparam int F_TOP = NLVL - 1;
   localparam logic [NLVL*8-1:0] F_LEVELS = {8'd48, 8'd24, 8'd16, 8'd8, 8'd6, 8'd4, 8'd3, 8'd2, 8'd1};
   wire             f_end = rst_ni && 32'(f_n_q) == INTERVAL - 1;  // an interval's last cycle (E)
   logic [CIW-1:0]  f_c_q;
   logic            f_post_q, f_e_sel_q, f_x_s_q, f_allbal_q, f_chks_q, f_bal1_q, f_bal2_q;
   logic [LIW-1:0]  f_x_lvl_q, f_chk_lvl_q;
+  logic [XW-1:0]   f_x_stay_q, f_chk_stay_q;
+  logic            f_nokb_q, f_chk_nokb_q;  // no kernel boundary of the core since the interval end
+  wire             f_kb_c = (kstart_i[f_c_q] || kend_i[f_c_q]) && 32'(f_c_q) < C;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) f_c_q <= f_core_i;
     f_post_q <= f_end;
@@ -200,11 +216,15 @@ module cm_bal_monitor_fv #(
     f_allbal_q <= (f_end || f_allbal_q) && mode_i == 2'd3;
     if (!rst_ni) f_x_s_q <= 1'b0;
     else if (f_post_q) begin
-      f_x_s_q   <= f_e_sel_q;
-      f_x_lvl_q <= rd_level_o;
+      f_x_s_q    <= f_e_sel_q;
+      f_x_lvl_q  <= rd_level_o;
+      f_x_stay_q <= rd_stay_o;
     end
+    f_nokb_q     <= (f_end || f_nokb_q) && !f_kb_c;
     f_chks_q    <= rst_ni && f_x_s_q && f_allbal_q && rd_core_i == f_c_q && 32'(f_n_q) >= 5 + 32'(f_c_q);
     f_chk_lvl_q <= f_x_lvl_q;
+    f_chk_stay_q <= f_x_stay_q;
+    f_chk_nokb_q <= f_nokb_q && !f_kb_c;
     f_bal1_q    <= rst_ni && mode_i == 2'd3;
     f_bal2_q    <= f_bal1_q;
   end
@@ -212,6 +232,13 @@ module cm_bal_monitor_fv #(
     if (rst_ni && !f_init_q) begin
       cmbal_level_one_step: assert (!f_chks_q || 32'(rd_level_o) == 32'(f_chk_lvl_q) ||
                                     32'(rd_level_o) == 32'(f_chk_lvl_q) + 1 || 32'(rd_level_o) + 1 == 32'(f_chk_lvl_q));
+      cmbal_stay_counts_intervals: assert (!(f_chks_q && f_chk_nokb_q) ||
+                                           32'(rd_stay_o) == ((rd_level_o == f_chk_lvl_q) ? 32'(f_chk_stay_q) + 1 : 0));
+      cmbal_explore_after_n: assert (!(f_chks_q && f_chk_nokb_q && (rd_why_o == 3'd5 || rd_why_o == 3'd6)) ||
+                                     (32'(f_chk_stay_q) + 1 == EXPLORE_N &&
+                                      ((32'(F_LEVELS[8*f_chk_lvl_q +: 8]) < 6 && 32'(f_chk_lvl_q) < F_TOP) ?
+                                         (rd_why_o == 3'd5 && 32'(rd_level_o) == 32'(f_chk_lvl_q) + 1) :
+                                         (rd_why_o == 3'd6 && 32'(rd_level_o) + 1 == 32'(f_chk_lvl_q)))));
       // the limit read (mode of two cycles before, level of the cycle before)
       cmbal_limit_is_a_level: assert (!f_bal2_q || !f_rd_ok_q ||
                                       (32'(rd_level_o) <= F_TOP && rd_limit_o == LW'(F_LEVELS[8*rd_level_o +: 8])));

@@ -19,6 +19,11 @@
 //     the NACK port ready, a head stays blocked on its trigger
 //     (head_blocked_o[q]) at most L + WD_SLACK consecutive cycles: then it
 //     has left as a NACK or been released
+//   and not before the limit, under any traffic and limits: a NACK takes a
+//     head blocked for L + 1 cycles in a row up to the cycle it is decided
+//     in, L the limit the watchdog's registered compare read (the cycle
+//     before), so a head blocked from cycle b is NACKed at b + L at the
+//     earliest (F/E 4.5's timeout, ours: "after the limit, not before")
 //   a NACK only with the watchdog on (in the cycle its compare was made)
 //   every request leaves (served or NACKed): while the block is quiet at its
 //     input (no request accepted, no initialisation command), both ports
@@ -124,6 +129,9 @@ module fe_sched_queues_fv #(
   // the premises holding (restarting when they do not; saturating)
   logic [WD_W-1:0] f_lim_q, f_lim2_q;  // the limit one and two cycles ago
   logic [3:0]      f_blk_q [3];
+  // f_run_q[q]: cycles in a row head q was blocked, up to the last cycle
+  // (any premises; saturating above the largest limit)
+  logic [WD_W:0]   f_run_q [3];
   wire f_wd_prem = !f_init_q && wdog_limit_i == f_lim_q && wdog_limit_i != '0 && nack_ready_i;
   // the drain's premises: nothing accepted, no initialisation command, both
   // ports take, the limit held; f_stuck_q counts such cycles in a row in
@@ -144,8 +152,11 @@ module fe_sched_queues_fv #(
       if (!rst_ni) begin
         f_held_q[q] <= '0;
         f_blk_q[q]  <= '0;
+        f_run_q[q]  <= '0;
       end else begin
         f_held_q[q] <= f_held[q] + QW'(f_acc && f_q == 2'(q));
+        if (!head_blocked_o[q]) f_run_q[q] <= '0;
+        else if (f_run_q[q] != '1) f_run_q[q] <= f_run_q[q] + 1'b1;
         if (!(head_blocked_o[q] && f_wd_prem)) f_blk_q[q] <= '0;
         else if (f_blk_q[q] != '1) f_blk_q[q] <= f_blk_q[q] + 4'd1;
       end
@@ -165,6 +176,9 @@ module fe_sched_queues_fv #(
   end
 
   logic f_cons_ok, f_wd_ok;
+  // the blocked run of the queue a new NACK comes from (decided last cycle);
+  // a queue that cannot NACK (nack_queue_legal) reads as long enough
+  wire [WD_W:0] f_nack_run = (nack_q_o == 2'd1) ? f_run_q[1] : (nack_q_o == 2'd2) ? f_run_q[2] : '1;
   always_comb begin
     f_cons_ok = 1'b1;
     f_wd_ok   = 1'b1;
@@ -196,6 +210,7 @@ module fe_sched_queues_fv #(
       // (a NACK decided in cycle t-1 is due on the limit of t-2: ge_q)
       nack_only_with_watchdog: assert (!f_nack_new || f_lim2_q != '0);
       watchdog_blocked_head_leaves: assert (f_wd_ok);
+      watchdog_nack_not_early: assert (!f_nack_new || 32'(f_nack_run) > 32'(f_lim2_q));
       every_request_leaves: assert (!f_quiet || 32'(f_stuck_q) < 32'(wdog_limit_i) + LEAVE_SLACK);
     end
   end

@@ -2,21 +2,28 @@
 """make formal: run every SymbiYosys proof of formal/*.sby (issue 15 item 1).
 
 Each formal/<block>.sby proves one RTL block (k-induction with `mode prove`,
-or bounded model checking with `mode bmc` to `depth`), on the harness
-formal/<block>_fv.sv.  Proofs run at most JOBS (default 2) at a time, each in
-$BUILD/formal/<block>/ (logs, counterexample traces).  The result goes to
-results/formal.json:
+PDR with engine `abc pdr`, or bounded model checking with `mode bmc` to
+`depth`), on the harness formal/<block>_fv.sv.  Proofs run at most JOBS
+(default 2) at a time, each in $BUILD/formal/<block>/ (logs, traces).  The
+result goes to results/formal.json (docs/FORMAL.md has the table):
+  blocks.<block>.status      PASS, FAIL (a counterexample), UNKNOWN
+                             (k-induction: the base case holds, the induction
+                             step fails), ERROR or TIMEOUT
+  blocks.<block>.pass        status is PASS
   blocks.<block>.properties  names of the assertions of the proof (a label
                              where the assertion has one, else
                              <instance>/<file>:<line>); all proved when pass
   blocks.<block>.mode        prove (k-induction, or PDR with engine abc pdr) or bmc
-  blocks.<block>.engine      the SymbiYosys engine (smtbmc z3; abc pdr: unbounded, depth unused)
+  blocks.<block>.engine      the SymbiYosys engine (smtbmc z3; abc pdr: unbounded, depth
+                             unused; abc bmc3)
   blocks.<block>.depth       induction length / BMC depth
-  blocks.<block>.pass        the proof passed
   blocks.<block>.params      the (small) parameters the proof uses
   blocks.<block>.seconds     wall time
-and, for a failed proof, .failed (the assertions reported failing) and
-.trace (the counterexample VCD).  Exits non-zero if any proof fails.
+and, for FAIL, .failed (each failing assertion: property, src, step) and
+.trace (the counterexample VCD, from the initial state); for
+UNKNOWN, .unproven (the assertions the induction step fails) and .trace
+(the induction step's VCD: it may start in an unreachable state).  Exits
+non-zero unless every proof is PASS.
 
   scripts/formal.py [-j JOBS] [--out FILE] [--dir DIR] [block ...]
 """
@@ -31,6 +38,7 @@ import subprocess
 import sys
 import time
 
+import aig_trace
 import fg_num
 from yowasp_tools import killed_by, once_more_if_crashed, signal_name, warm
 
@@ -54,6 +62,11 @@ def sby_options(path):
         sys.exit(f"formal: {path}: needs 'mode' and 'depth' in [options]")
     params = dict(re.findall(r"-set\s+(\w+)\s+(\S+)", text))
     engine = re.search(r"^\[engines\]\s*\n\s*(.+?)\s*$", text, re.M)
+    # ABC's counterexample is replayed here (counterexample()), not by
+    # SymbiYosys through an SMT solver (slower than the proofs on these designs)
+    if engine and engine.group(1).startswith("abc") and not re.search(r"^aigsmt\s+none\s*$", text, re.M):
+        sys.exit(f"formal: {path}: engine {engine.group(1)} needs 'aigsmt none' in [options] "
+                 "(formal.py replays its witness)")
     return mode.group(1), int(depth.group(1)), params, engine.group(1) if engine else "?"
 
 
@@ -128,22 +141,107 @@ def run_one(block):
     if os.path.exists(os.path.join(work, "status")):
         status = open(os.path.join(work, "status")).read().split()[0:1]
         status = status[0] if status else ""
-    res = {"mode": mode, "depth": depth, "engine": engine,
-           "pass": r.returncode == 0 and status == "PASS",
+    if r.returncode == 124:
+        status = "TIMEOUT"
+    elif re.search(r"summary: engine_\d+ \(.*\) returned FAIL$", log, re.M) and status != "UNKNOWN":
+        status = "FAIL"  # an engine found a counterexample even where its replay failed (ERROR)
+    elif status not in ("PASS", "FAIL", "UNKNOWN"):
+        status = "ERROR"
+    elif status == "PASS" and r.returncode != 0:
+        status = "ERROR"
+    res = {"status": status, "mode": mode, "depth": depth, "engine": engine, "pass": status == "PASS",
            "params": params, "seconds": secs, "properties": properties(work)}
     if retried:
         res["retried"] = retried
     sig = killed_by(r.returncode, log) if not res["pass"] else None
     if sig is not None:
         res["tool_failure"] = f"a tool was killed by {signal_name(sig)} (twice): not a proof result"
+    if status in ("FAIL", "UNKNOWN"):
+        res.update(counterexample(work, log, status, engine))
     if not res["pass"]:
-        res["status"] = status or f"rc {r.returncode}"
-        res["failed"] = sorted(set(re.findall(r"failed assertion (\S+ at \S+)", log)))
-        traces = re.findall(r"Writing trace to VCD file: (\S+)", log)
-        if traces:
-            res["trace"] = os.path.relpath(os.path.join(work, traces[0]), ROOT)
         res["log_tail"] = log.splitlines()[-15:]
     return block, res
+
+
+def hdl_prop(name):
+    """SymbiYosys's name of an assertion (<top>.<inst>...<label>, Yosys
+    escapes and all) in the form of prop_name: <inst>/.../<label>."""
+    top, _, rest = name.replace("\\", "").partition(".")
+    return prop_name(f"{top}/{rest}" if rest else top)
+
+
+def counterexample(work, log, status, engine):
+    """What a FAIL or UNKNOWN says: the failing assertions and the trace.
+    smtbmc: from SymbiYosys's summary.  ABC (pdr, bmc3; SymbiYosys's own
+    replay is off, `aigsmt none`): ABC's witness simulated on the AIGER model
+    it checked (scripts/aig_trace.py), which names the assertions failing in
+    its last frame; should that fail, ABC's output numbers named through
+    model/design_aiger.ywa, without a trace."""
+    key = "unproven" if status == "UNKNOWN" else "failed"
+    out = {key: []}
+    if engine.startswith("abc"):
+        edir = os.path.join(work, "engine_0")
+        try:
+            frame, names = aig_trace.replay(work, edir, os.path.join(edir, "trace.vcd"))
+            out[key] = [{"property": hdl_prop("top." + n), "step": frame} for n in names]
+            out["trace"] = os.path.relpath(os.path.join(edir, "trace.vcd"), ROOT)
+        except (aig_trace.AigError, OSError, ValueError, KeyError, IndexError) as e:
+            out["no_counterexample"] = f"ABC's witness was not replayed: {e}"
+            try:
+                names = aig_trace.assert_names(work)
+            except (OSError, ValueError, KeyError):
+                names = []
+            for n, frame in re.findall(r"Output (\d+) of miter .* was asserted in frame (\d+)", log):
+                n = int(n)
+                out[key].append({"property": hdl_prop("top." + names[n]) if n < len(names) else f"output {n}",
+                                 "step": int(frame)})
+    else:
+        # the summary lists each trace ([basecase] or none, [induction]) with
+        # the assertions that fail in it; FAIL takes the first, UNKNOWN the second
+        kinds = ("induction",) if status == "UNKNOWN" else ("", "basecase")
+        kind = ""
+        for ln in log.splitlines():
+            t = re.search(r"summary: counterexample trace(?: \[([^]]+)\])?: (\S+)", ln)
+            f = re.search(r"summary:\s+failed assertion (\S+) at (\S+)(?: step (\d+))?", ln)
+            if t:
+                kind = (t.group(1) or "").replace(" ", "")
+                if kind in kinds and "trace" not in out:
+                    path = t.group(2) if os.path.isabs(t.group(2)) else os.path.join(FDIR, t.group(2))
+                    out["trace"] = os.path.relpath(path, ROOT)
+            elif f and kind in kinds:
+                p = {"property": hdl_prop(f.group(1)),
+                     "src": re.sub(r"^(.*?:\d+).*", r"\1", os.path.basename(f.group(2)))}
+                if f.group(3):
+                    p["step"] = int(f.group(3))
+                if p not in out[key]:
+                    out[key].append(p)
+        if not out[key] or "trace" not in out:
+            out["no_counterexample"] = "SymbiYosys named no failing assertion or gave no trace (log_tail)"
+    if "trace" in out:
+        out["trace_from"] = "induction step" if status == "UNKNOWN" else "the initial state"
+    return out
+
+
+def describe(res):
+    """The lines printed under a proof that is not PASS."""
+    lines = []
+    if res.get("tool_failure"):
+        lines.append(res["tool_failure"])
+    what = "failed" if res["status"] == "FAIL" else "unproven" if res["status"] == "UNKNOWN" else None
+    if what:
+        if res["status"] == "UNKNOWN":
+            lines.append(f"the base case holds to depth {res['depth']}; the induction step fails: not proved, "
+                         "not refuted (its trace may start in a state no run reaches)")
+        for p in res[what]:
+            at = ", ".join(x for x in (p.get("src", ""), f"step {p['step']}" if "step" in p else "") if x)
+            lines.append(f"{what}: {p['property']}" + (f" ({at})" if at else ""))
+        if res.get("trace"):
+            lines.append(f"trace: {res['trace']} (from {res['trace_from']})")
+    if not what or res.get("no_counterexample"):
+        if res.get("no_counterexample"):
+            lines.append(res["no_counterexample"])
+        lines += res.get("log_tail", [])
+    return lines
 
 
 def main():
@@ -167,6 +265,7 @@ def main():
     for b in blocks:
         if b not in allb:
             sys.exit(f"formal: no {os.path.relpath(FDIR, ROOT)}/{b}.sby (have: {' '.join(allb)})")
+        sby_options(os.path.join(FDIR, b + ".sby"))  # its options' errors before any proof runs
     results = {}
     with cf.ThreadPoolExecutor(max_workers=max(1, min(a.j, 2))) as ex:
         for block, res in ex.map(run_one, blocks):
@@ -175,14 +274,13 @@ def main():
                 how = "PDR (unbounded)    "
             else:
                 how = ("k-induction" if res["mode"] == "prove" else "BMC") + f" depth {res['depth']:3d}"
-            print(f"  {'PASS' if res['pass'] else 'FAIL'} {block:18s} {how}"
+            print(f"  {res['status']:7s} {block:18s} {how}"
                   f"  {len(res['properties']):3d} properties  {res['seconds']:7.1f} s", flush=True)
-            if res.get("tool_failure"):
-                print(f"       {res['tool_failure']} (log {os.path.relpath(BUILD, ROOT)}/{block}.log)")
             if not res["pass"]:
-                for ln in res.get("log_tail", []):
+                print(f"       (log {os.path.relpath(BUILD, ROOT)}/{block}.log)")
+                for ln in describe(res):
                     print("       " + ln)
-    doc = {"tool": "SymbiYosys (yowasp-sby); engines smtbmc z3, abc pdr (blocks.<block>.engine)",
+    doc = {"tool": "SymbiYosys (yowasp-sby); engines smtbmc z3, abc pdr, abc bmc3 (blocks.<block>.engine)",
            "blocks": results}
     if a.blocks and os.path.exists(a.out):  # a partial run updates the file
         old = json.load(open(a.out))
@@ -192,9 +290,13 @@ def main():
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")
-    bad = [b for b, r in results.items() if not r["pass"]]
-    print(f"formal: {len(results) - len(bad)} passed, {len(bad)} failed ({os.path.relpath(a.out, ROOT)})")
-    sys.exit(1 if bad else 0)
+    count = {st: sum(r["status"] == st for r in results.values())
+             for st in ("PASS", "FAIL", "UNKNOWN", "ERROR", "TIMEOUT")}
+    others = "".join(f", {n} {st.lower()}" for st, n in count.items() if n and st not in ("PASS", "FAIL"))
+    print(f"formal: {count['PASS']} passed, {count['FAIL']} failed{others} ({os.path.relpath(a.out, ROOT)})")
+    # an unproven property (UNKNOWN) fails the run as a failure does: it is
+    # printed as UNKNOWN, with its induction trace, not as a counterexample
+    sys.exit(0 if count["PASS"] == len(results) else 1)
 
 
 if __name__ == "__main__":

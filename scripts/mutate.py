@@ -90,26 +90,12 @@ def run(cmd, log, env=None, cwd=None, timeout=None):
     return rc, out
 
 
-def pdr_names(work, out):
-    """Names of the assertions PDR reported (it prints 'Output N ... asserted'),
-    through the asserts list of the proof's model/design_aiger.ywa."""
-    nums = sorted(set(int(n) for n in re.findall(r"Output (\d+) of miter .* was asserted", out)))
-    if not nums:
-        return []
-    try:
-        ywa = json.load(open(os.path.join(work, "model", "design_aiger.ywa")))
-        names = [".".join(a) if isinstance(a, list) else str(a) for a in ywa.get("asserts", [])]
-        return [names[n] if n < len(names) else f"output {n}" for n in nums]
-    except (OSError, ValueError):
-        return [f"output {n}" for n in nums]
-
-
 def check_proof(tree, proof, tag, timeout):
     log = os.path.join(tree, "..", f"{tag}.{proof}.log")
     js = os.path.join(tree, "..", f"{tag}.{proof}.json")
     cmd = ["nice", "-n", "5", "scripts/formal.py", "-j", "1", "--out", js, proof]
     env = dict(os.environ, FORMAL_TIMEOUT=str(timeout))
-    rc, out = run(cmd, log, env=env, cwd=tree)
+    rc, _ = run(cmd, log, env=env, cwd=tree)
     res = {}
     try:
         res = json.load(open(js))["blocks"][proof]
@@ -119,15 +105,18 @@ def check_proof(tree, proof, tag, timeout):
         return {"caught": False, "note": "the proof passed"}
     if res.get("tool_failure") or "timeout" in str(res.get("status", "")).lower() or rc == 124:
         return {"caught": False, "note": f"not a proof result: {res.get('tool_failure') or res.get('status')}"}
-    fdir = os.path.join(tree, "build", "formal")
-    plog = os.path.join(fdir, proof + ".log")
-    failed = res.get("failed") or pdr_names(os.path.join(fdir, proof),
-                                            open(plog).read() if os.path.exists(plog) else out)
-    failed = [f.replace("\\", "") for f in failed]  # Yosys's escaped names: \dut.\u_x.\prop
+    plog = os.path.join(tree, "build", "formal", proof + ".log")
+    # formal.py names the assertions: a counterexample's (FAIL), or those the
+    # induction step fails (UNKNOWN: not refuted, but make formal fails on it)
+    failed = [p["property"] for p in res.get("failed", [])] + \
+        [p["property"] + " (unproven: induction step)" for p in res.get("unproven", [])]
     if not failed:  # e.g. the mutated RTL does not elaborate: not a catch
         return {"caught": False, "note": f"the proof failed without a failed assertion ({res.get('status')}; "
                                          f"{os.path.relpath(plog, ROOT)})"}
-    return {"caught": True, "by": failed}
+    caught = {"caught": True, "by": failed}
+    if res.get("trace"):
+        caught["trace"] = os.path.relpath(os.path.join(tree, res["trace"]), ROOT)
+    return caught
 
 
 def check_test(tree, prog, tag, seeds, timeout):
