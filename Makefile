@@ -152,13 +152,16 @@ $(VLBUILD)/vl/vlflags.txt: FORCE | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	@echo '$(VL_XFLAGS)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+# a model's Verilator parameters: its configuration's, less the keys the block
+# turns into macros instead (b_VLPARAMS / b_VLDEFS, manifest vdefines)
+VL_PARAMS = $(if $(filter undefined,$(origin $(1)_VLPARAMS)),$($(1)_GPARAMS),$($(1)_VLPARAMS))
 # $(1) = block, $(2) = model (b or b_c)
 define MODEL_RULES
 $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUILD)/.deps
 	@rm -rf $(VLBUILD)/vl/$(2) && mkdir -p $(VLBUILD)/vl/$(2)
 	$(VERILATOR) --cc $(VL_WFLAGS) --assert --trace-fst $(VL_XFLAGS) -O3 $(VLCOV) \
 	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(VLBUILD)/vl/$(2) \
-	  $$(addprefix -G,$$($(2)_GPARAMS)) -Irtl/include $$($(1)_SRCS)
+	  $$(addprefix -G,$$(call VL_PARAMS,$(2))) $$(addprefix -D,$$($(2)_VLDEFS)) -Irtl/include $$($(1)_SRCS)
 	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
 # The model's input widths, from Verilator's own header (VL_IN*(&port,msb,0)):

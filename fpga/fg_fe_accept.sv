@@ -3,6 +3,7 @@
 // (docs/FE_SCHED.md "Queue choice and ready"; the same decision as the
 // block's intake and the twin's fe_sched_queue_of()).  The F/E register
 // wrapper holds req_valid_i until this is 1.
+`include "fg_comb.svh"
 module fg_fe_accept #(
   parameter int          ADDR_W       = 32,
   parameter int          WORDS        = 32,
@@ -25,7 +26,7 @@ module fg_fe_accept #(
 
   logic [1:0]    trig, q;
   logic [LN_W:0] rel;
-  always_comb begin
+  `FG_COMB_READBACK begin
     trig = (trig_i == 2'd3) ? 2'd0 : trig_i;
     if (dflt_i && src_i) trig = we_i ? 2'd0 : 2'd1;  // GPU defaults (F/E 4.1)
     rel = {1'b0, addr_i[ADDR_W-1:LB]} - (LN_W+1)'(BASE_LINE);

@@ -623,8 +623,14 @@ def play_layout(blocks):
         b.lw = b.in_w + b.exp_w
         b.nout = sum(1 for c in b.cols if c[2] == "out")
         b.wpr = (PLAY_HDR_W + b.lw + 31) // 32
+        # (a model may have parameters the FPGA's instance leaves at their
+        # defaults, e.g. edge_preempt's AGE_ROWS, the form of its age order:
+        # the same behaviour; the block's own model then wins over its
+        # configurations, as the system runs record that one)
         same = [m for m, kv in models.items()
-                if kv == b.params and (m == b.name or m.startswith(b.name + "_"))]
+                if {k: kv.get(k) for k in b.params} == b.params and (m == b.name or m.startswith(b.name + "_"))]
+        if len(same) > 1 and b.name in same:
+            same = [b.name]
         if len(same) != 1:
             raise SystemExit(f"regmap: {b.name}: the FPGA's parameters {b.params} are "
                              f"{'no' if not same else 'more than one'} verilated configuration in mk/*.mk "

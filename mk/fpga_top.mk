@@ -75,3 +75,17 @@ fpga-top: $(BUILD)/.deps
 # regenerate fpga/gen/ and the register table in docs/FPGA.md
 regmap:
 	@fpga/regmap.py
+
+# make fpga-equiv FPGA_EQUIV_BASE=<commit>: the top's sources as they are and
+# those of <commit>, the ones fpga/top_timing.json's runs were routed from,
+# synthesized side by side; when their canonical netlists are the same (a
+# change of comments, line numbers, assertions or of how logic is written
+# that leaves the mapped netlist as it was) fpga/top_timing.json records these
+# sources as equivalent, and make fpga-netlists accepts its routes for them
+# (scripts/fpga_top.py --prove-equivalent; two syntheses, minutes; no place
+# and route).
+.PHONY: fpga-equiv
+fpga-equiv: $(BUILD)/.deps
+	@test -n "$(FPGA_EQUIV_BASE)" || { echo "make fpga-equiv: set FPGA_EQUIV_BASE=<the commit the routes were made from>"; exit 2; }
+	@FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" scripts/fpga_top.py --prove-equivalent $(FPGA_EQUIV_BASE) \
+	  --mhz $(FPGA_TOP_MHZ) $(FPGA_TOP_RTL)

@@ -5,8 +5,12 @@
 TESTS      += test_edge_preempt
 SOAK_TESTS += test_edge_preempt
 WAVE_TESTS += test_edge_preempt
+# edge_preempt in Icarus, random (not a replayed trace): it settles every
+# cycle (docs/RTL_STYLE.md "Simulation semantics")
+EXTRA_TEST_CMDS += scripts/check_preempt_icarus.sh
 # (its [block.fpga] synth = -nowidelut: out of context with the PFU wide-LUT
 # multiplexers ABC maps the slot sets' next-state functions onto LUT7s whose
 # sub-LUTs are mostly constants (2,114 of 7,521 LUT4), the block then 8,505
 # TRELLIS_COMB at 100.06 MHz; with LUT4s only 5,668 at 102.5 (lowest of seeds
 # 1-3 each; at 74066d2 5,554 TRELLIS_COMB, 100.19 MHz); docs/FPGA_TIMING.md)
+COV_SKIP += scripts/check_preempt_icarus.sh

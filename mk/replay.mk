@@ -16,7 +16,8 @@
 # match bit for bit.  REPLAY_DEFPARAM_<model>: submodule parameters of the
 # replay (INST.PARAM=V): edge_preempt's age matrix in its row form, the form
 # Verilator runs, proven equal to the bit form synthesis takes
-# (formal/edge_preempt_age.sby); the bit form's 4,096 one-bit processes took
+# (formal/edge_preempt_age.sby) and run in lockstep besides (model
+# edge_preempt_bits, not replayed); the bit form's 4,096 one-bit processes took
 # Icarus 94 s for 256 cycles against 5 s in the row form.
 REPLAY_PROGS := test_prims test_edge_doorbell test_edge_ekt test_edge_pewt test_edge_preempt \
                 test_fe_sched_queues test_cm_bal_monitor
@@ -45,7 +46,7 @@ replay: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(addprefix $(BUILD)/tests/,$(REPLAY_PROGS))
 	@scripts/replay.sh \
 	  $(foreach p,$(REPLAY_PROGS),"prog|$(p)|$(REPLAY_ENV_$(p))") \
-	  $(foreach m,$(REPLAY_MODELS),"model|$(m)|$($(call replay_block_of,$(m))_TOP)|$($(m)_GPARAMS)|$($(call replay_block_of,$(m))_SRCS)|$(REPLAY_XOK_$(m))|$(REPLAY_DEFPARAM_$(m))")
+	  $(foreach m,$(REPLAY_MODELS),"model|$(m)|$($(call replay_block_of,$(m))_TOP)|$(call VL_PARAMS,$(m))|$($(call replay_block_of,$(m))_SRCS)|$(REPLAY_XOK_$(m))|$(REPLAY_DEFPARAM_$(m))")
 EXTRA_TEST_CMDS += scripts/check_replay.sh
 
 # make coverage: the recording runs repeat the block tests it already counts

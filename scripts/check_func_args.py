@@ -91,16 +91,19 @@ def check(path):
     return bad
 
 
-def main():
-    if len(sys.argv) < 2:
-        print("usage: check_func_args.py FILE.sv...", file=sys.stderr)
+def run_files(name, check_file, paths):
+    """A checker's command line: check_file(path) -> findings for each path;
+    prints them, exit 1 when any, 2 on a usage or read error (also
+    scripts/check_comb_settle.py)."""
+    if not paths:
+        print(f"usage: {name}.py FILE.sv...", file=sys.stderr)
         return 2
     bad = []
-    for p in sys.argv[1:]:
+    for p in paths:
         try:
-            bad += check(p)
+            bad += check_file(p)
         except OSError as e:
-            print(f"check_func_args: {p}: {e.strerror}", file=sys.stderr)
+            print(f"{name}: {p}: {e.strerror}", file=sys.stderr)
             return 2
     for b in bad:
         print(b)
@@ -108,4 +111,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_files("check_func_args", check, sys.argv[1:]))

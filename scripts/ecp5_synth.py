@@ -48,6 +48,15 @@ def synth_cmds(top, stat, net, env=os.environ):
             f"tee -q -o {stat} stat; check -noinit; blackbox =A:whitebox; write_json {net}")
 
 
+# The netlist's canonical form: the mapped netlist with its generated names
+# numbered in order and no source locations, so that a change of comments or
+# assertions (read with -noassert, FORMAL code not read) or of line numbers
+# leaves it as it was and any change of the logic does not (the blocks'
+# records, scripts/fpga_ooc.py; the top's equivalent sources,
+# scripts/fpga_top.py --prove-equivalent).
+CANON_CMDS = "opt_clean -purge; rename -enumerate; setattr -unset src; setattr -mod -unset src; write_json"
+
+
 def netlist_sha(path):
     """A fingerprint of a Yosys JSON netlist: its cells and nets, not their
     attributes (source lines, creator), so the same logic from the same

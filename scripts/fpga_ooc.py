@@ -43,7 +43,7 @@ import sys
 import time
 
 import fg_num
-from ecp5_synth import netlist_sha, synth_cmds
+from ecp5_synth import CANON_CMDS, netlist_sha, synth_cmds
 from yowasp_tools import once_more_if_crashed, stop_on_term, tool_name, tool_version, warm
 
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
@@ -133,13 +133,9 @@ def critical_path(log):
             "routing_ns": float(lr[-1][1]) if lr else None, "rtl": locs}
 
 
-# The netlist's fingerprint: the mapped netlist nextpnr places, with its
-# generated names numbered in order and no source locations, so that a change
-# of comments or assertions (read with -noassert, FORMAL code not read) leaves
-# it as it was and any change of the logic does not.  fpga/blocks_timing.json
-# keeps the fingerprint each block's figures were measured on;
+# The netlist's fingerprint (ecp5_synth.CANON_CMDS): fpga/blocks_timing.json
+# keeps the one each block's figures were measured on;
 # scripts/check_fpga_netlists.py says which figures no longer describe the RTL.
-CANON_CMDS = "opt_clean -purge; rename -enumerate; setattr -unset src; setattr -mod -unset src; write_json"
 
 
 def synth_spec(spec, env):

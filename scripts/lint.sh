@@ -43,6 +43,13 @@ else
   sed 's/^/  FAIL /' "$out/func_args.txt"; fail=1
 fi
 
+echo "== every always_comb settles in an event-driven simulator (scripts/check_comb_settle.py)"
+if scripts/check_comb_settle.py $(ls rtl/*/*.sv fpga/*.sv) >"$out/comb_settle.txt" 2>&1; then
+  echo "  ok   every always_comb / always @* of rtl/ and fpga/"
+else
+  sed 's/^/  FAIL /' "$out/comb_settle.txt"; fail=1
+fi
+
 echo "== yosys synth_ecp5 (default parameters unless the block sets its own)"
 printf '  %-22s %10s %10s %12s %8s %8s\n' block cells flipflops memory_bits LUT4 DP16KD
 for spec in "$@"; do

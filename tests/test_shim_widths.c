@@ -72,7 +72,7 @@ static void test_pewt_odd(void **state) {
  * 44..63 past the end), CYC_W 12 (cfg_save_base_i) */
 static void test_preempt_w44(void **state) {
     (void)state;
-    const edge_preempt_params p = {44, 6, 7, 12};
+    const edge_preempt_params p = {44, 6, 7, 12, 1};
     run(&edge_preempt_class, &p, "edge_preempt w44, 64-bit random inputs", tb_cycles(20000),
         preempt_v_bits);
 }

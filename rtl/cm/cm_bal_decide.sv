@@ -49,6 +49,7 @@
 // cm_dec_e / cm_why_e; named assertions (fg_assert.svh); parameter checks as
 // the C twin's; CIW is derived from C.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 `include "fg_enum.svh"
 module cm_bal_decide #(
   parameter int NSCHED   = 2,
@@ -131,7 +132,7 @@ module cm_bal_decide #(
   logic [LIW-1:0]  b_o_up_d;                 // Part-2 raises: the level (stay 0, why P2UP)
   logic [OW-1:0]   b_o_keep_d, b_o_p1_d;     // Part-2 refuses to lower; Part-1 stands
   logic [NLVL-1:0] b_loh_d;
-  always_comb begin
+  `FG_COMB_READBACK begin
     logic [LIW-1:0] p1, x_tgt;
     logic [NW-1:0]  nstay;
     logic           xup, x_move;
@@ -211,7 +212,7 @@ module cm_bal_decide #(
   logic [LIW-1:0]  c_lvl_d;
   logic [XW-1:0]   c_stay_d;
   logic [NLVL-1:0] c_valid_d;
-  always_comb begin
+  `FG_COMB_READBACK begin
     p2_up   = MW'(m_cur_q) > m_upk_q;                        // 0 without a valid upper entry
     p2_keep = $signed(m_lok_q) > $signed(DW'(m_cur_q));      // 0 unless Part-2 may refuse
     upd     = bal_i && !m_kb_q;

@@ -47,6 +47,7 @@
 // sim/twin/gen/edge_ekt_enc.h from the same list); named assertions
 // (rtl/include/fg_assert.svh); parameters the twin refuses stop elaboration.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 `include "fg_enum.svh"
 module edge_ekt #(
   parameter int ENTRIES      = 32,
@@ -460,7 +461,7 @@ module edge_ekt #(
   // remains).
   wire [MAXEV_W-1:0] reg_m = cmd_max_events_i;
   logic [PW-1:0] pp_even, pp_odd;
-  always_comb begin
+  `FG_COMB_READBACK begin
     pp_even = '0;
     pp_odd  = '0;
     for (int k = 0; k < NSL; k++) begin

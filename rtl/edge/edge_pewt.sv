@@ -40,6 +40,7 @@
 // the same list); named assertions (rtl/include/fg_assert.svh); parameters
 // the twin refuses stop elaboration.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 `include "fg_enum.svh"
 module edge_pewt #(
   parameter int ENTRIES = 4,
@@ -183,7 +184,7 @@ module edge_pewt #(
   // entry's tag (at most one RUNNING entry per slot: asserted).
   logic [HW-1:0]    hd_fields;
   logic [TAG_W-1:0] exit_tag;
-  always_comb begin
+  `FG_COMB_READBACK begin
     hd_fields = '0;
     exit_tag  = '0;
     for (int i = 0; i < ENTRIES; i++) begin
@@ -309,7 +310,7 @@ module edge_pewt #(
   logic [ENTRIES-1:0][IDW-1:0] f_ord;   // k-th oldest pending entry
   logic                        f_ord_ok;
   logic [31:0]                 f_a;
-  always_comb begin
+  `FG_COMB_READBACK begin
     f_ord_ok = 1'b1;
     for (int k = 0; k < ENTRIES; k++) begin
       f_a = 32'(f_ord_rptr) + 32'(k);

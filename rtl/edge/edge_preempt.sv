@@ -93,6 +93,7 @@
 // assertions (rtl/include/fg_assert.svh); parameters checked at elaboration
 // as the twin checks them.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 `include "fg_enum.svh"
 module edge_preempt #(
   parameter int NW     = 64,  // warp slots per core (2048 threads / 32)
@@ -371,7 +372,7 @@ module edge_preempt #(
   (* keep *) logic [NG*NG*G-1:0]   s3_row;  // a's winner's row of the pair's block [p][y]
   (* keep *) logic [NG*NG*4-1:0]   s3_pq;   // the pair: four pieces [p][k]
   logic [NG*NG-1:0] pair_d;
-  always_comb begin
+  `FG_COMB_READBACK begin
     s3_rq  = '0;
     s3_row = '0;
     s3_pq  = '0;
@@ -405,7 +406,7 @@ module edge_preempt #(
   logic [NG-1:0] gbest;
   logic [NW-1:0] pick_d;
   logic [SLOT_W-1:0] pidx_d;
-  always_comb begin
+  `FG_COMB_READBACK begin
     logic ok, a_older;
     ok      = 1'b0;
     a_older = 1'b0;

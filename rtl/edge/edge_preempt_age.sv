@@ -23,7 +23,7 @@
 // first edge and the others two edges after it (edge_preempt.sv).
 //
 // Two descriptions of the same next state, chosen by ROWS (default: 1 when
-// verilated, 0 elsewhere):
+// verilated, unless FG_AGE_BITS is defined, 0 elsewhere):
 //   ROWS = 0  one always_ff per bit, "set when j is allocated, else clear
 //             when i is": Yosys maps each bit onto one ECP5 flip-flop with
 //             the allocation of j on its sync set (LSR, over CE), that of
@@ -31,15 +31,19 @@
 //             cost 2,016 LUT4s, docs/PREEMPT.md).  Synthesis and the formal
 //             proofs read this form.
 //   ROWS = 1  two registers, a row at a time with word operations.  The
-//             verilated models run this form: 2,016 conditional bit updates
-//             a cycle per controller would be most of the verilated FPGA
-//             top's time with four 64-slot controllers.
+//             verilated models run this form by default: 2,016 conditional
+//             bit updates a cycle per controller would be most of the
+//             verilated FPGA top's time with four 64-slot controllers; the
+//             model edge_preempt_bits (FG_AGE_BITS) runs ROWS = 0 in lockstep
+//             with the twin.
 // formal/edge_preempt_age.sby proves the two equal (both from equal states,
 // for every input, for all time).
 `include "fg_assert.svh"
 module edge_preempt_age #(
   parameter int NW = 64,
-`ifdef VERILATOR
+`ifdef FG_AGE_BITS
+  parameter bit ROWS = 1'b0
+`elsif VERILATOR
   parameter bit ROWS = 1'b1
 `else
   parameter bit ROWS = 1'b0

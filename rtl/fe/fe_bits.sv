@@ -37,6 +37,7 @@
 // RTL style (docs/RTL_STYLE.md): named assertions, parameter checks (the
 // scheduler's, sim/twin/fe_sched_queues.c, for the ones it passes down).
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 module fe_bits #(
   parameter int WORDS     = 32,
   parameter int LINES     = 256,
@@ -105,7 +106,7 @@ module fe_bits #(
   logic            cur_in, cur_in_d, in_inc, in_init, step, start;
   logic [LN_W-1:0] cur_d, cur_inc;
   logic            busy_d;
-  always_comb begin
+  `FG_COMB_READBACK begin
     cur_inc  = cur_q + 1'b1;
     rel_inc  = {1'b0, cur_inc} - (LN_W+1)'(BASE_LINE);
     in_inc   = rel_inc < (LN_W+1)'(LINES);
@@ -166,7 +167,7 @@ module fe_bits #(
   // (the address: the write sources' one chosen from registers, then the
   // lookup's last, which comes through the scheduler's choice of head)
   logic [IW-1:0] wr_addr;
-  always_comb begin
+  `FG_COMB_READBACK begin
     wr_addr   = wr_i ? wr_idx_i : cur_idx;
     ram_addr  = (wr_i || busy_q) ? wr_addr : rd_idx;
     ram_req   = 1'b0;

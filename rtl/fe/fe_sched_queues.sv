@@ -39,6 +39,7 @@
 // the same list); named assertions (rtl/include/fg_assert.svh); parameters
 // the C twin refuses stop elaboration; derived widths are localparams.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 `include "fg_enum.svh"
 module fe_sched_queues #(
   parameter int          ADDR_W       = 32,
@@ -181,7 +182,7 @@ module fe_sched_queues #(
     assign in_in  = in_region(in_rel);
     assign in_idx = in_rel[IW-1:0];
   end
-  always_comb begin
+  `FG_COMB_READBACK begin
     in_trig = (req_trig_i == 2'd3) ? fe_pkg::FE_TRIG_NONE : req_trig_i;
     in_act  = (req_act_i == 2'd3) ? fe_pkg::FE_ACT_NONE : req_act_i;
     if (req_dflt_i && req_src_i) begin  // GPU defaults, Sec. 4.1
@@ -291,7 +292,7 @@ module fe_sched_queues #(
   logic       disp, nack;
   logic [1:0] disp_q, nack_sel;
 
-  always_comb begin
+  `FG_COMB_READBACK begin
     disp_q = ok[0] ? fe_pkg::FE_Q_NT : ok[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;  // Sec. 6.3
     disp   = (|ok) && (!out_valid_q || out_ready_i);
     nack_sel = due_ok[0] ? fe_pkg::FE_Q_NT : due_ok[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
@@ -310,6 +311,8 @@ module fe_sched_queues #(
   logic             act_wr, wr_pend_q;
   logic [WORDS-1:0] act_bits, wr_bits_q;
   logic [IW-1:0]    wr_idx_q;
+  // comb_settle: feeds the leave block (due_ok) and reads it (disp), with no
+  // bit depending on itself and each variable assigned once (no pulse)
   always_comb begin
     act_wr   = disp && need[disp_q] && h_act[disp_q] != fe_pkg::FE_ACT_NONE;
     act_bits = (h_act[disp_q] == fe_pkg::FE_ACT_EMPTY) ? (hb_q[disp_q] & ~h_mask[disp_q])
@@ -327,7 +330,7 @@ module fe_sched_queues #(
   // compared with itself (when it is the leaving one its head leaves)
   logic       same01, same02, same12;
   logic [2:0] same_disp;  // head q is on the leaving head's line
-  always_comb begin
+  `FG_COMB_READBACK begin
     same01 = h_idx[0] == h_idx[1];
     same02 = h_idx[0] == h_idx[2];
     same12 = h_idx[1] == h_idx[2];
@@ -374,7 +377,7 @@ module fe_sched_queues #(
   logic          lk;
   logic [1:0]    lk_sel;
   logic [IW-1:0] lk_idx;
-  always_comb begin
+  `FG_COMB_READBACK begin
     for (int q = 0; q < 3; q++)
       lk_cand[q] = need[q] && !lkd_q[q];
     lk_sel = lk_cand[0] ? fe_pkg::FE_Q_NT : lk_cand[1] ? fe_pkg::FE_Q_CPU : fe_pkg::FE_Q_GPU;
@@ -413,7 +416,7 @@ module fe_sched_queues #(
                  (lk_pend && lk_pqid == 2'(q));
     end
   end
-  always_comb begin
+  `FG_COMB_READBACK begin
     for (int q = 0; q < 3; q++) begin
       hb_d[q]  = hb_q[q];
       hbv_d[q] = hb_valid_q[q];

@@ -5,6 +5,7 @@
 // block, not at a block boundary.  ptr_d_o is the pointer after this edge
 // (reset aside), for a block that must know the next grant a cycle ahead.  Named assertions: rtl/include/fg_assert.svh.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 module fg_rr_arb #(
   parameter int N  = 4,
   localparam int IW = (N > 1) ? $clog2(N) : 1  // index width (derived)
@@ -35,7 +36,7 @@ module fg_rr_arb #(
     cand = IW'((sum >= NN) ? sum - NN : sum);
   endfunction
 
-  always_comb begin
+  `FG_COMB_READBACK begin
     found = 1'b0;
     idx_o = '0;
     for (int i = 0; i < N; i++) begin

@@ -42,7 +42,7 @@ typedef struct {
 
 const char *const edge_preempt_policy_names[] = {"oldest", "newest", "cheapest", NULL};
 
-void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16}; }
+void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16, 1}; }
 
 static uint64_t mask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
 static uint64_t bit(uint64_t v, uint64_t i) { return (v >> i) & 1; }
@@ -62,7 +62,7 @@ static void *pre_new(const void *params) {
     unsigned lg = 0;
     while (p->nw > 1 && (1u << lg) < p->nw) lg++;
     if (p->nw < 2 || p->nw > 64 || p->slot_w != lg || p->regs_w < 1 || p->regs_w > 16 ||
-        p->cyc_w < 1 || p->cyc_w > 32)
+        p->cyc_w < 1 || p->cyc_w > 32 || p->age_rows > 1)
         return NULL;
     pre_twin *t = calloc(1, sizeof *t);
     if (!t) return NULL;

@@ -193,9 +193,15 @@ typedef struct {
     unsigned slot_w; /* SLOT_W: clog2(NW), 6 */
     unsigned regs_w; /* REGS_W: registers per thread 0..64, 7 */
     unsigned cyc_w;  /* CYC_W: save / restore cycle counter, 16 */
+    /* AGE_ROWS: which description of the age order the verilated model runs
+     * (rtl/edge/edge_preempt_age.sv): 1 the rows (the default models), 0 the
+     * flip-flop per bit synthesis takes (model edge_preempt_bits); it picks
+     * the model and changes no behaviour, so the twin only checks 0 or 1 */
+    unsigned age_rows;
 } edge_preempt_params;
 
-#define EDGE_PREEMPT_PARAMS(X) X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W)
+#define EDGE_PREEMPT_PARAMS(X) \
+    X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W) X(age_rows, AGE_ROWS)
 
 void edge_preempt_params_default(edge_preempt_params *p);
 /* The core's side of the contract above: v_left_i / v_bar_i / v_ld_i and
