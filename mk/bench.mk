@@ -20,4 +20,6 @@ bench: $(BUILD)/.deps
 PROGRAMS    += mem_bench
 BENCH_STEPS += $(BUILD)/bin/mem_bench scripts/mem_bench_plot.sh
 EXTRA_TEST_CMDS += scripts/check_mem_bench.sh
+# the base build leaves this build alone (scripts/bench_speed.py build_base)
+EXTRA_TEST_CMDS += tests/bench/test_bench_base.py
 RESULTS_STEPS += $(BUILD)/bin/mem_bench
