@@ -4,7 +4,8 @@
 PROGRAMS    += sim_speed
 BENCH_STEPS += $(BUILD)/bin/sim_speed
 # this build against the commit the speed work started from, built side by
-# side under $(BUILD)/bench-base (BENCH_BASE; BENCH_ARGS=--no-base skips it):
+# side under $(BUILD)/bench-base/src, into its own build/ there, from a clean
+# environment (BENCH_BASE; BENCH_ARGS=--no-base skips it):
 # busy MM with 1 and N threads, the CM machine, rtl / c (results/sim_speed.json
 # "compare", docs/RESULTS.md "Simulation speed")
 BENCH_BASE  ?= aaa5f4a
