@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""make bench's base build (scripts/bench_speed.py build_base) leaves this
-build alone: run the way mk/bench.mk runs it (a make above it exporting
-BUILD, COV, ..., with MAKEFLAGS and its jobserver), against a throwaway git
-repository whose Makefile is a stand-in for the base's (`BUILD ?= build`, its
-output under $(BUILD)).  TAP output (tests/sweep/tap.py)."""
+"""make bench's plumbing (mk/bench.mk).  Its base build (scripts/bench_speed.py
+build_base) leaves this build alone: run the way mk/bench.mk runs it (a make
+above it exporting BUILD, COV, ..., with MAKEFLAGS and its jobserver), against
+a throwaway git repository whose Makefile is a stand-in for the base's
+(`BUILD ?= build`, its output under $(BUILD)).  The step lists make demo,
+bench, results and wave split on spaces hold one program or script per word.
+TAP output (tests/sweep/tap.py)."""
 import os
 import shutil
 import subprocess
@@ -36,6 +38,11 @@ bench:
 \t@BUILD=$(abspath $(BUILD)) python3 -c 'import sys; sys.path.insert(0, "{scripts}"); import bench_speed; \\
 \t  bench_speed.build_base("HEAD", "$(abspath $(BUILD))", "1", root=".")'
 """
+
+
+def top_env():
+    """The environment of a make run as the top make: nothing of the make running this test."""
+    return {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
 
 
 class BaseBuildTest(unittest.TestCase):
@@ -78,10 +85,8 @@ class BaseBuildTest(unittest.TestCase):
         return out
 
     def bench(self, *make_args):
-        # the stand-in for `make bench` is the top make: nothing of the make running this test
-        env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
         return subprocess.run(["make", "-s", "-C", self.repo, "-f", "../outer.mk", "-j2", *make_args, "bench"],
-                              capture_output=True, text=True, timeout=60, env=env)
+                              capture_output=True, text=True, timeout=60, env=top_env())
 
     def check_isolated(self, *make_args):
         self.commit_base()
@@ -112,6 +117,28 @@ class BaseBuildTest(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("building the base changed 1 file(s) of this build", r.stderr)
         self.assertIn("libfg.a", r.stderr)
+
+
+# the lists whose recipes run `$(foreach s,$(LIST),$(s);)`: one command per word
+STEP_LISTS = ("DEMO_STEPS", "BENCH_STEPS", "RESULTS_STEPS", "WAVES")
+
+
+class StepListTest(unittest.TestCase):
+    def test_one_command_per_word(self):
+        """Every word of a step list is a program of this build or a script of the tree."""
+        shown = " ".join(f'"{v} $({v})"' for v in ("BUILD", "PROGRAMS") + STEP_LISTS)
+        show = f"fg-show-steps: ; @printf '%s\\n' {shown}"
+        r = subprocess.run(["make", "-s", "-C", ROOT, "--eval", show, "fg-show-steps"], capture_output=True,
+                           text=True, env=top_env(), timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        var = {ln.split(" ", 1)[0]: ln.split()[1:] for ln in r.stdout.splitlines()}
+        progs = {f"{var['BUILD'][0]}/bin/{p}" for p in var["PROGRAMS"]}
+        for lst in STEP_LISTS:
+            self.assertTrue(var[lst], f"{lst} is empty")
+            for w in var[lst]:
+                ok = w in progs or (os.path.isfile(os.path.join(ROOT, w)) and os.access(os.path.join(ROOT, w), os.X_OK))
+                self.assertTrue(ok, f"{lst}: {w!r} is not a program of this build or a script of the tree "
+                                    f"(one command per word: {' '.join(var[lst])})")
 
 
 if __name__ == "__main__":
