@@ -42,24 +42,63 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
-def build_base(commit, build, jobs):
+# What the base's build keeps of this process's environment: the session's
+# tools (VERILATOR_ROOT too), locale and compiler cache, nothing a make above
+# us handed down.  `make bench` exports BUILD (this tree's, absolute), COV,
+# PYTHON, ... and MAKEFLAGS carries its command-line variables (BUILD=...,
+# SAN=1) and jobserver to every make below it; the base's Makefile
+# (`BUILD ?= build`) would take them and compile the base into this build.
+BASE_ENV_KEEP = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TERM", "VERILATOR_ROOT")
+BASE_ENV_KEEP_PREFIX = ("LC_", "CCACHE_")
+
+
+def base_env(environ):
+    return {k: v for k, v in environ.items() if k in BASE_ENV_KEEP or k.startswith(BASE_ENV_KEEP_PREFIX)}
+
+
+def tree_state(build):
+    """{path: (size, mtime)} of every file under BUILD but bench-base/: what
+    the base's build must leave as it was."""
+    state = {}
+    for d, dirs, files in os.walk(build):
+        if d == build and "bench-base" in dirs:
+            dirs.remove("bench-base")
+        for f in files:
+            try:
+                st = os.lstat(os.path.join(d, f))
+            except FileNotFoundError:
+                continue
+            state[os.path.relpath(os.path.join(d, f), build)] = (st.st_size, st.st_mtime_ns)
+    return state
+
+
+def build_base(commit, build, jobs, root=ROOT):
     """The base commit's tree and build under BUILD/bench-base (reused when
-    already at that commit)."""
+    already at that commit): its own BUILD on its command line, a clean
+    environment (base_env); exits if this build changed meanwhile."""
     src = os.path.join(build, "bench-base", "src")
-    want = sh(["git", "-C", ROOT, "rev-parse", commit + "^{commit}"], capture_output=True, text=True).stdout.strip()
+    want = sh(["git", "-C", root, "rev-parse", commit + "^{commit}"], capture_output=True, text=True).stdout.strip()
     have = None
     if os.path.isdir(src):
         r = subprocess.run(["git", "-C", src, "rev-parse", "HEAD"], capture_output=True, text=True)
         have = r.stdout.strip() if r.returncode == 0 else None
     if have != want:
         if os.path.isdir(src):
-            subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", src], capture_output=True)
-        sh(["git", "-C", ROOT, "worktree", "prune"])
+            subprocess.run(["git", "-C", root, "worktree", "remove", "--force", src], capture_output=True)
+        sh(["git", "-C", root, "worktree", "prune"])
         os.makedirs(os.path.dirname(src), exist_ok=True)
-        sh(["git", "-C", ROOT, "worktree", "add", "--detach", src, want], capture_output=True)
-    print(f"bench: building the base {want[:7]} in {src} (make build)", flush=True)
+        sh(["git", "-C", root, "worktree", "add", "--detach", src, want], capture_output=True)
+    base_build = os.path.join(src, "build")
+    print(f"bench: building the base {want[:7]} in {base_build} (make build)", flush=True)
+    before = tree_state(build)
     # its own scripts/deps.sh and build rules; the riscv-tests are not needed
-    sh(["make", "-C", src, f"-j{jobs}", "build"], stdout=subprocess.DEVNULL)
+    sh(["make", "-C", src, f"-j{jobs}", f"BUILD={base_build}", "build"], stdout=subprocess.DEVNULL,
+       env=base_env(os.environ))
+    after = tree_state(build)
+    changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    if changed:
+        sys.exit(f"bench: building the base changed {len(changed)} file(s) of this build {build} "
+                 f"(e.g. {changed[0]}): rebuild it (make build)")
     return src, want
 
 
