@@ -387,6 +387,19 @@ def run_local(todo, jobs, progress, env):
     # longest first (last run's durations) packs the slots best
     pending = sorted(todo, key=lambda p: -(p.previous_seconds() or 0))
     running, durations, failed = {}, [], []
+    # points left per experiment: one line (terminal or not) as an experiment's last point finishes
+    left = {}
+    for p in todo:
+        left[p.exp] = left.get(p.exp, 0) + 1
+    size, t_start = dict(left), time.monotonic()
+
+    def finished(p):
+        left[p.exp] -= 1
+        if not left[p.exp]:
+            bad = sum(1 for q in failed if q.exp is p.exp)
+            progress.note(f"sweep: {p.exp.name}: {size[p.exp]} points finished, {bad} failed "
+                          f"({fmt_time(time.monotonic() - t_start)})", always=True)
+
     try:
         while pending or running:
             while pending and len(running) < jobs:
@@ -395,6 +408,7 @@ def run_local(todo, jobs, progress, env):
                 if proc is None:
                     failed.append(p)
                     report_failure(progress, p, "cannot start (see log)")
+                    finished(p)
                     continue
                 running[proc] = (p, time.monotonic())
             time.sleep(0.1)
@@ -408,6 +422,7 @@ def run_local(todo, jobs, progress, env):
                 else:
                     durations.append(now - t0)
                     progress.note(f"  ok   {p.exp.name} {p.id} ({now - t0:.1f} s)")
+                finished(p)
             progress.status(len(durations), len(running), len(failed),
                             estimate(pending, running.values(), durations, jobs, now))
     except KeyboardInterrupt:

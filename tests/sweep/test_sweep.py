@@ -136,7 +136,9 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertNotIn("ETA", r.stderr)
         self.assertNotIn("\r", r.stderr)
-        self.assertEqual(len(r.stderr.strip().splitlines()), 2, r.stderr)  # summary + "wrote"
+        # one line as the experiment's last point finishes (make demo runs several), summary, "wrote"
+        self.assertEqual(len(r.stderr.strip().splitlines()), 3, r.stderr)
+        self.assertRegex(r.stderr.splitlines()[0], r"^sweep: t: 3 points finished, 0 failed \(0:0[1-9]\)$")
         shutil.rmtree(os.path.join(self.tmp, "res"))
         master, slave = pty.openpty()
         p = subprocess.Popen([sys.executable, SWEEP, "run", "--results", os.path.join(self.tmp, "res"), "-j", "1", e],
