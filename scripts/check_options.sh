@@ -80,5 +80,12 @@ refused "--mhz: 'fast'"             python3 scripts/fpga_top.py --mhz fast x.sv
 refused "threads = 'abc'"           $P/cm_run --threads abc --gpu none --out "$out"
 refused "threads = 999: outside"    $P/preemption_latency --point --size test --kernels mm --threads 999 --out "$out"
 refused "FG_THREADS 'zz'"           env FG_THREADS=zz $P/launch_latency --point --events 2 --out "$out"
+# a config file that sets nothing the program reads would run on the built-in defaults
+: >"$tmp/empty.ini"
+E="empty.ini sets nothing this program reads"
+refused "$E (the file's sections: none; it reads [gpu]" $P/fg_run --kernel "$b/sw/saxpy.elf" --entry saxpy --config "$tmp/empty.ini"
+refused "$E"                        $P/preemption_latency --config "$tmp/empty.ini" --point --out "$out"
+refused "$E"                        $P/edge_fig13 --config "$tmp/empty.ini" --point --out "$out"
+refused "$E"                        $P/cm_run --config "$tmp/empty.ini" --out "$out"
 echo "1..$n"
 exit $fail
