@@ -87,5 +87,9 @@ refused "$E (the file's sections: none; it reads [gpu]" $P/fg_run --kernel "$b/s
 refused "$E"                        $P/preemption_latency --config "$tmp/empty.ini" --point --out "$out"
 refused "$E"                        $P/edge_fig13 --config "$tmp/empty.ini" --point --out "$out"
 refused "$E"                        $P/cm_run --config "$tmp/empty.ini" --out "$out"
+# a syntax error says where and what
+printf '[gpu]\nnum_cores = 2\nl1_bytes 4096\n' >"$tmp/bad.ini"
+refused "bad.ini:3: syntax error: expected key = value, [section] or a ; comment: 'l1_bytes 4096'" \
+  $P/preemption_latency --config "$tmp/bad.ini" --point --out "$out"
 echo "1..$n"
 exit $fail

@@ -190,6 +190,27 @@ static void test_config_sets_nothing_read(void **st) {
     unlink(path);
 }
 
+/* A syntax error names the file, the line, what is wrong on it and the line itself. */
+static void test_config_syntax_error(void **st) {
+    (void)st;
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"[gpu]\nnum_cores = 2\nl1_bytes 4096\n", ":3: syntax error: expected key = value, [section] or a ; comment: 'l1_bytes 4096'"},
+        {"; machine\n[gpu\nnum_cores = 2\n", ":2: syntax error: a section header needs its closing ']': '[gpu'"},
+    };
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/test_fg_num_XXXXXX";
+        write_config(path, cases[i].text);
+        fg_config *c = fg_config_new();
+        assert_int_equal(fg_config_load(c, path, err, sizeof err), -1);
+        assert_non_null(strstr(err, path));
+        if (!strstr(err, cases[i].want)) fail_msg("got '%s', wanted '%s'", err, cases[i].want);
+        fg_config_free(c);
+        unlink(path);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_accepted),
@@ -197,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_config_getters),
         cmocka_unit_test(test_config_sections),
         cmocka_unit_test(test_config_sets_nothing_read),
+        cmocka_unit_test(test_config_syntax_error),
     };
     return tb_run_tests("fg_num", tests);
 }

@@ -123,6 +123,26 @@ static int on_kv(void *user, const char *section, const char *name, const char *
     return 1;
 }
 
+/* What is wrong on line `line` of path: libinih reports only the number of
+ * the first line it could not read (a section header without its ']', a
+ * line that is neither key = value nor a comment, or one longer than its
+ * INI_MAX_LINE of 200 characters). */
+static void syntax_error(const char *path, int line, char *err, size_t errlen) {
+    char text[4096] = "";
+    FILE *f = fopen(path, "r");
+    for (int i = 0; f && i < line && fgets(text, sizeof text, f); i++) {
+    }
+    if (f) fclose(f);
+    text[strcspn(text, "\r\n")] = 0;
+    const char *t = text + strspn(text, " \t");
+    const char *why = strlen(text) >= 199   ? "longer than the reader's 199 characters"
+                      : *t == '['           ? "a section header needs its closing ']'"
+                      : !strpbrk(t, "=:")   ? "expected key = value, [section] or a ; comment"
+                                            : "cannot be read";
+    snprintf(err, errlen, "config %s:%d: syntax error: %s: '%.60s%s'", path, line, why, t,
+             strlen(t) > 60 ? "..." : "");
+}
+
 int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen) {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -150,8 +170,12 @@ int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen) {
     load_ctx l = {c, path};
     int rc = ini_parse_file(f, on_kv, &l);
     fclose(f);
+    if (rc > 0) {
+        syntax_error(path, rc, err, errlen);
+        return -1;
+    }
     if (rc) {
-        snprintf(err, errlen, "config %s: syntax error at line %d", path, rc);
+        snprintf(err, errlen, "config %s: out of memory", path);
         return -1;
     }
     return 0;

@@ -16,7 +16,8 @@ typedef struct fg_config fg_config;
 fg_config *fg_config_new(void);
 void fg_config_free(fg_config *c);
 /* Loads an INI file; later loads and overrides win.  Returns 0 or -1 with a
- * message in err (missing file, syntax error with line number). */
+ * message in err (missing file; a syntax error names the file, the line,
+ * what is wrong on it and the line). */
 int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen);
 /* "section.key=value" */
 int fg_config_set(fg_config *c, const char *assignment, char *err, size_t errlen);
