@@ -7,16 +7,19 @@ b=${BUILD:-build}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out.json
 n=0 fail=0
-# refused WANT CMD...: WANT is a text the one stderr line must hold
+# refused WANT CMD...: WANT is a text the one stderr line must hold; a
+# program of $b/bin names itself by its short name ("fg_run: ...")
 refused() {
   local want=$1; shift
   n=$((n + 1)); rm -f "$out"
   timeout 120 "$@" >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
   local lines; lines=$(grep -v '^usage: ' "$tmp/stderr" | grep -c .)  # (argparse: its usage line too)
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$lines" = 1 ] && grep -qF -- "$want" "$tmp/stderr" && [ ! -e "$out" ]; then
+  local name=ok; case $1 in "$P"/*) grep -q "^${1##*/}: " "$tmp/stderr" || name="not '${1##*/}: ...'";; esac
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$lines" = 1 ] && grep -qF -- "$want" "$tmp/stderr" && [ ! -e "$out" ] \
+     && [ "$name" = ok ]; then
     echo "ok $n - ${*#$b/} : $(grep -v '^usage: ' "$tmp/stderr" | cut -c1-160)"
   else
-    echo "not ok $n - ${*#$b/} (exit $rc, $lines stderr line(s), result file $([ -e "$out" ] && echo written || echo absent); wanted '$want')"
+    echo "not ok $n - ${*#$b/} (exit $rc, $lines stderr line(s), result file $([ -e "$out" ] && echo written || echo absent), name $name; wanted '$want')"
     sed 's/^/#   /' "$tmp/stderr" | head -5; fail=1
   fi
 }
