@@ -263,9 +263,10 @@ test: $(BUILD)/.deps
 	@scripts/run_tests.sh $(JOBS) $(EXTRA_TEST_CMDS) $(TEST_BINS)
 
 # ------------------------------------------------------------------- demo
+# one line after each step (scripts/run_steps.sh); the first failing step ends it
 demo: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
-	@set -e; $(foreach s,$(DEMO_STEPS),$(s);)
+	@scripts/run_steps.sh demo $(DEMO_STEPS)
 
 # ------------------------------------------------------------------- lint
 RTL_ALL := $(sort $(wildcard rtl/*/*.sv))

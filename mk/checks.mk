@@ -6,3 +6,5 @@ EXTRA_TEST_CMDS += scripts/check_options.sh scripts/check_yowasp_retry.sh
 EXTRA_TEST_CMDS += scripts/check_threads.sh
 # the SIMT cores' compact scheduling view agrees with the warps every cycle ($FG_CHECK_VIEW)
 EXTRA_TEST_CMDS += scripts/check_sim_view.sh
+# make test's and make demo's runners print each test / step as it finishes
+EXTRA_TEST_CMDS += tests/runner/test_run_tests.py

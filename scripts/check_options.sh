@@ -7,16 +7,19 @@ b=${BUILD:-build}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out.json
 n=0 fail=0
-# refused WANT CMD...: WANT is a text the one stderr line must hold
+# refused WANT CMD...: WANT is a text the one stderr line must hold; a
+# program of $b/bin names itself by its short name ("fg_run: ...")
 refused() {
   local want=$1; shift
   n=$((n + 1)); rm -f "$out"
   timeout 120 "$@" >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
   local lines; lines=$(grep -v '^usage: ' "$tmp/stderr" | grep -c .)  # (argparse: its usage line too)
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$lines" = 1 ] && grep -qF -- "$want" "$tmp/stderr" && [ ! -e "$out" ]; then
+  local name=ok; case $1 in "$P"/*) grep -q "^${1##*/}: " "$tmp/stderr" || name="not '${1##*/}: ...'";; esac
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$lines" = 1 ] && grep -qF -- "$want" "$tmp/stderr" && [ ! -e "$out" ] \
+     && [ "$name" = ok ]; then
     echo "ok $n - ${*#$b/} : $(grep -v '^usage: ' "$tmp/stderr" | cut -c1-160)"
   else
-    echo "not ok $n - ${*#$b/} (exit $rc, $lines stderr line(s), result file $([ -e "$out" ] && echo written || echo absent); wanted '$want')"
+    echo "not ok $n - ${*#$b/} (exit $rc, $lines stderr line(s), result file $([ -e "$out" ] && echo written || echo absent), name $name; wanted '$want')"
     sed 's/^/#   /' "$tmp/stderr" | head -5; fail=1
   fi
 }
@@ -80,5 +83,16 @@ refused "--mhz: 'fast'"             python3 scripts/fpga_top.py --mhz fast x.sv
 refused "threads = 'abc'"           $P/cm_run --threads abc --gpu none --out "$out"
 refused "threads = 999: outside"    $P/preemption_latency --point --size test --kernels mm --threads 999 --out "$out"
 refused "FG_THREADS 'zz'"           env FG_THREADS=zz $P/launch_latency --point --events 2 --out "$out"
+# a config file that sets nothing the program reads would run on the built-in defaults
+: >"$tmp/empty.ini"
+E="empty.ini sets nothing this program reads"
+refused "$E (the file's sections: none; it reads [gpu]" $P/fg_run --kernel "$b/sw/saxpy.elf" --entry saxpy --config "$tmp/empty.ini"
+refused "$E"                        $P/preemption_latency --config "$tmp/empty.ini" --point --out "$out"
+refused "$E"                        $P/edge_fig13 --config "$tmp/empty.ini" --point --out "$out"
+refused "$E"                        $P/cm_run --config "$tmp/empty.ini" --out "$out"
+# a syntax error says where and what
+printf '[gpu]\nnum_cores = 2\nl1_bytes 4096\n' >"$tmp/bad.ini"
+refused "bad.ini:3: syntax error: expected key = value, [section] or a ; comment: 'l1_bytes 4096'" \
+  $P/preemption_latency --config "$tmp/bad.ini" --point --out "$out"
 echo "1..$n"
 exit $fail

@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -42,6 +43,49 @@ OVERRIDE = re.compile(r"^[A-Za-z0-9_]+\.[A-Za-z0-9_]+=\S*$")
 
 class SweepError(Exception):
     pass
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (a Slurm time-out or scancel, a closed terminal): handled as Ctrl-C."""
+
+    def __init__(self, signum):
+        super().__init__()
+        self.signum, self.name = signum, signal.Signals(signum).name
+
+
+def on_stop_signal(signum, frame):
+    raise Stopped(signum)
+
+
+def stop_signals():
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_stop_signal)
+
+
+def stop_points(procs, parts):
+    """Stops running points (each its own session: SIGTERM to its group, SIGKILL after 5 s)
+    and removes their partial result files; returns how many were stopped."""
+    for proc in procs:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 5
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+    for part in parts:
+        try:
+            os.remove(part)
+        except FileNotFoundError:
+            pass
+    return len(procs)
 
 
 def fmt_time(s):
@@ -299,10 +343,13 @@ def start_point(entry, env):
         log.close()
 
 
-def finish_point(entry, rc, seconds):
-    """Publishes a finished point (JSON, then meta); returns an error or None."""
-    err = None
-    if rc != 0:
+def finish_point(entry, rc, seconds, why=None):
+    """Publishes a finished point (JSON, then meta); returns an error or None.
+    why: the error of a point the runner stopped (rc != 0)."""
+    err = why
+    if why:
+        pass
+    elif rc != 0:
         err = f"killed by signal {-rc}" if rc < 0 else f"exit status {rc}"
     elif read_json(entry["part"]) is None:
         err, rc = "exit status 0 but no valid JSON written", 1
@@ -387,6 +434,19 @@ def run_local(todo, jobs, progress, env):
     # longest first (last run's durations) packs the slots best
     pending = sorted(todo, key=lambda p: -(p.previous_seconds() or 0))
     running, durations, failed = {}, [], []
+    # points left per experiment: one line (terminal or not) as an experiment's last point finishes
+    left = {}
+    for p in todo:
+        left[p.exp] = left.get(p.exp, 0) + 1
+    size, t_start = dict(left), time.monotonic()
+
+    def finished(p):
+        left[p.exp] -= 1
+        if not left[p.exp]:
+            bad = sum(1 for q in failed if q.exp is p.exp)
+            progress.note(f"sweep: {p.exp.name}: {size[p.exp]} points finished, {bad} failed "
+                          f"({fmt_time(time.monotonic() - t_start)})", always=True)
+
     try:
         while pending or running:
             while pending and len(running) < jobs:
@@ -395,6 +455,7 @@ def run_local(todo, jobs, progress, env):
                 if proc is None:
                     failed.append(p)
                     report_failure(progress, p, "cannot start (see log)")
+                    finished(p)
                     continue
                 running[proc] = (p, time.monotonic())
             time.sleep(0.1)
@@ -408,14 +469,14 @@ def run_local(todo, jobs, progress, env):
                 else:
                     durations.append(now - t0)
                     progress.note(f"  ok   {p.exp.name} {p.id} ({now - t0:.1f} s)")
+                finished(p)
             progress.status(len(durations), len(running), len(failed),
                             estimate(pending, running.values(), durations, jobs, now))
-    except KeyboardInterrupt:
-        for proc in running:
-            try:
-                os.killpg(proc.pid, 15)
-            except OSError:
-                pass
+    except KeyboardInterrupt as e:
+        # (a second signal while stopping them is ignored: the points must not outlive the runner)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+        e.stopped = stop_points(list(running), [p.part for p, _ in running.values()])
         progress.clear()
         raise
     return failed
@@ -550,7 +611,17 @@ def cmd_exec(manifest, index):
     entry = m["points"][int(index)]
     t0 = time.monotonic()
     proc = start_point(entry, point_env(m["build"]))
-    rc = proc.wait() if proc else 127
+    try:
+        rc = proc.wait() if proc else 127
+    except Stopped as e:
+        # Slurm's time limit or scancel: the point is stopped and recorded as failed with the
+        # reason (the runner reports it instead of waiting for a result that will not come)
+        signal.signal(e.signum, signal.SIG_IGN)
+        stop_points([proc], [entry["part"]])
+        err = f"stopped by {e.name} (a Slurm time limit or scancel) after {time.monotonic() - t0:.0f} s"
+        finish_point(entry, -e.signum, time.monotonic() - t0, err)
+        print(f"{entry['id']}: {err}; point stopped, partial file removed", file=sys.stderr)
+        return 128 + e.signum
     err = finish_point(entry, rc, time.monotonic() - t0)
     print(f"{entry['id']}: {err or 'ok'}")
     return 1 if err else 0
@@ -583,6 +654,7 @@ def main(argv=None):
     e.add_argument("manifest")
     e.add_argument("index")
     opts = ap.parse_args(argv)
+    stop_signals()
     if opts.cmd == "exec":
         return cmd_exec(opts.manifest, opts.index)
     build = os.path.join(ROOT, opts.build) if not os.path.isabs(opts.build) else opts.build
@@ -607,9 +679,12 @@ def main(argv=None):
     except SweepError as err:
         print(f"sweep: {err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("sweep: interrupted; finished points are kept", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        what = e.name if isinstance(e, Stopped) else "interrupted"
+        n = getattr(e, "stopped", 0)
+        stopped = f"stopped {n} running point(s), removed their partial files; " if n else ""
+        print(f"sweep: {what}: {stopped}finished points are kept", file=sys.stderr)
+        return 128 + e.signum if isinstance(e, Stopped) else 130
 
 
 def cmd_run(exps, opts, build):

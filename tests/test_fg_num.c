@@ -139,12 +139,86 @@ static void test_config_sections(void **st) {
     fg_config_free(c);
 }
 
+/* a temporary config file holding text; its path in path (mkstemp's template) */
+static void write_config(char *path, const char *text) {
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A config file that sets nothing the program reads (empty, or only other
+ * programs' sections) would run on the built-in defaults: refused, naming
+ * the file's sections and the ones the program reads. */
+static void test_config_sets_nothing_read(void **st) {
+    (void)st;
+    static const char *const read[] = {"gpu", NULL};
+    const char *texts[] = {"", "; only a comment\n", "[pcie]\nlanes = 8\n", "[gpu]\n"};
+    for (int i = 0; i < 4; i++) {
+        char path[] = "/tmp/test_fg_num_XXXXXX";
+        write_config(path, texts[i]);
+        uint64_t v = 0;
+        for (int check = 0; check < 3; check++) {
+            fg_config *c = fg_config_new();
+            assert_int_equal(fg_config_load(c, path, err, sizeof err), 0);
+            assert_int_equal(fg_config_u64(c, "gpu", "num_cores", 1, 1024, &v, err, sizeof err), 0);
+            int rc = check == 0   ? fg_config_check_sections(c, read, err, sizeof err)
+                     : check == 1 ? fg_config_check_unused(c, err, sizeof err)
+                                  : fg_config_check_unused_section(c, "gpu", err, sizeof err);
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(err, path));
+            assert_non_null(strstr(err, "sets nothing this program reads"));
+            assert_non_null(strstr(err, "it reads [gpu]"));
+            assert_null(strchr(err, '\n'));
+            if (i == 2) assert_non_null(strstr(err, "[pcie]"));
+            fg_config_free(c);
+        }
+        unlink(path);
+    }
+    /* a file whose one key the program reads counts, even when --set overrides it */
+    char path[] = "/tmp/test_fg_num_XXXXXX";
+    write_config(path, "[gpu]\nnum_cores = 2\n[pcie]\nlanes = 8\n");
+    fg_config *c = fg_config_new();
+    uint64_t v = 0;
+    assert_int_equal(fg_config_load(c, path, err, sizeof err), 0);
+    assert_int_equal(fg_config_set(c, "gpu.num_cores=3", err, sizeof err), 0);
+    assert_int_equal(fg_config_u64(c, "gpu", "num_cores", 1, 1024, &v, err, sizeof err), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(fg_config_check_sections(c, read, err, sizeof err), 0);
+    fg_config_free(c);
+    unlink(path);
+}
+
+/* A syntax error names the file, the line, what is wrong on it and the line itself. */
+static void test_config_syntax_error(void **st) {
+    (void)st;
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"[gpu]\nnum_cores = 2\nl1_bytes 4096\n", ":3: syntax error: expected key = value, [section] or a ; comment: 'l1_bytes 4096'"},
+        {"; machine\n[gpu\nnum_cores = 2\n", ":2: syntax error: a section header needs its closing ']': '[gpu'"},
+    };
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/test_fg_num_XXXXXX";
+        write_config(path, cases[i].text);
+        fg_config *c = fg_config_new();
+        assert_int_equal(fg_config_load(c, path, err, sizeof err), -1);
+        assert_non_null(strstr(err, path));
+        if (!strstr(err, cases[i].want)) fail_msg("got '%s', wanted '%s'", err, cases[i].want);
+        fg_config_free(c);
+        unlink(path);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_accepted),
         cmocka_unit_test(test_whole_refused),
         cmocka_unit_test(test_config_getters),
         cmocka_unit_test(test_config_sections),
+        cmocka_unit_test(test_config_sets_nothing_read),
+        cmocka_unit_test(test_config_syntax_error),
     };
     return tb_run_tests("fg_num", tests);
 }

@@ -13,11 +13,21 @@ typedef struct {
     bool used;
 } entry;
 
+/* a loaded file and the entries it set (indexes into e: a later file or
+ * --set overriding a key keeps its entry) */
+typedef struct {
+    char *path;
+    size_t *keys;
+    size_t n, cap;
+} file_rec;
+
 struct fg_config {
     entry *e;
     size_t n, cap;
     char **read; /* every section a getter asked about, present or not */
     size_t nread, capread;
+    file_rec *files;
+    size_t nfiles, capfiles;
 };
 
 fg_config *fg_config_new(void) { return calloc(1, sizeof(fg_config)); }
@@ -33,6 +43,11 @@ void fg_config_free(fg_config *c) {
     free(c->e);
     for (size_t i = 0; i < c->nread; i++) free(c->read[i]);
     free(c->read);
+    for (size_t i = 0; i < c->nfiles; i++) {
+        free(c->files[i].path);
+        free(c->files[i].keys);
+    }
+    free(c->files);
     free(c);
 }
 
@@ -96,7 +111,36 @@ typedef struct {
 
 static int on_kv(void *user, const char *section, const char *name, const char *value) {
     load_ctx *l = user;
-    return put(l->c, section, name, value, l->path) == 0;
+    if (put(l->c, section, name, value, l->path)) return 0;
+    file_rec *r = &l->c->files[l->c->nfiles - 1];
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 32, *nk = realloc(r->keys, cap * sizeof *nk);
+        if (!nk) return 0;
+        r->keys = nk;
+        r->cap = cap;
+    }
+    r->keys[r->n++] = (size_t)(find(l->c, section, name) - l->c->e);
+    return 1;
+}
+
+/* What is wrong on line `line` of path: libinih reports only the number of
+ * the first line it could not read (a section header without its ']', a
+ * line that is neither key = value nor a comment, or one longer than its
+ * INI_MAX_LINE of 200 characters). */
+static void syntax_error(const char *path, int line, char *err, size_t errlen) {
+    char text[4096] = "";
+    FILE *f = fopen(path, "r");
+    for (int i = 0; f && i < line && fgets(text, sizeof text, f); i++) {
+    }
+    if (f) fclose(f);
+    text[strcspn(text, "\r\n")] = 0;
+    const char *t = text + strspn(text, " \t");
+    const char *why = strlen(text) >= 199   ? "longer than the reader's 199 characters"
+                      : *t == '['           ? "a section header needs its closing ']'"
+                      : !strpbrk(t, "=:")   ? "expected key = value, [section] or a ; comment"
+                                            : "cannot be read";
+    snprintf(err, errlen, "config %s:%d: syntax error: %s: '%.60s%s'", path, line, why, t,
+             strlen(t) > 60 ? "..." : "");
 }
 
 int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen) {
@@ -105,11 +149,33 @@ int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen) {
         snprintf(err, errlen, "config %s: %s", path, strerror(errno));
         return -1;
     }
+    if (c->nfiles == c->capfiles) {
+        size_t cap = c->capfiles ? 2 * c->capfiles : 4;
+        file_rec *nf = realloc(c->files, cap * sizeof *nf);
+        if (!nf) {
+            fclose(f);
+            snprintf(err, errlen, "config %s: out of memory", path);
+            return -1;
+        }
+        c->files = nf;
+        c->capfiles = cap;
+    }
+    c->files[c->nfiles] = (file_rec){.path = strdup(path)};
+    if (!c->files[c->nfiles].path) {
+        fclose(f);
+        snprintf(err, errlen, "config %s: out of memory", path);
+        return -1;
+    }
+    c->nfiles++;
     load_ctx l = {c, path};
     int rc = ini_parse_file(f, on_kv, &l);
     fclose(f);
+    if (rc > 0) {
+        syntax_error(path, rc, err, errlen);
+        return -1;
+    }
     if (rc) {
-        snprintf(err, errlen, "config %s: syntax error at line %d", path, rc);
+        snprintf(err, errlen, "config %s: out of memory", path);
         return -1;
     }
     return 0;
@@ -217,7 +283,33 @@ static void list_read(const fg_config *c, char *err, size_t errlen, int n) {
     if (n > 0 && (size_t)n < errlen) snprintf(err + n, errlen - (size_t)n, ")");
 }
 
-/* an override nobody read is always a mistake: a typo'd section or key */
+/* A file that sets nothing the program reads (empty, the wrong file, only
+ * other programs' sections) would leave every value at its built-in
+ * default: a mistake.  Names the file's sections and the ones read. */
+static int check_files(const fg_config *c, char *err, size_t errlen) {
+    for (size_t f = 0; f < c->nfiles; f++) {
+        const file_rec *r = &c->files[f];
+        bool read = false;
+        for (size_t k = 0; k < r->n && !read; k++) read = c->e[r->keys[k]].used;
+        if (read) continue;
+        int n = snprintf(err, errlen, "config %s sets nothing this program reads (the file's sections:", r->path);
+        size_t shown = 0;
+        for (size_t k = 0; k < r->n && n > 0 && (size_t)n < errlen; k++) {
+            const char *sec = c->e[r->keys[k]].section;
+            bool dup = false;
+            for (size_t j = 0; j < k && !dup; j++) dup = !strcmp(c->e[r->keys[j]].section, sec);
+            if (!dup) n += snprintf(err + n, errlen - (size_t)n, " [%s]", sec), shown++;
+        }
+        if (n > 0 && (size_t)n < errlen)
+            n += snprintf(err + n, errlen - (size_t)n, "%s; it reads", shown ? "" : " none");
+        list_read(c, err, errlen, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* an override nobody read is always a mistake: a typo'd section or key;
+ * then a file that sets nothing read (check_files) */
 static int check_sets(const fg_config *c, char *err, size_t errlen) {
     for (size_t i = 0; i < c->n; i++) {
         const entry *x = &c->e[i];
@@ -230,7 +322,7 @@ static int check_sets(const fg_config *c, char *err, size_t errlen) {
         list_read(c, err, errlen, n);
         return -1;
     }
-    return 0;
+    return check_files(c, err, errlen);
 }
 
 static int check_unused(const fg_config *c, const char *section, char *err, size_t errlen) {

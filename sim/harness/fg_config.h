@@ -16,7 +16,8 @@ typedef struct fg_config fg_config;
 fg_config *fg_config_new(void);
 void fg_config_free(fg_config *c);
 /* Loads an INI file; later loads and overrides win.  Returns 0 or -1 with a
- * message in err (missing file, syntax error with line number). */
+ * message in err (missing file; a syntax error names the file, the line,
+ * what is wrong on it and the line). */
 int fg_config_load(fg_config *c, const char *path, char *err, size_t errlen);
 /* "section.key=value" */
 int fg_config_set(fg_config *c, const char *assignment, char *err, size_t errlen);
@@ -44,7 +45,9 @@ int fg_config_enum(fg_config *c, const char *section, const char *key, const cha
                    unsigned *out, char *err, size_t errlen);
 /* -1 with a message listing keys that were set but never read.  This and
  * the two below first refuse any --set override no getter read, naming the
- * sections the program read (a typo'd section or key). */
+ * sections the program read (a typo'd section or key), then a loaded file
+ * that sets nothing the program read (empty, or only other programs'
+ * sections: the run would be on the built-in defaults). */
 int fg_config_check_unused(const fg_config *c, char *err, size_t errlen);
 /* The same for the keys of one section only (a program that reads one
  * section of a machine file, e.g. fg_run and [gpu]). */

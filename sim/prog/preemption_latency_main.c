@@ -493,8 +493,8 @@ int main(int argc, char **argv) {
     const char *out = a.out;
     int rc = 2;
     if (a.merge) {
-        cJSON *points = exp_cli_points(&a, argv[0]);
-        rc = points ? report(points, NULL, out, argv[0]) : 2;
+        cJSON *points = exp_cli_points(&a, cli.prog);
+        rc = points ? report(points, NULL, out, cli.prog) : 2;
         cJSON_Delete(points);
         goto done;
     }
@@ -506,7 +506,7 @@ int main(int argc, char **argv) {
     if (gpu_config_load(&gc, cfg, err, sizeof err) || prun_params_load(&x, cfg, err, sizeof err) ||
         exp_cli_check_unused(cfg, "preemption_latency", err, sizeof err))
         goto cfg_err;
-    if (exp_cli_checked(&a, argv[0])) {
+    if (exp_cli_checked(&a, cli.prog)) {
         rc = 0;
         goto done;
     }
@@ -514,23 +514,23 @@ int main(int argc, char **argv) {
     if (kern_s) snprintf(x.kernels, sizeof x.kernels, "%s", kern_s);
     if (exp_cli_impl(&a, &gc, err, sizeof err)) goto cfg_err;
     if (a.point) {
-        rc = one_point(&x, &gc, out, argv[0]);
+        rc = one_point(&x, &gc, out, cli.prog);
         if (fg_wave_finish() && !rc) rc = 1;
         goto done;
     }
     if (fg_wave_on()) {
-        fprintf(stderr, "%s: --wave traces one run: give --point\n", argv[0]);
+        fprintf(stderr, "%s: --wave traces one run: give --point\n", cli.prog);
         rc = 2;
         goto done;
     }
     if (!par) par = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (!par) par = 1;
-    rc = sweep(&x, &gc, gc.pre.impl, par, rtl_check, out, argv[0]);
+    rc = sweep(&x, &gc, gc.pre.impl, par, rtl_check, out, cli.prog);
 done:
     exp_cli_free(&a);
     fg_config_free(cfg);
     return rc;
 cfg_err:
-    fprintf(stderr, "%s: %s\n", argv[0], err);
+    fprintf(stderr, "%s: %s\n", cli.prog, err);
     goto done;
 }

@@ -142,12 +142,12 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
     if (!cfg) goto done;
     if (!a.check && ((!a.point && !a.merge) || !a.out)) {
         fprintf(stderr, "%s: give --point --out POINT.json, --merge LIST --out RESULT.json or --check-config (%s --help "
-                "lists the options)\n", argv[0], argv[0]);
+                "lists the options)\n", f->name, f->name);
         goto done;
     }
     if (a.merge) {
-        cJSON *points = exp_cli_points(&a, argv[0]);
-        rc = !points ? 2 : mt_points_ok(points, argv[0]) || f->report(points, a.out, argv[0]);
+        cJSON *points = exp_cli_points(&a, f->name);
+        rc = !points ? 2 : mt_points_ok(points, f->name) || f->report(points, a.out, f->name);
         cJSON_Delete(points);
         goto done;
     }
@@ -165,18 +165,18 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
         cJSON_Delete(o);
         goto cfg_err;
     }
-    if (exp_cli_checked(&a, argv[0])) {
+    if (exp_cli_checked(&a, f->name)) {
         cJSON_Delete(o);
         rc = 0;
         goto done;
     }
-    rc = one_point(f, &x, &gc, cfg, o, a.out, argv[0]);
+    rc = one_point(f, &x, &gc, cfg, o, a.out, f->name);
     if (fg_wave_finish() && !rc) rc = 1;
 done:
     exp_cli_free(&a);
     fg_config_free(cfg);
     return rc;
 cfg_err:
-    fprintf(stderr, "%s: %s\n", argv[0], err);
+    fprintf(stderr, "%s: %s\n", f->name, err);
     goto done;
 }

@@ -6,7 +6,8 @@
     fake_point.py --merge LIST --out FILE
 
 --point writes {"values": {KEY: VALUE}, "start": t, "end": t, "pid": pid};
-fake.sleep=S sleeps S seconds, fake.fail=1 prints to its log and exits 3.
+fake.sleep=S sleeps S seconds, fake.fail=1 prints to its log and exits 3,
+fake.partial=1 writes half a result before sleeping.
 Every --point run appends a line to $FAKE_COUNT (when set).  --merge writes
 {"merged": [point, ...]} and prints "merged N points".
 """
@@ -45,6 +46,9 @@ if os.environ.get("FAKE_COUNT"):
     with open(os.environ["FAKE_COUNT"], "a") as f:
         f.write(json.dumps(sets) + "\n")
 t0 = time.time()
+if sets.get("partial") == "1":  # a program killed while writing its result
+    with open(out, "w") as f:
+        f.write('{"values": ')
 time.sleep(float(sets.get("sleep", 0)))
 if sets.get("fail") == "1":
     print("fake_point: boom (as asked)")

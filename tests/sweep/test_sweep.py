@@ -2,11 +2,13 @@
 """The sweep runner's local behaviour (scripts/sweep.py, docs/SWEEPS.md):
 collection, resumability, failure reports, parallelism, progress, and a real
 experiment program's --point / --merge.  TAP output (tests/sweep/tap.py)."""
+import glob
 import json
 import os
 import pty
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -136,7 +138,9 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertNotIn("ETA", r.stderr)
         self.assertNotIn("\r", r.stderr)
-        self.assertEqual(len(r.stderr.strip().splitlines()), 2, r.stderr)  # summary + "wrote"
+        # one line as the experiment's last point finishes (make demo runs several), summary, "wrote"
+        self.assertEqual(len(r.stderr.strip().splitlines()), 3, r.stderr)
+        self.assertRegex(r.stderr.splitlines()[0], r"^sweep: t: 3 points finished, 0 failed \(0:0[1-9]\)$")
         shutil.rmtree(os.path.join(self.tmp, "res"))
         master, slave = pty.openpty()
         p = subprocess.Popen([sys.executable, SWEEP, "run", "--results", os.path.join(self.tmp, "res"), "-j", "1", e],
@@ -160,6 +164,70 @@ class SweepTest(unittest.TestCase):
         self.assertIn("ETA", text)
         self.assertIn("running", text)
         self.assertIn("ok   t a=p0", text)
+
+    def procs_under_tmp(self):
+        """pids of the processes whose command line names this test's directory (the points)."""
+        pids = []
+        for d in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if self.tmp.encode() in f.read() and int(d) != os.getpid():
+                        pids.append(int(d))
+            except (OSError, ValueError):
+                pass
+        return pids
+
+    def wait_for(self, what, timeout=30):
+        t0 = time.monotonic()
+        while not what():
+            self.assertLess(time.monotonic() - t0, timeout, "timed out")
+            time.sleep(0.1)
+
+    def test_sigterm_sighup_stop_points(self):
+        """SIGTERM / SIGHUP (a Slurm time-out, a closed terminal) are handled as Ctrl-C: the running
+        points are stopped (no orphans), their partial files removed, one line says so."""
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=60 fake.partial=1 fake.i={i}\n"
+                                                for i in range(3)), name=f"s{sig.value}")
+            p = subprocess.Popen([sys.executable, SWEEP, "run", "--results", os.path.join(self.tmp, "res"),
+                                  "-j", "2", e], cwd=ROOT, env=self.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            parts = os.path.join(self.tmp, "res", "sweeps", f"s{sig.value}", "points")
+            self.wait_for(lambda: len(glob.glob(os.path.join(parts, "*.json.part"))) == 2)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=30)
+            self.assertEqual(p.returncode, 128 + sig.value, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertIn(f"sweep: {sig.name}: stopped 2 running point(s), removed their partial files", err)
+            self.wait_for(lambda: not self.procs_under_tmp(), 5)
+            self.assertEqual(glob.glob(os.path.join(parts, "*.part")), [])
+
+    def test_exec_sigterm(self):
+        """The Slurm array task (`sweep.py exec`) on SIGTERM (Slurm's time-out, scancel): stops its point,
+        removes the partial file, records the point as failed with the reason, one line."""
+        d = os.path.join(self.tmp, "pts")
+        os.makedirs(d)
+        base = os.path.join(d, "x")
+        argv = [FAKE, "--set", "fake.sleep=60", "--set", "fake.partial=1", "--point", "--out", base + ".json.part"]
+        entry = {"id": "x", "argv": argv, "json": base + ".json", "part": base + ".json.part",
+                 "log": base + ".log", "meta": base + ".meta", "key": "k"}
+        man = os.path.join(self.tmp, "manifest.json")
+        with open(man, "w") as f:
+            json.dump({"root": ROOT, "build": "build", "points": [entry]}, f)
+        p = subprocess.Popen([sys.executable, SWEEP, "exec", man, "0"], cwd=ROOT, env=self.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.wait_for(lambda: os.path.exists(entry["part"]))
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 128 + signal.SIGTERM.value, out + err)
+        self.assertEqual(len((out + err).strip().splitlines()), 1, out + err)
+        self.assertIn("x: stopped by SIGTERM", out + err)
+        self.wait_for(lambda: not self.procs_under_tmp(), 5)
+        self.assertFalse(os.path.exists(entry["part"]))
+        with open(entry["meta"]) as f:
+            meta = json.load(f)
+        self.assertNotEqual(meta["rc"], 0)
+        self.assertIn("SIGTERM", meta["error"])
 
     def test_description_errors(self):
         r = self.run_sweep("run", self.exp("[axis a]\nx = fake.a=1\n", header="colect = list"))
