@@ -419,7 +419,7 @@ def update_json(path, key, value, sub=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(usage="%(prog)s [--mhz MHZ] [--pll-params | --check-record | --prove-equivalent BASE] SRC...")
     ap.add_argument("--mhz", type=fg_num.argparse_type(fg_num.real, "--mhz", 1, 500), default=50.0)
     ap.add_argument("--pll-params", action="store_true",
                     help="print the top's PLL parameters for --mhz as Verilator -G options and exit "
