@@ -62,6 +62,7 @@ refused "--events '1e3'"            $P/sim_speed --events 1e3 --out "$out"
 refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vec_add.elf" --max-seconds 1h
 refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --grid 4,010
 refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --block 1e3
+refused "t_diag.elf has 7 kernel entries (t_overrun, t_underrun," $P/fg_run --kernel "$b/sw/t_diag.elf"
 refused "--after-window 'later'"    $P/cm_run --after-window later --out "$out"
 refused "reads no key t_hgh in [cmbal]" scripts/cm_point.py --set run.mix=H2 --set cmbal.t_hgh=1 --check-config
 refused "VALUE 'hello': $W"         $P/fg_host tcp:127.0.0.1:9 write 0x18 hello

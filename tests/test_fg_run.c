@@ -183,6 +183,29 @@ static void test_saxpy(void **state) {
     saxpy_case(c, "2,1,1", "32x2", 700, 3.0f); /* 2-D block spelling: 64 threads per block */
 }
 
+/* ------------------------------ the entry without --entry: the only kernel */
+static void test_default_entry(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    /* saxpy.elf has one kernel function (memcpy & co. are the runtime's) */
+    int rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--grid", "1", "--block", "32", "--buf", "x=f32:8:ramp",
+                    "--buf", "y=f32:8:fill:1", "--buf", "out=f32:8", "--arg", "u32:8", "--arg", "f32:2", "--arg", "buf:x",
+                    "--arg", "buf:y", "--arg", "buf:out", "--print", "out:4", NULL);
+    if (rc || !strstr(so, "entry saxpy at") || !strstr(so, "out[0..4]: 1 3 5 7"))
+        fail_msg("fg_run without --entry on saxpy.elf: exit %d\nstdout:\n%s\nstderr:\n%s", rc, so, se);
+    free(so);
+    free(se);
+    /* t_diag.elf has several: refused in one line that names them all */
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, NULL);
+    char want[700];
+    snprintf(want, sizeof want,
+             "fg_run: %s has 7 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
+             "t_stride): choose one with --entry\n", c->diag);
+    if (rc != 2 || strcmp(se, want)) fail_msg("fg_run without --entry on t_diag.elf: exit %d, stderr:\n%swanted:\n%s", rc, se, want);
+    free(so);
+    free(se);
+}
+
 /* ------------------------------------------- initialisers are reproducible */
 static void test_initialisers(void **state) {
     const ctx *c = *state;
@@ -242,7 +265,7 @@ static void test_bad_inputs(void **state) {
     expect_fail(c, 2, "cannot open", &so, &se, rc);
     rc = run_fg(c, &so, &se, "--kernel", c->fg_run, NULL); /* an x86-64 ELF */
     expect_fail(c, 2, "not ELF32", &so, &se, rc);
-    rc = run_fg(c, &so, &se, "--kernel", c->kernel, NULL); /* no main: default entry */
+    rc = run_fg(c, &so, &se, "--kernel", c->kernel, "--entry", "main", NULL); /* a name the file lacks */
     expect_fail(c, 2, "symbol 'main' not found", &so, &se, rc);
     rc = run_fg(c, &so, &se, K, "--buf", "x=f32:16", "--arg", "buf:z", NULL);
     expect_fail(c, 2, "unknown buffer 'z'", &so, &se, rc);
@@ -494,6 +517,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
         cmocka_unit_test(test_initialisers),
+        cmocka_unit_test(test_default_entry),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_overrun),
         cmocka_unit_test(test_deadlock),

@@ -260,7 +260,7 @@ static int entry_opt(void *ctx, const char *name, const char *v, char *err, size
  * tests/fuzz/fuzz_cli.c fuzzes it. */
 int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
     static const char DEFAULT_CONFIG[] = "configs/edge.ini";
-    fg_run_opts o = {.entry = "main", .cfgpath = DEFAULT_CONFIG, .grid = {1, 1, 1}, .block = {32, 1, 1},
+    fg_run_opts o = {.entry = NULL, .cfgpath = DEFAULT_CONFIG, .grid = {1, 1, 1}, .block = {32, 1, 1},
                      .max_cycles = 10000000ull, .guard = 4096};
     o.bufs = calloc((size_t)argc, sizeof *o.bufs);
     o.args = calloc((size_t)argc, sizeof *o.args);
@@ -272,7 +272,7 @@ int fg_run_parse(int argc, char **argv, fg_run_opts *op) {
     fg_cli_list sets = {0};
     const fg_opt opts[] = {
         FG_OPT_STR("--kernel", &op->kpath, "FILE.elf", "the kernel (required)"),
-        FG_OPT_CALL("--entry", entry_opt, op, "SYMBOL", "the kernel's function (default main)"),
+        FG_OPT_CALL("--entry", entry_opt, op, "SYMBOL", "the kernel's function (default: the file's only one)"),
         FG_OPT_CALL("--grid", dims_opt, op->grid, "X[,Y[,Z]]", "blocks (default 1)"),
         FG_OPT_CALL("--block", dims_opt, op->block, "X[,Y[,Z]]", "threads per block (default 32)"),
         FG_OPT_U64("--shmem", &op->shmem, 0, UINT32_MAX, "BYTES", "shared memory per block (default 0)"),

@@ -699,6 +699,65 @@ static int rc_report(const gpu_t *g, const racecheck *rc, const sh_use *sh, cons
     return 1;
 }
 
+/* The kernel's entries, for a run without --entry: its global functions in
+ * code, by address (so in source order), less the four that sw/crt/fg_libc.c
+ * provides because GCC may call them in a freestanding program (memcpy,
+ * memmove, memset, memcmp: GCC manual, "C Language" / -ffreestanding).
+ * Returns how many (names, up to max, in names[]), or -1 when the file's
+ * file is no RISC-V kernel or has no symbol table (gpu_load_kernel then
+ * says why). */
+typedef struct {
+    char name[64];
+    uint64_t addr;
+} kentry;
+
+static int kentry_cmp(const void *a, const void *b) {
+    const kentry *x = a, *y = b;
+    return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int kernel_entries(const char *path, kentry *names, int max) {
+    static const char *const runtime[] = {"memcpy", "memmove", "memset", "memcmp"};
+    int fd = open(path, O_RDONLY), n = -1;
+    if (fd < 0) return -1;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    GElf_Ehdr eh;
+    /* only a RISC-V ELF32 executable; the loader refuses anything else, in its words */
+    bool rv = e && gelf_getehdr(e, &eh) && eh.e_ident[EI_CLASS] == ELFCLASS32 && eh.e_machine == EM_RISCV &&
+              eh.e_type == ET_EXEC;
+    while (rv && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh, ts;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL))) continue;
+        n = 0;
+        for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym y;
+            const char *nm;
+            Elf_Scn *ys;
+            if (!gelf_getsym(d, (int)i, &y) || !(nm = elf_strptr(e, sh.sh_link, y.st_name)) || !nm[0] ||
+                GELF_ST_TYPE(y.st_info) != STT_FUNC || GELF_ST_BIND(y.st_info) == STB_LOCAL ||
+                y.st_shndx == SHN_UNDEF || y.st_shndx >= SHN_LORESERVE || !(ys = elf_getscn(e, y.st_shndx)) ||
+                !gelf_getshdr(ys, &ts) || !(ts.sh_flags & SHF_EXECINSTR))
+                continue;
+            bool rt = false;
+            for (size_t r = 0; r < sizeof runtime / sizeof *runtime; r++) rt |= !strcmp(nm, runtime[r]);
+            if (rt) continue;
+            if (n < max) {
+                snprintf(names[n].name, sizeof names[n].name, "%s", nm);
+                names[n].addr = y.st_value;
+            }
+            n++;
+        }
+        break;
+    }
+    if (n > 0) qsort(names, (size_t)(n < max ? n : max), sizeof *names, kentry_cmp);
+    if (e) elf_end(e);
+    close(fd);
+    return n;
+}
+
 /* ------------------------------------------------------------- main */
 int main(int argc, char **argv) {
     fg_run_opts o;
@@ -721,8 +780,34 @@ int main(int argc, char **argv) {
     gpu_t *g = gpu_new(&gc, err, sizeof err);
     if (!g) return fg_run_die(2, "%s", err);
     gpu_kernel k;
-    if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err))
-        return fg_run_die(2, "%s%s", err, entry_given ? "" : " (name the kernel's function with --entry)");
+    kentry ents[16];
+    if (!entry_given) {
+        /* no default name (no kernel is called main): the file's only entry */
+        int ne = kernel_entries(kpath, ents, 16);
+        if (ne == 1) entry = ents[0].name;
+        else if (ne == 0)
+            return fg_run_die(2, "%s has no kernel entry (no global function but the runtime's memcpy, memmove, "
+                              "memset, memcmp): name one with --entry", kpath);
+        else if (ne > 1) {
+            char list[16 * (sizeof ents[0].name + 2)];
+            size_t at = 0;
+            for (int i = 0; i < ne && i < 16; i++) {
+                size_t l = strlen(ents[i].name);
+                if (i) memcpy(list + at, ", ", 2), at += 2;
+                memcpy(list + at, ents[i].name, l);
+                at += l;
+            }
+            list[at] = '\0';
+            return fg_run_die(2, "%s has %d kernel entries (%s%s): choose one with --entry", kpath, ne, list,
+                              ne > 16 ? ", ..." : "");
+        }
+    }
+    if (!entry) {
+        /* the symbol table could not be read: the loader names the problem */
+        if (gpu_load_kernel(g, kpath, NULL, &k, err, sizeof err)) return fg_run_die(2, "%s", err);
+        return fg_run_die(2, "kernel %s: cannot read its symbol table to find its entry: name it with --entry", kpath);
+    }
+    if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err)) return fg_run_die(2, "%s", err);
 
     /* the kernel's argument struct against the --arg list (from its DWARF) */
     char tname[128];
