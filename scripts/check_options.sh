@@ -59,9 +59,9 @@ refused "clock_mhz = 'fast'"             $P/mem_bench --set gpu.clock_mhz=fast -
 refused "--lat '3x'"                $P/cpu_char --lat 3x --out "$out"
 refused "--intervals '0x'"          $P/cm_demo --intervals 0x
 refused "--events '1e3'"            $P/sim_speed --events 1e3 --out "$out"
-refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vec_add.elf" --max-seconds 1h
-refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --grid 4,010
-refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vec_add.elf" --block 1e3
+refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vecadd.elf" --max-seconds 1h
+refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vecadd.elf" --grid 4,010
+refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vecadd.elf" --block 1e3
 refused "t_diag.elf has 7 kernel entries (t_overrun, t_underrun," $P/fg_run --kernel "$b/sw/t_diag.elf"
 refused "--after-window 'later'"    $P/cm_run --after-window later --out "$out"
 refused "reads no key t_hgh in [cmbal]" scripts/cm_point.py --set run.mix=H2 --set cmbal.t_hgh=1 --check-config
