@@ -153,8 +153,18 @@ module edge_preempt_rand_tb #(
         req_valid_i = ($urandom % 4) == 0;
         req_regs_i = REGS_W'($urandom % 24);
       end
-      free_ctx_i = ($urandom % 10) == 0;
-      free_slot_i = SLOT_W'($urandom % NW);
+      // a free context is a slot holding no warp, no event warp and no
+      // parked victim (the contract: free_slot_i names a free context)
+      free_ctx_i = 1'b0;
+      free_slot_i = '0;
+      if (($urandom % 10) == 0) begin
+        g = $urandom % NW;
+        for (i = 0; i < NW; i++)
+          if (!free_ctx_i && !w_live_i[(g + i) % NW] && !ev_run[(g + i) % NW]) begin
+            free_ctx_i = 1'b1;
+            free_slot_i = SLOT_W'((g + i) % NW);
+          end
+      end
       rf_free_i = $urandom % 2;
       cfg_en_i = ($urandom % 64) != 0;
       if (($urandom % 200) == 0) cfg_policy_i = 2'($urandom % 3);
