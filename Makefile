@@ -230,7 +230,17 @@ $(BUILD)/.cflags: FORCE
 	@t=$@.$$$$.tmp; echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)' >$$t; \
 	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
 
-$(BUILD)/libfg.a: $(C_OBJS)
+# The sources fingerprint (scripts/provenance.py) every result carries: the
+# file changes, and the programs relink, only when a source of the simulation does.
+$(BUILD)/gen/fg_sources.c: FORCE | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	@t=$@.$$$$.tmp; $(PYTHON) scripts/provenance.py c-source >$$t || { rm -f $$t; exit 1; }; \
+	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
+$(BUILD)/obj/gen/fg_sources.o: $(BUILD)/gen/fg_sources.c $(BUILD)/.cflags | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libfg.a: $(C_OBJS) $(BUILD)/obj/gen/fg_sources.o
 	@rm -f $@
 	$(AR) rcs $@ $^
 

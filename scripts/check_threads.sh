@@ -2,8 +2,9 @@
 # Test: the GPU's threads (gpu.threads, docs/SIMT.md "Threads") change no
 # result.  An EDGE preemption point and the launch workload (per-core blocks
 # and the front end as RTL), an F/E benchmark (F/E queues as RTL in every
-# memory partition) and a CM machine run (CM-BAL monitor as RTL) each write
-# the same JSON, but for their run times, and 16,384 threads taking tickets
+# memory partition), a CM machine run (CM-BAL monitor as RTL) and a point of
+# make demo's EDGE Fig. 13 (also at 2 threads) each write the same JSON, but
+# for their run times, and 16,384 threads taking tickets
 # from one counter with atomics (sw/kernels/t_ticket.c, atomics at issue and
 # at the L2) the same order, with the SIMT cores stepped on one
 # thread and on $THREADS (default 3, more than this 2-core machine's
@@ -24,11 +25,21 @@ run() { # name threads cmd...
     FG_POOL_ADAPT=0 FG_THREADS_STATS=1 "$@" --set gpu.threads="$t" --out "$tmp/$n.$t.json" >"$tmp/$n.$t.log" 2>&1 ||
         { echo "FAIL $n (gpu.threads=$t): exit $?"; tail -3 "$tmp/$n.$t.log"; exit 1; }
 }
+# one point of make demo's EDGE Fig. 13 (experiments/edge_fig13_demo.ini), also at
+# 2 threads: its JSON is a table's input (docs/RESULTS.md "Provenance")
+fig13() {
+    run fig13 "$1" "$BUILD"/bin/edge_fig13 --config configs/edge.ini --exp configs/edge_fig13.ini \
+        --set edge_fig13.size=test --set edge_fig13.memc_low_gap=3000 --set edge_fig13.ipsec_low_gap=3000 \
+        --set edge_fig13.event=ipv4 --set edge_fig13.background=bp --set edge_fig13.rate=high \
+        --set preempt.enable=1 --point
+}
+fig13 2
 for t in 1 "$THREADS"; do
     run preempt "$t" "$BUILD"/bin/preemption_latency --point --size test --kernels mm --impl rtl
     run launch "$t" "$BUILD"/bin/launch_latency --point --events 8 --impl rtl
     run fe "$t" "$BUILD"/bin/fe_fig11 --point --small --bench vectorAdd --variant all --impl rtl
     run cm "$t" "$BUILD"/bin/cm_run --mix L1 --gpu mm --gpu-size test --scheme cm_bal1 --warmup 2000 --cycles 60000
+    fig13 "$t"
     for at in issue memory; do # the cores' atomics on one counter, done at issue or at the L2
         adapt=0; [ "$at" = memory ] && adapt=1
         FG_POOL_ADAPT=$adapt FG_THREADS_STATS=1 "$BUILD"/bin/fg_run --kernel "$BUILD"/sw/t_ticket.elf --entry t_ticket --grid 64 --block 256 \
@@ -48,13 +59,14 @@ def strip(d):  # run times differ, results may not
     if isinstance(d, list):
         return [strip(x) for x in d]
     return d
-def par_cycles(name):
+def par_cycles(name, n=n):
     m = re.findall(r"gpu: \d+ threads?, (\d+) of \d+ cycles", open(f"{tmp}/{name}.{n}.log").read())
     return sum(int(x) for x in m)
 bad = 0
-for name, busy in (("preempt", True), ("launch", False), ("fe", True), ("cm", True)):
+def compare(name, busy, n):
+    global bad
     a, b = (strip(json.load(open(f"{tmp}/{name}.{t}.json"))) for t in ("1", n))
-    p = par_cycles(name)
+    p = par_cycles(name, n)
     if a != b:
         bad = 1
         diff = [k for k in a if a.get(k) != b.get(k)] if isinstance(a, dict) else ["(the whole file)"]
@@ -64,6 +76,9 @@ for name, busy in (("preempt", True), ("launch", False), ("fe", True), ("cm", Tr
         print(f"FAIL {name}: no cycle ran on the {n} threads (nothing compared)")
     else:
         print(f"ok   {name}: the same results with 1 and {n} threads ({p} cycles on the threads)")
+for name, busy in (("preempt", True), ("launch", False), ("fe", True), ("cm", True), ("fig13", True)):
+    compare(name, busy, n)
+compare("fig13", True, "2")
 for at in ("issue", "memory"):
     name = f"ticket_{at}"
     same = all(open(f"{tmp}/{name}.1.{k}", "rb").read() == open(f"{tmp}/{name}.{n}.{k}", "rb").read()

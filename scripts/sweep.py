@@ -266,13 +266,28 @@ class Experiment:
             r = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL if quiet else None)
             if r.returncode:
                 raise SweepError(f"{self.name}: merging failed (exit {r.returncode}): {shlex.join(argv)}")
-            return
-        out = {"experiment": self.name, "description": rel(os.path.abspath(self.path)),
-               "axes": [name for name, _ in self.axes] + (["seed"] if self.seeds else []), "points": []}
-        for p in self.points:
-            out["points"].append({"id": p.id, "values": p.values, "seed": p.seed, "overrides": p.overrides,
-                                  "result": read_json(p.json)})
+            out = read_json(self.result)
+            if not isinstance(out, dict):
+                raise SweepError(f"{self.name}: the merge wrote no JSON object to {rel(self.result)}")
+        else:
+            out = {"experiment": self.name, "description": rel(os.path.abspath(self.path)),
+                   "axes": [name for name, _ in self.axes] + (["seed"] if self.seeds else []), "points": []}
+            for p in self.points:
+                out["points"].append({"id": p.id, "values": p.values, "seed": p.seed, "overrides": p.overrides,
+                                      "result": read_json(p.json)})
+        out.update(self.sources(quiet))
         write_atomic(self.result, json.dumps(out, indent=1) + "\n")
+
+    def sources(self, quiet):
+        """The sources fingerprint of the simulation that ran the points (docs/RESULTS.md
+        "Provenance"): the merge's own program may be newer than the points."""
+        fps = sorted({str((read_json(p.json) or {}).get("sources")) for p in self.points})
+        if len(fps) == 1:
+            return {"sources": fps[0] if fps[0] != "None" else None}
+        if not quiet:
+            print(f"sweep: {self.name}: the points were run by {len(fps)} different simulations "
+                  f"(sources {', '.join(f[:16] for f in fps)}); the result is marked mixed", file=sys.stderr)
+        return {"sources": "mixed", "sources_of_points": fps}
 
 
 def exp_number(path, e, key, hi):

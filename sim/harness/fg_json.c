@@ -1,13 +1,20 @@
 /* fg_json: see fg_json.h. */
 #include "fg_json.h"
 
+#include "fg_sources.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-int fg_json_write(const cJSON *root, const char *path, char *err, size_t errlen) {
+int fg_json_write(cJSON *root, const char *path, char *err, size_t errlen) {
+    if (cJSON_IsObject(root) && !cJSON_HasObjectItem(root, "sources") &&
+        !cJSON_AddStringToObject(root, "sources", fg_sources_fingerprint)) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
+        return -1;
+    }
     char dir[512];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

@@ -10,8 +10,10 @@
 #include "fg_block.h"
 
 /* Prints root to path, creating path's directory (one level) when missing.
+ * An object without "sources" gets the simulator's sources fingerprint
+ * (fg_sources.h) first, so every result names the simulation that printed it.
  * 0, or -1 with a message naming the path. */
-int fg_json_write(const cJSON *root, const char *path, char *err, size_t errlen);
+int fg_json_write(cJSON *root, const char *path, char *err, size_t errlen);
 
 /* Adds root.blocks = {block name: "rtl" | "c" | "lockstep"} for the n uses
  * (BRIEF: every experiment says which blocks ran as RTL).  A block listed

@@ -48,7 +48,7 @@ int exp_cli_impl(const exp_cli *a, gpu_config *gc, char *err, size_t errlen) {
     return 0;
 }
 
-int exp_write_result(const cJSON *root, const char *out, const char *prog) {
+int exp_write_result(cJSON *root, const char *out, const char *prog) {
     char err[600];
     if (fg_json_write(root, out, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", prog, err);

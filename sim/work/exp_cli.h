@@ -57,6 +57,6 @@ int exp_cli_check_unused(fg_config *cfg, const char *own, char *err, size_t errl
 int exp_cli_checked(const exp_cli *a, const char *prog);
 /* writes a result file and says so ("wrote FILE"), or prints why not
  * (prefixed with prog); 0 written, 1 not */
-int exp_write_result(const cJSON *root, const char *out, const char *prog);
+int exp_write_result(cJSON *root, const char *out, const char *prog);
 
 #endif

@@ -7,7 +7,8 @@
 
 --point writes {"values": {KEY: VALUE}, "start": t, "end": t, "pid": pid};
 fake.sleep=S sleeps S seconds, fake.fail=1 prints to its log and exits 3,
-fake.partial=1 writes half a result before sleeping.
+fake.partial=1 writes half a result before sleeping, fake.sources=FP writes
+"sources": FP as a simulator's point does (docs/RESULTS.md "Provenance").
 Every --point run appends a line to $FAKE_COUNT (when set).  --merge writes
 {"merged": [point, ...]} and prints "merged N points".
 """
@@ -54,4 +55,7 @@ if sets.get("fail") == "1":
     print("fake_point: boom (as asked)")
     print("fake_point: last words", file=sys.stderr)
     sys.exit(3)
-json.dump({"values": sets, "start": t0, "end": time.time(), "pid": os.getpid()}, open(out, "w"))
+res = {"values": sets, "start": t0, "end": time.time(), "pid": os.getpid()}
+if "sources" in sets:
+    res["sources"] = sets["sources"]
+json.dump(res, open(out, "w"))

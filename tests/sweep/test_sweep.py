@@ -67,6 +67,18 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(big2["overrides"], ["fake.n=2", "fake.m=x", "fake.seed=2"])
         self.assertEqual(big2["result"]["values"], {"n": "2", "m": "x", "seed": "2"})
 
+    def test_result_names_the_points_sources(self):
+        """The result carries the points' sources fingerprint; points of two simulations make it "mixed"."""
+        e = self.exp("[axis a]\nx = fake.sources=aaa\ny = fake.sources=aaa\n")
+        self.assertEqual(self.run_sweep("run", e).returncode, 0)
+        self.assertEqual(self.result()["sources"], "aaa")
+        e = self.exp("[axis a]\nx = fake.sources=aaa\ny = fake.sources=bbb\n", name="m")
+        r = self.run_sweep("run", e)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 different simulations", r.stderr)
+        self.assertEqual(self.result("m")["sources"], "mixed")
+        self.assertEqual(self.result("m")["sources_of_points"], ["aaa", "bbb"])
+
     def test_extra_points_beyond_the_axes(self):
         e = self.exp("[axis m]\nx = fake.m=1\ny = fake.m=2\n[points alone]\nbg = fake.m=0 fake.alone=bg\n",
                      header="seeds = 1-2\nseed_key = fake.seed")
@@ -298,6 +310,10 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(res["events"], 2)
         self.assertGreater(res["speedup"], 1)
         self.assertEqual(res["packets_wrong"], 0)
+        # the simulator stamps its sources fingerprint into the point, and the result keeps it
+        fp = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "provenance.py"), "fingerprint"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+        self.assertEqual(res["sources"], fp)
 
 
 if __name__ == "__main__":
