@@ -12,7 +12,7 @@ PYTHON     ?= $(firstword $(wildcard /usr/bin/python3) python3)
 SWEEP_ARGS ?=
 export EXPERIMENTS DEMO_EXPERIMENTS PYTHON
 
-EXTRA_TEST_CMDS += tests/sweep/test_sweep.py tests/sweep/test_slurm.py tests/results/test_provenance.py
+EXTRA_TEST_CMDS += tests/sweep/test_sweep.py tests/sweep/test_slurm.py tests/results/test_provenance.py tests/results/test_figures.py
 DEMO_STEPS      += scripts/experiments.sh
 
 .PHONY: results

@@ -340,6 +340,41 @@ BGS = ["conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud", "conv2"]
 EVN = {"ipv4": "IPv4", "ipv6": "IPv6", "memc": "MemC", "ipsec": "IPSec"}
 F12_SETS = [("", "all pairs"), ("_possible", "preemption possible (background regs >= event regs)"),
             ("_conv_mm", "CONV and MM backgrounds"), ("_extra_regs", "MemC / IPSec with extra free registers")]
+PAPER_BGS = BGS[:4]  # the backgrounds of EDGE Figs. 12 and 13 (VI-B, VI-D); the other five are V's
+
+
+def bg_of(pair):
+    return pair.split("/", 1)[1]
+
+
+def bg_sets(d):
+    """[(label, backgrounds)]: the paper's four first, then all that ran when those are more."""
+    ran = [b for b in BGS if any(bg_of(n) == b for n in d["pairs"])]
+    four = [b for b in ran if b in PAPER_BGS]
+    sets = [(f"paper's backgrounds ({', '.join(b.upper() for b in four)})", four)] if four else []
+    if len(ran) > len(four):
+        sets.append((f"all {len(ran)} backgrounds", ran))
+    return sets
+
+
+def ratio_of_means(a, b):
+    return sum(a) / sum(b) if b and sum(b) > 0 else 0.0
+
+
+def fig12_set(d, suf, bgs):
+    """EDGE Fig. 12's D / P ratios over the pairs of one F12 set with backgrounds bgs, as the merge
+    computes them over all (sim/prog/edge_fig12_main.c: ratio of the pairs' means): (n, avg, tail, p99)."""
+    rows = []
+    for name, q in d["pairs"].items():
+        ev, bg = name.split("/", 1)
+        if bg not in bgs or (suf == "_possible" and not q["preemption_possible"]) or (suf == "_conv_mm" and bg not in
+                                                                                        ("conv", "mm")):
+            continue
+        y = q["X"] if suf == "_extra_regs" and ev in ("memc", "ipsec") and "X" in q else q["P"]
+        rows.append((q["D"], y))
+    return (len(rows), ratio_of_means([a["avg"] for a, _ in rows], [b["avg"] for _, b in rows]),
+            ratio_of_means([a["max"] for a, _ in rows], [b["max"] for _, b in rows]),
+            ratio_of_means([a["p99"] for a, _ in rows], [b["p99"] for _, b in rows]))
 
 
 def blocks_of(d):
@@ -347,18 +382,30 @@ def blocks_of(d):
     return ", ".join(f"{k} {v}" for k, v in b.items() if not str(v).startswith("not used")) or "?"
 
 
+def check_merge(what, mine, merge):
+    """The generator's own figure over all pairs must be the merge's: one definition, two codes."""
+    if abs(mine - merge) > 1e-9 * max(1.0, abs(merge)):
+        raise SystemExit(f"figures: {what}: {mine} here against {merge} from the merge (scripts/figures.py and "
+                         f"the program disagree on the definition)")
+
+
 def fig12_summary(d):
     p = d["paper"]
     rows = []
+    sets = bg_sets(d)
     for suf, label in F12_SETS:
         if f"avg_ratio{suf}" not in d or not d.get(f"n_pairs{suf}"):
             continue
         paper = (f"{p['avg_ratio' + suf]:g}x / {p['tail_ratio' + suf]:g}x" if f"avg_ratio{suf}" in p
                  else "(paper: 'e.g. CONV/MM', same as possible)")
-        rows.append([label, f"{d['n_pairs' + suf]:g}", f"**{fold(d['avg_ratio' + suf])}**",
-                     f"**{fold(d['tail_ratio' + suf])}**", fold(d["tail_p99_ratio" + suf]), paper])
-    return table(["draining / preemption, ratio of the pairs' means", "pairs", "average", "tail (max)", "tail (p99)",
-                  "paper avg / tail"], rows)
+        for bl, bgs in sets[:1] if suf == "_conv_mm" else sets:  # CONV and MM are two of the paper's four
+            n, avg, tail, p99 = fig12_set(d, suf, bgs)
+            if len(bgs) == len(sets[-1][1]):  # every pair: the merge printed the same
+                check_merge(f"edge_fig12 avg_ratio{suf}", avg, d["avg_ratio" + suf])
+            if n:
+                rows.append([label, bl, f"{n:g}", f"**{fold(avg)}**", f"**{fold(tail)}**", fold(p99), paper])
+    return table(["draining / preemption, ratio of the pairs' means", "backgrounds", "pairs", "average",
+                  "tail (max)", "tail (p99)", "paper avg / tail"], rows)
 
 
 def fig12_pairs(d):
@@ -416,22 +463,53 @@ F13_RATIOS = [("antt_p_over_d_high", "ANTT, high rate: D / P"), ("antt_p_over_r_
               ("antt_p_over_d_low", "ANTT, low rate: D / P"), ("antt_p_over_r_low", "ANTT, low rate: R / P")]
 
 
+# F13_RATIOS' keys: (rate, numerator mode, denominator mode, what), as sim/prog/edge_fig13_main.c's RAT
+F13_KEY = re.compile(r"(antt|event|bg)_([pr])_over_([dpr])_(low|high)")
+F13_WHAT = {"antt": "antt", "event": "event_slowdown", "bg": "bg_slowdown"}
+
+
+def fig13_means(d, bgs):
+    """{rate: {mode: {what: mean over the pairs with backgrounds bgs}, "pairs": n}}, as the merge averages."""
+    out = {}
+    for r in ("low", "high"):
+        qs = [q[r] for n, q in d["pairs"].items() if r in q and bg_of(n) in bgs]
+        out[r] = {m: {w: sum(q[m][w] for q in qs) / len(qs) if qs else 0.0 for w in F13_WHAT.values()}
+                  for m, _ in F13_MODES}
+        out[r]["pairs"] = len(qs)
+    return out
+
+
+def fig13_ratio(means, k):
+    what, a, b, r = F13_KEY.fullmatch(k).groups()
+    # bg_a_over_b is a's background slowdown / b's; for events and ANTT, a_over_b is how much a
+    # improves on b: b's slowdown / a's (the merge's "ratios" string)
+    num, den = (a.upper(), b.upper()) if what == "bg" else (b.upper(), a.upper())
+    d = means[r][den][F13_WHAT[what]]
+    return means[r][num][F13_WHAT[what]] / d if d > 0 else 0.0
+
+
 def fig13_summary(d):
     p = d["paper"]
-    return table(["ratio (of the averages over the pairs)", "this model", "paper"],
-                 [[label, f"**{d[k]:.2f}x**" if k in p else f"{d[k]:.2f}x", f"{p[k]:g}x" if k in p else "—"]
-                  for k, label in F13_RATIOS if k in d])
+    sets = bg_sets(d)
+    means = [fig13_means(d, bgs) for _, bgs in sets]
+    for k, _ in F13_RATIOS:
+        if k in d:
+            check_merge(f"edge_fig13 {k}", fig13_ratio(means[-1], k), d[k])
+    return table(["ratio (of the averages over the pairs)"] + [bl for bl, _ in sets] + ["paper"],
+                 [[label] + [f"**{fig13_ratio(m, k):.2f}x**" if k in p else f"{fig13_ratio(m, k):.2f}x" for m in means]
+                  + [f"{p[k]:g}x" if k in p else "—"] for k, label in F13_RATIOS if k in d])
 
 
 def fig13_average(d):
     rows = []
-    for r in ("low", "high"):
-        a = d["average"][r]
-        for m, label in F13_MODES:
-            x = a[m]
-            rows.append([r, label, f"{x['event_slowdown']:.2f}", f"{x['bg_slowdown']:.2f}", f"{x['antt']:.2f}",
-                         f"{x['pairs']:g}"])
-    return table(["rate", "mode", "event slowdown", "background slowdown", "ANTT", "pairs"], rows)
+    for bl, bgs in bg_sets(d):
+        means = fig13_means(d, bgs)
+        for r in ("low", "high"):
+            for m, label in F13_MODES:
+                x = means[r][m]
+                rows.append([bl, r, label, f"{x['event_slowdown']:.2f}", f"{x['bg_slowdown']:.2f}", f"{x['antt']:.2f}",
+                             f"{means[r]['pairs']:g}"])
+    return table(["backgrounds", "rate", "mode", "event slowdown", "background slowdown", "ANTT", "pairs"], rows)
 
 
 def fig13_pairs(d):
@@ -546,6 +624,46 @@ def plot_fig13(d, plt):
     return fig
 
 
+# EDGE Fig. 13's counterfactuals at make demo's size: experiments/edge_fig13_demo.ini with one setting
+# changed (the file named), each row from its experiment's result
+F13_CF = [("default (GPU-wide draining, round-robin fetch, DRAM ~100-360 cycles)", ""),
+          ("event warps fetch first (`--set preempt.event_fetch_priority=1`)", "_fetchprio"),
+          ("~1000-cycle DRAM (`--set mem.l2_dram_latency=900`)", "_slowmem"),
+          ("per-core draining (`--set preempt.drain=core`)", "_draincore"),
+          ("atomics at the L2 slice (`--set gpu.atomics=memory`)", "_atomics"),
+          ("events packed on 2 reserved cores (R: `preempt.reserve_cores=2`)", "_packed"),
+          ("the artifact's offered concurrency at the high rate (gaps 65 / 140 / 910 / 680 cycles)", "_offer")]
+F13_CF_COLS = [("event_p_over_d_high", "event D / P high"), ("event_p_over_r_high", "event R / P high"),
+               ("antt_p_over_d_high", "ANTT D / P high"), ("antt_p_over_r_high", "ANTT R / P high"),
+               ("event_p_over_d_low", "event D / P low"), ("event_r_over_p_low", "event P / R low"),
+               ("memc", "MemC high D / R / P"), ("bg_p_over_d_high", "bg P / D high"),
+               ("bg_r_over_p_low", "bg R / P low"), ("bg_p_over_r_high", "bg P / R high")]
+
+
+def fig13_counterfactuals(d):
+    rows = []
+    for label, suf in F13_CF:
+        x = d["_also"].get(f"edge_fig13_demo{suf}.json")
+        if x is None:
+            rows.append([label] + ["not run"] * len(F13_CF_COLS))
+            continue
+        row = [label]
+        for k, _ in F13_CF_COLS:
+            if k == "memc":
+                qs = [q["high"] for n, q in x["pairs"].items() if n.startswith("memc/") and "high" in q]
+                row.append(" / ".join(f"{sum(q[m]['event_slowdown'] for q in qs) / len(qs):.2f}" for m, _ in F13_MODES)
+                           if qs else "—")
+            else:
+                has = any(k.endswith("_" + r) and r in q for q in x["pairs"].values() for r in ("low", "high"))
+                row.append(f"{x[k]:.2f}x" if has and k in x else "—")
+        rows.append(row)
+    p = d["paper"]
+    rows.append(["paper (EDGE Fig. 13)"] + [f"{p[k]:g}x" if k in p else
+                                            ("{D:g} / {R:g} / {P:g}".format(**p["memc_high_event_slowdown"])
+                                             if k == "memc" else "—") for k, _ in F13_CF_COLS])
+    return table(["machine"] + [c for _, c in F13_CF_COLS], rows)
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -555,6 +673,12 @@ def edge_mt_figures(suffix, experiment):
              "experiment": f"experiments/edge_fig13{experiment}.ini", "program": "build/bin/edge_fig13",
              "tables": {f"edge_fig13{suffix}": fig13_summary, f"edge_fig13{suffix}_average": fig13_average,
                         f"edge_fig13{suffix}_pairs": fig13_pairs, f"edge_fig13{suffix}_breakdown": fig13_breakdown}}]
+
+
+FIG13_CF = {"name": "edge_fig13_demo_counterfactuals", "json": "edge_fig13_demo.json", "plot": None,
+            "also": [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf],
+            "experiment": "experiments/edge_fig13_demo*.ini", "program": "build/bin/edge_fig13",
+            "tables": {"edge_fig13_demo_counterfactuals": fig13_counterfactuals}}
 
 
 # ---------------------------------------------------------------- registry
@@ -577,18 +701,33 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG13_CF] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):
+    """The figure's JSON; with "also", the other results it reads in d["_also"] (None: not run), and
+    "sources" only where every one of them has the same (docs/RESULTS.md "Provenance")."""
     path = os.path.join(results, fig["json"])
     try:
         with open(path) as f:
-            return json.load(f)
+            d = json.load(f)
     except FileNotFoundError:
         print(f"figures: {fig['name']}: no {os.path.relpath(path, ROOT)} (run make results); skipped",
               file=sys.stderr)
         return None
+    if "also" in fig:
+        d["_also"] = {fig["json"]: d}
+        for name in fig["also"]:
+            try:
+                with open(os.path.join(results, name)) as f:
+                    d["_also"][name] = json.load(f)
+            except FileNotFoundError:
+                d["_also"][name] = None
+                print(f"figures: {fig['name']}: no results/{name} (run make results); its row says so",
+                      file=sys.stderr)
+        srcs = {x.get("sources") if x else None for x in d["_also"].values()}
+        d = dict(d, sources=srcs.pop() if len(srcs) == 1 else None)
+    return d
 
 
 def cmd_plot(results, only=None):

@@ -117,6 +117,9 @@ def provenance_line(fp, commit):
 
 def visible_line(fp, commit, head_fp):
     """What a reader sees under a table: the commit of its points, and whether HEAD still simulates the same."""
+    if not fp:
+        return (f"{STALE_MARK} *the points come from more than one simulation, or some were not run; "
+                f"these figures await a rerun.*")
     at = f"commit {commit}" if commit else "sources not in this history"
     if fp and head_fp.startswith(fp):
         return f"*Points run at {at} (sources {short(fp)}, the same as this tree's).*"

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The EDGE tables' own arithmetic (scripts/figures.py): Figs. 12 and 13 on the
+paper's four backgrounds beside all that ran, recomputed from the pairs the
+way the merges compute them over all, and refused when the two disagree.
+TAP output (tests/sweep/tap.py)."""
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "sweep"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import tap  # noqa: E402
+import figures  # noqa: E402
+
+
+def cell(ev, bg, antt):
+    return {"event_slowdown": ev, "bg_slowdown": bg, "antt": antt}
+
+
+# two pairs on a paper background (conv), one on another (sc): high rate only
+F13 = {"pairs": {
+    "ipv4/conv": {"high": {"D": cell(2.0, 1.2, 2.0), "R": cell(1.0, 1.8, 1.0), "P": cell(1.0, 1.0, 1.0)}},
+    "memc/conv": {"high": {"D": cell(4.0, 1.4, 4.0), "R": cell(3.0, 1.6, 3.0), "P": cell(2.0, 1.2, 2.0)}},
+    "ipv4/sc": {"high": {"D": cell(9.0, 1.0, 9.0), "R": cell(1.0, 2.0, 1.0), "P": cell(3.0, 1.0, 3.0)}}}}
+
+
+class FiguresTest(unittest.TestCase):
+    def test_background_sets(self):
+        sets = figures.bg_sets(F13)
+        self.assertEqual([b for _, b in sets], [["conv"], ["conv", "sc"]])
+        only = {"pairs": {k: v for k, v in F13["pairs"].items() if k.endswith("/conv")}}
+        self.assertEqual(len(figures.bg_sets(only)), 1)  # all that ran are the paper's: one set
+
+    def test_fig13_ratios(self):
+        four = figures.fig13_means(F13, ["conv"])
+        self.assertAlmostEqual(figures.fig13_ratio(four, "event_p_over_d_high"), 3.0 / 1.5)  # D's mean / P's
+        self.assertAlmostEqual(figures.fig13_ratio(four, "event_p_over_r_high"), 2.0 / 1.5)
+        self.assertAlmostEqual(figures.fig13_ratio(four, "bg_p_over_r_high"), 1.1 / 1.7)  # P's bg / R's
+        every = figures.fig13_means(F13, ["conv", "sc"])
+        self.assertAlmostEqual(figures.fig13_ratio(every, "antt_p_over_d_high"), 5.0 / 2.0)
+        self.assertEqual(every["high"]["pairs"], 3)
+
+    def test_fig12_sets(self):
+        def s(avg, mx):
+            return {"avg": avg, "max": mx, "p99": mx}
+        d = {"pairs": {"ipv4/conv": {"D": s(100, 200), "P": s(10, 20), "preemption_possible": True},
+                       "memc/bp": {"D": s(300, 400), "P": s(300, 400), "X": s(30, 40), "preemption_possible": False},
+                       "ipv4/sc": {"D": s(50, 50), "P": s(50, 50), "preemption_possible": True}}}
+        self.assertEqual(figures.fig12_set(d, "", ["conv", "bp"])[:2], (2, 400 / 310))
+        self.assertEqual(figures.fig12_set(d, "_possible", ["conv", "bp"])[:2], (1, 10.0))
+        self.assertEqual(figures.fig12_set(d, "_extra_regs", ["conv", "bp"])[:2], (2, 400 / 40))
+        self.assertEqual(figures.fig12_set(d, "", ["conv", "bp", "sc"])[0], 3)
+        self.assertEqual(figures.fig12_set(d, "_conv_mm", ["conv", "bp", "sc"])[:2], (1, 10.0))
+
+    def test_disagreeing_merge_refused(self):
+        figures.check_merge("x", 1.0, 1.0)
+        with self.assertRaises(SystemExit):
+            figures.check_merge("x", 1.0, 1.01)
+
+
+if __name__ == "__main__":
+    tap.main(sys.modules[__name__])
