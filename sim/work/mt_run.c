@@ -148,9 +148,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     ctx c = {.prio = x->priority, .r = r};
     for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
     if (fg_kernel_path(kdir, sizeof kdir, NULL, r->err, sizeof r->err)) goto out;
-    pcie_params pp; /* the device's inputs cross PCIe at the link's rate (EDGE VI-A, F/E Table 2) */
-    pcie_params_default(&pp);
-    const double link_bpc = pp.bw_gbps * 1000.0 / gc->clock_mhz;
+    const double link_bpc = x->pcie.bw_gbps * 1000.0 / gc->clock_mhz;
     bool ev_none = !strcmp(x->event, "none"), bg_none = !strcmp(x->bg, "none");
     if (!ev_none && !(c.ops = ev_work_find(x->event))) {
         fail(r, "", "unknown event kind (ipv4, ipv6, memc, ipsec, none)");
@@ -275,6 +273,7 @@ void mt_params_default(mt_params *x) {
     x->warm_events = 0;
     x->max_inflight = 1;
     x->priority = 3;
+    pcie_params_default(&x->pcie);
 }
 
 int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err, size_t errlen) {
@@ -300,7 +299,7 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
         fg_config_u64(cfg, section, "warm_events", 0, 100000, &x->warm_events, err, errlen) ||
         fg_config_u64(cfg, section, "max_inflight", 1, SLOTS / 2, &mi, err, errlen) ||
         fg_config_u64(cfg, section, "max_events", 0, 10000000, &x->max_events, err, errlen) ||
-        fg_config_u64(cfg, section, "priority", 1, 3, &pr, err, errlen))
+        fg_config_u64(cfg, section, "priority", 1, 3, &pr, err, errlen) || pcie_params_load(&x->pcie, cfg, err, errlen))
         return -1;
     x->max_inflight = (unsigned)mi;
     x->priority = (unsigned)pr;

@@ -21,6 +21,7 @@
 
 #include "fg_config.h"
 #include "simt/gpu.h"
+#include "sys/pcie.h"
 
 typedef struct {
     char event[16];       /* ipv4 | ipv6 | memc | ipsec | none */
@@ -34,6 +35,7 @@ typedef struct {
     unsigned max_inflight; /* events sent and not complete */
     uint64_t max_events;  /* events sent at most (0: no limit; required when bg is none) */
     unsigned priority;    /* event launches' priority (1..3) */
+    pcie_params pcie;     /* [pcie]: each event's input crosses the link at its rate (EDGE VI-A, F/E Table 2) */
 } mt_params;
 
 /* One event, cycles: input DMA began, launch at the SIMT core scheduler
