@@ -15,6 +15,6 @@ TESTS    += test_edge_mt
 # make results: full size (EDGE artifact sizes, three seeds); make demo: the
 # reduced descriptions (test sizes; docs/RESULTS.md states both)
 RESULTS_EXPERIMENTS += experiments/edge_fig12.ini experiments/edge_fig13.ini
-RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_draincore.ini experiments/edge_fig13_demo_slowmem.ini experiments/edge_fig13_demo_fetchprio.ini experiments/edge_fig13_demo_packed.ini experiments/edge_fig12_demo_draincore.ini
+RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_draincore.ini experiments/edge_fig13_demo_slowmem.ini experiments/edge_fig13_demo_fetchprio.ini experiments/edge_fig13_demo_packed.ini experiments/edge_fig13_demo_enddrain.ini experiments/edge_fig12_demo_draincore.ini
 RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_atomics.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini
