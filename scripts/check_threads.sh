@@ -27,11 +27,14 @@ run() { # name threads cmd...
 }
 # one point of make demo's EDGE Fig. 13 (experiments/edge_fig13_demo.ini), also at
 # 2 threads: its JSON is a table's input (docs/RESULTS.md "Provenance")
-fig13() {
-    run fig13 "$1" "$BUILD"/bin/edge_fig13 --config configs/edge.ini --exp configs/edge_fig13.ini \
+# (name fig13_drain: the same with [gpu] kernel_end_drain = 1, whose drain state each core keeps in its cycle)
+fig13() { # threads [name --set ...]
+    local t=$1 n=${2:-fig13}
+    shift $(($# < 2 ? $# : 2))
+    run "$n" "$t" "$BUILD"/bin/edge_fig13 --config configs/edge.ini --exp configs/edge_fig13.ini \
         --set edge_fig13.size=test --set edge_fig13.memc_low_gap=3000 --set edge_fig13.ipsec_low_gap=3000 \
         --set edge_fig13.event=ipv4 --set edge_fig13.background=bp --set edge_fig13.rate=high \
-        --set preempt.enable=1 --point
+        --set preempt.enable=1 --point "$@"
 }
 fig13 2
 for t in 1 "$THREADS"; do
@@ -40,6 +43,7 @@ for t in 1 "$THREADS"; do
     run fe "$t" "$BUILD"/bin/fe_fig11 --point --small --bench vectorAdd --variant all --impl rtl
     run cm "$t" "$BUILD"/bin/cm_run --mix L1 --gpu mm --gpu-size test --scheme cm_bal1 --warmup 2000 --cycles 60000
     fig13 "$t"
+    fig13 "$t" fig13_drain --set gpu.kernel_end_drain=1
     for at in issue memory; do # the cores' atomics on one counter, done at issue or at the L2
         adapt=0; [ "$at" = memory ] && adapt=1
         FG_POOL_ADAPT=$adapt FG_THREADS_STATS=1 "$BUILD"/bin/fg_run --kernel "$BUILD"/sw/t_ticket.elf --entry t_ticket --grid 64 --block 256 \
@@ -76,7 +80,7 @@ def compare(name, busy, n):
         print(f"FAIL {name}: no cycle ran on the {n} threads (nothing compared)")
     else:
         print(f"ok   {name}: the same results with 1 and {n} threads ({p} cycles on the threads)")
-for name, busy in (("preempt", True), ("launch", False), ("fe", True), ("cm", True), ("fig13", True)):
+for name, busy in (("preempt", True), ("launch", False), ("fe", True), ("cm", True), ("fig13", True), ("fig13_drain", True)):
     compare(name, busy, n)
 compare("fig13", True, "2")
 for at in ("issue", "memory"):

@@ -498,6 +498,82 @@ static void test_timing_load_chain(void **state) {
     assert_true(r1->first >= l2hit.total);
 }
 
+/* [gpu] kernel_end_drain: two pointer chases (one thread each, every load
+ * an L1 miss) side by side on one core, with the core told before every
+ * cycle that a kernel ended there (kick; as an event warp's exit does).  With
+ * the drain a chase's next load may not issue while the other's line is in
+ * flight: never two lines out at once, the chases serialized; without it the
+ * calls change nothing. */
+static uint64_t chase_pair(bool drain, bool kick, unsigned *max_out, gpu_stats *st) {
+    enum { N = 20 };
+    gpu_config c = small_cfg(1);
+    c.kernel_end_drain = drain;
+    gpu_t *g = mk_gpu(&c);
+    gpu_kernel k = load(g, "t_isa", "t_chase");
+    t_args a[2];
+    for (unsigned j = 0; j < 2; j++) {
+        uint64_t base = gpu_malloc(g, (uint64_t)(N + 1) * 256);
+        for (unsigned i = 0; i < N; i++) {
+            uint32_t nx = (uint32_t)(base + (uint64_t)(i + 1) * 256);
+            gpu_mem_write(g, base + (uint64_t)i * 256, &nx, 4);
+        }
+        a[j] = (t_args){(uint32_t)base, (uint32_t)gpu_malloc(g, 4), N, 0};
+    }
+    cbrec rec[2] = {{0}};
+    gpu_callbacks cb = {cb_first, cb_done, rec};
+    gpu_set_callbacks(g, &cb);
+    char err[256];
+    for (unsigned j = 0; j < 2; j++) {
+        gpu_launch_desc d = gpu_desc_1d(&k, 1, 1, put(g, &a[j], sizeof a[j]));
+        d.tag = j;
+        if (gpu_launch(g, &d, err, sizeof err)) fail_msg("launch: %s", err);
+    }
+    simt_core *core = simt_core_nth(g->core, 0);
+    const uint64_t t0 = gpu_cycle(g);
+    *max_out = 0;
+    while (!gpu_idle(g)) {
+        if (kick) simt_core_kernel_end(core);
+        const uint64_t lines = core->l1_hits + core->l1_misses;
+        gpu_tick(g);
+        /* still draining after the cycle: it drained through the issue, so no load line went out */
+        if (core->end_drain) assert_int_equal(core->l1_hits + core->l1_misses, lines);
+        if (core->mshrs_used > *max_out) *max_out = core->mshrs_used;
+        if (gpu_cycle(g) - t0 > 10000000ull) fail_msg("chases did not finish");
+    }
+    assert_null(gpu_error(g));
+    for (unsigned j = 0; j < 2; j++) {
+        uint32_t r;
+        gpu_mem_read(g, a[j].out, &r, 4);
+        assert_int_equal(r, a[j].in + (uint32_t)N * 256);
+    }
+    gpu_get_stats(g, st);
+    const uint64_t t = gpu_cycle(g) - t0;
+    gpu_free(g);
+    return t;
+}
+
+static void test_kernel_end_drain(void **state) {
+    (void)state;
+    unsigned m_none, m_off, m_on;
+    gpu_stats s_none, s_off, s_on;
+    const uint64_t none = chase_pair(false, false, &m_none, &s_none), off = chase_pair(false, true, &m_off, &s_off),
+                   on = chase_pair(true, true, &m_on, &s_on);
+    printf("# kernel_end_drain: two 20-load chases on one core, a kernel end before every cycle: %llu cycles "
+           "(%u lines out at most) with the drain, %llu (%u) without, %llu with no kernel ends; %llu drains, "
+           "%llu cycles in them, %llu refusing an instruction\n",
+           (unsigned long long)on, m_on, (unsigned long long)off, m_off, (unsigned long long)none,
+           (unsigned long long)s_on.end_drains, (unsigned long long)s_on.end_drain_cycles,
+           (unsigned long long)s_on.end_drain_stalls);
+    /* off: the calls change nothing */
+    assert_int_equal(off, none);
+    assert_int_equal(s_off.end_drains + s_off.end_drain_cycles + s_off.end_drain_stalls, 0);
+    assert_int_equal(m_off, 2);
+    /* on: a load waits for the other chase's line: one line out at a time, about twice the time */
+    assert_int_equal(m_on, 1);
+    assert_true(on > off + off * 3 / 4);
+    assert_true(s_on.end_drains > 0 && s_on.end_drain_stalls > 0 && s_on.end_drain_cycles >= s_on.end_drain_stalls);
+}
+
 /* GTO + priority: a high-priority warp is not slowed by older warps; a
  * normal-priority one is. Active-warp limit: 1 warp cannot hide latency. */
 static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time, unsigned sched) {
@@ -601,6 +677,16 @@ static void test_config(void **state) {
     printf("# %s\n", err);
     assert_non_null(strstr(err, "[gpu] atomics = 'l2' is not one of: issue memory"));
     assert_int_equal(fg_config_set(cf, "gpu.atomics=issue", err, sizeof err), 0);
+    assert_false(c.kernel_end_drain); /* configs/edge.ini keeps the end-of-kernel drain off */
+    assert_int_equal(fg_config_set(cf, "gpu.kernel_end_drain=1", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), 0);
+    assert_true(c.kernel_end_drain);
+    assert_int_equal(fg_config_set(cf, "gpu.kernel_end_drain=2", err, sizeof err), 0);
+    assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
+    printf("# %s\n", err);
+    assert_non_null(strstr(err, "kernel_end_drain"));
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(fg_config_set(cf, "gpu.kernel_end_drain=0", err, sizeof err), 0);
     assert_int_equal(fg_config_set(cf, "gpu.warp_size=64", err, sizeof err), 0);
     assert_int_equal(gpu_config_load(&c, cf, err, sizeof err), -1);
     fg_config_free(cf);
@@ -622,6 +708,7 @@ int main(void) {
         cmocka_unit_test(test_elf_errors),
         cmocka_unit_test(test_fault),
         cmocka_unit_test(test_timing_load_chain),
+        cmocka_unit_test(test_kernel_end_drain),
         cmocka_unit_test(test_gto_priority_limit),
         cmocka_unit_test(test_speed),
         cmocka_unit_test(test_config),

@@ -175,6 +175,9 @@ int gpu_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errlen) {
     static const char *const sched_names[] = {"gto", "lrr", NULL};
     if (fg_config_enum(cfg, "gpu", "warp_scheduler", sched_names, &c->warp_scheduler, err, errlen)) return -1;
     if (fg_config_enum(cfg, "gpu", "atomics", gpu_atomics_names, &c->atomics, err, errlen)) return -1;
+    bool ked = c->kernel_end_drain;
+    if (fg_config_bool(cfg, "gpu", "kernel_end_drain", &ked, err, errlen)) return -1;
+    c->kernel_end_drain = ked;
     if (pre_config_load(c, cfg, err, errlen)) return -1;
     c->mem.core_mhz = c->clock_mhz; /* the memory system ticks at the core clock */
     return mem_config_load(&c->mem, cfg, err, errlen);

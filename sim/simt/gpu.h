@@ -79,6 +79,15 @@ typedef struct {
     unsigned fe_retry_backoff;   /* 256 cycles */
     unsigned stack_bytes;        /* per-thread local memory (1024) */
     unsigned max_kernels;        /* concurrently running kernels (32, at most 64) */
+    /* kernel_end_drain: when an event warp finishes on a core, the core's
+     * other warps may not start a global / local memory access, an atomic, a
+     * FENCE or a barrier until none of the core's data requests is in flight
+     * (shared-memory accesses go on).  The EDGE artifact's gem5-gpu flushes a
+     * core's LSQ at every kernel end and GPGPU-Sim stalls the running kernels'
+     * memory instructions on that core until the flush completes (its
+     * shader.cc ldst_unit::memory_cycle_gem5), so more events per core cost
+     * more stalls (0: off) */
+    bool kernel_end_drain;
     /* per functional-unit class: ALU, MUL, DIV, FPU, SFU, LDST */
     unsigned units[6];           /* units per core */
     unsigned lat[6];             /* result latency (LDST: from the memory model) */
@@ -329,6 +338,9 @@ typedef struct {
     uint64_t fences, fence_wait_cycles; /* FENCEs that waited for stores, and how long */
     uint64_t dma_bytes;          /* host DMA bytes written + read */
     uint64_t fe_nacks, fe_retries; /* F/E accesses of the cores NACKed, and sent again */
+    /* [gpu] kernel_end_drain: times a core entered the end drain, core cycles
+     * in it, and those in which it refused some warp's instruction */
+    uint64_t end_drains, end_drain_cycles, end_drain_stalls;
     /* the memory system (mem_get_stats over every partition) */
     uint64_t l2_hits, l2_misses;
     double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */

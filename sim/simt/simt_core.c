@@ -506,6 +506,13 @@ static bool can_issue(simt_core *c, simt_warp *w, const rv_inst **pin, int *unit
         return false;
     }
     if (amo_barrier_wait(w, in)) return false;
+    if (c->end_drain && simt_lsu_end_drain_refuses(c, w, in, w->active)) {
+        /* the LDST unit holds it (the artifact's memory stage stalls): the
+         * scheduler goes on to another warp */
+        c->drain_refused = true;
+        c->pipe_full = true;
+        return false;
+    }
     *pin = in;
     return true;
 }
@@ -740,6 +747,8 @@ static void core_cycle(simt_core *c) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
     if (c->next_wb <= now) writeback(c);
+    simt_lsu_end_drain_step(c);
+    c->drain_refused = false;
     /* issue: one instruction per scheduler per cycle (GTO).  A scheduler that
      * issues nothing while the core holds warps counts a CM 4.2 stallGPU
      * cycle, whichever the cause: no warp within the active-warp limit passed
@@ -841,6 +850,12 @@ static void core_cycle(simt_core *c) {
             best->issued_at = now + 1;
     }
     c->issue_stall = stall;
+    if (c->end_drain) { /* (a drain over before this cycle's issue, e.g. the event's own last store, is none) */
+        c->end_drains += c->drain_new;
+        c->end_drain_cycles++;
+        c->end_drain_stalls += c->drain_refused;
+    }
+    c->drain_new = false;
     if (c->evb_on) event_breakdown(c);
     if (held) {
         c->warp_cycles++;
@@ -923,6 +938,9 @@ void simt_core_add_stats(const simt_core *c, gpu_stats *s) {
     s->fence_wait_cycles += c->fence_cycles;
     s->fe_nacks += c->fe_nacks;
     s->fe_retries += c->fe_retries;
+    s->end_drains += c->end_drains;
+    s->end_drain_cycles += c->end_drain_cycles;
+    s->end_drain_stalls += c->end_drain_stalls;
 }
 
 void simt_core_get_stats(const simt_core *c, gpu_core_stats *s) {
@@ -1080,3 +1098,5 @@ void simt_core_drain_warp(simt_core *c, unsigned slot) {
 }
 
 void simt_core_finish_drained(simt_core *c, unsigned slot) { simt_warp_check_done(c, &c->w[slot]); }
+
+void simt_core_kernel_end(simt_core *c) { simt_lsu_kernel_end(c); }

@@ -157,5 +157,9 @@ bool simt_core_drop_loads(simt_core *c, unsigned slot);
  * done. */
 void simt_core_drain_warp(simt_core *c, unsigned slot);
 void simt_core_finish_drained(simt_core *c, unsigned slot);
+/* A kernel finished on the core (an event warp exited): with [gpu]
+ * kernel_end_drain the core's memory instructions wait for its data requests
+ * in flight (simt_core_state.h end_drain). */
+void simt_core_kernel_end(simt_core *c);
 
 #endif

@@ -335,6 +335,14 @@ struct simt_core {
     uint64_t stall_mshr, l1_hits, l1_misses, warp_instrs, thread_instrs;
     uint64_t stall_port, req_sent, rsp_taken, loads, load_cycles, stores, fences, fence_cycles;
     uint64_t fe_nacks, fe_retries;
+    /* [gpu] kernel_end_drain: an event warp finished here while data requests
+     * were in flight; until none is, memory instructions other than shared
+     * ones, FENCEs and barriers wait (simt_lsu_end_drain_refuses).
+     * drain_refused: this cycle refused one; drain_new: entered since the
+     * last cycle's count */
+    bool end_drain, drain_refused, drain_new;
+    unsigned data_tags;       /* tags in use for loads, stores and atomics (not register restores) */
+    uint64_t end_drains, end_drain_cycles, end_drain_stalls;
     /* optional check of each global access (gpu_set_access_check) */
     gpu_access_check acc_check;
     gpu_prov_load prov_load; /* with it, registers carry provenance (rv_lanes.prov) */
@@ -435,6 +443,13 @@ void simt_lsu_dmem(simt_core *c, const simt_dmem *d);
 void simt_lsu_send(simt_core *c);
 void simt_lsu_save(simt_core *c, unsigned slot, uint64_t age, uint64_t mask);
 void simt_lsu_restore(simt_core *c, simt_warp *w, uint64_t mask);
+/* [gpu] kernel_end_drain: a kernel (an event warp) finished on the core. */
+void simt_lsu_kernel_end(simt_core *c);
+/* Once per cycle before issue: the end drain is over when no data request is in flight. */
+void simt_lsu_end_drain_step(simt_core *c);
+/* During the end drain: in (lanes m of w) would touch global or local memory,
+ * is an atomic, a FENCE or a barrier, and must wait. */
+bool simt_lsu_end_drain_refuses(const simt_core *c, const simt_warp *w, const rv_inst *in, uint32_t m);
 uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);
 
 #endif

@@ -282,6 +282,7 @@ static void edge_begin(void *ext) {
 static void edge_warp_exit(void *ext, unsigned slot) {
     simt_edge_core *e = ext;
     e->exitq[e->exit_n++] = (uint16_t)slot;
+    simt_core_kernel_end(e->c); /* an event is a kernel of one warp */
 }
 
 /* ------------------------------------------------- block inputs, clock */

@@ -100,6 +100,41 @@ bool simt_lsu_busy(const simt_core *c) {
            c->lsu.busy;
 }
 
+/* ------------------------------------------------- end of a kernel */
+
+/* [gpu] kernel_end_drain.  The EDGE artifact's gem5-gpu flushes a core's
+ * load/store queue when a kernel ends on it (an event: every event warp), and
+ * its GPGPU-Sim, unable to send requests while the flush is pending, stalls
+ * the core's global, local, constant and parameter accesses, barriers and
+ * memory barriers until the queue holds none (ldst_unit::memory_cycle_gem5
+ * "stall the running kernels on this SM"); shared-memory accesses go on.  The
+ * stall falls on the core's other warps: the more events a core runs, the
+ * more of it. */
+static bool data_in_flight(const simt_core *c) { return c->lsu.busy || c->mshrs_used || c->data_tags; }
+
+void simt_lsu_kernel_end(simt_core *c) {
+    if (!c->k->kernel_end_drain || c->end_drain || !data_in_flight(c)) return;
+    c->end_drain = true;
+    c->drain_new = true;
+}
+
+void simt_lsu_end_drain_step(simt_core *c) {
+    if (c->end_drain && !data_in_flight(c)) c->end_drain = false;
+}
+
+bool simt_lsu_end_drain_refuses(const simt_core *c, const simt_warp *w, const rv_inst *in, uint32_t m) {
+    if (in->op == OP_FENCE || ((in->flags & RVF_CSR) && in->csr == FG_CSR_BARRIER) || (in->flags & RVF_AMO)) return true;
+    if (!(in->flags & (RVF_LOAD | RVF_STORE))) return false;
+    /* only an access whose every lane is in the shared window goes on (a bad
+     * address faults once the drain is over) */
+    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes, *base = w->x.r[in->rs1];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        const uint32_t a = base[__builtin_ctz(mm)] + (uint32_t)in->imm;
+        if (a < FG_SHARED_BASE || a >= lb) return true;
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------ the port */
 
 static bool port_room(const simt_core *c) { return c->pq_n < c->k->port_queue; }
@@ -136,6 +171,7 @@ static int tag_alloc(simt_core *c, uint8_t kind, unsigned slot, uint64_t age, ui
     simt_tag *t = &c->tag[i];
     c->tag_free = t->next;
     c->tags_used++;
+    c->data_tags += kind != TG_RESTORE;
     t->kind = kind;
     t->slot = (uint16_t)slot;
     t->age = age;
@@ -146,6 +182,7 @@ static int tag_alloc(simt_core *c, uint8_t kind, unsigned slot, uint64_t age, ui
 }
 
 static void tag_free(simt_core *c, uint32_t i) {
+    c->data_tags -= c->tag[i].kind != TG_RESTORE;
     c->tag[i].kind = TG_FREE;
     c->tag[i].next = c->tag_free;
     c->tag_free = i;

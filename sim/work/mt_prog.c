@@ -92,6 +92,12 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     cJSON_AddNumberToObject(o, "wall_seconds", r->wall);
     cJSON *evb = cJSON_AddObjectToObject(o, "event_breakdown"); /* cycles over the run's event warps */
     for (unsigned i = 0; i < GPU_EVB_N; i++) cJSON_AddNumberToObject(evb, gpu_evb_names[i], (double)r->evb[i]);
+    /* [gpu] kernel_end_drain: drains entered, core cycles in them, and those that refused an instruction */
+    cJSON *ked = cJSON_AddObjectToObject(o, "kernel_end_drain");
+    cJSON_AddBoolToObject(ked, "on", gc->kernel_end_drain);
+    cJSON_AddNumberToObject(ked, "drains", (double)r->end_drains);
+    cJSON_AddNumberToObject(ked, "cycles", (double)r->end_drain_cycles);
+    cJSON_AddNumberToObject(ked, "stalled_cycles", (double)r->end_drain_stalls);
     cJSON *sl = cJSON_AddArrayToObject(o, "sched"), *rt = cJSON_AddArrayToObject(o, "runtime");
     for (unsigned i = 0; i < r->n_ev; i++) {
         cJSON_AddItemToArray(sl, cJSON_CreateNumber((double)(r->ev[i].start - r->ev[i].launch)));

@@ -192,6 +192,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     gpu_set_event_breakdown(c.g, true);
     uint64_t evb0[GPU_EVB_N] = {0};
     gpu_preempt_stats ps0 = {0};
+    gpu_stats st0 = {0}, st;
     if (c.ops && x->warm_events) {
         /* warm-up: events one at a time on the otherwise empty GPU, not
          * counted, so that every run (isolation too) measures warm caches,
@@ -206,6 +207,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
         if (rc) goto out;
         gpu_get_event_breakdown(c.g, evb0);
         gpu_get_preempt_stats(c.g, &ps0);
+        gpu_get_stats(c.g, &st0);
         r->n_ev = 0, r->checked = 0, r->offered = 0, r->dropped = 0;
     }
     r->warm_cycles = gpu_cycle(c.g);
@@ -233,6 +235,10 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     r->ps.start_free -= ps0.start_free, r->ps.start_preempt -= ps0.start_preempt, r->ps.resumes -= ps0.resumes;
     gpu_get_event_breakdown(c.g, r->evb);
     for (unsigned i = 0; i < GPU_EVB_N; i++) r->evb[i] -= evb0[i];
+    gpu_get_stats(c.g, &st);
+    r->end_drains = st.end_drains - st0.end_drains;
+    r->end_drain_cycles = st.end_drain_cycles - st0.end_drain_cycles;
+    r->end_drain_stalls = st.end_drain_stalls - st0.end_drain_stalls;
     if (r->ps.errors) {
         snprintf(r->err, sizeof r->err, "%llu PEWT/controller errors", (unsigned long long)r->ps.errors);
         goto out;

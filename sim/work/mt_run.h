@@ -60,6 +60,7 @@ typedef struct {
     uint64_t checked;     /* events whose results (or untouched outputs) were checked */
     gpu_preempt_stats ps;
     uint64_t evb[GPU_EVB_N]; /* event warps' cycles by class, summed over the run (gpu.h) */
+    uint64_t end_drains, end_drain_cycles, end_drain_stalls; /* [gpu] kernel_end_drain, summed over the cores (gpu_stats) */
     double wall;
 } mt_result;
 
