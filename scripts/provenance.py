@@ -128,6 +128,22 @@ def visible_line(fp, commit, head_fp):
             f"so these figures await a rerun.*")
 
 
+def restamp(block, head_fp):
+    """A generated block kept as it is, its visible provenance line rewritten for this tree (a table
+    that was current and no longer is gets its Stale line; the figures stay the ones printed)."""
+    p = PROV_RE.search(block)
+    if not p:
+        return block
+    fp = None if p.group("fp") == "none" else p.group("fp")
+    commit = None if p.group("commit") == "unknown" else p.group("commit")
+    lines = block.split("\n")
+    i = next((k for k, ln in enumerate(lines) if ln.startswith(("*Points run at", STALE_MARK))), None)
+    if i is None:
+        return block
+    lines[i] = visible_line(fp, commit, head_fp)
+    return "\n".join(lines)
+
+
 def changed_files(commit):
     if not commit or commit == "unknown":
         return None
@@ -157,8 +173,10 @@ def cmd_check(doc):
             files = changed_files(commit)
             what = (f"{len(files)} source file(s) changed since commit {commit}: {', '.join(files[:5])}"
                     f"{' ...' if len(files) > 5 else ''}" if files else f"its sources {fp} are not this tree's {short(head)}")
-            bad.append(f"{rel}: table {name} is stale and not marked so: {what}; rerun its points and "
-                       f"scripts/figures.py docs")
+            by = re.search(r"written by (`[^`]+`)", body)
+            bad.append(f"{rel}: table {name} is stale and not marked so: {what}; rerun its points "
+                       f"({by.group(1) if by else 'make results'}) and scripts/figures.py docs (which marks "
+                       f"the tables it has no results for stale)")
         fresh_n += fresh
     for b in bad:
         print(f"provenance: {b}", file=sys.stderr)

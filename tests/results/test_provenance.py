@@ -100,6 +100,20 @@ class ProvenanceTest(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("table t names no sources", out)
 
+    def test_restamp_without_results(self):
+        """figures.py docs keeps a table it has no results for, its line rewritten for this tree."""
+        fp = provenance.fingerprint()
+        fresh = table("t", provenance.visible_line(fp, self.c1, fp) + "\n" + provenance.provenance_line(fp, self.c1))
+        self.write("sim/a.txt", "changed")
+        self.commit("two")
+        head = provenance.fingerprint()
+        self.assertEqual(self.check(fresh)[0], 1)
+        stamped = provenance.restamp(fresh, head)
+        self.assertIn(provenance.STALE_MARK, stamped)
+        self.assertIn("| 1 |", stamped)  # the figures stay
+        self.assertEqual(self.check(stamped)[0], 0)
+        self.assertEqual(provenance.restamp(stamped, fp), fresh)  # back at those sources: current again
+
     def test_results_md_is_current_or_marked(self):
         """The guard itself: every table of docs/RESULTS.md is from this tree's sources or says it is not."""
         r = subprocess.run([sys.executable, TOOL, "check"], capture_output=True, text=True)
