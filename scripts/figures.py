@@ -636,7 +636,9 @@ F13_CF = [("default (GPU-wide draining, round-robin fetch, DRAM ~100-360 cycles)
           ("the same, and a 10x PCIe link from the NIC (`--set pcie.bandwidth_gbps=68`)", "_offer_link"),
           ("the artifact's end-of-kernel LSQ drain (`--set gpu.kernel_end_drain=1`)", "_enddrain"),
           ("the artifact's settings together: its offered concurrency, a 10x link, the end drain, fetch "
-           "priority", "_artifact")]
+           "priority", "_artifact"),
+          ("MemC pairs only, MemC as the artifact runs it (75 % of events empty, their lanes on one set's "
+           "lock; atomics at the L2)", "_memclock")]
 F13_CF_COLS = [("event_p_over_d_high", "event D / P high"), ("event_p_over_r_high", "event R / P high"),
                ("antt_p_over_d_high", "ANTT D / P high"), ("antt_p_over_r_high", "ANTT R / P high"),
                ("event_p_over_d_low", "event D / P low"), ("event_r_over_p_low", "event P / R low"),

@@ -281,6 +281,37 @@ static void test_memc_non_get(void **state) {
     gpu_free(g);
 }
 
+/* MemC as the EDGE artifact runs it at the high rate: an event whose slot
+ * holds no request ([memc] empty_event_pct) writes no response, and with
+ * [memc] non_get_locks its 32 lanes take, one pass at a time, the lock of the
+ * set an empty key hashes to, and leave it free; without, they return. */
+static uint64_t memc_empty_event(const char *locks) {
+    gpu_t *g;
+    track t;
+    char err[256];
+    fg_config *cfg = fg_config_new();
+    assert_int_equal(fg_config_set(cfg, "memc.empty_event_pct=100", err, sizeof err), 0);
+    assert_int_equal(fg_config_set(cfg, locks, err, sizeof err), 0);
+    memc_work *w = setup_kind(&ev_memc_ops, cfg, &g, &t);
+    fg_rng rng;
+    fg_rng_seed(&rng, 5);
+    const uint64_t cycles = run_alone(g, &ev_memc_ops, w, &t, 0, MEMC_REQS_PER_EVENT, &rng);
+    assert_true(w->others == MEMC_REQS_PER_EVENT && !w->hits && !w->misses);
+    if (memc_work_check_idle(w, g, err, sizeof err)) fail_msg("%s", err);
+    ev_memc_ops.free(w);
+    fg_config_free(cfg);
+    gpu_free(g);
+    return cycles;
+}
+
+static void test_memc_non_get_locks(void **state) {
+    (void)state;
+    const uint64_t plain = memc_empty_event("memc.non_get_locks=0"), locked = memc_empty_event("memc.non_get_locks=1");
+    printf("# memc, an event with no request: %llu cycles returning, %llu through the empty key's set lock\n",
+           (unsigned long long)plain, (unsigned long long)locked);
+    assert_true(locked > 2 * plain);
+}
+
 /* MemC with its atomics performed at the L2 ([gpu] atomics = memory): the
  * set lock (a plain read, then an LR/SC compare-and-swap; released with an
  * AMO) and every response word still right, with 8 events at once (their
@@ -608,6 +639,7 @@ int main(void) {
         cmocka_unit_test(test_ipv6_tables),
         cmocka_unit_test(test_events_alone),
         cmocka_unit_test(test_memc_non_get),
+        cmocka_unit_test(test_memc_non_get_locks),
         cmocka_unit_test(test_memc_hash_paths),
         cmocka_unit_test(test_memc_atomics_memory),
         cmocka_unit_test(test_fault_injection),

@@ -15,6 +15,8 @@ void memc_gen_params_default(memc_gen_params *p) {
     p->warm_sets = 8192;
     p->hit_pct = 90;
     p->non_get_pct = 0;
+    p->empty_event_pct = 0;
+    p->non_get_locks = 0;
     p->seed = 1;
 }
 
@@ -22,7 +24,9 @@ int memc_gen_params_load(memc_gen_params *p, fg_config *cfg, char *err, size_t e
     const ev_cfg_key k[] = {{"hash_power", &p->hash_power, 3, 22},
                             {"warm_sets", &p->warm_sets, 1, 1u << 22},
                             {"hit_pct", &p->hit_pct, 0, 100},
-                            {"non_get_pct", &p->non_get_pct, 0, 100}};
+                            {"non_get_pct", &p->non_get_pct, 0, 100},
+                            {"empty_event_pct", &p->empty_event_pct, 0, 100},
+                            {"non_get_locks", &p->non_get_locks, 0, 1}};
     return ev_cfg_load(cfg, "memc", k, sizeof k / sizeof k[0], &p->seed, err, errlen);
 }
 
@@ -244,6 +248,12 @@ int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char
         snprintf(err, errlen, "memc: out of memory");
         return -1;
     }
+    char lock_elf[512]; /* [memc] non_get_locks: the same kernel with the artifact's non-GET path, beside it */
+    const char *slash = strrchr(elf, '/');
+    if (gp->non_get_locks) {
+        snprintf(lock_elf, sizeof lock_elf, "%.*smemc_get_lock.elf", slash ? (int)(slash - elf + 1) : 0, elf);
+        elf = lock_elf;
+    }
     if (gpu_load_kernel(g, elf, "memc_get", &w->k, err, errlen)) return -1;
     const uint64_t bufb = (uint64_t)slots * MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES;
     w->table_addr = gpu_malloc(g, n * sizeof *w->table);
@@ -314,6 +324,10 @@ int memc_work_io(const memc_work *w, unsigned slot, unsigned n, ev_io *io, char 
 
 int memc_work_gen(memc_work *w, unsigned slot, unsigned n, fg_rng *rng) {
     uint8_t *rx = w->rx + slot * (size_t)MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES;
+    if (w->gp.empty_event_pct && fg_rng_below(rng, 100) < w->gp.empty_event_pct) {
+        memset(rx, 0, (size_t)n * MEMC_PKT_BYTES); /* a slot never filled: no request is a GET */
+        return 0;
+    }
     for (unsigned i = 0; i < n; i++) {
         uint8_t key[MEMC_KEY_BYTES];
         unsigned kind = REQ_GET;

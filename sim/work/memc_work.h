@@ -22,6 +22,11 @@ typedef struct {
     unsigned warm_sets;    /* [memc] warm_sets: SETs that warm the table, 8192 (EDGE V) */
     unsigned hit_pct;      /* [memc] hit_pct: GETs for a key that was SET, 90 */
     unsigned non_get_pct;  /* [memc] non_get_pct: requests that are not GETs (left to the CPU), 0 */
+    /* [memc] empty_event_pct: events whose request buffers hold no request (all
+     * zero), 0; the EDGE artifact's high-rate MemC runs fill 16 of their 64
+     * request slots, so 75 % of its events are such */
+    unsigned empty_event_pct;
+    unsigned non_get_locks; /* [memc] non_get_locks: 1 runs memc_get_lock (the artifact's non-GET path), 0 */
     uint64_t seed;         /* [memc] seed, 1 */
 } memc_gen_params;
 

@@ -13,6 +13,16 @@
 #include "fg_kernel.h"
 #include "memc_get.h"
 
+/* A request that is not a GET goes to the CPU: this kernel returns.  Built
+ * with MEMC_NON_GET_LOCKS (memc_get_lock.c) it does what the EDGE artifact's
+ * simpleMemcGetKernel does instead: hashes an empty key and takes, searches
+ * and releases that one set's lock. */
+#ifdef MEMC_NON_GET_LOCKS
+#define MEMC_NOT_GET goto not_get
+#else
+#define MEMC_NOT_GET return
+#endif
+
 /* Packet data is plain memory; the table entries and the locks, which other
  * warps may change, are volatile (as in MemcachedGPU). */
 typedef const uint8_t cu8;
@@ -135,13 +145,13 @@ void memc_get(const memc_params *p) {
     /* parse: a GET is a UDP datagram to the memcached port with a good IPv4
      * header checksum and a "get " command; anything else goes to the CPU */
     cu8 *iph = rx + MEMC_IP_OFF, *payload = rx + MEMC_PAYLOAD_OFF;
-    if (ntohs16(rx + MEMC_UDP_OFF + 2) != MEMC_UDP_PORT) return;
-    if ((iph[10] | iph[11]) && in_cksum(iph, (iph[0] & 0x0Fu) << 2) != 0xFFFF) return;
-    if (payload[0] != 'g' || payload[1] != 'e' || payload[2] != 't' || payload[3] != ' ') return;
+    if (ntohs16(rx + MEMC_UDP_OFF + 2) != MEMC_UDP_PORT) MEMC_NOT_GET;
+    if ((iph[10] | iph[11]) && in_cksum(iph, (iph[0] & 0x0Fu) << 2) != 0xFFFF) MEMC_NOT_GET;
+    if (payload[0] != 'g' || payload[1] != 'e' || payload[2] != 't' || payload[3] != ' ') MEMC_NOT_GET;
     cu8 *key = payload + 4;
     uint32_t nkey = MEMC_KEY_BYTES; /* at least 16 B, then up to "\r\n" */
     while (nkey < MEMC_MAX_KEY && (key[nkey] != '\r' || key[nkey + 1] != '\n')) nkey++;
-    if (nkey >= MEMC_MAX_KEY) return;
+    if (nkey >= MEMC_MAX_KEY) MEMC_NOT_GET;
 
     /* look up under the set's shared lock */
     const uint32_t hv = memc_hash(key, nkey), set = hv & p->set_mask;
@@ -193,4 +203,19 @@ void memc_get(const memc_params *p) {
     v[0] = 'V', v[1] = 'A', v[2] = 'L', v[3] = 'U', v[4] = 'E', v[5] = ' ';
     cu8 *val = ((const memc_value *)(uintptr_t)p->values)[vidx].value;
     for (uint32_t k = 0; k < vlen; k++) v[MEMC_VALUE_HDR_BYTES + k] = val[k];
+#ifdef MEMC_NON_GET_LOCKS
+    return;
+not_get:; /* every such lane of every event on the one set the empty key hashes to; no response */
+    volatile int32_t *nlock = (volatile int32_t *)(uintptr_t)p->locks + (memc_hash(rx, 0) & p->set_mask);
+    for (;;) {
+        int32_t old = *nlock;
+        if (old != MEMC_PRIVATE_LOCK &&
+            __atomic_compare_exchange_n(nlock, &old, old + 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            break;
+    }
+    volatile memc_entry *ne = (volatile memc_entry *)(uintptr_t)p->table + (memc_hash(rx, 0) & p->set_mask) * MEMC_ASSOC;
+    for (uint32_t w = 0; w < MEMC_ASSOC; w++, ne++)
+        if (ne->valid && ne->key_hash == (memc_hash(rx, 0) & MEMC_KEY_HASH_MASK) && !ne->key_len) break;
+    __atomic_fetch_sub(nlock, 1, __ATOMIC_RELEASE);
+#endif
 }
