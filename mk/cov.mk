@@ -32,6 +32,11 @@ COV_ONLY   ?=
 # whole build: the figure is below a whole run's (docs/COVERAGE.md)
 COV_ONLY_fpga_top_BUILD := $(BUILD)/bin/fpga_sim $(BUILD)/tests/test_fpga_host
 COV_ONLY_fpga_top_TESTS := scripts/test_fpga_top.sh
+# edge_preempt: its own test program, whose random lockstep runs reach most
+# of its points; the FPGA top's controllers and the system tests count in a
+# whole run besides
+COV_ONLY_edge_preempt_BUILD := $(BUILD)/tests/test_edge_preempt
+COV_ONLY_edge_preempt_TESTS := $(BUILD)/tests/test_edge_preempt
 ifeq ($(COV_ONLY),fpga_top)
 # The host test runs the blocks' twins only (FG_IMPL_C; the shims'
 # constructors are weak symbols, sim/harness/fg_block.h): linked without the
@@ -42,6 +47,17 @@ $(BUILD)/tests/test_fpga_host: $(BUILD)/obj/tests/test_fpga_host.o $(BUILD)/libf
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 endif
+ifeq ($(COV_ONLY),edge_preempt)
+# linked with edge_preempt's models only (the other blocks' constructors are
+# weak symbols, the test builds none of them): COV_ONLY=edge_preempt does not
+# build every block's coverage model
+$(BUILD)/tests/test_edge_preempt: $(BUILD)/obj/tests/test_edge_preempt.o $(BUILD)/libfg.a \
+                                  $(BUILD)/obj/shim/edge_preempt_shim.o $(BUILD)/obj/shim/fg_shim.o \
+                                  $(foreach m,edge_preempt $(addprefix edge_preempt_,$(edge_preempt_CONFIGS)),$(VLBUILD)/vl/$(m)/V$(m)__ALL.a) \
+                                  $(VLBUILD)/vlrt/libvlrt.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< -Wl,--start-group $(filter-out $<,$^) -Wl,--end-group $(LDLIBS)
+endif
 
 .PHONY: coverage cov-run
 coverage:
@@ -49,7 +65,7 @@ coverage:
 cov-run: $(BUILD)/.deps
 	@test "$(COV)" = 1 || { echo "cov-run: use make coverage" >&2; exit 1; }
 	@test -z "$(COV_ONLY)" -o -n "$(COV_ONLY_$(COV_ONLY)_TESTS)" || { echo "cov-run: COV_ONLY=$(COV_ONLY)" \
-	  "not supported (blocks with COV_ONLY_<block>_TESTS in mk/cov.mk: fpga_top)" >&2; exit 1; }
+	  "not supported (blocks with COV_ONLY_<block>_TESTS in mk/cov.mk: fpga_top edge_preempt)" >&2; exit 1; }
 	@rm -rf $(BUILD)/coverage && mkdir -p $(FG_COV_DAT)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(if $(COV_ONLY),$(COV_ONLY_$(COV_ONLY)_BUILD),build)
 	@start=$$SECONDS; rc=0; \
