@@ -18,6 +18,11 @@ COV_SKIP   := scripts/check_lint.sh scripts/check_san.sh
 # The FPGA top's host test is long under coverage (771 s on the loaded
 # 2-core machine when the top held four 64-slot controllers, docs/COVERAGE.md),
 # so the cov-run recipe below raises scripts/test_fpga_top.sh's limits
+# The goals of issue 15 item 2: a whole run fails when a block's line or
+# toggle figure is under its goal (scripts/coverage.py --goal, one line per
+# block and figure).  COV_ONLY runs a subset of the tests, whose figure may
+# be below a whole run's by design (fpga_top's, docs/COVERAGE.md): not checked
+COV_GOALS  := line=95 toggle=90
 # COV_SHOW=block: also list that block's uncovered points
 COV_SHOW   ?=
 # COV_ONLY=block: measure one block cheaply while iterating (the lead runs the
@@ -75,6 +80,6 @@ cov-run: $(BUILD)/.deps
 	  echo "coverage: test run $$((SECONDS - start)) s"; \
 	  scripts/coverage.py --dat $(FG_COV_DAT) --out $(BUILD)/coverage \
 	    --json $(if $(COV_ONLY),$(BUILD)/coverage/coverage.json --only $(COV_ONLY),results/coverage.json) \
-	    --exclude tests/coverage_exclude.txt \
+	    --exclude tests/coverage_exclude.txt $(if $(COV_ONLY),,$(addprefix --goal ,$(COV_GOALS))) \
 	    $(addprefix --show ,$(COV_SHOW)) $(foreach g,$(COV_GROUPS),'$(g)') || rc=1; \
 	  exit $$rc
