@@ -233,9 +233,9 @@ def main():
     unreached = [n for n in shown if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
     if unreached:
         sys.exit(f"coverage: no model of {', '.join(unreached)} wrote any point in this run")
-    # the exact fraction against the goal; the figure shown rounded down, so
-    # a block under its goal never reads as at it
-    under = [f"coverage: {name} {k} {1000 * c // t / 10:.1f} % ({c} / {t}) is under its goal of "
+    # the exact fraction against the goal; the figure shown to two places,
+    # rounded down, so a block under its goal never reads as at it
+    under = [f"coverage: {name} {k} {10000 * c // t / 100:.2f} % ({c} / {t}) is under its goal of "
              f"{float(100 * goals[k]):g} %"
              for name, r in out["blocks"].items() for k in ("line", "toggle")
              for c, t in [(r[k + "_covered"], r[k + "_total"])]
