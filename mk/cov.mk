@@ -18,6 +18,11 @@ COV_SKIP   := scripts/check_lint.sh scripts/check_san.sh
 # The FPGA top's host test is long under coverage (771 s on the loaded
 # 2-core machine when the top held four 64-slot controllers, docs/COVERAGE.md),
 # so the cov-run recipe below raises scripts/test_fpga_top.sh's limits
+# The goals of issue 15 item 2: a whole run fails when a block's line or
+# toggle figure is under its goal (scripts/coverage.py --goal, one line per
+# block and figure).  COV_ONLY runs a subset of the tests, whose figure may
+# be below a whole run's by design (fpga_top's, docs/COVERAGE.md): not checked
+COV_GOALS  := line=95 toggle=90
 # COV_SHOW=block: also list that block's uncovered points
 COV_SHOW   ?=
 # COV_ONLY=block: measure one block cheaply while iterating (the lead runs the
@@ -32,6 +37,11 @@ COV_ONLY   ?=
 # whole build: the figure is below a whole run's (docs/COVERAGE.md)
 COV_ONLY_fpga_top_BUILD := $(BUILD)/bin/fpga_sim $(BUILD)/tests/test_fpga_host
 COV_ONLY_fpga_top_TESTS := scripts/test_fpga_top.sh
+# edge_preempt: its own test program, whose random lockstep runs reach most
+# of its points; the FPGA top's controllers and the system tests count in a
+# whole run besides
+COV_ONLY_edge_preempt_BUILD := $(BUILD)/tests/test_edge_preempt
+COV_ONLY_edge_preempt_TESTS := $(BUILD)/tests/test_edge_preempt
 ifeq ($(COV_ONLY),fpga_top)
 # The host test runs the blocks' twins only (FG_IMPL_C; the shims'
 # constructors are weak symbols, sim/harness/fg_block.h): linked without the
@@ -42,6 +52,17 @@ $(BUILD)/tests/test_fpga_host: $(BUILD)/obj/tests/test_fpga_host.o $(BUILD)/libf
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 endif
+ifeq ($(COV_ONLY),edge_preempt)
+# linked with edge_preempt's models only (the other blocks' constructors are
+# weak symbols, the test builds none of them): COV_ONLY=edge_preempt does not
+# build every block's coverage model
+$(BUILD)/tests/test_edge_preempt: $(BUILD)/obj/tests/test_edge_preempt.o $(BUILD)/libfg.a \
+                                  $(BUILD)/obj/shim/edge_preempt_shim.o $(BUILD)/obj/shim/fg_shim.o \
+                                  $(foreach m,edge_preempt $(addprefix edge_preempt_,$(edge_preempt_CONFIGS)),$(VLBUILD)/vl/$(m)/V$(m)__ALL.a) \
+                                  $(VLBUILD)/vlrt/libvlrt.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< -Wl,--start-group $(filter-out $<,$^) -Wl,--end-group $(LDLIBS)
+endif
 
 .PHONY: coverage cov-run
 coverage:
@@ -49,7 +70,7 @@ coverage:
 cov-run: $(BUILD)/.deps
 	@test "$(COV)" = 1 || { echo "cov-run: use make coverage" >&2; exit 1; }
 	@test -z "$(COV_ONLY)" -o -n "$(COV_ONLY_$(COV_ONLY)_TESTS)" || { echo "cov-run: COV_ONLY=$(COV_ONLY)" \
-	  "not supported (blocks with COV_ONLY_<block>_TESTS in mk/cov.mk: fpga_top)" >&2; exit 1; }
+	  "not supported (blocks with COV_ONLY_<block>_TESTS in mk/cov.mk: fpga_top edge_preempt)" >&2; exit 1; }
 	@rm -rf $(BUILD)/coverage && mkdir -p $(FG_COV_DAT)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(if $(COV_ONLY),$(COV_ONLY_$(COV_ONLY)_BUILD),build)
 	@start=$$SECONDS; rc=0; \
@@ -59,6 +80,6 @@ cov-run: $(BUILD)/.deps
 	  echo "coverage: test run $$((SECONDS - start)) s"; \
 	  scripts/coverage.py --dat $(FG_COV_DAT) --out $(BUILD)/coverage \
 	    --json $(if $(COV_ONLY),$(BUILD)/coverage/coverage.json --only $(COV_ONLY),results/coverage.json) \
-	    --exclude tests/coverage_exclude.txt \
+	    --exclude tests/coverage_exclude.txt $(if $(COV_ONLY),,$(addprefix --goal ,$(COV_GOALS))) \
 	    $(addprefix --show ,$(COV_SHOW)) $(foreach g,$(COV_GROUPS),'$(g)') || rc=1; \
 	  exit $$rc

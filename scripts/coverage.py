@@ -20,8 +20,11 @@ counted as `toggle_excluded`.
 Excluded points that toggled anyway are counted as `toggle_excluded_covered`
 (and listed by --show): an exclusion whose reason no longer holds shows.
 --only BLOCK (repeatable; make coverage COV_ONLY=...) reports only those
-blocks: the run that measured them need not have reached the others, and only
-their exclusions must match a point.
+blocks: the run that measured them need not have reached the others, and an
+exclusion of theirs that matches no point is listed, not an error (the subset
+of tests may not build the model that has it).
+--goal KIND=PERCENT (line=95, toggle=90; mk/cov.mk) fails the run when a
+reported block's figure is under it, with one line per block and figure.
 """
 import argparse
 import fnmatch
@@ -32,6 +35,7 @@ import re
 import subprocess
 import sys
 import time
+from fractions import Fraction
 
 
 def merge(dat_dir, out_dir):
@@ -112,8 +116,19 @@ def main():
     ap.add_argument("--exclude", help="toggle exclusion list (tests/coverage_exclude.txt)")
     ap.add_argument("--show", action="append", default=[], help="list BLOCK's uncovered points")
     ap.add_argument("--only", action="append", default=[], help="report only BLOCK")
+    ap.add_argument("--goal", action="append", default=[], metavar="KIND=PERCENT",
+                    help="fail when a reported block's line / toggle figure is under PERCENT")
     ap.add_argument("groups", nargs="+")
     a = ap.parse_args()
+    goals = {}
+    for g in a.goal:
+        kind, _, pct = g.partition("=")
+        try:
+            goals[kind] = Fraction(pct) / 100
+        except (ValueError, ZeroDivisionError):
+            kind = None
+        if kind not in ("line", "toggle") or not 0 < goals[kind] <= 1:
+            sys.exit(f"coverage: --goal '{g}' is not line=PERCENT or toggle=PERCENT (0 < PERCENT <= 100)")
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     merged, nfiles = merge(a.dat, a.out)
@@ -174,12 +189,13 @@ def main():
     def in_shown(f):
         return any(fnmatch.fnmatch(f, p) for n, gl in groups if n in shown for p in gl)
     stale = [e[4] for e in excl if e[4] not in used and in_shown(e[0])]
-    if stale:
+    if stale and not a.only:
         sys.exit(f"coverage: exclusions that match no toggle point: {stale}")
     if unowned:
         sys.exit(f"coverage: files in no block group (mk/cov.mk COV_GROUPS): {sorted(unowned)}")
 
-    out = {"blocks": {}, "only": a.only, "dat_files": nfiles, "merged": merged, "info": info,
+    out = {"blocks": {}, "only": a.only, "goals": {k: float(v) for k, v in goals.items()},
+           "dat_files": nfiles, "merged": merged, "info": info,
            "html": os.path.join(html, "index.html"),
            "rule": "line: v_line+v_branch points executed once; toggle: bits toggled both ways "
                    "(count >= 2); points summed over instances and configurations"}
@@ -211,9 +227,22 @@ def main():
                 print("  " + m)
     print(f"coverage: {nfiles} .dat files merged in {time.time() - t0:.0f} s; "
           f"report {out['html']}, {a.json}")
+    if stale:
+        print(f"coverage: {len(stale)} exclusions match no point of the models this run built, "
+              f"first {stale[0]} (a whole run fails on such)")
     unreached = [n for n in shown if not blocks[n]["line"]["total"] + blocks[n]["toggle"]["total"]]
     if unreached:
         sys.exit(f"coverage: no model of {', '.join(unreached)} wrote any point in this run")
+    # the exact fraction against the goal; the figure shown to two places,
+    # rounded down, so a block under its goal never reads as at it
+    under = [f"coverage: {name} {k} {10000 * c // t / 100:.2f} % ({c} / {t}) is under its goal of "
+             f"{float(100 * goals[k]):g} %"
+             for name, r in out["blocks"].items() for k in ("line", "toggle")
+             for c, t in [(r[k + "_covered"], r[k + "_total"])]
+             if k in goals and t and c < goals[k] * t]
+    if under:
+        print("\n".join(under), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
