@@ -121,7 +121,7 @@ def visible_line(fp, commit, head_fp):
         return (f"{STALE_MARK} *the points come from more than one simulation, or some were not run; "
                 f"these figures await a rerun.*")
     at = f"commit {commit}" if commit else "sources not in this history"
-    if fp and head_fp.startswith(fp):
+    if head_fp.startswith(fp):
         return f"*Points run at {at} (sources {short(fp)}, the same as this tree's).*"
     since = (f" (`git diff --stat {commit} -- {' '.join(SOURCE_DIRS)}` shows how)" if commit else "")
     return (f"{STALE_MARK} *points run at {at} (sources {short(fp)}); the simulator has changed since{since}, "

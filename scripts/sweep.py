@@ -259,6 +259,7 @@ class Experiment:
         if missing:
             raise SweepError(f"{self.name}: {len(missing)} point(s) not finished, e.g. {missing[0]}")
         os.makedirs(os.path.dirname(self.result) or ".", exist_ok=True)
+        results = [read_json(p.json) for p in self.points]
         if self.collect_mode == "program":
             lst = os.path.join(self.workdir, "points.txt")
             write_atomic(lst, "".join(rel(p.json) + "\n" for p in self.points))
@@ -272,21 +273,21 @@ class Experiment:
         else:
             out = {"experiment": self.name, "description": rel(os.path.abspath(self.path)),
                    "axes": [name for name, _ in self.axes] + (["seed"] if self.seeds else []), "points": []}
-            for p in self.points:
+            for p, res in zip(self.points, results):
                 out["points"].append({"id": p.id, "values": p.values, "seed": p.seed, "overrides": p.overrides,
-                                      "result": read_json(p.json)})
-        out.update(self.sources(quiet))
+                                      "result": res})
+        out.update(self.sources(results, quiet))
         write_atomic(self.result, json.dumps(out, indent=1) + "\n")
 
-    def sources(self, quiet):
+    def sources(self, results, quiet):
         """The sources fingerprint of the simulation that ran the points (docs/RESULTS.md
         "Provenance"): the merge's own program may be newer than the points."""
-        fps = sorted({str((read_json(p.json) or {}).get("sources")) for p in self.points})
+        fps = sorted({(r or {}).get("sources") for r in results}, key=str)
         if len(fps) == 1:
-            return {"sources": fps[0] if fps[0] != "None" else None}
+            return {"sources": fps[0]}
         if not quiet:
             print(f"sweep: {self.name}: the points were run by {len(fps)} different simulations "
-                  f"(sources {', '.join(f[:16] for f in fps)}); the result is marked mixed", file=sys.stderr)
+                  f"(sources {', '.join(str(f)[:16] for f in fps)}); the result is marked mixed", file=sys.stderr)
         return {"sources": "mixed", "sources_of_points": fps}
 
 
