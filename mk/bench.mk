@@ -20,6 +20,10 @@ bench: $(BUILD)/.deps
 # mem_bench (issue 10 item 5): streaming copy, pointer chase against the
 # modelled stages, latency under load; results/mem_bench.json and, through
 # scripts/figures.py, results/mem_latency_load.png.
+# first_touch: what a fresh output's pages cost this host's vectorAdd, the
+# measurement behind F/E Fig. 12's [fe] cpu_first_touch_ns (docs/FE_E2E.md).
+PROGRAMS    += first_touch
+BENCH_STEPS += $(BUILD)/bin/first_touch
 PROGRAMS    += mem_bench
 BENCH_STEPS += $(BUILD)/bin/mem_bench scripts/mem_bench_plot.sh
 EXTRA_TEST_CMDS += scripts/check_mem_bench.sh

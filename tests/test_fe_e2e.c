@@ -406,10 +406,12 @@ static void test_cpu_vecadd(void **st) {
     fe_machine m;
     machine(&m);
     char err[256];
+    fe_cpu_env warm = m.cpu_env;
+    warm.first_touch_ns = 0;
     for (int code = 0; code < FE_CPU_CODES; code++) {
         fe_cpu_result r1, r4;
-        if (fe_cpu_vecadd(&m.cpu, m.cpu_mem_latency, (fe_cpu_code)code, 4096, &r1, err, sizeof err) ||
-            fe_cpu_vecadd(&m.cpu, m.cpu_mem_latency, (fe_cpu_code)code, 16384, &r4, err, sizeof err))
+        if (fe_cpu_vecadd(&m.cpu, &warm, (fe_cpu_code)code, 4096, &r1, err, sizeof err) ||
+            fe_cpu_vecadd(&m.cpu, &warm, (fe_cpu_code)code, 16384, &r4, err, sizeof err))
             fail_msg("%s", err);
         printf("# CPU -%s: %.2f cycles per element (IPC %.2f), %.3f ns per element at %g MHz\n",
                fe_cpu_code_names[code], r4.cycles_per_elem, r4.ipc, r4.ns / 16384, m.cpu.clock_mhz);
@@ -419,7 +421,36 @@ static void test_cpu_vecadd(void **st) {
         assert_true(fabs(r4.ns / r1.ns - 4.0) < 0.1);
     }
     fe_cpu_result r;
-    assert_int_equal(fe_cpu_vecadd(&m.cpu, m.cpu_mem_latency, FE_CPU_O2, 0, &r, err, sizeof err), -1);
+    assert_int_equal(fe_cpu_vecadd(&m.cpu, &warm, FE_CPU_O2, 0, &r, err, sizeof err), -1);
+    fe_cpu_env odd = warm;
+    odd.page_bytes = 3000;
+    assert_int_equal(fe_cpu_vecadd(&m.cpu, &odd, FE_CPU_O2, 1024, &r, err, sizeof err), -1);
+    printf("# %s\n", err);
+}
+
+/* The figure's CPU writes a fresh output: one fault per page of c, each
+ * adding [fe] cpu_first_touch_ns to the loop's time and nothing else. */
+static void test_cpu_first_touch(void **st) {
+    (void)st;
+    fe_machine m;
+    machine(&m);
+    char err[256];
+    assert_true(m.cpu_env.first_touch_ns > 0); /* configs/fe.ini sets it */
+    fe_cpu_env warm = m.cpu_env;
+    warm.first_touch_ns = 0;
+    const uint64_t sizes[] = {1, 1024, 1025, 16384};
+    const uint64_t pages[] = {1, 1, 2, 16}; /* 4-byte elements, 4096-byte pages */
+    for (int i = 0; i < 4; i++) {
+        fe_cpu_result w, t;
+        if (fe_cpu_vecadd(&m.cpu, &warm, FE_CPU_O2, sizes[i], &w, err, sizeof err) ||
+            fe_cpu_vecadd(&m.cpu, &m.cpu_env, FE_CPU_O2, sizes[i], &t, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(m.cpu_env.page_bytes, 4096);
+        assert_int_equal(t.faults, pages[i]);
+        assert_int_equal(w.cycles, t.cycles);
+        assert_true(fabs(t.ns - w.ns - (double)pages[i] * m.cpu_env.first_touch_ns) < 1e-6);
+        assert_true(fabs(t.fault_ns - (double)pages[i] * m.cpu_env.first_touch_ns) < 1e-6);
+    }
 }
 
 int main(void) {
@@ -427,7 +458,7 @@ int main(void) {
         cmocka_unit_test(test_staged_latency),  cmocka_unit_test(test_bad_calls),
         cmocka_unit_test(test_wait_for_fill),   cmocka_unit_test(test_copy_back_waits),
         cmocka_unit_test(test_kernel_accesses), cmocka_unit_test(test_benchmarks_small),
-        cmocka_unit_test(test_cpu_vecadd),
+        cmocka_unit_test(test_cpu_vecadd),      cmocka_unit_test(test_cpu_first_touch),
     };
     return cmocka_run_group_tests_name("fe_e2e", tests, NULL, NULL);
 }

@@ -87,11 +87,15 @@ static void next(void *ctx, cpu_inst *o) {
     if (++s->k == s->n) s->k = 0, s->i++;
 }
 
-int fe_cpu_vecadd(const cpu_config *c, unsigned mem_latency, fe_cpu_code code, uint64_t n, fe_cpu_result *r,
+int fe_cpu_vecadd(const cpu_config *c, const fe_cpu_env *env, fe_cpu_code code, uint64_t n, fe_cpu_result *r,
                   char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
     if (!n || n > (1ull << 26) || code >= FE_CPU_CODES) {
         snprintf(err, errlen, "fe_cpu_vecadd: %llu elements (1 .. 64M), code %d", (unsigned long long)n, (int)code);
+        return -1;
+    }
+    if (!env->page_bytes || (env->page_bytes & (env->page_bytes - 1)) || C_BASE % env->page_bytes) {
+        snprintf(err, errlen, "fe_cpu_vecadd: page of %u bytes (a power of two, at most 256 MiB)", env->page_bytes);
         return -1;
     }
     stream s = {CODE[code].body, CODE[code].n, 0, 0};
@@ -103,7 +107,7 @@ int fe_cpu_vecadd(const cpu_config *c, unsigned mem_latency, fe_cpu_code code, u
         snprintf(err, errlen, "fe_cpu_vecadd: out of memory");
         return -1;
     }
-    cpu_fixmem_init(m, mem_latency);
+    cpu_fixmem_init(m, env->mem_latency);
     r->instrs = n * s.n;
     const uint64_t limit = 100 * r->instrs + 100000;
     r->cycles = cpu_fixmem_run(k, m, r->instrs, limit);
@@ -115,7 +119,9 @@ int fe_cpu_vecadd(const cpu_config *c, unsigned mem_latency, fe_cpu_code code, u
                  (unsigned long long)limit);
         return -1;
     }
-    r->ns = (double)r->cycles * 1000.0 / c->clock_mhz;
+    r->faults = (4 * n + env->page_bytes - 1) / env->page_bytes; /* c starts on a page */
+    r->fault_ns = (double)r->faults * env->first_touch_ns;
+    r->ns = (double)r->cycles * 1000.0 / c->clock_mhz + r->fault_ns;
     r->ipc = (double)r->instrs / (double)r->cycles;
     r->cycles_per_elem = (double)r->cycles / (double)n;
     return 0;

@@ -19,7 +19,16 @@
  * their lines miss the core's L1 and L2 at first and come from a
  * fixed-latency memory that stands for the shared L3 (the inputs were just
  * written by the host program; 3 x 4 B x 256K = 3 MiB fits the E3-1245's
- * 8 MiB L3): [fe] cpu_mem_latency CPU cycles after the L2 lookup. */
+ * 8 MiB L3): [fe] cpu_mem_latency CPU cycles after the L2 lookup.
+ *
+ * First touch: F/E 7.2 measured its CPU on the real machine, where the
+ * output c is freshly allocated: the loop's first store to each of c's
+ * pages takes a page fault (the OS maps and zeroes the page).  The fault
+ * is taken at retirement with the window flushed and the loop resumes
+ * after the handler, so each page adds [fe] cpu_first_touch_ns to the
+ * loop's time: the extra time per page that `make bench`'s first_touch
+ * measures (fresh against already-written output) on a real host.  The
+ * inputs were written by the host before the loop: no faults. */
 #ifndef FE_CPU_H
 #define FE_CPU_H
 
@@ -32,8 +41,17 @@ extern const char *const fe_cpu_code_names[FE_CPU_CODES]; /* "O2", "O0" */
 /* Instructions per element of each build. */
 unsigned fe_cpu_vecadd_instrs(fe_cpu_code code);
 
+/* What the core runs against beside its [cpu] configuration. */
 typedef struct {
-    double ns;           /* the loop's runtime */
+    unsigned mem_latency;    /* [fe] cpu_mem_latency: the L3, CPU cycles after the L2 lookup */
+    unsigned first_touch_ns; /* [fe] cpu_first_touch_ns: per page of c first written (0: c already written) */
+    unsigned page_bytes;     /* [fe] cpu_page_bytes (4096) */
+} fe_cpu_env;
+
+typedef struct {
+    double ns;           /* the loop's runtime, faults included */
+    double fault_ns;     /* of which the first-touch faults */
+    uint64_t faults;     /* pages of c first written */
     uint64_t cycles, instrs;
     double ipc, cycles_per_elem;
     cpu_stats st;
@@ -41,7 +59,7 @@ typedef struct {
 
 /* Runs vectorAdd of n elements on a fresh core (cold caches); 0, or -1 with
  * a message (bad configuration, no progress). */
-int fe_cpu_vecadd(const cpu_config *c, unsigned mem_latency, fe_cpu_code code, uint64_t n, fe_cpu_result *r,
+int fe_cpu_vecadd(const cpu_config *c, const fe_cpu_env *env, fe_cpu_code code, uint64_t n, fe_cpu_result *r,
                   char *err, size_t errlen);
 
 #endif

@@ -38,13 +38,19 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
     gpu_config_default(&m->gpu);
     fe_host_params_default(&m->host);
     cpu_config_default(&m->cpu);
-    uint64_t lat = 18;
+    uint64_t lat = 18, touch = 0, page = 4096;
     if (gpu_config_load(&m->gpu, cfg, err, errlen) || fe_host_params_load(&m->host, cfg, err, errlen) ||
         cpu_config_load(&m->cpu, cfg, err, errlen) ||
         fg_config_u64(cfg, "fe", "cpu_mem_latency", 1, 10000, &lat, err, errlen) ||
+        fg_config_u64(cfg, "fe", "cpu_first_touch_ns", 0, 1000000, &touch, err, errlen) ||
+        fg_config_u64(cfg, "fe", "cpu_page_bytes", 512, 1u << 28, &page, err, errlen) ||
         fg_config_check_unused(cfg, err, errlen))
         goto out;
-    m->cpu_mem_latency = (unsigned)lat;
+    if (page & (page - 1)) {
+        fg_errf(err, errlen, "[fe] cpu_page_bytes = %llu: a power of two", (unsigned long long)page);
+        goto out;
+    }
+    m->cpu_env = (fe_cpu_env){(unsigned)lat, (unsigned)touch, (unsigned)page};
     if (c->kdir) {
         if ((size_t)snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir) >= sizeof m->kdir) {
             fg_errf(err, errlen, "kernel directory %s: longer than %zu characters", c->kdir, sizeof m->kdir - 1);

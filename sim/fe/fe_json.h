@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cpu/cpu_core.h"
+#include "fe/fe_cpu.h"
 #include "fe/fe_bench.h"
 #include "work/exp_cli.h"
 
@@ -29,7 +29,7 @@ typedef struct {
     gpu_config gpu;
     fe_host_params host;
     cpu_config cpu;           /* [cpu]: the host CPU of F/E Fig. 12 (sim/fe/fe_cpu.h) */
-    unsigned cpu_mem_latency; /* [fe] cpu_mem_latency: its L3, CPU cycles after the L2 lookup */
+    fe_cpu_env cpu_env;       /* [fe] cpu_mem_latency, cpu_first_touch_ns, cpu_page_bytes (sim/fe/fe_cpu.h) */
     char kdir[400];
     char config[400];
     uint64_t seed;
