@@ -119,6 +119,22 @@ def fe_fig11_table(d):
                   "full-overlap speedup"], rows)
 
 
+def fe_fig11_syncmem_table(d):
+    x = d["_also"].get("fe_fig11_syncmem.json")
+    rows = []
+    for name, b in d["benchmarks"].items():
+        s = x["benchmarks"][name] if x else None
+        base, sbase = b["runtime_ns"]["baseline"], s["runtime_ns"]["baseline"] if s else None
+        rows.append([f"{name} ({b['size']:g})", f"{base / 1e3:.1f}"] +
+                    ([f"{sbase / 1e3:.1f}", f"{sbase / base:.3f}"] +
+                     [f"{s['normalized'][v]:.3f}" for v, _ in FE_VARIANTS[1:]] if s else ["not run"] * 5))
+    if x:
+        m = x["mean_normalized"]
+        rows.append(["**mean**", "", "", ""] + [f"{m[v]:.3f}" for v, _ in FE_VARIANTS[1:]])
+    return table(["benchmark (size)", "baseline us", "baseline in synchronized memory us", "its cost",
+                  "overlap-start / that baseline", "overlap-finish / that", "full-overlap / that"], rows)
+
+
 def fe_fig12_table(d):
     rows = [[f"{c['elements']:g}", f"{c['cpu_ns'] / 1e3:.1f}", f"{c['cpu_warm_ns'] / 1e3:.1f}",
              f"{c['cpu_O0_ns'] / 1e3:.1f}", f"{c['baseline_ns'] / 1e3:.1f}", f"{c['full_overlap_ns'] / 1e3:.1f}",
@@ -707,6 +723,9 @@ FIGURES = [
     {"name": "fe_fig11", "json": "fe_fig11.json", "plot": plot_fe_fig11,
      "experiment": "experiments/fe_fig11.ini", "program": "build/bin/fe_fig11",
      "tables": {"fe_fig11": fe_fig11_table}},
+    {"name": "fe_fig11_syncmem", "json": "fe_fig11.json", "plot": None, "also": ["fe_fig11_syncmem.json"],
+     "experiment": "experiments/fe_fig11*.ini", "program": "build/bin/fe_fig11",
+     "tables": {"fe_fig11_syncmem": fe_fig11_syncmem_table}},
     {"name": "fe_fig12", "json": "fe_fig12.json", "plot": plot_fe_fig12,
      "experiment": "experiments/fe_fig12.ini", "program": "build/bin/fe_fig12",
      "tables": {"fe_fig12": fe_fig12_table}},
