@@ -18,4 +18,6 @@ RESULTS_EXPERIMENTS += experiments/edge_fig12.ini experiments/edge_fig13.ini
 RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_draincore.ini experiments/edge_fig13_demo_slowmem.ini experiments/edge_fig13_demo_fetchprio.ini experiments/edge_fig13_demo_packed.ini experiments/edge_fig12_demo_draincore.ini
 RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_atomics.ini experiments/edge_fig13_demo_offer.ini experiments/edge_fig13_demo_offer_link.ini
 RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_enddrain.ini experiments/edge_fig13_demo_artifact.ini experiments/edge_fig13_demo_memclock.ini
+# MemC at full size as the artifact runs it (docs/RESULTS.md "EDGE Fig. 13")
+RESULTS_EXPERIMENTS += experiments/edge_fig13_memc.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini

@@ -691,6 +691,27 @@ def fig13_counterfactuals(d):
     return table(["machine"] + [c for _, c in F13_CF_COLS], rows)
 
 
+def fig13_memc(d):
+    """MemC's high-rate event slowdown D / R / P at full size on the paper's four backgrounds, as the EDGE
+    artifact runs MemC."""
+    rows = []
+    for label, x in (("MemC as the artifact runs it (`experiments/edge_fig13_memc.ini`)", d),):
+        cells, avg = [], {m: [] for m, _ in F13_MODES}
+        for bg in BGS[:4]:
+            q = x["pairs"].get(f"memc/{bg}", {}).get("high")
+            if not q:
+                cells.append("—")
+                continue
+            for m, _ in F13_MODES:
+                avg[m].append(q[m]["event_slowdown"])
+            cells.append(" / ".join(f"{q[m]['event_slowdown']:.2f}" for m, _ in F13_MODES))
+        cells.append(" / ".join(f"{sum(v) / len(v):.2f}" if v else "—" for v in avg.values()))
+        rows.append([label] + cells)
+    rows.append(["paper (EDGE Fig. 13, average)"] + [""] * len(BGS[:4]) +
+                ["{D:g} / {R:g} / {P:g}".format(**d["paper"]["memc_high_event_slowdown"])])
+    return table(["MemC, high rate: event slowdown D / R / P"] + [b.upper() for b in BGS[:4]] + ["average"], rows)
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -706,6 +727,11 @@ FIG13_CF = {"name": "edge_fig13_demo_counterfactuals", "json": "edge_fig13_demo.
             "also": [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf],
             "experiment": "experiments/edge_fig13_demo*.ini", "program": "build/bin/edge_fig13",
             "tables": {"edge_fig13_demo_counterfactuals": fig13_counterfactuals}}
+
+
+FIG13_MEMC = {"name": "edge_fig13_memc", "json": "edge_fig13_memc.json", "plot": None,
+              "experiment": "experiments/edge_fig13_memc.ini", "program": "build/bin/edge_fig13",
+              "tables": {"edge_fig13_memc": fig13_memc}}
 
 
 # ---------------------------------------------------------------- registry
@@ -731,7 +757,7 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG13_CF] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG13_CF, FIG13_MEMC] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):
