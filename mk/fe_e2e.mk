@@ -10,5 +10,5 @@ TESTS    += test_fe_e2e
 # make results / make demo: both figures at the paper's sizes (under a
 # minute together on an idle machine, so the demo runs them full size)
 EXPERIMENTS += experiments/fe_fig11.ini experiments/fe_fig12.ini
-# the baseline in synchronized memory: what the F/E variants' uncached memory costs
-EXPERIMENTS += experiments/fe_fig11_syncmem.ini
+# without F/E lines in the L2: what keeping them does (docs/RESULTS.md "F/E Fig. 11")
+EXPERIMENTS += experiments/fe_fig11_nol2.ini

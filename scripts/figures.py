@@ -119,20 +119,18 @@ def fe_fig11_table(d):
                   "full-overlap speedup"], rows)
 
 
-def fe_fig11_syncmem_table(d):
-    x = d["_also"].get("fe_fig11_syncmem.json")
+def fe_fig11_nol2_table(d):
+    x = d["_also"].get("fe_fig11_nol2.json")
     rows = []
     for name, b in d["benchmarks"].items():
-        s = x["benchmarks"][name] if x else None
-        base, sbase = b["runtime_ns"]["baseline"], s["runtime_ns"]["baseline"] if s else None
-        rows.append([f"{name} ({b['size']:g})", f"{base / 1e3:.1f}"] +
-                    ([f"{sbase / 1e3:.1f}", f"{sbase / base:.3f}"] +
-                     [f"{s['normalized'][v]:.3f}" for v, _ in FE_VARIANTS[1:]] if s else ["not run"] * 5))
-    if x:
-        m = x["mean_normalized"]
-        rows.append(["**mean**", "", "", ""] + [f"{m[v]:.3f}" for v, _ in FE_VARIANTS[1:]])
-    return table(["benchmark (size)", "baseline us", "baseline in synchronized memory us", "its cost",
-                  "overlap-start / that baseline", "overlap-finish / that", "full-overlap / that"], rows)
+        n = x["benchmarks"][name]["normalized"] if x else None
+        rows.append([f"{name} ({b['size']:g})"] + [f"{b['normalized'][v]:.3f}" for v, _ in FE_VARIANTS[1:]] +
+                    ([f"{n[v]:.3f}" for v, _ in FE_VARIANTS[1:]] if n else ["not run"] * 3))
+    m, n = d["mean_normalized"], x["mean_normalized"] if x else None
+    rows.append(["**mean**"] + [f"{m[v]:.3f}" for v, _ in FE_VARIANTS[1:]] +
+                ([f"{n[v]:.3f}" for v, _ in FE_VARIANTS[1:]] if n else ["not run"] * 3))
+    return table(["benchmark (size)", "overlap-start", "overlap-finish", "full-overlap",
+                  "without F/E lines in the L2: overlap-start", "overlap-finish", "full-overlap"], rows)
 
 
 def fe_fig12_table(d):
@@ -749,9 +747,9 @@ FIGURES = [
     {"name": "fe_fig11", "json": "fe_fig11.json", "plot": plot_fe_fig11,
      "experiment": "experiments/fe_fig11.ini", "program": "build/bin/fe_fig11",
      "tables": {"fe_fig11": fe_fig11_table}},
-    {"name": "fe_fig11_syncmem", "json": "fe_fig11.json", "plot": None, "also": ["fe_fig11_syncmem.json"],
+    {"name": "fe_fig11_nol2", "json": "fe_fig11.json", "plot": None, "also": ["fe_fig11_nol2.json"],
      "experiment": "experiments/fe_fig11*.ini", "program": "build/bin/fe_fig11",
-     "tables": {"fe_fig11_syncmem": fe_fig11_syncmem_table}},
+     "tables": {"fe_fig11_nol2": fe_fig11_nol2_table}},
     {"name": "fe_fig12", "json": "fe_fig12.json", "plot": plot_fe_fig12,
      "experiment": "experiments/fe_fig12.ini", "program": "build/bin/fe_fig12",
      "tables": {"fe_fig12": fe_fig12_table}},

@@ -376,7 +376,7 @@ static void test_benchmarks_small(void **st) {
     for (int b = 0; b < FE_BENCHES; b++) {
         double t[FE_VARIANTS];
         for (int v = 0; v < FE_VARIANTS; v++) {
-            fe_bench_opts o = {m.kdir, 1, fe_bench_small_size(b), false};
+            fe_bench_opts o = {m.kdir, 1, fe_bench_small_size(b)};
             fe_bench_result r;
             char err[512];
             if (fe_bench_run(&m.gpu, &m.host, b, (fe_variant)v, &o, &r, err, sizeof err))
@@ -389,37 +389,11 @@ static void test_benchmarks_small(void **st) {
         assert_true(t[FE_FULL_OVERLAP] < t[FE_BASELINE]); /* full overlap hides at least the API latencies */
     }
     /* a wrong size is refused with a message */
-    fe_bench_opts o = {m.kdir, 1, 30, false};
+    fe_bench_opts o = {m.kdir, 1, 30};
     fe_bench_result r;
     char err[512];
     assert_int_equal(fe_bench_run(&m.gpu, &m.host, FE_B_MATRIXMUL, FE_BASELINE, &o, &r, err, sizeof err), -1);
     printf("# %s\n", err);
-}
-
-/* The baseline in synchronized memory (the counterfactual of
- * experiments/fe_fig11_syncmem.ini): its results still check (fe_bench_run
- * compares them with the host's), its reads go to the F/E queues instead of
- * the L2, and BFS, which reads its graph at every level, is slower. */
-static void test_baseline_sync_mem(void **st) {
-    (void)st;
-    fe_machine m;
-    machine(&m);
-    double t[2];
-    uint64_t hits[2];
-    for (int s = 0; s < 2; s++) {
-        fe_bench_opts o = {m.kdir, 1, fe_bench_small_size(FE_B_BFS), s == 1};
-        fe_bench_result r;
-        char err[512];
-        if (fe_bench_run(&m.gpu, &m.host, FE_B_BFS, FE_BASELINE, &o, &r, err, sizeof err))
-            fail_msg("BFS baseline%s: %s", s ? " in synchronized memory" : "", err);
-        t[s] = r.runtime_ns;
-        hits[s] = r.gs.l2_hits;
-        fe_bench_result_free(&r);
-    }
-    printf("# BFS baseline %.1f us, in synchronized memory %.1f us; L2 hits %llu, %llu\n", t[0] / 1e3, t[1] / 1e3,
-           (unsigned long long)hits[0], (unsigned long long)hits[1]);
-    assert_true(hits[1] < hits[0]);
-    assert_true(t[1] > t[0]);
 }
 
 /* F/E Fig. 12's CPU (configs/fe.ini [cpu]: 4 wide, 2 memory instructions
@@ -484,7 +458,7 @@ int main(void) {
         cmocka_unit_test(test_staged_latency),  cmocka_unit_test(test_bad_calls),
         cmocka_unit_test(test_wait_for_fill),   cmocka_unit_test(test_copy_back_waits),
         cmocka_unit_test(test_kernel_accesses), cmocka_unit_test(test_benchmarks_small),
-        cmocka_unit_test(test_baseline_sync_mem), cmocka_unit_test(test_cpu_vecadd),      cmocka_unit_test(test_cpu_first_touch),
+        cmocka_unit_test(test_cpu_vecadd),      cmocka_unit_test(test_cpu_first_touch),
     };
     return cmocka_run_group_tests_name("fe_e2e", tests, NULL, NULL);
 }

@@ -80,7 +80,7 @@ static void small_config(mem_config *c) {
 
 /* ------------------------------------------------------------ scoreboard */
 enum { T_SW_WR, T_SW_RD, T_CNT_AMO, T_CNT_RD, T_TIMING, T_SA_FILL, T_SA_RD, T_SA_NT, T_TOK_PUT,
-       T_TOK_GET, T_NACK_RD, T_KINDS };
+       T_TOK_GET, T_NACK_RD, T_CYC_FILL, T_CYC_TAKE, T_CYC_PEEK, T_KINDS };
 
 typedef struct {
     bool live;
@@ -111,6 +111,12 @@ typedef struct {
     bool fe_traffic;               /* random F/E reads */
     uint64_t tok_addr[16];
     unsigned tok_put, tok_put_ack[16], tok_put_sent[16], tok_get_sent[16], tok_get_got[16], tok_target;
+    /* cycled words (one per partition): the CPU fills 1, 2, 3, ... and takes each (wait full, empty) before
+     * the next fill, one request at a time; the GPU peeks (F/E 4.1's default read) at any time, and a peek
+     * must return a value filled before its response and not taken before it was sent */
+    uint64_t cyc_addr[16];
+    unsigned cyc_sent[16], cyc_taken[16], cyc_peeks[16], cyc_target;
+    bool cyc_busy[16], cyc_full[16];
     /* ports */
     mem_req pend[NP];
     bool has_pend[NP];
@@ -213,6 +219,35 @@ static bool generate(tb *t, unsigned p) {
             t->pend[p].src = MEM_SRC_CPU;
             t->pend[p].fe_trig = FE_TRIG_FULL;
             t->pend[p].fe_act = FE_ACT_EMPTY;
+            return true;
+        }
+    }
+    for (unsigned k = 0; t->fe_traffic && k < t->c.partitions; k++) { /* cycled words */
+        if (p == (k + 1) % NP && !t->cyc_busy[k] &&
+            (t->cyc_full[k] ? t->cyc_sent[k] < t->cyc_target && fg_rng_chance(g, 1, 8)
+                            : t->cyc_sent[k] < t->cyc_target || t->cyc_peeks[k])) {
+            int si = new_slot(t);
+            bool fill = !t->cyc_full[k];
+            stage(t, p, si, fill ? T_CYC_FILL : T_CYC_TAKE, fill ? MEM_WRITE : MEM_READ, t->cyc_addr[k], 0xf, 0);
+            t->s[si].part = k;
+            t->pend[p].src = MEM_SRC_CPU;
+            t->pend[p].fe_trig = fill ? FE_TRIG_NONE : FE_TRIG_FULL;
+            t->pend[p].fe_act = fill ? FE_ACT_FILL : FE_ACT_EMPTY;
+            if (fill) {
+                uint32_t v = ++t->cyc_sent[k];
+                memcpy(t->pend[p].wdata, &v, 4);
+            }
+            t->cyc_busy[k] = true;
+            return true;
+        }
+        if (p == (k + 2) % NP && t->cyc_sent[k] && t->cyc_sent[k] < t->cyc_target && !t->quiet_phase &&
+            t->gpu_tracked < GPU_TRACKED_MAX && fg_rng_chance(g, 1, 4)) {
+            int si = new_slot(t);
+            stage(t, p, si, T_CYC_PEEK, MEM_READ, t->cyc_addr[k], 0xf, 0);
+            t->s[si].part = k;
+            t->s[si].lo[0] = t->cyc_taken[k];
+            t->cyc_peeks[k]++;
+            t->gpu_tracked++;
             return true;
         }
     }
@@ -347,11 +382,27 @@ static void check_rsp(tb *t, unsigned p, const mem_rsp *r) {
             if (v != ++t->tok_get_got[s->part])
                 fail_msg("token of partition %u: got %u, expected %u", s->part, v, t->tok_get_got[s->part]);
             break;
+        case T_CYC_FILL:
+            t->cyc_busy[s->part] = false;
+            t->cyc_full[s->part] = true;
+            break;
+        case T_CYC_TAKE:
+            if (v != t->cyc_sent[s->part])
+                fail_msg("cycled word of partition %u: took %u, filled %u", s->part, v, t->cyc_sent[s->part]);
+            t->cyc_taken[s->part] = v;
+            t->cyc_busy[s->part] = t->cyc_full[s->part] = false;
+            break;
+        case T_CYC_PEEK:
+            if (v <= s->lo[0] || v > t->cyc_sent[s->part])
+                fail_msg("peek of the cycled word of partition %u returned %u: taken %u before it was sent, "
+                         "filled %u by its response", s->part, v, s->lo[0], t->cyc_sent[s->part]);
+            t->cyc_peeks[s->part]--;
+            break;
         default:
             break;
         }
     }
-    if (s->type == T_SA_RD || s->type == T_TOK_PUT || s->type == T_NACK_RD) t->gpu_tracked--;
+    if (s->type == T_SA_RD || s->type == T_TOK_PUT || s->type == T_NACK_RD || s->type == T_CYC_PEEK) t->gpu_tracked--;
     s->live = false;
     t->free_s[t->n_free++] = si;
     t->got_n++;
@@ -424,6 +475,15 @@ static tb *tb_open(const mem_config *c, uint64_t seed, uint64_t cycles, const un
             }
     }
     t->tok_target = (unsigned)(cycles / 4000) + 4;
+    for (unsigned k = 0; k < c->partitions; k++) /* a cycled word per partition, as the tokens */
+        for (uint64_t a = FE_BASE;; a += 128)
+            if (!t->reserved[(a - FE_BASE) / 128] &&
+                (a / c->interleave_bytes) % (c->partitions * c->slices) / c->slices == k) {
+                t->cyc_addr[k] = a;
+                t->reserved[(a - FE_BASE) / 128] = true;
+                break;
+            }
+    t->cyc_target = (unsigned)(cycles / 3000) + 4;
     /* fills of the single-assignment words at random times in the first 70 % */
     fill_ev *ev = calloc(FE_WORDS, sizeof *ev);
     assert_non_null(ev);
@@ -472,7 +532,9 @@ static void run_random(tb *t) {
     while (t->now < limit) {
         bool tokens_done = true;
         for (unsigned k = 0; k < t->c.partitions; k++)
-            tokens_done &= t->tok_put_sent[k] == t->tok_target && t->tok_get_got[k] == t->tok_target;
+            tokens_done &= t->tok_put_sent[k] == t->tok_target && t->tok_get_got[k] == t->tok_target &&
+                           (!t->fe_traffic || (t->cyc_sent[k] >= t->cyc_target && t->cyc_full[k] &&
+                                               !t->cyc_busy[k] && !t->cyc_peeks[k]));
         bool idle = t->n_free == SLOTS && mem_idle(t->m) && t->next_fill == t->n_fill;
         for (unsigned p = 0; p < NP; p++) idle &= !t->has_pend[p] && !t->fill_n[p];
         if (idle && tokens_done) break;
@@ -496,8 +558,10 @@ static void check_final(tb *t) {
         if (t->reserved[w / 32]) continue;
         if (v != (t->fill_sent[w] ? sa_val(w) : 0)) fail_msg("F/E word 0x%x ends at %u", FE_BASE + w * 4, v);
     }
-    for (unsigned k = 0; k < t->c.partitions; k++)
+    for (unsigned k = 0; k < t->c.partitions; k++) {
         assert_int_equal(word_at(&t->mem[t->tok_addr[k]]), t->tok_target);
+        if (t->fe_traffic) assert_int_equal(word_at(&t->mem[t->cyc_addr[k]]), t->cyc_sent[k]);
+    }
 }
 
 /* The clock ratios and the one-slice partitions of the CM machine. */
@@ -536,6 +600,9 @@ static uint64_t random_run(const mem_config *c, const char *name, uint64_t seed,
            " stallnet %" PRIu64 " cycles\n",
            t->sent_n, t->now, s.l2_hits, s.l2_misses, s.l2_writebacks, s.row_hits, s.row_misses,
            s.row_conflicts, s.fe_tracked, s.fe_releases, s.stall_mc, s.stall_net);
+    printf("# cycled words: %u fills, %" PRIu64 " peeks; F/E reads answered by the L2 %" PRIu64 " (lines kept %" PRIu64
+           ")\n", t->cyc_sent[0], t->by_type[T_CYC_PEEK], s.fe_l2_hits, s.fe_l2_keeps);
+    if (c->fe_l2_cache) assert_true(s.fe_l2_hits > 0);
     printf("# by type: sw-write %" PRIu64 " sw-read %" PRIu64 " atomic %" PRIu64 " cnt-read %" PRIu64
            " timing %" PRIu64 " fe-fill %" PRIu64 " fe-wait %" PRIu64 " fe-nt %" PRIu64 " token %" PRIu64 "/%" PRIu64 "\n",
            t->by_type[T_SW_WR], t->by_type[T_SW_RD], t->by_type[T_CNT_AMO], t->by_type[T_CNT_RD],
@@ -555,6 +622,9 @@ static void test_random_traffic(void **state) {
     uint64_t seed = tb_seed("test_mem random traffic"), cycles = tb_cycles(300000);
     small_config(&c);
     uint64_t mc = random_run(&c, "4 partitions x 2 slices", seed, cycles);
+    c.fe_l2_cache = true; /* the GPU's F/E reads answered by the L2 where its lines are known full */
+    mc += random_run(&c, "4 partitions x 2 slices, F/E lines in the L2", seed + 3, cycles);
+    c.fe_l2_cache = false;
     cm_like_config(&c);
     mc += random_run(&c, "8 partitions x 1 slice, CM clocks", seed + 1, cycles / 2);
     c.icnt = MEM_ICNT_MESH; /* the CM mesh, automatic placement of the 8 ports and 8 slices */
@@ -670,6 +740,203 @@ static void test_malformed(void **state) {
     assert_int_equal(mem_send(m, 0, &bad[5].r), -1);
     assert_non_null(strstr(mem_error(m), "crosses"));
     mem_free(m);
+    free(mem);
+}
+
+/* ------------------------------------------------ F/E lines in the L2 */
+/* A whole-line F/E request: src, trigger, action; a write carries v in every word. */
+static mem_req fe_line_req(uint64_t id, uint64_t addr, uint8_t op, uint8_t src, unsigned trig, unsigned act,
+                           uint32_t v) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.id = id;
+    r.addr = addr;
+    r.op = op;
+    r.src = src;
+    r.kind = MEM_K_DATA;
+    r.data = true;
+    r.fe_trig = (uint8_t)trig;
+    r.fe_act = (uint8_t)act;
+    r.amo_ops = 1;
+    r.bmask[0] = r.bmask[1] = ~0ull;
+    for (unsigned i = 0; op == MEM_WRITE && i < 32; i++) memcpy(&r.wdata[4 * i], &v, 4);
+    return r;
+}
+
+/* Responses by id (a read's first word, a write's 0), on either port;
+ * UINT32_MAX: none yet. */
+typedef struct {
+    mem_system *m;
+    uint32_t got[64];
+} fe_tb;
+
+static void fe_tick(fe_tb *t) {
+    mem_tick(t->m);
+    for (unsigned p = 0; p < 2; p++)
+        for (const mem_rsp *r; (r = mem_rsp_peek(t->m, p));) {
+            assert_int_equal(r->status, MEM_OK);
+            assert_true(r->id < 64);
+            if (r->op == MEM_WRITE) t->got[r->id] = 0; /* an acknowledgement: no data */
+            else memcpy(&t->got[r->id], r->rdata, 4);
+            mem_rsp_pop(t->m, p);
+        }
+}
+
+/* Sends q (id < 64) on its source's port (GPU 0, CPU 1). */
+static void fe_send(fe_tb *t, mem_req q) {
+    t->got[q.id] = UINT32_MAX;
+    assert_int_equal(mem_send(t->m, q.src == MEM_SRC_CPU, &q), 0);
+}
+
+/* Runs until id has its response (its first word) or `limit` cycles passed (UINT32_MAX). */
+static uint32_t fe_wait(fe_tb *t, uint64_t id, unsigned limit) {
+    for (unsigned i = 0; i < limit && t->got[id] == UINT32_MAX; i++) fe_tick(t);
+    return t->got[id];
+}
+
+static uint64_t fe_l2_hits(const mem_system *m) {
+    mem_stats s;
+    mem_get_stats(m, MEM_ALL, &s);
+    return s.fe_l2_hits;
+}
+
+/* [mem] fe_l2_cache: a line a fill wrote is answered by the L2 to default
+ * GPU reads; a CPU read that empties it (F/E 4.4) drops it, so the next GPU
+ * read waits for the next fill and returns its value; a read whose response
+ * leaves the slice while an emptying request of its line is in flight, or
+ * after one passed, leaves nothing behind (every gap between the two, 0-40
+ * cycles); an F/E init of the range drops the line.  Port 0 is the GPU's,
+ * port 1 the CPU's. */
+static void test_fe_l2_cache(void **state) {
+    (void)state;
+    mem_config c;
+    small_config(&c);
+    c.fe_l2_cache = true;
+    uint8_t *mem = calloc(MEM_BYTES, 1);
+    char err[512];
+    fe_tb t = {.m = mem_new(&c, 2, mem, MEM_BYTES, err, sizeof err)};
+    if (!t.m) fail_msg("%s", err);
+    assert_int_equal(mem_fe_init(t.m, FE_BASE, FE_BYTES, false), 0);
+    while (mem_fe_init_busy(t.m)) mem_tick(t.m);
+    const uint64_t L = FE_BASE + 128;
+    const unsigned D = MEM_FE_DEFAULT;
+#define FILL(id, v) fe_line_req(id, L, MEM_WRITE, MEM_SRC_CPU, FE_TRIG_NONE, FE_ACT_FILL, v)
+#define TAKE(id) fe_line_req(id, L, MEM_READ, MEM_SRC_CPU, FE_TRIG_FULL, FE_ACT_EMPTY, 0)
+#define READ(id) fe_line_req(id, L, MEM_READ, MEM_SRC_GPU, D, D, 0)
+    fe_send(&t, FILL(1, 11));
+    assert_int_equal(fe_wait(&t, 1, 10000), 0);
+    fe_send(&t, READ(2));
+    assert_int_equal(fe_wait(&t, 2, 10000), 11);
+    assert_int_equal(fe_l2_hits(t.m), 1); /* the fill left its bytes */
+    fe_send(&t, TAKE(3)); /* the CPU consumes the line: the next GPU read waits for the next fill */
+    assert_int_equal(fe_wait(&t, 3, 10000), 11);
+    fe_send(&t, READ(4));
+    assert_int_equal(fe_wait(&t, 4, 3000), UINT32_MAX);
+    assert_int_equal(fe_l2_hits(t.m), 1);
+    fe_send(&t, FILL(5, 22));
+    assert_int_equal(fe_wait(&t, 4, 10000), 22);
+    assert_int_equal(fe_wait(&t, 5, 10000), 0);
+    fe_send(&t, READ(6));
+    assert_int_equal(fe_wait(&t, 6, 10000), 22);
+    assert_int_equal(fe_l2_hits(t.m), 2);
+    fe_send(&t, TAKE(7));
+    assert_int_equal(fe_wait(&t, 7, 10000), 22);
+    unsigned read_first = 0;
+    for (unsigned d = 0; d <= 40; d++) { /* the line is empty here */
+        fe_send(&t, FILL(8, 100 + d));
+        assert_int_equal(fe_wait(&t, 8, 10000), 0);
+        fe_send(&t, READ(9));
+        for (unsigned i = 0; i < d; i++) fe_tick(&t);
+        fe_send(&t, TAKE(10));
+        assert_int_equal(fe_wait(&t, 10, 10000), 100 + d);
+        if (fe_wait(&t, 9, 300) == UINT32_MAX) { /* the take went first: a fill releases the read */
+            fe_send(&t, FILL(11, 200 + d));
+            assert_int_equal(fe_wait(&t, 9, 10000), 200 + d);
+            fe_send(&t, TAKE(12));
+            assert_int_equal(fe_wait(&t, 12, 10000), 200 + d);
+        } else {
+            assert_int_equal(t.got[9], 100 + d);
+            read_first++;
+        }
+        while (!mem_idle(t.m)) fe_tick(&t);
+        fe_send(&t, READ(13)); /* the line is empty: nothing may answer this from the L2 */
+        assert_int_equal(fe_wait(&t, 13, 2000), UINT32_MAX);
+        fe_send(&t, FILL(14, 300 + d));
+        assert_int_equal(fe_wait(&t, 13, 10000), 300 + d);
+        fe_send(&t, TAKE(15));
+        assert_int_equal(fe_wait(&t, 15, 10000), 300 + d);
+        while (!mem_idle(t.m)) fe_tick(&t);
+    }
+    printf("# the read was performed before the take at %u of 41 gaps\n", read_first);
+    assert_true(read_first > 0);
+    /* a take of the line that passed the slice before the read but is held in the CPU queue behind a
+     * take of another line of the partition (F/E 4.3: each queue strictly ordered) is performed after
+     * the read: the read must not leave its bytes, or the read after the take would be answered */
+    const uint64_t X = L + (uint64_t)c.interleave_bytes * c.partitions * c.slices; /* L's slice */
+    fe_send(&t, FILL(23, 66));
+    assert_int_equal(fe_wait(&t, 23, 10000), 0);
+    mem_req hx = fe_line_req(20, X, MEM_READ, MEM_SRC_CPU, FE_TRIG_FULL, FE_ACT_EMPTY, 0);
+    fe_send(&t, hx); /* X is empty: waits at the head of the CPU queue */
+    for (int i = 0; i < 100; i++) fe_tick(&t);
+    fe_send(&t, TAKE(21)); /* behind it */
+    for (int i = 0; i < 100; i++) fe_tick(&t);
+    fe_send(&t, READ(22)); /* L is full: performed at once */
+    assert_int_equal(fe_wait(&t, 22, 10000), 66);
+    assert_int_equal(t.got[21], UINT32_MAX); /* the take still held */
+    mem_req fx = fe_line_req(24, X, MEM_WRITE, MEM_SRC_CPU, FE_TRIG_NONE, FE_ACT_FILL, 77);
+    fe_send(&t, fx);
+    assert_int_equal(fe_wait(&t, 21, 10000), 66);
+    assert_int_equal(fe_wait(&t, 20, 10000), 77);
+    while (!mem_idle(t.m)) fe_tick(&t);
+    fe_send(&t, READ(25)); /* L is empty */
+    assert_int_equal(fe_wait(&t, 25, 2000), UINT32_MAX);
+    fe_send(&t, FILL(26, 88));
+    assert_int_equal(fe_wait(&t, 25, 10000), 88);
+    /* the same with the take's line given no way (both ways of L's L2 set dirty with ordinary lines):
+     * the slice counts it apart, and no read keeps bytes while it is in flight.  Ordinary lines 128 +
+     * 2048 k share L's slice; even k share its set (small_config: 4 sets of 2 ways) */
+    while (!mem_idle(t.m)) fe_tick(&t);
+    for (unsigned k = 0; k < 4; k += 2) { /* dirty: L's way evicted */
+        mem_req o = fe_line_req(30 + k, 128 + 2048 * k, MEM_WRITE, MEM_SRC_GPU, D, D, 1);
+        fe_send(&t, o);
+        assert_int_equal(fe_wait(&t, 30 + k, 10000), 0);
+    }
+    fe_send(&t, hx);
+    for (int i = 0; i < 100; i++) fe_tick(&t);
+    fe_send(&t, TAKE(40)); /* no way for it: held behind hx */
+    for (int i = 0; i < 100; i++) fe_tick(&t);
+    for (unsigned k = 6; k < 10; k += 2) { /* clean lines in both ways: a read could take one */
+        mem_req o = fe_line_req(35 + k, 128 + 2048 * k, MEM_READ, MEM_SRC_GPU, D, D, 0);
+        fe_send(&t, o);
+        fe_wait(&t, 35 + k, 10000);
+    }
+    fe_send(&t, READ(41));
+    assert_int_equal(fe_wait(&t, 41, 10000), 88);
+    assert_int_equal(t.got[40], UINT32_MAX);
+    fe_send(&t, fx);
+    assert_int_equal(fe_wait(&t, 40, 10000), 88);
+    while (!mem_idle(t.m)) fe_tick(&t);
+    fe_send(&t, READ(42)); /* L is empty */
+    assert_int_equal(fe_wait(&t, 42, 2000), UINT32_MAX);
+    fe_send(&t, FILL(43, 99));
+    assert_int_equal(fe_wait(&t, 42, 10000), 99);
+    fe_send(&t, TAKE(27));
+    assert_int_equal(fe_wait(&t, 27, 10000), 99);
+    while (!mem_idle(t.m)) fe_tick(&t);
+    /* an F/E init of the range drops the line: the read after it waits */
+    fe_send(&t, FILL(16, 44));
+    assert_int_equal(fe_wait(&t, 16, 10000), 0);
+    uint64_t hits = fe_l2_hits(t.m);
+    assert_int_equal(mem_fe_init(t.m, L, 128, false), 0);
+    fe_send(&t, READ(17));
+    assert_int_equal(fe_wait(&t, 17, 3000), UINT32_MAX);
+    assert_int_equal(fe_l2_hits(t.m), hits);
+    fe_send(&t, FILL(18, 55));
+    assert_int_equal(fe_wait(&t, 17, 10000), 55);
+#undef FILL
+#undef TAKE
+#undef READ
+    mem_free(t.m);
     free(mem);
 }
 
@@ -885,7 +1152,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_traffic), cmocka_unit_test(test_idle_skip_exact),
         cmocka_unit_test(test_unsatisfiable_wait), cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_lane_atomics),
+        cmocka_unit_test(test_lane_atomics),     cmocka_unit_test(test_fe_l2_cache),
         cmocka_unit_test(test_bad_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

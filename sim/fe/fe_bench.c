@@ -121,12 +121,9 @@ static void launch(fb_ctx *c, const char *name, const gpu_kernel *k, unsigned gx
 }
 
 /* A buffer the host copies: ordinary memory for the baseline, synchronized
- * memory (F/E 4.2), empty, for the F/E variants; with baseline_sync the
- * baseline's in synchronized memory too, full, so that its untriggered
- * copies and the kernels' wait-full reads pass as in ordinary memory. */
+ * memory (F/E 4.2), empty, for the F/E variants. */
 static uint64_t dev_buf(fb_ctx *c, uint64_t bytes) {
-    if (c->v != FE_BASELINE) return fe_malloc_sync(c->h, bytes, false);
-    return c->o->baseline_sync ? fe_malloc_sync(c->h, bytes, true) : fe_malloc(c->h, bytes);
+    return c->v == FE_BASELINE ? fe_malloc(c->h, bytes) : fe_malloc_sync(c->h, bytes, false);
 }
 
 static int add_buf(fb_ctx *c, bool out, const char *name, void *host, uint64_t bytes) {

@@ -43,8 +43,6 @@ typedef struct {
     const char *kdir;   /* directory of the kernel ELFs ($BUILD/sw) */
     uint64_t seed;      /* inputs */
     unsigned size;      /* 0: the F/E Table 3 size */
-    bool baseline_sync; /* the baseline's copied buffers in synchronized memory, full ([fe] baseline_sync_mem:
-                           what the F/E variants' memory, which the L2 never caches, costs by itself) */
 } fe_bench_opts;
 
 typedef struct {

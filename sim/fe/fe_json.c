@@ -38,13 +38,12 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
     gpu_config_default(&m->gpu);
     fe_host_params_default(&m->host);
     cpu_config_default(&m->cpu);
-    uint64_t lat = 18, touch = 0, page = 4096, sync = 0;
+    uint64_t lat = 18, touch = 0, page = 4096;
     if (gpu_config_load(&m->gpu, cfg, err, errlen) || fe_host_params_load(&m->host, cfg, err, errlen) ||
         cpu_config_load(&m->cpu, cfg, err, errlen) ||
         fg_config_u64(cfg, "fe", "cpu_mem_latency", 1, 10000, &lat, err, errlen) ||
         fg_config_u64(cfg, "fe", "cpu_first_touch_ns", 0, 1000000, &touch, err, errlen) ||
         fg_config_u64(cfg, "fe", "cpu_page_bytes", 512, 1u << 28, &page, err, errlen) ||
-        fg_config_u64(cfg, "fe", "baseline_sync_mem", 0, 1, &sync, err, errlen) ||
         fg_config_check_unused(cfg, err, errlen))
         goto out;
     if (page & (page - 1)) {
@@ -52,7 +51,6 @@ int fe_machine_load(const fe_cli *c, fe_machine *m, char *err, size_t errlen) {
         goto out;
     }
     m->cpu_env = (fe_cpu_env){(unsigned)lat, (unsigned)touch, (unsigned)page};
-    m->baseline_sync_mem = sync != 0;
     if (c->kdir) {
         if ((size_t)snprintf(m->kdir, sizeof m->kdir, "%s", c->kdir) >= sizeof m->kdir) {
             fg_errf(err, errlen, "kernel directory %s: longer than %zu characters", c->kdir, sizeof m->kdir - 1);
@@ -75,7 +73,6 @@ cJSON *fe_result_json(const fe_machine *m, const char *bench, const char *varian
     cJSON_AddStringToObject(o, "bench", bench);
     cJSON_AddStringToObject(o, "variant", variant);
     cJSON_AddNumberToObject(o, "size", r->size);
-    cJSON_AddBoolToObject(o, "baseline_sync_mem", m->baseline_sync_mem);
     cJSON_AddStringToObject(o, "describe", r->describe);
     fg_block_use uses[4]; /* which blocks ran as what: the F/E queues ([mem] fe_impl) */
     fg_json_add_blocks(o, uses, gpu_config_blocks(&m->gpu, uses, 4));
@@ -95,6 +92,8 @@ cJSON *fe_result_json(const fe_machine *m, const char *bench, const char *varian
     cJSON_AddNumberToObject(g, "warp_instrs", (double)r->gs.warp_instrs);
     cJSON_AddNumberToObject(g, "avg_load_latency", r->gs.avg_load_latency);
     cJSON_AddNumberToObject(g, "l2_hit_rate", r->gs.l2_hit_rate);
+    cJSON_AddNumberToObject(g, "fe_tracked", (double)r->gs.fe_tracked);
+    cJSON_AddNumberToObject(g, "fe_l2_hits", (double)r->gs.fe_l2_hits);
     cJSON_AddNumberToObject(g, "dram_reads", (double)r->gs.dram_reads);
     cJSON_AddNumberToObject(g, "dram_writes", (double)r->gs.dram_writes);
     cJSON_AddNumberToObject(g, "dma_bytes", (double)r->gs.dma_bytes);

@@ -30,7 +30,6 @@ typedef struct {
     fe_host_params host;
     cpu_config cpu;           /* [cpu]: the host CPU of F/E Fig. 12 (sim/fe/fe_cpu.h) */
     fe_cpu_env cpu_env;       /* [fe] cpu_mem_latency, cpu_first_touch_ns, cpu_page_bytes (sim/fe/fe_cpu.h) */
-    bool baseline_sync_mem;   /* [fe] baseline_sync_mem (fe_bench_opts.baseline_sync) */
     char kdir[400];
     char config[400];
     uint64_t seed;

@@ -13,10 +13,19 @@
  * A slice has one reply port: at most one response per cycle enters the
  * reply network, in the priority above.
  *
- * F/E-tracked lines are never allocated (F/E 4.3: requests "pass through the
- * L2 cache, and then enter one of three queues"): they go from the pipeline
- * to the partition's F/E queues, so a trigger is always checked against the
- * real bits; the data part is performed at the DRAM scheduler. */
+ * F/E-tracked requests (F/E 4.3: requests "pass through the L2 cache, and
+ * then enter one of three queues") go from the pipeline to the partition's
+ * F/E queues, so a trigger is checked against the real bits; the data part
+ * is performed at the DRAM scheduler.  They allocate nothing, except with
+ * fe_l2_cache: a GPU read that waited for full keeps the bytes it read, and
+ * a write that filled its bytes keeps them (F/E 4.2: once the data is in
+ * DRAM it "can be sent to the GPU cores and placed into the cache"); later
+ * default GPU reads of bytes kept hit.  The
+ * line stays right because every request that could change it passes this
+ * slice first: a tracked write or action drops it, and a read keeps its line
+ * only if no such request passed or was in flight between its lookup and its
+ * response (a CPU write emptying the line may be performed after the read
+ * in another F/E queue). */
 #include "l2.h"
 
 #include <string.h>
@@ -107,16 +116,23 @@ static int victim(const l2_slice *l, unsigned set, unsigned assoc) {
     for (unsigned w = 0; w < assoc; w++) {
         const l2_way *x = &l->ways[set * assoc + w];
         if (!l->tag[set * assoc + w]) return (int)(set * assoc + w);
-        if (x->mshr == MEM_NONE && (v < 0 || x->lru < l->ways[v].lru)) v = (int)(set * assoc + w);
+        if (x->mshr == MEM_NONE && !x->fe_pending && (v < 0 || x->lru < l->ways[v].lru)) v = (int)(set * assoc + w);
     }
     return v;
 }
 
 static bool dirty(const l2_way *w) { return w->present && (w->dirty[0] | w->dirty[1]); }
 
+/* A way takes a new line: an evicted tracked line's last change becomes the
+ * floor, since no way records it any more. */
+static void fe_evicting(l2_slice *l, const l2_way *w) {
+    if (w->fe && w->fe_changed > l->fe_floor) l->fe_floor = w->fe_changed;
+}
+
 /* Evicts way v (its dirty bytes written back) and installs `line` there. */
 static void install(l2_slice *l, unsigned v, uint64_t line, unsigned kind, uint64_t ready) {
     l2_way *w = &l->ways[v];
+    fe_evicting(l, w);
     if (dirty(w)) {
         mq_push(&l->miss[FE_Q_NT], internal_rec(l, REC_WB, w->line, w->dirty, kind), ready);
         l->st.writebacks++;
@@ -162,6 +178,104 @@ static void amo_push(l2_slice *l, uint32_t ri, uint64_t now) {
     mq_push(&l->amo, ri, l->amo_free);
 }
 
+/* F/E 4.1's default GPU read: it waits for full and leaves the bits. */
+static bool fe_plain_read(const mem_rec *r) {
+    return r->fe_src == FE_SRC_GPU && r->q.op == MEM_READ &&
+           (r->fe_dflt || (r->fe_trig == FE_TRIG_FULL && r->fe_act == FE_ACT_NONE));
+}
+
+/* A write whose action fills its words: F/E 4.1's default GPU write, or a
+ * CPU write given cudaMemcpyActionFill (F/E 4.4). */
+static bool fe_fills(const mem_rec *r) { return r->q.op == MEM_WRITE && (r->fe_dflt || r->fe_act == FE_ACT_FILL); }
+
+/* A tracked request that may change a line's data or bits. */
+static bool fe_changes(const mem_rec *r) { return r->q.op != MEM_READ || (!r->fe_dflt && r->fe_act != FE_ACT_NONE); }
+
+void l2_fe_drop(l2_slice *l, uint64_t addr, uint64_t bytes) {
+    const mem_config *c = l->e.c;
+    for (unsigned i = 0; i < c->l2_sets * c->l2_assoc; i++) {
+        l2_way *w = &l->ways[i];
+        uint64_t a = w->line * c->line_bytes;
+        if (!w->fe || a < addr || a - addr >= bytes) continue;
+        w->valid[0] = w->valid[1] = 0; /* a way counting requests in flight stays, knowing nothing */
+        if (!w->fe_pending) {
+            l->tag[i] = 0;
+            memset(w, 0, sizeof *w);
+            w->mshr = MEM_NONE;
+        }
+    }
+    l->fe_floor = ++l->fe_clock;
+}
+
+/* A way for tracked line `line` (clean, nothing known full), or NULL when
+ * every way of its set is busy or would need a write-back. */
+static l2_way *fe_way(l2_slice *l, unsigned set, uint64_t line) {
+    int v = victim(l, set, l->e.c->l2_assoc);
+    if (v < 0 || dirty(&l->ways[v])) return NULL;
+    l2_way *w = &l->ways[v];
+    fe_evicting(l, w);
+    memset(w, 0, sizeof *w);
+    w->line = line;
+    w->present = w->fe = true;
+    w->mshr = MEM_NONE;
+    l->tag[v] = line + 1;
+    return w;
+}
+
+/* fe_l2_cache: a tracked write or action leaves the tag pipeline for the
+ * F/E queues: nothing of its line is known full any more, and its way
+ * counts it until its response. */
+static void fe_change_out(l2_slice *l, mem_rec *r, l2_way *w) {
+    const mem_config *c = l->e.c;
+    if (!w) w = fe_way(l, set_of(c, r), r->q.addr / c->line_bytes);
+    r->fe_counted = w != NULL;
+    if (!w) {
+        l->fe_untracked++;
+        l->fe_floor = ++l->fe_clock;
+        return;
+    }
+    w->valid[0] = w->valid[1] = 0;
+    w->fe_pending++;
+    w->fe_changed = ++l->fe_clock;
+}
+
+/* fe_l2_cache: a tracked request's response is leaving the slice. */
+static void fe_answered(l2_slice *l, const mem_rec *r) {
+    const mem_config *c = l->e.c;
+    if (r->type != REC_EXT) return;
+    unsigned set = set_of(c, r);
+    uint64_t line = r->q.addr / c->line_bytes;
+    l2_way *w = lookup(l, set, line, c->l2_assoc);
+    if (fe_changes(r)) {
+        if (!r->fe_counted) {
+            l->fe_untracked--;
+            l->fe_floor = ++l->fe_clock;
+            return;
+        }
+        w->fe_pending--;
+        w->fe_changed = ++l->fe_clock;
+        /* a write that filled its bytes, the line's last change: they are full, with its data (the
+         * write-allocate of an ordinary line) */
+        if (fe_fills(r) && r->rsp.status == MEM_OK && !w->fe_pending) {
+            w->valid[0] |= r->q.bmask[0];
+            w->valid[1] |= r->q.bmask[1];
+            w->lru = ++l->stamp;
+        }
+        return;
+    }
+    /* a default GPU read keeps the bytes it found full if no change of its line is in flight (one that
+     * passed before the read may be performed after it: a CPU take held behind another in its queue)
+     * and none passed since its lookup (responses leave in the order the partition performed them, so
+     * such a change was performed before the read; the check keeps this right on a path that reorders) */
+    if (!fe_plain_read(r) || r->rsp.status != MEM_OK || l->fe_untracked || l->fe_floor > r->fe_epoch) return;
+    if (w && (w->fe_pending || w->fe_changed > r->fe_epoch)) return;
+    if (!w && !(w = fe_way(l, set, line))) return;
+    if (!w->valid[0] && !w->valid[1]) l->st.fe_installs++;
+    w->valid[0] |= r->q.bmask[0];
+    w->valid[1] |= r->q.bmask[1];
+    w->lru = ++l->stamp;
+}
+
 /* 1: a fill is answered (its waiters one per cycle); an F/E-tracked response
  * or a NACK goes out. */
 static void returns(l2_slice *l, uint64_t now, bool *port) {
@@ -172,6 +286,7 @@ static void returns(l2_slice *l, uint64_t now, bool *port) {
         mem_rec *r = &rec[h->rec];
         if (r->type != REC_FILL) {
             if (reply_ok(l, h->rec, port)) {
+                if (r->tracked && l->e.c->fe_l2_cache) fe_answered(l, r);
                 reply(l, h->rec, port);
                 mq_pop(&l->ret);
             }
@@ -206,18 +321,37 @@ static void returns(l2_slice *l, uint64_t now, bool *port) {
     l->drain = MEM_NONE;
 }
 
+/* 3, a tracked request: a hit on a kept line (fe_l2_cache), else to the F/E
+ * queues; false when it must wait. */
+static bool serve_tracked(l2_slice *l, uint32_t ri, uint64_t ready, bool *port) {
+    const mem_config *c = l->e.c;
+    mem_rec *r = &l->e.pool->rec[ri];
+    l2_way *w = c->fe_l2_cache ? lookup(l, set_of(c, r), r->q.addr / c->line_bytes, c->l2_assoc) : NULL;
+    if (w && w->fe && fe_plain_read(r) && covers(w->valid, r->q.bmask)) { /* (fe_pending: nothing valid) */
+        if (!reply_ok(l, ri, port)) return false;
+        mem_data_perform(l->e.data, r);
+        reply(l, ri, port);
+        if (c->fe_admit && r->fe_q != FE_Q_NT) l->e.admitted[r->fe_q]--; /* as the partition would have */
+        w->lru = ++l->stamp;
+        l->st.hits++;
+        l->st.fe_hits++;
+        return true;
+    }
+    if (mq_full(&l->miss[r->fe_q])) return false;
+    if (c->fe_l2_cache && fe_changes(r)) fe_change_out(l, r, w);
+    r->fe_epoch = l->fe_clock;
+    mq_push(&l->miss[r->fe_q], ri, ready);
+    l->st.fe_tracked++;
+    return true;
+}
+
 /* 3: the tag pipeline's head; false when it must wait. */
 static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
     const mem_config *c = l->e.c;
     mem_pool *pool = l->e.pool;
     mem_rec *r = &pool->rec[ri];
     uint64_t ready = now + c->l2_dram_latency;
-    if (r->tracked) { /* to the F/E queues, never allocated */
-        if (mq_full(&l->miss[r->fe_q])) return false;
-        mq_push(&l->miss[r->fe_q], ri, ready);
-        l->st.fe_tracked++;
-        return true;
-    }
+    if (r->tracked) return serve_tracked(l, ri, ready, port);
     unsigned set = set_of(c, r);
     uint64_t line = r->q.addr / c->line_bytes;
     l2_way *w = lookup(l, set, line, c->l2_assoc);

@@ -28,12 +28,15 @@ typedef struct {
     unsigned node;          /* the slice's node on both networks */
     bool *stall_net;        /* set when a response finds the reply network full: the stallnet (CM 3.2)
                              * of its partition, shared by the partition's slices; the owner clears it */
+    unsigned *admitted;     /* [3] [mem] fe_admit: the slice's triggered requests admitted by mem_send and
+                             * not yet taken by the partition, by class (a kept line's hit takes one) */
 } l2_env;
 
 /* The slice's counters (the memory system adds them to its partition's). */
 typedef struct {
     uint64_t hits, misses, merges, writebacks; /* merges: misses that joined an MSHR */
     uint64_t fe_tracked;                       /* requests passed to the F/E queues */
+    uint64_t fe_hits, fe_installs;             /* fe_l2_cache: tracked reads answered here, lines kept */
     uint64_t nacks;                            /* NACK responses sent */
 } l2_stats;
 
@@ -43,6 +46,12 @@ typedef struct {
     uint64_t lru;
     uint32_t mshr; /* fill pending: its MSHR, else MEM_NONE */
     bool present;
+    /* fe_l2_cache: a tracked line; valid = its bytes known full (clean); fe_pending = tracked writes or
+     * actions on it in flight (the way stays while any is); fe_changed = the slice's F/E clock at the last
+     * such request's lookup or response */
+    bool fe;
+    uint32_t fe_pending;
+    uint64_t fe_changed;
 } l2_way;
 
 typedef struct {
@@ -67,6 +76,12 @@ typedef struct {
     uint32_t drain; /* MSHR whose waiters are being answered, or MEM_NONE */
     unsigned drain_i;
     bool refused;   /* this cycle: the reply network refused a response it had room for */
+    /* fe_l2_cache: a read keeps the bytes it read only if no tracked write or action on its line passed
+     * the slice or was in flight between its tag lookup and its response (l2.c).  fe_clock counts those
+     * events; fe_floor is the clock of the last one no way records (its line had no way, or its way
+     * was evicted; an F/E init), fe_untracked the ones in flight that no way counts */
+    uint64_t fe_clock, fe_floor;
+    unsigned fe_untracked;
     l2_stats st;
 } l2_slice;
 
@@ -79,5 +94,8 @@ bool l2_busy(const l2_slice *l);
 /* One L2 cycle (`now` counts L2 cycles).  Returns 0, or -1 when the reply
  * network refused a response it had room for (an internal error). */
 int l2_cycle(l2_slice *l, uint64_t now);
+/* fe_l2_cache: the tracked lines of [addr, addr + bytes) are dropped and no
+ * read in flight keeps its line (an F/E init of the range was queued). */
+void l2_fe_drop(l2_slice *l, uint64_t addr, uint64_t bytes);
 
 #endif

@@ -151,7 +151,8 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     if (!m->net) goto fail;
     /* the slices on the networks (nodes after the ports), each partition over its slices' queues */
     for (unsigned s = 0; s < S; s++) {
-        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_net[s / c->slices]};
+        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_net[s / c->slices],
+                    m->admitted[s]};
         if (l2_init(&m->sl[s], &e)) goto oom;
         m->up[s] = (part_slice){m->sl[s].miss, &m->sl[s].ret, m->admitted[s]};
     }
@@ -301,6 +302,13 @@ void mem_tick(mem_system *m) {
              d_to = clk_before(&m->k_dram, n + 1);
     unsigned P = m->c.partitions;
     for (unsigned p = 0; p < P; p++) m->stall_net[p] = false;
+    /* fe_l2_cache: while a partition's F/E init runs, none of its slices' reads in flight keeps its line */
+    for (unsigned p = 0; m->c.fe_l2_cache && p < P; p++)
+        if (part_init_busy(&m->pt[p]))
+            for (unsigned k = 0; k < m->c.slices; k++) {
+                l2_slice *l = &m->sl[p * m->c.slices + k];
+                l->fe_floor = ++l->fe_clock;
+            }
     while (m->net_ops->cycle(m->net) < i_to) m->net_ops->tick(m->net);
     if (all_quiet(m)) { /* nothing anywhere: time passes, the F/E blocks are not clocked */
         m->l2_now = l_to;
@@ -346,6 +354,8 @@ int mem_fe_init(mem_system *m, uint64_t addr, uint64_t bytes, bool full) {
     for (unsigned p = 0; p < m->c.partitions; p++)
         if (part_fe_init_span(&m->pt[p], addr, bytes, span[p])) return 1;
     for (unsigned p = 0; p < m->c.partitions; p++) part_fe_init_push(&m->pt[p], span[p], full);
+    if (m->c.fe_l2_cache)
+        for (unsigned s = 0; s < m->n_slices; s++) l2_fe_drop(&m->sl[s], addr, bytes);
     return 0;
 }
 
@@ -385,6 +395,8 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
             one.l2_merges += l->merges;
             one.l2_writebacks += l->writebacks;
             one.fe_tracked += l->fe_tracked;
+            one.fe_l2_hits += l->fe_hits;
+            one.fe_l2_keeps += l->fe_installs;
             one.nacks += l->nacks;
         }
         const dram_stats *d = dram_get_stats(pt->dram);

@@ -119,6 +119,7 @@ typedef struct {
     uint64_t nacks;               /* NACK responses */
     uint64_t l2_hits, l2_misses, l2_merges, l2_writebacks; /* merges: misses that joined an MSHR */
     uint64_t fe_tracked;          /* requests performed at the DRAM scheduler */
+    uint64_t fe_l2_hits, fe_l2_keeps; /* fe_l2_cache: tracked reads answered by the L2, lines it kept */
     uint64_t dram_reads, dram_writes, row_hits, row_misses, row_conflicts;
     uint64_t dram_bus_busy;       /* DRAM cycles the data bus carried data */
     uint64_t stall_mc, stall_net; /* core cycles with the partition's stallMC / stallnet */

@@ -151,6 +151,7 @@ int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
         fg_config_u64(cfg, "mem", "fe_wdog_limit", 0, UINT32_MAX, &c->fe_wdog_limit, err, errlen) ||
         fg_config_bool(cfg, "mem", "fe_idle_skip", &c->fe_idle_skip, err, errlen) ||
         fg_config_bool(cfg, "mem", "fe_admit", &c->fe_admit, err, errlen) ||
+        fg_config_bool(cfg, "mem", "fe_l2_cache", &c->fe_l2_cache, err, errlen) ||
         router_list(cfg, "mesh_port_routers", c->mesh_port_router, MEM_MESH_PORTS, &c->mesh_n_ports,
                     err, errlen) ||
         router_list(cfg, "mesh_slice_routers", c->mesh_slice_router, 64, &c->mesh_n_slices, err,

@@ -50,6 +50,9 @@ struct mem_config {
     unsigned fe_qd_nt, fe_qd_cpu, fe_qd_gpu;  /* the memory controller's input queues */
     uint64_t fe_wdog_limit;                   /* core cycles blocked -> NACK; 0 = off */
     bool fe_idle_skip;                        /* don't clock a provably idle block */
+    bool fe_l2_cache; /* the L2 keeps the tracked bytes a GPU wait-full read found full (F/E 4.2:
+                       * once full, data "can be sent to the GPU cores and placed into the cache"); any
+                       * tracked write or action on it, and any init of its range, drops it (docs/MEM.md) */
     bool fe_admit;  /* end-to-end admission of triggered requests (docs/MEM.md "F/E admission"): mem_send
                      * takes a wait-full / wait-empty request only while its slice's miss queue of that
                      * class can hold every such request in flight to it, so blocked triggers never

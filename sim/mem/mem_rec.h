@@ -31,6 +31,8 @@ typedef struct {
     bool tracked;     /* in the F/E region: bypasses the L2 */
     uint8_t fe_q, fe_src, fe_trig, fe_act, fe_dflt; /* F/E request fields */
     uint16_t bytes;   /* bytes of bmask */
+    uint64_t fe_epoch; /* fe_l2_cache, a tracked read: its slice's F/E clock when it left the tag pipeline */
+    bool fe_counted;   /* fe_l2_cache, a tracked write or action: its line's way counts it (l2.c) */
 } mem_rec;
 
 /* The F/E fields of a request outside the F/E region (an untracked one, the

@@ -38,8 +38,6 @@ static cJSON *merge(cJSON *points) {
         cJSON_AddItemToObject(root, "blocks", cJSON_Duplicate(cJSON_GetObjectItem(p0, "blocks"), 1));
         cJSON_AddItemToObject(root, "config", cJSON_Duplicate(cJSON_GetObjectItem(p0, "config"), 1));
         cJSON_AddItemToObject(root, "seed", cJSON_Duplicate(cJSON_GetObjectItem(p0, "seed"), 1));
-        cJSON_AddItemToObject(root, "baseline_sync_mem",
-                              cJSON_Duplicate(cJSON_GetObjectItem(p0, "baseline_sync_mem"), 1));
     }
     double sum = 0, logsum = 0, best = 0, sum_n[FE_VARIANTS] = {0};
     const char *best_name = "";
@@ -189,7 +187,7 @@ int main(int argc, char **argv) {
     int rc = 0;
     for (int b = b0; b < b1 && !rc; b++)
         for (int v = v0; v < v1 && !rc; v++) {
-            fe_bench_opts o = {m.kdir, m.seed, size ? size : small ? fe_bench_small_size(b) : 0, m.baseline_sync_mem};
+            fe_bench_opts o = {m.kdir, m.seed, size ? size : small ? fe_bench_small_size(b) : 0};
             fe_bench_result r;
             if (fe_bench_run(&m.gpu, &m.host, b, (fe_variant)v, &o, &r, err, sizeof err)) {
                 fprintf(stderr, "fe_fig11: %s %s: %s\n", fe_bench_names[b], fe_variant_names[v], err);

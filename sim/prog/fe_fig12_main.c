@@ -251,7 +251,7 @@ int main(int argc, char **argv) {
         const fe_variant vs[2] = {FE_BASELINE, FE_FULL_OVERLAP};
         const char *names[2] = {"baseline", "full_overlap"};
         for (int v = 0; v < 2 && !rc; v++) {
-            fe_bench_opts o = {m.kdir, m.seed, (unsigned)size[i], m.baseline_sync_mem};
+            fe_bench_opts o = {m.kdir, m.seed, (unsigned)size[i]};
             fe_bench_result r;
             if (fe_bench_run(&m.gpu, &m.host, FE_B_VECTORADD, vs[v], &o, &r, err, sizeof err)) {
                 fprintf(stderr, "fe_fig12: vectorAdd %s %.0f: %s\n", names[v], size[i], err);
@@ -285,7 +285,6 @@ int main(int argc, char **argv) {
     fg_json_add_blocks(root, uses, gpu_config_blocks(&m.gpu, uses, 4));
     cJSON_AddStringToObject(root, "config", m.config);
     cJSON_AddNumberToObject(root, "seed", (double)m.seed);
-    cJSON_AddBoolToObject(root, "baseline_sync_mem", m.baseline_sync_mem);
     cJSON_AddItemToObject(root, "cpu_model", cpu_model_json(&m));
     /* the breakevens against the figure's CPU and the two beside it */
     for (int c = 0; c < NCPU; c++) {

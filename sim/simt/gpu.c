@@ -981,6 +981,8 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s) {
     mem_get_stats(g->ms, MEM_ALL, &m);
     s->l2_hits = m.l2_hits;
     s->l2_misses = m.l2_misses;
+    s->fe_tracked = m.fe_tracked;
+    s->fe_l2_hits = m.fe_l2_hits;
     s->l2_hit_rate = m.l2_hits + m.l2_misses ? (double)m.l2_hits / (double)(m.l2_hits + m.l2_misses) : 0;
     s->dram_reads = m.dram_reads;
     s->dram_writes = m.dram_writes;

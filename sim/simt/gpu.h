@@ -344,6 +344,7 @@ typedef struct {
     /* the memory system (mem_get_stats over every partition) */
     uint64_t l2_hits, l2_misses;
     double l2_hit_rate;          /* l2_hits / (l2_hits + l2_misses) */
+    uint64_t fe_tracked, fe_l2_hits; /* F/E-tracked requests sent to the F/E queues; answered by the L2 */
     uint64_t dram_reads, dram_writes; /* DRAM requests (each up to a line) */
     uint64_t row_hits, row_misses, row_conflicts; /* DRAM requests by what their bank needed */
     double dram_gbps;            /* DRAM bytes moved (data-bus bursts) per second of GPU time */
