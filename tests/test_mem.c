@@ -444,6 +444,16 @@ static int cmp_fill(const void *a, const void *b) {
     return x->t != y->t ? (x->t < y->t ? -1 : 1) : (x->w < y->w ? -1 : x->w > y->w);
 }
 
+/* The first F/E line of partition k not yet reserved, now reserved. */
+static uint64_t reserve_line(tb *t, unsigned k) {
+    const mem_config *c = &t->c;
+    for (uint64_t a = FE_BASE;; a += 128)
+        if (!t->reserved[(a - FE_BASE) / 128] && (a / c->interleave_bytes) % (c->partitions * c->slices) / c->slices == k) {
+            t->reserved[(a - FE_BASE) / 128] = true;
+            return a;
+        }
+}
+
 /* nofill: F/E lines (index from FE_BASE) that are never written. */
 static tb *tb_open(const mem_config *c, uint64_t seed, uint64_t cycles, const unsigned *nofill,
                    unsigned n_nofill) {
@@ -464,25 +474,10 @@ static tb *tb_open(const mem_config *c, uint64_t seed, uint64_t cycles, const un
     t->n_free = SLOTS;
     for (unsigned p = 0; p < NP; p++) t->pop_pct[p] = 100;
     for (unsigned i = 0; i < n_nofill; i++) t->reserved[nofill[i]] = true;
-    /* one token word per partition (the first free F/E line it holds) */
-    for (unsigned k = 0; k < c->partitions; k++) {
-        for (uint64_t a = FE_BASE;; a += 128)
-            if (!t->reserved[(a - FE_BASE) / 128] &&
-                (a / c->interleave_bytes) % (c->partitions * c->slices) / c->slices == k) {
-                t->tok_addr[k] = a;
-                t->reserved[(a - FE_BASE) / 128] = true;
-                break;
-            }
-    }
+    /* a token word and a cycled word per partition */
+    for (unsigned k = 0; k < c->partitions; k++) t->tok_addr[k] = reserve_line(t, k);
+    for (unsigned k = 0; k < c->partitions; k++) t->cyc_addr[k] = reserve_line(t, k);
     t->tok_target = (unsigned)(cycles / 4000) + 4;
-    for (unsigned k = 0; k < c->partitions; k++) /* a cycled word per partition, as the tokens */
-        for (uint64_t a = FE_BASE;; a += 128)
-            if (!t->reserved[(a - FE_BASE) / 128] &&
-                (a / c->interleave_bytes) % (c->partitions * c->slices) / c->slices == k) {
-                t->cyc_addr[k] = a;
-                t->reserved[(a - FE_BASE) / 128] = true;
-                break;
-            }
     t->cyc_target = (unsigned)(cycles / 3000) + 4;
     /* fills of the single-assignment words at random times in the first 70 % */
     fill_ev *ev = calloc(FE_WORDS, sizeof *ev);
