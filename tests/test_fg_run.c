@@ -199,8 +199,8 @@ static void test_default_entry(void **state) {
     rc = run_fg(c, &so, &se, "--kernel", c->diag, NULL);
     char want[700];
     snprintf(want, sizeof want,
-             "fg_run: %s has 7 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
-             "t_stride): choose one with --entry\n", c->diag);
+             "fg_run: %s has 8 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
+             "t_stride, t_wildjump): choose one with --entry\n", c->diag);
     if (rc != 2 || strcmp(se, want)) fail_msg("fg_run without --entry on t_diag.elf: exit %d, stderr:\n%swanted:\n%s", rc, se, want);
     free(so);
     free(se);
@@ -435,6 +435,28 @@ static void test_arg_count(void **state) {
     free(so);
     free(se);
 }
+
+/* a call through a wild function pointer: one line that says it was an
+ * instruction fetch, names the jumping instruction (pc, function+offset,
+ * file:line), the warp and thread, and the target */
+static void test_wild_jump(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg",
+                    "u32:0x12345678", "--arg", "buf:out", NULL);
+    want(se, "kernel fault: instruction fetch from bad address 0x12345678 (beyond the ", so, se);
+    want(se, "-byte global memory): jalr at pc 0x", so, se);
+    want(se, "(t_wildjump+0x", so, se);
+    want(se, "jumped there (core 0 warp 0 lanes 0-31, first lane 0 = block (0,0,0) thread (0,0,0)); at t_diag.c:", so, se);
+    if (strstr(se, "memory system refused") || strchr(se, '\n') != se + strlen(se) - 1)
+        fail_msg("not one line, or the memory system's refusal: %s", se);
+    expect_fail(c, 1, "kernel fault: instruction fetch", &so, &se, rc);
+    /* a null function pointer: below the null guard */
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", "u32:0",
+                "--arg", "buf:out", NULL);
+    want(se, "instruction fetch from bad address 0x00000000 (in the null guard below 0x00001000): jalr at pc 0x", so, se);
+    expect_fail(c, 1, "(t_wildjump+0x", &so, &se, rc);
+}
 #undef D
 #undef K
 
@@ -521,6 +543,7 @@ int main(void) {
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_overrun),
         cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_wild_jump),
         cmocka_unit_test(test_wall_clock),
         cmocka_unit_test(test_arg_count),
         cmocka_unit_test(test_racecheck),
