@@ -398,8 +398,17 @@ static void test_deadlock(void **state) {
     want(so, "    lane 0: at pc 0x", so, se);
     want(so, "    lanes 1-31: wait at the barrier at pc 0x", so, se);
     want(so, "    lanes 0-31: wait at the barrier at pc 0x", so, se);
-    want(so, "(t_deadlock+0x", so, se);
+    /* every pc as function+offset and file:line, as the faults give it */
+    want(so, "    lane 0: at pc 0x", so, se);
+    const char *l0 = strstr(so, "    lane 0: at pc 0x"), *lb = strstr(so, "    lanes 1-31: wait at the barrier at pc 0x");
+    if (!l0 || !strstr(l0, "(t_deadlock+0x") || strstr(l0, "(t_deadlock+0x") > strchr(l0, '\n') ||
+        !strstr(l0, ", t_diag.c:3") || strstr(l0, ", t_diag.c:3") > strchr(l0, '\n') || !lb ||
+        !strstr(lb, " inlined at t_diag.c:40)\n"))
+        fail_msg("lane lines without function+offset and file:line:\n%s", so);
     want(so, "BARRIER DEADLOCK: block (0,0,0) on core 0: 63 of its 64 live threads", so, se);
+    want(se, "barrier deadlock in block (0,0,0): 63 of 64 live threads wait at the barrier at pc 0x", so, se);
+    want(se, "(t_deadlock+0x", so, se);
+    want(se, " inlined at t_diag.c:40); thread (0,0,0), which has not arrived, is at pc 0x", so, se);
     expect_fail(c, 1, "barrier deadlock in block (0,0,0): 63 of 64 live threads wait at the barrier", &so, &se, rc);
 }
 

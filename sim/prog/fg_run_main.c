@@ -17,8 +17,8 @@
  * the parameter block is followed by a guard gap (--guard) checked after the
  * run; --check bounds-checks every global access; a kernel that does not
  * finish within --max-cycles / --max-seconds gets a report of its live
- * warps (pcs as function+offset, barrier waits, barrier deadlocks); faults
- * name the pc as function+offset; the --arg count is compared with the
+ * warps (pcs as function+offset and file:line, barrier waits, barrier
+ * deadlocks); faults name the pc as function+offset and file:line; the --arg count is compared with the
  * kernel's argument struct from its DWARF.
  *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
@@ -366,10 +366,46 @@ static void pc_file_line(const char *path, const char *entry, uint64_t entry_gpu
     if (found && dwarf_addrdie(dw, pc - entry_gpu + link, &cu) && (ln = dwarf_getsrc_die(&cu, pc - entry_gpu + link)) &&
         (file = dwarf_linesrc(ln, NULL, NULL)) && dwarf_lineno(ln, &line) == 0) {
         const char *slash = strrchr(file, '/');
-        snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, line);
+        int n = snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, line);
+        /* in an inlined function (fg_sync, a helper): also the call site in
+         * the function that was compiled, from the outermost inlined scope */
+        Dwarf_Die *sc = NULL;
+        int ns = dwarf_getscopes(&cu, pc - entry_gpu + link, &sc);
+        for (int i = ns - 1; i >= 0 && n > 0 && (size_t)n < len; i--) {
+            if (dwarf_tag(&sc[i]) != DW_TAG_inlined_subroutine) continue;
+            Dwarf_Attribute af, al;
+            Dwarf_Word fi, cl;
+            Dwarf_Files *files;
+            size_t nf;
+            const char *cf;
+            if (dwarf_formudata(dwarf_attr(&sc[i], DW_AT_call_file, &af), &fi) == 0 &&
+                dwarf_formudata(dwarf_attr(&sc[i], DW_AT_call_line, &al), &cl) == 0 &&
+                dwarf_getsrcfiles(&cu, &files, &nf) == 0 && fi < nf && (cf = dwarf_filesrc(files, fi, NULL, NULL))) {
+                slash = strrchr(cf, '/');
+                snprintf(buf + n, len - (size_t)n, " inlined at %s:%llu", slash ? slash + 1 : cf, (unsigned long long)cl);
+            }
+            break;
+        }
+        free(sc);
     }
     if (dw) dwarf_end(dw);
     close(fd);
+}
+
+/* Where a GPU pc is in the kernel's source: "function+offset, file:line"
+ * (the symbol table, then the DWARF line table when it has the pc). */
+typedef struct {
+    const gpu_t *g;
+    const char *kpath, *entry;
+    uint64_t entry_gpu;
+} ksrc;
+
+static void pc_where(const ksrc *ks, uint64_t pc, char *buf, size_t len) {
+    char ln[96];
+    gpu_pc_symbol(ks->g, pc, buf, len);
+    pc_file_line(ks->kpath, ks->entry, ks->entry_gpu, pc, ln, sizeof ln);
+    size_t n = strlen(buf);
+    if (*ln && n < len) snprintf(buf + n, len - n, ", %s", ln);
 }
 
 static long kernel_arg_bytes(const char *path, const char *entry, char *tname, size_t tlen, const char **why) {
@@ -436,7 +472,8 @@ static void lanes_str(uint32_t m, char *s, size_t len) {
  * threads that did not arrive are stuck elsewhere).  Returns the number of
  * such blocks; the first is named in dl. */
 #define REPORT_WARPS 64
-static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen) {
+static int report_unfinished(const ksrc *ks, const uint32_t *block, uint64_t t0, char *dl, size_t dlen) {
+    const gpu_t *g = ks->g;
     uint64_t now = gpu_cycle(g), ran = now - t0;
     unsigned n = gpu_warps(g, NULL, 0);
     gpu_warp_info *w = calloc(n ? n : 1, sizeof *w);
@@ -446,7 +483,7 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
     int ndl = 0;
     for (unsigned i = 0; i < n && i < REPORT_WARPS; i++) {
         const gpu_warp_info *x = &w[i];
-        char sym[96], ls[128];
+        char sym[192], ls[128];
         printf("  core %u warp slot %u: block (%u,%u,%u) warp %u%s, %llu instructions%s", x->core, x->slot,
                x->ctaid[0], x->ctaid[1], x->ctaid[2], x->warp_in_block, x->event ? " (event warp)" : "",
                (unsigned long long)x->instrs, x->draining ? ", every thread exited, memory in flight" : "");
@@ -462,7 +499,7 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
                 if ((x->live >> j & 1) && x->lane_pc[j] == pc && (bool)(x->bar_wait >> j & 1) == bar) m |= 1u << j;
             done |= m;
             uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
-            gpu_pc_symbol(g, at, sym, sizeof sym);
+            pc_where(ks, at, sym, sizeof sym);
             lanes_str(m, ls, sizeof ls);
             bool one = !(m & (m - 1));
             printf("    lane%s %s: %s pc 0x%08x (%s)\n", one ? "" : "s", ls, bar ? (one ? "waits at the barrier at"
@@ -484,9 +521,34 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
                x->block_live - x->block_arrived, x->block_live - x->block_arrived == 1 ? "has" : "have",
                dead ? " in all that time (they are stuck elsewhere, see their pcs above; the barrier releases only "
                       "when every live thread of the block reaches a barrier or exits)" : "");
-        if (dead && !ndl++)
-            snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier",
-                     x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live);
+        if (dead && !ndl++) {
+            /* the barrier's pc and one thread that has not arrived, from the block's warps */
+            uint32_t bar_pc = 0, stuck_pc = 0;
+            unsigned stuck_t = 0;
+            bool has_bar = false, has_stuck = false;
+            for (unsigned j = i; j < n; j++) {
+                const gpu_warp_info *y = &w[j];
+                if (y->core != x->core || memcmp(y->ctaid, x->ctaid, sizeof x->ctaid) || y->event) continue;
+                for (unsigned l = 0; l < 32; l++) {
+                    if (!(y->live >> l & 1)) continue;
+                    if (y->bar_wait >> l & 1) {
+                        if (!has_bar) bar_pc = y->lane_pc[l] - 4, has_bar = true;
+                    } else if (!has_stuck) {
+                        stuck_pc = y->lane_pc[l], stuck_t = y->warp_in_block * 32 + l, has_stuck = true;
+                    }
+                }
+            }
+            char bs[192] = "?", ss[192] = "?", tail[512] = "";
+            if (has_bar) pc_where(ks, bar_pc, bs, sizeof bs);
+            if (has_stuck) {
+                pc_where(ks, stuck_pc, ss, sizeof ss);
+                snprintf(tail, sizeof tail, "; thread (%u,%u,%u), which has not arrived, is at pc 0x%08x (%s)",
+                         stuck_t % block[0], stuck_t / block[0] % block[1], stuck_t / (block[0] * block[1]), stuck_pc, ss);
+            }
+            snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier at pc "
+                     "0x%08x (%s)%s", x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live, bar_pc, bs,
+                     tail);
+        }
     }
     free(w);
     return ndl;
@@ -659,21 +721,16 @@ static void shared_unused_warning(const sh_use *u, const char *entry) {
                 "memory (--shmem)\n", entry, unused, u->n, list, bytes);
 }
 
-static int rc_report(const gpu_t *g, const racecheck *rc, const sh_use *sh, const char *kpath, const char *entry,
-                     uint64_t entry_gpu) {
+static int rc_report(const ksrc *ks, const racecheck *rc, const sh_use *sh) {
     if (!rc->n) {
         printf("racecheck: no shared-memory race, no global-memory race within a block\n");
         return 0;
     }
     for (unsigned i = 0; i < rc->n; i++) {
         const rc_race *r = &rc->race[i];
-        char s0[192] = "?", s1[192] = "?", l0[96], l1[96];
-        gpu_pc_symbol(g, r->pc[0], s0, sizeof s0);
-        gpu_pc_symbol(g, r->pc[1], s1, sizeof s1);
-        pc_file_line(kpath, entry, entry_gpu, r->pc[0], l0, sizeof l0);
-        pc_file_line(kpath, entry, entry_gpu, r->pc[1], l1, sizeof l1);
-        if (*l0) snprintf(s0 + strlen(s0), sizeof s0 - strlen(s0), ", %s", l0);
-        if (*l1) snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), ", %s", l1);
+        char s0[192] = "?", s1[192] = "?";
+        pc_where(ks, r->pc[0], s0, sizeof s0);
+        pc_where(ks, r->pc[1], s1, sizeof s1);
         char arr[224], where[320];
         const fregion *gr = NULL;
         for (int j = 0; r->global && j < rc->map->n; j++)
@@ -808,6 +865,7 @@ int main(int argc, char **argv) {
         return fg_run_die(2, "kernel %s: cannot read its symbol table to find its entry: name it with --entry", kpath);
     }
     if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err)) return fg_run_die(2, "%s", err);
+    const ksrc ks = {g, kpath, entry, k.entry};
 
     /* the kernel's argument struct against the --arg list (from its DWARF) */
     char tname[128];
@@ -957,8 +1015,8 @@ int main(int argc, char **argv) {
         return fg_run_die(1, "kernel fault: %s", gpu_error(g));
     }
     if (!gpu_idle(g)) {
-        char dl[256] = "";
-        report_unfinished(g, t0, dl, sizeof dl);
+        char dl[1024] = "";
+        report_unfinished(&ks, block, t0, dl, sizeof dl);
         char lim[96];
         if (out_of_time) snprintf(lim, sizeof lim, "%g s of wall-clock time (--max-seconds)", max_seconds);
         else snprintf(lim, sizeof lim, "%llu cycles (--max-cycles)", (unsigned long long)max_cycles);
@@ -1013,7 +1071,7 @@ int main(int argc, char **argv) {
     }
     if (!gpu_error(g)) shared_unused_warning(&shu, entry);
     if (o.racecheck) {
-        if (rc_report(g, &rck, &shu, kpath, entry, k.entry)) rc = 1;
+        if (rc_report(&ks, &rck, &shu)) rc = 1;
         for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);
         free(rck.sh);
         for (int i = 0; i < map.n; i++) free(rck.gsh[i]);
