@@ -324,7 +324,7 @@ static void test_overrun(void **state) {
                     "--buf", "next=u32:4:fill:5", "--arg", "u32:110", "--arg", "buf:out", "--print", "next:4",
                     "--print", "out:100", NULL);
     want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
-    want(so, "the kernel wrote past the end of it, into the guard gap: elements 100..109", so, se);
+    want(so, "the kernel wrote past the end of it, into the guard gap between it and buffer 'next': elements 100..109", so, se);
     want(so, "next[0..4]: 5 5 5 5", so, se);  /* not corrupted */
     want(so, " 98 99\n", so, se);             /* the elements inside were written */
     expect_fail(c, 1, "kernel wrote outside its buffers: buffer 'out'", &so, &se, rc);
@@ -349,7 +349,7 @@ static void test_overrun(void **state) {
     rc = run_fg(c, &so, &se, D, "--entry", "t_underrun", "--buf", "a=u32:4", "--buf", "out=u32:100", "--arg",
                 "u32:0", "--arg", "buf:out", NULL);
     want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
-    want(so, "the kernel wrote before it, into the guard gap: elements -1..-1", so, se);
+    want(so, "the kernel wrote before it, into the guard gap between it and buffer 'a': elements -1..-1", so, se);
     expect_fail(c, 1, "kernel wrote outside its buffers", &so, &se, rc);
     /* inside its bounds: no report, exit 0 */
     rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--grid", "2", "--block", "64", "--buf", "out=u32:100",
@@ -386,6 +386,27 @@ static void test_overrun(void **state) {
     if (rc || *se || strstr(so, "buffer accesses through pointers")) fail_msg("in-bounds stride reported: exit %d\n%s%s", rc, so, se);
     free(so);
     free(se);
+    /* a stray write into the gaps around the parameter block is the last
+     * buffer's (a kernel does not index its parameters backwards), and the
+     * gap is named: before the block, and far into the gap after it */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:1900",
+                "--arg", "buf:out", NULL);
+    want(so, "OVERRUN: buffer 'out' (1024 x u32 at 0x", so, se);
+    if (strstr(so, "arguments -") || strstr(se, "arguments -")) fail_msg("blamed on the parameter block:\n%s%s", so, se);
+    expect_fail(c, 1, "the kernel wrote past the end of it, into the guard gap between it and the parameter block: "
+                "elements 1900..1900 (bytes 0x", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:1900",
+                "--arg", "buf:out", "--check", NULL);
+    want(se, "--check: out of bounds: element 1900 of buffer 'out' (1024 x u32 at 0x", so, se);
+    expect_fail(c, 1, "elements 0..1023), in the guard gap between it and the parameter block (the pointer came from "
+                "argument 2 (buffer 'out')): sw of 4 bytes", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:3000",
+                "--arg", "buf:out", NULL);
+    expect_fail(c, 1, "kernel wrote outside its buffers: buffer 'out' (1024 x u32 at 0x", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:3000",
+                "--arg", "buf:out", NULL);
+    expect_fail(c, 1, "the kernel wrote past the end of it, into the guard gap after the parameter block: elements "
+                "3000..3000", &so, &se, rc);
 }
 
 /* thread 0 spins on a flag the others set after the barrier */

@@ -217,6 +217,38 @@ static const fregion *nearest_region(const fmap *m, uint64_t a, unsigned size) {
     return bd <= m->guard + 256 ? best : NULL;
 }
 
+/* The region a write into gap i (between r[i] and r[i + 1]) at [a0, a1]
+ * strayed from, and the gap by name in gap ("the guard gap between it and
+ * the parameter block").  A kernel never indexes its parameter block
+ * backwards, so the gap below it is the region below's; in the gap after it
+ * the lower half is the parameter block's (a kernel that expects more
+ * arguments than --arg gives) and the upper half a stray from the nearest
+ * buffer below; elsewhere the nearer neighbour's. */
+static const fregion *gap_owner(const fmap *m, int i, uint64_t a0, uint64_t a1, char *gap, size_t len) {
+    const fregion *lo = &m->r[i], *hi = &m->r[i + 1], *r;
+    if (hi->kind == R_PARAM) r = lo;
+    else if (lo->kind == R_PARAM) r = a1 - lo->hi < (hi->lo - lo->hi) / 2 || i == 0 || m->r[i - 1].kind != R_BUF ? lo : &m->r[i - 1];
+    else r = a0 - lo->hi <= hi->lo - 1 - a1 ? lo : hi;
+    const fregion *other = r == lo ? hi : r == hi ? lo : NULL;
+    char on[96];
+    if (!other || other->kind == R_END) {
+        snprintf(gap, len, "the guard gap after %s", r == lo ? "it" : "the parameter block");
+        return r;
+    }
+    if (other->kind == R_PARAM) snprintf(on, sizeof on, "the parameter block");
+    else if (other->kind == R_IMAGE) snprintf(on, sizeof on, "the kernel image");
+    else snprintf(on, sizeof on, "buffer '%s'", other->b->name);
+    snprintf(gap, len, "the guard gap between it and %s", on);
+    return r;
+}
+
+/* The gap holding [a, a + size), or -1 */
+static int gap_of(const fmap *m, uint64_t a, unsigned size) {
+    for (int i = 0; i + 1 < m->n; i++)
+        if (a >= m->r[i].hi && a + size <= m->r[i + 1].lo) return i;
+    return -1;
+}
+
 /* gpu_prov_load for --check: a load of a buf: argument's word gives its buffer */
 static unsigned prov_load(void *u, uint64_t a) {
     const fmap *m = u;
@@ -238,7 +270,7 @@ static void origin(const fmap *m, unsigned p, char *s, size_t len) {
 static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned prov, char *msg, size_t len) {
     fmap *m = u;
     const bool from_arg = prov != RV_PROV_NONE && prov != RV_PROV_LOST && (int)prov < m->n;
-    char d[320], o[160];
+    char d[480], o[160];
     for (int i = 0; i < m->n; i++) {
         const fregion *r = &m->r[i];
         if (a < r->lo || a + size > r->hi) continue;
@@ -258,9 +290,12 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned pr
         else if (r->kind == R_BUF && !from_arg) m->untracked++;
         return 0;
     }
-    const fregion *r = nearest_region(m, a, size);
+    const int gi = gap_of(m, a, size);
+    char gap[128];
+    const fregion *r = gi >= 0 ? gap_owner(m, gi, a, a + size - 1, gap, sizeof gap) : nearest_region(m, a, size);
     if (r) describe_near(m, r, a, d, sizeof d);
     else snprintf(d, sizeof d, "not in any buffer, the parameter block or the kernel image");
+    if (r && gi >= 0) snprintf(d + strlen(d), sizeof d - strlen(d), ", in %s", gap);
     if (from_arg) {
         origin(m, prov, o, sizeof o);
         snprintf(msg, len, "--check: out of bounds: %s (the pointer came from %s)", d, o);
@@ -305,13 +340,12 @@ static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
             }
         free(h);
         if (!n) continue;
-        /* nearer to the end of the region below: its overrun; else an underrun of the one above */
-        const fregion *r = a0 - lo <= hi - 1 - a1 || m->r[i + 1].kind == R_END ? &m->r[i] : &m->r[i + 1];
-        char nm[200], line[600];
+        char nm[200], gap[128], line[700];
+        const fregion *r = gap_owner(m, i, a0, a1, gap, sizeof gap);
         region_name(m, r, nm, sizeof nm);
         const char *unit = r->kind == R_BUF ? "elements" : r->kind == R_PARAM ? "arguments" : "bytes";
-        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into the guard gap: %s %lld..%lld (bytes "
-                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", unit,
+        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into %s: %s %lld..%lld (bytes "
+                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", gap, unit,
                  elem_index(r, a0), elem_index(r, a1), (unsigned long long)a0, (unsigned long long)a1);
         printf("OVERRUN: %s\n", line);
         if (!bad++) snprintf(first, flen, "%s", line);
