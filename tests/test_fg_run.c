@@ -2,7 +2,10 @@
  * would (posix_spawn, stdout/stderr to files) on sw/kernels/saxpy.c, checks
  * the dumped result against the same computation on the host, and checks
  * that bad inputs end with a non-zero exit and the expected message. */
+/* posix_spawn_file_actions_addchdir_np (glibc) */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +52,9 @@ static char *slurp(const char *path, size_t *len) {
     return b;
 }
 
+/* The working directory run_fg starts fg_run in (NULL: this one). */
+static const char *run_cwd;
+
 /* Runs fg_run with the NULL-terminated argument list; returns its exit
  * status (-1: did not exit normally, e.g. crashed).  *out / *err: what it
  * printed (caller frees). */
@@ -68,6 +74,7 @@ static int run_fg(const ctx *c, char **out, char **err, ...) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (run_cwd) posix_spawn_file_actions_addchdir_np(&fa, run_cwd);
     pid_t pid;
     int rc = posix_spawn(&pid, c->fg_run, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -202,6 +209,26 @@ static void test_default_entry(void **state) {
              "fg_run: %s has 8 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
              "t_stride, t_wildjump): choose one with --entry\n", c->diag);
     if (rc != 2 || strcmp(se, want)) fail_msg("fg_run without --entry on t_diag.elf: exit %d, stderr:\n%swanted:\n%s", rc, se, want);
+    free(so);
+    free(se);
+}
+
+/* ---------------- from any working directory, with the default machine */
+static void test_any_directory(void **state) {
+    const ctx *c = *state;
+    char *so, *se, kernel[PATH_MAX];
+    /* absolute paths (the test may run from a relative $BUILD) */
+    if (!realpath(c->kernel, kernel)) fail_msg("realpath %s failed", c->kernel);
+    ctx c2 = *c;
+    if (!realpath(c->fg_run, c2.fg_run)) fail_msg("realpath %s failed", c->fg_run);
+    /* the scratch directory has no configs/: the default machine is found beside the build */
+    run_cwd = c->dir;
+    int rc = run_fg(&c2, &so, &se, "--kernel", kernel, "--grid", "1", "--block", "32", "--buf", "x=f32:8:ramp",
+                    "--buf", "y=f32:8:fill:1", "--buf", "out=f32:8", "--arg", "u32:8", "--arg", "f32:2", "--arg",
+                    "buf:x", "--arg", "buf:y", "--arg", "buf:out", "--print", "out:4", NULL);
+    run_cwd = NULL;
+    if (rc || !strstr(so, "out[0..4]: 1 3 5 7") || !strstr(so, " cores at 700 MHz"))
+        fail_msg("fg_run from %s without --config: exit %d\nstdout:\n%s\nstderr:\n%s", c->dir, rc, so, se);
     free(so);
     free(se);
 }
@@ -570,6 +597,7 @@ int main(void) {
         cmocka_unit_test(test_saxpy),
         cmocka_unit_test(test_initialisers),
         cmocka_unit_test(test_default_entry),
+        cmocka_unit_test(test_any_directory),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_overrun),
         cmocka_unit_test(test_deadlock),
