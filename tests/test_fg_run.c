@@ -514,6 +514,35 @@ static void test_wild_jump(void **state) {
     want(se, "instruction fetch from bad address 0x00000000 (in the null guard below 0x00001000): jalr at pc 0x", so, se);
     expect_fail(c, 1, "(t_wildjump+0x", &so, &se, rc);
 }
+
+/* --buf NAME=TYPE:N:empty: a buffer in the F/E region with every word empty;
+ * t_spin's plain load of flag waits for full (F/E 4.1), nobody fills it, and
+ * the watchdog's NACKs end in a fault naming the load (pc, function+offset,
+ * file:line), the thread and the buffer element */
+static void test_fe_empty(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_spin", "--buf", "pad=u32:3", "--buf",
+                    "flag=u32:64:empty", "--arg", "u32:0", "--arg", "buf:flag", "--set", "mem.fe_wdog_limit=2000",
+                    "--set", "gpu.fe_retry_max=1", NULL);
+    want(so, "buffer flag: 64 x u32 at 0x", so, se);
+    want(se, "kernel fault: F/E watchdog NACK: load of 0x", so, se);
+    want(se, "at pc 0x", so, se);
+    want(se, "(t_spin+0x", so, se);
+    want(se, "(core 0 warp 0 lane 0 = block (0,0,0) thread (0,0,0)) was never satisfied by the F/E queues (NACKed 2 "
+         "times; [gpu] fe_retry_max = 1 retries); at t_diag.c:", so, se);
+    expect_fail(c, 1, "; the word is element 0 of buffer 'flag' (64 x u32 at 0x", &so, &se, rc);
+    /* a store fills it: the same load then goes through (t_overrun writes
+     * out[i] = i, t_spin ... is not needed: the buffer's dump shows the fill) */
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_overrun", "--block", "64", "--buf",
+                "out=u32:64:empty", "--arg", "u32:64", "--arg", "buf:out", "--print", "out:4", "--check", NULL);
+    if (rc || !strstr(so, "out[0..4]: 0 1 2 3")) fail_msg("stores into an empty buffer: exit %d\n%s%s", rc, so, se);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_spin", "--buf", "flag=u32:1:empty", "--set",
+                "mem.fe_region_bytes=0", NULL);
+    expect_fail(c, 2, "buffer flag: 'empty' needs the F/E-tracked region", &so, &se, rc);
+}
 #undef D
 #undef K
 
@@ -602,6 +631,7 @@ int main(void) {
         cmocka_unit_test(test_overrun),
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_wild_jump),
+        cmocka_unit_test(test_fe_empty),
         cmocka_unit_test(test_wall_clock),
         cmocka_unit_test(test_arg_count),
         cmocka_unit_test(test_racecheck),

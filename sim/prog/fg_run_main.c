@@ -8,7 +8,8 @@
  *          --dump out=out.bin --print out:8
  *
  * Buffers are allocated in GPU global memory in the order given and filled
- * before the launch; the kernel's parameter block (a0 at entry) is the
+ * before the launch (an `empty` one in the F/E-tracked region, its words
+ * marked empty); the kernel's parameter block (a0 at entry) is the
  * --arg list packed in order, 4 bytes each, buffer arguments becoming the
  * buffer's 32-bit GPU address.  After the kernel completes, --dump writes
  * buffers as raw bytes and --print shows their first elements.
@@ -154,6 +155,8 @@ typedef struct {
 typedef struct {
     fregion *r;
     int n;
+    int nguard;      /* r[0..nguard) are in address order with guard gaps between them (to R_END); the
+                      * F/E buffers (--buf ...:empty, in the F/E region) come after */
     int nargs;       /* --arg count (the parameter block's 4-byte words) */
     uint64_t guard;  /* --guard */
     /* --check's provenance: the region each argument word points into (its
@@ -244,7 +247,7 @@ static const fregion *gap_owner(const fmap *m, int i, uint64_t a0, uint64_t a1, 
 
 /* The gap holding [a, a + size), or -1 */
 static int gap_of(const fmap *m, uint64_t a, unsigned size) {
-    for (int i = 0; i + 1 < m->n; i++)
+    for (int i = 0; i + 1 < m->nguard; i++)
         if (a >= m->r[i].hi && a + size <= m->r[i + 1].lo) return i;
     return -1;
 }
@@ -307,7 +310,7 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned pr
 
 /* Fills the gaps between the regions with the guard pattern. */
 static int guard_fill(gpu_t *g, const fmap *m) {
-    for (int i = 0; i + 1 < m->n; i++) {
+    for (int i = 0; i + 1 < m->nguard; i++) {
         uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo;
         if (hi <= lo) continue;
         uint8_t *h = malloc(hi - lo);
@@ -324,7 +327,7 @@ static int guard_fill(gpu_t *g, const fmap *m) {
  * "OVERRUN" lines on stdout; returns how many gaps were written into. */
 static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
     int bad = 0;
-    for (int i = 0; i + 1 < m->n; i++) {
+    for (int i = 0; i + 1 < m->nguard; i++) {
         uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo, a0 = 0, a1 = 0;
         if (hi <= lo) continue;
         uint8_t *h = malloc(hi - lo);
@@ -917,10 +920,34 @@ int main(int argc, char **argv) {
      * each followed by a guard gap */
     fregion *reg = calloc((size_t)nb + 3, sizeof *reg);
     if (!reg) return fg_run_die(2, "out of memory");
-    fmap map = {reg, 0, na, guard, NULL, 0, 0};
+    fmap map = {reg, 0, 0, na, guard, NULL, 0, 0};
     reg[map.n++] = (fregion){R_IMAGE, k.image_base, k.image_end, NULL};
+    int n_fe = 0;
+    uint64_t fe_base, fe_bytes;
+    gpu_fe_region(g, &fe_base, &fe_bytes);
     for (int i = 0; i < nb; i++) {
         fbuf *b = &bufs[i];
+        if (!strcmp(b->init, "empty")) {
+            /* F/E 4.2's synchronized memory, every word marked empty (F/E
+             * 4.5's init), so that a load waits for a store to fill it; its
+             * region goes after the guarded chain (no guard gaps there) */
+            if (!fe_bytes)
+                return fg_run_die(2, "buffer %s: 'empty' needs the F/E-tracked region, and this machine has none "
+                                  "([mem] fe_region_bytes = 0)", b->name);
+            if (!(b->addr = gpu_malloc_sync(g, b->bytes)))
+                return fg_run_die(2, "buffer %s: %llu bytes do not fit in the F/E-tracked region (%llu bytes at "
+                                  "0x%08llx, [mem] fe_region_base / fe_region_bytes)", b->name,
+                                  (unsigned long long)b->bytes, (unsigned long long)fe_bytes,
+                                  (unsigned long long)fe_base);
+            uint8_t *h = calloc(1, b->bytes);
+            if (!h || gpu_mem_write(g, b->addr, h, b->bytes)) return fg_run_die(2, "buffer %s: write to GPU memory failed", b->name);
+            free(h);
+            int frc;
+            while ((frc = gpu_fe_init(g, b->addr, (b->bytes + 127) & ~127ull, false)) == 1) gpu_tick(g);
+            if (frc) return fg_run_die(2, "buffer %s: cannot mark its F/E bits empty", b->name);
+            n_fe++;
+            continue;
+        }
         if (guard && !gpu_malloc(g, guard))
             return fg_run_die(2, "no room in GPU global memory for the --guard gaps (gpu.global_mem_bytes = %llu)",
                        (unsigned long long)gc.global_mem_bytes);
@@ -945,13 +972,20 @@ int main(int argc, char **argv) {
         return fg_run_die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
     reg[map.n++] = (fregion){R_PARAM, param, param + (uint64_t)na * 4, NULL};
     reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
+    map.nguard = map.n;
     if (guard_fill(g, &map)) return fg_run_die(2, "no room in GPU global memory for the --guard gaps");
+    for (int i = 0; i < nb && n_fe; i++) /* the F/E buffers' regions, outside the guarded chain */
+        if (!strcmp(bufs[i].init, "empty")) reg[map.n++] = (fregion){R_BUF, bufs[i].addr, bufs[i].addr + bufs[i].bytes, &bufs[i]};
+    if (n_fe)
+        while (!gpu_idle(g)) gpu_tick(g); /* the F/E bits are set before the kernel starts */
     unsigned char *arg_region = calloc((size_t)na + 1, 1);
     if (!arg_region) return fg_run_die(2, "out of memory");
-    for (int i = 0; i < na; i++) /* region 1 + j is buffer j; more than 253 buffers: the rest untracked */
+    for (int i = 0; i < na; i++) /* its buffer's region index; past 254 regions: untracked */
         if (args[i].is_buf) {
-            int j = (int)(fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)) - bufs);
-            arg_region[i] = j + 1 < RV_PROV_LOST ? (unsigned char)(j + 1) : RV_PROV_NONE;
+            const fbuf *b = fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf));
+            int j = 0;
+            while (j < map.n && map.r[j].b != b) j++;
+            arg_region[i] = j < map.n && j < RV_PROV_LOST ? (unsigned char)j : RV_PROV_NONE;
         }
     map.arg_region = arg_region;
     if (check) gpu_set_access_check(g, check_access, prov_load, &map);
@@ -1042,11 +1076,22 @@ int main(int argc, char **argv) {
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
         /* the faulting pc's source line, from the kernel's DWARF */
-        const char *pcs = strstr(gpu_error(g), "pc 0x");
-        char at[128] = "";
+        const char *pcs = strstr(gpu_error(g), "pc 0x"), *nk = strstr(gpu_error(g), "F/E watchdog NACK: ");
+        char at[128] = "", el[400] = "";
         if (pcs) pc_file_line(kpath, entry, k.entry, strtoull(pcs + 5, NULL, 16), at, sizeof at);
-        if (*at) return fg_run_die(1, "kernel fault: %s; at %s", gpu_error(g), at);
-        return fg_run_die(1, "kernel fault: %s", gpu_error(g));
+        /* the word an F/E access waited on, by buffer and element */
+        const char *of = nk ? strstr(nk, " of 0x") : NULL;
+        if (of) {
+            const uint64_t a = strtoull(of + 6, NULL, 16);
+            for (int i = 0; i < map.n; i++)
+                if (map.r[i].kind == R_BUF && a >= map.r[i].lo && a < map.r[i].hi) {
+                    char nm[200];
+                    region_name(&map, &map.r[i], nm, sizeof nm);
+                    snprintf(el, sizeof el, "; the word is element %lld of %s%s", elem_index(&map.r[i], a), nm,
+                             strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty: no store filled it");
+                }
+        }
+        return fg_run_die(1, "kernel fault: %s%s%s%s", gpu_error(g), *at ? "; at " : "", at, el);
     }
     if (!gpu_idle(g)) {
         char dl[1024] = "";

@@ -715,9 +715,26 @@ static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) 
         c->n_retry++;
         return true;
     }
-    simt_core_fault(c, "F/E watchdog NACK: %s of line 0x%08llx at pc 0x%08x (core %u warp %u) was never "
+    /* the word it waited on: a load's first F/E lane on the line (and its
+     * thread), else the request's first byte */
+    const uint64_t *bm = c->fe_req[ti].bmask;
+    uint32_t a = (uint32_t)r->addr + (bm[0] ? (unsigned)__builtin_ctzll(bm[0])
+                                                         : bm[1] ? 64u + (unsigned)__builtin_ctzll(bm[1]) : 0u);
+    char who[128] = "";
+    const simt_warp *w = &c->w[t->slot];
+    const simt_load *ld = t->kind == TG_FE_LOAD && t->ld < SIMT_MAX_LD ? &w->ld[t->ld] : NULL;
+    if (ld && ld->valid && ld->uid == t->uid && w->grid)
+        for (uint32_t mm = ld->fe_lanes; mm; mm &= mm - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(mm);
+            if (ld->addr[l] >> c->lsh != r->addr >> c->lsh) continue;
+            a = ld->addr[l];
+            int n = snprintf(who, sizeof who, " lane %u = ", l);
+            simt_thread_name(c, w, l, who + n, sizeof who - (size_t)n);
+            break;
+        }
+    simt_core_fault(c, "F/E watchdog NACK: %s of 0x%08x (line 0x%08llx) at pc 0x%08x (core %u warp %u%s) was never "
                        "satisfied by the F/E queues (NACKed %u times; [gpu] fe_retry_max = %u retries)",
-                    what, (unsigned long long)r->addr, t->pc, c->id, t->slot, c->fe_tries[ti] + 1u,
+                    what, a, (unsigned long long)r->addr, t->pc, c->id, t->slot, who, c->fe_tries[ti] + 1u,
                     c->k->fe_retry_max);
     return false;
 }
