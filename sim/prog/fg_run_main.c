@@ -1088,7 +1088,7 @@ int main(int argc, char **argv) {
                     char nm[200];
                     region_name(&map, &map.r[i], nm, sizeof nm);
                     snprintf(el, sizeof el, "; the word is element %lld of %s%s", elem_index(&map.r[i], a), nm,
-                             strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty: no store filled it");
+                             strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty");
                 }
         }
         return fg_run_die(1, "kernel fault: %s%s%s%s", gpu_error(g), *at ? "; at " : "", at, el);

@@ -718,8 +718,8 @@ static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) 
     /* the word it waited on: a load's first F/E lane on the line (and its
      * thread), else the request's first byte */
     const uint64_t *bm = c->fe_req[ti].bmask;
-    uint32_t a = (uint32_t)r->addr + (bm[0] ? (unsigned)__builtin_ctzll(bm[0])
-                                                         : bm[1] ? 64u + (unsigned)__builtin_ctzll(bm[1]) : 0u);
+    uint32_t a = (uint32_t)r->addr +
+                 (bm[0] ? (unsigned)__builtin_ctzll(bm[0]) : bm[1] ? 64u + (unsigned)__builtin_ctzll(bm[1]) : 0u);
     char who[128] = "";
     const simt_warp *w = &c->w[t->slot];
     const simt_load *ld = t->kind == TG_FE_LOAD && t->ld < SIMT_MAX_LD ? &w->ld[t->ld] : NULL;
