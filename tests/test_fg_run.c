@@ -513,6 +513,23 @@ static void test_wild_jump(void **state) {
                 "--arg", "buf:out", NULL);
     want(se, "instruction fetch from bad address 0x00000000 (in the null guard below 0x00001000): jalr at pc 0x", so, se);
     expect_fail(c, 1, "(t_wildjump+0x", &so, &se, rc);
+    /* a pointer into a buffer: memory, but no code (every kernel runs from a loaded image) */
+    unsigned long long out = 0;
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", "u32:0",
+                "--arg", "buf:out", NULL);
+    const char *p = strstr(so, "buffer out: 4 x u32 at 0x");
+    if (!p || sscanf(p, "buffer out: 4 x u32 at 0x%llx", &out) != 1) fail_msg("no buffer address in:\n%s", so);
+    free(so);
+    free(se);
+    char target[32], want_msg[200];
+    snprintf(target, sizeof target, "u32:0x%llx", out + 8);
+    snprintf(want_msg, sizeof want_msg, "instruction fetch from bad address 0x%08llx (outside every loaded kernel "
+             "image): jalr at pc 0x", out + 8);
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", target,
+                "--arg", "buf:out", NULL);
+    want(se, want_msg, so, se);
+    want(se, "(t_wildjump+0x", so, se);
+    expect_fail(c, 1, "; the address is element 2 of buffer 'out' (4 x u32", &so, &se, rc);
 }
 
 /* --buf NAME=TYPE:N:empty: a buffer in the F/E region with every word empty;

@@ -1076,21 +1076,21 @@ int main(int argc, char **argv) {
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
         /* the faulting pc's source line, from the kernel's DWARF */
-        const char *pcs = strstr(gpu_error(g), "pc 0x"), *nk = strstr(gpu_error(g), "F/E watchdog NACK: ");
+        const char *e = gpu_error(g), *pcs = strstr(e, "pc 0x"), *nk = strstr(e, "F/E watchdog NACK: ");
         char at[128] = "", el[400] = "";
         if (pcs) pc_file_line(kpath, entry, k.entry, strtoull(pcs + 5, NULL, 16), at, sizeof at);
-        /* the word an F/E access waited on, by buffer and element */
+        /* the buffer element an F/E access waited on, or a wild jump landed in */
         const char *of = nk ? strstr(nk, " of 0x") : NULL;
-        if (of) {
-            const uint64_t a = strtoull(of + 6, NULL, 16);
-            for (int i = 0; i < map.n; i++)
-                if (map.r[i].kind == R_BUF && a >= map.r[i].lo && a < map.r[i].hi) {
-                    char nm[200];
-                    region_name(&map, &map.r[i], nm, sizeof nm);
-                    snprintf(el, sizeof el, "; the word is element %lld of %s%s", elem_index(&map.r[i], a), nm,
-                             strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty");
-                }
-        }
+        uint64_t a = 0;
+        if (of) a = strtoull(of + 6, NULL, 16);
+        else if (!strncmp(e, "instruction fetch from bad address 0x", 37)) a = strtoull(e + 37, NULL, 16);
+        for (int i = 0; a && i < map.n; i++)
+            if (map.r[i].kind == R_BUF && a >= map.r[i].lo && a < map.r[i].hi) {
+                char nm[200];
+                region_name(&map, &map.r[i], nm, sizeof nm);
+                snprintf(el, sizeof el, "; %s is element %lld of %s%s", of ? "the word" : "the address",
+                         elem_index(&map.r[i], a), nm, strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty");
+            }
         return fg_run_die(1, "kernel fault: %s%s%s%s", gpu_error(g), *at ? "; at " : "", at, el);
     }
     if (!gpu_idle(g)) {

@@ -85,12 +85,17 @@ void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
 }
 
 /* Whether pc cannot be fetched (not 4-byte aligned, in the null guard,
- * beyond global memory; docs/SIMT.md's memory map), why in buf. */
+ * beyond global memory; docs/SIMT.md's memory map), or holds no code: every
+ * launch starts inside a loaded kernel image (gpu_launch), so a pc outside
+ * all of them (a buffer, the heap) is a wild jump.  Why in buf. */
 bool simt_fetch_bad(const simt_dcache *d, uint32_t pc, char *buf, size_t len) {
+    bool in_img = !d->n_img || !*d->n_img;
+    for (unsigned i = 0; !in_img && i < *d->n_img; i++) in_img = pc >= (*d->img)[i].base && pc < (*d->img)[i].end;
     if (pc & 3) snprintf(buf, len, "not 4-byte aligned");
     else if (pc < FG_GUARD_END) snprintf(buf, len, "in the null guard below 0x%08x", FG_GUARD_END);
     else if ((uint64_t)pc + 4 > d->mem_size)
         snprintf(buf, len, "beyond the %llu-byte global memory", (unsigned long long)d->mem_size);
+    else if (!in_img) snprintf(buf, len, "outside every loaded kernel image");
     else return false;
     return true;
 }
