@@ -62,7 +62,7 @@ refused "--events '1e3'"            $P/sim_speed --events 1e3 --out "$out"
 refused "--max-seconds"             $P/fg_run --kernel "$b/sw/vecadd.elf" --max-seconds 1h
 refused "--grid 4,010: expected"     $P/fg_run --kernel "$b/sw/vecadd.elf" --grid 4,010
 refused "--block 1e3: expected"     $P/fg_run --kernel "$b/sw/vecadd.elf" --block 1e3
-refused "t_diag.elf has 7 kernel entries (t_overrun, t_underrun," $P/fg_run --kernel "$b/sw/t_diag.elf"
+refused "t_diag.elf has 8 kernel entries (t_overrun, t_underrun," $P/fg_run --kernel "$b/sw/t_diag.elf"
 refused "--after-window 'later'"    $P/cm_run --after-window later --out "$out"
 refused "reads no key t_hgh in [cmbal]" scripts/cm_point.py --set run.mix=H2 --set cmbal.t_hgh=1 --check-config
 refused "VALUE 'hello': $W"         $P/fg_host tcp:127.0.0.1:9 write 0x18 hello
@@ -70,6 +70,7 @@ refused "ADDR '0x18z'"              $P/fg_host tcp:127.0.0.1:9 read 0x18z
 refused "N 0: outside"                  $P/fg_host tcp:127.0.0.1:9 read 0x18 0
 refused "tcp: PORT 'http'"          $P/fg_host tcp:127.0.0.1:http id
 refused "--port '8o'"               $P/fpga_sim --port 8o
+refused "fpga_sim: unknown option --bogus" $P/fpga_sim --bogus
 refused "FG_CYCLES '1e6'"           env FG_CYCLES=1e6 FG_TEST='*random*' "$b/tests/test_prims"
 refused "FG_SEED '12x'"             env FG_SEED=12x "$b/tests/test_prims"
 refused "FG_XSEED '0x'"             env FG_XSEED=0x "$b/tests/test_prims"

@@ -2,7 +2,10 @@
  * would (posix_spawn, stdout/stderr to files) on sw/kernels/saxpy.c, checks
  * the dumped result against the same computation on the host, and checks
  * that bad inputs end with a non-zero exit and the expected message. */
+/* posix_spawn_file_actions_addchdir_np (glibc) */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +52,9 @@ static char *slurp(const char *path, size_t *len) {
     return b;
 }
 
+/* The working directory run_fg starts fg_run in (NULL: this one). */
+static const char *run_cwd;
+
 /* Runs fg_run with the NULL-terminated argument list; returns its exit
  * status (-1: did not exit normally, e.g. crashed).  *out / *err: what it
  * printed (caller frees). */
@@ -68,6 +74,7 @@ static int run_fg(const ctx *c, char **out, char **err, ...) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (run_cwd) posix_spawn_file_actions_addchdir_np(&fa, run_cwd);
     pid_t pid;
     int rc = posix_spawn(&pid, c->fg_run, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -199,9 +206,29 @@ static void test_default_entry(void **state) {
     rc = run_fg(c, &so, &se, "--kernel", c->diag, NULL);
     char want[700];
     snprintf(want, sizeof want,
-             "fg_run: %s has 7 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
-             "t_stride): choose one with --entry\n", c->diag);
+             "fg_run: %s has 8 kernel entries (t_overrun, t_underrun, t_deadlock, t_spin, t_param_write, t_stack, "
+             "t_stride, t_wildjump): choose one with --entry\n", c->diag);
     if (rc != 2 || strcmp(se, want)) fail_msg("fg_run without --entry on t_diag.elf: exit %d, stderr:\n%swanted:\n%s", rc, se, want);
+    free(so);
+    free(se);
+}
+
+/* ---------------- from any working directory, with the default machine */
+static void test_any_directory(void **state) {
+    const ctx *c = *state;
+    char *so, *se, kernel[PATH_MAX];
+    /* absolute paths (the test may run from a relative $BUILD) */
+    if (!realpath(c->kernel, kernel)) fail_msg("realpath %s failed", c->kernel);
+    ctx c2 = *c;
+    if (!realpath(c->fg_run, c2.fg_run)) fail_msg("realpath %s failed", c->fg_run);
+    /* the scratch directory has no configs/: the default machine is found beside the build */
+    run_cwd = c->dir;
+    int rc = run_fg(&c2, &so, &se, "--kernel", kernel, "--grid", "1", "--block", "32", "--buf", "x=f32:8:ramp",
+                    "--buf", "y=f32:8:fill:1", "--buf", "out=f32:8", "--arg", "u32:8", "--arg", "f32:2", "--arg",
+                    "buf:x", "--arg", "buf:y", "--arg", "buf:out", "--print", "out:4", NULL);
+    run_cwd = NULL;
+    if (rc || !strstr(so, "out[0..4]: 1 3 5 7") || !strstr(so, " cores at 700 MHz"))
+        fail_msg("fg_run from %s without --config: exit %d\nstdout:\n%s\nstderr:\n%s", c->dir, rc, so, se);
     free(so);
     free(se);
 }
@@ -324,7 +351,7 @@ static void test_overrun(void **state) {
                     "--buf", "next=u32:4:fill:5", "--arg", "u32:110", "--arg", "buf:out", "--print", "next:4",
                     "--print", "out:100", NULL);
     want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
-    want(so, "the kernel wrote past the end of it, into the guard gap: elements 100..109", so, se);
+    want(so, "the kernel wrote past the end of it, into the guard gap between it and buffer 'next': elements 100..109", so, se);
     want(so, "next[0..4]: 5 5 5 5", so, se);  /* not corrupted */
     want(so, " 98 99\n", so, se);             /* the elements inside were written */
     expect_fail(c, 1, "kernel wrote outside its buffers: buffer 'out'", &so, &se, rc);
@@ -349,7 +376,7 @@ static void test_overrun(void **state) {
     rc = run_fg(c, &so, &se, D, "--entry", "t_underrun", "--buf", "a=u32:4", "--buf", "out=u32:100", "--arg",
                 "u32:0", "--arg", "buf:out", NULL);
     want(so, "OVERRUN: buffer 'out' (100 x u32", so, se);
-    want(so, "the kernel wrote before it, into the guard gap: elements -1..-1", so, se);
+    want(so, "the kernel wrote before it, into the guard gap between it and buffer 'a': elements -1..-1", so, se);
     expect_fail(c, 1, "kernel wrote outside its buffers", &so, &se, rc);
     /* inside its bounds: no report, exit 0 */
     rc = run_fg(c, &so, &se, D, "--entry", "t_overrun", "--grid", "2", "--block", "64", "--buf", "out=u32:100",
@@ -386,6 +413,27 @@ static void test_overrun(void **state) {
     if (rc || *se || strstr(so, "buffer accesses through pointers")) fail_msg("in-bounds stride reported: exit %d\n%s%s", rc, so, se);
     free(so);
     free(se);
+    /* a stray write into the gaps around the parameter block is the last
+     * buffer's (a kernel does not index its parameters backwards), and the
+     * gap is named: before the block, and far into the gap after it */
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:1900",
+                "--arg", "buf:out", NULL);
+    want(so, "OVERRUN: buffer 'out' (1024 x u32 at 0x", so, se);
+    if (strstr(so, "arguments -") || strstr(se, "arguments -")) fail_msg("blamed on the parameter block:\n%s%s", so, se);
+    expect_fail(c, 1, "the kernel wrote past the end of it, into the guard gap between it and the parameter block: "
+                "elements 1900..1900 (bytes 0x", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:1900",
+                "--arg", "buf:out", "--check", NULL);
+    want(se, "--check: out of bounds: element 1900 of buffer 'out' (1024 x u32 at 0x", so, se);
+    expect_fail(c, 1, "elements 0..1023), in the guard gap between it and the parameter block (the pointer came from "
+                "argument 2 (buffer 'out')): sw of 4 bytes", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:3000",
+                "--arg", "buf:out", NULL);
+    expect_fail(c, 1, "kernel wrote outside its buffers: buffer 'out' (1024 x u32 at 0x", &so, &se, rc);
+    rc = run_fg(c, &so, &se, D, "--entry", "t_stride", "--block", "2", "--buf", "out=u32:1024", "--arg", "u32:3000",
+                "--arg", "buf:out", NULL);
+    expect_fail(c, 1, "the kernel wrote past the end of it, into the guard gap after the parameter block: elements "
+                "3000..3000", &so, &se, rc);
 }
 
 /* thread 0 spins on a flag the others set after the barrier */
@@ -398,8 +446,17 @@ static void test_deadlock(void **state) {
     want(so, "    lane 0: at pc 0x", so, se);
     want(so, "    lanes 1-31: wait at the barrier at pc 0x", so, se);
     want(so, "    lanes 0-31: wait at the barrier at pc 0x", so, se);
-    want(so, "(t_deadlock+0x", so, se);
+    /* every pc as function+offset and file:line, as the faults give it */
+    want(so, "    lane 0: at pc 0x", so, se);
+    const char *l0 = strstr(so, "    lane 0: at pc 0x"), *lb = strstr(so, "    lanes 1-31: wait at the barrier at pc 0x");
+    if (!l0 || !strstr(l0, "(t_deadlock+0x") || strstr(l0, "(t_deadlock+0x") > strchr(l0, '\n') ||
+        !strstr(l0, ", t_diag.c:3") || strstr(l0, ", t_diag.c:3") > strchr(l0, '\n') || !lb ||
+        !strstr(lb, " inlined at t_diag.c:40)\n"))
+        fail_msg("lane lines without function+offset and file:line:\n%s", so);
     want(so, "BARRIER DEADLOCK: block (0,0,0) on core 0: 63 of its 64 live threads", so, se);
+    want(se, "barrier deadlock in block (0,0,0): 63 of 64 live threads wait at the barrier at pc 0x", so, se);
+    want(se, "(t_deadlock+0x", so, se);
+    want(se, " inlined at t_diag.c:40); thread (0,0,0), which has not arrived, is at pc 0x", so, se);
     expect_fail(c, 1, "barrier deadlock in block (0,0,0): 63 of 64 live threads wait at the barrier", &so, &se, rc);
 }
 
@@ -434,6 +491,74 @@ static void test_arg_count(void **state) {
          "gives 3 (12 bytes): the extra arguments are not read", so, se);
     free(so);
     free(se);
+}
+
+/* a call through a wild function pointer: one line that says it was an
+ * instruction fetch, names the jumping instruction (pc, function+offset,
+ * file:line), the warp and thread, and the target */
+static void test_wild_jump(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg",
+                    "u32:0x12345678", "--arg", "buf:out", NULL);
+    want(se, "kernel fault: instruction fetch from bad address 0x12345678 (beyond the ", so, se);
+    want(se, "-byte global memory): jalr at pc 0x", so, se);
+    want(se, "(t_wildjump+0x", so, se);
+    want(se, "jumped there (core 0 warp 0 lanes 0-31, first lane 0 = block (0,0,0) thread (0,0,0)); at t_diag.c:", so, se);
+    if (strstr(se, "memory system refused") || strchr(se, '\n') != se + strlen(se) - 1)
+        fail_msg("not one line, or the memory system's refusal: %s", se);
+    expect_fail(c, 1, "kernel fault: instruction fetch", &so, &se, rc);
+    /* a null function pointer: below the null guard */
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", "u32:0",
+                "--arg", "buf:out", NULL);
+    want(se, "instruction fetch from bad address 0x00000000 (in the null guard below 0x00001000): jalr at pc 0x", so, se);
+    expect_fail(c, 1, "(t_wildjump+0x", &so, &se, rc);
+    /* a pointer into a buffer: memory, but no code (every kernel runs from a loaded image) */
+    unsigned long long out = 0;
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", "u32:0",
+                "--arg", "buf:out", NULL);
+    const char *p = strstr(so, "buffer out: 4 x u32 at 0x");
+    if (!p || sscanf(p, "buffer out: 4 x u32 at 0x%llx", &out) != 1) fail_msg("no buffer address in:\n%s", so);
+    free(so);
+    free(se);
+    char target[32], want_msg[200];
+    snprintf(target, sizeof target, "u32:0x%llx", out + 8);
+    snprintf(want_msg, sizeof want_msg, "instruction fetch from bad address 0x%08llx (outside every loaded kernel "
+             "image): jalr at pc 0x", out + 8);
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_wildjump", "--buf", "out=u32:4", "--arg", target,
+                "--arg", "buf:out", NULL);
+    want(se, want_msg, so, se);
+    want(se, "(t_wildjump+0x", so, se);
+    expect_fail(c, 1, "; the address is element 2 of buffer 'out' (4 x u32", &so, &se, rc);
+}
+
+/* --buf NAME=TYPE:N:empty: a buffer in the F/E region with every word empty;
+ * t_spin's plain load of flag waits for full (F/E 4.1), nobody fills it, and
+ * the watchdog's NACKs end in a fault naming the load (pc, function+offset,
+ * file:line), the thread and the buffer element */
+static void test_fe_empty(void **state) {
+    const ctx *c = *state;
+    char *so, *se;
+    int rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_spin", "--buf", "pad=u32:3", "--buf",
+                    "flag=u32:64:empty", "--arg", "u32:0", "--arg", "buf:flag", "--set", "mem.fe_wdog_limit=2000",
+                    "--set", "gpu.fe_retry_max=1", NULL);
+    want(so, "buffer flag: 64 x u32 at 0x", so, se);
+    want(se, "kernel fault: F/E watchdog NACK: load of 0x", so, se);
+    want(se, "at pc 0x", so, se);
+    want(se, "(t_spin+0x", so, se);
+    want(se, "(core 0 warp 0 lane 0 = block (0,0,0) thread (0,0,0)) was never satisfied by the F/E queues (NACKed 2 "
+         "times; [gpu] fe_retry_max = 1 retries); at t_diag.c:", so, se);
+    expect_fail(c, 1, "; the word is element 0 of buffer 'flag' (64 x u32 at 0x", &so, &se, rc);
+    /* a store fills it: the same load then goes through (t_overrun writes
+     * out[i] = i, t_spin ... is not needed: the buffer's dump shows the fill) */
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_overrun", "--block", "64", "--buf",
+                "out=u32:64:empty", "--arg", "u32:64", "--arg", "buf:out", "--print", "out:4", "--check", NULL);
+    if (rc || !strstr(so, "out[0..4]: 0 1 2 3")) fail_msg("stores into an empty buffer: exit %d\n%s%s", rc, so, se);
+    free(so);
+    free(se);
+    rc = run_fg(c, &so, &se, "--kernel", c->diag, "--entry", "t_spin", "--buf", "flag=u32:1:empty", "--set",
+                "mem.fe_region_bytes=0", NULL);
+    expect_fail(c, 2, "buffer flag: 'empty' needs the F/E-tracked region", &so, &se, rc);
 }
 #undef D
 #undef K
@@ -518,9 +643,12 @@ int main(void) {
         cmocka_unit_test(test_saxpy),
         cmocka_unit_test(test_initialisers),
         cmocka_unit_test(test_default_entry),
+        cmocka_unit_test(test_any_directory),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_overrun),
         cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_wild_jump),
+        cmocka_unit_test(test_fe_empty),
         cmocka_unit_test(test_wall_clock),
         cmocka_unit_test(test_arg_count),
         cmocka_unit_test(test_racecheck),

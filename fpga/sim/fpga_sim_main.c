@@ -137,8 +137,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc) max_s = fg_arg_double("fpga_sim", "--max-seconds", argv[++i], 0, 1e9);
         else if (!strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--port N] [--port-file PATH] [--div N] [--max-seconds S] [--trace F.fst]\n",
-                    argv[0]);
+            const bool known = !strcmp(argv[i], "--port") || !strcmp(argv[i], "--port-file") ||
+                               !strcmp(argv[i], "--div") || !strcmp(argv[i], "--max-seconds") || !strcmp(argv[i], "--trace");
+            fprintf(stderr, known ? "fpga_sim: %s needs a value\n" : "fpga_sim: unknown option %s\n", argv[i]);
+            fprintf(stderr, "usage: fpga_sim [--port N] [--port-file PATH] [--div N] [--max-seconds S] [--trace F.fst]\n");
             return 2;
         }
     }

@@ -16,7 +16,8 @@
 #define ABOUT                                                                                          \
     "  TYPE of a buffer: u8 i8 u16 i16 u32 i32 f32\n"                                                  \
     "  INIT: zero (default) | ramp (element i = i) | fill:VALUE | random:SEED | file:PATH (raw bytes,\n" \
-    "        exactly COUNT elements)\n"                                                                \
+    "        exactly COUNT elements) | empty (in the F/E-tracked region, zero, every word marked empty:\n" \
+    "        a load waits until a store fills it; one nobody fills ends in the F/E watchdog's NACK fault)\n" \
     "  --arg (4 bytes each, packed in order into the parameter block = a0):\n"                         \
     "        u32:VALUE | i32:VALUE | f32:VALUE | buf:NAME (the buffer's GPU address)\n"                \
     "  --guard: bytes of guard gap around each buffer and the parameter block (checked after the run)\n"  \
@@ -145,7 +146,7 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err,
     const char *in = out->init;
     uint32_t bits;
     uint64_t seed;
-    if (!strcmp(in, "zero") || !strcmp(in, "ramp")) return 0;
+    if (!strcmp(in, "zero") || !strcmp(in, "ramp") || !strcmp(in, "empty")) return 0;
     if (!strncmp(in, "fill:", 5)) {
         if (fg_run_parse_value(out->type, in + 5, &bits))
             return fg_errf(err, errlen, "--buf %s: fill value '%s' is not a valid %s", spec, in + 5, fg_run_type_name[out->type]);
@@ -156,7 +157,7 @@ static int parse_buf(const char *spec, fbuf *bufs, int nb, fbuf *out, char *err,
         return 0;
     }
     if (!strncmp(in, "file:", 5) && in[5]) return 0;
-    return fg_errf(err, errlen, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH)", spec, in);
+    return fg_errf(err, errlen, "--buf %s: unknown initialiser '%s' (zero, ramp, fill:VALUE, random:SEED, file:PATH, empty)", spec, in);
 }
 
 /* TYPE:VALUE or buf:NAME */

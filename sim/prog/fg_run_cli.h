@@ -20,7 +20,7 @@ typedef struct {
     char name[64];
     int type;
     uint64_t count, bytes, addr;
-    const char *init; /* "zero", "ramp", "fill:V", "random:S", "file:P" */
+    const char *init; /* "zero", "ramp", "fill:V", "random:S", "file:P", "empty" (F/E region, zero, every word empty) */
 } fbuf;
 
 typedef struct {

@@ -8,7 +8,8 @@
  *          --dump out=out.bin --print out:8
  *
  * Buffers are allocated in GPU global memory in the order given and filled
- * before the launch; the kernel's parameter block (a0 at entry) is the
+ * before the launch (an `empty` one in the F/E-tracked region, its words
+ * marked empty); the kernel's parameter block (a0 at entry) is the
  * --arg list packed in order, 4 bytes each, buffer arguments becoming the
  * buffer's 32-bit GPU address.  After the kernel completes, --dump writes
  * buffers as raw bytes and --print shows their first elements.
@@ -17,8 +18,8 @@
  * the parameter block is followed by a guard gap (--guard) checked after the
  * run; --check bounds-checks every global access; a kernel that does not
  * finish within --max-cycles / --max-seconds gets a report of its live
- * warps (pcs as function+offset, barrier waits, barrier deadlocks); faults
- * name the pc as function+offset; the --arg count is compared with the
+ * warps (pcs as function+offset and file:line, barrier waits, barrier
+ * deadlocks); faults name the pc as function+offset and file:line; the --arg count is compared with the
  * kernel's argument struct from its DWARF.
  *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
@@ -154,6 +155,8 @@ typedef struct {
 typedef struct {
     fregion *r;
     int n;
+    int nguard;      /* r[0..nguard) are in address order with guard gaps between them (to R_END); the
+                      * F/E buffers (--buf ...:empty, in the F/E region) come after */
     int nargs;       /* --arg count (the parameter block's 4-byte words) */
     uint64_t guard;  /* --guard */
     /* --check's provenance: the region each argument word points into (its
@@ -217,6 +220,38 @@ static const fregion *nearest_region(const fmap *m, uint64_t a, unsigned size) {
     return bd <= m->guard + 256 ? best : NULL;
 }
 
+/* The region a write into gap i (between r[i] and r[i + 1]) at [a0, a1]
+ * strayed from, and the gap by name in gap ("the guard gap between it and
+ * the parameter block").  A kernel never indexes its parameter block
+ * backwards, so the gap below it is the region below's; in the gap after it
+ * the lower half is the parameter block's (a kernel that expects more
+ * arguments than --arg gives) and the upper half a stray from the nearest
+ * buffer below; elsewhere the nearer neighbour's. */
+static const fregion *gap_owner(const fmap *m, int i, uint64_t a0, uint64_t a1, char *gap, size_t len) {
+    const fregion *lo = &m->r[i], *hi = &m->r[i + 1], *r;
+    if (hi->kind == R_PARAM) r = lo;
+    else if (lo->kind == R_PARAM) r = a1 - lo->hi < (hi->lo - lo->hi) / 2 || i == 0 || m->r[i - 1].kind != R_BUF ? lo : &m->r[i - 1];
+    else r = a0 - lo->hi <= hi->lo - 1 - a1 ? lo : hi;
+    const fregion *other = r == lo ? hi : r == hi ? lo : NULL;
+    char on[96];
+    if (!other || other->kind == R_END) {
+        snprintf(gap, len, "the guard gap after %s", r == lo ? "it" : "the parameter block");
+        return r;
+    }
+    if (other->kind == R_PARAM) snprintf(on, sizeof on, "the parameter block");
+    else if (other->kind == R_IMAGE) snprintf(on, sizeof on, "the kernel image");
+    else snprintf(on, sizeof on, "buffer '%s'", other->b->name);
+    snprintf(gap, len, "the guard gap between it and %s", on);
+    return r;
+}
+
+/* The gap holding [a, a + size), or -1 */
+static int gap_of(const fmap *m, uint64_t a, unsigned size) {
+    for (int i = 0; i + 1 < m->nguard; i++)
+        if (a >= m->r[i].hi && a + size <= m->r[i + 1].lo) return i;
+    return -1;
+}
+
 /* gpu_prov_load for --check: a load of a buf: argument's word gives its buffer */
 static unsigned prov_load(void *u, uint64_t a) {
     const fmap *m = u;
@@ -238,7 +273,7 @@ static void origin(const fmap *m, unsigned p, char *s, size_t len) {
 static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned prov, char *msg, size_t len) {
     fmap *m = u;
     const bool from_arg = prov != RV_PROV_NONE && prov != RV_PROV_LOST && (int)prov < m->n;
-    char d[320], o[160];
+    char d[480], o[160];
     for (int i = 0; i < m->n; i++) {
         const fregion *r = &m->r[i];
         if (a < r->lo || a + size > r->hi) continue;
@@ -258,9 +293,12 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned pr
         else if (r->kind == R_BUF && !from_arg) m->untracked++;
         return 0;
     }
-    const fregion *r = nearest_region(m, a, size);
+    const int gi = gap_of(m, a, size);
+    char gap[128];
+    const fregion *r = gi >= 0 ? gap_owner(m, gi, a, a + size - 1, gap, sizeof gap) : nearest_region(m, a, size);
     if (r) describe_near(m, r, a, d, sizeof d);
     else snprintf(d, sizeof d, "not in any buffer, the parameter block or the kernel image");
+    if (r && gi >= 0) snprintf(d + strlen(d), sizeof d - strlen(d), ", in %s", gap);
     if (from_arg) {
         origin(m, prov, o, sizeof o);
         snprintf(msg, len, "--check: out of bounds: %s (the pointer came from %s)", d, o);
@@ -272,7 +310,7 @@ static int check_access(void *u, uint64_t a, unsigned size, bool wr, unsigned pr
 
 /* Fills the gaps between the regions with the guard pattern. */
 static int guard_fill(gpu_t *g, const fmap *m) {
-    for (int i = 0; i + 1 < m->n; i++) {
+    for (int i = 0; i + 1 < m->nguard; i++) {
         uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo;
         if (hi <= lo) continue;
         uint8_t *h = malloc(hi - lo);
@@ -289,7 +327,7 @@ static int guard_fill(gpu_t *g, const fmap *m) {
  * "OVERRUN" lines on stdout; returns how many gaps were written into. */
 static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
     int bad = 0;
-    for (int i = 0; i + 1 < m->n; i++) {
+    for (int i = 0; i + 1 < m->nguard; i++) {
         uint64_t lo = m->r[i].hi, hi = m->r[i + 1].lo, a0 = 0, a1 = 0;
         if (hi <= lo) continue;
         uint8_t *h = malloc(hi - lo);
@@ -305,13 +343,12 @@ static int guard_check(gpu_t *g, const fmap *m, char *first, size_t flen) {
             }
         free(h);
         if (!n) continue;
-        /* nearer to the end of the region below: its overrun; else an underrun of the one above */
-        const fregion *r = a0 - lo <= hi - 1 - a1 || m->r[i + 1].kind == R_END ? &m->r[i] : &m->r[i + 1];
-        char nm[200], line[600];
+        char nm[200], gap[128], line[700];
+        const fregion *r = gap_owner(m, i, a0, a1, gap, sizeof gap);
         region_name(m, r, nm, sizeof nm);
         const char *unit = r->kind == R_BUF ? "elements" : r->kind == R_PARAM ? "arguments" : "bytes";
-        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into the guard gap: %s %lld..%lld (bytes "
-                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", unit,
+        snprintf(line, sizeof line, "%s: the kernel wrote %s it, into %s: %s %lld..%lld (bytes "
+                 "0x%08llx-0x%08llx) changed", nm, r->lo >= hi ? "before" : "past the end of", gap, unit,
                  elem_index(r, a0), elem_index(r, a1), (unsigned long long)a0, (unsigned long long)a1);
         printf("OVERRUN: %s\n", line);
         if (!bad++) snprintf(first, flen, "%s", line);
@@ -366,10 +403,46 @@ static void pc_file_line(const char *path, const char *entry, uint64_t entry_gpu
     if (found && dwarf_addrdie(dw, pc - entry_gpu + link, &cu) && (ln = dwarf_getsrc_die(&cu, pc - entry_gpu + link)) &&
         (file = dwarf_linesrc(ln, NULL, NULL)) && dwarf_lineno(ln, &line) == 0) {
         const char *slash = strrchr(file, '/');
-        snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, line);
+        int n = snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, line);
+        /* in an inlined function (fg_sync, a helper): also the call site in
+         * the function that was compiled, from the outermost inlined scope */
+        Dwarf_Die *sc = NULL;
+        int ns = dwarf_getscopes(&cu, pc - entry_gpu + link, &sc);
+        for (int i = ns - 1; i >= 0 && n > 0 && (size_t)n < len; i--) {
+            if (dwarf_tag(&sc[i]) != DW_TAG_inlined_subroutine) continue;
+            Dwarf_Attribute af, al;
+            Dwarf_Word fi, cl;
+            Dwarf_Files *files;
+            size_t nf;
+            const char *cf;
+            if (dwarf_formudata(dwarf_attr(&sc[i], DW_AT_call_file, &af), &fi) == 0 &&
+                dwarf_formudata(dwarf_attr(&sc[i], DW_AT_call_line, &al), &cl) == 0 &&
+                dwarf_getsrcfiles(&cu, &files, &nf) == 0 && fi < nf && (cf = dwarf_filesrc(files, fi, NULL, NULL))) {
+                slash = strrchr(cf, '/');
+                snprintf(buf + n, len - (size_t)n, " inlined at %s:%llu", slash ? slash + 1 : cf, (unsigned long long)cl);
+            }
+            break;
+        }
+        free(sc);
     }
     if (dw) dwarf_end(dw);
     close(fd);
+}
+
+/* Where a GPU pc is in the kernel's source: "function+offset, file:line"
+ * (the symbol table, then the DWARF line table when it has the pc). */
+typedef struct {
+    const gpu_t *g;
+    const char *kpath, *entry;
+    uint64_t entry_gpu;
+} ksrc;
+
+static void pc_where(const ksrc *ks, uint64_t pc, char *buf, size_t len) {
+    char ln[96];
+    gpu_pc_symbol(ks->g, pc, buf, len);
+    pc_file_line(ks->kpath, ks->entry, ks->entry_gpu, pc, ln, sizeof ln);
+    size_t n = strlen(buf);
+    if (*ln && n < len) snprintf(buf + n, len - n, ", %s", ln);
 }
 
 static long kernel_arg_bytes(const char *path, const char *entry, char *tname, size_t tlen, const char **why) {
@@ -436,7 +509,8 @@ static void lanes_str(uint32_t m, char *s, size_t len) {
  * threads that did not arrive are stuck elsewhere).  Returns the number of
  * such blocks; the first is named in dl. */
 #define REPORT_WARPS 64
-static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen) {
+static int report_unfinished(const ksrc *ks, const uint32_t *block, uint64_t t0, char *dl, size_t dlen) {
+    const gpu_t *g = ks->g;
     uint64_t now = gpu_cycle(g), ran = now - t0;
     unsigned n = gpu_warps(g, NULL, 0);
     gpu_warp_info *w = calloc(n ? n : 1, sizeof *w);
@@ -446,7 +520,7 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
     int ndl = 0;
     for (unsigned i = 0; i < n && i < REPORT_WARPS; i++) {
         const gpu_warp_info *x = &w[i];
-        char sym[96], ls[128];
+        char sym[192], ls[128];
         printf("  core %u warp slot %u: block (%u,%u,%u) warp %u%s, %llu instructions%s", x->core, x->slot,
                x->ctaid[0], x->ctaid[1], x->ctaid[2], x->warp_in_block, x->event ? " (event warp)" : "",
                (unsigned long long)x->instrs, x->draining ? ", every thread exited, memory in flight" : "");
@@ -462,7 +536,7 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
                 if ((x->live >> j & 1) && x->lane_pc[j] == pc && (bool)(x->bar_wait >> j & 1) == bar) m |= 1u << j;
             done |= m;
             uint32_t at = bar ? pc - 4 : pc; /* a waiting lane's pc is past the barrier's CSR write */
-            gpu_pc_symbol(g, at, sym, sizeof sym);
+            pc_where(ks, at, sym, sizeof sym);
             lanes_str(m, ls, sizeof ls);
             bool one = !(m & (m - 1));
             printf("    lane%s %s: %s pc 0x%08x (%s)\n", one ? "" : "s", ls, bar ? (one ? "waits at the barrier at"
@@ -484,9 +558,34 @@ static int report_unfinished(const gpu_t *g, uint64_t t0, char *dl, size_t dlen)
                x->block_live - x->block_arrived, x->block_live - x->block_arrived == 1 ? "has" : "have",
                dead ? " in all that time (they are stuck elsewhere, see their pcs above; the barrier releases only "
                       "when every live thread of the block reaches a barrier or exits)" : "");
-        if (dead && !ndl++)
-            snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier",
-                     x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live);
+        if (dead && !ndl++) {
+            /* the barrier's pc and one thread that has not arrived, from the block's warps */
+            uint32_t bar_pc = 0, stuck_pc = 0;
+            unsigned stuck_t = 0;
+            bool has_bar = false, has_stuck = false;
+            for (unsigned j = i; j < n; j++) {
+                const gpu_warp_info *y = &w[j];
+                if (y->core != x->core || memcmp(y->ctaid, x->ctaid, sizeof x->ctaid) || y->event) continue;
+                for (unsigned l = 0; l < 32; l++) {
+                    if (!(y->live >> l & 1)) continue;
+                    if (y->bar_wait >> l & 1) {
+                        if (!has_bar) bar_pc = y->lane_pc[l] - 4, has_bar = true;
+                    } else if (!has_stuck) {
+                        stuck_pc = y->lane_pc[l], stuck_t = y->warp_in_block * 32 + l, has_stuck = true;
+                    }
+                }
+            }
+            char bs[192] = "?", ss[192] = "?", tail[512] = "";
+            if (has_bar) pc_where(ks, bar_pc, bs, sizeof bs);
+            if (has_stuck) {
+                pc_where(ks, stuck_pc, ss, sizeof ss);
+                snprintf(tail, sizeof tail, "; thread (%u,%u,%u), which has not arrived, is at pc 0x%08x (%s)",
+                         stuck_t % block[0], stuck_t / block[0] % block[1], stuck_t / (block[0] * block[1]), stuck_pc, ss);
+            }
+            snprintf(dl, dlen, "barrier deadlock in block (%u,%u,%u): %u of %u live threads wait at the barrier at pc "
+                     "0x%08x (%s)%s", x->ctaid[0], x->ctaid[1], x->ctaid[2], x->block_arrived, x->block_live, bar_pc, bs,
+                     tail);
+        }
     }
     free(w);
     return ndl;
@@ -659,21 +758,16 @@ static void shared_unused_warning(const sh_use *u, const char *entry) {
                 "memory (--shmem)\n", entry, unused, u->n, list, bytes);
 }
 
-static int rc_report(const gpu_t *g, const racecheck *rc, const sh_use *sh, const char *kpath, const char *entry,
-                     uint64_t entry_gpu) {
+static int rc_report(const ksrc *ks, const racecheck *rc, const sh_use *sh) {
     if (!rc->n) {
         printf("racecheck: no shared-memory race, no global-memory race within a block\n");
         return 0;
     }
     for (unsigned i = 0; i < rc->n; i++) {
         const rc_race *r = &rc->race[i];
-        char s0[192] = "?", s1[192] = "?", l0[96], l1[96];
-        gpu_pc_symbol(g, r->pc[0], s0, sizeof s0);
-        gpu_pc_symbol(g, r->pc[1], s1, sizeof s1);
-        pc_file_line(kpath, entry, entry_gpu, r->pc[0], l0, sizeof l0);
-        pc_file_line(kpath, entry, entry_gpu, r->pc[1], l1, sizeof l1);
-        if (*l0) snprintf(s0 + strlen(s0), sizeof s0 - strlen(s0), ", %s", l0);
-        if (*l1) snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), ", %s", l1);
+        char s0[192] = "?", s1[192] = "?";
+        pc_where(ks, r->pc[0], s0, sizeof s0);
+        pc_where(ks, r->pc[1], s1, sizeof s1);
         char arr[224], where[320];
         const fregion *gr = NULL;
         for (int j = 0; r->global && j < rc->map->n; j++)
@@ -808,6 +902,7 @@ int main(int argc, char **argv) {
         return fg_run_die(2, "kernel %s: cannot read its symbol table to find its entry: name it with --entry", kpath);
     }
     if (gpu_load_kernel(g, kpath, entry, &k, err, sizeof err)) return fg_run_die(2, "%s", err);
+    const ksrc ks = {g, kpath, entry, k.entry};
 
     /* the kernel's argument struct against the --arg list (from its DWARF) */
     char tname[128];
@@ -825,10 +920,34 @@ int main(int argc, char **argv) {
      * each followed by a guard gap */
     fregion *reg = calloc((size_t)nb + 3, sizeof *reg);
     if (!reg) return fg_run_die(2, "out of memory");
-    fmap map = {reg, 0, na, guard, NULL, 0, 0};
+    fmap map = {reg, 0, 0, na, guard, NULL, 0, 0};
     reg[map.n++] = (fregion){R_IMAGE, k.image_base, k.image_end, NULL};
+    int n_fe = 0;
+    uint64_t fe_base, fe_bytes;
+    gpu_fe_region(g, &fe_base, &fe_bytes);
     for (int i = 0; i < nb; i++) {
         fbuf *b = &bufs[i];
+        if (!strcmp(b->init, "empty")) {
+            /* F/E 4.2's synchronized memory, every word marked empty (F/E
+             * 4.5's init), so that a load waits for a store to fill it; its
+             * region goes after the guarded chain (no guard gaps there) */
+            if (!fe_bytes)
+                return fg_run_die(2, "buffer %s: 'empty' needs the F/E-tracked region, and this machine has none "
+                                  "([mem] fe_region_bytes = 0)", b->name);
+            if (!(b->addr = gpu_malloc_sync(g, b->bytes)))
+                return fg_run_die(2, "buffer %s: %llu bytes do not fit in the F/E-tracked region (%llu bytes at "
+                                  "0x%08llx, [mem] fe_region_base / fe_region_bytes)", b->name,
+                                  (unsigned long long)b->bytes, (unsigned long long)fe_bytes,
+                                  (unsigned long long)fe_base);
+            uint8_t *h = calloc(1, b->bytes);
+            if (!h || gpu_mem_write(g, b->addr, h, b->bytes)) return fg_run_die(2, "buffer %s: write to GPU memory failed", b->name);
+            free(h);
+            int frc;
+            while ((frc = gpu_fe_init(g, b->addr, (b->bytes + 127) & ~127ull, false)) == 1) gpu_tick(g);
+            if (frc) return fg_run_die(2, "buffer %s: cannot mark its F/E bits empty", b->name);
+            n_fe++;
+            continue;
+        }
         if (guard && !gpu_malloc(g, guard))
             return fg_run_die(2, "no room in GPU global memory for the --guard gaps (gpu.global_mem_bytes = %llu)",
                        (unsigned long long)gc.global_mem_bytes);
@@ -853,13 +972,20 @@ int main(int argc, char **argv) {
         return fg_run_die(2, "no room in GPU global memory for the %d-byte parameter block", na * 4);
     reg[map.n++] = (fregion){R_PARAM, param, param + (uint64_t)na * 4, NULL};
     reg[map.n++] = (fregion){R_END, tail + guard, tail + guard, NULL};
+    map.nguard = map.n;
     if (guard_fill(g, &map)) return fg_run_die(2, "no room in GPU global memory for the --guard gaps");
+    for (int i = 0; i < nb && n_fe; i++) /* the F/E buffers' regions, outside the guarded chain */
+        if (!strcmp(bufs[i].init, "empty")) reg[map.n++] = (fregion){R_BUF, bufs[i].addr, bufs[i].addr + bufs[i].bytes, &bufs[i]};
+    if (n_fe)
+        while (!gpu_idle(g)) gpu_tick(g); /* the F/E bits are set before the kernel starts */
     unsigned char *arg_region = calloc((size_t)na + 1, 1);
     if (!arg_region) return fg_run_die(2, "out of memory");
-    for (int i = 0; i < na; i++) /* region 1 + j is buffer j; more than 253 buffers: the rest untracked */
+    for (int i = 0; i < na; i++) /* its buffer's region index; past 254 regions: untracked */
         if (args[i].is_buf) {
-            int j = (int)(fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf)) - bufs);
-            arg_region[i] = j + 1 < RV_PROV_LOST ? (unsigned char)(j + 1) : RV_PROV_NONE;
+            const fbuf *b = fg_run_find_buf(bufs, nb, args[i].buf, strlen(args[i].buf));
+            int j = 0;
+            while (j < map.n && map.r[j].b != b) j++;
+            arg_region[i] = j < map.n && j < RV_PROV_LOST ? (unsigned char)j : RV_PROV_NONE;
         }
     map.arg_region = arg_region;
     if (check) gpu_set_access_check(g, check_access, prov_load, &map);
@@ -950,15 +1076,26 @@ int main(int argc, char **argv) {
     if (gpu_error(g)) {
         printf("FAULT after %llu cycles\n", (unsigned long long)cycles);
         /* the faulting pc's source line, from the kernel's DWARF */
-        const char *pcs = strstr(gpu_error(g), "pc 0x");
-        char at[128] = "";
+        const char *e = gpu_error(g), *pcs = strstr(e, "pc 0x"), *nk = strstr(e, "F/E watchdog NACK: ");
+        char at[128] = "", el[400] = "";
         if (pcs) pc_file_line(kpath, entry, k.entry, strtoull(pcs + 5, NULL, 16), at, sizeof at);
-        if (*at) return fg_run_die(1, "kernel fault: %s; at %s", gpu_error(g), at);
-        return fg_run_die(1, "kernel fault: %s", gpu_error(g));
+        /* the buffer element an F/E access waited on, or a wild jump landed in */
+        const char *of = nk ? strstr(nk, " of 0x") : NULL;
+        uint64_t a = 0;
+        if (of) a = strtoull(of + 6, NULL, 16);
+        else if (!strncmp(e, "instruction fetch from bad address 0x", 37)) a = strtoull(e + 37, NULL, 16);
+        for (int i = 0; a && i < map.n; i++)
+            if (map.r[i].kind == R_BUF && a >= map.r[i].lo && a < map.r[i].hi) {
+                char nm[200];
+                region_name(&map, &map.r[i], nm, sizeof nm);
+                snprintf(el, sizeof el, "; %s is element %lld of %s%s", of ? "the word" : "the address",
+                         elem_index(&map.r[i], a), nm, strcmp(map.r[i].b->init, "empty") ? "" : ", which started empty");
+            }
+        return fg_run_die(1, "kernel fault: %s%s%s%s", gpu_error(g), *at ? "; at " : "", at, el);
     }
     if (!gpu_idle(g)) {
-        char dl[256] = "";
-        report_unfinished(g, t0, dl, sizeof dl);
+        char dl[1024] = "";
+        report_unfinished(&ks, block, t0, dl, sizeof dl);
         char lim[96];
         if (out_of_time) snprintf(lim, sizeof lim, "%g s of wall-clock time (--max-seconds)", max_seconds);
         else snprintf(lim, sizeof lim, "%llu cycles (--max-cycles)", (unsigned long long)max_cycles);
@@ -1013,7 +1150,7 @@ int main(int argc, char **argv) {
     }
     if (!gpu_error(g)) shared_unused_warning(&shu, entry);
     if (o.racecheck) {
-        if (rc_report(g, &rck, &shu, kpath, entry, k.entry)) rc = 1;
+        if (rc_report(&ks, &rck, &shu)) rc = 1;
         for (unsigned i = 0; i < o.gc.num_cores; i++) free(rck.sh[i]);
         free(rck.sh);
         for (int i = 0; i < map.n; i++) free(rck.gsh[i]);

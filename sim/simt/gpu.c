@@ -303,6 +303,8 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     g->dc.mask = DC_ENTRIES - 1;
     g->dc.mem = g->mem;
     g->dc.mem_size = g->mem_size;
+    g->dc.img = &g->img;
+    g->dc.n_img = &g->n_img;
     g->core = simt_core_array(cfg->num_cores);
     g->edge = calloc(cfg->num_cores, sizeof *g->edge);
     g->dma = calloc(cfg->dma_queue, sizeof *g->dma);

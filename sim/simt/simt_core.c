@@ -84,14 +84,59 @@ void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
     c->ext = ext;
 }
 
+/* Whether pc cannot be fetched (not 4-byte aligned, in the null guard,
+ * beyond global memory; docs/SIMT.md's memory map), or holds no code: every
+ * launch starts inside a loaded kernel image (gpu_launch), so a pc outside
+ * all of them (a buffer, the heap) is a wild jump.  Why in buf. */
+bool simt_fetch_bad(const simt_dcache *d, uint32_t pc, char *buf, size_t len) {
+    bool in_img = !d->n_img || !*d->n_img;
+    for (unsigned i = 0; !in_img && i < *d->n_img; i++) in_img = pc >= (*d->img)[i].base && pc < (*d->img)[i].end;
+    if (pc & 3) snprintf(buf, len, "not 4-byte aligned");
+    else if (pc < FG_GUARD_END) snprintf(buf, len, "in the null guard below 0x%08x", FG_GUARD_END);
+    else if ((uint64_t)pc + 4 > d->mem_size)
+        snprintf(buf, len, "beyond the %llu-byte global memory", (unsigned long long)d->mem_size);
+    else if (!in_img) snprintf(buf, len, "outside every loaded kernel image");
+    else return false;
+    return true;
+}
+
+/* A jalr (the only jump whose target is a register: a function pointer, a
+ * return address) to where no instruction can be fetched faults at the jump,
+ * which names the instruction and threads that jumped; the fetch alone would
+ * know only the target.  FG_EXIT_ADDR ends the thread.  true: faulted. */
+static bool wild_jump(simt_core *c, const simt_warp *w, uint32_t m, int r, uint32_t npc) {
+    uint32_t bad = 0, t0 = 0;
+    char why[64] = "";
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(mm);
+        const uint32_t t = r == EX_JUMP ? npc : w->x.lane_pc[l];
+        if (t == FG_EXIT_ADDR || (bad && t != t0) || !simt_fetch_bad(c->dc, t, bad ? NULL : why, bad ? 0 : sizeof why))
+            continue;
+        if (!bad) t0 = t;
+        bad |= 1u << l;
+    }
+    if (!bad) return false;
+    const unsigned first = (unsigned)__builtin_ctz(bad), last = 31u - (unsigned)__builtin_clz(bad);
+    char who[96], lanes[48];
+    simt_thread_name(c, w, first, who, sizeof who);
+    if (first == last) snprintf(lanes, sizeof lanes, "lane %u", first);
+    else if (bad == (uint32_t)(((2ull << last) - 1) & ~((1ull << first) - 1)))
+        snprintf(lanes, sizeof lanes, "lanes %u-%u, first lane %u", first, last, first);
+    else snprintf(lanes, sizeof lanes, "%u lanes, first lane %u", (unsigned)__builtin_popcount(bad), first);
+    simt_core_fault(c, "instruction fetch from bad address 0x%08x (%s): jalr at pc 0x%08x jumped there (core %u warp %u "
+                       "%s = %s)", t0, why, w->x.pc, c->id, w->slot, lanes, who);
+    return true;
+}
+
 /* The decoded instruction at pc (cached), or NULL with err on a bad fetch or
  * an illegal instruction. */
 static const rv_inst *simt_decode(simt_dcache *d, uint32_t pc, char *err, size_t errlen) {
     const rv_inst *hit = simt_decode_hit(d, pc);
     if (hit) return hit;
     simt_dcache_ent *e = &d->e[(pc >> 2) & d->mask];
-    if ((pc & 3) || pc < FG_GUARD_END || (uint64_t)pc + 4 > d->mem_size) {
-        snprintf(err, errlen, "instruction fetch from bad address 0x%08x", pc);
+    char why[64];
+    if (simt_fetch_bad(d, pc, why, sizeof why)) {
+        snprintf(err, errlen, "instruction fetch from bad address 0x%08x (%s)", pc, why);
         return NULL;
     }
     uint32_t word;
@@ -560,6 +605,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
         char err[128];
         if (in->flags & RVF_CSR) csr_ids(c, w, &ids);
         int r = rv_exec(&w->x, &ids, in, m, &npc, err, sizeof err);
+        if (in->op == OP_JALR && wild_jump(c, w, m, r, npc)) return false;
         if (w->x.prov && r != EX_FAULT) rv_prov_exec(&w->x, in, m);
         c->busy[in->cls][unit] = now + k->ii[in->cls];
         if (in->rd != RV_SINK) simt_sb_set(c, w, in->rd, now + k->lat[in->cls]);

@@ -423,6 +423,9 @@ void simt_warp_check_done(simt_core *c, simt_warp *w);
 bool simt_loads_droppable(const simt_warp *w);
 void simt_drop_loads(simt_core *c, simt_warp *w);
 void simt_barrier_check(simt_core *c, simt_block *b);
+/* Whether no instruction can be fetched at pc (the decoder's rule); why in
+ * buf (may be NULL with len 0). */
+bool simt_fetch_bad(const simt_dcache *d, uint32_t pc, char *buf, size_t len);
 
 /* ---- simt_lsu.c: the core's memory units ---- */
 int simt_lsu_init(simt_core *c);
@@ -451,5 +454,7 @@ void simt_lsu_end_drain_step(simt_core *c);
  * is an atomic, a FENCE or a barrier, and must wait. */
 bool simt_lsu_end_drain_refuses(const simt_core *c, const simt_warp *w, const rv_inst *in, uint32_t m);
 uint64_t simt_save_addr(const simt_core *c, unsigned slot, unsigned r);
+/* "block (x,y,z) thread (x,y,z)" of lane l of w, for fault messages */
+void simt_thread_name(const simt_core *c, const simt_warp *w, unsigned l, char *buf, size_t len);
 
 #endif

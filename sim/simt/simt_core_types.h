@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simt/gpu_image.h"
 #include "simt/rv32_exec.h"
 
 #define SIMT_LANES RV_LANES
@@ -49,6 +50,10 @@ typedef struct {
     unsigned mask;
     const uint8_t *mem;
     uint64_t mem_size;
+    /* the GPU's loaded kernel images (its array and count, which grow):
+     * every launch starts in one, so code runs only there */
+    simt_image *const *img;
+    const unsigned *n_img;
 } simt_dcache;
 
 /* The cached decode of pc, or NULL when it is not cached (simt_decode). */

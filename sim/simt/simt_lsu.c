@@ -316,8 +316,7 @@ static inline void lane_mem(simt_warp *w, simt_load *ld, unsigned op, unsigned s
     else store_lane(p, s, size);
 }
 
-/* "block (x,y,z) thread (x,y,z)" of lane l */
-static void thread_name(const simt_core *c, const simt_warp *w, unsigned l, char *buf, size_t len) {
+void simt_thread_name(const simt_core *c, const simt_warp *w, unsigned l, char *buf, size_t len) {
     const simt_grid *k = w->grid;
     unsigned t = w->wib * SIMT_LANES + l, bx = k->block[0], by = k->block[1];
     const uint32_t *b = c->blk[w->block].ctaid;
@@ -331,7 +330,7 @@ static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, 
     char why[256], who[96];
     unsigned prov = w->x.prov ? w->x.prov[in->rs1][l] : RV_PROV_NONE;
     if (!c->acc_check(c->acc_user, a, in->size, wr, prov, why, sizeof why)) return false;
-    thread_name(c, w, l, who, sizeof who);
+    simt_thread_name(c, w, l, who, sizeof who);
     simt_core_fault(c, "%s: %s of %u bytes at 0x%08x, pc 0x%08x (core %u warp %u lane %u = %s)", why,
                     rv_op_name(in->op), in->size, a, w->x.pc, c->id, w->slot, l, who);
     return true;
@@ -501,7 +500,7 @@ int simt_lsu_issue(simt_core *c, simt_warp *w, const rv_inst *in, uint32_t m) {
         hp[l] = translate(c, w, l, a, in->size, &rg);
         if (!hp[l]) {
             char who[96], why[256];
-            thread_name(c, w, l, who, sizeof who);
+            simt_thread_name(c, w, l, who, sizeof who);
             bad_address_why(c, w, a, why, sizeof why);
             simt_core_fault(c, "bad address 0x%08x: %s of %u bytes at pc 0x%08x (core %u warp %u lane %u = %s)%s", a,
                             rv_op_name(in->op), in->size, w->x.pc, c->id, w->slot, l, who, why);
@@ -716,9 +715,26 @@ static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) 
         c->n_retry++;
         return true;
     }
-    simt_core_fault(c, "F/E watchdog NACK: %s of line 0x%08llx at pc 0x%08x (core %u warp %u) was never "
+    /* the word it waited on: a load's first F/E lane on the line (and its
+     * thread), else the request's first byte */
+    const uint64_t *bm = c->fe_req[ti].bmask;
+    uint32_t a = (uint32_t)r->addr +
+                 (bm[0] ? (unsigned)__builtin_ctzll(bm[0]) : bm[1] ? 64u + (unsigned)__builtin_ctzll(bm[1]) : 0u);
+    char who[128] = "";
+    const simt_warp *w = &c->w[t->slot];
+    const simt_load *ld = t->kind == TG_FE_LOAD && t->ld < SIMT_MAX_LD ? &w->ld[t->ld] : NULL;
+    if (ld && ld->valid && ld->uid == t->uid && w->grid)
+        for (uint32_t mm = ld->fe_lanes; mm; mm &= mm - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(mm);
+            if (ld->addr[l] >> c->lsh != r->addr >> c->lsh) continue;
+            a = ld->addr[l];
+            int n = snprintf(who, sizeof who, " lane %u = ", l);
+            simt_thread_name(c, w, l, who + n, sizeof who - (size_t)n);
+            break;
+        }
+    simt_core_fault(c, "F/E watchdog NACK: %s of 0x%08x (line 0x%08llx) at pc 0x%08x (core %u warp %u%s) was never "
                        "satisfied by the F/E queues (NACKed %u times; [gpu] fe_retry_max = %u retries)",
-                    what, (unsigned long long)r->addr, t->pc, c->id, t->slot, c->fe_tries[ti] + 1u,
+                    what, a, (unsigned long long)r->addr, t->pc, c->id, t->slot, who, c->fe_tries[ti] + 1u,
                     c->k->fe_retry_max);
     return false;
 }
@@ -948,6 +964,13 @@ static bool fetch_warp(simt_core *c, simt_warp *w) {
     unsigned j = 0;
     while (j < k->icache_mshrs && c->imshr[j] != line + 1) j++;
     if (j == k->icache_mshrs) { /* a new line: an i-MSHR and room in the port */
+        char why[64];
+        if ((uint64_t)a + 4 > c->dc->mem_size && simt_fetch_bad(c->dc, a, why, sizeof why)) {
+            /* not through a jalr (which names itself): the warp ran off the end */
+            simt_core_fault(c, "instruction fetch from bad address 0x%08x (%s) (core %u warp %u)", a, why, c->id,
+                            w->slot);
+            return false;
+        }
         if (c->imshrs_used == k->icache_mshrs || !port_room(c)) {
             c->stall_port++;
             return false;

@@ -10,7 +10,9 @@
  *               is the launch's, read-only by convention);
  *   t_stride:   thread i writes out[i * n] (--check's provenance);
  *   t_stack:    a local array of n words on the stack: beyond gpu.stack_bytes
- *               it overflows the thread's stack. */
+ *               it overflows the thread's stack;
+ *   t_wildjump: calls through a function pointer taken from its argument n
+ *               (a corrupted pointer: a jump to a wild address). */
 #include "fg_kernel.h"
 
 struct t_diag_args {
@@ -64,3 +66,12 @@ void t_stack(const struct t_diag_args *p) {
 /* t_stride: thread i writes out[i * n]: with n past the buffer and its guard
  * gap the write lands inside the next buffer (--check's provenance). */
 void t_stride(const struct t_diag_args *p) { put(p->out, (int32_t)(fg_global_id_x() * p->n), 1); }
+
+/* t_wildjump: n is called as a function (a call through a corrupted
+ * function pointer); the jump names this line, the fetch its target. */
+typedef void (*t_diag_fn)(uint32_t *out);
+void t_wildjump(const struct t_diag_args *p) {
+    t_diag_fn f = (t_diag_fn)(uintptr_t)p->n;
+    f(p->out);
+    p->out[0] = 1;
+}
