@@ -122,16 +122,21 @@ void simt_lsu_end_drain_step(simt_core *c) {
     if (c->end_drain && !data_in_flight(c)) c->end_drain = false;
 }
 
+/* The bottom of this core's thread stacks: [FG_SHARED_BASE, stack_bottom) is
+ * the shared-memory window (docs/SIMT.md's memory map). */
+static inline uint32_t stack_bottom(const simt_core *c) { return FG_LOCAL_TOP - c->k->stack_bytes; }
+static inline bool in_shared_window(const simt_core *c, uint32_t a) {
+    return a >= FG_SHARED_BASE && a < stack_bottom(c);
+}
+
 bool simt_lsu_end_drain_refuses(const simt_core *c, const simt_warp *w, const rv_inst *in, uint32_t m) {
     if (in->op == OP_FENCE || ((in->flags & RVF_CSR) && in->csr == FG_CSR_BARRIER) || (in->flags & RVF_AMO)) return true;
     if (!(in->flags & (RVF_LOAD | RVF_STORE))) return false;
     /* only an access whose every lane is in the shared window goes on (a bad
      * address faults once the drain is over) */
-    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes, *base = w->x.r[in->rs1];
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        const uint32_t a = base[__builtin_ctz(mm)] + (uint32_t)in->imm;
-        if (a < FG_SHARED_BASE || a >= lb) return true;
-    }
+    const uint32_t *base = w->x.r[in->rs1];
+    for (uint32_t mm = m; mm; mm &= mm - 1)
+        if (!in_shared_window(c, base[__builtin_ctz(mm)] + (uint32_t)in->imm)) return true;
     return false;
 }
 
@@ -195,14 +200,14 @@ enum { RG_BAD = 0, RG_GLOBAL, RG_SHARED, RG_LOCAL };
 
 static inline uint8_t *translate(simt_core *c, simt_warp *w, unsigned lane, uint32_t a, unsigned size, int *rg) {
     if (a >= FG_GUARD_END && (uint64_t)a + size <= c->gmem_size) { *rg = RG_GLOBAL; return c->gmem + a; }
-    if (a >= FG_SHARED_BASE && a < FG_LOCAL_TOP - c->k->stack_bytes) {
+    if (in_shared_window(c, a)) {
         const simt_block *b = &c->blk[w->block];
         uint32_t off = a - FG_SHARED_BASE;
         if ((uint64_t)off + size <= b->shmem_size) { *rg = RG_SHARED; return c->shmem + b->shmem_off + off; }
         *rg = RG_BAD;
         return NULL;
     }
-    uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
+    const uint32_t lb = stack_bottom(c);
     if (a >= lb && (uint64_t)a + size <= FG_LOCAL_TOP) {
         *rg = RG_LOCAL;
         return c->local + ((size_t)w->local_idx * SIMT_LANES + lane) * c->k->stack_bytes + (a - lb);
@@ -339,13 +344,13 @@ static bool access_refused(simt_core *c, const simt_warp *w, const rv_inst *in, 
 /* What a bad address is near: the thread's stack (an overflow), or the
  * shared-memory window beyond the block's size. */
 static void bad_address_why(const simt_core *c, const simt_warp *w, uint32_t a, char *buf, size_t len) {
-    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
+    const uint32_t lb = stack_bottom(c);
     buf[0] = '\0';
     if (a < lb && lb - a <= 65536u)
         snprintf(buf, len, "; %u bytes below this thread's stack [0x%08x, 0x%08x): a stack overflow? the stack is "
                  "gpu.stack_bytes = %u bytes per thread (raise it with --set gpu.stack_bytes=N)",
                  lb - a, lb, FG_LOCAL_TOP, c->k->stack_bytes);
-    else if (a >= FG_SHARED_BASE && a < lb)
+    else if (in_shared_window(c, a))
         snprintf(buf, len, "; shared memory offset %u, beyond the block's %u bytes of shared memory (static "
                  "FG_SHARED arrays + dynamic)", a - FG_SHARED_BASE, c->blk[w->block].shmem_size);
 }
@@ -408,8 +413,8 @@ static bool lsu_one_region(simt_core *c, const simt_warp *w, const rv_inst *in, 
         *nl = n;
         return true;
     }
-    const uint32_t lb = FG_LOCAL_TOP - c->k->stack_bytes;
-    if (lo >= FG_SHARED_BASE && hi < lb) {
+    const uint32_t lb = stack_bottom(c);
+    if (in_shared_window(c, lo) && in_shared_window(c, hi)) {
         const simt_block *b = &c->blk[w->block];
         if (end - FG_SHARED_BASE > b->shmem_size) return false;
         uint8_t *p = c->shmem + b->shmem_off - FG_SHARED_BASE;
