@@ -5,8 +5,8 @@ SIM_SRCS += sim/simt/gpu.c sim/simt/simt_core.c sim/simt/simt_lsu.c sim/simt/rv3
 TESTS    += test_simt test_rv32_exec test_simt_mem
 TB_SRCS  += tb/gpu_tb.c
 
-# Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file;
-# add your own by dropping a .c file into sw/kernels/).
+# Kernels: sw/kernels/<name>.c -> $(BUILD)/sw/<name>.elf (one kernel per file):
+# the project's, every one must build.
 RV_CC      ?= riscv64-unknown-elf-gcc
 RV_CFLAGS  := -march=rv32imaf_zicsr -mabi=ilp32f -mcmodel=medany -O2 -g -ffreestanding -nostdlib \
               -fno-pic -fno-math-errno -ffp-contract=off -Wall -Wextra -Werror -Isw/include
@@ -17,6 +17,19 @@ $(BUILD)/sw/%.elf: sw/kernels/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/inclu
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) $(RV_LDFLAGS) -o $@ $(RV_CRT) $<
 EXTRA_BUILD += $(SIMT_KERNELS)
+# Your own kernels: $(USER_KDIR)/<name>.c -> $(BUILD)/sw/user/<name>.elf.  One
+# that does not compile or link is reported with its errors and left out;
+# the rest of the build goes on (docs/SIMT.md "Writing and running a kernel").
+USER_KDIR    ?= sw/user
+USER_KERNELS := $(patsubst $(USER_KDIR)/%.c,$(BUILD)/sw/user/%.elf,$(wildcard $(USER_KDIR)/*.c))
+$(BUILD)/sw/user/%.elf: $(USER_KDIR)/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard sw/include/*.h $(USER_KDIR)/*.h)
+	@mkdir -p $(dir $@)
+	@$(RV_CC) $(RV_CFLAGS) -I$(USER_KDIR) $(RV_LDFLAGS) -o $@ $(RV_CRT) $< || \
+	  { rm -f $@; echo "$<: this kernel did not build (its errors above); the rest of the build goes on" >&2; }
+.PHONY: user-kernels
+user-kernels: $(USER_KERNELS)
+EXTRA_BUILD += $(USER_KERNELS)
+EXTRA_TEST_CMDS += scripts/check_user_kernels.sh
 
 # ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
 TESTS    += test_elf_load
