@@ -86,6 +86,7 @@ for impl in rtl c; do
          >"$tmp/pout_$impl.txt" 2>&1; then
         echo "FAIL preemption_latency --impl $impl --wave: exit $?"; cat "$tmp/pout_$impl.txt"; exit 1
     fi
+    scripts/gtkw.py --check "$tmp/pre_$impl.gtkw" || exit 1
 done
 python3 - "$tmp" <<'EOF' || exit 1
 import os, re, sys
