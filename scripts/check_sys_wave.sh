@@ -5,15 +5,20 @@
 # in each FST the ring (decoder), the EKT's event warp, one core's PEWT push
 # and that core's preemption controller's START must follow one another, at
 # the same cycles in both (the twins are cycle-exact), and GTKWave must show
-# every signal of the generated save file (scripts/gtkw.py --check).
+# every signal of the generated save file (scripts/gtkw.py --check).  The RTL
+# run takes --wave-at ring's own window, the twins' a 400-cycle span that ends
+# before the START: both must run on to it.  Then preemption_latency's
+# --wave-at preempt:3 (README, docs/WAVES.md), RTL and C twins: each save file
+# must open at the preemption with the core it happened in first.
 set -u
 BUILD=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for impl in rtl c; do
+    span=(); [ $impl = c ] && span=(--wave-span 400)
     if ! "$BUILD"/bin/launch_latency --point --out "$tmp/ll_$impl.json" --events 3 --impl "$impl" \
-         --wave "$tmp/sys_$impl.fst" --wave-at ring:2 --wave-span 3000 >"$tmp/out_$impl.txt" 2>&1; then
+         --wave "$tmp/sys_$impl.fst" --wave-at ring:2 "${span[@]}" >"$tmp/out_$impl.txt" 2>&1; then
         echo "FAIL launch_latency --impl $impl --wave: exit $?"; cat "$tmp/out_$impl.txt"; fail=1; continue
     fi
     if ! scripts/gtkw.py --check "$tmp/sys_$impl.gtkw"; then fail=1; fi
@@ -74,4 +79,36 @@ for impl in ("rtl", "c"):
 if chains["rtl"] != chains["c"]:
     sys.exit(f"FAIL the RTL and the C twins' traces differ: {chains['rtl']} against {chains['c']}")
 print("ok   the same cycles with the RTL and with the C twins")
+EOF
+for impl in rtl c; do
+    if ! "$BUILD"/bin/preemption_latency --point --out "$tmp/pl_$impl.json" --size test --kernels mm \
+         --impl "$impl" --wave "$tmp/pre_$impl.fst" --wave-at preempt:3 --wave-span 400 \
+         >"$tmp/pout_$impl.txt" 2>&1; then
+        echo "FAIL preemption_latency --impl $impl --wave: exit $?"; cat "$tmp/pout_$impl.txt"; exit 1
+    fi
+    scripts/gtkw.py --check "$tmp/pre_$impl.gtkw" || exit 1
+done
+python3 - "$tmp" <<'EOF' || exit 1
+import os, re, sys
+tmp = sys.argv[1]
+opened = {}
+for impl in ("rtl", "c"):
+    said = re.search(r"preemption start #3 at cycle (\d+)", open(os.path.join(tmp, f"pout_{impl}.txt")).read())
+    if not said:
+        sys.exit(f"FAIL preempt {impl}: fg_wave did not report preemption start #3")
+    save = open(os.path.join(tmp, f"pre_{impl}.gtkw")).read()
+    focus = re.search(r"^\[\*\] focus: (gpu\.core\d+)\.edge_preempt\.cmd_o$", save, re.M)
+    if not focus:
+        sys.exit(f"FAIL preempt {impl}: the save file names no preemption controller to focus on")
+    mark = re.search(r"^\*[-0-9.]+ (\d+) ", save, re.M)
+    at = int(said.group(1)) * 1000
+    if not mark or int(mark.group(1)) != at:
+        sys.exit(f"FAIL preempt {impl}: the save file's marker is at {mark and mark.group(1)}, not at the event ({at})")
+    first = re.search(r"^-(\S+)", save, re.M)
+    if not first or first.group(1) != focus.group(1) + ".edge_preempt":
+        sys.exit(f"FAIL preempt {impl}: the first group is {first and first.group(1)}, not {focus.group(1)}.edge_preempt")
+    opened[impl] = (focus.group(1), at)
+    print(f"ok   preempt {impl}: opens at cycle {at // 1000} with {focus.group(1)}.edge_preempt first")
+if opened["rtl"] != opened["c"]:
+    sys.exit(f"FAIL the RTL and the C twins' preemption traces open differently: {opened}")
 EOF

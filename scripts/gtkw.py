@@ -34,6 +34,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PS = 1000            # FST time units (ps) per cycle: fg_shim.cpp
 SPAN = 60            # cycles shown when the file opens
 ZOOM_K = 4.23        # GTKWave 3.3.118 shows 2^-zoom * ZOOM_K time units (measured: zoom -8 -> 1082 ps)
+# A system trace opens so that a one-cycle FSM state shows its name: a value's
+# box needs CHAR_PX per character of GTKWave's wave font and BOX_PAD more, or it
+# shows "+"; the zoom that asks for SPAN cycles draws PX_PER_CYCLE_AT_SPAN
+# pixels a cycle (twice as many a zoom step up), and the wave pane of the
+# 1600-pixel window is 1600 - [signals_width] - 302 (SST pane, borders) pixels
+# wide (measured on the screenshots of make wave-shots).
+SIGNALS_PX = 520     # the longest name=value (PRE_VS_SB|PRE_VS_LOAD, a 64-bit vector), unclipped
+PX_PER_CYCLE_AT_SPAN = 958 / 67
+CHAR_PX, BOX_PAD = 6.05, 8
+STATE_LEAVES = ("state_q", "state_o", "cmd_o")  # the FSM states an event walks through
 
 
 def fst_header(fst):
@@ -108,6 +118,22 @@ def enum_of(enc, path, width):
     return None
 
 
+def enum_names(e):
+    """The names of encoding `e` (its translate filter)."""
+    with open(os.path.join(ROOT, f"tb/waves/enc/{e}.txt")) as f:
+        return [l.split()[1] for l in f if l.strip() and not l.startswith("#")]
+
+
+def state_box_px(enc, sigs, names):
+    """Pixels a one-cycle value of the FSM states among `names` needs."""
+    need = 0
+    for n in names:
+        e = n in sigs and n.rsplit(".", 1)[-1] in STATE_LEAVES and enum_of(enc, n, sigs[n][1])
+        if e:
+            need = max(need, max(len(x) for x in enum_names(e)) * CHAR_PX + BOX_PAD)
+    return need
+
+
 def is_signal(line):
     """A save file's signal line: a path (top.x, gpu.core3.edge_pewt.x) or #{path} bits."""
     return line[:1].isalpha() or line.startswith("#{")
@@ -122,8 +148,12 @@ def listed_name(line):
 
 def parse_spec(path):
     """Comment lines, groups [(title, [signal paths without range])]."""
+    return parse_spec_text(open(path).read())
+
+
+def parse_spec_text(text):
     notes, groups, cur = [], [], None
-    for line in open(path):
+    for line in text.splitlines():
         line = line.rstrip("\n")
         if line.startswith("[*] ") and not line.startswith("[*] finegrain GTKWave save file"):
             notes.append(line)
@@ -164,6 +194,10 @@ def write(spec, fst, out, dumpfile):
         mark = later[0] if later else t0
     start = max(t0, mark - 5 * PS)
     span = min(SPAN * PS, max(t1 - start, PS))
+    need = at is not None and state_box_px(enc, sigs, [n for _, ns in groups for n in ns])
+    if need:  # the states by name: a cycle as wide as the longest name
+        span = min(span, SPAN * PX_PER_CYCLE_AT_SPAN / need * PS)
+        start = max(t0, mark - 3 * PS)
     zoom = -math.log2(span / ZOOM_K)
     name = os.path.splitext(os.path.basename(out))[0]
     lines = [f"[*] finegrain GTKWave save file: {name} (written by scripts/gtkw.py from {spec}; "
@@ -171,7 +205,7 @@ def write(spec, fst, out, dumpfile):
              "[*] time: one cycle = 1 ns (cycle N at N ns)"] + [n for n in notes if not n.startswith("[*] time:")]
     lines += [f'[dumpfile] "{dumpfile}"', f"[timestart] {start}", "[size] 1600 1000", "[pos] -1 -1",
               f"*{zoom:.6f} {mark} " + " ".join(["-1"] * 26),
-              "[sst_width] 220", "[signals_width] 340", "[sst_expanded] 1", "[sst_vpaned_height] 300"]
+              "[sst_width] 220", f"[signals_width] {SIGNALS_PX if need else 340}", "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     filters, missing = {}, []
     for title, names in groups:
         if title:
@@ -225,6 +259,29 @@ def in_build(dumpfile):
     return dumpfile
 
 
+def unreadable_states(text, fst, enc, win):
+    """A system trace's event: each value of an FSM state in the opening view
+    (GTKWave's own window) must be as wide as its name."""
+    sigs, ids, body = fst_header(fst)
+    width = re.search(r"^\[signals_width\] (\d+)", text, re.M)
+    px_per_ps = (1600 - int(width.group(1)) - 302) / (win[1] - win[0])
+    errs = []
+    for n in [n for _, ns in parse_spec_text(text)[1] for n in ns]:
+        e = n in sigs and n.rsplit(".", 1)[-1] in STATE_LEAVES and enum_of(enc, n, sigs[n][1])
+        if not e:
+            continue
+        with open(os.path.join(ROOT, f"tb/waves/enc/{e}.txt")) as f:
+            names = {l.split()[0]: l.split()[1] for l in f if l.strip() and not l.startswith("#")}
+        ch = changes(ids, body, n) + [(win[1], None)]
+        for (t, v), (t2, _) in zip(ch, ch[1:]):
+            lo, hi = max(t, win[0]), min(t2, win[1])
+            name = names.get(v.zfill(sigs[n][1]), v)
+            if t > win[0] and t2 < win[1] and (hi - lo) * px_per_ps < len(name) * CHAR_PX + BOX_PAD:
+                errs.append(f"{n} = {name} at {t // PS} is {(hi - lo) * px_per_ps:.0f} pixels wide in the "
+                            f"opening view: its name needs {len(name) * CHAR_PX + BOX_PAD:.0f}")
+    return errs
+
+
 def check(saves):
     """Each save file in GTKWave itself: every listed signal displayed, every
     encoding shown by name somewhere in the opening view, values never absent."""
@@ -257,13 +314,17 @@ def check(saves):
                       + (p.stderr.strip().splitlines() or ["no output"])[-1])
                 fail = 1
                 continue
-            shown, vals, errs = [], {}, []
+            shown, vals, errs, win = [], {}, [], None
             for line in open(res):
                 w = line.split()
                 if w[0] == "SIG":
                     shown.append(w[1])
                 elif w[0] == "VAL":
                     vals.setdefault(w[2], []).append(" ".join(w[3:]))
+                elif w[0] == "WIN":
+                    win = (int(w[1]), int(w[2]))
+            if re.search(r"^\[\*\] at: ", text, re.M) and win:
+                errs += unreadable_states(text, path, enc, win)
             for s in listed:
                 if s not in shown:
                     errs.append(f"{s} is not displayed (a vector needs its [msb:lsb])")

@@ -39,6 +39,12 @@ static const struct {
 };
 enum { N_MARKS = sizeof MARKS / sizeof *MARKS };
 
+/* A ring is followed to its event warp's START (EDGE III-C, IV-C): the EKT
+ * sends the descriptor, the dispatch hands it to one core's PEWT, that core's
+ * preemption controller starts it.  FOLLOW_TAIL cycles after the START are kept. */
+enum { FOLLOW_NONE, FOLLOW_EVW, FOLLOW_PUSH, FOLLOW_START, FOLLOW_DONE };
+enum { FOLLOW_LEAD = 50, FOLLOW_TAIL = 50 };
+
 typedef struct {
     fg_block *b; /* NULL once detached */
     const fg_block_class *cls;
@@ -61,7 +67,13 @@ static struct {
     int at;              /* MARKS index, or -1 */
     uint64_t at_n, span, seen, at_cycle;
     const inst *at_inst; /* where the event showed */
-    bool at_found;
+    bool at_found, span_given;
+    /* a ring's window runs on to its event warp's START: the stage of that
+     * chain being followed (FOLLOW_*), the descriptor's parameter entry (which
+     * tells the warp in a PEWT), the core whose PEWT took it */
+    int follow;
+    uint64_t follow_param, start_cycle;
+    char follow_core[128];
     inst **v;
     unsigned n, cap;
     const uint64_t *clock; /* the system's cycle counter, or NULL: each block's own */
@@ -106,7 +118,10 @@ static int wave_opt(void *ctx, const char *a, const char *v, char *err, size_t e
     }
     if (!strcmp(a, "--wave-start")) return fg_num_u64(a, v, 0, UINT64_MAX / (2 * PS), &W.start, err, errlen);
     if (!strcmp(a, "--wave-end")) return fg_num_u64(a, v, 1, UINT64_MAX / (2 * PS), &W.end, err, errlen);
-    if (!strcmp(a, "--wave-span")) return fg_num_u64(a, v, 2, 100000000, &W.span, err, errlen);
+    if (!strcmp(a, "--wave-span")) {
+        W.span_given = true;
+        return fg_num_u64(a, v, 2, 100000000, &W.span, err, errlen);
+    }
     const char *colon = strchr(v, ':');
     int k = -1;
     for (int m = 0; colon && m < N_MARKS; m++)
@@ -127,7 +142,7 @@ const fg_opt fg_wave_opts[] = {
     FG_OPT_CALL("--wave-end", wave_opt, NULL, "N", "the cycle window's end"),
     FG_OPT_CALL("--wave-at", wave_opt, NULL, "KIND:N",
                 "centre the window on the Nth ring | preempt | nack | limit (from 1)"),
-    FG_OPT_CALL("--wave-span", wave_opt, NULL, "N", "the window's width with --wave-at (default 1000 cycles)"),
+    FG_OPT_CALL("--wave-span", wave_opt, NULL, "N", "the window's width with --wave-at (default 1000 cycles; a ring's runs on to its event warp's START)"),
     FG_OPT_END};
 
 /* The per-instance files live in FILE.fst.parts/ until the merge. */
@@ -285,9 +300,43 @@ void fg_wave_place(fg_block *b, const char *fmt, ...) {
 static void mark_found(uint64_t cycle) {
     W.at_found = true;
     W.at_cycle = cycle;
-    uint64_t lo = cycle > W.span / 2 ? cycle - W.span / 2 : 0;
+    bool ring = !strcmp(MARKS[W.at].kind, "ring");
+    uint64_t before = ring && !W.span_given ? FOLLOW_LEAD : W.span / 2;
+    uint64_t lo = cycle > before ? cycle - before : 0;
     W.start = lo > W.start ? lo : W.start;
     W.end = cycle + (W.span - W.span / 2);
+    if (ring) { /* traced on until the START says where the window ends */
+        W.follow = FOLLOW_EVW;
+        W.end = 0;
+    }
+}
+
+/* One step of following a ring to its event warp's START. */
+static void follow_step(const inst *w, const void *in, const void *before, const void *after, uint64_t c) {
+    const fg_block_class *k = w->cls;
+#define OUT(s, name) fg_port_get(k->out_ports, k->n_out, s, name)
+#define IN(name) fg_port_get(k->in_ports, k->n_in, in, name)
+    if (W.follow == FOLLOW_EVW && !strcmp(k->name, "edge_ekt")) {
+        /* the descriptor leaves as an event warp, or for the pending-kernel queue */
+        if (OUT(before, "evw_valid_o") && IN("evw_ready_i")) W.follow_param = OUT(before, "evw_param_addr_o");
+        else if (OUT(before, "pkq_valid_o") && IN("pkq_ready_i")) W.follow_param = OUT(before, "pkq_param_addr_o");
+        else return;
+        W.follow = FOLLOW_PUSH;
+    } else if (W.follow == FOLLOW_PUSH && !strcmp(k->name, "edge_pewt") && IN("ev_valid_i") &&
+               OUT(before, "ev_ready_o") && IN("ev_param_i") == W.follow_param) {
+        snprintf(W.follow_core, sizeof W.follow_core, "%s", w->place);
+        W.follow = FOLLOW_START;
+    } else if (W.follow == FOLLOW_START && !strcmp(k->name, "edge_preempt") &&
+               !strcmp(w->place, W.follow_core) &&
+               OUT(after, "cnt_start_free_o") + OUT(after, "cnt_start_pre_o") >
+                   OUT(before, "cnt_start_free_o") + OUT(before, "cnt_start_pre_o")) {
+        W.follow = FOLLOW_DONE;
+        W.start_cycle = c + 1; /* the cycle its cmd_o shows the START */
+        uint64_t end = c + FOLLOW_TAIL, asked = W.at_cycle + (W.span - W.span / 2);
+        W.end = W.span_given && asked > end ? asked : end;
+    }
+#undef OUT
+#undef IN
 }
 
 static bool mark_seen(const inst *w, const void *in, const void *before, const void *after) {
@@ -321,6 +370,8 @@ static void wave_step(fg_block *b, const void *in, const void *out_before) {
     if (mark_seen(w, in, out_before, b->out) && ++W.seen == W.at_n) {
         W.at_inst = w;
         mark_found(c);
+    } else if (W.follow > FOLLOW_NONE && W.follow < FOLLOW_DONE) {
+        follow_step(w, in, out_before, b->out, c);
     }
     if (w->tw && w->on) {
         if (!w->tw_any) { /* the state before the first dumped edge */
@@ -579,6 +630,18 @@ static void spec_group(FILE *f, const source *src, unsigned s) {
     fprintf(f, "-%s.%s%s\n", src[s].place, c->name, src[s].twin ? " (C twin)" : "");
 }
 
+/* The source the event showed in: its RTL trace, or its twin's when the
+ * blocks run as C twins (--impl c); ns when no event was found. */
+static unsigned event_source(const source *src, unsigned ns) {
+    unsigned twin = ns;
+    for (unsigned s = 0; s < ns && W.at_found; s++)
+        if (src[s].w == W.at_inst) {
+            if (!src[s].twin) return s;
+            if (twin == ns) twin = s;
+        }
+    return twin;
+}
+
 /* The save file's spec: the instance the event showed in first, then every
  * other one whose ports moved in the window (scripts/gtkw.py adds ranges and
  * enum names). */
@@ -587,9 +650,8 @@ static int write_spec(const char *spec, source *src, unsigned ns, const char *fo
     if (!f) return -1;
     fprintf(f, "[*] finegrain GTKWave save file spec (fg_wave)\n");
     if (focus) fprintf(f, "[*] focus: %s\n[*] at: %" PRIu64 "\n", focus, W.at_cycle * PS);
-    unsigned groups = 0, first = ns;
-    for (unsigned s = 0; s < ns && focus; s++)
-        if (!src[s].twin && src[s].w == W.at_inst) spec_group(f, src, first = s), groups++;
+    unsigned groups = 0, first = focus ? event_source(src, ns) : ns;
+    if (first < ns) spec_group(f, src, first), groups++;
     for (int pass = 0; pass < 2 && !(pass && groups); pass++) /* pass 1: nothing moved, show everything */
         for (unsigned s = 0; s < ns; s++) {
             const fg_block_class *c = src[s].w->cls;
@@ -734,14 +796,16 @@ int fg_wave_finish(void) {
     }
     fstWriterClose(wr);
     char focus[300] = "", save[560], spec[700];
-    if (W.at >= 0 && W.at_found) /* the instance the event showed in */
-        for (unsigned s = 0; s < ns && !focus[0]; s++)
-            if (!src[s].twin && src[s].w == W.at_inst)
-                snprintf(focus, sizeof focus, "%s.%s.%s", src[s].place, MARKS[W.at].block, MARKS[W.at].focus);
+    unsigned ev = W.at >= 0 ? event_source(src, ns) : ns; /* the instance the event showed in */
+    if (ev < ns) snprintf(focus, sizeof focus, "%s.%s.%s", src[ev].place, MARKS[W.at].block, MARKS[W.at].focus);
     snprintf(save, sizeof save, "%.*s.gtkw", (int)(strlen(W.path) - 4), W.path);
     snprintf(spec, sizeof spec, "%s/spec.gtkw", W.parts);
     fprintf(stderr, "fg_wave: wrote %s: %u traces, cycles %" PRIu64 "-%" PRIu64, W.path, ns, M.t0 / PS, last / PS);
     if (W.at_found) fprintf(stderr, ", %s #%" PRIu64 " at cycle %" PRIu64, MARKS[W.at].what, W.at_n, W.at_cycle);
+    if (W.follow == FOLLOW_DONE)
+        fprintf(stderr, ", its event warp's START at cycle %" PRIu64 " (%s)", W.start_cycle, W.follow_core);
+    else if (W.follow > FOLLOW_NONE)
+        fprintf(stderr, " (its event warp did not START in this run)");
     fprintf(stderr, "\n");
     /* (rc -1 so far: the event did not happen, or a trace could not be read or merged) */
     const bool merged = !M.oom && !M.unread;

@@ -13,7 +13,8 @@
  * beside it (scripts/gtkw.py) showing the instances active in the window.
  * The window is --wave-start .. --wave-end (cycles), or --wave-span cycles
  * centred on the Nth occurrence of an event (--wave-at KIND:N, KIND one of
- * ring, preempt, nack, limit). */
+ * ring, preempt, nack, limit); a ring's window runs on to its event warp's
+ * START.  The save file opens at the event, the instance it showed in first. */
 #ifndef FG_WAVE_H
 #define FG_WAVE_H
 
