@@ -738,15 +738,21 @@ static void test_malformed(void **state) {
     free(mem);
 }
 
-/* ------------------------------------------------ F/E lines in the L2 */
-/* A whole-line F/E request: src, trigger, action; a write carries v in every word. */
-static mem_req fe_line_req(uint64_t id, uint64_t addr, uint8_t op, uint8_t src, unsigned trig, unsigned act,
-                           uint32_t v) {
+/* A request with only its id, line and operation set. */
+static mem_req req_at(uint64_t id, uint64_t addr, uint8_t op) {
     mem_req r;
     memset(&r, 0, sizeof r);
     r.id = id;
     r.addr = addr;
     r.op = op;
+    return r;
+}
+
+/* ------------------------------------------------ F/E lines in the L2 */
+/* A whole-line F/E request: src, trigger, action; a write carries v in every word. */
+static mem_req fe_line_req(uint64_t id, uint64_t addr, uint8_t op, uint8_t src, unsigned trig, unsigned act,
+                           uint32_t v) {
+    mem_req r = req_at(id, addr, op);
     r.src = src;
     r.kind = MEM_K_DATA;
     r.data = true;
@@ -937,11 +943,7 @@ static void test_fe_l2_cache(void **state) {
 
 /* ------------------------------------------------ lane-form atomics */
 static mem_req lane_req(uint64_t id, uint64_t addr) {
-    mem_req r;
-    memset(&r, 0, sizeof r);
-    r.id = id;
-    r.addr = addr;
-    r.op = MEM_ATOMIC;
+    mem_req r = req_at(id, addr, MEM_ATOMIC);
     r.kind = MEM_K_ATOMIC;
     r.fe_trig = r.fe_act = MEM_FE_DEFAULT;
     r.data = r.lanes = true;
