@@ -688,9 +688,7 @@ def main(argv=None):
                 print(f"{ex.name}: {len(states)} points: {counts}")
             return 0
         if opts.cmd == "collect":
-            for ex in exps:
-                ex.collect()
-            return 0
+            return collect_all(exps, say=False)
         return cmd_run(exps, opts, build)
     except SweepError as err:
         print(f"sweep: {err}", file=sys.stderr)
@@ -732,10 +730,22 @@ def cmd_run(exps, opts, build):
         print(f"sweep: not collecting: {len(failed)} point(s) failed; running again retries only those",
               file=sys.stderr)
         return 1
+    return collect_all(exps, say=True)
+
+
+def collect_all(exps, say):
+    """Merges every experiment; one that fails to merge is reported and the rest are still merged."""
+    bad = 0
     for ex in exps:
-        ex.collect()
-        print(f"sweep: wrote {rel(ex.result)}", file=sys.stderr)
-    return 0
+        try:
+            ex.collect()
+        except SweepError as err:
+            print(f"sweep: {err}", file=sys.stderr)
+            bad += 1
+            continue
+        if say:
+            print(f"sweep: wrote {rel(ex.result)}", file=sys.stderr)
+    return 2 if bad else 0
 
 
 if __name__ == "__main__":

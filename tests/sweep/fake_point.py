@@ -10,7 +10,7 @@ fake.sleep=S sleeps S seconds, fake.fail=1 prints to its log and exits 3,
 fake.partial=1 writes half a result before sleeping, fake.sources=FP writes
 "sources": FP as a simulator's point does (docs/RESULTS.md "Provenance").
 Every --point run appends a line to $FAKE_COUNT (when set).  --merge writes
-{"merged": [point, ...]} and prints "merged N points".
+{"merged": [point, ...]} and prints "merged N points" (fake.merge_fail=1: exits 4 instead).
 """
 import json
 import os
@@ -37,6 +37,8 @@ while args:
     elif a == "--merge":
         merge = args.pop(0)
 if merge:
+    if sets.get("merge_fail") == "1":
+        sys.exit("fake_point: --merge: refused (as asked)")
     pts = [json.load(open(line.strip())) for line in open(merge) if line.strip()]
     json.dump({"merged": pts}, open(out, "w"))
     print(f"merged {len(pts)} points")

@@ -132,6 +132,18 @@ class SweepTest(unittest.TestCase):
         st = self.run_sweep("status", e)
         self.assertIn("4 points: 3 done, 1 failed", st.stdout)
 
+    def test_merge_failure_keeps_collecting(self):
+        """An experiment whose merge fails is reported; the experiments after it are still collected."""
+        bad = self.exp("[axis a]\nx = fake.a=1\n", name="bad", header="args = --set fake.merge_fail=1\ncollect = program")
+        good = self.exp("[axis a]\nx = fake.a=1\n", name="good", header="collect = program")
+        for cmd in ("run", "collect"):
+            r = self.run_sweep(cmd, bad, good)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("bad: merging failed", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "res", "bad.json")))
+            self.assertEqual(len(self.result("good")["merged"]), 1, f"{cmd}: the good experiment was not collected")
+            os.remove(os.path.join(self.tmp, "res", "good.json"))
+
     def test_runs_points_in_parallel(self):
         # (2 s a point: the wall time also holds the sweep's start and its --check-config pass)
         e = self.exp("[axis a]\n" + "".join(f"p{i} = fake.sleep=2 fake.i={i}\n" for i in range(4)))
