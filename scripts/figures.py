@@ -80,6 +80,62 @@ def fig11_summary(d):
     return table([f"average over {names} (cycles)", "no optimization", "all four", "reduction", "paper"], rows)
 
 
+# EDGE Fig. 11's counterfactuals at full size: the nine kernels of experiments/edge_fig11_all.ini, each
+# row from its experiment's result
+F11_CF = [("default (GTO, DRAM ~100-360 cycles; `experiments/edge_fig11_all.ini`)", "preemption_latency_all.json"),
+          ("loose round-robin warp schedulers (`--set gpu.warp_scheduler=lrr`; `experiments/edge_fig11_lrr.ini`)",
+           "preemption_latency_lrr.json"),
+          ("every DRAM access ~1000 cycles longer (`--set mem.l2_dram_latency=900`; "
+           "`experiments/edge_fig11_slowmem.ini`)", "preemption_latency_slowmem.json")]
+
+
+def fig11_policy(d, ks, pol):
+    """(none, all, dropped share) for victim policy pol averaged over kernels ks as the program averages
+    (sim/prog/preemption_latency_main.c): each kernel's mean over its preempting events, kernels with
+    none skipped; dropped share: of the pol/all victims that waited on a load, those whose loads the
+    controller dropped (EDGE IV-D's fourth optimization)."""
+    sn = sa = n = waiting = dropped = 0
+    for k in ks:
+        runs = {r["config"]: r for r in d["kernels"][k]["runs"]}
+        a, b = runs.get(f"{pol}/none"), runs.get(f"{pol}/all")
+        if not a or not b or not a["preempted"]:
+            continue
+        sn += a["avg_preemption_cycles_preempted_only"]
+        sa += b["avg_preemption_cycles_preempted_only"]
+        n += 1
+        waiting += b["preempted"] * b["victim_waiting_on"]["load"]
+        dropped += b["loads_dropped"]
+    return (sn / n, sa / n, dropped / waiting if waiting else 0.0) if n else None
+
+
+def fig11_counterfactuals(d):
+    rows = []
+    for label, name in F11_CF:
+        x = d["_also"].get(name)
+        if x is None:
+            rows.append([label] + ["not run"] * 4)
+            continue
+        for bl, ks in ((f"paper's four ({', '.join(k.upper() for k in PAPER_BGS)})", PAPER_BGS),
+                       (f"all {len(x['kernels'])}", list(x["kernels"]))):
+            cells = []
+            for pol in ("oldest", "newest"):
+                r = fig11_policy(x, [k for k in ks if k in x["kernels"]], pol)
+                if pol == "oldest" and len(ks) == len(x["kernels"]) and r:  # the program's own figure
+                    check_merge(f"{name} oldest reduction", r[0] / r[1], x["summary"]["oldest"]["reduction"])
+                cells.append(f"{r[0]:.1f} / {r[1]:.1f} / **{fold(r[0] / r[1])}**" if r else "—")
+            r = fig11_policy(x, [k for k in ks if k in x["kernels"]], "oldest")
+            rows.append([label, bl] + cells + [f"{100 * r[2]:.0f} %" if r else "—"])
+    p = d["paper"]
+    rows.append(["paper (EDGE Fig. 11; none = reduction x all)", "CONV, MM, BP, BFS",
+                 f"~{p['oldest_reduction'] * p['oldest_all_cycles']:.0f} / ~{p['oldest_all_cycles']:g} / "
+                 f"{p['oldest_reduction']:g}x",
+                 f"~{p['newest_reduction'] * p['newest_all_cycles']:.0f} / ~{p['newest_all_cycles']:g} / "
+                 f"{p['newest_reduction']:g}x", "—"])
+    return table(["machine", "kernels", "oldest: none / all / reduction (cycles)",
+                  "newest: none / all / reduction (cycles)", "oldest/all: victims waiting on a load whose loads "
+                  "were dropped"], rows)
+
+
 def fig11_kernels(d):
     ks = list(d["kernels"])
     configs = [r["config"] for r in d["kernels"][ks[0]]["runs"]]
@@ -693,7 +749,13 @@ def fig13_memc(d):
     """MemC's high-rate event slowdown D / R / P at full size on the paper's four backgrounds, as the EDGE
     artifact runs MemC."""
     rows = []
-    for label, x in (("MemC as the artifact runs it (`experiments/edge_fig13_memc.ini`)", d),):
+    for label, x in (("MemC as the artifact runs it (`experiments/edge_fig13_memc.ini`)", d),
+                     ("the same, with the artifact's machine settings: its offered concurrency, a 10x link, the "
+                      "end drain, fetch priority (`experiments/edge_fig13_memc_artifact.ini`)",
+                      d["_also"].get("edge_fig13_memc_artifact.json"))):
+        if x is None:
+            rows.append([label] + ["not run"] * (len(BGS[:4]) + 1))
+            continue
         cells, avg = [], {m: [] for m, _ in F13_MODES}
         for bg in BGS[:4]:
             q = x["pairs"].get(f"memc/{bg}", {}).get("high")
@@ -710,6 +772,78 @@ def fig13_memc(d):
     return table(["MemC, high rate: event slowdown D / R / P"] + [b.upper() for b in BGS[:4]] + ["average"], rows)
 
 
+# EDGE Fig. 13's counterfactuals at full size: the high rate on the paper's four backgrounds, each row
+# from its experiment's result (the default's nine backgrounds cut to the four)
+F13_CF_FULL = [("default (`experiments/edge_fig13.ini`)", "edge_fig13.json"),
+               ("events packed on 2 reserved cores (R: `preempt.reserve_cores=2`; `experiments/edge_fig13_packed.ini`)",
+                "edge_fig13_packed.json"),
+               ("the artifact's settings together: its offered concurrency, a 10x link, the end drain, fetch "
+                "priority (`experiments/edge_fig13_artifact.ini`)", "edge_fig13_artifact.json"),
+               ("the same, and every DRAM access ~1000 cycles longer (`--set mem.l2_dram_latency=900`; "
+                "`experiments/edge_fig13_artifact_slowmem.ini`)", "edge_fig13_artifact_slowmem.json")]
+F13_CF_FULL_COLS = [c for c in F13_CF_COLS if not c[0].endswith("_low")]
+
+
+def fig13_counterfactuals_full(d):
+    """The high-rate ratios on the paper's four backgrounds, and event R / P over the pairs where EDGE
+    IV-D's register rule lets the event preempt (edge_fig12's "preemption_possible": the same kernels)."""
+    f12 = d["_also"].get("edge_fig12.json")
+    possible = {n for n, q in f12["pairs"].items() if q["preemption_possible"]} if f12 else set()
+    rows = []
+    for label, name in F13_CF_FULL:
+        x = d["_also"].get(name)
+        if x is None:
+            rows.append([label] + ["not run"] * (len(F13_CF_FULL_COLS) + 2))
+            continue
+        means = fig13_means(x, PAPER_BGS)
+        can = [q["high"] for n, q in x["pairs"].items() if n in possible and bg_of(n) in PAPER_BGS and "high" in q]
+        pr = (sum(q["R"]["event_slowdown"] for q in can) / sum(q["P"]["event_slowdown"] for q in can)) if can else 0
+        row = [label, f"{means['high']['pairs']:g}"]
+        for k, _ in F13_CF_FULL_COLS:
+            if k == "memc":
+                qs = [q["high"] for n, q in x["pairs"].items() if n.startswith("memc/") and bg_of(n) in PAPER_BGS
+                      and "high" in q]
+                row.append(" / ".join(f"{sum(q[m]['event_slowdown'] for q in qs) / len(qs):.2f}" for m, _ in F13_MODES)
+                           if qs else "—")
+            else:
+                row.append(f"{fig13_ratio(means, k):.2f}x")
+        rows.append(row + [f"{pr:.2f}x ({len(can)})" if can else "—"])
+    p = d["paper"]
+    rows.append(["paper (EDGE Fig. 13)", "16"] + [
+        f"{p[k]:g}x" if k in p else "{D:g} / {R:g} / {P:g}".format(**p["memc_high_event_slowdown"])
+        for k, _ in F13_CF_FULL_COLS] + ["—"])
+    return table(["machine (high rate, paper's backgrounds CONV, MM, BP, BFS)", "pairs"] +
+                 [c for _, c in F13_CF_FULL_COLS] + ["event R / P high, pairs where preemption is possible"], rows)
+
+
+# EDGE Fig. 12's draining counterfactual at full size, on the paper's four backgrounds
+F12_CF_FULL = [("default: GPU-wide draining (`experiments/edge_fig12.ini`)", "edge_fig12.json"),
+               ("per-core draining (`--set preempt.drain=core`; `experiments/edge_fig12_draincore.ini`)",
+                "edge_fig12_draincore.json"),
+               ("every DRAM access ~1000 cycles longer (`--set mem.l2_dram_latency=900`; "
+                "`experiments/edge_fig12_slowmem.ini`)", "edge_fig12_slowmem.json")]
+F12_CF_SETS = [s for s in F12_SETS if s[0] != "_conv_mm"]
+
+
+def fig12_counterfactuals_full(d):
+    rows = []
+    for label, name in F12_CF_FULL:
+        x = d["_also"].get(name)
+        if x is None:
+            rows.append([label] + ["not run"] * len(F12_CF_SETS))
+            continue
+        cells = []
+        for suf, _ in F12_CF_SETS:
+            n, avg, tail, _ = fig12_set(x, suf, PAPER_BGS)
+            cells.append(f"**{fold(avg)}** / {fold(tail)} ({n:g})" if n else "—")
+        rows.append([label] + cells)
+    p = d["paper"]
+    rows.append(["paper (EDGE Fig. 12)"] + [f"{p['avg_ratio' + suf]:g}x / {p['tail_ratio' + suf]:g}x"
+                                            if f"avg_ratio{suf}" in p else "—" for suf, _ in F12_CF_SETS])
+    return table(["machine (paper's backgrounds CONV, MM, BP, BFS)"] +
+                 [f"{lab}: D / P average / tail (pairs)" for _, lab in F12_CF_SETS], rows)
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -721,15 +855,25 @@ def edge_mt_figures(suffix, experiment):
                         f"edge_fig13{suffix}_pairs": fig13_pairs, f"edge_fig13{suffix}_breakdown": fig13_breakdown}}]
 
 
-FIG13_CF = {"name": "edge_fig13_demo_counterfactuals", "json": "edge_fig13_demo.json", "plot": None,
-            "also": [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf],
-            "experiment": "experiments/edge_fig13_demo*.ini", "program": "build/bin/edge_fig13",
-            "tables": {"edge_fig13_demo_counterfactuals": fig13_counterfactuals}}
+def table_of(name, json_name, also, experiment, program, fn):
+    """A registry entry for one table (no plot) read from json_name and the results also names."""
+    return {"name": name, "json": json_name, "plot": None, "also": also, "experiment": experiment,
+            "program": f"build/bin/{program}", "tables": {name: fn}}
 
 
-FIG13_MEMC = {"name": "edge_fig13_memc", "json": "edge_fig13_memc.json", "plot": None,
-              "experiment": "experiments/edge_fig13_memc.ini", "program": "build/bin/edge_fig13",
-              "tables": {"edge_fig13_memc": fig13_memc}}
+FIG13_CF = table_of("edge_fig13_demo_counterfactuals", "edge_fig13_demo.json",
+                    [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf], "experiments/edge_fig13_demo*.ini",
+                    "edge_fig13", fig13_counterfactuals)
+FIG11_CF = table_of("edge_fig11_counterfactuals", "preemption_latency_all.json", [n for _, n in F11_CF[1:]],
+                    "experiments/edge_fig11{_all,_lrr,_slowmem}.ini", "preemption_latency", fig11_counterfactuals)
+FIG13_CF_FULL = table_of("edge_fig13_counterfactuals", "edge_fig13.json",
+                         [n for _, n in F13_CF_FULL[1:]] + ["edge_fig12.json"],
+                         "experiments/edge_fig13{,_packed,_artifact,_artifact_slowmem}.ini", "edge_fig13",
+                         fig13_counterfactuals_full)
+FIG12_CF_FULL = table_of("edge_fig12_counterfactuals", "edge_fig12.json", [n for _, n in F12_CF_FULL[1:]],
+                         "experiments/edge_fig12{,_draincore,_slowmem}.ini", "edge_fig12", fig12_counterfactuals_full)
+FIG13_MEMC = table_of("edge_fig13_memc", "edge_fig13_memc.json", ["edge_fig13_memc_artifact.json"],
+                      "experiments/edge_fig13_memc{,_artifact}.ini", "edge_fig13", fig13_memc)
 
 
 # ---------------------------------------------------------------- registry
@@ -755,7 +899,7 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG13_CF, FIG13_MEMC] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_CF_FULL, FIG12_CF_FULL] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):
