@@ -135,7 +135,7 @@ $(VLBUILD)/vlrt/libvlrt.a: $(VLRT_OBJS)
 # of them with a generated header, fg_shim_configs.hpp, describing each.
 MODELS_OF = $(1) $(addprefix $(1)_,$($(1)_CONFIGS))
 #
-# Randomized initial state (issue 15 item 7): every model is verilated with
+# Randomized initial state: every model is verilated with
 # X assignments and never-reset storage as values drawn at construction; the
 # shim seeds them (fg_shim.cpp: FG_XSEED, else derived from FG_SEED, else
 # fresh; printed by the tests), so RTL that depends on uninitialised storage

@@ -1,4 +1,4 @@
-# Benchmarks (issue 3, item 7): not tests; `make bench` builds and runs them.
+# Benchmarks: not tests; `make bench` builds and runs them.
 # sim_speed times the launch-latency run with its RTL blocks as RTL, C
 # twins and lockstep (simulated GPU cycles per wall second; docs/RESULTS.md).
 PROGRAMS    += sim_speed
@@ -17,7 +17,7 @@ bench: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 	@set -e; $(foreach s,$(BENCH_STEPS),$(s);)
 	@BUILD=$(abspath $(BUILD)) python3 scripts/bench_speed.py --base $(BENCH_BASE) $(BENCH_ARGS)
-# mem_bench (issue 10 item 5): streaming copy, pointer chase against the
+# mem_bench: streaming copy, pointer chase against the
 # modelled stages, latency under load; results/mem_bench.json and, through
 # scripts/figures.py, results/mem_latency_load.png.
 # first_touch: what a fresh output's pages cost this host's vectorAdd, the

@@ -1,4 +1,4 @@
-# The CM machine (issue 14; docs/CM_MACHINE.md): CPU cores and the GPU side
+# The CM machine (docs/CM_MACHINE.md): CPU cores and the GPU side
 # sharing the 6x6 mesh, LLC and DRAM; cm_run runs a CPU mix alone or beside
 # a kernel on the SIMT cores.
 SIM_SRCS += sim/cm/cm_sys.c sim/cm/cm_bal_loop.c sim/cm/cm_dyncta.c

@@ -1,4 +1,4 @@
-# Coverage (issue 15 item 2; docs/COVERAGE.md).  `make coverage` builds the
+# Coverage (docs/COVERAGE.md).  `make coverage` builds the
 # COV=1 variant in build-cov/ (every verilated model with Verilator
 # --coverage-line --coverage-toggle; Makefile: VLCOV), runs make test's
 # programs and scripts there, each freed model writing its counts under
@@ -18,7 +18,7 @@ COV_SKIP   := scripts/check_lint.sh scripts/check_san.sh
 # The FPGA top's host test is long under coverage (771 s on the loaded
 # 2-core machine when the top held four 64-slot controllers, docs/COVERAGE.md),
 # so the cov-run recipe below raises scripts/test_fpga_top.sh's limits
-# The goals of issue 15 item 2: a whole run fails when a block's line or
+# The goals: a whole run fails when a block's line or
 # toggle figure is under its goal (scripts/coverage.py --goal, one line per
 # block and figure).  COV_ONLY runs a subset of the tests, whose figure may
 # be below a whole run's by design (fpga_top's, docs/COVERAGE.md): not checked

@@ -1,4 +1,4 @@
-# EDGE warp-level events in the SIMT model (issue 6): the PEWT and the
+# EDGE warp-level events in the SIMT model: the PEWT and the
 # preemption controller driven by sim/simt/simt_edge_core.c, IPv4 events
 # injected at the SIMT core scheduler, the preemption-latency experiment.
 SIM_SRCS += sim/work/ipv4_work.c sim/work/preempt_run.c

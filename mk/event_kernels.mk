@@ -1,11 +1,11 @@
-# EDGE event kernels (issue 12 item 1): IPv6 forwarding, MemC GET, IPSec
+# EDGE event kernels: IPv6 forwarding, MemC GET, IPSec
 # (kernels sw/kernels/{ipv6_fwd,memc_get,ipsec_3des}.c, built by
 # mk/simt.mk), their workloads and host references, the uniform ev_work
 # interface over all four kinds (IPv4 included); docs/EVENT_KERNELS.md.
 SIM_SRCS += sim/work/ev_work.c sim/work/ev_ipv4.c sim/work/ipv6_work.c sim/work/memc_work.c \
             sim/work/ipsec_work.c sim/work/des_ref.c
 TESTS    += test_event_kernels
-# EDGE Figs. 12-13 (issue 12 items 2-5): one multitasking run (background +
+# EDGE Figs. 12-13: one multitasking run (background +
 # events of one kind, draining / preemption / reservation, skip-execution),
 # its statistics, the two experiment programs and their sweeps.
 SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c

@@ -1,4 +1,4 @@
-# F/E bits end to end (issue 13; docs/FE_E2E.md): the F/E runtime (host API
+# F/E bits end to end (docs/FE_E2E.md): the F/E runtime (host API
 # with triggers/actions, streams, the staged F/E Table 2 latency model, the
 # GPU host interface of F/E 6.2), the seven F/E Table 3 benchmarks in four
 # variants, F/E Figs. 11 and 12.

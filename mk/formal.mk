@@ -1,4 +1,4 @@
-# Formal proofs (issue 15 item 1, docs/FORMAL.md): `make formal` runs every
+# Formal proofs (docs/FORMAL.md): `make formal` runs every
 # SymbiYosys proof of formal/*.sby (yowasp-sby; engines smtbmc z3 and abc pdr /
 # bmc3; all from scripts/deps.sh), at most two at a time, and writes
 # results/formal.json: PASS, FAIL (the assertion, a trace VCD), UNKNOWN (the

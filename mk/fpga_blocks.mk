@@ -1,4 +1,4 @@
-# Out-of-context FPGA measurement of the RTL blocks (issue 11 items 1, 3):
+# Out-of-context FPGA measurement of the RTL blocks:
 # `make fpga-blocks` runs scripts/fpga_ooc.py over FPGA_BLOCKS, one block at a
 # time (Yosys synth_ecp5 -> nextpnr-ecp5 LFE5U-85F / CABGA381 / speed 6,
 # --freq 100, --out-of-context, every port registered by a generated wrapper)

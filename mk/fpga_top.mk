@@ -1,4 +1,4 @@
-# FPGA top for the ULX3S (issue 11 items 2-5; docs/FPGA.md): the register map
+# FPGA top for the ULX3S (docs/FPGA.md): the register map
 # (fpga/regmap.py -> fpga/gen/), the top's RTL (fpga/), the host library
 # (fpga/host/), the verilated top with a C UART model on a TCP port
 # (build/bin/fpga_sim), the host-library and LiteX tests against it, and the

@@ -1,4 +1,4 @@
-# Fuzzing (issue 15 item 4).  `make fuzz` builds each harness of
+# Fuzzing.  `make fuzz` builds each harness of
 # tests/fuzz/fuzz_<t>.c with clang's libFuzzer + ASan + UBSan and runs it for
 # FUZZ_SECONDS (default 60) from its kept corpus tests/fuzz/corpus/<t>/ plus
 # seeds FUZZ_SEEDS_<t> (the machine configs; the built kernels); crashing inputs land in

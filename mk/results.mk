@@ -1,4 +1,4 @@
-# Experiments on the sweep runner (issue 16; docs/SWEEPS.md).  Each
+# Experiments on the sweep runner (docs/SWEEPS.md).  Each
 # experiment's fragment registers its description: EXPERIMENTS +=
 # experiments/NAME.ini.  `make results` runs every experiment's points
 # (locally, JOBS at a time; SLURM=1: as Slurm job arrays, SWEEP_ARGS for more

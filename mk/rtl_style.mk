@@ -1,4 +1,4 @@
-# RTL style infrastructure (issue 15 item 6; docs/RTL_STYLE.md).
+# RTL style infrastructure (docs/RTL_STYLE.md).
 #
 # Encodings: one list per area, rtl/<area>/<area>_enc.toml, generates the
 # area's SystemVerilog package rtl/<area>/<area>_pkg.sv and the twins' C

@@ -1,4 +1,4 @@
-# fg_run: the generic kernel runner (issue 3, item 8; docs/SIMT.md "Writing and
+# fg_run: the generic kernel runner (docs/SIMT.md "Writing and
 # running a kernel"): any kernel ELF, buffers and arguments from the command
 # line.  Its example kernel is sw/kernels/saxpy.c (built by mk/simt.mk like
 # every sw/kernels/*.c).  test_fg_run runs $(BUILD)/bin/fg_run itself, so it

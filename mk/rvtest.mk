@@ -1,4 +1,4 @@
-# RISC-V conformance (issue 17): the official riscv-tests rv32ui, rv32um,
+# RISC-V conformance: the official riscv-tests rv32ui, rv32um,
 # rv32ua and rv32uf on the SIMT model, read where the suite is (never copied
 # here), with this project's environment sw/rvtest/riscv_test.h, and run by
 # tests/test_riscv_conformance.c by one thread and by a full warp

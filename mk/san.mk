@@ -1,4 +1,4 @@
-# Sanitizers (issue 15 item 4): `make <target> SAN=1` builds into build-san/
+# Sanitizers: `make <target> SAN=1` builds into build-san/
 # with AddressSanitizer + UndefinedBehaviorSanitizer on every C and C++ file
 # we compile (Makefile: SANFLAGS).  `make test` runs SAN_TESTS that way
 # through scripts/check_san.sh (random lockstep runs shortened by FG_CYCLES).

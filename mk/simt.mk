@@ -31,10 +31,10 @@ user-kernels: $(USER_KERNELS)
 EXTRA_BUILD += $(USER_KERNELS)
 EXTRA_TEST_CMDS += scripts/check_user_kernels.sh
 
-# ELF loader relocation (issue 17): kernel sw/kernels/t_reloc.c
+# ELF loader relocation: kernel sw/kernels/t_reloc.c
 TESTS    += test_elf_load
 
-# F extension to the letter (issue 17): exception flags and rounding modes on
+# F extension to the letter: exception flags and rounding modes on
 # the host's fenv; GCC must keep that file's FP operations as written.
 SIM_SRCS += sim/simt/rv32_fp.c
 $(BUILD)/obj/sim/simt/rv32_fp.o: CFLAGS += -frounding-math -fsignaling-nans -ffp-contract=off

@@ -122,7 +122,7 @@ def median(xs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--base", default="aaa5f4a", help="the commit to compare with (default aaa5f4a, issue 33's start)")
+    ap.add_argument("--base", default="aaa5f4a", help="the commit to compare with (default aaa5f4a, before the SIMT core's speed work)")
     ap.add_argument("--runs", type=int, default=3, help="counted runs of each command (after one warm-up)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the N-thread busy run")
     ap.add_argument("--events", type=int, default=20, help="serial events of the launch workload")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test (issue 15 item 4): every kept fuzz input (tests/fuzz/corpus/<t>/) and
+# Test: every kept fuzz input (tests/fuzz/corpus/<t>/) and
 # the seeds (configs/, the built kernels) through the gcc build of each fuzz
 # harness (mk/fuzz.mk); check_san.sh does the same under the sanitizers.
 # TAP: one line per harness.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test: mem_bench (issue 10 item 5) at its test size, TAP: the copy is right
+# Test: mem_bench at its test size, TAP: the copy is right
 # and moves data, the pointer chases equal the sum of the modelled stages
 # (mem_bench itself fails otherwise), latency rises with load, and the JSON
 # has the keys the issue names with the F/E queues as RTL.

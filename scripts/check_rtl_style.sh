@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RTL style checks (issue 15 item 6, docs/RTL_STYLE.md), run by make test as
+# RTL style checks (docs/RTL_STYLE.md), run by make test as
 # one test (TAP):
 #  - the packages and twin headers generated from rtl/<area>/<area>_enc.toml
 #    are current, and blocks not converted yet agree with the lists

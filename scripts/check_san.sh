@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test (issue 15 item 4): the block, memory and SIMT tests (mk/san.mk
+# Test: the block, memory and SIMT tests (mk/san.mk
 # SAN_TESTS) built with AddressSanitizer + UBSan (make SAN=1, in
 # build-san/) and run with random lockstep shortened to FG_CYCLES; any
 # sanitizer report fails that test.  TAP: one line per test program.

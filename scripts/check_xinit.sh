@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test (issue 15 item 7): the randomized initial state of the verilated
+# Test: the randomized initial state of the verilated
 # models is seeded and repeatable.  test_prims's test_xinit reads the SRAM
 # primitive's unreset read register at power-up with FG_XINIT=all: two seeds
 # must give two values, the same seed the same value, FG_XINIT=0 zero; and the

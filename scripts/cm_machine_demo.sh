@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CM machine (issue 14; docs/CM_MACHINE.md), run by `make demo`:
+# The CM machine (docs/CM_MACHINE.md), run by `make demo`:
 #   - the mesh's throughput and latency against offered load (results/mesh_load.json),
 #   - the CPU streams alone: L2 MPKI per CM Table III application, IPC vs
 #     memory latency (results/cpu_char.json),

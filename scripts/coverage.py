@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make coverage (issue 15 item 2; docs/COVERAGE.md): merges the .dat files
+"""make coverage (docs/COVERAGE.md): merges the .dat files
 the COV=1 models wrote during the test run with verilator_coverage, writes the
 lcov report (verilator_coverage --write-info, genhtml) and results/coverage.json
 with each block's line and toggle coverage.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make formal: run every SymbiYosys proof of formal/*.sby (issue 15 item 1).
+"""make formal: run every SymbiYosys proof of formal/*.sby.
 
 Each formal/<block>.sby proves one RTL block (k-induction with `mode prove`,
 PDR with engine `abc pdr`, or bounded model checking with `mode bmc` to

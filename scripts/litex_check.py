@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""LiteX interoperability of the FPGA top (issue 11 item 4): litex_server
+"""LiteX interoperability of the FPGA top: litex_server
 (pip `litex`) speaks UARTBone to the top at socket://127.0.0.1:PORT (the
 verilated top's UART model, build/bin/fpga_sim; or a board's serial device
 with --uart-port /dev/ttyUSB0), and LiteX's RemoteClient reads the ID

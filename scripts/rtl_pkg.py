@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The RTL's encodings, one list per area, for the RTL and the C twins alike
-(issue 15 item 6; docs/RTL_STYLE.md).
+(docs/RTL_STYLE.md).
 
     scripts/rtl_pkg.py            write every generated file
     scripts/rtl_pkg.py --check    exit 1 when a generated file is not current,

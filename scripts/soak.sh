@@ -21,7 +21,7 @@
 # anything runs.  `soak.sh --check JOBS` only checks them (make soak does,
 # before it builds).
 #
-# SOAK_CYCLES=N (make soak CYCLES=N; issue 15 item 5): only the random
+# SOAK_CYCLES=N (make soak CYCLES=N): only the random
 # lockstep tests (FG_TEST='*random*'), FG_CYCLES cycles each (default 10^6),
 # as many seeds as it takes to reach N cycles in all (counted as FG_CYCLES
 # per run: the stimulus length asked for; some tests add drain cycles),

@@ -1,4 +1,4 @@
-/* Tests of the CM-CPU / CM-BAL stall monitor (rtl/cm/, issue 5): directed
+/* Tests of the CM-CPU / CM-BAL stall monitor (rtl/cm/): directed
  * scripted stall traces with literal expected decisions, closed-loop
  * Fig.12-like stallGPU curves, and random lockstep against an independent
  * interval-level reference model of CM Sec. 4.1-4.2. */
@@ -429,7 +429,7 @@ static void test_kernel_invalidation(void **st) {
     fg_block_free(d.b);
 }
 
-/* The serial walk (issue 11): after an interval end (its last cycle, edge
+/* The serial walk: after an interval end (its last cycle, edge
  * E), core c's decision is committed at edge E + 5 + c, so reading core c in
  * cycle c + 4 of the next interval still shows its old level, in cycle c + 5
  * the new one; the central decision and CM-CPU limit change at E itself.  A
@@ -538,8 +538,8 @@ static void test_random_walk_events(void **st) {
     walk_events(&p, "cm_bal_monitor walk events", tb_cycles(1100000) / 2, 200000, false);
 }
 
-/* The second verilated configuration (cm_bal_monitor_odd, rtl/cm/cm_bal_monitor.toml; issue 15
- * item 3): P = 6, C = 20, 3 schedulers, a 1000-cycle interval, tH = 0.75,
+/* The second verilated configuration (cm_bal_monitor_odd, rtl/cm/cm_bal_monitor.toml):
+ * P = 6, C = 20, 3 schedulers, a 1000-cycle interval, tH = 0.75,
  * FINE = 7, exploration after 3 intervals, in random lockstep. */
 static void test_odd_random(void **st) {
     (void)st;
@@ -547,7 +547,7 @@ static void test_odd_random(void **st) {
     walk_events(&p, "cm_bal_monitor odd configuration", tb_cycles(1100000) / 4, 0, false);
 }
 
-/* Directed, in the second configuration (issue 15 item 2: its cores' valid
+/* Directed, in the second configuration (its cores' valid
  * bits and interval-end snapshots, and its wider statistics and knob, were
  * left untoggled by the random runs): every core is walked through every
  * level and back, in lockstep, with literal checks through the read port.
@@ -599,7 +599,7 @@ static void test_odd_levels(void **st) {
     fg_block_free(b);
 }
 
-/* Mid-run resets in lockstep (issue 15 item 3), both configurations: resets
+/* Mid-run resets in lockstep, both configurations: resets
  * at random cycles, many of them during a serial walk. */
 static void test_reset_lockstep(void **st) {
     (void)st;

@@ -69,7 +69,7 @@ static void cycle(db_tb *t) {
         t->pn--;
         t->pts++;
     }
-    /* an empty queue's data reads 0 (issue 15 item 7: never storage that
+    /* an empty queue's data reads 0 (never storage that
      * was never written, whatever it held at power-up) */
     if (!o->ring_valid_o) assert_int_equal(o->ring_id_o, 0);
     if (!o->pt_valid_o) assert_int_equal(o->pt_addr_o | o->pt_data_o, 0);
@@ -150,7 +150,7 @@ static void test_errors(void **state) {
     fg_block_free(t.b);
 }
 
-/* Exact timing (issue 11: a two-stage decode): a write accepted at edge t
+/* Exact timing (a two-stage decode): a write accepted at edge t
  * is decoded in the next cycle and is on ring_* / pt_* after edge t+1; an
  * error pulse is high in the cycle after t+1.  Back-to-back doorbell writes
  * are accepted every cycle while the ring queue drains. */
@@ -232,7 +232,7 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
-/* A random configuration (issue 15 item 2, coverage): the aperture anywhere
+/* A random configuration (coverage): the aperture anywhere
  * in the 64-bit space, every region and stride size 0..63. */
 static void random_config(db_tb *t, fg_rng *r) {
     uint64_t k = fg_rng_below(r, 4), st = fg_rng_below(r, 64);
@@ -251,8 +251,8 @@ static void random_config(db_tb *t, fg_rng *r) {
  * reset_in > 0: a reset (RTL and twin alike, with the inputs of the last edge
  * applied) at random cycles, one in reset_in on average, after which the
  * scoreboard starts over (what was in flight is gone) and the comparison
- * continues.  full_cover: every outcome reached.  vary_cfg (issue 15 item 2,
- * coverage): a new random configuration every 1..64 cycles, also while writes
+ * continues.  full_cover: every outcome reached.  vary_cfg (coverage): a
+ * new random configuration every 1..64 cycles, also while writes
  * are in flight (a write is decoded under the configuration of the cycle it
  * was accepted in), and addresses around the doorbells, below the base and
  * anywhere; otherwise the 4 KB page at BASE of init(). */
@@ -337,14 +337,14 @@ static void test_random_lockstep(void **state) {
 
 /* The second verilated configuration (rtl/edge/edge_doorbell.toml edge_doorbell_odd: 24
  * doorbells, so ids 24..31 of the page are range errors; 48-bit addresses,
- * 20-bit data, queues of 5 and 3; issue 15 item 3) in random lockstep. */
+ * 20-bit data, queues of 5 and 3) in random lockstep. */
 static const edge_doorbell_params ODD = {24, 48, 20, 5, 3};
 static void test_odd_random_lockstep(void **state) {
     (void)state;
     random_run("edge_doorbell odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, true, false);
 }
 
-/* Resets at random cycles mid-run, both configurations (issue 15 item 3). */
+/* Resets at random cycles mid-run, both configurations. */
 static void test_random_reset_lockstep(void **state) {
     (void)state;
     edge_doorbell_params p;

@@ -209,7 +209,7 @@ static void test_register_invalid_and_full(void **state) {
     fg_block_free(t.b);
 }
 
-/* issue 15 item 7: a registration whose maxNumEvents exceeds the entries of
+/* A registration whose maxNumEvents exceeds the entries of
  * its parameter buffer ((end - base) / size + 1, end being the last entry's
  * address) is refused with BUF_SHORT and nothing changed; the product
  * (maxNumEvents - 1) x size is compared without overflow. */
@@ -266,7 +266,7 @@ static void test_register_buffer_short(void **state) {
     fg_block_free(t.b);
 }
 
-/* Exact command timing (issue 11: a command is registered at the accepting
+/* Exact command timing (a command is registered at the accepting
  * edge and carried out at the next; a REG's buffer check then has an edge of
  * its own): REG and READ answer three edges after they were accepted;
  * cmd_ready_o is low from the accepting edge until the response has been
@@ -483,7 +483,7 @@ static void test_backpressure(void **state) {
     fg_block_free(t.b);
 }
 
-/* issue 15 item 2: the in-flight count through every bit (2^16 - 1 events
+/* The in-flight count through every bit (2^16 - 1 events
  * in flight, the most maxNumEvents allows, then all completed) and the three
  * 16-bit error counters at saturation, then a reset clears them. */
 static void test_counters_saturate(void **state) {
@@ -541,7 +541,7 @@ static void conservation(ekt_tb *t, uint64_t *total, uint64_t *errs) {
 
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
 
-/* Full-width field values (issue 15 item 2: every bit of every field, and of
+/* Full-width field values (every bit of every field, and of
  * the heads, in-flight counts and products made from them, driven both
  * ways), still mostly valid registrations so that they launch: a kernel
  * pointer, a parameter buffer anywhere in the address space (end not
@@ -663,7 +663,7 @@ static void random_lockstep(const edge_ekt_params *p, const char *what, uint64_t
             if (in->cmd_op_i == EKT_OP_REG && o->rsp_status_o == EKT_RSP_OK) {
                 unsigned id = (unsigned)o->rsp_id_o;
                 assert_false(reg_ok[id]);
-                /* never more events in flight than parameter entries (issue 15 item 7) */
+                /* never more events in flight than parameter entries */
                 uint64_t size = in->cmd_param_size_i, span = in->cmd_param_end_i - in->cmd_param_base_i;
                 assert_true(in->cmd_max_events_i <= span / size + 1);
                 reg_ok[id] = true;
@@ -795,7 +795,7 @@ static void test_random_lockstep(void **state) {
     random_lockstep(&p, "edge_ekt random lockstep", tb_cycles(1000000), 0);
 }
 
-/* issue 15 item 3: the second verilated configuration (rtl/edge/edge_ekt.toml
+/* The second verilated configuration (rtl/edge/edge_ekt.toml
  * edge_ekt_CONFIGS: 24 entries, narrower fields, deeper output FIFOs) */
 static void test_random_lockstep_e24(void **state) {
     (void)state;
@@ -805,7 +805,7 @@ static void test_random_lockstep_e24(void **state) {
     random_lockstep(&p, "edge_ekt random lockstep (24 entries)", tb_cycles(1000000) / 4, 0);
 }
 
-/* issue 15 item 3: resets at random cycles in the middle of the random run */
+/* Resets at random cycles in the middle of the random run */
 static void test_random_lockstep_reset(void **state) {
     (void)state;
     edge_ekt_params p;

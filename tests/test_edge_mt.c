@@ -1,4 +1,4 @@
-/* EDGE Figs. 12-13 machinery (issue 12, items 2-5): the statistics and the
+/* EDGE Figs. 12-13 machinery: the statistics and the
  * slowdown / ANTT arithmetic against hand-computed cases (the functions and
  * both programs' --merge), the timed send of every event kind, the
  * skip-execution mode, the reservation policy, the extra-registers variant,

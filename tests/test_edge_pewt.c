@@ -115,7 +115,7 @@ static void exit_expect(pewt_tb *t, int slot, uint64_t seq) {
     assert_false(out(t)->cpl_valid_o);
 }
 
-/* Nothing pending: the head reads 0 (issue 15 item 7: never a stale or
+/* Nothing pending: the head reads 0 (never a stale or
  * never-written entry, whatever the storage held at power-up). */
 static void expect_head_zero(const edge_pewt_out_t *o) {
     assert_int_equal(o->hd_idx_o, 0);
@@ -718,14 +718,14 @@ static void test_random_lockstep(void **state) {
 }
 
 /* The second verilated configuration (rtl/edge/edge_pewt.toml edge_pewt_odd: 3 entries,
- * 32 slots, narrower fields; issue 15 item 3) in random lockstep. */
+ * 32 slots, narrower fields) in random lockstep. */
 static const edge_pewt_params ODD = {3, 40, 24, 5, 5, 6};
 static void test_odd_random_lockstep(void **state) {
     (void)state;
     random_run("edge_pewt odd configuration random lockstep", &ODD, tb_cycles(1000000) / 5, 0, false);
 }
 
-/* Resets at random cycles mid-run, both configurations (issue 15 item 3). */
+/* Resets at random cycles mid-run, both configurations. */
 static void test_random_reset_lockstep(void **state) {
     (void)state;
     edge_pewt_params p;

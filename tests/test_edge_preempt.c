@@ -620,7 +620,7 @@ static void predict(tb_t *t) {
     t->x_err = eu || ab;
     if (t->x_err) t->x_code = (eu ? PRE_ERR_EXIT_UNKNOWN : 0) | (ab ? PRE_ERR_ALLOC_BUSY : 0);
     t->n_err += (uint64_t)eu + ab;
-    if (eu && t->x_cmd == PRE_CMD_START && t->x_slot == in->ev_exit_slot_i) t->s_exit_at_start++; /* issue 18 */
+    if (eu && t->x_cmd == PRE_CMD_START && t->x_slot == in->ev_exit_slot_i) t->s_exit_at_start++; /* an exit at its own START */
     t->s_err[t->x_err ? t->x_code : 0]++;
     t->r_alloc_ok = !ab;
     t->r_exit_ok = in->ev_exit_i && !eu;
@@ -805,7 +805,7 @@ static void test_policies(void **state) {
     tb_free(t);
 }
 
-/* Victim selection takes SEL_CYCLES = 5 edges (issue 11): the FLUSH comes
+/* Victim selection takes SEL_CYCLES = 5 edges: the FLUSH comes
  * six cycles after the request, not one.  A selection one of whose eligible
  * warps is given to a new block meanwhile (its warp exited, a block took the
  * slot) starts again from its last edge; a free context found meanwhile
@@ -1328,7 +1328,7 @@ static void test_errors(void **state) {
     tb_free(t);
 }
 
-/* Issue 18: an unknown exit (PRE_ERR_EXIT_UNKNOWN) naming the slot whose
+/* An unknown exit (PRE_ERR_EXIT_UNKNOWN) naming the slot whose
  * START is decided at the same edge.  The slot runs no event warp at that
  * edge (the START is carried out the cycle after), so the exit is an error and
  * is ignored: the slot becomes an event warp all the same, and its real exit
@@ -1415,7 +1415,7 @@ static void new_phase(tb_t *t, bool saturate) {
     in->cfg_save_base_i &= t->cmax;
 }
 
-/* A reset in the middle of the run (issue 15 item 3): the block (RTL and
+/* A reset in the middle of the run: the block (RTL and
  * twin together, fg_block_reset), the fake core and its PEWT, and the
  * reference go back to their reset state; the run and the comparison go on.
  * Returns whether the block was busy (a selection, a flush or save, an event
@@ -1523,8 +1523,8 @@ static void test_random_reset(void **state) {
     random_run(tb_seed("edge_preempt random with resets"), tb_cycles(1000000), &p, 50000);
 }
 
-/* The second verilated configuration (rtl/edge/edge_preempt.toml edge_preempt_w44, issue 15
- * item 3): 44 warp slots (five tournament groups of 8 and one of 4) and a
+/* The second verilated configuration (rtl/edge/edge_preempt.toml edge_preempt_w44):
+ * 44 warp slots (five tournament groups of 8 and one of 4) and a
  * 12-bit save counter, with resets. */
 static void test_random_w44(void **state) {
     (void)state;
@@ -1562,10 +1562,8 @@ static void test_seed(void **state) {
     if (r->issue == 18) assert_true(n > 0); /* test_exit_at_start_edge */
 }
 
-/* Issue 18's seeds (1795337814693914620, 1795338408330795740,
- * 1795338513372805620: an exit at a reserve / saved START) stopped reaching
- * that situation when victim selection took five more cycles (issue 11);
- * these reach it again (each reports "exit at its START" >= 1). */
+/* Seeds that reach an event warp's exit at a reserve / saved START, which
+ * random runs rarely do (each reports "exit at its START" >= 1). */
 static regress_seed seeds[] = {
     {26769217685168073ULL, 18},
     {1816688189579086ULL, 18},

@@ -1,4 +1,4 @@
-/* F/E bits end to end (issue 13, docs/FE_E2E.md): the F/E runtime's staged
+/* F/E bits end to end (docs/FE_E2E.md): the F/E runtime's staged
  * latency model against hand-computed F/E Table 2 cases; the trigger /
  * action semantics end to end (a kernel launched before its input arrives
  * waits exactly until the fill; a copy back with wait-full leaves only after

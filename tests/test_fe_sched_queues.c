@@ -56,7 +56,7 @@ static void run(bench *t, unsigned n) {
     while (n--) step(t);
 }
 /* After reset the block clears every tracked line (one per cycle) before it
- * takes a request or an init command (issue 15 item 7, F/E Sec. 4.5). */
+ * takes a request or an init command (F/E Sec. 4.5). */
 static void wait_clear(bench *t) {
     for (unsigned i = 0; i < P.region_lines; i++) {
         assert_int_equal(O(t)->req_ready_o, 0);
@@ -202,11 +202,11 @@ static void test_overlap_start(void **state) {
     assert_int_equal(r->q, FE_Q_GPU);
     /* accepted at c; at the NT head in c+1, which looks its line's bits up
      * (the fill is a read-modify-write); bits back into the head register at
-     * c+2 (issue 11: no bypass of the RAM's output), checked in c+3 (issue 11:
-     * the check is registered), leaves in c+4; on the output from c+5.  The
+     * c+2 (no bypass of the RAM's output), checked in c+3 (the
+     * check is registered), leaves in c+4; on the output from c+5.  The
      * fill is written (and snooped, and the GPU read's bits checked) at the
      * edge after it leaves, which releases the GPU read: it leaves two cycles
-     * after the fill (one before issue 11). */
+     * after the fill. */
     assert_int_equal(w->cycle, fill + 5);
     assert_int_equal(r->cycle, w->cycle + 2);
     assert_int_equal(O(&t)->releases_o, 1);
@@ -271,7 +271,7 @@ static void test_bypass_both_ways(void **state) {
 }
 
 /* The action of a request that leaves at edge t is written (and snooped) at
- * t+1 (issue 11); in the cycle between, a head of another queue on the same
+ * t+1; in the cycle between, a head of another queue on the same
  * line must not be served on its bits from before the action.  A fill leaves
  * the non-triggered queue while a wait-empty CPU read of that line holds the
  * empty bits: the read waits that cycle, then sees the line full and stays
@@ -372,7 +372,7 @@ static void test_watchdog_nack(void **state) {
     assert_int_equal(O(&t)->head_blocked_o, 4);
     uint64_t stalled = O(&t)->stall_gpu_o;
     /* blocked cycles already exceed it: fires as soon as it is seen, which is
-     * one cycle after it is set (issue 11: the compare is registered, the
+     * one cycle after it is set (the compare is registered, the
      * watchdog uses the limit of the cycle before) */
     t.in.wdog_limit_i = 50;
     step(&t);
@@ -474,7 +474,7 @@ static void test_region_and_init(void **state) {
     fg_block_free(t.b);
 }
 
-/* Issue 15 item 7: requests must never be served from never-written F/E
+/* Requests must never be served from never-written F/E
  * storage.  A reset clears the store (every line empty, requests held off
  * meanwhile), so what a run left behind - here lines marked full, and a
  * request waiting at the input during the reset - is not seen afterwards:
@@ -534,7 +534,7 @@ static sb_entry sb_pop(scoreboard *s, unsigned q) {
 
 /* Random lockstep of configuration p (at most 16 lines, queues of at most 8)
  * against the scoreboard; with reset_in != 0 a reset about every reset_in
- * cycles (issue 15 item 3: RTL and twin reset the same way at random cycles,
+ * cycles (RTL and twin reset the same way at random cycles,
  * the comparison goes on; the scoreboard drops what the reset drops). */
 static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t cycles,
                        uint64_t reset_in) {
@@ -618,7 +618,7 @@ static void random_run(const fe_sched_queues_params *p, uint64_t seed, uint64_t 
         bool out_free = !o->out_valid_o || in.out_ready_i;
         bool nack_free = !o->nack_valid_o || in.nack_ready_i;
         bool init_acc = in.init_valid_i && o->init_ready_o && in.init_lines_i;
-        /* the watchdog uses the limit of the cycle before (issue 11) */
+        /* the watchdog uses the limit of the cycle before */
         uint64_t lim = lim_prev;
         lim_prev = in.wdog_limit_i & bits_of(p->wd_w);
         if (fg_block_step(b, &in)) fail_msg("seed %" PRIu64 ": %s", seed, b->error);
@@ -716,7 +716,7 @@ static void test_random_lockstep(void **state) {
     random_run(&P, tb_seed("fe_sched_queues random"), tb_cycles(1000000), 0);
 }
 
-/* Issue 15 item 3: the second verilated configuration (rtl/fe/fe_sched_queues.toml `odd`: no
+/* The second verilated configuration (rtl/fe/fe_sched_queues.toml `odd`: no
  * parameter a power of two that need not be - 11 lines, queues 3/5/2,
  * 30-bit addresses, 5-bit tags, 7-bit watchdog, 20-bit counters, 5-bit init
  * counts, 64-byte lines at an odd base), in lockstep, and both
@@ -737,7 +737,7 @@ static void test_reset_lockstep(void **state) {
     random_run(&P_ODD, tb_seed("fe_sched_queues odd reset"), tb_cycles(200000), 20000);
 }
 
-/* Issue 15 item 2 (coverage): the memory system's configuration
+/* Coverage: the memory system's configuration
  * (fe_sched_queues_sys, rtl/fe/fe_sched_queues.toml: 16384 lines from 0, queues of 16, 32-bit
  * watchdog) driven over the ranges its users reach only in part: triggered
  * CPU and GPU requests (also GPU ones without the defaults) at any byte of

@@ -1,4 +1,4 @@
-/* The host library against the FPGA top (issue 11 item 4): run by
+/* The host library against the FPGA top: run by
  * scripts/test_fpga_top.sh with FG_FPGA=tcp:127.0.0.1:PORT pointing at
  * build/bin/fpga_sim (or, by hand, at a board: FG_FPGA=/dev/ttyUSB0).
  *
@@ -898,8 +898,8 @@ static void test_simt_cores(void **state) {
 }
 
 /* ------------------------------------------------------------ register map
- * The register-map test hardware teams run on a new bitstream (issue 15
- * item 2), following the generated map (fpga/gen/fg_regmap.h, from
+ * The register-map test hardware teams run on a new bitstream,
+ * following the generated map (fpga/gen/fg_regmap.h, from
  * fpga/regmap.py): every read-write register is bit-bashed with walking ones
  * and walking zeros and read back; the bits of a read-write word that belong
  * to no register must read 0; every read-only register must ignore writes;
@@ -1290,7 +1290,7 @@ static void test_edge_wide(void **state) {
 }
 
 /* ------------------------------------------------------------ coverage of the top
- * Stimulus the tests above do not give (issue 15 item 2: the FPGA top's toggle
+ * Stimulus the tests above do not give (the FPGA top's toggle
  * coverage, docs/COVERAGE.md says what each test drives); every value still
  * compared with the twins. */
 

@@ -201,7 +201,7 @@ static void test_param_mismatch(void **state) {
     fg_block_free(b);
 }
 
-/* Randomized initial state (issue 15 item 7): the SRAM's read register and
+/* Randomized initial state: the SRAM's read register and
  * storage have no reset, so under FG_XINIT=all its rdata_o at power-up is
  * the seeded random value (40 bits: 0 with probability 2^-40); by default
  * fg_sram is in the Makefile's XINIT_OFF and starts at 0, as with

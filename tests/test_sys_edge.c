@@ -111,7 +111,7 @@ static void test_fe_launch(void **state) {
     edge_fe_free(f);
 }
 
-/* issue 15 item 7: a parameter buffer with fewer entries than maxNumEvents
+/* A parameter buffer with fewer entries than maxNumEvents
  * is refused by the EKT (status BUF_SHORT in the response), one that is not
  * a whole number of entries by the driver (edge_fe_command, error callback). */
 static void test_fe_register_buffer(void **state) {

@@ -1,7 +1,7 @@
 /* fuzz_cli: fg_run's command line (sim/prog/fg_run_cli.c fg_run_parse: the
  * options, buffer and argument specs, dimensions, numbers, --dump / --print
  * references, --config and --set into the GPU configuration), up to, not
- * including, building the GPU and running (issue 15 item 4).  `make fuzz`
+ * including, building the GPU and running.  `make fuzz`
  * runs it under libFuzzer; make test replays tests/fuzz/corpus/cli/
  * (fuzz_main.c).
  *

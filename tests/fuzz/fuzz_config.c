@@ -1,5 +1,5 @@
 /* fuzz_config: the INI configuration reader with --set overrides
- * (sim/harness/fg_config.c; issue 15 item 4).  `make fuzz` runs it under
+ * (sim/harness/fg_config.c).  `make fuzz` runs it under
  * libFuzzer; make test replays tests/fuzz/corpus/config/ (fuzz_main.c).
  *
  * Input: an INI file's text, then optionally a line "--" and one --set

@@ -1,5 +1,5 @@
-/* fuzz_elf: the kernel ELF loader (sim/simt/elf_load.c, gpu_load_kernel;
- * issue 15 item 4).  `make fuzz` runs it under libFuzzer; make test replays
+/* fuzz_elf: the kernel ELF loader (sim/simt/elf_load.c,
+ * gpu_load_kernel).  `make fuzz` runs it under libFuzzer; make test replays
  * tests/fuzz/corpus/elf/ (fuzz_main.c).  Each input is loaded as a kernel
  * file into a fresh small GPU (C twins, so no verilated model is needed);
  * every malformed file must give a clear error, never a crash or a write
