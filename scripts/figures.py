@@ -721,6 +721,18 @@ F13_CF_COLS = [("event_p_over_d_high", "event D / P high"), ("event_p_over_r_hig
                ("bg_r_over_p_low", "bg R / P low"), ("bg_p_over_r_high", "bg P / R high")]
 
 
+def memc_high(x, bgs=None):
+    """MemC's high-rate event slowdown, 'D / R / P' averaged over its pairs (those with backgrounds bgs;
+    None: all), or '—' when none ran."""
+    qs = [q["high"] for n, q in x["pairs"].items()
+          if n.startswith("memc/") and "high" in q and (bgs is None or bg_of(n) in bgs)]
+    return " / ".join(f"{sum(q[m]['event_slowdown'] for q in qs) / len(qs):.2f}" for m, _ in F13_MODES) if qs else "—"
+
+
+def paper_memc(p):
+    return "{D:g} / {R:g} / {P:g}".format(**p["memc_high_event_slowdown"])
+
+
 def fig13_counterfactuals(d):
     rows = []
     for label, suf in F13_CF:
@@ -731,17 +743,14 @@ def fig13_counterfactuals(d):
         row = [label]
         for k, _ in F13_CF_COLS:
             if k == "memc":
-                qs = [q["high"] for n, q in x["pairs"].items() if n.startswith("memc/") and "high" in q]
-                row.append(" / ".join(f"{sum(q[m]['event_slowdown'] for q in qs) / len(qs):.2f}" for m, _ in F13_MODES)
-                           if qs else "—")
+                row.append(memc_high(x))
             else:
                 has = any(k.endswith("_" + r) and r in q for q in x["pairs"].values() for r in ("low", "high"))
                 row.append(f"{x[k]:.2f}x" if has and k in x else "—")
         rows.append(row)
     p = d["paper"]
-    rows.append(["paper (EDGE Fig. 13)"] + [f"{p[k]:g}x" if k in p else
-                                            ("{D:g} / {R:g} / {P:g}".format(**p["memc_high_event_slowdown"])
-                                             if k == "memc" else "—") for k, _ in F13_CF_COLS])
+    rows.append(["paper (EDGE Fig. 13)"] + [f"{p[k]:g}x" if k in p else (paper_memc(p) if k == "memc" else "—")
+                                            for k, _ in F13_CF_COLS])
     return table(["machine"] + [c for _, c in F13_CF_COLS], rows)
 
 
@@ -754,22 +763,11 @@ def fig13_memc(d):
                       "end drain, fetch priority (`experiments/edge_fig13_memc_artifact.ini`)",
                       d["_also"].get("edge_fig13_memc_artifact.json"))):
         if x is None:
-            rows.append([label] + ["not run"] * (len(BGS[:4]) + 1))
+            rows.append([label] + ["not run"] * (len(PAPER_BGS) + 1))
             continue
-        cells, avg = [], {m: [] for m, _ in F13_MODES}
-        for bg in BGS[:4]:
-            q = x["pairs"].get(f"memc/{bg}", {}).get("high")
-            if not q:
-                cells.append("—")
-                continue
-            for m, _ in F13_MODES:
-                avg[m].append(q[m]["event_slowdown"])
-            cells.append(" / ".join(f"{q[m]['event_slowdown']:.2f}" for m, _ in F13_MODES))
-        cells.append(" / ".join(f"{sum(v) / len(v):.2f}" if v else "—" for v in avg.values()))
-        rows.append([label] + cells)
-    rows.append(["paper (EDGE Fig. 13, average)"] + [""] * len(BGS[:4]) +
-                ["{D:g} / {R:g} / {P:g}".format(**d["paper"]["memc_high_event_slowdown"])])
-    return table(["MemC, high rate: event slowdown D / R / P"] + [b.upper() for b in BGS[:4]] + ["average"], rows)
+        rows.append([label] + [memc_high(x, [bg]) for bg in PAPER_BGS] + [memc_high(x, PAPER_BGS)])
+    rows.append(["paper (EDGE Fig. 13, average)"] + [""] * len(PAPER_BGS) + [paper_memc(d["paper"])])
+    return table(["MemC, high rate: event slowdown D / R / P"] + [b.upper() for b in PAPER_BGS] + ["average"], rows)
 
 
 # EDGE Fig. 13's counterfactuals at full size: the high rate on the paper's four backgrounds, each row
@@ -801,17 +799,13 @@ def fig13_counterfactuals_full(d):
         row = [label, f"{means['high']['pairs']:g}"]
         for k, _ in F13_CF_FULL_COLS:
             if k == "memc":
-                qs = [q["high"] for n, q in x["pairs"].items() if n.startswith("memc/") and bg_of(n) in PAPER_BGS
-                      and "high" in q]
-                row.append(" / ".join(f"{sum(q[m]['event_slowdown'] for q in qs) / len(qs):.2f}" for m, _ in F13_MODES)
-                           if qs else "—")
+                row.append(memc_high(x, PAPER_BGS))
             else:
                 row.append(f"{fig13_ratio(means, k):.2f}x")
         rows.append(row + [f"{pr:.2f}x ({len(can)})" if can else "—"])
     p = d["paper"]
     rows.append(["paper (EDGE Fig. 13)", "16"] + [
-        f"{p[k]:g}x" if k in p else "{D:g} / {R:g} / {P:g}".format(**p["memc_high_event_slowdown"])
-        for k, _ in F13_CF_FULL_COLS] + ["—"])
+        f"{p[k]:g}x" if k in p else paper_memc(p) for k, _ in F13_CF_FULL_COLS] + ["—"])
     return table(["machine (high rate, paper's backgrounds CONV, MM, BP, BFS)", "pairs"] +
                  [c for _, c in F13_CF_FULL_COLS] + ["event R / P high, pairs where preemption is possible"], rows)
 

@@ -118,19 +118,24 @@ def enum_of(enc, path, width):
     return None
 
 
-def enum_names(e):
-    """The names of encoding `e` (its translate filter)."""
+def enum_table(e):
+    """{bits: name} of encoding `e` (its translate filter)."""
     with open(os.path.join(ROOT, f"tb/waves/enc/{e}.txt")) as f:
-        return [l.split()[1] for l in f if l.strip() and not l.startswith("#")]
+        return {l.split()[0]: l.split()[1] for l in f if l.strip() and not l.startswith("#")}
+
+
+def state_enum(enc, sigs, n):
+    """The encoding of signal n when it is one of the FSM states an event walks through, else None."""
+    return n in sigs and n.rsplit(".", 1)[-1] in STATE_LEAVES and enum_of(enc, n, sigs[n][1]) or None
 
 
 def state_box_px(enc, sigs, names):
     """Pixels a one-cycle value of the FSM states among `names` needs."""
     need = 0
     for n in names:
-        e = n in sigs and n.rsplit(".", 1)[-1] in STATE_LEAVES and enum_of(enc, n, sigs[n][1])
+        e = state_enum(enc, sigs, n)
         if e:
-            need = max(need, max(len(x) for x in enum_names(e)) * CHAR_PX + BOX_PAD)
+            need = max(need, max(len(x) for x in enum_table(e).values()) * CHAR_PX + BOX_PAD)
     return need
 
 
@@ -267,11 +272,10 @@ def unreadable_states(text, fst, enc, win):
     px_per_ps = (1600 - int(width.group(1)) - 302) / (win[1] - win[0])
     errs = []
     for n in [n for _, ns in parse_spec_text(text)[1] for n in ns]:
-        e = n in sigs and n.rsplit(".", 1)[-1] in STATE_LEAVES and enum_of(enc, n, sigs[n][1])
+        e = state_enum(enc, sigs, n)
         if not e:
             continue
-        with open(os.path.join(ROOT, f"tb/waves/enc/{e}.txt")) as f:
-            names = {l.split()[0]: l.split()[1] for l in f if l.strip() and not l.startswith("#")}
+        names = enum_table(e)
         ch = changes(ids, body, n) + [(win[1], None)]
         for (t, v), (t2, _) in zip(ch, ch[1:]):
             lo, hi = max(t, win[0]), min(t2, win[1])
