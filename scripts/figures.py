@@ -780,6 +780,7 @@ F13_CF_FULL = [("default (`experiments/edge_fig13.ini`)", "edge_fig13.json"),
                ("the same, and every DRAM access ~1000 cycles longer (`--set mem.l2_dram_latency=900`; "
                 "`experiments/edge_fig13_artifact_slowmem.ini`)", "edge_fig13_artifact_slowmem.json")]
 F13_CF_FULL_COLS = [c for c in F13_CF_COLS if not c[0].endswith("_low")]
+F13_CF_WAITS = [("wait for a context", "sched_wait"), ("fetch", "fetch"), ("LSU", "unit")]
 
 
 def fig13_counterfactuals_full(d):
@@ -802,12 +803,17 @@ def fig13_counterfactuals_full(d):
                 row.append(memc_high(x, PAPER_BGS))
             else:
                 row.append(f"{fig13_ratio(means, k):.2f}x")
-        rows.append(row + [f"{pr:.2f}x ({len(can)})" if can else "—"])
+        qs = [q["high"] for n, q in x["pairs"].items() if bg_of(n) in PAPER_BGS and "high" in q]
+        waits = "; ".join(f"{what} " + " / ".join(
+            f"{sum(q[m]['event_breakdown'][cls] for q in qs) / len(qs):,.0f}" for m, _ in F13_MODES)
+            for what, cls in F13_CF_WAITS)
+        rows.append(row + [f"{pr:.2f}x ({len(can)})" if can else "—", waits])
     p = d["paper"]
     rows.append(["paper (EDGE Fig. 13)", "16"] + [
-        f"{p[k]:g}x" if k in p else paper_memc(p) for k, _ in F13_CF_FULL_COLS] + ["—"])
+        f"{p[k]:g}x" if k in p else paper_memc(p) for k, _ in F13_CF_FULL_COLS] + ["—", "—"])
     return table(["machine (high rate, paper's backgrounds CONV, MM, BP, BFS)", "pairs"] +
-                 [c for _, c in F13_CF_FULL_COLS] + ["event R / P high, pairs where preemption is possible"], rows)
+                 [c for _, c in F13_CF_FULL_COLS] + ["event R / P high, pairs where preemption is possible",
+                                                     "cycles per event D / R / P (breakdown classes)"], rows)
 
 
 # EDGE Fig. 12's draining counterfactual at full size, on the paper's four backgrounds
@@ -830,12 +836,15 @@ def fig12_counterfactuals_full(d):
         for suf, _ in F12_CF_SETS:
             n, avg, tail, _ = fig12_set(x, suf, PAPER_BGS)
             cells.append(f"**{fold(avg)}** / {fold(tail)} ({n:g})" if n else "—")
+        qs = [q for n, q in x["pairs"].items() if bg_of(n) in PAPER_BGS and q["preemption_possible"]]
+        cells.append(" / ".join(f"{sum(q[m]['avg'] for q in qs) / len(qs):,.0f}" for m in "DP") if qs else "—")
         rows.append([label] + cells)
     p = d["paper"]
     rows.append(["paper (EDGE Fig. 12)"] + [f"{p['avg_ratio' + suf]:g}x / {p['tail_ratio' + suf]:g}x"
-                                            if f"avg_ratio{suf}" in p else "—" for suf, _ in F12_CF_SETS])
+                                            if f"avg_ratio{suf}" in p else "—" for suf, _ in F12_CF_SETS] + ["—"])
     return table(["machine (paper's backgrounds CONV, MM, BP, BFS)"] +
-                 [f"{lab}: D / P average / tail (pairs)" for _, lab in F12_CF_SETS], rows)
+                 [f"{lab}: D / P average / tail (pairs)" for _, lab in F12_CF_SETS] +
+                 ["mean latency D / P over the possible pairs (cycles)"], rows)
 
 
 def edge_mt_figures(suffix, experiment):
