@@ -335,6 +335,32 @@ def layout_errors(text):
     return errs
 
 
+def event_view_errors(text, cycle, place, first=None, also_open=()):
+    """A system trace's save file centred on an event (for the checks of
+    make test): the marker at the event's cycle, in the opening view; the
+    event's place the first group and open, then also_open's, open; every
+    other place closed; with first, the instance group the place opens with."""
+    errs = []
+    mark = re.search(r"^\*[-0-9.e]+ (\d+) ", text, re.M)
+    start = re.search(r"^\[timestart\] (\d+)$", text, re.M)
+    if not mark or int(mark.group(1)) != cycle * PS:
+        errs.append(f"its marker is at {mark and mark.group(1)}, not at the event ({cycle * PS})")
+    if not start or int(start.group(1)) > cycle * PS:
+        errs.append(f"it opens at {start and start.group(1)}, after the event ({cycle * PS})")
+    tops = [(t, items, closed) for t, items, closed in parse_spec_text(text)[1] if t]
+    want = [place, *also_open]
+    got = [(t, not closed) for t, _, closed in tops[:len(want)]]
+    if got != [(p, True) for p in want]:
+        errs.append(f"its first groups are {got}, not {want} open")
+    opened = [t for t, _, closed in tops[len(want):] if not closed]
+    if opened:
+        errs.append(f"other places are open too: {opened}")
+    inner = tops[0][1] if tops else []
+    if first and (not inner or not isinstance(inner[0], tuple) or inner[0][0] != first):
+        errs.append(f"{place} opens with {inner[0][0] if inner and isinstance(inner[0], tuple) else None}, not {first}")
+    return errs
+
+
 def check(saves):
     """Each save file in GTKWave itself: every listed signal displayed, every
     encoding shown by name somewhere in the opening view, values never absent."""
