@@ -20,7 +20,10 @@
  * finish within --max-cycles / --max-seconds gets a report of its live
  * warps (pcs as function+offset and file:line, barrier waits, barrier
  * deadlocks); faults name the pc as function+offset and file:line; the --arg count is compared with the
- * kernel's argument struct from its DWARF.
+ * kernel's argument struct from its DWARF.  With --wave, --wave-at fault |
+ * barrier:N | pc:ADDR centres the trace on the kernel's fault, the Nth
+ * barrier release or the first issue of a pc, its core's group first
+ * (docs/WAVES.md).
  *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
  * within --max-cycles or --max-seconds, wrote into a guard gap, or an output
