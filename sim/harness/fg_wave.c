@@ -92,7 +92,7 @@ static unsigned N_PK;
 /* An event was asked for (--wave-at). */
 static bool asked(void) { return W.at >= 0 || W.at_prog >= 0; }
 
-/* The asked-for event in words: "doorbell ring #2", "kernel fault", "issue of pc 0x801140". */
+/* The asked-for event in words: "doorbell ring #2", "kernel fault", "first issue of pc saxpy+0x68". */
 static void at_what(char *buf, size_t len) {
     if (W.at >= 0) {
         snprintf(buf, len, "%s #%" PRIu64, MARKS[W.at].what, W.at_n);
@@ -967,5 +967,8 @@ int fg_wave_finish(void) {
     free(M.ch);
     free(M.arena);
     free(src);
+    free(W.show);
+    W.show = NULL;
+    W.n_show = 0;
     return rc;
 }
