@@ -9,7 +9,9 @@
 # run takes --wave-at ring's own window, the twins' a 400-cycle span that ends
 # before the START: both must run on to it.  Then preemption_latency's
 # --wave-at preempt:3 (README, docs/WAVES.md), RTL and C twins: each save file
-# must open at the preemption with the core it happened in first.
+# must open at the preemption with the core it happened in first.  Each save
+# file opens with the event's place (the ring's: the front end, then the core
+# that STARTs its event warp) open and first, every other place closed.
 set -u
 BUILD=${BUILD:-build}
 tmp=$(mktemp -d)
@@ -76,6 +78,12 @@ for impl in ("rtl", "c"):
     chains[impl] = (ring, evw, k, p, start)
     print(f"ok   {impl}: ring at cycle {ring} -> EKT event warp at {evw} -> core {k} PEWT push at {p} "
           f"-> START at {start}")
+    errs = gtkw.event_view_errors(open(os.path.join(tmp, f"sys_{impl}.gtkw")).read(), m, "frontend",
+                                  "frontend.edge_doorbell" + (" (C twin)" if impl == "c" else ""),
+                                  also_open=[f"gpu.core{k}"])
+    if errs:
+        sys.exit(f"FAIL ring {impl}: " + "; ".join(errs))
+    print(f"ok   ring {impl}: opens at cycle {m}, frontend (its doorbell first) then gpu.core{k} open, the rest closed")
 if chains["rtl"] != chains["c"]:
     sys.exit(f"FAIL the RTL and the C twins' traces differ: {chains['rtl']} against {chains['c']}")
 print("ok   the same cycles with the RTL and with the C twins")
@@ -90,6 +98,8 @@ for impl in rtl c; do
 done
 python3 - "$tmp" <<'EOF' || exit 1
 import os, re, sys
+sys.path.insert(0, "scripts")
+import gtkw
 tmp = sys.argv[1]
 opened = {}
 for impl in ("rtl", "c"):
@@ -100,15 +110,14 @@ for impl in ("rtl", "c"):
     focus = re.search(r"^\[\*\] focus: (gpu\.core\d+)\.edge_preempt\.cmd_o$", save, re.M)
     if not focus:
         sys.exit(f"FAIL preempt {impl}: the save file names no preemption controller to focus on")
-    mark = re.search(r"^\*[-0-9.]+ (\d+) ", save, re.M)
-    at = int(said.group(1)) * 1000
-    if not mark or int(mark.group(1)) != at:
-        sys.exit(f"FAIL preempt {impl}: the save file's marker is at {mark and mark.group(1)}, not at the event ({at})")
-    first = re.search(r"^-(\S+)", save, re.M)
-    if not first or first.group(1) != focus.group(1) + ".edge_preempt":
-        sys.exit(f"FAIL preempt {impl}: the first group is {first and first.group(1)}, not {focus.group(1)}.edge_preempt")
+    at = int(said.group(1))
+    errs = gtkw.event_view_errors(save, at, focus.group(1),
+                                  focus.group(1) + ".edge_preempt" + (" (C twin)" if impl == "c" else ""))
+    if errs:
+        sys.exit(f"FAIL preempt {impl}: " + "; ".join(errs))
     opened[impl] = (focus.group(1), at)
-    print(f"ok   preempt {impl}: opens at cycle {at // 1000} with {focus.group(1)}.edge_preempt first")
+    print(f"ok   preempt {impl}: opens at cycle {at} with {focus.group(1)} open and first (its edge_preempt "
+          f"first), the rest closed")
 if opened["rtl"] != opened["c"]:
     sys.exit(f"FAIL the RTL and the C twins' preemption traces open differently: {opened}")
 EOF

@@ -8,10 +8,13 @@ that they do.
         without -o, SPEC itself, keeping its [dumpfile] (how tb/waves/*.gtkw
         are refreshed: scripts/gtkw.py tb/waves/edge_ekt.gtkw build/waves/edge_ekt.fst)
         (a system trace's spec, written by sim/harness/fg_wave.c, may name
-        the cycle to open at: "[*] at: TIME")
+        the cycle to open at, "[*] at: TIME", and the groups to open,
+        "[*] open: PLACE...": every other top-level group is written closed)
     scripts/gtkw.py --check SAVE.gtkw...
         open each in a real GTKWave under Xvfb (xvfb-run) and fail when a
-        listed signal is not displayed or an enum-typed signal shows a number
+        listed signal is not displayed or has no value (checked with every
+        group opened), an enum-typed signal shows a number, or, with
+        "[*] open:", the open groups are not exactly those it names, first
 
 A written file names every vector with its range from the FST (GTKWave drops a
 vector named without it), puts the translate filter tb/waves/enc/<enum>.txt
@@ -151,29 +154,47 @@ def listed_name(line):
     return m.group(1) if m else line.strip()
 
 
+TR_CLOSED = 0x400000  # GTKWave's trace flag of a closed group (its begin and end lines)
+
+
 def parse_spec(path):
-    """Comment lines, groups [(title, [signal paths without range])]."""
+    """Comment lines, groups [(title, [items], closed)]; an item is a signal
+    path without range or a group (a system trace's place holds its
+    instances' groups)."""
     return parse_spec_text(open(path).read())
 
 
 def parse_spec_text(text):
-    notes, groups, cur = [], [], None
+    notes, top, stack, flags = [], [], [], 0
     for line in text.splitlines():
         line = line.rstrip("\n")
         if line.startswith("[*] ") and not line.startswith("[*] finegrain GTKWave save file"):
             notes.append(line)
-        elif line.startswith("-") and cur is None:
-            cur = (line[1:], [])
-        elif line.startswith("-") and cur is not None and line[1:] == cur[0]:
-            groups.append(cur)
-            cur = None
+        elif line.startswith("@"):
+            flags = int(line[1:], 16)
+        elif line.startswith("-") and stack and line[1:] == stack[-1][0]:
+            g = stack.pop()
+            (stack[-1][1] if stack else top).append(g)
+        elif line.startswith("-"):
+            stack.append((line[1:], [], bool(flags & TR_CLOSED)))
         elif is_signal(line):
             name = re.sub(r"\[\d+:\d+\]$", "", listed_name(line))
-            if cur is None:
-                groups.append(("", [name]))
+            if stack:
+                stack[-1][1].append(name)
             else:
-                cur[1].append(name)
-    return notes, groups
+                top.append(("", [name], False))
+    return notes, top
+
+
+def signals(groups, shown_only=False):
+    """The signal paths of groups, in order (shown_only: not in a closed group)."""
+    out = []
+    for _, items, closed in groups:
+        if shown_only and closed:
+            continue
+        for x in items:
+            out += signals([x], shown_only) if isinstance(x, tuple) else [x]
+    return out
 
 
 def write(spec, fst, out, dumpfile):
@@ -187,8 +208,8 @@ def write(spec, fst, out, dumpfile):
     t0, t1 = min(times), max(times)
     mark = t0
     at = next((int(n.split(":", 1)[1]) for n in notes if n.startswith("[*] at:")), None)
-    if focus and at is not None:  # a system trace centred on an event (sim/harness/fg_wave.c)
-        if focus not in sigs:
+    if at is not None:  # a system trace centred on an event (sim/harness/fg_wave.c)
+        if focus and focus not in sigs:
             sys.exit(f"gtkw: {spec}: focus signal {focus} is not in {fst}")
         mark = at
     elif focus:
@@ -199,10 +220,18 @@ def write(spec, fst, out, dumpfile):
         mark = later[0] if later else t0
     start = max(t0, mark - 5 * PS)
     span = min(SPAN * PS, max(t1 - start, PS))
-    need = at is not None and state_box_px(enc, sigs, [n for _, ns in groups for n in ns])
-    if need:  # the states by name: a cycle as wide as the longest name
-        span = min(span, SPAN * PX_PER_CYCLE_AT_SPAN / need * PS)
+    # a system trace's places: those "[*] open:" names open, every other closed
+    opened = next((n.split(":", 1)[1].split() for n in notes if n.startswith("[*] open:")), None)
+    if opened is not None:
+        groups = [(t, items, closed or t not in opened) for t, items, closed in groups]
+    need = at is not None and state_box_px(enc, sigs, signals(groups, shown_only=True))
+    if need:  # the states by name: a cycle as wide as the longest name (3% more: GTKWave drew
+        # 79 pixels a cycle where 80.6 were asked, EKT_S_LAUNCH with only the front end open)
+        span = min(span, SPAN * PX_PER_CYCLE_AT_SPAN / (need * 1.03) * PS)
         start = max(t0, mark - 3 * PS)
+    # a view that would run past the trace's end opens at its start in GTKWave:
+    # an event near the end (a fault stops the run) keeps the end in view
+    start = max(t0, min(start, t1 - int(span)))
     zoom = -math.log2(span / ZOOM_K)
     name = os.path.splitext(os.path.basename(out))[0]
     lines = [f"[*] finegrain GTKWave save file: {name} (written by scripts/gtkw.py from {spec}; "
@@ -212,10 +241,15 @@ def write(spec, fst, out, dumpfile):
               f"*{zoom:.6f} {mark} " + " ".join(["-1"] * 26),
               "[sst_width] 220", f"[signals_width] {SIGNALS_PX if need else 340}", "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     filters, missing = {}, []
-    for title, names in groups:
-        if title:
-            lines += ["@800200", "-" + title]
-        for n in names:
+
+    def put(group):
+        title, items, closed = group
+        if title:  # GTKWave's group begin and end, each with the closed flag or not
+            lines.extend(["@c00200" if closed else "@800200", "-" + title])
+        for n in items:
+            if isinstance(n, tuple):
+                put(n)
+                continue
             if n not in sigs:
                 missing.append(n)
                 continue
@@ -227,11 +261,14 @@ def write(spec, fst, out, dumpfile):
                 # binary with the filter (its keys) and GTKWave's enum flag: a state
                 # register with an FST enum table shows a number without the flag
                 # (a 1-bit signal as a vector of its one bit: GTKWave filters vectors only)
-                lines += ["@100002028", f"^{idx} {f}", full if width > 1 else f"#{{{full}}} {full}"]
+                lines.extend(["@100002028", f"^{idx} {f}", full if width > 1 else f"#{{{full}}} {full}"])
             else:
-                lines += ["@28" if width == 1 else "@22", full]
+                lines.extend(["@28" if width == 1 else "@22", full])
         if title:
-            lines += ["@1000200", "-" + title]
+            lines.extend(["@1401200" if closed else "@1000200", "-" + title])
+
+    for g in groups:
+        put(g)
     if missing:
         sys.exit(f"gtkw: {spec}: not in {fst}: " + ", ".join(missing))
     with open(out, "w") as f:
@@ -271,7 +308,7 @@ def unreadable_states(text, fst, enc, win):
     width = re.search(r"^\[signals_width\] (\d+)", text, re.M)
     px_per_ps = (1600 - int(width.group(1)) - 302) / (win[1] - win[0])
     errs = []
-    for n in [n for _, ns in parse_spec_text(text)[1] for n in ns]:
+    for n in signals(parse_spec_text(text)[1], shown_only=True):
         e = state_enum(enc, sigs, n)
         if not e:
             continue
@@ -283,6 +320,49 @@ def unreadable_states(text, fst, enc, win):
             if t > win[0] and t2 < win[1] and (hi - lo) * px_per_ps < len(name) * CHAR_PX + BOX_PAD:
                 errs.append(f"{n} = {name} at {t // PS} is {(hi - lo) * px_per_ps:.0f} pixels wide in the "
                             f"opening view: its name needs {len(name) * CHAR_PX + BOX_PAD:.0f}")
+    return errs
+
+
+def layout_errors(text):
+    """A system trace's places: exactly the groups "[*] open:" names are open,
+    first and in its order; every other is closed."""
+    m = re.search(r"^\[\*\] open:(.*)$", text, re.M)
+    if not m:
+        return []
+    want = m.group(1).split()
+    tops = [(t, closed) for t, _, closed in parse_spec_text(text)[1] if t]
+    opened = [t for t, closed in tops if not closed]
+    errs = []
+    if opened != want:
+        errs.append(f"the open groups are {opened or 'none'}, the file names {want or 'none'}")
+    elif [t for t, _ in tops[:len(want)]] != want:
+        errs.append(f"the first groups are {[t for t, _ in tops[:len(want)]]}, not the open ones {want}")
+    return errs
+
+
+def event_view_errors(text, cycle, place, first=None, also_open=()):
+    """A system trace's save file centred on an event (for the checks of
+    make test): the marker at the event's cycle, in the opening view; the
+    event's place the first group and open, then also_open's, open; every
+    other place closed; with first, the instance group the place opens with."""
+    errs = []
+    mark = re.search(r"^\*[-0-9.e]+ (\d+) ", text, re.M)
+    start = re.search(r"^\[timestart\] (\d+)$", text, re.M)
+    if not mark or int(mark.group(1)) != cycle * PS:
+        errs.append(f"its marker is at {mark and mark.group(1)}, not at the event ({cycle * PS})")
+    if not start or int(start.group(1)) > cycle * PS:
+        errs.append(f"it opens at {start and start.group(1)}, after the event ({cycle * PS})")
+    tops = [(t, items, closed) for t, items, closed in parse_spec_text(text)[1] if t]
+    want = [place, *also_open]
+    got = [(t, not closed) for t, _, closed in tops[:len(want)]]
+    if got != [(p, True) for p in want]:
+        errs.append(f"its first groups are {got}, not {want} open")
+    opened = [t for t, _, closed in tops[len(want):] if not closed]
+    if opened:
+        errs.append(f"other places are open too: {opened}")
+    inner = tops[0][1] if tops else []
+    if first and (not inner or not isinstance(inner[0], tuple) or inner[0][0] != first):
+        errs.append(f"{place} opens with {inner[0][0] if inner and isinstance(inner[0], tuple) else None}, not {first}")
     return errs
 
 
@@ -307,9 +387,11 @@ def check(saves):
             res = os.path.join(tmp, "out.txt")
             if os.path.exists(res):
                 os.remove(res)
-            # a copy: GTKWave may rewrite the save file it was given
+            # a copy: GTKWave may rewrite the save file it was given; with every
+            # group open, as GTKWave gives no value for a signal in a closed one
             copy = os.path.join(tmp, "s.gtkw")
-            open(copy, "w").write(text)
+            open(copy, "w").write(re.sub(r"^@1401200$", "@1000200", re.sub(r"^@c00200$", "@800200", text, flags=re.M),
+                                         flags=re.M))
             p = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", tcl, copy],
                                env=dict(os.environ, FG_GTKW_OUT=res), capture_output=True, text=True,
                                timeout=300)
@@ -329,6 +411,7 @@ def check(saves):
                     win = (int(w[1]), int(w[2]))
             if re.search(r"^\[\*\] at: ", text, re.M) and win:
                 errs += unreadable_states(text, path, enc, win)
+            errs += layout_errors(text)
             for s in listed:
                 if s not in shown:
                     errs.append(f"{s} is not displayed (a vector needs its [msb:lsb])")
@@ -349,7 +432,9 @@ def check(saves):
             if errs:
                 fail = 1
             else:
-                print(f"ok   {save} ({len(listed)} signals displayed, {n_enum} by name)")
+                opened = re.search(r"^\[\*\] open:(.*)$", text, re.M)
+                where = f"; open: {opened.group(1).strip() or 'none'}, the rest closed" if opened else ""
+                print(f"ok   {save} ({len(listed)} signals displayed, {n_enum} by name{where})")
     return fail
 
 

@@ -65,8 +65,13 @@ static struct {
     char path[512], parts[600];
     uint64_t start, end; /* the window, system cycles (end 0: the run's end) */
     int at;              /* MARKS index, or -1 */
+    int at_prog;         /* or the program's event: an index into its kinds (fg_wave_kinds), or -1 */
+    char at_arg[64];     /* the program's event's argument (not N) */
     uint64_t at_n, span, seen, at_cycle;
-    const inst *at_inst; /* where the event showed */
+    const inst *at_inst; /* where a block's event showed */
+    char at_place[128];  /* the event's place ("" none) */
+    char (*show)[128];   /* the places shown first without an event (fg_wave_show) */
+    unsigned n_show;
     bool at_found, span_given;
     /* a ring's window runs on to its event warp's START: the stage of that
      * chain being followed (FOLLOW_*), the descriptor's parameter entry (which
@@ -77,7 +82,27 @@ static struct {
     inst **v;
     unsigned n, cap;
     const uint64_t *clock; /* the system's cycle counter, or NULL: each block's own */
-} W = {.at = -1, .span = 1000};
+    uint64_t clock_end;    /* its largest value when it went away (0: none) */
+} W = {.at = -1, .at_prog = -1, .span = 1000};
+
+/* the events the program reports itself (fg_wave_kinds) */
+static const fg_wave_kind *PK;
+static unsigned N_PK;
+
+/* An event was asked for (--wave-at). */
+static bool asked(void) { return W.at >= 0 || W.at_prog >= 0; }
+
+/* The asked-for event in words: "doorbell ring #2", "kernel fault", "first issue of pc saxpy+0x68". */
+static void at_what(char *buf, size_t len) {
+    if (W.at >= 0) {
+        snprintf(buf, len, "%s #%" PRIu64, MARKS[W.at].what, W.at_n);
+        return;
+    }
+    const fg_wave_kind *k = &PK[W.at_prog];
+    if (!k->arg) snprintf(buf, len, "%s", k->what);
+    else if (!strcmp(k->arg, "N")) snprintf(buf, len, "%s #%" PRIu64, k->what, W.at_n);
+    else snprintf(buf, len, "%s %s", k->what, W.at_arg);
+}
 
 /* What fg_block calls for each instance while a wave is asked for (installed
  * by the --wave option, removed by fg_wave_finish). */
@@ -89,7 +114,9 @@ static const fg_block_tracer tracer;
 
 /* (nothing to do without a wave: a program's sweep may create GPUs on several threads) */
 void fg_wave_clock(const uint64_t *cycle) {
-    if (W.on) W.clock = cycle;
+    if (!W.on) return;
+    if (W.clock && !cycle && *W.clock > W.clock_end) W.clock_end = *W.clock;
+    W.clock = cycle;
 }
 
 bool fg_wave_on(void) { return W.on && !W.finished; }
@@ -123,16 +150,56 @@ static int wave_opt(void *ctx, const char *a, const char *v, char *err, size_t e
         return fg_num_u64(a, v, 2, 100000000, &W.span, err, errlen);
     }
     const char *colon = strchr(v, ':');
-    int k = -1;
-    for (int m = 0; colon && m < N_MARKS; m++)
-        if (strlen(MARKS[m].kind) == (size_t)(colon - v) && !strncmp(v, MARKS[m].kind, colon - v)) k = m;
-    if (k < 0) {
-        snprintf(err, errlen, "--wave-at %s: give KIND:N, KIND one of ring, preempt, nack, limit", v);
+    const size_t klen = colon ? (size_t)(colon - v) : strlen(v);
+    int k = -1, p = -1;
+    for (int m = 0; m < N_MARKS; m++)
+        if (strlen(MARKS[m].kind) == klen && !strncmp(v, MARKS[m].kind, klen)) k = m;
+    for (unsigned m = 0; m < N_PK; m++)
+        if (strlen(PK[m].kind) == klen && !strncmp(v, PK[m].kind, klen)) p = (int)m;
+    const bool counted = k >= 0 || (p >= 0 && PK[p].arg && !strcmp(PK[p].arg, "N"));
+    if ((k < 0 && p < 0) || (colon != NULL) != (k >= 0 || (p >= 0 && PK[p].arg)) || (colon && !colon[1])) {
+        int n = snprintf(err, errlen, "--wave-at %s: give KIND:N, KIND one of ring, preempt, nack, limit", v);
+        for (unsigned m = 0; m < N_PK && n > 0 && (size_t)n < errlen; m++)
+            n += snprintf(err + n, errlen - n, "%s%s%s%s", m ? ", " : "; or this program's ", PK[m].kind,
+                          PK[m].arg ? ":" : "", PK[m].arg ? PK[m].arg : "");
+        if (k < 0 && p < 0 && n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - n, "%s", N_PK ? "" : " (this program reports no events of its own)");
         return -1;
     }
-    if (fg_num_u64("--wave-at's N", colon + 1, 1, UINT64_MAX, &W.at_n, err, errlen)) return -1;
+    W.at_n = 1;
+    W.at_arg[0] = 0;
+    if (counted && fg_num_u64("--wave-at's N", colon + 1, 1, UINT64_MAX, &W.at_n, err, errlen)) return -1;
+    if (!counted && colon) {
+        if (strlen(colon + 1) >= sizeof W.at_arg) {
+            snprintf(err, errlen, "--wave-at %s: %s is too long", v, PK[p].arg);
+            return -1;
+        }
+        strcpy(W.at_arg, colon + 1);
+    }
     W.at = k;
+    W.at_prog = k >= 0 ? -1 : p;
     return 0;
+}
+
+void fg_wave_kinds(const fg_wave_kind *kinds, unsigned n) {
+    PK = kinds;
+    N_PK = n;
+}
+
+const char *fg_wave_at(const char **arg) {
+    if (!fg_wave_on() || W.at_prog < 0) return NULL;
+    if (arg) *arg = W.at_arg[0] ? W.at_arg : NULL;
+    return PK[W.at_prog].kind;
+}
+
+void fg_wave_show(const char *place) {
+    if (!fg_wave_on()) return;
+    for (unsigned i = 0; i < W.n_show; i++)
+        if (!strcmp(W.show[i], place)) return;
+    char (*ns)[128] = realloc(W.show, (W.n_show + 1) * sizeof *ns);
+    if (!ns) return;
+    W.show = ns;
+    snprintf(W.show[W.n_show++], sizeof *ns, "%s", place);
 }
 
 const fg_opt fg_wave_opts[] = {
@@ -141,7 +208,8 @@ const fg_opt fg_wave_opts[] = {
     FG_OPT_CALL("--wave-start", wave_opt, NULL, "N", "the cycle window's start (default: the whole run)"),
     FG_OPT_CALL("--wave-end", wave_opt, NULL, "N", "the cycle window's end"),
     FG_OPT_CALL("--wave-at", wave_opt, NULL, "KIND:N",
-                "centre the window on the Nth ring | preempt | nack | limit (from 1)"),
+                "centre the window on the Nth ring | preempt | nack | limit (from 1), or an event the program "
+                "reports (fg_run: fault, barrier:N, pc:ADDR)"),
     FG_OPT_CALL("--wave-span", wave_opt, NULL, "N", "the window's width with --wave-at (default 1000 cycles; a ring's runs on to its event warp's START)"),
     FG_OPT_END};
 
@@ -266,7 +334,7 @@ void fg_wave_place(fg_block *b, const char *fmt, ...) {
     for (unsigned i = 0; i < W.n; i++)
         if (W.v[i] != w && W.v[i]->cls == w->cls && !strcmp(W.v[i]->place, w->place)) {
             /* the same place twice: a program that runs one system after another */
-            if (W.at >= 0 && !W.at_found) { /* the event was not in the earlier run: trace this one */
+            if (asked() && !W.at_found) { /* the event was not in the earlier run: trace this one */
                 for (unsigned j = 0; j < W.n; j++)
                     if (!W.v[j]->b) drop(W.v[j]);
                 W.seen = 0;
@@ -300,7 +368,7 @@ void fg_wave_place(fg_block *b, const char *fmt, ...) {
 static void mark_found(uint64_t cycle) {
     W.at_found = true;
     W.at_cycle = cycle;
-    bool ring = !strcmp(MARKS[W.at].kind, "ring");
+    bool ring = W.at >= 0 && !strcmp(MARKS[W.at].kind, "ring");
     uint64_t before = ring && !W.span_given ? FOLLOW_LEAD : W.span / 2;
     uint64_t lo = cycle > before ? cycle - before : 0;
     W.start = lo > W.start ? lo : W.start;
@@ -309,6 +377,13 @@ static void mark_found(uint64_t cycle) {
         W.follow = FOLLOW_EVW;
         W.end = 0;
     }
+}
+
+void fg_wave_event(const char *kind, uint64_t cycle, const char *place) {
+    if (!fg_wave_on() || W.at_prog < 0 || W.at_found || strcmp(kind, PK[W.at_prog].kind)) return;
+    if (++W.seen < W.at_n) return;
+    snprintf(W.at_place, sizeof W.at_place, "%s", place ? place : "");
+    mark_found(cycle);
 }
 
 /* One step of following a ring to its event warp's START. */
@@ -369,6 +444,7 @@ static void wave_step(fg_block *b, const void *in, const void *out_before) {
     uint64_t c = w->cur; /* the edge just given */
     if (mark_seen(w, in, out_before, b->out) && ++W.seen == W.at_n) {
         W.at_inst = w;
+        snprintf(W.at_place, sizeof W.at_place, "%s", w->place);
         mark_found(c);
     } else if (W.follow > FOLLOW_NONE && W.follow < FOLLOW_DONE) {
         follow_step(w, in, out_before, b->out, c);
@@ -403,6 +479,14 @@ static void wave_detach(fg_block *b) {
 }
 
 static const fg_block_tracer tracer = {wave_attach, wave_edge, wave_step, wave_detach};
+
+void fg_wave_cancel(void) {
+    if (!W.on || W.finished) return;
+    W.finished = true;
+    fg_block_set_tracer(NULL);
+    for (unsigned i = 0; i < W.n; i++) drop(W.v[i]);
+    if (W.parts[0]) rmdir(W.parts);
+}
 
 /* ------------------------------------------------------------- the merge */
 
@@ -642,27 +726,79 @@ static unsigned event_source(const source *src, unsigned ns) {
     return twin;
 }
 
-/* The save file's spec: the instance the event showed in first, then every
- * other one whose ports moved in the window (scripts/gtkw.py adds ranges and
- * enum names). */
+/* Where a place goes in the save file: 0 the event's, 1 the core a ring's
+ * event warp started on, 2 one the program named (fg_wave_show), 3 any other. */
+static int place_rank(const char *place) {
+    if (W.at_found && W.at_place[0] && !strcmp(place, W.at_place)) return 0;
+    if (W.follow == FOLLOW_DONE && !strcmp(place, W.follow_core)) return 1;
+    for (unsigned i = 0; i < W.n_show; i++)
+        if (!strcmp(place, W.show[i])) return 2;
+    return 3;
+}
+
+/* Open when the file opens: the event's places; without an event (or one
+ * with no place) the program's. */
+static bool place_open(const char *place) {
+    int r = place_rank(place);
+    return W.at_found && W.at_place[0] ? r <= 1 : r == 2;
+}
+
+static int by_rank(const void *a, const void *b) {
+    const char *const *x = a, *const *y = b;
+    int r = place_rank(*x) - place_rank(*y);
+    return r ? r : strverscmp(*x, *y);
+}
+
+/* The save file's spec: one group per place holding its instances' groups,
+ * the places in place_rank's order, "[*] open:" naming those open
+ * (scripts/gtkw.py closes the others, adds ranges and enum names).  Shown:
+ * the event's instance, every instance of a ranked place, and every other
+ * one whose ports moved in the window (everything when none did). */
 static int write_spec(const char *spec, source *src, unsigned ns, const char *focus) {
     FILE *f = fopen(spec, "w");
-    if (!f) return -1;
+    bool *show = calloc(ns, sizeof *show);
+    const char **places = calloc(ns, sizeof *places);
+    if (!f || !show || !places) {
+        if (f) fclose(f);
+        free(show);
+        free(places);
+        return -1;
+    }
     fprintf(f, "[*] finegrain GTKWave save file spec (fg_wave)\n");
-    if (focus) fprintf(f, "[*] focus: %s\n[*] at: %" PRIu64 "\n", focus, W.at_cycle * PS);
-    unsigned groups = 0, first = focus ? event_source(src, ns) : ns;
-    if (first < ns) spec_group(f, src, first), groups++;
-    for (int pass = 0; pass < 2 && !(pass && groups); pass++) /* pass 1: nothing moved, show everything */
+    if (focus) fprintf(f, "[*] focus: %s\n", focus);
+    if (W.at_found) fprintf(f, "[*] at: %" PRIu64 "\n", W.at_cycle * PS);
+    unsigned first = W.at_found ? event_source(src, ns) : ns, shown = 0, np = 0;
+    for (int pass = 0; pass < 2 && !shown; pass++) /* pass 1: nothing to show, show everything */
         for (unsigned s = 0; s < ns; s++) {
             const fg_block_class *c = src[s].w->cls;
-            bool show = pass == 1;
-            for (size_t h = 1; h < M.nvar && !show; h++) {
+            bool on = pass == 1 || s == first || place_rank(src[s].w->place) < 3;
+            for (size_t h = 1; h < M.nvar && !on; h++) {
                 const char *leaf = M.var[h].name ? strrchr(M.var[h].name, '.') + 1 : NULL;
-                show = leaf && M.var[h].src == s && M.var[h].depth == 1 && M.var[h].active &&
-                       is_port(c, leaf) && strncmp(leaf, "cfg_", 4);
+                on = leaf && M.var[h].src == s && M.var[h].depth == 1 && M.var[h].active && is_port(c, leaf) &&
+                     strncmp(leaf, "cfg_", 4);
             }
-            if (show && s != first) spec_group(f, src, s), groups++;
+            show[s] = on;
+            shown += on;
         }
+    for (unsigned s = 0; s < ns; s++) {
+        unsigned i = 0;
+        while (i < np && strcmp(places[i], src[s].w->place)) i++;
+        if (show[s] && i == np) places[np++] = src[s].w->place;
+    }
+    qsort(places, np, sizeof *places, by_rank);
+    fprintf(f, "[*] open:");
+    for (unsigned i = 0; i < np; i++)
+        if (place_open(places[i])) fprintf(f, " %s", places[i]);
+    fprintf(f, "\n");
+    for (unsigned i = 0; i < np; i++) {
+        fprintf(f, "-%s\n", places[i]);
+        if (first < ns && !strcmp(src[first].w->place, places[i])) spec_group(f, src, first);
+        for (unsigned s = 0; s < ns; s++)
+            if (show[s] && s != first && !strcmp(src[s].w->place, places[i])) spec_group(f, src, s);
+        fprintf(f, "-%s\n", places[i]);
+    }
+    free(show);
+    free(places);
     return fclose(f);
 }
 
@@ -712,10 +848,12 @@ int fg_wave_finish(void) {
     fg_block_set_tracer(NULL); /* blocks created from now on are not traced */
     W.merging = true;
     int rc = 0;
-    if (W.at >= 0 && !W.at_found) {
-        fprintf(stderr, "fg_wave: no %s #%" PRIu64 " in this run (%" PRIu64 " seen): %s holds cycles %" PRIu64
+    char what[200] = "";
+    if (asked()) at_what(what, sizeof what);
+    if (asked() && !W.at_found) {
+        fprintf(stderr, "fg_wave: no %s in this run (%" PRIu64 " seen): %s holds cycles %" PRIu64
                         " to the end instead\n",
-                MARKS[W.at].what, W.at_n, W.seen, W.path, W.start);
+                what, W.seen, W.path, W.start);
         W.end = 0;
         rc = -1;
     }
@@ -780,6 +918,9 @@ int fg_wave_finish(void) {
     for (size_t i = 0; i < M.nch; i++)
         if (M.ch[i].t > tend) tend = M.ch[i].t;
     if (M.t1) tend = M.t1;
+    /* a window past the run's end (an event near it: a fault) ends with the run */
+    uint64_t run_end = W.clock && *W.clock > W.clock_end ? *W.clock : W.clock_end;
+    if (run_end && run_end * PS >= M.t0 && run_end * PS < tend) tend = run_end * PS;
     static const unsigned char one = '1', zero = '0';
     size_t v1 = keep(&one, 1), v0 = keep(&zero, 1);
     for (uint64_t t = M.t0 - M.t0 % PS; !M.oom && t <= tend; t += PS / 2)
@@ -801,7 +942,8 @@ int fg_wave_finish(void) {
     snprintf(save, sizeof save, "%.*s.gtkw", (int)(strlen(W.path) - 4), W.path);
     snprintf(spec, sizeof spec, "%s/spec.gtkw", W.parts);
     fprintf(stderr, "fg_wave: wrote %s: %u traces, cycles %" PRIu64 "-%" PRIu64, W.path, ns, M.t0 / PS, last / PS);
-    if (W.at_found) fprintf(stderr, ", %s #%" PRIu64 " at cycle %" PRIu64, MARKS[W.at].what, W.at_n, W.at_cycle);
+    if (W.at_found) fprintf(stderr, ", %s at cycle %" PRIu64, what, W.at_cycle);
+    if (W.at_found && W.at_place[0]) fprintf(stderr, " (%s)", W.at_place);
     if (W.follow == FOLLOW_DONE)
         fprintf(stderr, ", its event warp's START at cycle %" PRIu64 " (%s)", W.start_cycle, W.follow_core);
     else if (W.follow > FOLLOW_NONE)
@@ -825,5 +967,8 @@ int fg_wave_finish(void) {
     free(M.ch);
     free(M.arena);
     free(src);
+    free(W.show);
+    W.show = NULL;
+    W.n_show = 0;
     return rc;
 }

@@ -42,6 +42,7 @@ int fg_run_die(int rc, const char *fmt, ...) {
     vfprintf(e, fmt, ap);
     fputc('\n', e);
     va_end(ap);
+    if (rc == 2) fg_wave_cancel(); /* nothing ran: no trace */
     return rc;
 }
 

@@ -20,7 +20,10 @@
  * finish within --max-cycles / --max-seconds gets a report of its live
  * warps (pcs as function+offset and file:line, barrier waits, barrier
  * deadlocks); faults name the pc as function+offset and file:line; the --arg count is compared with the
- * kernel's argument struct from its DWARF.
+ * kernel's argument struct from its DWARF.  With --wave, --wave-at fault |
+ * barrier:N | pc:ADDR centres the trace on the kernel's fault, the Nth
+ * barrier release or the first issue of a pc, its core's group first
+ * (docs/WAVES.md).
  *
  * Exit status: 0 the kernel ran to completion; 1 it faulted, did not finish
  * within --max-cycles or --max-seconds, wrote into a guard gap, or an output
@@ -65,6 +68,72 @@ static void cb_done(void *u, uint64_t tag, uint64_t cycle) {
     fcb *c = u;
     c->seen_done++;
     c->done = cycle;
+}
+
+/* The events fg_run reports for --wave-at (docs/WAVES.md): each placed in
+ * the core it happened on, whose group the save file opens first. */
+static const fg_wave_kind wave_kinds[] = {
+    {"fault", NULL, "kernel fault"},         /* the cycle the fault stopped the GPU */
+    {"barrier", "N", "barrier release"},     /* any block's barrier, every live thread arrived */
+    {"pc", "ADDR", "first issue of pc"},     /* 0x hex, or function[+0xoff] from the ELF */
+};
+
+static void wave_core_event(const char *kind, unsigned core, uint64_t cycle) {
+    char place[32];
+    snprintf(place, sizeof place, "gpu.core%u", core); /* as sim/simt/simt_edge_core.c places its blocks */
+    fg_wave_event(kind, cycle, place);
+}
+static void wave_barrier(void *u, unsigned core, uint64_t cycle) {
+    (void)u;
+    wave_core_event("barrier", core, cycle);
+}
+static void wave_pc(void *u, unsigned core, uint64_t cycle) {
+    (void)u;
+    wave_core_event("pc", core, cycle);
+}
+
+/* Watches the GPU for the event --wave-at asks of fg_run (nothing when it
+ * asks none: no watch, no cost); 0, or exit status 2 after saying why. */
+static int wave_watch(gpu_t *g, const char *kpath) {
+    const char *arg, *kind = fg_wave_at(&arg);
+    if (!kind || !strcmp(kind, "fault")) return 0;
+    gpu_watch w = {0};
+    if (!strcmp(kind, "barrier")) {
+        w.barrier = wave_barrier;
+    } else {
+        uint64_t pc = 0;
+        char at[96];
+        char *end;
+        if (!strncmp(arg, "0x", 2)) pc = strtoull(arg + 2, &end, 16);
+        if (!strncmp(arg, "0x", 2) ? end == arg + 2 || *end : gpu_symbol_pc(g, arg, &pc))
+            return fg_run_die(2, "--wave-at pc:%s: give a 0x hex address or function[+0xoff], a function of %s",
+                              arg, kpath);
+        if (pc % 4 || gpu_pc_symbol(g, pc, at, sizeof at))
+            return fg_run_die(2, "--wave-at pc:%s: 0x%llx is no instruction of %s's code", arg,
+                              (unsigned long long)pc, kpath);
+        printf("wave: at the first issue of pc 0x%08llx (%s)\n", (unsigned long long)pc, at);
+        w.pc = wave_pc;
+        w.watch_pc = (uint32_t)pc;
+    }
+    gpu_set_watch(g, &w);
+    return 0;
+}
+
+/* What the trace is to know after the run: where the kernel faulted, and
+ * the cores that ran its blocks (shown first without an event). */
+static void wave_after(gpu_t *g, unsigned cores) {
+    if (!fg_wave_on()) return;
+    uint64_t cycle;
+    int core = gpu_error_core(g, &cycle);
+    if (gpu_error(g) && core >= 0) wave_core_event("fault", (unsigned)core, cycle);
+    else if (gpu_error(g)) fg_wave_event("fault", cycle, NULL);
+    for (unsigned i = 0; i < cores; i++) {
+        gpu_core_stats cs;
+        gpu_get_core_stats(g, i, &cs);
+        char place[32];
+        snprintf(place, sizeof place, "gpu.core%u", i);
+        if (cs.warp_instrs) fg_wave_show(place);
+    }
 }
 
 static void put_elem(uint8_t *p, int t, uint32_t bits) { memcpy(p, &bits, fg_run_type_size[t]); }
@@ -855,6 +924,7 @@ static int kernel_entries(const char *path, kentry *names, int max) {
 /* ------------------------------------------------------------- main */
 int main(int argc, char **argv) {
     fg_run_opts o;
+    fg_wave_kinds(wave_kinds, sizeof wave_kinds / sizeof *wave_kinds);
     int prc = fg_run_parse(argc, argv, &o);
     if (prc >= 0) {
         fg_run_opts_free(&o);
@@ -1035,6 +1105,7 @@ int main(int argc, char **argv) {
     fcb rec = {0};
     gpu_callbacks cb = {.first_instr = cb_first, .complete = cb_done, .user = &rec};
     gpu_set_callbacks(g, &cb);
+    if (wave_watch(g, kpath)) return 2;
     if (gpu_launch(g, &d, err, sizeof err)) return fg_run_die(2, "%s", err);
     uint64_t t0 = gpu_cycle(g);
     fg_progress pr; /* a status line on a terminal: how far, how fast (a kernel's length is unknown ahead) */
@@ -1052,6 +1123,7 @@ int main(int argc, char **argv) {
         }
     }
     fg_progress_clear(&pr);
+    wave_after(g, gc.num_cores);
     uint64_t cycles = gpu_cycle(g) - t0;
     gpu_get_stats(g, &st);
     /* what the kernel wrote where it should not: guard gaps, its parameter block */

@@ -225,6 +225,8 @@ void gpu_fault(gpu_t *g, const char *fmt, ...) {
     va_end(ap);
     gpu_image_annotate_pcs(g->img, g->n_img, g->err, sizeof g->err);
     g->failed = true;
+    g->err_core = -1;
+    g->err_cycle = g->cycle;
 }
 
 /* ---- from the cores (simt_core_cbs) and their EDGE parts (simt_edge_cbs) ---- */
@@ -254,7 +256,12 @@ static void cb_first_instr(void *u, const simt_grid *k) {
     }
 }
 
-static void cb_fault(void *u, const char *msg) { gpu_fault(u, "%s", msg); }
+static void cb_fault(void *u, unsigned core, const char *msg) {
+    gpu_t *g = u;
+    if (g->failed) return;
+    gpu_fault(g, "%s", msg);
+    g->err_core = (int)core;
+}
 
 /* the waiting warp-level event behind a PEWT tag (the launch index) */
 static const simt_grid *cb_ev_grid(void *u, uint64_t tag) {
@@ -932,6 +939,10 @@ bool gpu_idle(const gpu_t *g) {
     return true;
 }
 const char *gpu_error(const gpu_t *g) { return g->failed ? g->err : NULL; }
+int gpu_error_core(const gpu_t *g, uint64_t *cycle) {
+    if (cycle) *cycle = g->failed ? g->err_cycle : 0;
+    return g->failed ? g->err_core : -1;
+}
 
 const char *const gpu_evb_names[GPU_EVB_N] = {"issue", "memory", "depend", "fetch", "unit", "sched", "other"};
 

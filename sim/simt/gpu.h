@@ -309,6 +309,10 @@ bool gpu_idle(const gpu_t *g);
 /* A fault inside a kernel (bad address, illegal instruction) stops the
  * model: non-NULL message from then on. */
 const char *gpu_error(const gpu_t *g);
+/* Where the fault came from: the core (-1: none, e.g. the memory system or
+ * host DMA; also without a fault) and, in *cycle, the cycle it stopped the
+ * model. */
+int gpu_error_core(const gpu_t *g, uint64_t *cycle);
 
 /* ---- additions of the SIMT model (beyond the fixed interface) ---- */
 /* CM-BAL hook: only the first `limit` warps of a core in GTO order may issue
@@ -413,6 +417,10 @@ unsigned gpu_issue_stall(const gpu_t *g, unsigned core);
  * symbol table) into buf; 0 found, -1 not inside any kernel's code (buf =
  * "?").  Fault messages (gpu_error) carry the same after each "pc 0x...". */
 int gpu_pc_symbol(const gpu_t *g, uint64_t pc, char *buf, size_t len);
+/* The other way: the pc of "function" or "function+0xoff" (as gpu_pc_symbol
+ * writes it) in a loaded kernel; 0, or -1 when no kernel has the function or
+ * the offset is malformed. */
+int gpu_symbol_pc(const gpu_t *g, const char *where, uint64_t *pc);
 
 /* One live warp of a running launch: where its threads are and what they
  * wait for (the report of a kernel that does not finish). */
@@ -476,5 +484,18 @@ typedef void (*gpu_side_serial)(void *user);
 void gpu_set_side_work(gpu_t *g, gpu_side_par par, gpu_side_serial serial, void *user);
 typedef void (*gpu_shared_hook)(void *user, const gpu_shared_access *a);
 void gpu_set_shared_hook(gpu_t *g, gpu_shared_hook fn, void *user);
+/* Moments of a run a caller watches for (fg_run --wave-at): barrier when a
+ * thread block's barrier releases (every live thread of the block arrived),
+ * pc when a warp issues the instruction at watch_pc; each with the core and
+ * the cycle, called at the core's commit (in core order, on the caller's
+ * thread).  NULL: not watched (an issue's pc is then compared with one no
+ * instruction has, 0xffffffff: fg_run's time is the same, docs/WAVES.md). */
+typedef struct {
+    void (*barrier)(void *user, unsigned core, uint64_t cycle);
+    void (*pc)(void *user, unsigned core, uint64_t cycle);
+    uint32_t watch_pc;
+    void *user;
+} gpu_watch;
+void gpu_set_watch(gpu_t *g, const gpu_watch *w);
 
 #endif

@@ -39,6 +39,16 @@ int gpu_image_symbol(const simt_image *img, unsigned n_img, uint64_t pc, char *b
     return -1;
 }
 
+int gpu_image_lookup(const simt_image *img, unsigned n_img, const char *name, size_t len, uint64_t *addr) {
+    for (unsigned i = 0; i < n_img; i++)
+        for (unsigned s = 0; s < img[i].n_sym; s++)
+            if (strlen(img[i].sym[s].name) == len && !strncmp(img[i].sym[s].name, name, len)) {
+                *addr = img[i].sym[s].addr;
+                return 0;
+            }
+    return -1;
+}
+
 void gpu_image_annotate_pcs(const simt_image *img, unsigned n_img, char *msg, size_t cap) {
     char *p = msg;
     while ((p = strstr(p, "pc 0x"))) {

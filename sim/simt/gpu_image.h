@@ -27,6 +27,9 @@ typedef struct {
 /* "function+0xoff" of pc in buf when it falls inside one of the n_img
  * images' code (else "image+0xoff" of its image, or "?" and -1 when in none). */
 int gpu_image_symbol(const simt_image *img, unsigned n_img, uint64_t pc, char *buf, size_t len);
+/* The address of code symbol `name` (len bytes) in one of the images into
+ * *addr: 0, or -1 when no image has it. */
+int gpu_image_lookup(const simt_image *img, unsigned n_img, const char *name, size_t len, uint64_t *addr);
 /* Appends " (function+0xoff)" after every "pc 0x%08x" in msg (cap bytes)
  * that falls inside one of the images' code. */
 void gpu_image_annotate_pcs(const simt_image *img, unsigned n_img, char *msg, size_t cap);

@@ -69,6 +69,8 @@ struct gpu {
     uint64_t cycle;
     bool failed;
     char err[512];
+    int err_core;       /* the core the fault came from, -1: none (gpu_error_core) */
+    uint64_t err_cycle;
     gpu_callbacks cb;
     gpu_event_cb ev_cb;
     void *ev_user;

@@ -31,6 +31,7 @@ int simt_core_init(simt_core *c, unsigned id, const gpu_config *k, uint8_t *gmem
     c->ms = ms;
     c->port = port;
     c->cb = *cb;
+    c->watch_pc = UINT32_MAX; /* no pc watched (simt_core_set_watch) */
     c->ev_block = k->max_blocks_per_core;
     c->nwarps = k->max_threads_per_core / SIMT_LANES;
     c->w = calloc(c->nwarps, sizeof *c->w);
@@ -352,10 +353,24 @@ static void reconverge(simt_core *c, simt_warp *w) {
     simt_warp_touch(c, w);
 }
 
+/* the watched moments (gpu_set_watch), called up at the commit */
+static void call_watch_barrier(void *user, uint64_t a, const void *p) {
+    (void)a; (void)p;
+    simt_core *c = user;
+    c->watch.barrier(c->watch.user, c->id, c->now);
+}
+
+static void call_watch_pc(void *user, uint64_t a, const void *p) {
+    (void)a; (void)p;
+    simt_core *c = user;
+    c->watch.pc(c->watch.user, c->id, c->now);
+}
+
 void simt_barrier_check(simt_core *c, simt_block *b) {
     if (b->bar_arrived == 0 || b->bar_arrived < b->live_threads) return;
     b->bar_arrived = 0;
     b->bar_gen++;
+    if (c->watch.barrier) simt_core_up(c, call_watch_barrier, 0);
     for (unsigned i = 0; i < b->nwarps; i++) {
         /* the slot may hold another warp by now: an event warp in a victim's
          * slot, or, once this block's warp there exited early, a warp of a
@@ -587,7 +602,8 @@ static void csr_ids(const simt_core *c, const simt_warp *w, rv_csr_ids *id) {
 static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     const gpu_config *k = c->k;
     const uint64_t now = c->now;
-    uint32_t m = w->active, npc = w->x.pc + 4;
+    const uint32_t pc = w->x.pc;
+    uint32_t m = w->active, npc = pc + 4;
     if (in->cls == CL_LDST) {
         int r = simt_lsu_issue(c, w, in, m);
         if (r) { /* stall (retry later) or fault */
@@ -639,6 +655,7 @@ static bool issue(simt_core *c, simt_warp *w, const rv_inst *in, int unit) {
     if (w->slot < 64) c->issued_warps |= 1ull << w->slot;
     c->thread_instrs += popc(m);
     if (!w->grid->first_done) simt_core_up(c, simt_call_first_instr, (uintptr_t)w->grid);
+    if (__builtin_expect(pc == c->watch_pc, 0)) simt_core_up(c, call_watch_pc, 0);
     if (!w->live && w->state == WS_RUN) {
         w->state = WS_DRAIN;
         simt_warp_touch(c, w);
@@ -1043,6 +1060,11 @@ int simt_core_set_access_check(simt_core *c, gpu_access_check fn, gpu_prov_load 
 void simt_core_set_shared_hook(simt_core *c, gpu_shared_hook fn, void *user) {
     c->sh_hook = fn;
     c->sh_user = user;
+}
+
+void simt_core_set_watch(simt_core *c, const gpu_watch *w) {
+    c->watch = w ? *w : (gpu_watch){0};
+    c->watch_pc = c->watch.pc ? c->watch.watch_pc : UINT32_MAX;
 }
 
 /* ------------------------------------ the extension's view and actions */

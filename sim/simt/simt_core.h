@@ -101,6 +101,7 @@ const simt_grid *simt_core_warp_info(const simt_core *c, unsigned slot, gpu_warp
  * memory (the registers' provenance). */
 int simt_core_set_access_check(simt_core *c, gpu_access_check fn, gpu_prov_load prov_load, void *user);
 void simt_core_set_shared_hook(simt_core *c, gpu_shared_hook fn, void *user);
+void simt_core_set_watch(simt_core *c, const gpu_watch *w);
 
 /* ---- the extension's view of the warps (EDGE IV-C, IV-D) ---- */
 void simt_core_warp(const simt_core *c, unsigned slot, simt_warp_status *st);

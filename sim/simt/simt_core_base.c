@@ -49,7 +49,7 @@ simt_dmem *simt_core_defer_mem(simt_core *c) {
 static void call_fault(void *user, uint64_t a, const void *p) {
     (void)a; (void)p;
     simt_core *c = user;
-    c->cb.fault(c->cb.user, c->err);
+    c->cb.fault(c->cb.user, c->id, c->err);
 }
 
 static void call_block_done(void *user, uint64_t a, const void *p) {

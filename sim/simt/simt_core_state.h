@@ -349,6 +349,8 @@ struct simt_core {
     void *acc_user;
     gpu_shared_hook sh_hook;  /* optional: every shared and global lane access (gpu_set_shared_hook) */
     void *sh_user;
+    gpu_watch watch;          /* barrier releases, the issue of one pc (gpu_set_watch) */
+    uint32_t watch_pc;        /* watch.pc's pc, or 0xffffffff (no pc: pcs are 4-byte aligned) */
     uint64_t blk_uid;         /* blocks placed so far */
     /* the cycle's deferred work (simt_dmem, simt_dcall above) */
     simt_dcall *dq;

@@ -67,7 +67,7 @@ static inline const rv_inst *simt_decode_hit(const simt_dcache *d, uint32_t pc) 
 typedef struct {
     void (*block_done)(void *user, const simt_grid *k);
     void (*first_instr)(void *user, const simt_grid *k);
-    void (*fault)(void *user, const char *msg);
+    void (*fault)(void *user, unsigned core, const char *msg);
     void *user;
 } simt_core_cbs;
 
