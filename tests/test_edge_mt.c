@@ -431,6 +431,42 @@ static void test_reservation_policy(void **st) {
     mt_result_free(&p);
 }
 
+/* Where reserved cores' events go: [preempt] reserve_place = cost spreads
+ * them over the reserved cores by the SIMT core scheduler's cost; issue_rr,
+ * the EDGE artifact's issue_block2core, hands each to the first reserved core
+ * with room after the core last given a block or event, so after the
+ * background's blocks they crowd the first reserved core.  16-entry PEWTs
+ * (the artifact's 16 blocks per core) as C twins: the RTL PEWT has 4. */
+static void test_reservation_placement(void **st) {
+    (void)st;
+    mt_params x = small("ipv4", "bp");
+    x.max_inflight = 8;
+    x.gap_min = 20, x.gap_max = 60;
+    unsigned first[2], n[2];
+    for (unsigned place = 0; place < 2; place++) {
+        gpu_config c = machine(false, false);
+        c.pre.impl = FG_IMPL_C;
+        c.pre.reserve_cores = 8;
+        c.pre.pewt_entries = 16;
+        c.pre.reserve_place = place ? GPU_PLACE_ISSUE_RR : GPU_PLACE_COST;
+        mt_result r;
+        run_ok(&x, &c, &r);
+        unsigned per[16] = {0};
+        for (unsigned i = 0; i < r.n_ev; i++) {
+            assert_true(r.ev[i].core >= 8);
+            per[r.ev[i].core]++;
+        }
+        first[place] = per[8], n[place] = r.n_ev;
+        printf("# reserve_place %s: %u events, per reserved core", gpu_place_names[place], r.n_ev);
+        for (unsigned k = 8; k < 16; k++) printf(" %u", per[k]);
+        printf("\n");
+        mt_result_free(&r);
+    }
+    /* cost: about an eighth on core 8; issue_rr: the most there, well above it */
+    assert_true(first[0] * 4 < n[0]);
+    assert_true(first[1] * 2 > n[1]);
+}
+
 /* EDGE VI-C variant: MemC (24 registers) cannot preempt BP (21) under the
  * IV-D rule; with extra_regs it borrows a victim's slot and reserves its
  * registers in the free register file (never saved).  Executed for real
@@ -586,6 +622,7 @@ int main(void) {
         cmocka_unit_test(test_skip_exec_unit),
         cmocka_unit_test(test_skip_exec_draining_vs_preemption),
         cmocka_unit_test(test_reservation_policy),
+        cmocka_unit_test(test_reservation_placement),
         cmocka_unit_test(test_extra_regs),
         cmocka_unit_test(test_fig12_tiny_point),
         cmocka_unit_test(test_fig13_tiny_point),

@@ -76,6 +76,7 @@ void gpu_config_default(gpu_config *c) {
 }
 
 const char *const gpu_drain_names[] = {"gpu", "core", NULL};
+const char *const gpu_place_names[] = {"cost", "issue_rr", NULL};
 const char *const gpu_atomics_names[] = {"issue", "memory", NULL};
 
 static const struct { const char *key; unsigned bit; } OPTS[] = {
@@ -120,6 +121,7 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     if (fg_config_u64(cfg, "preempt", "reserve_cores", 0, 1023, &v, err, errlen)) return -1;
     c->pre.reserve_cores = (unsigned)v;
     if (fg_config_enum(cfg, "preempt", "drain", gpu_drain_names, &c->pre.drain, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "preempt", "reserve_place", gpu_place_names, &c->pre.reserve_place, err, errlen)) return -1;
     b = c->pre.event_fetch_priority;
     if (fg_config_bool(cfg, "preempt", "event_fetch_priority", &b, err, errlen)) return -1;
     c->pre.event_fetch_priority = b;
@@ -810,7 +812,7 @@ static void kmu_and_dispatch(gpu_t *g) {
             simt_launch *L = g->lq[order[j]];
             if (L->next_block >= L->nblocks || !core_takes(g, cn, L->k.priority > 0)) continue;
             if (L->k.priority < hold_here) break; /* launches are in priority order */
-            if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; break; }
+            if (simt_core_try_block(c, &L->k, L->next_block)) { L->next_block++; g->last_issue = cn; break; }
         }
     }
     g->rr_core = (g->rr_core + 1) % nc;
@@ -832,8 +834,9 @@ static void ev_schedule(gpu_t *g) {
         if (!L) return;
         int bestc = -1;
         unsigned bestcost = ~0u;
-        for (unsigned i = 0; i < nc; i++) {
-            unsigned ci = (g->ev_rr + i) % nc;
+        const bool issue_rr = g->cfg.pre.reserve_cores && g->cfg.pre.reserve_place == GPU_PLACE_ISSUE_RR;
+        for (unsigned i = 0; i < nc && !(issue_rr && bestc >= 0); i++) {
+            unsigned ci = ((issue_rr ? g->last_issue + 1 : g->ev_rr) + i) % nc;
             if (!core_takes(g, ci, true) || !simt_edge_can_push(g->edge[ci])) continue;
             unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
             if (drain_gpu && cost % SIMT_EDGE_COST_PENDING == SIMT_EDGE_COST_DRAIN) continue;
@@ -848,6 +851,7 @@ static void ev_schedule(gpu_t *g) {
         L->ev.arrive = L->ev_queued;
         L->ev.pewt = g->cycle;
         g->ev_rr = (unsigned)(bestc + 1) % nc;
+        g->last_issue = (unsigned)bestc;
     }
 }
 

@@ -130,6 +130,14 @@ typedef struct {
         bool extra_regs;
         unsigned reserve_cores;
         unsigned drain;          /* GPU_DRAIN_* */
+        /* reserve_place: which reserved core a warp-level event goes to.
+         *   GPU_PLACE_COST: the cheapest with room (EDGE IV-C's SIMT core
+         *   scheduler).  GPU_PLACE_ISSUE_RR: the EDGE artifact's (its
+         *   issue_block2core): the first with room after the core that was last
+         *   given a block or an event, one pointer for background blocks and
+         *   events, so events after a background block crowd the first reserved
+         *   cores. */
+        unsigned reserve_place;  /* GPU_PLACE_* */
         /* event_fetch_priority: an event warp's i-buffer refills before the
          *   round robin's (the EDGE artifact's -edge_int_fetch_high_priority;
          *   EDGE IV-D names only the warp scheduler's priority: 0) */
@@ -264,6 +272,8 @@ typedef struct {
 
 enum { GPU_DRAIN_GPU = 0, GPU_DRAIN_CORE };
 extern const char *const gpu_drain_names[];
+enum { GPU_PLACE_COST = 0, GPU_PLACE_ISSUE_RR };
+extern const char *const gpu_place_names[];
 
 /* How a warp-level event got its warp context, reported with its first
  * instruction (EDGE Fig. 11). */

@@ -101,6 +101,7 @@ struct gpu {
     unsigned running;         /* launches pending or running */
     uint64_t save_base;       /* register save area for preempted victims (EDGE IV-D) */
     unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
+    unsigned last_issue;      /* the core last given a block or an event ([preempt] reserve_place) */
     unsigned ev_waiting;      /* launches in LS_EV_WAIT */
     uint64_t resv[4][2];      /* gpu_reserve: [base, end) ranges gpu_malloc skips */
     unsigned n_resv;
