@@ -778,16 +778,18 @@ F13_CF_FULL = [("default (`experiments/edge_fig13.ini`)", "edge_fig13.json"),
                ("the artifact's settings together: its offered concurrency, a 10x link, the end drain, fetch "
                 "priority (`experiments/edge_fig13_artifact.ini`)", "edge_fig13_artifact.json"),
                ("the same, and every DRAM access ~1000 cycles longer (`--set mem.l2_dram_latency=900`; "
-                "`experiments/edge_fig13_artifact_slowmem.ini`)", "edge_fig13_artifact_slowmem.json")]
+                "`experiments/edge_fig13_artifact_slowmem.ini`)", "edge_fig13_artifact_slowmem.json"),
+               ("default, with the artifact's placement of events under reservation (R: `preempt.reserve_place="
+                "issue_rr`, 16 events a core; `experiments/edge_fig13_place.ini`)", "edge_fig13_place.json"),
+               ("the artifact's settings, slow DRAM and its placement (`experiments/edge_fig13_artifact_place.ini`)",
+                "edge_fig13_artifact_place.json")]
 F13_CF_FULL_COLS = [c for c in F13_CF_COLS if not c[0].endswith("_low")]
 F13_CF_WAITS = [("wait for a context", "sched_wait"), ("fetch", "fetch"), ("LSU", "unit")]
 
 
 def fig13_counterfactuals_full(d):
     """The high-rate ratios on the paper's four backgrounds, and event R / P over the pairs where EDGE
-    IV-D's register rule lets the event preempt (edge_fig12's "preemption_possible": the same kernels)."""
-    f12 = d["_also"].get("edge_fig12.json")
-    possible = {n for n, q in f12["pairs"].items() if q["preemption_possible"]} if f12 else set()
+    IV-D's register rule lets the event preempt (each pair's "preemption_possible")."""
     rows = []
     for label, name in F13_CF_FULL:
         x = d["_also"].get(name)
@@ -795,7 +797,8 @@ def fig13_counterfactuals_full(d):
             rows.append([label] + ["not run"] * (len(F13_CF_FULL_COLS) + 2))
             continue
         means = fig13_means(x, PAPER_BGS)
-        can = [q["high"] for n, q in x["pairs"].items() if n in possible and bg_of(n) in PAPER_BGS and "high" in q]
+        can = [q["high"] for n, q in x["pairs"].items()
+               if q["preemption_possible"] and bg_of(n) in PAPER_BGS and "high" in q]
         pr = (sum(q["R"]["event_slowdown"] for q in can) / sum(q["P"]["event_slowdown"] for q in can)) if can else 0
         row = [label, f"{means['high']['pairs']:g}"]
         for k, _ in F13_CF_FULL_COLS:
@@ -870,8 +873,8 @@ FIG13_CF = table_of("edge_fig13_demo_counterfactuals", "edge_fig13_demo.json",
 FIG11_CF = table_of("edge_fig11_counterfactuals", "preemption_latency_all.json", [n for _, n in F11_CF[1:]],
                     "experiments/edge_fig11{_all,_lrr,_slowmem}.ini", "preemption_latency", fig11_counterfactuals)
 FIG13_CF_FULL = table_of("edge_fig13_counterfactuals", "edge_fig13.json",
-                         [n for _, n in F13_CF_FULL[1:]] + ["edge_fig12.json"],
-                         "experiments/edge_fig13{,_packed,_artifact,_artifact_slowmem}.ini", "edge_fig13",
+                         [n for _, n in F13_CF_FULL[1:]],
+                         "experiments/edge_fig13{,_packed,_artifact,_artifact_slowmem,_place,_artifact_place}.ini", "edge_fig13",
                          fig13_counterfactuals_full)
 FIG12_CF_FULL = table_of("edge_fig12_counterfactuals", "edge_fig12.json", [n for _, n in F12_CF_FULL[1:]],
                          "experiments/edge_fig12{,_draincore,_slowmem}.ini", "edge_fig12", fig12_counterfactuals_full)

@@ -35,7 +35,8 @@ int fg_cli_threads(void *list, const char *name, const char *value, char *err, s
 /* the table's entry (groups searched in place) named s, or NULL */
 static const fg_opt *find(const fg_opt *t, const char *s) {
     for (; t->name; t++) {
-        const fg_opt *o = t->kind == FG_OPT_KIND_GROUP ? find(t->group, s) : !strcmp(t->name, s) ? t : NULL;
+        const fg_opt *o = t->kind == FG_OPT_KIND_GROUP ? find(t->group, s)
+                          : t->kind != FG_OPT_KIND_CHECK && !strcmp(t->name, s) ? t : NULL;
         if (o) return o;
     }
     return NULL;
@@ -82,6 +83,15 @@ static int take(const fg_opt *o, const char *v, char *err, size_t errlen) {
     }
 }
 
+/* the table's CHECK entries (groups included): 0, or FG_CLI_ERROR with err */
+static int checks(const fg_opt *t, char *err, size_t errlen) {
+    for (; t->name; t++) {
+        if (t->kind == FG_OPT_KIND_GROUP && checks(t->group, err, errlen)) return FG_CLI_ERROR;
+        if (t->kind == FG_OPT_KIND_CHECK && t->call(t->dst, NULL, NULL, err, errlen)) return FG_CLI_ERROR;
+    }
+    return 0;
+}
+
 int fg_cli_scan(const fg_cli *c, int argc, char **argv, char *err, size_t errlen) {
     if (errlen) *err = 0;
     for (int i = 1; i < argc; i++) {
@@ -101,7 +111,7 @@ int fg_cli_scan(const fg_cli *c, int argc, char **argv, char *err, size_t errlen
         if (i + 1 >= argc) return fg_errf(err, errlen, "%s needs a value (%s)", a, o->arg ? o->arg : "?");
         if (take(o, argv[++i], err, errlen)) return FG_CLI_ERROR;
     }
-    return FG_CLI_OK;
+    return checks(c->opts, err, errlen) ? FG_CLI_ERROR : FG_CLI_OK;
 }
 
 void fg_cli_parse(const fg_cli *c, int argc, char **argv) {
@@ -121,6 +131,7 @@ void fg_cli_parse(const fg_cli *c, int argc, char **argv) {
 static int width(const fg_opt *t) {
     int w = 0;
     for (; t->name; t++) {
+        if (t->kind == FG_OPT_KIND_CHECK) continue;
         int x = t->kind == FG_OPT_KIND_GROUP ? width(t->group)
                                              : (int)strlen(t->name) + (t->arg ? 1 + (int)strlen(t->arg) : 0);
         w = x > w ? x : w;
@@ -134,6 +145,7 @@ static void lines(const fg_opt *t, int w, FILE *f) {
             lines(t->group, w, f);
             continue;
         }
+        if (t->kind == FG_OPT_KIND_CHECK) continue;
         char head[128];
         snprintf(head, sizeof head, "%s%s%s", t->name, t->arg ? " " : "", t->arg ? t->arg : "");
         fprintf(f, "  %-*s  %s\n", w, head, t->help ? t->help : "");

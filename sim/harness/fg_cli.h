@@ -52,6 +52,7 @@ typedef enum {
     FG_OPT_KIND_LIST,   /* fg_cli_list *, repeatable */
     FG_OPT_KIND_CALL,   /* call(ctx, name, value, err, errlen): 0, or -1 with err */
     FG_OPT_KIND_GROUP,  /* group: another table */
+    FG_OPT_KIND_CHECK,  /* call(ctx, NULL, NULL, err, errlen) once all options are read: options that need others */
 } fg_opt_kind;
 
 typedef struct fg_opt {
@@ -84,6 +85,7 @@ typedef struct fg_opt {
 #define FG_OPT_LIST(n, p, a, h) {.name = (n), .kind = FG_OPT_KIND_LIST, .dst = FG_OPT_PTR(fg_cli_list, p), .arg = (a), .help = (h)}
 #define FG_OPT_CALL(n, fn, ctx, a, h) {.name = (n), .kind = FG_OPT_KIND_CALL, .dst = (ctx), .arg = (a), .help = (h), .call = (fn)}
 #define FG_OPT_GROUP(g) {.name = "", .kind = FG_OPT_KIND_GROUP, .group = (g)}
+#define FG_OPT_CHECK(fn, ctx) {.name = "", .kind = FG_OPT_KIND_CHECK, .dst = (ctx), .call = (fn)}
 #define FG_OPT_END {.name = NULL}
 /* --threads N onto a --set list, as gpu.threads=N (docs/SIMT.md "Threads") */
 #define FG_OPT_THREADS(list)                                                                                   \

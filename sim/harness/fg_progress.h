@@ -1,4 +1,4 @@
-/* fg_progress: a progress line on stderr for long programs (issue 16 item 4).
+/* fg_progress: a progress line on stderr for long programs.
  *
  * On a terminal, fg_progress_status() redraws one status line in place (at
  * most four times a second) and fg_progress_line() prints a line that stays,

@@ -39,7 +39,7 @@ void fg_rtl_trace_close(fg_rtl *r);
 const char *fg_rtl_error(const fg_rtl *r);
 void fg_rtl_free(fg_rtl *r);
 /* The base seed of the randomized initial state of every verilated model in
- * this process (issue 15 item 7): $FG_XSEED, else derived from $FG_SEED,
+ * this process: $FG_XSEED, else derived from $FG_SEED,
  * else fresh; FG_XSEED=<it> repeats the same initial state.  0 when
  * FG_XINIT=0 (every model starts all-zero). */
 uint64_t fg_rtl_xseed(void);

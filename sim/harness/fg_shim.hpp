@@ -93,7 +93,7 @@ struct fg_rtl {
 template <class M, class = void> struct FgHasRst : std::false_type {};
 template <class M> struct FgHasRst<M, std::void_t<decltype(std::declval<M>().rst_ni)>> : std::true_type {};
 
-// Randomized initial state (issue 15 item 7; the models are verilated with
+// Randomized initial state (the models are verilated with
 // --x-assign unique --x-initial unique): the Verilator seed for model
 // `type` (a typeid name), or 0 for all-zero storage (FG_XINIT=0, or a model
 // of a block in the Makefile's XINIT_OFF).  Holds a lock, taken by the

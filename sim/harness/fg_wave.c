@@ -202,6 +202,16 @@ void fg_wave_show(const char *place) {
     snprintf(W.show[W.n_show++], sizeof *ns, "%s", place);
 }
 
+/* The window options shape a trace: without --wave they would be dropped unsaid. */
+static int wave_needs_file(void *ctx, const char *name, const char *value, char *err, size_t errlen) {
+    (void)ctx, (void)name, (void)value;
+    const char *given = asked() ? "--wave-at" : W.span_given ? "--wave-span"
+                        : W.start ? "--wave-start" : W.end ? "--wave-end" : NULL;
+    if (W.on || !given) return 0;
+    snprintf(err, errlen, "%s shapes a waveform: give --wave FILE.fst too", given);
+    return -1;
+}
+
 const fg_opt fg_wave_opts[] = {
     FG_OPT_CALL("--wave", wave_opt, NULL, "FILE.fst",
                 "one FST of every RTL block instance of the run, and FILE.gtkw (docs/WAVES.md)"),
@@ -211,6 +221,7 @@ const fg_opt fg_wave_opts[] = {
                 "centre the window on the Nth ring | preempt | nack | limit (from 1), or an event the program "
                 "reports (fg_run: fault, barrier:N, pc:ADDR)"),
     FG_OPT_CALL("--wave-span", wave_opt, NULL, "N", "the window's width with --wave-at (default 1000 cycles; a ring's runs on to its event warp's START)"),
+    FG_OPT_CHECK(wave_needs_file, NULL),
     FG_OPT_END};
 
 /* The per-instance files live in FILE.fst.parts/ until the merge. */

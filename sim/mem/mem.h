@@ -103,7 +103,7 @@ bool mem_fe_overlaps(const mem_system *m, uint64_t lo, uint64_t hi);
 unsigned mem_partitions(const mem_system *m);
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net);
 
-/* ---- beyond the first contract (issue 10, part A) ---- */
+/* ---- F/E implementation, statistics and configuration ---- */
 
 /* The F/E blocks' implementation, the core cycles ticked so far. */
 fg_impl mem_fe_impl(const mem_system *m);

@@ -110,7 +110,7 @@ int part_init(mem_part *pt, unsigned p, const part_env *e, char *err, size_t err
     pt->in.wdog_limit_i = c->fe_wdog_limit;
     /* Power-up, before the machine's cycle 0: after reset the block clears its
      * F/E store, one line per cycle, and holds requests off meanwhile
-     * (docs/FE_SCHED.md, issue 15 item 7). */
+     * (docs/FE_SCHED.md). */
     for (uint64_t i = 0; !((const fe_sched_queues_out_t *)fg_block_out(pt->fe))->init_ready_o; i++) {
         if (i > pt->fp.region_lines || fg_block_step(pt->fe, &pt->in)) {
             snprintf(err, errlen, "partition %u: the F/E store's reset clear did not end after %u cycles%s%s",

@@ -1,5 +1,5 @@
 /* edge_fig12: EDGE Fig. 12 (Sec. VI-C), event scheduling latency with
- * draining vs warp-level preemption (issue 12, item 2).
+ * draining vs warp-level preemption.
  *
  * One point = one event kind on one background kernel that fills the GPU,
  * in one mode (D draining, P preemption, X preemption where MemC / IPSec

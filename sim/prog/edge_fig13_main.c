@@ -1,7 +1,7 @@
 /* edge_fig13: EDGE Fig. 13 (Sec. VI-D), event and background slowdown with
  * draining (D), reservation (R: half the SIMT cores for events, half for the
  * background) and preemption (P), at a low and a high event rate, and the
- * ANTT (issue 12, item 3).
+ * ANTT.
  *
  * One point = one event kind beside one background kernel in one mode at
  * one rate, or one of them alone (rate = alone): events are offered every
@@ -95,6 +95,7 @@ typedef struct {
     double bg, sched, dropped, offered;
     double ev_slow, bg_slow, antt;
     double evb[GPU_EVB_N]; /* an event's cycles from START to exit by class, mean over its events */
+    unsigned regs_ev, regs_bg; /* registers per thread of the event and background kernels */
 } cell;
 
 /* point's event_breakdown (sums over its n events) -> means per event */
@@ -150,8 +151,10 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             size_t ns;
             double *sl = mt_jarray(p, "sched", &ns);
             *k = (cell){true, rt, n, fg_json_num(p, "bg_cycles"), mt_mean(sl, ns), fg_json_num(p, "dropped"),
-                        fg_json_num(p, "offered"), 0, 0, 0, {0}};
+                        fg_json_num(p, "offered"), 0, 0, 0, {0}, 0, 0};
             read_evb(p, n, k->evb);
+            k->regs_ev = (unsigned)fg_json_num(p, "regs_event");
+            k->regs_bg = (unsigned)fg_json_num(p, "regs_background");
             free(sl);
             continue;
         } else {
@@ -210,7 +213,13 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                     continue;
                 }
                 cJSON *po = cJSON_GetObjectItemCaseSensitive(pairs, name);
-                if (!po) po = cJSON_AddObjectToObject(pairs, name);
+                if (!po) {
+                    /* EDGE IV-D: an event preempts a warp only when the warp's registers hold its own */
+                    po = cJSON_AddObjectToObject(pairs, name);
+                    cJSON_AddNumberToObject(po, "regs_event", k[2].regs_ev);
+                    cJSON_AddNumberToObject(po, "regs_background", k[2].regs_bg);
+                    cJSON_AddBoolToObject(po, "preemption_possible", k[2].regs_bg >= k[2].regs_ev);
+                }
                 cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);
                 printf("  %-18s", name);
                 for (unsigned m = 0; m < 3; m++) {

@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
     printf("F/E-bit DRAM scheduler queues: overlap-start (F/E Sec. 5.1), impl=%s\n", fg_impl_name(impl));
     uint32_t buf = 4096 + 2 * 128; /* input buffer line inside the tracked region */
     /* after reset the block clears its F/E store: every tracked line empty,
-     * one per cycle, requests held off meanwhile (issue 15 item 7) */
+     * one per cycle, requests held off meanwhile */
     printf("  cycle %3" PRIu64 "  reset clears the 16 tracked lines (every line empty)\n", d.b->cycle);
     int rc = 0;
     while (!rc && !out(&d)->init_ready_o) rc = step(&d);

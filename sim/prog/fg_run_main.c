@@ -1,6 +1,6 @@
 /* fg_run: runs any kernel ELF on the SIMT model with buffers and arguments
  * given on the command line, so that a new kernel needs no host code
- * (issue 3, item 8; docs/SIMT.md "Writing and running a kernel").
+ * (docs/SIMT.md "Writing and running a kernel").
  *
  *   fg_run --kernel build/sw/saxpy.elf --entry saxpy --grid 4 --block 256 \
  *          --buf x=f32:1024:ramp --buf y=f32:1024:file:in.bin --buf out=f32:1024 \

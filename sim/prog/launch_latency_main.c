@@ -1,4 +1,4 @@
-/* launch_latency: the EDGE Sec. VI-A experiment (issue 3, item 5).
+/* launch_latency: the EDGE Sec. VI-A experiment.
  *
  * N IPv4-forwarding events (32 packets each) go one at a time through the
  * baseline path (NIC -> polling CPU thread -> CUDA-like launch, F/E Table 2)

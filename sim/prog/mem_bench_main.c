@@ -1,5 +1,5 @@
-/* mem_bench: memory-system microbenchmarks on the SIMT model (issue 10
- * item 5; docs/MEM.md "Microbenchmarks").  Part of `make bench`, not a test
+/* mem_bench: memory-system microbenchmarks on the SIMT model
+ * (docs/MEM.md "Microbenchmarks").  Part of `make bench`, not a test
  * (scripts/check_mem_bench.sh runs its test size in `make test`).
  *
  *  1. Streaming copy over every core (sw/kernels/mem_copy.c): achieved DRAM
@@ -146,7 +146,7 @@ static int stream(bench *b, cJSON *root) {
         cJSON_AddNumberToObject(o, "l2_hit_rate", s.l2_hit_rate);
         cJSON_AddNumberToObject(o, "row_hit_fraction", s.row_hits / rows);
         cJSON_AddNumberToObject(o, "row_conflict_fraction", s.row_conflicts / rows);
-        /* Issue 10 asks for 80 % of peak.  Reported, not enforced: the
+        /* The target is 80 % of peak.  Reported, not enforced: the
          * default GTX 480 scheduler queue (16 entries, GPGPU-Sim's) and the
          * read/write turnarounds of a copy hold it lower (docs/MEM.md,
          * "Microbenchmarks", has the measured causes).  A short test-size

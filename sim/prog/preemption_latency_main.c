@@ -1,4 +1,4 @@
-/* preemption_latency: the EDGE Fig. 11 experiment (issue 6, item 6).
+/* preemption_latency: the EDGE Fig. 11 experiment.
  *
  * Each background kernel (EDGE Sec. V's nine; sim/work/bg_kernels.h) fills
  * the whole GPU while IPv4 event warps (sim/work/ipv4_work.h) arrive at

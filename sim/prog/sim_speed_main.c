@@ -1,4 +1,4 @@
-/* sim_speed: simulation-speed benchmark (issue 3, item 7).  Not a test.
+/* sim_speed: simulation-speed benchmark.  Not a test.
  *
  * Runs the launch-latency experiment's system runs (sim/sys/launch_exp.h:
  * the same six sys_run() calls build/bin/launch_latency makes) once with
@@ -10,7 +10,7 @@
  * second of wall time and warp instructions per second, plus the wall-time
  * ratios rtl/c and lockstep/c (and the process CPU time, which a busy
  * machine does not inflate).  Then a busy workload (MM 512x512 filling every
- * core, C twins; issue 10 item 8): the same figures while the cores, the L2
+ * core, C twins): the same figures while the cores, the L2
  * and DRAM are busy.  The three runs must simulate the same
  * number of cycles and instructions (the twins are cycle-exact), and every
  * forwarding result is checked as in launch_latency; either failing is an
@@ -138,7 +138,7 @@ static double handoff_ns(unsigned n) {
     return ns;
 }
 
-/* The busy workload (issue 10 item 8): MM 512x512 (EDGE's background kernel
+/* The busy workload: MM 512x512 (EDGE's background kernel
  * at the EDGE artifact's size, sim/work/bg_kernels.h) filling every core of
  * the machine, C twins for every block, the result checked.  Simulator speed
  * while the cores, the L2 and DRAM are busy, where the launch-latency run

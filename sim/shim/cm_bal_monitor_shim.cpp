@@ -1,5 +1,5 @@
 // Shim: verilated rtl/cm/cm_bal_monitor.sv, every configuration of rtl/cm/cm_bal_monitor.toml
-// (the test configuration and cm_bal_monitor_odd, issue 15 item 3).  LEVELS is
+// (the test configuration and cm_bal_monitor_odd).  LEVELS is
 // the RTL default in every configuration.
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"

@@ -1,5 +1,5 @@
 // Shim: verilated rtl/edge/edge_ekt.sv, every configuration of rtl/edge/edge_ekt.toml
-// (the default one and edge_ekt_e24, 24 entries: issue 15 item 3).
+// (the default one and edge_ekt_e24, 24 entries).
 #include "fg_shim.hpp"
 #include "fg_shim_configs.hpp"
 extern "C" {

@@ -164,7 +164,7 @@ static void raise(edge_fe *f, uint64_t key, const char *fmt, ...) __attribute__(
 /* The driver's side of edgeRegisterEvent (EDGE Table I): a parameter buffer
  * that is not a whole number of entries is refused here, before the EKT
  * (which checks that it holds maxNumEvents entries, EKT_RSP_BUF_SHORT, but
- * has no divider for this; issue 15 item 7). */
+ * has no divider for this). */
 int edge_fe_command(edge_fe *f, const edge_fe_cmd *c) {
     if (c->op == EKT_OP_REG && c->param_size && c->param_end >= c->param_base &&
         (c->param_end - c->param_base) % c->param_size) {

@@ -1,5 +1,5 @@
 /* launch_exp: the system runs of the launch-latency experiment (EDGE Sec.
- * VI-A, issue 3 item 5), shared by build/bin/launch_latency (which prints
+ * VI-A), shared by build/bin/launch_latency (which prints
  * and saves the latency figures) and build/bin/sim_speed (which times the
  * same runs with the EDGE front-end as RTL, C twins and lockstep).
  *

@@ -58,8 +58,8 @@ typedef struct {
 cm_bal_monitor_params cm_bal_monitor_defaults(unsigned p, unsigned c);
 /* The verilated configuration (P = 4, C = 4, other values as defaults). */
 static inline cm_bal_monitor_params cm_bal_monitor_test_params(void) { return cm_bal_monitor_defaults(4, 4); }
-/* The second verilated configuration, cm_bal_monitor_odd (rtl/cm/cm_bal_monitor.toml, issue 15
- * item 3): non-default, non-power-of-two parameters.  Its ports are wider than
+/* The second verilated configuration, cm_bal_monitor_odd (rtl/cm/cm_bal_monitor.toml):
+ * non-default, non-power-of-two parameters.  Its ports are wider than
  * the widths listed above (issue_stall_i 60, kstart_i / kend_i 20, stall_*_i 6,
  * k_i 13, rd_core_i 5, rd_avg_o 12 bits); the twin masks by its parameters. */
 static inline cm_bal_monitor_params cm_bal_monitor_odd_params(void) {

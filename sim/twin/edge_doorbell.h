@@ -13,7 +13,7 @@
  * Timing: a write accepted at edge t is decoded in the cycle after, under the
  * cfg_* values of its accepting cycle, and is on ring_* / pt_* after edge t+1;
  * its err_* pulse (a bad doorbell write) is high in the cycle after edge t+1.
- * (Two stages for 100 MHz on the ECP5; one edge more than before issue 11.) */
+ * (Two stages, for 100 MHz on the ECP5.) */
 #ifndef EDGE_DOORBELL_H
 #define EDGE_DOORBELL_H
 

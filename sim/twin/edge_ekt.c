@@ -169,7 +169,7 @@ static void ekt_step(void *tp, const void *ip) {
     /* ---- combinational values of the cycle before the edge ---- */
     bool cmd_rdy = cmd_ready(t);
     bool cmd_fire = (in->cmd_valid_i & 1) && cmd_rdy;
-    /* the command carried out at this edge: the one accepted at the last (issue 11) */
+    /* the command carried out at this edge: the one accepted at the last */
     bool cmd_do = t->c_v;
     const edge_ekt_in_t *ci = &t->c_in;
     unsigned op = ci->cmd_op_i & 3, cid = (unsigned)(ci->cmd_id_i & t->m_id);
@@ -200,7 +200,7 @@ static void ekt_step(void *tp, const void *ip) {
     bool reg_invalid = nw.kptr == 0 || (nw.kptr & 3) || nw.size == 0 || nw.end < nw.base ||
                        nw.maxe == 0 || dim_zero;
     bool reg_full = t->valid == mask(t->p.entries);
-    /* c_short (issue 15 item 7): the buffer holds (end - base) / size + 1
+    /* c_short: the buffer holds (end - base) / size + 1
      * entries, fewer than maxNumEvents iff (maxNumEvents - 1) x size >
      * end - base, i.e. size > floor((end - base) / (maxNumEvents - 1)) */
     uint64_t span = (nw.end - nw.base) & t->m_addr, m = (nw.maxe - 1) & t->m_maxev;

@@ -21,9 +21,9 @@
  * are loaded then with rsp_valid_o still low, and the buffer check decides
  * at t+2 whether the entry becomes valid or the status turns BUF_SHORT;
  * UNREG / READ: t+1 reads the SRAM); cmd_ready_o is low from t until the
- * response has been taken (issue 11: the checks of a command no longer reach
- * the SRAM in the accepting cycle; REG and UNREG / READ one edge more than
- * before, REG one more again for the buffer check, issue 15 item 7).  A ring accepted at edge t is read at t+1 and its
+ * response has been taken (the checks of a command do not reach the SRAM in
+ * the accepting cycle, for 100 MHz; REG takes one edge more for the buffer
+ * check).  A ring accepted at edge t is read at t+1 and its
  * descriptor pushed at t+2, visible on evw_* / pkq_* after that edge.
  */
 #ifndef EDGE_EKT_H
@@ -34,7 +34,7 @@
 /* EKT_OP_*, EKT_RSP_*, EKT_ERR_* (and the FSM's EKT_S_*): generated from
  * rtl/edge/edge_enc.toml, the list rtl/edge/edge_pkg.sv comes from too.
  * EKT_RSP_BUF_SHORT: the parameter buffer holds fewer entries than
- * maxNumEvents ((maxNumEvents - 1) x size > end - base; issue 15 item 7). */
+ * maxNumEvents ((maxNumEvents - 1) x size > end - base). */
 #include "gen/edge_ekt_enc.h"
 
 /* Widths below are those of the default configuration (EDGE IV-E). */

@@ -26,7 +26,7 @@
  *   edge is EXIT_UNKNOWN.  One exception, exit first: a start into the slot
  *   whose event warp exits at the same edge is legal (not START_BUSY).
  *   hd_kernel_o..hd_regs_o / hd_idx_o are 0 while hd_valid_o = 0 (never a
- *   stale or never-written entry: issue 15 item 7).  cpl_tag_o / cpl_slot_o and
+ *   stale or never-written entry).  cpl_tag_o / cpl_slot_o and
  *   err_code_o hold their last values; cnt_err_o / cnt_push_o saturate.
  * Errors (input misuse; the operation is ignored, nothing is lost or
  * changed; err_valid_o pulses the cycle after with the code, cnt_err_o counts;

@@ -41,7 +41,7 @@
  *                                        edge may be this one)
  *         otherwise stay (draining when cfg_en_i = 0, or no eligible victim)
  *   So a FLUSH comes SEL_CYCLES = 5 edges after the edge at which the request
- *   found no free context and some eligible warp (issue 11: a tournament over
+ *   found no free context and some eligible warp (a tournament over
  *   groups of 8 slots for 100 MHz on the ECP5 and a fraction of the area of a
  *   one-cycle reduction); the pick is the oldest / newest candidate of edge S
  *   by the allocation order after edge S (nothing in it moves while no
@@ -91,7 +91,7 @@
  * edge.  A START decided at that edge does not count yet (its event warp
  * starts in the cycle after, EDGE IV-D): an ev_exit_i naming the START's
  * slot at that edge is EXIT_UNKNOWN and the START happens all the same
- * (issue 18; tests/test_edge_preempt.c test_exit_at_start_edge).
+ * (tests/test_edge_preempt.c test_exit_at_start_edge).
  *
  * Details the contract above leaves open, as rtl/edge/edge_preempt.sv and
  * the twin implement them (tests/test_edge_preempt.c checks each):
@@ -111,7 +111,7 @@
  *     always describe the warp in slot victim_o, as the core sees it in that
  *     cycle: v_left_i = w_exit_i[v] || !w_live_i[v], v_bar_i = w_bar_i[v],
  *     v_ld_i = w_ld_i[v] besides v_pipe_i .. v_ldok_i (the core muxes its
- *     own per-warp state, as for the others: issue 11, the 64:1 muxes are
+ *     own per-warp state, as for the others: the 64:1 muxes are
  *     off the controller's FSM path).  To register them a cycle ahead a core
  *     needs registered outputs only: grp_win_o (3 bits per group of 8 slots:
  *     its winner's index within the group, loaded at S+3, 0 after reset) and
