@@ -37,6 +37,8 @@ refused "give a file name ending in .fst" $P/launch_latency --wave "$tmp/x.vcd" 
 refused "KIND one of ring, preempt, nack, limit" $P/edge_fig13 --point --wave "$tmp/x.fst" --wave-at nak:1 --out "$out"
 refused "--wave-at's N 0: outside [1," $P/fe_fig11 --wave "$tmp/x.fst" --wave-at nack:0 --out "$out"
 refused "--wave traces one run: give --point" $P/preemption_latency --wave "$tmp/x.fst" --out "$out"
+refused "--wave-at shapes a waveform: give --wave FILE.fst too" $P/preemption_latency --point --wave-at preempt:3 --out "$out"
+refused "--wave-span shapes a waveform: give --wave" $P/fg_run --kernel "$b/sw/saxpy.elf" --wave-span 100
 refused "--jobs 'x'"                $P/preemption_latency --jobs x --out "$out"
 refused "does not read section [preemt] (it reads [gpu]" $P/preemption_latency --set preemt.enable=0 --out "$out"
 refused "does not read section [gpux]" $P/preemption_latency --set gpux.num_cores=4 --out "$out"

@@ -1,7 +1,7 @@
 /* The programs' command-line reader (fg_cli.h): every kind of option, the
  * ranges, a missing value, an unknown option, a repeatable one, groups,
- * operands, the generated --help, and fg_cli_parse's exit status 2 with a
- * one-line "prog: ..." message. */
+ * CHECK entries, operands, the generated --help (no CHECK entries in it), and
+ * fg_cli_parse's exit status 2 with a one-line "prog: ..." message. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,13 +36,26 @@ static int even(void *ctx, const char *name, const char *v, char *err, size_t er
     return 0;
 }
 
-typedef struct {
+typedef struct prog prog_t;
+static int grouped_needs_flag(void *ctx, const char *name, const char *v, char *err, size_t errlen);
+
+struct prog {
     opts_t o;
     bool grouped;
-    fg_opt group[2];
+    fg_opt group[3];
     fg_opt table[14];
     fg_cli cli;
-} prog_t;
+};
+
+/* a CHECK entry: runs once all options are read, whatever their order */
+static int grouped_needs_flag(void *ctx, const char *name, const char *v, char *err, size_t errlen) {
+    const prog_t *p = ctx;
+    assert_null(name);
+    assert_null(v);
+    if (!p->grouped || p->o.flag) return 0;
+    snprintf(err, errlen, "--grouped needs --flag");
+    return -1;
+}
 
 static void prog_init(prog_t *p, bool operands) {
     memset(p, 0, sizeof *p);
@@ -52,7 +65,8 @@ static void prog_init(prog_t *p, bool operands) {
     o->u64 = 5;
     o->impl = FG_IMPL_C;
     p->group[0] = (fg_opt)FG_OPT_FLAG("--grouped", &p->grouped, "in a group");
-    p->group[1] = (fg_opt)FG_OPT_END;
+    p->group[1] = (fg_opt)FG_OPT_CHECK(grouped_needs_flag, p);
+    p->group[2] = (fg_opt)FG_OPT_END;
     const fg_opt t[] = {
         FG_OPT_FLAG("--flag", &o->flag, "a flag"),
         FG_OPT_STR("--str", &o->str, "S", "a string"),
@@ -109,6 +123,7 @@ static void test_kinds(void **st) {
     assert_int_equal(p.o.calls, 1);
     assert_string_equal(p.o.last_call, "ab");
     assert_true(p.grouped);
+    assert_int_equal(scan(&p, "--grouped", "--flag", NULL), FG_CLI_OK); /* checked after the last option */
     assert_int_equal(scan(&p, "--str", "one", "--str", "two", NULL), FG_CLI_OK); /* the last one */
     assert_string_equal(p.o.str, "two");
     prog_free(&p);
@@ -159,6 +174,7 @@ static void test_refused(void **st) {
     refused("unknown option --nope (tprog --help lists the options)", "--nope", "1");
     refused("unknown option -x", "-x", NULL);
     refused("unexpected argument 'stray' (tprog --help lists the options)", "stray", NULL);
+    refused("--grouped needs --flag", "--grouped", NULL); /* a group's CHECK entry */
 }
 
 static void test_operands(void **st) {
