@@ -21,5 +21,5 @@ RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_enddrain.ini experiments/edge
 # MemC at full size as the artifact runs it (docs/RESULTS.md "EDGE Fig. 13")
 RESULTS_EXPERIMENTS += experiments/edge_fig13_memc.ini
 # the full-size counterfactuals of Figs. 12 and 13 on the paper's four backgrounds (docs/RESULTS.md)
-RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_artifact.ini experiments/edge_fig12_draincore.ini experiments/edge_fig12_slowmem.ini experiments/edge_fig13_memc_artifact.ini experiments/edge_fig13_artifact_slowmem.ini experiments/edge_fig13_place.ini experiments/edge_fig13_artifact_place.ini
+RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_artifact.ini experiments/edge_fig12_draincore.ini experiments/edge_fig12_slowmem.ini experiments/edge_fig13_memc_artifact.ini experiments/edge_fig13_artifact_slowmem.ini experiments/edge_fig13_place.ini experiments/edge_fig13_artifact_place.ini experiments/edge_fig13_memc_artifact_place.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini

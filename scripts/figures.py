@@ -761,7 +761,10 @@ def fig13_memc(d):
     for label, x in (("MemC as the artifact runs it (`experiments/edge_fig13_memc.ini`)", d),
                      ("the same, with the artifact's machine settings: its offered concurrency, a 10x link, the "
                       "end drain, fetch priority (`experiments/edge_fig13_memc_artifact.ini`)",
-                      d["_also"].get("edge_fig13_memc_artifact.json"))):
+                      d["_also"].get("edge_fig13_memc_artifact.json")),
+                     ("the same, with the artifact's placement of events under reservation "
+                      "(`experiments/edge_fig13_memc_artifact_place.ini`)",
+                      d["_also"].get("edge_fig13_memc_artifact_place.json"))):
         if x is None:
             rows.append([label] + ["not run"] * (len(PAPER_BGS) + 1))
             continue
@@ -878,8 +881,9 @@ FIG13_CF_FULL = table_of("edge_fig13_counterfactuals", "edge_fig13.json",
                          fig13_counterfactuals_full)
 FIG12_CF_FULL = table_of("edge_fig12_counterfactuals", "edge_fig12.json", [n for _, n in F12_CF_FULL[1:]],
                          "experiments/edge_fig12{,_draincore,_slowmem}.ini", "edge_fig12", fig12_counterfactuals_full)
-FIG13_MEMC = table_of("edge_fig13_memc", "edge_fig13_memc.json", ["edge_fig13_memc_artifact.json"],
-                      "experiments/edge_fig13_memc{,_artifact}.ini", "edge_fig13", fig13_memc)
+FIG13_MEMC = table_of("edge_fig13_memc", "edge_fig13_memc.json",
+                      ["edge_fig13_memc_artifact.json", "edge_fig13_memc_artifact_place.json"],
+                      "experiments/edge_fig13_memc{,_artifact,_artifact_place}.ini", "edge_fig13", fig13_memc)
 
 
 # ---------------------------------------------------------------- registry
