@@ -792,10 +792,7 @@ F13_CF_WAITS = [("wait for a context", "sched_wait"), ("fetch", "fetch"), ("LSU"
 
 def fig13_counterfactuals_full(d):
     """The high-rate ratios on the paper's four backgrounds, and event R / P over the pairs where EDGE
-    IV-D's register rule lets the event preempt (each pair's "preemption_possible"; results written before
-    Fig. 13 recorded it take the set from edge_fig12.json, the same kernels)."""
-    f12 = d["_also"].get("edge_fig12.json")
-    f12_possible = {n for n, q in f12["pairs"].items() if q["preemption_possible"]} if f12 else set()
+    IV-D's register rule lets the event preempt (each pair's "preemption_possible")."""
     rows = []
     for label, name in F13_CF_FULL:
         x = d["_also"].get(name)
@@ -804,7 +801,7 @@ def fig13_counterfactuals_full(d):
             continue
         means = fig13_means(x, PAPER_BGS)
         can = [q["high"] for n, q in x["pairs"].items()
-               if q.get("preemption_possible", n in f12_possible) and bg_of(n) in PAPER_BGS and "high" in q]
+               if q["preemption_possible"] and bg_of(n) in PAPER_BGS and "high" in q]
         pr = (sum(q["R"]["event_slowdown"] for q in can) / sum(q["P"]["event_slowdown"] for q in can)) if can else 0
         row = [label, f"{means['high']['pairs']:g}"]
         for k, _ in F13_CF_FULL_COLS:
@@ -879,7 +876,7 @@ FIG13_CF = table_of("edge_fig13_demo_counterfactuals", "edge_fig13_demo.json",
 FIG11_CF = table_of("edge_fig11_counterfactuals", "preemption_latency_all.json", [n for _, n in F11_CF[1:]],
                     "experiments/edge_fig11{_all,_lrr,_slowmem}.ini", "preemption_latency", fig11_counterfactuals)
 FIG13_CF_FULL = table_of("edge_fig13_counterfactuals", "edge_fig13.json",
-                         [n for _, n in F13_CF_FULL[1:]] + ["edge_fig12.json"],
+                         [n for _, n in F13_CF_FULL[1:]],
                          "experiments/edge_fig13{,_packed,_artifact,_artifact_slowmem,_place,_artifact_place}.ini", "edge_fig13",
                          fig13_counterfactuals_full)
 FIG12_CF_FULL = table_of("edge_fig12_counterfactuals", "edge_fig12.json", [n for _, n in F12_CF_FULL[1:]],
