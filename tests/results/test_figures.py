@@ -55,20 +55,23 @@ class FiguresTest(unittest.TestCase):
         self.assertEqual(figures.fig12_set(d, "_conv_mm", ["conv", "bp", "sc"])[:2], (1, 10.0))
 
     def test_full_size_counterfactual_tables(self):
-        """Fig. 13's: R / P over the pairs where Fig. 12's register rule allows preemption, the breakdown
+        """Fig. 13's: R / P over the pairs where the register rule allows preemption, the breakdown
         means over the paper's backgrounds; Fig. 12's: D / P means over the possible pairs."""
         def c13(ev, wait):
             return dict(cell(ev, 1.0, ev), event_breakdown={"sched_wait": wait, "fetch": 2 * wait, "unit": 3 * wait})
-        x = {"pairs": {"ipv4/conv": {"high": {"D": c13(2.0, 10), "R": c13(1.0, 1), "P": c13(2.0, 20)}},
-                       "memc/bp": {"high": {"D": c13(4.0, 30), "R": c13(1.0, 3), "P": c13(4.0, 30)}},
-                       "ipv4/sc": {"high": {"D": c13(8.0, 99), "R": c13(8.0, 99), "P": c13(1.0, 99)}}}}
+        x = {"pairs": {"ipv4/conv": {"high": {"D": c13(2.0, 10), "R": c13(1.0, 1), "P": c13(2.0, 20)},
+                                     "preemption_possible": True},
+                       "memc/bp": {"high": {"D": c13(4.0, 30), "R": c13(1.0, 3), "P": c13(4.0, 30)},
+                                   "preemption_possible": False},
+                       "ipv4/sc": {"high": {"D": c13(8.0, 99), "R": c13(8.0, 99), "P": c13(1.0, 99)},
+                                   "preemption_possible": True}}}
         f12 = {"paper": {"avg_ratio": 2.6, "tail_ratio": 2.9},
                "pairs": {"ipv4/conv": {"D": {"avg": 100, "max": 200, "p99": 200},
                                        "P": {"avg": 10, "max": 20, "p99": 20}, "preemption_possible": True},
                          "memc/bp": {"D": {"avg": 300, "max": 400, "p99": 400},
                                      "P": {"avg": 300, "max": 400, "p99": 400}, "preemption_possible": False}}}
         paper13 = {"memc_high_event_slowdown": {"D": 37, "R": 109, "P": 48}}
-        d = {"paper": paper13, "_also": {"edge_fig13.json": x, "edge_fig12.json": f12}}
+        d = {"paper": paper13, "_also": {"edge_fig13.json": x}}
         row = [r for r in figures.fig13_counterfactuals_full(d).splitlines() if "edge_fig13.ini" in r][0]
         cells = [c.strip() for c in row.split("|")]
         self.assertIn("0.50x (1)", cells)  # ipv4/conv only: R 1.0 / P 2.0 (memc/bp cannot preempt; sc not a paper bg)
