@@ -42,8 +42,58 @@ typedef struct {
     double *x;      /* pooled scheduling latencies */
     size_t n;
     unsigned runs, preempted, regs_ev, regs_bg;
+    double runmax;  /* sum over the runs of each run's largest latency */
     mt_summary s;
 } cell;
+
+/* Mean of c's latencies above `instant` (0 events: 0). */
+static double mean_above(const cell *c, double instant) {
+    double s = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->x[i] > instant) s += c->x[i], n++;
+    return n ? s / (double)n : 0;
+}
+
+/* The figures as the EDGE artifact's scripts summarise its runs, on the paper's four backgrounds
+ * (benchmarks/common/ExtractEventWait.sh, process_data_fig12.sh): events that found a context at
+ * once (the smallest latency, its 2 cycles) left out; tail = the mean of each run's largest wait;
+ * preemption possible where EDGE Fig. 12 has it (every event on CONV and MM, IPv4 and IPv6 on BP
+ * and BFS), a pair this model's register rule forbids taking its X run (the registers the
+ * paper's compiler gave the kernels differ from this RISC-V build's). */
+static void artifact_summary(cJSON *root, cell c[MAXE][MAXB][NMODE], double instant) {
+    double ad[2][MAXE * 4], ap[2][MAXE * 4], td[2][MAXE * 4], tp[2][MAXE * 4];
+    size_t n[2] = {0};
+    for (unsigned e = 0; e < MAXE; e++)
+        for (unsigned b = 0; b < 4; b++) { /* conv, mm, bp, bfs */
+            const cell *d = &c[e][b][0], *pp = &c[e][b][1], *x = &c[e][b][2];
+            if (!d->runs || !pp->runs) continue;
+            const bool paper_possible = b < 2 || e < 2;
+            const cell *y = paper_possible && pp->regs_bg < pp->regs_ev && x->runs ? x : pp;
+            for (unsigned s = 0; s < 2; s++) {
+                if (s == 1 && !paper_possible) continue;
+                ad[s][n[s]] = mean_above(d, instant), ap[s][n[s]] = mean_above(y, instant);
+                td[s][n[s]] = d->runmax / d->runs, tp[s][n[s]] = y->runmax / y->runs;
+                n[s]++;
+            }
+        }
+    cJSON *o = cJSON_AddObjectToObject(root, "artifact_summary");
+    cJSON_AddNumberToObject(o, "instant_cycles", instant);
+    static const char *const SUF[2] = {"", "_possible"};
+    for (unsigned s = 0; s < 2; s++) {
+        char k[64];
+        snprintf(k, sizeof k, "avg_ratio%s", SUF[s]);
+        cJSON_AddNumberToObject(o, k, mt_ratio_of_means(ad[s], ap[s], n[s]));
+        snprintf(k, sizeof k, "tail_ratio%s", SUF[s]);
+        cJSON_AddNumberToObject(o, k, mt_ratio_of_means(td[s], tp[s], n[s]));
+        snprintf(k, sizeof k, "n_pairs%s", SUF[s]);
+        cJSON_AddNumberToObject(o, k, (double)n[s]);
+    }
+    printf("  %-36s (%2zu pairs) %8.1fx %9.1fx %10s   2.6x / 2.9x\n", "as the artifact's scripts (4 bgs)", n[0],
+           fg_json_num(o, "avg_ratio"), fg_json_num(o, "tail_ratio"), "");
+    printf("  %-36s (%2zu pairs) %8.1fx %9.1fx %10s   115.7x / 68.4x\n", "  its possible pairs", n[1],
+           fg_json_num(o, "avg_ratio_possible"), fg_json_num(o, "tail_ratio_possible"), "");
+}
 
 static cJSON *summary_json(const cell *c) {
     cJSON *o = cJSON_CreateObject();
@@ -79,6 +129,7 @@ static void ratios(cJSON *root, const char *suffix, const double *avga, const do
 static int report(const cJSON *points, const char *out, const char *prog) {
     cell c[MAXE][MAXB][NMODE];
     memset(c, 0, sizeof c);
+    double instant = INFINITY; /* the smallest latency of any event: a context found at once */
     const cJSON *p;
     cJSON_ArrayForEach(p, points) {
         int e = idx(EVS, MAXE, mt_jstr(p, "event")), b = idx(BGS, MAXB, mt_jstr(p, "background")),
@@ -91,6 +142,12 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         cell *k = &c[e][b][m];
         size_t n;
         double *x = mt_jarray(p, "sched", &n);
+        double rmax = 0;
+        for (size_t i = 0; i < n; i++) {
+            rmax = x[i] > rmax ? x[i] : rmax;
+            instant = x[i] < instant ? x[i] : instant;
+        }
+        k->runmax += rmax;
         if (n) {
             double *y = realloc(k->x, (k->n + n) * sizeof *y);
             if (!y) return 1;
@@ -184,6 +241,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         printf("  %-36s (%2zu pairs) %8.1fx %9.1fx %9.1fx   %s\n", LABEL[s], nv[s], fg_json_num(root, k1),
                fg_json_num(root, k2), fg_json_num(root, k3), PAPER[s]);
     }
+    artifact_summary(root, c, isfinite(instant) ? instant : 0);
     int bad = exp_write_result(root, out, prog);
     cJSON_Delete(root);
     for (unsigned e = 0; e < MAXE; e++)

@@ -77,6 +77,7 @@ void gpu_config_default(gpu_config *c) {
 
 const char *const gpu_drain_names[] = {"gpu", "core", NULL};
 const char *const gpu_place_names[] = {"cost", "issue_rr", NULL};
+const char *const gpu_drop_names[] = {"exact", "pipe", NULL};
 const char *const gpu_atomics_names[] = {"issue", "memory", NULL};
 
 static const struct { const char *key; unsigned bit; } OPTS[] = {
@@ -122,6 +123,7 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     c->pre.reserve_cores = (unsigned)v;
     if (fg_config_enum(cfg, "preempt", "drain", gpu_drain_names, &c->pre.drain, err, errlen)) return -1;
     if (fg_config_enum(cfg, "preempt", "reserve_place", gpu_place_names, &c->pre.reserve_place, err, errlen)) return -1;
+    if (fg_config_enum(cfg, "preempt", "drop_rule", gpu_drop_names, &c->pre.drop_rule, err, errlen)) return -1;
     b = c->pre.event_fetch_priority;
     if (fg_config_bool(cfg, "preempt", "event_fetch_priority", &b, err, errlen)) return -1;
     c->pre.event_fetch_priority = b;

@@ -138,6 +138,18 @@ typedef struct {
          *   events, so events after a background block crowd the first reserved
          *   cores. */
         unsigned reserve_place;  /* GPU_PLACE_* */
+        /* drop_rule: when a victim's in-flight loads may be dropped (EDGE IV-D,
+         *   optimization 4).  GPU_DROP_EXACT: every instruction it issued since
+         *   its oldest in-flight load is one of them (a plain load), so rolling
+         *   the PC back replays exactly those loads.  GPU_DROP_PIPE: the EDGE
+         *   artifact's (shader.cc dropLoads): as soon as nothing but plain
+         *   loads is in flight, whatever completed after them.  The artifact
+         *   then re-executes the younger instructions too; this model cannot
+         *   (they took effect at issue), so it writes the loads' values (read at
+         *   issue) at the drop and leaves the PC: the preemption latency of
+         *   EDGE Fig. 11 as the artifact measures it, and a victim that resumes
+         *   without paying its loads again. */
+        unsigned drop_rule;      /* GPU_DROP_* */
         /* event_fetch_priority: an event warp's i-buffer refills before the
          *   round robin's (the EDGE artifact's -edge_int_fetch_high_priority;
          *   EDGE IV-D names only the warp scheduler's priority: 0) */
@@ -274,6 +286,8 @@ enum { GPU_DRAIN_GPU = 0, GPU_DRAIN_CORE };
 extern const char *const gpu_drain_names[];
 enum { GPU_PLACE_COST = 0, GPU_PLACE_ISSUE_RR };
 extern const char *const gpu_place_names[];
+enum { GPU_DROP_EXACT = 0, GPU_DROP_PIPE };
+extern const char *const gpu_drop_names[];
 
 /* How a warp-level event got its warp context, reported with its first
  * instruction (EDGE Fig. 11). */

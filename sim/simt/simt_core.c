@@ -420,6 +420,52 @@ bool simt_loads_droppable(const simt_warp *w) {
     return w->instrs - oldest == w->n_ld;
 }
 
+/* The loads the artifact's rule ([preempt] drop_rule = pipe) drops: plain
+ * loads in flight (no LR/SC/AMO, no F/E-tracked load) and no other
+ * register write pending. */
+static bool loads_plain(const simt_warp *w, bool pipe) {
+    if (!w->n_ld || pipe) return false;
+    for (unsigned i = 0; i < SIMT_MAX_LD; i++)
+        if (w->ld[i].valid && !w->ld[i].replay) return false;
+    return true;
+}
+
+/* A register write other than an in-flight load's is pending (a unit's
+ * result on its way to the register file). */
+static bool pipe_pending(const simt_core *c, const simt_warp *v) {
+    uint64_t ldregs = 0;
+    for (unsigned j = 0; j < SIMT_MAX_LD; j++)
+        if (v->ld[j].valid && v->ld[j].rd != RV_SINK) ldregs |= 1ull << v->ld[j].rd;
+    for (unsigned r = 0; r < RV_NREGS; r++)
+        if (v->sb_ready[r] > c->now && !(ldregs >> r & 1)) return true;
+    return false;
+}
+
+static bool droppable(const simt_core *c, const simt_warp *w) {
+    if (simt_loads_droppable(w)) return true;
+    return c->k->pre.drop_rule == GPU_DROP_PIPE && loads_plain(w, pipe_pending(c, w));
+}
+
+/* The artifact's drop of loads that younger completed instructions follow:
+ * each load's value (read at issue) written now, its reservation released,
+ * the PC left where it is; lines the LSU had not sent yet are not sent. */
+static void complete_loads(simt_core *c, simt_warp *w) {
+    for (unsigned i = 0; i < SIMT_MAX_LD; i++) {
+        simt_load *ld = &w->ld[i];
+        if (!ld->valid) continue;
+        uint32_t *d = w->x.r[ld->rd];
+        for (uint32_t mm = ld->mask; mm; mm &= mm - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            d[l] = ld->val[l];
+        }
+        if (ld->rd != RV_SINK) simt_sb_set(c, w, ld->rd, c->now);
+        ld->valid = false;
+        w->ld_mask &= ~(1u << i);
+        w->n_ld--;
+    }
+    if (c->lsu.busy && c->lsu.slot == w->slot && c->lsu.kind == LSU_LOAD) c->lsu.busy = false;
+}
+
 /* Drops them: scoreboard reservations released, each lane's PC rolled back
  * to the oldest dropped load it took part in.  Their requests already in the
  * memory system cannot be recalled: the MSHRs stay until the responses
@@ -1092,24 +1138,17 @@ void simt_core_slot_masks(const simt_core *c, simt_slot_masks *m) {
 
 void simt_core_warp_pipe(const simt_core *c, unsigned slot, simt_warp_pipe *p) {
     const simt_warp *v = &c->w[slot];
-    uint64_t ldregs = 0;
-    for (unsigned j = 0; j < SIMT_MAX_LD; j++)
-        if (v->ld[j].valid && v->ld[j].rd != RV_SINK) ldregs |= 1ull << v->ld[j].rd;
-    bool pipe = false, sb = false;
-    for (unsigned r = 0; r < RV_NREGS; r++)
-        if (v->sb_ready[r] > c->now) {
-            sb = true;
-            if (!(ldregs >> r & 1)) pipe = true;
-        }
+    bool sb = false;
+    for (unsigned r = 0; r < RV_NREGS; r++) sb |= v->sb_ready[r] > c->now;
     const bool run = v->state == WS_RUN;
-    p->pipe = run && (pipe || v->n_restore); /* restore reads in flight write its registers */
+    p->pipe = run && (pipe_pending(c, v) || v->n_restore); /* restore reads in flight write its registers */
     p->sb = run && sb;
     p->ibuf = run && v->ibuf_n > 0;
     p->imiss = run && v->imiss;
-    p->ldok = run && simt_loads_droppable(v);
+    p->ldok = run && droppable(c, v);
 }
 
-bool simt_core_loads_droppable(const simt_core *c, unsigned slot) { return simt_loads_droppable(&c->w[slot]); }
+bool simt_core_loads_droppable(const simt_core *c, unsigned slot) { return droppable(c, &c->w[slot]); }
 bool simt_core_at_fence(simt_core *c, unsigned slot) { return warp_at_fence(c, &c->w[slot]); }
 
 bool simt_core_parked(const simt_core *c, unsigned slot) {
@@ -1153,8 +1192,11 @@ void simt_core_barrier_rejoin(simt_core *c, unsigned slot, uint32_t lanes) {
 
 bool simt_core_drop_loads(simt_core *c, unsigned slot) {
     simt_warp *w = &c->w[slot];
-    if (w->state != WS_RUN || !simt_loads_droppable(w)) return false;
-    simt_drop_loads(c, w);
+    if (w->state != WS_RUN || !droppable(c, w)) return false;
+    if (simt_loads_droppable(w))
+        simt_drop_loads(c, w); /* replayed from the oldest */
+    else
+        complete_loads(c, w);
     return true;
 }
 

@@ -53,6 +53,7 @@ static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
     if (i->preempted) {
         x->r->preempted++;
         x->r->avg_start_pre += (double)(i->start - i->arrive);
+        x->r->avg_flush_pre += (double)(i->start - i->select);
         for (unsigned b = 0; b < PRUN_NVS; b++) x->r->vs[b] += i->vstat >> b & 1;
     }
     x->r->saved += i->saved;
@@ -161,7 +162,7 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
         for (unsigned i = 0; i < c.n; i++) ss += (double)c.start[i], sf += (double)c.first[i];
         r->avg_start = ss / c.n;
         r->avg_first = sf / c.n;
-        if (r->preempted) r->avg_start_pre /= (double)r->preempted;
+        if (r->preempted) r->avg_start_pre /= (double)r->preempted, r->avg_flush_pre /= (double)r->preempted;
         qsort(c.first, c.n, sizeof *c.first, cmp_u64);
         r->max_first = c.first[c.n - 1];
         qsort(c.start, c.n, sizeof *c.start, cmp_u64);

@@ -28,6 +28,7 @@ typedef struct { /* one run; plain data (sent between processes) */
     char err[384];
     uint64_t events, preempted, saved, aborts, drops, skips, resumes;
     double avg_start, avg_first, avg_start_pre;
+    double avg_flush_pre; /* victim chosen -> START (the EDGE artifact's window), preempting events */
     uint64_t p50_start, p99_start, max_start, max_first;
     uint64_t vs[PRUN_NVS], bg_cycles, gpu_cycles, ipv4_packets;
     unsigned regs_bg, regs_ev;
