@@ -6,6 +6,9 @@
  *               after it every thread reads a word another warp wrote before
  *               it (wrong results if a barrier is broken)
  *   T_PRE_ALU   a dependent integer chain (no memory)
+ *   T_PRE_LOADX the pointer chase with an independent integer chain between
+ *               the hops: younger instructions complete while a load is in
+ *               flight
  *   T_PRE_FENCE the same chain, each iteration storing an accumulator into
  *               the (then unused) next table, one line per lane, and
  *               fencing: warps wait at the FENCE for the 32 acknowledgements
@@ -31,6 +34,13 @@ void t_preempt(const struct t_pre_args *p) {
 #define T_PRE_HOP j = next[j] & p->mask;
             T_PRE_HOP T_PRE_HOP T_PRE_HOP T_PRE_HOP T_PRE_HOP T_PRE_HOP T_PRE_HOP T_PRE_HOP
             a[it % T_PRE_ACC] += j;
+        } else if (p->mode == T_PRE_LOADX) {
+            uint32_t j = (a[it % T_PRE_ACC] ^ it) & p->mask, h = a[(it + 1) % T_PRE_ACC];
+            for (unsigned k = 0; k < 8; k++) {
+                j = next[j] & p->mask;
+                h = h * 1664525u + 1013904223u;
+            }
+            a[it % T_PRE_ACC] += j ^ h;
         } else if (p->mode == T_PRE_BAR) {
             if (fg_warp_id() == 0)
                 for (uint32_t s = 0; s < p->spin; s++) a[s % T_PRE_ACC] = a[s % T_PRE_ACC] * 1103515245u + 12345u;

@@ -3,7 +3,7 @@
 #define T_PREEMPT_H
 #include <stdint.h>
 
-enum { T_PRE_LOAD = 0, T_PRE_BAR = 1, T_PRE_ALU = 2, T_PRE_FENCE = 3 };
+enum { T_PRE_LOAD = 0, T_PRE_BAR = 1, T_PRE_ALU = 2, T_PRE_FENCE = 3, T_PRE_LOADX = 4 };
 #define T_PRE_ACC 8
 
 struct t_pre_args {
