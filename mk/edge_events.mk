@@ -9,5 +9,5 @@ WAVES += scripts/wave_preempt.sh scripts/wave_system.sh
 # EDGE Fig. 11 on the sweep runner (make results / make demo, mk/results.mk)
 EXPERIMENTS += experiments/edge_fig11.ini
 # its counterfactuals (the stated causes, each tested by a run): make results only
-RESULTS_EXPERIMENTS += experiments/edge_fig11_all.ini experiments/edge_fig11_lrr.ini experiments/edge_fig11_slowmem.ini
+RESULTS_EXPERIMENTS += experiments/edge_fig11_all.ini experiments/edge_fig11_lrr.ini experiments/edge_fig11_slowmem.ini experiments/edge_fig11_droppipe.ini experiments/edge_fig11_droppipe_slowmem.ini
 EXTRA_TEST_CMDS += scripts/check_pl_subset.sh
