@@ -853,7 +853,7 @@ def fig12_counterfactuals_full(d):
         qs = [q for n, q in x["pairs"].items() if bg_of(n) in PAPER_BGS and q["preemption_possible"]]
         cells.append(" / ".join(f"{sum(q[m]['avg'] for q in qs) / len(qs):,.0f}" for m in "DP") if qs else "—")
         rows.append([label] + cells)
-    a = d.get("artifact_summary")
+    a = (d["_also"].get(F12_CF_FULL[0][1]) or {}).get("artifact_summary")
     if a:  # the default's points as the EDGE artifact's scripts summarise its runs
         rows.append([f"default, summarised as the EDGE artifact's scripts do (events that found a context at once, "
                      f"{a['instant_cycles']:g} cycles, left out; tail = mean of each run's largest wait; possible "

@@ -80,6 +80,23 @@ class FiguresTest(unittest.TestCase):
         row = [r for r in figures.fig12_counterfactuals_full({"paper": f12["paper"], "_also": {"edge_fig12.json": f12}})
                .splitlines() if "edge_fig12.ini" in r][0]
         self.assertEqual(row.split("|")[-2].strip(), "100 / 10")
+        # the default's points as the EDGE artifact's scripts summarise them, when the merge wrote them
+        f12["artifact_summary"] = {"instant_cycles": 3, "avg_ratio": 11.3, "tail_ratio": 5.6, "n_pairs": 16,
+                                   "avg_ratio_possible": 93.1, "tail_ratio_possible": 62.8, "n_pairs_possible": 12}
+        row = [r for r in figures.fig12_counterfactuals_full({"paper": f12["paper"], "_also": {"edge_fig12.json": f12}})
+               .splitlines() if "artifact's scripts" in r][0]
+        cells = [c.strip() for c in row.split("|")]
+        self.assertIn("**11.3x** / 5.6x (16)", cells)
+        self.assertIn("**93.1x** / 62.8x (12)", cells)
+
+    def test_fig11_window(self):
+        """The oldest policy's latency from the event's arrival and from the victim's choice."""
+        def run(cfg, pre, flush):
+            return {"config": cfg, "preempted": 4, "avg_preemption_cycles_preempted_only": pre,
+                    "avg_flush_cycles_preempted_only": flush, "victim_waiting_on": {"load": 0.5}, "loads_dropped": 2}
+        d = {"kernels": {"mm": {"runs": [run("oldest/none", 110, 100), run("oldest/all", 20, 10)]}}}
+        self.assertEqual(figures.fig11_policy(d, ["mm"], "oldest"), (110, 20, 1.0))
+        self.assertEqual(figures.fig11_policy(d, ["mm"], "oldest", "avg_flush_cycles_preempted_only")[:2], (100, 10))
 
     def test_disagreeing_merge_refused(self):
         figures.check_merge("x", 1.0, 1.0)
