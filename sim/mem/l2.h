@@ -38,6 +38,8 @@ typedef struct {
     uint64_t fe_tracked;                       /* requests passed to the F/E queues */
     uint64_t fe_hits, fe_installs;             /* fe_l2_cache: tracked reads answered here, lines kept */
     uint64_t nacks;                            /* NACK responses sent */
+    uint64_t blk[MEM_BLK_COUNT];               /* cycles the tag pipeline's head waited, by reason */
+    uint64_t in_wait;                          /* cycles a request waited on the network for a full pipeline */
 } l2_stats;
 
 typedef struct {
@@ -59,6 +61,7 @@ typedef struct {
     uint32_t *wait; /* l2_mshr_merge records */
     unsigned n;
     bool busy;
+    uint64_t t_mc, t_dram, t_fill; /* its fill's stamps (mem_rec), for its waiters' breakdown */
 } l2_mshr;
 
 typedef struct {
@@ -76,6 +79,8 @@ typedef struct {
     uint32_t drain; /* MSHR whose waiters are being answered, or MEM_NONE */
     unsigned drain_i;
     bool refused;   /* this cycle: the reply network refused a response it had room for */
+    uint64_t now;   /* this L2 cycle (the breakdown's stamps) */
+    unsigned why;   /* MEM_BLK_*: why the tag pipeline's head waited this cycle */
     /* fe_l2_cache: a read keeps the bytes it read only if no tracked write or action on its line passed
      * the slice or was in flight between its tag lookup and its response (l2.c).  fe_clock counts those
      * events; fe_floor is the clock of the last one no way records (its line had no way, or its way

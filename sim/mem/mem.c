@@ -269,6 +269,25 @@ const mem_rsp *mem_rsp_peek_at(const mem_system *m, unsigned port, unsigned k) {
 
 const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) { return mem_rsp_peek_at(m, port, 0); }
 
+/* A response's stages (mem_brk) in core cycles: its stamps are L2 cycles. */
+static void brk_add(const mem_system *m, mem_brk *b, const mem_rec *r, uint64_t ready) {
+    const mem_clk *k = &m->k_l2;
+    uint64_t pipe = clk_tick_of(k, r->t_pipe), served = clk_tick_of(k, r->t_served),
+             rep = clk_tick_of(k, r->t_reply);
+    b->n++;
+    b->req += pipe - r->t_send;
+    b->pipe += served - pipe;
+    b->wait += rep - served;
+    b->rep += ready - rep;
+    b->port += m->tick > ready ? m->tick - ready : 0;
+    if (r->path != MEM_PATH_MISS) return;
+    uint64_t mc = clk_tick_of(k, r->t_mc), dram = clk_tick_of(k, r->t_dram), fill = clk_tick_of(k, r->t_fill);
+    b->missq += mc - served;
+    b->mcq += dram - mc;
+    b->dram += fill - dram;
+    b->drain += rep - fill;
+}
+
 uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     if (port >= m->n_ports) return UINT32_MAX;
     const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REP, port);
@@ -276,8 +295,10 @@ uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     mem_rec *r = &m->pool.rec[p->rec];
     uint32_t ri = p->rec;
     mem_stats *st = &m->st[r->part];
-    st->lat_sum[r->q.kind] += clk_tick_of(&m->k_icnt, p->ready) + 1 - r->t_send;
+    uint64_t ready = clk_tick_of(&m->k_icnt, p->ready) + 1;
+    st->lat_sum[r->q.kind] += ready - r->t_send;
     st->lat_n[r->q.kind]++;
+    brk_add(m, &st->brk[r->q.src][r->path], r, ready);
     m->net_ops->pop(m->net, ICNT_REP, port);
     return ri;
 }
@@ -398,7 +419,10 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
             one.fe_l2_hits += l->fe_hits;
             one.fe_l2_keeps += l->fe_installs;
             one.nacks += l->nacks;
+            for (unsigned b = 0; b < MEM_BLK_COUNT; b++) one.l2_blk[b] += l->blk[b];
+            one.l2_in_wait += l->in_wait;
         }
+        one.dram_q_full = pt->dram_q_full;
         const dram_stats *d = dram_get_stats(pt->dram);
         const fe_sched_queues_out_t *o = fg_block_out(pt->fe);
         one.dram_reads = d->reads;
@@ -415,6 +439,13 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
     }
     s->cycles = m->tick;
     s->dram_cycles = m->dram_now;
+    s->l2_cycles = m->l2_now * (p == MEM_ALL ? m->n_slices : m->c.slices);
+}
+
+void mem_stats_delta(mem_stats *d, const mem_stats *a, const mem_stats *b) {
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t *z = (uint64_t *)d;
+    for (size_t i = 0; i < sizeof *d / sizeof *z; i++) z[i] = y[i] - x[i];
 }
 
 /* ------------------------------------------------------------ latency */
