@@ -3,13 +3,15 @@
 8, 16-19): the metrics, the merges and the figures of the CM experiments
 (experiments/cm_*.ini, whose points scripts/cm_point.py runs).
 
-    cm_figs.py --kind figs|tlp|double --merge LIST --out RESULT.json
+    cm_figs.py --kind figs|tlp|double|breakdown --merge LIST --out RESULT.json
         (what scripts/cm_point.py --merge runs: LIST has one point file a line)
         figs: SU_GPU, WS_CPU, their harmonic means per scheme and workload
               type relative to the baseline, the OSS curve (CM Figs. 16-19);
         tlp: the static-TLP sweep: each application's optimal TLP and class
              beside CM Table II, and the Fig. 8 calibration of tH / tL;
         double: the same schemes at windows N and 2N: is the order the same?
+        breakdown: where the memory requests' time goes and which queue is full, per
+                   workload (cm_run's memory.breakdown_cycles / full_fraction; docs/MEM.md)
     cm_figs.py plot [--results DIR] [--only NAME]
         the PNGs (also drawn by scripts/figures.py plot, which imports FIGURES)
 
@@ -384,7 +386,30 @@ def merge_double(pts):
             "blocks": union_blocks(pts)}
 
 
-MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double}
+BRK_ROWS = (("gpu", "hit"), ("gpu", "miss"), ("cpu", "miss"))
+BRK_STAGES = ("request_network", "l2_pipeline", "miss_queue", "mc_queues", "dram", "fill_to_reply",
+              "reply_network", "at_requester", "total")
+
+
+def merge_breakdown(pts):
+    """Per workload: where its memory requests spent their time, which queue was full how often."""
+    ws = []
+    for p in sorted(pts, key=lambda p: (p["point"]["mix"], p["point"]["gpu"], p["point"]["label"])):
+        r, pt = p["run"], p["point"]
+        m = r["memory"]
+        ws.append({"mix": pt["mix"], "gpu": pt["gpu"], "label": pt["label"], "overrides": pt["overrides"],
+                   "gpu_ipc": r["gpu_ipc"], "cpu_ipc_sum": r["ipc_sum"], "stall_mc": r["stall_mc_per_cycle"],
+                   "stall_net": r["stall_net_per_cycle"], "l2_hit_rate": m["l2_hit_rate"],
+                   "dram_bus_util": m["dram_bus_util"], "breakdown_cycles": m["breakdown_cycles"],
+                   "full_fraction": m["full_fraction"]})
+    return {"what": "where the memory requests' time goes (core cycles per response) and which queue is full "
+                    "how often, over the window (docs/MEM.md, 'Where a request's time goes')",
+            "window": [{"warmup_instrs": a, "instrs": b}
+                       for a, b in sorted({(p["point"]["warmup"], p["point"]["instrs"]) for p in pts})],
+            "workloads": ws, "blocks": union_blocks(pts)}
+
+
+MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double, "breakdown": merge_breakdown}
 
 
 # ------------------------------------------------------------------ printing
@@ -431,7 +456,18 @@ def print_double(r):
               f"   {'same' if same else 'DIFFERENT'}")
 
 
-PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double}
+def print_breakdown(r):
+    print(f"where the memory requests' time goes (core cycles per response; window {r['window']}):")
+    print(f"  {'workload':18s} {'requests':10s} " + " ".join(f"{x[:9]:>9s}" for x in BRK_STAGES))
+    for w in r["workloads"]:
+        for src, path in BRK_ROWS:
+            b = w["breakdown_cycles"].get(src, {}).get(path)
+            if b:
+                print(f"  {w['mix'] + '+' + w['gpu'] + ' ' + w['label']:18s} {src + ' ' + path:10s} " +
+                      " ".join(f"{b.get(x, 0):9.1f}" for x in BRK_STAGES))
+
+
+PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double, "breakdown": print_breakdown}
 
 
 def merge_to(kind, list_path, out):
@@ -680,7 +716,35 @@ def table_double(d):
             "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
 
 
+def brk_name(w):
+    return f"{w['mix']} + {w['gpu'].upper()}" + ("" if w["label"] == BASELINE else f" ({w['label']})")
+
+
+def table_breakdown(d):
+    rows = []
+    for w in d["workloads"]:
+        for src, path in BRK_ROWS:
+            b = w["breakdown_cycles"].get(src, {}).get(path)
+            if b:
+                rows.append([brk_name(w), f"{src.upper()} {path}", f"{b['responses']:.0f}"] +
+                            [f"{b[x]:.0f}" if x in b else "" for x in BRK_STAGES])
+    f = [[brk_name(w), f"{w['l2_hit_rate']:.0%}", f"{w['dram_bus_util']:.0%}", f"{w['stall_mc']:.2f}",
+          f"{w['stall_net']:.2f}"] +
+         [f"{w['full_fraction'][k]:.0%}" for k in ("l2_head_waits_reply_network", "l2_head_waits_mshr",
+                                                   "l2_head_waits_miss_queue", "l2_pipeline_full_request_waiting",
+                                                   "mc_to_dram_queue_full")] +
+         [f"{w['gpu_ipc']:.2f}", f"{w['cpu_ipc_sum']:.3f}"] for w in d["workloads"]]
+    return (md(["workload", "requests", "responses", "request network", "L2 pipeline", "miss queue",
+                "MC (F/E) queues", "DRAM", "fill -> reply", "reply network", "at requester", "total"], rows) +
+            "\n\n" + md(["workload", "L2 hit rate", "DRAM bus busy", "stallMC", "stallnet",
+                           "L2 head waits: reply network", "L2 head waits: MSHR", "L2 head waits: miss queue",
+                           "request waits: L2 pipeline full", "MC output waits: DRAM queue full", "GPU IPC",
+                           "CPU IPC sum"], f))
+
+
 FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
+    {"name": "cm_breakdown", "json": "cm_breakdown.json", "plot": None, "experiment": "experiments/cm_breakdown.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_breakdown": table_breakdown}},
     {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
      "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
 

@@ -180,6 +180,36 @@ class Merges(unittest.TestCase):
             cf.merge_double(pts)
 
 
+def brk_points():
+    """Two breakdown points (cm_run's memory object, the fields the merge reads): MUM at two machines."""
+    pts = []
+    for label, req in (("baseline", 91.0), ("fast", 30.0)):
+        p = point("H2", "mum", label, [0.5, 0.5], 2.0)
+        stages = {"responses": 100, "request_network": req, "l2_pipeline": 500.0, "to_reply": 0.0,
+                  "reply_network": 35.0, "at_requester": 0.0, "total": req + 535.0}
+        miss = dict(stages, miss_queue=202.0, mc_queues=2.0, dram=70.0, fill_to_reply=1.0, to_reply=275.0,
+                    total=req + 810.0)
+        p["run"]["memory"] = {"l2_hit_rate": 0.92, "dram_bus_util": 0.08,
+                              "breakdown_cycles": {"gpu": {"hit": stages, "miss": miss}, "cpu": {"miss": miss}},
+                              "full_fraction": {"l2_head_waits_reply_network": 0.59, "l2_head_waits_mshr": 0.02,
+                                                "l2_head_waits_miss_queue": 0.0, "l2_head_waits_other": 0.0,
+                                                "l2_pipeline_full_request_waiting": 0.21, "mc_stall": 0.0,
+                                                "mc_to_dram_queue_full": 0.001, "reply_network_stall": 0.29}}
+        pts.append(p)
+    return pts
+
+
+class Breakdown(unittest.TestCase):
+    def test_merge_breakdown(self):
+        r = cf.merge_breakdown(brk_points())
+        self.assertEqual([w["label"] for w in r["workloads"]], ["baseline", "fast"])
+        self.assertEqual(r["window"], [{"warmup_instrs": 20000, "instrs": 10000}])
+        t = cf.table_breakdown(r)
+        self.assertIn("| H2 + MUM | GPU miss | 100 | 91 | 500 | 202 | 2 | 70 | 1 | 35 | 0 | 901 |", t)
+        self.assertIn("| H2 + MUM (fast) | GPU hit | 100 | 30 | 500 |  |  |  |  | 35 | 0 | 565 |", t)
+        self.assertIn("| H2 + MUM | 92% | 8% | 0.00 | 0.00 | 59% | 2% | 0% | 21% | 0% | 2.00 | 1.000 |", t)
+
+
 class Figures(unittest.TestCase):
     def test_figures_and_tables(self):
         """Every figure draws and every docs table renders from the merges' output."""
@@ -199,7 +229,8 @@ class Figures(unittest.TestCase):
             q["point"]["instrs"] = 20000
         double = cf.merge_double(pts + more)
         for e in cf.FIGURES:
-            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double}[e["json"].split(".")[0].replace("_demo", "")]
+            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double,
+                 "cm_breakdown": cf.merge_breakdown(brk_points())}[e["json"].split(".")[0].replace("_demo", "")]
             if e["plot"]:
                 plt.close(e["plot"](d, plt))
             for name, fn in e["tables"].items():
