@@ -387,6 +387,13 @@ def merge_double(pts):
 
 
 BRK_ROWS = (("gpu", "hit"), ("gpu", "miss"), ("cpu", "miss"))
+BRK_FULL_NAMES = (("l2_input_queue_full", "L2 input queue full"),
+                  ("l2_pipeline_full_request_waiting", "a request waits for the L2"),
+                  ("l2_head_waits_reply_network", "L2 head waits: reply network"),
+                  ("l2_head_waits_mshr", "L2 head waits: MSHR"),
+                  ("mc_input_queue_full", "MC input queue full"),
+                  ("mc_to_dram_queue_full", "MC output waits: DRAM queue"))
+BRK_FULL = tuple(k for k, _ in BRK_FULL_NAMES)
 BRK_STAGES = ("request_network", "l2_pipeline", "miss_queue", "mc_queues", "dram", "fill_to_reply",
               "reply_network", "at_requester", "total")
 
@@ -730,16 +737,12 @@ def table_breakdown(d):
                             [f"{b[x]:.0f}" if x in b else "" for x in BRK_STAGES])
     f = [[brk_name(w), f"{w['l2_hit_rate']:.0%}", f"{w['dram_bus_util']:.0%}", f"{w['stall_mc']:.2f}",
           f"{w['stall_net']:.2f}"] +
-         [f"{w['full_fraction'][k]:.0%}" for k in ("l2_head_waits_reply_network", "l2_head_waits_mshr",
-                                                   "l2_head_waits_miss_queue", "l2_pipeline_full_request_waiting",
-                                                   "mc_to_dram_queue_full")] +
+         [f"{w['full_fraction'].get(k, 0):.0%}" for k in BRK_FULL] +
          [f"{w['gpu_ipc']:.2f}", f"{w['cpu_ipc_sum']:.3f}"] for w in d["workloads"]]
     return (md(["workload", "requests", "responses", "request network", "L2 pipeline", "miss queue",
                 "MC (F/E) queues", "DRAM", "fill -> reply", "reply network", "at requester", "total"], rows) +
-            "\n\n" + md(["workload", "L2 hit rate", "DRAM bus busy", "stallMC", "stallnet",
-                           "L2 head waits: reply network", "L2 head waits: MSHR", "L2 head waits: miss queue",
-                           "request waits: L2 pipeline full", "MC output waits: DRAM queue full", "GPU IPC",
-                           "CPU IPC sum"], f))
+            "\n\n" + md(["workload", "L2 hit rate", "DRAM bus busy", "stallMC", "stallnet"] +
+                         [h for _, h in BRK_FULL_NAMES] + ["GPU IPC", "CPU IPC sum"], f))
 
 
 FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [

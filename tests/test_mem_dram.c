@@ -321,6 +321,16 @@ static void test_unloaded_latency(void **state) {
             assert_int_equal(mem_unloaded_latency(&c, t, MEM_LAT_ROW_HIT, 4, &hit), 0);
             assert_int_equal(one_read(m, 0x10000 + stripe, 0xf, t), hit.total);
             assert_true(l2.total < hit.total && hit.total < miss.total);
+            if (t0 == 0) { /* docs/MEM.md's table: a 128-byte read sent at cycle 0 */
+                uint64_t v[4];
+                for (unsigned k = 0; k < 4; k++) {
+                    mem_lat x;
+                    assert_int_equal(mem_unloaded_latency(&c, 0, (mem_lat_case)k, 128, &x), 0);
+                    v[k] = x.total;
+                }
+                printf("#   128-byte read at 0: L2 hit %" PRIu64 ", row hit %" PRIu64 ", closed bank %" PRIu64
+                       ", row conflict %" PRIu64 "\n", v[0], v[1], v[2], v[3]);
+            }
             mem_stats s;
             mem_get_stats(m, MEM_ALL, &s);
             assert_int_equal(s.row_misses, 1);

@@ -39,6 +39,7 @@ int l2_init(l2_slice *l, const l2_env *e) {
     l->mshr = calloc(c->l2_mshrs, sizeof *l->mshr);
     l->mshr_wait = calloc((size_t)c->l2_mshrs * c->l2_mshr_merge, sizeof *l->mshr_wait);
     if (!l->ways || !l->tag || !l->mshr || !l->mshr_wait || mq_init(&l->pipe, c->l2_latency) ||
+        (c->l2_in_queue && mq_init(&l->in, c->l2_in_queue)) ||
         mq_init(&l->ret, c->l2_return_queue) || mq_init(&l->amo, c->l2_amo_queue))
         return -1;
     for (unsigned q = 0; q < 3; q++)
@@ -55,13 +56,14 @@ void l2_free(l2_slice *l) {
     free(l->mshr);
     free(l->mshr_wait);
     mq_free(&l->pipe);
+    if (l->e.c->l2_in_queue) mq_free(&l->in);
     mq_free(&l->ret);
     mq_free(&l->amo);
     for (unsigned q = 0; q < 3; q++) mq_free(&l->miss[q]);
 }
 
 bool l2_busy(const l2_slice *l) {
-    return l->pipe.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
+    return l->pipe.n || l->in.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
            l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node);
 }
 
@@ -462,13 +464,27 @@ int l2_cycle(l2_slice *l, uint64_t now) {
         reply(l, a->rec, &port);
         mq_pop(&l->amo);
     }
-    mq_ent *h = mq_head(&l->pipe);
+    mq *head = l->e.c->l2_in_queue ? &l->in : &l->pipe;
+    mq_ent *h = mq_head(head);
     if (h && h->t <= now) {
         if (serve(l, h->rec, now, &port)) {
             l->e.pool->rec[h->rec].t_served = now;
-            mq_pop(&l->pipe);
+            mq_pop(head);
         } else {
             l->st.blk[l->why]++;
+        }
+    }
+    if (l->e.c->l2_in_queue) { /* GPGPU-Sim's cache_cycle: the ROP delay's ready head into the input queue */
+        mq_ent *d = mq_head(&l->pipe);
+        if (d && d->t <= now && !mq_full(&l->in)) {
+            mq_push(&l->in, d->rec, 0);
+            mq_pop(&l->pipe);
+        }
+        if (mq_full(&l->in)) { /* the partition takes nothing from the network (gpu_stall_dramfull) */
+            l->st.in_full++;
+            *l->e.stall_in = true;
+            if (l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node)) l->st.in_wait++;
+            return l->refused ? -1 : 0;
         }
     }
     if (mq_full(&l->pipe)) {

@@ -26,6 +26,8 @@ typedef struct {
     const icnt_ops *net_ops;
     icnt *net;
     unsigned node;          /* the slice's node on both networks */
+    bool *stall_in;         /* set when the slice's input queue is full (l2_in_queue): GPGPU-Sim's
+                             * gpu_stall_dramfull, stallMC with [mem] stall_mc = l2_input; the owner clears it */
     bool *stall_net;        /* set when a response finds the reply network full: the stallnet (CM 3.2)
                              * of its partition, shared by the partition's slices; the owner clears it */
     unsigned *admitted;     /* [3] [mem] fe_admit: the slice's triggered requests admitted by mem_send and
@@ -40,6 +42,7 @@ typedef struct {
     uint64_t nacks;                            /* NACK responses sent */
     uint64_t blk[MEM_BLK_COUNT];               /* cycles the tag pipeline's head waited, by reason */
     uint64_t in_wait;                          /* cycles a request waited on the network for a full pipeline */
+    uint64_t in_full;                          /* cycles the input queue (l2_in_queue) was full */
 } l2_stats;
 
 typedef struct {
@@ -71,7 +74,8 @@ typedef struct {
     l2_mshr *mshr;
     uint32_t *mshr_wait;
     unsigned mshr_used;
-    mq pipe;    /* tag pipeline: ready L2 cycle */
+    mq pipe;    /* tag pipeline (with l2_in_queue: the ROP delay before the input queue): ready L2 cycle */
+    mq in;      /* l2_in_queue: the input queue the pipeline's head is served from */
     mq miss[3]; /* toward the partition, per F/E queue class: ready L2 cycle */
     mq ret;     /* from the partition: fills, F/E-tracked responses, NACKs */
     mq amo;     /* atomic unit: done L2 cycle */

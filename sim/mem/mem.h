@@ -145,7 +145,10 @@ typedef struct {
     uint64_t l2_cycles;           /* L2 cycles elapsed, times the slices counted */
     uint64_t l2_blk[MEM_BLK_COUNT]; /* slice L2 cycles the tag pipeline's head waited, by reason */
     uint64_t l2_in_wait;          /* slice L2 cycles a request waited on the request network for a full pipeline */
+    uint64_t l2_in_full;          /* slice L2 cycles the input queue (l2_in_queue) was full */
     uint64_t dram_q_full;         /* core cycles the F/E queues' output waited for room in the DRAM queue */
+    uint64_t mc_q_full;           /* core cycles a request met a full memory-controller input (F/E) queue,
+                                   * whatever [mem] stall_mc counts */
 } mem_stats;
 void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s);
 /* d = b - a, field by field: the counters' change between two readings. */

@@ -220,8 +220,10 @@ static void breakdown_json(cJSON *mo, const mem_stats *s, unsigned partitions) {
         cJSON_AddNumberToObject(f, name, (double)s->l2_blk[k] / sl);
     }
     cJSON_AddNumberToObject(f, "l2_pipeline_full_request_waiting", (double)s->l2_in_wait / sl);
+    cJSON_AddNumberToObject(f, "l2_input_queue_full", (double)s->l2_in_full / sl);
     const double pc = s->cycles ? (double)s->cycles * partitions : 1;
     cJSON_AddNumberToObject(f, "mc_stall", (double)s->stall_mc / pc);
+    cJSON_AddNumberToObject(f, "mc_input_queue_full", (double)s->mc_q_full / pc);
     cJSON_AddNumberToObject(f, "mc_to_dram_queue_full", (double)s->dram_q_full / pc);
     cJSON_AddNumberToObject(f, "reply_network_stall", (double)s->stall_net / pc);
 }
