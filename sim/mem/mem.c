@@ -464,8 +464,12 @@ void mem_stats_delta(mem_stats *d, const mem_stats *a, const mem_stats *b) {
  * hand-off happens at the first cycle of the next unit's clock that runs in
  * a later (or, for units later in the tick's order icnt -> L2 -> F/E -> DRAM,
  * the same) core tick.  test_mem_dram checks it against a real run. */
-int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsigned bytes,
-                         mem_lat *o) {
+int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsigned bytes, mem_lat *o) {
+    return mem_unloaded_latency_at(c, 0, 0, t0, k, bytes, o);
+}
+
+int mem_unloaded_latency_at(const mem_config *c, unsigned port, unsigned slice, uint64_t t0, mem_lat_case k,
+                            unsigned bytes, mem_lat *o) {
     char err[200];
     if (mem_config_check(c, err, sizeof err) || k > MEM_LAT_ROW_CONFLICT || !bytes ||
         bytes > c->line_bytes)
@@ -475,7 +479,7 @@ int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsig
     const icnt_ops *net = icnt_of(c);
     memset(o, 0, sizeof *o);
     /* request network: arbitrated in the first icnt cycle of tick t0 */
-    uint64_t ready = clk_before(&ki, t0) + net->zero_load(c, 0, 0, mem_config_flits(c, 0)) - 1;
+    uint64_t ready = clk_before(&ki, t0) + net->zero_load(c, port, slice, mem_config_flits(c, 0)) - 1;
     uint64_t t1 = clk_tick_of(&ki, ready);
     o->req_net = t1 - t0;
     /* L2: ejected in the first L2 cycle of tick t1, tag pipeline */
@@ -502,7 +506,7 @@ int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsig
         o->to_l2 = t6 - t5;
     }
     /* reply network: arbitrated in the first icnt cycle after the L2 cycle */
-    ready = clk_before(&ki, t6 + 1) + net->zero_load(c, 0, 0, mem_config_flits(c, bytes)) - 1;
+    ready = clk_before(&ki, t6 + 1) + net->zero_load(c, port, slice, mem_config_flits(c, bytes)) - 1;
     uint64_t t7 = clk_tick_of(&ki, ready) + 1;
     o->reply_net = t7 - t6;
     o->total = t7 - t0;

@@ -172,5 +172,9 @@ typedef struct {
 } mem_lat;
 int mem_unloaded_latency(const mem_config *c, uint64_t t_send, mem_lat_case k, unsigned bytes,
                          mem_lat *out);
+/* The same from requester port `port` to global slice `slice` (on the mesh
+ * their routers' distance sets the networks' part). */
+int mem_unloaded_latency_at(const mem_config *c, unsigned port, unsigned slice, uint64_t t_send, mem_lat_case k,
+                            unsigned bytes, mem_lat *out);
 
 #endif
