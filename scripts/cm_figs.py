@@ -49,6 +49,10 @@ PAPER = {"cm_cpu": {"cpu_ws_speedup": 1.24, "gpu_speedup": 0.89},   # "+24 % CPU
 TYPES = [f"{g}/{c}" for g in "HML" for c in "LMH"]  # GPU type / CPU mix type: CM Figs. 15-18's nine workload types
 ALPHAS = [round(0.1 * i, 1) for i in range(11)]
 TLPS = [1, 2, 4, 6, 8, 16, 24, 48]  # the issue's static levels (CM Figs. 7-8 use 4..48)
+FIG7_APPS = ("mum", "sssp", "pvr", "mst", "mm", "bp")  # CM Fig. 7's representative applications
+# CM 3.2.1 on Fig. 7, in words (the figure's values are not in the text)
+FIG7_PAPER = {"mum": "lower TLP: almost +20 %", "sssp": "best at 6, drops at 4", "pvr": "drops at very low TLP",
+              "mst": "flat", "mm": "drops at low TLP", "bp": "drops at low TLP"}
 Q = 0.25  # the monitor's threshold resolution: quarters of a stall per cycle (rtl/cm, TH_Q4 / TL_Q4)
 
 
@@ -600,6 +604,28 @@ def plot_fig19(d, plt):
     return f
 
 
+def plot_fig7(d, plt):
+    """CM Fig. 7: GPU IPC against the static warp limit, normalised to 48 warps, for the representative
+    applications that ran (the others faint)."""
+    f, a = plt.subplots(figsize=(9, 4.5))
+    for g, c in d["apps"].items():
+        ts = [t for t in TLPS if str(t) in c["ipc_rel_48"]]
+        main = g in FIG7_APPS
+        a.plot(range(len(ts)), [c["ipc_rel_48"][str(t)] for t in ts], "o-" if main else "-", ms=3,
+               lw=1.5 if main else 0.8, alpha=1 if main else 0.35,
+               label=f"{g.upper()} (paper: {FIG7_PAPER[g]})" if main else g.upper())
+    a.axhline(1, color="#555555", lw=0.8, ls=":")
+    a.set_yscale("log", base=2)  # the Type-L applications gain several-fold where Type-H ones lose as much
+    a.set_xticks(range(len(TLPS)))
+    a.set_xticklabels(TLPS)
+    a.set_xlabel("static TLP (warps per core)")
+    a.set_ylabel("GPU IPC, normalised to 48 warps (log scale)")
+    a.set_title(f"CM Fig. 7: GPU performance per static TLP beside mix {d['mix']}", fontsize=10)
+    a.legend(fontsize=7, ncol=2)
+    f.tight_layout()
+    return f
+
+
 def plot_fig8(d, plt):
     apps = list(d["apps"])
     f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
@@ -648,6 +674,7 @@ def fig_entries(suffix, exp_suffix):
             dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={f"cm_types{suffix}": table_types}),
             dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
             dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
+            dict(tlp, name=f"cm_fig7{suffix}", plot=plot_fig7, tables={}),
             dict(tlp, name=f"cm_fig8{suffix}", plot=plot_fig8,
                  tables={f"cm_classes{suffix}": table_classes, f"cm_calibration{suffix}": table_calibration})]
 
