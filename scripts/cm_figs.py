@@ -3,7 +3,7 @@
 8, 16-19): the metrics, the merges and the figures of the CM experiments
 (experiments/cm_*.ini, whose points scripts/cm_point.py runs).
 
-    cm_figs.py --kind figs|tlp|double|breakdown --merge LIST --out RESULT.json
+    cm_figs.py --kind figs|tlp|double|breakdown|window --merge LIST --out RESULT.json
         (what scripts/cm_point.py --merge runs: LIST has one point file a line)
         figs: SU_GPU, WS_CPU, their harmonic means per scheme and workload
               type relative to the baseline, the OSS curve (CM Figs. 16-19);
@@ -12,6 +12,7 @@
         double: the same schemes at windows N and 2N: is the order the same?
         breakdown: where the memory requests' time goes and which queue is full, per
                    workload (cm_run's memory.breakdown_cycles / full_fraction; docs/MEM.md)
+        window: the schemes' figures at windows doubling from N: where they stop moving
     cm_figs.py plot [--results DIR] [--only NAME]
         the PNGs (also drawn by scripts/figures.py plot, which imports FIGURES)
 
@@ -390,6 +391,42 @@ def merge_double(pts):
             "blocks": union_blocks(pts)}
 
 
+WINDOW_TOL = 0.03  # the issue's convergence rule: every figure changes by less than 3 % per doubling
+WINDOW_METRICS = (("gpu", "SU_GPU (GPU speedup)"), ("cpu", "WS_CPU (CPU weighted speedup)"),
+                  ("oss_0.5", "OSS at alpha 0.5"))
+
+
+def merge_window(pts):
+    """The headline figures of each scheme at each window (run.instrs), their change per doubling and the
+    smallest window from which every figure changes by less than WINDOW_TOL per doubling."""
+    by = {}
+    for p in pts:
+        if p["point"]["mix"] != "none":
+            by.setdefault(p["point"]["instrs"], []).append(p)
+    if len(by) < 2:
+        raise CmError(f"window convergence needs CPU windows of at least two sizes, got {sorted(by)}")
+    ga = [p for p in pts if p["point"]["mix"] == "none"]  # one long GPU alone run each serves every window
+    res = {}
+    for n, ps in sorted(by.items()):
+        f = merge_figs(ps + ga)
+        res[n] = {"gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
+                  "cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
+                  "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
+                  "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+    ns = sorted(res)
+    change = {}
+    for a, b in zip(ns, ns[1:]):
+        if b != 2 * a:
+            raise CmError(f"windows {a} and {b}: the convergence rule compares doublings")
+        change[b] = max(abs(res[b][m][k] / res[a][m][k] - 1) for m, _ in WINDOW_METRICS for k in res[a][m])
+    conv = next((a for a, b in zip(ns, ns[1:]) if all(change[c] < WINDOW_TOL for c in ns[ns.index(b):])), None)
+    return {"what": "the schemes' headline figures against the window (CM Sec. 5 method, scaled): the smallest "
+                    f"window from which every figure changes by < {WINDOW_TOL:.0%} per doubling",
+            "windows": {str(n): res[n] for n in ns}, "max_change_per_doubling": {str(k): v for k, v in change.items()},
+            "converged_window": conv, "paper_window": 5000000, "paper": PAPER, "blocks": union_blocks(pts),
+            "host_cpu": host_cost(pts)}
+
+
 BRK_ROWS = (("gpu", "hit"), ("gpu", "miss"), ("cpu", "miss"))
 BRK_FULL_NAMES = (("l2_input_queue_full", "L2 input queue full"),
                   ("l2_pipeline_full_request_waiting", "a request waits for the L2"),
@@ -420,7 +457,8 @@ def merge_breakdown(pts):
             "workloads": ws, "blocks": union_blocks(pts)}
 
 
-MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double, "breakdown": merge_breakdown}
+MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double, "breakdown": merge_breakdown,
+          "window": merge_window}
 
 
 # ------------------------------------------------------------------ printing
@@ -478,7 +516,20 @@ def print_breakdown(r):
                       " ".join(f"{b.get(x, 0):9.1f}" for x in BRK_STAGES))
 
 
-PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double, "breakdown": print_breakdown}
+def print_window(r):
+    print(f"the schemes' figures per window (instructions of the slowest CPU core); converged (every figure "
+          f"< {WINDOW_TOL:.0%} per doubling) from: {r['converged_window'] or 'none of these windows'}")
+    for m, name in WINDOW_METRICS:
+        print(f"  {name}")
+        ks = list(next(iter(r["windows"].values()))[m])
+        for k in ks:
+            print(f"    {k:11s} " + " ".join(f"{w[m][k]:.3f}" for w in r["windows"].values()))
+    print("  largest change per doubling: " +
+          ", ".join(f"{n}: {100 * v:.1f} %" for n, v in r["max_change_per_doubling"].items()))
+
+
+PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double, "breakdown": print_breakdown,
+          "window": print_window}
 
 
 def merge_to(kind, list_path, out):
@@ -750,6 +801,44 @@ def table_double(d):
             "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
 
 
+def plot_window(d, plt):
+    """Each headline figure against the window, a line per scheme, the paper's value (at its 5 M) dashed."""
+    ns = [int(n) for n in d["windows"]]
+    f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
+    paper_key = {"gpu": "gpu_speedup", "cpu": "cpu_ws_speedup"}
+    for a, (m, name) in zip(ax, WINDOW_METRICS):
+        for i, k in enumerate(d["windows"][str(ns[0])][m]):
+            line, = a.plot(ns, [d["windows"][str(n)][m][k] for n in ns], "o-", ms=3, label=sname(k))
+            pv = d["paper"].get(k, {}).get(paper_key.get(m, ""))
+            if pv is not None:
+                a.axhline(pv, color=line.get_color(), ls="--", lw=1)
+        a.set_xscale("log", base=2)
+        a.set_xlabel("window: instructions of the slowest CPU core (paper: 5 M)")
+        a.set_ylabel(f"{name}, over the baseline")
+        if d["converged_window"]:
+            a.axvline(d["converged_window"], color="#555555", ls=":", lw=1)
+        a.set_title(name, fontsize=10)
+        a.legend(fontsize=7)
+    f.suptitle(f"CM figures against the window (dashed: the paper's; dotted: the smallest window from which "
+               f"every figure moves < {WINDOW_TOL:.0%} per doubling)", fontsize=10)
+    f.tight_layout()
+    return f
+
+
+def table_window(d):
+    ns = list(d["windows"])
+    rows = []
+    for m, name in WINDOW_METRICS:
+        for k in d["windows"][ns[0]][m]:
+            rows.append([name, sname(k)] + [f"{d['windows'][n][m][k]:.3f}" for n in ns])
+    rows.append(["largest change per doubling", ""] + [""] +
+                [f"{100 * d['max_change_per_doubling'][n]:.1f} %" for n in ns[1:]])
+    cw = d["converged_window"]
+    return ((f"Every figure moves by less than {WINDOW_TOL:.0%} per doubling from a window of {cw} instructions."
+             if cw else f"No window here is long enough for every figure to move by less than {WINDOW_TOL:.0%} "
+                        "per doubling.") + "\n\n" + md(["figure", "scheme"] + [f"{n}" for n in ns], rows))
+
+
 def brk_name(w):
     return f"{w['mix']} + {w['gpu'].upper()}" + ("" if w["label"] == BASELINE else f" ({w['label']})")
 
@@ -775,6 +864,8 @@ def table_breakdown(d):
 FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
     {"name": "cm_breakdown", "json": "cm_breakdown.json", "plot": None, "experiment": "experiments/cm_breakdown.ini",
      "program": "scripts/cm_point.py", "tables": {"cm_breakdown": table_breakdown}},
+    {"name": "cm_window", "json": "cm_window.json", "plot": plot_window, "experiment": "experiments/cm_window.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_window": table_window}},
     {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
      "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
 

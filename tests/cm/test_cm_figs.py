@@ -199,6 +199,42 @@ def brk_points():
     return pts
 
 
+def window_points(ipcs):
+    """two_workloads() at windows 10 k, 20 k, 40 k ...: cm_cpu's GPU IPC beside H2 + iix at each is ipcs[i]."""
+    pts = two_workloads()
+    out = [p for p in pts if p["point"]["mix"] == "none"]
+    for i, g in enumerate(ipcs):
+        for p in pts:
+            if p["point"]["mix"] != "none":
+                q = json.loads(json.dumps(p))
+                q["point"]["instrs"] = 10000 << i
+                if q["point"]["gpu"] == "iix" and q["point"]["label"] == "cm_cpu":
+                    q["run"]["gpu_ipc"] = g
+                out.append(q)
+    return out
+
+
+class Window(unittest.TestCase):
+    def test_merge_window(self):
+        # cm_cpu's GPU IPC beside iix: 3.0, then 2.0, 2.05, 2.06: the 10 k -> 20 k doubling moves the figures
+        # by more than 3 %, the later ones by less: converged from 20 k
+        r = cf.merge_window(window_points([3.0, 2.0, 2.05, 2.06]))
+        self.assertEqual(r["converged_window"], 20000)
+        self.assertEqual(sorted(r["windows"], key=int), ["10000", "20000", "40000", "80000"])
+        ch = r["max_change_per_doubling"]
+        self.assertGreater(ch["20000"], 0.03)
+        self.assertTrue(0 < ch["80000"] < ch["40000"] < 0.03)
+        f20 = cf.merge_figs([p for p in window_points([3.0, 2.0]) if p["point"]["instrs"] in (20000, 0)
+                             or p["point"]["mix"] == "none"])
+        self.assertAlmostEqual(r["windows"]["20000"]["gpu"]["cm_cpu"], f20["schemes"]["cm_cpu"]["gpu_speedup"])
+        self.assertIn("from a window of 20000 instructions", cf.table_window(r))
+        r = cf.merge_window(window_points([3.0, 2.0, 2.2]))  # the last doubling still moves 10 %
+        self.assertIsNone(r["converged_window"])
+        self.assertIn("No window here", cf.table_window(r))
+        with self.assertRaisesRegex(cf.CmError, "two sizes"):
+            cf.merge_window(window_points([3.0]))
+
+
 class Breakdown(unittest.TestCase):
     def test_merge_breakdown(self):
         r = cf.merge_breakdown(brk_points())
@@ -230,7 +266,8 @@ class Figures(unittest.TestCase):
         double = cf.merge_double(pts + more)
         for e in cf.FIGURES:
             d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double,
-                 "cm_breakdown": cf.merge_breakdown(brk_points())}[e["json"].split(".")[0].replace("_demo", "")]
+                 "cm_breakdown": cf.merge_breakdown(brk_points()),
+                 "cm_window": cf.merge_window(window_points([3.0, 2.0, 2.05]))}[e["json"].split(".")[0].replace("_demo", "")]
             if e["plot"]:
                 plt.close(e["plot"](d, plt))
             for name, fn in e["tables"].items():
