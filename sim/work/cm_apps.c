@@ -826,21 +826,22 @@ static const bg_app app_sssp = {"sssp", "cm_sssp", {"cm_sssp", NULL}, sssp_creat
 
 /* ================================================================ PVC */
 /* The web log of PVC and PVR: records `GET /URL HTTP/1.1 a.b.c.d\n` with
- * URL `siteK/pageJ.html`, K uniform below 256 and J the smaller of two
- * uniform draws below 1024 (some pages popular), client addresses uniform.
- * url[i] = K * 1024 + J, what the references count; with log NULL only the
- * draws are made (PVR's input is PVC's output, not the log). */
+ * URL `siteK/pageJ.html`, K uniform below `sites` (256) and J the smaller of
+ * two uniform draws below 1024 (some pages popular), client addresses
+ * uniform.  url[i] = K * 1024 + J, what the references count; with log NULL
+ * only the draws are made (PVR's input is PVC's output, not the log). */
 #define WEBLOG_PAGES 1024
-#define WEBLOG_URLS (256 * WEBLOG_PAGES)
+#define WEBLOG_SITES 256
+#define WEBLOG_URLS (WEBLOG_SITES * WEBLOG_PAGES)
 static int weblog_url(int32_t id, char *buf, size_t len) {
     return snprintf(buf, len, "site%u/page%u.html", (unsigned)id / WEBLOG_PAGES, (unsigned)id % WEBLOG_PAGES);
 }
 
 /* log: n * 64 bytes, off: n + 1; returns the log's bytes */
-static size_t weblog_gen(fg_rng *r, int n, uint8_t *log, int32_t *off, int32_t *url) {
+static size_t weblog_gen(fg_rng *r, int n, unsigned sites, uint8_t *log, int32_t *off, int32_t *url) {
     size_t p = 0;
     for (int i = 0; i < n; i++) {
-        const unsigned k = (unsigned)fg_rng_below(r, 256), j1 = (unsigned)fg_rng_below(r, WEBLOG_PAGES),
+        const unsigned k = (unsigned)fg_rng_below(r, sites), j1 = (unsigned)fg_rng_below(r, WEBLOG_PAGES),
                        j2 = (unsigned)fg_rng_below(r, WEBLOG_PAGES);
         url[i] = (int32_t)(k * WEBLOG_PAGES + (j1 < j2 ? j1 : j2));
         unsigned ip[4];
@@ -879,7 +880,7 @@ static void *pvc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
         free(s->off), free(s->ref), free(s->log), free(url), free(s);
         OOM("pvc");
     }
-    s->bytes = weblog_gen(r, s->n, s->log, s->off, url);
+    s->bytes = weblog_gen(r, s->n, WEBLOG_SITES, s->log, s->off, url);
     for (int i = 0; i < s->n; i++) {
         char u[40];
         const int ul = weblog_url(url[i], u, sizeof u);
@@ -959,10 +960,13 @@ static int cmp_desc(const void *a, const void *b) {
 static void *pvr_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
     pvr_st *s = calloc(1, sizeof *s);
     if (!s) OOM("pvr");
-    s->nlog = paper ? 1 << 19 : 1 << 12; /* PVC's log sizes (paper), a smaller one (test) */
+    /* paper: PVC's log; test: a smaller one of fewer sites, so that views
+     * spread beyond 1 and a wrong order shows */
+    s->nlog = paper ? 1 << 19 : 1 << 12;
+    const unsigned sites = paper ? WEBLOG_SITES : 4;
     int32_t *url = malloc((size_t)s->nlog * 4), *views = calloc(WEBLOG_URLS, 4);
     if (!url || !views) goto oom;
-    weblog_gen(r, s->nlog, NULL, NULL, url);
+    weblog_gen(r, s->nlog, sites, NULL, NULL, url);
     for (int i = 0; i < s->nlog; i++) views[url[i]]++;
     for (int u = 0; u < WEBLOG_URLS; u++) s->n += views[u] > 0;
     s->n_pad = CM_PVR_THREADS;
