@@ -1408,7 +1408,7 @@ static double sp_bias_d(const sp_st *s, const float *eta, int v) {
  * precision where float's rounding does not accumulate: the first update
  * within SP_TOL_UPDATE and the biases of the final surveys within
  * SP_TOL_BIAS.  (Against a double run of all the updates, float's 1 - eta
- * for eta near 1 carries its rounding on from update to update: 2.5e-3
+ * for eta near 1 carries its rounding on from update to update: past 2e-3
  * after 10 updates at the paper size.) */
 #define SP_TOL_UPDATE 1e-5
 #define SP_TOL_BIAS 1e-4
