@@ -3,13 +3,16 @@
 8, 16-19): the metrics, the merges and the figures of the CM experiments
 (experiments/cm_*.ini, whose points scripts/cm_point.py runs).
 
-    cm_figs.py --kind figs|tlp|double --merge LIST --out RESULT.json
+    cm_figs.py --kind figs|tlp|double|breakdown|window --merge LIST --out RESULT.json
         (what scripts/cm_point.py --merge runs: LIST has one point file a line)
         figs: SU_GPU, WS_CPU, their harmonic means per scheme and workload
               type relative to the baseline, the OSS curve (CM Figs. 16-19);
         tlp: the static-TLP sweep: each application's optimal TLP and class
              beside CM Table II, and the Fig. 8 calibration of tH / tL;
         double: the same schemes at windows N and 2N: is the order the same?
+        breakdown: where the memory requests' time goes and which queue is full, per
+                   workload (cm_run's memory.breakdown_cycles / full_fraction; docs/MEM.md)
+        window: the schemes' figures at windows doubling from N: where they stop moving
     cm_figs.py plot [--results DIR] [--only NAME]
         the PNGs (also drawn by scripts/figures.py plot, which imports FIGURES)
 
@@ -47,6 +50,10 @@ PAPER = {"cm_cpu": {"cpu_ws_speedup": 1.24, "gpu_speedup": 0.89},   # "+24 % CPU
 TYPES = [f"{g}/{c}" for g in "HML" for c in "LMH"]  # GPU type / CPU mix type: CM Figs. 15-18's nine workload types
 ALPHAS = [round(0.1 * i, 1) for i in range(11)]
 TLPS = [1, 2, 4, 6, 8, 16, 24, 48]  # the issue's static levels (CM Figs. 7-8 use 4..48)
+FIG7_APPS = ("mum", "sssp", "pvr", "mst", "mm", "bp")  # CM Fig. 7's representative applications
+# CM 3.2.1 on Fig. 7, in words (the figure's values are not in the text)
+FIG7_PAPER = {"mum": "lower TLP: almost +20 %", "sssp": "best at 6, drops at 4", "pvr": "drops at very low TLP",
+              "mst": "flat", "mm": "drops at low TLP", "bp": "drops at low TLP"}
 Q = 0.25  # the monitor's threshold resolution: quarters of a stall per cycle (rtl/cm, TH_Q4 / TL_Q4)
 
 
@@ -384,7 +391,74 @@ def merge_double(pts):
             "blocks": union_blocks(pts)}
 
 
-MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double}
+WINDOW_TOL = 0.03  # the issue's convergence rule: every figure changes by less than 3 % per doubling
+WINDOW_METRICS = (("gpu", "SU_GPU (GPU speedup)"), ("cpu", "WS_CPU (CPU weighted speedup)"),
+                  ("oss_0.5", "OSS at alpha 0.5"))
+
+
+def merge_window(pts):
+    """The headline figures of each scheme at each window (run.instrs), their change per doubling and the
+    smallest window from which every figure changes by less than WINDOW_TOL per doubling."""
+    by = {}
+    for p in pts:
+        if p["point"]["mix"] != "none":
+            by.setdefault(p["point"]["instrs"], []).append(p)
+    if len(by) < 2:
+        raise CmError(f"window convergence needs CPU windows of at least two sizes, got {sorted(by)}")
+    ga = [p for p in pts if p["point"]["mix"] == "none"]  # one long GPU alone run each serves every window
+    res = {}
+    for n, ps in sorted(by.items()):
+        f = merge_figs(ps + ga)
+        res[n] = {"gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
+                  "cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
+                  "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
+                  "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+    ns = sorted(res)
+    change = {}
+    for a, b in zip(ns, ns[1:]):
+        if b != 2 * a:
+            raise CmError(f"windows {a} and {b}: the convergence rule compares doublings")
+        change[b] = max(abs(res[b][m][k] / res[a][m][k] - 1) for m, _ in WINDOW_METRICS for k in res[a][m])
+    conv = next((a for a, b in zip(ns, ns[1:]) if all(change[c] < WINDOW_TOL for c in ns[ns.index(b):])), None)
+    return {"what": "the schemes' headline figures against the window (CM Sec. 5 method, scaled): the smallest "
+                    f"window from which every figure changes by < {WINDOW_TOL:.0%} per doubling",
+            "windows": {str(n): res[n] for n in ns}, "max_change_per_doubling": {str(k): v for k, v in change.items()},
+            "converged_window": conv, "paper_window": 5000000, "paper": PAPER, "blocks": union_blocks(pts),
+            "host_cpu": host_cost(pts)}
+
+
+BRK_ROWS = (("gpu", "hit"), ("gpu", "miss"), ("cpu", "miss"))
+BRK_FULL_NAMES = (("l2_input_queue_full", "L2 input queue full"),
+                  ("l2_pipeline_full_request_waiting", "a request waits for the L2"),
+                  ("l2_head_waits_reply_network", "L2 head waits: reply network"),
+                  ("l2_head_waits_mshr", "L2 head waits: MSHR"),
+                  ("mc_input_queue_full", "MC input queue full"),
+                  ("mc_to_dram_queue_full", "MC output waits: DRAM queue"))
+BRK_FULL = tuple(k for k, _ in BRK_FULL_NAMES)
+BRK_STAGES = ("request_network", "l2_pipeline", "miss_queue", "mc_queues", "dram", "fill_to_reply",
+              "reply_network", "at_requester", "total")
+
+
+def merge_breakdown(pts):
+    """Per workload: where its memory requests spent their time, which queue was full how often."""
+    ws = []
+    for p in sorted(pts, key=lambda p: (p["point"]["mix"], p["point"]["gpu"], p["point"]["label"])):
+        r, pt = p["run"], p["point"]
+        m = r["memory"]
+        ws.append({"mix": pt["mix"], "gpu": pt["gpu"], "label": pt["label"], "overrides": pt["overrides"],
+                   "gpu_ipc": r["gpu_ipc"], "cpu_ipc_sum": r["ipc_sum"], "stall_mc": r["stall_mc_per_cycle"],
+                   "stall_net": r["stall_net_per_cycle"], "l2_hit_rate": m["l2_hit_rate"],
+                   "dram_bus_util": m["dram_bus_util"], "breakdown_cycles": m["breakdown_cycles"],
+                   "full_fraction": m["full_fraction"]})
+    return {"what": "where the memory requests' time goes (core cycles per response) and which queue is full "
+                    "how often, over the window (docs/MEM.md, 'Where a request's time goes')",
+            "window": [{"warmup_instrs": a, "instrs": b}
+                       for a, b in sorted({(p["point"]["warmup"], p["point"]["instrs"]) for p in pts})],
+            "workloads": ws, "blocks": union_blocks(pts)}
+
+
+MERGES = {"figs": merge_figs, "tlp": merge_tlp, "double": merge_double, "breakdown": merge_breakdown,
+          "window": merge_window}
 
 
 # ------------------------------------------------------------------ printing
@@ -431,7 +505,31 @@ def print_double(r):
               f"   {'same' if same else 'DIFFERENT'}")
 
 
-PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double}
+def print_breakdown(r):
+    print(f"where the memory requests' time goes (core cycles per response; window {r['window']}):")
+    print(f"  {'workload':18s} {'requests':10s} " + " ".join(f"{x[:9]:>9s}" for x in BRK_STAGES))
+    for w in r["workloads"]:
+        for src, path in BRK_ROWS:
+            b = w["breakdown_cycles"].get(src, {}).get(path)
+            if b:
+                print(f"  {w['mix'] + '+' + w['gpu'] + ' ' + w['label']:18s} {src + ' ' + path:10s} " +
+                      " ".join(f"{b.get(x, 0):9.1f}" for x in BRK_STAGES))
+
+
+def print_window(r):
+    print(f"the schemes' figures per window (instructions of the slowest CPU core); converged (every figure "
+          f"< {WINDOW_TOL:.0%} per doubling) from: {r['converged_window'] or 'none of these windows'}")
+    for m, name in WINDOW_METRICS:
+        print(f"  {name}")
+        ks = list(next(iter(r["windows"].values()))[m])
+        for k in ks:
+            print(f"    {k:11s} " + " ".join(f"{w[m][k]:.3f}" for w in r["windows"].values()))
+    print("  largest change per doubling: " +
+          ", ".join(f"{n}: {100 * v:.1f} %" for n, v in r["max_change_per_doubling"].items()))
+
+
+PRINTS = {"figs": print_figs, "tlp": print_tlp, "double": print_double, "breakdown": print_breakdown,
+          "window": print_window}
 
 
 def merge_to(kind, list_path, out):
@@ -557,6 +655,28 @@ def plot_fig19(d, plt):
     return f
 
 
+def plot_fig7(d, plt):
+    """CM Fig. 7: GPU IPC against the static warp limit, normalised to 48 warps, for the representative
+    applications that ran (the others faint)."""
+    f, a = plt.subplots(figsize=(9, 4.5))
+    for g, c in d["apps"].items():
+        ts = [t for t in TLPS if str(t) in c["ipc_rel_48"]]
+        main = g in FIG7_APPS
+        a.plot(range(len(ts)), [c["ipc_rel_48"][str(t)] for t in ts], "o-" if main else "-", ms=3,
+               lw=1.5 if main else 0.8, alpha=1 if main else 0.35,
+               label=f"{g.upper()} (paper: {FIG7_PAPER[g]})" if main else g.upper())
+    a.axhline(1, color="#555555", lw=0.8, ls=":")
+    a.set_yscale("log", base=2)  # the Type-L applications gain several-fold where Type-H ones lose as much
+    a.set_xticks(range(len(TLPS)))
+    a.set_xticklabels(TLPS)
+    a.set_xlabel("static TLP (warps per core)")
+    a.set_ylabel("GPU IPC, normalised to 48 warps (log scale)")
+    a.set_title(f"CM Fig. 7: GPU performance per static TLP beside mix {d['mix']}", fontsize=10)
+    a.legend(fontsize=7, ncol=2)
+    f.tight_layout()
+    return f
+
+
 def plot_fig8(d, plt):
     apps = list(d["apps"])
     f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
@@ -605,6 +725,7 @@ def fig_entries(suffix, exp_suffix):
             dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={f"cm_types{suffix}": table_types}),
             dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
             dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
+            dict(tlp, name=f"cm_fig7{suffix}", plot=plot_fig7, tables={}),
             dict(tlp, name=f"cm_fig8{suffix}", plot=plot_fig8,
                  tables={f"cm_classes{suffix}": table_classes, f"cm_calibration{suffix}": table_calibration})]
 
@@ -680,7 +801,71 @@ def table_double(d):
             "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
 
 
+def plot_window(d, plt):
+    """Each headline figure against the window, a line per scheme, the paper's value (at its 5 M) dashed."""
+    ns = [int(n) for n in d["windows"]]
+    f, ax = plt.subplots(1, 3, figsize=(16, 4.5))
+    paper_key = {"gpu": "gpu_speedup", "cpu": "cpu_ws_speedup"}
+    for a, (m, name) in zip(ax, WINDOW_METRICS):
+        for i, k in enumerate(d["windows"][str(ns[0])][m]):
+            line, = a.plot(ns, [d["windows"][str(n)][m][k] for n in ns], "o-", ms=3, label=sname(k))
+            pv = d["paper"].get(k, {}).get(paper_key.get(m, ""))
+            if pv is not None:
+                a.axhline(pv, color=line.get_color(), ls="--", lw=1)
+        a.set_xscale("log", base=2)
+        a.set_xlabel("window: instructions of the slowest CPU core (paper: 5 M)")
+        a.set_ylabel(f"{name}, over the baseline")
+        if d["converged_window"]:
+            a.axvline(d["converged_window"], color="#555555", ls=":", lw=1)
+        a.set_title(name, fontsize=10)
+        a.legend(fontsize=7)
+    f.suptitle(f"CM figures against the window (dashed: the paper's; dotted: the smallest window from which "
+               f"every figure moves < {WINDOW_TOL:.0%} per doubling)", fontsize=10)
+    f.tight_layout()
+    return f
+
+
+def table_window(d):
+    ns = list(d["windows"])
+    rows = []
+    for m, name in WINDOW_METRICS:
+        for k in d["windows"][ns[0]][m]:
+            rows.append([name, sname(k)] + [f"{d['windows'][n][m][k]:.3f}" for n in ns])
+    rows.append(["largest change per doubling", ""] + [""] +
+                [f"{100 * d['max_change_per_doubling'][n]:.1f} %" for n in ns[1:]])
+    cw = d["converged_window"]
+    return ((f"Every figure moves by less than {WINDOW_TOL:.0%} per doubling from a window of {cw} instructions."
+             if cw else f"No window here is long enough for every figure to move by less than {WINDOW_TOL:.0%} "
+                        "per doubling.") + "\n\n" + md(["figure", "scheme"] + [f"{n}" for n in ns], rows))
+
+
+def brk_name(w):
+    return f"{w['mix']} + {w['gpu'].upper()}" + ("" if w["label"] == BASELINE else f" ({w['label']})")
+
+
+def table_breakdown(d):
+    rows = []
+    for w in d["workloads"]:
+        for src, path in BRK_ROWS:
+            b = w["breakdown_cycles"].get(src, {}).get(path)
+            if b:
+                rows.append([brk_name(w), f"{src.upper()} {path}", f"{b['responses']:.0f}"] +
+                            [f"{b[x]:.0f}" if x in b else "" for x in BRK_STAGES])
+    f = [[brk_name(w), f"{w['l2_hit_rate']:.0%}", f"{w['dram_bus_util']:.0%}", f"{w['stall_mc']:.2f}",
+          f"{w['stall_net']:.2f}"] +
+         [f"{w['full_fraction'].get(k, 0):.0%}" for k in BRK_FULL] +
+         [f"{w['gpu_ipc']:.2f}", f"{w['cpu_ipc_sum']:.3f}"] for w in d["workloads"]]
+    return (md(["workload", "requests", "responses", "request network", "L2 pipeline", "miss queue",
+                "MC (F/E) queues", "DRAM", "fill -> reply", "reply network", "at requester", "total"], rows) +
+            "\n\n" + md(["workload", "L2 hit rate", "DRAM bus busy", "stallMC", "stallnet"] +
+                         [h for _, h in BRK_FULL_NAMES] + ["GPU IPC", "CPU IPC sum"], f))
+
+
 FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
+    {"name": "cm_breakdown", "json": "cm_breakdown.json", "plot": None, "experiment": "experiments/cm_breakdown.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_breakdown": table_breakdown}},
+    {"name": "cm_window", "json": "cm_window.json", "plot": plot_window, "experiment": "experiments/cm_window.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_window": table_window}},
     {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
      "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
 

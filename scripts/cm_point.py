@@ -14,7 +14,7 @@ Figs. 8, 16-19; docs/SWEEPS.md "What an experiment program provides").
     cm_point.py [--kind K] [--config F] [--set s.k=v ...] --check-config
         the same point's configuration checked by cm_run --check-config,
         nothing run (scripts/sweep.py does this for every point first)
-    cm_point.py --kind figs|tlp|double --merge LIST --out RESULT.json
+    cm_point.py --kind figs|tlp|double|breakdown|window --merge LIST --out RESULT.json
         the experiment's result from its points: scripts/cm_figs.py's merges.
 
 Only this file, cm_run and its inputs decide a point's result, so editing the
@@ -29,7 +29,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINE = "baseline"
-KINDS = ("figs", "tlp", "double")
+KINDS = ("figs", "tlp", "double", "breakdown", "window")
 RUN_KEYS = {"mix": "none", "gpu": "none", "warmup": "20000", "instrs": "10000", "cycles": "", "gpu_size": "paper",
             "after_window": "finish", "label": ""}
 

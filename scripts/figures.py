@@ -337,8 +337,11 @@ def mem_table(d):
     for p in d["latency_under_load"]:
         if p["gap"] is None:
             continue
+        note = (f"DRAM row hits {100 * p['row_hit_fraction']:.0f} %, L2 input queue full "
+                f"{100 * p['l2_input_queue_full']:.0f} %, MC input queue full {100 * p['mc_input_queue_full']:.0f} %"
+                if "row_hit_fraction" in p else "")
         rows.append([f"dram chase beside load generators, gap {p['gap']}", f"{p['latency_cycles']:.1f}",
-                     f"DRAM {p['dram_gbps']:.1f} GB/s ({100 * p['dram_gbps'] / peak:.0f} % of peak)", ""])
+                     f"DRAM {p['dram_gbps']:.1f} GB/s ({100 * p['dram_gbps'] / peak:.0f} % of peak)", note])
     return table(["microbenchmark", "measured", "model / load", "note"], rows)
 
 
@@ -924,6 +927,8 @@ FIGURES = [
      "tables": {"fe_fig12": fe_fig12_table}},
     {"name": "mem_latency_load", "json": "mem_bench.json", "plot": plot_mem,
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
+    {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
+     "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
 ] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_CF_FULL, FIG12_CF_FULL] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 

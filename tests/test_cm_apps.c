@@ -2,7 +2,7 @@
  * bg_kernels.h; docs/CM_APPS.md) on the CM machine's GPU (configs/cm.ini
  * [gpu] and [mem]): each at its test size must match its host reference,
  * twice on the same bg_run (the second run's check must see the second
- * run's results), PVC and SSSP also with their atomics performed at the L2
+ * run's results), PVC, SSSP and MST also with their atomics performed at the L2
  * ([gpu] atomics = memory); a corrupted output element must be caught and named; a
  * kernel with barriers must finish with an active-warp limit of 1 (the
  * limit does not count warps waiting at a barrier); the names must be
@@ -23,7 +23,8 @@
 static const struct {
     const char *name;
     bool is_int;
-} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"pvc", true}, {"mum", true}, {"iix", true}, {"sssp", true}};
+} APPS[] = {{"hot", false}, {"path", true}, {"blk", false}, {"pvc", true},  {"pvr", true},
+            {"mum", true},  {"iix", true},  {"sssp", true}, {"mst", true}, {"sp", false}};
 #define NAPPS (sizeof APPS / sizeof APPS[0])
 
 static gpu_t *mk_gpu(unsigned atomics) {
@@ -70,12 +71,13 @@ static void test_apps(void **state) {
         if (!only || !strcmp(only, APPS[i].name)) run_app(APPS[i].name, size, APPS[i].is_int, 0, GPU_ATOMICS_ISSUE);
 }
 
-/* The applications with global atomics (PVC's atomicAdd, SSSP's atomicMin)
+/* The applications with global atomics (PVC's atomicAdd, SSSP's and MST's atomicMin)
  * with them performed at the L2 ([gpu] atomics = memory): the same outputs. */
 static void test_atomics_memory(void **state) {
     (void)state;
     run_app("pvc", "test", true, 0, GPU_ATOMICS_MEMORY);
     run_app("sssp", "test", true, 0, GPU_ATOMICS_MEMORY);
+    run_app("mst", "test", true, 0, GPU_ATOMICS_MEMORY);
 }
 
 /* PATH's blocks of 8 warps meet a barrier every row: with one active warp

@@ -1065,6 +1065,55 @@ static void test_lane_atomics(void **state) {
     free(mem);
 }
 
+/* GPGPU-Sim's partition front end ([mem] l2_in_queue) and what stallMC
+ * counts: a port that never takes its responses blocks the slice's head on
+ * the reply network; the input queue behind it fills, and with stall_mc =
+ * l2_input that is stallMC (gpu_stall_dramfull), while the memory
+ * controller's queues, which only misses reach, never fill. */
+static void flood_one_line(unsigned in_queue, unsigned stall_mc, mem_stats *s) {
+    mem_config c;
+    small_config(&c);
+    c.fe_impl = FG_IMPL_C;
+    c.l2_in_queue = in_queue;
+    c.stall_mc = stall_mc;
+    uint8_t *mem = calloc(MEM_BYTES, 1);
+    char err[256];
+    mem_system *m = mem_new(&c, 2, mem, MEM_BYTES, err, sizeof err);
+    if (!m) fail_msg("mem_new: %s", err);
+    mem_req r = {.id = 1, .addr = 4096, .bmask = {0xf, 0}, .op = MEM_READ, .kind = MEM_K_DATA,
+                 .fe_trig = MEM_FE_DEFAULT, .fe_act = MEM_FE_DEFAULT, .amo_ops = 1};
+    assert_int_equal(mem_send(m, 0, &r), 0); /* the line into the L2 */
+    for (unsigned n = 0; !mem_rsp_peek(m, 0); n++) {
+        assert_true(n < 10000);
+        mem_tick(m);
+    }
+    mem_rsp_pop(m, 0);
+    for (unsigned n = 0; n < 3000; n++) { /* hits whose responses nobody takes */
+        assert_true(mem_send(m, 0, &r) >= 0);
+        mem_tick(m);
+    }
+    mem_get_stats(m, MEM_ALL, s);
+    mem_free(m);
+    free(mem);
+}
+
+static void test_stall_mc_l2_input(void **state) {
+    (void)state;
+    mem_stats s;
+    flood_one_line(2, MEM_STALL_MC_L2_INPUT, &s);
+    printf("# input queue of 2, stallMC at it: stallMC %" PRIu64 ", input full %" PRIu64 ", MC queue full %" PRIu64
+           " cycles\n", s.stall_mc, s.l2_in_full, s.mc_q_full);
+    assert_true(s.l2_in_full > 1000);
+    assert_true(s.stall_mc > 1000 && s.stall_mc <= s.cycles);
+    assert_int_equal(s.mc_q_full, 0);
+    flood_one_line(2, MEM_STALL_MC_CONTROLLER, &s);
+    assert_true(s.l2_in_full > 1000);
+    assert_int_equal(s.stall_mc, 0);
+    flood_one_line(0, MEM_STALL_MC_CONTROLLER, &s); /* one pipeline: no input queue to be full */
+    assert_int_equal(s.l2_in_full, 0);
+    assert_true(s.l2_in_wait > 1000); /* the requests wait on the network for the full pipeline instead */
+}
+
 static void expect_bad(const char *set, const char *why) {
     fg_config *cf = fg_config_new();
     char err[512];
@@ -1092,6 +1141,8 @@ static void test_bad_configs(void **state) {
     expect_bad("mem.fe_impl=verilog", "fe_impl");
     expect_bad("mem.tRC=20", "tRC");
     expect_bad("mem.core_mhz=800", "differs from [gpu] clock_mhz");
+    expect_bad("mem.stall_mc=l2_input", "needs an input queue");
+    expect_bad("mem.stall_mc=dram", "not one of");
     /* a config the verilated F/E queues do not fit runs with the C twin */
     fg_config *cf = fg_config_new();
     char err[512];
@@ -1150,7 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_random_traffic), cmocka_unit_test(test_idle_skip_exact),
         cmocka_unit_test(test_unsatisfiable_wait), cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_lane_atomics),     cmocka_unit_test(test_fe_l2_cache),
-        cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_bad_configs),      cmocka_unit_test(test_stall_mc_l2_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * hit, an L2 hit) end to end equals mem_unloaded_latency() in each machine
  * configuration and at several clock phases. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -320,6 +321,16 @@ static void test_unloaded_latency(void **state) {
             assert_int_equal(mem_unloaded_latency(&c, t, MEM_LAT_ROW_HIT, 4, &hit), 0);
             assert_int_equal(one_read(m, 0x10000 + stripe, 0xf, t), hit.total);
             assert_true(l2.total < hit.total && hit.total < miss.total);
+            if (t0 == 0) { /* docs/MEM.md's table: a 128-byte read sent at cycle 0 */
+                uint64_t v[4];
+                for (unsigned k = 0; k < 4; k++) {
+                    mem_lat x;
+                    assert_int_equal(mem_unloaded_latency(&c, 0, (mem_lat_case)k, 128, &x), 0);
+                    v[k] = x.total;
+                }
+                printf("#   128-byte read at 0: L2 hit %" PRIu64 ", row hit %" PRIu64 ", closed bank %" PRIu64
+                       ", row conflict %" PRIu64 "\n", v[0], v[1], v[2], v[3]);
+            }
             mem_stats s;
             mem_get_stats(m, MEM_ALL, &s);
             assert_int_equal(s.row_misses, 1);
@@ -327,6 +338,26 @@ static void test_unloaded_latency(void **state) {
             assert_int_equal(s.l2_hits, 1);
             assert_int_equal(s.lat_n[MEM_K_DATA], 3);
             assert_int_equal(s.lat_sum[MEM_K_DATA], miss.total + l2.total + hit.total);
+            /* the breakdown (docs/MEM.md "Where a request's time goes"): its stages are the model's */
+            const mem_brk *bh = &s.brk[MEM_SRC_GPU][MEM_PATH_HIT], *bm = &s.brk[MEM_SRC_GPU][MEM_PATH_MISS];
+            assert_int_equal(bh->n, 1);
+            assert_int_equal(bm->n, 2);
+            /* (a request that reaches the slice in a core cycle without an L2 cycle: the model counts
+             * the wait for the next L2 cycle in the L2 stage, the breakdown in the request network) */
+            assert_int_equal(bh->req + bh->pipe, l2.req_net + l2.l2);
+            assert_int_equal(bh->wait, 0);
+            assert_int_equal(bh->rep, l2.reply_net);
+            assert_int_equal(bm->req + bm->pipe, miss.req_net + miss.l2 + hit.req_net + hit.l2);
+            assert_int_equal(bm->wait, miss.to_mc + miss.fe + miss.dram + miss.to_l2 + hit.to_mc + hit.fe +
+                                           hit.dram + hit.to_l2);
+            assert_int_equal(bm->missq + bm->mcq + bm->dram + bm->drain, bm->wait);
+            /* the miss's stages are the model's, the memory controller's exactly; its stamp of the
+             * accept is taken after the tick's L2 cycles, one L2 cycle late */
+            assert_int_equal(bm->mcq, miss.fe + hit.fe);
+            const uint64_t late = 2 * (uint64_t)llround(c.core_mhz / c.l2_mhz);
+            assert_true(bm->missq >= miss.to_mc + hit.to_mc && bm->missq <= miss.to_mc + hit.to_mc + late);
+            assert_int_equal(bm->rep, miss.reply_net + hit.reply_net);
+            assert_int_equal(bh->port + bm->port, 0);
             mem_free(m);
         }
     }

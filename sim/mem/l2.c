@@ -39,6 +39,7 @@ int l2_init(l2_slice *l, const l2_env *e) {
     l->mshr = calloc(c->l2_mshrs, sizeof *l->mshr);
     l->mshr_wait = calloc((size_t)c->l2_mshrs * c->l2_mshr_merge, sizeof *l->mshr_wait);
     if (!l->ways || !l->tag || !l->mshr || !l->mshr_wait || mq_init(&l->pipe, c->l2_latency) ||
+        (c->l2_in_queue && mq_init(&l->in, c->l2_in_queue)) ||
         mq_init(&l->ret, c->l2_return_queue) || mq_init(&l->amo, c->l2_amo_queue))
         return -1;
     for (unsigned q = 0; q < 3; q++)
@@ -55,13 +56,14 @@ void l2_free(l2_slice *l) {
     free(l->mshr);
     free(l->mshr_wait);
     mq_free(&l->pipe);
+    if (l->e.c->l2_in_queue) mq_free(&l->in);
     mq_free(&l->ret);
     mq_free(&l->amo);
     for (unsigned q = 0; q < 3; q++) mq_free(&l->miss[q]);
 }
 
 bool l2_busy(const l2_slice *l) {
-    return l->pipe.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
+    return l->pipe.n || l->in.n || l->ret.n || l->amo.n || l->drain != MEM_NONE ||
            l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node);
 }
 
@@ -166,6 +168,7 @@ static void reply(l2_slice *l, uint32_t ri, bool *port) {
     r->rsp.id = r->q.id;
     r->rsp.addr = r->q.addr;
     r->rsp.op = r->q.op;
+    r->t_reply = l->now;
     icnt_pkt p = {ri, (uint16_t)l->e.node, r->port, (uint16_t)reply_flits(l, r), 0};
     if (r->rsp.status == MEM_NACK) l->st.nacks++;
     if (l->e.net_ops->inject(l->e.net, ICNT_REP, &p)) l->refused = true;
@@ -286,13 +289,18 @@ static void returns(l2_slice *l, uint64_t now, bool *port) {
         mem_rec *r = &rec[h->rec];
         if (r->type != REC_FILL) {
             if (reply_ok(l, h->rec, port)) {
+                r->t_fill = now;
                 if (r->tracked && l->e.c->fe_l2_cache) fe_answered(l, r);
                 reply(l, h->rec, port);
                 mq_pop(&l->ret);
             }
             return;
         }
-        l2_way *w = &l->ways[l->mshr[r->mshr].way];
+        l2_mshr *f = &l->mshr[r->mshr];
+        f->t_mc = r->t_mc;
+        f->t_dram = r->t_dram;
+        f->t_fill = now;
+        l2_way *w = &l->ways[f->way];
         w->valid[0] = l->e.data->line_mask[0];
         w->valid[1] = l->e.data->line_mask[1];
         l->drain = r->mshr;
@@ -311,6 +319,9 @@ static void returns(l2_slice *l, uint64_t now, bool *port) {
         amo_push(l, wi, now);
     } else {
         if (!reply_ok(l, wi, port)) return;
+        r->t_mc = x->t_mc;
+        r->t_dram = x->t_dram;
+        r->t_fill = x->t_fill;
         reply(l, wi, port);
     }
     if (++l->drain_i < x->n) return;
@@ -327,7 +338,9 @@ static bool serve_tracked(l2_slice *l, uint32_t ri, uint64_t ready, bool *port) 
     const mem_config *c = l->e.c;
     mem_rec *r = &l->e.pool->rec[ri];
     l2_way *w = c->fe_l2_cache ? lookup(l, set_of(c, r), r->q.addr / c->line_bytes, c->l2_assoc) : NULL;
+    r->path = MEM_PATH_OTHER;
     if (w && w->fe && fe_plain_read(r) && covers(w->valid, r->q.bmask)) { /* (fe_pending: nothing valid) */
+        l->why = MEM_BLK_REPLY;
         if (!reply_ok(l, ri, port)) return false;
         mem_data_perform(l->e.data, r);
         reply(l, ri, port);
@@ -337,6 +350,7 @@ static bool serve_tracked(l2_slice *l, uint32_t ri, uint64_t ready, bool *port) 
         l->st.fe_hits++;
         return true;
     }
+    l->why = MEM_BLK_MISSQ;
     if (mq_full(&l->miss[r->fe_q])) return false;
     if (c->fe_l2_cache && fe_changes(r)) fe_change_out(l, r, w);
     r->fe_epoch = l->fe_clock;
@@ -358,8 +372,13 @@ static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
     if (r->q.op == MEM_WRITE) { /* allocate without fetch */
         int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
         bool wb = !w && v >= 0 && dirty(&l->ways[v]);
-        if (v < 0 || (wb && (mq_full(&l->miss[FE_Q_NT]) || !pool->n_free)) || !reply_ok(l, ri, port))
+        if (v < 0 || (wb && (mq_full(&l->miss[FE_Q_NT]) || !pool->n_free)) || !reply_ok(l, ri, port)) {
+            l->why = v < 0 || (wb && !mq_full(&l->miss[FE_Q_NT]) && !pool->n_free) ? MEM_BLK_OTHER
+                     : wb && mq_full(&l->miss[FE_Q_NT])                            ? MEM_BLK_MISSQ
+                                                                                   : MEM_BLK_REPLY;
             return false;
+        }
+        r->path = MEM_PATH_WRITE;
         if (w) l->st.hits++;
         else l->st.misses++;
         if (!w) install(l, (unsigned)v, line, r->q.kind, ready);
@@ -375,7 +394,11 @@ static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
     }
     bool atomic = r->q.op == MEM_ATOMIC;
     if (w && covers(w->valid, r->q.bmask)) { /* hit */
-        if (atomic ? mq_full(&l->amo) : !reply_ok(l, ri, port)) return false;
+        if (atomic ? mq_full(&l->amo) : !reply_ok(l, ri, port)) {
+            l->why = atomic ? MEM_BLK_OTHER : MEM_BLK_REPLY;
+            return false;
+        }
+        r->path = atomic ? MEM_PATH_OTHER : MEM_PATH_HIT;
         mem_data_perform(l->e.data, r);
         if (atomic) {
             w->dirty[0] |= r->q.bmask[0];
@@ -390,7 +413,11 @@ static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
     }
     if (w && w->mshr != MEM_NONE) { /* the line's fill is pending: merge */
         l2_mshr *x = &l->mshr[w->mshr];
-        if (x->n == c->l2_mshr_merge) return false;
+        if (x->n == c->l2_mshr_merge) {
+            l->why = MEM_BLK_MSHR;
+            return false;
+        }
+        r->path = atomic ? MEM_PATH_OTHER : MEM_PATH_MERGE;
         x->wait[x->n++] = ri;
         mem_data_perform(l->e.data, r);
         w->lru = ++l->stamp;
@@ -401,8 +428,13 @@ static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
     /* miss: an MSHR, a fill toward DRAM (+ a write-back if the victim is dirty) */
     int v = w ? (int)(w - l->ways) : victim(l, set, c->l2_assoc);
     unsigned need = (!w && v >= 0 && dirty(&l->ways[v])) ? 2 : 1;
-    if (v < 0 || l->mshr_used == c->l2_mshrs || mq_room(&l->miss[FE_Q_NT]) < need || pool->n_free < need)
+    if (v < 0 || l->mshr_used == c->l2_mshrs || mq_room(&l->miss[FE_Q_NT]) < need || pool->n_free < need) {
+        l->why = v >= 0 && l->mshr_used == c->l2_mshrs                    ? MEM_BLK_MSHR
+                 : v >= 0 && mq_room(&l->miss[FE_Q_NT]) < need            ? MEM_BLK_MISSQ
+                                                                          : MEM_BLK_OTHER;
         return false;
+    }
+    r->path = atomic ? MEM_PATH_OTHER : MEM_PATH_MISS;
     if (!w) install(l, (unsigned)v, line, r->q.kind, ready);
     unsigned h = 0;
     while (l->mshr[h].busy) h++;
@@ -425,17 +457,42 @@ static bool serve(l2_slice *l, uint32_t ri, uint64_t now, bool *port) {
 int l2_cycle(l2_slice *l, uint64_t now) {
     bool port = false;
     l->refused = false;
+    l->now = now;
     returns(l, now, &port);
     mq_ent *a = mq_head(&l->amo); /* 2: the atomic unit */
     if (a && a->t <= now && reply_ok(l, a->rec, &port)) {
         reply(l, a->rec, &port);
         mq_pop(&l->amo);
     }
-    mq_ent *h = mq_head(&l->pipe);
-    if (h && h->t <= now && serve(l, h->rec, now, &port)) mq_pop(&l->pipe);
-    if (!mq_full(&l->pipe)) { /* 4 */
+    mq *head = l->e.c->l2_in_queue ? &l->in : &l->pipe;
+    mq_ent *h = mq_head(head);
+    if (h && h->t <= now) {
+        if (serve(l, h->rec, now, &port)) {
+            l->e.pool->rec[h->rec].t_served = now;
+            mq_pop(head);
+        } else {
+            l->st.blk[l->why]++;
+        }
+    }
+    if (l->e.c->l2_in_queue) { /* GPGPU-Sim's cache_cycle: the ROP delay's ready head into the input queue */
+        mq_ent *d = mq_head(&l->pipe);
+        if (d && d->t <= now && !mq_full(&l->in)) {
+            mq_push(&l->in, d->rec, 0);
+            mq_pop(&l->pipe);
+        }
+        if (mq_full(&l->in)) { /* the partition takes nothing from the network (gpu_stall_dramfull) */
+            l->st.in_full++;
+            *l->e.stall_in = true;
+            if (l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node)) l->st.in_wait++;
+            return l->refused ? -1 : 0;
+        }
+    }
+    if (mq_full(&l->pipe)) {
+        if (l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node)) l->st.in_wait++;
+    } else { /* 4 */
         const icnt_pkt *p = l->e.net_ops->peek(l->e.net, ICNT_REQ, l->e.node);
         if (p) {
+            l->e.pool->rec[p->rec].t_pipe = now;
             mq_push(&l->pipe, p->rec, now + l->e.c->l2_latency);
             l->e.net_ops->pop(l->e.net, ICNT_REQ, l->e.node);
         }

@@ -26,6 +26,8 @@ typedef struct {
     const icnt_ops *net_ops;
     icnt *net;
     unsigned node;          /* the slice's node on both networks */
+    bool *stall_in;         /* set when the slice's input queue is full (l2_in_queue): GPGPU-Sim's
+                             * gpu_stall_dramfull, stallMC with [mem] stall_mc = l2_input; the owner clears it */
     bool *stall_net;        /* set when a response finds the reply network full: the stallnet (CM 3.2)
                              * of its partition, shared by the partition's slices; the owner clears it */
     unsigned *admitted;     /* [3] [mem] fe_admit: the slice's triggered requests admitted by mem_send and
@@ -38,6 +40,9 @@ typedef struct {
     uint64_t fe_tracked;                       /* requests passed to the F/E queues */
     uint64_t fe_hits, fe_installs;             /* fe_l2_cache: tracked reads answered here, lines kept */
     uint64_t nacks;                            /* NACK responses sent */
+    uint64_t blk[MEM_BLK_COUNT];               /* cycles the tag pipeline's head waited, by reason */
+    uint64_t in_wait;                          /* cycles a request waited on the network for a full pipeline */
+    uint64_t in_full;                          /* cycles the input queue (l2_in_queue) was full */
 } l2_stats;
 
 typedef struct {
@@ -59,6 +64,7 @@ typedef struct {
     uint32_t *wait; /* l2_mshr_merge records */
     unsigned n;
     bool busy;
+    uint64_t t_mc, t_dram, t_fill; /* its fill's stamps (mem_rec), for its waiters' breakdown */
 } l2_mshr;
 
 typedef struct {
@@ -68,7 +74,8 @@ typedef struct {
     l2_mshr *mshr;
     uint32_t *mshr_wait;
     unsigned mshr_used;
-    mq pipe;    /* tag pipeline: ready L2 cycle */
+    mq pipe;    /* tag pipeline (with l2_in_queue: the ROP delay before the input queue): ready L2 cycle */
+    mq in;      /* l2_in_queue: the input queue the pipeline's head is served from */
     mq miss[3]; /* toward the partition, per F/E queue class: ready L2 cycle */
     mq ret;     /* from the partition: fills, F/E-tracked responses, NACKs */
     mq amo;     /* atomic unit: done L2 cycle */
@@ -76,6 +83,8 @@ typedef struct {
     uint32_t drain; /* MSHR whose waiters are being answered, or MEM_NONE */
     unsigned drain_i;
     bool refused;   /* this cycle: the reply network refused a response it had room for */
+    uint64_t now;   /* this L2 cycle (the breakdown's stamps) */
+    unsigned why;   /* MEM_BLK_*: why the tag pipeline's head waited this cycle */
     /* fe_l2_cache: a read keeps the bytes it read only if no tracked write or action on its line passed
      * the slice or was in flight between its tag lookup and its response (l2.c).  fe_clock counts those
      * events; fe_floor is the clock of the last one no way records (its line had no way, or its way

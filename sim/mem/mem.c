@@ -45,6 +45,8 @@ struct mem_system {
     unsigned (*admitted)[3];  /* fe_admit: per slice, triggered requests between mem_send and leaving
                                * their miss queue, per F/E queue class (never above l2_miss_queue) */
     mem_stats *st;            /* per partition: requests, latencies, stalls (mem_get_stats adds the units') */
+    bool *stall_in;           /* per partition, this cycle: one of its slices' input queues was full
+                               * (l2_in_queue; GPGPU-Sim's gpu_stall_dramfull) */
     bool *stall_net;          /* per partition, this cycle: a reply of one of its slices could not enter
                                * the reply network (CM 3.2 stallnet; the slices set it) */
     uint64_t *port_last; /* tick + 1 of each port's last accepted request */
@@ -88,6 +90,7 @@ void mem_free(mem_system *m) {
     free(m->admitted);
     free(m->st);
     free(m->stall_net);
+    free(m->stall_in);
     free(m->pool.rec);
     free(m->port_last);
     free(m);
@@ -141,8 +144,9 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     m->admitted = calloc(S, sizeof *m->admitted);
     m->st = calloc(P, sizeof *m->st);
     m->stall_net = calloc(P, sizeof *m->stall_net);
+    m->stall_in = calloc(P, sizeof *m->stall_in);
     m->port_last = calloc(n_ports ? n_ports : 1, sizeof *m->port_last);
-    if (!pool->rec || !m->sl || !m->pt || !m->up || !m->admitted || !m->st || !m->stall_net ||
+    if (!pool->rec || !m->sl || !m->pt || !m->up || !m->admitted || !m->st || !m->stall_net || !m->stall_in ||
         !m->port_last)
         goto oom;
     for (unsigned i = pool->n_rec; i-- > 0;) mem_rec_free(pool, i);
@@ -151,8 +155,8 @@ mem_system *mem_new(const mem_config *c, unsigned n_ports, uint8_t *backing, uin
     if (!m->net) goto fail;
     /* the slices on the networks (nodes after the ports), each partition over its slices' queues */
     for (unsigned s = 0; s < S; s++) {
-        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_net[s / c->slices],
-                    m->admitted[s]};
+        l2_env e = {&m->c, pool, &m->data, m->net_ops, m->net, n_ports + s, &m->stall_in[s / c->slices],
+                    &m->stall_net[s / c->slices], m->admitted[s]};
         if (l2_init(&m->sl[s], &e)) goto oom;
         m->up[s] = (part_slice){m->sl[s].miss, &m->sl[s].ret, m->admitted[s]};
     }
@@ -269,6 +273,25 @@ const mem_rsp *mem_rsp_peek_at(const mem_system *m, unsigned port, unsigned k) {
 
 const mem_rsp *mem_rsp_peek(mem_system *m, unsigned port) { return mem_rsp_peek_at(m, port, 0); }
 
+/* A response's stages (mem_brk) in core cycles: its stamps are L2 cycles. */
+static void brk_add(const mem_system *m, mem_brk *b, const mem_rec *r, uint64_t ready) {
+    const mem_clk *k = &m->k_l2;
+    uint64_t pipe = clk_tick_of(k, r->t_pipe), served = clk_tick_of(k, r->t_served),
+             rep = clk_tick_of(k, r->t_reply);
+    b->n++;
+    b->req += pipe - r->t_send;
+    b->pipe += served - pipe;
+    b->wait += rep - served;
+    b->rep += ready - rep;
+    b->port += m->tick > ready ? m->tick - ready : 0;
+    if (r->path != MEM_PATH_MISS) return;
+    uint64_t mc = clk_tick_of(k, r->t_mc), dram = clk_tick_of(k, r->t_dram), fill = clk_tick_of(k, r->t_fill);
+    b->missq += mc - served;
+    b->mcq += dram - mc;
+    b->dram += fill - dram;
+    b->drain += rep - fill;
+}
+
 uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     if (port >= m->n_ports) return UINT32_MAX;
     const icnt_pkt *p = m->net_ops->peek(m->net, ICNT_REP, port);
@@ -276,8 +299,10 @@ uint32_t mem_rsp_take(mem_system *m, unsigned port) {
     mem_rec *r = &m->pool.rec[p->rec];
     uint32_t ri = p->rec;
     mem_stats *st = &m->st[r->part];
-    st->lat_sum[r->q.kind] += clk_tick_of(&m->k_icnt, p->ready) + 1 - r->t_send;
+    uint64_t ready = clk_tick_of(&m->k_icnt, p->ready) + 1;
+    st->lat_sum[r->q.kind] += ready - r->t_send;
     st->lat_n[r->q.kind]++;
+    brk_add(m, &st->brk[r->q.src][r->path], r, ready);
     m->net_ops->pop(m->net, ICNT_REP, port);
     return ri;
 }
@@ -296,12 +321,17 @@ static bool all_quiet(const mem_system *m) {
     return true;
 }
 
+/* stallMC of partition p this cycle, as [mem] stall_mc counts it. */
+static bool part_stall_mc(const mem_system *m, unsigned p) {
+    return m->c.stall_mc == MEM_STALL_MC_L2_INPUT ? m->stall_in[p] : m->pt[p].stall_mc;
+}
+
 void mem_tick(mem_system *m) {
     uint64_t n = m->tick;
     uint64_t i_to = clk_before(&m->k_icnt, n + 1), l_to = clk_before(&m->k_l2, n + 1),
              d_to = clk_before(&m->k_dram, n + 1);
     unsigned P = m->c.partitions;
-    for (unsigned p = 0; p < P; p++) m->stall_net[p] = false;
+    for (unsigned p = 0; p < P; p++) m->stall_net[p] = m->stall_in[p] = false;
     /* fe_l2_cache: while a partition's F/E init runs, none of its slices' reads in flight keeps its line */
     for (unsigned p = 0; m->c.fe_l2_cache && p < P; p++)
         if (part_init_busy(&m->pt[p]))
@@ -326,7 +356,8 @@ void mem_tick(mem_system *m) {
                 if (!dram_idle(m->pt[p].dram)) dram_cycle(m->pt[p].dram, m->dram_now);
     }
     for (unsigned p = 0; p < P; p++) {
-        m->st[p].stall_mc += m->pt[p].stall_mc;
+        m->st[p].stall_mc += part_stall_mc(m, p);
+        m->st[p].mc_q_full += m->pt[p].stall_mc;
         m->st[p].stall_net += m->stall_net[p];
     }
     m->tick++;
@@ -377,7 +408,7 @@ bool mem_fe_overlaps(const mem_system *m, uint64_t lo, uint64_t hi) {
 unsigned mem_partitions(const mem_system *m) { return m->c.partitions; }
 
 void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *stall_net) {
-    *stall_mc = p < m->c.partitions && m->pt[p].stall_mc;
+    *stall_mc = p < m->c.partitions && part_stall_mc(m, p);
     *stall_net = p < m->c.partitions && m->stall_net[p];
 }
 
@@ -398,7 +429,11 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
             one.fe_l2_hits += l->fe_hits;
             one.fe_l2_keeps += l->fe_installs;
             one.nacks += l->nacks;
+            for (unsigned b = 0; b < MEM_BLK_COUNT; b++) one.l2_blk[b] += l->blk[b];
+            one.l2_in_wait += l->in_wait;
+            one.l2_in_full += l->in_full;
         }
+        one.dram_q_full = pt->dram_q_full;
         const dram_stats *d = dram_get_stats(pt->dram);
         const fe_sched_queues_out_t *o = fg_block_out(pt->fe);
         one.dram_reads = d->reads;
@@ -415,6 +450,13 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
     }
     s->cycles = m->tick;
     s->dram_cycles = m->dram_now;
+    s->l2_cycles = m->l2_now * (p == MEM_ALL ? m->n_slices : m->c.slices);
+}
+
+void mem_stats_delta(mem_stats *d, const mem_stats *a, const mem_stats *b) {
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t *z = (uint64_t *)d;
+    for (size_t i = 0; i < sizeof *d / sizeof *z; i++) z[i] = y[i] - x[i];
 }
 
 /* ------------------------------------------------------------ latency */
@@ -422,8 +464,12 @@ void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s) {
  * hand-off happens at the first cycle of the next unit's clock that runs in
  * a later (or, for units later in the tick's order icnt -> L2 -> F/E -> DRAM,
  * the same) core tick.  test_mem_dram checks it against a real run. */
-int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsigned bytes,
-                         mem_lat *o) {
+int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsigned bytes, mem_lat *o) {
+    return mem_unloaded_latency_at(c, 0, 0, t0, k, bytes, o);
+}
+
+int mem_unloaded_latency_at(const mem_config *c, unsigned port, unsigned slice, uint64_t t0, mem_lat_case k,
+                            unsigned bytes, mem_lat *o) {
     char err[200];
     if (mem_config_check(c, err, sizeof err) || k > MEM_LAT_ROW_CONFLICT || !bytes ||
         bytes > c->line_bytes)
@@ -433,11 +479,12 @@ int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsig
     const icnt_ops *net = icnt_of(c);
     memset(o, 0, sizeof *o);
     /* request network: arbitrated in the first icnt cycle of tick t0 */
-    uint64_t ready = clk_before(&ki, t0) + net->zero_load(c, 0, 0, mem_config_flits(c, 0)) - 1;
+    uint64_t ready = clk_before(&ki, t0) + net->zero_load(c, port, slice, mem_config_flits(c, 0)) - 1;
     uint64_t t1 = clk_tick_of(&ki, ready);
     o->req_net = t1 - t0;
     /* L2: ejected in the first L2 cycle of tick t1, tag pipeline */
-    uint64_t j = clk_before(&kl, t1) + c->l2_latency, t2 = clk_tick_of(&kl, j), t6;
+    /* (l2_in_queue: out of the ROP delay into the input queue after the cycle's service, served the next) */
+    uint64_t j = clk_before(&kl, t1) + c->l2_latency + (c->l2_in_queue ? 1 : 0), t2 = clk_tick_of(&kl, j), t6;
     o->l2 = t2 - t1;
     if (k == MEM_LAT_L2_HIT) {
         t6 = t2;
@@ -459,7 +506,7 @@ int mem_unloaded_latency(const mem_config *c, uint64_t t0, mem_lat_case k, unsig
         o->to_l2 = t6 - t5;
     }
     /* reply network: arbitrated in the first icnt cycle after the L2 cycle */
-    ready = clk_before(&ki, t6 + 1) + net->zero_load(c, 0, 0, mem_config_flits(c, bytes)) - 1;
+    ready = clk_before(&ki, t6 + 1) + net->zero_load(c, port, slice, mem_config_flits(c, bytes)) - 1;
     uint64_t t7 = clk_tick_of(&ki, ready) + 1;
     o->reply_net = t7 - t6;
     o->total = t7 - t0;

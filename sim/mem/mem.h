@@ -109,6 +109,22 @@ void mem_partition_stall(const mem_system *m, unsigned p, bool *stall_mc, bool *
 fg_impl mem_fe_impl(const mem_system *m);
 uint64_t mem_cycle(const mem_system *m);
 
+/* Where the responses' time went (docs/MEM.md "Where a request's time goes"),
+ * by how the slice answered (MEM_PATH_*).  Sums of core cycles over the responses taken:
+ *   req     mem_send -> entered the slice's tag pipeline (request network,
+ *           and waiting for room in the pipeline)
+ *   pipe    -> left the pipeline (l2_latency, then waiting at its head for
+ *           what it needs: MSHR, miss queue, reply network)
+ *   wait    -> its response entered the reply network; for a miss split as
+ *           missq (-> taken by the memory controller's F/E queues), mcq
+ *           (-> into the DRAM scheduler queue), dram (-> the fill back at the
+ *           slice) and drain (-> its response on the reply network)
+ *   rep     -> at the requester's ejection queue (reply network)
+ *   port    -> taken by the requester. */
+typedef struct {
+    uint64_t n, req, pipe, wait, missq, mcq, dram, drain, rep, port;
+} mem_brk;
+
 /* Statistics of partition p (requests counted at the partition of their
  * address), or of the whole system with p = MEM_ALL. */
 #define MEM_ALL 0xffffffffu
@@ -125,8 +141,18 @@ typedef struct {
     uint64_t stall_mc, stall_net; /* core cycles with the partition's stallMC / stallnet */
     uint64_t fe_releases, fe_nacks; /* the F/E block's own counters */
     uint64_t cycles, dram_cycles; /* elapsed core / DRAM cycles */
+    mem_brk brk[2][MEM_PATHS];    /* per source (MEM_SRC_GPU, MEM_SRC_CPU) and path */
+    uint64_t l2_cycles;           /* L2 cycles elapsed, times the slices counted */
+    uint64_t l2_blk[MEM_BLK_COUNT]; /* slice L2 cycles the tag pipeline's head waited, by reason */
+    uint64_t l2_in_wait;          /* slice L2 cycles a request waited on the request network for a full pipeline */
+    uint64_t l2_in_full;          /* slice L2 cycles the input queue (l2_in_queue) was full */
+    uint64_t dram_q_full;         /* core cycles the F/E queues' output waited for room in the DRAM queue */
+    uint64_t mc_q_full;           /* core cycles a request met a full memory-controller input (F/E) queue,
+                                   * whatever [mem] stall_mc counts */
 } mem_stats;
 void mem_get_stats(const mem_system *m, unsigned p, mem_stats *s);
+/* d = b - a, field by field: the counters' change between two readings. */
+void mem_stats_delta(mem_stats *d, const mem_stats *a, const mem_stats *b);
 
 /* Unloaded latency of one read of `bytes` bytes sent on port 0 to a line of
  * slice 0 (the mesh: their routers' distance) before core tick t_send, as
@@ -146,5 +172,9 @@ typedef struct {
 } mem_lat;
 int mem_unloaded_latency(const mem_config *c, uint64_t t_send, mem_lat_case k, unsigned bytes,
                          mem_lat *out);
+/* The same from requester port `port` to global slice `slice` (on the mesh
+ * their routers' distance sets the networks' part). */
+int mem_unloaded_latency_at(const mem_config *c, unsigned port, unsigned slice, uint64_t t_send, mem_lat_case k,
+                            unsigned bytes, mem_lat *out);
 
 #endif

@@ -77,6 +77,7 @@ static const struct {
     U(icnt_out_flits, 1, 4096), U(icnt_latency, 1, 1000), U(l2_sets, 1, 1u << 20),
     U(l2_assoc, 1, 64),        U(l2_mshrs, 1, 4096),     U(l2_mshr_merge, 1, 64),
     U(l2_latency, 1, 10000),   U(l2_dram_latency, 0, 10000), U(l2_miss_queue, 1, 4096),
+    U(l2_in_queue, 0, 4096),
     U(l2_return_queue, 1, 4096), U(l2_amo_cycles, 1, 1000), U(l2_amo_queue, 1, 4096),
     U(fe_qd_nt, 1, 255),       U(fe_qd_cpu, 1, 255),     U(fe_qd_gpu, 1, 255),
     U(dram_banks, 0, 64),      U(dram_row_bytes, 16, 1u << 20), U(dram_bus_bytes, 1, 128),
@@ -91,6 +92,7 @@ static const struct {
 #undef U
 
 static const char *const ICNT_NAMES[] = {"xbar", "mesh", NULL};
+static const char *const STALL_MC_NAMES[] = {"controller", "l2_input", NULL};
 
 /* "r0, r1, ..." (router numbers) into list[max]; -1 with a message. */
 static int router_list(fg_config *cfg, const char *key, uint8_t *list, unsigned max, unsigned *n,
@@ -142,9 +144,10 @@ int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
         }
         c->core_mhz = gpu_mhz;
     }
-    unsigned impl = c->fe_impl, icnt = c->icnt;
+    unsigned impl = c->fe_impl, icnt = c->icnt, stall_mc = c->stall_mc;
     if (fg_config_enum(cfg, "mem", "fe_impl", fg_impl_names, &impl, err, errlen) ||
         fg_config_enum(cfg, "mem", "icnt", ICNT_NAMES, &icnt, err, errlen) ||
+        fg_config_enum(cfg, "mem", "stall_mc", STALL_MC_NAMES, &stall_mc, err, errlen) ||
         fg_config_u64(cfg, "mem", "fe_region_base", 0, UINT64_MAX, &c->fe_region_base, err, errlen) ||
         fg_config_u64(cfg, "mem", "fe_region_bytes", 0, UINT64_MAX, &c->fe_region_bytes, err,
                       errlen) ||
@@ -159,6 +162,11 @@ int mem_config_load(mem_config *c, fg_config *cfg, char *err, size_t errlen) {
         return -1;
     c->fe_impl = (fg_impl)impl;
     c->icnt = icnt;
+    c->stall_mc = stall_mc;
+    if (c->stall_mc == MEM_STALL_MC_L2_INPUT && !c->l2_in_queue) {
+        snprintf(err, errlen, "[mem] stall_mc = l2_input needs an input queue (l2_in_queue > 0)");
+        return -1;
+    }
     return mem_config_check(c, err, errlen);
 }
 

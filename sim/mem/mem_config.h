@@ -39,6 +39,10 @@ struct mem_config {
     /* L2 slice */
     unsigned l2_sets, l2_assoc, l2_mshrs, l2_mshr_merge;
     unsigned l2_latency;      /* tag pipeline (L2 cycles) */
+    unsigned l2_in_queue;     /* 0: the pipeline admits while it has room; N: GPGPU-Sim's ROP delay, then an
+                               * N-entry input queue the head is served from (-gpgpu_dram_partition_queues
+                               * i2$), admitting only while that has room */
+    unsigned stall_mc;        /* MEM_STALL_MC_*: what stallMC counts (docs/MEM.md "Congestion counters") */
     unsigned l2_dram_latency; /* L2 -> memory controller path (L2 cycles) */
     unsigned l2_miss_queue;   /* per slice and F/E queue class, toward the partition */
     unsigned l2_return_queue; /* DRAM -> slice returns */
@@ -62,6 +66,11 @@ struct mem_config {
     unsigned dram_queue; /* FR-FCFS scheduler queue */
     unsigned tCL, tWL, tRP, tRC, tRAS, tCCD, tRCD, tRRD, tCDLR, tWR, tRTW_gap;
 };
+/* stallMC (CM 3.2): a request offered to the memory controller's full input
+ * queue, or (GPGPU-Sim's gpu_stall_dramfull) the partition's input full: a
+ * slice's input queue full, the request network holding requests back. */
+enum { MEM_STALL_MC_CONTROLLER = 0, MEM_STALL_MC_L2_INPUT };
+
 typedef struct mem_config mem_config; /* also in mem.h (C11 allows both) */
 
 /* The EDGE machine (configs/edge.ini [mem] names the source of each value). */

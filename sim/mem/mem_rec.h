@@ -33,6 +33,11 @@ typedef struct {
     uint16_t bytes;   /* bytes of bmask */
     uint64_t fe_epoch; /* fe_l2_cache, a tracked read: its slice's F/E clock when it left the tag pipeline */
     bool fe_counted;   /* fe_l2_cache, a tracked write or action: its line's way counts it (l2.c) */
+    /* Where its time went, in L2 cycles (mem_stats' breakdown; nothing times by them): entered the tag
+     * pipeline, left it, (a fill or tracked request) taken by the F/E queues, passed to the DRAM
+     * queue, back at the slice, and (a requester's) its response put on the reply network. */
+    uint8_t path; /* MEM_PATH_*: how the slice answered it */
+    uint64_t t_pipe, t_served, t_mc, t_dram, t_fill, t_reply;
 } mem_rec;
 
 /* The F/E fields of a request outside the F/E region (an untracked one, the

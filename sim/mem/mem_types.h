@@ -22,6 +22,16 @@ typedef enum { MEM_OK = 0, MEM_NACK } mem_status;
  * defaults unless they give their own. */
 enum { MEM_SRC_GPU = 0, MEM_SRC_CPU = 1 };
 
+/* How a slice answered a request (statistics only): a read hit; a read miss
+ * that took an MSHR (its fill to DRAM); a read that joined a pending fill; a
+ * write (allocated without fetch: answered at once); anything else (atomics,
+ * F/E-tracked requests, NACKs). */
+enum { MEM_PATH_HIT = 0, MEM_PATH_MISS, MEM_PATH_MERGE, MEM_PATH_WRITE, MEM_PATH_OTHER, MEM_PATHS };
+/* Why a slice's tag-pipeline head waited (statistics only): the reply
+ * network, an MSHR (all taken, or the line's merge slots), the miss queue,
+ * anything else (atomic queue, records, no victim way). */
+enum { MEM_BLK_REPLY = 0, MEM_BLK_MSHR, MEM_BLK_MISSQ, MEM_BLK_OTHER, MEM_BLK_COUNT };
+
 /* What a request is for (statistics and latency breakdowns only). */
 enum { MEM_K_DATA = 0, MEM_K_INST, MEM_K_ATOMIC, MEM_K_SAVE, MEM_K_DMA, MEM_K_COUNT };
 

@@ -270,11 +270,13 @@ int part_cycle(mem_part *pt, uint64_t l2_now) {
     if (r && (pre.req_ready_o >> r->fe_q & 1)) { /* accepted: its tag is taken (before any is freed) */
         pt->tag_rec[in->req_tag_i] = mq_head(src)->rec;
         pt->n_tag_free--;
+        r->t_mc = l2_now;
         if (c->fe_admit && r->type == REC_EXT && r->tracked && r->fe_q != FE_Q_NT)
             slice_of(pt, r)->admitted[r->fe_q]--; /* its miss-queue place is free again */
         mq_pop(src);
         pt->rr = (pt->rr + 1) % c->slices;
     }
+    if (pre.out_valid_o && !in->out_ready_i) pt->dram_q_full++;
     if (pre.out_valid_o && in->out_ready_i) { /* into the FR-FCFS queue */
         uint32_t ri = pt->tag_rec[pre.out_tag_o];
         mem_rec *x = &rec[ri];
@@ -282,6 +284,7 @@ int part_cycle(mem_part *pt, uint64_t l2_now) {
             part_fail(pt, "F/E output tag %u carries address 0x%x, its request 0x%x", (unsigned)pre.out_tag_o,
                       (unsigned)pre.out_addr_o, fe_rel(pt, x->local));
         pt->tag_free[pt->n_tag_free++] = (uint32_t)pre.out_tag_o;
+        x->t_dram = l2_now;
         dram_push(pt->dram, ri, x->local, x->q.op != MEM_READ, bursts_of(c, x->q.bmask));
     }
     if (pre.nack_valid_o && in->nack_ready_i) { /* watchdog NACK back to the requester */

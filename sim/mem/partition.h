@@ -62,6 +62,7 @@ typedef struct {
     uint64_t fe_base;  /* partition-local address of the F/E region */
     dram_chan *dram;
     bool stall_mc;     /* CM 3.2 stallMC of the last cycle */
+    uint64_t dram_q_full; /* cycles the F/E queues' output waited for room in the DRAM queue */
     char err[320];     /* part_cycle's failure */
 } mem_part;
 

@@ -91,6 +91,7 @@ typedef struct {
     unsigned ncpu, gpu_runs_checked;
     bool gpu_run_abandoned; /* --after-window stop left a GPU run unfinished */
     mem_sum mem;            /* the memory partitions over the window */
+    mem_stats ms;           /* the same, every counter (the breakdown) */
     unsigned n_iv;    /* intervals closed in the window (not the drain after it) */
     const char *gpu_desc;
     double wall, cpu; /* seconds of the measured part: wall clock, process CPU time */
@@ -115,6 +116,8 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     double t0 = now_s(), c0 = (double)clock() / CLOCKS_PER_SEC; /* the measured part only */
     cm_gpu_on(s, kernel != NULL);
     const mem_sum m0 = mem_snapshot(cm_mem(s));
+    mem_stats s0, s1;
+    mem_get_stats(cm_mem(s), MEM_ALL, &s0);
     const uint64_t start = cm_cycle(s);
     const unsigned runs0 = cm_gpu_runs(s);
     for (;;) {
@@ -132,6 +135,8 @@ static int run(const cm_config *c, const cpu_mix *mix, const char *kernel, const
     r->cpu = (double)clock() / CLOCKS_PER_SEC - c0;
     cm_get_totals(s, &r->t);
     const mem_sum m1 = mem_snapshot(cm_mem(s));
+    mem_get_stats(cm_mem(s), MEM_ALL, &s1);
+    mem_stats_delta(&r->ms, &s0, &s1);
     r->mem = (mem_sum){m1.l2_hits - m0.l2_hits, m1.l2_misses - m0.l2_misses, m1.dram_busy - m0.dram_busy,
                        m1.dram_cycles - m0.dram_cycles};
     r->n_iv = cm_intervals(s);
@@ -178,6 +183,51 @@ static double sum(const double *v, unsigned n) {
     return s;
 }
 
+/* Where the window's responses spent their time and which queue was full
+ * how often (mem.h mem_brk; docs/CM_MACHINE.md "Where the time goes"). */
+static void breakdown_json(cJSON *mo, const mem_stats *s, unsigned partitions) {
+    static const char *const src[2] = {"gpu", "cpu"};
+    static const char *const path[MEM_PATHS] = {"hit", "miss", "merge", "write", "other"};
+    static const char *const blk[MEM_BLK_COUNT] = {"reply_network", "mshr", "miss_queue", "other"};
+    cJSON *b = cJSON_AddObjectToObject(mo, "breakdown_cycles");
+    for (unsigned i = 0; i < 2; i++) {
+        cJSON *o = cJSON_AddObjectToObject(b, src[i]);
+        for (unsigned k = 0; k < MEM_PATHS; k++) {
+            const mem_brk *x = &s->brk[i][k];
+            if (!x->n) continue;
+            const double n = (double)x->n;
+            cJSON *e = cJSON_AddObjectToObject(o, path[k]);
+            cJSON_AddNumberToObject(e, "responses", n);
+            cJSON_AddNumberToObject(e, "request_network", (double)x->req / n);
+            cJSON_AddNumberToObject(e, "l2_pipeline", (double)x->pipe / n);
+            cJSON_AddNumberToObject(e, "to_reply", (double)x->wait / n);
+            if (k == MEM_PATH_MISS) {
+                cJSON_AddNumberToObject(e, "miss_queue", (double)x->missq / n);
+                cJSON_AddNumberToObject(e, "mc_queues", (double)x->mcq / n);
+                cJSON_AddNumberToObject(e, "dram", (double)x->dram / n);
+                cJSON_AddNumberToObject(e, "fill_to_reply", (double)x->drain / n);
+            }
+            cJSON_AddNumberToObject(e, "reply_network", (double)x->rep / n);
+            cJSON_AddNumberToObject(e, "at_requester", (double)x->port / n);
+            cJSON_AddNumberToObject(e, "total", (double)(x->req + x->pipe + x->wait + x->rep + x->port) / n);
+        }
+    }
+    cJSON *f = cJSON_AddObjectToObject(mo, "full_fraction");
+    const double sl = s->l2_cycles ? (double)s->l2_cycles : 1;
+    for (unsigned k = 0; k < MEM_BLK_COUNT; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "l2_head_waits_%s", blk[k]);
+        cJSON_AddNumberToObject(f, name, (double)s->l2_blk[k] / sl);
+    }
+    cJSON_AddNumberToObject(f, "l2_pipeline_full_request_waiting", (double)s->l2_in_wait / sl);
+    cJSON_AddNumberToObject(f, "l2_input_queue_full", (double)s->l2_in_full / sl);
+    const double pc = s->cycles ? (double)s->cycles * partitions : 1;
+    cJSON_AddNumberToObject(f, "mc_stall", (double)s->stall_mc / pc);
+    cJSON_AddNumberToObject(f, "mc_input_queue_full", (double)s->mc_q_full / pc);
+    cJSON_AddNumberToObject(f, "mc_to_dram_queue_full", (double)s->dram_q_full / pc);
+    cJSON_AddNumberToObject(f, "reply_network_stall", (double)s->stall_net / pc);
+}
+
 static cJSON *run_json(const cm_config *c, const result *r) {
     cJSON *o = cJSON_CreateObject();
     const double cyc = (double)r->t.cycles;
@@ -211,6 +261,7 @@ static cJSON *run_json(const cm_config *c, const result *r) {
     cJSON_AddNumberToObject(mo, "dram_bus_util", ms->dram_cycles ? (double)ms->dram_busy / (double)ms->dram_cycles : 0);
     cJSON_AddNumberToObject(mo, "stall_mc_cycles", (double)r->t.stall_mc);
     cJSON_AddNumberToObject(mo, "stall_net_cycles", (double)r->t.stall_net);
+    breakdown_json(mo, &r->ms, c->gpu.mem.partitions);
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
     return o;

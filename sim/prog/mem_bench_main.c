@@ -198,9 +198,11 @@ static void chase_lines(const gpu_config *c, unsigned kind, chase_set *s) {
 
 typedef struct {
     uint64_t cycles, hops, kernel_cycles;
+    unsigned slice;        /* the global L2 slice of the chase's lines (all of them: they are stripes apart) */
     double hop;            /* cycles per timed hop */
     int outlasted;         /* every generator ended after the chase */
     gpu_stats st;
+    mem_stats ms;          /* the memory system's counters over the run (which queue was full how often) */
 } chase_result;
 
 /* Runs the chase over s (a random cyclic order of its lines, seeded) with
@@ -259,11 +261,16 @@ static int chase(bench *b, const gpu_config *c, const chase_set *s, unsigned war
         bad = 1;
     }
     if (!bad) {
+        unsigned part, slice;
+        uint64_t local;
+        mem_config_map(&c->mem, base + s->line[0], &part, &slice, &local);
+        r->slice = slice;
         r->cycles = o[0];
         r->hops = hops;
         r->hop = (double)o[0] / hops;
         r->kernel_cycles = cyc;
         gpu_get_stats(g, &r->st);
+        mem_get_stats(gpu_mem_system(g), MEM_ALL, &r->ms);
         /* every generator warp still loading when the chase ended? */
         r->outlasted = 1;
         for (unsigned w = 1; w < warps; w++) r->outlasted &= (int32_t)(o[3 + 2 * w] - o[2]) >= 0;
@@ -274,13 +281,14 @@ static int chase(bench *b, const gpu_config *c, const chase_set *s, unsigned war
     return bad ? -1 : 0;
 }
 
-/* min / max / mean of a case's unloaded latency over the send cycle's phase */
-static void lat_range(const gpu_config *c, mem_lat_case k, double *lo, double *hi, double *mean, mem_lat *one) {
+/* min / max / mean of a case's unloaded latency from core 0's port to `slice` over the send cycle's phase */
+static void lat_range(const gpu_config *c, unsigned slice, mem_lat_case k, double *lo, double *hi, double *mean,
+                      mem_lat *one) {
     *lo = 1e30, *hi = 0, *mean = 0;
     const unsigned n = 4096;
     for (uint64_t t = 0; t < n; t++) {
         mem_lat l;
-        mem_unloaded_latency(&c->mem, 100000 + t, k, c->line_bytes, &l);
+        mem_unloaded_latency_at(&c->mem, 0, slice, 100000 + t, k, c->line_bytes, &l);
         if (t == 0) *one = l;
         if (l.total < *lo) *lo = (double)l.total;
         if (l.total > *hi) *hi = (double)l.total;
@@ -335,8 +343,8 @@ static int chases(bench *b, cJSON *root, chase_set *dram_set, double *dram_hop) 
     else if (dr->l1_hits > 8 || dr->l2_hits > 16) why = "the dram chase hit a cache";
     double lo[CH_N], hi[CH_N], mean[CH_N];
     mem_lat st[CH_N];
-    lat_range(&c, MEM_LAT_L2_HIT, &lo[CH_L2], &hi[CH_L2], &mean[CH_L2], &st[CH_L2]);
-    lat_range(&c, MEM_LAT_ROW_CONFLICT, &lo[CH_DRAM], &hi[CH_DRAM], &mean[CH_DRAM], &st[CH_DRAM]);
+    lat_range(&c, r[CH_L2].slice, MEM_LAT_L2_HIT, &lo[CH_L2], &hi[CH_L2], &mean[CH_L2], &st[CH_L2]);
+    lat_range(&c, r[CH_DRAM].slice, MEM_LAT_ROW_CONFLICT, &lo[CH_DRAM], &hi[CH_DRAM], &mean[CH_DRAM], &st[CH_DRAM]);
     const double core = r[CH_L1].hop;
     printf("  %-5s %5s %10s %12s %22s\n", "case", "lines", "hop", "model", "model range (phase)");
     printf("  %-5s %5u %10.2f %12s %22s   (L1 hit + the chain's ALU steps)\n", "l1", s[CH_L1].n, core, "-", "-");
@@ -390,7 +398,10 @@ static int loaded(bench *b, cJSON *root, const chase_set *ds, double hop0) {
     const double wpc = c.max_threads_per_core / 32.0;
     cJSON *arr = cJSON_AddArrayToObject(root, "latency_under_load");
     printf("\nlatency under load: the dram chase beside %u generator warps (streaming reads, a gap of ALU work "
-           "between loads)\n  %6s %14s %10s %12s\n", gens * 8, "gap", "DRAM GB/s", "% peak", "chase hop");
+           "between loads); DRAM row hits, and the share of L2 slice-cycles whose head waited for the reply\n"
+           "network or whose input queue was full, of partition-cycles with a full memory-controller queue:\n"
+           "  %6s %14s %10s %12s %9s %11s %10s %9s\n", gens * 8, "gap", "DRAM GB/s", "% peak", "chase hop",
+           "row hits", "reply wait", "input full", "MC full");
     const double peak = mem_config_peak_gbps(&c.mem);
     /* the unloaded point first */
     cJSON *p0 = cJSON_CreateObject();
@@ -416,7 +427,13 @@ static int loaded(bench *b, cJSON *root, const chase_set *ds, double hop0) {
                 return -1;
             }
         }
-        printf("  %6u %14.1f %10.0f %12.1f\n", gaps[i], r.st.dram_gbps, 100 * r.st.dram_gbps / peak, r.hop);
+        const mem_stats *m = &r.ms;
+        const double rows = (double)(m->row_hits + m->row_misses + m->row_conflicts),
+                     sl = m->l2_cycles ? (double)m->l2_cycles : 1, pc = (double)m->cycles * c.mem.partitions;
+        const double row_hits = rows ? (double)m->row_hits / rows : 0, reply = (double)m->l2_blk[MEM_BLK_REPLY] / sl,
+                     in_full = (double)m->l2_in_full / sl, mc_full = pc ? (double)m->mc_q_full / pc : 0;
+        printf("  %6u %14.1f %10.0f %12.1f %8.0f%% %10.0f%% %9.0f%% %8.0f%%\n", gaps[i], r.st.dram_gbps,
+               100 * r.st.dram_gbps / peak, r.hop, 100 * row_hits, 100 * reply, 100 * in_full, 100 * mc_full);
         fflush(stdout);
         cJSON *p = cJSON_CreateObject();
         cJSON_AddNumberToObject(p, "gap", gaps[i]);
@@ -424,6 +441,10 @@ static int loaded(bench *b, cJSON *root, const chase_set *ds, double hop0) {
         cJSON_AddNumberToObject(p, "latency_cycles", r.hop);
         cJSON_AddNumberToObject(p, "kernel_cycles", (double)r.kernel_cycles);
         cJSON_AddNumberToObject(p, "generator_iterations", iters);
+        cJSON_AddNumberToObject(p, "row_hit_fraction", row_hits);
+        cJSON_AddNumberToObject(p, "l2_head_waits_reply_network", reply);
+        cJSON_AddNumberToObject(p, "l2_input_queue_full", in_full);
+        cJSON_AddNumberToObject(p, "mc_input_queue_full", mc_full);
         cJSON_AddItemToArray(arr, p);
     }
     return 0;

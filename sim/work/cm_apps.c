@@ -825,11 +825,40 @@ static const bg_app app_sssp = {"sssp", "cm_sssp", {"cm_sssp", NULL}, sssp_creat
                                 sssp_check, sssp_destroy};
 
 /* ================================================================ PVC */
-/* Mars PageViewCount over a generated web log: records `GET /URL HTTP/1.1
- * a.b.c.d\n` with URL `siteK/pageJ.html`, K uniform below 256 and J the
- * smaller of two uniform draws below 1024 (some pages popular), client
- * addresses uniform.  The reference counts the generator's URLs per bucket
- * (FNV-1a of the URL, as the kernel), independent of the kernel's parser. */
+/* The web log of PVC and PVR: records `GET /URL HTTP/1.1 a.b.c.d\n` with
+ * URL `siteK/pageJ.html`, K uniform below `sites` (256) and J the smaller of
+ * two uniform draws below 1024 (some pages popular), client addresses
+ * uniform.  url[i] = K * 1024 + J, what the references count; with log NULL
+ * only the draws are made (PVR's input is PVC's output, not the log). */
+#define WEBLOG_PAGES 1024
+#define WEBLOG_SITES 256
+#define WEBLOG_URLS (WEBLOG_SITES * WEBLOG_PAGES)
+static int weblog_url(int32_t id, char *buf, size_t len) {
+    return snprintf(buf, len, "site%u/page%u.html", (unsigned)id / WEBLOG_PAGES, (unsigned)id % WEBLOG_PAGES);
+}
+
+/* log: n * 64 bytes, off: n + 1; returns the log's bytes */
+static size_t weblog_gen(fg_rng *r, int n, unsigned sites, uint8_t *log, int32_t *off, int32_t *url) {
+    size_t p = 0;
+    for (int i = 0; i < n; i++) {
+        const unsigned k = (unsigned)fg_rng_below(r, sites), j1 = (unsigned)fg_rng_below(r, WEBLOG_PAGES),
+                       j2 = (unsigned)fg_rng_below(r, WEBLOG_PAGES);
+        url[i] = (int32_t)(k * WEBLOG_PAGES + (j1 < j2 ? j1 : j2));
+        unsigned ip[4];
+        for (int c = 0; c < 4; c++) ip[c] = (unsigned)fg_rng_below(r, 256);
+        if (!log) continue;
+        char u[40];
+        weblog_url(url[i], u, sizeof u);
+        off[i] = (int32_t)p;
+        p += (size_t)snprintf((char *)log + p, 64, "GET /%s HTTP/1.1 %u.%u.%u.%u\n", u, ip[0], ip[1], ip[2], ip[3]);
+    }
+    if (log) off[n] = (int32_t)p;
+    return p;
+}
+
+/* Mars PageViewCount over the web log.  The reference counts the
+ * generator's URLs per bucket (FNV-1a of the URL, as the kernel),
+ * independent of the kernel's parser. */
 typedef struct {
     int n;
     size_t bytes;
@@ -846,27 +875,21 @@ static void *pvc_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errl
     s->off = malloc(((size_t)s->n + 1) * 4);
     s->ref = calloc(CM_PVC_BUCKETS, 4);
     s->log = malloc((size_t)s->n * 64);
-    if (!s->off || !s->ref || !s->log) {
-        free(s->off), free(s->ref), free(s->log), free(s);
+    int32_t *url = malloc((size_t)s->n * 4);
+    if (!s->off || !s->ref || !s->log || !url) {
+        free(s->off), free(s->ref), free(s->log), free(url), free(s);
         OOM("pvc");
     }
-    size_t p = 0;
+    s->bytes = weblog_gen(r, s->n, WEBLOG_SITES, s->log, s->off, url);
     for (int i = 0; i < s->n; i++) {
-        const unsigned k = (unsigned)fg_rng_below(r, 256), j1 = (unsigned)fg_rng_below(r, 1024),
-                       j2 = (unsigned)fg_rng_below(r, 1024);
-        char url[40];
-        const int ul = snprintf(url, sizeof url, "site%u/page%u.html", k, j1 < j2 ? j1 : j2);
-        s->off[i] = (int32_t)p;
-        p += (size_t)snprintf((char *)s->log + p, 64, "GET /%s HTTP/1.1 %u.%u.%u.%u\n", url,
-                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256),
-                              (unsigned)fg_rng_below(r, 256), (unsigned)fg_rng_below(r, 256));
+        char u[40];
+        const int ul = weblog_url(url[i], u, sizeof u);
         /* the kernel hashes the URL field, "/" included */
         uint32_t h = (CM_IIX_FNV_BASIS ^ (uint8_t)'/') * CM_IIX_FNV_PRIME;
-        for (int c = 0; c < ul; c++) h = (h ^ (uint8_t)url[c]) * CM_IIX_FNV_PRIME;
+        for (int c = 0; c < ul; c++) h = (h ^ (uint8_t)u[c]) * CM_IIX_FNV_PRIME;
         s->ref[h & (CM_PVC_BUCKETS - 1)]++;
     }
-    s->off[s->n] = (int32_t)p;
-    s->bytes = p;
+    free(url);
     const uint32_t grid = paper ? 28 * 6 : 8; /* every thread slot of the CM GPU once (grid-stride loop) */
     bg_app_shape(b, 0, grid, 1, CM_PVC_THREADS, 1, 0);
     bg_app_describe(b, "pvc %d log records (%zu bytes), %d buckets, %u blocks of %d threads (grid-stride loop)", s->n,
@@ -912,5 +935,568 @@ static void pvc_destroy(void *st) {
 static const bg_app app_pvc = {"pvc", "cm_pvc", {"cm_pvc", NULL}, pvc_create, pvc_start, one_launch, pvc_check,
                                pvc_destroy};
 
+/* ================================================================ PVR */
+/* Mars PageViewRank on PVC's output: the web log of PVC (weblog_gen, its
+ * own stream) counted per URL on the host gives the input, one line
+ * `URL\tviews\n` per distinct URL in URL order, and Mars's main turns each
+ * into a map input record (views, the line's offset).  The GPU maps, then
+ * sorts the records by views with one bitonic step per launch; the top ten
+ * are the first ten records (Mars's group stage, which only finds where
+ * equal views start, is not run).  The reference sorts the generator's
+ * counts on the host. */
+typedef struct {
+    int nlog, n, n_pad, k, j, steps;
+    int32_t *in, *ref;       /* in: (views, offset) pairs; ref: views sorted, most first */
+    char *text;              /* the input lines */
+    uint64_t d_in, d_inter, d_recs, param;
+    bool alloc;
+} pvr_st;
+
+static int cmp_desc(const void *a, const void *b) {
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+static void *pvr_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    pvr_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("pvr");
+    /* paper: PVC's log; test: a smaller one of fewer sites, so that views
+     * spread beyond 1 and a wrong order shows */
+    s->nlog = paper ? 1 << 19 : 1 << 12;
+    const unsigned sites = paper ? WEBLOG_SITES : 4;
+    int32_t *url = malloc((size_t)s->nlog * 4), *views = calloc(WEBLOG_URLS, 4);
+    if (!url || !views) goto oom;
+    weblog_gen(r, s->nlog, sites, NULL, NULL, url);
+    for (int i = 0; i < s->nlog; i++) views[url[i]]++;
+    for (int u = 0; u < WEBLOG_URLS; u++) s->n += views[u] > 0;
+    s->n_pad = CM_PVR_THREADS;
+    while (s->n_pad < s->n) s->n_pad *= 2;
+    s->in = malloc((size_t)s->n * 8);
+    s->ref = malloc((size_t)s->n * 4);
+    s->text = malloc((size_t)s->n * 32);
+    if (!s->in || !s->ref || !s->text) goto oom;
+    size_t p = 0;
+    int i = 0;
+    for (int u = 0; u < WEBLOG_URLS; u++)
+        if (views[u]) {
+            s->in[2 * i] = views[u];
+            s->in[2 * i + 1] = (int32_t)p;
+            s->ref[i++] = views[u];
+            p += (size_t)weblog_url(u, s->text + p, 24);
+            p += (size_t)snprintf(s->text + p, 8, "\t%d\n", (int)views[u]);
+        }
+    qsort(s->ref, (size_t)s->n, 4, cmp_desc);
+    free(url), free(views);
+    for (int k = 2; k <= s->n_pad; k *= 2)
+        for (int j = k / 2; j > 0; j /= 2) s->steps++;
+    const uint32_t grid = (uint32_t)(s->n_pad / CM_PVR_THREADS);
+    bg_app_shape(b, 0, grid, 1, CM_PVR_THREADS, 1, 0);
+    bg_app_shape(b, 1, grid, 1, CM_PVR_THREADS, 1, 0);
+    bg_app_describe(b, "pvr %d URLs of a %d-record web log (most views %d); map + %d bitonic steps over %d records, %u blocks of %d threads each",
+                    s->n, s->nlog, (int)s->ref[0], s->steps, s->n_pad, grid, CM_PVR_THREADS);
+    return s;
+oom:
+    free(url), free(views);
+    if (s) free(s->in), free(s->ref), free(s->text);
+    free(s);
+    OOM("pvr");
+}
+
+static int pvr_param(bg_run *b, pvr_st *s, char *err, size_t errlen) {
+    cm_pvr_args a = {(uint32_t)s->d_in, (uint32_t)s->d_inter, (uint32_t)s->d_recs, s->n, s->n_pad, s->k, s->j};
+    return bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+}
+
+static int pvr_start(bg_run *b, void *st, char *err, size_t errlen) {
+    pvr_st *s = st;
+    const size_t pb = (size_t)s->n * 8;
+    if (!s->alloc) {
+        if (!(s->d_in = bg_app_alloc(b, pb, err, errlen)) || !(s->d_inter = bg_app_alloc(b, pb, err, errlen)) ||
+            !(s->d_recs = bg_app_alloc(b, (uint64_t)s->n_pad * sizeof(cm_pvr_rec), err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_param(b, 1, s->param);
+        /* the ranked records: the padding sorts first */
+        bg_app_output(b, s->d_recs + (uint64_t)(s->n_pad - s->n) * sizeof(cm_pvr_rec), (uint64_t)s->n * sizeof(cm_pvr_rec));
+    }
+    s->k = 2, s->j = 1;
+    int32_t *minus = malloc(pb); /* the map must write every pair (the records it writes itself) */
+    if (!minus) {
+        snprintf(err, errlen, "bg_start pvr: out of memory");
+        return -1;
+    }
+    memset(minus, 0xff, pb);
+    const int rc = bg_app_write(b, s->d_in, s->in, pb, err, errlen) || bg_app_write(b, s->d_inter, minus, pb, err, errlen) ||
+                   pvr_param(b, s, err, errlen);
+    free(minus);
+    return rc ? -1 : 0;
+}
+
+/* after the map the first step (k 2, j 1); then Mars's loop: j halves, k doubles */
+static int pvr_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    pvr_st *s = st;
+    if (ki == 1 && (s->j /= 2) == 0) {
+        s->k *= 2;
+        s->j = s->k / 2;
+        if (s->k > s->n_pad) return BG_APP_DONE;
+    }
+    return pvr_param(b, s, err, errlen) ? -1 : 1;
+}
+
+/* The pairs as emitted (the input), then the ranked records: each real
+ * pair's record exactly once, views in the reference's order; named by the
+ * word of the output (bg_app_output) that is wrong. */
+static int pvr_check(bg_run *b, void *st, char *err, size_t errlen) {
+    pvr_st *s = st;
+    if (bg_app_cmp_i(b, "pair", s->d_inter, s->in, (size_t)s->n * 2, err, errlen)) return -1;
+    cm_pvr_rec *got = malloc((size_t)s->n * sizeof *got);
+    uint8_t *seen = calloc((size_t)s->n, 1);
+    int rc = -1;
+    if (!got || !seen) snprintf(err, errlen, "bg_check pvr: out of memory");
+    else if (!bg_app_read(b, s->d_recs + (uint64_t)(s->n_pad - s->n) * sizeof *got, got, (size_t)s->n * sizeof *got, err,
+                          errlen)) {
+        rc = 0;
+        for (int r = 0; r < s->n && !rc; r++) {
+            const cm_pvr_rec *x = &got[r];
+            const int i = x->key_off / 8, ok_key = x->key_off >= 0 && x->key_off % 8 == 0 && i < s->n && !seen[i];
+            int w = -1; /* the first wrong word of the record */
+            if (!ok_key) w = 0;
+            else if (x->key_size != 4) w = 1;
+            else if (x->val_off != x->key_off + 4) w = 2;
+            else if (x->val_size != 4) w = 3;
+            else if (s->in[2 * i] != s->ref[r]) w = 0;
+            if (w >= 0) {
+                snprintf(err, errlen, "bg pvr: rank[%d] = {%d %d %d %d} (views %d), expected %d views: word recs[%d]", r,
+                         (int)x->key_off, (int)x->key_size, (int)x->val_off, (int)x->val_size,
+                         ok_key ? (int)s->in[2 * i] : -1, (int)s->ref[r], 4 * r + w);
+                rc = -1;
+            } else {
+                seen[i] = 1;
+            }
+        }
+    }
+    free(got), free(seen);
+    return rc;
+}
+
+static void pvr_destroy(void *st) {
+    pvr_st *s = st;
+    free(s->in), free(s->ref), free(s->text), free(s);
+}
+
+static const bg_app app_pvr = {"pvr", "cm_pvr", {"cm_pvr_map", "cm_pvr_sort", NULL}, pvr_create, pvr_start,
+                               pvr_next, pvr_check, pvr_destroy};
+
+/* ================================================================ MST */
+/* LonestarGPU mst on the graph SSSP runs on (bg_bfs_graph: 2..4 random
+ * neighbours per node, every edge both ways, connected), weights uniform in
+ * 1..100 per undirected edge (the same both ways).  The host pairs each
+ * directed edge with its reverse (the q-th u -> v in u's list is the q-th
+ * v -> u in v's: bg_bfs_graph appends both in the same order), numbering
+ * the undirected edges; self-loops get no number (key CM_MST_INF). */
+typedef struct {
+    int n, m, nu;
+    int32_t *row, *col, *key, *eu, *ev, *ref;
+    uint64_t d_row, d_col, d_key, d_eu, d_ev, d_comp, d_parent, d_minkey, d_inmst, d_changed, param;
+    unsigned rounds;
+    bool alloc;
+} mst_st;
+
+static void *mst_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    mst_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("mst");
+    s->n = paper ? 65536 : 2048;
+    bg_bfs_node *nodes = NULL;
+    size_t ne = 0;
+    if (bg_bfs_graph(r, (size_t)s->n, true, &nodes, &s->col, &ne)) {
+        free(s);
+        OOM("mst");
+    }
+    s->m = (int)ne;
+    s->row = malloc(((size_t)s->n + 1) * 4);
+    s->key = malloc(ne * 4);
+    s->eu = malloc(ne / 2 * 4 + 4);
+    s->ev = malloc(ne / 2 * 4 + 4);
+    int32_t *uid = malloc(ne * 4);
+    if (!s->row || !s->key || !s->eu || !s->ev || !uid) {
+        free(nodes), free(uid), free(s->row), free(s->col), free(s->key), free(s->eu), free(s->ev), free(s);
+        OOM("mst");
+    }
+    for (int i = 0; i < s->n; i++) s->row[i] = nodes[i].starting;
+    s->row[s->n] = s->m;
+    free(nodes);
+    for (int e = 0; e < s->m; e++) uid[e] = -1;
+    for (int u = 0; u < s->n; u++)
+        for (int e = s->row[u]; e < s->row[u + 1]; e++) {
+            const int v = s->col[e];
+            if (v <= u) continue;
+            int q = 0;
+            for (int f = s->row[u]; f < e; f++) q += s->col[f] == v;
+            int rev = -1;
+            for (int f = s->row[v]; f < s->row[v + 1] && rev < 0; f++)
+                if (s->col[f] == u && q-- == 0) rev = f;
+            s->eu[s->nu] = u, s->ev[s->nu] = v;
+            uid[e] = uid[rev] = s->nu++;
+        }
+    int32_t *w = malloc((size_t)s->nu * 4);
+    if (!w) {
+        free(uid), free(s->row), free(s->col), free(s->key), free(s->eu), free(s->ev), free(s);
+        OOM("mst");
+    }
+    for (int i = 0; i < s->nu; i++) w[i] = 1 + (int32_t)fg_rng_below(r, 100);
+    for (int e = 0; e < s->m; e++) s->key[e] = uid[e] < 0 ? CM_MST_INF : w[uid[e]] * s->nu + uid[e];
+    free(uid), free(w);
+    const uint32_t grid = (uint32_t)((s->n + CM_MST_THREADS - 1) / CM_MST_THREADS);
+    for (unsigned k = 0; k < 3; k++) bg_app_shape(b, k, grid, 1, CM_MST_THREADS, 1, 0);
+    bg_app_describe(b, "mst %d nodes, %d edges (%d undirected, weights 1..100), Boruvka rounds of min + union + jump, %u blocks of %d threads",
+                    s->n, s->m, s->nu, grid, CM_MST_THREADS);
+    return s;
+}
+
+static int mst_start(bg_run *b, void *st, char *err, size_t errlen) {
+    mst_st *s = st;
+    const size_t nb = (size_t)s->n * 4, ub = (size_t)s->nu * 4 + 4;
+    if (!s->alloc) {
+        if (!(s->d_row = bg_app_alloc(b, nb + 4, err, errlen)) ||
+            !(s->d_col = bg_app_alloc(b, (uint64_t)s->m * 4, err, errlen)) ||
+            !(s->d_key = bg_app_alloc(b, (uint64_t)s->m * 4, err, errlen)) || !(s->d_eu = bg_app_alloc(b, ub, err, errlen)) ||
+            !(s->d_ev = bg_app_alloc(b, ub, err, errlen)) || !(s->d_comp = bg_app_alloc(b, nb, err, errlen)) ||
+            !(s->d_parent = bg_app_alloc(b, nb, err, errlen)) || !(s->d_minkey = bg_app_alloc(b, nb, err, errlen)) ||
+            !(s->d_inmst = bg_app_alloc(b, ub, err, errlen)) || !(s->d_changed = bg_app_alloc(b, 4, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        for (unsigned k = 0; k < 3; k++) bg_app_param(b, k, s->param);
+        bg_app_output(b, s->d_inmst, (uint64_t)s->nu * 4);
+    }
+    int32_t *id = malloc(nb), *inf = malloc(nb), *zero = calloc(1, ub);
+    int rc = -1;
+    if (!id || !inf || !zero) snprintf(err, errlen, "bg_start mst: out of memory");
+    else {
+        for (int i = 0; i < s->n; i++) id[i] = i, inf[i] = CM_MST_INF;
+        cm_mst_args a = {(uint32_t)s->d_row, (uint32_t)s->d_col, (uint32_t)s->d_key, (uint32_t)s->d_eu,
+                         (uint32_t)s->d_ev, (uint32_t)s->d_comp, (uint32_t)s->d_parent, (uint32_t)s->d_minkey,
+                         (uint32_t)s->d_inmst, (uint32_t)s->d_changed, s->n, s->nu};
+        rc = bg_app_write(b, s->d_row, s->row, nb + 4, err, errlen) ||
+                     bg_app_write(b, s->d_col, s->col, (size_t)s->m * 4, err, errlen) ||
+                     bg_app_write(b, s->d_key, s->key, (size_t)s->m * 4, err, errlen) ||
+                     bg_app_write(b, s->d_eu, s->eu, (size_t)s->nu * 4, err, errlen) ||
+                     bg_app_write(b, s->d_ev, s->ev, (size_t)s->nu * 4, err, errlen) ||
+                     bg_app_write(b, s->d_comp, id, nb, err, errlen) || bg_app_write(b, s->d_parent, id, nb, err, errlen) ||
+                     bg_app_write(b, s->d_minkey, inf, nb, err, errlen) || bg_app_write(b, s->d_inmst, zero, ub, err, errlen) ||
+                     bg_app_write(b, s->d_changed, zero, 4, err, errlen) || bg_app_write(b, s->param, &a, sizeof a, err, errlen)
+                 ? -1
+                 : 0;
+    }
+    free(id), free(inf), free(zero);
+    s->rounds = 1;
+    return rc;
+}
+
+/* min -> union -> (hooked anything?) jump -> min ... */
+static int mst_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    mst_st *s = st;
+    if (ki != 1) return ki == 0 ? 1 : 0;
+    int32_t changed;
+    if (bg_app_read(b, s->d_changed, &changed, 4, err, errlen)) return -1;
+    if (!changed) return BG_APP_DONE;
+    if (++s->rounds > 64) { /* Boruvka at least halves the components each round */
+        snprintf(err, errlen, "bg mst: more than 64 rounds");
+        return -1;
+    }
+    changed = 0;
+    return bg_app_write(b, s->d_changed, &changed, 4, err, errlen) ? -1 : 2;
+}
+
+/* Kruskal: the undirected edges by key (weight, then number), joined with
+ * a union-find (path halving). */
+static int mst_find(int32_t *uf, int x) {
+    while (uf[x] != x) x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+static int cmp_key(const void *a, const void *b) {
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int mst_ref(mst_st *s) {
+    int64_t *e = malloc((size_t)s->nu * 8 + 8);
+    int32_t *uf = malloc((size_t)s->n * 4);
+    s->ref = calloc((size_t)s->nu + 1, 4);
+    if (!e || !uf || !s->ref) {
+        free(e), free(uf), free(s->ref);
+        s->ref = NULL;
+        return -1;
+    }
+    for (int u = 0; u < s->n; u++)
+        for (int k = s->row[u]; k < s->row[u + 1]; k++)
+            if (s->col[k] > u && s->key[k] != CM_MST_INF) e[s->key[k] % s->nu] = s->key[k];
+    qsort(e, (size_t)s->nu, 8, cmp_key);
+    for (int i = 0; i < s->n; i++) uf[i] = i;
+    for (int i = 0; i < s->nu; i++) {
+        const int id = (int)(e[i] % s->nu), a = mst_find(uf, s->eu[id]), c = mst_find(uf, s->ev[id]);
+        if (a != c) uf[a] = c, s->ref[id] = 1;
+    }
+    free(e), free(uf);
+    return 0;
+}
+
+static int mst_check(bg_run *b, void *st, char *err, size_t errlen) {
+    mst_st *s = st;
+    if (!s->ref && mst_ref(s)) {
+        snprintf(err, errlen, "bg_check mst: out of memory");
+        return -1;
+    }
+    return bg_app_cmp_i(b, "inmst", s->d_inmst, s->ref, (size_t)s->nu, err, errlen);
+}
+
+static void mst_destroy(void *st) {
+    mst_st *s = st;
+    free(s->row), free(s->col), free(s->key), free(s->eu), free(s->ev), free(s->ref), free(s);
+}
+
+static const bg_app app_mst = {"mst", "cm_mst", {"cm_mst_min", "cm_mst_union", "cm_mst_jump", NULL}, mst_create,
+                               mst_start, mst_next, mst_check, mst_destroy};
+
+/* ================================================================ SP */
+/* LonestarGPU sp on a random 3-SAT formula: m clauses of 3 distinct
+ * variables, each negated with probability 1/2, m / n = 4.2 (near the
+ * satisfiability threshold, where SP is used); surveys start uniform in
+ * [0, 1).  `iters` synchronous updates of every survey (10; 4 at the test
+ * size), then the biases (no convergence test, no decimation: a bounded
+ * run). */
+typedef struct {
+    int n, m, iters;
+    int32_t *lit, *vrow, *vedge;
+    float *eta0, *ref_eta, *ref_bias;
+    uint64_t d_lit, d_vrow, d_vedge, d_eta[2], d_bias, param;
+    int launch;
+    bool alloc;
+} sp_st;
+
+static void *sp_create(bg_run *b, bool paper, fg_rng *r, char *err, size_t errlen) {
+    sp_st *s = calloc(1, sizeof *s);
+    if (!s) OOM("sp");
+    s->n = paper ? 10000 : 256;
+    s->m = (int)((double)s->n * 4.2);
+    s->iters = paper ? 10 : 4;
+    const size_t ne = (size_t)s->m * CM_SP_K;
+    s->lit = malloc(ne * 4);
+    s->vedge = malloc(ne * 4);
+    s->vrow = calloc((size_t)s->n + 1, 4);
+    s->eta0 = malloc(ne * 4);
+    if (!s->lit || !s->vedge || !s->vrow || !s->eta0) {
+        free(s->lit), free(s->vedge), free(s->vrow), free(s->eta0), free(s);
+        OOM("sp");
+    }
+    for (int a = 0; a < s->m; a++)
+        for (int k = 0; k < CM_SP_K; k++) {
+            int v, dup;
+            do { /* distinct variables in a clause */
+                v = (int)fg_rng_below(r, (uint64_t)s->n);
+                dup = 0;
+                for (int q = 0; q < k; q++) dup |= abs(s->lit[a * CM_SP_K + q]) - 1 == v;
+            } while (dup);
+            s->lit[a * CM_SP_K + k] = fg_rng_below(r, 2) ? -(v + 1) : v + 1;
+            s->vrow[v + 1]++;
+        }
+    for (int v = 0; v < s->n; v++) s->vrow[v + 1] += s->vrow[v];
+    int32_t *pos = malloc((size_t)s->n * 4);
+    if (!pos) {
+        free(s->lit), free(s->vedge), free(s->vrow), free(s->eta0), free(s);
+        OOM("sp");
+    }
+    memcpy(pos, s->vrow, (size_t)s->n * 4);
+    for (size_t e = 0; e < ne; e++) s->vedge[pos[abs(s->lit[e]) - 1]++] = (int32_t)e;
+    free(pos);
+    for (size_t e = 0; e < ne; e++) s->eta0[e] = bg_app_frand(r, 0.0f, 1.0f);
+    const uint32_t grid = (uint32_t)((s->m + CM_SP_THREADS - 1) / CM_SP_THREADS),
+                   vgrid = (uint32_t)((s->n + CM_SP_THREADS - 1) / CM_SP_THREADS);
+    bg_app_shape(b, 0, grid, 1, CM_SP_THREADS, 1, 0);
+    bg_app_shape(b, 1, vgrid, 1, CM_SP_THREADS, 1, 0);
+    bg_app_describe(b, "sp %d variables, %d clauses of %d literals; %d survey updates of %u blocks, then biases, %d threads a block",
+                    s->n, s->m, CM_SP_K, s->iters, grid, CM_SP_THREADS);
+    return s;
+}
+
+/* launch t < iters: eta from d_eta[t & 1] into the other; then the bias
+ * from the last */
+static int sp_param(bg_run *b, sp_st *s, char *err, size_t errlen) {
+    cm_sp_args a = {(uint32_t)s->d_lit, (uint32_t)s->d_vrow, (uint32_t)s->d_vedge, (uint32_t)s->d_eta[s->launch & 1],
+                    (uint32_t)s->d_eta[(s->launch + 1) & 1], (uint32_t)s->d_bias, s->m, s->n};
+    return bg_app_write(b, s->param, &a, sizeof a, err, errlen);
+}
+
+static int sp_start(bg_run *b, void *st, char *err, size_t errlen) {
+    sp_st *s = st;
+    const size_t eb = (size_t)s->m * CM_SP_K * 4, nb = (size_t)s->n * 4;
+    if (!s->alloc) {
+        if (!(s->d_lit = bg_app_alloc(b, eb, err, errlen)) || !(s->d_vrow = bg_app_alloc(b, nb + 4, err, errlen)) ||
+            !(s->d_vedge = bg_app_alloc(b, eb, err, errlen)) || !(s->d_eta[0] = bg_app_alloc(b, eb, err, errlen)) ||
+            !(s->d_eta[1] = bg_app_alloc(b, eb, err, errlen)) || !(s->d_bias = bg_app_alloc(b, nb, err, errlen)) ||
+            !(s->param = bg_app_alloc(b, 64, err, errlen)))
+            return -1;
+        s->alloc = true;
+        bg_app_param(b, 0, s->param);
+        bg_app_param(b, 1, s->param);
+        bg_app_output(b, s->d_eta[s->iters & 1], eb);
+    }
+    s->launch = 0;
+    float *nan = malloc(eb > nb ? eb : nb); /* outputs poisoned: every run's check sees this run's results */
+    if (!nan) {
+        snprintf(err, errlen, "bg_start sp: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < (eb > nb ? eb : nb) / 4; i++) nan[i] = NAN;
+    const int rc = bg_app_write(b, s->d_lit, s->lit, eb, err, errlen) ||
+                   bg_app_write(b, s->d_vrow, s->vrow, nb + 4, err, errlen) ||
+                   bg_app_write(b, s->d_vedge, s->vedge, eb, err, errlen) ||
+                   bg_app_write(b, s->d_eta[0], s->eta0, eb, err, errlen) ||
+                   bg_app_write(b, s->d_eta[1], nan, eb, err, errlen) || bg_app_write(b, s->d_bias, nan, nb, err, errlen) ||
+                   sp_param(b, s, err, errlen);
+    free(nan);
+    return rc ? -1 : 0;
+}
+
+static int sp_next(bg_run *b, void *st, unsigned ki, char *err, size_t errlen) {
+    sp_st *s = st;
+    if (ki == 1) return BG_APP_DONE;
+    ++s->launch;
+    if (sp_param(b, s, err, errlen)) return -1;
+    return s->launch < s->iters ? 0 : 1;
+}
+
+/* One survey update in double precision from SP's definitions: for edge
+ * (a, i), over the other variables j of a and the other clauses b of j,
+ * split by whether j has the same sign in b as in a. */
+static void sp_update_d(const sp_st *s, const float *in, double *out) {
+    for (int a = 0; a < s->m; a++)
+        for (int i = 0; i < CM_SP_K; i++) {
+            double eta = 1.0;
+            for (int k = 0; k < CM_SP_K; k++) {
+                if (k == i) continue;
+                const int la = s->lit[a * CM_SP_K + k], j = abs(la) - 1;
+                double same = 1.0, opp = 1.0;
+                for (int o = s->vrow[j]; o < s->vrow[j + 1]; o++) {
+                    const int e = s->vedge[o];
+                    if (e / CM_SP_K == a) continue;
+                    if ((s->lit[e] < 0) == (la < 0)) same *= 1.0 - in[e];
+                    else opp *= 1.0 - in[e];
+                }
+                const double pu = (1.0 - opp) * same, ps = (1.0 - same) * opp, p0 = same * opp;
+                eta *= pu + ps + p0 > 0.0 ? pu / (pu + ps + p0) : 0.0;
+            }
+            out[a * CM_SP_K + i] = eta;
+        }
+}
+
+/* A variable's bias W+ - W- in double precision from the definitions. */
+static double sp_bias_d(const sp_st *s, const float *eta, int v) {
+    double pos = 1.0, neg = 1.0;
+    for (int o = s->vrow[v]; o < s->vrow[v + 1]; o++)
+        *(s->lit[s->vedge[o]] > 0 ? &pos : &neg) *= 1.0 - eta[s->vedge[o]];
+    const double wp = (1.0 - pos) * neg, wm = (1.0 - neg) * pos, d = wp + wm + pos * neg;
+    return d > 0.0 ? (wp - wm) / d : 0.0;
+}
+
+/* The reference: the kernels' float formulas on the host, which the GPU
+ * must match (the same IEEE single operations; relative 1e-5 as
+ * bg_app_cmp_f), themselves checked against SP's definitions in double
+ * precision where float's rounding does not accumulate: the first update
+ * within SP_TOL_UPDATE and the biases of the final surveys within
+ * SP_TOL_BIAS.  (Against a double run of all the updates, float's 1 - eta
+ * for eta near 1 carries its rounding on from update to update: past 2e-3
+ * after 10 updates at the paper size.) */
+#define SP_TOL_UPDATE 1e-5
+#define SP_TOL_BIAS 1e-4
+static int sp_ref(sp_st *s, char *err, size_t errlen) {
+    const size_t ne = (size_t)s->m * CM_SP_K;
+    float *cur = malloc(ne * 4), *nxt = malloc(ne * 4);
+    double *d = malloc(ne * 8);
+    s->ref_bias = malloc((size_t)s->n * 4);
+    int rc = -1;
+    if (!cur || !nxt || !d || !s->ref_bias) {
+        snprintf(err, errlen, "bg_check sp: out of memory");
+        goto out;
+    }
+    memcpy(cur, s->eta0, ne * 4);
+    sp_update_d(s, s->eta0, d);
+    double worst = 0.0, worst_b = 0.0;
+    for (int t = 0; t < s->iters; t++) {
+        for (int a = 0; a < s->m; a++) {
+            float f[CM_SP_K];
+            for (int k = 0; k < CM_SP_K; k++) {
+                const int l = s->lit[a * CM_SP_K + k], j = abs(l) - 1;
+                float ps = 1.0f, pu = 1.0f;
+                for (int o = s->vrow[j]; o < s->vrow[j + 1]; o++) {
+                    const int e = s->vedge[o];
+                    if (e == a * CM_SP_K + k) continue;
+                    if ((s->lit[e] > 0) == (l > 0)) ps *= 1.0f - cur[e];
+                    else pu *= 1.0f - cur[e];
+                }
+                const float dn = ps + pu - ps * pu;
+                f[k] = dn > 0.0f ? (1.0f - pu) * ps / dn : 0.0f;
+            }
+            nxt[a * CM_SP_K] = f[1] * f[2], nxt[a * CM_SP_K + 1] = f[0] * f[2], nxt[a * CM_SP_K + 2] = f[0] * f[1];
+        }
+        for (size_t e = 0; t == 0 && e < ne; e++) {
+            const double x = fabs((double)nxt[e] - d[e]);
+            worst = x > worst ? x : worst;
+            if (!(x <= SP_TOL_UPDATE)) {
+                snprintf(err, errlen, "bg sp: host float update eta[%zu] = %.7g, double %.7g", e, (double)nxt[e], d[e]);
+                goto out;
+            }
+        }
+        float *w = cur;
+        cur = nxt, nxt = w;
+    }
+    for (int v = 0; v < s->n; v++) {
+        float pp = 1.0f, pm = 1.0f;
+        for (int o = s->vrow[v]; o < s->vrow[v + 1]; o++) {
+            const int e = s->vedge[o];
+            if (s->lit[e] > 0) pp *= 1.0f - cur[e];
+            else pm *= 1.0f - cur[e];
+        }
+        const float wp = (1.0f - pp) * pm, wm = (1.0f - pm) * pp, dn = wp + wm + pp * pm;
+        s->ref_bias[v] = dn > 0.0f ? (wp - wm) / dn : 0.0f;
+        const double x = fabs((double)s->ref_bias[v] - sp_bias_d(s, cur, v));
+        worst_b = x > worst_b ? x : worst_b;
+        if (!(x <= SP_TOL_BIAS)) {
+            snprintf(err, errlen, "bg sp: host float bias[%d] = %.7g, double %.7g", v, (double)s->ref_bias[v],
+                     sp_bias_d(s, cur, v));
+            goto out;
+        }
+    }
+    if (getenv("CM_APPS_DEBUG"))
+        fprintf(stderr, "# sp: host float against double: first update %.3g, biases %.3g\n", worst, worst_b);
+    s->ref_eta = cur, cur = NULL;
+    rc = 0;
+out:
+    free(cur), free(nxt), free(d);
+    if (rc) free(s->ref_bias), s->ref_bias = NULL;
+    return rc;
+}
+
+static int sp_check(bg_run *b, void *st, char *err, size_t errlen) {
+    sp_st *s = st;
+    if (!s->ref_eta && sp_ref(s, err, errlen)) return -1;
+    return bg_app_cmp_f(b, "eta", s->d_eta[s->iters & 1], s->ref_eta, (size_t)s->m * CM_SP_K, err, errlen) ||
+                   bg_app_cmp_f(b, "bias", s->d_bias, s->ref_bias, (size_t)s->n, err, errlen)
+               ? -1
+               : 0;
+}
+
+static void sp_destroy(void *st) {
+    sp_st *s = st;
+    free(s->lit), free(s->vrow), free(s->vedge), free(s->eta0), free(s->ref_eta), free(s->ref_bias), free(s);
+}
+
+static const bg_app app_sp = {"sp", "cm_sp", {"cm_sp_eta", "cm_sp_bias", NULL}, sp_create, sp_start, sp_next,
+                              sp_check, sp_destroy};
+
 /* ================================================================ list */
-const bg_app *const bg_cm_apps[] = {&app_hot, &app_path, &app_blk, &app_pvc, &app_mum, &app_iix, &app_sssp, NULL};
+const bg_app *const bg_cm_apps[] = {&app_hot,  &app_path, &app_blk, &app_pvc, &app_pvr, &app_mum,
+                                    &app_iix,  &app_sssp, &app_mst, &app_sp,  NULL};

@@ -82,4 +82,11 @@ static inline void *fg_dyn_shmem(void) { return (void *)__shared_end; }
 
 static inline uint32_t fg_atomic_add(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 
+/* atomicMin (signed): RV32A amomin.w, as GCC has no __atomic_fetch_min for C */
+static inline int32_t fg_atomic_min(int32_t *p, int32_t v) {
+    int32_t old;
+    __asm__ volatile("amomin.w %0, %2, (%1)" : "=r"(old) : "r"(p), "r"(v) : "memory");
+    return old;
+}
+
 #endif

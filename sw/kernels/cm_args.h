@@ -74,4 +74,56 @@ typedef struct {
     int32_t n;
 } cm_pvc_args;
 
+/* PVR (Mars PageViewRank): PVC's output, (views, URL) per distinct URL,
+ * ranked by views: the map emits (views, line offset) pairs, then Mars's
+ * bitonic sort (MarsSort.cu bitonicKernel, its path for up to 256 K records)
+ * orders the pair records by views, most first, one compare-and-swap step
+ * (k, j) per launch.  A record is Mars's cmp_type_t: where its key and value
+ * lie in the intermediate buffer; padding records (to a power of two) have
+ * key_off -1 and sort before every real one. */
+#define CM_PVR_THREADS 256
+typedef struct {
+    int32_t key_off, key_size, val_off, val_size; /* bytes into inter */
+} cm_pvr_rec;
+typedef struct {
+    uint32_t in;             /* int32 [n][2]: map input (views, offset of the URL's line) */
+    uint32_t inter;          /* int32 [n][2]: the map's emitted (key, value) pairs */
+    uint32_t recs;           /* cm_pvr_rec [n_pad] */
+    int32_t n, n_pad;        /* n_pad: a power of two, at least CM_PVR_THREADS */
+    int32_t k, j;            /* this launch's bitonic step (cm_pvr_sort) */
+} cm_pvr_args;
+
+/* MST (LonestarGPU mst, Boruvka): each round finds every component's
+ * lightest outgoing edge (atomicMin of a per-node minimum), hooks each
+ * component onto the one across that edge, then flattens the component
+ * labels; until a round hooks nothing.  Edge keys are unique (weight x
+ * undirected edges + undirected edge id), so the tree is unique. */
+#define CM_MST_THREADS 256
+#define CM_MST_INF 0x7fffffff
+typedef struct {
+    uint32_t row, col;       /* int32: CSR, every edge both ways */
+    uint32_t key;            /* int32 [m]: key of the directed edge's undirected edge (CM_MST_INF: a self-loop) */
+    uint32_t eu, ev;         /* int32 [n_und]: endpoints of undirected edge i */
+    uint32_t comp;           /* int32 [n]: component label, a root after cm_mst_jump */
+    uint32_t parent;         /* int32 [n]: a root's hook (itself if none) */
+    uint32_t minkey;         /* int32 [n]: a root's lightest outgoing key */
+    uint32_t inmst;          /* int32 [n_und]: 1 if in the tree */
+    uint32_t changed;        /* int32 flag, set when cm_mst_union hooked a component */
+    int32_t n, n_und;
+} cm_mst_args;
+
+/* SP (LonestarGPU sp, survey propagation on random 3-SAT): each launch of
+ * cm_sp_eta updates every clause's surveys eta[a][k] from the previous
+ * launch's (ping-pong buffers); cm_sp_bias then computes each variable's
+ * bias W+ - W-, what SP's decimation ranks variables by. */
+#define CM_SP_THREADS 256
+#define CM_SP_K 3
+typedef struct {
+    uint32_t lit;            /* int32 [m][K]: variable + 1, negative when negated */
+    uint32_t vrow, vedge;    /* int32: per variable its edges a * K + k (CSR) */
+    uint32_t eta_in, eta_out;/* float [m][K] */
+    uint32_t bias;           /* float [n] */
+    int32_t m, n;
+} cm_sp_args;
+
 #endif

@@ -8,13 +8,6 @@
 #include "fg_kernel.h"
 #include "cm_args.h"
 
-/* atomicMin: RV32A amomin.w (GCC has no __atomic_fetch_min for C) */
-static inline int32_t atomic_min(int32_t *p, int32_t v) {
-    int32_t old;
-    __asm__ volatile("amomin.w %0, %2, (%1)" : "=r"(old) : "r"(p), "r"(v) : "memory");
-    return old;
-}
-
 void cm_sssp(const cm_sssp_args *p) {
     const int32_t *row = (const int32_t *)(uintptr_t)p->row, *col = (const int32_t *)(uintptr_t)p->col;
     const int32_t *wt = (const int32_t *)(uintptr_t)p->w;
@@ -26,7 +19,7 @@ void cm_sssp(const cm_sssp_args *p) {
         if (du >= CM_SSSP_INF) continue;
         for (int e = row[u]; e < row[u + 1]; e++) {
             const int v = col[e], nd = du + wt[e];
-            if (nd < dist[v] && atomic_min(&dist[v], nd) > nd) changed = 1;
+            if (nd < dist[v] && fg_atomic_min(&dist[v], nd) > nd) changed = 1;
         }
     }
     if (changed) *(volatile int32_t *)(uintptr_t)p->changed = 1;

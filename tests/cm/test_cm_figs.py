@@ -180,6 +180,72 @@ class Merges(unittest.TestCase):
             cf.merge_double(pts)
 
 
+def brk_points():
+    """Two breakdown points (cm_run's memory object, the fields the merge reads): MUM at two machines."""
+    pts = []
+    for label, req in (("baseline", 91.0), ("fast", 30.0)):
+        p = point("H2", "mum", label, [0.5, 0.5], 2.0)
+        stages = {"responses": 100, "request_network": req, "l2_pipeline": 500.0, "to_reply": 0.0,
+                  "reply_network": 35.0, "at_requester": 0.0, "total": req + 535.0}
+        miss = dict(stages, miss_queue=202.0, mc_queues=2.0, dram=70.0, fill_to_reply=1.0, to_reply=275.0,
+                    total=req + 810.0)
+        p["run"]["memory"] = {"l2_hit_rate": 0.92, "dram_bus_util": 0.08,
+                              "breakdown_cycles": {"gpu": {"hit": stages, "miss": miss}, "cpu": {"miss": miss}},
+                              "full_fraction": {"l2_head_waits_reply_network": 0.59, "l2_head_waits_mshr": 0.02,
+                                                "l2_head_waits_miss_queue": 0.0, "l2_head_waits_other": 0.0,
+                                                "l2_pipeline_full_request_waiting": 0.21, "mc_stall": 0.0,
+                                                "mc_to_dram_queue_full": 0.001, "reply_network_stall": 0.29}}
+        pts.append(p)
+    return pts
+
+
+def window_points(ipcs):
+    """two_workloads() at windows 10 k, 20 k, 40 k ...: cm_cpu's GPU IPC beside H2 + iix at each is ipcs[i]."""
+    pts = two_workloads()
+    out = [p for p in pts if p["point"]["mix"] == "none"]
+    for i, g in enumerate(ipcs):
+        for p in pts:
+            if p["point"]["mix"] != "none":
+                q = json.loads(json.dumps(p))
+                q["point"]["instrs"] = 10000 << i
+                if q["point"]["gpu"] == "iix" and q["point"]["label"] == "cm_cpu":
+                    q["run"]["gpu_ipc"] = g
+                out.append(q)
+    return out
+
+
+class Window(unittest.TestCase):
+    def test_merge_window(self):
+        # cm_cpu's GPU IPC beside iix: 3.0, then 2.0, 2.05, 2.06: the 10 k -> 20 k doubling moves the figures
+        # by more than 3 %, the later ones by less: converged from 20 k
+        r = cf.merge_window(window_points([3.0, 2.0, 2.05, 2.06]))
+        self.assertEqual(r["converged_window"], 20000)
+        self.assertEqual(sorted(r["windows"], key=int), ["10000", "20000", "40000", "80000"])
+        ch = r["max_change_per_doubling"]
+        self.assertGreater(ch["20000"], 0.03)
+        self.assertTrue(0 < ch["80000"] < ch["40000"] < 0.03)
+        f20 = cf.merge_figs([p for p in window_points([3.0, 2.0]) if p["point"]["instrs"] in (20000, 0)
+                             or p["point"]["mix"] == "none"])
+        self.assertAlmostEqual(r["windows"]["20000"]["gpu"]["cm_cpu"], f20["schemes"]["cm_cpu"]["gpu_speedup"])
+        self.assertIn("from a window of 20000 instructions", cf.table_window(r))
+        r = cf.merge_window(window_points([3.0, 2.0, 2.2]))  # the last doubling still moves 10 %
+        self.assertIsNone(r["converged_window"])
+        self.assertIn("No window here", cf.table_window(r))
+        with self.assertRaisesRegex(cf.CmError, "two sizes"):
+            cf.merge_window(window_points([3.0]))
+
+
+class Breakdown(unittest.TestCase):
+    def test_merge_breakdown(self):
+        r = cf.merge_breakdown(brk_points())
+        self.assertEqual([w["label"] for w in r["workloads"]], ["baseline", "fast"])
+        self.assertEqual(r["window"], [{"warmup_instrs": 20000, "instrs": 10000}])
+        t = cf.table_breakdown(r)
+        self.assertIn("| H2 + MUM | GPU miss | 100 | 91 | 500 | 202 | 2 | 70 | 1 | 35 | 0 | 901 |", t)
+        self.assertIn("| H2 + MUM (fast) | GPU hit | 100 | 30 | 500 |  |  |  |  | 35 | 0 | 565 |", t)
+        self.assertIn("| H2 + MUM | 92% | 8% | 0.00 | 0.00 | 0% | 21% | 59% | 2% | 0% | 0% | 2.00 | 1.000 |", t)
+
+
 class Figures(unittest.TestCase):
     def test_figures_and_tables(self):
         """Every figure draws and every docs table renders from the merges' output."""
@@ -199,7 +265,9 @@ class Figures(unittest.TestCase):
             q["point"]["instrs"] = 20000
         double = cf.merge_double(pts + more)
         for e in cf.FIGURES:
-            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double}[e["json"].split(".")[0].replace("_demo", "")]
+            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double,
+                 "cm_breakdown": cf.merge_breakdown(brk_points()),
+                 "cm_window": cf.merge_window(window_points([3.0, 2.0, 2.05]))}[e["json"].split(".")[0].replace("_demo", "")]
             if e["plot"]:
                 plt.close(e["plot"](d, plt))
             for name, fn in e["tables"].items():
