@@ -367,23 +367,31 @@ def order(vals):
     return [k for k, _ in sorted(vals.items(), key=lambda kv: -kv[1])]
 
 
-def merge_double(pts):
-    """The schemes at each window (run.instrs): their order by CPU and GPU speedup and OSS(0.5)."""
+def figures_per_window(pts, enough, what):
+    """{window (run.instrs): each scheme's CPU and GPU speedup and OSS(0.5), the workloads}, from points
+    at several CPU windows; the GPU alone runs (longer than any window) do not depend on the CPU window,
+    so every window uses them.  enough(n windows) says whether the windows suffice (else CmError)."""
     by = {}
     for p in pts:
         if p["point"]["mix"] != "none":
             by.setdefault(p["point"]["instrs"], []).append(p)
-    if len(by) != 2:
-        raise CmError(f"the doubling check needs CPU windows of two sizes, got {sorted(by)}")
-    # the GPU alone runs (longer than either window) do not depend on the CPU window: both use them
+    if not enough(len(by)):
+        raise CmError(f"{what}, got {sorted(by)}")
     ga = [p for p in pts if p["point"]["mix"] == "none"]
     res = {}
     for n, ps in sorted(by.items()):
         f = merge_figs(ps + ga)
-        res[str(n)] = {"cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
-                       "gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
-                       "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
-                       "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+        res[n] = {"cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
+                  "gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
+                  "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
+                  "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+    return res
+
+
+def merge_double(pts):
+    """The schemes at each window (run.instrs): their order by CPU and GPU speedup and OSS(0.5)."""
+    res = {str(n): v for n, v in figures_per_window(pts, lambda n: n == 2,
+                                                    "the doubling check needs CPU windows of two sizes").items()}
     ns = sorted(res, key=int)
     same = {m: order(res[ns[0]][m]) == order(res[ns[1]][m]) for m in ("cpu", "gpu", "oss_0.5")}
     return {"what": "the schemes' order at the window N and 2N (CM Sec. 5 method, scaled)", "windows": res,
@@ -399,20 +407,7 @@ WINDOW_METRICS = (("gpu", "SU_GPU (GPU speedup)"), ("cpu", "WS_CPU (CPU weighted
 def merge_window(pts):
     """The headline figures of each scheme at each window (run.instrs), their change per doubling and the
     smallest window from which every figure changes by less than WINDOW_TOL per doubling."""
-    by = {}
-    for p in pts:
-        if p["point"]["mix"] != "none":
-            by.setdefault(p["point"]["instrs"], []).append(p)
-    if len(by) < 2:
-        raise CmError(f"window convergence needs CPU windows of at least two sizes, got {sorted(by)}")
-    ga = [p for p in pts if p["point"]["mix"] == "none"]  # one long GPU alone run each serves every window
-    res = {}
-    for n, ps in sorted(by.items()):
-        f = merge_figs(ps + ga)
-        res[n] = {"gpu": {k: v["gpu_speedup"] for k, v in f["schemes"].items()},
-                  "cpu": {k: v["cpu_ws_speedup"] for k, v in f["schemes"].items()},
-                  "oss_0.5": {k: v["oss"][ALPHAS.index(0.5)] for k, v in f["schemes"].items()},
-                  "workloads": [f"{w['mix']}+{w['gpu']}" for w in f["workloads"]]}
+    res = figures_per_window(pts, lambda n: n >= 2, "window convergence needs CPU windows of at least two sizes")
     ns = sorted(res)
     change = {}
     for a, b in zip(ns, ns[1:]):
