@@ -716,7 +716,8 @@ def fig_entries(suffix, exp_suffix):
             "program": "scripts/cm_point.py"}
     tlp = {"json": f"cm_tlp{suffix}.json", "experiment": f"experiments/cm_tlp{exp_suffix}.ini",
            "program": "scripts/cm_point.py"}
-    return [dict(figs, name=f"cm_fig16{suffix}", plot=plot_fig16, tables={f"cm_figs{suffix}": table_figs}),
+    return [dict(figs, name=f"cm_fig16{suffix}", plot=plot_fig16, tables={f"cm_figs{suffix}": table_figs},
+                 also=[tlp["json"]]),
             dict(figs, name=f"cm_fig17{suffix}", plot=plot_fig17, tables={f"cm_types{suffix}": table_types}),
             dict(figs, name=f"cm_fig18{suffix}", plot=plot_fig18, tables={}),
             dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
@@ -736,14 +737,32 @@ def pct(x):
     return "-" if x is None else f"{100 * (x - 1):+.1f} %"
 
 
+def check_calibrated(d):
+    """The calibrated schemes (labels *_cal) ran at the thresholds the static-TLP sweep beside them
+    printed (d["_also"]: cm_tlp*.json, None if it has not run here); a calibration that moved since
+    (another machine or window) makes their figures stale, so the table is refused."""
+    tlp = [v for k, v in d.get("_also", {}).items() if k.startswith("cm_tlp")]
+    if not tlp or tlp[0] is None:
+        return "the static-TLP sweep has not run here: the calibrated thresholds are not checked"
+    ct = tlp[0]["calibrated_thresholds"]
+    want = [[ct["t_high"], ct["t_low"]]] if ct else None
+    for k, s in d["schemes"].items():
+        if k.endswith("_cal") and [list(map(float, t)) for t in s.get("thresholds", [])] != want:
+            raise CmError(f"{k} ran at tH / tL {s.get('thresholds')}, the calibration beside it printed {want}: "
+                          "set its thresholds in the experiment and rerun it")
+    return f"calibrated thresholds as the static-TLP sweep printed them: tH {ct['t_high']:g}, tL {ct['t_low']:g}"
+
+
 def table_figs(d):
+    cal = check_calibrated(d)
     rows = []
     for k in scheme_order(d):
         s, p = d["schemes"][k], PAPER.get(k, {})
         th = ", ".join(f"{a:g} / {b:g}" for a, b in s.get("thresholds", []))
         rows.append([sname(k), th, s.get("blocks", {}).get("cm_bal_monitor", "?"), pct(s["gpu_speedup"]),
                      pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]), pct(p.get("cpu_ws_speedup"))])
-    return (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}\n\n" +
+    return (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}; "
+            f"{cal}\n\n" +
             md(["scheme", "tH / tL", "monitor", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
 
 

@@ -1031,7 +1031,11 @@ def main():
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "RESULTS.md"))
     ap.add_argument("--only", action="append", metavar="FIGURE", help="plot only this figure (repeatable)")
     a = ap.parse_args()
-    return cmd_plot(a.results, a.only) if a.cmd == "plot" else cmd_docs(a.results, a.doc)
+    try:
+        return cmd_plot(a.results, a.only) if a.cmd == "plot" else cmd_docs(a.results, a.doc)
+    except cm_figs.CmError as e:  # a result that contradicts another (e.g. stale calibrated thresholds)
+        print(f"figures: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

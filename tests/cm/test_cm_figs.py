@@ -247,6 +247,22 @@ class Breakdown(unittest.TestCase):
 
 
 class Figures(unittest.TestCase):
+    def test_calibrated_thresholds_checked(self):
+        """The *_cal schemes must have run at the thresholds the static-TLP sweep printed; else the table
+        is refused (their figures are stale)."""
+        pts = two_workloads()
+        for p in pts:
+            if p["point"]["label"] == "cm_cpu":
+                p["point"]["label"] = "cm_cpu_cal"
+                p["point"]["overrides"] = {"cmbal.t_high": "1.5", "cmbal.t_low": "0.25"}
+        figs = cf.merge_figs(pts)
+        tlp = {"calibrated_thresholds": {"t_high": 1.5, "t_low": 0.25}}
+        self.assertIn("tH 1.5, tL 0.25", cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp})))
+        self.assertIn("not checked", cf.table_figs(dict(figs, _also={"cm_tlp.json": None})))
+        tlp["calibrated_thresholds"]["t_high"] = 2.75
+        with self.assertRaisesRegex(cf.CmError, "cm_cpu_cal ran at"):
+            cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp}))
+
     def test_figures_and_tables(self):
         """Every figure draws and every docs table renders from the merges' output."""
         import matplotlib
