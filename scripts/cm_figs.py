@@ -9,7 +9,7 @@
               type relative to the baseline, the OSS curve (CM Figs. 16-19);
         tlp: the static-TLP sweep: each application's optimal TLP and class
              beside CM Table II, and the Fig. 8 calibration of tH / tL;
-        double: the same schemes at windows N and 2N: is the order the same?
+        double: the same schemes at two windows (N and 2N, or cm_figs's and the paper's): is the order the same?
         breakdown: where the memory requests' time goes and which queue is full, per
                    workload (cm_run's memory.breakdown_cycles / full_fraction; docs/MEM.md)
         window: the schemes' figures at windows doubling from N: where they stop moving
@@ -389,12 +389,13 @@ def figures_per_window(pts, enough, what):
 
 
 def merge_double(pts):
-    """The schemes at each window (run.instrs): their order by CPU and GPU speedup and OSS(0.5)."""
+    """The schemes at each of two windows (run.instrs; a window and twice it, or cm_figs's and the
+    paper's): their figures and order by CPU and GPU speedup and OSS(0.5)."""
     res = {str(n): v for n, v in figures_per_window(pts, lambda n: n == 2,
-                                                    "the doubling check needs CPU windows of two sizes").items()}
+                                                    "the window check needs CPU windows of two sizes").items()}
     ns = sorted(res, key=int)
     same = {m: order(res[ns[0]][m]) == order(res[ns[1]][m]) for m in ("cpu", "gpu", "oss_0.5")}
-    return {"what": "the schemes' order at the window N and 2N (CM Sec. 5 method, scaled)", "windows": res,
+    return {"what": "the schemes' figures and order at two windows (CM Sec. 5 method)", "windows": res,
             "order": {m: {n: order(res[n][m]) for n in ns} for m in same}, "same_order": same,
             "blocks": union_blocks(pts)}
 
@@ -881,7 +882,10 @@ FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
     {"name": "cm_window", "json": "cm_window.json", "plot": plot_window, "experiment": "experiments/cm_window.ini",
      "program": "scripts/cm_point.py", "tables": {"cm_window": table_window}},
     {"name": "cm_double", "json": "cm_double.json", "plot": None, "experiment": "experiments/cm_double.ini",
-     "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}}]
+     "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}},
+    {"name": "cm_paper_window", "json": "cm_paper_window.json", "plot": None,
+     "experiment": "experiments/cm_paper_window.ini", "program": "scripts/cm_point.py",
+     "tables": {"cm_paper_window": table_double}}]
 
 
 def cmd_plot(argv):

@@ -281,7 +281,7 @@ class Figures(unittest.TestCase):
             q["point"]["instrs"] = 20000
         double = cf.merge_double(pts + more)
         for e in cf.FIGURES:
-            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double,
+            d = {"cm_figs": figs, "cm_tlp": tlp, "cm_double": double, "cm_paper_window": double,
                  "cm_breakdown": cf.merge_breakdown(brk_points()),
                  "cm_window": cf.merge_window(window_points([3.0, 2.0, 2.05]))}[e["json"].split(".")[0].replace("_demo", "")]
             if e["plot"]:
