@@ -165,6 +165,18 @@ class Merges(unittest.TestCase):
         with self.assertRaisesRegex(cf.CmError, "48-warp"):
             cf.merge_tlp(pts[:-1])
 
+    def test_class_rule_best(self):
+        """BFS (paper M) 15 % faster at 6 warps and SSSP (paper L) 10 % faster at 4: a gain bound above
+        1.15 makes BFS M but SSSP M too, one at or below 1.10 makes both L: no bounds put both in class."""
+        bfs = {1: 0.5, 4: 1.0, 6: 1.15, 8: 1.0, 48: 1.0}
+        sssp = {1: 0.5, 4: 1.10, 6: 1.0, 8: 1.0, 48: 1.0}
+        self.assertEqual(cf.classify(bfs)["class"], "L")
+        self.assertEqual(cf.classify(bfs, gain=1.16)["class"], "M")
+        self.assertEqual(cf.classify(sssp, gain=1.16)["class"], "M")
+        self.assertEqual(cf.class_rule_best({"bfs": bfs, "sssp": sssp}),
+                         {"in_class": 1, "of": 2, "gain": 1.0, "loss": 0.5})
+        self.assertEqual(cf.class_rule_best({"bfs": bfs})["in_class"], 1)
+
     def test_merge_double(self):
         pts = two_workloads()
         more = []
