@@ -741,7 +741,8 @@ def fig_entries(suffix, exp_suffix):
             dict(figs, name=f"cm_fig19{suffix}", plot=plot_fig19, tables={f"cm_oss{suffix}": table_oss}),
             dict(tlp, name=f"cm_fig7{suffix}", plot=plot_fig7, tables={}),
             dict(tlp, name=f"cm_fig8{suffix}", plot=plot_fig8,
-                 tables={f"cm_classes{suffix}": table_classes, f"cm_calibration{suffix}": table_calibration})]
+                 tables={f"cm_classes{suffix}": table_classes, f"cm_calibration{suffix}": table_calibration,
+                         f"cm_fig8{suffix}": table_fig8})]
 
 
 # ------------------------------------------------------------------ docs tables (scripts/figures.py docs)
@@ -816,6 +817,19 @@ def table_classes(d):
     return (class_summary(d) + "\n\n" +
             md(["app", "class", "opt. TLP", "within 2 %", "paper class", "paper opt. TLP"] + [f"{t}" for t in TLPS],
                rows))
+
+
+def table_fig8(d):
+    """CM Fig. 8: stallMC and stallnet per cycle at 48 warps and normalised to it at CM Fig. 8's TLPs."""
+    ts = [t for t in TLPS if 4 <= t < 48]
+    rows = []
+    for g, c in d["apps"].items():
+        t48 = c["tlp"]["48"]
+        rows.append([g.upper(), c["paper_class"], f"{t48['stall_mc']:.2f}", f"{t48['stall_net']:.2f}"] +
+                    [f"{c['stall_mc_rel_48'].get(str(t)) or 0:.2f} / {c['stall_net_rel_48'].get(str(t)) or 0:.2f}"
+                     for t in ts])
+    return md(["app", "paper class", "stallMC / cycle at 48", "stallnet / cycle at 48"] +
+              [f"{t}: MC / net" for t in ts], rows)
 
 
 def class_summary(d):
