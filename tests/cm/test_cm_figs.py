@@ -268,8 +268,14 @@ class Figures(unittest.TestCase):
                 p["point"]["label"] = "cm_cpu_cal"
                 p["point"]["overrides"] = {"cmbal.t_high": "1.5", "cmbal.t_low": "0.25"}
         figs = cf.merge_figs(pts)
-        tlp = {"calibrated_thresholds": {"t_high": 1.5, "t_low": 0.25}}
-        self.assertIn("tH 1.5, tL 0.25", cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp})))
+        # BP measured Type-H as in CM Table II, IIX measured Type-H against the paper's L: the in-class
+        # figures are BP's alone (A of test_merge_figs: GPU 0.75, CPU 1.6)
+        tlp = {"calibrated_thresholds": {"t_high": 1.5, "t_low": 0.25},
+               "apps": {"bp": {"class": "H"}, "iix": {"class": "H"}}}
+        t = cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp}))
+        self.assertIn("tH 1.5, tL 0.25", t)
+        self.assertIn("Over the 1 workloads whose application the static-TLP sweep puts in CM Table II's class (BP)", t)
+        self.assertIn("| CM-CPU (cal.) | -25.0 % | - | +60.0 % | - |", t)
         self.assertIn("not checked", cf.table_figs(dict(figs, _also={"cm_tlp.json": None})))
         tlp["calibrated_thresholds"]["t_high"] = 2.75
         with self.assertRaisesRegex(cf.CmError, "cm_cpu_cal ran at"):
