@@ -784,6 +784,38 @@ def fig13_memc(d):
     return table(["MemC, high rate: event slowdown D / R / P"] + [b.upper() for b in PAPER_BGS] + ["average"], rows)
 
 
+def fig13_memc_amo(d):
+    """MemC beside CONV at the high rate (experiments/edge_fig13_memc_amo.ini, collected as a list) against
+    the L2 atomic unit's cycles per lane operation: event slowdown (mean runtime over MemC's mean alone at
+    the same setting) and the background's, per mode."""
+    def amo(p):
+        ov = [o.split("=", 1)[1] for o in p["overrides"] if o.startswith("mem.l2_amo_cycles=")]
+        return int(ov[0]) if ov else None
+
+    def mean(xs):
+        return sum(xs) / len(xs)
+
+    alone, bg_alone, shared = {}, None, {}
+    for p in d["points"]:
+        r = p["result"]
+        if r["rate"] == "alone" and r["event"] == "memc":
+            alone[amo(p)] = mean(r["runtime"])
+        elif r["rate"] == "alone":
+            bg_alone = r["bg_cycles"]
+        else:
+            shared[(amo(p), r["mode"])] = r
+    rows = []
+    for a in sorted(alone):
+        row = [str(a), f"{alone[a]:.0f}"]
+        for m, _ in F13_MODES:
+            r = shared.get((a, m))
+            row.append(f"{mean(r['runtime']) / alone[a]:.2f}x / {r['bg_cycles'] / bg_alone:.2f}x" if r else "not run")
+        rows.append(row)
+    rows.append(["paper (EDGE Fig. 13, MemC's average)", "", "37x / -", "109x / -", "48x / -"])
+    return table(["L2 cycles per atomic lane operation", "MemC alone (cycles)"] +
+                 [f"{m}: event / CONV slowdown" for m, _ in F13_MODES], rows)
+
+
 # EDGE Fig. 13's counterfactuals at full size: the high rate on the paper's four backgrounds, each row
 # from its experiment's result (the default's nine backgrounds cut to the four)
 F13_CF_FULL = [("default (`experiments/edge_fig13.ini`)", "edge_fig13.json"),
@@ -899,6 +931,9 @@ FIG13_CF_FULL = table_of("edge_fig13_counterfactuals", "edge_fig13.json",
                          fig13_counterfactuals_full)
 FIG12_CF_FULL = table_of("edge_fig12_counterfactuals", "edge_fig12.json", [n for _, n in F12_CF_FULL[1:]],
                          "experiments/edge_fig12{,_draincore,_slowmem}.ini", "edge_fig12", fig12_counterfactuals_full)
+FIG13_MEMC_AMO = {"name": "edge_fig13_memc_amo", "json": "edge_fig13_memc_amo.json", "plot": None,
+                  "experiment": "experiments/edge_fig13_memc_amo.ini", "program": "build/bin/edge_fig13",
+                  "tables": {"edge_fig13_memc_amo": fig13_memc_amo}}
 FIG13_MEMC = table_of("edge_fig13_memc", "edge_fig13_memc.json",
                       ["edge_fig13_memc_artifact.json", "edge_fig13_memc_artifact_place.json"],
                       "experiments/edge_fig13_memc{,_artifact,_artifact_place}.ini", "edge_fig13", fig13_memc)
@@ -929,7 +964,7 @@ FIGURES = [
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_CF_FULL, FIG12_CF_FULL] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):

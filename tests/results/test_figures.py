@@ -103,6 +103,22 @@ class FiguresTest(unittest.TestCase):
         with self.assertRaises(SystemExit):
             figures.check_merge("x", 1.0, 1.01)
 
+    def test_memc_amo(self):
+        """Slowdowns at each atomic setting over MemC alone at the same setting and CONV alone."""
+        def pt(ov, **r):
+            return {"overrides": ov, "result": r}
+        d = {"points": [
+            pt(["mem.l2_amo_cycles=1"], rate="alone", event="memc", runtime=[100, 300]),
+            pt(["mem.l2_amo_cycles=4"], rate="alone", event="memc", runtime=[400]),
+            pt([], rate="alone", event="none", bg_cycles=1000),
+            pt(["mem.l2_amo_cycles=1", "preempt.enable=0"], rate="high", event="memc", mode="D", runtime=[800],
+               bg_cycles=1500),
+            pt(["mem.l2_amo_cycles=4", "preempt.enable=1"], rate="high", event="memc", mode="P", runtime=[4000, 2000],
+               bg_cycles=1100)]}
+        t = figures.fig13_memc_amo(d)
+        self.assertIn("| 1 | 200 | 4.00x / 1.50x | not run | not run |", t)
+        self.assertIn("| 4 | 400 | not run | not run | 7.50x / 1.10x |", t)
+
 
 if __name__ == "__main__":
     tap.main(sys.modules[__name__])
