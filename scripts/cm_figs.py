@@ -769,6 +769,8 @@ def check_calibrated(d):
         if k.endswith("_cal") and [list(map(float, t)) for t in s.get("thresholds", [])] != want:
             raise CmError(f"{k} ran at tH / tL {s.get('thresholds')}, the calibration beside it printed {want}: "
                           "set its thresholds in the experiment and rerun it")
+    if not ct:
+        return "the static-TLP sweep printed no calibration (the CPUs do not lose with congestion)"
     return f"calibrated thresholds as the static-TLP sweep printed them: tH {ct['t_high']:g}, tL {ct['t_low']:g}"
 
 

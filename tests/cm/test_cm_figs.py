@@ -280,6 +280,11 @@ class Figures(unittest.TestCase):
         tlp["calibrated_thresholds"]["t_high"] = 2.75
         with self.assertRaisesRegex(cf.CmError, "cm_cpu_cal ran at"):
             cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp}))
+        tlp["calibrated_thresholds"] = None  # nothing calibrated: a calibrated row cannot be current
+        with self.assertRaisesRegex(cf.CmError, "printed None"):
+            cf.table_figs(dict(figs, _also={"cm_tlp.json": tlp}))
+        self.assertIn("printed no calibration", cf.table_figs(dict(cf.merge_figs(two_workloads()),
+                                                                   _also={"cm_tlp.json": tlp})))
 
     def test_figures_and_tables(self):
         """Every figure draws and every docs table renders from the merges' output."""
