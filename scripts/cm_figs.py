@@ -756,14 +756,19 @@ def pct(x):
     return "-" if x is None else f"{100 * (x - 1):+.1f} %"
 
 
+def tlp_beside(d):
+    """The static-TLP sweep's result loaded beside a Figs. 16-19 result (figures.load's "also"), or None."""
+    return next((v for k, v in d.get("_also", {}).items() if k.startswith("cm_tlp")), None)
+
+
 def check_calibrated(d):
     """The calibrated schemes (labels *_cal) ran at the thresholds the static-TLP sweep beside them
     printed (d["_also"]: cm_tlp*.json, None if it has not run here); a calibration that moved since
     (another machine or window) makes their figures stale, so the table is refused."""
-    tlp = [v for k, v in d.get("_also", {}).items() if k.startswith("cm_tlp")]
-    if not tlp or tlp[0] is None:
+    tlp = tlp_beside(d)
+    if tlp is None:
         return "the static-TLP sweep has not run here: the calibrated thresholds are not checked"
-    ct = tlp[0]["calibrated_thresholds"]
+    ct = tlp["calibrated_thresholds"]
     want = [[ct["t_high"], ct["t_low"]]] if ct else None
     for k, s in d["schemes"].items():
         if k.endswith("_cal") and [list(map(float, t)) for t in s.get("thresholds", [])] != want:
@@ -778,10 +783,10 @@ def in_class_figures(d):
     """Each scheme's harmonic means over the workloads whose application the static-TLP sweep beside
     them (d["_also"]) puts in CM Table II's class: the figures the paper's mix of application types
     would give on this machine.  None without that sweep."""
-    tlp = [v for k, v in d.get("_also", {}).items() if k.startswith("cm_tlp") and v]
-    if not tlp:
+    tlp = tlp_beside(d)
+    if tlp is None:
         return None
-    cls = {a: c["class"] for a, c in tlp[0]["apps"].items()}
+    cls = {a: c["class"] for a, c in tlp["apps"].items()}
     ws = [w for w in d["workloads"] if cls.get(w["gpu"]) == PAPER_APPS.get(w["gpu"], ("?",))[0]]
     if not ws:
         return None
