@@ -44,6 +44,7 @@ PAPER_APPS = {"bp": ("H", "48"), "hot": ("H", "16-48"), "path": ("H", "48"), "mm
 SCHEMES = ["dyncta", "cm_cpu", "cm_bal1", "cm_bal2", "cm_bal3", "cm_bal4"]  # CM Figs. 16-17 order
 BASELINE = "baseline"
 # CM Sec. 6.2 headline values (relative to the baseline, harmonic means over the 36 workloads)
+PAPER_CPU_WITHOUT_GPU = 1.69  # CM footnote 14: the CPUs with GPU execution disabled, over the baseline
 PAPER = {"cm_cpu": {"cpu_ws_speedup": 1.24, "gpu_speedup": 0.89},   # "+24 % CPU", "11 % performance loss"
          "cm_bal1": {"cpu_ws_speedup": 1.07, "gpu_speedup": 1.07},  # "7 % ... for both CPU and GPU"
          "dyncta": {"cpu_ws_speedup": 1.02}}                        # "only 2 % performance improvement for CPUs"
@@ -268,6 +269,9 @@ def merge_figs(pts):
             "window": [{"warmup_instrs": a, "instrs": b} for a, b in win],
             "blocks": union_blocks(pts), "host_cpu": host_cost(pts), "alphas": ALPHAS, "types": [t for t in TYPES if any(w["type"] == t for w in wl)],
             "paper": PAPER, "schemes": out, "workloads": wl,
+            # the CPUs' headroom: their WS alone over the baseline's (CM footnote 14: "completely disabling
+            # GPU execution leads to 69% higher CPU performance over the baseline")
+            "cpu_without_gpu": hmean(1 / w["schemes"][BASELINE]["ws_norm"] for w in wl),
             "alone": {"mix_core_ipc": mix_alone,
                       "gpu_ipc_whole_run": {g: p["run"]["gpu_ipc"] for g, p in gpu_alone.items()}}}
 
@@ -804,8 +808,10 @@ def table_figs(d):
         th = ", ".join(f"{a:g} / {b:g}" for a, b in s.get("thresholds", []))
         rows.append([sname(k), th, s.get("blocks", {}).get("cm_bal_monitor", "?"), pct(s["gpu_speedup"]),
                      pct(p.get("gpu_speedup")), pct(s["cpu_ws_speedup"]), pct(p.get("cpu_ws_speedup"))])
+    head = (f"; the CPUs alone run {pct(d['cpu_without_gpu'])} faster than beside the GPU at 48 warps (paper: "
+            f"{pct(PAPER_CPU_WITHOUT_GPU)}, CM footnote 14)." if "cpu_without_gpu" in d else "")
     out = (f"{len(d['workloads'])} workloads; blocks: {', '.join(f'{b} {v}' for b, v in d['blocks'].items())}; "
-           f"{cal}\n\n" +
+           f"{cal}{head}\n\n" +
            md(["scheme", "tH / tL", "monitor", "GPU (Fig. 16)", "paper", "CPU WS (Fig. 17)", "paper"], rows))
     ic = in_class_figures(d)
     if ic:
@@ -889,6 +895,42 @@ def table_double(d):
             "\n\n" + md(["metric", "schemes, best first", "window (instructions)"], rows))
 
 
+# experiments/cm_tlp_cause.ini's machines, in the table's order
+CAUSE_MACHINES = [("default", "CM Table I (configs/cm.ini)"), ("l1x4", "64 KB L1 (`gpu.l1_bytes=65536`)"),
+                  ("flit64", "64 B mesh channels (`mem.flit_bytes=64`)")]
+
+
+def table_tlp_cause(d):
+    """Why an application gains from lower TLP (experiments/cm_tlp_cause.ini, collected as a list): per
+    application and machine, GPU IPC at 4 and 6 warps over 48, the L1 misses sent to memory per 1000 warp
+    instructions at 4 and 48 warps, and the congestion at 48 warps."""
+    runs = {}
+    for p in d["points"]:
+        v = p["values"]
+        runs[(v["app"], v["machine"], v["tlp"])] = p["result"]["run"]
+
+    def mpki(r):  # requests to the memory system per 1000 warp instructions
+        return 1000 * r["gpu_requests"] / (r["gpu_ipc"] * r["gpu_cycles"])
+
+    rows = []
+    for app in dict.fromkeys(v["values"]["app"] for v in d["points"]):
+        for m, name in CAUSE_MACHINES:
+            r4, r6, r48 = (runs.get((app, m, t)) for t in ("w4", "w6", "w48"))
+            if not (r4 and r6 and r48):
+                rows.append([app.upper(), PAPER_APPS.get(app, ("?",))[0], name] + ["not run"] * 5)
+                continue
+            g = max(r4["gpu_ipc"], r6["gpu_ipc"]) / r48["gpu_ipc"]
+            rows.append([app.upper(), PAPER_APPS.get(app, ("?",))[0], name,
+                         f"{r4['gpu_ipc'] / r48['gpu_ipc']:.2f} / {r6['gpu_ipc'] / r48['gpu_ipc']:.2f}",
+                         f"{(g - 1) * 100:+.0f} %" + (" (L)" if g >= 1.05 else ""),
+                         f"{mpki(r4):.0f} / {mpki(r48):.0f}",
+                         f"{r4['memory']['l2_hit_rate']:.2f} / {r48['memory']['l2_hit_rate']:.2f}",
+                         f"{r48['stall_mc_per_cycle']:.2f} / {r48['stall_net_per_cycle']:.2f}"])
+    return md(["app", "paper class", "machine", "GPU IPC at 4 / 6 warps over 48",
+               "best gain (L: >= 5 %, the rule's bound)", "memory requests per 1000 warp instr., 4 / 48 warps",
+               "L2 hit rate, 4 / 48 warps", "stallMC / stallnet per cycle at 48"], rows)
+
+
 def plot_window(d, plt):
     """Each headline figure against the window, a line per scheme, the paper's value (at its 5 M) dashed."""
     ns = [int(n) for n in d["windows"]]
@@ -958,7 +1000,9 @@ FIGURES = fig_entries("", "") + fig_entries("_demo", "_demo") + [
      "program": "scripts/cm_point.py", "tables": {"cm_double": table_double}},
     {"name": "cm_paper_window", "json": "cm_paper_window.json", "plot": None,
      "experiment": "experiments/cm_paper_window.ini", "program": "scripts/cm_point.py",
-     "tables": {"cm_paper_window": table_double}}]
+     "tables": {"cm_paper_window": table_double}},
+    {"name": "cm_tlp_cause", "json": "cm_tlp_cause.json", "plot": None, "experiment": "experiments/cm_tlp_cause.ini",
+     "program": "scripts/cm_point.py", "tables": {"cm_tlp_cause": table_tlp_cause}}]
 
 
 def cmd_plot(argv):
