@@ -909,7 +909,7 @@ def table_tlp_cause(d):
         v = p["values"]
         runs[(v["app"], v["machine"], v["tlp"])] = p["result"]["run"]
 
-    def mpki(r):  # requests to the memory system per 1000 warp instructions
+    def per_kilo(r):  # requests to the memory system per 1000 warp instructions
         return 1000 * r["gpu_requests"] / (r["gpu_ipc"] * r["gpu_cycles"])
 
     rows = []
@@ -923,7 +923,7 @@ def table_tlp_cause(d):
             rows.append([app.upper(), PAPER_APPS.get(app, ("?",))[0], name,
                          f"{r4['gpu_ipc'] / r48['gpu_ipc']:.2f} / {r6['gpu_ipc'] / r48['gpu_ipc']:.2f}",
                          f"{(g - 1) * 100:+.0f} %" + (" (L)" if g >= 1.05 else ""),
-                         f"{mpki(r4):.0f} / {mpki(r48):.0f}",
+                         f"{per_kilo(r4):.0f} / {per_kilo(r48):.0f}",
                          f"{r4['memory']['l2_hit_rate']:.2f} / {r48['memory']['l2_hit_rate']:.2f}",
                          f"{r48['stall_mc_per_cycle']:.2f} / {r48['stall_net_per_cycle']:.2f}"])
     return md(["app", "paper class", "machine", "GPU IPC at 4 / 6 warps over 48",
