@@ -13,6 +13,7 @@ experiment's result file.
 
     sweep.py run [--jobs N] [--slurm] [--results DIR] EXPERIMENT.ini...
     sweep.py status|list|collect EXPERIMENT.ini...
+        (status: each experiment's points by state and the done points' summed run time)
 
 Python 3 standard library only.
 """
@@ -643,6 +644,13 @@ def cmd_exec(manifest, index):
     return 1 if err else 0
 
 
+def point_time(seconds):
+    """The done points' run time: each point's wall time as its meta file records it, summed.  A point
+    is one single-threaded process (FG_THREADS=1), so on cores it had to itself this is its CPU time; on
+    a loaded machine it is more."""
+    return f"{seconds:.0f} s of point time ({seconds / 3600:.2f} h) in the done points"
+
+
 # -------------------------------------------------------------------- main
 
 def main(argv=None):
@@ -682,10 +690,15 @@ def main(argv=None):
                     print(f"{ex.name} {p.id} [{p.state()}]\n  {shlex.join(p.argv)}")
             return 0
         if opts.cmd == "status":
+            total = 0.0
             for ex in exps:
                 states = [p.state() for p in ex.points]
                 counts = ", ".join(f"{states.count(s)} {s}" for s in ("done", "failed", "stale", "todo"))
-                print(f"{ex.name}: {len(states)} points: {counts}")
+                secs = sum(p.previous_seconds() or 0.0 for p, s in zip(ex.points, states) if s == "done")
+                total += secs
+                print(f"{ex.name}: {len(states)} points: {counts}; {point_time(secs)}")
+            if len(exps) > 1:
+                print(f"all {len(exps)} experiments: {point_time(total)}")
             return 0
         if opts.cmd == "collect":
             return collect_all(exps, say=False)

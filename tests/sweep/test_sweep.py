@@ -132,6 +132,26 @@ class SweepTest(unittest.TestCase):
         st = self.run_sweep("status", e)
         self.assertIn("4 points: 3 done, 1 failed", st.stdout)
 
+    def test_status_point_time(self):
+        """status sums the done points' recorded run times per experiment, and over all of them; a failed
+        point's time is not counted.  The recorded times are set by hand so the sums tell them apart."""
+        a = self.exp("[axis a]\np1 = fake.a=1\np2 = fake.a=2\nbad = fake.fail=1\n", name="a")
+        b = self.exp("[axis a]\nq = fake.a=3\n", name="b")
+        self.run_sweep("run", a, b, "-j", "1")
+        secs = {("a", "a=p1"): 100.0, ("a", "a=p2"): 20.0, ("a", "a=bad"): 4000.0, ("b", "a=q"): 3.0}
+        for (exp, pid), t in secs.items():
+            path = os.path.join(self.tmp, "res", "sweeps", exp, "points", pid + ".meta")
+            with open(path) as f:
+                m = json.load(f)
+            self.assertEqual(m["rc"] != 0, pid == "a=bad")
+            m["seconds"] = t
+            with open(path, "w") as f:
+                json.dump(m, f)
+        st = self.run_sweep("status", a, b)
+        self.assertIn("a: 3 points: 2 done, 1 failed, 0 stale, 0 todo; 120 s of point time (0.03 h)", st.stdout)
+        self.assertIn("b: 1 points: 1 done, 0 failed, 0 stale, 0 todo; 3 s of point time", st.stdout)
+        self.assertIn("all 2 experiments: 123 s of point time", st.stdout)
+
     def test_merge_failure_keeps_collecting(self):
         """An experiment whose merge fails is reported; the experiments after it are still collected."""
         bad = self.exp("[axis a]\nx = fake.a=1\n", name="bad", header="args = --set fake.merge_fail=1\ncollect = program")
