@@ -22,3 +22,8 @@ results: $(BUILD)/.deps
 	@set -e; $(foreach s,$(RESULTS_STEPS),nice $(s);)
 	@$(PYTHON) scripts/figures.py plot
 	@$(PYTHON) scripts/figures.py docs
+
+# Where every experiment stands (done / stale / to do) and what its done points cost to run.
+.PHONY: results-status
+results-status:
+	@$(PYTHON) scripts/sweep.py status $(EXPERIMENTS) $(RESULTS_EXPERIMENTS) $(DEMO_EXPERIMENTS)
