@@ -30,7 +30,8 @@ if [ $demo = 1 ]; then
     python3 - "$tmp" <<'PY'
 import glob, json, os, sys
 tmp = sys.argv[1]
-TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s", "host_cpu_s"}
+# run times, and the sources fingerprint each build stamps (provenance, not a result)
+TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s", "host_cpu_s", "sources"}
 def strip(d):
     if isinstance(d, dict): return {k: strip(v) for k, v in d.items() if k not in TIMES}
     if isinstance(d, list): return [strip(x) for x in d]
@@ -77,7 +78,8 @@ import json, sys
 tmp = sys.argv[1]
 TIMES = {"wall_seconds", "cpu_seconds", "wall", "cpu", "seconds", "wall_s", "cpu_s", "elapsed_s",
          "gpu_cycles_per_second", "warp_instrs_per_second", "gpu_cycles_per_cpu_second",
-         "warp_instrs_per_cpu_second", "threads", "threaded_cycles", "pool_handoff_ns"}
+         "warp_instrs_per_cpu_second", "threads", "threaded_cycles", "pool_handoff_ns",
+         "sources"}  # the sources fingerprint each build stamps: provenance, not a result
 def strip(d):
     if isinstance(d, dict): return {k: strip(v) for k, v in d.items() if k not in TIMES}
     if isinstance(d, list): return [strip(x) for x in d]

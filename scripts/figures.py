@@ -14,6 +14,7 @@ plot needs Debian's python3-matplotlib; docs needs only the standard library.
 """
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -903,6 +904,134 @@ def fig12_counterfactuals_full(d):
                  ["mean latency D / P over the possible pairs (cycles)"], rows)
 
 
+# experiments/edge_fig12_reserve.ini: a register reserve for events on Fig. 12's register-restricted pairs
+F12R_MODES = [("D", "draining"), ("X", "extra registers"), ("V1", "reserve of 1 event warp"),
+              ("V2", "reserve of 2 event warps")]
+F12R_MACHINES = [("edge", "configs/edge.ini: 65536 registers"), ("rf32k", "32768 registers (GTX 480's)")]
+
+
+def percentile(xs, p):
+    """The rank-based percentile sim/work/mt_stats.c's mt_percentile takes."""
+    xs = sorted(xs)
+    k = math.ceil(p / 100 * len(xs) - 1e-9)
+    return xs[max(k, 1) - 1] if xs else 0.0
+
+
+def fig12_reserve_cells(d):
+    """{(machine, pair, mode): {"avg", "p99", "bg", "preempted", "events"}} over the seeds' events pooled."""
+    acc = {}
+    for p in d["points"]:
+        v, r = p["values"], p["result"]
+        a = acc.setdefault((v["machine"], v["pair"], v["mode"]), {"sched": [], "bg": [], "pre": 0})
+        a["sched"] += r["sched"]
+        a["bg"].append(r["bg_cycles"])
+        a["pre"] += r["preempted"]
+    return {k: {"avg": sum(a["sched"]) / len(a["sched"]) if a["sched"] else 0.0, "p99": percentile(a["sched"], 99),
+                "bg": sum(a["bg"]) / len(a["bg"]), "preempted": a["pre"], "events": len(a["sched"])}
+            for k, a in acc.items()}
+
+
+def fig12_reserve(d):
+    c = fig12_reserve_cells(d)
+    pairs = list(dict.fromkeys(p["values"]["pair"] for p in d["points"]))
+    rows = []
+    for m, mlabel in F12R_MACHINES:
+        if not any(k[0] == m for k in c):
+            continue
+        for pr in pairs + ["mean"]:
+            row = [mlabel, pr.replace("_", " / ").upper() if pr != "mean" else "**mean over the pairs**"]
+            for mode, _ in F12R_MODES:
+                if pr == "mean":
+                    xs = [c[(m, q, mode)] for q in pairs if (m, q, mode) in c]
+                    ds = [c[(m, q, "D")] for q in pairs if (m, q, mode) in c]
+                    if not xs:
+                        row.append("not run")
+                        continue
+                    avg, p99 = sum(x["avg"] for x in xs) / len(xs), sum(x["p99"] for x in xs) / len(xs)
+                    bg = sum(x["bg"] / y["bg"] for x, y in zip(xs, ds)) / len(xs)
+                    row.append(f"{avg:.1f} / {p99:.0f}, bg {bg:.3f}")
+                    continue
+                x, dd = c.get((m, pr, mode)), c.get((m, pr, "D"))
+                row.append(f"{x['avg']:.1f} / {x['p99']:.0f}, bg {x['bg'] / dd['bg']:.3f} ({x['preempted']:g} of "
+                           f"{x['events']:g} preempted)" if x and dd else "not run")
+            rows.append(row)
+    return table(["machine", "event / background"] +
+                 [f"{lab} ({mode}): scheduling latency mean / p99 (cycles), background cycles over D's"
+                  for mode, lab in F12R_MODES], rows)
+
+
+def plot_fig12_reserve(d, plt):
+    """Mean scheduling latency per pair and mode, one panel per machine (log scale)."""
+    c = fig12_reserve_cells(d)
+    pairs = list(dict.fromkeys(p["values"]["pair"] for p in d["points"]))
+    f, ax = plt.subplots(1, 2, figsize=(14, 4.5), sharey=True)
+    cols = {"D": "#999999", "X": "#2b6cb0", "V1": "#dd6b20", "V2": "#c53030"}
+    for a, (m, mlabel) in zip(ax, F12R_MACHINES):
+        for i, (mode, lab) in enumerate(F12R_MODES):
+            xs = [j + (i - 1.5) * 0.2 for j in range(len(pairs))]
+            a.bar(xs, [max(c.get((m, q, mode), {}).get("avg", 0), 0.5) for q in pairs], 0.2, color=cols[mode],
+                  label=f"{mode}: {lab}")
+        a.set_xticks(range(len(pairs)), [q.replace("_", "/").upper() for q in pairs], rotation=60, fontsize=8)
+        a.set_yscale("log")
+        a.set_title(mlabel, fontsize=9)
+        a.legend(fontsize=7)
+    ax[0].set_ylabel("mean scheduling latency, cycles (log)")
+    f.suptitle("A register reserve for events (EDGE VI-C) on Fig. 12's register-restricted pairs", fontsize=10)
+    f.tight_layout()
+    return f
+
+
+F13_ALL_MODES = F13_MODES + [("A", "adaptive reservation")]
+
+
+def fig13_dynamic(d):
+    """EDGE VII's dynamic reservation (mode A, [preempt] reserve_dynamic) beside D, R and P: per rate the
+    averages over the pairs, A's reserved cores, and whether A beats each of D, R, P on ANTT."""
+    if not any("A" in q[r] for q in d["pairs"].values() for r in q):
+        return "No point of this experiment ran mode A."
+    rows = []
+    for bl, bgs in bg_sets(d):
+        for r in ("low", "high"):
+            qs = [q[r] for n, q in d["pairs"].items() if r in q and bg_of(n) in bgs and "A" in q[r]]
+            if not qs:
+                continue
+            mean = {m: {w: sum(q[m][w] for q in qs) / len(qs) for w in F13_WHAT.values()} for m, _ in F13_ALL_MODES}
+            cores = sum(q["A"].get("reserved_cores_mean", 0) for q in qs) / len(qs)
+            most = max(q["A"].get("reserved_cores_max", 0) for q in qs)
+            beats = [m for m, _ in F13_MODES if mean["A"]["antt"] < mean[m]["antt"]]
+            rows.append([bl, r] + [f"{mean[m]['antt']:.2f} ({mean[m]['event_slowdown']:.2f} / "
+                                   f"{mean[m]['bg_slowdown']:.2f})" for m, _ in F13_ALL_MODES] +
+                        [f"{cores:.2f} (at most {most:g})",
+                         ", ".join(f"{m} {mean[m]['antt'] / mean['A']['antt']:.2f}x" for m, _ in F13_MODES),
+                         "all three" if len(beats) == 3 else ", ".join(beats) or "none", f"{len(qs)}"])
+    return table(["backgrounds", "rate"] + [f"{lab} ({m}): ANTT (event / bg slowdown)" for m, lab in F13_ALL_MODES] +
+                 ["A: reserved cores, mean over the pairs", "ANTT y / A", "A's ANTT beats", "pairs"], rows)
+
+
+def plot_fig13_dynamic(d, plt):
+    """ANTT, event and background slowdown per mode and rate (averages over all pairs), A beside D, R, P."""
+    f, ax = plt.subplots(1, 3, figsize=(13, 4))
+    cols = {"D": "#999999", "R": "#38a169", "P": "#2b6cb0", "A": "#dd6b20"}
+    for a, (w, name) in zip(ax, (("antt", "ANTT"), ("event_slowdown", "event slowdown"),
+                                 ("bg_slowdown", "background slowdown"))):
+        for i, (m, label) in enumerate(F13_ALL_MODES):
+            vals = []
+            for r in ("low", "high"):
+                qs = [q[r][m][w] for q in d["pairs"].values() if r in q and m in q[r] and "A" in q[r]]
+                vals.append(sum(qs) / len(qs) if qs else 0)
+            a.bar([j + (i - 1.5) * 0.2 for j in range(2)], vals, 0.2, color=cols[m], label=f"{m}: {label}")
+        a.set_xticks(range(2), ["low rate", "high rate"])
+        a.set_yscale("log", base=2)
+        a.axhline(1, color="black", lw=0.6, ls=":")
+        a.set_title(f"{name} (mean over the pairs)", fontsize=9)
+        if w == "antt":
+            a.legend(fontsize=7)
+    f.suptitle(f"EDGE Fig. 13 with EDGE VII's dynamic reservation (A: 0-8 cores following the events in flight, "
+               f"preempting when full); {d['size']} sizes", fontsize=9)
+    f.tight_layout()
+    return f
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -911,7 +1040,10 @@ def edge_mt_figures(suffix, experiment):
             {"name": f"edge_fig13{suffix}", "json": f"edge_fig13{suffix}.json", "plot": plot_fig13,
              "experiment": f"experiments/edge_fig13{experiment}.ini", "program": "build/bin/edge_fig13",
              "tables": {f"edge_fig13{suffix}": fig13_summary, f"edge_fig13{suffix}_average": fig13_average,
-                        f"edge_fig13{suffix}_pairs": fig13_pairs, f"edge_fig13{suffix}_breakdown": fig13_breakdown}}]
+                        f"edge_fig13{suffix}_pairs": fig13_pairs, f"edge_fig13{suffix}_breakdown": fig13_breakdown}},
+            {"name": f"edge_fig13{suffix}_dynamic", "json": f"edge_fig13{suffix}.json", "plot": plot_fig13_dynamic,
+             "experiment": f"experiments/edge_fig13{experiment}.ini", "program": "build/bin/edge_fig13",
+             "tables": {f"edge_fig13{suffix}_dynamic": fig13_dynamic}}]
 
 
 def table_of(name, json_name, also, experiment, program, fn):
@@ -919,6 +1051,10 @@ def table_of(name, json_name, also, experiment, program, fn):
     return {"name": name, "json": json_name, "plot": None, "also": also, "experiment": experiment,
             "program": f"build/bin/{program}", "tables": {name: fn}}
 
+
+FIG12_RESERVE = {"name": "edge_fig12_reserve", "json": "edge_fig12_reserve.json", "plot": plot_fig12_reserve,
+                 "experiment": "experiments/edge_fig12_reserve.ini", "program": "build/bin/edge_fig12",
+                 "tables": {"edge_fig12_reserve": fig12_reserve}}
 
 FIG13_CF = table_of("edge_fig13_demo_counterfactuals", "edge_fig13_demo.json",
                     [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf], "experiments/edge_fig13_demo*.ini",
@@ -964,7 +1100,7 @@ FIGURES = [
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):

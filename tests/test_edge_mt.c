@@ -177,6 +177,20 @@ static void test_fig13_merge_hand_computed(void **st) {
     NEAR(fg_json_num(r, "event_p_over_r_high"), 4);
     NEAR(fg_json_num(r, "bg_p_over_d_high"), 0.8);
     NEAR(fg_json_num(r, "alone.event_runtime.ipv4"), 250);
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "antt_p_over_a_high")); /* no A point: no A ratio */
+    cJSON_Delete(r);
+    /* with an adaptive-reservation (A) point too: its cell and A's ratios */
+    const char *a5[6];
+    memcpy(a5, files, sizeof files);
+    a5[5] = put_point(dir, "f.json", "{" BLOCKS ", \"event\": \"ipv4\", \"background\": \"sc\", \"rate\": \"high\", "
+                      "\"mode\": \"A\", \"runtime\": [250, 750], \"sched\": [], \"bg_cycles\": 1100}");
+    r = merge("edge_fig13", dir, a5, 6); /* A: event 2.0, bg 1.1, ANTT (1 + 3 + 1.1) / 3 */
+    NEAR(fg_json_num(r, "pairs.ipv4/sc.high.A.event_slowdown"), 2.0);
+    NEAR(fg_json_num(r, "pairs.ipv4/sc.high.A.antt"), 5.1 / 3);
+    NEAR(fg_json_num(r, "antt_p_over_a_high"), 1.05 / (5.1 / 3));
+    NEAR(fg_json_num(r, "antt_r_over_a_high"), 3 / (5.1 / 3));
+    NEAR(fg_json_num(r, "event_d_over_a_high"), 0.8);
+    NEAR(fg_json_num(r, "antt_p_over_d_high"), (4.7 / 3) / 1.05); /* D R P unchanged */
     cJSON_Delete(r);
 }
 
@@ -431,6 +445,101 @@ static void test_reservation_policy(void **st) {
     mt_result_free(&p);
 }
 
+/* Dynamic reservation ([preempt] reserve_dynamic, EDGE VII): bad settings
+ * refused naming the key; the controller's rule directed (events in flight
+ * set by hand on an idle GPU: the period's mean enters the moving average,
+ * the target is taken at once, a lower one a core a period, within
+ * [reserve_min, reserve_cores]); and a whole run at a high rate, where the
+ * reserve grows from 1, events the reserve cannot start preempt on the
+ * background's cores, and the results stay exact. */
+static void test_reservation_dynamic(void **st) {
+    (void)st;
+    char err[512];
+    gpu_config c = machine(true, false);
+    c.pre.reserve_dynamic = true;
+    assert_null(gpu_new(&c, err, sizeof err)); /* no maximum */
+    assert_non_null(strstr(err, "reserve_dynamic needs reserve_cores"));
+    c.pre.reserve_cores = 4;
+    c.pre.reserve_min = 5;
+    assert_null(gpu_new(&c, err, sizeof err));
+    assert_non_null(strstr(err, "reserve_min"));
+    c.pre.reserve_min = 1;
+    c.pre.reserve_period = 0;
+    assert_null(gpu_new(&c, err, sizeof err));
+    assert_non_null(strstr(err, "reserve_period"));
+    fg_config *fc = fg_config_new();
+    if (fg_config_set(fc, "preempt.reserve_ewma_shift=17", err, sizeof err)) fail_msg("%s", err);
+    gpu_config d;
+    gpu_config_default(&d);
+    assert_int_not_equal(gpu_config_load(&d, fc, err, sizeof err), 0);
+    assert_non_null(strstr(err, "reserve_ewma_shift"));
+    fg_config_free(fc);
+
+    c.pre.reserve_period = 10;
+    c.pre.reserve_per_core = 4;
+    c.pre.reserve_ewma_shift = 0; /* the average is the last period's mean */
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    assert_int_equal(g->resv_now, 1); /* starts at reserve_min */
+    g->ev_live = 9;
+    for (int i = 0; i < 9; i++) gpu_tick(g);
+    assert_int_equal(g->resv_now, 1);
+    gpu_tick(g);
+    assert_int_equal(g->resv_now, 3); /* ceil(9 / 4), at once */
+    g->ev_live = 40;
+    for (int i = 0; i < 10; i++) gpu_tick(g);
+    assert_int_equal(g->resv_now, 4); /* reserve_cores bounds it */
+    g->ev_live = 0;
+    for (unsigned want = 3; want >= 1; want--) {
+        for (int i = 0; i < 10; i++) gpu_tick(g);
+        assert_int_equal(g->resv_now, want); /* one core a period, down to reserve_min */
+    }
+    for (int i = 0; i < 30; i++) gpu_tick(g);
+    assert_int_equal(g->resv_now, 1);
+    gpu_reserve_stats rs;
+    gpu_get_reserve_stats(g, &rs);
+    assert_int_equal(rs.cycles, 80);
+    assert_int_equal(rs.changes, 5); /* 1 -> 3 -> 4 -> 3 -> 2 -> 1 */
+    assert_int_equal(rs.min, 1);
+    assert_int_equal(rs.max, 4);
+    /* counted after the cycle's step: 9x1 + 3, 9x3 + 4, 9x4 + 3, 9x3 + 2, 9x2 + 1, 30x1 */
+    assert_int_equal(rs.core_cycles, 12 + 31 + 39 + 29 + 19 + 30);
+    gpu_free(g);
+    c.pre.reserve_ewma_shift = 1; /* half of the new mean: 9 -> 4.5 events, 2 cores */
+    g = gpu_new(&c, err, sizeof err);
+    g->ev_live = 9;
+    for (int i = 0; i < 10; i++) gpu_tick(g);
+    assert_int_equal(g->resv_now, 2);
+    gpu_free(g);
+
+    /* a whole run: IPv4 at a high rate beside BP, at most 8 reserved cores */
+    mt_params x = small("ipv4", "bp");
+    x.max_inflight = 32;
+    x.gap_min = 100, x.gap_max = 200;
+    gpu_config a = machine(true, false);
+    a.pre.reserve_dynamic = true;
+    a.pre.reserve_cores = 8;
+    a.pre.reserve_min = 1;
+    mt_result r;
+    run_ok(&x, &a, &r);
+    assert_string_equal(mt_mode_name(&a), "A");
+    assert_true(r.rs.max >= 2 && r.rs.max <= 8);
+    assert_true(r.rs.changes > 0);
+    const double mean = (double)r.rs.core_cycles / (double)r.rs.cycles;
+    assert_true(mean > 0 && mean <= 8);
+    unsigned high = 0, below = 0;
+    for (unsigned i = 0; i < r.n_ev; i++) {
+        high += r.ev[i].core >= 8;
+        below += r.ev[i].core < 16 - r.rs.max; /* never reserved: only a preemption puts an event there */
+    }
+    assert_true(high * 2 > r.n_ev); /* most on the reserved end */
+    assert_true(below > 0);
+    printf("# dynamic reservation: %u events, %u on cores 8-15, %u on cores never reserved, %.2f cores reserved on "
+           "average (at most %u, %llu changes), %u preempted\n", r.n_ev, high, below, mean, r.rs.max,
+           (unsigned long long)r.rs.changes, count_preempted(&r));
+    mt_result_free(&r);
+}
+
 /* Where reserved cores' events go: [preempt] reserve_place = cost spreads
  * them over the reserved cores by the SIMT core scheduler's cost; issue_rr,
  * the EDGE artifact's issue_block2core, hands each to the first reserved core
@@ -497,6 +606,77 @@ static void test_extra_regs(void **st) {
     printf("# memc on bp (test), executed with extra registers: %u events, %u preempted, all checked\n", xr.n_ev,
            count_preempted(&xr));
     mt_result_free(&xr);
+}
+
+/* A register reserve for events ([preempt] event_reg_reserve, EDGE VI-C):
+ * bad sizes refused; BP's blocks never take a core's last N registers (and
+ * do without the reserve, so the check can fail); MemC (24 registers), which
+ * cannot preempt BP (21) under the IV-D rule and finds no free registers
+ * beside it, then starts in a free slot or preempts for a slot only, never
+ * saving, and waits far less; executed for real, every result exact. */
+static void test_event_reg_reserve(void **st) {
+    (void)st;
+    char err[512];
+    gpu_config c = machine(true, false);
+    c.pre.event_reg_reserve = c.regs_per_core;
+    assert_null(gpu_new(&c, err, sizeof err));
+    assert_non_null(strstr(err, "event_reg_reserve"));
+    const unsigned reserve = 832; /* one IPSec warp's worth (26 registers x 32), MemC's 768 fits */
+    /* 32768 registers (GTX 480's): BP's blocks (21 registers a thread) are limited by the register file,
+     * not by the 2048 threads as with the default 65536 */
+    c.regs_per_core = 32768;
+    unsigned most[2] = {0, 0};
+    for (unsigned v = 0; v < 2; v++) {
+        c.pre.event_reg_reserve = v ? reserve : 0;
+        gpu_t *g = gpu_new(&c, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        bg_run *b = bg_new(g, "bp", "test", tb_kernel_dir(), 1, err, sizeof err);
+        if (!b || bg_start(b, err, sizeof err)) fail_msg("%s", err);
+        for (int i = 0; i < 3000 && !gpu_idle(g); i++) {
+            gpu_tick(g);
+            for (unsigned k = 0; k < c.num_cores; k++)
+                if (g->core[k].used_regs > most[v]) most[v] = g->core[k].used_regs;
+        }
+        bg_free(b);
+        gpu_free(g);
+    }
+    assert_true(most[0] > c.regs_per_core - reserve); /* BP alone fills past the reserve's bound */
+    assert_true(most[1] <= c.regs_per_core - reserve);
+    /* a background block that cannot fit beside the reserve is refused at launch */
+    c.pre.event_reg_reserve = c.regs_per_core - 32;
+    gpu_t *g = gpu_new(&c, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    bg_run *b = bg_new(g, "bp", "test", tb_kernel_dir(), 1, err, sizeof err);
+    assert_true(!b || bg_start(b, err, sizeof err));
+    assert_non_null(strstr(err, "event_reg_reserve"));
+    bg_free(b);
+    gpu_free(g);
+
+    mt_params x = small("memc", "bp");
+    gpu_config cp = machine(true, true), cv = machine(true, true);
+    cp.regs_per_core = cv.regs_per_core = 32768;
+    cv.pre.event_reg_reserve = reserve;
+    mt_result p, vr;
+    run_ok(&x, &cp, &p);
+    run_ok(&x, &cv, &vr);
+    assert_string_equal(mt_mode_name(&cv), "V");
+    assert_int_equal(count_preempted(&p), 0);
+    for (unsigned i = 0; i < vr.n_ev; i++) assert_false(vr.ev[i].saved);
+    assert_true(avg_sched(&vr) * 4 < avg_sched(&p)); /* registers free, slots too: no drain to wait for */
+    printf("# memc on bp (test), skipped: rule %.1f cycles (%u preempted), %u registers reserved %.1f (%u "
+           "preempted); background %llu / %llu cycles\n", avg_sched(&p), count_preempted(&p), reserve, avg_sched(&vr),
+           count_preempted(&vr), (unsigned long long)p.bg_cycles, (unsigned long long)vr.bg_cycles);
+    mt_result_free(&p);
+    mt_result_free(&vr);
+    gpu_config run = machine(true, false);
+    run.regs_per_core = 32768;
+    run.pre.event_reg_reserve = reserve;
+    x.max_inflight = 6;
+    x.gap_min = 200, x.gap_max = 600;
+    run_ok(&x, &run, &vr);
+    printf("# memc on bp (test), executed beside the reserve: %u events, %u preempted, all checked\n", vr.n_ev,
+           count_preempted(&vr));
+    mt_result_free(&vr);
 }
 
 /* ---------------------------------------------- tiny points of the figures */
@@ -623,7 +803,9 @@ int main(void) {
         cmocka_unit_test(test_skip_exec_draining_vs_preemption),
         cmocka_unit_test(test_reservation_policy),
         cmocka_unit_test(test_reservation_placement),
+        cmocka_unit_test(test_reservation_dynamic),
         cmocka_unit_test(test_extra_regs),
+        cmocka_unit_test(test_event_reg_reserve),
         cmocka_unit_test(test_fig12_tiny_point),
         cmocka_unit_test(test_fig13_tiny_point),
         cmocka_unit_test(test_warm_isolation),

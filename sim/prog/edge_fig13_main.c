@@ -30,7 +30,9 @@
 #define MAXB 9 /* EDGE V's nine background kernels (docs/BG_KERNELS.md) */
 static const char *const EVS[MAXE] = {"ipv4", "ipv6", "memc", "ipsec"};
 static const char *const BGS[MAXB] = {"conv", "mm", "bp", "bfs", "sc", "kmn", "srad", "lud", "conv2"};
-static const char *const MODES[3] = {"D", "R", "P"};
+/* D, R, P: EDGE Fig. 13; A (adaptive: [preempt] reserve_dynamic, EDGE VII's
+ * future work) when the experiment runs it */
+static const char *const MODES[4] = {"D", "R", "P", "A"};
 static const char *const RATES[2] = {"low", "high"};
 
 static int idx(const char *const *names, unsigned n, const char *s) {
@@ -96,6 +98,7 @@ typedef struct {
     double ev_slow, bg_slow, antt;
     double evb[GPU_EVB_N]; /* an event's cycles from START to exit by class, mean over its events */
     unsigned regs_ev, regs_bg; /* registers per thread of the event and background kernels */
+    double resv_mean, resv_max;  /* A: reserved cores over the run (point's reserve_dynamic); < 0: not A */
 } cell;
 
 /* point's event_breakdown (sums over its n events) -> means per event */
@@ -121,6 +124,10 @@ static cJSON *cell_json(const cell *k) {
     cJSON_AddNumberToObject(o, "offered", k->offered);
     cJSON_AddNumberToObject(o, "dropped", k->dropped);
     cJSON_AddNumberToObject(o, "avg_event_runtime", mt_mean(k->rt, k->n));
+    if (k->resv_mean >= 0) {
+        cJSON_AddNumberToObject(o, "reserved_cores_mean", k->resv_mean);
+        cJSON_AddNumberToObject(o, "reserved_cores_max", k->resv_max);
+    }
     cJSON_AddNumberToObject(o, "avg_sched_latency", k->sched);
     cJSON_AddNumberToObject(o, "bg_cycles", k->bg);
     cJSON_AddItemToObject(o, "event_breakdown", evb_json(k->sched, k->evb));
@@ -128,13 +135,13 @@ static cJSON *cell_json(const cell *k) {
 }
 
 static int report(const cJSON *points, const char *out, const char *prog) {
-    cell(*c)[MAXB][2][3] = calloc(MAXE, sizeof *c);
+    cell(*c)[MAXB][2][4] = calloc(MAXE, sizeof *c);
     double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0}, iso_evb[MAXE][GPU_EVB_N] = {{0}}, iso_sched[MAXE] = {0};
     if (!c) return 1;
     const cJSON *p;
     cJSON_ArrayForEach(p, points) {
         const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background"), *rate = mt_jstr(p, "rate");
-        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg), r = idx(RATES, 2, rate), m = idx(MODES, 3, mt_jstr(p, "mode"));
+        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg), r = idx(RATES, 2, rate), m = idx(MODES, 4, mt_jstr(p, "mode"));
         size_t n;
         double *rt = mt_jarray(p, "runtime", &n);
         if (!strcmp(rate, "alone") && e >= 0 && !strcmp(bg, "none")) {
@@ -150,8 +157,10 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             cell *k = &c[e][b][r][m];
             size_t ns;
             double *sl = mt_jarray(p, "sched", &ns);
+            const cJSON *rv = cJSON_GetObjectItemCaseSensitive(p, "reserve_dynamic");
             *k = (cell){true, rt, n, fg_json_num(p, "bg_cycles"), mt_mean(sl, ns), fg_json_num(p, "dropped"),
-                        fg_json_num(p, "offered"), 0, 0, 0, {0}, 0, 0};
+                        fg_json_num(p, "offered"), 0, 0, 0, {0}, 0, 0,
+                        rv ? fg_json_num(rv, "mean_cores") : -1, rv ? fg_json_num(rv, "max_cores") : -1};
             read_evb(p, n, k->evb);
             k->regs_ev = (unsigned)fg_json_num(p, "regs_event");
             k->regs_bg = (unsigned)fg_json_num(p, "regs_background");
@@ -188,25 +197,28 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         if (iso_bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso_bg[b]);
     printf("\nEDGE Fig. 13: slowdown against isolation (event / background / ANTT), %s sizes; blocks: %s\n", size,
            mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
-    double mean[2][3][3] = {{{0}}}; /* rate, mode, (event, bg, antt) */
-    double mevb[2][3][GPU_EVB_N + 1] = {{{0}}}; /* rate, mode, (sched wait, GPU_EVB_*): mean over the pairs */
+    unsigned nm = 3; /* modes: D R P, and A when any point ran it */
+    cJSON_ArrayForEach(p, points) if (!strcmp(mt_jstr(p, "mode"), "A")) nm = 4;
+    double mean[2][4][3] = {{{0}}}; /* rate, mode, (event, bg, antt) */
+    double mevb[2][4][GPU_EVB_N + 1] = {{{0}}}; /* rate, mode, (sched wait, GPU_EVB_*): mean over the pairs */
     unsigned np[2] = {0};
     int bad = 0;
     for (unsigned r = 0; r < 2; r++) {
-        printf("\n%s rate                 %-24s %-24s %-24s\n", RATES[r], "draining (D)", "reservation (R)",
-               "preemption (P)");
+        printf("\n%s rate                 %-24s %-24s %-24s%s\n", RATES[r], "draining (D)", "reservation (R)",
+               "preemption (P)", nm > 3 ? " adaptive reservation (A)" : "");
         for (unsigned e = 0; e < MAXE; e++)
             for (unsigned b = 0; b < MAXB; b++) {
                 cell *k = c[e][b][r];
-                if (!k[0].have && !k[1].have && !k[2].have) continue;
+                if (!k[0].have && !k[1].have && !k[2].have && !k[3].have) continue;
                 char name[32];
                 snprintf(name, sizeof name, "%s/%s", EVS[e], BGS[b]);
-                if (!(k[0].have && k[1].have && k[2].have) || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
-                    fprintf(stderr, "%s: %s %s rate: needs D, R and P and both alone runs\n", prog, name, RATES[r]);
+                if (!(k[0].have && k[1].have && k[2].have && (nm < 4 || k[3].have)) || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
+                    fprintf(stderr, "%s: %s %s rate: needs D, R and P%s and both alone runs\n", prog, name, RATES[r],
+                            nm > 3 ? " and A (another pair ran it)" : "");
                     bad = 1;
                     continue;
                 }
-                if (!k[0].n || !k[1].n || !k[2].n) {
+                if (!k[0].n || !k[1].n || !k[2].n || (nm > 3 && !k[3].n)) {
                     fprintf(stderr, "%s: %s %s rate: a mode ran no event (the background ended before the first "
                             "offer: shorten [edge_fig13] %s_%s_gap)\n", prog, name, RATES[r], EVS[e], RATES[r]);
                     bad = 1;
@@ -222,7 +234,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                 }
                 cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);
                 printf("  %-18s", name);
-                for (unsigned m = 0; m < 3; m++) {
+                for (unsigned m = 0; m < nm; m++) {
                     k[m].ev_slow = mt_slowdown(mt_mean(k[m].rt, k[m].n), iso_ev[e]);
                     k[m].bg_slow = mt_slowdown(k[m].bg, iso_bg[b]);
                     k[m].antt = mt_antt(k[m].rt, k[m].n, iso_ev[e], k[m].bg, iso_bg[b]);
@@ -237,7 +249,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             }
         cJSON *ra = cJSON_AddObjectToObject(avg, RATES[r]);
         printf("  %-18s", "average");
-        for (unsigned m = 0; m < 3; m++) {
+        for (unsigned m = 0; m < nm; m++) {
             for (unsigned j = 0; j < 3; j++) mean[r][m][j] = np[r] ? mean[r][m][j] / np[r] : 0;
             cJSON *mo = cJSON_AddObjectToObject(ra, MODES[m]);
             cJSON_AddNumberToObject(mo, "event_slowdown", mean[r][m][0]);
@@ -257,7 +269,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8s", gpu_evb_names[j]);
     printf("\n");
     for (unsigned r = 0; r < 2; r++)
-        for (unsigned m = 0; m < 3; m++) {
+        for (unsigned m = 0; m < nm; m++) {
             printf("  %-4s %-5s %10.0f", RATES[r], MODES[m], mevb[r][m][0]);
             for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", mevb[r][m][j + 1]);
             printf("\n");
@@ -286,8 +298,20 @@ static int report(const cJSON *points, const char *out, const char *prog) {
         if (RAT[i].paper > 0) printf("%.1fx\n", RAT[i].paper);
         else printf("-\n");
     }
+    /* A against each of D, R, P: how much the adaptive reservation improves on it (EDGE VII expects the
+     * dynamic approach to beat each at one rate or the other) */
+    for (unsigned r = 0; r < 2 && nm > 3; r++)
+        for (unsigned m = 0; m < 3; m++)
+            for (unsigned w = 0; w < 3; w += 2) {
+                char key[40];
+                snprintf(key, sizeof key, "%s_%c_over_a_%s", w ? "antt" : "event", MODES[m][0] + 32, RATES[r]);
+                const double d = mean[r][3][w], v = d > 0 ? mean[r][m][w] / d : 0;
+                cJSON_AddNumberToObject(root, key, v);
+                printf("%-22s %7.2fx   -\n", key, v);
+            }
     cJSON_AddStringToObject(root, "ratios", "x_p_over_y: y's average slowdown / P's (how much P improves on y); "
                                             "x_r_over_p: P's / R's; bg_p_over_y: P's background slowdown / y's");
+    if (nm > 3) cJSON_AddStringToObject(root, "ratios_a", "x_y_over_a_rate: y's average slowdown / A's");
     cJSON *mh = cJSON_AddObjectToObject(pap, "memc_high_event_slowdown");
     cJSON_AddNumberToObject(mh, "D", 37), cJSON_AddNumberToObject(mh, "R", 109), cJSON_AddNumberToObject(mh, "P", 48);
     cJSON_AddItemToObject(root, "average", avg);
@@ -297,7 +321,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     for (unsigned e = 0; e < MAXE; e++)
         for (unsigned b = 0; b < MAXB; b++)
             for (unsigned r = 0; r < 2; r++)
-                for (unsigned m = 0; m < 3; m++) free(c[e][b][r][m].rt);
+                for (unsigned m = 0; m < 4; m++) free(c[e][b][r][m].rt);
     free(c);
     return bad;
 }

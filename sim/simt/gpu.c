@@ -71,6 +71,11 @@ void gpu_config_default(gpu_config *c) {
     c->pre.save_base = 20;  /* stores are posted: LDST pipeline latency (= L1 hit latency) */
     c->pre.save_per_reg = 1; /* one 128 B line (a register of 32 lanes) per cycle */
     c->pre.idle_skip = true;
+    /* dynamic reservation, off; sized for a PEWT's 4 events a core, a
+     * period shorter than one event (~1000 cycles at EDGE Fig. 13's rates) */
+    c->pre.reserve_period = 1000;
+    c->pre.reserve_per_core = 4;
+    c->pre.reserve_ewma_shift = 2;
     mem_config_default(&c->mem);
     c->mem.core_mhz = c->clock_mhz;
 }
@@ -121,6 +126,21 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
     v = c->pre.reserve_cores;
     if (fg_config_u64(cfg, "preempt", "reserve_cores", 0, 1023, &v, err, errlen)) return -1;
     c->pre.reserve_cores = (unsigned)v;
+    b = c->pre.reserve_dynamic;
+    if (fg_config_bool(cfg, "preempt", "reserve_dynamic", &b, err, errlen)) return -1;
+    c->pre.reserve_dynamic = b;
+    static const struct { const char *key; size_t off; uint64_t min, max; } RK[] = {
+        {"reserve_min", offsetof(gpu_config, pre.reserve_min), 0, 1023},
+        {"reserve_period", offsetof(gpu_config, pre.reserve_period), 1, 1u << 24},
+        {"reserve_per_core", offsetof(gpu_config, pre.reserve_per_core), 1, 4096},
+        {"reserve_ewma_shift", offsetof(gpu_config, pre.reserve_ewma_shift), 0, 16},
+        {"event_reg_reserve", offsetof(gpu_config, pre.event_reg_reserve), 0, 1u << 24}};
+    for (size_t i = 0; i < sizeof RK / sizeof RK[0]; i++) {
+        unsigned *f = (unsigned *)((char *)c + RK[i].off);
+        v = *f;
+        if (fg_config_u64(cfg, "preempt", RK[i].key, RK[i].min, RK[i].max, &v, err, errlen)) return -1;
+        *f = (unsigned)v;
+    }
     if (fg_config_enum(cfg, "preempt", "drain", gpu_drain_names, &c->pre.drain, err, errlen)) return -1;
     if (fg_config_enum(cfg, "preempt", "reserve_place", gpu_place_names, &c->pre.reserve_place, err, errlen)) return -1;
     if (fg_config_enum(cfg, "preempt", "drop_rule", gpu_drop_names, &c->pre.drop_rule, err, errlen)) return -1;
@@ -214,6 +234,14 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
     else if (c->extra_ports > 1024) why = "extra_ports must be at most 1024";
     else if (c->pre.policy > PRE_POL_CHEAPEST) why = "[preempt] policy must be oldest, newest or cheapest";
     else if (c->pre.reserve_cores >= c->num_cores) why = "[preempt] reserve_cores must leave a core for the background";
+    else if (c->pre.reserve_dynamic && !c->pre.reserve_cores)
+        why = "[preempt] reserve_dynamic needs reserve_cores >= 1 (the most cores it may reserve)";
+    else if (c->pre.reserve_dynamic && c->pre.reserve_min > c->pre.reserve_cores)
+        why = "[preempt] reserve_min must be at most reserve_cores";
+    else if (c->pre.reserve_dynamic && (!c->pre.reserve_period || !c->pre.reserve_per_core || c->pre.reserve_ewma_shift > 16))
+        why = "[preempt] reserve_period and reserve_per_core must be >= 1, reserve_ewma_shift 0..16";
+    else if (c->pre.event_reg_reserve >= c->regs_per_core)
+        why = "[preempt] event_reg_reserve must leave registers for the background (below regs_per_core)";
     else if (c->atomics > GPU_ATOMICS_MEMORY) why = "atomics must be issue or memory";
     for (unsigned k = 0; k < 6 && !why; k++)
         if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
@@ -243,6 +271,7 @@ static void block_done(gpu_t *g, unsigned li) {
     if (++L->blocks_done < L->nblocks) return;
     L->state = LS_FREE;
     g->running--;
+    g->ev_live -= L->is_event;
     if (g->cb.complete) g->cb.complete(g->cb.user, L->tag, g->cycle);
 }
 
@@ -307,6 +336,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
     if (!g) goto oom;
     fg_wave_clock(&g->cycle); /* a system trace's time (sim/harness/fg_wave.h) */
     g->cfg = *cfg;
+    g->resv_now = cfg->pre.reserve_dynamic ? cfg->pre.reserve_min : cfg->pre.reserve_cores;
     g->mem_size = cfg->global_mem_bytes;
     g->mem = calloc(g->mem_size, 1);
     g->brk = FG_GUARD_END;
@@ -710,6 +740,8 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
     const char *why = NULL;
     if (threads > k->max_threads_per_core || warps > 64) why = "too many threads per block for one core";
     else if (regs > k->regs_per_core) why = "too many registers per block for one core";
+    else if (!d->priority && !d->warp_event && regs > k->regs_per_core - k->pre.event_reg_reserve)
+        why = "too many registers per block for one core beside [preempt] event_reg_reserve";
     else if (shmem > k->shmem_per_core) why = "too much shared memory per block for one core";
     else if (blocks > UINT32_MAX) why = "grid too large";
     else if (d->param_addr >= g->mem_size) why = "param_addr outside global memory";
@@ -755,17 +787,51 @@ int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
         L->ev_queued = g->cycle; /* the SIMT core scheduler sees it this cycle */
         g->ev_waiting++;
     }
+    L->is_event = L->warp_event || K->priority > 0;
+    g->ev_live += L->is_event;
     g->running++;
     return 0;
 }
 
-/* Reservation (EDGE IV-A, VI-D): with [preempt] reserve_cores = R the last R
- * cores take only event kernels (warp-level events, and launches with
- * priority > 0: EDGE's event kernels run at raised priority), the other
- * cores only the rest.  Without it every core takes everything. */
+/* Reservation (EDGE IV-A, VI-D): the last R cores take only event kernels
+ * (warp-level events, and launches with priority > 0: EDGE's event kernels
+ * run at raised priority), the other cores only the rest; R = [preempt]
+ * reserve_cores, or what reserve_step sets with reserve_dynamic.  R = 0:
+ * every core takes everything. */
 static bool core_takes(const gpu_t *g, unsigned core, bool event) {
-    const unsigned r = g->cfg.pre.reserve_cores;
+    const unsigned r = g->resv_now;
     return !r || (core >= g->cfg.num_cores - r) == event;
+}
+
+/* Dynamic reservation (EDGE V-A / VII, [preempt] reserve_dynamic): once a
+ * period, the period's mean events in flight enters the moving average
+ * (integers in 1/256 of an event, so every host computes the same); the
+ * reserve grows to the target at once and shrinks one core a period.  A
+ * core that joins the reserve starts no new background block (those it runs
+ * finish); one that leaves it takes background blocks again. */
+static void reserve_step(gpu_t *g) {
+    const gpu_config *c = &g->cfg;
+    g->resv_acc += g->ev_live;
+    if (++g->resv_tick == c->pre.reserve_period) {
+        const uint64_t mean = (g->resv_acc << 8) / c->pre.reserve_period;
+        const unsigned k = c->pre.reserve_ewma_shift;
+        g->resv_avg = g->resv_avg - (g->resv_avg >> k) + (mean >> k);
+        const uint64_t per = (uint64_t)c->pre.reserve_per_core << 8;
+        uint64_t t = (g->resv_avg + per - 1) / per;
+        if (t < c->pre.reserve_min) t = c->pre.reserve_min;
+        if (t > c->pre.reserve_cores) t = c->pre.reserve_cores;
+        const unsigned r = t > g->resv_now ? (unsigned)t : t < g->resv_now ? g->resv_now - 1 : g->resv_now;
+        g->resv_st.changes += r != g->resv_now;
+        g->resv_now = r;
+        g->resv_acc = 0;
+        g->resv_tick = 0;
+    }
+}
+
+void gpu_get_reserve_stats(const gpu_t *g, gpu_reserve_stats *s) {
+    *s = g->resv_st;
+    s->now = g->resv_now;
+    if (!s->cycles) s->min = s->max = g->resv_now;
 }
 
 /* launch a before b? (priority, then arrival) */
@@ -836,7 +902,7 @@ static void ev_schedule(gpu_t *g) {
         if (!L) return;
         int bestc = -1;
         unsigned bestcost = ~0u;
-        const bool issue_rr = g->cfg.pre.reserve_cores && g->cfg.pre.reserve_place == GPU_PLACE_ISSUE_RR;
+        const bool issue_rr = g->resv_now && g->cfg.pre.reserve_place == GPU_PLACE_ISSUE_RR;
         for (unsigned i = 0; i < nc && !(issue_rr && bestc >= 0); i++) {
             unsigned ci = ((issue_rr ? g->last_issue + 1 : g->ev_rr) + i) % nc;
             if (!core_takes(g, ci, true) || !simt_edge_can_push(g->edge[ci])) continue;
@@ -844,6 +910,17 @@ static void ev_schedule(gpu_t *g) {
             if (drain_gpu && cost % SIMT_EDGE_COST_PENDING == SIMT_EDGE_COST_DRAIN) continue;
             if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
         }
+        /* dynamic reservation: no reserved core can start it without a drain,
+         * so preempt on a background core (EDGE VII) */
+        if (g->cfg.pre.reserve_dynamic && g->cfg.pre.enable && g->resv_now &&
+            (bestc < 0 || bestcost % SIMT_EDGE_COST_PENDING == SIMT_EDGE_COST_DRAIN))
+            for (unsigned i = 0; i < nc; i++) {
+                unsigned ci = (g->ev_rr + i) % nc;
+                if (core_takes(g, ci, true) || !simt_edge_can_push(g->edge[ci])) continue;
+                unsigned cost = simt_edge_cost(g->edge[ci], &L->k);
+                if (cost % SIMT_EDGE_COST_PENDING == SIMT_EDGE_COST_DRAIN) continue;
+                if (cost < bestcost) { bestcost = cost; bestc = (int)ci; }
+            }
         if (bestc < 0) return; /* no core can take it this cycle: wait */
         simt_edge_push(g->edge[bestc], &L->k, L->k.id);
         L->state = LS_EV_CORE;
@@ -882,6 +959,10 @@ void gpu_set_side_work(gpu_t *g, gpu_side_par par, gpu_side_serial serial, void 
 void gpu_tick(gpu_t *g) {
     if (g->failed) return;
     const double t0 = g->stats ? fg_now(FG_CLOCK_WALL) : 0;
+    if (g->cfg.pre.reserve_dynamic) reserve_step(g);
+    g->resv_st.core_cycles += g->resv_now;
+    if (!g->resv_st.cycles++ || g->resv_now < g->resv_st.min) g->resv_st.min = g->resv_now;
+    if (g->resv_now > g->resv_st.max) g->resv_st.max = g->resv_now;
     if (g->running) {
         /* SIMT core scheduler first: a core with an event waiting takes no new block */
         if (g->ev_waiting) ev_schedule(g);

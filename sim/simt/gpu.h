@@ -138,6 +138,29 @@ typedef struct {
          *   events, so events after a background block crowd the first reserved
          *   cores. */
         unsigned reserve_place;  /* GPU_PLACE_* */
+        /* reserve_dynamic: the number of reserved cores follows the event load
+         *   (EDGE V-A / VII's future work, "dynamically scaling the amount of
+         *   reserved resources based on the event rate and using preemption
+         *   when free resources are unavailable"; docs/PREEMPT.md).  Every
+         *   reserve_period cycles the mean number of events in flight over the
+         *   period (warp-level events from arrival to completion, launches of
+         *   priority > 0 from launch to completion) enters a moving average
+         *   (weight 2^-reserve_ewma_shift); the target is that average over
+         *   reserve_per_core events a core, rounded up, within [reserve_min,
+         *   reserve_cores].  A higher target is taken at once, a lower one one
+         *   core a period (the hysteresis).  An event that finds no reserved
+         *   core with room for it but a background core where it can preempt
+         *   (preemption on) goes there.  Off: reserve_cores is static. */
+        bool reserve_dynamic;
+        unsigned reserve_min, reserve_period, reserve_per_core, reserve_ewma_shift;
+        /* event_reg_reserve: registers of each core's file that background
+         *   blocks (priority 0) never take, so that an event finds its
+         *   registers free (EDGE VI-C's "reserve a portion of the register
+         *   file for event warps").  An event then needs only a warp slot: it
+         *   takes a free one, or preempts any background warp for its slot
+         *   and keeps its own registers in the file (the extra_regs rule,
+         *   which a reserve turns on).  0: off. */
+        unsigned event_reg_reserve;
         /* drop_rule: when a victim's in-flight loads may be dropped (EDGE IV-D,
          *   optimization 4).  GPU_DROP_EXACT: every instruction it issued since
          *   its oldest in-flight load is one of them (a plain load), so rolling
@@ -384,6 +407,14 @@ typedef struct {
     uint64_t start_free, start_preempt, aborts, resumes, errors, drops, skips;
 } gpu_preempt_stats;
 void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s);
+/* The reservation over the run ([preempt] reserve_dynamic; static: constant):
+ * reserved cores summed over cycles (mean = core_cycles / cycles), the
+ * fewest and most held, and how often the number changed. */
+typedef struct {
+    uint64_t core_cycles, cycles, changes;
+    unsigned min, max, now;
+} gpu_reserve_stats;
+void gpu_get_reserve_stats(const gpu_t *g, gpu_reserve_stats *s);
 /* Where warp-level events' cycles go (EDGE Fig. 13's high rate): every cycle
  * of every event warp from the controller's START to its exit, in one class:
  * ISSUE it issued; MEMORY an operand waits for a load or atomic in flight, or

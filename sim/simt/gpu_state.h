@@ -25,6 +25,7 @@ typedef struct {
     uint32_t nblocks, next_block, blocks_done;
     /* warp-level event (EDGE IV-C): dispatched to a core's PEWT, not as blocks */
     bool warp_event;
+    bool is_event;            /* a warp-level event or a launch of priority > 0: in gpu.ev_live */
     uint64_t ev_queued;       /* cycle it reached the SIMT core scheduler */
     gpu_event_info ev;        /* filled when it starts, reported with its first instruction */
 } simt_launch;
@@ -103,6 +104,14 @@ struct gpu {
     unsigned ev_rr;           /* SIMT core scheduler: round-robin start for warp-level events */
     unsigned last_issue;      /* the core last given a block or an event ([preempt] reserve_place) */
     unsigned ev_waiting;      /* launches in LS_EV_WAIT */
+    /* reservation ([preempt] reserve_cores, reserve_dynamic): the last resv_now
+     * cores take only events; the controller's state (gpu.c reserve_step) */
+    unsigned resv_now;
+    unsigned ev_live;         /* events in flight (simt_launch.is_event) */
+    uint64_t resv_acc;        /* ev_live summed over this period's cycles */
+    uint64_t resv_avg;        /* moving average of events in flight, in 1/256 */
+    unsigned resv_tick;       /* cycles into the period */
+    gpu_reserve_stats resv_st;
     uint64_t resv[4][2];      /* gpu_reserve: [base, end) ranges gpu_malloc skips */
     unsigned n_resv;
 };

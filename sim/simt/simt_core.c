@@ -213,7 +213,8 @@ bool simt_core_try_block(simt_core *c, const simt_grid *L, uint32_t bi) {
     if (c->hooks && c->hooks->blocks_held(c->ext)) return false;
     if (c->used_threads + L->nwarps * SIMT_LANES > k->max_threads_per_core) return false;
     if (c->used_warps + L->nwarps > c->nwarps) return false;
-    if (c->used_regs + L->regs > k->regs_per_core) return false;
+    /* background blocks leave the events' reserve (EDGE VI-C) */
+    if (c->used_regs + L->regs > k->regs_per_core - (L->priority ? 0 : k->pre.event_reg_reserve)) return false;
     if (c->used_shmem + L->shmem > k->shmem_per_core) return false;
     uint32_t off = 0;
     if (L->shmem && !shmem_alloc(k, c, L->shmem, &off)) return false;

@@ -303,6 +303,10 @@ static bool quiescent(const simt_edge_core *e) {
            !qo->victim_mask_o;
 }
 
+/* An event whose registers fit in the free file takes only a victim's slot:
+ * [preempt] extra_regs, or a register reserve kept for events (EDGE VI-C). */
+static bool extra_regs(const simt_edge_core *e) { return e->k->pre.extra_regs || e->k->pre.event_reg_reserve; }
+
 /* end of the core's cycle: block inputs from the core's state, one edge */
 static void edge_end(void *ext) {
     simt_edge_core *e = ext;
@@ -328,7 +332,7 @@ static void edge_end(void *ext) {
      * extra_regs lets it reserve them there (EDGE VI-C); rf_free_i then makes
      * the START reserve them.  The register file only fills between selection
      * and START by a START (no block lands while the PEWT holds the event). */
-    q->req_regs_i = e->k->pre.extra_regs && simt_core_regs_fit(c, (unsigned)po->hd_regs_o) ? 0 : po->hd_regs_o;
+    q->req_regs_i = extra_regs(e) && simt_core_regs_fit(c, (unsigned)po->hd_regs_o) ? 0 : po->hd_regs_o;
     unsigned fs = 0;
     q->free_ctx_i = po->hd_valid_o && simt_core_free_ctx(c, (unsigned)po->hd_regs_o, &fs);
     q->free_slot_i = fs;
@@ -387,7 +391,7 @@ unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k) {
         simt_warp_status w;
         simt_core_warp(c, i, &w);
         if (w.state != WS_RUN || w.event || w.stop_fetch) continue;
-        if (w.grid->regs_pt < k->regs_pt && !(e->k->pre.extra_regs && simt_core_regs_fit(c, k->regs_pt))) continue;
+        if (w.grid->regs_pt < k->regs_pt && !(extra_regs(e) && simt_core_regs_fit(c, k->regs_pt))) continue;
         unsigned est = (w.bar_wait && !w.active && (e->k->pre.opts & PRE_OPT_BARSKIP)) ? 1 : w.n_ld ? 3 : 2;
         if (est < best) best = est;
     }

@@ -66,6 +66,17 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     cJSON_AddBoolToObject(o, "skip_exec", gc->pre.skip_exec);
     cJSON_AddBoolToObject(o, "extra_regs", gc->pre.extra_regs);
     cJSON_AddNumberToObject(o, "reserve_cores", gc->pre.reserve_cores);
+    if (gc->pre.event_reg_reserve) cJSON_AddNumberToObject(o, "event_reg_reserve", gc->pre.event_reg_reserve);
+    if (gc->pre.reserve_dynamic) { /* [preempt] reserve_dynamic: the reservation over the measured part */
+        cJSON *rv = cJSON_AddObjectToObject(o, "reserve_dynamic");
+        cJSON_AddNumberToObject(rv, "min", gc->pre.reserve_min);
+        cJSON_AddNumberToObject(rv, "period", gc->pre.reserve_period);
+        cJSON_AddNumberToObject(rv, "per_core", gc->pre.reserve_per_core);
+        cJSON_AddNumberToObject(rv, "ewma_shift", gc->pre.reserve_ewma_shift);
+        cJSON_AddNumberToObject(rv, "mean_cores", r->rs.cycles ? (double)r->rs.core_cycles / (double)r->rs.cycles : 0);
+        cJSON_AddNumberToObject(rv, "max_cores", r->rs.max);
+        cJSON_AddNumberToObject(rv, "changes", (double)r->rs.changes);
+    }
     fg_block_use uses[4]; /* the EKT and doorbell decoder are not in these runs (mt_prog.h) */
     fg_json_add_blocks(o, uses, gpu_config_blocks(gc, uses, 4));
     cJSON_AddBoolToObject(o, "ok", r->ok);

@@ -28,8 +28,10 @@ typedef struct {
 } ctx;
 
 const char *mt_mode_name(const gpu_config *gc) {
+    if (gc->pre.reserve_dynamic) return "A";
     if (gc->pre.reserve_cores) return "R";
     if (!gc->pre.enable) return "D";
+    if (gc->pre.event_reg_reserve) return "V"; /* preemption beside a register reserve for events */
     return gc->pre.extra_regs ? "X" : "P";
 }
 
@@ -193,6 +195,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     uint64_t evb0[GPU_EVB_N] = {0};
     gpu_preempt_stats ps0 = {0};
     gpu_stats st0 = {0}, st;
+    gpu_reserve_stats rs0 = {0};
     if (c.ops && x->warm_events) {
         /* warm-up: events one at a time on the otherwise empty GPU, not
          * counted, so that every run (isolation too) measures warm caches,
@@ -208,6 +211,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
         gpu_get_event_breakdown(c.g, evb0);
         gpu_get_preempt_stats(c.g, &ps0);
         gpu_get_stats(c.g, &st0);
+        gpu_get_reserve_stats(c.g, &rs0);
         r->n_ev = 0, r->checked = 0, r->offered = 0, r->dropped = 0;
     }
     r->warm_cycles = gpu_cycle(c.g);
@@ -235,6 +239,8 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     r->ps.start_free -= ps0.start_free, r->ps.start_preempt -= ps0.start_preempt, r->ps.resumes -= ps0.resumes;
     gpu_get_event_breakdown(c.g, r->evb);
     for (unsigned i = 0; i < GPU_EVB_N; i++) r->evb[i] -= evb0[i];
+    gpu_get_reserve_stats(c.g, &r->rs);
+    r->rs.cycles -= rs0.cycles, r->rs.core_cycles -= rs0.core_cycles, r->rs.changes -= rs0.changes;
     gpu_get_stats(c.g, &st);
     r->end_drains = st.end_drains - st0.end_drains;
     r->end_drain_cycles = st.end_drain_cycles - st0.end_drain_cycles;

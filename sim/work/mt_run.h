@@ -59,6 +59,7 @@ typedef struct {
     char bg_desc[160];
     uint64_t checked;     /* events whose results (or untouched outputs) were checked */
     gpu_preempt_stats ps;
+    gpu_reserve_stats rs; /* reserved cores over the measured part (cycles, core_cycles, changes; max: the run's) */
     uint64_t evb[GPU_EVB_N]; /* event warps' cycles by class, summed over the run (gpu.h) */
     uint64_t end_drains, end_drain_cycles, end_drain_stalls; /* [gpu] kernel_end_drain, summed over the cores (gpu_stats) */
     double wall;
@@ -77,8 +78,9 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
 void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result *r);
 void mt_result_free(mt_result *r);
 
-/* "D" draining, "P" preemption, "X" preemption with extra_regs, "R"
- * reservation, from gc's [preempt]. */
+/* "D" draining, "P" preemption, "X" preemption with extra_regs, "V"
+ * preemption beside a register reserve for events, "R" reservation, "A"
+ * adaptive (dynamic) reservation, from gc's [preempt]. */
 const char *mt_mode_name(const gpu_config *gc);
 
 #endif

@@ -119,6 +119,30 @@ class FiguresTest(unittest.TestCase):
         self.assertIn("| 1 | 200 | 4.00x / 1.50x | not run | not run |", t)
         self.assertIn("| 4 | 400 | not run | not run | 7.50x / 1.10x |", t)
 
+    def test_fig13_dynamic(self):
+        """Mode A beside D, R, P: the averages over the pairs, A's reserved cores, which modes A beats."""
+        self.assertIn("No point", figures.fig13_dynamic(F13))
+        a = {"pairs": {k: {"high": dict(v["high"])} for k, v in F13["pairs"].items()}}
+        a["pairs"]["ipv4/conv"]["high"]["A"] = dict(cell(1.0, 1.0, 1.0), reserved_cores_mean=2.0, reserved_cores_max=4)
+        a["pairs"]["memc/conv"]["high"]["A"] = dict(cell(2.0, 1.2, 3.0), reserved_cores_mean=3.0, reserved_cores_max=5)
+        t = figures.fig13_dynamic(a)  # conv pairs: D ANTT 3.0, R 2.0, P 1.5, A 2.0; sc has no A: left out
+        self.assertIn("| high | 3.00 (3.00 / 1.30) | 2.00 (2.00 / 1.70) | 1.50 (1.50 / 1.10) | "
+                      "2.00 (1.50 / 1.10) | 2.50 (at most 5) | D 1.50x, R 1.00x, P 0.75x | D | 2 |", t)
+
+    def test_fig12_reserve(self):
+        """Latency pooled over the seeds' events (mean, rank p99), background cycles over D's."""
+        def pt(pair, mode, sched, bg, pre=0, machine="edge"):
+            return {"values": {"pair": pair, "mode": mode, "machine": machine},
+                    "result": {"sched": sched, "bg_cycles": bg, "preempted": pre}}
+        d = {"points": [pt("memc_bp", "D", [100, 300], 1000), pt("memc_bp", "D", [200], 1200),
+                        pt("memc_bp", "V1", [3, 3], 1210, 0), pt("memc_bp", "V1", [3], 1320, 1)]}
+        t = figures.fig12_reserve(d)
+        self.assertIn("| MEMC / BP | 200.0 / 300, bg 1.000 (0 of 3 preempted) | not run | "
+                      "3.0 / 3, bg 1.150 (1 of 3 preempted) | not run |", t)
+        self.assertNotIn("32768", t)  # a machine that did not run: no rows
+        self.assertEqual(figures.percentile([5, 1, 3], 99), 5)
+        self.assertEqual(figures.percentile(list(range(1, 201)), 99), 198)
+
 
 if __name__ == "__main__":
     tap.main(sys.modules[__name__])
