@@ -122,7 +122,7 @@ class FiguresTest(unittest.TestCase):
     def test_fig13_dynamic(self):
         """Mode A beside D, R, P: the averages over the pairs, A's reserved cores, which modes A beats."""
         self.assertIn("No point", figures.fig13_dynamic(F13))
-        a = {"pairs": {k: {"high": dict(v["high"])} for k, v in F13["pairs"].items()}}
+        a = {"pairs": {k: {"high": dict(v["high"]), "regs_event": 9} for k, v in F13["pairs"].items()}}
         a["pairs"]["ipv4/conv"]["high"]["A"] = dict(cell(1.0, 1.0, 1.0), reserved_cores_mean=2.0, reserved_cores_max=4)
         a["pairs"]["memc/conv"]["high"]["A"] = dict(cell(2.0, 1.2, 3.0), reserved_cores_mean=3.0, reserved_cores_max=5)
         t = figures.fig13_dynamic(a)  # conv pairs: D ANTT 3.0, R 2.0, P 1.5, A 2.0; sc has no A: left out
