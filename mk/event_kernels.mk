@@ -23,7 +23,8 @@ RESULTS_EXPERIMENTS += experiments/edge_fig13_demo_enddrain.ini experiments/edge
 RESULTS_EXPERIMENTS += experiments/edge_fig13_memc.ini experiments/edge_fig13_memc_amo.ini
 # the full-size counterfactuals of Figs. 12 and 13 on the paper's four backgrounds (docs/RESULTS.md)
 RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_artifact.ini experiments/edge_fig12_draincore.ini experiments/edge_fig12_slowmem.ini experiments/edge_fig13_memc_artifact.ini experiments/edge_fig13_artifact_slowmem.ini experiments/edge_fig13_place.ini experiments/edge_fig13_artifact_place.ini experiments/edge_fig13_memc_artifact_place.ini
-# EDGE VI-C's register reserve for events on Fig. 12's register-restricted pairs (the dynamic
-# reservation of EDGE VII runs inside edge_fig13.ini and edge_fig13_demo.ini as mode A)
-RESULTS_EXPERIMENTS += experiments/edge_fig12_reserve.ini
+# EDGE VI-C's register reserve for events on Fig. 12's register-restricted pairs; the dynamic
+# reservation of EDGE VII runs inside edge_fig13.ini and edge_fig13_demo.ini as mode A, and two
+# variants of A at the demo size
+RESULTS_EXPERIMENTS += experiments/edge_fig12_reserve.ini experiments/edge_fig13_demo_dynamic_pc1.ini experiments/edge_fig13_demo_dynamic_min8.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini

@@ -1009,6 +1009,36 @@ def fig13_dynamic(d):
                  ["A: reserved cores, mean over the pairs", "ANTT y / A", "A's ANTT beats", "pairs"], rows)
 
 
+# experiments/edge_fig13_demo_dynamic*.ini: mode A varied, D, R and P as edge_fig13_demo.ini
+F13_DYN_CF = [("A as configured (4 events a reserved core; `experiments/edge_fig13_demo.ini`)", ""),
+              ("sized at one event a core (`preempt.reserve_per_core=1`)", "_dynamic_pc1"),
+              ("held at its 8 cores, preempting when they are full (`preempt.reserve_min=8`)", "_dynamic_min8")]
+
+
+def fig13_dynamic_cf(d):
+    """A's variants at the demo size: per rate A's ANTT (event / bg slowdown) beside R's and P's, its
+    reserved cores, and which of D, R, P it beats on ANTT; averages over all pairs."""
+    rows = []
+    for label, suf in F13_DYN_CF:
+        x = d if not suf else d["_also"].get(f"edge_fig13_demo{suf}.json")
+        if not x:
+            rows.append([label, "not run"] + [""] * 6)
+            continue
+        for r in ("low", "high"):
+            qs = [q[r] for q in x["pairs"].values() if r in q and "A" in q[r]]
+            if not qs:
+                rows.append([label, r, "no A point"] + [""] * 5)
+                continue
+            mean = {m: {w: sum(q[m][w] for q in qs) / len(qs) for w in F13_WHAT.values()} for m, _ in F13_ALL_MODES}
+            cores = sum(q["A"].get("reserved_cores_mean", 0) for q in qs) / len(qs)
+            beats = [m for m, _ in F13_MODES if mean["A"]["antt"] < mean[m]["antt"]]
+            rows.append([label, r] + [f"{mean[m]['antt']:.2f} ({mean[m]['event_slowdown']:.2f} / "
+                                      f"{mean[m]['bg_slowdown']:.2f})" for m in ("A", "D", "R", "P")] +
+                        [f"{cores:.2f}", "all three" if len(beats) == 3 else ", ".join(beats) or "none"])
+    return table(["A's variant (demo size, CONV and BP)", "rate", "A: ANTT (event / bg)", "D", "R", "P",
+                  "A's reserved cores (mean)", "A's ANTT beats"], rows)
+
+
 def plot_fig13_dynamic(d, plt):
     """ANTT, event and background slowdown per mode and rate (averages over all pairs), A beside D, R, P."""
     f, ax = plt.subplots(1, 3, figsize=(13, 4))
@@ -1057,6 +1087,10 @@ FIG12_RESERVE = {"name": "edge_fig12_reserve", "json": "edge_fig12_reserve.json"
                  "experiment": "experiments/edge_fig12_reserve.ini", "program": "build/bin/edge_fig12",
                  "tables": {"edge_fig12_reserve": fig12_reserve}}
 
+FIG13_DYN_CF = table_of("edge_fig13_demo_dynamic_counterfactuals", "edge_fig13_demo.json",
+                        [f"edge_fig13_demo{suf}.json" for _, suf in F13_DYN_CF if suf],
+                        "experiments/edge_fig13_demo_dynamic*.ini", "edge_fig13", fig13_dynamic_cf)
+
 FIG13_CF = table_of("edge_fig13_demo_counterfactuals", "edge_fig13_demo.json",
                     [f"edge_fig13_demo{suf}.json" for _, suf in F13_CF if suf], "experiments/edge_fig13_demo*.ini",
                     "edge_fig13", fig13_counterfactuals)
@@ -1101,7 +1135,7 @@ FIGURES = [
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG13_DYN_CF] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):

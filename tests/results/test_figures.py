@@ -129,6 +129,17 @@ class FiguresTest(unittest.TestCase):
         self.assertIn("| high | 3.00 (3.00 / 1.30) | 2.00 (2.00 / 1.70) | 1.50 (1.50 / 1.10) | "
                       "2.00 (1.50 / 1.10) | 2.50 (at most 5) | D 1.50x, R 1.00x, P 0.75x | D | 2 |", t)
 
+    def test_fig13_dynamic_counterfactuals(self):
+        """A's variants: the default's rows from the main JSON, a variant not run says so."""
+        a = {"pairs": {"ipv4/conv": {"low": {"D": cell(3.0, 1.0, 3.0), "R": cell(1.0, 2.0, 1.5),
+                                             "P": cell(2.0, 1.0, 2.0),
+                                             "A": dict(cell(1.0, 1.0, 1.0), reserved_cores_mean=1.0)}}},
+             "_also": {}}
+        t = figures.fig13_dynamic_cf(a)
+        self.assertIn("| low | 1.00 (1.00 / 1.00) | 3.00 (3.00 / 1.00) | 1.50 (1.00 / 2.00) | 2.00 (2.00 / 1.00) | "
+                      "1.00 | all three |", t)
+        self.assertIn("`preempt.reserve_min=8`) | not run |", t)
+
     def test_fig12_reserve(self):
         """Latency pooled over the seeds' events (mean, rank p99), background cycles over D's."""
         def pt(pair, mode, sched, bg, pre=0, machine="edge"):
