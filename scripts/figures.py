@@ -555,14 +555,19 @@ F13_KEY = re.compile(r"(antt|event|bg)_([pr])_over_([dpr])_(low|high)")
 F13_WHAT = {"antt": "antt", "event": "event_slowdown", "bg": "bg_slowdown"}
 
 
-def fig13_means(d, bgs):
-    """{rate: {mode: {what: mean over the pairs with backgrounds bgs}, "pairs": n}}, as the merge averages."""
+def fig13_means(d, bgs, modes=None):
+    """{rate: {mode: {what: mean over the pairs with backgrounds bgs}, "pairs": n}}, as the merge averages;
+    over the pairs that ran every one of modes (default D, R and P, which the merge requires of all)."""
+    modes = modes or F13_MODES
     out = {}
     for r in ("low", "high"):
-        qs = [q[r] for n, q in d["pairs"].items() if r in q and bg_of(n) in bgs]
+        qs = [q[r] for n, q in d["pairs"].items() if r in q and bg_of(n) in bgs and all(m in q[r] for m, _ in modes)]
         out[r] = {m: {w: sum(q[m][w] for q in qs) / len(qs) if qs else 0.0 for w in F13_WHAT.values()}
-                  for m, _ in F13_MODES}
+                  for m, _ in modes}
         out[r]["pairs"] = len(qs)
+        # mode A's reserved cores, mean and most over those pairs
+        out[r]["cores"] = sum(q["A"].get("reserved_cores_mean", 0) for q in qs) / len(qs) if qs and "A" in qs[0] else 0
+        out[r]["most"] = max((q["A"].get("reserved_cores_max", 0) for q in qs if "A" in q), default=0)
     return out
 
 
@@ -985,6 +990,16 @@ def plot_fig12_reserve(d, plt):
 F13_ALL_MODES = F13_MODES + [("A", "adaptive reservation")]
 
 
+def f13_cell(x):
+    return f"{x['antt']:.2f} ({x['event_slowdown']:.2f} / {x['bg_slowdown']:.2f})"
+
+
+def a_beats(mean):
+    """Which of D, R, P mode A's mean ANTT is below."""
+    beats = [m for m, _ in F13_MODES if mean["A"]["antt"] < mean[m]["antt"]]
+    return "all three" if len(beats) == 3 else ", ".join(beats) or "none"
+
+
 def fig13_dynamic(d):
     """EDGE VII's dynamic reservation (mode A, [preempt] reserve_dynamic) beside D, R and P: per rate the
     averages over the pairs, A's reserved cores, and whether A beats each of D, R, P on ANTT."""
@@ -992,19 +1007,15 @@ def fig13_dynamic(d):
         return "No point of this experiment ran mode A."
     rows = []
     for bl, bgs in bg_sets(d):
+        means = fig13_means(d, bgs, F13_ALL_MODES)
         for r in ("low", "high"):
-            qs = [q[r] for n, q in d["pairs"].items() if r in q and bg_of(n) in bgs and "A" in q[r]]
-            if not qs:
+            mean = means[r]
+            if not mean["pairs"]:
                 continue
-            mean = {m: {w: sum(q[m][w] for q in qs) / len(qs) for w in F13_WHAT.values()} for m, _ in F13_ALL_MODES}
-            cores = sum(q["A"].get("reserved_cores_mean", 0) for q in qs) / len(qs)
-            most = max(q["A"].get("reserved_cores_max", 0) for q in qs)
-            beats = [m for m, _ in F13_MODES if mean["A"]["antt"] < mean[m]["antt"]]
-            rows.append([bl, r] + [f"{mean[m]['antt']:.2f} ({mean[m]['event_slowdown']:.2f} / "
-                                   f"{mean[m]['bg_slowdown']:.2f})" for m, _ in F13_ALL_MODES] +
-                        [f"{cores:.2f} (at most {most:g})",
+            rows.append([bl, r] + [f13_cell(mean[m]) for m, _ in F13_ALL_MODES] +
+                        [f"{mean['cores']:.2f} (at most {mean['most']:g})",
                          ", ".join(f"{m} {mean[m]['antt'] / mean['A']['antt']:.2f}x" for m, _ in F13_MODES),
-                         "all three" if len(beats) == 3 else ", ".join(beats) or "none", f"{len(qs)}"])
+                         a_beats(mean), f"{mean['pairs']}"])
     return table(["backgrounds", "rate"] + [f"{lab} ({m}): ANTT (event / bg slowdown)" for m, lab in F13_ALL_MODES] +
                  ["A: reserved cores, mean over the pairs", "ANTT y / A", "A's ANTT beats", "pairs"], rows)
 
@@ -1024,17 +1035,14 @@ def fig13_dynamic_cf(d):
         if not x:
             rows.append([label, "not run"] + [""] * 6)
             continue
+        means = fig13_means(x, BGS, F13_ALL_MODES)
         for r in ("low", "high"):
-            qs = [q[r] for q in x["pairs"].values() if r in q and "A" in q[r]]
-            if not qs:
+            mean = means[r]
+            if not mean["pairs"]:
                 rows.append([label, r, "no A point"] + [""] * 5)
                 continue
-            mean = {m: {w: sum(q[m][w] for q in qs) / len(qs) for w in F13_WHAT.values()} for m, _ in F13_ALL_MODES}
-            cores = sum(q["A"].get("reserved_cores_mean", 0) for q in qs) / len(qs)
-            beats = [m for m, _ in F13_MODES if mean["A"]["antt"] < mean[m]["antt"]]
-            rows.append([label, r] + [f"{mean[m]['antt']:.2f} ({mean[m]['event_slowdown']:.2f} / "
-                                      f"{mean[m]['bg_slowdown']:.2f})" for m in ("A", "D", "R", "P")] +
-                        [f"{cores:.2f}", "all three" if len(beats) == 3 else ", ".join(beats) or "none"])
+            rows.append([label, r] + [f13_cell(mean[m]) for m in ("A", "D", "R", "P")] +
+                        [f"{mean['cores']:.2f}", a_beats(mean)])
     return table(["A's variant (demo size, CONV and BP)", "rate", "A: ANTT (event / bg)", "D", "R", "P",
                   "A's reserved cores (mean)", "A's ANTT beats"], rows)
 
@@ -1045,11 +1053,9 @@ def plot_fig13_dynamic(d, plt):
     cols = {"D": "#999999", "R": "#38a169", "P": "#2b6cb0", "A": "#dd6b20"}
     for a, (w, name) in zip(ax, (("antt", "ANTT"), ("event_slowdown", "event slowdown"),
                                  ("bg_slowdown", "background slowdown"))):
+        means = fig13_means(d, BGS, F13_ALL_MODES)
         for i, (m, label) in enumerate(F13_ALL_MODES):
-            vals = []
-            for r in ("low", "high"):
-                qs = [q[r][m][w] for q in d["pairs"].values() if r in q and m in q[r] and "A" in q[r]]
-                vals.append(sum(qs) / len(qs) if qs else 0)
+            vals = [means[r][m][w] for r in ("low", "high")]
             a.bar([j + (i - 1.5) * 0.2 for j in range(2)], vals, 0.2, color=cols[m], label=f"{m}: {label}")
         a.set_xticks(range(2), ["low rate", "high rate"])
         a.set_yscale("log", base=2)
