@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "fg_tb.h"
+#include "fg_util.h"
 #include "mem/dram.h"
 #include "mem/mem.h"
 #include "mem/mem_config.h"
@@ -425,8 +426,82 @@ static void test_stream_bandwidth(void **state) {
     mem_free(m);
 }
 
+/* The scheduler's skip of its scan while no command can issue (dram.c
+ * d->wake) changes nothing: one random stream of reads and writes of 1-4
+ * bursts over few rows (hits, misses, conflicts, same-line order), with the
+ * return path refusing retirements at random and for long stretches (a full
+ * data path holds column commands back), on a channel with the skip
+ * and one scanning every cycle: the same commands at the same cycles and
+ * the same retirements. */
+typedef struct {
+    fg_rng g;     /* the return path's refusals */
+    uint64_t now, hash;
+} wake_ctx;
+static void mix(uint64_t *h, uint64_t v) { *h = (*h ^ v) * 1099511628211ull; }
+static bool wake_retire(void *ctx, uint32_t rec) {
+    wake_ctx *w = ctx;
+    if (w->now % 3000 < 600 || fg_rng_chance(&w->g, 1, 4)) return false; /* long stalls fill the data path */
+    mix(&w->hash, rec);
+    mix(&w->hash, w->now);
+    return true;
+}
+static void wake_cmd(void *ctx, dram_cmd cmd, unsigned bank, uint64_t row, uint32_t rec, uint64_t cycle) {
+    wake_ctx *w = ctx;
+    mix(&w->hash, ((uint64_t)cmd << 56) ^ ((uint64_t)bank << 48) ^ (row << 32) ^ rec);
+    mix(&w->hash, cycle);
+}
+static void test_wake_exact(void **state) {
+    (void)state;
+    mem_config c;
+    mem_config_default(&c);
+    const uint64_t seed = tb_seed("dram wake");
+    const unsigned cycles = (unsigned)tb_cycles(200000);
+    wake_ctx ctx[2];
+    dram_chan *d[2];
+    for (unsigned k = 0; k < 2; k++) {
+        memset(&ctx[k], 0, sizeof ctx[k]);
+        fg_rng_seed(&ctx[k].g, seed ^ 0x5eed);
+        ctx[k].hash = 1469598103934665603ull;
+        dram_hooks h = {&ctx[k], wake_retire, NULL, wake_cmd};
+        d[k] = dram_new(&c, &h);
+        assert_non_null(d[k]);
+    }
+    dram_set_wake(d[1], false);
+    fg_rng g;
+    fg_rng_seed(&g, seed);
+    uint32_t rec = 0;
+    for (uint64_t t = 0; t < cycles || !dram_idle(d[0]) || !dram_idle(d[1]); t++) {
+        if (t > (uint64_t)cycles + 100000) fail_msg("the channels did not drain");
+        /* bursts of traffic and quiet stretches, so that both the busy and the idle waits are skipped */
+        const bool busy = (t / 2000) % 2 == 0;
+        if (t < cycles && fg_rng_chance(&g, 1, busy ? 2 : 40)) {
+            assert_int_equal(dram_can_accept(d[0]), dram_can_accept(d[1]));
+            const uint64_t local = at(&c, (unsigned)fg_rng_below(&g, c.dram_banks), fg_rng_below(&g, 3),
+                                      (unsigned)fg_rng_below(&g, 4));
+            const bool wr = fg_rng_chance(&g, 1, 3);
+            const unsigned bursts = 1 + (unsigned)fg_rng_below(&g, 4);
+            if (dram_can_accept(d[0])) {
+                for (unsigned k = 0; k < 2; k++) dram_push(d[k], rec, local, wr, bursts);
+                rec++;
+            }
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            ctx[k].now = t;
+            dram_cycle(d[k], t);
+        }
+    }
+    printf("# %u accesses, %" PRIu64 " row hits, %" PRIu64 " misses, %" PRIu64 " conflicts\n", rec,
+           dram_get_stats(d[0])->row_hits, dram_get_stats(d[0])->row_misses, dram_get_stats(d[0])->row_conflicts);
+    assert_memory_equal(dram_get_stats(d[0]), dram_get_stats(d[1]), sizeof(dram_stats));
+    if (ctx[0].hash != ctx[1].hash)
+        fail_msg("the commands or retirements differ with the skip (hash %016" PRIx64 " against %016" PRIx64 ")",
+                 ctx[0].hash, ctx[1].hash);
+    for (unsigned k = 0; k < 2; k++) dram_free(d[k]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wake_exact),
         cmocka_unit_test(test_row_miss_hit_conflict), cmocka_unit_test(test_tras_trc),
         cmocka_unit_test(test_trrd_tccd),             cmocka_unit_test(test_turnaround),
         cmocka_unit_test(test_same_line_order),       cmocka_unit_test(test_fr_fcfs),

@@ -133,6 +133,7 @@ void fg_block_free(fg_block *b) {
 void fg_block_reset(fg_block *b) {
     b->idle_have = b->idle_fixed = false;
     b->idle_wait = b->idle_backoff = 0;
+    b->idle_run = 0;
     if (b->twin) b->cls->twin_reset(b->twin);
     if (b->rtl) fg_rtl_reset(b->rtl);
     b->cycle = 0;
@@ -163,7 +164,10 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     *probe = false;
     if (!b->idle_bytes || b->wave) return false;
     if (b->idle_have && !memcmp(in, b->idle_in, b->cls->in_size)) {
-        if (b->idle_fixed) return true;
+        if (b->idle_fixed) {
+            b->idle_run++;
+            return true;
+        }
         if (b->idle_wait) { /* the last probe found the state moving */
             b->idle_wait--;
             return false;
@@ -173,6 +177,10 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
         memcpy(b->idle_state, st, b->idle_bytes);
         *probe = true;
         return false;
+    }
+    if (b->idle_fixed) { /* a fixed point found by a probe ends: did its skips pay for the probe? */
+        if (b->idle_run >= b->idle_min) b->idle_backoff /= 2;
+        else b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
     }
     memcpy(b->idle_in, in, b->cls->in_size);
     b->idle_have = true;
@@ -208,7 +216,7 @@ int fg_block_step(fg_block *b, const void *in) {
             b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
             b->idle_wait = b->idle_backoff;
         } else {
-            b->idle_backoff /= 2; /* idle now, but perhaps only between bursts */
+            b->idle_run = 0; /* judged when the inputs change (idle_edge) */
         }
     }
     if (b->rtl && fg_rtl_error(b->rtl)) {

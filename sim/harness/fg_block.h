@@ -114,12 +114,15 @@ typedef struct fg_block {
      * a probe that found the state moving, the next probe waits for
      * idle_backoff edges in a row with repeated inputs (idle_wait counts
      * them down; idle_backoff doubles up to FG_IDLE_BACKOFF with each such
-     * probe, and halves with one that found a fixed point), and a state of
-     * idle_min x FG_IDLE_PROBE_BYTES bytes waits for idle_min repeats */
+     * probe and with a fixed point whose skips did not pay for its probe,
+     * and halves with one whose skips did: idle_min or more, idle_run
+     * counts them), and a state of idle_min x FG_IDLE_PROBE_BYTES bytes
+     * waits for idle_min repeats */
     void *idle_in, *idle_state;
     size_t idle_bytes;
     bool idle_have, idle_fixed;
     unsigned idle_wait, idle_backoff, idle_min;
+    uint64_t idle_run;
     uint64_t idle_skipped;
 } fg_block;
 
@@ -147,8 +150,9 @@ void fg_block_skip(fg_block *b);
  * change.  Exact, for a block whose idle cycles are many and whose inputs
  * repeat (the EDGE front end); a trace or lockstep record gets every edge.
  * A block whose state moves under repeated inputs (a counter, a busy
- * queue) is probed again only after 1, 2, 4 ... FG_IDLE_BACKOFF edges in a
- * row with repeated inputs, and a block with a large state (the F/E queues'
+ * queue), or whose fixed points end before their skips pay for the probe
+ * that found them, is probed again only after 1, 2, 4 ... FG_IDLE_BACKOFF
+ * edges in a row with repeated inputs, and a block with a large state (the F/E queues'
  * bit store) only after one edge in a row per FG_IDLE_PROBE_BYTES of it, so
  * that the probe's copy and comparison of the whole state is paid for by
  * the edges it saves.

@@ -16,6 +16,10 @@ extern "C" {
 #endif
 
 static void copy_in(fg_rtl *r, const void *in) {
+    if (r->copy_in_fn) {
+        r->copy_in_fn(r, in);
+        return;
+    }
     const unsigned char *base = static_cast<const unsigned char *>(in);
     for (const FgBind &b : r->ins) {
         uint64_t v;
@@ -99,6 +103,10 @@ extern "C" void fg_rtl_step(fg_rtl *r, const void *in) {
 }
 
 extern "C" void fg_rtl_outputs(fg_rtl *r, void *out) {
+    if (r->copy_out_fn) {
+        r->copy_out_fn(r, out);
+        return;
+    }
     unsigned char *base = static_cast<unsigned char *>(out);
     for (const FgBind &b : r->outs) {
         uint64_t v;

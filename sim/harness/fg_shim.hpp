@@ -64,6 +64,11 @@ struct fg_rtl {
     std::string err;
     std::string model;          // the verilated model's name (V<model>), for traces
     struct FgTraceRec *rec = nullptr; // lockstep trace being recorded ($FG_TRACE_DIR), or none
+    // The ports copied in and out as straight-line code of the block's own
+    // lists (FG_SHIM_NEW): what the loops over ins / outs do, without a
+    // bind's size test per port on every edge (the F/E queues have 40 ports).
+    void (*copy_in_fn)(fg_rtl *r, const void *in) = nullptr;
+    void (*copy_out_fn)(const fg_rtl *r, void *out) = nullptr;
 
     virtual ~fg_rtl() {
         if (tfp) {
@@ -155,17 +160,36 @@ std::string fg_shim_model_name(const char *type);
 void fg_trace_attach(fg_rtl *r);
 
 // Creates verilated model V and binds every port of the block's X-macro lists
-// in list order (port i is the i-th uint64_t of the C struct).
+// in list order (port i is the i-th uint64_t of the C struct), with the
+// copies of those lists in and out (fg_rtl copy_in_fn / copy_out_fn).
 #define FG_SHIM_IN_(n, w)                                                                          \
     m_->ins.push_back(fg_rtl::bind(&m_->top->n, m_->ins.size() * sizeof(uint64_t), fg_in_mask<M_>(#n), #n, (w)));
 #define FG_SHIM_OUT_(n, w)                                                                         \
     m_->outs.push_back(fg_rtl::bind(&m_->top->n, m_->outs.size() * sizeof(uint64_t), ~0ULL, #n, \
                                     fg_out_width<M_>(#n, (w))));
+#define FG_SHIM_CIN_(n, w)                                                                         \
+    t_->n = static_cast<std::remove_reference_t<decltype(t_->n)>>(src_[i_] & b_[i_].mask);         \
+    i_++;
+#define FG_SHIM_COUT_(n, w) dst_[i_++] = static_cast<uint64_t>(t_->n);
 #define FG_SHIM_NEW(V, INPUTS, OUTPUTS)                                                            \
     ([] {                                                                                          \
         using M_ = V;                                                                              \
         auto *m_ = new FgRtlModel<M_>();                                                           \
-        INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_) fg_shim_zero_inputs(m_);                        \
+        INPUTS(FG_SHIM_IN_) OUTPUTS(FG_SHIM_OUT_)                                                  \
+        m_->copy_in_fn = [](fg_rtl *r_, const void *in_) {                                         \
+            M_ *t_ = static_cast<FgRtlModel<M_> *>(r_)->top;                                       \
+            const uint64_t *src_ = static_cast<const uint64_t *>(in_);                             \
+            const FgBind *b_ = r_->ins.data();                                                     \
+            unsigned i_ = 0;                                                                       \
+            INPUTS(FG_SHIM_CIN_)                                                                   \
+        };                                                                                         \
+        m_->copy_out_fn = [](const fg_rtl *r_, void *out_) {                                       \
+            const M_ *t_ = static_cast<const FgRtlModel<M_> *>(r_)->top;                           \
+            uint64_t *dst_ = static_cast<uint64_t *>(out_);                                        \
+            unsigned i_ = 0;                                                                       \
+            OUTPUTS(FG_SHIM_COUT_)                                                                 \
+        };                                                                                         \
+        fg_shim_zero_inputs(m_);                                                                   \
         m_->model = fg_shim_model_name(typeid(M_).name());                                         \
         fg_trace_attach(m_);                                                                       \
         return static_cast<fg_rtl *>(m_);                                                          \

@@ -49,6 +49,13 @@ struct dram_chan {
     unsigned nfl;
     dbank *bk;
     uint64_t seq, next_act_any, next_col, next_rd, next_wr, bus_free;
+    /* No command can issue before this cycle unless the queue, a retirement
+     * or a command changes what the scan reads (each clears it): the scan's
+     * last answer, computed from the timing gates that held every access
+     * back, so an idle wait costs no scan (the same commands at the same
+     * cycles). */
+    uint64_t wake;
+    bool no_wake; /* dram_set_wake(d, false): scan every cycle */
     dram_stats st;
 };
 
@@ -104,6 +111,7 @@ void dram_push(dram_chan *d, uint32_t rec, uint64_t local, bool write, unsigned 
     e->left = bursts ? bursts : 1;
     e->write = write;
     e->blocker = -1;
+    d->wake = 0;
     for (unsigned k = d->n; k-- > 0;) /* youngest older access to the same line */
         if (d->q[d->order[k]].line == e->line) {
             e->blocker = (int)d->order[k];
@@ -168,21 +176,29 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         if (d->fl[i].done <= now && d->h.retire(d->h.ctx, d->fl[i].rec)) {
             memmove(&d->fl[i], &d->fl[i + 1], (d->nfl - i - 1) * sizeof *d->fl);
             d->nfl--;
+            d->wake = 0;
         } else {
             i++;
         }
     }
-    if (!d->n) return;
+    if (!d->n || now < d->wake) return;
     const mem_config *c = &d->c;
     uint64_t hit_banks = 0; /* banks with a queued access to their open row */
+    uint64_t wake = UINT64_MAX; /* the first cycle a time gate below opens */
+    d->wake = 0;
     for (unsigned k = 0; k < d->n; k++) {
         dq_ent *e = &d->q[d->order[k]];
         dbank *b = &d->bk[e->bank];
         if (!b->open || b->row != e->row) continue;
         hit_banks |= 1ull << e->bank;
-        if (blocked(d, e) || now < b->next_col || now < d->next_col) continue;
-        if (now < (e->write ? d->next_wr : d->next_rd)) continue;
-        if (now + (e->write ? c->tWL : c->tCL) < d->bus_free) continue;
+        if (blocked(d, e)) continue;
+        const unsigned lat = e->write ? c->tWL : c->tCL;
+        uint64_t t = max64(max64(b->next_col, d->next_col), e->write ? d->next_wr : d->next_rd);
+        t = max64(t, d->bus_free > lat ? d->bus_free - lat : 0);
+        if (now < t) {
+            wake = t < wake ? t : wake;
+            continue;
+        }
         if (e->left == 1 && d->nfl == d->cap) continue;
         column(d, k, now);
         return;
@@ -191,7 +207,11 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         dq_ent *e = &d->q[d->order[k]];
         dbank *b = &d->bk[e->bank];
         if (b->open) {
-            if (b->row == e->row || (hit_banks >> e->bank & 1) || now < b->next_pre) continue;
+            if (b->row == e->row || (hit_banks >> e->bank & 1)) continue;
+            if (now < b->next_pre) {
+                wake = b->next_pre < wake ? b->next_pre : wake;
+                continue;
+            }
             b->open = false;
             b->next_act = max64(b->next_act, now + c->tRP);
             e->caused_pre = true;
@@ -199,7 +219,11 @@ void dram_cycle(dram_chan *d, uint64_t now) {
             trace(d, DRAM_PRE, e, now);
             return;
         }
-        if (now < b->next_act || now < d->next_act_any) continue;
+        const uint64_t t = max64(b->next_act, d->next_act_any);
+        if (now < t) {
+            wake = t < wake ? t : wake;
+            continue;
+        }
         b->open = true;
         b->row = e->row;
         b->next_col = now + c->tRCD;
@@ -211,4 +235,7 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         trace(d, DRAM_ACT, e, now);
         return;
     }
+    d->wake = d->no_wake ? 0 : wake;
 }
+
+void dram_set_wake(dram_chan *d, bool on) { d->no_wake = !on; }

@@ -46,6 +46,10 @@ void dram_push(dram_chan *d, uint32_t rec, uint64_t local, bool write, unsigned 
  * command.  `now` counts cycles from 0, one more per call. */
 void dram_cycle(dram_chan *d, uint64_t now);
 bool dram_idle(const dram_chan *d);
+/* The scheduler skips its scan while no command can issue (on by default);
+ * off, it scans every cycle: the reference tests/test_mem_dram.c holds the
+ * skip to. */
+void dram_set_wake(dram_chan *d, bool on);
 const dram_stats *dram_get_stats(const dram_chan *d);
 
 /* Address mapping of a partition-local byte address (docs/MEM.md):

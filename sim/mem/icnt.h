@@ -70,5 +70,9 @@ int icnt_mesh_place(const mem_config *c, unsigned n_req, unsigned n_mem, unsigne
                     char *err, size_t errlen);
 /* XY hops between a requester port's router and a slice's router. */
 unsigned icnt_mesh_hops(const mem_config *c, unsigned port, unsigned slice);
+/* A mesh made by icnt_mesh_ops skips a router's cycles while it can do
+ * nothing (on by default); off, every router holding flits is visited every
+ * cycle: the reference tests/test_mesh.c holds the skip to. */
+void icnt_mesh_set_wake(icnt *n, bool on);
 
 #endif

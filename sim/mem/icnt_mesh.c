@@ -92,6 +92,8 @@ typedef struct {
     ivc *in;             /* DIRS x V direction VCs, then one per endpoint */
     ovc_t *out;          /* DIRS x V */
     uint64_t occ;        /* input VCs holding flits */
+    uint64_t held;       /* input VCs whose front packet holds an output VC (ovc >= 0) */
+    uint64_t wake;       /* it can do nothing before this cycle (router_cycle, below) */
     rr va[DIRS + MAXEP], sa[DIRS + MAXEP]; /* per output: VC and switch allocation */
     rr in_arb[DIRS];     /* per direction input port: its VCs */
     int nb[DIRS];        /* neighbour router or -1 */
@@ -115,6 +117,7 @@ typedef struct {
 struct icnt {
     mnet net[2];
     unsigned cols, rows, nr, V, B, R, L, n_nodes;
+    bool no_wake; /* icnt_mesh_set_wake(n, false): every router every cycle */
     unsigned *node_router;
     uint64_t now;
 };
@@ -337,6 +340,7 @@ static int mesh_inject(icnt *n, unsigned net, const icnt_pkt *p) {
         push_flit(q, &f);
     }
     m->r[r].occ |= 1ull << b;
+    if (f.ready < m->r[r].wake) m->r[r].wake = f.ready;
     m->active |= 1ull << r;
     m->packets++;
     return 0;
@@ -357,6 +361,7 @@ static void mesh_pop(icnt *n, unsigned net, unsigned node) {
     q->head = (q->head + 1) % q->cap;
     q->n--;
     m->packets--;
+    m->r[n->node_router[node]].wake = 0; /* room for a packet its router may be holding */
 }
 
 /* ------------------------------------------------------------ routers */
@@ -372,17 +377,42 @@ static int route(const icnt *n, const mnet *m, const router *x, unsigned dst) {
 
 static inline bool has_credit(const ovc_t *o, uint64_t now) { return o->cn && o->cred[o->ch] <= now; }
 
+/* After a cycle in which router x did nothing: the first cycle it might act
+ * without being woken.  A front flit not past its pipeline delay, or a
+ * credit not yet back, names its cycle; everything else it waits for comes
+ * from outside and wakes it: a flit or a credit from a neighbour (their
+ * cycles), an injection, room in an ejection queue (mesh_pop).  An output VC
+ * or an ejection channel it waits for is freed by this router's own tail,
+ * which is itself waiting on one of the above. */
+static uint64_t idle_until(const icnt *n, const router *x, uint64_t now) {
+    uint64_t t = UINT64_MAX;
+    for (uint64_t b = x->occ; b; b &= b - 1) {
+        const ivc *v = &x->in[__builtin_ctzll(b)];
+        uint64_t u = v->front.ready;
+        if (u <= now) {
+            if (v->ovc < 0 || v->out >= DIRS) continue;
+            const ovc_t *o = &x->out[(unsigned)v->out * n->V + (unsigned)v->ovc];
+            if (!o->cn) continue;
+            u = o->cred[o->ch];
+        }
+        if (u < t) t = u;
+    }
+    return t;
+}
+
 static void router_cycle(icnt *n, mnet *m, unsigned ri) {
     router *x = &m->r[ri];
     const unsigned V = n->V, B = n->B;
     const uint64_t now = n->now;
+    if (x->wake > now) return;
+    bool acted = false;
     /* 1. VC allocation */
     uint64_t want[DIRS + MAXEP], outs = 0, cls[8] = {0};
-    for (uint64_t b = x->occ; b; b &= b - 1) {
+    for (uint64_t b = x->occ & ~x->held; b; b &= b - 1) { /* (a VC holding one has no head to allocate) */
         unsigned i = (unsigned)__builtin_ctzll(b);
         ivc *v = &x->in[i];
         const flit *f = &v->front;
-        if (v->ovc >= 0 || !(f->flags & F_HEAD) || f->ready > now) continue;
+        if (!(f->flags & F_HEAD) || f->ready > now) continue;
         if (v->out < 0) v->out = (int8_t)route(n, m, x, f->dst);
         unsigned o = (unsigned)v->out;
         want[o] = (outs >> o & 1 ? want[o] : 0) | 1ull << i;
@@ -402,6 +432,8 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
                 rr_grant(a, g);
                 ov->busy = true;
                 x->in[g].ovc = (int8_t)k;
+                x->held |= 1ull << g;
+                acted = true;
             }
         } else { /* ejection: one packet at a time, reserved whole */
             ejq *q = &m->ej[x->ep[op - DIRS]];
@@ -416,15 +448,17 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
             q->flits += p->flits;
             q->lock = (int)slot;
             x->in[g].ovc = 0;
+            x->held |= 1ull << g;
+            acted = true;
         }
     }
     /* 2. switch allocation, input first: one VC per input port */
     uint64_t sreq[DIRS + MAXEP], souts = 0, ready_vc = 0;
     unsigned pick[DIRS + MAXEP];
-    for (uint64_t b = x->occ; b; b &= b - 1) {
+    for (uint64_t b = x->occ & x->held; b; b &= b - 1) {
         unsigned i = (unsigned)__builtin_ctzll(b);
         const ivc *v = &x->in[i];
-        if (v->ovc < 0 || v->front.ready > now) continue;
+        if (v->front.ready > now) continue;
         if (v->out < DIRS && !has_credit(&x->out[(unsigned)v->out * V + (unsigned)v->ovc], now)) continue;
         ready_vc |= 1ull << i;
     }
@@ -450,16 +484,22 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
         rr_grant(&x->sa[op], ip);
         unsigned vi = pick[ip];
         ivc *v = &x->in[vi];
+        acted = true;
         if (ip < DIRS) rr_grant(&x->in_arb[ip], vi - ip * V);
         flit f = pop_flit(v);
         if (!v->n) x->occ &= ~(1ull << vi);
         if (ip < DIRS) { /* the slot's credit back to the upstream router */
-            ovc_t *up = &m->r[x->nb[ip]].out[(ip ^ 1) * V + (vi - ip * V)];
+            router *u = &m->r[x->nb[ip]];
+            ovc_t *up = &u->out[(ip ^ 1) * V + (vi - ip * V)];
             unsigned t = up->ch + up->cn++;
             up->cred[t >= B ? t - B : t] = now + n->L;
+            if (now + n->L < u->wake) u->wake = now + n->L;
         }
         int8_t ovc = v->ovc;
-        if (f.flags & F_TAIL) v->out = v->ovc = -1;
+        if (f.flags & F_TAIL) {
+            v->out = v->ovc = -1;
+            x->held &= ~(1ull << vi);
+        }
         if (op < DIRS) {
             ovc_t *ov = &x->out[op * V + (unsigned)ovc];
             if (++ov->ch == B) ov->ch = 0;
@@ -469,6 +509,7 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
             f.ready = now + n->L + n->R;
             push_flit(&y->in[yi], &f);
             y->occ |= 1ull << yi;
+            if (f.ready < y->wake) y->wake = f.ready;
             m->active |= 1ull << yr;
             if (f.flags & F_TAIL) ov->busy = false;
         } else if (f.flags & F_TAIL) { /* the packet is in the ejection queue after the link */
@@ -479,7 +520,10 @@ static void router_cycle(icnt *n, mnet *m, unsigned ri) {
         }
     }
     if (!x->occ) m->active &= ~(1ull << ri);
+    if (!acted && !n->no_wake) x->wake = idle_until(n, x, now);
 }
+
+void icnt_mesh_set_wake(icnt *n, bool on) { n->no_wake = !on; }
 
 static void mesh_tick(icnt *n) {
     for (unsigned k = 0; k < 2; k++) {

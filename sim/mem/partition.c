@@ -219,6 +219,15 @@ static void part_fail(mem_part *pt, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Bit w: some byte of word w (4 B) of the 64 bytes m masks (16 bits). */
+static inline uint64_t word_bits(uint64_t m) {
+    m = (m | m >> 1 | m >> 2 | m >> 3) & 0x1111111111111111ull; /* bit 4w */
+    m = (m | m >> 3) & 0x0303030303030303ull;
+    m = (m | m >> 6) & 0x000f000f000f000full;
+    m = (m | m >> 12) & 0x000000ff000000ffull;
+    return (m | m >> 24) & 0xffffull;
+}
+
 int part_cycle(mem_part *pt, uint64_t l2_now) {
     const mem_config *c = pt->e.c;
     mem_rec *rec = pt->e.pool->rec;
@@ -252,8 +261,9 @@ int part_cycle(mem_part *pt, uint64_t l2_now) {
         in->req_addr_i = fe_rel(pt, r->local);
         in->req_mask_i = 0;
         unsigned off = (unsigned)(r->local & 127); /* the request's words in the 128 B F/E line */
-        for (unsigned w = 0; w < c->line_bytes / 4; w++)
-            if (r->q.bmask[(w * 4) >> 6] >> ((w * 4) & 63) & 0xf) in->req_mask_i |= 1ull << (off / 4 + w);
+        const unsigned nw = c->line_bytes / 4;
+        const uint64_t words = (word_bits(r->q.bmask[0]) | word_bits(r->q.bmask[1]) << 16) & ((1ull << nw) - 1);
+        in->req_mask_i |= words << (off / 4);
         in->req_addr_i -= off;
         in->req_tag_i = pt->tag_free[pt->n_tag_free - 1];
     }
