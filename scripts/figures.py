@@ -1189,13 +1189,14 @@ def cmd_plot(results, only=None):
 
 
 BLOCK = provenance.BLOCK
+NOT_RUN = "not run"  # a table cell whose points were not run
 
 
 def cmd_docs(results, doc):
     with open(doc) as f:
         text = f.read()
     gens = {t: (fig, fn) for fig in FIGURES for t, fn in fig["tables"].items()}
-    data, unknown, commits = {}, [], {}
+    data, unknown, commits, partial = {}, [], {}, []
     head = provenance.fingerprint()
 
     def repl(m):
@@ -1216,12 +1217,20 @@ def cmd_docs(results, doc):
         if fp not in commits:
             commits[fp] = provenance.resolve_commit(fp) if fp else None
         prov = (provenance.visible_line(fp, commits[fp], head) + "\n" + provenance.provenance_line(fp, commits[fp]))
-        return m.group(1) + note + fn(d) + "\n\n" + prov + "\n" + m.group(4)
+        body = fn(d)
+        if body.count(NOT_RUN) > m.group(0).count(NOT_RUN):
+            # some of its inputs were not run here (make demo's results, say, without make results'
+            # counterfactual experiments): the figures it has stay, their provenance line says how old
+            partial.append(name)
+            return provenance.restamp(m.group(0), head)
+        return m.group(1) + note + body + "\n\n" + prov + "\n" + m.group(4)
 
     new = BLOCK.sub(repl, text)
     if unknown:
         print(f"figures: {doc}: no generator for block(s) {', '.join(unknown)}", file=sys.stderr)
         return 1
+    if partial:
+        print(f"figures: {os.path.relpath(doc, ROOT)}: kept {', '.join(partial)} (inputs not run here)")
     if new != text:
         with open(doc, "w") as f:
             f.write(new)

@@ -27,6 +27,36 @@ F13 = {"pairs": {
 
 
 class FiguresTest(unittest.TestCase):
+    def test_docs_keep_tables_whose_inputs_did_not_run(self):
+        """figures.py docs on results with only part of a table's inputs (make demo's, without make
+        results' counterfactual experiments): a table that would lose figures to "not run" keeps them
+        (its provenance line says how old they are); one that gains figures is rewritten."""
+        import json
+        import tempfile
+        fake = {"name": "fake", "json": "fake.json", "plot": None, "command": "fake", "program": "fake",
+                "tables": {"fake_t": lambda d: "| a | b |\n|---|---|\n| " + " | ".join(d["cells"]) + " |"}}
+        old_figs = figures.FIGURES
+        figures.FIGURES = [fake]
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                doc = os.path.join(tmp, "R.md")
+                def block(cells):
+                    return ("<!-- BEGIN generated: fake_t -->\n| a | b |\n|---|---|\n| " + " | ".join(cells) +
+                            " |\n<!-- END generated: fake_t -->\n")
+                for old, new, kept in ((["1.0", "2.0"], ["1.0", "not run"], True),
+                                       (["1.0", "not run"], ["1.5", "2.5"], False)):
+                    with open(doc, "w") as f:
+                        f.write(block(old))
+                    with open(os.path.join(tmp, "fake.json"), "w") as f:
+                        json.dump({"cells": new}, f)
+                    self.assertEqual(figures.cmd_docs(tmp, doc), 0)
+                    with open(doc) as f:
+                        text = f.read()
+                    self.assertEqual("| " + " | ".join(old) + " |" in text, kept, text)
+                    self.assertEqual("| " + " | ".join(new) + " |" in text, not kept, text)
+        finally:
+            figures.FIGURES = old_figs
+
     def test_background_sets(self):
         sets = figures.bg_sets(F13)
         self.assertEqual([b for _, b in sets], [["conv"], ["conv", "sc"]])
