@@ -31,5 +31,9 @@ uint64_t tb_cycles(uint64_t dflt);
 void tb_test_filter(void);
 /* main's one call: the filters, then the group */
 #define tb_run_tests(name, tests) (tb_test_filter(), cmocka_run_group_tests_name(name, tests, NULL, NULL))
+/* A running FNV-1a hash of a run's events, for comparing two runs that must
+ * be the same event for event (start from TB_HASH_INIT). */
+#define TB_HASH_INIT 1469598103934665603ull
+static inline void tb_hash_mix(uint64_t *h, uint64_t v) { *h = (*h ^ v) * 1099511628211ull; }
 
 #endif

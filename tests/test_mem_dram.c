@@ -437,18 +437,17 @@ typedef struct {
     fg_rng g;     /* the return path's refusals */
     uint64_t now, hash;
 } wake_ctx;
-static void mix(uint64_t *h, uint64_t v) { *h = (*h ^ v) * 1099511628211ull; }
 static bool wake_retire(void *ctx, uint32_t rec) {
     wake_ctx *w = ctx;
     if (w->now % 3000 < 600 || fg_rng_chance(&w->g, 1, 4)) return false; /* long stalls fill the data path */
-    mix(&w->hash, rec);
-    mix(&w->hash, w->now);
+    tb_hash_mix(&w->hash, rec);
+    tb_hash_mix(&w->hash, w->now);
     return true;
 }
 static void wake_cmd(void *ctx, dram_cmd cmd, unsigned bank, uint64_t row, uint32_t rec, uint64_t cycle) {
     wake_ctx *w = ctx;
-    mix(&w->hash, ((uint64_t)cmd << 56) ^ ((uint64_t)bank << 48) ^ (row << 32) ^ rec);
-    mix(&w->hash, cycle);
+    tb_hash_mix(&w->hash, ((uint64_t)cmd << 56) ^ ((uint64_t)bank << 48) ^ (row << 32) ^ rec);
+    tb_hash_mix(&w->hash, cycle);
 }
 static void test_wake_exact(void **state) {
     (void)state;
@@ -461,7 +460,7 @@ static void test_wake_exact(void **state) {
     for (unsigned k = 0; k < 2; k++) {
         memset(&ctx[k], 0, sizeof ctx[k]);
         fg_rng_seed(&ctx[k].g, seed ^ 0x5eed);
-        ctx[k].hash = 1469598103934665603ull;
+        ctx[k].hash = TB_HASH_INIT;
         dram_hooks h = {&ctx[k], wake_retire, NULL, wake_cmd};
         d[k] = dram_new(&c, &h);
         assert_non_null(d[k]);

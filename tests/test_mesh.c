@@ -102,7 +102,7 @@ static uint64_t saturate(const mem_config *c, uint64_t seed, uint64_t cycles, bo
     const icnt_ops *o = &icnt_mesh_ops;
     icnt *n = make(c, NREQ, NMEM);
     icnt_mesh_set_wake(n, wake);
-    *hash = 1469598103934665603ull; /* FNV-1a over every delivery: packet, node, tail cycle, pop cycle */
+    *hash = TB_HASH_INIT; /* every delivery: packet, node, tail cycle, pop cycle */
     enum { NN = NREQ + NMEM };
     fg_rng g;
     fg_rng_seed(&g, seed);
@@ -148,7 +148,7 @@ static uint64_t saturate(const mem_config *c, uint64_t seed, uint64_t cycles, bo
                 fail_msg("packet %u from %u to %u out of order", p->rec, p->src, e);
             got++;
             const uint64_t d[4] = {p->rec, e, p->ready, t};
-            for (unsigned k = 0; k < 4; k++) *hash = (*hash ^ d[k]) * 1099511628211ull;
+            for (unsigned k = 0; k < 4; k++) tb_hash_mix(hash, d[k]);
             o->pop(n, net, e);
         }
         if (t >= cycles && o->idle(n)) break;
