@@ -60,10 +60,16 @@ static void dump(fg_rtl *r, uint64_t t) {
     r->tfp->dump(r->trace_last);
 }
 
-// One rising edge: inputs change while clk is low, then clk rises.
+// One rising edge: inputs change while clk is low, then clk rises. The low
+// phase is evaluated only when someone looks at it (a trace, a recording, the
+// reset) or the model cannot skip it (fall_quiet): the eval at clk = 1 settles
+// the new inputs before its edge either way.
 static void edge(fg_rtl *r) {
-    r->set_clk(0);
-    r->eval();
+    bool look = r->rec || in_window(r) || r->in_reset;
+    if (look || !r->quiet_fall || !r->fall_quiet()) {
+        r->set_clk(0);
+        r->eval();
+    }
     if (r->rec) trace_line(r);
     if (in_window(r)) dump(r, r->cycle * TRACE_PS_PER_CYCLE + TRACE_PS_PER_CYCLE / 2);
     r->set_clk(1);
@@ -79,6 +85,11 @@ void fg_shim_zero_inputs(fg_rtl *r) {
 }
 
 extern "C" void fg_rtl_skip(fg_rtl *r) { r->cycle++; }
+
+extern "C" int fg_rtl_set_quiet_fall(fg_rtl *r, int on) {
+    r->quiet_fall = on != 0;
+    return r->quiet_fall && r->can_fall_quiet();
+}
 
 // The reset's own edges are not traced, and a reset after cycles were traced
 // continues the trace's time (cycle 0 again, a cycle after the last dump):
@@ -150,6 +161,12 @@ extern "C" size_t fg_rtl_state(const fg_rtl *r, const void **bytes) {
     if (r->tfp || r->rec || r->in_reset) return 0;
     *bytes = r->state();
     return r->state_bytes();
+}
+
+extern "C" size_t fg_rtl_design_state(const fg_rtl *r, const void **bytes) {
+    size_t start, n = r->design_span(&start);
+    *bytes = static_cast<const unsigned char *>(r->state()) + start;
+    return n;
 }
 
 extern "C" void fg_rtl_trace_close(fg_rtl *r) {

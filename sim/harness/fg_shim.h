@@ -20,6 +20,9 @@ void fg_rtl_reset(fg_rtl *r);
 void fg_rtl_step(fg_rtl *r, const void *in);
 /* Advances the cycle count without an edge (fg_block_skip). */
 void fg_rtl_skip(fg_rtl *r);
+/* on = 0: every edge evaluates its low phase too (the exactness test's
+ * reference).  Returns 1 when on and the model can leave that eval out. */
+int fg_rtl_set_quiet_fall(fg_rtl *r, int on);
 /* Copies the model's output ports into the C output struct. */
 void fg_rtl_outputs(fg_rtl *r, void *out);
 /* Opens an FST file; only cycles in [start, end] are dumped (end 0: no end). */
@@ -33,6 +36,9 @@ void fg_rtl_trace_sample(fg_rtl *r);
 /* The model's state as bytes (fg_block's idle skip), or 0 bytes while it is
  * traced or recorded (every edge must then be given). */
 size_t fg_rtl_state(const fg_rtl *r, const void **bytes);
+/* The design's variables in the model's state (fg_rtl_state without the
+ * instance's own pointers): equal in two instances in the same state. */
+size_t fg_rtl_design_state(const fg_rtl *r, const void **bytes);
 /* Writes out and closes the trace; the model runs on untraced. */
 void fg_rtl_trace_close(fg_rtl *r);
 /* Non-NULL once an immediate assertion in the RTL has failed. */

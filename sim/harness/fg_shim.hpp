@@ -77,6 +77,11 @@ struct fg_rtl {
         }
     }
     virtual void set_clk(uint8_t v) = 0;
+    // Drops clk to 0 without an eval, where the model lets the shim say so
+    // (FgRtlModel::fall_quiet); false: it does not, eval instead.
+    virtual bool fall_quiet() = 0;
+    virtual bool can_fall_quiet() const = 0;
+    bool quiet_fall = true; // fg_rtl_set_quiet_fall (the exactness test's reference turns it off)
     virtual void set_rst_n(uint8_t v) = 0;
     virtual int get_rst_n() const = 0; // -1: the block has no reset port
     virtual void eval() = 0;
@@ -86,6 +91,9 @@ struct fg_rtl {
     // equal bytes after an edge mean the same state (fg_block's idle skip).
     virtual const void *state() const = 0;
     virtual size_t state_bytes() const = 0;
+    // The part of state() two instances can share: the design's variables,
+    // without the module's name and the model's pointers (fg_rtl_design_state).
+    virtual size_t design_span(size_t *start) const = 0;
 
     template <typename T>
     static FgBind bind(T *member, size_t offset, uint64_t mask, const char *name, unsigned width) {
@@ -97,6 +105,16 @@ struct fg_rtl {
 // Blocks without a reset port (e.g. the SRAM primitive) are allowed.
 template <class M, class = void> struct FgHasRst : std::false_type {};
 template <class M> struct FgHasRst<M, std::void_t<decltype(std::declval<M>().rst_ni)>> : std::true_type {};
+
+// Verilator 5 (5.006) keeps clk's value at the last eval in the root's
+// __Vtrigrprev__TOP__clk_i and fires the posedge logic when clk_i is 1 and
+// that is 0. The eval at clk = 0 only settles the inputs' combinational logic
+// (the ico region), which the eval at clk = 1 runs again before the edge; so
+// setting both to 0 is that eval's whole effect on the next edge. A Verilator
+// that names it otherwise gets the eval (FgRtlModel::fall_quiet).
+template <class R, class = void> struct FgHasClkPrev : std::false_type {};
+template <class R>
+struct FgHasClkPrev<R, std::void_t<decltype(std::declval<R>().__Vtrigrprev__TOP__clk_i)>> : std::true_type {};
 
 // Randomized initial state (the models are verilated with
 // --x-assign unique --x-initial unique): the Verilator seed for model
@@ -136,6 +154,19 @@ template <class M> struct FgRtlModel : fg_rtl {
         delete top;
     }
     void set_clk(uint8_t v) override { top->clk_i = v; }
+    bool fall_quiet() override {
+        using R = std::remove_pointer_t<decltype(top->rootp)>;
+        if constexpr (FgHasClkPrev<R>::value) {
+            top->clk_i = 0;
+            top->rootp->__Vtrigrprev__TOP__clk_i = 0;
+            return true;
+        } else {
+            return false;
+        }
+    }
+    bool can_fall_quiet() const override {
+        return FgHasClkPrev<std::remove_pointer_t<decltype(top->rootp)>>::value;
+    }
     void set_rst_n(uint8_t v) override {
         if constexpr (FgHasRst<M>::value) top->rst_ni = v;
         else (void)v;
@@ -148,6 +179,11 @@ template <class M> struct FgRtlModel : fg_rtl {
     void attach_trace(VerilatedFstC *t) override { top->trace(t, 99); }
     const void *state() const override { return top->rootp; }
     size_t state_bytes() const override { return sizeof *top->rootp; }
+    size_t design_span(size_t *start) const override {
+        const char *b = reinterpret_cast<const char *>(top->rootp);
+        *start = sizeof(VerilatedModule);
+        return static_cast<size_t>(reinterpret_cast<const char *>(&top->rootp->vlSymsp) - b) - *start;
+    }
 };
 
 // Drives every input port 0 (with a randomized initial state they start
