@@ -159,6 +159,11 @@ int fg_block_idle_skip(fg_block *b) {
     return 0;
 }
 
+/* A probe that did not pay: wait twice as long before the next (up to FG_IDLE_BACKOFF). */
+static void backoff_grow(fg_block *b) {
+    b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
+}
+
 /* The idle skip (fg_block_idle_skip): true when this edge is skipped. */
 static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     *probe = false;
@@ -180,7 +185,7 @@ static bool idle_edge(fg_block *b, const void *in, bool *probe) {
     }
     if (b->idle_fixed) { /* a fixed point found by a probe ends: did its skips pay for the probe? */
         if (b->idle_run >= b->idle_min) b->idle_backoff /= 2;
-        else b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
+        else backoff_grow(b);
     }
     memcpy(b->idle_in, in, b->cls->in_size);
     b->idle_have = true;
@@ -213,7 +218,7 @@ int fg_block_step(fg_block *b, const void *in) {
         const void *st;
         b->idle_fixed = fg_rtl_state(b->rtl, &st) == b->idle_bytes && !memcmp(st, b->idle_state, b->idle_bytes);
         if (!b->idle_fixed) {
-            b->idle_backoff = !b->idle_backoff ? 1 : b->idle_backoff < FG_IDLE_BACKOFF ? 2 * b->idle_backoff : FG_IDLE_BACKOFF;
+            backoff_grow(b);
             b->idle_wait = b->idle_backoff;
         } else {
             b->idle_run = 0; /* judged when the inputs change (idle_edge) */

@@ -135,6 +135,7 @@ static void remove_at(dram_chan *d, unsigned k) {
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static void trace(dram_chan *d, dram_cmd cmd, const dq_ent *e, uint64_t now) {
     if (d->h.command) d->h.command(d->h.ctx, cmd, e->bank, e->row, e->rec, now);
@@ -196,7 +197,7 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         uint64_t t = max64(max64(b->next_col, d->next_col), e->write ? d->next_wr : d->next_rd);
         t = max64(t, d->bus_free > lat ? d->bus_free - lat : 0);
         if (now < t) {
-            wake = t < wake ? t : wake;
+            wake = min64(wake, t);
             continue;
         }
         if (e->left == 1 && d->nfl == d->cap) continue;
@@ -209,7 +210,7 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         if (b->open) {
             if (b->row == e->row || (hit_banks >> e->bank & 1)) continue;
             if (now < b->next_pre) {
-                wake = b->next_pre < wake ? b->next_pre : wake;
+                wake = min64(wake, b->next_pre);
                 continue;
             }
             b->open = false;
@@ -221,7 +222,7 @@ void dram_cycle(dram_chan *d, uint64_t now) {
         }
         const uint64_t t = max64(b->next_act, d->next_act_any);
         if (now < t) {
-            wake = t < wake ? t : wake;
+            wake = min64(wake, t);
             continue;
         }
         b->open = true;
