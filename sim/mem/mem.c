@@ -226,6 +226,11 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     }
     if (m->port_last[port] == m->tick + 1) return 1; /* one request per port per cycle */
     if (m->pool.n_free <= m->pool.reserve) return 1;
+    /* most tries of a busy port meet a full injection queue: refused before
+     * they take a record (inject refuses the same ones, and more) */
+    const unsigned bytes = (unsigned)(__builtin_popcountll(r->bmask[0]) + __builtin_popcountll(r->bmask[1]));
+    const unsigned flits = mem_config_flits(c, r->op == MEM_READ ? 0 : bytes);
+    if (!m->net_ops->can_inject(m->net, ICNT_REQ, port, flits)) return 1;
     uint32_t i = mem_rec_alloc(&m->pool);
     mem_rec *x = &m->pool.rec[i];
     unsigned p, sg;
@@ -241,7 +246,7 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
     mem_config_map(c, r->addr, &p, &sg, &x->local);
     x->part = (uint8_t)p;
     x->slice = (uint8_t)sg;
-    x->bytes = (uint16_t)(__builtin_popcountll(r->bmask[0]) + __builtin_popcountll(r->bmask[1]));
+    x->bytes = (uint16_t)bytes;
     part_fe_fields(&m->pt[p], x);
     /* fe_admit: a triggered request enters only if its class's miss queue in
      * the slice can hold it with every other one in flight there, so that a
@@ -251,8 +256,7 @@ int mem_send(mem_system *m, unsigned port, const mem_req *r) {
         mem_rec_free(&m->pool, i);
         return 1;
     }
-    icnt_pkt pk = {i, (uint16_t)port, (uint16_t)m->sl[sg].e.node,
-                   (uint16_t)mem_config_flits(c, r->op == MEM_READ ? 0 : x->bytes), 0};
+    icnt_pkt pk = {i, (uint16_t)port, (uint16_t)m->sl[sg].e.node, (uint16_t)flits, 0};
     if (m->net_ops->inject(m->net, ICNT_REQ, &pk)) {
         mem_rec_free(&m->pool, i);
         return 1;
