@@ -14,11 +14,11 @@
  * diverged within 8 cycles).
  *
  * The shim also leaves out the eval at clk = 0 of each edge (fg_shim.cpp
- * edge, FgRtlModel::fall_quiet): quiet_fall_exact drives two instances of each
- * block with the same random inputs and resets, one
- * with that eval, and compares the models' whole state and outputs after
- * every edge (tried: with the trigger's last value left at 1 no edge fires
- * and the state differs at the first cycle). */
+ * edge, FgRtlModel::fall_quiet): quiet_fall_exact drives two instances of
+ * each of six blocks with the same random inputs and resets, one with that
+ * eval, and compares their whole state and outputs after every edge (tried:
+ * with the trigger's last value left at 1 no edge fires and the state
+ * differs at the first edge). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
