@@ -1415,6 +1415,24 @@ static void new_phase(tb_t *t, bool saturate) {
     in->cfg_save_base_i &= t->cmax;
 }
 
+/* Coverage closure: encoding 3 (an unnamed policy, run as OLDEST) comes up in
+ * one phase in ten, and a run of ~190 phases can miss it with preemption on
+ * (FG_SEED=555633 FG_XSEED=17457210251401103501 flushed under it 0 times).
+ * From the run's second half, a phase goes to a policy that has not flushed
+ * yet, with preemption on and no free context, so that every event needs a
+ * victim.  No draw: a run that covered every policy stays as it was. */
+static void close_policy_hole(tb_t *t, uint64_t i, uint64_t n) {
+    if (2 * i < n) return;
+    for (unsigned p = 0; p < 4; p++) {
+        if (t->s_flush[p]) continue;
+        t->in.cfg_policy_i = p;
+        t->in.cfg_en_i = 1;
+        t->k.p_rf_free = 0;
+        t->k.ctx_ok = false;
+        return;
+    }
+}
+
 /* A reset in the middle of the run: the block (RTL and
  * twin together, fg_block_reset), the fake core and its PEWT, and the
  * reference go back to their reset state; the run and the comparison go on.
@@ -1445,6 +1463,7 @@ static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params 
                               * a run whose phase 5 saturated stays as it was) */
         } else if (i == next) {
             new_phase(t, ++phase == 5);
+            close_policy_hole(t, i, n);
             next = i + 1000 + rnd(t, 9000);
         }
         if (resets && rnd(t, resets) == 0) { /* no draw without resets: the seeds below stay as found */
