@@ -27,4 +27,6 @@ RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_
 # reservation of EDGE VII runs inside edge_fig13.ini and edge_fig13_demo.ini as mode A, and two
 # variants of A at the demo size
 RESULTS_EXPERIMENTS += experiments/edge_fig12_reserve.ini experiments/edge_fig13_demo_dynamic_pc1.ini experiments/edge_fig13_demo_dynamic_min8.ini
-DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini
+# CM-BAL's protection of the events (sim/cm/cm_bal_loop.h) beside Fig. 13's, full size
+RESULTS_EXPERIMENTS += experiments/edge_protect.ini
+DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini experiments/edge_protect_demo.ini

@@ -1069,6 +1069,80 @@ def plot_fig13_dynamic(d, plt):
     return f
 
 
+# ------------------------------------------- CM-BAL's protection of the events
+
+PROTECT_LABEL = {"off": "off", "core": "the event's core capped", "gpu": "every core capped while events run"}
+
+
+def protect_rows(d, rate="high"):
+    """(mode, protection, averages) per variant of the protection's report, in report order."""
+    avg = d.get("average", {}).get(rate, {})
+    return [(v.split("/")[0], v.split("/")[1], avg[v]) for v in d.get("variants", []) if v in avg]
+
+
+def protect_table(d):
+    """CM-BAL's event protection beside Fig. 13's events: per mode and protection, the averages over the
+    pairs of event slowdown (mean and p99), background slowdown and ANTT, and each against protection off."""
+    rows = []
+    for r in ("low", "high"):
+        vs = protect_rows(d, r)
+        off = {m: a for m, p, a in vs if p == "off"}
+        for m, p, a in vs:
+            o = off.get(m)
+            rel = (f"{a['event_slowdown'] / o['event_slowdown']:.2f}x / {a['bg_slowdown'] / o['bg_slowdown']:.2f}x / "
+                   f"{a['antt'] / o['antt']:.2f}x") if o and p != "off" else "-"
+            rows.append([r, m, PROTECT_LABEL.get(p, p), f"{a['event_slowdown']:.2f}", f"{a['event_p99_slowdown']:.2f}",
+                         f"{a['bg_slowdown']:.2f}", f"{a['antt']:.2f}", rel, f"{a['pairs']:g}"])
+    return table(["rate", "mode", "protection", "event slowdown (mean)", "event p99 / alone mean", "background slowdown",
+                  "ANTT", "event / bg / ANTT against off", "pairs"], rows)
+
+
+def protect_pairs(d):
+    """Per pair and variant: event slowdown (mean, p99), background slowdown, ANTT."""
+    rows = []
+    for name, q in d.get("pairs", {}).items():
+        for r, vs in q.items():
+            for v, x in vs.items():
+                m, p = v.split("/")
+                rows.append([name, r, m, p, f"{x['event_slowdown']:.2f}", f"{x['event_p99_slowdown']:.2f}",
+                             f"{x['bg_slowdown']:.2f}", f"{x['antt']:.2f}", f"{x['events']:g}"])
+    return table(["pair", "rate", "mode", "protection", "event slowdown", "event p99", "bg slowdown", "ANTT", "events"],
+                 rows)
+
+
+def plot_protect(d, plt):
+    """Event against background slowdown per variant (averages over the pairs), one panel per mode;
+    the p99 beside each mean."""
+    vs = protect_rows(d)
+    modes = list(dict.fromkeys(m for m, _, _ in vs))
+    f, ax = plt.subplots(1, max(len(modes), 1), figsize=(5.5 * max(len(modes), 1), 4.2), squeeze=False)
+    cols = {"off": "#555555", "core": "#2b6cb0", "gpu": "#c53030"}
+    for a, m in zip(ax[0], modes):
+        for mm, p, x in vs:
+            if mm != m:
+                continue
+            a.scatter([x["bg_slowdown"]], [x["event_slowdown"]], color=cols.get(p, "k"), s=40,
+                      label=f"{p}: mean")
+            a.scatter([x["bg_slowdown"]], [x["event_p99_slowdown"]], color=cols.get(p, "k"), marker="^", s=40,
+                      label=f"{p}: p99")
+        a.set_xlabel("background slowdown")
+        a.set_ylabel("event slowdown (against the mean alone)")
+        a.set_title(f"{'draining' if m == 'D' else 'preemption' if m == 'P' else m} ({m})", fontsize=9)
+        a.axhline(1, color="black", lw=0.6, ls=":")
+        a.axvline(1, color="black", lw=0.6, ls=":")
+        a.legend(fontsize=7)
+    f.suptitle(f"CM-BAL protecting EDGE Fig. 13's events (high rate, {d.get('size', '?')} sizes, averages over "
+               f"the pairs)", fontsize=10)
+    f.tight_layout()
+    return f
+
+
+def protect_figures(suffix):
+    return {"name": f"edge_protect{suffix}", "json": f"edge_protect{suffix}.json", "plot": plot_protect,
+            "experiment": f"experiments/edge_protect{suffix}.ini", "program": "build/bin/edge_fig13",
+            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_pairs": protect_pairs}}
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -1141,7 +1215,8 @@ FIGURES = [
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG13_DYN_CF] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG13_DYN_CF,
+                        protect_figures(""), protect_figures("_demo")] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):

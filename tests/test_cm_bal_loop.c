@@ -15,7 +15,8 @@
  *     the limits moving and kernel boundaries seen;
  *   - DYNCTA's block limit holds the cores to one block, and pausing stops
  *     the warps of the blocks beyond the limit at once;
- *   - bad scheme names and values are refused with a message. */
+ *   - bad scheme names and values are refused with a message (the event
+ *     protection's too; its runs: tests/test_edge_mt.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +291,10 @@ static void test_bad_config(void **state) {
     expect_refused("cmbal.dyncta_t_mem_l=1000", "dyncta_t_mem_l"); /* above configs/cm.ini's t_mem_h = 768 */
     expect_refused("cmbal.dyncta_pause=maybe", "dyncta_pause");
     expect_refused("cmbal.colour=blue", "colour");
+    expect_refused("cmbal.protect_events=maybe", "protect_events");
+    expect_refused("cmbal.protect_warps=0", "protect_warps");
+    expect_refused("cmbal.protect_warps=64", "protect_warps");
+    expect_refused2("cmbal.protect_warps=49", "cmbal.protect_events=core", "protect_warps"); /* 48 warps per core */
     cm_config c;
     load(&c, (const char *const[]){"cmbal.scheme=static", "cmbal.static_warps=49", NULL});
     char err[600];

@@ -217,7 +217,7 @@ static gpu_config machine(bool enable, bool skip) {
 }
 
 static void run_ok(const mt_params *x, const gpu_config *c, mt_result *r) {
-    mt_run(x, c, NULL, r);
+    mt_run(x, c, NULL, NULL, r);
     if (!r->ok) fail_msg("%s on %s, %s: %s", x->event, x->bg, mt_mode_name(c), r->err);
     assert_true(r->n_ev > 0);
     assert_int_equal(r->checked, r->n_ev);
@@ -719,9 +719,25 @@ static void test_fig12_tiny_point(void **st) {
     cJSON_Delete(r);
 }
 
+/* memc on bp (test size, 4 in flight at the high rate) with each of runs'
+ * settings and the common ones: dir/<file> per run; files[i] = its file */
+static void fig13_points(const char *dir, const char *const runs[][2], unsigned n, const char *common,
+                         const char **files) {
+    char args[2048], log[600];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(args, sizeof args,
+                 "--impl %s --set edge_fig13.size=test --set edge_fig13.background=bp --set edge_fig13.event=memc "
+                 "--set edge_fig13.high_inflight=4 --set edge_fig13.memc_high_gap=400 %s %s --point --out %s/%s",
+                 fg_impl_name(tb_impl()), common, runs[i][1], dir, runs[i][0]);
+        snprintf(log, sizeof log, "%s/%s.log", dir, runs[i][0]);
+        if (run_prog("edge_fig13", args, log)) fail_msg("edge_fig13 --point failed");
+        files[i] = runs[i][0];
+    }
+}
+
 static void test_fig13_tiny_point(void **st) {
     (void)st;
-    char dir[512], args[2048], log[600];
+    char dir[512];
     scratch(dir, sizeof dir, "f13point");
     static const char *const RUNS[5][2] = {
         {"D.json", "--set edge_fig13.rate=high --set preempt.enable=0"},
@@ -730,15 +746,7 @@ static void test_fig13_tiny_point(void **st) {
         {"ev.json", "--set edge_fig13.rate=alone --set edge_fig13.background=none --set edge_fig13.alone_events=4"},
         {"bg.json", "--set edge_fig13.rate=alone --set edge_fig13.event=none"}};
     const char *files[5];
-    for (unsigned i = 0; i < 5; i++) {
-        snprintf(args, sizeof args,
-                 "--impl %s --set edge_fig13.size=test --set edge_fig13.background=bp --set edge_fig13.event=memc "
-                 "--set edge_fig13.high_inflight=4 --set edge_fig13.memc_high_gap=400 %s --point --out %s/%s",
-                 fg_impl_name(tb_impl()), RUNS[i][1], dir, RUNS[i][0]);
-        snprintf(log, sizeof log, "%s/%s.log", dir, RUNS[i][0]);
-        if (run_prog("edge_fig13", args, log)) fail_msg("edge_fig13 --point failed");
-        files[i] = RUNS[i][0];
-    }
+    fig13_points(dir, RUNS, 5, "", files);
     cJSON *r = merge("edge_fig13", dir, files, 5);
     for (unsigned m = 0; m < 3; m++) {
         char k[64];
@@ -756,6 +764,59 @@ static void test_fig13_tiny_point(void **st) {
            fg_json_num(r, "pairs.memc/bp.high.P.event_slowdown"), fg_json_num(r, "antt_p_over_d_high"),
            fg_json_num(r, "antt_p_over_r_high"));
     cJSON_Delete(r);
+}
+
+/* CM-BAL's event protection beside Fig. 13's events ([cmbal] protect_events,
+ * the loop with scheme = baseline: the cap alone): memc on bp at a high rate
+ * under preemption, protect off / core / gpu, merged into the variant
+ * report.  Off never caps; core and gpu do, gpu on more core-cycles; capping
+ * the background slows it and speeds the events; the JSON names every
+ * variant.  A protection without a scheme is refused with a message. */
+static void test_fig13_protect(void **st) {
+    (void)st;
+    char dir[512], args[2048], log[600];
+    scratch(dir, sizeof dir, "f13protect");
+    static const char *const RUNS[5][2] = {
+        {"off.json", "--set edge_fig13.rate=high --set cmbal.protect_events=off"},
+        {"core.json", "--set edge_fig13.rate=high --set cmbal.protect_events=core"},
+        {"gpu.json", "--set edge_fig13.rate=high --set cmbal.protect_events=gpu"},
+        {"ev.json", "--set edge_fig13.rate=alone --set edge_fig13.background=none --set edge_fig13.alone_events=4"},
+        {"bg.json", "--set edge_fig13.rate=alone --set edge_fig13.event=none"}};
+    const char *files[5];
+    fig13_points(dir, RUNS, 5, "--set preempt.enable=1 --set cmbal.scheme=baseline --set cmbal.protect_warps=2",
+                 files);
+    double cc[3];
+    for (unsigned i = 0; i < 3; i++) {
+        char path[700], err[600];
+        snprintf(path, sizeof path, "%s/%s", dir, RUNS[i][0]);
+        cJSON *p = fg_json_read(path, err, sizeof err);
+        if (!p) fail_msg("%s", err);
+        cc[i] = fg_json_num(p, "cmbal.protect_core_cycles");
+        assert_string_equal(mt_jstr(cJSON_GetObjectItemCaseSensitive(p, "blocks"), "cm_bal_monitor"), "none");
+        cJSON_Delete(p);
+    }
+    assert_true(cc[0] == 0 && cc[1] > 0 && cc[2] > cc[1]);
+    cJSON *r = merge("edge_fig13", dir, files, 5);
+    const double ev[3] = {fg_json_num(r, "pairs.memc/bp.high.P/off.event_slowdown"),
+                          fg_json_num(r, "pairs.memc/bp.high.P/core.event_slowdown"),
+                          fg_json_num(r, "pairs.memc/bp.high.P/gpu.event_slowdown")};
+    const double bg[3] = {fg_json_num(r, "pairs.memc/bp.high.P/off.bg_slowdown"),
+                          fg_json_num(r, "pairs.memc/bp.high.P/core.bg_slowdown"),
+                          fg_json_num(r, "pairs.memc/bp.high.P/gpu.bg_slowdown")};
+    printf("# memc on bp (test), protect_warps 2: event slowdown off %.2f core %.2f gpu %.2f, background %.2f %.2f "
+           "%.2f; core-cycles capped %.0f / %.0f\n", ev[0], ev[1], ev[2], bg[0], bg[1], bg[2], cc[1], cc[2]);
+    assert_true(ev[0] > 0 && fg_json_num(r, "pairs.memc/bp.high.P/gpu.event_p99_slowdown") >= ev[2] * 0.9);
+    assert_true(bg[2] > bg[0]);   /* the cap holds the background back */
+    assert_true(ev[2] < ev[0]);   /* and the events gain */
+    assert_string_equal(mt_jstr(r, "scheme"), "baseline");
+    cJSON_Delete(r);
+    /* a protection without a scheme: refused, naming what to add */
+    snprintf(log, sizeof log, "%s/refused.log", dir);
+    snprintf(args, sizeof args, "--set edge_fig13.size=test --set edge_fig13.background=bp --set edge_fig13.event=memc "
+             "--set cmbal.protect_events=gpu --point --out %s/never.json", dir);
+    assert_int_not_equal(run_prog("edge_fig13", args, log), 0);
+    snprintf(args, sizeof args, "grep -q 'needs a .cmbal. scheme' %s", log);
+    assert_int_equal(system(args), 0);
 }
 
 /* Isolation in the shared runs' steady state (EDGE Fig. 13's baseline): with
@@ -808,6 +869,7 @@ int main(void) {
         cmocka_unit_test(test_event_reg_reserve),
         cmocka_unit_test(test_fig12_tiny_point),
         cmocka_unit_test(test_fig13_tiny_point),
+        cmocka_unit_test(test_fig13_protect),
         cmocka_unit_test(test_warm_isolation),
     };
     return cmocka_run_group_tests_name("edge_mt", tests, NULL, NULL);

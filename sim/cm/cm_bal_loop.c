@@ -12,6 +12,8 @@
 const char *const cmbal_scheme_names[] = {"baseline", "static",  "cm_cpu",  "cm_bal1", "cm_bal2",
                                           "cm_bal3",  "cm_bal4", "dyncta", NULL};
 
+const char *const cmbal_protect_names[] = {"off", "core", "gpu", NULL};
+
 struct cmbal_loop {
     cmbal_config c;
     gpu_t *g;
@@ -22,8 +24,13 @@ struct cmbal_loop {
     bool on;
     uint64_t kstart, kend;    /* kernel boundaries of this cycle (all cores) */
     unsigned sel;             /* rd_core_i of the next edge */
-    unsigned lim[CM_MAX_CORES];
-    uint64_t cycles, wsum[CM_MAX_CORES], csum[CM_MAX_CORES]; /* since cmbal_take_averages */
+    /* per core (cores entries each): */
+    unsigned *lim;            /* the scheme's limit */
+    unsigned *applied;        /* what the scheduler obeys (lim, capped while protecting) */
+    bool *ev;                 /* the protection covers it this cycle */
+    uint64_t *wsum, *csum;    /* since cmbal_take_averages */
+    uint64_t cycles;
+    uint64_t prot_cycles, prot_core_cycles;
     char err[300];
 };
 
@@ -47,6 +54,8 @@ void cmbal_config_default(cmbal_config *c) {
     memcpy(c->levels, d.levels, sizeof c->levels);
     /* DYNCTA: see docs/CM_BAL.md "DYNCTA" for where these come from */
     c->dyn = (cm_dyncta_params){.period = 2048, .t_idle = 16, .t_mem_l = 128, .t_mem_h = 384, .init = 0, .pause = true};
+    c->protect = CMBAL_PROTECT_OFF;
+    c->protect_warps = 8; /* CM 4.1's fine_warps: no paper sets it (docs/CM_BAL.md "Protecting events") */
 }
 
 /* "1, 2, 3, 4, 6, 8, 16, 24, 48": increasing, 2 .. CM_MAX_LVL entries */
@@ -88,6 +97,7 @@ int cmbal_config_load(cmbal_config *c, fg_config *cfg, char *err, size_t errlen)
     uint64_t v;
     unsigned im = (unsigned)c->impl;
     if (fg_config_enum(cfg, "cmbal", "scheme", cmbal_scheme_names, &c->scheme, err, errlen) ||
+        fg_config_enum(cfg, "cmbal", "protect_events", cmbal_protect_names, &c->protect, err, errlen) ||
         fg_config_enum(cfg, "cmbal", "impl", fg_impl_names, &im, err, errlen) ||
         fg_config_double(cfg, "cmbal", "t_high", 0, 64, &c->t_high, err, errlen) ||
         fg_config_double(cfg, "cmbal", "t_low", 0, 64, &c->t_low, err, errlen) ||
@@ -113,6 +123,7 @@ int cmbal_config_load(cmbal_config *c, fg_config *cfg, char *err, size_t errlen)
         {"dyncta_t_mem_l", offsetof(cmbal_config, dyn.t_mem_l), 0, 1u << 24},
         {"dyncta_t_mem_h", offsetof(cmbal_config, dyn.t_mem_h), 0, 1u << 24},
         {"dyncta_init_ctas", offsetof(cmbal_config, dyn.init), 0, 64},
+        {"protect_warps", offsetof(cmbal_config, protect_warps), 1, 63},
     };
     for (size_t i = 0; i < sizeof U / sizeof *U; i++) {
         unsigned *f = (unsigned *)((char *)c + U[i].off);
@@ -193,7 +204,20 @@ cmbal_loop *cmbal_new(const cmbal_config *c, gpu_t *g, char *err, size_t errlen)
     l->cores = k->num_cores;
     l->nsched = k->schedulers_per_core;
     l->maxw = k->max_threads_per_core / 32;
-    for (unsigned i = 0; i < l->cores && i < CM_MAX_CORES; i++) l->lim[i] = l->maxw;
+    l->lim = calloc(l->cores, sizeof *l->lim);
+    l->applied = calloc(l->cores, sizeof *l->applied);
+    l->ev = calloc(l->cores, sizeof *l->ev);
+    l->wsum = calloc(l->cores, sizeof *l->wsum);
+    l->csum = calloc(l->cores, sizeof *l->csum);
+    if (!l->lim || !l->applied || !l->ev || !l->wsum || !l->csum) {
+        snprintf(err, errlen, "cmbal: out of memory");
+        goto fail;
+    }
+    if (c->protect && c->protect_warps > l->maxw) {
+        snprintf(err, errlen, "[cmbal] protect_warps = %u: at most the warps per core (%u)", c->protect_warps, l->maxw);
+        goto fail;
+    }
+    for (unsigned i = 0; i < l->cores; i++) l->lim[i] = l->applied[i] = l->maxw;
     if (c->scheme == CMBAL_DYNCTA && !(l->dyn = cm_dyncta_new(&c->dyn, g))) {
         snprintf(err, errlen, "cmbal: out of memory");
         goto fail;
@@ -220,6 +244,7 @@ void cmbal_free(cmbal_loop *l) {
     if (!l) return;
     fg_block_free(l->mon);
     cm_dyncta_free(l->dyn);
+    free(l->lim), free(l->applied), free(l->ev), free(l->wsum), free(l->csum);
     free(l);
 }
 
@@ -231,21 +256,65 @@ void cmbal_start(cmbal_loop *l) {
 void cmbal_kernel_start(cmbal_loop *l) { l->kstart = ~0ull; }
 void cmbal_kernel_end(cmbal_loop *l) { l->kend = ~0ull; }
 
-static void set_limit(cmbal_loop *l, unsigned core, unsigned lim) {
-    if (l->lim[core] == lim) return;
-    l->lim[core] = lim;
-    gpu_set_active_warp_limit(l->g, core, lim);
+static void set_limit(cmbal_loop *l, unsigned core, unsigned lim) { l->lim[core] = lim; }
+static void monitor_step(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net);
+
+/* The limits the scheduler obeys: the scheme's, capped at protect_warps on
+ * the cores the protection covers; the GPU hears of changes only. */
+static void apply(cmbal_loop *l) {
+    bool any = false;
+    if (l->c.protect) {
+        bool all = gpu_event_cores(l->g, l->ev); /* (an event waiting for a core) */
+        if (l->c.protect == CMBAL_PROTECT_GPU) {
+            for (unsigned c = 0; c < l->cores; c++) all |= l->ev[c];
+            for (unsigned c = 0; c < l->cores; c++) l->ev[c] = all;
+        }
+    }
+    for (unsigned c = 0; c < l->cores; c++) {
+        unsigned lim = l->lim[c];
+        if (l->c.protect && l->ev[c] && l->c.protect_warps < lim) {
+            lim = l->c.protect_warps;
+            l->prot_core_cycles++;
+            any = true;
+        }
+        if (lim != l->applied[c]) {
+            l->applied[c] = lim;
+            gpu_set_active_warp_limit(l->g, c, lim);
+        }
+    }
+    l->prot_cycles += any;
 }
 
 void cmbal_tick(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net) {
     l->cycles++;
-    for (unsigned c = 0; c < l->cores; c++) l->wsum[c] += l->lim[c];
+    for (unsigned c = 0; c < l->cores; c++) l->wsum[c] += l->applied[c];
     if (l->dyn) {
         cm_dyncta_tick(l->dyn);
         for (unsigned c = 0; c < l->cores; c++) l->csum[c] += cm_dyncta_limit(l->dyn, c);
-        return;
+    } else if (l->mon && !l->err[0])
+        monitor_step(l, stall_mc, stall_net);
+    apply(l);
+}
+
+void cmbal_tick_gpu(cmbal_loop *l) {
+    uint64_t mc_bits = 0, net_bits = 0;
+    mem_system *m = gpu_mem_system(l->g);
+    for (unsigned p = 0; p < gpu_get_config(l->g)->mem.partitions && p < 64; p++) {
+        bool mc, net;
+        mem_partition_stall(m, p, &mc, &net);
+        mc_bits |= (uint64_t)mc << p;
+        net_bits |= (uint64_t)net << p;
     }
-    if (!l->mon || l->err[0]) return;
+    cmbal_tick(l, mc_bits, net_bits);
+}
+
+void cmbal_protect_stats(const cmbal_loop *l, uint64_t *cycles, uint64_t *core_cycles) {
+    *cycles = l->prot_cycles;
+    *core_cycles = l->prot_core_cycles;
+}
+
+/* one edge of the CM-CPU / CM-BAL monitor: the scheme's limits */
+static void monitor_step(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net) {
     cm_bal_monitor_in_t in = {.stall_mc_i = stall_mc, .stall_net_i = stall_net, .kstart_i = l->kstart,
                               .kend_i = l->kend, .mode_i = l->on ? l->mode : CM_MODE_OFF,
                               .static_i = l->c.static_warps, .rd_core_i = l->sel};
@@ -266,11 +335,11 @@ void cmbal_tick(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net) {
     l->sel = o->interval_o ? (l->cores - CM_BAL_COMMIT_EDGES % l->cores) % l->cores : (l->sel + 1) % l->cores;
 }
 
-unsigned cmbal_warp_limit(const cmbal_loop *l, unsigned core) { return core < l->cores ? l->lim[core] : 0; }
+unsigned cmbal_warp_limit(const cmbal_loop *l, unsigned core) { return core < l->cores ? l->applied[core] : 0; }
 
 void cmbal_take_averages(cmbal_loop *l, double *warp_limit, double *cta_limit) {
     for (unsigned c = 0; c < l->cores; c++) {
-        warp_limit[c] = l->cycles ? (double)l->wsum[c] / (double)l->cycles : l->lim[c];
+        warp_limit[c] = l->cycles ? (double)l->wsum[c] / (double)l->cycles : l->applied[c];
         cta_limit[c] = l->cycles ? (double)l->csum[c] / (double)l->cycles : 0;
         l->wsum[c] = l->csum[c] = 0;
     }

@@ -34,6 +34,13 @@
 #include "fg_config.h"
 #include "simt/gpu.h"
 
+/* [cmbal] protect_events, in cmbal_protect_names order: off; core = a core's
+ * background limit is capped while it holds or is assigned an event; gpu =
+ * every core's while any event is queued or running (the events' slowdown
+ * beside a background is interference in the shared memory, EDGE VI-D) */
+enum { CMBAL_PROTECT_OFF = 0, CMBAL_PROTECT_CORE, CMBAL_PROTECT_GPU };
+extern const char *const cmbal_protect_names[];
+
 /* [cmbal] scheme, in cmbal_scheme_names order */
 enum { CMBAL_BASELINE = 0, CMBAL_STATIC, CMBAL_CM_CPU, CMBAL_BAL1, CMBAL_BAL2, CMBAL_BAL3, CMBAL_BAL4, CMBAL_DYNCTA };
 extern const char *const cmbal_scheme_names[]; /* "baseline" .. "dyncta", NULL-terminated */
@@ -52,6 +59,8 @@ typedef struct {
     unsigned explore_n;       /* above explore_warps (CM 4.2: 6 warps, 4 intervals) */
     unsigned nlvl, levels[CM_MAX_LVL]; /* CM-BAL levels (CM 4.2: 1,2,3,4,6,8,16,24,48) */
     cm_dyncta_params dyn;     /* DYNCTA (cm_dyncta.h) */
+    unsigned protect;         /* CMBAL_PROTECT_*: event protection (EDGE VII x CM 4; no paper value: off) */
+    unsigned protect_warps;   /* the background limit while protecting: min(scheme's limit, this) */
 } cmbal_config;
 
 void cmbal_config_default(cmbal_config *c);
@@ -73,9 +82,17 @@ void cmbal_start(cmbal_loop *l);
 /* A kernel issued its first instruction / completed this cycle. */
 void cmbal_kernel_start(cmbal_loop *l);
 void cmbal_kernel_end(cmbal_loop *l);
-/* After every gpu_tick(): this cycle's partition stall bits (bit p). */
+/* After every gpu_tick(): this cycle's partition stall bits (bit p).  The
+ * limits it sets (the scheme's, capped by the event protection) hold from
+ * the next cycle. */
 void cmbal_tick(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net);
-/* A core's active-warp limit now (the GPU's warps per core: none). */
+/* cmbal_tick with the bits read from the GPU's memory system. */
+void cmbal_tick_gpu(cmbal_loop *l);
+/* Cycles since cmbal_new in which the protection capped some core's limit,
+ * and core-cycles in which it capped one. */
+void cmbal_protect_stats(const cmbal_loop *l, uint64_t *cycles, uint64_t *core_cycles);
+/* A core's active-warp limit now, as the scheduler obeys it (the GPU's warps
+ * per core: none). */
 unsigned cmbal_warp_limit(const cmbal_loop *l, unsigned core);
 /* Per core, the warp limit and DYNCTA's block limit (0 for other schemes)
  * averaged over the cycles since the last call; restarts the averages. */

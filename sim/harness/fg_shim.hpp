@@ -127,6 +127,7 @@ std::mutex &fg_xinit_lock();
 
 template <class M> struct FgRtlModel : fg_rtl {
     M *top;
+    static constexpr bool kClkPrev = FgHasClkPrev<std::remove_pointer_t<decltype(std::declval<M &>().rootp)>>::value;
     explicit FgRtlModel() {
         ctx.traceEverOn(true);
         ctx.fatalOnError(false); // a failed assertion is reported, not abort()ed
@@ -155,8 +156,7 @@ template <class M> struct FgRtlModel : fg_rtl {
     }
     void set_clk(uint8_t v) override { top->clk_i = v; }
     bool fall_quiet() override {
-        using R = std::remove_pointer_t<decltype(top->rootp)>;
-        if constexpr (FgHasClkPrev<R>::value) {
+        if constexpr (kClkPrev) {
             top->clk_i = 0;
             top->rootp->__Vtrigrprev__TOP__clk_i = 0;
             return true;
@@ -164,9 +164,7 @@ template <class M> struct FgRtlModel : fg_rtl {
             return false;
         }
     }
-    bool can_fall_quiet() const override {
-        return FgHasClkPrev<std::remove_pointer_t<decltype(top->rootp)>>::value;
-    }
+    bool can_fall_quiet() const override { return kClkPrev; }
     void set_rst_n(uint8_t v) override {
         if constexpr (FgHasRst<M>::value) top->rst_ni = v;
         else (void)v;

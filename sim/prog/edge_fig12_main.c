@@ -260,6 +260,6 @@ static int prepare(mt_params *x, gpu_config *gc, fg_config *cfg, cJSON *point, c
 }
 
 int main(int argc, char **argv) {
-    static const mt_fig F = {"edge_fig12", prepare, report};
+    static const mt_fig F = {"edge_fig12", prepare, report, NULL, NULL};
     return mt_prog_main(argc, argv, &F);
 }

@@ -16,11 +16,20 @@
  * averaged over the pairs; ANTT (Eyerman & Eeckhout, EDGE [14]) = the mean
  * over every event and the background of T_shared / T_alone.
  * Usage: sim/work/mt_prog.h; rates and sizes: configs/edge_fig13.ini; the
- * sweep: experiments/edge_fig13.ini; docs/RESULTS.md. */
+ * sweep: experiments/edge_fig13.ini; docs/RESULTS.md.
+ *
+ * With a [cmbal] scheme (sim/cm/cm_bal_loop.h; baseline: the protection
+ * alone), the CM-BAL loop runs beside the GPU, fed every cycle, and sets
+ * each core's background warp limit (event warps are never held); its
+ * points carry a
+ * "cmbal" object and --merge reports every mode x protection variant the
+ * points ran (experiments/edge_protect*.ini, docs/CM_BAL.md "Protecting
+ * events"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm/cm_bal_loop.h"
 #include "fg_json.h"
 #include "work/exp_cli.h"
 #include "work/mt_prog.h"
@@ -134,7 +143,154 @@ static cJSON *cell_json(const cell *k) {
     return o;
 }
 
+/* ---- the protection's report: every mode x [cmbal] protect_events variant ---- */
+
+#define MAXV 8 /* variants: modes x protections */
+
+typedef struct {
+    bool have;
+    double ev_slow, ev_p99, bg_slow, antt, n, limit_cycles;
+} vcell;
+
+static int report_protect(const cJSON *points, const char *out, const char *prog) {
+    char var[MAXV][24];
+    unsigned nv = 0;
+    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0};
+    vcell(*c)[MAXB][2][MAXV] = calloc(MAXE, sizeof *c);
+    if (!c) return 1;
+    const char *scheme = NULL;
+    const cJSON *p;
+    int bad = 0;
+    /* the alone runs first: the slowdowns divide by them */
+    cJSON_ArrayForEach(p, points) {
+        const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background");
+        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg);
+        if (strcmp(mt_jstr(p, "rate"), "alone")) continue;
+        size_t n;
+        double *rt = mt_jarray(p, "runtime", &n);
+        if (e >= 0 && !strcmp(bg, "none")) iso_ev[e] = mt_mean(rt, n);
+        else if (b >= 0 && !strcmp(ev, "none")) iso_bg[b] = fg_json_num(p, "bg_cycles");
+        free(rt);
+    }
+    cJSON_ArrayForEach(p, points) {
+        const cJSON *cb = cJSON_GetObjectItemCaseSensitive(p, "cmbal");
+        const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background"), *rate = mt_jstr(p, "rate");
+        if (!cb) {
+            fprintf(stderr, "%s: point %s/%s/%s ran without [cmbal]: report the protection's points alone\n", prog, ev,
+                    bg, rate);
+            bad = 1;
+            break;
+        }
+        if (!scheme) scheme = mt_jstr(cb, "scheme");
+        if (strcmp(scheme, mt_jstr(cb, "scheme"))) {
+            fprintf(stderr, "%s: points ran [cmbal] schemes %s and %s: report one at a time\n", prog, scheme,
+                    mt_jstr(cb, "scheme"));
+            bad = 1;
+            break;
+        }
+        if (!strcmp(rate, "alone")) continue;
+        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg), r = idx(RATES, 2, rate);
+        char name[24];
+        snprintf(name, sizeof name, "%s/%s", mt_jstr(p, "mode"), mt_jstr(cb, "protect_events"));
+        unsigned v = 0;
+        while (v < nv && strcmp(var[v], name)) v++;
+        if (v == nv && nv < MAXV) snprintf(var[nv++], sizeof var[0], "%s", name);
+        if (e < 0 || b < 0 || r < 0 || v >= MAXV || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
+            fprintf(stderr, "%s: point %s/%s/%s/%s: not a pair of the figure, more than %d variants, or no alone run "
+                    "of its event or background\n", prog, ev, bg, rate, name, MAXV);
+            bad = 1;
+            break;
+        }
+        size_t n;
+        double *rt = mt_jarray(p, "runtime", &n);
+        const double bgc = fg_json_num(p, "bg_cycles");
+        vcell *k = &c[e][b][r][v];
+        k->have = true;
+        k->n = (double)n;
+        k->ev_slow = mt_slowdown(mt_mean(rt, n), iso_ev[e]);
+        k->antt = mt_antt(rt, n, iso_ev[e], bgc, iso_bg[b]);
+        k->ev_p99 = mt_slowdown(mt_percentile(rt, n, 99), iso_ev[e]); /* (sorts rt) */
+        k->bg_slow = mt_slowdown(bgc, iso_bg[b]);
+        k->limit_cycles = fg_json_num(cb, "protect_cycles");
+        free(rt);
+    }
+    cJSON *root = cJSON_CreateObject(), *pairs = cJSON_CreateObject(), *avg = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "experiment", "EDGE Fig. 13 beside CM-BAL: the events protected from the "
+                                                "background's interference (EDGE VI-D, VII; CM 4)");
+    cJSON_AddStringToObject(root, "size", mt_jstr(cJSON_GetArrayItem(points, 0), "size"));
+    cJSON_AddItemToObject(root, "blocks", mt_blocks(points));
+    cJSON_AddStringToObject(root, "scheme", scheme ? scheme : "");
+    cJSON_AddStringToObject(root, "definitions",
+                            "variant: mode/protect_events; event slowdown: mean runtime / mean alone; event p99: "
+                            "99th-percentile runtime / mean alone; background slowdown: cycles / alone; ANTT as "
+                            "EDGE Fig. 13; averages: arithmetic mean over the pairs that ran every variant");
+    cJSON *va = cJSON_AddArrayToObject(root, "variants");
+    for (unsigned v = 0; v < nv; v++) cJSON_AddItemToArray(va, cJSON_CreateString(var[v]));
+    printf("\nEDGE Fig. 13 beside CM-BAL (%s): event mean / event p99 / background / ANTT, against isolation\n",
+           scheme ? scheme : "?");
+    for (unsigned r = 0; r < 2 && !bad; r++) {
+        double mean[MAXV][4] = {{0}};
+        unsigned np = 0;
+        for (unsigned e = 0; e < MAXE; e++)
+            for (unsigned b = 0; b < MAXB; b++) {
+                vcell *k = c[e][b][r];
+                unsigned have = 0;
+                for (unsigned v = 0; v < nv; v++) have += k[v].have;
+                if (!have) continue;
+                char name[32];
+                snprintf(name, sizeof name, "%s/%s", EVS[e], BGS[b]);
+                if (have != nv) {
+                    fprintf(stderr, "%s: %s %s rate: ran %u of the %u variants\n", prog, name, RATES[r], have, nv);
+                    bad = 1;
+                    continue;
+                }
+                if (np == 0) {
+                    printf("\n%s rate          ", RATES[r]);
+                    for (unsigned v = 0; v < nv; v++) printf("  %-27s", var[v]);
+                    printf("\n");
+                }
+                cJSON *po = cJSON_GetObjectItemCaseSensitive(pairs, name);
+                if (!po) po = cJSON_AddObjectToObject(pairs, name);
+                cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);
+                printf("  %-14s", name);
+                for (unsigned v = 0; v < nv; v++) {
+                    cJSON *o = cJSON_AddObjectToObject(ro, var[v]);
+                    cJSON_AddNumberToObject(o, "event_slowdown", k[v].ev_slow);
+                    cJSON_AddNumberToObject(o, "event_p99_slowdown", k[v].ev_p99);
+                    cJSON_AddNumberToObject(o, "bg_slowdown", k[v].bg_slow);
+                    cJSON_AddNumberToObject(o, "antt", k[v].antt);
+                    cJSON_AddNumberToObject(o, "events", k[v].n);
+                    cJSON_AddNumberToObject(o, "protect_cycles", k[v].limit_cycles);
+                    const double x[4] = {k[v].ev_slow, k[v].ev_p99, k[v].bg_slow, k[v].antt};
+                    for (unsigned j = 0; j < 4; j++) mean[v][j] += x[j];
+                    printf("  %5.2f %6.2f %5.2f %6.2f  ", x[0], x[1], x[2], x[3]);
+                }
+                printf("\n");
+                np++;
+            }
+        if (!np) continue;
+        cJSON *ra = cJSON_AddObjectToObject(avg, RATES[r]);
+        printf("  %-14s", "average");
+        for (unsigned v = 0; v < nv; v++) {
+            cJSON *o = cJSON_AddObjectToObject(ra, var[v]);
+            static const char *const K[4] = {"event_slowdown", "event_p99_slowdown", "bg_slowdown", "antt"};
+            for (unsigned j = 0; j < 4; j++) cJSON_AddNumberToObject(o, K[j], mean[v][j] / np);
+            cJSON_AddNumberToObject(o, "pairs", np);
+            printf("  %5.2f %6.2f %5.2f %6.2f  ", mean[v][0] / np, mean[v][1] / np, mean[v][2] / np, mean[v][3] / np);
+        }
+        printf("\n");
+    }
+    cJSON_AddItemToObject(root, "average", avg);
+    cJSON_AddItemToObject(root, "pairs", pairs);
+    if (!bad) bad = exp_write_result(root, out, prog);
+    cJSON_Delete(root);
+    free(c);
+    return bad;
+}
+
 static int report(const cJSON *points, const char *out, const char *prog) {
+    const cJSON *q;
+    cJSON_ArrayForEach(q, points) if (cJSON_GetObjectItemCaseSensitive(q, "cmbal")) return report_protect(points, out, prog);
     cell(*c)[MAXB][2][4] = calloc(MAXE, sizeof *c);
     double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0}, iso_evb[MAXE][GPU_EVB_N] = {{0}}, iso_sched[MAXE] = {0};
     if (!c) return 1;
@@ -326,7 +482,68 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     return bad;
 }
 
+/* ---- CM-BAL beside the GPU (one point per process) ---- */
+
+static struct {
+    cmbal_config c;
+    cmbal_loop *l;
+} B;
+
+static int bal_attach(void *u, gpu_t *g, char *err, size_t errlen) {
+    (void)u;
+    return (B.l = cmbal_new(&B.c, g, err, errlen)) ? 0 : -1;
+}
+static void bal_start(void *u) { (void)u, cmbal_start(B.l); }
+static void bal_first(void *u) { (void)u, cmbal_kernel_start(B.l); }
+static void bal_end(void *u) { (void)u, cmbal_kernel_end(B.l); }
+static const char *bal_tick(void *u) {
+    (void)u;
+    cmbal_tick_gpu(B.l);
+    return cmbal_error(B.l);
+}
+
+/* [cmbal] scheme given (baseline too: the protection alone): the loop runs
+ * beside the GPU (--impl picks the monitor's implementation with the other
+ * blocks') */
+static int beside(fg_config *cfg, const char *impl, mt_hooks *h, char *err, size_t errlen) {
+    cmbal_config_default(&B.c);
+    const bool given = fg_config_str(cfg, "cmbal", "scheme") != NULL;
+    if (cmbal_config_load(&B.c, cfg, err, errlen)) return -1;
+    if (impl && fg_impl_parse(impl, &B.c.impl)) {
+        snprintf(err, errlen, "--impl %s: expected rtl, c or lockstep", impl);
+        return -1;
+    }
+    if (B.c.scheme == CMBAL_DYNCTA) {
+        snprintf(err, errlen, "[cmbal] scheme = dyncta: not beside events (it holds blocks, not warps)");
+        return -1;
+    }
+    if (!given && B.c.protect != CMBAL_PROTECT_OFF) {
+        snprintf(err, errlen, "[cmbal] protect_events = %s needs a [cmbal] scheme (baseline: the protection alone)",
+                 cmbal_protect_names[B.c.protect]);
+        return -1;
+    }
+    if (given) *h = (mt_hooks){NULL, bal_attach, bal_start, bal_first, bal_end, bal_tick};
+    return 0;
+}
+
+static void beside_done(cJSON *o) {
+    if (o && B.l) {
+        cJSON *cb = cJSON_AddObjectToObject(o, "cmbal");
+        cJSON_AddStringToObject(cb, "scheme", cmbal_scheme_names[B.c.scheme]);
+        cJSON_AddStringToObject(cb, "protect_events", cmbal_protect_names[B.c.protect]);
+        cJSON_AddNumberToObject(cb, "protect_warps", B.c.protect_warps);
+        uint64_t pc, pcc;
+        cmbal_protect_stats(B.l, &pc, &pcc);
+        cJSON_AddNumberToObject(cb, "protect_cycles", (double)pc);
+        cJSON_AddNumberToObject(cb, "protect_core_cycles", (double)pcc);
+        cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(o, "blocks"), "cm_bal_monitor",
+                                cmbal_monitor_impl(&B.c));
+    }
+    cmbal_free(B.l);
+    B.l = NULL;
+}
+
 int main(int argc, char **argv) {
-    static const mt_fig F = {"edge_fig13", prepare, report};
+    static const mt_fig F = {"edge_fig13", prepare, report, beside, beside_done};
     return mt_prog_main(argc, argv, &F);
 }

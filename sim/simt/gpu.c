@@ -1047,6 +1047,13 @@ void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit) {
     simt_core_set_warp_limit(core_at(g, core), limit);
 }
 
+bool gpu_event_cores(const gpu_t *g, bool *on) {
+    for (unsigned i = 0; i < g->cfg.num_cores; i++) on[i] = simt_core_holds_events(core_at(g, i));
+    for (unsigned j = 0; j < g->n_lq; j++)
+        if (g->lq[j]->state == LS_EV_CORE) on[g->lq[j]->ev.core] = true;
+    return g->ev_waiting > 0;
+}
+
 void gpu_set_block_limit(gpu_t *g, unsigned core, unsigned limit, bool pause) {
     if (core >= g->cfg.num_cores) return;
     simt_core_set_block_limit(core_at(g, core), limit, pause);

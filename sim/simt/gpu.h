@@ -362,9 +362,14 @@ const char *gpu_error(const gpu_t *g);
 int gpu_error_core(const gpu_t *g, uint64_t *cycle);
 
 /* ---- additions of the SIMT model (beyond the fixed interface) ---- */
-/* CM-BAL hook: only the first `limit` warps of a core in GTO order may issue
- * (0 = no limit). */
+/* CM-BAL hook: only the first `limit` background warps of a core in GTO
+ * order may issue (0 = no limit); an event kernel's warps are never held and
+ * take no place. */
 void gpu_set_active_warp_limit(gpu_t *g, unsigned core, unsigned limit);
+/* CM-BAL's event protection (sim/cm/cm_bal_loop.h): on[i] = core i holds an
+ * event kernel's warp or has an event pushed to it that has not finished;
+ * returns whether any event launch waits for a core. */
+bool gpu_event_cores(const gpu_t *g, bool *on);
 /* DYNCTA hook (Kayiran et al., PACT'13; sim/cm/cm_dyncta.c): the block
  * scheduler gives the core no new block while it holds `limit` (0 = no
  * limit); with pause, only the warps of its oldest `limit` blocks issue (the

@@ -557,6 +557,19 @@ static inline bool view_may_issue(simt_core *c, unsigned slot, uint64_t now) {
     return true;
 }
 
+/* The active-warp limit (CM-CPU / CM-BAL, gpu_set_active_warp_limit) holds
+ * background warps only: an event kernel's warps (EDGE's warp-level events
+ * and launches at raised priority, as the GPU's event path counts them) are
+ * never held and take none of its places, so that throttling the background
+ * for congestion cannot delay the events it shares the core with. */
+static inline bool limit_exempt(const simt_warp *w) { return w->event || (w->priority && w->grid->priority > 0); }
+
+/* within the first lim warps of the GTO order, or exempt (only looked at
+ * when ev_late says an exempt warp is beyond lim) */
+static inline bool within_limit(const simt_core *c, unsigned slot, unsigned lim, bool ev_late) {
+    return c->order_pos[slot] < lim || (ev_late && limit_exempt(&c->w[slot]));
+}
+
 /* Nothing to issue now whatever the scoreboard: not running, no lanes, an
  * empty i-buffer, or register restores in flight (EDGE IV-D). */
 static inline bool warp_blocked(const simt_warp *w) {
@@ -877,13 +890,20 @@ static void core_cycle(simt_core *c) {
         if (c->gate[e.slot] == e.when) simt_view_ready(c, e.slot);
     }
     unsigned lim = c->n_order;
+    bool ev_late = false; /* an event warp beyond lim, which the scans below must not stop at */
     if (c->check_view) check_view(c);
-    if (c->active_limit < c->n_order)
+    if (c->active_limit < c->n_order) {
         for (unsigned i = 0, n = 0; i < c->n_order; i++)
-            if (c->lim_ok[c->order[i]] && ++n == c->active_limit) {
+            if (c->lim_ok[c->order[i]] && !limit_exempt(&c->w[c->order[i]]) && ++n == c->active_limit) {
                 lim = i + 1;
                 break;
             }
+        /* GTO puts priorities first, and every exempt warp has one above 0:
+         * past a warp of priority 0 there is none (a victim's boost can put a
+         * background warp ahead of a kernel-level event's warps) */
+        for (unsigned i = lim; i < c->n_order && c->w[c->order[i]].priority && !ev_late; i++)
+            ev_late = limit_exempt(&c->w[c->order[i]]);
+    }
     for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
         c->pipe_full = false;
         simt_warp *best = NULL;
@@ -896,7 +916,8 @@ static void core_cycle(simt_core *c) {
              * first ready warp of the highest ready priority */
             for (unsigned j = 1; j <= c->nwarps; j++) {
                 unsigned slot = (unsigned)(li + (int)j) % c->nwarps;
-                if (c->sched_of[slot] != s || c->order_pos[slot] >= lim || !view_may_issue(c, slot, now)) continue;
+                if (c->sched_of[slot] != s || !within_limit(c, slot, lim, ev_late) || !view_may_issue(c, slot, now))
+                    continue;
                 simt_warp *w = &c->w[slot];
                 const rv_inst *in;
                 int unit;
@@ -918,8 +939,12 @@ static void core_cycle(simt_core *c) {
                 for (uint64_t bm = c->rdy[s][wd] & ~(ldst_off ? c->ldst[s][wd] : 0); bm; bm &= bm - 1) {
                     const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm), slot = c->sorder[s * c->nwarps + i];
                     if (c->order_pos[slot] >= lim) { /* beyond the active-warp limit: no more */
-                        stop = i;
-                        break;
+                        if (ev_late) {
+                            if (!limit_exempt(&c->w[slot])) continue;
+                        } else {
+                            stop = i;
+                            break;
+                        }
                     }
                     if (!view_may_issue(c, slot, now)) continue;
                     simt_warp *w = &c->w[slot];
@@ -934,7 +959,11 @@ static void core_cycle(simt_core *c) {
             for (unsigned wd = 0; ldst_off && !c->pipe_full && wd * 64 < stop; wd++)
                 for (uint64_t bm = c->rdy[s][wd] & c->ldst[s][wd]; bm; bm &= bm - 1) {
                     const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm);
-                    if (i >= stop || c->order_pos[c->sorder[s * c->nwarps + i]] >= lim) break;
+                    if (i >= stop) break;
+                    if (!within_limit(c, c->sorder[s * c->nwarps + i], lim, ev_late)) {
+                        if (ev_late) continue;
+                        break;
+                    }
                     if (c->gate[c->sorder[s * c->nwarps + i]] <= now) { /* its gate open, its unit not */
                         c->pipe_full = true;
                         break;
@@ -944,7 +973,7 @@ static void core_cycle(simt_core *c) {
         /* GTO's greedy: stay on the last-issued warp unless a higher-priority warp is ready */
         if (li >= 0 && (!best || (int)best->slot != li)) {
             simt_warp *w = &c->w[li];
-            const bool in_lim = c->order_pos[li] < lim;
+            const bool in_lim = within_limit(c, (unsigned)li, lim, ev_late);
             const rv_inst *in;
             int unit;
             if (in_lim && (!best || w->priority >= best->priority) && view_may_issue(c, (unsigned)li, now) &&
@@ -1015,6 +1044,11 @@ void simt_core_decode_flushed(simt_core *c) {
 }
 
 void simt_core_set_warp_limit(simt_core *c, unsigned limit) { c->active_limit = limit ? limit : c->nwarps; }
+bool simt_core_holds_events(const simt_core *c) {
+    for (unsigned i = 0; i < c->n_order && c->w[c->order[i]].priority; i++) /* exempt warps lead (core_cycle) */
+        if (limit_exempt(&c->w[c->order[i]])) return true;
+    return false;
+}
 
 void simt_core_set_block_limit(simt_core *c, unsigned limit, bool pause) {
     c->block_limit = limit;

@@ -75,8 +75,11 @@ uint64_t simt_core_now(const simt_core *c);     /* the cycle simt_core_begin sta
 /* ---- the block scheduler (gpu.c) and the CM hooks ---- */
 /* Tries to place block bi of grid k on core c; true on success. */
 bool simt_core_try_block(simt_core *c, const simt_grid *k, uint32_t bi);
-/* CM-BAL: only the first limit warps in GTO order issue (0: no limit). */
+/* CM-BAL: only the first limit background warps in GTO order issue (0: no
+ * limit); event kernels' warps are never held. */
 void simt_core_set_warp_limit(simt_core *c, unsigned limit);
+/* The core holds a warp of an event kernel (the limit's exemption). */
+bool simt_core_holds_events(const simt_core *c);
 /* DYNCTA: at most limit blocks (0: no limit); pause: only the warps of the
  * oldest limit blocks issue.  Counts C_idle / C_mem from now on. */
 void simt_core_set_block_limit(simt_core *c, unsigned limit, bool pause);

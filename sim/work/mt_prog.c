@@ -118,12 +118,13 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
 }
 
 /* o: the point's JSON so far (the figure's prepare may have added to it) */
-static int one_point(const mt_fig *f, mt_params *x, gpu_config *gc, fg_config *cfg, cJSON *o, const char *out,
-                     const char *prog) {
+static int one_point(const mt_fig *f, mt_params *x, gpu_config *gc, fg_config *cfg, const mt_hooks *h, cJSON *o,
+                     const char *out, const char *prog) {
     char err[600];
     mt_result r;
-    mt_run(x, gc, cfg, &r);
+    mt_run(x, gc, cfg, h, &r);
     point_json(f->name, x, gc, &r, o);
+    if (f->beside_done) f->beside_done(o);
     int bad = !r.ok;
     if (bad) fprintf(stderr, "%s: %s on %s, %s: %s\n", prog, x->event, x->bg, mt_mode_name(gc), r.err);
     if (fg_json_write(o, out, err, sizeof err)) {
@@ -177,17 +178,21 @@ int mt_prog_main(int argc, char **argv, const mt_fig *f) {
         mt_params_load(&x, cfg, f->name, err, sizeof err) || exp_cli_impl(&a, &gc, err, sizeof err))
         goto cfg_err;
     cJSON *o = cJSON_CreateObject();
+    mt_hooks h = {0};
     if ((f->prepare && f->prepare(&x, &gc, cfg, o, err, sizeof err)) ||
+        (f->beside && f->beside(cfg, a.impl, &h, err, sizeof err)) ||
         exp_cli_check_unused(cfg, f->name, err, sizeof err)) {
+        if (f->beside_done) f->beside_done(NULL);
         cJSON_Delete(o);
         goto cfg_err;
     }
     if (exp_cli_checked(&a, f->name)) {
+        if (f->beside_done) f->beside_done(NULL);
         cJSON_Delete(o);
         rc = 0;
         goto done;
     }
-    rc = one_point(f, &x, &gc, cfg, o, a.out, f->name);
+    rc = one_point(f, &x, &gc, cfg, &h, o, a.out, f->name);
     if (fg_wave_finish() && !rc) rc = 1;
 done:
     exp_cli_free(&a);

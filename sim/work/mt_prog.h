@@ -32,6 +32,12 @@ typedef struct {
     int (*prepare)(mt_params *x, gpu_config *gc, fg_config *cfg, cJSON *point, char *err, size_t errlen);
     /* --merge: points in list order -> out and a printed report; 0 ok */
     int (*report)(const cJSON *points, const char *out, const char *prog);
+    /* optional, after prepare: what runs beside the GPU (*h; its keys of cfg
+     * read, impl = --impl or NULL); -1 with a message */
+    int (*beside)(fg_config *cfg, const char *impl, mt_hooks *h, char *err, size_t errlen);
+    /* after the run: its figures and blocks into the point; frees what
+     * beside made */
+    void (*beside_done)(cJSON *point);
 } mt_fig;
 
 int mt_prog_main(int argc, char **argv, const mt_fig *f);

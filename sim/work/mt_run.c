@@ -19,6 +19,7 @@ typedef struct {
     const ev_work_ops *ops;
     void *w;
     bg_run *bg;
+    mt_hooks h;              /* (all NULL: none) */
     unsigned prio, n_req;
     mt_result *r;
     int cur[SLOTS];          /* the slot's event (index in r->ev), -1 free */
@@ -35,12 +36,17 @@ const char *mt_mode_name(const gpu_config *gc) {
     return gc->pre.extra_regs ? "X" : "P";
 }
 
-static void on_first(void *u, uint64_t tag, uint64_t cyc) { (void)u, (void)tag, (void)cyc; }
+static void on_first(void *u, uint64_t tag, uint64_t cyc) {
+    (void)cyc;
+    ctx *c = u;
+    if (tag >= BG_TAG_BASE && c->h.bg_first) c->h.bg_first(c->h.user);
+}
 
 static void on_done(void *u, uint64_t tag, uint64_t cyc) {
     ctx *c = u;
     if (tag >= BG_TAG_BASE) {
         bg_on_complete(c->bg, tag, cyc);
+        if (c->h.bg_end) c->h.bg_end(c->h.user);
         return;
     }
     if (tag >= SLOTS || c->cur[tag] < 0) {
@@ -126,6 +132,8 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
             }
         }
         gpu_tick(c->g);
+        const char *he = c->h.tick ? c->h.tick(c->h.user) : NULL;
+        if (he) return fail(r, "", he);
         if (c->err[0]) return fail(r, "", c->err);
         if (gpu_error(c->g)) return fail(r, "gpu", gpu_error(c->g));
         while (c->ndone) {
@@ -142,12 +150,13 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
     return 0;
 }
 
-void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result *r) {
+void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_hooks *h, mt_result *r) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     char err[256], kdir[256];
     ctx c = {.prio = x->priority, .r = r};
+    if (h) c.h = *h;
     for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
     if (fg_kernel_path(kdir, sizeof kdir, NULL, r->err, sizeof r->err)) goto out;
     const double link_bpc = x->pcie.bw_gbps * 1000.0 / gc->clock_mhz;
@@ -170,6 +179,10 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
     }
     if (!(c.g = gpu_new(gc, err, sizeof err))) {
         fail(r, "gpu", err);
+        goto out;
+    }
+    if (c.h.attach && c.h.attach(c.h.user, c.g, err, sizeof err)) {
+        fail(r, "", err);
         goto out;
     }
     if (!bg_none && !(c.bg = bg_new(c.g, x->bg, x->size, kdir, x->bg_seed, err, sizeof err))) {
@@ -219,6 +232,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result 
         fail(r, "", err);
         goto out;
     }
+    if (c.bg && c.h.bg_start) c.h.bg_start(c.h.user);
     if (loop(&c, x, gc->pre.skip_exec, link_bpc)) goto out;
     if (c.bg && !bg_done(c.bg)) {
         fail(r, "", "background kernel did not finish");

@@ -65,6 +65,20 @@ typedef struct {
     double wall;
 } mt_result;
 
+/* Something in the run's loop beside the GPU (the CM-BAL monitor of
+ * build/bin/edge_fig13, sim/prog/edge_fig13_main.c); every member may be
+ * NULL.  The hooks' owner frees what attach made, after mt_run. */
+typedef struct {
+    void *user;
+    /* the GPU is made (before the warm-up events); -1 with a message */
+    int (*attach)(void *user, gpu_t *g, char *err, size_t errlen);
+    void (*bg_start)(void *user); /* the background kernel was launched */
+    void (*bg_first)(void *user); /* it issued its first instruction */
+    void (*bg_end)(void *user);   /* it completed */
+    /* after every gpu_tick: a message stops the run with it */
+    const char *(*tick)(void *user);
+} mt_hooks;
+
 void mt_params_default(mt_params *x);
 /* [section] of cfg: event, background, size, seed, bg_seed, gap_min, gap_max,
  * warmup, warm_events, max_inflight, max_events, priority (keys absent keep
@@ -73,9 +87,9 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
 
 /* Runs x on a GPU configured by gc; cfg (may be NULL) gives the event
  * kind's tables ([routes], [ipv6], [memc], [ipsec]).  r->ok = 0 and r->err
- * say why on any failure, wrong results included.  mt_result_free frees
- * r->ev. */
-void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, mt_result *r);
+ * say why on any failure, wrong results included.  h (may be NULL): what
+ * runs beside the GPU.  mt_result_free frees r->ev. */
+void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_hooks *h, mt_result *r);
 void mt_result_free(mt_result *r);
 
 /* "D" draining, "P" preemption, "X" preemption with extra_regs, "V"
