@@ -1110,6 +1110,19 @@ def protect_pairs(d):
                  rows)
 
 
+def protect_breakdown(d):
+    """Where a mean event's cycles go per variant (means over the pairs): launch -> START, then START -> exit by
+    class (docs/PREEMPT.md "Where an event's time goes")."""
+    rows, names = [], None
+    for r in ("low", "high"):
+        for m, p, a in protect_rows(d, r):
+            b = a.get("event_breakdown", {})
+            names = names or [k for k in b if k != "sched_wait"]
+            rows.append([r, m, PROTECT_LABEL.get(p, p), f"{b.get('sched_wait', 0):.0f}"] +
+                        [f"{b.get(k, 0):.0f}" for k in names] + [f"{sum(b.values()):.0f}"])
+    return table(["rate", "mode", "protection", "launch -> START"] + (names or []) + ["sum"], rows)
+
+
 def plot_protect(d, plt):
     """Event against background slowdown per variant (averages over the pairs), one panel per mode;
     the p99 beside each mean."""
@@ -1140,7 +1153,8 @@ def plot_protect(d, plt):
 def protect_figures(suffix):
     return {"name": f"edge_protect{suffix}", "json": f"edge_protect{suffix}.json", "plot": plot_protect,
             "experiment": f"experiments/edge_protect{suffix}.ini", "program": "build/bin/edge_fig13",
-            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_pairs": protect_pairs}}
+            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_pairs": protect_pairs,
+                       f"edge_protect{suffix}_breakdown": protect_breakdown}}
 
 
 def edge_mt_figures(suffix, experiment):

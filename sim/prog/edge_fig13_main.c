@@ -150,6 +150,7 @@ static cJSON *cell_json(const cell *k) {
 typedef struct {
     bool have;
     double ev_slow, ev_p99, bg_slow, antt, n, limit_cycles;
+    double sched, evb[GPU_EVB_N]; /* a mean event's cycles: launch -> START, then START -> exit by class */
 } vcell;
 
 static int report_protect(const cJSON *points, const char *out, const char *prog) {
@@ -212,6 +213,11 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
         k->ev_p99 = mt_slowdown(mt_percentile(rt, n, 99), iso_ev[e]); /* (sorts rt) */
         k->bg_slow = mt_slowdown(bgc, iso_bg[b]);
         k->limit_cycles = fg_json_num(cb, "protect_cycles");
+        size_t ns;
+        double *sl = mt_jarray(p, "sched", &ns);
+        k->sched = mt_mean(sl, ns);
+        read_evb(p, n, k->evb);
+        free(sl);
         free(rt);
     }
     cJSON *root = cJSON_CreateObject(), *pairs = cJSON_CreateObject(), *avg = cJSON_CreateObject();
@@ -229,7 +235,7 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
     printf("\nEDGE Fig. 13 beside CM-BAL (%s): event mean / event p99 / background / ANTT, against isolation\n",
            scheme ? scheme : "?");
     for (unsigned r = 0; r < 2 && !bad; r++) {
-        double mean[MAXV][4] = {{0}};
+        double mean[MAXV][4] = {{0}}, mevb[MAXV][GPU_EVB_N + 1] = {{0}};
         unsigned np = 0;
         for (unsigned e = 0; e < MAXE; e++)
             for (unsigned b = 0; b < MAXB; b++) {
@@ -261,8 +267,11 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
                     cJSON_AddNumberToObject(o, "antt", k[v].antt);
                     cJSON_AddNumberToObject(o, "events", k[v].n);
                     cJSON_AddNumberToObject(o, "protect_cycles", k[v].limit_cycles);
+                    cJSON_AddItemToObject(o, "event_breakdown", evb_json(k[v].sched, k[v].evb));
                     const double x[4] = {k[v].ev_slow, k[v].ev_p99, k[v].bg_slow, k[v].antt};
                     for (unsigned j = 0; j < 4; j++) mean[v][j] += x[j];
+                    mevb[v][0] += k[v].sched;
+                    for (unsigned j = 0; j < GPU_EVB_N; j++) mevb[v][j + 1] += k[v].evb[j];
                     printf("  %5.2f %6.2f %5.2f %6.2f  ", x[0], x[1], x[2], x[3]);
                 }
                 printf("\n");
@@ -276,9 +285,19 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
             static const char *const K[4] = {"event_slowdown", "event_p99_slowdown", "bg_slowdown", "antt"};
             for (unsigned j = 0; j < 4; j++) cJSON_AddNumberToObject(o, K[j], mean[v][j] / np);
             cJSON_AddNumberToObject(o, "pairs", np);
+            for (unsigned j = 0; j <= GPU_EVB_N; j++) mevb[v][j] /= np;
+            cJSON_AddItemToObject(o, "event_breakdown", evb_json(mevb[v][0], mevb[v] + 1));
             printf("  %5.2f %6.2f %5.2f %6.2f  ", mean[v][0] / np, mean[v][1] / np, mean[v][2] / np, mean[v][3] / np);
         }
+        printf("\n\n  mean event runtime by class, cycles (mean over the pairs; sched_wait = launch -> START)\n  %-8s %10s",
+               "", "sched_wait");
+        for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8s", gpu_evb_names[j]);
         printf("\n");
+        for (unsigned v = 0; v < nv; v++) {
+            printf("  %-8s %10.0f", var[v], mevb[v][0]);
+            for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", mevb[v][j + 1]);
+            printf("\n");
+        }
     }
     cJSON_AddItemToObject(root, "average", avg);
     cJSON_AddItemToObject(root, "pairs", pairs);
