@@ -1097,19 +1097,6 @@ def protect_table(d):
                   "ANTT", "event / bg / ANTT against off", "pairs"], rows)
 
 
-def protect_pairs(d):
-    """Per pair and variant: event slowdown (mean, p99), background slowdown, ANTT."""
-    rows = []
-    for name, q in d.get("pairs", {}).items():
-        for r, vs in q.items():
-            for v, x in vs.items():
-                m, p = v.split("/")
-                rows.append([name, r, m, p, f"{x['event_slowdown']:.2f}", f"{x['event_p99_slowdown']:.2f}",
-                             f"{x['bg_slowdown']:.2f}", f"{x['antt']:.2f}", f"{x['events']:g}"])
-    return table(["pair", "rate", "mode", "protection", "event slowdown", "event p99", "bg slowdown", "ANTT", "events"],
-                 rows)
-
-
 def protect_breakdown(d):
     """Where a mean event's cycles go per variant (means over the pairs): launch -> START, then START -> exit by
     class (docs/PREEMPT.md "Where an event's time goes")."""
@@ -1153,8 +1140,7 @@ def plot_protect(d, plt):
 def protect_figures(suffix):
     return {"name": f"edge_protect{suffix}", "json": f"edge_protect{suffix}.json", "plot": plot_protect,
             "experiment": f"experiments/edge_protect{suffix}.ini", "program": "build/bin/edge_fig13",
-            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_pairs": protect_pairs,
-                       f"edge_protect{suffix}_breakdown": protect_breakdown}}
+            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_breakdown": protect_breakdown}}
 
 
 def edge_mt_figures(suffix, experiment):

@@ -170,6 +170,21 @@ class FiguresTest(unittest.TestCase):
                       "1.00 | all three |", t)
         self.assertIn("`preempt.reserve_min=8`) | not run |", t)
 
+    def test_protect(self):
+        """The protection's tables: each variant's averages, and each against the same mode unprotected."""
+        def avg(ev, p99, bg, antt, sw):
+            return {"event_slowdown": ev, "event_p99_slowdown": p99, "bg_slowdown": bg, "antt": antt, "pairs": 2,
+                    "event_breakdown": {"sched_wait": sw, "issue": 100, "memory": 50}}
+        d = {"variants": ["P/off", "P/gpu"],
+             "average": {"high": {"P/off": avg(2.0, 4.0, 1.0, 2.0, 30), "P/gpu": avg(1.5, 2.0, 1.5, 1.4, 10)}}}
+        t = figures.protect_table(d)
+        self.assertIn("| high | P | off | 2.00 | 4.00 | 1.00 | 2.00 | - | 2 |", t)
+        self.assertIn("| high | P | every core capped while events run | 1.50 | 2.00 | 1.50 | 1.40 | "
+                      "0.75x / 1.50x / 0.70x | 2 |", t)
+        b = figures.protect_breakdown(d)
+        self.assertIn("| launch -> START | issue | memory | sum |", b)
+        self.assertIn("| high | P | every core capped while events run | 10 | 100 | 50 | 160 |", b)
+
     def test_fig12_reserve(self):
         """Latency pooled over the seeds' events (mean, rank p99), background cycles over D's."""
         def pt(pair, mode, sched, bg, pre=0, machine="edge"):
