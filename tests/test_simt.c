@@ -11,6 +11,7 @@
 #include "fg_tb.h"
 #include "gpu_tb.h"
 #include "simt/gpu.h"
+#include "simt/gpu_internal.h"
 #include "mem/mem.h"
 #include "simt/gpu_internal.h"
 #include "../sw/kernels/simt_test_ops.h"
@@ -577,7 +578,8 @@ static void test_kernel_end_drain(void **state) {
 /* GTO + priority: a high-priority warp is not slowed by older warps; a
  * normal-priority one is. Active-warp limit: 1 warp cannot hide latency, and
  * it holds background warps only (an event kernel's warps take no place). */
-static uint64_t spin_mix_n(unsigned prio, unsigned limit, uint64_t *bg_time, unsigned sched, unsigned ev_threads) {
+static uint64_t spin_mix_n(unsigned prio, unsigned limit, uint64_t *bg_time, unsigned sched, unsigned ev_threads,
+                           bool boost) {
     gpu_config c = small_cfg(1);
     c.schedulers_per_core = 1;
     c.warp_scheduler = sched;
@@ -595,6 +597,10 @@ static uint64_t spin_mix_n(unsigned prio, unsigned limit, uint64_t *bg_time, uns
     uint64_t t0 = gpu_cycle(g);
     d.block[0] = ev_threads; d.param_addr = put(g, &a1, sizeof a1); d.priority = prio; d.tag = 1;
     assert_int_equal(gpu_launch(g, &d, err, sizeof err), 0);
+    if (boost) { /* background warp 0 above the event's priority, as a preemption victim's boost puts it */
+        simt_core_set_priority(&g->core[0], 0, 0xfffeu);
+        simt_core_sort(&g->core[0]);
+    }
     while (!gpu_idle(g)) gpu_tick(g);
     assert_null(gpu_error(g));
     assert_int_equal(rec[1].ndone, 1);
@@ -604,7 +610,7 @@ static uint64_t spin_mix_n(unsigned prio, unsigned limit, uint64_t *bg_time, uns
     return t;
 }
 static uint64_t spin_mix(unsigned prio, unsigned limit, uint64_t *bg_time, unsigned sched) {
-    return spin_mix_n(prio, limit, bg_time, sched, 32);
+    return spin_mix_n(prio, limit, bg_time, sched, 32, false);
 }
 
 static void test_gto_priority_limit(void **state) {
@@ -629,10 +635,17 @@ static void test_gto_priority_limit(void **state) {
     assert_true(bg_l1 > bg_free + bg_free / 2); /* one active warp cannot hide ALU latency */
     /* an event of two warps under a limit of 1: neither is held (were the
      * events counted, the second would wait for the first, about 2x) */
-    const uint64_t e2 = spin_mix_n(1, 0, NULL, GPU_SCHED_GTO, 64), e2_l1 = spin_mix_n(1, 1, NULL, GPU_SCHED_GTO, 64);
-    printf("# active-warp limit 1: a two-warp event at priority 1 takes %llu cycles, %llu unlimited\n",
-           (unsigned long long)e2_l1, (unsigned long long)e2);
+    const uint64_t e2 = spin_mix_n(1, 0, NULL, GPU_SCHED_GTO, 64, false),
+                   e2_l1 = spin_mix_n(1, 1, NULL, GPU_SCHED_GTO, 64, false);
+    /* and with a background warp boosted ahead of the event (the limit's one
+     * place is its; the event's warps, behind it in GTO order, still issue) */
+    const uint64_t e2_b = spin_mix_n(1, 0, NULL, GPU_SCHED_GTO, 64, true),
+                   e2_bl1 = spin_mix_n(1, 1, NULL, GPU_SCHED_GTO, 64, true);
+    printf("# active-warp limit 1: a two-warp event at priority 1 takes %llu cycles, %llu unlimited; behind a "
+           "boosted background warp %llu, %llu unlimited\n", (unsigned long long)e2_l1, (unsigned long long)e2,
+           (unsigned long long)e2_bl1, (unsigned long long)e2_b);
     assert_true(e2_l1 <= e2 + e2 / 8);
+    assert_true(e2_bl1 <= e2_b + e2_b / 8);
 }
 
 /* ------------------------------------------------------------- speed */
