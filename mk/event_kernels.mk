@@ -8,7 +8,7 @@ TESTS    += test_event_kernels
 # EDGE Figs. 12-13: one multitasking run (background +
 # events of one kind, draining / preemption / reservation, skip-execution),
 # its statistics, the two experiment programs and their sweeps.
-SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c
+SIM_SRCS += sim/work/mt_run.c sim/work/mt_stats.c sim/work/mt_launch.c
 SIM_SRCS += sim/work/mt_prog.c sim/work/exp_cli.c
 PROGRAMS += edge_fig12 edge_fig13
 TESTS    += test_edge_mt

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fg_json.h"
 #include "fg_tb.h"
@@ -260,7 +262,7 @@ static void test_send_every_kind(void **st) {
         char err[512];
         gpu_t *g = gpu_new(&c, err, sizeof err);
         if (!g) fail_msg("%s", err);
-        void *w = o->init(g, NULL, kdir, 4, err, sizeof err);
+        void *w = o->init(g, NULL, kdir, 4, EV_RING_PLAIN, err, sizeof err);
         if (!w) fail_msg("%s: %s", o->name, err);
         fg_rng rng;
         fg_rng_seed(&rng, 3);
@@ -326,7 +328,7 @@ static void test_skip_exec_unit(void **st) {
         gpu_t *g = gpu_new(&c, err, sizeof err);
         if (!g) fail_msg("%s", err);
         const ev_work_ops *o = ev_work_find("ipv4");
-        void *w = o->init(g, NULL, kdir, 2, err, sizeof err);
+        void *w = o->init(g, NULL, kdir, 2, EV_RING_PLAIN, err, sizeof err);
         if (!w) fail_msg("%s", err);
         fg_rng rng;
         fg_rng_seed(&rng, 5);
@@ -399,7 +401,7 @@ static void test_reservation_policy(void **st) {
     if (!g) fail_msg("%s", err);
     bg_run *b = bg_new(g, "bp", "test", kdir, 1, err, sizeof err);
     const ev_work_ops *o = ev_work_find("ipv4");
-    void *w = b ? o->init(g, NULL, kdir, 4, err, sizeof err) : NULL;
+    void *w = b ? o->init(g, NULL, kdir, 4, EV_RING_PLAIN, err, sizeof err) : NULL;
     if (!w) fail_msg("%s", err);
     if (bg_start(b, err, sizeof err)) fail_msg("%s", err);
     for (int i = 0; i < 300; i++) gpu_tick(g);
@@ -854,6 +856,170 @@ static void test_warm_isolation(void **st) {
     assert_true(first[1] < 1.15 * last[1] && fetch[1] < 20);
 }
 
+/* The launch path (mt_run.h launch / ring): with a synchronized receive ring
+ * and the launch at the DMA's start, every IPv4 and MemC event beside BP
+ * starts before its DMA is acknowledged and still computes every result
+ * exactly (its loads waited for the words to land); the same early launch
+ * over ordinary memory reads its inputs before they land and the run fails
+ * on a wrong result (the check this path relies on); the combinations that
+ * cannot work are refused with a message. */
+static void test_launch_early_ring(void **st) {
+    (void)st;
+    const char *kinds[] = {"ipv4", "memc"};
+    for (unsigned k = 0; k < 2; k++) {
+        mt_params x = small(kinds[k], "bp");
+        x.max_inflight = 4;
+        x.launch = MT_LAUNCH_EARLY;
+        x.ring = EV_RING_SYNC;
+        gpu_config c = machine(true, false);
+        mt_result r;
+        run_ok(&x, &c, &r);
+        unsigned before = 0;
+        double e2e = 0;
+        for (unsigned i = 0; i < r.n_ev; i++) {
+            assert_int_equal(r.ev[i].launch, r.ev[i].sent);
+            assert_true(r.ev[i].acked > r.ev[i].sent);
+            before += r.ev[i].start < r.ev[i].acked;
+            e2e += (double)(r.ev[i].done - r.ev[i].sent);
+        }
+        assert_true(before > 0);
+        printf("# %s on bp (test), early launch + synchronized ring: %u events, %u started before their DMA was "
+               "acknowledged, every result exact; mean end-to-end %.0f cycles\n",
+               kinds[k], r.n_ev, before, e2e / r.n_ev);
+        mt_result_free(&r);
+        x.ring = EV_RING_PLAIN; /* refused by mt_params_load; run here to see the check catch it */
+        mt_run(&x, &c, NULL, NULL, &r);
+        assert_false(r.ok);
+        assert_non_null(strstr(r.err, "event"));
+        printf("# %s, early launch over ordinary memory: %s\n", kinds[k], r.err);
+        mt_result_free(&r);
+    }
+    mt_params x = small("ipsec", "bp");
+    x.ring = EV_RING_SYNC;
+    gpu_config c = machine(true, false);
+    mt_result r;
+    mt_run(&x, &c, NULL, NULL, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "in place"));
+    mt_result_free(&r);
+    x = small("ipv4", "bp");
+    x.ring = EV_RING_SYNC;
+    c = machine(true, true);
+    mt_run(&x, &c, NULL, NULL, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "skip_exec"));
+    mt_result_free(&r);
+    char err[256];
+    fg_config *cfg = fg_config_new();
+    assert_int_equal(fg_config_set(cfg, "mt.launch=early", err, sizeof err), 0);
+    mt_params_default(&x);
+    assert_int_equal(mt_params_load(&x, cfg, "mt", err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs ring = sync"));
+    assert_int_equal(fg_config_set(cfg, "mt.ring=fast", err, sizeof err), 0);
+    assert_int_equal(mt_params_load(&x, cfg, "mt", err, sizeof err), -1);
+    assert_non_null(strstr(err, "fast"));
+    fg_config_free(cfg);
+}
+
+/* The host launch path (EDGE Fig. 8b): each event is an ordinary kernel
+ * launched by the host's polling thread after its task notice, never before
+ * its DMA is acknowledged, at least the host API's launch call and driver
+ * latency ([host]) after its data; every path tells the device after the
+ * completion. */
+static void test_launch_host(void **st) {
+    (void)st;
+    mt_params x = small("ipv4", "bp");
+    x.max_inflight = 4;
+    x.launch = MT_LAUNCH_HOST;
+    gpu_config c = machine(true, false);
+    mt_result r;
+    run_ok(&x, &c, &r);
+    const double host_cycles = (x.host.launch_call_ns + x.host.launch_driver_ns) * c.clock_mhz / 1000.0;
+    double wait = 0;
+    for (unsigned i = 0; i < r.n_ev; i++) {
+        const mt_event *e = &r.ev[i];
+        assert_true(e->launch >= e->acked && e->launch >= e->sent + host_cycles + x.dispatch_cycles);
+        assert_true(e->start >= e->launch && e->told > e->done);
+        assert_false(e->preempted); /* an ordinary kernel: no PEWT, no preemption */
+        wait += (double)(e->launch - e->acked);
+    }
+    printf("# ipv4 on bp (test), host launch: %u events, launch %.0f cycles after the DMA's acknowledgement on "
+           "average\n", r.n_ev, wait / r.n_ev);
+    mt_result_free(&r);
+}
+
+/* Faults of the receive ring: more offers than slots with overflow = hold
+ * are held, none lost and sent in arrival order; a kernel that never hands
+ * its slot back (sw/kernels/t_ring_leak.c in ipv4_fwd_ring's place) stops
+ * the run naming the slot once the next DMA into it has waited
+ * ring_stall_cycles, not a silent hang; a bound the F/E watchdog would beat
+ * is refused. */
+static void test_ring_faults(void **st) {
+    (void)st;
+    mt_params x = small("ipv4", "bp");
+    x.max_inflight = 2;
+    x.gap_min = 50, x.gap_max = 100;
+    x.ring = EV_RING_SYNC;
+    x.launch = MT_LAUNCH_EARLY;
+    x.hold = true;
+    gpu_config c = machine(true, false);
+    mt_result r;
+    run_ok(&x, &c, &r);
+    assert_true(r.held > 0 && r.max_backlog > 1);
+    assert_int_equal(r.dropped, 0);
+    assert_int_equal(r.offered, r.n_ev);
+    for (unsigned i = 1; i < r.n_ev; i++)
+        assert_true(r.ev[i].arrived >= r.ev[i - 1].arrived && r.ev[i].sent >= r.ev[i - 1].sent);
+    printf("# ipv4 on bp (test), 2 slots, overflow = hold: %llu offers, %llu held (at most %llu at once), none "
+           "lost, sent in order\n", (unsigned long long)r.offered, (unsigned long long)r.held,
+           (unsigned long long)r.max_backlog);
+    mt_result_free(&r);
+    /* the leaking kernel, through a kernel directory where it stands in for ipv4_fwd_ring */
+    char dir[512], sw[600], src[PATH_MAX + 64], dst[1200], err[256];
+    scratch(dir, sizeof dir, "leak");
+    snprintf(sw, sizeof sw, "%s/sw", dir);
+    mkdir(sw, 0755);
+    char real[PATH_MAX];
+    if (!realpath(tb_kernel_dir(), real)) fail_msg("realpath %s", tb_kernel_dir());
+    static const char *const K[] = {"ipv4_fwd", "bg_bp"};
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(src, sizeof src, "%s/%s.elf", real, K[i]);
+        snprintf(dst, sizeof dst, "%s/%s.elf", sw, K[i]);
+        unlink(dst);
+        if (symlink(src, dst)) fail_msg("symlink %s", dst);
+    }
+    snprintf(src, sizeof src, "%s/t_ring_leak.elf", real);
+    snprintf(dst, sizeof dst, "%s/ipv4_fwd_ring.elf", sw);
+    unlink(dst);
+    if (symlink(src, dst)) fail_msg("symlink %s", dst);
+    char *old = getenv("BUILD") ? strdup(getenv("BUILD")) : NULL;
+    setenv("BUILD", dir, 1);
+    x = small("ipv4", "bp");
+    x.ring = EV_RING_SYNC;
+    x.ring_stall = 20000;
+    mt_run(&x, &c, NULL, NULL, &r);
+    if (old) setenv("BUILD", old, 1);
+    else unsetenv("BUILD");
+    free(old);
+    assert_false(r.ok);
+    if (!strstr(r.err, "ipv4 ring slot 0") || !strstr(r.err, "never handed it back")) fail_msg("%s", r.err);
+    printf("# a kernel that keeps its slot: %s\n", r.err);
+    mt_result_free(&r);
+    x = small("ipv4", "bp");
+    x.ring = EV_RING_SYNC;
+    x.ring_stall = c.mem.fe_wdog_limit;
+    mt_run(&x, &c, NULL, NULL, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "fe_wdog_limit"));
+    mt_result_free(&r);
+    fg_config *cfg = fg_config_new();
+    assert_int_equal(fg_config_set(cfg, "mt.overflow=queue", err, sizeof err), 0);
+    mt_params_default(&x);
+    assert_int_equal(mt_params_load(&x, cfg, "mt", err, sizeof err), -1);
+    assert_non_null(strstr(err, "queue"));
+    fg_config_free(cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_hand_computed),
@@ -871,6 +1037,9 @@ int main(void) {
         cmocka_unit_test(test_fig13_tiny_point),
         cmocka_unit_test(test_fig13_protect),
         cmocka_unit_test(test_warm_isolation),
+        cmocka_unit_test(test_launch_early_ring),
+        cmocka_unit_test(test_launch_host),
+        cmocka_unit_test(test_ring_faults),
     };
     return cmocka_run_group_tests_name("edge_mt", tests, NULL, NULL);
 }

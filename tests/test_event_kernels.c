@@ -194,7 +194,7 @@ static uint64_t run_alone(gpu_t *g, const ev_work_ops *ops, void *w, track *t, u
 
 static void *init_kind(gpu_t *g, const ev_work_ops *ops, fg_config *cfg) {
     char err[512];
-    void *w = ops->init(g, cfg, tb_kernel_dir(), SLOTS, err, sizeof err);
+    void *w = ops->init(g, cfg, tb_kernel_dir(), SLOTS, EV_RING_PLAIN, err, sizeof err);
     if (!w) fail_msg("%s: %s", ops->name, err);
     return w;
 }
@@ -604,17 +604,18 @@ static void test_errors(void **state) {
     for (unsigned k = 0; ev_work_kinds[k]; k++) assert_ptr_equal(ev_work_find(ev_work_kinds[k]->name), ev_work_kinds[k]);
     gpu_config c;
     gpu_t *g = mk_gpu(&c);
-    for (unsigned k = 0; ev_work_kinds[k]; k++) { /* a missing kernel ELF */
-        err[0] = 0;
-        assert_null(ev_work_kinds[k]->init(g, NULL, "/nonexistent", 1, err, sizeof err));
-        assert_true(err[0] != 0);
-    }
+    for (unsigned k = 0; ev_work_kinds[k]; k++) /* a missing kernel ELF, plain or ring */
+        for (unsigned r = 0; r < 2; r++) {
+            err[0] = 0;
+            assert_null(ev_work_kinds[k]->init(g, NULL, "/nonexistent", 1, (ev_ring)r, err, sizeof err));
+            assert_true(err[0] != 0);
+        }
     fg_config *cfg = fg_config_new();
     assert_int_equal(fg_config_set(cfg, "ipsec.payload_bytes=12", err, sizeof err), 0);
-    assert_null(ev_ipsec_ops.init(g, cfg, tb_kernel_dir(), 1, err, sizeof err));
+    assert_null(ev_ipsec_ops.init(g, cfg, tb_kernel_dir(), 1, EV_RING_PLAIN, err, sizeof err));
     assert_non_null(strstr(err, "multiple of 8"));
     assert_int_equal(fg_config_set(cfg, "memc.hit_pct=101", err, sizeof err), 0);
-    assert_null(ev_memc_ops.init(g, cfg, tb_kernel_dir(), 1, err, sizeof err));
+    assert_null(ev_memc_ops.init(g, cfg, tb_kernel_dir(), 1, EV_RING_PLAIN, err, sizeof err));
     assert_non_null(strstr(err, "hit_pct"));
     fg_config_free(cfg);
     fg_rng rng;

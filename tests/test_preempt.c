@@ -137,7 +137,7 @@ static void run(scen *s) {
     route_gen_params rp;
     route_gen_params_default(&rp);
     rp.n_routes = 2048;
-    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), MAX_EV, err, sizeof err)) fail_msg("%s", err);
+    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), MAX_EV, EV_RING_PLAIN, err, sizeof err)) fail_msg("%s", err);
     gpu_kernel k;
     if (gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
     assert_true(k.regs_per_thread >= w.k.regs_per_thread); /* every warp is an eligible victim */
@@ -418,7 +418,7 @@ static void run_drain(drain_scen *d) {
     route_gen_params rp;
     route_gen_params_default(&rp);
     rp.n_routes = 2048;
-    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), 1, err, sizeof err)) fail_msg("%s", err);
+    if (ipv4_work_init(&w, g, &rp, kpath("ipv4_fwd"), 1, EV_RING_PLAIN, err, sizeof err)) fail_msg("%s", err);
     gpu_kernel k;
     if (gpu_load_kernel(g, kpath("t_preempt"), "t_preempt", &k, err, sizeof err)) fail_msg("%s", err);
     const uint32_t blocks = 40, mask = 1023; /* 16 fit (8 per core), 24 wait */

@@ -32,6 +32,7 @@
 #include "cm/cm_bal_loop.h"
 #include "fg_json.h"
 #include "work/exp_cli.h"
+#include "work/mt_launch.h"
 #include "work/mt_prog.h"
 #include "work/mt_stats.h"
 
@@ -309,6 +310,7 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
 
 static int report(const cJSON *points, const char *out, const char *prog) {
     const cJSON *q;
+    if (mt_launch_points(points)) return mt_launch_report(points, out, prog);
     cJSON_ArrayForEach(q, points) if (cJSON_GetObjectItemCaseSensitive(q, "cmbal")) return report_protect(points, out, prog);
     cell(*c)[MAXB][2][4] = calloc(MAXE, sizeof *c);
     double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0}, iso_evb[MAXE][GPU_EVB_N] = {{0}}, iso_sched[MAXE] = {0};

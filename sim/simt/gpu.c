@@ -683,6 +683,8 @@ uint64_t gpu_malloc_sync(gpu_t *g, uint64_t bytes) {
     return a;
 }
 
+uint64_t gpu_sync_brk(const gpu_t *g) { return g->fe_sync_brk; }
+
 int gpu_reserve(gpu_t *g, uint64_t addr, uint64_t bytes) {
     if (g->n_resv == 4 || addr < g->brk || addr > g->mem_size || bytes > g->mem_size - addr) return -1;
     g->resv[g->n_resv][0] = addr;

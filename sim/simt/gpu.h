@@ -266,6 +266,9 @@ void gpu_fe_region(const gpu_t *g, uint64_t *base, uint64_t *bytes);
  * line); 0 when the region is full or empty.  Set its bits with
  * gpu_fe_init (the F/E runtime's fe_malloc_sync does both). */
 uint64_t gpu_malloc_sync(gpu_t *g, uint64_t bytes);
+/* The address gpu_malloc_sync hands out next (its allocations so far lie
+ * below it). */
+uint64_t gpu_sync_brk(const gpu_t *g);
 /* Marks the F/E bits of [addr, addr + bytes) (inside the region, whole
  * lines) full or empty through the partitions' init ports over the next
  * cycles (F/E 4.5 "zero and mark full"; gpu_idle() waits for it).  0 queued;

@@ -388,7 +388,7 @@ static int setup(sys *s) {
      * pre-configured once (EDGE III-B, Fig. 8: configureEdgeParamMemory /
      * configureBaseParamMem), each entry naming its slot's completion flag
      * in the NIC's memory */
-    ipv4_work_opts o = {NIC_CQ_BASE, NIC_CQ_STEP, p->corrupt_table};
+    ipv4_work_opts o = {NIC_CQ_BASE, NIC_CQ_STEP, p->corrupt_table, EV_RING_PLAIN};
     if (ipv4_work_init_opts(&s->w, s->gpu, &p->routes, p->kernel_elf, slots, &o, s->err, s->errlen)) return -1;
     edge_fe_callbacks fcb = {fe_launch, fe_error, fe_passthrough, s};
     s->fe = edge_fe_new(&p->edge, &fcb, e2, sizeof e2);

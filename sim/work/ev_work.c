@@ -2,7 +2,10 @@
 #include "work/ev_work.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "twin/gen/fe_sched_queues_enc.h"
 
 const ev_work_ops *const ev_work_kinds[] = {&ev_ipv4_ops, &ev_ipv6_ops, &ev_memc_ops, &ev_ipsec_ops, NULL};
 
@@ -60,15 +63,66 @@ static void io_sent(void *u, uint64_t tag, uint64_t cycle, const void *data, siz
     if (--st->left == 0 && st->cb) st->cb(st->user, st->tag);
 }
 
-int ev_io_send(gpu_t *g, const ev_io *io, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb, void *user,
-               uint64_t tag) {
+int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb,
+               void *user, uint64_t tag) {
     ev_io outs = *io; /* the outputs' poison: backdoor, not traffic */
     outs.nin = 0;
     if (gpu_dma_free(g) < io->nin || ev_io_put(g, &outs)) return -1;
-    *st = (ev_send_state){cb, user, tag, io->nin};
-    for (unsigned i = 0; i < io->nin; i++)
-        if (gpu_dma_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st, tag))
-            return -1;
+    *st = (ev_send_state){cb, user, tag, io->nin, ring};
+    if (ring == EV_RING_PLAIN) {
+        for (unsigned i = 0; i < io->nin; i++)
+            if (gpu_dma_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st,
+                              tag))
+                return -1;
+        return 0;
+    }
+    /* each word written once it is empty (the kernel handed the slot back)
+     * and filled; the count words first, so that a kernel already running
+     * gets past its count while its data is still crossing the link */
+    const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < io->nin; i++)
+            if ((io->in[i].src == NULL) == (pass == 0) &&
+                gpu_copy(g, false, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, &o, io_sent, st, tag))
+                return -1;
+    return 0;
+}
+
+static uint64_t slot_stride(uint64_t data_bytes) { return FG_RING_HDR_BYTES + ((data_bytes + 127) & ~127ull); }
+
+uint64_t ev_ring_alloc(gpu_t *g, unsigned slots, uint64_t data_bytes) {
+    return gpu_malloc_sync(g, (uint64_t)slots * slot_stride(data_bytes));
+}
+
+uint64_t ev_ring_data(uint64_t ring, unsigned slot, uint64_t data_bytes) {
+    return ring + (uint64_t)slot * slot_stride(data_bytes) + FG_RING_HDR_BYTES;
+}
+
+void ev_slot_regions(ev_io *io, ev_ring ring, uint64_t ring_data, uint64_t data, const void *src, size_t len,
+                     uint64_t count, uint32_t n) {
+    const bool r = ring == EV_RING_SYNC;
+    io->in[0] = (ev_region){r ? ring_data : data, src, len, 0};
+    io->in[1] = (ev_region){r ? ring_data - FG_RING_HDR_BYTES : count, NULL, 4, n};
+    io->nin = 2;
+}
+
+int ev_param_write(gpu_t *g, uint64_t addr, const void *q, size_t plain, ev_ring ring, uint64_t ring_data) {
+    const uint32_t rd = (uint32_t)ring_data;
+    if (gpu_mem_write(g, addr, q, plain)) return -1;
+    return ring == EV_RING_SYNC ? gpu_mem_write(g, addr + plain, &rd, 4) : 0;
+}
+
+int ev_ring_setup(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, char *err, size_t errlen) {
+    int rc = -1;
+    if (hi > lo)
+        while ((rc = gpu_fe_init(g, lo, hi - lo, false)) == 1) gpu_tick(g);
+    for (uint64_t i = 0; !rc && i < 10000000 && !gpu_idle(g); i++) gpu_tick(g);
+    if (rc || !gpu_idle(g) || gpu_error(g)) {
+        snprintf(err, errlen, "%s: ring = sync: the ring [0x%llx, 0x%llx) could not be marked empty%s%s", name,
+                 (unsigned long long)lo, (unsigned long long)hi, gpu_error(g) ? ": " : "",
+                 gpu_error(g) ? gpu_error(g) : "");
+        return -1;
+    }
     return 0;
 }
 

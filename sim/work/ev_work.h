@@ -11,12 +11,33 @@
 #ifndef WORK_EV_WORK_H
 #define WORK_EV_WORK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fg_config.h"
 #include "fg_util.h"
 #include "simt/gpu.h"
+#include "../../sw/include/fg_ring.h"
+
+/* Where a kind keeps the memory a device writes per event (its parameter
+ * entries and input buffers; docs/EVENT_KERNELS.md "Receive ring"):
+ *   EV_RING_PLAIN  ordinary global memory: an event may be launched only
+ *                  once its inputs' DMA is acknowledged;
+ *   EV_RING_SYNC   a receive ring in synchronized memory (F/E 4.2) and the
+ *                  kind's *_ring kernel (sw/include/fg_ring.h): a slot is a
+ *                  header line with the count, then the data; the DMA waits
+ *                  for each word to be empty and fills it (F/E 4.4 trigger /
+ *                  action on the device's writes); the kernel's loads of the
+ *                  slot wait until their words are full and empty them as
+ *                  it copies the slot into its buffer in ordinary memory, so
+ *                  an event may start before its data lands (EDGE III-C with
+ *                  F/E 4.1).  Its parameter entry is the plain one (in
+ *                  ordinary memory, its data pointer naming that buffer)
+ *                  and one more word, the slot's data in the ring.  IPSec has no such kernel: it encrypts its
+ *                  payload in place, so the slot holds a result until it is
+ *                  checked. */
+typedef enum { EV_RING_PLAIN = 0, EV_RING_SYNC = 1 } ev_ring;
 
 /* An event's memory in one slot: the input regions fill / send write (src:
  * the host copy; NULL = the 4-byte `word`, e.g. a request count) and the
@@ -41,6 +62,7 @@ typedef struct {
     void *user;
     uint64_t tag;
     unsigned left;
+    ev_ring ring;
 } ev_send_state;
 
 typedef struct {
@@ -49,8 +71,12 @@ typedef struct {
     unsigned reqs_per_event; /* requests an event carries at most (packets; IPSec: 1) */
     /* Builds the tables from cfg's section for this kind (NULL cfg: the
      * defaults, which are the paper's values), loads <kdir>/<elf>.elf and
-     * pre-configures `slots` parameter entries.  NULL and err on failure. */
-    void *(*init)(gpu_t *g, fg_config *cfg, const char *kdir, unsigned slots, char *err, size_t errlen);
+     * pre-configures `slots` parameter entries, in ordinary or synchronized
+     * memory (ring; with EV_RING_SYNC the parameter entries are marked full
+     * and every device-written word empty before it returns, ticking g).
+     * NULL and err on failure. */
+    void *(*init)(gpu_t *g, fg_config *cfg, const char *kdir, unsigned slots, ev_ring ring, char *err,
+                  size_t errlen);
     void (*free)(void *w);
     /* Warp-level event launch (one block of <= 32 threads, no shared memory)
      * for `n` requests in `slot`. */
@@ -61,7 +87,9 @@ typedef struct {
      * through the host DMA port at bytes_per_cycle (gpu_dma_write, in
      * order), the outputs poisoned through the backdoor (a test instrument,
      * not traffic); cb(user, tag) in the tick the last write is acknowledged,
-     * when the launch may follow (PCIe posted-write order).  0 sent; 1 the
+     * when the launch may follow (PCIe posted-write order).  In a
+     * synchronized ring each write waits for its words to be empty and fills
+     * them, the count word first, and the launch need not wait.  0 sent; 1 the
      * host DMA queue has no room (nothing done, rng untouched: try again
      * after a tick); -1 error.  One send per slot at a time. */
     int (*send)(void *w, gpu_t *g, unsigned slot, unsigned n, fg_rng *rng, double bytes_per_cycle, ev_sent_cb cb,
@@ -81,6 +109,8 @@ typedef struct {
      * output byte still holds the poison.  0, or -1 naming the first
      * difference. */
     int (*check_skipped)(void *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
+    /* Bytes the device sends for an event of n requests (its input regions). */
+    size_t (*in_bytes)(const void *w, unsigned n);
     /* Registers per thread of the loaded kernel (the ELF scan). */
     unsigned (*regs)(const void *w);
     /* Reads and validates this kind's config section (without building). */
@@ -114,8 +144,29 @@ const char *ev_elf_path(char *buf, size_t len, const char *kdir, const char *nam
 int ev_io_put(gpu_t *g, const ev_io *io);
 /* ... as a device sends them (ops->send); the caller has checked that the
  * DMA queue takes io->nin jobs.  st: the slot's send state. */
-int ev_io_send(gpu_t *g, const ev_io *io, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb, void *user,
-               uint64_t tag);
+int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb,
+               void *user, uint64_t tag);
+/* A parameter entry's bytes: the plain kernel's, and in a synchronized ring
+ * the slot's ring address after it (FG_RING_PARAMS). */
+static inline uint64_t ev_param_bytes(uint64_t plain, ev_ring ring) { return plain + (ring == EV_RING_SYNC ? 4 : 0); }
+/* A synchronized ring of `slots` slots of data_bytes (each a header line
+ * and the data in whole lines; 0 when it does not fit), and slot `slot`'s
+ * data in it (its count word FG_RING_HDR_BYTES before). */
+uint64_t ev_ring_alloc(gpu_t *g, unsigned slots, uint64_t data_bytes);
+uint64_t ev_ring_data(uint64_t ring, unsigned slot, uint64_t data_bytes);
+/* A slot's device-written regions (ev_io in[0] and in[1]): the data and the
+ * count word, in the ring or, plain, at the kernel's buffer (data) and the
+ * parameter entry's count field (count). */
+void ev_slot_regions(ev_io *io, ev_ring ring, uint64_t ring_data, uint64_t data, const void *src, size_t len,
+                     uint64_t count, uint32_t n);
+/* A slot's parameter entry written: the plain entry (plain bytes of q) and,
+ * in a synchronized ring, the slot's ring address after it.  -1 outside
+ * GPU memory. */
+int ev_param_write(gpu_t *g, uint64_t addr, const void *q, size_t plain, ev_ring ring, uint64_t ring_data);
+/* The ring made ready as a driver does before the device starts: its words
+ * [lo, hi) (the kind's synchronized allocations) marked empty; ticks g
+ * until done.  -1 with err. */
+int ev_ring_setup(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, char *err, size_t errlen);
 /* ops->check_skipped over a slot's regions; name / slot for the message. */
 int ev_io_check_skipped(gpu_t *g, const ev_io *io, const char *name, unsigned slot, char *err, size_t errlen);
 
@@ -127,13 +178,18 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
  * <x>_work pattern: W has a gpu_kernel `k` and `ev_send_state *send` (one per
  * slot); PT is its generator parameters with PDEF(&p) defaults and
  * PLOAD(&p, cfg, err, errlen) from the config; X##_work_init / _free / _desc
- * / _check as in ipv4_work.h, X##_work_io(w, slot, n, &io) the
+ * / _check as in ipv4_work.h (init taking the ev_ring, kept in w->ring;
+ * with EV_RING_SYNC it loads ELF "_ring" and allocates its ring with
+ * ev_ring_alloc, nothing else in synchronized memory, so that the ring is
+ * what lies between the two gpu_sync_brk readings),
+ * X##_work_io(w, slot, n, &io) the
  * slot's regions (-1 when slot or n is out of range) and X##_work_gen(w,
  * slot, n, rng) new inputs in the host copy; CHECK_RUNNING / CHECK_IDLE the
  * functions behind check_running / check_idle (X##_work_check and
  * ev_idle_none for a kind whose events share no state). */
 #define EV_WORK_DEFINE(OPS, NAME, ELF, REQS, X, PT, PDEF, PLOAD, CHECK_RUNNING, CHECK_IDLE)                       \
-    static void *OPS##_init(gpu_t *g, fg_config *cfg, const char *kdir, unsigned slots, char *err, size_t errlen) { \
+    static void *OPS##_init(gpu_t *g, fg_config *cfg, const char *kdir, unsigned slots, ev_ring ring, char *err,    \
+                            size_t errlen) {                                                                        \
         PT gp;                                                                                                      \
         char path[512];                                                                                             \
         PDEF(&gp);                                                                                                  \
@@ -143,7 +199,10 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
             snprintf(err, errlen, "%s: out of memory", NAME);                                                       \
             return NULL;                                                                                            \
         }                                                                                                           \
-        if (X##_work_init(w, g, &gp, ev_elf_path(path, sizeof path, kdir, ELF), slots, err, errlen)) {              \
+        const uint64_t lo = gpu_sync_brk(g);                                                                        \
+        if (X##_work_init(w, g, &gp, ev_elf_path(path, sizeof path, kdir, ring ? ELF "_ring" : ELF), slots, ring,   \
+                          err, errlen) ||                                                                           \
+            (ring && ev_ring_setup(g, lo, gpu_sync_brk(g), NAME, err, errlen))) {                                 \
             X##_work_free(w);                                                                                       \
             free(w);                                                                                                \
             return NULL;                                                                                            \
@@ -175,7 +234,7 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
         ev_io io;                                                                                                   \
         if (X##_work_io(w, slot, n, &io, err, errlen)) return -1;                                                   \
         if (gpu_dma_free(g) < io.nin) return 1;                                                                     \
-        if (X##_work_gen(w, slot, n, rng) || ev_io_send(g, &io, bpc, &w->send[slot], cb, user, tag)) {              \
+        if (X##_work_gen(w, slot, n, rng) || ev_io_send(g, &io, w->ring, bpc, &w->send[slot], cb, user, tag)) {     \
             snprintf(err, errlen, "%s: input DMA of slot %u failed", NAME, slot);                                   \
             return -1;                                                                                              \
         }                                                                                                           \
@@ -190,6 +249,14 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
         if (X##_work_io(w, slot, n, &io, err, errlen)) return -1;                                                   \
         return ev_io_check_skipped(g, &io, NAME, slot, err, errlen);                                                \
     }                                                                                                               \
+    static size_t OPS##_in_bytes(const void *w, unsigned n) {                                                       \
+        ev_io io;                                                                                                   \
+        char e[128];                                                                                                \
+        size_t b = 0;                                                                                               \
+        if (X##_work_io(w, 0, n, &io, e, sizeof e)) return 0;                                                       \
+        for (unsigned i = 0; i < io.nin; i++) b += io.in[i].len;                                                    \
+        return b;                                                                                                   \
+    }                                                                                                               \
     static unsigned OPS##_regs(const void *w) { return ((const X##_work *)w)->k.regs_per_thread; }                  \
     static int OPS##_load_config(fg_config *cfg, char *err, size_t errlen) {                                        \
         PT gp;                                                                                                      \
@@ -199,6 +266,6 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
     const ev_work_ops OPS = {NAME,        ELF,                 REQS,               OPS##_init,                     \
                              OPS##_free,  OPS##_desc,          OPS##_fill,         OPS##_send,                     \
                              OPS##_check, OPS##_check_running, OPS##_check_idle,   OPS##_check_skipped,            \
-                             OPS##_regs,  OPS##_load_config}
+                             OPS##_in_bytes, OPS##_regs, OPS##_load_config}
 
 #endif

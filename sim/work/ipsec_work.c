@@ -75,11 +75,17 @@ static uint64_t get_be64(const uint8_t *p) {
     return v;
 }
 
-int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const char *elf, unsigned slots, char *err,
-                    size_t errlen) {
+int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                    char *err, size_t errlen) {
     memset(w, 0, sizeof *w);
     w->gp = *gp;
     w->slots = slots;
+    w->ring = ring;
+    if (ring != EV_RING_PLAIN) { /* ev_work.h: the slot holds the in-place result until it is checked */
+        snprintf(err, errlen, "ipsec: no synchronized receive ring: the kernel encrypts its payload in place, so "
+                              "the slot cannot be handed back before its result is read");
+        return -1;
+    }
     if (!gp->payload_bytes || gp->payload_bytes % IPSEC_BLOCK_BYTES || gp->payload_bytes > IPSEC_MAX_PAYLOAD) {
         snprintf(err, errlen, "ipsec: payload of %u bytes: want a multiple of %u up to %u", gp->payload_bytes,
                  IPSEC_BLOCK_BYTES, IPSEC_MAX_PAYLOAD);

@@ -35,12 +35,13 @@ typedef struct {
     unsigned slots;
     uint64_t esk, dsk, sp, sq_base, pay_base, out_base;
     uint8_t *plain; /* host copy of every slot's plaintext */
+    ev_ring ring;        /* plain only (ev_work.h) */
     ev_send_state *send; /* per slot */
     uint64_t checked, wrong;
 } ipsec_work;
 
-int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const char *elf, unsigned slots, char *err,
-                    size_t errlen);
+int ipsec_work_init(ipsec_work *w, gpu_t *g, const ipsec_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                    char *err, size_t errlen);
 void ipsec_work_free(ipsec_work *w);
 uint64_t ipsec_work_param(const ipsec_work *w, unsigned slot);
 unsigned ipsec_work_threads(const ipsec_work *w); /* min(32, payload blocks) */

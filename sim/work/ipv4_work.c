@@ -7,8 +7,16 @@
 #include <string.h>
 
 int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
-                   char *err, size_t errlen) {
-    return ipv4_work_init_opts(w, g, rp, elf, slots, NULL, err, errlen);
+                   ev_ring ring, char *err, size_t errlen) {
+    const ipv4_work_opts o = {.ring = ring};
+    return ipv4_work_init_opts(w, g, rp, elf, slots, &o, err, errlen);
+}
+
+#define SLOT_BYTES (IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES)
+
+/* the slot's packets: in a synchronized ring the kernel reads them in place */
+static uint64_t pkt_addr(const ipv4_work *w, unsigned slot) {
+    return w->ring ? ev_ring_data(w->ring_base, slot, SLOT_BYTES) : w->pkt_base + (uint64_t)slot * SLOT_BYTES;
 }
 
 /* Fault injection: every leaf's next hop flipped, "no route" left alone. */
@@ -26,6 +34,7 @@ int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, cons
     memset(w, 0, sizeof *w);
     w->rp = *rp;
     w->slots = slots;
+    w->ring = o->ring;
     if (route_gen(rp, &w->routes, &w->n_routes, err, errlen)) return -1;
     w->ref = lpm_ref_build(w->routes, w->n_routes, 32);
     w->pkts = calloc((size_t)slots * IPV4_PKTS_PER_EVENT, IPV4_PKT_BYTES);
@@ -36,8 +45,10 @@ int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, cons
     size_t l1b = 65536 * 4, chb = w->dir.n_chunks * 256 * 4;
     w->l1 = gpu_malloc(g, l1b);
     w->chunks = gpu_malloc(g, chb ? chb : 4);
-    w->sq_base = gpu_malloc(g, (uint64_t)slots * sizeof(ipv4_params));
-    w->pkt_base = gpu_malloc(g, (uint64_t)slots * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES);
+    w->param_bytes = (unsigned)ev_param_bytes(sizeof(ipv4_params), o->ring);
+    w->sq_base = gpu_malloc(g, (uint64_t)slots * w->param_bytes);
+    if (o->ring) w->pkt_base = w->ring_base = ev_ring_alloc(g, slots, SLOT_BYTES);
+    else w->pkt_base = gpu_malloc(g, (uint64_t)slots * SLOT_BYTES);
     w->out_base = gpu_malloc(g, (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4);
     if (!w->l1 || !w->chunks || !w->sq_base || !w->pkt_base || !w->out_base ||
         (w->out_base + (uint64_t)slots * IPV4_PKTS_PER_EVENT * 4) >> 32) {
@@ -51,10 +62,10 @@ int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, cons
     }
     for (unsigned i = 0; i < slots; i++) { /* EDGE III-B: parameter memory configured once */
         uint64_t cq = o->cq_base + (uint64_t)i * o->cq_step;
-        ipv4_params q = {(uint32_t)(w->pkt_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES),
+        ipv4_params q = {(uint32_t)pkt_addr(w, i),
                          (uint32_t)(w->out_base + (uint64_t)i * IPV4_PKTS_PER_EVENT * 4),
                          (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, (uint32_t)cq, (uint32_t)(cq >> 32)};
-        if (gpu_mem_write(g, ipv4_work_param(w, i), &q, sizeof q)) {
+        if (ev_param_write(g, ipv4_work_param(w, i), &q, sizeof q, o->ring, pkt_addr(w, i))) {
             snprintf(err, errlen, "ipv4: parameter memory upload failed");
             return -1;
         }
@@ -72,16 +83,13 @@ void ipv4_work_free(ipv4_work *w) {
 }
 
 uint64_t ipv4_work_param(const ipv4_work *w, unsigned slot) {
-    return w->sq_base + (uint64_t)slot * sizeof(ipv4_params);
+    return w->sq_base + (uint64_t)slot * w->param_bytes;
 }
 
 gpu_launch_desc ipv4_work_desc(const ipv4_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
     return ev_warp_desc(&w->k, ipv4_work_param(w, slot), n, priority, tag);
 }
 
-static uint64_t pkt_addr(const ipv4_work *w, unsigned slot) {
-    return w->pkt_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
-}
 
 int ipv4_work_io(const ipv4_work *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen) {
     if (slot >= w->slots || n == 0 || n > IPV4_PKTS_PER_EVENT) {
@@ -89,10 +97,9 @@ int ipv4_work_io(const ipv4_work *w, unsigned slot, unsigned n, ev_io *io, char 
         return -1;
     }
     memset(io, 0, sizeof *io);
-    io->in[0] = (ev_region){pkt_addr(w, slot), w->pkts + (size_t)slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES,
-                            (size_t)n * IPV4_PKT_BYTES, 0};
-    io->in[1] = (ev_region){ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), NULL, 4, n};
-    io->nin = 2;
+    ev_slot_regions(io, w->ring, pkt_addr(w, slot), pkt_addr(w, slot),
+                    w->pkts + (size_t)slot * SLOT_BYTES, (size_t)n * IPV4_PKT_BYTES,
+                    ipv4_work_param(w, slot) + offsetof(ipv4_params, npkts), n);
     /* every result word poisoned, so a kernel that does not write one is caught */
     io->out[0] = (ev_region){w->out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4, NULL, IPV4_PKTS_PER_EVENT * 4, 0};
     io->nout = 1;

@@ -29,15 +29,20 @@ typedef struct {
     gpu_kernel k;
     unsigned slots;
     uint64_t l1, chunks, sq_base, pkt_base, out_base;
+    uint64_t ring_base;   /* the synchronized receive ring (ev_work.h; 0: plain), read in place */
+    unsigned param_bytes; /* a parameter entry's (ev_param_bytes) */
+    ev_ring ring;        /* where the parameter entries and packets live (ev_work.h) */
     uint8_t *pkts;       /* host copy of every slot's packets */
     uint64_t checked, wrong;
     ev_send_state *send; /* per slot */
 } ipv4_work;
 
 /* Builds the route table, loads the kernel ELF, allocates and
- * pre-configures `slots` parameter entries. */
+ * pre-configures `slots` parameter entries (in synchronized memory with
+ * their packet buffers for EV_RING_SYNC: the caller loads ipv4_fwd_ring and
+ * prepares the ring, as ev_ipv4_ops.init does). */
 int ipv4_work_init(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,
-                   char *err, size_t errlen);
+                   ev_ring ring, char *err, size_t errlen);
 /* What a run with a device model (sim/sys/sys.c) sets up differently. */
 typedef struct {
     uint64_t cq_base, cq_step; /* entry i's completion-queue pointer (cq_lo, cq_hi): cq_base + i *
@@ -45,6 +50,7 @@ typedef struct {
                                   0, 0 without a device */
     bool corrupt_table;        /* fault injection for tests: the next hop of every leaf of the
                                   GPU's copy of the table flipped (the host reference must catch it) */
+    ev_ring ring;
 } ipv4_work_opts;
 /* ipv4_work_init with o (NULL: all zero, as ipv4_work_init). */
 int ipv4_work_init_opts(ipv4_work *w, gpu_t *g, const route_gen_params *rp, const char *elf, unsigned slots,

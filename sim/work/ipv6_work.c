@@ -156,12 +156,20 @@ uint32_t ipv6_forward_ref(const lpm_ref *t, const uint8_t pkt[IPV6_PKT_BYTES]) {
     return lpm_ref_lookup(t, dst);
 }
 
+#define SLOT_BYTES (IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES)
+
+/* the slot's packets: in a synchronized ring the kernel reads them in place */
+static uint64_t pkt_addr(const ipv6_work *w, unsigned slot) {
+    return w->ring ? ev_ring_data(w->ring_base, slot, SLOT_BYTES) : w->pkt_base + (uint64_t)slot * SLOT_BYTES;
+}
+
 /* ------------------------------------------------------------ workload */
-int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char *elf, unsigned slots, char *err,
-                   size_t errlen) {
+int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                   char *err, size_t errlen) {
     memset(w, 0, sizeof *w);
     w->gp = *gp;
     w->slots = slots;
+    w->ring = ring;
     if (ipv6_route_gen(gp, &w->routes, &w->n_routes, err, errlen)) return -1;
     w->ref = lpm_ref_build(w->routes, w->n_routes, 64);
     w->pkts = calloc((size_t)slots * IPV6_PKTS_PER_EVENT, IPV6_PKT_BYTES);
@@ -175,8 +183,10 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
     size_t l1b = 65536 * 4, chb = w->dir.n_chunks * 256 * 4;
     w->l1 = gpu_malloc(g, l1b);
     w->chunks = gpu_malloc(g, chb ? chb : 4);
-    w->sq_base = gpu_malloc(g, (uint64_t)slots * sizeof(ipv6_params));
-    w->pkt_base = gpu_malloc(g, (uint64_t)slots * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES);
+    w->param_bytes = (unsigned)ev_param_bytes(sizeof(ipv6_params), ring);
+    w->sq_base = gpu_malloc(g, (uint64_t)slots * w->param_bytes);
+    if (ring) w->pkt_base = w->ring_base = ev_ring_alloc(g, slots, SLOT_BYTES);
+    else w->pkt_base = gpu_malloc(g, (uint64_t)slots * SLOT_BYTES);
     w->out_base = gpu_malloc(g, (uint64_t)slots * IPV6_PKTS_PER_EVENT * 4);
     if (!w->l1 || !w->chunks || !w->sq_base || !w->pkt_base || !w->out_base ||
         (w->out_base + (uint64_t)slots * IPV6_PKTS_PER_EVENT * 4) >> 32) {
@@ -189,10 +199,10 @@ int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char
         return -1;
     }
     for (unsigned i = 0; i < slots; i++) { /* EDGE III-B: parameter memory configured once */
-        ipv6_params q = {(uint32_t)(w->pkt_base + (uint64_t)i * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES),
+        ipv6_params q = {(uint32_t)pkt_addr(w, i),
                          (uint32_t)(w->out_base + (uint64_t)i * IPV6_PKTS_PER_EVENT * 4),
                          (uint32_t)w->l1, (uint32_t)w->chunks, 0, i, 0, 0};
-        if (gpu_mem_write(g, ipv6_work_param(w, i), &q, sizeof q)) {
+        if (ev_param_write(g, ipv6_work_param(w, i), &q, sizeof q, ring, pkt_addr(w, i))) {
             snprintf(err, errlen, "ipv6: parameter memory upload failed");
             return -1;
         }
@@ -210,7 +220,7 @@ void ipv6_work_free(ipv6_work *w) {
 }
 
 uint64_t ipv6_work_param(const ipv6_work *w, unsigned slot) {
-    return w->sq_base + (uint64_t)slot * sizeof(ipv6_params);
+    return w->sq_base + (uint64_t)slot * w->param_bytes;
 }
 
 gpu_launch_desc ipv6_work_desc(const ipv6_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
@@ -223,10 +233,9 @@ int ipv6_work_io(const ipv6_work *w, unsigned slot, unsigned n, ev_io *io, char 
         return -1;
     }
     memset(io, 0, sizeof *io);
-    io->in[0] = (ev_region){w->pkt_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES,
-                            w->pkts + (size_t)slot * IPV6_PKTS_PER_EVENT * IPV6_PKT_BYTES, (size_t)n * IPV6_PKT_BYTES, 0};
-    io->in[1] = (ev_region){ipv6_work_param(w, slot) + offsetof(ipv6_params, npkts), NULL, 4, n};
-    io->nin = 2;
+    ev_slot_regions(io, w->ring, pkt_addr(w, slot), pkt_addr(w, slot),
+                    w->pkts + (size_t)slot * SLOT_BYTES, (size_t)n * IPV6_PKT_BYTES,
+                    ipv6_work_param(w, slot) + offsetof(ipv6_params, npkts), n);
     io->out[0] = (ev_region){w->out_base + (uint64_t)slot * IPV6_PKTS_PER_EVENT * 4, NULL, IPV6_PKTS_PER_EVENT * 4, 0};
     io->nout = 1;
     io->poison = 0xA5;

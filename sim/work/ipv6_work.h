@@ -59,12 +59,15 @@ typedef struct {
     unsigned slots;
     uint64_t l1, chunks, sq_base, pkt_base, out_base;
     uint8_t *pkts; /* host copy of every slot's packets */
+    ev_ring ring;         /* where the device writes the packets (ev_work.h) */
+    uint64_t ring_base;   /* the synchronized receive ring (0: plain) */
+    unsigned param_bytes; /* a parameter entry's (ev_param_bytes) */
     ev_send_state *send; /* per slot */
     uint64_t checked, wrong;
 } ipv6_work;
 
-int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char *elf, unsigned slots, char *err,
-                   size_t errlen);
+int ipv6_work_init(ipv6_work *w, gpu_t *g, const ipv6_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                   char *err, size_t errlen);
 void ipv6_work_free(ipv6_work *w);
 uint64_t ipv6_work_param(const ipv6_work *w, unsigned slot);
 gpu_launch_desc ipv6_work_desc(const ipv6_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);

@@ -214,11 +214,12 @@ int memc_response_ref(const memc_work *w, const uint8_t *req, uint8_t poison, ui
 }
 
 /* ------------------------------------------------------------ workload */
-int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char *elf, unsigned slots, char *err,
-                   size_t errlen) {
+int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                   char *err, size_t errlen) {
     memset(w, 0, sizeof *w);
     w->gp = *gp;
     w->slots = slots;
+    w->ring = ring;
     if (gp->hash_power < 3 || gp->hash_power > 22) {
         snprintf(err, errlen, "memc: hash_power %u out of 3..22", gp->hash_power);
         return -1;
@@ -251,7 +252,8 @@ int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char
     char lock_elf[512]; /* [memc] non_get_locks: the same kernel with the artifact's non-GET path, beside it */
     const char *slash = strrchr(elf, '/');
     if (gp->non_get_locks) {
-        snprintf(lock_elf, sizeof lock_elf, "%.*smemc_get_lock.elf", slash ? (int)(slash - elf + 1) : 0, elf);
+        snprintf(lock_elf, sizeof lock_elf, "%.*smemc_get_lock%s.elf", slash ? (int)(slash - elf + 1) : 0, elf,
+                 ring ? "_ring" : "");
         elf = lock_elf;
     }
     if (gpu_load_kernel(g, elf, "memc_get", &w->k, err, errlen)) return -1;
@@ -259,10 +261,13 @@ int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char
     w->table_addr = gpu_malloc(g, n * sizeof *w->table);
     w->values_addr = gpu_malloc(g, n * sizeof *w->values);
     w->locks_addr = gpu_malloc(g, (uint64_t)w->sets * 4);
-    w->sq_base = gpu_malloc(g, (uint64_t)slots * sizeof(memc_params));
+    w->param_bytes = (unsigned)ev_param_bytes(sizeof(memc_params), ring);
+    w->sq_base = gpu_malloc(g, (uint64_t)slots * w->param_bytes);
     w->rx_base = gpu_malloc(g, bufb);
+    w->ring_base = ring ? ev_ring_alloc(g, slots, MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES) : 0;
     w->tx_base = gpu_malloc(g, bufb);
     if (!w->table_addr || !w->values_addr || !w->locks_addr || !w->sq_base || !w->rx_base || !w->tx_base ||
+        (ring && !w->ring_base) ||
         (w->tx_base + bufb) >> 32) {
         snprintf(err, errlen, "memc: GPU memory too small for the table and %u slots", slots);
         return -1;
@@ -280,7 +285,8 @@ int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char
         uint64_t off = (uint64_t)i * MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES;
         memc_params q = {(uint32_t)(w->rx_base + off), (uint32_t)(w->tx_base + off), (uint32_t)w->table_addr,
                          (uint32_t)w->locks_addr, (uint32_t)w->values_addr, w->sets - 1, 0, i, 0, 0};
-        if (gpu_mem_write(g, memc_work_param(w, i), &q, sizeof q)) {
+        const uint64_t rd = ev_ring_data(w->ring_base, i, MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES);
+        if (ev_param_write(g, memc_work_param(w, i), &q, sizeof q, ring, rd)) {
             snprintf(err, errlen, "memc: parameter memory upload failed");
             return -1;
         }
@@ -299,7 +305,7 @@ void memc_work_free(memc_work *w) {
 }
 
 uint64_t memc_work_param(const memc_work *w, unsigned slot) {
-    return w->sq_base + (uint64_t)slot * sizeof(memc_params);
+    return w->sq_base + (uint64_t)slot * w->param_bytes;
 }
 
 gpu_launch_desc memc_work_desc(const memc_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag) {
@@ -313,9 +319,8 @@ int memc_work_io(const memc_work *w, unsigned slot, unsigned n, ev_io *io, char 
     }
     const size_t sb = (size_t)MEMC_REQS_PER_EVENT * MEMC_PKT_BYTES;
     memset(io, 0, sizeof *io);
-    io->in[0] = (ev_region){w->rx_base + slot * sb, w->rx + slot * sb, (size_t)n * MEMC_PKT_BYTES, 0};
-    io->in[1] = (ev_region){memc_work_param(w, slot) + offsetof(memc_params, npkts), NULL, 4, n};
-    io->nin = 2;
+    ev_slot_regions(io, w->ring, ev_ring_data(w->ring_base, slot, sb), w->rx_base + slot * sb, w->rx + slot * sb,
+                    (size_t)n * MEMC_PKT_BYTES, memc_work_param(w, slot) + offsetof(memc_params, npkts), n);
     io->out[0] = (ev_region){w->tx_base + slot * sb, NULL, sb, 0}; /* every response byte */
     io->nout = 1;
     io->poison = POISON;

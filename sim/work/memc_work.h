@@ -50,12 +50,15 @@ typedef struct {
     unsigned slots;
     uint64_t table_addr, locks_addr, values_addr, sq_base, rx_base, tx_base;
     uint8_t *rx; /* host copy of every slot's requests */
+    ev_ring ring;         /* where the device writes the requests (ev_work.h) */
+    uint64_t ring_base;   /* the synchronized receive ring (0: plain) */
+    unsigned param_bytes; /* a parameter entry's (ev_param_bytes) */
     ev_send_state *send; /* per slot */
     uint64_t checked, wrong, hits, misses, others;
 } memc_work;
 
-int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char *elf, unsigned slots, char *err,
-                   size_t errlen);
+int memc_work_init(memc_work *w, gpu_t *g, const memc_gen_params *gp, const char *elf, unsigned slots, ev_ring ring,
+                   char *err, size_t errlen);
 void memc_work_free(memc_work *w);
 uint64_t memc_work_param(const memc_work *w, unsigned slot);
 gpu_launch_desc memc_work_desc(const memc_work *w, unsigned slot, unsigned n, unsigned priority, uint64_t tag);

@@ -2,6 +2,7 @@
 #include "work/mt_prog.h"
 #include "fg_wave.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,29 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     for (unsigned i = 0; i < r->n_ev; i++) {
         cJSON_AddItemToArray(sl, cJSON_CreateNumber((double)(r->ev[i].start - r->ev[i].launch)));
         cJSON_AddItemToArray(rt, cJSON_CreateNumber((double)(r->ev[i].done - r->ev[i].launch)));
+    }
+    if (x->hold) { /* overflow = hold: offers that waited for a slot, the most waiting at once */
+        cJSON_AddNumberToObject(o, "held", (double)r->held);
+        cJSON_AddNumberToObject(o, "max_backlog", (double)r->max_backlog);
+    }
+    if (x->timeline) { /* the launch path (mt_run.h): every event from its DMA's start at the GPU (cycles); its
+                        * first byte left the device first_byte cycles before that, after waiting `waited`
+                        * cycles for a slot (overflow = hold) */
+        static const char *const LN[] = {"after_ack", "early", "host"}, *const RN[] = {"plain", "sync"};
+        cJSON *t = cJSON_AddObjectToObject(o, "timeline");
+        cJSON_AddStringToObject(t, "launch", LN[x->launch]);
+        cJSON_AddStringToObject(t, "ring", RN[x->ring]);
+        cJSON_AddNumberToObject(t, "ns_per_cycle", 1000.0 / gc->clock_mhz);
+        cJSON_AddNumberToObject(t, "first_byte", ceil(x->pcie.round_trip_ns / 2 * gc->clock_mhz / 1000.0));
+        static const char *const K[] = {"waited", "acked", "launched", "start", "done", "told"};
+        for (unsigned k = 0; k < 6; k++) {
+            cJSON *a = cJSON_AddArrayToObject(t, K[k]);
+            for (unsigned i = 0; i < r->n_ev; i++) {
+                const mt_event *e = &r->ev[i];
+                const uint64_t v[] = {e->sent + e->sent - e->arrived, e->acked, e->launch, e->start, e->done, e->told};
+                cJSON_AddItemToArray(a, cJSON_CreateNumber((double)(v[k] - e->sent)));
+            }
+        }
     }
     return o;
 }

@@ -1,6 +1,7 @@
 /* mt_run: see mt_run.h. */
 #include "work/mt_run.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 
 #include "fg_util.h"
+#include "sys/edge_frontend.h"
 #include "sys/pcie.h"
 #include "work/bg_kernels.h"
 #include "work/ev_work.h"
@@ -21,8 +23,23 @@ typedef struct {
     bg_run *bg;
     mt_hooks h;              /* (all NULL: none) */
     unsigned prio, n_req;
+    mt_launch launch;
     mt_result *r;
     int cur[SLOTS];          /* the slot's event (index in r->ev), -1 free */
+    /* the slot's event is checked / its DMA acknowledged: the slot (and its
+     * send state) is free once both are (an early event may finish before
+     * its DMA's last acknowledgement is back) */
+    bool checked[SLOTS], acked[SLOTS];
+    /* launch = host: the host's threads, launches due at a cycle (FIFO:
+     * the launch thread is serial), the links the completions cross */
+    host_cpu host;
+    pcie_link host_link, dev_link;
+    struct { uint64_t at; unsigned slot; } due[SLOTS];
+    unsigned due_head, due_n;
+    const mt_params *x;
+    double ns_per_cycle, link_bpc;
+    uint64_t *backlog;       /* overflow = hold: arrival cycles of the offers waiting, oldest first */
+    size_t bl_head, bl_n, bl_cap;
     unsigned done[SLOTS], ndone; /* slots whose event completed this tick */
     unsigned cap, inflight;
     char err[256];
@@ -36,10 +53,21 @@ const char *mt_mode_name(const gpu_config *gc) {
     return gc->pre.extra_regs ? "X" : "P";
 }
 
+static uint64_t to_cycle(const ctx *c, double ns) { return (uint64_t)ceil(ns / c->ns_per_cycle - 1e-9); }
+
+/* the device learns of a completion: the GPU's completion-queue write
+ * (EDGE III-B), or the host's completion thread's after its synchronize */
+static uint64_t told(ctx *c, uint64_t done) {
+    const double t = (double)done * c->ns_per_cycle;
+    if (c->launch == MT_LAUNCH_HOST)
+        return to_cycle(c, pcie_link_write(&c->dev_link, PCIE_FROM_GPU, host_cpu_complete(&c->host, t), 8));
+    return to_cycle(c, pcie_link_write(&c->dev_link, PCIE_FROM_GPU, t, 4));
+}
+
 static void on_first(void *u, uint64_t tag, uint64_t cyc) {
-    (void)cyc;
     ctx *c = u;
     if (tag >= BG_TAG_BASE && c->h.bg_first) c->h.bg_first(c->h.user);
+    if (tag < SLOTS && c->cur[tag] >= 0 && c->launch == MT_LAUNCH_HOST) c->r->ev[c->cur[tag]].start = cyc;
 }
 
 static void on_done(void *u, uint64_t tag, uint64_t cyc) {
@@ -54,6 +82,7 @@ static void on_done(void *u, uint64_t tag, uint64_t cyc) {
         return;
     }
     c->r->ev[c->cur[tag]].done = cyc;
+    c->r->ev[c->cur[tag]].told = told(c, cyc);
     c->done[c->ndone++] = (unsigned)tag;
 }
 
@@ -69,17 +98,116 @@ static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
     e->saved = i->saved;
 }
 
-/* an event's inputs are in GPU memory (DMA acknowledged): launch it */
-static void on_sent(void *u, uint64_t slot) {
-    ctx *c = u;
-    gpu_launch_desc d = c->ops->desc(c->w, (unsigned)slot, c->n_req, c->prio, slot);
+static void launch(ctx *c, unsigned slot) {
+    gpu_launch_desc d = c->ops->desc(c->w, slot, c->n_req, c->prio, slot);
+    if (c->launch == MT_LAUNCH_HOST) d.priority = 0, d.warp_event = false; /* an ordinary kernel (EDGE Fig. 8b) */
     c->r->ev[c->cur[slot]].launch = gpu_cycle(c->g);
     if (gpu_launch(c->g, &d, c->err, sizeof c->err) && !c->err[0]) snprintf(c->err, sizeof c->err, "gpu_launch failed");
 }
 
+static void slot_release(ctx *c, unsigned slot) {
+    if (!c->checked[slot] || !c->acked[slot]) return;
+    c->cur[slot] = -1;
+    c->checked[slot] = c->acked[slot] = false;
+}
+
+/* launch = host: the task notice lands in host memory as the data reaches
+ * the GPU (posted after it on the device's link); the launch thread polls,
+ * calls launch, the command reaches the KMU and is dispatched */
+static void host_notice(ctx *c, unsigned slot, size_t bytes) {
+    const mt_event *e = &c->r->ev[c->cur[slot]];
+    const double t_data = ((double)e->sent + (double)bytes / c->link_bpc) * c->ns_per_cycle;
+    double start, ret, at_gpu;
+    host_cpu_notice(&c->host, pcie_link_write(&c->host_link, PCIE_TO_GPU, t_data - c->x->pcie.round_trip_ns / 2, 8),
+                    &start, &ret, &at_gpu);
+    c->due[(c->due_head + c->due_n++) % SLOTS].at = to_cycle(c, at_gpu) + c->x->dispatch_cycles;
+    c->due[(c->due_head + c->due_n - 1) % SLOTS].slot = slot;
+}
+
+/* an event's inputs are in GPU memory (DMA acknowledged): launch it, unless
+ * it was launched when its DMA started or waits for the host */
+static void on_sent(void *u, uint64_t slot) {
+    ctx *c = u;
+    c->r->ev[c->cur[slot]].acked = gpu_cycle(c->g);
+    c->acked[slot] = true;
+    if (c->launch == MT_LAUNCH_AFTER_ACK) launch(c, (unsigned)slot);
+    else slot_release(c, (unsigned)slot);
+}
+
+/* launch = host: the launches due by now, once their DMA is acknowledged */
+static void host_launches(ctx *c) {
+    while (c->due_n && c->due[c->due_head].at <= gpu_cycle(c->g) && c->acked[c->due[c->due_head].slot]) {
+        launch(c, c->due[c->due_head].slot);
+        c->due_head = (c->due_head + 1) % SLOTS;
+        c->due_n--;
+    }
+}
+
+
 static int fail(mt_result *r, const char *what, const char *msg) {
     snprintf(r->err, sizeof r->err, "%s%s%s", what, *what ? ": " : "", msg);
     return -1;
+}
+
+/* One offer (arrived at `arrived`) sent now into a free slot: 0 sent; 1 not
+ * now (no free slot or event budget, or the DMA queue is full); 2 no room
+ * and not held (dropped); -1 error. */
+static int try_send(ctx *c, const mt_params *x, fg_rng *pk, uint64_t arrived, uint64_t now, double link_bpc,
+                    char *err, size_t errlen) {
+    mt_result *r = c->r;
+    int slot = -1;
+    for (int s = 0; s < SLOTS && slot < 0; s++)
+        if (c->cur[s] < 0) slot = s;
+    if (c->inflight >= x->max_inflight || slot < 0) return x->hold ? 1 : 2;
+    if (r->n_ev == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1024;
+        mt_event *p = realloc(r->ev, c->cap * sizeof *p);
+        if (!p) return fg_errf(err, errlen, "out of memory");
+        r->ev = p;
+    }
+    c->cur[slot] = (int)r->n_ev;
+    int rc = c->ops->send(c->w, c->g, (unsigned)slot, c->n_req, pk, link_bpc, on_sent, c, (unsigned)slot, err, errlen);
+    if (rc) {
+        c->cur[slot] = -1; /* (rc 1: the DMA queue is full: offer again next cycle) */
+        return rc;
+    }
+    r->ev[r->n_ev++] = (mt_event){.sent = now, .arrived = arrived};
+    c->inflight++;
+    if (c->launch == MT_LAUNCH_EARLY) launch(c, (unsigned)slot);
+    if (c->launch == MT_LAUNCH_HOST) host_notice(c, (unsigned)slot, c->ops->in_bytes(c->w, c->n_req));
+    return 0;
+}
+
+static int backlog_push(ctx *c, uint64_t arrived, char *err, size_t errlen) {
+    if (c->bl_n == c->bl_cap) {
+        size_t cap = c->bl_cap ? 2 * c->bl_cap : 256;
+        uint64_t *b = malloc(cap * sizeof *b);
+        if (!b) return fg_errf(err, errlen, "out of memory");
+        for (size_t i = 0; i < c->bl_n; i++) b[i] = c->backlog[(c->bl_head + i) % c->bl_cap];
+        free(c->backlog);
+        c->backlog = b, c->bl_cap = cap, c->bl_head = 0;
+    }
+    c->backlog[(c->bl_head + c->bl_n++) % c->bl_cap] = arrived;
+    if (c->bl_n > c->r->max_backlog) c->r->max_backlog = c->bl_n;
+    return 0;
+}
+
+/* A DMA into a ring slot still waiting for the slot's words to be empty
+ * after x->ring_stall cycles: the slot's previous event never handed it
+ * back.  -1 with the slot named. */
+static int ring_stalled(const ctx *c, const mt_params *x, uint64_t now, char *err, size_t errlen) {
+    for (unsigned s = 0; s < SLOTS; s++) {
+        if (c->cur[s] < 0 || c->acked[s]) continue;
+        const mt_event *e = &c->r->ev[c->cur[s]];
+        if (now - e->sent > x->ring_stall)
+            return fg_errf(err, errlen,
+                           "%s ring slot %u: the device's DMA of event %d has waited %llu cycles for the slot's "
+                           "words to be empty ([mt] ring_stall_cycles = %llu): its previous event never handed it "
+                           "back (a kernel that does not empty its slot?)",
+                           x->event, s, c->cur[s], (unsigned long long)(now - e->sent),
+                           (unsigned long long)x->ring_stall);
+    }
+    return 0;
 }
 
 /* Offers, sends, checks until the background is done (or max_events
@@ -97,40 +225,31 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
     uint64_t next = gpu_cycle(c->g) + x->warmup + x->gap_min + fg_rng_below(&arr, span);
     for (;;) {
         const uint64_t now = gpu_cycle(c->g);
-        bool offering = c->ops && (!x->max_events || r->n_ev < x->max_events) && (!c->bg || !bg_done(c->bg));
-        if (!offering && gpu_idle(c->g)) break;
+        bool offering = c->ops && (!x->max_events || (x->hold ? r->offered : r->n_ev) < x->max_events) &&
+                        (!c->bg || !bg_done(c->bg));
+        if (!offering && gpu_idle(c->g) && !c->due_n && !c->bl_n) break;
         if (now >= limit) return fail(r, "", "no progress after 4e9 cycles");
-        if (offering && now >= next) {
-            int slot = -1;
-            for (int s = 0; s < SLOTS && slot < 0; s++)
-                if (c->cur[s] < 0) slot = s;
-            int rc = 1;
-            if (c->inflight < x->max_inflight && slot >= 0) {
-                if (r->n_ev == c->cap) {
-                    c->cap = c->cap ? 2 * c->cap : 1024;
-                    mt_event *p = realloc(r->ev, c->cap * sizeof *p);
-                    if (!p) return fail(r, "", "out of memory");
-                    r->ev = p;
-                }
-                c->cur[slot] = (int)r->n_ev;
-                rc = c->ops->send(c->w, c->g, (unsigned)slot, c->n_req, &pk, link_bpc, on_sent, c, (unsigned)slot, err,
-                                  sizeof err);
-                if (rc < 0) return fail(r, "", err);
-                if (rc == 0) {
-                    r->ev[r->n_ev++] = (mt_event){.sent = now};
-                    c->inflight++;
-                } else {
-                    c->cur[slot] = -1; /* the DMA queue is full: offer again next cycle */
-                }
-            } else {
-                r->dropped++;
-                rc = 0;
-            }
-            if (rc == 0) {
+        if (offering && now >= next) { /* an arrival */
+            int rc = x->hold ? backlog_push(c, now, err, sizeof err)
+                             : try_send(c, x, &pk, now, now, link_bpc, err, sizeof err);
+            if (rc < 0) return fail(r, "", err);
+            if (rc == 2) r->dropped++;
+            if (rc != 1) {
                 r->offered++;
                 next = now + x->gap_min + fg_rng_below(&arr, span);
             }
         }
+        while (c->bl_n) { /* held offers, in arrival order, as slots free up */
+            int rc = try_send(c, x, &pk, c->backlog[c->bl_head], now, link_bpc, err, sizeof err);
+            if (rc < 0) return fail(r, "", err);
+            if (rc) break;
+            r->held += c->backlog[c->bl_head] < now;
+            c->bl_head = (c->bl_head + 1) % c->bl_cap;
+            c->bl_n--;
+        }
+        if (x->ring == EV_RING_SYNC && !(now & 1023) && ring_stalled(c, x, now, err, sizeof err))
+            return fail(r, "", err);
+        if (c->due_n) host_launches(c);
         gpu_tick(c->g);
         const char *he = c->h.tick ? c->h.tick(c->h.user) : NULL;
         if (he) return fail(r, "", he);
@@ -142,7 +261,8 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
                           : c->ops->check_running(c->w, c->g, slot, c->n_req, err, sizeof err);
             if (rc) return fail(r, "event", err);
             r->checked++;
-            c->cur[slot] = -1;
+            c->checked[slot] = true;
+            slot_release(c, slot);
             /* no event of the kind running: the state they share (MemC's locks) */
             if (!--c->inflight && c->ops->check_idle(c->w, c->g, err, sizeof err)) return fail(r, "events", err);
         }
@@ -155,7 +275,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     char err[256], kdir[256];
-    ctx c = {.prio = x->priority, .r = r};
+    ctx c = {.prio = x->priority, .launch = x->launch, .r = r, .x = x};
     if (h) c.h = *h;
     for (unsigned s = 0; s < SLOTS; s++) c.cur[s] = -1;
     if (fg_kernel_path(kdir, sizeof kdir, NULL, r->err, sizeof r->err)) goto out;
@@ -173,10 +293,24 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         fail(r, "", "events in isolation need max_events");
         goto out;
     }
+    if (x->ring == EV_RING_SYNC && gc->mem.fe_wdog_limit && x->ring_stall >= gc->mem.fe_wdog_limit) {
+        fail(r, "", "ring_stall_cycles must be below [mem] fe_wdog_limit: the F/E watchdog would NACK the stalled "
+                    "DMA first, without naming the slot");
+        goto out;
+    }
+    if (x->ring == EV_RING_SYNC && gc->pre.skip_exec) {
+        fail(r, "", "ring = sync needs the event kernels to run: with skip_exec no kernel hands its slot back");
+        goto out;
+    }
     if (x->max_inflight < 1 || x->max_inflight > SLOTS / 2 || x->gap_min > x->gap_max) {
         fail(r, "", "max_inflight must be 1..32 and gap_min <= gap_max");
         goto out;
     }
+    c.ns_per_cycle = 1000.0 / gc->clock_mhz;
+    c.link_bpc = link_bpc;
+    pcie_link_init(&c.host_link, &x->pcie);
+    pcie_link_init(&c.dev_link, &x->pcie);
+    host_cpu_init(&c.host, &x->host, &c.host_link, x->host_poll_ns);
     if (!(c.g = gpu_new(gc, err, sizeof err))) {
         fail(r, "gpu", err);
         goto out;
@@ -190,7 +324,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         goto out;
     }
     if (c.ops) {
-        if (!(c.w = c.ops->init(c.g, cfg, kdir, SLOTS, err, sizeof err))) {
+        if (!(c.w = c.ops->init(c.g, cfg, kdir, SLOTS, x->ring, err, sizeof err))) {
             fail(r, "", err);
             goto out;
         }
@@ -276,6 +410,7 @@ out:
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (c.w) c.ops->free(c.w);
+    free(c.backlog);
     bg_free(c.bg);
     gpu_free(c.g);
 }
@@ -300,6 +435,12 @@ void mt_params_default(mt_params *x) {
     x->max_inflight = 1;
     x->priority = 3;
     pcie_params_default(&x->pcie);
+    host_params_default(&x->host);
+    x->ring_stall = 200000;
+    x->host_poll_ns = 100.0;
+    edge_fe_params ep;
+    edge_fe_params_default(&ep);
+    x->dispatch_cycles = ep.dispatch_cycles;
 }
 
 int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err, size_t errlen) {
@@ -329,6 +470,30 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
         return -1;
     x->max_inflight = (unsigned)mi;
     x->priority = (unsigned)pr;
+    static const char *const LAUNCH[] = {"after_ack", "early", "host", NULL}, *const RING[] = {"plain", "sync", NULL};
+    unsigned lv = x->launch, rv = x->ring;
+    if (fg_config_enum(cfg, section, "launch", LAUNCH, &lv, err, errlen) ||
+        fg_config_enum(cfg, section, "ring", RING, &rv, err, errlen))
+        return -1;
+    uint64_t dc = x->dispatch_cycles;
+    static const char *const OVF[] = {"drop", "hold", NULL};
+    unsigned ov = x->hold;
+    if (fg_config_enum(cfg, section, "overflow", OVF, &ov, err, errlen) ||
+        fg_config_u64(cfg, section, "ring_stall_cycles", 1, UINT32_MAX, &x->ring_stall, err, errlen) ||
+        fg_config_bool(cfg, section, "timeline", &x->timeline, err, errlen) ||
+        host_params_load(&x->host, cfg, err, errlen) ||
+        fg_config_double(cfg, "host", "poll_ns", 0, 1e9, &x->host_poll_ns, err, errlen) ||
+        fg_config_u64(cfg, "edge", "dispatch_cycles", 0, 1000000, &dc, err, errlen))
+        return -1;
+    x->dispatch_cycles = (unsigned)dc;
+    x->hold = ov == 1;
+    x->launch = (mt_launch)lv;
+    x->ring = (ev_ring)rv;
+    if (x->launch == MT_LAUNCH_EARLY && x->ring != EV_RING_SYNC) {
+        snprintf(err, errlen, "[%s] launch = early needs ring = sync: with plain memory the kernel would read its "
+                              "inputs before they land", section);
+        return -1;
+    }
     if (x->gap_min > x->gap_max) {
         snprintf(err, errlen, "[%s] gap_min %llu > gap_max %llu", section, (unsigned long long)x->gap_min,
                  (unsigned long long)x->gap_max);

@@ -8,7 +8,9 @@
  * events are in flight, else dropped (EDGE's artifact: "generate events
  * with a preconfigured rate until the maximum of running events"): its
  * inputs go through the host DMA port at the PCIe link's rate (ops->send)
- * and it is launched at the SIMT core scheduler when they are acknowledged.
+ * and it is launched at the SIMT core scheduler when they are acknowledged
+ * ([mt] launch = after_ack) or as soon as its DMA starts (early; with ring =
+ * sync its kernel waits for each word to land, sim/work/ev_work.h).
  * Every event's results (or, with skip_exec, its untouched outputs and
  * delivered inputs) and the background's results are checked; a wrong word
  * fails the run.  Used by build/bin/edge_fig12, build/bin/edge_fig13 and
@@ -21,7 +23,24 @@
 
 #include "fg_config.h"
 #include "simt/gpu.h"
+#include "sys/host_api.h"
 #include "sys/pcie.h"
+#include "work/ev_work.h"
+
+/* How an event is launched (docs/LAUNCH_PATH.md):
+ *   after_ack  at the SIMT core scheduler once its inputs' DMA is
+ *              acknowledged (EDGE's doorbell after the data, PCIe
+ *              posted-write order);
+ *   early      when the DMA starts (the doorbell rung first; needs ring =
+ *              sync for the kernel to see its data, EDGE III-C with F/E 4.1);
+ *   host       the baseline (EDGE Fig. 8b): the device's task notice lands
+ *              in host memory with its data, a polling CPU thread launches
+ *              an ordinary kernel through the host API ([host], sim/sys/
+ *              host_api.h), [edge] dispatch_cycles from the KMU to a core,
+ *              and never before the DMA is acknowledged.
+ * Completion reaches the device ("told") by the GPU's completion-queue write
+ * over PCIe (EDGE) or the host's completion thread, then its write. */
+typedef enum { MT_LAUNCH_AFTER_ACK = 0, MT_LAUNCH_EARLY = 1, MT_LAUNCH_HOST = 2 } mt_launch;
 
 typedef struct {
     char event[16];       /* ipv4 | ipv6 | memc | ipsec | none */
@@ -36,12 +55,26 @@ typedef struct {
     uint64_t max_events;  /* events sent at most (0: no limit; required when bg is none) */
     unsigned priority;    /* event launches' priority (1..3) */
     pcie_params pcie;     /* [pcie]: each event's input crosses the link at its rate (EDGE VI-A, F/E Table 2) */
+    mt_launch launch;     /* launch: after_ack | early | host */
+    host_params host;     /* [host]: the host API's latencies (launch = host) */
+    double host_poll_ns;  /* [host] poll_ns: the launch thread's polling period (100) */
+    unsigned dispatch_cycles; /* [edge] dispatch_cycles: KMU -> SIMT core (launch = host; 300) */
+    ev_ring ring;         /* ring: plain | sync, where the events' inputs land (ev_work.h) */
+    bool timeline;        /* timeline: the points carry every event's DMA and end-to-end cycles */
+    bool hold;            /* overflow = drop | hold: an offer beyond max_inflight is dropped (EDGE's artifact) or
+                           * held by the device until a slot frees, in order (back-pressure) */
+    uint64_t ring_stall;  /* ring_stall_cycles: a DMA into a ring slot that waits longer for the slot to be
+                           * handed back stops the run naming the slot (below [mem] fe_wdog_limit; 200000) */
 } mt_params;
 
 /* One event, cycles: input DMA began, launch at the SIMT core scheduler
- * (DMA acknowledged), warp context ready (the controller's START), complete. */
+ * (DMA acknowledged, at `sent` when early, after the host's launch when
+ * host), warp context ready (the controller's START; host: the first
+ * instruction), complete; its DMA's last line acknowledged; the device told
+ * of the completion (mt_launch). */
 typedef struct {
-    uint64_t sent, launch, start, done;
+    uint64_t sent, launch, start, done, acked, told;
+    uint64_t arrived;     /* offered (= sent unless held) */
     unsigned core;        /* the SIMT core it ran on */
     bool preempted, saved;
 } mt_event;
@@ -52,6 +85,7 @@ typedef struct {
     mt_event *ev;         /* every event sent, in send order */
     unsigned n_ev;
     uint64_t offered, dropped; /* offers, and those dropped at max_inflight */
+    uint64_t held, max_backlog; /* overflow = hold: offers that waited for a slot, the most waiting at once */
     uint64_t bg_cycles;   /* background: bg_start -> last completion (0: none) */
     uint64_t gpu_cycles;
     uint64_t warm_cycles; /* the warm-up's cycles (warm_events), before the background started */

@@ -89,7 +89,7 @@ void prun_run(const prun_params *x, const gpu_config *gc0, const char *kern, pru
     route_gen_params_default(&rp);
     c.bg = bg_new(g, kern, x->size, kdir, x->seed, err, sizeof err);
     if (!c.bg) { snprintf(r->err, sizeof r->err, "%s", err); goto out; }
-    if (ipv4_work_init(&w, g, &rp, ipv4elf, SLOTS, err, sizeof err)) {
+    if (ipv4_work_init(&w, g, &rp, ipv4elf, SLOTS, EV_RING_PLAIN, err, sizeof err)) {
         snprintf(r->err, sizeof r->err, "%s", err);
         goto out;
     }

@@ -13,9 +13,11 @@ static inline uint32_t load_be32(const volatile uint8_t *p) {
     return (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
 }
 
-void ipv4_fwd(const ipv4_params *p) {
+/* npkts: the packet count (the parameter entry's, or the receive ring's,
+ * ipv4_fwd_ring.c) */
+static inline void ipv4_fwd_n(const ipv4_params *p, uint32_t npkts) {
     uint32_t i = fg_block_idx_x() * fg_block_dim_x() + fg_thread_idx_x();
-    if (i >= p->npkts) return;
+    if (i >= npkts) return;
     const volatile uint8_t *pkt = (const volatile uint8_t *)(uintptr_t)(p->pkts + i * IPV4_PKT_BYTES);
     volatile uint32_t *out = (volatile uint32_t *)(uintptr_t)p->out;
     if (pkt[8] <= 1) {
@@ -30,3 +32,7 @@ void ipv4_fwd(const ipv4_params *p) {
     if (e & IPV4_PTR_BIT) e = ch[(e & ~IPV4_PTR_BIT) * 256u + (dst & 255u)];
     out[i] = e;
 }
+
+#ifndef FG_RING
+void ipv4_fwd(const ipv4_params *p) { ipv4_fwd_n(p, p->npkts); }
+#endif

@@ -9,9 +9,11 @@
 #include "ipv6_fwd.h"
 #include "fg_kernel.h"
 
-void ipv6_fwd(const ipv6_params *p) {
+/* npkts: the packet count (the parameter entry's, or the receive ring's,
+ * ipv6_fwd_ring.c) */
+static inline void ipv6_fwd_n(const ipv6_params *p, uint32_t npkts) {
     uint32_t i = fg_block_idx_x() * fg_block_dim_x() + fg_thread_idx_x();
-    if (i >= p->npkts) return;
+    if (i >= npkts) return;
     const volatile uint8_t *pkt = (const volatile uint8_t *)(uintptr_t)(p->pkts + i * IPV6_PKT_BYTES);
     volatile uint32_t *out = (volatile uint32_t *)(uintptr_t)p->out;
     if (pkt[7] <= 1) {
@@ -27,3 +29,7 @@ void ipv6_fwd(const ipv6_params *p) {
     for (unsigned k = 2; (e & IPV6_PTR_BIT) && k < 8; k++) e = ch[(e & ~IPV6_PTR_BIT) * 256u + dst[k]];
     out[i] = e;
 }
+
+#ifndef FG_RING
+void ipv6_fwd(const ipv6_params *p) { ipv6_fwd_n(p, p->npkts); }
+#endif

@@ -136,9 +136,11 @@ static uint32_t memc_hash(cu8 *key, uint32_t len) {
     return c;
 }
 
-void memc_get(const memc_params *p) {
+/* npkts: the request count (the parameter entry's, or the receive ring's,
+ * memc_get_ring.c) */
+static inline void memc_get_n(const memc_params *p, uint32_t npkts) {
     uint32_t i = fg_block_idx_x() * fg_block_dim_x() + fg_thread_idx_x();
-    if (i >= p->npkts) return;
+    if (i >= npkts) return;
     cu8 *rx = (cu8 *)(uintptr_t)(p->rx + i * MEMC_PKT_BYTES);
     uint8_t *tx = (uint8_t *)(uintptr_t)(p->tx + i * MEMC_PKT_BYTES);
 
@@ -219,3 +221,7 @@ not_get:; /* every such lane of every event on the one set the empty key hashes 
     __atomic_fetch_sub(nlock, 1, __ATOMIC_RELEASE);
 #endif
 }
+
+#ifndef FG_RING
+void memc_get(const memc_params *p) { memc_get_n(p, p->npkts); }
+#endif
