@@ -29,4 +29,7 @@ RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_
 RESULTS_EXPERIMENTS += experiments/edge_fig12_reserve.ini experiments/edge_fig13_demo_dynamic_pc1.ini experiments/edge_fig13_demo_dynamic_min8.ini
 # CM-BAL's protection of the events (sim/cm/cm_bal_loop.h) beside Fig. 13's, full size
 RESULTS_EXPERIMENTS += experiments/edge_protect.ini
+# the launch paths: host, doorbell after the DMA, early doorbell + F/E receive ring (sim/work/mt_run.h)
+RESULTS_EXPERIMENTS += experiments/edge_launch.ini
 DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini experiments/edge_protect_demo.ini
+DEMO_EXPERIMENTS    += experiments/edge_launch_demo.ini

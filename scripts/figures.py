@@ -1143,6 +1143,94 @@ def protect_figures(suffix):
             "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_breakdown": protect_breakdown}}
 
 
+# ------------------------------------------- launch paths (early doorbell + F/E receive ring)
+
+LPATH_LABEL = {"host/plain": "host launch", "after_ack/plain": "doorbell after DMA",
+               "after_ack/sync": "doorbell after DMA, F/E ring", "early/sync": "early doorbell, F/E ring"}
+LPATH_ORDER = ["host/plain", "after_ack/plain", "after_ack/sync", "early/sync"]
+
+
+def lpath_cells(d):
+    """(label, {path: cell}) per event/background and rate of the report, in report order."""
+    return [(f"{pair} {rate}", row) for pair, rates in d.get("cells", {}).items() for rate, row in rates.items()]
+
+
+def lpath_paths(d):
+    return [p for p in LPATH_ORDER if p in d.get("average", {})] + \
+        [p for p in d.get("average", {}) if p not in LPATH_ORDER]
+
+
+def lpath_table(d):
+    """End-to-end request latency per cell and launch path (first byte at the device -> the device told),
+    mean / p99 in us, and the early path against the doorbell after the DMA (both rings)."""
+    paths = lpath_paths(d)
+    rows = []
+    for cell, row in lpath_cells(d) + [("**average**", d.get("average", {}))]:
+        r = [cell]
+        for p in paths:
+            c = row.get(p)
+            r.append(f"{c['e2e_mean_ns'] / 1000:.2f} / {c['e2e_p99_ns'] / 1000:.2f}" if c else "-")
+        e, a, s = row.get("early/sync"), row.get("after_ack/plain"), row.get("after_ack/sync")
+        r.append(f"{e['e2e_mean_ns'] / a['e2e_mean_ns']:.2f}x / {e['e2e_mean_ns'] / s['e2e_mean_ns']:.2f}x"
+                 if e and a and s else "-")
+        rows.append(r)
+    return table(["event / background rate"] + [LPATH_LABEL.get(p, p) + " (us)" for p in paths] +
+                 ["early F/E against doorbell: plain / F/E ring"], rows)
+
+
+LPATH_PARTS = ["first_byte", "slot_wait", "to_start", "exec", "notify", "dma", "launch_after_dma",
+               "exec_during_dma"]
+
+
+def lpath_parts(d):
+    """Where a mean request's time goes (ns): the first five add up to the end-to-end mean; the DMA, the
+    launch after it and the execution that overlapped it beside them; offers dropped at the in-flight limit."""
+    rows = []
+    for cell, row in lpath_cells(d):
+        for p in lpath_paths(d):
+            c = row.get(p)
+            if not c:
+                continue
+            pt = c.get("parts_ns", {})
+            rows.append([cell, LPATH_LABEL.get(p, p)] + [f"{pt.get(k, 0):.0f}" for k in LPATH_PARTS] +
+                        [f"{c['e2e_mean_ns']:.0f}", f"{c.get('dropped', 0):g} / {c.get('offered', 0):g}"])
+    return table(["cell", "path", "first byte", "slot wait", "DMA start -> START", "START -> done", "-> told",
+                  "(DMA)", "(launch after DMA)", "(exec during DMA)", "e2e mean", "dropped / offered"], rows)
+
+
+def plot_lpath(d, plt):
+    """Mean end-to-end latency per cell and path (bars, log scale), the p99 as a tick above each."""
+    paths = lpath_paths(d)
+    cells = lpath_cells(d)
+    f, a = plt.subplots(figsize=(max(8, 1.1 * len(cells) + 2), 4.4))
+    w = 0.8 / max(len(paths), 1)
+    cols = {"host/plain": "#555555", "after_ack/plain": "#2b6cb0", "after_ack/sync": "#90cdf4", "early/sync": "#c53030"}
+    for j, p in enumerate(paths):
+        xs, ms, ps = [], [], []
+        for i, (_, row) in enumerate(cells):
+            x = row.get(p)
+            if x:
+                xs.append(i + (j - (len(paths) - 1) / 2) * w)
+                ms.append(x["e2e_mean_ns"] / 1000)
+                ps.append(x["e2e_p99_ns"] / 1000)
+        a.bar(xs, ms, w, color=cols.get(p, None), label=LPATH_LABEL.get(p, p))
+        a.scatter(xs, ps, marker="_", color="black", s=60, zorder=3)
+    a.set_yscale("log")
+    a.set_xticks(range(len(cells)))
+    a.set_xticklabels([c.replace(" ", "\n") for c, _ in cells], fontsize=7)
+    a.set_ylabel("end-to-end latency (us; bar mean, tick p99)")
+    a.legend(fontsize=7)
+    f.suptitle(f"Launch paths: first byte at the device -> the device told ({d.get('size', '?')} sizes)", fontsize=10)
+    f.tight_layout()
+    return f
+
+
+def lpath_figures(suffix):
+    return {"name": f"edge_launch{suffix}", "json": f"edge_launch{suffix}.json", "plot": plot_lpath,
+            "experiment": f"experiments/edge_launch{suffix}.ini", "program": "build/bin/edge_fig13",
+            "tables": {f"edge_launch{suffix}": lpath_table, f"edge_launch{suffix}_parts": lpath_parts}}
+
+
 def edge_mt_figures(suffix, experiment):
     """Figs. 12 and 13 at one size: '' (make results) or '_demo' (make demo)."""
     return [{"name": f"edge_fig12{suffix}", "json": f"edge_fig12{suffix}.json", "plot": plot_fig12,
@@ -1216,7 +1304,7 @@ FIGURES = [
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
 ] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG13_DYN_CF,
-                        protect_figures(""), protect_figures("_demo")] + cm_figs.FIGURES  # CM Figs. 8, 16-19
+                        protect_figures(""), protect_figures("_demo"), lpath_figures(""), lpath_figures("_demo")] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
 def load(results, fig):

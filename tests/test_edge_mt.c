@@ -196,6 +196,57 @@ static void test_fig13_merge_hand_computed(void **st) {
     cJSON_Delete(r);
 }
 
+/* The launch-path report (sim/work/mt_launch.h) on hand-made points: at 2 ns
+ * a cycle and a first byte of 100 cycles, two events told 400 and 600
+ * cycles after their DMA's start, the second after waiting 100 for a slot:
+ * e2e (100 + 0 + 400) * 2 = 1000 ns and (100 + 100 + 600) * 2 = 1600 ns,
+ * mean 1300, p99 1600; START 10 and 30 cycles in (to_start 40 ns), done at
+ * 350 and 560 (exec 870 ns), the DMA acknowledged at 300 and 500 (dma 800
+ * ns), so 290 and 470 cycles ran during it (760 ns); a second path's cell
+ * and the average over the cells; a point without a timeline is refused. */
+static void test_launch_merge_hand_computed(void **st) {
+    (void)st;
+    char dir[512], log[600], args[1400];
+    scratch(dir, sizeof dir, "lmerge");
+    static const char *const TL[2] = {
+        "\"launch\": \"early\", \"ring\": \"sync\", \"ns_per_cycle\": 2, \"first_byte\": 100, \"waited\": "
+        "[0, 100], \"acked\": [300, 500], \"launched\": [0, 0], \"start\": [10, 30], \"done\": [350, 560], "
+        "\"told\": [400, 600]",
+        "\"launch\": \"after_ack\", \"ring\": \"plain\", \"ns_per_cycle\": 2, \"first_byte\": 100, "
+        "\"waited\": [0], \"acked\": [300], \"launched\": [300], \"start\": [310], \"done\": [500], "
+        "\"told\": [650]"};
+    const char *files[3];
+    for (unsigned i = 0; i < 2; i++)
+        files[i] = put_point(dir, i ? "b.json" : "a.json",
+                             "{" BLOCKS ", \"event\": \"ipv4\", \"background\": \"mm\", \"rate\": \"high\", "
+                             "\"offered\": 3, \"dropped\": 1, \"regs_event\": 9, \"timeline\": {%s}}", TL[i]);
+    cJSON *r = merge("edge_fig13", dir, files, 2);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.e2e_mean_ns"), 1300);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.e2e_p99_ns"), 1600);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.first_byte"), 200);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.slot_wait"), 100);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.to_start"), 40);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.exec"), 870);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.notify"), 90);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.dma"), 800);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.early/sync.parts_ns.exec_during_dma"), 760);
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.after_ack/plain.e2e_mean_ns"), 1500); /* (100 + 650) * 2 */
+    NEAR(fg_json_num(r, "cells.ipv4/mm.high.after_ack/plain.parts_ns.exec_during_dma"), 0);
+    NEAR(fg_json_num(r, "average.early/sync.e2e_mean_ns"), 1300);
+    cJSON_Delete(r);
+    files[2] = put_point(dir, "c.json", "{" BLOCKS ", \"event\": \"ipv4\", \"background\": \"bfs\", \"rate\": "
+                                        "\"high\", \"runtime\": [1], \"sched\": [1], \"bg_cycles\": 5}");
+    char text[1800];
+    snprintf(text, sizeof text, "%s/%s\n%s/%s\n", dir, files[0], dir, files[2]);
+    snprintf(args, sizeof args, "%s/list2.txt", dir);
+    write_text(args, text);
+    snprintf(log, sizeof log, "%s/refused.log", dir);
+    snprintf(args, sizeof args, "--merge %s/list2.txt --out %s/never.json", dir, dir);
+    assert_int_not_equal(run_prog("edge_fig13", args, log), 0);
+    snprintf(args, sizeof args, "grep -q 'has no timeline' %s", log);
+    assert_int_equal(system(args), 0);
+}
+
 /* ------------------------------------------------------- the runs */
 
 static mt_params small(const char *ev, const char *bg) {
@@ -1025,6 +1076,7 @@ int main(void) {
         cmocka_unit_test(test_stats_hand_computed),
         cmocka_unit_test(test_fig12_merge_hand_computed),
         cmocka_unit_test(test_fig13_merge_hand_computed),
+        cmocka_unit_test(test_launch_merge_hand_computed),
         cmocka_unit_test(test_send_every_kind),
         cmocka_unit_test(test_skip_exec_unit),
         cmocka_unit_test(test_skip_exec_draining_vs_preemption),

@@ -107,11 +107,13 @@ int mt_launch_report(const cJSON *points, const char *out, const char *prog) {
             }
             snprintf(paths[np++], sizeof paths[0], "%s", path);
         }
-        snprintf(key, sizeof key, "%s/%s.%s", mt_jstr(p, "event"), mt_jstr(p, "background"), mt_jstr(p, "rate"));
-        cJSON *row = cJSON_GetObjectItemCaseSensitive(cells, key);
-        if (!row) row = cJSON_AddObjectToObject(cells, key);
+        snprintf(key, sizeof key, "%s/%s", mt_jstr(p, "event"), mt_jstr(p, "background"));
+        cJSON *pair = cJSON_GetObjectItemCaseSensitive(cells, key);
+        if (!pair) pair = cJSON_AddObjectToObject(cells, key);
+        cJSON *row = cJSON_GetObjectItemCaseSensitive(pair, mt_jstr(p, "rate"));
+        if (!row) row = cJSON_AddObjectToObject(pair, mt_jstr(p, "rate"));
         if (cJSON_GetObjectItemCaseSensitive(row, path)) {
-            fprintf(stderr, "%s: two points for %s %s\n", prog, key, path);
+            fprintf(stderr, "%s: two points for %s %s %s\n", prog, key, mt_jstr(p, "rate"), path);
             cJSON_Delete(c);
             bad = 1;
             break;
@@ -124,9 +126,9 @@ int mt_launch_report(const cJSON *points, const char *out, const char *prog) {
         printf("launch paths, end-to-end request latency (ns): mean / p99\n  %-22s", "");
         for (unsigned k = 0; k < np; k++) printf(" %20s", paths[k]);
         printf("\n");
-        const cJSON *row;
-        cJSON_ArrayForEach(row, cells) {
-            printf("  %-22s", row->string);
+        const cJSON *pair, *row;
+        cJSON_ArrayForEach(pair, cells) cJSON_ArrayForEach(row, pair) {
+            printf("  %-14s %-7s", pair->string, row->string);
             for (unsigned k = 0; k < np; k++) {
                 const cJSON *c = cJSON_GetObjectItemCaseSensitive(row, paths[k]);
                 if (c) printf(" %9.0f / %8.0f", fg_json_num(c, "e2e_mean_ns"), fg_json_num(c, "e2e_p99_ns"));

@@ -15,7 +15,7 @@
  * after it (acknowledged -> launch; early: 0, it came first) and the part of
  * the execution that overlapped the DMA (START -> acknowledged, when START
  * came first).  Paths are named launch/ring (after_ack/plain, early/sync,
- * host/plain, ...).  docs/RESULTS.md "Launching before the data lands". */
+ * host/plain, ...); the result's cells are cells.<event>/<background>.<rate>.<path>.  docs/RESULTS.md "Launching before the data lands". */
 #ifndef WORK_MT_LAUNCH_H
 #define WORK_MT_LAUNCH_H
 

@@ -199,6 +199,22 @@ class FiguresTest(unittest.TestCase):
         self.assertEqual(figures.percentile([5, 1, 3], 99), 5)
         self.assertEqual(figures.percentile(list(range(1, 201)), 99), 198)
 
+    def test_launch_paths(self):
+        """The launch-path tables: mean / p99 per path in us, the early path against the doorbell after the
+        DMA into each ring, and each path's parts."""
+        def c(mean, p99, to_start=0):
+            return {"e2e_mean_ns": mean, "e2e_p99_ns": p99, "offered": 10, "dropped": 1,
+                    "parts_ns": {"first_byte": 350, "to_start": to_start, "dma": 500}}
+        row = {"host/plain": c(50000, 90000), "after_ack/plain": c(4000, 8000, 600), "after_ack/sync": c(5000, 9000),
+               "early/sync": c(4500, 8500, 10)}
+        d = {"cells": {"ipv4/mm": {"high": row}}, "average": row}
+        t = figures.lpath_table(d)
+        self.assertIn("| host launch (us) | doorbell after DMA (us) | doorbell after DMA, F/E ring (us) | "
+                      "early doorbell, F/E ring (us) |", t)
+        self.assertIn("| ipv4/mm high | 50.00 / 90.00 | 4.00 / 8.00 | 5.00 / 9.00 | 4.50 / 8.50 | 1.12x / 0.90x |", t)
+        p = figures.lpath_parts(d)
+        self.assertIn("| ipv4/mm high | early doorbell, F/E ring | 350 | 0 | 10 | 0 | 0 | 500 | 0 | 0 | 4500 | 1 / 10 |", p)
+
 
 if __name__ == "__main__":
     tap.main(sys.modules[__name__])
