@@ -7,8 +7,10 @@
 # missed touch: the warp would be skipped or scanned wrongly).  The runs
 # cover preemption with every optimization (barrier skipping, dropped loads,
 # register save / restore, all three victim policies), event kernels under
-# background load, the CM machine's active-warp limit, F/E loads, atomics at
-# the L2 and the loose round-robin scheduler.
+# background load, the CM machine's active-warp limit, that limit capped
+# beside events (CM-BAL's protection: the event warps it exempts, counted at
+# each sort), F/E loads, atomics at the L2 and the loose round-robin
+# scheduler.
 set -u
 BUILD=${BUILD:-build}
 tmp=$(mktemp -d)
@@ -29,6 +31,9 @@ run preempt_cheapest "$BUILD"/bin/preemption_latency --point --size test --kerne
     --set preempt.policy=cheapest --set preempt.opt_drop=0 --set preempt.opt_barskip=0 --out "$tmp/c.json"
 run fig13 "$BUILD"/bin/edge_fig13 --config configs/edge.ini --exp configs/edge_fig13.ini --set edge_fig13.size=test \
     --set edge_fig13.event=ipv4 --set edge_fig13.background=bfs --set edge_fig13.rate=high --point --out "$tmp/d.json"
+run fig13_protect "$BUILD"/bin/edge_fig13 --config configs/edge.ini --exp configs/edge_fig13.ini \
+    --set edge_fig13.size=test --set edge_fig13.event=ipv4 --set edge_fig13.background=bfs --set edge_fig13.rate=high \
+    --set cmbal.scheme=baseline --set cmbal.protect_events=core --point --out "$tmp/h.json"
 run cm_limit "$BUILD"/bin/cm_run --mix L1 --gpu mm --gpu-size test --scheme cm_bal1 --warmup 2000 --cycles 40000 \
     --out "$tmp/e.json"
 run fe "$BUILD"/bin/fe_fig11 --point --small --bench BFS --variant all --impl c --out "$tmp/f.json"

@@ -28,6 +28,7 @@ struct cmbal_loop {
     unsigned *lim;            /* the scheme's limit */
     unsigned *applied;        /* what the scheduler obeys (lim, capped while protecting) */
     bool *ev;                 /* the protection covers it this cycle */
+    bool dirty;               /* a scheme limit changed since the last apply */
     uint64_t *wsum, *csum;    /* since cmbal_take_averages */
     uint64_t cycles;
     uint64_t prot_cycles, prot_core_cycles;
@@ -256,13 +257,18 @@ void cmbal_start(cmbal_loop *l) {
 void cmbal_kernel_start(cmbal_loop *l) { l->kstart = ~0ull; }
 void cmbal_kernel_end(cmbal_loop *l) { l->kend = ~0ull; }
 
-static void set_limit(cmbal_loop *l, unsigned core, unsigned lim) { l->lim[core] = lim; }
+static void set_limit(cmbal_loop *l, unsigned core, unsigned lim) {
+    if (l->lim[core] == lim) return;
+    l->lim[core] = lim;
+    l->dirty = true;
+}
 static void monitor_step(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net);
 
 /* The limits the scheduler obeys: the scheme's, capped at protect_warps on
  * the cores the protection covers; the GPU hears of changes only. */
 static void apply(cmbal_loop *l) {
     bool any = false;
+    l->dirty = false;
     if (l->c.protect) {
         bool all = gpu_event_cores(l->g, l->ev); /* (an event waiting for a core) */
         if (l->c.protect == CMBAL_PROTECT_GPU) {
@@ -293,19 +299,27 @@ void cmbal_tick(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net) {
         for (unsigned c = 0; c < l->cores; c++) l->csum[c] += cm_dyncta_limit(l->dyn, c);
     } else if (l->mon && !l->err[0])
         monitor_step(l, stall_mc, stall_net);
-    apply(l);
+    /* unprotected, the applied limits change only with the scheme's; the
+     * protection follows the events every cycle */
+    if (l->c.protect || l->dirty) apply(l);
+}
+
+void cmbal_stall_bits(gpu_t *g, uint64_t *stall_mc, uint64_t *stall_net) {
+    mem_system *m = gpu_mem_system(g);
+    const unsigned np = gpu_get_config(g)->mem.partitions;
+    *stall_mc = *stall_net = 0;
+    for (unsigned p = 0; p < np && p < 64; p++) {
+        bool mc, net;
+        mem_partition_stall(m, p, &mc, &net);
+        *stall_mc |= (uint64_t)mc << p;
+        *stall_net |= (uint64_t)net << p;
+    }
 }
 
 void cmbal_tick_gpu(cmbal_loop *l) {
-    uint64_t mc_bits = 0, net_bits = 0;
-    mem_system *m = gpu_mem_system(l->g);
-    for (unsigned p = 0; p < gpu_get_config(l->g)->mem.partitions && p < 64; p++) {
-        bool mc, net;
-        mem_partition_stall(m, p, &mc, &net);
-        mc_bits |= (uint64_t)mc << p;
-        net_bits |= (uint64_t)net << p;
-    }
-    cmbal_tick(l, mc_bits, net_bits);
+    uint64_t mc, net;
+    cmbal_stall_bits(l->g, &mc, &net);
+    cmbal_tick(l, mc, net);
 }
 
 void cmbal_protect_stats(const cmbal_loop *l, uint64_t *cycles, uint64_t *core_cycles) {

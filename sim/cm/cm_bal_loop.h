@@ -86,7 +86,10 @@ void cmbal_kernel_end(cmbal_loop *l);
  * limits it sets (the scheme's, capped by the event protection) hold from
  * the next cycle. */
 void cmbal_tick(cmbal_loop *l, uint64_t stall_mc, uint64_t stall_net);
-/* cmbal_tick with the bits read from the GPU's memory system. */
+/* This cycle's partition stall bits of GPU g's memory system, as
+ * cmbal_tick takes them (bit p: partition p's stallMC / stallnet). */
+void cmbal_stall_bits(gpu_t *g, uint64_t *stall_mc, uint64_t *stall_net);
+/* cmbal_tick with cmbal_stall_bits. */
 void cmbal_tick_gpu(cmbal_loop *l);
 /* Cycles since cmbal_new in which the protection capped some core's limit,
  * and core-cycles in which it capped one. */

@@ -261,17 +261,13 @@ void cm_tick(cm_sys *s) {
     /* 4. the GPU cores, then the memory system (gpu_tick ticks it) */
     gpu_tick(s->g);
     /* 5. congestion (CM 4.1), the GPU run, the interval */
-    uint64_t mc_bits = 0, net_bits = 0;
-    for (unsigned p = 0; p < c->gpu.mem.partitions; p++) {
-        bool mc, net;
-        mem_partition_stall(s->m, p, &mc, &net);
-        s->iv_mc += mc;
-        s->iv_net += net;
-        s->mc += mc;
-        s->net += net;
-        mc_bits |= (uint64_t)mc << p;
-        net_bits |= (uint64_t)net << p;
-    }
+    uint64_t mc_bits, net_bits;
+    cmbal_stall_bits(s->g, &mc_bits, &net_bits);
+    const unsigned mc = (unsigned)__builtin_popcountll(mc_bits), net = (unsigned)__builtin_popcountll(net_bits);
+    s->iv_mc += mc;
+    s->iv_net += net;
+    s->mc += mc;
+    s->net += net;
     cmbal_tick(s->bal, mc_bits, net_bits);
     gpu_progress(s);
     s->tick++;

@@ -21,10 +21,9 @@
  * With a [cmbal] scheme (sim/cm/cm_bal_loop.h; baseline: the protection
  * alone), the CM-BAL loop runs beside the GPU, fed every cycle, and sets
  * each core's background warp limit (event warps are never held); its
- * points carry a
- * "cmbal" object and --merge reports every mode x protection variant the
- * points ran (experiments/edge_protect*.ini, docs/CM_BAL.md "Protecting
- * events"). */
+ * points carry a "cmbal" object and --merge reports every mode x protection
+ * variant the points ran (experiments/edge_protect*.ini, docs/CM_BAL.md
+ * "Protecting events"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +116,34 @@ static void read_evb(const cJSON *p, size_t n, double out[GPU_EVB_N]) {
     for (unsigned i = 0; i < GPU_EVB_N; i++) out[i] = o && n ? fg_json_num(o, gpu_evb_names[i]) / (double)n : 0;
 }
 
+/* The alone runs, what the slowdowns divide by: per event kind its mean
+ * runtime and where a mean event's cycles go, per background its cycles */
+typedef struct {
+    double ev[MAXE], sched[MAXE], evb[MAXE][GPU_EVB_N];
+    double bg[MAXB];
+} alone_runs;
+
+/* p into a when it is the alone run of an event kind or a background; false
+ * when it is neither */
+static bool read_alone(const cJSON *p, alone_runs *a) {
+    const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background");
+    int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg);
+    if (strcmp(mt_jstr(p, "rate"), "alone")) return false;
+    if (e >= 0 && !strcmp(bg, "none")) {
+        size_t n, ns;
+        double *rt = mt_jarray(p, "runtime", &n), *sl = mt_jarray(p, "sched", &ns);
+        a->ev[e] = mt_mean(rt, n);
+        read_evb(p, n, a->evb[e]);
+        a->sched[e] = mt_mean(sl, ns);
+        free(sl);
+        free(rt);
+    } else if (b >= 0 && !strcmp(ev, "none")) {
+        a->bg[b] = fg_json_num(p, "bg_cycles");
+    } else
+        return false;
+    return true;
+}
+
 /* {sched_wait, issue, memory, ...}: where a mean event's runtime goes */
 static cJSON *evb_json(double sched, const double evb[GPU_EVB_N]) {
     cJSON *o = cJSON_CreateObject();
@@ -150,30 +177,20 @@ static cJSON *cell_json(const cell *k) {
 
 typedef struct {
     bool have;
-    double ev_slow, ev_p99, bg_slow, antt, n, limit_cycles;
+    double ev_slow, ev_p99, bg_slow, antt, n, protect_cycles;
     double sched, evb[GPU_EVB_N]; /* a mean event's cycles: launch -> START, then START -> exit by class */
 } vcell;
 
 static int report_protect(const cJSON *points, const char *out, const char *prog) {
     char var[MAXV][24];
     unsigned nv = 0;
-    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0};
+    alone_runs iso = {0};
     vcell(*c)[MAXB][2][MAXV] = calloc(MAXE, sizeof *c);
     if (!c) return 1;
     const char *scheme = NULL;
     const cJSON *p;
     int bad = 0;
-    /* the alone runs first: the slowdowns divide by them */
-    cJSON_ArrayForEach(p, points) {
-        const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background");
-        int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg);
-        if (strcmp(mt_jstr(p, "rate"), "alone")) continue;
-        size_t n;
-        double *rt = mt_jarray(p, "runtime", &n);
-        if (e >= 0 && !strcmp(bg, "none")) iso_ev[e] = mt_mean(rt, n);
-        else if (b >= 0 && !strcmp(ev, "none")) iso_bg[b] = fg_json_num(p, "bg_cycles");
-        free(rt);
-    }
+    cJSON_ArrayForEach(p, points) read_alone(p, &iso); /* first: the slowdowns divide by them */
     cJSON_ArrayForEach(p, points) {
         const cJSON *cb = cJSON_GetObjectItemCaseSensitive(p, "cmbal");
         const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background"), *rate = mt_jstr(p, "rate");
@@ -197,7 +214,7 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
         unsigned v = 0;
         while (v < nv && strcmp(var[v], name)) v++;
         if (v == nv && nv < MAXV) snprintf(var[nv++], sizeof var[0], "%s", name);
-        if (e < 0 || b < 0 || r < 0 || v >= MAXV || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
+        if (e < 0 || b < 0 || r < 0 || v >= MAXV || iso.ev[e] <= 0 || iso.bg[b] <= 0) {
             fprintf(stderr, "%s: point %s/%s/%s/%s: not a pair of the figure, more than %d variants, or no alone run "
                     "of its event or background\n", prog, ev, bg, rate, name, MAXV);
             bad = 1;
@@ -209,11 +226,11 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
         vcell *k = &c[e][b][r][v];
         k->have = true;
         k->n = (double)n;
-        k->ev_slow = mt_slowdown(mt_mean(rt, n), iso_ev[e]);
-        k->antt = mt_antt(rt, n, iso_ev[e], bgc, iso_bg[b]);
-        k->ev_p99 = mt_slowdown(mt_percentile(rt, n, 99), iso_ev[e]); /* (sorts rt) */
-        k->bg_slow = mt_slowdown(bgc, iso_bg[b]);
-        k->limit_cycles = fg_json_num(cb, "protect_cycles");
+        k->ev_slow = mt_slowdown(mt_mean(rt, n), iso.ev[e]);
+        k->antt = mt_antt(rt, n, iso.ev[e], bgc, iso.bg[b]);
+        k->ev_p99 = mt_slowdown(mt_percentile(rt, n, 99), iso.ev[e]); /* (sorts rt) */
+        k->bg_slow = mt_slowdown(bgc, iso.bg[b]);
+        k->protect_cycles = fg_json_num(cb, "protect_cycles");
         size_t ns;
         double *sl = mt_jarray(p, "sched", &ns);
         k->sched = mt_mean(sl, ns);
@@ -267,7 +284,7 @@ static int report_protect(const cJSON *points, const char *out, const char *prog
                     cJSON_AddNumberToObject(o, "bg_slowdown", k[v].bg_slow);
                     cJSON_AddNumberToObject(o, "antt", k[v].antt);
                     cJSON_AddNumberToObject(o, "events", k[v].n);
-                    cJSON_AddNumberToObject(o, "protect_cycles", k[v].limit_cycles);
+                    cJSON_AddNumberToObject(o, "protect_cycles", k[v].protect_cycles);
                     cJSON_AddItemToObject(o, "event_breakdown", evb_json(k[v].sched, k[v].evb));
                     const double x[4] = {k[v].ev_slow, k[v].ev_p99, k[v].bg_slow, k[v].antt};
                     for (unsigned j = 0; j < 4; j++) mean[v][j] += x[j];
@@ -313,27 +330,17 @@ static int report(const cJSON *points, const char *out, const char *prog) {
     if (mt_launch_points(points)) return mt_launch_report(points, out, prog);
     cJSON_ArrayForEach(q, points) if (cJSON_GetObjectItemCaseSensitive(q, "cmbal")) return report_protect(points, out, prog);
     cell(*c)[MAXB][2][4] = calloc(MAXE, sizeof *c);
-    double iso_ev[MAXE] = {0}, iso_bg[MAXB] = {0}, iso_evb[MAXE][GPU_EVB_N] = {{0}}, iso_sched[MAXE] = {0};
+    alone_runs iso = {0};
     if (!c) return 1;
     const cJSON *p;
     cJSON_ArrayForEach(p, points) {
+        if (read_alone(p, &iso)) continue;
         const char *ev = mt_jstr(p, "event"), *bg = mt_jstr(p, "background"), *rate = mt_jstr(p, "rate");
         int e = idx(EVS, MAXE, ev), b = idx(BGS, MAXB, bg), r = idx(RATES, 2, rate), m = idx(MODES, 4, mt_jstr(p, "mode"));
-        size_t n;
-        double *rt = mt_jarray(p, "runtime", &n);
-        if (!strcmp(rate, "alone") && e >= 0 && !strcmp(bg, "none")) {
-            iso_ev[e] = mt_mean(rt, n);
-            read_evb(p, n, iso_evb[e]);
-            size_t ns;
-            double *sl = mt_jarray(p, "sched", &ns);
-            iso_sched[e] = mt_mean(sl, ns);
-            free(sl);
-        } else if (!strcmp(rate, "alone") && b >= 0 && !strcmp(ev, "none")) {
-            iso_bg[b] = fg_json_num(p, "bg_cycles");
-        } else if (e >= 0 && b >= 0 && r >= 0 && m >= 0) {
+        if (e >= 0 && b >= 0 && r >= 0 && m >= 0) {
             cell *k = &c[e][b][r][m];
-            size_t ns;
-            double *sl = mt_jarray(p, "sched", &ns);
+            size_t n, ns;
+            double *rt = mt_jarray(p, "runtime", &n), *sl = mt_jarray(p, "sched", &ns);
             const cJSON *rv = cJSON_GetObjectItemCaseSensitive(p, "reserve_dynamic");
             *k = (cell){true, rt, n, fg_json_num(p, "bg_cycles"), mt_mean(sl, ns), fg_json_num(p, "dropped"),
                         fg_json_num(p, "offered"), 0, 0, 0, {0}, 0, 0,
@@ -342,15 +349,12 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             k->regs_ev = (unsigned)fg_json_num(p, "regs_event");
             k->regs_bg = (unsigned)fg_json_num(p, "regs_background");
             free(sl);
-            continue;
         } else {
             fprintf(stderr, "%s: point %s/%s/%s/%s is not part of EDGE Fig. 13\n", prog, ev, bg, rate,
                     mt_jstr(p, "mode"));
-            free(rt);
             free(c);
             return 1;
         }
-        free(rt);
     }
     const char *size = mt_jstr(cJSON_GetArrayItem(points, 0), "size");
     cJSON *root = cJSON_CreateObject(), *pairs = cJSON_CreateObject(), *avg = cJSON_CreateObject();
@@ -366,12 +370,12 @@ static int report(const cJSON *points, const char *out, const char *prog) {
           *alb = cJSON_AddObjectToObject(al, "bg_cycles");
     cJSON *alx = cJSON_AddObjectToObject(al, "event_breakdown");
     for (unsigned e = 0; e < MAXE; e++)
-        if (iso_ev[e] > 0) {
-            cJSON_AddNumberToObject(ale, EVS[e], iso_ev[e]);
-            cJSON_AddItemToObject(alx, EVS[e], evb_json(iso_sched[e], iso_evb[e]));
+        if (iso.ev[e] > 0) {
+            cJSON_AddNumberToObject(ale, EVS[e], iso.ev[e]);
+            cJSON_AddItemToObject(alx, EVS[e], evb_json(iso.sched[e], iso.evb[e]));
         }
     for (unsigned b = 0; b < MAXB; b++)
-        if (iso_bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso_bg[b]);
+        if (iso.bg[b] > 0) cJSON_AddNumberToObject(alb, BGS[b], iso.bg[b]);
     printf("\nEDGE Fig. 13: slowdown against isolation (event / background / ANTT), %s sizes; blocks: %s\n", size,
            mt_jstr(cJSON_GetObjectItemCaseSensitive(root, "blocks"), "edge_pewt"));
     unsigned nm = 3; /* modes: D R P, and A when any point ran it */
@@ -389,7 +393,7 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                 if (!k[0].have && !k[1].have && !k[2].have && !k[3].have) continue;
                 char name[32];
                 snprintf(name, sizeof name, "%s/%s", EVS[e], BGS[b]);
-                if (!(k[0].have && k[1].have && k[2].have && (nm < 4 || k[3].have)) || iso_ev[e] <= 0 || iso_bg[b] <= 0) {
+                if (!(k[0].have && k[1].have && k[2].have && (nm < 4 || k[3].have)) || iso.ev[e] <= 0 || iso.bg[b] <= 0) {
                     fprintf(stderr, "%s: %s %s rate: needs D, R and P%s and both alone runs\n", prog, name, RATES[r],
                             nm > 3 ? " and A (another pair ran it)" : "");
                     bad = 1;
@@ -412,9 +416,9 @@ static int report(const cJSON *points, const char *out, const char *prog) {
                 cJSON *ro = cJSON_AddObjectToObject(po, RATES[r]);
                 printf("  %-18s", name);
                 for (unsigned m = 0; m < nm; m++) {
-                    k[m].ev_slow = mt_slowdown(mt_mean(k[m].rt, k[m].n), iso_ev[e]);
-                    k[m].bg_slow = mt_slowdown(k[m].bg, iso_bg[b]);
-                    k[m].antt = mt_antt(k[m].rt, k[m].n, iso_ev[e], k[m].bg, iso_bg[b]);
+                    k[m].ev_slow = mt_slowdown(mt_mean(k[m].rt, k[m].n), iso.ev[e]);
+                    k[m].bg_slow = mt_slowdown(k[m].bg, iso.bg[b]);
+                    k[m].antt = mt_antt(k[m].rt, k[m].n, iso.ev[e], k[m].bg, iso.bg[b]);
                     mean[r][m][0] += k[m].ev_slow, mean[r][m][1] += k[m].bg_slow, mean[r][m][2] += k[m].antt;
                     mevb[r][m][0] += k[m].sched;
                     for (unsigned j = 0; j < GPU_EVB_N; j++) mevb[r][m][j + 1] += k[m].evb[j];
@@ -452,9 +456,9 @@ static int report(const cJSON *points, const char *out, const char *prog) {
             printf("\n");
         }
     for (unsigned e = 0; e < MAXE; e++)
-        if (iso_ev[e] > 0) {
-            printf("  alone %-4s %10.0f", EVS[e], iso_sched[e]);
-            for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", iso_evb[e][j]);
+        if (iso.ev[e] > 0) {
+            printf("  alone %-4s %10.0f", EVS[e], iso.sched[e]);
+            for (unsigned j = 0; j < GPU_EVB_N; j++) printf(" %8.0f", iso.evb[e][j]);
             printf("\n");
         }
     /* headline ratios: how much P improves on D or R (a larger slowdown / P's) */

@@ -557,17 +557,10 @@ static inline bool view_may_issue(simt_core *c, unsigned slot, uint64_t now) {
     return true;
 }
 
-/* The active-warp limit (CM-CPU / CM-BAL, gpu_set_active_warp_limit) holds
- * background warps only: an event kernel's warps (EDGE's warp-level events
- * and launches at raised priority, as the GPU's event path counts them) are
- * never held and take none of its places, so that throttling the background
- * for congestion cannot delay the events it shares the core with. */
-static inline bool limit_exempt(const simt_warp *w) { return w->event || (w->priority && w->grid->priority > 0); }
-
-/* within the first lim warps of the GTO order, or exempt (only looked at
- * when ev_late says an exempt warp is beyond lim) */
+/* within the first lim warps of the GTO order, or exempt from the limit
+ * (only looked at when ev_late says an exempt warp is beyond lim) */
 static inline bool within_limit(const simt_core *c, unsigned slot, unsigned lim, bool ev_late) {
-    return c->order_pos[slot] < lim || (ev_late && limit_exempt(&c->w[slot]));
+    return c->order_pos[slot] < lim || (ev_late && simt_limit_exempt(&c->w[slot]));
 }
 
 /* Nothing to issue now whatever the scoreboard: not running, no lanes, an
@@ -864,6 +857,18 @@ static void check_view(simt_core *c) {
                             (int)(c->fetch_mask[s >> 6] >> (s & 63) & 1), lo, c->lim_ok[s],
                             (unsigned long long)c->gate[s], gate_ok ? "" : " wrong");
     }
+    unsigned ex = 0;
+    for (unsigned i = 0; i < c->n_order && !c->failed; i++) {
+        const simt_warp *w = &c->w[c->order[i]];
+        if (!simt_limit_exempt(w)) continue;
+        ex++;
+        if (!w->priority) /* core_cycle's and simt_core_holds_events' scans stop at priority 0 */
+            simt_core_fault(c, "internal: core %u cycle %llu: warp slot %u is exempt from the warp limit at "
+                            "priority 0", c->id, (unsigned long long)now, w->slot);
+    }
+    if (ex != c->n_exempt && !c->failed)
+        simt_core_fault(c, "internal: core %u cycle %llu: %u warps exempt from the warp limit, %u at the last "
+                        "simt_core_sort", c->id, (unsigned long long)now, ex, c->n_exempt);
 }
 
 static void core_cycle(simt_core *c) {
@@ -893,16 +898,24 @@ static void core_cycle(simt_core *c) {
     bool ev_late = false; /* an event warp beyond lim, which the scans below must not stop at */
     if (c->check_view) check_view(c);
     if (c->active_limit < c->n_order) {
-        for (unsigned i = 0, n = 0; i < c->n_order; i++)
-            if (c->lim_ok[c->order[i]] && !limit_exempt(&c->w[c->order[i]]) && ++n == c->active_limit) {
-                lim = i + 1;
-                break;
-            }
-        /* GTO puts priorities first, and every exempt warp has one above 0:
-         * past a warp of priority 0 there is none (a victim's boost can put a
-         * background warp ahead of a kernel-level event's warps) */
-        for (unsigned i = lim; i < c->n_order && c->w[c->order[i]].priority && !ev_late; i++)
-            ev_late = limit_exempt(&c->w[c->order[i]]);
+        if (!c->n_exempt) { /* every warp takes a place: the warps themselves need not be read */
+            for (unsigned i = 0, n = 0; i < c->n_order; i++)
+                if (c->lim_ok[c->order[i]] && ++n == c->active_limit) {
+                    lim = i + 1;
+                    break;
+                }
+        } else {
+            for (unsigned i = 0, n = 0; i < c->n_order; i++)
+                if (c->lim_ok[c->order[i]] && !simt_limit_exempt(&c->w[c->order[i]]) && ++n == c->active_limit) {
+                    lim = i + 1;
+                    break;
+                }
+            /* GTO puts priorities first, and every exempt warp has one above 0:
+             * past a warp of priority 0 there is none (a victim's boost can put a
+             * background warp ahead of a kernel-level event's warps) */
+            for (unsigned i = lim; i < c->n_order && c->w[c->order[i]].priority && !ev_late; i++)
+                ev_late = simt_limit_exempt(&c->w[c->order[i]]);
+        }
     }
     for (unsigned s = 0; s < k->schedulers_per_core && held && !c->failed; s++) {
         c->pipe_full = false;
@@ -940,7 +953,7 @@ static void core_cycle(simt_core *c) {
                     const unsigned i = wd * 64 + (unsigned)__builtin_ctzll(bm), slot = c->sorder[s * c->nwarps + i];
                     if (c->order_pos[slot] >= lim) { /* beyond the active-warp limit: no more */
                         if (ev_late) {
-                            if (!limit_exempt(&c->w[slot])) continue;
+                            if (!simt_limit_exempt(&c->w[slot])) continue;
                         } else {
                             stop = i;
                             break;
@@ -1044,11 +1057,7 @@ void simt_core_decode_flushed(simt_core *c) {
 }
 
 void simt_core_set_warp_limit(simt_core *c, unsigned limit) { c->active_limit = limit ? limit : c->nwarps; }
-bool simt_core_holds_events(const simt_core *c) {
-    for (unsigned i = 0; i < c->n_order && c->w[c->order[i]].priority; i++) /* exempt warps lead (core_cycle) */
-        if (limit_exempt(&c->w[c->order[i]])) return true;
-    return false;
-}
+bool simt_core_holds_events(const simt_core *c) { return c->n_exempt > 0; }
 
 void simt_core_set_block_limit(simt_core *c, unsigned limit, bool pause) {
     c->block_limit = limit;

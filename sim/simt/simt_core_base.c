@@ -98,6 +98,7 @@ void simt_core_sort(simt_core *c) {
         c->order[j] = x;
     }
     c->n_order = n;
+    c->n_exempt = 0;
     for (unsigned i = 0; i < c->nwarps; i++) c->order_pos[i] = UINT16_MAX;
     for (unsigned s = 0; s < c->k->schedulers_per_core; s++) c->sorder_n[s] = 0;
     for (unsigned i = 0; i < c->nwarps; i++) c->spos[i] = UINT16_MAX;
@@ -106,6 +107,7 @@ void simt_core_sort(simt_core *c) {
     for (unsigned i = 0; i < n; i++) {
         const unsigned slot = c->order[i], s = c->sched_of[slot], j = c->sorder_n[s];
         c->order_pos[slot] = (uint16_t)i;
+        c->n_exempt += simt_limit_exempt(&c->w[slot]);
         c->spos[slot] = (uint16_t)j;
         c->sorder[s * c->nwarps + c->sorder_n[s]++] = (uint16_t)slot;
         if (c->gcls[slot] == CL_LDST) c->ldst[s][j >> 6] |= 1ull << (j & 63);

@@ -270,6 +270,7 @@ struct simt_core {
      * dropped load's entry finds its uid gone) */
     simt_heap wbq;
     unsigned n_order;
+    unsigned n_exempt;        /* warps in the order that simt_limit_exempt exempts (simt_core_sort) */
     int last_issued[SIMT_MAX_UNITS];
     unsigned active_limit;    /* CM-BAL hook: only the first N warps in GTO order issue */
     /* DYNCTA hook (sim/cm/cm_dyncta.c): at most block_limit blocks (0: no
@@ -393,6 +394,18 @@ static inline void simt_warp_touch(simt_core *c, const simt_warp *w) {
     else
         c->fetch_mask[s >> 6] &= ~bit;
     c->lim_ok[s] = w->state == WS_RUN && (w->live & ~w->bar_wait);
+}
+
+/* The active-warp limit (CM-CPU / CM-BAL, gpu_set_active_warp_limit) holds
+ * background warps only: an event kernel's warps (EDGE's warp-level events
+ * and launches at raised priority, as the GPU's event path counts them) are
+ * never held and take none of its places, so that throttling the background
+ * for congestion cannot delay the events it shares the core with.  Whatever
+ * changes the answer (a warp's start, end or resume; simt_core_set_priority)
+ * is followed by simt_core_sort, which counts the exempt warps (n_exempt;
+ * $FG_CHECK_VIEW recounts them every cycle). */
+static inline bool simt_limit_exempt(const simt_warp *w) {
+    return w->event || (w->priority && w->grid->priority > 0);
 }
 
 /* The scoreboard's only writer: register r of w usable from cycle t. */
