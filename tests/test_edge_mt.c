@@ -997,6 +997,11 @@ static void test_launch_host(void **st) {
     printf("# ipv4 on bp (test), host launch: %u events, launch %.0f cycles after the DMA's acknowledgement on "
            "average\n", r.n_ev, wait / r.n_ev);
     mt_result_free(&r);
+    c = machine(true, true); /* skip_exec skips warp-level events only: refused, not a misleading check */
+    mt_run(&x, &c, NULL, NULL, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "ordinary kernels"));
+    mt_result_free(&r);
 }
 
 /* Faults of the receive ring: more offers than slots with overflow = hold

@@ -68,7 +68,7 @@ int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, 
     ev_io outs = *io; /* the outputs' poison: backdoor, not traffic */
     outs.nin = 0;
     if (gpu_dma_free(g) < io->nin || ev_io_put(g, &outs)) return -1;
-    *st = (ev_send_state){cb, user, tag, io->nin, ring};
+    *st = (ev_send_state){cb, user, tag, io->nin};
     if (ring == EV_RING_PLAIN) {
         for (unsigned i = 0; i < io->nin; i++)
             if (gpu_dma_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st,

@@ -62,7 +62,6 @@ typedef struct {
     void *user;
     uint64_t tag;
     unsigned left;
-    ev_ring ring;
 } ev_send_state;
 
 typedef struct {

@@ -143,7 +143,6 @@ static void host_launches(ctx *c) {
     }
 }
 
-
 static int fail(mt_result *r, const char *what, const char *msg) {
     snprintf(r->err, sizeof r->err, "%s%s%s", what, *what ? ": " : "", msg);
     return -1;
@@ -296,6 +295,10 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
     if (x->ring == EV_RING_SYNC && gc->mem.fe_wdog_limit && x->ring_stall >= gc->mem.fe_wdog_limit) {
         fail(r, "", "ring_stall_cycles must be below [mem] fe_wdog_limit: the F/E watchdog would NACK the stalled "
                     "DMA first, without naming the slot");
+        goto out;
+    }
+    if (x->launch == MT_LAUNCH_HOST && gc->pre.skip_exec) {
+        fail(r, "", "launch = host runs ordinary kernels: skip_exec (of warp-level events) would not apply");
         goto out;
     }
     if (x->ring == EV_RING_SYNC && gc->pre.skip_exec) {
