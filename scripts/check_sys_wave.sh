@@ -27,28 +27,18 @@ for impl in rtl c; do
 done
 [ $fail = 0 ] || exit 1
 python3 - "$tmp" <<'EOF' || exit 1
-import bisect, os, re, sys
+import os, re, sys
 sys.path.insert(0, "scripts")
 import gtkw
 
 tmp = sys.argv[1]
-PS = gtkw.PS
 chains = {}
 for impl in ("rtl", "c"):
     sigs, ids, body = gtkw.fst_header(os.path.join(tmp, f"sys_{impl}.fst"))
     said = re.search(r"doorbell ring #2 at cycle (\d+)", open(os.path.join(tmp, f"out_{impl}.txt")).read())
     if not said:
         sys.exit(f"FAIL {impl}: fg_wave did not report ring #2")
-    cache = {}
-
-    def val(name, cycle):
-        """the value the block's edge at the end of `cycle` sees (mid-cycle)"""
-        if name not in cache:
-            ch = gtkw.changes(ids, body, name)
-            cache[name] = ([t for t, _ in ch], [v for _, v in ch])
-        ts, vs = cache[name]
-        i = bisect.bisect_right(ts, cycle * PS + PS // 2) - 1
-        return int(vs[i], 2) if i >= 0 and re.fullmatch("[01]+", vs[i]) else 0
+    val = gtkw.sampler(ids, body)
 
     def first(cond, lo, hi):
         return next((c for c in range(lo, hi) if cond(c)), None)

@@ -1137,10 +1137,15 @@ def plot_protect(d, plt):
     return f
 
 
+def sweep_figure(name, plot, tables, program="build/bin/edge_fig13"):
+    """The figure of one sweep, experiments/<name>.ini -> results/<name>.json; tables: {table: fn}, each named
+    <name><suffix>."""
+    return {"name": name, "json": f"{name}.json", "plot": plot, "experiment": f"experiments/{name}.ini",
+            "program": program, "tables": {name + suf: fn for suf, fn in tables.items()}}
+
+
 def protect_figures(suffix):
-    return {"name": f"edge_protect{suffix}", "json": f"edge_protect{suffix}.json", "plot": plot_protect,
-            "experiment": f"experiments/edge_protect{suffix}.ini", "program": "build/bin/edge_fig13",
-            "tables": {f"edge_protect{suffix}": protect_table, f"edge_protect{suffix}_breakdown": protect_breakdown}}
+    return sweep_figure(f"edge_protect{suffix}", plot_protect, {"": protect_table, "_breakdown": protect_breakdown})
 
 
 # ------------------------------------------- launch paths (early doorbell + F/E receive ring)
@@ -1226,9 +1231,7 @@ def plot_lpath(d, plt):
 
 
 def lpath_figures(suffix):
-    return {"name": f"edge_launch{suffix}", "json": f"edge_launch{suffix}.json", "plot": plot_lpath,
-            "experiment": f"experiments/edge_launch{suffix}.ini", "program": "build/bin/edge_fig13",
-            "tables": {f"edge_launch{suffix}": lpath_table, f"edge_launch{suffix}_parts": lpath_parts}}
+    return sweep_figure(f"edge_launch{suffix}", plot_lpath, {"": lpath_table, "_parts": lpath_parts})
 
 
 def edge_mt_figures(suffix, experiment):

@@ -24,6 +24,7 @@ block's RTL), and opens at the first change of the focus signal (the trace's
 start without one) showing SPAN cycles in a 1600x1000 window.  The FSTs count
 one cycle as 1 ns (sim/harness/fg_shim.cpp), so the time axis reads in cycles.
 """
+import bisect
 import glob
 import math
 import os
@@ -83,6 +84,21 @@ def changes(ids, body, want):
         elif line[:1] == "b" and " " in line and line.split()[1] in codes:
             out.append((t, line.split()[0][1:]))
     return out
+
+
+def sampler(ids, body):
+    """val(name, cycle): the value of signal `name` (path without range) that a block's edge at the end of
+    `cycle` sees (mid-cycle), as an int; 0 before its first change or while it is x / z."""
+    cache = {}
+
+    def val(name, cycle):
+        if name not in cache:
+            ch = changes(ids, body, name)
+            cache[name] = ([t for t, _ in ch], [v for _, v in ch])
+        ts, vs = cache[name]
+        i = bisect.bisect_right(ts, cycle * PS + PS // 2) - 1
+        return int(vs[i], 2) if i >= 0 and re.fullmatch("[01]+", vs[i]) else 0
+    return val
 
 
 def encodings():
