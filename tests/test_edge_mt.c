@@ -1076,6 +1076,42 @@ static void test_ring_faults(void **st) {
     fg_config_free(cfg);
 }
 
+/* A device's DMA that never completes (a link fault after the count word):
+ * the early-launched event's loads of its packets are NACKed by the F/E
+ * watchdog past the retries, that event alone ends with a diagnostic naming
+ * its ring slot, the slot is marked empty again and reused, every other
+ * event and the background are checked. */
+static void test_link_fault(void **st) {
+    (void)st;
+    mt_params x = small("ipv4", "bp");
+    x.ring = EV_RING_SYNC;
+    x.launch = MT_LAUNCH_EARLY;
+    x.max_inflight = 2;
+    x.link_fault = 3;
+    x.ring_stall = 20000;
+    gpu_config c = machine(true, false);
+    c.mem.fe_wdog_limit = 30000; /* the watchdog's verdict within the background's run */
+    mt_result r;
+    mt_run(&x, &c, NULL, NULL, &r);
+    if (!r.ok) fail_msg("%s", r.err);
+    assert_int_equal(r.faulted, 1);
+    assert_true(r.ev[2].faulted);
+    assert_int_equal(r.checked, r.n_ev - 1);
+    unsigned reused = 0; /* events in the faulted slot after it was marked empty again */
+    for (unsigned i = 3; i < r.n_ev; i++) reused += r.ev[i].slot == r.ev[2].slot && r.ev[i].sent > r.ev[2].done;
+    assert_true(reused > 0);
+    if (!strstr(r.fault, "ipv4 event 2 in ring slot") || !strstr(r.fault, "link fault injected") ||
+        !strstr(r.fault, "F/E watchdog NACK: load"))
+        fail_msg("%s", r.fault);
+    printf("# link fault in event 2 of %u (its slot used %u times after it): %s\n", r.n_ev, reused, r.fault);
+    mt_result_free(&r);
+    x.launch = MT_LAUNCH_AFTER_ACK; /* would never start: refused */
+    mt_run(&x, &c, NULL, NULL, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "needs launch = early"));
+    mt_result_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_hand_computed),
@@ -1097,6 +1133,7 @@ int main(void) {
         cmocka_unit_test(test_launch_early_ring),
         cmocka_unit_test(test_launch_host),
         cmocka_unit_test(test_ring_faults),
+        cmocka_unit_test(test_link_fault),
     };
     return cmocka_run_group_tests_name("edge_mt", tests, NULL, NULL);
 }

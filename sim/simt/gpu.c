@@ -296,6 +296,11 @@ static void cb_fault(void *u, unsigned core, const char *msg) {
     g->err_core = (int)core;
 }
 
+static void cb_event_fault(void *u, const simt_grid *k, const char *msg) {
+    gpu_t *g = u;
+    g->evf_cb(g->evf_user, launch_of(g, k->id)->tag, msg);
+}
+
 /* the waiting warp-level event behind a PEWT tag (the launch index) */
 static const simt_grid *cb_ev_grid(void *u, uint64_t tag) {
     gpu_t *g = u;
@@ -390,7 +395,7 @@ gpu_t *gpu_new(const gpu_config *cfg, char *err, size_t errlen) {
         return NULL;
     }
     g->serial = getenv("FG_PREEMPT_TRACE") != NULL; /* its lines in core order */
-    const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, g};
+    const simt_core_cbs ccb = {cb_block_done, cb_first_instr, cb_fault, cb_event_fault, g};
     for (unsigned i = 0; i < cfg->num_cores; i++) {
         if (simt_core_init(core_at(g, i), i, &g->cfg, g->mem, g->mem_size, &g->dc, g->ms, i, &ccb)) goto oom;
         simt_core_set_cycle_wrote(core_at(g, i), &g->cycle_wrote);
@@ -697,6 +702,7 @@ mem_system *gpu_mem_system(gpu_t *g) { return g->ms; }
 unsigned gpu_extra_port(const gpu_t *g, unsigned i) { return g->cfg.num_cores + 1 + i; }
 
 int gpu_fe_init(gpu_t *g, uint64_t addr, uint64_t bytes, bool full) { return mem_fe_init(g->ms, addr, bytes, full); }
+bool gpu_fe_init_busy(const gpu_t *g) { return mem_fe_init_busy(g->ms); }
 
 void gpu_fe_region(const gpu_t *g, uint64_t *base, uint64_t *bytes) {
     *base = g->cfg.mem.fe_region_base;
@@ -707,6 +713,18 @@ void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb) { g->cb = *cb; }
 void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user) {
     g->ev_cb = cb;
     g->ev_user = user;
+}
+
+int gpu_set_event_fault_callback(gpu_t *g, gpu_event_fault_cb cb, void *user, char *err, size_t errlen) {
+    g->evf_cb = cb;
+    g->evf_user = user;
+    for (unsigned i = 0; i < g->cfg.num_cores; i++)
+        if (simt_core_set_event_faults(core_at(g, i), cb != NULL)) {
+            g->evf_cb = NULL;
+            snprintf(err, errlen, "gpu_set_event_fault_callback: out of memory");
+            return -1;
+        }
+    return 0;
 }
 
 gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, uint64_t param) {

@@ -274,6 +274,8 @@ uint64_t gpu_sync_brk(const gpu_t *g);
  * cycles (F/E 4.5 "zero and mark full"; gpu_idle() waits for it).  0 queued;
  * 1 an init queue is full, tick and try again; -1 bad range. */
 int gpu_fe_init(gpu_t *g, uint64_t addr, uint64_t bytes, bool full);
+/* A gpu_fe_init still taking effect. */
+bool gpu_fe_init_busy(const gpu_t *g);
 
 typedef struct {
     uint64_t entry;           /* kernel pointer: address of the kernel's entry in GPU memory */
@@ -439,6 +441,14 @@ void gpu_get_event_breakdown(const gpu_t *g, uint64_t out[GPU_EVB_N]);
 /* Called when a warp-level event issues its first instruction (EDGE Fig. 11). */
 typedef void (*gpu_event_cb)(void *user, uint64_t tag, const gpu_event_info *info);
 void gpu_set_event_callback(gpu_t *g, gpu_event_cb cb, void *user);
+/* A warp-level event whose F/E access the watchdog NACKed past [gpu]
+ * fe_retry_max (its data never came: a device's transfer that did not
+ * complete) ends alone: cb(user, tag, why) at the cycle it was ended, then
+ * it completes as usual (callbacks.complete) with its outputs unwritten, and
+ * nothing else stops.  Without a callback (NULL, the default) such a NACK
+ * stops the GPU, as every fault does.  -1 with err: out of memory. */
+typedef void (*gpu_event_fault_cb)(void *user, uint64_t tag, const char *why);
+int gpu_set_event_fault_callback(gpu_t *g, gpu_event_fault_cb cb, void *user, char *err, size_t errlen);
 
 /* ---- other requesters on the GPU's memory system (the CM machine) ----
  * The GPU owns the memory system and its backing store; gpu_tick() ticks it

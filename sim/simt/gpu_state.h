@@ -75,6 +75,8 @@ struct gpu {
     gpu_callbacks cb;
     gpu_event_cb ev_cb;
     void *ev_user;
+    gpu_event_fault_cb evf_cb;
+    void *evf_user;
     simt_dcache dc;           /* decoded instructions (simulator speed, not timing) */
     /* threads (gpu_tick): the pool (NULL: one thread), each thread's decode
      * cache (dcp[0] = &dc), the cores ticked this cycle, and whether something

@@ -77,7 +77,7 @@ void simt_core_free(simt_core *c) {
     free(c->sched_of); free(c->gate); free(c->gcls); free(c->sorder); free(c->spos); free(c->fetch_mask); free(c->lim_ok);
     free(c->wbq.e); free(c->wake.e);
     free(c->park); free(c->sev);
-    free(c->dq); free(c->dm);
+    free(c->dq); free(c->dm); free(c->evf_msg);
 }
 
 void simt_core_set_hooks(simt_core *c, const simt_core_hooks *h, void *ext) {
@@ -1042,6 +1042,16 @@ void simt_core_set_cycle_wrote(simt_core *c, bool *flag) { c->cycle_wrote = flag
 void simt_core_set_save_base(simt_core *c, uint64_t base) { c->save_base = base; }
 void simt_core_set_dcache(simt_core *c, simt_dcache *dc) { c->dc = dc; }
 void simt_core_set_threaded(simt_core *c, bool threaded) { c->threaded = threaded; }
+int simt_core_set_event_faults(simt_core *c, bool on) {
+    if (!on) {
+        free(c->evf_msg);
+        c->evf_msg = NULL;
+    }
+    if (!on || c->evf_msg) return 0;
+    c->evf_msg = calloc(c->nwarps, sizeof *c->evf_msg);
+    return c->evf_msg ? 0 : -1;
+}
+uint64_t simt_core_event_aborts(const simt_core *c) { return c->evf_aborts; }
 unsigned simt_core_id(const simt_core *c) { return c->id; }
 unsigned simt_core_nwarps(const simt_core *c) { return c->nwarps; }
 uint64_t simt_core_now(const simt_core *c) { return c->now; }

@@ -55,6 +55,12 @@ void simt_core_tick(simt_core *c, uint64_t now);
  * commit. */
 void simt_core_set_dcache(simt_core *c, simt_dcache *dc);
 void simt_core_set_threaded(simt_core *c, bool threaded);
+/* on: an event warp whose F/E access the watchdog NACKs past [gpu]
+ * fe_retry_max ends alone (cb.event_fault names it and why; it exits as
+ * usual), instead of the fault stopping the core.  -1: out of memory.
+ * How many event warps were ended so. */
+int simt_core_set_event_faults(simt_core *c, bool on);
+uint64_t simt_core_event_aborts(const simt_core *c);
 /* Every decoded instruction was forgotten (gpu_decode_flush): so are the
  * warps' remembered scoreboard checks of them. */
 void simt_core_decode_flushed(simt_core *c);

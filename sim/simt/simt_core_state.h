@@ -58,6 +58,7 @@ typedef struct {
     uint32_t imiss;         /* i-cache line + 1 it waits for (0: none) */
     bool stop_fetch;        /* victim being flushed: no new fetches (EDGE IV-D) */
     bool event;             /* this is an event warp started from the PEWT */
+    bool aborted;           /* an event warp ended by a fault: draining its requests (simt_lsu.c) */
     unsigned n_restore;     /* register restore reads in flight: the warp may not issue (EDGE IV-D) */
     /* can_issue's scoreboard check of the instruction at sb_pc remembered
      * (sb_known; every sb_ready write forgets it): its operands are ready
@@ -310,6 +311,10 @@ struct simt_core {
     uint64_t *fe_retry_at;
     uint8_t *fe_tries;
     unsigned n_retry;
+    /* simt_core_set_event_faults: per warp slot, why its event warp was
+     * ended (NULL: every fault stops the core); how many were */
+    char (*evf_msg)[384];
+    uint64_t evf_aborts;
     simt_bulk *bulk;          /* save / restore lines waiting (nwarps x 64 x 2 when events are on) */
     unsigned bulk_head, bulk_n, bulk_cap;
     unsigned n_save_out;      /* posted save writes not acknowledged */

@@ -63,11 +63,14 @@ static inline const rv_inst *simt_decode_hit(const simt_dcache *d, uint32_t pc) 
 }
 
 /* Up to the GPU: a block of grid finished; the first instruction of grid
- * issued (the GPU sets grid->first_done); a fault stopped the core. */
+ * issued (the GPU sets grid->first_done); a fault stopped the core; an event
+ * warp of grid was ended by a fault that stops only it
+ * (simt_core_set_event_faults). */
 typedef struct {
     void (*block_done)(void *user, const simt_grid *k);
     void (*first_instr)(void *user, const simt_grid *k);
     void (*fault)(void *user, unsigned core, const char *msg);
+    void (*event_fault)(void *user, const simt_grid *k, const char *msg);
     void *user;
 } simt_core_cbs;
 

@@ -707,6 +707,40 @@ static void amo_results(simt_core *c, const simt_tag *t, simt_load *ld, const me
     }
 }
 
+static void call_event_fault(void *user, uint64_t slot, const void *p) {
+    simt_core *c = user;
+    const simt_grid *k;
+    memcpy(&k, p, sizeof k);
+    c->cb.event_fault(c->cb.user, k, c->evf_msg[slot]);
+}
+
+/* An event warp whose F/E access the watchdog gave up on ends alone when the
+ * GPU's host takes event faults (simt_core_set_event_faults): its data never
+ * came (a device's DMA that did not complete), and the other warps, the
+ * background kernel's included, have nothing to do with it.  Its threads
+ * stop; its requests in flight come back without data (its retries waiting
+ * for their backoff at once); then it exits as every event warp does, so the
+ * EDGE blocks free its PEWT entry and resume its victim (EDGE IV-D). */
+static void event_abort(simt_core *c, simt_warp *w, const char *msg) {
+    snprintf(c->evf_msg[w->slot], sizeof c->evf_msg[0], "%s", msg);
+    simt_core_defer(c, call_event_fault, c, w->slot, &w->grid, sizeof w->grid);
+    c->evf_aborts++;
+    w->aborted = true;
+    w->live = w->active = w->bar_wait = 0;
+    w->ibuf_n = 0;
+    w->state = WS_DRAIN;
+    for (uint32_t i = 0; i < c->k->port_tags; i++) {
+        simt_tag *t = &c->tag[i];
+        if (!c->fe_retry_at[i] || t->slot != w->slot || t->age != w->age) continue;
+        c->fe_retry_at[i] = 0;
+        c->n_retry--;
+        if (t->kind == TG_FE_LOAD) line_done(c, t->slot, t->ld, t->uid, c->now);
+        else store_acked(c, t);
+        tag_free(c, i);
+    }
+    simt_warp_touch(c, w);
+}
+
 /* An F/E access came back NACKed (the watchdog gave up on its trigger,
  * F/E 4.5): it is sent again, unchanged, fe_retry_backoff << k cycles later
  * (k = retries so far), at most fe_retry_max times; then the GPU faults.
@@ -714,6 +748,7 @@ static void amo_results(simt_core *c, const simt_tag *t, simt_load *ld, const me
 static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) {
     const simt_tag *t = &c->tag[ti];
     c->fe_nacks++;
+    if (c->w[t->slot].aborted && c->w[t->slot].age == t->age) return false; /* ended: not sent again */
     if (c->fe_tries[ti] < c->k->fe_retry_max) {
         c->fe_retry_at[ti] = c->now + ((uint64_t)c->k->fe_retry_backoff << c->fe_tries[ti]);
         c->fe_tries[ti]++;
@@ -737,10 +772,12 @@ static bool nack(simt_core *c, const mem_rsp *r, uint32_t ti, const char *what) 
             simt_thread_name(c, w, l, who + n, sizeof who - (size_t)n);
             break;
         }
-    simt_core_fault(c, "F/E watchdog NACK: %s of 0x%08x (line 0x%08llx) at pc 0x%08x (core %u warp %u%s) was never "
-                       "satisfied by the F/E queues (NACKed %u times; [gpu] fe_retry_max = %u retries)",
-                    what, a, (unsigned long long)r->addr, t->pc, c->id, t->slot, who, c->fe_tries[ti] + 1u,
-                    c->k->fe_retry_max);
+    char msg[sizeof c->evf_msg[0]];
+    snprintf(msg, sizeof msg, "F/E watchdog NACK: %s of 0x%08x (line 0x%08llx) at pc 0x%08x (core %u warp %u%s) was never "
+                              "satisfied by the F/E queues (NACKed %u times; [gpu] fe_retry_max = %u retries)",
+             what, a, (unsigned long long)r->addr, t->pc, c->id, t->slot, who, c->fe_tries[ti] + 1u, c->k->fe_retry_max);
+    if (c->evf_msg && w->event && w->age == t->age) event_abort(c, &c->w[t->slot], msg);
+    else simt_core_fault(c, "%s", msg);
     return false;
 }
 
@@ -789,7 +826,7 @@ static void take(simt_core *c, const mem_rsp *r) {
         case TG_FE_STORE:
             if (r->status == MEM_NACK) {
                 if (nack(c, r, i, "store")) return;
-                break;
+                if (c->failed) break; /* else its warp was ended: the store is done with */
             }
             /* fall through */
         case TG_STORE:
@@ -802,12 +839,13 @@ static void take(simt_core *c, const mem_rsp *r) {
             break;
         }
         case TG_FE_LOAD: {
-            if (r->status == MEM_NACK) {
+            const bool lost = r->status == MEM_NACK;
+            if (lost) {
                 if (nack(c, r, i, "load")) return;
-                break;
+                if (c->failed) break;
             }
             simt_load *ld = line_done(c, t->slot, t->ld, t->uid, ready);
-            if (!ld) break; /* F/E loads are never dropped; defensive */
+            if (!ld || lost) break; /* (lost: its warp was ended, the line carries no data) */
             for (uint32_t mm = ld->fe_lanes; mm; mm &= mm - 1) {
                 unsigned l = (unsigned)__builtin_ctz(mm);
                 if (ld->addr[l] >> c->lsh == line) ld->val[l] = ld_val(r->rdata + (ld->addr[l] & (c->k->line_bytes - 1)), ld->op);

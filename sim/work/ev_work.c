@@ -68,24 +68,42 @@ int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, 
     ev_io outs = *io; /* the outputs' poison: backdoor, not traffic */
     outs.nin = 0;
     if (gpu_dma_free(g) < io->nin || ev_io_put(g, &outs)) return -1;
-    *st = (ev_send_state){cb, user, tag, io->nin};
-    if (ring == EV_RING_PLAIN) {
-        for (unsigned i = 0; i < io->nin; i++)
-            if (gpu_dma_write(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st,
-                              tag))
-                return -1;
-        return 0;
-    }
-    /* each word written once it is empty (the kernel handed the slot back)
-     * and filled; the count words first, so that a kernel already running
-     * gets past its count while its data is still crossing the link */
+    const bool cut = st->cut;
+    size_t keep = st->cut_bytes;
+    /* cut: one part more than is ever acknowledged */
+    *st = (ev_send_state){cb, user, tag, io->nin + (cut ? 1u : 0u), false, 0};
+    /* in a synchronized ring each word is written once it is empty (the
+     * kernel handed the slot back) and filled; the count words first, so
+     * that a kernel already running gets past its count while its data is
+     * still crossing the link */
     const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
-    for (unsigned pass = 0; pass < 2; pass++)
-        for (unsigned i = 0; i < io->nin; i++)
-            if ((io->in[i].src == NULL) == (pass == 0) &&
-                gpu_copy(g, false, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, &o, io_sent, st, tag))
+    for (unsigned pass = ring == EV_RING_PLAIN; pass < 2; pass++)
+        for (unsigned i = 0; i < io->nin; i++) {
+            const ev_region *r = &io->in[i];
+            if (ring == EV_RING_SYNC && (r->src == NULL) != (pass == 0)) continue;
+            size_t len = r->len;
+            if (cut) {
+                len = len < keep ? len : keep;
+                keep -= len;
+                if (!len) continue;
+            }
+            if (ring == EV_RING_PLAIN ? gpu_dma_write(g, r->addr, region_src(r), len, bytes_per_cycle, io_sent, st, tag)
+                                      : gpu_copy(g, false, r->addr, region_src(r), len, &o, io_sent, st, tag))
                 return -1;
+        }
     return 0;
+}
+
+int ev_io_rearm(gpu_t *g, const ev_io *io) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (unsigned i = 0; i < io->nin; i++) {
+        if (io->in[i].addr < lo) lo = io->in[i].addr;
+        if (io->in[i].addr + io->in[i].len > hi) hi = io->in[i].addr + io->in[i].len;
+    }
+    if (hi <= lo) return -1;
+    lo &= ~(uint64_t)127;
+    hi = (hi + 127) & ~(uint64_t)127;
+    return gpu_fe_init(g, lo, hi - lo, false);
 }
 
 static uint64_t slot_stride(uint64_t data_bytes) { return FG_RING_HDR_BYTES + ((data_bytes + 127) & ~127ull); }

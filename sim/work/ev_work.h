@@ -55,13 +55,18 @@ typedef struct {
     uint8_t poison;
 } ev_io;
 
-/* A send in flight (one per slot): cb(user, tag) when all nin writes are acknowledged. */
+/* A send in flight (one per slot): cb(user, tag) when all nin writes are
+ * acknowledged.  cut (ops->link_fault, for the slot's next send): the link
+ * fails after cut_bytes of it, the rest is never written and the send never
+ * acknowledged. */
 typedef void (*ev_sent_cb)(void *user, uint64_t tag);
 typedef struct {
     ev_sent_cb cb;
     void *user;
     uint64_t tag;
     unsigned left;
+    bool cut;
+    size_t cut_bytes;
 } ev_send_state;
 
 typedef struct {
@@ -108,6 +113,17 @@ typedef struct {
      * output byte still holds the poison.  0, or -1 naming the first
      * difference. */
     int (*check_skipped)(void *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
+    /* A link fault injected into the slot's next send, or (on = false) no
+     * longer (a test instrument, ev_send_state): only its first `bytes`
+     * bytes (the count word first in a synchronized ring) reach GPU memory,
+     * and it is never acknowledged. */
+    void (*link_fault)(void *w, unsigned slot, bool on, size_t bytes);
+    /* The words of the slot's synchronized ring marked empty again, as a
+     * driver recovers a slot whose event ended by a fault without emptying
+     * them (gpu_set_event_fault_callback): 0 queued (done once the GPU's F/E
+     * initialization is idle, gpu_fe_init_busy), 1 not now (try again after
+     * a tick), -1 error. */
+    int (*rearm)(void *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen);
     /* Bytes the device sends for an event of n requests (its input regions). */
     size_t (*in_bytes)(const void *w, unsigned n);
     /* Registers per thread of the loaded kernel (the ELF scan). */
@@ -145,6 +161,8 @@ int ev_io_put(gpu_t *g, const ev_io *io);
  * DMA queue takes io->nin jobs.  st: the slot's send state. */
 int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, ev_send_state *st, ev_sent_cb cb,
                void *user, uint64_t tag);
+/* ops->rearm: the lines of io's input regions marked empty (gpu_fe_init). */
+int ev_io_rearm(gpu_t *g, const ev_io *io);
 /* A parameter entry's bytes: the plain kernel's, and in a synchronized ring
  * the slot's ring address after it (FG_RING_PARAMS). */
 static inline uint64_t ev_param_bytes(uint64_t plain, ev_ring ring) { return plain + (ring == EV_RING_SYNC ? 4 : 0); }
@@ -248,6 +266,18 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
         if (X##_work_io(w, slot, n, &io, err, errlen)) return -1;                                                   \
         return ev_io_check_skipped(g, &io, NAME, slot, err, errlen);                                                \
     }                                                                                                               \
+    static void OPS##_link_fault(void *w, unsigned slot, bool on, size_t bytes) {                                   \
+        ev_send_state *st = &((X##_work *)w)->send[slot];                                                           \
+        st->cut = on;                                                                                               \
+        st->cut_bytes = bytes;                                                                                      \
+    }                                                                                                               \
+    static int OPS##_rearm(void *w, gpu_t *g, unsigned slot, unsigned n, char *err, size_t errlen) {                \
+        ev_io io;                                                                                                   \
+        if (X##_work_io(w, slot, n, &io, err, errlen)) return -1;                                                   \
+        const int rc = ev_io_rearm(g, &io);                                                                         \
+        if (rc < 0) snprintf(err, errlen, "%s: slot %u: its ring words could not be marked empty", NAME, slot);     \
+        return rc;                                                                                                  \
+    }                                                                                                               \
     static size_t OPS##_in_bytes(const void *w, unsigned n) {                                                       \
         ev_io io;                                                                                                   \
         char e[128];                                                                                                \
@@ -265,6 +295,6 @@ gpu_launch_desc ev_warp_desc(const gpu_kernel *k, uint64_t param, unsigned threa
     const ev_work_ops OPS = {NAME,        ELF,                 REQS,               OPS##_init,                     \
                              OPS##_free,  OPS##_desc,          OPS##_fill,         OPS##_send,                     \
                              OPS##_check, OPS##_check_running, OPS##_check_idle,   OPS##_check_skipped,            \
-                             OPS##_in_bytes, OPS##_regs, OPS##_load_config}
+                             OPS##_link_fault, OPS##_rearm, OPS##_in_bytes, OPS##_regs, OPS##_load_config}
 
 #endif

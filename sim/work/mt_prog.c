@@ -115,6 +115,10 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
         cJSON_AddItemToArray(sl, cJSON_CreateNumber((double)(r->ev[i].start - r->ev[i].launch)));
         cJSON_AddItemToArray(rt, cJSON_CreateNumber((double)(r->ev[i].done - r->ev[i].launch)));
     }
+    if (x->link_fault) { /* events ended alone by a fault, and the first one's diagnostic */
+        cJSON_AddNumberToObject(o, "faulted", (double)r->faulted);
+        cJSON_AddStringToObject(o, "fault", r->fault);
+    }
     if (x->hold) { /* overflow = hold: offers that waited for a slot, the most waiting at once */
         cJSON_AddNumberToObject(o, "held", (double)r->held);
         cJSON_AddNumberToObject(o, "max_backlog", (double)r->max_backlog);
@@ -151,6 +155,9 @@ static int one_point(const mt_fig *f, mt_params *x, gpu_config *gc, fg_config *c
     if (f->beside_done) f->beside_done(o);
     int bad = !r.ok;
     if (bad) fprintf(stderr, "%s: %s on %s, %s: %s\n", prog, x->event, x->bg, mt_mode_name(gc), r.err);
+    else if (r.faulted)
+        fprintf(stderr, "%s: %llu event(s) ended alone by a fault, the run went on: %s\n", prog,
+                (unsigned long long)r.faulted, r.fault);
     if (fg_json_write(o, out, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", prog, err);
         bad = 1;

@@ -30,6 +30,11 @@ typedef struct {
      * send state) is free once both are (an early event may finish before
      * its DMA's last acknowledgement is back) */
     bool checked[SLOTS], acked[SLOTS];
+    /* link_fault: the slot's DMA will never be acknowledged; its faulted
+     * event done, the slot's ring words are being marked empty again
+     * (rearm_queued: the F/E initialization was queued) */
+    bool lost[SLOTS], rearming[SLOTS], rearm_queued[SLOTS];
+    unsigned n_rearm;
     /* launch = host: the host's threads, launches due at a cycle (FIFO:
      * the launch thread is serial), the links the completions cross */
     host_cpu host;
@@ -106,9 +111,43 @@ static void launch(ctx *c, unsigned slot) {
 }
 
 static void slot_release(ctx *c, unsigned slot) {
-    if (!c->checked[slot] || !c->acked[slot]) return;
+    if (!c->checked[slot] || !c->acked[slot] || c->rearming[slot]) return;
     c->cur[slot] = -1;
-    c->checked[slot] = c->acked[slot] = false;
+    c->checked[slot] = c->acked[slot] = c->lost[slot] = false;
+}
+
+/* An event ended alone by a fault (its loads NACKed past the retries: its
+ * data never came); the run goes on, and its slot is re-armed once done. */
+static void on_event_fault(void *u, uint64_t tag, const char *why) {
+    ctx *c = u;
+    if (tag >= SLOTS || c->cur[tag] < 0) {
+        snprintf(c->err, sizeof c->err, "fault of unknown event tag %llu", (unsigned long long)tag);
+        return;
+    }
+    mt_result *r = c->r;
+    r->ev[c->cur[tag]].faulted = true;
+    if (!r->faulted++)
+        snprintf(r->fault, sizeof r->fault, "%s event %d in ring slot %u%s ended alone: %s", c->x->event, c->cur[tag],
+                 (unsigned)tag, c->lost[tag] ? " (its DMA never completed: link fault injected)" : "", why);
+}
+
+/* The faulted events' slots marked empty again (ops->rearm), each once its
+ * DMA is acknowledged or known lost; released when that has taken effect. */
+static int rearm_step(ctx *c, char *err, size_t errlen) {
+    for (unsigned s = 0; s < SLOTS; s++) {
+        if (!c->rearming[s] || (!c->acked[s] && !c->lost[s])) continue;
+        if (!c->rearm_queued[s]) {
+            const int rc = c->ops->rearm(c->w, c->g, s, c->n_req, err, errlen);
+            if (rc < 0) return -1;
+            c->rearm_queued[s] = rc == 0;
+        } else if (!gpu_fe_init_busy(c->g)) {
+            c->rearming[s] = c->rearm_queued[s] = false;
+            c->n_rearm--;
+            c->acked[s] = true;
+            slot_release(c, s);
+        }
+    }
+    return 0;
 }
 
 /* launch = host: the task notice lands in host memory as the data reaches
@@ -165,12 +204,16 @@ static int try_send(ctx *c, const mt_params *x, fg_rng *pk, uint64_t arrived, ui
         r->ev = p;
     }
     c->cur[slot] = (int)r->n_ev;
+    const bool cut = x->link_fault && r->n_ev + 1 == x->link_fault;
+    if (cut) c->ops->link_fault(c->w, (unsigned)slot, true, x->link_fault_bytes);
     int rc = c->ops->send(c->w, c->g, (unsigned)slot, c->n_req, pk, link_bpc, on_sent, c, (unsigned)slot, err, errlen);
     if (rc) {
         c->cur[slot] = -1; /* (rc 1: the DMA queue is full: offer again next cycle) */
+        if (cut) c->ops->link_fault(c->w, (unsigned)slot, false, 0);
         return rc;
     }
-    r->ev[r->n_ev++] = (mt_event){.sent = now, .arrived = arrived};
+    c->lost[slot] = cut;
+    r->ev[r->n_ev++] = (mt_event){.sent = now, .arrived = arrived, .slot = (unsigned)slot};
     c->inflight++;
     if (c->launch == MT_LAUNCH_EARLY) launch(c, (unsigned)slot);
     if (c->launch == MT_LAUNCH_HOST) host_notice(c, (unsigned)slot, c->ops->in_bytes(c->w, c->n_req));
@@ -196,7 +239,7 @@ static int backlog_push(ctx *c, uint64_t arrived, char *err, size_t errlen) {
  * back.  -1 with the slot named. */
 static int ring_stalled(const ctx *c, const mt_params *x, uint64_t now, char *err, size_t errlen) {
     for (unsigned s = 0; s < SLOTS; s++) {
-        if (c->cur[s] < 0 || c->acked[s]) continue;
+        if (c->cur[s] < 0 || c->acked[s] || c->lost[s]) continue;
         const mt_event *e = &c->r->ev[c->cur[s]];
         if (now - e->sent > x->ring_stall)
             return fg_errf(err, errlen,
@@ -226,7 +269,7 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
         const uint64_t now = gpu_cycle(c->g);
         bool offering = c->ops && (!x->max_events || (x->hold ? r->offered : r->n_ev) < x->max_events) &&
                         (!c->bg || !bg_done(c->bg));
-        if (!offering && gpu_idle(c->g) && !c->due_n && !c->bl_n) break;
+        if (!offering && gpu_idle(c->g) && !c->due_n && !c->bl_n && !c->n_rearm) break;
         if (now >= limit) return fail(r, "", "no progress after 4e9 cycles");
         if (offering && now >= next) { /* an arrival */
             int rc = x->hold ? backlog_push(c, now, err, sizeof err)
@@ -249,6 +292,7 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
         if (x->ring == EV_RING_SYNC && !(now & 1023) && ring_stalled(c, x, now, err, sizeof err))
             return fail(r, "", err);
         if (c->due_n) host_launches(c);
+        if (c->n_rearm && rearm_step(c, err, sizeof err)) return fail(r, "", err);
         gpu_tick(c->g);
         const char *he = c->h.tick ? c->h.tick(c->h.user) : NULL;
         if (he) return fail(r, "", he);
@@ -256,10 +300,15 @@ static int loop(ctx *c, const mt_params *x, bool skip, double link_bpc) {
         if (gpu_error(c->g)) return fail(r, "gpu", gpu_error(c->g));
         while (c->ndone) {
             unsigned slot = c->done[--c->ndone];
-            int rc = skip ? c->ops->check_skipped(c->w, c->g, slot, c->n_req, err, sizeof err)
-                          : c->ops->check_running(c->w, c->g, slot, c->n_req, err, sizeof err);
-            if (rc) return fail(r, "event", err);
-            r->checked++;
+            if (r->ev[c->cur[slot]].faulted) { /* its outputs were never written: not checked */
+                c->rearming[slot] = true;
+                c->n_rearm++;
+            } else {
+                int rc = skip ? c->ops->check_skipped(c->w, c->g, slot, c->n_req, err, sizeof err)
+                              : c->ops->check_running(c->w, c->g, slot, c->n_req, err, sizeof err);
+                if (rc) return fail(r, "event", err);
+                r->checked++;
+            }
             c->checked[slot] = true;
             slot_release(c, slot);
             /* no event of the kind running: the state they share (MemC's locks) */
@@ -305,6 +354,15 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         fail(r, "", "ring = sync needs the event kernels to run: with skip_exec no kernel hands its slot back");
         goto out;
     }
+    if (x->link_fault && x->launch != MT_LAUNCH_EARLY) {
+        fail(r, "", "link_fault_event needs launch = early: launched after its DMA's acknowledgement, the event "
+                    "would never start");
+        goto out;
+    }
+    if (x->link_fault_bytes % 4) {
+        fail(r, "", "link_fault_bytes must be a multiple of 4 (the F/E bits are per word)");
+        goto out;
+    }
     if (x->max_inflight < 1 || x->max_inflight > SLOTS / 2 || x->gap_min > x->gap_max) {
         fail(r, "", "max_inflight must be 1..32 and gap_min <= gap_max");
         goto out;
@@ -341,6 +399,12 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
     gpu_callbacks cb = {on_first, on_done, &c};
     gpu_set_callbacks(c.g, &cb);
     gpu_set_event_callback(c.g, on_event, &c);
+    /* a ring slot whose data never comes ends its event alone (the F/E
+     * watchdog, F/E 4.5): the other events and the background go on */
+    if (x->ring == EV_RING_SYNC && gpu_set_event_fault_callback(c.g, on_event_fault, &c, err, sizeof err)) {
+        fail(r, "gpu", err);
+        goto out;
+    }
     gpu_set_event_breakdown(c.g, true);
     uint64_t evb0[GPU_EVB_N] = {0};
     gpu_preempt_stats ps0 = {0};
@@ -353,6 +417,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         mt_params w = *x;
         w.max_events = x->warm_events, w.max_inflight = 1, w.warmup = 0, w.gap_min = w.gap_max = 1;
         w.seed = x->seed ^ 0x3a7du;
+        w.link_fault = 0;
         bg_run *bg = c.bg;
         c.bg = NULL;
         int rc = loop(&c, &w, gc->pre.skip_exec, link_bpc);
@@ -362,7 +427,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         gpu_get_preempt_stats(c.g, &ps0);
         gpu_get_stats(c.g, &st0);
         gpu_get_reserve_stats(c.g, &rs0);
-        r->n_ev = 0, r->checked = 0, r->offered = 0, r->dropped = 0;
+        r->n_ev = 0, r->checked = 0, r->offered = 0, r->dropped = 0, r->faulted = 0, r->fault[0] = 0;
     }
     r->warm_cycles = gpu_cycle(c.g);
     if (c.bg && bg_start(c.bg, err, sizeof err)) {
@@ -400,10 +465,15 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         snprintf(r->err, sizeof r->err, "%llu PEWT/controller errors", (unsigned long long)r->ps.errors);
         goto out;
     }
-    if (r->checked != r->n_ev || r->ps.resumes != r->ps.start_preempt) {
-        snprintf(r->err, sizeof r->err, "%u events sent, %llu checked, %llu preempted, %llu resumed", r->n_ev,
-                 (unsigned long long)r->checked, (unsigned long long)r->ps.start_preempt,
-                 (unsigned long long)r->ps.resumes);
+    if (r->faulted > (x->link_fault && x->link_fault <= r->n_ev && r->ev[x->link_fault - 1].faulted)) {
+        snprintf(r->err, sizeof r->err, "%llu events ended by a fault no link fault explains; the first: %.300s",
+                 (unsigned long long)r->faulted, r->fault);
+        goto out;
+    }
+    if (r->checked + r->faulted != r->n_ev || r->ps.resumes != r->ps.start_preempt) {
+        snprintf(r->err, sizeof r->err, "%u events sent, %llu checked, %llu ended by a fault, %llu preempted, %llu "
+                 "resumed", r->n_ev, (unsigned long long)r->checked, (unsigned long long)r->faulted,
+                 (unsigned long long)r->ps.start_preempt, (unsigned long long)r->ps.resumes);
         goto out;
     }
     r->bg_cycles = c.bg ? bg_cycles(c.bg) : 0;
@@ -440,6 +510,7 @@ void mt_params_default(mt_params *x) {
     pcie_params_default(&x->pcie);
     host_params_default(&x->host);
     x->ring_stall = 200000;
+    x->link_fault_bytes = 4;
     x->host_poll_ns = 100.0;
     edge_fe_params ep;
     edge_fe_params_default(&ep);
@@ -483,6 +554,8 @@ int mt_params_load(mt_params *x, fg_config *cfg, const char *section, char *err,
     unsigned ov = x->hold;
     if (fg_config_enum(cfg, section, "overflow", OVF, &ov, err, errlen) ||
         fg_config_u64(cfg, section, "ring_stall_cycles", 1, UINT32_MAX, &x->ring_stall, err, errlen) ||
+        fg_config_u64(cfg, section, "link_fault_event", 0, 10000000, &x->link_fault, err, errlen) ||
+        fg_config_u64(cfg, section, "link_fault_bytes", 0, 1u << 20, &x->link_fault_bytes, err, errlen) ||
         fg_config_bool(cfg, section, "timeline", &x->timeline, err, errlen) ||
         host_params_load(&x->host, cfg, err, errlen) ||
         fg_config_double(cfg, "host", "poll_ns", 0, 1e9, &x->host_poll_ns, err, errlen) ||

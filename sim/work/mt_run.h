@@ -65,6 +65,11 @@ typedef struct {
                            * held by the device until a slot frees, in order (back-pressure) */
     uint64_t ring_stall;  /* ring_stall_cycles: a DMA into a ring slot that waits longer for the slot to be
                            * handed back stops the run naming the slot (below [mem] fe_wdog_limit; 200000) */
+    /* link_fault_event = N (0: off): the Nth measured event's DMA fails after link_fault_bytes (a
+     * multiple of 4; 4: its count lands, none of its data) and is never acknowledged; needs launch =
+     * early.  Its kernel's loads are NACKed by the F/E watchdog past [gpu] fe_retry_max, the event ends
+     * alone (gpu_set_event_fault_callback), its slot is marked empty again, and the run goes on. */
+    uint64_t link_fault, link_fault_bytes;
 } mt_params;
 
 /* One event, cycles: input DMA began, launch at the SIMT core scheduler
@@ -76,7 +81,9 @@ typedef struct {
     uint64_t sent, launch, start, done, acked, told;
     uint64_t arrived;     /* offered (= sent unless held) */
     unsigned core;        /* the SIMT core it ran on */
+    unsigned slot;        /* its parameter / ring slot */
     bool preempted, saved;
+    bool faulted;         /* ended by a fault that stopped only it (ring = sync), results not checked */
 } mt_event;
 
 typedef struct {
@@ -92,6 +99,8 @@ typedef struct {
     unsigned regs_bg, regs_ev;
     char bg_desc[160];
     uint64_t checked;     /* events whose results (or untouched outputs) were checked */
+    uint64_t faulted;     /* events ended by a fault that stopped only them; ok only if each was injected */
+    char fault[384];      /* the first one's diagnostic (its kind, number, ring slot and why) */
     gpu_preempt_stats ps;
     gpu_reserve_stats rs; /* reserved cores over the measured part (cycles, core_cycles, changes; max: the run's) */
     uint64_t evb[GPU_EVB_N]; /* event warps' cycles by class, summed over the run (gpu.h) */
