@@ -29,9 +29,16 @@ fpga-blocks: $(BUILD)/.deps
 # Then the top's committed routes (fpga/top_timing.json): each must be of the
 # top's sources as they are, byte for byte (scripts/fpga_top.py --check-record;
 # no synthesis: the top takes minutes).
-.PHONY: fpga-netlists
+# A block whose synthesis inputs are those its figures were measured on
+# (fpga/blocks_timing.json inputs_sha) is not synthesized again;
+# FPGA_NETLISTS_SYNTH=1 synthesizes them all.  make fpga-netlists-record:
+# every block synthesized, and the inputs recorded where the netlist is the
+# one measured.
+FPGA_NETLIST_SPECS = $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")
+.PHONY: fpga-netlists fpga-netlists-record
 fpga-netlists: $(BUILD)/.deps
-	@python3 scripts/check_fpga_netlists.py \
-	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")
+	@python3 scripts/check_fpga_netlists.py $(FPGA_NETLIST_SPECS)
 	@scripts/fpga_top.py --check-record $(FPGA_TOP_RTL)
+fpga-netlists-record: $(BUILD)/.deps
+	@python3 scripts/check_fpga_netlists.py --record-inputs $(FPGA_NETLIST_SPECS)
 EXTRA_TEST_CMDS += scripts/check_fpga_netlists.sh

@@ -34,6 +34,8 @@ written), NICE (default "nice -n 10"), FPGA_ONLY (names to run; default all
 given).
 """
 import datetime
+import glob
+import hashlib
 import json
 import os
 import re
@@ -156,6 +158,28 @@ def git_commit():
     return (c or "unknown") + ("+changes" if d else "")
 
 
+def inputs_sha(top, params, srcs, env):
+    """A fingerprint of everything a block's synthesis reads: its sources, every
+    include, this recipe's code, the parameters and flags and the Yosys build.
+    Yosys is deterministic, so equal inputs give the netlist they gave before:
+    make fpga-netlists need not synthesize a block whose inputs are those its
+    figures were measured on.  None when the Yosys build cannot be named."""
+    ver = tool_version([env["YOSYS"], "-V"])
+    if ver == "?":
+        return None
+    h = hashlib.sha256()
+    for part in (ver, top, repr(list(params)), env.get("FPGA_SYNTH_FLAGS", "")):
+        h.update(part.encode() + b"\0")
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = sorted(set(srcs)) + sorted(glob.glob("rtl/include/*")) + \
+        [os.path.join(here, n) for n in ("fpga_ooc.py", "ecp5_synth.py")]
+    for fn in files:
+        h.update(os.path.basename(fn).encode() + b"\0")
+        with open(fn, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
 def synthesize(name, top, params, srcs, env, out):
     """The block in its wrapper through the recipe: (netlist, stat file, canonical netlist)."""
     os.makedirs(out, exist_ok=True)
@@ -215,6 +239,7 @@ def measure(spec, seeds, env):
         "wrapper_ff": wff,
         "critical_path": worst["critical_path"],
         "netlist_sha": netlist_sha(canon),
+        "inputs_sha": inputs_sha(top, params, srcs, env),
         "commit": commit,
         "seconds": round(time.time() - t0, 1),
     }
@@ -227,7 +252,7 @@ def record(path, name, res):
     if not path:
         return
     rec = json.load(open(path)) if os.path.exists(path) else {}
-    rec[name] = {k: res[k] for k in ("netlist_sha", "commit", "fmax_mhz", "seeds", "meets_100mhz",
+    rec[name] = {k: res[k] for k in ("netlist_sha", "inputs_sha", "commit", "fmax_mhz", "seeds", "meets_100mhz",
                                      "lut4", "ff", "dp16kd", "mult18", "synth_flags")}
     rec[name]["date"] = datetime.date.today().isoformat()
     with open(path + ".tmp", "w") as f:
