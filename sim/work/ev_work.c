@@ -79,13 +79,19 @@ int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, 
     /* each word written once it is empty (the kernel handed the slot back)
      * and filled; the count words first, so that a kernel already running
      * gets past its count while its data is still crossing the link */
-    const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
     for (unsigned pass = 0; pass < 2; pass++)
         for (unsigned i = 0; i < io->nin; i++)
             if ((io->in[i].src == NULL) == (pass == 0) &&
-                gpu_copy(g, false, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, &o, io_sent, st, tag))
+                ev_ring_dma(g, io->in[i].addr, region_src(&io->in[i]), io->in[i].len, bytes_per_cycle, io_sent, st,
+                            tag))
                 return -1;
     return 0;
+}
+
+int ev_ring_dma(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
+                void *user, uint64_t tag) {
+    const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
+    return gpu_copy(g, false, addr, src, len, &o, cb, user, tag);
 }
 
 static uint64_t slot_stride(uint64_t data_bytes) { return FG_RING_HDR_BYTES + ((data_bytes + 127) & ~127ull); }
@@ -112,11 +118,22 @@ int ev_param_write(gpu_t *g, uint64_t addr, const void *q, size_t plain, ev_ring
     return ring == EV_RING_SYNC ? gpu_mem_write(g, addr + plain, &rd, 4) : 0;
 }
 
+static int tick_gpu(void *g) {
+    gpu_tick(g);
+    return 0;
+}
+
 int ev_ring_setup(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, char *err, size_t errlen) {
+    return ev_ring_setup_ticked(g, lo, hi, name, tick_gpu, g, err, errlen);
+}
+
+int ev_ring_setup_ticked(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, int (*tick)(void *), void *user,
+                         char *err, size_t errlen) {
     int rc = -1;
     if (hi > lo)
-        while ((rc = gpu_fe_init(g, lo, hi - lo, false)) == 1) gpu_tick(g);
-    for (uint64_t i = 0; !rc && i < 10000000 && !gpu_idle(g); i++) gpu_tick(g);
+        while ((rc = gpu_fe_init(g, lo, hi - lo, false)) == 1 && !tick(user)) {}
+    for (uint64_t i = 0; !rc && i < 10000000 && !gpu_idle(g); i++)
+        if (tick(user)) rc = -1;
     if (rc || !gpu_idle(g) || gpu_error(g)) {
         snprintf(err, errlen, "%s: ring = sync: the ring [0x%llx, 0x%llx) could not be marked empty%s%s", name,
                  (unsigned long long)lo, (unsigned long long)hi, gpu_error(g) ? ": " : "",
