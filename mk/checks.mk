@@ -1,5 +1,5 @@
 # Whole-project checks that make test runs as tests (one each).
-EXTRA_TEST_CMDS += scripts/check_lint.sh scripts/check_waves.sh scripts/check_sys_wave.sh scripts/check_ring_wave.sh scripts/check_run_wave.sh scripts/check_idle_skip.sh
+EXTRA_TEST_CMDS += scripts/check_lint.sh scripts/check_waves.sh scripts/check_sys_wave.sh scripts/check_ring_wave.sh scripts/check_early_wave.sh scripts/check_run_wave.sh scripts/check_idle_skip.sh
 # bad numbers / overrides / test names refused everywhere; formal.py retries a tool killed by a signal
 EXTRA_TEST_CMDS += scripts/check_options.sh scripts/check_yowasp_retry.sh
 # the GPU's threads change no result (docs/SIMT.md "Threads")

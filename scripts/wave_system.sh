@@ -6,7 +6,11 @@
 #                   event warp starts on)
 #   system_preempt: preemption_latency on MM (test size), centred on the third
 #                   warp-level preemption (FLUSH, SAVE, START in one core)
-#   gtkwave -a $BUILD/waves/system_ring.gtkw   (and system_preempt.gtkw)
+#   system_early:   launch_latency with the early doorbell into the
+#                   synchronized receive ring over a 1 GB/s link, around the
+#                   second ring: its event warp's loads held at the F/E queues
+#                   until the DMA fills their words (walkthrough 4)
+#   gtkwave -a $BUILD/waves/system_ring.gtkw   (and system_preempt.gtkw, system_early.gtkw)
 set -eu
 B=${BUILD:-build}
 mkdir -p "$B/waves"
@@ -17,4 +21,8 @@ trap 'rm -rf "$tmp"' EXIT
     { cat "$tmp/err"; exit 1; }
 "$B/bin/preemption_latency" --point --out "$tmp/pl.json" --size test --kernels mm \
     --wave "$B/waves/system_preempt.fst" --wave-at preempt:3 --wave-span 400 >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+"$B/bin/launch_latency" --point --out "$tmp/early.json" --events 3 --no-e2e \
+    --set nic.ring=sync --set nic.doorbell=early --set pcie.bandwidth_gbps=1 \
+    --wave "$B/waves/system_early.fst" --wave-at ring:2 --wave-span 4000 >/dev/null 2>"$tmp/err" ||
     { cat "$tmp/err"; exit 1; }

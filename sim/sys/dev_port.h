@@ -11,12 +11,13 @@
  *   DMA        GPU memory through the GPU's host port (gpu_dma_write /
  *              gpu_dma_read: line requests through the memory system, the
  *              callback in the GPU cycle the last line is acknowledged or
- *              the last data is back);
+ *              the last data is back; into a synchronized receive ring with
+ *              wait-empty / fill on every line);
  *   post       a posted register or memory write that reaches its target at
  *              t: the GPU front-end's register space (the doorbell decoder,
  *              EDGE III-C; the system lets it act only once the device's
  *              DMA writes before it are acknowledged, PCIe posted-write
- *              order) or host memory (the baseline's task notice, EDGE
+ *              order, unless it is an early doorbell into a ring) or host memory (the baseline's task notice, EDGE
  *              Fig. 8b).
  *
  * Writes into the device's own memory (its completion queue) come the other
@@ -49,6 +50,11 @@ typedef struct {
      * cycle later); -1 outside GPU memory. */
     int (*dma_write)(void *sys, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, dev_dma_cb cb,
                      void *user, uint64_t tag);
+    /* ... into a receive ring in synchronized memory: each line waits for
+     * its words to be empty and fills them (F/E 4.4 trigger and action on
+     * the device's writes); returns as dma_write. */
+    int (*dma_fill)(void *sys, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, dev_dma_cb cb,
+                    void *user, uint64_t tag);
     int (*dma_read)(void *sys, uint64_t addr, size_t len, double bytes_per_cycle, dev_dma_cb cb, void *user,
                     uint64_t tag);
     unsigned (*dma_free)(void *sys); /* DMA jobs the host port's queue takes now */

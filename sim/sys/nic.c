@@ -21,7 +21,20 @@ int nic_params_load(nic_params *p, fg_config *cfg, char *err, size_t errlen) {
     v = p->slots;
     if (fg_config_u64(cfg, "nic", "slots", 1, 4096, &v, err, errlen)) return -1;
     p->slots = (unsigned)v;
-    return fg_config_double(cfg, "nic", "poll_ns", 0, 1e9, &p->poll_ns, err, errlen);
+    static const char *const RING[] = {"plain", "sync", NULL}, *const DB[] = {"after_ack", "early", NULL};
+    unsigned rv = p->ring_sync, dv = p->early;
+    if (fg_config_double(cfg, "nic", "poll_ns", 0, 1e9, &p->poll_ns, err, errlen) ||
+        fg_config_enum(cfg, "nic", "ring", RING, &rv, err, errlen) ||
+        fg_config_enum(cfg, "nic", "doorbell", DB, &dv, err, errlen))
+        return -1;
+    p->ring_sync = rv;
+    p->early = dv;
+    if (p->early && !p->ring_sync) {
+        snprintf(err, errlen, "[nic] doorbell = early needs [nic] ring = sync: in plain memory the event kernel "
+                              "would read its packets before they land");
+        return -1;
+    }
+    return 0;
 }
 
 int nic_init(nic *n, const nic_params *p, const dev_port *port, const route_gen_params *rp, const lpm_route *r,
@@ -84,6 +97,14 @@ static unsigned take_slot(nic *n, uint64_t e, const double *arrive, unsigned cnt
     return s;
 }
 
+/* Event e's doorbell write (EDGE) leaves the NIC at t. */
+static void ring_doorbell(nic *n, uint64_t e, double t) {
+    nic_event *v = &n->ev[e];
+    v->t_req = t;
+    v->t_db = pcie_link_write(n->port.to_gpu, PCIE_TO_GPU, t, 4);
+    n->port.post(n->port.sys, v->t_db, DEV_TO_GPU_MMIO, n->map.doorbell_addr, 1, e);
+}
+
 /* The batch has a slot: DMA its packets and packet count into the slot's GPU
  * buffers, then issue the launch request. */
 static void start_batch(nic *n, uint64_t e, double t) {
@@ -96,20 +117,24 @@ static void start_batch(nic *n, uint64_t e, double t) {
         arrive[i] = n->tr.closed || rate <= 0 ? v->t_ready : n->tr.t0 + (double)(e * cnt + i) * 1000.0 / rate;
     v->slot = take_slot(n, e, arrive, cnt);
     v->cnt = cnt;
+    uint64_t bytes = (uint64_t)cnt * IPV4_PKT_BYTES + 4;
+    /* doorbell = early (EDGE III-C with F/E 4.1): the doorbell goes on the
+     * link ahead of the data and acts on arrival; the ring's F/E bits hold
+     * the event kernel's loads until their words land */
+    if (n->p.early) ring_doorbell(n, e, t);
     /* the link serializes the data (pcie.c); its lines enter the GPU's
      * memory system from the first byte's arrival on (NIC_DMA_START) */
-    uint64_t bytes = (uint64_t)cnt * IPV4_PKT_BYTES + 4;
     double t_data = pcie_link_write(n->port.to_gpu, PCIE_TO_GPU, t, bytes);
     v->dma_left = 2;
     at(n, t_data - pcie_xfer_ns(lp, bytes), NIC_DMA_START, e);
-    /* the launch request is issued once the data has left the NIC; posted
-     * writes stay ordered, so it never overtakes the data */
-    v->t_req = t_data - lp->round_trip_ns / 2.0;
+    /* otherwise the launch request is issued once the data has left the
+     * NIC; posted writes stay ordered, so it never overtakes the data */
+    double t_req = t_data - lp->round_trip_ns / 2.0;
     if (n->map.doorbell) {
-        v->t_db = pcie_link_write(n->port.to_gpu, PCIE_TO_GPU, v->t_req, 4);
-        n->port.post(n->port.sys, v->t_db, DEV_TO_GPU_MMIO, n->map.doorbell_addr, 1, e);
+        if (!n->p.early) ring_doorbell(n, e, t_req);
     } else { /* the task notice names the slot (EDGE Fig. 8b) */
-        v->t_db = pcie_link_write(n->port.to_host, PCIE_TO_GPU, v->t_req, 8);
+        v->t_req = t_req;
+        v->t_db = pcie_link_write(n->port.to_host, PCIE_TO_GPU, t_req, 8);
         n->port.post(n->port.sys, v->t_db, DEV_TO_HOST_MEM, 0, v->slot, e);
     }
     if (n->st.first_arrival_ns < 0 || arrive[0] < n->st.first_arrival_ns) n->st.first_arrival_ns = arrive[0];
@@ -162,8 +187,10 @@ static void dma_acked(void *u, uint64_t e, uint64_t cycle, const void *data, siz
  * t): line writes through the memory system at the link's rate. */
 static void dma_start(nic *n, uint64_t e, double t) {
     nic_event *v = &n->ev[e];
-    uint64_t pk = n->map.pkt_base + (uint64_t)v->slot * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES;
-    uint64_t np = n->map.sq_base + (uint64_t)v->slot * sizeof(ipv4_params) + offsetof(ipv4_params, npkts);
+    uint64_t pk = n->map.pkt_base + (uint64_t)v->slot * n->map.pkt_step;
+    uint64_t np = n->map.cnt_base + (uint64_t)v->slot * n->map.cnt_step;
+    const void *pkts = slot_pkts(n, v->slot);
+    size_t len = (size_t)v->cnt * IPV4_PKT_BYTES;
     uint32_t n32 = v->cnt;
     double bpc = n->port.to_gpu->p.bw_gbps * n->port.cycle_ns; /* bytes per ns x ns per cycle */
     if (n->port.dma_free(n->port.sys) < 2) { /* the host DMA queue is full: the link holds the data a cycle */
@@ -172,10 +199,14 @@ static void dma_start(nic *n, uint64_t e, double t) {
     }
     v->t_dma0 = t;
     v->dma_left = 2;
-    if (n->port.dma_write(n->port.sys, pk, slot_pkts(n, v->slot), (size_t)v->cnt * IPV4_PKT_BYTES, bpc, dma_acked,
-                          n, e) ||
-        n->port.dma_write(n->port.sys, np, &n32, 4, bpc, dma_acked, n, e))
-        n->port.fail(n->port.sys, "NIC DMA outside GPU memory");
+    int rc;
+    if (n->p.ring_sync) /* the count first: a kernel already running gets past it while its packets cross */
+        rc = n->port.dma_fill(n->port.sys, np, &n32, 4, bpc, dma_acked, n, e) ||
+             n->port.dma_fill(n->port.sys, pk, pkts, len, bpc, dma_acked, n, e);
+    else
+        rc = n->port.dma_write(n->port.sys, pk, pkts, len, bpc, dma_acked, n, e) ||
+             n->port.dma_write(n->port.sys, np, &n32, 4, bpc, dma_acked, n, e);
+    if (rc) n->port.fail(n->port.sys, "NIC DMA outside GPU memory");
 }
 
 /* ------------------------------------------------------------ results */

@@ -9,10 +9,14 @@
  *              device's own head/tail, EDGE Fig. 8c) or waits for one;
  *   DMA        the packets and the packet count cross the NIC->GPU link and
  *              enter the GPU's host port at the link's rate, into the slot's
- *              packet buffer and parameter entry;
+ *              packet buffer and parameter entry, or (ring = sync) the count
+ *              first, then the packets, into the slot of a receive ring,
+ *              each line waiting for its words to be empty and filling them;
  *   request    once the data has left the NIC: a doorbell write to the GPU
  *              front-end (EDGE) or a task notice in host memory for the
  *              polling CPU thread (baseline), a posted write either way;
+ *              doorbell = early (EDGE): before the data, so the event warp
+ *              starts while the data crosses and its loads wait for it;
  *   results    the GPU (EDGE) or the host's completion thread (baseline)
  *              writes the slot's flag in the NIC's memory (nic_mem_write);
  *              the NIC's poller sees it, reads the results out of GPU
@@ -39,6 +43,11 @@ typedef struct {
     unsigned pkts_per_event;/* [nic] pkts_per_event, 32 (one warp, EDGE V) */
     unsigned slots;         /* [nic] slots: maxNumEvents = submission/completion queue entries, 16 */
     double poll_ns;         /* [nic] poll_ns: completion-queue polling period (device-local memory), 20 */
+    bool ring_sync;         /* [nic] ring = sync: the slots are a receive ring in synchronized memory
+                               whose words the DMA waits empty for and fills (F/E 4.2, 4.4); plain */
+    bool early;             /* [nic] doorbell = early: rung before the batch's data, acting at once
+                               (needs ring = sync); after_ack: behind the data, acting once it is
+                               acknowledged (PCIe posted-write order) */
 } nic_params;
 
 void nic_params_default(nic_params *p);
@@ -53,8 +62,8 @@ enum { NIC_CQ_BASE = 0, NIC_CQ_STEP = 1 };
 /* What the driver programs into the device (EDGE III-B, Fig. 8:
  * configureEdgeParamMemory / configureBaseParamMem, edgeRegisterEvent). */
 typedef struct {
-    uint64_t sq_base;  /* slot i's parameter entry: sq_base + i * sizeof(ipv4_params) */
-    uint64_t pkt_base; /* slot i's packets: pkt_base + i * IPV4_PKTS_PER_EVENT * IPV4_PKT_BYTES */
+    uint64_t pkt_base, pkt_step; /* slot i's packets: pkt_base + i * pkt_step */
+    uint64_t cnt_base, cnt_step; /* slot i's packet count (its parameter entry's, or its ring header's) */
     uint64_t out_base; /* slot i's results: out_base + i * IPV4_PKTS_PER_EVENT * 4 */
     bool doorbell;     /* launch requests: doorbell writes (EDGE) or task notices to the host (baseline) */
     uint64_t doorbell_addr;

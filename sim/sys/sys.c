@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "work/ev_work.h"
 #include "work/ipv4_work.h"
 
 /* ------------------------------------------------------------ parameters */
@@ -24,6 +25,7 @@ void sys_params_default(sys_params *p) {
     p->count_cq_write = true;
     p->gap_ns = 2000.0;
     snprintf(p->kernel_elf, sizeof p->kernel_elf, "build/sw/ipv4_fwd.elf");
+    snprintf(p->ring_kernel_elf, sizeof p->ring_kernel_elf, "build/sw/ipv4_fwd_ring.elf");
     p->seed = 1;
     p->max_cycles = 2000000000ull;
 }
@@ -51,6 +53,7 @@ int sys_params_load(sys_params *p, fg_config *cfg, char *err, size_t errlen) {
         return -1;
     const char *k = fg_config_str(cfg, "sys", "kernel_elf");
     if (k) snprintf(p->kernel_elf, sizeof p->kernel_elf, "%s", k);
+    if ((k = fg_config_str(cfg, "sys", "ring_kernel_elf"))) snprintf(p->ring_kernel_elf, sizeof p->ring_kernel_elf, "%s", k);
     if (p->nic.slots > (1u << p->edge.ekt.maxev_w) - 1) {
         snprintf(err, errlen, "[nic] slots %u exceeds the EKT's maxNumEvents range", p->nic.slots);
         return -1;
@@ -186,6 +189,11 @@ static int port_dma_read(void *u, uint64_t addr, size_t len, double bpc, dev_dma
     return gpu_dma_read(((sys *)u)->gpu, addr, len, bpc, cb, user, tag);
 }
 
+static int port_dma_fill(void *u, uint64_t addr, const void *src, size_t len, double bpc, dev_dma_cb cb, void *user,
+                         uint64_t tag) {
+    return ev_ring_dma(((sys *)u)->gpu, addr, src, len, bpc, cb, user, tag);
+}
+
 static unsigned port_dma_free(void *u) { return gpu_dma_free(((sys *)u)->gpu); }
 
 /* The NIC's posted write arrives: its doorbell at the front-end (acting
@@ -227,9 +235,11 @@ static void act(sys *s, const action *a) {
     evrec *v = &s->ev[e];
     switch (a->type) {
     case A_DB_ARRIVE: /* the doorbell write reaches the GPU front-end, once the
-                       * DMA writes before it are acknowledged (posted-write order) */
+                       * DMA writes before it are acknowledged (posted-write
+                       * order); an early doorbell at once (the ring's F/E
+                       * bits hold the kernel's loads instead) */
         v->t_db_vis = a->t;
-        if (!v->dma_acked) v->gate = true;
+        if (!v->dma_acked && !s->p->nic.early) v->gate = true;
         else doorbell(s, e);
         break;
     case A_HOST_NOTIFY: /* baseline: a polling CPU thread launches the kernel (Fig. 8b) */
@@ -327,14 +337,16 @@ static int tick(sys *s) {
     return s->failed ? -1 : 0;
 }
 
+static int tick_void(void *s) { return tick(s); }
+
 /* EDGE API (EDGE Table I): edgeRegisterEvent -> doorbell id. */
 static int edge_register_event(sys *s, uint64_t sq, unsigned entries, unsigned *id) {
     edge_fe_cmd c = {0};
     c.op = EKT_OP_REG;
     c.kernel_ptr = s->w.k.entry;
     c.param_base = sq;
-    c.param_size = sizeof(ipv4_params);
-    c.param_end = sq + (uint64_t)(entries - 1) * sizeof(ipv4_params);
+    c.param_size = s->w.param_bytes;
+    c.param_end = sq + (uint64_t)(entries - 1) * s->w.param_bytes;
     c.grid[0] = c.grid[1] = c.grid[2] = 1;
     c.block[0] = IPV4_PKTS_PER_EVENT, c.block[1] = c.block[2] = 1;
     c.shmem = s->w.k.static_shmem;
@@ -388,18 +400,27 @@ static int setup(sys *s) {
      * pre-configured once (EDGE III-B, Fig. 8: configureEdgeParamMemory /
      * configureBaseParamMem), each entry naming its slot's completion flag
      * in the NIC's memory */
-    ipv4_work_opts o = {NIC_CQ_BASE, NIC_CQ_STEP, p->corrupt_table, EV_RING_PLAIN};
-    if (ipv4_work_init_opts(&s->w, s->gpu, &p->routes, p->kernel_elf, slots, &o, s->err, s->errlen)) return -1;
+    ipv4_work_opts o = {NIC_CQ_BASE, NIC_CQ_STEP, p->corrupt_table, p->nic.ring_sync ? EV_RING_SYNC : EV_RING_PLAIN};
+    const uint64_t sync_lo = gpu_sync_brk(s->gpu);
+    if (ipv4_work_init_opts(&s->w, s->gpu, &p->routes, p->nic.ring_sync ? p->ring_kernel_elf : p->kernel_elf, slots,
+                            &o, s->err, s->errlen))
+        return -1;
     edge_fe_callbacks fcb = {fe_launch, fe_error, fe_passthrough, s};
     s->fe = edge_fe_new(&p->edge, &fcb, e2, sizeof e2);
     if (!s->fe) return fail(s, "edge front-end: %s", e2), -1;
+    /* the driver marks the ring empty before the device starts (the system
+     * ticks, so every part counts the same cycles) */
+    if (p->nic.ring_sync && ev_ring_setup_ticked(s->gpu, sync_lo, gpu_sync_brk(s->gpu), "[nic]", tick_void, s,
+                                                 s->err, s->errlen))
+        return -1;
     for (unsigned i = 0; i < slots; i++) poison_results(s, i);
     pcie_link_init(&s->nic_gpu, &p->pcie);
     pcie_link_init(&s->nic_host, &p->pcie);
     pcie_link_init(&s->host_gpu, &p->pcie);
     host_cpu_init(&s->host, &p->host, &s->host_gpu, p->cpu_poll_ns);
-    dev_port port = {s,           s->period,     &s->nic_gpu,    &s->nic_host, port_at,      port_dma_write,
-                     port_dma_read, port_dma_free, port_post,      port_dma_acked, port_checked, port_fail};
+    dev_port port = {s,           s->period,     &s->nic_gpu,    &s->nic_host,   port_at,      port_dma_write,
+                     port_dma_fill, port_dma_read, port_dma_free, port_post, port_dma_acked, port_checked,
+                     port_fail};
     if (nic_init(&s->nic, &p->nic, &port, &p->routes, s->w.routes, s->w.n_routes, s->w.ref, p->seed, s->err,
                  s->errlen))
         return -1;
@@ -418,6 +439,7 @@ static void summarize(sys *s) {
         double t_first = (double)v->c_first * P;
         sys_stat_add(&r->to_first_ns, t_first - nv->t_req);
         sys_stat_add(&r->kernel_cycles, (double)(v->c_done - v->c_first));
+        r->before_data += t_first < nv->t_dma_done;
         if (s->path == SYS_EDGE) {
             double cq = v->t_cq - v->t_done;
             sys_stat_add(&r->launch_ns, t_first - nv->t_req + (s->p->count_cq_write ? cq : 0));
@@ -459,6 +481,19 @@ static void summarize(sys *s) {
     edge_fe_get_stats(s->fe, &r->fe);
 }
 
+/* Where the driver maps the NIC's slots (EDGE III-B): the packets and the
+ * count of ipv4_work's slot regions, plain or in the ring. */
+static void nic_slots(const ipv4_work *w, nic_map *m) {
+    ev_io a, b;
+    char e[128];
+    ipv4_work_io(w, 0, 1, &a, e, sizeof e);
+    ipv4_work_io(w, w->slots > 1 ? 1 : 0, 1, &b, e, sizeof e);
+    m->pkt_base = a.in[0].addr;
+    m->pkt_step = b.in[0].addr - a.in[0].addr;
+    m->cnt_base = a.in[1].addr;
+    m->cnt_step = b.in[1].addr - a.in[1].addr;
+}
+
 int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_events, sys_result *r,
             char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
@@ -473,10 +508,16 @@ int sys_run(const sys_params *p, sys_path path, bool closed_loop, uint64_t n_eve
     s.errlen = errlen;
     s.ev = calloc(n_events ? n_events : 1, sizeof *s.ev);
     if (!s.ev) fail(&s, "out of memory");
+    if (path == SYS_BASELINE && p->nic.early)
+        fail(&s, "[nic] doorbell = early needs the EDGE path: the baseline has no doorbell, its task notice follows "
+                 "the data");
     if (!s.failed && !setup(&s)) {
         /* the driver has configured the NIC: packets arrive from the end of setup on */
-        nic_map m = {s.w.sq_base, s.w.pkt_base, s.w.out_base, path == SYS_EDGE,
-                     path == SYS_EDGE ? edge_fe_doorbell_addr(s.fe, s.ekt_id) : 0};
+        nic_map m = {0};
+        nic_slots(&s.w, &m);
+        m.out_base = s.w.out_base;
+        m.doorbell = path == SYS_EDGE;
+        m.doorbell_addr = path == SYS_EDGE ? edge_fe_doorbell_addr(s.fe, s.ekt_id) : 0;
         nic_traffic tr = {n_events, closed_loop, p->gap_ns, now_ns(&s)};
         if (nic_run(&s.nic, &m, &tr)) fail(&s, "out of memory");
         while (!s.failed &&

@@ -35,6 +35,8 @@ typedef struct {
                                write to EDGE's launch latency as EDGE VI-A does, true */
     double gap_ns;          /* [launch_latency] gap_ns: idle time between serial events, 2000 */
     char kernel_elf[512];   /* [sys] kernel_elf, build/sw/ipv4_fwd.elf */
+    char ring_kernel_elf[512]; /* [sys] ring_kernel_elf: the kernel with [nic] ring = sync,
+                               build/sw/ipv4_fwd_ring.elf */
     uint64_t seed;          /* [sys] seed, 1 */
     uint64_t max_cycles;    /* [sys] max_cycles: a run longer than this fails, 2e9 */
     bool corrupt_table;     /* [sys] corrupt_table: fault injection for tests: flips the next
@@ -61,6 +63,8 @@ typedef struct {
     /* baseline parts */
     sys_stat notify_ns, call_ns, driver_ns, kmu_quant_ns;
     sys_stat kernel_cycles;  /* first instruction -> completion */
+    uint64_t before_data;    /* events whose first instruction issued before their packet DMA's
+                                last acknowledgement ([nic] doorbell = early) */
     sys_stat dma_ns;         /* packet DMA: first byte at the GPU -> every line acknowledged */
     sys_stat read_ns;        /* result read: request at the GPU -> data read from GPU memory */
     sys_stat pkt_latency_ns; /* packet arrival at the NIC -> its result back at the NIC */

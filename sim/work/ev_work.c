@@ -76,7 +76,6 @@ int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, 
      * kernel handed the slot back) and filled; the count words first, so
      * that a kernel already running gets past its count while its data is
      * still crossing the link */
-    const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
     for (unsigned pass = ring == EV_RING_PLAIN; pass < 2; pass++)
         for (unsigned i = 0; i < io->nin; i++) {
             const ev_region *r = &io->in[i];
@@ -88,7 +87,7 @@ int ev_io_send(gpu_t *g, const ev_io *io, ev_ring ring, double bytes_per_cycle, 
                 if (!len) continue;
             }
             if (ring == EV_RING_PLAIN ? gpu_dma_write(g, r->addr, region_src(r), len, bytes_per_cycle, io_sent, st, tag)
-                                      : gpu_copy(g, false, r->addr, region_src(r), len, &o, io_sent, st, tag))
+                                      : ev_ring_dma(g, r->addr, region_src(r), len, bytes_per_cycle, io_sent, st, tag))
                 return -1;
         }
     return 0;
@@ -104,6 +103,12 @@ int ev_io_rearm(gpu_t *g, const ev_io *io) {
     lo &= ~(uint64_t)127;
     hi = (hi + 127) & ~(uint64_t)127;
     return gpu_fe_init(g, lo, hi - lo, false);
+}
+
+int ev_ring_dma(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
+                void *user, uint64_t tag) {
+    const gpu_copy_opts o = {0, FE_TRIG_EMPTY, FE_ACT_FILL, bytes_per_cycle};
+    return gpu_copy(g, false, addr, src, len, &o, cb, user, tag);
 }
 
 static uint64_t slot_stride(uint64_t data_bytes) { return FG_RING_HDR_BYTES + ((data_bytes + 127) & ~127ull); }
@@ -130,11 +135,22 @@ int ev_param_write(gpu_t *g, uint64_t addr, const void *q, size_t plain, ev_ring
     return ring == EV_RING_SYNC ? gpu_mem_write(g, addr + plain, &rd, 4) : 0;
 }
 
+static int tick_gpu(void *g) {
+    gpu_tick(g);
+    return 0;
+}
+
 int ev_ring_setup(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, char *err, size_t errlen) {
+    return ev_ring_setup_ticked(g, lo, hi, name, tick_gpu, g, err, errlen);
+}
+
+int ev_ring_setup_ticked(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, int (*tick)(void *), void *user,
+                         char *err, size_t errlen) {
     int rc = -1;
     if (hi > lo)
-        while ((rc = gpu_fe_init(g, lo, hi - lo, false)) == 1) gpu_tick(g);
-    for (uint64_t i = 0; !rc && i < 10000000 && !gpu_idle(g); i++) gpu_tick(g);
+        while ((rc = gpu_fe_init(g, lo, hi - lo, false)) == 1 && !tick(user)) {}
+    for (uint64_t i = 0; !rc && i < 10000000 && !gpu_idle(g); i++)
+        if (tick(user)) rc = -1;
     if (rc || !gpu_idle(g) || gpu_error(g)) {
         snprintf(err, errlen, "%s: ring = sync: the ring [0x%llx, 0x%llx) could not be marked empty%s%s", name,
                  (unsigned long long)lo, (unsigned long long)hi, gpu_error(g) ? ": " : "",

@@ -184,6 +184,16 @@ int ev_param_write(gpu_t *g, uint64_t addr, const void *q, size_t plain, ev_ring
  * [lo, hi) (the kind's synchronized allocations) marked empty; ticks g
  * until done.  -1 with err. */
 int ev_ring_setup(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, char *err, size_t errlen);
+/* ... advancing the system with tick(user) instead of g alone (a system
+ * whose other parts count the same cycles); tick returns nonzero on a
+ * fault. */
+int ev_ring_setup_ticked(gpu_t *g, uint64_t lo, uint64_t hi, const char *name, int (*tick)(void *), void *user,
+                         char *err, size_t errlen);
+/* A device's DMA write into a ring slot (gpu_dma_write's arguments): each
+ * line waits for its words to be empty and fills them (F/E 4.4 trigger and
+ * action on the host interface's line requests). */
+int ev_ring_dma(gpu_t *g, uint64_t addr, const void *src, size_t len, double bytes_per_cycle, gpu_dma_cb cb,
+                void *user, uint64_t tag);
 /* ops->check_skipped over a slot's regions; name / slot for the message. */
 int ev_io_check_skipped(gpu_t *g, const ev_io *io, const char *name, unsigned slot, char *err, size_t errlen);
 
