@@ -16,14 +16,9 @@ set -u
 BUILD=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for impl in rtl c; do
-    if ! "$BUILD"/bin/launch_latency --point --out "$tmp/ll_$impl.json" --events 3 --no-e2e --impl "$impl" \
-         --set nic.ring=sync --set nic.doorbell=early --set pcie.bandwidth_gbps=1 \
-         --wave "$tmp/w_$impl.fst" --wave-at ring:2 --wave-span 4000 >"$tmp/out_$impl.txt" 2>&1; then
-        echo "FAIL launch_latency --impl $impl --wave (early doorbell): exit $?"; cat "$tmp/out_$impl.txt"; exit 1
-    fi
-    scripts/gtkw.py --check "$tmp/w_$impl.gtkw" || exit 1
-done
+. scripts/wave_pair.sh
+wave_pair out w "early doorbell" "$BUILD"/bin/launch_latency --point --out "$tmp/ll.json" --events 3 --no-e2e \
+    --set nic.ring=sync --set nic.doorbell=early --set pcie.bandwidth_gbps=1 --wave-at ring:2 --wave-span 4000
 python3 - "$tmp" <<'PY' || exit 1
 import os, re, sys
 sys.path.insert(0, "scripts")

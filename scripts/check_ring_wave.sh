@@ -13,15 +13,11 @@ set -u
 BUILD=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for impl in rtl c; do
-    if ! "$BUILD"/bin/edge_fig13 --point --out "$tmp/p_$impl.json" --impl "$impl" --set edge_fig13.size=test \
-         --set edge_fig13.event=ipv4 --set edge_fig13.background=mm --set edge_fig13.rate=low \
-         --set edge_fig13.launch=early --set edge_fig13.ring=sync --set mem.fe_l2_cache=1 \
-         --wave "$tmp/w_$impl.fst" --wave-start 80300 --wave-end 82000 >"$tmp/out_$impl.txt" 2>&1; then
-        echo "FAIL edge_fig13 --impl $impl --wave: exit $?"; cat "$tmp/out_$impl.txt"; exit 1
-    fi
-    scripts/gtkw.py --check "$tmp/w_$impl.gtkw" || exit 1
-done
+. scripts/wave_pair.sh
+wave_pair out w "early launch into the ring" "$BUILD"/bin/edge_fig13 --point --out "$tmp/p.json" \
+    --set edge_fig13.size=test --set edge_fig13.event=ipv4 --set edge_fig13.background=mm --set edge_fig13.rate=low \
+    --set edge_fig13.launch=early --set edge_fig13.ring=sync --set mem.fe_l2_cache=1 \
+    --wave-start 80300 --wave-end 82000
 python3 - "$tmp" <<'EOF' || exit 1
 import os, sys
 sys.path.insert(0, "scripts")

@@ -78,14 +78,9 @@ if chains["rtl"] != chains["c"]:
     sys.exit(f"FAIL the RTL and the C twins' traces differ: {chains['rtl']} against {chains['c']}")
 print("ok   the same cycles with the RTL and with the C twins")
 EOF
-for impl in rtl c; do
-    if ! "$BUILD"/bin/preemption_latency --point --out "$tmp/pl_$impl.json" --size test --kernels mm \
-         --impl "$impl" --wave "$tmp/pre_$impl.fst" --wave-at preempt:3 --wave-span 400 \
-         >"$tmp/pout_$impl.txt" 2>&1; then
-        echo "FAIL preemption_latency --impl $impl --wave: exit $?"; cat "$tmp/pout_$impl.txt"; exit 1
-    fi
-    scripts/gtkw.py --check "$tmp/pre_$impl.gtkw" || exit 1
-done
+. scripts/wave_pair.sh
+wave_pair pout pre "a preemption" "$BUILD"/bin/preemption_latency --point --out "$tmp/pl.json" --size test \
+    --kernels mm --wave-at preempt:3 --wave-span 400
 python3 - "$tmp" <<'EOF' || exit 1
 import os, re, sys
 sys.path.insert(0, "scripts")
