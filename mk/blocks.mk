@@ -38,16 +38,19 @@ edge_pewt_odd_GPARAMS := ENTRIES=3 ADDR_W=40 TAG_W=24 SLOT_W=5 THR_W=5 REGS_W=6
 BLOCKS += edge_preempt
 edge_preempt_TOP := edge_preempt
 edge_preempt_SRCS := rtl/edge/edge_pkg.sv rtl/edge/edge_preempt_timer.sv rtl/edge/edge_preempt_age.sv rtl/edge/edge_preempt.sv
-edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16 AGE_ROWS=1
-edge_preempt_CONFIGS := w44 bits
-edge_preempt_w44_GPARAMS := NW=44 SLOT_W=6 REGS_W=7 CYC_W=12 AGE_ROWS=1
-edge_preempt_bits_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16 AGE_ROWS=0
+edge_preempt_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16 AGE_ROWS=1 SET_MAX=1
+edge_preempt_CONFIGS := w44 bits set4
+edge_preempt_w44_GPARAMS := NW=44 SLOT_W=6 REGS_W=7 CYC_W=12 AGE_ROWS=1 SET_MAX=1
+edge_preempt_bits_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16 AGE_ROWS=0 SET_MAX=1
+edge_preempt_set4_GPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16 AGE_ROWS=1 SET_MAX=4
 edge_preempt_VLPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 edge_preempt_VLDEFS := 
 edge_preempt_w44_VLPARAMS := NW=44 SLOT_W=6 REGS_W=7 CYC_W=12
 edge_preempt_w44_VLDEFS := 
 edge_preempt_bits_VLPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
 edge_preempt_bits_VLDEFS := FG_AGE_BITS
+edge_preempt_set4_VLPARAMS := NW=64 SLOT_W=6 REGS_W=7 CYC_W=16
+edge_preempt_set4_VLDEFS := FG_PREEMPT_SETS=4
 edge_preempt_FPGA_SYNTH := -nowidelut
 
 # rtl/fe/fe_sched_queues.toml

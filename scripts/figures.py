@@ -911,7 +911,7 @@ def fig12_counterfactuals_full(d):
 
 # experiments/edge_fig12_reserve.ini: a register reserve for events on Fig. 12's register-restricted pairs
 F12R_MODES = [("D", "draining"), ("X", "extra registers"), ("V1", "reserve of 1 event warp"),
-              ("V2", "reserve of 2 event warps")]
+              ("V2", "reserve of 2 event warps"), ("S", "victim sets of up to 4 warps")]
 F12R_MACHINES = [("edge", "configs/edge.ini: 65536 registers"), ("rf32k", "32768 registers (GTX 480's)")]
 
 
@@ -970,11 +970,12 @@ def plot_fig12_reserve(d, plt):
     c = fig12_reserve_cells(d)
     pairs = list(dict.fromkeys(p["values"]["pair"] for p in d["points"]))
     f, ax = plt.subplots(1, 2, figsize=(14, 4.5), sharey=True)
-    cols = {"D": "#999999", "X": "#2b6cb0", "V1": "#dd6b20", "V2": "#c53030"}
+    cols = {"D": "#999999", "X": "#2b6cb0", "V1": "#dd6b20", "V2": "#c53030", "S": "#2f855a"}
+    w = 0.8 / len(F12R_MODES)
     for a, (m, mlabel) in zip(ax, F12R_MACHINES):
         for i, (mode, lab) in enumerate(F12R_MODES):
-            xs = [j + (i - 1.5) * 0.2 for j in range(len(pairs))]
-            a.bar(xs, [max(c.get((m, q, mode), {}).get("avg", 0), 0.5) for q in pairs], 0.2, color=cols[mode],
+            xs = [j + (i - (len(F12R_MODES) - 1) / 2) * w for j in range(len(pairs))]
+            a.bar(xs, [max(c.get((m, q, mode), {}).get("avg", 0), 0.5) for q in pairs], w, color=cols[mode],
                   label=f"{mode}: {lab}")
         a.set_xticks(range(len(pairs)), [q.replace("_", "/").upper() for q in pairs], rotation=60, fontsize=8)
         a.set_yscale("log")
@@ -982,7 +983,8 @@ def plot_fig12_reserve(d, plt):
         a.set_title(mlabel, fontsize=9)
         a.legend(fontsize=7)
     ax[0].set_ylabel("mean scheduling latency, cycles (log)")
-    f.suptitle("A register reserve for events (EDGE VI-C) on Fig. 12's register-restricted pairs", fontsize=10)
+    f.suptitle("A register reserve for events and victim sets (EDGE VI-C) on Fig. 12's register-restricted pairs",
+               fontsize=10)
     f.tight_layout()
     return f
 

@@ -64,11 +64,19 @@ def run(cmd, log):
         raise SystemExit(f"fpga_ooc: failed ({rc}): {' '.join(cmd)[:300]} (log {log})")
 
 
+def defines(params):
+    """(read_verilog's -D options, the parameters proper): a parameter token
+    -DNAME=V is a macro the sources are read with (a manifest's vdefines)"""
+    ds = " ".join(f"{k}={v}" if v != "" else k for k, v in params if k.startswith("-D"))
+    return ds, [(k, v) for k, v in params if not k.startswith("-D")]
+
+
 def ports_of(yosys, top, params, srcs, out):
     """[(name, direction, width)] of top at the given parameters."""
     js = os.path.join(out, "ports.json")
+    ds, params = defines(params)
     chp = "".join(f" -set {k} {v}" for k, v in params)
-    script = f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)}; "
+    script = f"read_verilog -sv -noassert {ds} -Irtl/include {' '.join(srcs)}; "
     if chp:
         script += f"chparam{chp} {top}; "
     script += f"hierarchy -top {top}; proc; write_json {js}"
@@ -185,12 +193,13 @@ def synthesize(name, top, params, srcs, env, out):
     os.makedirs(out, exist_ok=True)
     yosys, nice = env["YOSYS"], shlex.split(env["NICE"])
     ports = ports_of(yosys, top, params, srcs, out)
+    ds, params = defines(params)
     wv = os.path.join(out, f"ooc_{top}.sv")
     open(wv, "w").write(wrapper(top, params, ports))
     net, stat = os.path.join(out, f"{name}.json"), os.path.join(out, "stat.txt")
     canon = os.path.join(out, "canonical.json")
     run(nice + [yosys, "-q", "-p",
-                f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wv}; "
+                f"read_verilog -sv -noassert {ds} -Irtl/include {' '.join(srcs)} {wv}; "
                 # the recipe the top uses too (scripts/ecp5_synth.py)
                 f"{synth_cmds('ooc_' + top, stat, net, env)}; {CANON_CMDS} {canon}"],
         os.path.join(out, "yosys.log"))

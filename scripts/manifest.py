@@ -191,8 +191,14 @@ def gen_mk(ms, by_core):
             out.append(f"{n}_FPGA_SYNTH := {f['synth']}")
         for c in f.get("configs", []):
             fpga.append(f"{n}_{c}")
-            out += [f"{n}_{c}_TOP = $({n}_TOP)", f"{n}_{c}_SRCS = $({n}_SRCS)",
-                    f"{n}_{c}_FPGA_PARAMS = $({n}_{c}_GPARAMS)"]
+            out += [f"{n}_{c}_TOP = $({n}_TOP)", f"{n}_{c}_SRCS = $({n}_SRCS)"]
+            if vd:  # a vdefines key is no parameter: its macro, as -DMACRO, is read with the sources
+                p = b["configs"][c]
+                toks = [f"{k}={v}" for k, v in p.items() if k not in vd] + \
+                       [f"-D{vd[k][str(p[k])]}" for k in vd if str(p.get(k)) in vd[k]]
+                out.append(f"{n}_{c}_FPGA_PARAMS = {' '.join(toks)}")
+            else:
+                out.append(f"{n}_{c}_FPGA_PARAMS = $({n}_{c}_GPARAMS)")
     out += ["", f"TWIN_SRCS += {' '.join(twins)}",
             "# coverage: a group = the RTL files its blocks own (mk/cov.mk)",
             f"COV_GROUPS += {' '.join(g + '=' + ','.join(fs) for g, fs in groups.items())}",

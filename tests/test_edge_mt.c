@@ -661,6 +661,56 @@ static void test_extra_regs(void **st) {
     mt_result_free(&xr);
 }
 
+/* Victim sets ([preempt] set_max, EDGE VI-C: "preempt more than one warp
+ * ... such that the event kernel can use the registers from multiple
+ * contiguous warps"): bad values refused; MemC (24 registers), which cannot
+ * preempt BP (21) alone, borrows two adjacent BP warps of one block (42), so
+ * it waits far less; each set's warps are parked and resumed (the run checks
+ * resumes = warps parked); the RTL controller in lockstep with its twin by
+ * default (edge_preempt_set4); executed for real, every result exact. */
+static void test_victim_sets(void **st) {
+    (void)st;
+    char err[512];
+    gpu_config c = machine(true, false);
+    for (unsigned v = 0; v < 3; v++) {
+        static const unsigned bad[] = {0, 5, 3};
+        c.pre.set_max = bad[v];
+        c.pre.impl = v == 2 ? FG_IMPL_RTL : FG_IMPL_C;
+        assert_null(gpu_new(&c, err, sizeof err));
+        assert_non_null(strstr(err, "set_max"));
+    }
+    mt_params x = small("memc", "bp");
+    gpu_config cp = machine(true, true), cs = machine(true, true);
+    cs.pre.set_max = 4;
+    mt_result p, sr;
+    run_ok(&x, &cp, &p);
+    run_ok(&x, &cs, &sr);
+    assert_string_equal(mt_mode_name(&cs), "S");
+    assert_int_equal(count_preempted(&p), 0);
+    assert_true(count_preempted(&sr) > 0);
+    unsigned warps = 0;
+    for (unsigned i = 0; i < sr.n_ev; i++)
+        if (sr.ev[i].preempted) {
+            assert_int_equal(sr.ev[i].set_warps, 2); /* the smallest set: 2 x 21 >= 24 */
+            warps += sr.ev[i].set_warps;
+        }
+    assert_int_equal(sr.ps.parked, sr.ps.resumes);
+    assert_true(avg_sched(&sr) * 2 < avg_sched(&p));
+    printf("# memc on bp (test), skipped: rule %.1f cycles (%u preempted), victim sets %.1f (%u preempted, %u warps)\n",
+           avg_sched(&p), count_preempted(&p), avg_sched(&sr), count_preempted(&sr), warps);
+    mt_result_free(&p);
+    mt_result_free(&sr);
+    gpu_config run = machine(true, false);
+    run.pre.set_max = 4;
+    x.max_inflight = 6;
+    x.gap_min = 200, x.gap_max = 600;
+    run_ok(&x, &run, &sr);
+    assert_true(count_preempted(&sr) > 0);
+    printf("# memc on bp (test), executed with victim sets: %u events, %u preempted, all checked\n", sr.n_ev,
+           count_preempted(&sr));
+    mt_result_free(&sr);
+}
+
 /* A register reserve for events ([preempt] event_reg_reserve, EDGE VI-C):
  * bad sizes refused; BP's blocks never take a core's last N registers (and
  * do without the reserve, so the check can fail); MemC (24 registers), which
@@ -1126,6 +1176,7 @@ int main(void) {
         cmocka_unit_test(test_reservation_dynamic),
         cmocka_unit_test(test_extra_regs),
         cmocka_unit_test(test_event_reg_reserve),
+        cmocka_unit_test(test_victim_sets),
         cmocka_unit_test(test_fig12_tiny_point),
         cmocka_unit_test(test_fig13_tiny_point),
         cmocka_unit_test(test_fig13_protect),

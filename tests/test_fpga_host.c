@@ -164,7 +164,7 @@ static void ref_reset(void) {
     edge_ekt_params_default(&ekp);
     edge_pewt_params pwp;
     edge_pewt_params_default(&pwp);
-    edge_preempt_params prp = {FG_P_PRE_NW, FG_P_PRE_SLOT_W, FG_P_PRE_REGS_W, FG_P_PRE_CYC_W, 1};
+    edge_preempt_params prp = {FG_P_PRE_NW, FG_P_PRE_SLOT_W, FG_P_PRE_REGS_W, FG_P_PRE_CYC_W, 1, 1};
     assert_int_equal(FG_PRE_CORE_NW(0), FG_P_PRE_NW); /* core 0 replays the traces */
     cm_bal_monitor_params cmp = cm_bal_monitor_defaults(FG_P_CM_P, FG_P_CM_C);
     /* the FPGA's F/E parameters (fpga/regmap.py P_FE: the memory system's) */

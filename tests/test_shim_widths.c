@@ -84,7 +84,7 @@ static void test_pewt_odd(void **state) {
  * 44..63 past the end), CYC_W 12 (cfg_save_base_i) */
 static void test_preempt_w44(void **state) {
     (void)state;
-    const edge_preempt_params p = {44, 6, 7, 12, 1};
+    const edge_preempt_params p = {44, 6, 7, 12, 1, 1};
     run(&edge_preempt_class, &p, "edge_preempt w44, 64-bit random inputs", tb_cycles(20000),
         preempt_v_bits);
 }
@@ -166,7 +166,7 @@ static void test_quiet_fall_exact(void **state) {
     exact(&edge_doorbell_class, &db, "quiet fall: edge_doorbell odd", cyc, NULL);
     edge_pewt_params pw = {3, 40, 24, 5, 5, 6};
     exact(&edge_pewt_class, &pw, "quiet fall: edge_pewt odd", cyc, NULL);
-    edge_preempt_params pr = {44, 6, 7, 12, 1};
+    edge_preempt_params pr = {44, 6, 7, 12, 1, 1};
     exact(&edge_preempt_class, &pr, "quiet fall: edge_preempt w44", cyc, preempt_v_bits);
     edge_ekt_params ek;
     edge_ekt_params_default(&ek);

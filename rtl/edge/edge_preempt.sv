@@ -69,6 +69,15 @@
 // tournament and no 64:1 mux in front of the FSM (the FPGA top's core slice
 // does, fpga/regmap.py PRE_VSTAT).
 //
+// Victim sets (EDGE VI-C's multi-warp preemption; sim/twin/edge_preempt.h
+// "Victim sets"): with FG_PREEMPT_SETS defined to N (the parameter SET_MAX's
+// default, 1..4), an event no single warp has the registers for borrows the
+// smallest set of up to SET_MAX adjacent slots of one allocation that covers
+// them, flushed member by member.  The define compiles the logic and the
+// parameter in: without it (the default, and the FPGA top) the controller is
+// the single-victim one of EDGE IV-D and synthesizes to its netlist bit for
+// bit (Yosys maps even an unused parameter or dead logic differently).
+//
 // State (flops but evregs_q, Sec. IV-E "logic for warp-level preemption"):
 //   ord_q[i][j]    the age order as one bit per slot pair i < j (2016 flops
 //                  for 64 slots): i was allocated before j; for j < i the
@@ -100,6 +109,9 @@ module edge_preempt #(
   parameter int SLOT_W = 6,   // clog2(NW)
   parameter int REGS_W = 7,   // registers per thread, 0..64
   parameter int CYC_W  = 16   // save / restore cycle counter
+`ifdef FG_PREEMPT_SETS
+  , parameter int SET_MAX = `FG_PREEMPT_SETS  // most warps one event may borrow, 1..4 (EDGE VI-C)
+`endif
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -166,6 +178,9 @@ module edge_preempt #(
   `FG_ASSERT_PARAM(g_chk_slot_w, SLOT_W == $clog2(NW), "edge_preempt: SLOT_W must be clog2(NW)")
   `FG_ASSERT_PARAM(g_chk_regs_w, REGS_W >= 1 && REGS_W <= 16, "edge_preempt: REGS_W must be 1..16")
   `FG_ASSERT_PARAM(g_chk_cyc_w, CYC_W >= 1 && CYC_W <= 32, "edge_preempt: CYC_W must be 1..32")
+`ifdef FG_PREEMPT_SETS
+  `FG_ASSERT_PARAM(g_chk_set_max, SET_MAX >= 1 && SET_MAX <= 4, "edge_preempt: SET_MAX must be 1..4")
+`endif
 
   // ------------------------------------------------------------ encodings
   // cfg_opt_i's bits the controller itself reads (BOOST, IBUF: the core only)
@@ -232,6 +247,21 @@ module edge_preempt #(
   logic [1:0]        err_n_q;         // errors of the last edge, not yet in cnt_err_q (its add off the error path)
   logic [31:0]       cnt_sfree_q, cnt_spre_q, cnt_res_q;
   logic              res_n_q;         // a RESUME at the last edge, not yet in cnt_res_q (its enable off rfire)
+`ifdef FG_PREEMPT_SETS
+  // victim sets
+  localparam bit SETS = SET_MAX > 1;
+  logic [NW-1:0]     sn_q;            // slots i and i + 1 hold warps of one allocation
+  logic [NW-1:0]     em_q;            // members of the candidate sets of edge S (their re-allocation voids it)
+  logic [2:0]        kset_q;          // set size of the selection under way
+  logic [2:0]        kleft_q;         // members after the current one
+  logic [NW-1:0]     mset_q, hoh_q;   // the set under flush; its head, one-hot
+  logic [SLOT_W-1:0] hidx_q;          // ... the head's index (the START's slot)
+  logic [NW-1:0]     skm_q;           // members taken out of their barrier, before the current one
+  logic              hskip_q;         // the head was taken out of its barrier
+  logic              athead_q;        // the current member is the head
+  logic              unw_q;           // the set is given up: ABORT back to the head
+  logic [NW-1:0]     comp_q;          // parked companions (members but the head) until their event exits
+`endif
 
   // ------------------------------------------------- age order (IV-D)
   // An allocation naming an event warp's or a parked victim's slot is
@@ -277,9 +307,18 @@ module edge_preempt #(
   // evregs_q is written at one index (the victim's) and read at two (the
   // restore look-ahead's, below): LUT RAM, not 64 x 7 flip-flops
   logic [SLOT_W-1:0] victim_idx;
+`ifdef FG_PREEMPT_SETS
+  // (a set: the event's count at the head, 0 at each companion, written as
+  // the flush passes each member: a companion's restore waits the base only)
+  logic step_fwd_w;
+  always_ff @(posedge clk_i) begin
+    if (start_pre || step_fwd_w) evregs_q[victim_idx] <= athead_q ? ereg_q : '0;
+  end
+`else
   always_ff @(posedge clk_i) begin
     if (start_pre) evregs_q[victim_idx] <= ereg_q;
   end
+`endif
 
   // ------------------------------------------------- eligibility (IV-D)
   // Eligible: live, not exiting, not an event warp, not holding a parked
@@ -290,7 +329,53 @@ module edge_preempt #(
     for (int i = 0; i < NW; i++) regs_ge[i] = regs_q[i] >= req_regs_i;
   end
   assign elig = w_live_i & ~w_exit_i & ~busy_q & regs_ge;
+`ifdef FG_PREEMPT_SETS
+  // With SET_MAX > 1 and no single victim: the heads of the smallest sets of
+  // k adjacent slots of one allocation that cover the need (regs >= ceil(need
+  // / k): k x regs >= need); etier the selection's candidates, emem their
+  // sets' members, ktier k
+  function automatic logic [2*NW+2:0] set_tier(input logic [NW-1:0] el, input logic [NW-1:0] be,
+                                               input logic [NW-1:0] sn, input logic [NW*REGS_W-1:0] rg,
+                                               input logic [REGS_W-1:0] need);
+    logic [NW-1:0]   win, heads, et, em;
+    logic [REGS_W:0] thr;
+    logic [2:0]      kt;
+    logic            found;
+    et    = el;
+    em    = el;
+    kt    = 3'd1;
+    win   = be;
+    heads = '0;
+    thr   = '0;
+    found = 1'b0;
+    if (SETS && el == '0) begin
+      for (int k = 2; k <= SET_MAX; k++) begin
+        win = win & (sn >> (k - 2)) & (be >> (k - 1));
+        thr = (REGS_W+1)'(({1'b0, need} + (REGS_W+1)'(k - 1)) / (REGS_W+1)'(k));
+        for (int i = 0; i < NW; i++) heads[i] = win[i] && {1'b0, rg[i*REGS_W +: REGS_W]} >= thr;
+        if (!found && heads != '0) begin
+          found = 1'b1;
+          et    = heads;
+          kt    = 3'(k);
+          em    = '0;
+          for (int j = 0; j < k; j++) em = em | (heads << j);
+        end
+      end
+    end
+    set_tier = {kt, em, et};
+  endfunction
+  wire [NW-1:0] base_e = w_live_i & ~w_exit_i & ~busy_q;
+  logic [NW*REGS_W-1:0] regs_flat;
+  for (genvar i = 0; i < NW; i++) begin : g_regs_flat
+    assign regs_flat[i*REGS_W +: REGS_W] = regs_q[i];
+  end
+  logic [NW-1:0] etier, emem;
+  logic [2:0]    ktier;
+  assign {ktier, emem, etier} = set_tier(elig, base_e, sn_q, regs_flat, req_regs_i);
+  wire [NWP-1:0] elig_p = NWP'(etier);
+`else
   wire [NWP-1:0] elig_p = NWP'(elig);
+`endif
 
   // ------------------------------------------------- selection tournament
   // Each step's logic runs under its own sel_q test, so the verilated model
@@ -437,6 +522,15 @@ module edge_preempt #(
   // (save cycles + 1)-th SAVE cycle on (edge_preempt_timer.sv)
   logic save_due;
   wire [3:0] skip_arg = skipped_q ? edge_pkg::PRE_ARG_SKIPPED : 4'd0;
+`ifdef FG_PREEMPT_SETS
+  // a set's next member: one allocation with the current one, live, not exiting
+  wire [SLOT_W-1:0] vnext = vidx_q + SLOT_W'(1);
+  wire next_ok  = sn_q[vidx_q] && w_live_i[vnext] && !w_exit_i[vnext];
+  wire more     = kleft_q != '0;
+  wire [3:0] hsk_arg = (athead_q ? skipped_q : hskip_q) ? edge_pkg::PRE_ARG_SKIPPED : 4'd0;  // the head's
+  logic step_fwd, step_back, unw_on;
+  assign step_fwd_w = step_fwd;
+`endif
 
   `FG_ENUM(edge_pkg, pre_state_e) st_d;
   logic [2:0]        sel_d;
@@ -458,6 +552,11 @@ module edge_preempt #(
     do_skip    = 1'b0;
     to_save    = 1'b0;
     do_abort   = 1'b0;
+`ifdef FG_PREEMPT_SETS
+    step_fwd   = 1'b0;
+    step_back  = 1'b0;
+    unw_on     = 1'b0;
+`endif
     case (st_q)
       edge_pkg::PRE_ST_IDLE: begin
         if (req_valid_i && free_ctx_i) begin
@@ -476,24 +575,54 @@ module edge_preempt #(
       end
       edge_pkg::PRE_ST_FLUSH: begin
         pslot = victim_idx;
+`ifdef FG_PREEMPT_SETS
+        if (unw_q) begin
+          // a set given up: ABORT its members back to the head
+          pcmd = edge_pkg::PRE_CMD_ABORT;  parg = (skm_q & victim_q) != '0 ? edge_pkg::PRE_ARG_SKIPPED : 4'd0;
+          do_abort = 1'b1;
+          if (athead_q) st_d = edge_pkg::PRE_ST_IDLE;
+          else step_back = 1'b1;
+        end else if (v_left_i || (more && drained && !next_ok)) begin
+          // a victim that exits while being flushed (or a set whose next
+          // member is gone): back to selection, a set's members first
+          pcmd = edge_pkg::PRE_CMD_ABORT;  parg = skip_arg;  do_abort = 1'b1;
+          if (athead_q) st_d = edge_pkg::PRE_ST_IDLE;
+          else begin step_back = 1'b1;  unw_on = 1'b1; end
+        end else
+`else
         if (v_left_i) begin
           // a victim that exits while being flushed: back to selection
           pcmd = edge_pkg::PRE_CMD_ABORT;  parg = skip_arg;  st_d = edge_pkg::PRE_ST_IDLE;  do_abort = 1'b1;
-        end else if ((opt_q & OPT_BARSKIP) != '0 && v_bar_i && !skipped_q) begin
+        end else
+`endif
+        if ((opt_q & OPT_BARSKIP) != '0 && v_bar_i && !skipped_q) begin
           pcmd = edge_pkg::PRE_CMD_SKIPBAR;  do_skip = 1'b1;
         end else if ((opt_q & OPT_DROP) != '0 && v_ld_i && v_ldok_i) begin
           pcmd = edge_pkg::PRE_CMD_DROP;
         end else if (drained) begin
+`ifdef FG_PREEMPT_SETS
+          if (more) begin       // on to the set's next member
+            pcmd = edge_pkg::PRE_CMD_FLUSH;  pslot = vnext;  parg = opt_q;  step_fwd = 1'b1;
+          end else if (rf_free_i) begin  // reserve free registers
+            pcmd = edge_pkg::PRE_CMD_START;  pslot = hidx_q;  parg = edge_pkg::PRE_ARG_PREEMPTED | hsk_arg;
+            st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
+          end else begin
+`else
           if (rf_free_i) begin  // reserve free registers
             pcmd = edge_pkg::PRE_CMD_START;  parg = edge_pkg::PRE_ARG_PREEMPTED | skip_arg;  st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
-          end else begin        // save the victim's registers first
+          end else begin
+`endif        // save the victim's registers first
             st_d = edge_pkg::PRE_ST_SAVE;  to_save = 1'b1;
           end
         end
       end
       edge_pkg::PRE_ST_SAVE: begin
         if (save_due) begin
+`ifdef FG_PREEMPT_SETS
+          pcmd = edge_pkg::PRE_CMD_START;  pslot = hidx_q;  parg = edge_pkg::PRE_ARG_PREEMPTED | edge_pkg::PRE_ARG_SAVED | hsk_arg;
+`else
           pcmd = edge_pkg::PRE_CMD_START;  pslot = victim_idx;  parg = edge_pkg::PRE_ARG_PREEMPTED | edge_pkg::PRE_ARG_SAVED | skip_arg;
+`endif
           st_d = edge_pkg::PRE_ST_WAIT;  start_pre = 1'b1;
         end
       end
@@ -597,7 +726,25 @@ module edge_preempt #(
   // the known exit's slot, bit by bit: slot i is named and runs an event warp
   // (= exit_known at i, without the 64:1 mux of event_q in front: timing)
   wire [NW-1:0]  ev_exit_oh   = ev_exit_i ? (ev_slot_oh & event_q) : '0;
+`ifdef FG_PREEMPT_SETS
+  wire [NW-1:0]  pre_oh       = start_pre ? hoh_q : '0;    // the event warp's slot
+  wire [NW-1:0]  pre_set      = start_pre ? mset_q : '0;   // every member parks
+  wire [NW-1:0]  pre_skip     = start_pre ? (skm_q | (skipped_q ? victim_q : '0)) : '0;
+  // the exiting event's parked companions: the slots above its own
+  function automatic logic [NW-1:0] comp_chain(input logic [NW-1:0] oh, input logic [NW-1:0] comp);
+    logic [NW-1:0] c, all;
+    c   = oh;
+    all = '0;
+    for (int j = 1; j < SET_MAX; j++) begin
+      c   = (c << 1) & comp;
+      all = all | c;
+    end
+    comp_chain = all;
+  endfunction
+  wire [NW-1:0] ev_comp = comp_chain(ev_exit_oh, comp_q);
+`else
   wire [NW-1:0]  pre_oh       = start_pre ? victim_q : '0;
+`endif
   wire [NW-1:0]  res_oh       = rfire ? rslot_q : '0;
   // A slot under restore is in no reader's view of pend / skip / saved (rq
   // masks it; its skip and saved flags travel with the take), so its bits
@@ -627,13 +774,24 @@ module edge_preempt #(
 
   always_comb begin
     event_d = (event_q & ~ev_exit_oh) | free_oh | pre_oh;
+`ifdef FG_PREEMPT_SETS
+    pend_d  = (pend_q | ((ev_exit_oh | ev_comp) & vict_q)) & ~clr_oh;
+    vict_d  = (vict_q & ~res_oh) | pre_set;
+    skip_d  = (skip_q & ~clr_oh) | pre_skip;
+    saved_d = (saved_q & ~clr_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_set : '0);
+`else
     pend_d  = (pend_q | (ev_exit_oh & vict_q)) & ~clr_oh;
     vict_d  = (vict_q & ~res_oh) | pre_oh;
     skip_d  = (skip_q & ~clr_oh) | (skipped_q ? pre_oh : '0);
     saved_d = (saved_q & ~clr_oh) | ((st_q == edge_pkg::PRE_ST_SAVE) ? pre_oh : '0);
+`endif
 
     // preemption FSM: the victim, what it was waiting on, the flush options
+`ifdef FG_PREEMPT_SETS
+    victim_d  = pick_load ? pick_d : step_fwd ? (victim_q << 1) : step_back ? (victim_q >> 1) : victim_q;
+`else
     victim_d  = pick_load ? pick_d : victim_q;
+`endif
     vstat_d   = vstat_q;
     skipped_d = skipped_q;
     opt_d     = opt_q;
@@ -647,6 +805,9 @@ module edge_preempt #(
     if (first_q && st_q == edge_pkg::PRE_ST_FLUSH)
       vstat_d = vstat_q | {v_ibuf_i, v_bar_i, v_imiss_i, v_ld_i, v_sb_i, v_pipe_i};
     if (do_skip) skipped_d = 1'b1;
+`ifdef FG_PREEMPT_SETS
+    if (step_fwd) skipped_d = 1'b0;
+`endif
 
     // restore FSM
     rbusy_d  = rbusy_q;
@@ -682,10 +843,17 @@ module edge_preempt #(
   // selection pipeline registers (no reset: qualified by sel_q)
   always_ff @(posedge clk_i) begin
     if (sel_load) begin
+`ifdef FG_PREEMPT_SETS
+      e_q     <= etier;
+      for (int g = 0; g < NG; g++) e_grp_q[g] <= elig_p[g*G +: G] != '0;
+      eb_q    <= etier & w_bar_i;
+      en_q    <= etier & ~w_ld_i;
+`else
       e_q     <= elig;
       for (int g = 0; g < NG; g++) e_grp_q[g] <= elig_p[g*G +: G] != '0;
       eb_q    <= elig & w_bar_i;
       en_q    <= elig & ~w_ld_i;
+`endif
       pol_q   <= (cfg_policy_i == edge_pkg::PRE_POL_NEWEST);
       cheap_q <= (cfg_policy_i == edge_pkg::PRE_POL_CHEAPEST);
       bsk_q   <= (cfg_opt_i & OPT_BARSKIP) != '0;
@@ -702,7 +870,11 @@ module edge_preempt #(
       for (int g = 0; g < NG; g++) gidx_q[3*g +: 3] <= 3'(enc8(gw_q[g*G +: G]));
     // a warp eligible at S given to a new block at S+1..S+4 voids the selection
     if (sel_load) dist_q <= 1'b0;
+`ifdef FG_PREEMPT_SETS
+    else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (em_q & w_alloc_i) != '0) dist_q <= 1'b1;
+`else
     else if (sel_q != 3'd0 && sel_q != SEL_LAST && alloc_ok && (e_q & w_alloc_i) != '0) dist_q <= 1'b1;
+`endif
   end
 
   // restore FSM data (no reset: qualified by rbusy_q)
@@ -754,6 +926,52 @@ module edge_preempt #(
     .per_reg_i(cfg_save_per_reg_i), .regs_i(low_saved ? low_regs : '0),
     .zero_i(use_a ? ra_zero : rl_zero), .due_o(rtime_due));
 
+`ifdef FG_PREEMPT_SETS
+  // victim sets: the allocation pairs, the set under flush, the companions
+  wire [NW-1:0] sn_d = ((sn_q & ~(w_alloc_i | (w_alloc_i >> 1))) | (w_alloc_i & (w_alloc_i >> 1))) &
+                       (NW'({NW{1'b1}}) >> 1);
+  function automatic logic [NW-1:0] set_mask(input logic [NW-1:0] head, input logic [2:0] k);
+    logic [NW-1:0] m;
+    m = '0;
+    for (int j = 0; j < SET_MAX; j++) m = m | ((3'(j) < k) ? (head << j) : '0);
+    set_mask = m;
+  endfunction
+  wire [NW-1:0] mset_d = set_mask(victim_q, kset_q);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      sn_q   <= '0;
+      comp_q <= '0;
+      unw_q  <= 1'b0;
+    end else begin
+      if (alloc_ok) sn_q <= sn_d;
+      comp_q <= (comp_q & ~ev_comp) | (pre_set & ~pre_oh);  // pending from their event's exit on
+      unw_q  <= unw_on || (unw_q && st_d == edge_pkg::PRE_ST_FLUSH);
+    end
+  end
+  // (no reset: qualified by the FSM's state, as the selection's registers)
+  always_ff @(posedge clk_i) begin
+    if (sel_load) begin
+      em_q   <= emem;
+      kset_q <= ktier;
+    end
+    if (sel_flush) begin
+      hidx_q   <= vidx_q;
+      hoh_q    <= victim_q;
+      mset_q   <= mset_d;
+      kleft_q  <= kset_q - 3'd1;
+      skm_q    <= '0;
+      athead_q <= 1'b1;
+    end
+    if (step_fwd) begin
+      if (athead_q) hskip_q <= skipped_q;
+      skm_q    <= skm_q | (skipped_q ? victim_q : '0);
+      athead_q <= 1'b0;
+      kleft_q  <= kleft_q - 3'd1;
+    end
+    if (step_back) athead_q <= vidx_q - SLOT_W'(1) == hidx_q;
+  end
+
+`endif
   // slot sets: loaded every edge, reset included (no enable, see above)
   always_ff @(posedge clk_i) begin
     event_q <= rst_ni ? event_d : '0;
@@ -793,7 +1011,11 @@ module edge_preempt #(
       st_q        <= st_d;
       sel_q       <= sel_d;
       victim_q    <= victim_d;
+`ifdef FG_PREEMPT_SETS
+      vidx_q      <= pick_load ? pidx_d : step_fwd ? vnext : step_back ? vidx_q - SLOT_W'(1) : vidx_q;
+`else
       vidx_q      <= pick_load ? pidx_d : vidx_q;
+`endif
       pgrp_q      <= pick_load ? gbest : '0;
       vstat_q     <= vstat_d;
       first_q     <= sel_flush;
@@ -880,7 +1102,17 @@ module edge_preempt #(
       `FG_ASSERT(pre_busy_is_event_or_parked, busy_q == (event_q | vict_q))
       `FG_ASSERT(pre_pending_not_event, (pend_q & event_q) == '0)
       `FG_ASSERT(pre_pending_is_parked, (pend_q & ~vict_q) == '0)
+`ifdef FG_PREEMPT_SETS
+      `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q | comp_q | (rbusy_q ? rslot_q : '0))) == '0)
+      // victim sets: a companion is parked and runs no event warp; a set
+      // parks free warps of one allocation in adjacent slots from its head
+      `FG_ASSERT(pre_comp_parked, (comp_q & ~vict_q) == '0 && (comp_q & event_q) == '0)
+      `FG_ASSERT(pre_set_contiguous, !start_pre ||
+                 ((mset_q & busy_q) == '0 && (mset_q & hoh_q) != '0 && ((mset_q & (mset_q >> 1)) & ~sn_q) == '0 &&
+                  ((mset_q & ~hoh_q) & ~(mset_q << 1)) == '0 && (hoh_q & (mset_q << 1)) == '0))
+`else
       `FG_ASSERT(pre_parked_event_or_pending, (vict_q & ~(event_q | pend_q | (rbusy_q ? rslot_q : '0))) == '0)
+`endif
       `FG_ASSERT(pre_skip_saved_parked, ((skip_q | saved_q) & ~vict_q) == '0)
       // a slot under restore: parked, pending and with its flags until the
       // edge after its take, then in none of the three sets

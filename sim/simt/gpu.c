@@ -65,6 +65,7 @@ void gpu_config_default(gpu_config *c) {
     c->pre.warp_events = true;
     c->pre.impl = FG_IMPL_C;
     c->pre.pewt_entries = 4;
+    c->pre.set_max = 1;
     c->pre.enable = true;
     c->pre.policy = PRE_POL_OLDEST;
     c->pre.opts = PRE_OPT_ALL;
@@ -134,7 +135,8 @@ static int pre_config_load(gpu_config *c, fg_config *cfg, char *err, size_t errl
         {"reserve_period", offsetof(gpu_config, pre.reserve_period), 1, 1u << 24},
         {"reserve_per_core", offsetof(gpu_config, pre.reserve_per_core), 1, 4096},
         {"reserve_ewma_shift", offsetof(gpu_config, pre.reserve_ewma_shift), 0, 16},
-        {"event_reg_reserve", offsetof(gpu_config, pre.event_reg_reserve), 0, 1u << 24}};
+        {"event_reg_reserve", offsetof(gpu_config, pre.event_reg_reserve), 0, 1u << 24},
+        {"set_max", offsetof(gpu_config, pre.set_max), 1, 4}};
     for (size_t i = 0; i < sizeof RK / sizeof RK[0]; i++) {
         unsigned *f = (unsigned *)((char *)c + RK[i].off);
         v = *f;
@@ -242,6 +244,9 @@ static int check_config(const gpu_config *c, char *err, size_t errlen) {
         why = "[preempt] reserve_period and reserve_per_core must be >= 1, reserve_ewma_shift 0..16";
     else if (c->pre.event_reg_reserve >= c->regs_per_core)
         why = "[preempt] event_reg_reserve must leave registers for the background (below regs_per_core)";
+    else if (c->pre.set_max < 1 || c->pre.set_max > 4) why = "[preempt] set_max must be 1..4";
+    else if (c->pre.impl != FG_IMPL_C && c->pre.set_max != 1 && c->pre.set_max != 4)
+        why = "[preempt] set_max: the verilated controller is built for 1 and 4 (impl = c takes 1..4)";
     else if (c->atomics > GPU_ATOMICS_MEMORY) why = "atomics must be issue or memory";
     for (unsigned k = 0; k < 6 && !why; k++)
         if (c->units[k] < 1 || c->units[k] > SIMT_MAX_UNITS || c->ii[k] < 1) why = "units_* must be 1..8 and ii_* >= 1";
@@ -313,6 +318,7 @@ static void cb_ev_started(void *u, uint64_t tag, const gpu_event_info *i) {
     ev->preempted = i->preempted;
     ev->saved = i->saved;
     ev->victim_slot = i->victim_slot;
+    ev->set_warps = i->set_warps;
     if (i->preempted) {
         ev->select = i->select;
         ev->vstat = i->vstat;

@@ -161,6 +161,14 @@ typedef struct {
          *   and keeps its own registers in the file (the extra_regs rule,
          *   which a reserve turns on).  0: off. */
         unsigned event_reg_reserve;
+        /* set_max: the most background warps one event may borrow (EDGE VI-C's
+         *   multi-warp preemption, docs/PREEMPT.md "Victim sets"): when no
+         *   single warp has the event's registers, the controller takes the
+         *   smallest set of adjacent warps of one block whose registers cover
+         *   them, the event warp runs in the first's slot and each is resumed
+         *   after it.  1 (the default): EDGE IV-D's single victim.  The RTL
+         *   controller is verilated for 1 and 4 (impl = c takes 1..4). */
+        unsigned set_max;
         /* drop_rule: when a victim's in-flight loads may be dropped (EDGE IV-D,
          *   optimization 4).  GPU_DROP_EXACT: every instruction it issued since
          *   its oldest in-flight load is one of them (a plain load), so rolling
@@ -329,6 +337,7 @@ typedef struct {
     bool preempted;        /* borrowed a victim's context (else a free one) */
     bool saved;            /* victim registers saved to memory (else reserved) */
     unsigned victim_slot;
+    unsigned set_warps;    /* warps borrowed: 1, a victim set's size (set_max > 1), 0 for a free context */
     unsigned vstat;        /* what the victim was waiting on (PRE_VS_* bits, GPU_VS_MEMBAR) */
     uint64_t victim_age;   /* victim's allocation order */
 } gpu_event_info;
@@ -415,6 +424,7 @@ void gpu_get_stats(const gpu_t *g, gpu_stats *s);
 /* Preemption statistics summed over the cores (controller counters). */
 typedef struct {
     uint64_t start_free, start_preempt, aborts, resumes, errors, drops, skips;
+    uint64_t parked; /* warps parked by the STARTs into a victim: a victim set's each (EDGE VI-C), so = resumes at the end */
 } gpu_preempt_stats;
 void gpu_get_preempt_stats(const gpu_t *g, gpu_preempt_stats *s);
 /* The reservation over the run ([preempt] reserve_dynamic; static: constant):

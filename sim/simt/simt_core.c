@@ -292,6 +292,15 @@ void simt_core_park(simt_core *c, unsigned slot, unsigned regs_pt, uint64_t ev_m
     }
 }
 
+void simt_core_park_idle(simt_core *c, unsigned slot, bool saved) {
+    simt_core_park(c, slot, 0, 0, saved);
+    simt_warp *w = &c->w[slot];
+    w->state = WS_PARKED;
+    simt_forget_last_issued(c, slot);
+    simt_warp_touch(c, w);
+    simt_core_sort(c);
+}
+
 void simt_core_resume(simt_core *c, unsigned slot) {
     simt_slot_ev *se = &c->sev[slot];
     simt_warp *w = &c->w[slot];

@@ -139,6 +139,11 @@ void simt_core_claim(simt_core *c, unsigned slot, unsigned regs_pt);
  * writes, one line per register, cost the bandwidth), else the event's are
  * reserved. */
 void simt_core_park(simt_core *c, unsigned slot, unsigned regs_pt, uint64_t ev_mask, bool saved);
+/* A companion of a victim set (EDGE VI-C, docs/PREEMPT.md "Victim sets") is
+ * set aside with no event warp in its slot: its registers are the event's,
+ * timed and saved with the set's first slot's, and the slot idles until its
+ * RESUME. */
+void simt_core_park_idle(simt_core *c, unsigned slot, bool saved);
 /* The parked victim comes back (registers read back when saved: exact values
  * at once, and the restore reads in flight keep it from issuing until they
  * are back). */

@@ -38,7 +38,8 @@ struct simt_edge_core {
     unsigned exit_n;
     bool pushed;                /* the SIMT core scheduler pushed an event this cycle */
     unsigned skip_slot;         /* [preempt] skip_exec: slot + 1 of the event warp to finish next cycle */
-    uint64_t drops, skips;
+    uint64_t drops, skips, parked;
+    uint64_t held;              /* slots parked by a START (victims, a set's companions) until their RESUME */
     bool trace;                 /* $FG_PREEMPT_TRACE: print every command */
     bool waves;                 /* FST traces open: clock every cycle */
     uint64_t skipped;           /* idle cycles not clocked (edge_end) */
@@ -61,6 +62,7 @@ simt_edge_core *simt_edge_new(simt_core *c, const gpu_config *k, const simt_edge
     pp.entries = k->pre.pewt_entries;
     edge_preempt_params qp;
     edge_preempt_params_default(&qp);
+    qp.set_max = k->pre.set_max; /* victim sets: the controller verilated with FG_PREEMPT_SETS */
     char e2[256];
     e->pewt = fg_block_new(&edge_pewt_class, k->pre.impl, &pp, e2, sizeof e2);
     const unsigned id = simt_core_id(c), nwarps = simt_core_nwarps(c);
@@ -162,10 +164,30 @@ static void cmd_start(simt_edge_core *e, unsigned s, unsigned arg) {
             simt_core_fault(c, "core %u: controller preempted slot %u, which runs no warp", simt_core_id(c), s);
             return;
         }
-        if ((arg & PRE_ARG_SAVED) && w.grid->regs_pt < k->regs_pt) { /* extra_regs asked for 0 registers */
-            simt_core_fault(c, "core %u: slot %u: registers saved for an event with more registers than its victim",
+        /* a victim set (EDGE VI-C): the slots the controller parked with s that
+         * the core holds no victim in yet, s's companions; their registers with
+         * s's are the event's */
+        const uint64_t comp = qo->victim_mask_o & ~e->held & ~(1ULL << s);
+        e->held |= comp | 1ULL << s;
+        ev.set_warps = 1 + (unsigned)__builtin_popcountll(comp);
+        e->parked += ev.set_warps;
+        if ((arg & PRE_ARG_SAVED) && w.grid->regs_pt * ev.set_warps < k->regs_pt) { /* extra_regs asked for 0 */
+            simt_core_fault(c, "core %u: slot %u: registers saved for an event with more registers than its victims",
                             simt_core_id(c), s);
             return;
+        }
+        for (uint64_t m = comp; m; m &= m - 1) { /* parked whole; the event's registers are timed at s */
+            unsigned j = (unsigned)__builtin_ctzll(m);
+            simt_warp_status cw;
+            simt_core_warp(c, j, &cw);
+            if (cw.state != WS_RUN || cw.grid != w.grid) {
+                simt_core_fault(c, "core %u: slot %u parked with slot %u, but not a warp of its kernel",
+                                simt_core_id(c), j, s);
+                return;
+            }
+            simt_core_set_priority(c, j, e->prio_save[j]);
+            simt_core_stop_fetch(c, j, false, false);
+            simt_core_park_idle(c, j, arg & PRE_ARG_SAVED);
         }
         ev.select = e->select_cycle[s];
         ev.vstat = (unsigned)qo->vstat_o | (e->membar[s] ? GPU_VS_MEMBAR : 0);
@@ -198,6 +220,7 @@ static void cmd_resume(simt_edge_core *e, unsigned s, unsigned arg) {
         return;
     }
     simt_core_resume(c, s);
+    e->held &= ~(1ULL << s);
     if (arg & PRE_ARG_SKIPPED) bar_reinsert(e, s);
     simt_core_sort(c);
 }
@@ -218,9 +241,9 @@ static void do_command(simt_edge_core *e) {
     if (e->trace) {
         static const char *const nm[] = {"none", "FLUSH", "SKIPBAR", "DROP", "START", "RESUME", "ABORT", "?"};
         fprintf(stderr, "[preempt] cycle %llu core %u %s slot %u arg 0x%x (state %d, n_ld %u, ldok %d, ibuf %u, bar 0x%x, "
-                "n_st %u, pc 0x%x, at fence %d)\n", (unsigned long long)simt_core_now(c), id, nm[qo->cmd_o & 7], s, arg,
-                w.state, w.n_ld, simt_core_loads_droppable(c, s), w.ibuf_n, w.bar_wait, w.n_st, w.pc,
-                simt_core_at_fence(c, s));
+                "n_st %u, pc 0x%x, at fence %d; parked 0x%llx)\n", (unsigned long long)simt_core_now(c), id,
+                nm[qo->cmd_o & 7], s, arg, w.state, w.n_ld, simt_core_loads_droppable(c, s), w.ibuf_n, w.bar_wait,
+                w.n_st, w.pc, simt_core_at_fence(c, s), (unsigned long long)qo->victim_mask_o);
     }
     uint32_t m;
     switch (qo->cmd_o) {
@@ -391,7 +414,9 @@ unsigned simt_edge_cost(const simt_edge_core *e, const simt_grid *k) {
         simt_warp_status w;
         simt_core_warp(c, i, &w);
         if (w.state != WS_RUN || w.event || w.stop_fetch) continue;
-        if (w.grid->regs_pt < k->regs_pt && !(extra_regs(e) && simt_core_regs_fit(c, k->regs_pt))) continue;
+        /* (a victim set of up to set_max warps of its block: the controller needs them adjacent) */
+        if (w.grid->regs_pt * e->k->pre.set_max < k->regs_pt && !(extra_regs(e) && simt_core_regs_fit(c, k->regs_pt)))
+            continue;
         unsigned est = (w.bar_wait && !w.active && (e->k->pre.opts & PRE_OPT_BARSKIP)) ? 1 : w.n_ld ? 3 : 2;
         if (est < best) best = est;
     }
@@ -417,5 +442,6 @@ void simt_edge_stats(const simt_edge_core *e, gpu_preempt_stats *s) {
     s->resumes += qo->cnt_resume_o;
     s->errors += qo->cnt_err_o + po->cnt_err_o;
     s->drops += e->drops;
+    s->parked += e->parked;
     s->skips += e->skips;
 }

@@ -15,7 +15,7 @@ typedef struct simt_edge_core simt_edge_core;
 
 /* Up to the GPU.  grid: the launch behind a PEWT tag (NULL: no such
  * waiting event).  started: the controller started it; info holds select,
- * start, preempted, saved, victim_slot, vstat, victim_age.  done: the PEWT
+ * start, preempted, saved, victim_slot, set_warps, vstat, victim_age.  done: the PEWT
  * freed its entry (the event kernel is complete). */
 typedef struct {
     const simt_grid *(*grid)(void *user, uint64_t tag);

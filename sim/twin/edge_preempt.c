@@ -31,6 +31,15 @@ typedef struct {
     unsigned st;
     uint64_t victim, vstat, opt, ereg, cnt;
     bool first, skipped;
+    /* victim sets (SET_MAX > 1): sn (slot i and i + 1 hold warps of one
+     * allocation), the set size of the selection (kset) and its windows'
+     * members (em), then the set under flush: head slot, members, members
+     * after the current one, members taken out of their barrier, the head's
+     * skip flag, current member is the head, unwinding; comp: parked
+     * companions (members but the head) until their event exits */
+    uint64_t sn, em, mset, skm, comp;
+    unsigned kset, kleft, hidx;
+    bool hskip, athead, unw;
     /* restore FSM */
     bool rbusy;
     uint64_t rslot, rcnt;
@@ -42,7 +51,7 @@ typedef struct {
 
 const char *const edge_preempt_policy_names[] = {"oldest", "newest", "cheapest", NULL};
 
-void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16, 1}; }
+void edge_preempt_params_default(edge_preempt_params *p) { *p = (edge_preempt_params){64, 6, 7, 16, 1, 1}; }
 
 static uint64_t mask(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
 static uint64_t bit(uint64_t v, uint64_t i) { return (v >> i) & 1; }
@@ -62,7 +71,7 @@ static void *pre_new(const void *params) {
     unsigned lg = 0;
     while (p->nw > 1 && (1u << lg) < p->nw) lg++;
     if (p->nw < 2 || p->nw > 64 || p->slot_w != lg || p->regs_w < 1 || p->regs_w > 16 ||
-        p->cyc_w < 1 || p->cyc_w > 32 || p->age_rows > 1)
+        p->cyc_w < 1 || p->cyc_w > 32 || p->age_rows > 1 || p->set_max < 1 || p->set_max > 4)
         return NULL;
     pre_twin *t = calloc(1, sizeof *t);
     if (!t) return NULL;
@@ -87,6 +96,8 @@ static void pre_reset(void *tp) {
     t->gwin = t->pgrp = 0; /* but the two outputs have */
     t->victim = t->vstat = t->opt = t->ereg = t->cnt = 0;
     t->first = t->skipped = false;
+    t->sn = t->comp = 0; /* em, mset, skm, kset, kleft, hidx, hskip, athead: qualified, as in the RTL */
+    t->unw = false;
     t->rbusy = false;
     t->rslot = t->rcnt = 0;
     t->cmd = t->cmd_slot = t->cmd_arg = 0;
@@ -157,7 +168,26 @@ static void pre_step(void *tp, const void *ip) {
     uint64_t regs_ge = 0;
     for (unsigned i = 0; i < nw; i++)
         if (t->regs[i] >= req_regs) regs_ge |= 1ULL << i;
-    uint64_t elig = live & ~wexit & ~t->event & ~t->vict & regs_ge;
+    uint64_t base_e = live & ~wexit & ~t->event & ~t->vict;
+    uint64_t elig = base_e & regs_ge;
+    /* no single victim: the heads of the smallest contiguous sets that cover
+     * the need (k warps of one allocation, adjacent slots, k x regs >= need) */
+    uint64_t etier = elig, emem = elig;
+    unsigned ktier = 1;
+    if (!elig && t->p.set_max > 1) {
+        uint64_t win = base_e; /* bit h: slots h .. h + k - 1 all free to take, one allocation */
+        for (unsigned k = 2; k <= t->p.set_max; k++) {
+            win &= (t->sn >> (k - 2)) & (base_e >> (k - 1));
+            uint64_t thr = (req_regs + k - 1) / k, heads = 0;
+            for (unsigned i = 0; i < nw; i++)
+                if (bit(win, i) && t->regs[i] >= thr) heads |= 1ULL << i;
+            if (heads) {
+                etier = heads, ktier = k, emem = 0;
+                for (unsigned j = 0; j < k; j++) emem |= heads << j;
+                break;
+            }
+        }
+    }
     /* the candidates of the selection's first edge (RTL cand, step 1) */
     uint64_t cand = t->e;
     if (t->cheap) {
@@ -203,6 +233,9 @@ static void pre_step(void *tp, const void *ip) {
         }
     }
     bool p_alive = !p_left && !t->dist; /* at step 5 victim_o is the pick */
+    /* the next member of a set: one allocation with this one, live, not exiting */
+    unsigned vn = (unsigned)t->victim + 1;
+    bool next_ok = vn < nw && bit(t->sn, t->victim) && bit(live, vn) && !bit(wexit, vn);
     /* step 4's pick becomes victim_o unless the selection is void already */
     bool pick_load = t->sel == 4 && !t->dist;
 
@@ -214,7 +247,8 @@ static void pre_step(void *tp, const void *ip) {
     uint64_t pcmd = PRE_CMD_NONE, pslot = 0, parg = 0;
     unsigned sel_d = 0;
     bool sel_load = false, sel_flush = false, start_free = false, start_pre = false, do_skip = false,
-         to_save = false, do_abort = false;
+         to_save = false, do_abort = false, step_fwd = false, step_back = false, unw_on = false;
+    bool hsk = t->athead ? t->skipped : t->hskip; /* the head's skip flag (START's arg) */
     switch (t->st) {
     case PRE_ST_IDLE:
         if (req && free_ctx) {
@@ -233,16 +267,25 @@ static void pre_step(void *tp, const void *ip) {
         break;
     case PRE_ST_FLUSH:
         pslot = v;
-        if (v_left) {
-            pcmd = PRE_CMD_ABORT, parg = skip_arg, st_d = PRE_ST_IDLE, do_abort = true;
+        if (t->unw) { /* a set given up: ABORT its members back to the head */
+            pcmd = PRE_CMD_ABORT, parg = bit(t->skm, v) ? PRE_ARG_SKIPPED : 0, do_abort = true;
+            if (t->athead) st_d = PRE_ST_IDLE;
+            else step_back = true;
+        } else if (v_left || (drained && t->kleft && !next_ok)) {
+            /* the victim left, or the set's next member is gone */
+            pcmd = PRE_CMD_ABORT, parg = skip_arg, do_abort = true;
+            if (t->athead) st_d = PRE_ST_IDLE;
+            else step_back = unw_on = true;
         } else if ((t->opt & PRE_OPT_BARSKIP) && v_bar && !t->skipped) {
             pcmd = PRE_CMD_SKIPBAR, do_skip = true;
         } else if ((t->opt & PRE_OPT_DROP) && v_ld && v_ldok) {
             pcmd = PRE_CMD_DROP;
         } else if (drained) {
-            if (rf_free) {
-                pcmd = PRE_CMD_START, parg = PRE_ARG_PREEMPTED | skip_arg, st_d = PRE_ST_WAIT;
-                start_pre = true;
+            if (t->kleft) { /* on to the set's next member */
+                pcmd = PRE_CMD_FLUSH, pslot = vn, parg = t->opt, step_fwd = true;
+            } else if (rf_free) {
+                pcmd = PRE_CMD_START, pslot = t->hidx, parg = PRE_ARG_PREEMPTED | (hsk ? PRE_ARG_SKIPPED : 0);
+                st_d = PRE_ST_WAIT, start_pre = true;
             } else {
                 st_d = PRE_ST_SAVE, to_save = true;
             }
@@ -250,7 +293,8 @@ static void pre_step(void *tp, const void *ip) {
         break;
     case PRE_ST_SAVE:
         if (t->cnt == 0) {
-            pcmd = PRE_CMD_START, pslot = v, parg = PRE_ARG_PREEMPTED | PRE_ARG_SAVED | skip_arg;
+            pcmd = PRE_CMD_START, pslot = t->hidx;
+            parg = PRE_ARG_PREEMPTED | PRE_ARG_SAVED | (hsk ? PRE_ARG_SKIPPED : 0);
             st_d = PRE_ST_WAIT, start_pre = true;
         }
         break;
@@ -271,8 +315,13 @@ static void pre_step(void *tp, const void *ip) {
     bool exit_unknown = ev_exit && !bit(t->event, ev_slot);
     bool alloc_busy = (alloc & (t->event | t->vict)) != 0;
     uint64_t ev_exit_oh = exit_known ? 1ULL << ev_slot : 0;
+    /* the exiting event's parked companions (the slots above its own) */
+    uint64_t ev_comp = 0;
+    for (uint64_t c = ev_exit_oh, j = 1; j < t->p.set_max; j++) ev_comp |= c = (c << 1) & t->comp;
     uint64_t free_oh = start_free ? (1ULL << free_slot) & t->m_nw : 0;
-    uint64_t pre_oh = start_pre ? 1ULL << v : 0;
+    uint64_t pre_oh = start_pre ? 1ULL << t->hidx : 0;                    /* the event warp's slot */
+    uint64_t pre_set = start_pre ? t->mset : 0;                            /* every member parks */
+    uint64_t pre_skip = start_pre ? t->skm | (t->skipped ? 1ULL << v : 0) : 0;
     uint64_t res_oh = rfire ? 1ULL << t->rslot : 0;
 
     /* ---- the edge ---- */
@@ -287,19 +336,23 @@ static void pre_step(void *tp, const void *ip) {
         }
     }
 
-    uint64_t skipped_now = t->skipped; /* values before the edge */
-    unsigned st_now = t->st;
+    unsigned st_now = t->st; /* before the edge */
     t->event = (t->event & ~ev_exit_oh) | free_oh | pre_oh;
-    t->pend = (t->pend | (ev_exit_oh & t->vict)) & ~res_oh;
-    t->vict = (t->vict & ~res_oh) | pre_oh;
-    t->skip = (t->skip & ~res_oh) | (skipped_now ? pre_oh : 0);
-    t->saved = (t->saved & ~res_oh) | (st_now == PRE_ST_SAVE ? pre_oh : 0);
-    if (start_pre) t->evregs[v] = t->ereg;
+    t->pend = (t->pend | ((ev_exit_oh | ev_comp) & t->vict)) & ~res_oh;
+    t->vict = (t->vict & ~res_oh) | pre_set;
+    t->skip = (t->skip & ~res_oh) | pre_skip;
+    t->saved = (t->saved & ~res_oh) | (st_now == PRE_ST_SAVE ? pre_set : 0);
+    t->comp = (t->comp & ~ev_comp) | (pre_set & ~pre_oh); /* restore-pending from its event's exit on */
+    /* the event's registers are timed at the head's restore, a companion's restore waits the base */
+    if (start_pre || step_fwd) t->evregs[v] = t->athead ? t->ereg : 0;
+    if (!alloc_busy) /* slots i and i + 1 of one allocation (an allocation naming either sets it) */
+        t->sn = (t->sn & ~(alloc | alloc >> 1)) | (alloc & alloc >> 1);
+    t->sn &= t->m_nw >> 1;
 
     if (sel_load) t->dist = false;
-    else if (t->sel && t->sel != 5 && !alloc_busy && (t->e & alloc)) t->dist = true; /* before e changes */
+    else if (t->sel && t->sel != 5 && !alloc_busy && (t->em & alloc)) t->dist = true; /* before e changes */
     if (sel_load) {
-        t->e = elig, t->eb = elig & bar, t->en = elig & ~ld;
+        t->e = etier, t->eb = etier & bar, t->en = etier & ~ld, t->em = emem, t->kset = ktier;
         t->pol_newest = pol == PRE_POL_NEWEST, t->cheap = pol == PRE_POL_CHEAPEST;
         t->bsk = (opt & PRE_OPT_BARSKIP) != 0;
     }
@@ -315,6 +368,8 @@ static void pre_step(void *tp, const void *ip) {
         for (unsigned g = 0; g < ng; g++) t->gwin |= (uint64_t)t->gw[g] << (3 * g);
     }
     if (pick_load) t->victim = pick_d;
+    if (step_fwd) t->victim = vn;
+    if (step_back) t->victim = v - 1;
     t->pgrp = pick_load ? 1ULL << (pick_d / PRE_G) : 0;
     t->sel = sel_d;
 
@@ -326,7 +381,18 @@ static void pre_step(void *tp, const void *ip) {
         t->skipped = false;
         t->opt = opt;
         t->ereg = req_regs;
+        t->hidx = v, t->kleft = t->kset - 1, t->skm = 0, t->athead = true;
+        t->mset = 0;
+        for (unsigned j = 0; j < t->kset; j++) t->mset |= (1ULL << v) << j;
     }
+    if (step_fwd) {
+        if (t->athead) t->hskip = t->skipped;
+        t->skm |= t->skipped ? 1ULL << v : 0;
+        t->skipped = false, t->athead = false, t->kleft--;
+    }
+    if (step_back) t->athead = v - 1 == t->hidx;
+    if (unw_on) t->unw = true;
+    else if (st_d != PRE_ST_FLUSH) t->unw = false;
     if (first_now && st_now == PRE_ST_FLUSH)
         t->vstat |= (v_ibuf ? PRE_VS_IBUF : 0) | (v_bar ? PRE_VS_BAR : 0) |
                     (v_imiss ? PRE_VS_IMISS : 0) | (v_ld ? PRE_VS_LOAD : 0) |

@@ -151,6 +151,43 @@
  *     error (only event / parked slots are checked).
  *   - Both errors in one cycle: err_code_o = 3 (the codes OR'ed) and
  *     cnt_err_o += 2; err_code_o holds the last code; every counter saturates.
+ *
+ * Victim sets (SET_MAX > 1; EDGE VI-C: "preempt more than one warp from the
+ * background kernel, such that the event kernel can use the registers from
+ * multiple contiguous warps").  A block's registers are one range in warp
+ * order, so the warps of one allocation in adjacent slots hold adjacent
+ * registers; the controller keeps, per slot i, whether slots i and i + 1 were
+ * given to one allocation (an accepted w_alloc_i naming either sets it to
+ * "both named"; reset clears it).
+ *   - Selection edge S: when no warp is eligible alone, for k = 2 .. SET_MAX
+ *     in turn, a head h is a candidate when slots h .. h + k - 1 are each
+ *     live, not exiting, not an event warp or parked victim, adjacent pairs
+ *     of one allocation, and k x regs[h] >= req_regs_i (the members' counts
+ *     are regs[h]: one allocation); the first k with a candidate is the set
+ *     size (the smallest set), its heads the candidates (policy and tiers as
+ *     for single victims, on the heads' bits).  A warp in any candidate set
+ *     re-allocated at S+1..S+4 voids the selection.
+ *   - Edge S+5: FLUSH(head) as for a single victim (the head is the pick).
+ *   - FLUSH, per member in slot order: v_* describe the current member
+ *     (victim_o); BARSKIP / DROP as for a single victim; once it is drained,
+ *     if members remain: FLUSH(next member, the latched options) and
+ *     victim_o := next (pick_grp_o stays 0), provided the next slot is still
+ *     of one allocation with this one, live and not exiting; otherwise, or
+ *     when the current member leaves (v_left_i), ABORT(current) and then one
+ *     ABORT a cycle for each member before it, back to the head (arg SKIPPED
+ *     if that member was taken out of its barrier), then IDLE.
+ *   - After the last member is drained: START(head) as for a single victim
+ *     (SAVE first unless rf_free_i; the save time is the event's registers',
+ *     as before), arg SKIPPED from the head's flag.  Every member becomes a
+ *     parked victim (victim_mask_o), the head runs the event warp
+ *     (event_mask_o); the members but the head are its companions.
+ *   - The event warp's exit makes the head and its companions restore-
+ *     pending at once; the restore FSM resumes each slot (lowest first) with
+ *     its own SAVED / SKIPPED: the head waits the event's restore time, a
+ *     companion save_base cycles when SAVED (its transfer's set-up), else 0.
+ *   - cnt_start_pre_o counts a set's START once; cnt_resume_o and
+ *     cnt_abort_o count every command.
+ * With SET_MAX = 1 none of this exists and every cycle is as above.
  */
 #ifndef EDGE_PREEMPT_H
 #define EDGE_PREEMPT_H
@@ -198,10 +235,14 @@ typedef struct {
      * flip-flop per bit synthesis takes (model edge_preempt_bits); it picks
      * the model and changes no behaviour, so the twin only checks 0 or 1 */
     unsigned age_rows;
+    /* SET_MAX: the most warps one event may borrow, 1..4 (EDGE VI-C's
+     * multi-warp preemption, "Victim sets" above); 1 (the default) is the
+     * single-victim controller of EDGE IV-D */
+    unsigned set_max;
 } edge_preempt_params;
 
 #define EDGE_PREEMPT_PARAMS(X) \
-    X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W) X(age_rows, AGE_ROWS)
+    X(nw, NW) X(slot_w, SLOT_W) X(regs_w, REGS_W) X(cyc_w, CYC_W) X(age_rows, AGE_ROWS) X(set_max, SET_MAX)
 
 void edge_preempt_params_default(edge_preempt_params *p);
 /* The core's side of the contract above: v_left_i / v_bar_i / v_ld_i and

@@ -68,6 +68,7 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     cJSON_AddBoolToObject(o, "extra_regs", gc->pre.extra_regs);
     cJSON_AddNumberToObject(o, "reserve_cores", gc->pre.reserve_cores);
     if (gc->pre.event_reg_reserve) cJSON_AddNumberToObject(o, "event_reg_reserve", gc->pre.event_reg_reserve);
+    if (gc->pre.set_max > 1) cJSON_AddNumberToObject(o, "set_max", gc->pre.set_max);
     if (gc->pre.reserve_dynamic) { /* [preempt] reserve_dynamic: the reservation over the measured part */
         cJSON *rv = cJSON_AddObjectToObject(o, "reserve_dynamic");
         cJSON_AddNumberToObject(rv, "min", gc->pre.reserve_min);
@@ -95,6 +96,11 @@ static cJSON *point_json(const char *name, const mt_params *x, const gpu_config 
     for (unsigned i = 0; i < r->n_ev; i++) pre += r->ev[i].preempted, sav += r->ev[i].saved;
     cJSON_AddNumberToObject(o, "preempted", pre);
     cJSON_AddNumberToObject(o, "registers_saved", sav);
+    if (gc->pre.set_max > 1) { /* victim sets: warps borrowed over the preempted events */
+        unsigned w = 0;
+        for (unsigned i = 0; i < r->n_ev; i++) w += r->ev[i].preempted ? r->ev[i].set_warps : 0;
+        cJSON_AddNumberToObject(o, "warps_borrowed", w);
+    }
     cJSON_AddNumberToObject(o, "loads_dropped", (double)r->ps.drops);
     cJSON_AddNumberToObject(o, "barriers_skipped", (double)r->ps.skips);
     cJSON_AddNumberToObject(o, "bg_cycles", (double)r->bg_cycles);

@@ -55,6 +55,7 @@ const char *mt_mode_name(const gpu_config *gc) {
     if (gc->pre.reserve_cores) return "R";
     if (!gc->pre.enable) return "D";
     if (gc->pre.event_reg_reserve) return "V"; /* preemption beside a register reserve for events */
+    if (gc->pre.set_max > 1) return "S";       /* preemption of victim sets (EDGE VI-C) */
     return gc->pre.extra_regs ? "X" : "P";
 }
 
@@ -101,6 +102,7 @@ static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
     e->core = i->core;
     e->preempted = i->preempted;
     e->saved = i->saved;
+    e->set_warps = i->set_warps;
 }
 
 static void launch(ctx *c, unsigned slot) {
@@ -453,6 +455,7 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         }
     gpu_get_preempt_stats(c.g, &r->ps);
     r->ps.start_free -= ps0.start_free, r->ps.start_preempt -= ps0.start_preempt, r->ps.resumes -= ps0.resumes;
+    r->ps.parked -= ps0.parked;
     gpu_get_event_breakdown(c.g, r->evb);
     for (unsigned i = 0; i < GPU_EVB_N; i++) r->evb[i] -= evb0[i];
     gpu_get_reserve_stats(c.g, &r->rs);
@@ -470,10 +473,11 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
                  (unsigned long long)r->faulted, r->fault);
         goto out;
     }
-    if (r->checked + r->faulted != r->n_ev || r->ps.resumes != r->ps.start_preempt) {
-        snprintf(r->err, sizeof r->err, "%u events sent, %llu checked, %llu ended by a fault, %llu preempted, %llu "
-                 "resumed", r->n_ev, (unsigned long long)r->checked, (unsigned long long)r->faulted,
-                 (unsigned long long)r->ps.start_preempt, (unsigned long long)r->ps.resumes);
+    if (r->checked + r->faulted != r->n_ev || r->ps.resumes != r->ps.parked) {
+        snprintf(r->err, sizeof r->err, "%u events sent, %llu checked, %llu ended by a fault, %llu preempted (%llu "
+                 "warps parked), %llu resumed", r->n_ev, (unsigned long long)r->checked, (unsigned long long)r->faulted,
+                 (unsigned long long)r->ps.start_preempt, (unsigned long long)r->ps.parked,
+                 (unsigned long long)r->ps.resumes);
         goto out;
     }
     r->bg_cycles = c.bg ? bg_cycles(c.bg) : 0;

@@ -83,6 +83,7 @@ typedef struct {
     unsigned core;        /* the SIMT core it ran on */
     unsigned slot;        /* its parameter / ring slot */
     bool preempted, saved;
+    unsigned set_warps; /* background warps it borrowed (gpu_event_info.set_warps) */
     bool faulted;         /* ended by a fault that stopped only it (ring = sync), results not checked */
 } mt_event;
 
