@@ -78,9 +78,10 @@ regmap:
 
 # make fpga-equiv FPGA_EQUIV_BASE=<commit>: the top's sources as they are and
 # those of <commit>, the ones fpga/top_timing.json's runs were routed from,
-# synthesized side by side; when their canonical netlists are the same (a
-# change of comments, line numbers, assertions or of how logic is written
-# that leaves the mapped netlist as it was) fpga/top_timing.json records these
+# synthesized side by side; when their canonical netlists have the same cells
+# and connections (ecp5_synth.logic_sha: a change of comments, line numbers,
+# assertions or of how logic is written that leaves the mapped netlist as it
+# was; net names are left out) fpga/top_timing.json records these
 # sources as equivalent, and make fpga-netlists accepts its routes for them
 # (scripts/fpga_top.py --prove-equivalent; two syntheses, minutes; no place
 # and route).

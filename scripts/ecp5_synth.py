@@ -68,3 +68,18 @@ def netlist_sha(path):
             return [strip(x) for x in o]
         return o
     return hashlib.sha256(json.dumps(strip(json.load(open(path))), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def logic_sha(path):
+    """A fingerprint of a canonical netlist's logic alone: every module's
+    ports and cells (types, parameters, connections by net number), not its
+    net names. rename -enumerate numbers the generated names in the order of
+    the names they replace, which carry source lines, so moving code within a
+    file renumbers them although no cell or connection changes (the FPGA
+    top's equivalent sources, scripts/fpga_top.py --prove-equivalent)."""
+    mods = json.load(open(path))["modules"]
+    keep = {m: {"ports": {p: {"direction": v["direction"], "bits": v["bits"]} for p, v in b.get("ports", {}).items()},
+                "cells": {c: {k: v[k] for k in ("type", "parameters", "connections") if k in v}
+                          for c, v in b.get("cells", {}).items()}}
+            for m, b in mods.items()}
+    return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]

@@ -63,7 +63,7 @@ import sys
 import time
 
 import fg_num
-from ecp5_synth import CANON_CMDS, netlist_sha, synth_cmds
+from ecp5_synth import CANON_CMDS, logic_sha, netlist_sha, synth_cmds
 from yowasp_tools import (crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name,
                           tool_version, warm)
 
@@ -265,8 +265,8 @@ def check_record(srcs, path):
     for t, sd, r in runs:
         if r.get("sources_sha") != now and eq.get("routed_sources_sha") == r.get("sources_sha"):
             print(f"  ok    top at {t} MHz, seed {sd}: {r.get('fmax_mhz')} MHz, {r.get('status')}, routed from "
-                  f"the sources of {r.get('commit')}, which synthesize to the same canonical netlist as these "
-                  f"({now}; {eq.get('canonical_netlist_sha')}, checked at {eq.get('commit')})")
+                  f"the sources of {r.get('commit')}, which synthesize to the same logic as these "
+                  f"({now}; {eq.get('logic_sha') or eq.get('canonical_netlist_sha')}, checked at {eq.get('commit')})")
         elif r.get("sources_sha") != now:
             bad += 1
             print(f"  STALE top at {t} MHz, seed {sd}: routed from the sources of {r.get('commit')} "
@@ -284,9 +284,10 @@ def prove_equivalent(base, srcs, path, mhz):
     """make fpga-equiv: the top's sources as they are and those of commit
     `base` (the sources every run in the record was routed from) synthesized
     with the same recipe and Yosys; when their canonical netlists
-    (ecp5_synth.CANON_CMDS: generated names numbered, no source lines) are
-    the same, the record's routes describe these sources too, and the
-    record says so under "equivalent_sources" (check_record accepts them).
+    (ecp5_synth.CANON_CMDS: generated names numbered, no source lines) have
+    the same cells and connections (ecp5_synth.logic_sha), the record's
+    routes describe these sources too, and the record says so under
+    "equivalent_sources" (check_record accepts them).
     0 when equal, 1 when not (or on an error)."""
     try:
         rec = json.load(open(path))
@@ -340,22 +341,22 @@ def prove_equivalent(base, srcs, path, mhz):
                            stdout=open(log, "w"), stderr=subprocess.STDOUT)
         if p.returncode != 0:
             raise SystemExit(f"fpga equiv: Yosys failed on the {name} sources (log {log})")
-        return netlist_sha(canon)
+        return logic_sha(canon)
 
     print(f"fpga equiv: synthesizing the sources of {base} and these ({now}), {fout:g} MHz wrapper", flush=True)
     with cf.ThreadPoolExecutor(max_workers=2) as ex:
         fb_, fn_ = ex.submit(canonical, tree, "base"), ex.submit(canonical, here, "now")
         c_base, c_now = fb_.result(), fn_.result()
     if c_base != c_now:
-        print(f"fpga equiv: the logic changed: canonical netlist {c_now}, the routed sources' {c_base}; "
+        print(f"fpga equiv: the logic changed: cells and connections {c_now}, the routed sources' {c_base}; "
               f"make fpga measures the top again")
         return 1
-    entry = {"routed_sources_sha": routed, "canonical_netlist_sha": c_now, "base_commit": base,
+    entry = {"routed_sources_sha": routed, "logic_sha": c_now, "base_commit": base,
              "commit": git_commit(list(srcs) + ["scripts", "constraints"]),
              "date": datetime.date.today().isoformat(), "yosys": tool_version([yosys, "-V"]),
              "synth_flags": os.environ.get("FPGA_SYNTH_FLAGS", "")}
     update_json(path, "equivalent_sources", entry, sub=(now,))
-    print(f"fpga equiv: the same canonical netlist ({c_now}): the routes of {path} describe these sources "
+    print(f"fpga equiv: the same cells and connections ({c_now}): the routes of {path} describe these sources "
           f"({now}) too; recorded under equivalent_sources")
     return 0
 
