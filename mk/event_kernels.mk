@@ -25,11 +25,11 @@ RESULTS_EXPERIMENTS += experiments/edge_fig13_memc.ini experiments/edge_fig13_me
 RESULTS_EXPERIMENTS += experiments/edge_fig13_packed.ini experiments/edge_fig13_artifact.ini experiments/edge_fig12_draincore.ini experiments/edge_fig12_slowmem.ini experiments/edge_fig13_memc_artifact.ini experiments/edge_fig13_artifact_slowmem.ini experiments/edge_fig13_place.ini experiments/edge_fig13_artifact_place.ini experiments/edge_fig13_memc_artifact_place.ini
 # EDGE VI-C's register reserve for events on Fig. 12's register-restricted pairs; the dynamic
 # reservation of EDGE VII runs inside edge_fig13.ini and edge_fig13_demo.ini as mode A, and two
-# variants of A at the demo size
+# variants of A at the demo size (the register reserve at the demo size runs in make demo, below)
 RESULTS_EXPERIMENTS += experiments/edge_fig12_reserve.ini experiments/edge_fig13_demo_dynamic_pc1.ini experiments/edge_fig13_demo_dynamic_min8.ini
 # CM-BAL's protection of the events (sim/cm/cm_bal_loop.h) beside Fig. 13's, full size
 RESULTS_EXPERIMENTS += experiments/edge_protect.ini
 # the launch paths: host, doorbell after the DMA, early doorbell + F/E receive ring (sim/work/mt_run.h)
 RESULTS_EXPERIMENTS += experiments/edge_launch.ini
-DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini experiments/edge_protect_demo.ini
+DEMO_EXPERIMENTS    += experiments/edge_fig12_demo.ini experiments/edge_fig13_demo.ini experiments/edge_protect_demo.ini experiments/edge_fig12_reserve_demo.ini
 DEMO_EXPERIMENTS    += experiments/edge_launch_demo.ini

@@ -1256,9 +1256,10 @@ def table_of(name, json_name, also, experiment, program, fn):
             "program": f"build/bin/{program}", "tables": {name: fn}}
 
 
-FIG12_RESERVE = {"name": "edge_fig12_reserve", "json": "edge_fig12_reserve.json", "plot": plot_fig12_reserve,
-                 "experiment": "experiments/edge_fig12_reserve.ini", "program": "build/bin/edge_fig12",
-                 "tables": {"edge_fig12_reserve": fig12_reserve}}
+FIG12_RESERVE, FIG12_RESERVE_DEMO = (
+    {"name": f"edge_fig12_reserve{suf}", "json": f"edge_fig12_reserve{suf}.json", "plot": plot_fig12_reserve,
+     "experiment": f"experiments/edge_fig12_reserve{suf}.ini", "program": "build/bin/edge_fig12",
+     "tables": {f"edge_fig12_reserve{suf}": fig12_reserve}} for suf in ("", "_demo"))
 
 FIG13_DYN_CF = table_of("edge_fig13_demo_dynamic_counterfactuals", "edge_fig13_demo.json",
                         [f"edge_fig13_demo{suf}.json" for _, suf in F13_DYN_CF if suf],
@@ -1308,7 +1309,7 @@ FIGURES = [
      "command": "make bench", "program": "build/bin/mem_bench", "tables": {"mem_bench": mem_table}},
     {"name": "mem_latency_load_cm", "json": "mem_bench_cm.json", "plot": plot_mem,
      "command": "make bench", "program": "scripts/mem_bench_cm.sh", "tables": {"mem_bench_cm": mem_table}},
-] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG13_DYN_CF,
+] + edge_mt_figures("", "") + edge_mt_figures("_demo", "_demo") + [FIG11_CF, FIG13_CF, FIG13_MEMC, FIG13_MEMC_AMO, FIG13_CF_FULL, FIG12_CF_FULL, FIG12_RESERVE, FIG12_RESERVE_DEMO, FIG13_DYN_CF,
                         protect_figures(""), protect_figures("_demo"), lpath_figures(""), lpath_figures("_demo")] + cm_figs.FIGURES  # CM Figs. 8, 16-19
 
 
