@@ -782,6 +782,31 @@ static void test_event_reg_reserve(void **st) {
     mt_result_free(&vr);
 }
 
+/* An event kind no core can ever hold is refused when it is registered, before any doorbell: a
+ * warp of IPSec (26 registers a thread, 832 a warp) on cores of 800 registers, on both launch paths. */
+static void test_event_refused_at_registration(void **st) {
+    (void)st;
+    for (unsigned host = 0; host < 2; host++) {
+        mt_params x = small("ipsec", "none");
+        x.max_events = 4;
+        x.launch = host ? MT_LAUNCH_HOST : x.launch;
+        gpu_config c = machine(true, false);
+        c.regs_per_core = 800;
+        mt_result r;
+        mt_run(&x, &c, NULL, NULL, &r);
+        assert_false(r.ok);
+        if (!strstr(r.err, "event registration refused") || !strstr(r.err, "too many registers per block"))
+            fail_msg("%s", r.err);
+        assert_int_equal(r.n_ev, 0);
+        printf("# %s: %s\n", host ? "host launch" : "doorbell", r.err);
+        mt_result_free(&r);
+        c.regs_per_core = 832; /* one warp's worth: accepted, and the events run */
+        run_ok(&x, &c, &r);
+        assert_int_equal(r.n_ev, 4);
+        mt_result_free(&r);
+    }
+}
+
 /* ---------------------------------------------- tiny points of the figures */
 
 static void test_fig12_tiny_point(void **st) {
@@ -1176,6 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_reservation_dynamic),
         cmocka_unit_test(test_extra_regs),
         cmocka_unit_test(test_event_reg_reserve),
+        cmocka_unit_test(test_event_refused_at_registration),
         cmocka_unit_test(test_victim_sets),
         cmocka_unit_test(test_fig12_tiny_point),
         cmocka_unit_test(test_fig13_tiny_point),

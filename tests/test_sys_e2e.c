@@ -146,6 +146,13 @@ static void test_ring_config_refused(void **state) {
     sys_result r;
     assert_int_equal(sys_run(&p, SYS_BASELINE, true, 1, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "[nic] doorbell = early needs the EDGE path"));
+    /* an event kernel no core can hold is refused at edgeRegisterEvent, before any packet */
+    params(&p);
+    p.gpu.regs_per_core = 32;
+    assert_int_equal(sys_run(&p, SYS_EDGE, true, 1, &r, err, sizeof err), -1);
+    if (!strstr(err, "edgeRegisterEvent refused") || !strstr(err, "too many registers") || strchr(err, '\n'))
+        fail_msg("said '%s'", err);
+    print_message("# %s\n", err);
 }
 
 /* Latency arithmetic of the two paths, from the run's own timestamps. */

@@ -743,39 +743,60 @@ gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, 
     return d;
 }
 
-int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
+/* A launch's image and resources, and whether it can ever run: one core
+ * must hold a block (gpu_launch, gpu_launch_check). */
+typedef struct {
+    const simt_image *im;
+    uint64_t threads, blocks, warps, regs, shmem;
+} launch_shape;
+
+static int shape_of(const gpu_t *g, const gpu_launch_desc *d, launch_shape *s, char *err, size_t errlen) {
     const gpu_config *k = &g->cfg;
-    const simt_image *im = NULL;
+    s->im = NULL;
     for (unsigned i = 0; i < g->n_img; i++)
-        if (d->kernel_ptr >= g->img[i].base && d->kernel_ptr < g->img[i].end) im = &g->img[i];
-    if (!im || (d->kernel_ptr & 3)) {
+        if (d->kernel_ptr >= g->img[i].base && d->kernel_ptr < g->img[i].end) s->im = &g->img[i];
+    if (!s->im || (d->kernel_ptr & 3)) {
         snprintf(err, errlen, "gpu_launch: bad kernel pointer 0x%llx (not inside a loaded kernel)",
                  (unsigned long long)d->kernel_ptr);
         return -1;
     }
     for (int i = 0; i < 3; i++)
         if (!d->grid[i] || !d->block[i]) {
-            snprintf(err, errlen, "gpu_launch %s: zero grid or block dimension", im->name);
+            snprintf(err, errlen, "gpu_launch %s: zero grid or block dimension", s->im->name);
             return -1;
         }
-    uint64_t threads = (uint64_t)d->block[0] * d->block[1] * d->block[2];
-    uint64_t blocks = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
-    uint64_t warps = (threads + 31) / 32;
-    uint64_t regs = (uint64_t)(d->regs_per_thread ? d->regs_per_thread : im->regs) * warps * 32;
-    uint64_t shmem = (uint64_t)im->shmem_static + d->shmem;
+    s->threads = (uint64_t)d->block[0] * d->block[1] * d->block[2];
+    s->blocks = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
+    s->warps = (s->threads + 31) / 32;
+    s->regs = (uint64_t)(d->regs_per_thread ? d->regs_per_thread : s->im->regs) * s->warps * 32;
+    s->shmem = (uint64_t)s->im->shmem_static + d->shmem;
     const char *why = NULL;
-    if (threads > k->max_threads_per_core || warps > 64) why = "too many threads per block for one core";
-    else if (regs > k->regs_per_core) why = "too many registers per block for one core";
-    else if (!d->priority && !d->warp_event && regs > k->regs_per_core - k->pre.event_reg_reserve)
+    if (s->threads > k->max_threads_per_core || s->warps > 64) why = "too many threads per block for one core";
+    else if (s->regs > k->regs_per_core) why = "too many registers per block for one core";
+    else if (!d->priority && !d->warp_event && s->regs > k->regs_per_core - k->pre.event_reg_reserve)
         why = "too many registers per block for one core beside [preempt] event_reg_reserve";
-    else if (shmem > k->shmem_per_core) why = "too much shared memory per block for one core";
-    else if (blocks > UINT32_MAX) why = "grid too large";
+    else if (s->shmem > k->shmem_per_core) why = "too much shared memory per block for one core";
+    else if (s->blocks > UINT32_MAX) why = "grid too large";
     else if (d->param_addr >= g->mem_size) why = "param_addr outside global memory";
     if (why) {
-        snprintf(err, errlen, "gpu_launch %s: %s (%llu threads, %llu registers, %llu B shared)", im->name, why,
-                 (unsigned long long)threads, (unsigned long long)regs, (unsigned long long)shmem);
+        snprintf(err, errlen, "gpu_launch %s: %s (%llu threads, %llu registers, %llu B shared)", s->im->name, why,
+                 (unsigned long long)s->threads, (unsigned long long)s->regs, (unsigned long long)s->shmem);
         return -1;
     }
+    return 0;
+}
+
+int gpu_launch_check(const gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
+    launch_shape s;
+    return shape_of(g, d, &s, err, errlen);
+}
+
+int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen) {
+    const gpu_config *k = &g->cfg;
+    launch_shape sh;
+    if (shape_of(g, d, &sh, err, errlen)) return -1;
+    const simt_image *im = sh.im;
+    const uint64_t threads = sh.threads, blocks = sh.blocks, warps = sh.warps, regs = sh.regs, shmem = sh.shmem;
     unsigned li = 0;
     while (li < g->n_lq && g->lq[li]->state != LS_FREE) li++;
     if (li == g->n_lq) {

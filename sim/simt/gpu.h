@@ -355,6 +355,11 @@ void gpu_set_callbacks(gpu_t *g, const gpu_callbacks *cb);
  * -1 with a message when it can never run (too many threads, registers or
  * shared memory for one core, zero dimensions, bad kernel pointer). */
 int gpu_launch(gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
+/* gpu_launch's checks alone, nothing queued: what a driver refuses when a
+ * kernel is registered for later launches (edgeRegisterEvent, EDGE Table I),
+ * so that an event that can never run fails there, not at its first doorbell.
+ * -1 with gpu_launch's message. */
+int gpu_launch_check(const gpu_t *g, const gpu_launch_desc *d, char *err, size_t errlen);
 /* The descriptor of a one-dimensional launch of k: grid x block threads,
  * parameters at param. */
 gpu_launch_desc gpu_desc_1d(const gpu_kernel *k, unsigned grid, unsigned block, uint64_t param);

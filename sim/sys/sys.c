@@ -341,6 +341,13 @@ static int tick_void(void *s) { return tick(s); }
 
 /* EDGE API (EDGE Table I): edgeRegisterEvent -> doorbell id. */
 static int edge_register_event(sys *s, uint64_t sq, unsigned entries, unsigned *id) {
+    /* a kernel that can never run on a core is refused before the EKT */
+    char why[256];
+    const gpu_launch_desc d = ipv4_work_desc(&s->w, 0, IPV4_PKTS_PER_EVENT, 1, 0);
+    if (gpu_launch_check(s->gpu, &d, why, sizeof why)) {
+        fail(s, "edgeRegisterEvent refused: %s", why);
+        return -1;
+    }
     edge_fe_cmd c = {0};
     c.op = EKT_OP_REG;
     c.kernel_ptr = s->w.k.entry;

@@ -105,9 +105,14 @@ static void on_event(void *u, uint64_t tag, const gpu_event_info *i) {
     e->set_warps = i->set_warps;
 }
 
-static void launch(ctx *c, unsigned slot) {
+static gpu_launch_desc event_desc(const ctx *c, unsigned slot) {
     gpu_launch_desc d = c->ops->desc(c->w, slot, c->n_req, c->prio, slot);
     if (c->launch == MT_LAUNCH_HOST) d.priority = 0, d.warp_event = false; /* an ordinary kernel (EDGE Fig. 8b) */
+    return d;
+}
+
+static void launch(ctx *c, unsigned slot) {
+    gpu_launch_desc d = event_desc(c, slot);
     c->r->ev[c->cur[slot]].launch = gpu_cycle(c->g);
     if (gpu_launch(c->g, &d, c->err, sizeof c->err) && !c->err[0]) snprintf(c->err, sizeof c->err, "gpu_launch failed");
 }
@@ -393,6 +398,12 @@ void mt_run(const mt_params *x, const gpu_config *gc, fg_config *cfg, const mt_h
         }
         c.n_req = c.ops->reqs_per_event;
         r->regs_ev = c.ops->regs(c.w);
+        /* an event kind that can never run is refused here, as edgeRegisterEvent would (EDGE Table I) */
+        const gpu_launch_desc d = event_desc(&c, 0);
+        if (gpu_launch_check(c.g, &d, err, sizeof err)) {
+            fail(r, "event registration refused", err);
+            goto out;
+        }
     }
     if (c.bg) {
         snprintf(r->bg_desc, sizeof r->bg_desc, "%s", bg_describe(c.bg));
