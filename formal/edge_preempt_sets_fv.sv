@@ -36,12 +36,10 @@ module edge_preempt_sets_fv #(
   parameter int D_DRAIN = 2,
   parameter int E_EXIT  = 2,
   // the bounds (docs/FORMAL.md), NMAX = 2^CYC_W - 1 the longest save count:
-  //   B_IDLE  a set's flush: each of SET_MAX members FLUSHed and drained
-  //           (D_DRAIN + 1 cycles for the first, the others drained by then:
-  //           one each), SAVE NMAX + 1, WAIT 1, or the unwind's ABORTs
-  //   B_RES   as the single-victim harness, the command port held by a set's
-  //           flush and unwind (SET_MAX more cycles)
-  //   B_QUIET NW restores one after the other and the flush under way
+  // the single-victim harness's, with room for a set's extra members (their
+  // FLUSHes, the unwind's ABORTs, their RESUMEs).  They are what the proof
+  // shows at NW 4, not derived tight: at NW 3 B_QUIET's form (20) is too
+  // small (a counterexample at frame 28; 25 passes there)
   parameter int B_IDLE  = D_DRAIN + 1 + (`FG_PREEMPT_SETS - 1) + (1 << CYC_W) + 1,
   parameter int B_RES   = (1 << CYC_W) - 1 + D_DRAIN + 5 + 2 * (`FG_PREEMPT_SETS - 1),
   parameter int B_QUIET = NW * ((1 << CYC_W) + 1) + 3 + 2 * (`FG_PREEMPT_SETS - 1)
