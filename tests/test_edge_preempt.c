@@ -1626,6 +1626,7 @@ static void new_phase(tb_t *t, bool saturate) {
     t->k.small = t->set_max > 1 && rnd(t, 4);
     if (t->k.small) t->k.ctx_ok = rnd(t, 4) == 0; /* mostly no free context: events take sets */
     if (saturate) { /* a phase that saves with a saturated count (held until one has, random_run) */
+        t->k.small = false; /* single victims: a set run's small blocks can hold it past a short run */
         in->cfg_en_i = 1;
         in->cfg_save_base_i = 0xfff0;
         in->cfg_save_per_reg_i = 255;
@@ -1737,7 +1738,10 @@ static uint64_t random_run(uint64_t seed, uint64_t n, const edge_preempt_params 
     printf("# boundary bins (selections with a candidate at the event's registers per thread, one below, "
            "one above): %" PRIu64 " %" PRIu64 " %" PRIu64 "%s\n",
            t->b_eq, t->b_below, t->b_above, t->bound ? "" : " (boundary stimulus off)");
-    if (t->bound && n >= 100000) assert_true(t->b_eq > 0 && t->b_below > 0 && t->b_above > 0);
+    /* (a set run spends half its phases on small blocks: at the sanitizer's 10^5
+     * cycles 28 of 200 seeds missed a bin, at 10^6 none of 30) */
+    if (t->bound && n >= (t->set_max > 1 ? 1000000u : 100000u))
+        assert_true(t->b_eq > 0 && t->b_below > 0 && t->b_above > 0);
     if (n >= 1000000) { /* every path was exercised */
         for (int i = 0; i < 4; i++) assert_true(t->s_flush[i] > 0);
         assert_true(t->s_skip > 0 && t->s_drop > 0 && t->s_save > 0 && t->s_sat > 0);
