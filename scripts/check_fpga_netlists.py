@@ -69,7 +69,9 @@ def main():
                 bad += 1
             else:
                 print(f"  ok    {name}: the netlist measured at {r['commit']} ({sha}), "
-                      f"{r['fmax_mhz']} MHz at the worst of seeds {','.join(r['seeds'])}")
+                      f"{r['fmax_mhz']} MHz at the worst of seeds {','.join(r['seeds'])}"
+                      + ("" if synth_all else "; synthesized since its inputs are not the recorded ones "
+                         "(make fpga-netlists-record records them)"))
                 if write and ish:
                     r["inputs_sha"] = ish
     print(f"fpga-netlists: {len(specs) - bad} of {len(specs)} blocks' figures describe the RTL ({path})")
