@@ -51,7 +51,9 @@ INCS       := -Isim/harness -Isim/twin -Isim -Itb -isystem $(VLROOT)/include
 # both forms (the tests link them without it).  A change of flags rebuilds
 # the objects ($(BUILD)/.cflags).
 ARCH_OPT   := $(if $(filter x86_64,$(shell uname -m)),-march=x86-64-v2)
-OPT        ?= -O3 $(ARCH_OPT)
+# SAN=1 (below) at -O1, as the sanitizers advise: its build takes 70 s of CPU
+# against 162 s at -O3, its tests 76 s against 55 s.
+OPT        ?= $(if $(filter 1,$(SAN)),-O1,-O3) $(ARCH_OPT)
 LTO        ?= -flto=auto -ffat-lto-objects
 CWARN      := -Wall -Wextra -Werror
 CFLAGS     = -std=c11 $(OPT) $(LTO) -g $(CWARN) -D_DEFAULT_SOURCE $(INCS) -MMD -MP
