@@ -30,6 +30,8 @@ $(BUILD)/sw/user/%.elf: $(USER_KDIR)/%.c $(RV_CRT) sw/crt/kernel.ld $(wildcard s
 user-kernels: $(USER_KERNELS)
 EXTRA_BUILD += $(USER_KERNELS)
 EXTRA_TEST_CMDS += scripts/check_user_kernels.sh
+# scripts/isa_usage.py: which instructions a kernel ELF holds, by extension
+EXTRA_TEST_CMDS += tests/sw/test_isa_usage.py
 
 # ELF loader relocation: kernel sw/kernels/t_reloc.c
 TESTS    += test_elf_load
