@@ -227,7 +227,9 @@ def gen_sby(root, m, by_core, proof, text):
     if not re.search(r"^read -formal .*$", text, re.M) or not re.search(r"^\[files\]$", text, re.M):
         sys.exit(f"manifest: {path}: needs a 'read -formal' line and a [files] section")
     text = re.sub(r"^read -formal .*$", lambda _: read, text, count=1, flags=re.M)
-    files = "\n".join("../" + f for f in hdr + srcs) + f"\n{harness}\n"
+    # the harness's own includes (formal/*.svh shared by a block's harnesses)
+    local = sorted(h for h in heads if os.path.exists(os.path.join(root, "formal", h)))
+    files = "\n".join("../" + f for f in hdr + srcs) + "".join(f"\n{f}" for f in [harness] + local) + "\n"
     return re.sub(r"^\[files\]\n(?:[^\[\n][^\n]*\n|\n)*", lambda _: "[files]\n" + files, text, count=1, flags=re.M)
 
 
