@@ -1,6 +1,6 @@
 // Formal harness of edge_preempt with its two edge_preempt_timer instances
-// (docs/FORMAL.md).  Ports only: the controller's internals are being
-// restructured (issue 11), so nothing here names an internal signal; what is
+// (docs/FORMAL.md).  Ports only: nothing here names an internal signal, so
+// the controller's internals may change under the proof; what is
 // proved is the contract of sim/twin/edge_preempt.h and docs/PREEMPT.md, plus
 // the RTL's own named assertions (pre_*, pre_timer_*).
 //

@@ -2,8 +2,8 @@
 // (finegrain_ulx3s.sv): registered copies of the write strobe, word offset,
 // write data and block reset, so that each block's flip-flops are driven from
 // registers placed near it rather than from one register across the device
-// (issue 11: the top's critical path at 0a7f854 was the single block reset
-// reaching every flip-flop's LSR, 10.9 ns of routing; docs/FPGA.md).
+// (a single block reset reaching every flip-flop's LSR was the top's critical
+// path, most of it routing; docs/FPGA.md).
 //
 // (* keep *): the slices of all windows register the same signals, and
 // Yosys's opt_merge would otherwise fold them back into one register each.

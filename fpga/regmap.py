@@ -50,8 +50,7 @@ P_EKT = dict(ENTRIES=32, ADDR_W=64, PSIZE_W=64, DIM_W=32, SHMEM_W=16, PRIO_W=2, 
 P_DB = dict(ENTRIES=32, ADDR_W=64, DATA_W=32, RING_DEPTH=16, PT_DEPTH=2)
 P_PEWT = dict(ENTRIES=4, ADDR_W=64, TAG_W=64, SLOT_W=6, THR_W=6, REGS_W=7)
 # The preemption controller at the RTL defaults: 64 warp slots per core
-# (2048 threads / 32).  Four of them fit the 70 % goal since issue 11's
-# session 9 (docs/FPGA.md, "Figures"); until then the top held 16-slot ones.
+# (2048 threads / 32) on core 0 (docs/FPGA.md, "Figures").
 P_PRE = dict(NW=64, SLOT_W=6, REGS_W=7, CYC_W=16)
 # The F/E queues in the memory system's configuration (fe_sched_queues_sys in
 # rtl/fe/fe_sched_queues.toml: 16384 tracked lines of 128 B per partition, queues of 16, a
@@ -68,11 +67,11 @@ CM_NLVL = 9
 # replays into core 0, the others are the host's, and with four the top does
 # not route on the 85F (router1 left > 100,000 arcs after 30 min, 44 % of
 # router2's overuse in the controllers' age order and selection) where two
-# route (docs/FPGA_TIMING.md, "Session 26").  Core 0 replays the system's
+# route (docs/FPGA_TIMING.md).  Core 0 replays the system's
 # traces, so it has the paper's 64 slots (P_PRE); core 1, the host's, 16:
 # the age order grows with the square of the slots, and a 64-slot core 1 left
-# most placements of the top unroutable at 75 MHz in a session
-# (docs/FPGA_TIMING.md, "Session 34"; SYS CORE_NW tells the host).
+# most placements of the top unroutable at its clock (docs/FPGA_TIMING.md;
+# SYS CORE_NW tells the host).
 PRE_CORE_NW = (P_PRE["NW"], 16)
 NCORES = len(PRE_CORE_NW)
 assert PRE_CORE_NW[0] == P_PRE["NW"] and NCORES <= 4 and all(2 <= n <= 64 for n in PRE_CORE_NW), \
@@ -1251,7 +1250,7 @@ def sv_slice(b):
     # several passes: only the pass's group is registered and held, each port at its
     # place in the pass's line (PASS is static during a replay, so the choice is
     # not on a timing path); registering all of them twice made the EKT's slice the
-    # top's most congested part (docs/FPGA_TIMING.md, "Session 35")
+    # top's most congested part (docs/FPGA_TIMING.md)
     mp = b.npass > 1
     cw = b.exp_w if mp else ow
 

@@ -11,6 +11,5 @@ EXTRA_TEST_CMDS += scripts/check_preempt_icarus.sh
 # (its [block.fpga] synth = -nowidelut: out of context with the PFU wide-LUT
 # multiplexers ABC maps the slot sets' next-state functions onto LUT7s whose
 # sub-LUTs are mostly constants (2,114 of 7,521 LUT4), the block then 8,505
-# TRELLIS_COMB at 100.06 MHz; with LUT4s only 5,668 at 102.5 (lowest of seeds
-# 1-3 each; at 74066d2 5,554 TRELLIS_COMB, 100.19 MHz); docs/FPGA_TIMING.md)
+# TRELLIS_COMB; docs/FPGA_TIMING.md has the figures of both forms)
 COV_SKIP += scripts/check_preempt_icarus.sh

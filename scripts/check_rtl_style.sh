@@ -34,6 +34,14 @@ hist=$( { grep -rnEi --include='*.sv' --include='*.svh' "//.*($hist_re)" rtl/
           grep -rnEi --include='*.toml' "$hist_re" rtl/; } 2>&1)
 [ -n "$hist" ] && printf '%s\n' "$hist" | sed 's/^/# /'
 ok "$([ -z "$hist" ] && echo 1)" "RTL comments name no issue, session, commit or MHz figure"
+# the same for the rest of the tree's code (measured MHz may appear: the FPGA
+# scripts print them): no issue or session number, no commit named
+tree_re='(issue|session)s? #?[0-9]|commit [0-9a-f]{7}|(at|since|of|from|before|after|until) [0-9a-f]{0,11}[a-f][0-9a-f]{0,11}[0-9][0-9a-f]{0,11}( |$|[).,;:])'
+hist=$(grep -rnIEi "$tree_re" sim tests scripts mk tb formal fpga Makefile \
+         --exclude-dir=gen --exclude-dir=corpus --exclude=check_rtl_style.sh 2>&1 |
+       grep -E ':[^:]*\b[0-9a-f]{7,12}\b|(issue|session)s? #?[0-9]|commit ' )
+[ -n "$hist" ] && printf '%s\n' "$hist" | sed 's/^/# /'
+ok "$([ -z "$hist" ] && echo 1)" "code and build files outside rtl/ name no issue, session or commit"
 
 # one case per block from its manifest (rtl/<area>/<block>.toml, [block]
 # param_check): top | sources (the manifest's, packages first) | illegal
