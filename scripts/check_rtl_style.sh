@@ -39,7 +39,7 @@ ok "$([ -z "$hist" ] && echo 1)" "RTL comments name no issue, session, commit or
 tree_re='(issue|session)s? #?[0-9]|commit [0-9a-f]{7}|(at|since|of|from|before|after|until) [0-9a-f]{0,11}[a-f][0-9a-f]{0,11}[0-9][0-9a-f]{0,11}( |$|[).,;:])'
 hist=$(grep -rnIEi "$tree_re" sim tests scripts mk tb formal fpga Makefile \
          --exclude-dir=gen --exclude-dir=corpus --exclude=check_rtl_style.sh 2>&1 |
-       grep -E ':[^:]*\b[0-9a-f]{7,12}\b|(issue|session)s? #?[0-9]|commit ' )
+       grep -iE ':[^:]*\b[0-9a-f]{7,12}\b|(issue|session)s? #?[0-9]|commit ' )
 [ -n "$hist" ] && printf '%s\n' "$hist" | sed 's/^/# /'
 ok "$([ -z "$hist" ] && echo 1)" "code and build files outside rtl/ name no issue, session or commit"
 
