@@ -597,7 +597,10 @@ static uint64_t random_run(const mem_config *c, const char *name, uint64_t seed,
            s.row_conflicts, s.fe_tracked, s.fe_releases, s.stall_mc, s.stall_net);
     printf("# cycled words: %u fills, %" PRIu64 " peeks; F/E reads answered by the L2 %" PRIu64 " (lines kept %" PRIu64
            ")\n", t->cyc_sent[0], t->by_type[T_CYC_PEEK], s.fe_l2_hits, s.fe_l2_keeps);
-    if (c->fe_l2_cache) assert_true(s.fe_l2_hits > 0);
+    /* the L2's F/E lines answer the cycled words' peeks: a shortened run (the
+     * sanitizer's FG_CYCLES=100000) makes none in about 1 of 30 seeds, the
+     * full-length one must make some */
+    if (c->fe_l2_cache && (t->by_type[T_CYC_PEEK] || cycles >= 300000)) assert_true(s.fe_l2_hits > 0);
     printf("# by type: sw-write %" PRIu64 " sw-read %" PRIu64 " atomic %" PRIu64 " cnt-read %" PRIu64
            " timing %" PRIu64 " fe-fill %" PRIu64 " fe-wait %" PRIu64 " fe-nt %" PRIu64 " token %" PRIu64 "/%" PRIu64 "\n",
            t->by_type[T_SW_WR], t->by_type[T_SW_RD], t->by_type[T_CNT_AMO], t->by_type[T_CNT_RD],
