@@ -9,4 +9,4 @@ PROG_OBJS_fg_run := $(BUILD)/obj/sim/prog/fg_run_cli.o
 TESTS    += test_fg_run
 # fg_run reads the kernel's DWARF (elfutils libdw) to compare its argument
 # struct with the --arg list (docs/SIMT.md "When a kernel misbehaves").
-$(BUILD)/bin/fg_run: LDLIBS += -ldw -lelf
+PROG_LDLIBS_fg_run := -ldw -lelf
