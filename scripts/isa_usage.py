@@ -35,7 +35,7 @@ def ext_of(mn):
         return "Zicsr"
     if base == "fence.i":
         return "Zifencei"
-    if base.startswith("f") and base not in ("fence",):
+    if base.startswith("f"):  # (fence and fence.i are taken above)
         return "F"
     return "other"
 

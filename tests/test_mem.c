@@ -572,6 +572,9 @@ static void cm_like_config(mem_config *c) {
     c->l2_miss_queue = 8;
 }
 
+/* test_random_traffic's length without FG_CYCLES */
+#define RANDOM_TRAFFIC_CYCLES 300000
+
 /* Returns the stallMC cycles seen. */
 static uint64_t random_run(const mem_config *c, const char *name, uint64_t seed, uint64_t cycles) {
     printf("# %s, F/E queues %s, %" PRIu64 " cycles of traffic\n", name, fg_impl_name(c->fe_impl), cycles);
@@ -600,7 +603,7 @@ static uint64_t random_run(const mem_config *c, const char *name, uint64_t seed,
     /* the L2's F/E lines answer the cycled words' peeks: a shortened run (the
      * sanitizer's FG_CYCLES=100000) makes none in about 1 of 30 seeds, the
      * full-length one must make some */
-    if (c->fe_l2_cache && (t->by_type[T_CYC_PEEK] || cycles >= 300000)) assert_true(s.fe_l2_hits > 0);
+    if (c->fe_l2_cache && (t->by_type[T_CYC_PEEK] || cycles >= RANDOM_TRAFFIC_CYCLES)) assert_true(s.fe_l2_hits > 0);
     printf("# by type: sw-write %" PRIu64 " sw-read %" PRIu64 " atomic %" PRIu64 " cnt-read %" PRIu64
            " timing %" PRIu64 " fe-fill %" PRIu64 " fe-wait %" PRIu64 " fe-nt %" PRIu64 " token %" PRIu64 "/%" PRIu64 "\n",
            t->by_type[T_SW_WR], t->by_type[T_SW_RD], t->by_type[T_CNT_AMO], t->by_type[T_CNT_RD],
@@ -617,7 +620,7 @@ static uint64_t random_run(const mem_config *c, const char *name, uint64_t seed,
 static void test_random_traffic(void **state) {
     (void)state;
     mem_config c;
-    uint64_t seed = tb_seed("test_mem random traffic"), cycles = tb_cycles(300000);
+    uint64_t seed = tb_seed("test_mem random traffic"), cycles = tb_cycles(RANDOM_TRAFFIC_CYCLES);
     small_config(&c);
     uint64_t mc = random_run(&c, "4 partitions x 2 slices", seed, cycles);
     c.fe_l2_cache = true; /* the GPU's F/E reads answered by the L2 where its lines are known full */
