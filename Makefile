@@ -224,21 +224,24 @@ C_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS))
 $(BUILD)/obj/%.o: %.c $(BUILD)/.cflags | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-# the compilers and flags the objects were built with: a change rebuilds them.
-# The temporary file is the shell's own (make test runs several makes in one
+# $(call fg_write_if_changed,COMMAND): COMMAND's output into $@, replaced only
+# when it differs, so that what depends on it rebuilds only then.  The
+# temporary file is the shell's own (make test runs several makes in one
 # build: a shared one was removed under another's cmp and its mv then failed).
+fg_write_if_changed = t=$@.$$$$.tmp; $(1) >$$t || { rm -f $$t; exit 1; }; \
+  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
+# the compilers and flags the objects were built with: a change rebuilds them
 $(BUILD)/.cflags: FORCE
 	@mkdir -p $(dir $@)
-	@t=$@.$$$$.tmp; echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)' >$$t; \
-	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
+	@$(call fg_write_if_changed,echo '$(CC) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(PROG_LDFLAGS)')
 
 # The sources fingerprint (scripts/provenance.py) every result carries: the
 # file changes, and the programs relink, only when a source of the simulation does.
 $(BUILD)/gen/fg_sources.c: FORCE | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	@t=$@.$$$$.tmp; $(PYTHON) scripts/provenance.py c-source >$$t || { rm -f $$t; exit 1; }; \
-	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
-$(BUILD)/obj/gen/fg_sources.o: $(BUILD)/gen/fg_sources.c $(BUILD)/.cflags | $(BUILD)/.deps
+	@$(call fg_write_if_changed,$(PYTHON) scripts/provenance.py c-source)
+# generated C (fg_sources.c; fg_programs.c, below)
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/.cflags | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -258,9 +261,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 # The programs are one binary, linked once: with link-time optimization each
-# program's own link optimized the whole model again (about 13 s of CPU, 17
-# times).  Each sim/prog/<name>_main.c is compiled with its main renamed
-# fgp_<name>_main (into obj/prog/), a generated dispatcher (scripts/gen_programs.sh) runs the
+# program's own link optimized the whole model again.  Each
+# sim/prog/<name>_main.c is compiled with its main renamed fgp_<name>_main
+# (into obj/prog/), a generated dispatcher (scripts/gen_programs.sh) runs the
 # one named by the name it was started under, and build/bin/<name> are hard
 # links to the binary.
 $(BUILD)/obj/prog/%_main.o: sim/prog/%_main.c $(BUILD)/.cflags | $(BUILD)/.deps
@@ -268,11 +271,7 @@ $(BUILD)/obj/prog/%_main.o: sim/prog/%_main.c $(BUILD)/.cflags | $(BUILD)/.deps
 	$(CC) $(CFLAGS) -Dmain=fgp_$*_main -c $< -o $@
 $(BUILD)/gen/fg_programs.c: FORCE | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	@t=$@.$$$$.tmp; scripts/gen_programs.sh $(PROGRAMS) >$$t || { rm -f $$t; exit 1; }; \
-	  if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@; fi
-$(BUILD)/obj/gen/fg_programs.o: $(BUILD)/gen/fg_programs.c $(BUILD)/.cflags | $(BUILD)/.deps
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@$(call fg_write_if_changed,scripts/gen_programs.sh $(PROGRAMS))
 PROG_OBJS = $(foreach p,$(PROGRAMS),$(BUILD)/obj/prog/$(p)_main.o $(PROG_OBJS_$(p)))
 $(BUILD)/bin/.programs: $(BUILD)/obj/gen/fg_programs.o $$(PROG_OBJS) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
