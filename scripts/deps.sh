@@ -41,7 +41,8 @@ fi
 
 pip_missing=()
 for p in "${PIP_PKGS[@]}"; do
-  have=$(python3 -m pip show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p')
+  # pip show fails for a package not installed: under pipefail that must not stop the script
+  have=$(python3 -m pip show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p' || true)
   [ "$have" = "${p#*==}" ] || pip_missing+=("$p")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
