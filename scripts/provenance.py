@@ -30,6 +30,16 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE_DIRS = ("configs", "rtl", "sim", "sw")
+# Not sources of any result: the RTL SIMT core is simulated by its own tests
+# only (tests/test_simt_rtl.c), no program that prints a result runs it; it
+# joins the fingerprint the day one does.  tests/results/test_provenance.py
+# checks that no verilated block of the programs takes a file from here.
+EXCLUDE_DIRS = ("rtl/simt",)
+PATHSPEC = SOURCE_DIRS + tuple(f":(exclude){d}" for d in EXCLUDE_DIRS)
+
+
+def excluded(path):
+    return any(path == d or path.startswith(d + "/") for d in EXCLUDE_DIRS)
 SKIP_DIRS = {"__pycache__"}
 SHORT = 16  # hex digits written in docs: 64 bits, plenty for telling source states apart
 
@@ -65,7 +75,7 @@ def tree_entries():
             dirnames[:] = sorted(x for x in dirnames if x not in SKIP_DIRS)
             for name in files:
                 p = os.path.join(dirpath, name)
-                if os.path.isfile(p) and not os.path.islink(p):
+                if os.path.isfile(p) and not os.path.islink(p) and not excluded(os.path.relpath(p, ROOT)):
                     out.append((os.path.relpath(p, ROOT), blob_id(p)))
     return out
 
@@ -76,7 +86,7 @@ def commit_entries(commit):
     for line in git("ls-tree", "-r", commit, "--", *SOURCE_DIRS).splitlines():
         meta, path = line.split("\t", 1)
         mode, kind, oid = meta.split()
-        if kind == "blob" and mode != "120000":
+        if kind == "blob" and mode != "120000" and not excluded(path):
             out.append((path, oid))
     return out
 
@@ -98,7 +108,7 @@ def resolve_commit(fp, limit=2000):
     if git("rev-parse", "--git-dir", check=False) is None:
         return None
     found = None
-    revs = git("rev-list", f"--max-count={limit}", "HEAD", "--", *SOURCE_DIRS, check=False) or ""
+    revs = git("rev-list", f"--max-count={limit}", "HEAD", "--", *PATHSPEC, check=False) or ""
     for c in revs.split():
         if fingerprint(c).startswith(fp):
             found = c
@@ -147,7 +157,7 @@ def restamp(block, head_fp):
 def changed_files(commit):
     if not commit or commit == "unknown":
         return None
-    out = git("diff", "--name-only", commit, "--", *SOURCE_DIRS, check=False)
+    out = git("diff", "--name-only", commit, "--", *PATHSPEC, check=False)
     return out.split() if out is not None else None
 
 

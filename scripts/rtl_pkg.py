@@ -15,7 +15,9 @@ Generated (committed, so that every tool reads them without running make):
                                 package localparam does)
   sim/twin/gen/<block>_enc.h    C: the same names and values for the block's twin
                                 (one header per block, so a twin that still has
-                                its own enums never includes a clashing one)
+                                its own enums never includes a clashing one);
+                                a list's c_dir puts them elsewhere (a block
+                                with no twin: its test bench's folder)
   tb/waves/enc/<enum>.txt       GTKWave translate filter: decimal value -> name
                                 (flags: every combination, names joined by |);
                                 scripts/gtkw.py puts it on the enum's signals
@@ -163,7 +165,7 @@ def generate():
         for e in d["enum"]:
             blocks.setdefault(e["block"], []).append((e, d["package"]))
         for b, es in blocks.items():
-            files[os.path.join(GEN_C, b + "_enc.h")] = c_header(src, b, es)
+            files[os.path.join(d.get("c_dir", GEN_C), b + "_enc.h")] = c_header(src, b, es)
         for e in d["enum"]:
             files[os.path.join(GEN_WAVE, e["name"] + ".txt")] = wave_filter(src, e)
     return files, lists
@@ -214,7 +216,8 @@ def main():
             print(f"rtl_pkg: wrote {path}")
     # generated files no list produces any more
     known = set(files)
-    for path in sorted(glob.glob(os.path.join(GEN_C, "*_enc.h"), root_dir=ROOT)) + \
+    c_dirs = sorted({GEN_C} | {d.get("c_dir", GEN_C) for d in lists.values()})
+    for path in sorted(p for c in c_dirs for p in glob.glob(os.path.join(c, "*_enc.h"), root_dir=ROOT)) + \
             sorted(glob.glob("rtl/*/*_pkg.sv", root_dir=ROOT)) + \
             sorted(glob.glob(os.path.join(GEN_WAVE, "*.txt"), root_dir=ROOT)):
         if path not in known and "rtl_pkg.py" in open(os.path.join(ROOT, path)).read(400):

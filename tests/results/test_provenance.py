@@ -77,6 +77,25 @@ class ProvenanceTest(unittest.TestCase):
         self.commit("three: tests only")  # the source state is still the one c2 made
         self.assertEqual(provenance.resolve_commit(provenance.short(provenance.fingerprint())), c2)
 
+    def test_excluded_rtl_is_not_a_source(self):
+        fp = provenance.fingerprint()
+        os.makedirs(os.path.join(self.tmp, "rtl", "simt"))
+        self.write("rtl/simt/core.sv", "module m; endmodule")  # no program runs it
+        self.assertEqual(provenance.fingerprint(), fp)
+        self.commit("rtl/simt only")
+        self.assertEqual(provenance.fingerprint("HEAD"), fp)
+        self.assertEqual(provenance.resolve_commit(provenance.short(fp)), self.c1)
+        self.write("rtl/a.txt", "changed")  # the rest of rtl/ is
+        self.assertNotEqual(provenance.fingerprint(), fp)
+
+    def test_excluded_rtl_feeds_no_program(self):
+        """What the fingerprint leaves out must shape no result: no verilated block of the
+        programs (mk/blocks.mk, generated from the block manifests) takes a file from there."""
+        with open(os.path.join(ROOT, "mk", "blocks.mk")) as f:
+            text = f.read()
+        for d in provenance.EXCLUDE_DIRS:
+            self.assertNotIn(d + "/", text, f"mk/blocks.mk lists files of {d}: drop it from EXCLUDE_DIRS")
+
     def test_check_fresh_and_stale_tables(self):
         fp = provenance.fingerprint()
         fresh = provenance.visible_line(fp, self.c1, fp) + "\n" + provenance.provenance_line(fp, self.c1)

@@ -1,0 +1,848 @@
+// A SIMT core in RTL: warps of 32 threads running RV32IM + Zicsr kernels
+// compiled from C (the C model's ISA, sim/simt/, minus F and A), executed over
+// NL lanes in 32 / NL passes.  The contract (ports, address map, faults,
+// retire beats) is docs/SIMT_RTL.md.
+//
+// Pipeline (one instruction at a time per warp, warps interleaved):
+//   fetch   a warp whose group is known and whose i-buffer is empty reads its
+//           pc through the memory port (round robin over the warps);
+//   issue   one warp a cycle whose i-buffer holds an instruction with no
+//           pending source or destination (the per-warp scoreboard), its
+//           unit free: GTO (greedy, then oldest; EDGE Table II) or loose
+//           round-robin;
+//   passes  R (register read, synchronous RAM) -> E (lanes compute) -> W
+//           (register write, retire beat, per-thread PCs), one pass a cycle;
+//   scan    the warp's next group: the smallest PC among its live threads
+//           not waiting at the barrier, and the threads there (the C
+//           model's min-PC reconvergence, docs/SIMT.md), NL threads a cycle.
+// Loads, stores and divisions hand their operands to the LSU / divider in W
+// and complete later; their destination stays pending in the scoreboard, so
+// the warp goes on with independent instructions.  They write back through
+// the same register write port when the lane pipeline is empty.
+//
+// Registers a warp has not written since its launch read as their launch
+// values (x1 = FG_EXIT_ADDR, x2 = FG_LOCAL_TOP, x10 = the parameter block, 0
+// else): the first write of a register writes every thread of it (the
+// others' launch value), so the register file needs no clearing.
+`include "fg_assert.svh"
+`include "fg_comb.svh"
+module simt_core #(
+  parameter  int NW          = 8,     // warp slots
+  parameter  int NL          = 8,     // lanes: a warp instruction takes 32 / NL passes
+  parameter  int GTO         = 1,     // 1: greedy-then-oldest issue; 0: loose round-robin
+  parameter  int STACK_BYTES = 1024,  // per-thread local memory ([gpu] stack_bytes)
+  parameter  int CORE_ID     = 0,     // what the core-id CSR reads
+  parameter  int RD_DEPTH    = 4,     // reads in flight on the memory port
+  localparam int SW          = (NW > 1) ? $clog2(NW) : 1,
+  localparam int P           = 32 / NL,
+  localparam int PW          = (P > 1) ? $clog2(P) : 1,
+  localparam int PB          = $clog2(P),                 // pass bits of a register address
+  localparam int RFD         = NW * P * 32,
+  localparam int RFAW        = $clog2(RFD)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic [31:0]        local_base_i,
+  // launch
+  input  logic               launch_valid_i,
+  output logic               launch_ready_o,
+  output logic [SW-1:0]      launch_slot_o,
+  input  logic [31:0]        launch_pc_i,
+  input  logic [31:0]        launch_param_i,
+  input  logic [31:0]        launch_live_i,
+  input  logic [31:0]        launch_wib_i,
+  input  logic [95:0]        launch_ctaid_i,   // {z, y, x}
+  input  logic [95:0]        launch_ntid_i,
+  input  logic [95:0]        launch_nctaid_i,
+  input  logic [31:0]        launch_shmem_i,
+  // completion and faults
+  output logic               done_valid_o,
+  output logic [SW-1:0]      done_slot_o,
+  output logic               fault_valid_o,
+  output logic [SW-1:0]      fault_slot_o,
+  output logic [2:0]         fault_code_o,
+  output logic [31:0]        fault_pc_o,
+  // memory port
+  output logic               mem_req_valid_o,
+  input  logic               mem_req_ready_i,
+  output logic               mem_req_we_o,
+  output logic [31:0]        mem_req_addr_o,
+  output logic [3:0]         mem_req_be_o,
+  output logic [31:0]        mem_req_wdata_o,
+  input  logic               mem_rsp_valid_i,
+  input  logic [31:0]        mem_rsp_rdata_i,
+  // retire beats
+  output logic               rvfi_valid_o,
+  output logic [SW-1:0]      rvfi_slot_o,
+  output logic [31:0]        rvfi_order_o,
+  output logic [31:0]        rvfi_pc_o,
+  output logic [31:0]        rvfi_mask_o,
+  output logic [4:0]         rvfi_rd_o,
+  output logic [PW-1:0]      rvfi_pass_o,
+  output logic [NL*32-1:0]   rvfi_data_o,
+  output logic               busy_o
+);
+  `FG_ASSERT_PARAM(g_chk_nw, NW >= 1 && NW <= 32, "simt_core: NW must be 1..32")
+  `FG_ASSERT_PARAM(g_chk_nl, NL == 1 || NL == 2 || NL == 4 || NL == 8 || NL == 16 || NL == 32,
+                   "simt_core: NL must be 1, 2, 4, 8, 16 or 32")
+  `FG_ASSERT_PARAM(g_chk_stack, STACK_BYTES >= 16 && STACK_BYTES <= 65536 && (STACK_BYTES & (STACK_BYTES - 1)) == 0,
+                   "simt_core: STACK_BYTES must be a power of two in 16..65536")
+  `FG_ASSERT_PARAM(g_chk_rd, RD_DEPTH >= 1 && RD_DEPTH <= 64, "simt_core: RD_DEPTH must be 1..64")
+
+  localparam logic [31:0] EXIT_ADDR  = 32'hFFFF_FFF0;   // FG_EXIT_ADDR
+  localparam logic [31:0] LOCAL_TOP  = 32'hF000_0000;   // FG_LOCAL_TOP
+  localparam logic [31:0] LOCAL_BOT  = LOCAL_TOP - 32'(STACK_BYTES);
+  localparam logic [31:0] GUARD_END  = 32'h0000_1000;   // FG_GUARD_END
+  localparam logic [31:0] SHARED_BASE = 32'hC000_0000;  // FG_SHARED_BASE: global memory ends here
+  localparam int          STK_SH     = $clog2(STACK_BYTES);
+
+  // ------------------------------------------------------------ warp state
+  logic [NW-1:0]             valid_q, grp_q, busy_q, scan_req_q, ibv_q, fpend_q, dead_q, mpend_q, dpend_q;
+  // per slot (unpacked arrays: Yosys 0.23 reads no multi-dimensional packed arrays)
+  logic [31:0]               live_q [NW], bar_q [NW], pc_q [NW], act_q [NW], sb_q [NW], wr_q [NW];
+  logic [31:0]               order_q [NW], age_q [NW], ib_q [NW], fpc_q [NW];
+  logic [2:0]                fcode_q [NW];
+  logic [31:0]               lpc_q [NW][32];             // per-thread PCs
+  logic [31:0]               wib_q [NW], shmem_q [NW], param_q [NW];
+  logic [95:0]               ctaid_q [NW], ntid_q [NW], nctaid_q [NW];
+  logic [31:0]               age_ctr_q;
+  logic [63:0]               cycle_q, instret_q;
+
+  // the launch value of register r of a warp whose parameter block is param
+  function automatic logic [31:0] init_val(input logic [4:0] r, input logic [31:0] param);
+    case (r)
+      5'd1:    init_val = EXIT_ADDR;
+      5'd2:    init_val = LOCAL_TOP;
+      5'd10:   init_val = param;
+      default: init_val = '0;
+    endcase
+  endfunction
+
+  // ------------------------------------------------------ i-buffer decode
+  logic [NW-1:0]       d_legal, d_csr_bad, d_use1, d_use2;
+  logic [1:0]          d_unit [NW];
+  logic [4:0]          d_rd [NW], d_rs1 [NW], d_rs2 [NW];
+  for (genvar s = 0; s < NW; s++) begin : g_ibdec
+    logic [4:0]  unused_alu;
+    logic        unused_bimm, unused_br, unused_jal, unused_jalr, unused_ecall, unused_bar, unused_st, unused_uns;
+    logic [31:0] unused_imm;
+    logic [2:0]  unused_f3;
+    logic [11:0] unused_csr;
+    logic [1:0]  unused_size, unused_div;
+    simt_decode u_dec (
+      .insn_i(ib_q[s]), .legal_o(d_legal[s]), .csr_bad_o(d_csr_bad[s]), .unit_o(d_unit[s]), .alu_o(unused_alu),
+      .rd_o(d_rd[s]), .rs1_o(d_rs1[s]), .rs2_o(d_rs2[s]), .use_rs1_o(d_use1[s]), .use_rs2_o(d_use2[s]),
+      .b_imm_o(unused_bimm), .imm_o(unused_imm), .br_o(unused_br), .br_f3_o(unused_f3), .jal_o(unused_jal),
+      .jalr_o(unused_jalr), .ecall_o(unused_ecall), .bar_o(unused_bar), .csr_o(unused_csr), .store_o(unused_st),
+      .size_o(unused_size), .lunsigned_o(unused_uns), .div_op_o(unused_div));
+  end
+
+  // ------------------------------------------------------------- the units
+  logic lsu_idle, lsu_done, div_idle, div_done;
+
+  // --------------------------------------------------------------- issue
+  // A warp is ready when its i-buffer holds a legal instruction whose
+  // sources and destination are not pending (scoreboard) and whose unit is
+  // free; an illegal one (or a bad CSR access) stops the warp instead.
+  logic            seq_v_q, e_v_q, w_v_q, wbk_v_q;
+  logic [PW-1:0]   seq_pass_q;
+  logic            wb_req;
+  logic [NW-1:0]   ready, ifault;
+  always_comb begin
+    for (int s = 0; s < NW; s++) begin
+      logic can;
+      can = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s];
+      ifault[s] = can && (!d_legal[s] || d_csr_bad[s]);
+      ready[s]  = can && d_legal[s] && !d_csr_bad[s] &&
+                  !(d_use1[s] && sb_q[s][d_rs1[s]]) && !(d_use2[s] && sb_q[s][d_rs2[s]]) &&
+                  !(d_rd[s] != 5'd0 && sb_q[s][d_rd[s]]) &&
+                  (d_unit[s] != simt_pkg::SIMT_UNIT_LSU || lsu_idle) &&
+                  (d_unit[s] != simt_pkg::SIMT_UNIT_DIV || div_idle);
+    end
+  end
+  wire seq_free = !seq_v_q || seq_pass_q == PW'(P - 1);
+  wire can_issue = seq_free && !wb_req && !wbk_v_q;
+
+  logic [SW-1:0] last_q, pick;
+  logic          pick_v;
+  `FG_COMB_READBACK begin
+    pick_v = 1'b0;
+    pick   = '0;
+    if (GTO != 0) begin
+      // greedy: the last warp issued while it stays ready; else the oldest ready
+      if (ready[last_q]) begin
+        pick_v = 1'b1;
+        pick   = last_q;
+      end else
+        for (int s = 0; s < NW; s++)
+          if (ready[s] && (!pick_v || age_q[s] < age_q[pick])) begin
+            pick_v = 1'b1;
+            pick   = SW'(s);
+          end
+    end else begin
+      // loose round-robin: the first ready warp after the last issued
+      for (int k = 1; k <= NW; k++) begin
+        logic [SW-1:0] s;
+        s = SW'((32'(last_q) + k) % NW);
+        if (!pick_v && ready[s]) begin
+          pick_v = 1'b1;
+          pick   = SW'(s);
+        end
+      end
+    end
+  end
+  wire issue = can_issue && pick_v;
+
+  // ------------------------------------------------- the lane pipeline
+  // The instruction of a pass, kept with it through R, E and W.
+  logic [SW-1:0]  seq_slot_q, e_slot_q, w_slot_q;
+  logic [31:0]    seq_insn_q, e_insn_q, w_insn_q;
+  logic [31:0]    seq_pc_q, e_pc_q, w_pc_q;
+  logic [31:0]    seq_mask_q, e_mask_q, w_mask_q;
+  logic [31:0]    seq_order_q, e_order_q, w_order_q;
+  logic           seq_fw_q, e_fw_q, w_fw_q;       // first write of rd since launch
+  logic           seq_i1_q, e_i1_q, seq_i2_q, e_i2_q;   // rs1 / rs2 not yet written: launch value
+  logic [PW-1:0]  e_pass_q, w_pass_q;
+
+  // decoded fields of the instruction in E and in W
+  logic        e_legal, e_csr_bad, e_use1, e_use2, e_bimm, e_br, e_jal, e_jalr, e_ecall, e_bar, e_store, e_uns;
+  logic [1:0]  e_unit, e_size, e_divop;
+  logic [4:0]  e_alu, e_rd, e_rs1, e_rs2;
+  logic [31:0] e_imm;
+  logic [2:0]  e_f3;
+  logic [11:0] e_csr;
+  simt_decode u_dec_e (
+    .insn_i(e_insn_q), .legal_o(e_legal), .csr_bad_o(e_csr_bad), .unit_o(e_unit), .alu_o(e_alu), .rd_o(e_rd),
+    .rs1_o(e_rs1), .rs2_o(e_rs2), .use_rs1_o(e_use1), .use_rs2_o(e_use2), .b_imm_o(e_bimm), .imm_o(e_imm),
+    .br_o(e_br), .br_f3_o(e_f3), .jal_o(e_jal), .jalr_o(e_jalr), .ecall_o(e_ecall), .bar_o(e_bar), .csr_o(e_csr),
+    .store_o(e_store), .size_o(e_size), .lunsigned_o(e_uns), .div_op_o(e_divop));
+
+  logic        w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_ecall, w_bar, w_store, w_uns;
+  logic [1:0]  w_unit, w_size, w_divop;
+  logic [4:0]  w_alu, w_rd, w_rs1, w_rs2;
+  logic [31:0] w_imm;
+  logic [2:0]  w_f3;
+  logic [11:0] w_csr;
+  simt_decode u_dec_w (
+    .insn_i(w_insn_q), .legal_o(w_legal), .csr_bad_o(w_csr_bad), .unit_o(w_unit), .alu_o(w_alu), .rd_o(w_rd),
+    .rs1_o(w_rs1), .rs2_o(w_rs2), .use_rs1_o(w_use1), .use_rs2_o(w_use2), .b_imm_o(w_bimm), .imm_o(w_imm),
+    .br_o(w_br), .br_f3_o(w_f3), .jal_o(w_jal), .jalr_o(w_jalr), .ecall_o(w_ecall), .bar_o(w_bar), .csr_o(w_csr),
+    .store_o(w_store), .size_o(w_size), .lunsigned_o(w_uns), .div_op_o(w_divop));
+
+  // issue-time fields of the picked warp
+  logic [4:0] p_rd, p_rs1, p_rs2;
+  logic [1:0] p_unit;
+  always_comb begin
+    p_rd   = d_rd[pick];
+    p_rs1  = d_rs1[pick];
+    p_rs2  = d_rs2[pick];
+    p_unit = d_unit[pick];
+  end
+  // unused decode outputs of E and W
+  logic unused_e, unused_w;
+  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store};
+  assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_alu, w_rs1, w_rs2,
+                      w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop};
+
+  // register file: one bank per lane, addressed {slot, pass, register}
+  function automatic logic [RFAW-1:0] rf_addr(input logic [SW-1:0] s, input logic [PW-1:0] p, input logic [4:0] r);
+    rf_addr = (RFAW'(s) << (PB + 5)) | (PB > 0 ? (RFAW'(p) << 5) : RFAW'(0)) | RFAW'(r);
+  endfunction
+
+  logic [NL-1:0]      rf_we;
+  logic [RFAW-1:0]    rf_waddr;
+  logic [NL*32-1:0]   rf_wdata, rf_ra, rf_rb;
+  wire [RFAW-1:0] rf_raddr_a = rf_addr(seq_slot_q, seq_pass_q, seq_insn_q[19:15]);
+  wire [RFAW-1:0] rf_raddr_b = rf_addr(seq_slot_q, seq_pass_q, seq_insn_q[24:20]);
+  for (genvar i = 0; i < NL; i++) begin : g_rf
+    simt_rf #(.DEPTH(RFD)) u_rf (
+      .clk_i, .we_i(rf_we[i]), .waddr_i(rf_waddr), .wdata_i(rf_wdata[i*32 +: 32]),
+      .raddr_a_i(rf_raddr_a), .rdata_a_o(rf_ra[i*32 +: 32]), .raddr_b_i(rf_raddr_b), .rdata_b_o(rf_rb[i*32 +: 32]));
+  end
+
+  // E: operands, the lanes' results and next PCs, addresses and their faults
+  logic [NL*32-1:0] e_a, e_b2, e_res, e_npc, e_addr;
+  logic [NL-1:0]    e_lfault;
+  logic [2:0]       e_lcode [NL];
+  // the value of CSR c for thread t of slot s
+  function automatic logic [31:0] csr_val(input logic [11:0] c, input logic [4:0] t, input logic [31:0] wib,
+                                          input logic [95:0] ctaid, input logic [95:0] ntid,
+                                          input logic [95:0] nctaid, input logic [31:0] shmem,
+                                          input logic [63:0] cyc, input logic [63:0] iret);
+    case (c)
+      12'hC00, 12'hC01: csr_val = cyc[31:0];
+      12'hC80, 12'hC81: csr_val = cyc[63:32];
+      12'hC02:          csr_val = iret[31:0];
+      12'hC82:          csr_val = iret[63:32];
+      12'hCC0:          csr_val = (wib << 5) + 32'(t);     // 1-D blocks: tid.x = warp in block * 32 + lane
+      12'hCC3:          csr_val = ctaid[31:0];
+      12'hCC4:          csr_val = ctaid[63:32];
+      12'hCC5:          csr_val = ctaid[95:64];
+      12'hCC6:          csr_val = ntid[31:0];
+      12'hCC7:          csr_val = ntid[63:32];
+      12'hCC8:          csr_val = ntid[95:64];
+      12'hCC9:          csr_val = nctaid[31:0];
+      12'hCCA:          csr_val = nctaid[63:32];
+      12'hCCB:          csr_val = nctaid[95:64];
+      12'hCCC:          csr_val = 32'(t);
+      12'hCCD:          csr_val = wib;
+      12'hCCE:          csr_val = 32'(CORE_ID);
+      12'hCCF:          csr_val = shmem;
+      default:          csr_val = '0;                      // tid.y, tid.z, the barrier CSR
+    endcase
+  endfunction
+
+  wire [31:0] e_param = param_q[e_slot_q];
+  for (genvar i = 0; i < NL; i++) begin : g_lane
+    logic [4:0]  t;
+    logic [31:0] a, b, b2, csr, ka, pa;
+    logic        al;
+    always_comb begin
+      t  = 5'(32'(e_pass_q) * NL + i);
+      a  = e_insn_q[19:15] == 5'd0 ? '0 : e_i1_q ? init_val(e_insn_q[19:15], e_param) : rf_ra[i*32 +: 32];
+      b2 = e_insn_q[24:20] == 5'd0 ? '0 : e_i2_q ? init_val(e_insn_q[24:20], e_param) : rf_rb[i*32 +: 32];
+      b  = e_bimm ? e_imm : b2;
+      csr = csr_val(e_csr, t, wib_q[e_slot_q], ctaid_q[e_slot_q], ntid_q[e_slot_q], nctaid_q[e_slot_q],
+                    shmem_q[e_slot_q], cycle_q, instret_q);
+      // the kernel address of a load / store and where it is (docs/SIMT_RTL.md)
+      ka = a + e_imm;
+      al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
+      if (ka >= LOCAL_BOT && ka < LOCAL_TOP)
+        pa = local_base_i + (((32'(e_slot_q) << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT);
+      else
+        pa = ka;
+      e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
+                    (!al || !((ka >= LOCAL_BOT && ka < LOCAL_TOP) || (ka >= GUARD_END && ka < SHARED_BASE)));
+      e_lcode[i]  = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
+    end
+    simt_alu u_alu (
+      .alu_i(e_alu), .a_i(a), .b_i(b), .rs2_i(b2), .imm_i(e_imm), .pc_i(e_pc_q), .csr_i(csr), .br_i(e_br),
+      .br_f3_i(e_f3), .jal_i(e_jal), .jalr_i(e_jalr), .ecall_i(e_ecall),
+      .res_o(e_res[i*32 +: 32]), .npc_o(e_npc[i*32 +: 32]));
+    assign e_a[i*32 +: 32]    = a;
+    assign e_b2[i*32 +: 32]   = b2;
+    assign e_addr[i*32 +: 32] = pa;
+  end
+  // the fault of the pass's lowest faulting thread
+  logic       e_fault;
+  logic [2:0] e_fcode;
+  always_comb begin
+    e_fault = |e_lfault;
+    e_fcode = simt_pkg::SIMT_FAULT_NONE;
+    for (int i = NL - 1; i >= 0; i--) if (e_lfault[i]) e_fcode = e_lcode[i];
+  end
+
+  logic [NL*32-1:0] w_res_q, w_npc_q, w_a_q, w_b2_q, w_addr_q;
+  logic             w_fault_q;
+  logic [2:0]       w_fcode_q;
+  logic             lf_q;          // the LSU instruction in W faulted in an earlier pass
+  logic [2:0]       lf_code_q;
+  wire              w_last = w_pass_q == PW'(P - 1);
+
+  // ------------------------------------------------- LSU and divider
+  // what the unit's instruction needs at write-back (set at issue)
+  logic [SW-1:0] lm_slot_q, dm_slot_q;
+  logic [4:0]    lm_rd_q, dm_rd_q;
+  logic          lm_fw_q, dm_fw_q;
+  logic [31:0]   lm_mask_q, dm_mask_q, lm_order_q, dm_order_q, lm_pc_q, dm_pc_q;
+
+  wire w_lsu = w_v_q && w_unit == simt_pkg::SIMT_UNIT_LSU;
+  wire w_div = w_v_q && w_unit == simt_pkg::SIMT_UNIT_DIV;
+  wire lsu_bad = w_lsu && w_last && (lf_q || w_fault_q);   // the instruction faulted: dropped
+  logic [PW-1:0]    wbk_pass_q;
+  logic             wbk_src_q;                             // 0 LSU, 1 divider
+  logic [NL*32-1:0] lsu_res, div_res;
+  logic             lsu_req_v, lsu_req_rdy, lsu_req_we, lsu_rsp_v;
+  logic [31:0]      lsu_req_addr, lsu_req_wdata;
+  logic [3:0]       lsu_req_be;
+  wire wbk_last = wbk_v_q && wbk_pass_q == PW'(P - 1);
+
+  // the unit's decoded fields at issue (the picked warp's instruction)
+  logic        pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar, pi_store, pi_uns;
+  logic [1:0]  pi_unit, pi_size, pi_divop;
+  logic [4:0]  pi_alu, pi_rd, pi_rs1, pi_rs2;
+  logic [31:0] pi_imm;
+  logic [2:0]  pi_f3;
+  logic [11:0] pi_csr;
+  simt_decode u_dec_i (
+    .insn_i(ib_q[pick]), .legal_o(pi_legal), .csr_bad_o(pi_csr_bad), .unit_o(pi_unit), .alu_o(pi_alu),
+    .rd_o(pi_rd), .rs1_o(pi_rs1), .rs2_o(pi_rs2), .use_rs1_o(pi_use1), .use_rs2_o(pi_use2), .b_imm_o(pi_bimm),
+    .imm_o(pi_imm), .br_o(pi_br), .br_f3_o(pi_f3), .jal_o(pi_jal), .jalr_o(pi_jalr), .ecall_o(pi_ecall),
+    .bar_o(pi_bar), .csr_o(pi_csr), .store_o(pi_store), .size_o(pi_size), .lunsigned_o(pi_uns),
+    .div_op_o(pi_divop));
+  logic unused_pi;
+  assign unused_pi = ^{pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar,
+                       pi_unit, pi_alu, pi_rd, pi_rs1, pi_rs2, pi_imm, pi_f3, pi_csr};
+
+  simt_lsu #(.NL(NL)) u_lsu (
+    .clk_i, .rst_ni,
+    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_LSU), .store_i(pi_store), .size_i(pi_size),
+    .unsigned_i(pi_uns), .mask_i(act_q[pick]),
+    .cap_i(w_lsu), .cap_pass_i(w_pass_q), .cap_addr_i(w_addr_q), .cap_data_i(w_b2_q),
+    .go_i(w_lsu && w_last && !lsu_bad), .drop_i(lsu_bad),
+    .clear_i(wbk_last && !wbk_src_q), .idle_o(lsu_idle), .done_o(lsu_done),
+    .req_valid_o(lsu_req_v), .req_ready_i(lsu_req_rdy), .req_we_o(lsu_req_we), .req_addr_o(lsu_req_addr),
+    .req_be_o(lsu_req_be), .req_wdata_o(lsu_req_wdata), .rsp_valid_i(lsu_rsp_v), .rsp_data_i(mem_rsp_rdata_i),
+    .rd_pass_i(wbk_pass_q), .res_o(lsu_res));
+
+  simt_div #(.NL(NL)) u_div (
+    .clk_i, .rst_ni,
+    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_DIV), .op_i(pi_divop), .mask_i(act_q[pick]),
+    .cap_i(w_div), .cap_pass_i(w_pass_q), .cap_a_i(w_a_q), .cap_b_i(w_b2_q), .go_i(w_div && w_last),
+    .clear_i(wbk_last && wbk_src_q), .idle_o(div_idle), .done_o(div_done),
+    .rd_pass_i(wbk_pass_q), .res_o(div_res));
+
+  // A unit's write-back waits for the lane pipeline to empty (issue stops
+  // meanwhile), then takes the register write port for P cycles.
+  logic lsu_wb_q;   // the LSU's instruction is written back (or retired) already
+  assign wb_req = (lsu_done && !lsu_wb_q) || div_done;
+  wire wbk_start = wb_req && !wbk_v_q && !seq_v_q && !e_v_q && !w_v_q;
+  wire wbk_pick_div = !(lsu_done && !lsu_wb_q);
+
+  // ------------------------------------------- register write and retire
+  logic [SW-1:0] wk_slot;
+  logic [4:0]    wk_rd;
+  logic          wk_fw;
+  logic [31:0]   wk_mask, wk_order, wk_pc;
+  logic [NL*32-1:0] wk_data;
+  always_comb begin
+    wk_slot  = wbk_src_q ? dm_slot_q : lm_slot_q;
+    wk_rd    = wbk_src_q ? dm_rd_q : lm_rd_q;
+    wk_fw    = wbk_src_q ? dm_fw_q : lm_fw_q;
+    wk_mask  = wbk_src_q ? dm_mask_q : lm_mask_q;
+    wk_order = wbk_src_q ? dm_order_q : lm_order_q;
+    wk_pc    = wbk_src_q ? dm_pc_q : lm_pc_q;
+    wk_data  = wbk_src_q ? div_res : lsu_res;
+  end
+  wire w_alu_v = w_v_q && w_unit == simt_pkg::SIMT_UNIT_ALU;
+  // a write covers the pass's active threads; a register's first write
+  // also gives the others their launch value
+  logic [NL-1:0] w_act, wk_act;
+  always_comb
+    for (int i = 0; i < NL; i++) begin
+      w_act[i]  = w_mask_q[32'(w_pass_q) * NL + i];
+      wk_act[i] = wk_mask[32'(wbk_pass_q) * NL + i];
+    end
+  always_comb begin
+    rf_we    = '0;
+    rf_waddr = '0;
+    rf_wdata = '0;
+    if (w_alu_v && w_rd != 5'd0) begin
+      rf_waddr = rf_addr(w_slot_q, w_pass_q, w_rd);
+      for (int i = 0; i < NL; i++) begin
+        rf_we[i] = w_act[i] || w_fw_q;
+        rf_wdata[i*32 +: 32] = w_act[i] ? w_res_q[i*32 +: 32] : init_val(w_rd, param_q[w_slot_q]);
+      end
+    end else if (wbk_v_q && wk_rd != 5'd0) begin
+      rf_waddr = rf_addr(wk_slot, wbk_pass_q, wk_rd);
+      for (int i = 0; i < NL; i++) begin
+        rf_we[i] = wk_act[i] || wk_fw;
+        rf_wdata[i*32 +: 32] = wk_act[i] ? wk_data[i*32 +: 32] : init_val(wk_rd, param_q[wk_slot]);
+      end
+    end
+  end
+  always_comb begin
+    rvfi_valid_o = w_alu_v || wbk_v_q;
+    rvfi_slot_o  = w_alu_v ? w_slot_q : wk_slot;
+    rvfi_order_o = w_alu_v ? w_order_q : wk_order;
+    rvfi_pc_o    = w_alu_v ? w_pc_q : wk_pc;
+    rvfi_mask_o  = w_alu_v ? w_mask_q : wk_mask;
+    rvfi_rd_o    = w_alu_v ? w_rd : wk_rd;
+    rvfi_pass_o  = w_alu_v ? w_pass_q : wbk_pass_q;
+    rvfi_data_o  = w_alu_v ? w_res_q : wk_data;
+  end
+
+  // ------------------------------------------------------------ the scan
+  logic          sc_v_q;
+  logic [SW-1:0] sc_slot_q;
+  logic [PW-1:0] sc_pass_q;
+  logic          sc_any_q;
+  logic [31:0]   sc_min_q, sc_mask_q;
+  logic          sc_any;
+  logic [31:0]   sc_min, sc_mask;
+  `FG_COMB_READBACK begin
+    sc_any  = sc_any_q;
+    sc_min  = sc_min_q;
+    sc_mask = sc_mask_q;
+    for (int i = 0; i < NL; i++) begin
+      int t;
+      logic [31:0] lp;
+      t  = 32'(sc_pass_q) * NL + i;
+      lp = lpc_q[sc_slot_q][t];
+      if (live_q[sc_slot_q][t] && !bar_q[sc_slot_q][t]) begin
+        if (!sc_any || lp < sc_min) begin
+          sc_any  = 1'b1;
+          sc_min  = lp;
+          sc_mask = 32'd1 << t;
+        end else if (lp == sc_min)
+          sc_mask = sc_mask | (32'd1 << t);
+      end
+    end
+  end
+  wire sc_last = sc_v_q && sc_pass_q == PW'(P - 1);
+  logic [SW-1:0] sc_next;
+  logic          sc_next_v;
+  always_comb begin
+    sc_next_v = |scan_req_q;
+    sc_next   = '0;
+    for (int s = NW - 1; s >= 0; s--) if (scan_req_q[s]) sc_next = SW'(s);
+  end
+  wire sc_start = !sc_v_q && sc_next_v;
+
+  // ------------------------------------------------------------ fetch
+  logic [SW-1:0] f_last_q, f_pick;
+  logic          f_pick_v;
+  logic [NW-1:0] f_cand;
+  always_comb begin
+    for (int s = 0; s < NW; s++)
+      f_cand[s] = valid_q[s] && grp_q[s] && !ibv_q[s] && !fpend_q[s] && !dead_q[s] && !busy_q[s];
+    f_pick_v = 1'b0;
+    f_pick   = '0;
+    for (int k = 1; k <= NW; k++) begin
+      logic [SW-1:0] s;
+      s = SW'((32'(f_last_q) + k) % NW);
+      if (!f_pick_v && f_cand[s]) begin
+        f_pick_v = 1'b1;
+        f_pick   = SW'(s);
+      end
+    end
+  end
+  wire [31:0] f_pc = pc_q[f_pick];
+  wire f_bad = f_pc[1:0] != 2'b00 || f_pc < GUARD_END || f_pc >= SHARED_BASE;
+  wire f_fault = f_pick_v && f_bad;
+
+  // ---------------------------------------------------- the memory port
+  // Fetch and the LSU share it, taking turns when both ask; a read needs a
+  // place in the owner FIFO, which routes each response (in order) back.
+  logic            turn_q;             // 1: the LSU has priority
+  logic            own_rdy, own_v;
+  logic [SW:0]     own_data;           // {LSU, fetching slot}
+  logic [$clog2(RD_DEPTH+1)-1:0] own_cnt;
+  wire f_req  = f_pick_v && !f_bad && own_rdy;
+  wire l_req  = lsu_req_v && (lsu_req_we || own_rdy);
+  wire g_lsu  = l_req && (turn_q || !f_req);
+  wire g_f    = f_req && !g_lsu;
+  assign mem_req_valid_o = g_lsu || g_f;
+  assign mem_req_we_o    = g_lsu && lsu_req_we;
+  assign mem_req_addr_o  = g_lsu ? lsu_req_addr : {f_pc[31:2], 2'b00};
+  assign mem_req_be_o    = g_lsu ? lsu_req_be : 4'b1111;
+  assign mem_req_wdata_o = g_lsu ? lsu_req_wdata : '0;
+  wire fire_lsu = g_lsu && mem_req_ready_i;
+  wire fire_f   = g_f && mem_req_ready_i;
+  assign lsu_req_rdy = fire_lsu;
+  wire own_push = (fire_lsu && !lsu_req_we) || fire_f;
+  fg_fifo #(.WIDTH(SW + 1), .DEPTH(RD_DEPTH)) u_owner (
+    .clk_i, .rst_ni, .valid_i(own_push), .ready_o(own_rdy), .data_i({g_lsu, f_pick}),
+    .valid_o(own_v), .ready_i(mem_rsp_valid_i), .data_o(own_data), .count_o(own_cnt)
+`ifdef FORMAL
+    , .f_mem_o(), .f_rptr_o()
+`endif
+  );
+  assign lsu_rsp_v = mem_rsp_valid_i && own_data[SW];
+  wire f_rsp = mem_rsp_valid_i && !own_data[SW];
+  wire [SW-1:0] f_rsp_slot = own_data[SW-1:0];
+
+  // ----------------------------------------------- launch, done, faults
+  logic [SW-1:0] free_slot;
+  logic          free_v;
+  always_comb begin
+    free_v    = ~&valid_q;
+    free_slot = '0;
+    for (int s = NW - 1; s >= 0; s--) if (!valid_q[s]) free_slot = SW'(s);
+  end
+  assign launch_ready_o = rst_ni && free_v;
+  assign launch_slot_o  = free_slot;
+  wire launch = launch_valid_i && launch_ready_o;
+
+  logic [NW-1:0] fin;
+  always_comb
+    for (int s = 0; s < NW; s++)
+      fin[s] = valid_q[s] && !busy_q[s] && !mpend_q[s] && !dpend_q[s] && (dead_q[s] || live_q[s] == '0);
+  logic [SW-1:0] fin_slot;
+  always_comb begin
+    fin_slot = '0;
+    for (int s = NW - 1; s >= 0; s--) if (fin[s]) fin_slot = SW'(s);
+  end
+  wire fin_v = |fin;
+
+  // ------------------------------------------------------------- state
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      valid_q    <= '0;
+      grp_q      <= '0;
+      busy_q     <= '0;
+      scan_req_q <= '0;
+      ibv_q      <= '0;
+      fpend_q    <= '0;
+      dead_q     <= '0;
+      mpend_q    <= '0;
+      dpend_q    <= '0;
+      age_ctr_q  <= '0;
+      cycle_q    <= '0;
+      instret_q  <= '0;
+      seq_v_q    <= 1'b0;
+      e_v_q      <= 1'b0;
+      w_v_q      <= 1'b0;
+      wbk_v_q    <= 1'b0;
+      sc_v_q     <= 1'b0;
+      last_q     <= '0;
+      f_last_q   <= '0;
+      turn_q     <= 1'b0;
+      lsu_wb_q   <= 1'b0;
+      lf_q       <= 1'b0;
+      done_valid_o  <= 1'b0;
+      fault_valid_o <= 1'b0;
+    end else begin
+      cycle_q <= cycle_q + 64'd1;
+
+      // launch into the lowest free slot
+      if (launch) begin
+        valid_q[free_slot]    <= 1'b1;
+        live_q[free_slot]     <= launch_live_i;
+        bar_q[free_slot]      <= '0;
+        for (int t = 0; t < 32; t++) lpc_q[free_slot][t] <= launch_pc_i;
+        grp_q[free_slot]      <= 1'b0;
+        busy_q[free_slot]     <= 1'b1;
+        scan_req_q[free_slot] <= 1'b1;
+        ibv_q[free_slot]      <= 1'b0;
+        fpend_q[free_slot]    <= 1'b0;
+        dead_q[free_slot]     <= 1'b0;
+        sb_q[free_slot]       <= '0;
+        wr_q[free_slot]       <= '0;
+        order_q[free_slot]    <= '0;
+        age_q[free_slot]      <= age_ctr_q;
+        wib_q[free_slot]      <= launch_wib_i;
+        ctaid_q[free_slot]    <= launch_ctaid_i;
+        ntid_q[free_slot]     <= launch_ntid_i;
+        nctaid_q[free_slot]   <= launch_nctaid_i;
+        shmem_q[free_slot]    <= launch_shmem_i;
+        param_q[free_slot]    <= launch_param_i;
+        age_ctr_q             <= age_ctr_q + 32'd1;
+      end
+
+      // an i-buffer whose instruction cannot execute stops its warp
+      for (int s = 0; s < NW; s++)
+        if (ifault[s]) begin
+          dead_q[s]  <= 1'b1;
+          fcode_q[s] <= !d_legal[s] ? simt_pkg::SIMT_FAULT_ILLEGAL : simt_pkg::SIMT_FAULT_CSR;
+          fpc_q[s]   <= pc_q[s];
+        end
+
+      // issue: the picked warp's instruction enters the lane pipeline
+      if (issue) begin
+        last_q            <= pick;
+        instret_q         <= instret_q + 64'd1;
+        ibv_q[pick]       <= 1'b0;
+        busy_q[pick]      <= 1'b1;
+        grp_q[pick]       <= 1'b0;
+        order_q[pick]     <= order_q[pick] + 32'd1;
+        if (p_rd != 5'd0) begin
+          wr_q[pick][p_rd] <= 1'b1;
+          if (p_unit != simt_pkg::SIMT_UNIT_ALU) sb_q[pick][p_rd] <= 1'b1;
+        end
+        if (p_unit == simt_pkg::SIMT_UNIT_LSU) begin
+          mpend_q[pick] <= 1'b1;
+          lm_slot_q     <= pick;
+          lm_rd_q       <= p_rd;
+          lm_fw_q       <= p_rd != 5'd0 && !wr_q[pick][p_rd];
+          lm_mask_q     <= act_q[pick];
+          lm_order_q    <= order_q[pick];
+          lm_pc_q       <= pc_q[pick];
+          lsu_wb_q      <= 1'b0;
+        end
+        if (p_unit == simt_pkg::SIMT_UNIT_DIV) begin
+          dpend_q[pick] <= 1'b1;
+          dm_slot_q     <= pick;
+          dm_rd_q       <= p_rd;
+          dm_fw_q       <= p_rd != 5'd0 && !wr_q[pick][p_rd];
+          dm_mask_q     <= act_q[pick];
+          dm_order_q    <= order_q[pick];
+          dm_pc_q       <= pc_q[pick];
+        end
+        seq_slot_q  <= pick;
+        seq_insn_q  <= ib_q[pick];
+        seq_pc_q    <= pc_q[pick];
+        seq_mask_q  <= act_q[pick];
+        seq_order_q <= order_q[pick];
+        seq_fw_q    <= p_rd != 5'd0 && !wr_q[pick][p_rd];
+        seq_i1_q    <= !wr_q[pick][p_rs1];
+        seq_i2_q    <= !wr_q[pick][p_rs2];
+      end
+
+      // R: one pass a cycle
+      if (issue) begin
+        seq_v_q    <= 1'b1;
+        seq_pass_q <= '0;
+      end else if (seq_v_q) begin
+        if (seq_pass_q == PW'(P - 1)) seq_v_q <= 1'b0;
+        else seq_pass_q <= seq_pass_q + PW'(1);
+      end
+      e_v_q <= seq_v_q;
+      if (seq_v_q) begin
+        e_slot_q  <= seq_slot_q;
+        e_insn_q  <= seq_insn_q;
+        e_pc_q    <= seq_pc_q;
+        e_mask_q  <= seq_mask_q;
+        e_order_q <= seq_order_q;
+        e_fw_q    <= seq_fw_q;
+        e_i1_q    <= seq_i1_q;
+        e_i2_q    <= seq_i2_q;
+        e_pass_q  <= seq_pass_q;
+      end
+
+      // E -> W
+      w_v_q <= e_v_q;
+      if (e_v_q) begin
+        w_slot_q  <= e_slot_q;
+        w_insn_q  <= e_insn_q;
+        w_pc_q    <= e_pc_q;
+        w_mask_q  <= e_mask_q;
+        w_order_q <= e_order_q;
+        w_fw_q    <= e_fw_q;
+        w_pass_q  <= e_pass_q;
+        w_res_q   <= e_res;
+        w_npc_q   <= e_npc;
+        w_a_q     <= e_a;
+        w_b2_q    <= e_b2;
+        w_addr_q  <= e_addr;
+        w_fault_q <= e_fault;
+        w_fcode_q <= e_fcode;
+      end
+
+      // W: the threads' next PCs, exits and barrier arrivals
+      if (w_v_q) begin
+        for (int i = 0; i < NL; i++) begin
+          logic [4:0] t;
+          t = 5'(32'(w_pass_q) * NL + i);
+          if (w_mask_q[t]) begin
+            lpc_q[w_slot_q][t] <= w_npc_q[i*32 +: 32];
+            if (w_npc_q[i*32 +: 32] == EXIT_ADDR) live_q[w_slot_q][t] <= 1'b0;
+            if (w_bar) bar_q[w_slot_q][t] <= 1'b1;
+          end
+        end
+        // an LSU instruction's first fault (lowest thread) stops the warp at its last pass
+        if (w_lsu) begin
+          if (w_pass_q == '0) lf_q <= w_fault_q;
+          else if (!lf_q) lf_q <= w_fault_q;
+          if (w_pass_q == '0 || !lf_q) lf_code_q <= w_fcode_q;
+        end
+        if (w_last) begin
+          if (lsu_bad) begin
+            busy_q[w_slot_q]  <= 1'b0;
+            dead_q[w_slot_q]  <= 1'b1;
+            fcode_q[w_slot_q] <= (lf_q && w_pass_q != '0) ? lf_code_q : w_fcode_q;
+            fpc_q[w_slot_q]   <= w_pc_q;
+            mpend_q[w_slot_q] <= 1'b0;
+            if (w_rd != 5'd0) sb_q[w_slot_q][w_rd] <= 1'b0;
+          end else
+            scan_req_q[w_slot_q] <= 1'b1;
+        end
+      end
+
+      // the scan: the warp's next group, or its barrier released
+      if (sc_start) begin
+        sc_v_q                <= 1'b1;
+        sc_slot_q             <= sc_next;
+        sc_pass_q             <= '0;
+        sc_any_q              <= 1'b0;
+        sc_mask_q             <= '0;
+        sc_min_q              <= '0;
+        scan_req_q[sc_next]   <= 1'b0;
+      end else if (sc_v_q) begin
+        if (sc_last) begin
+          if (sc_any) begin
+            sc_v_q            <= 1'b0;
+            pc_q[sc_slot_q]   <= sc_min;
+            act_q[sc_slot_q]  <= sc_mask;
+            grp_q[sc_slot_q]  <= 1'b1;
+            busy_q[sc_slot_q] <= 1'b0;
+          end else if ((live_q[sc_slot_q] & bar_q[sc_slot_q]) != '0) begin
+            // every live thread waits at the barrier: all leave it, scan again
+            bar_q[sc_slot_q]  <= '0;
+            sc_pass_q         <= '0;
+            sc_any_q          <= 1'b0;
+            sc_mask_q         <= '0;
+          end else begin
+            sc_v_q            <= 1'b0;
+            busy_q[sc_slot_q] <= 1'b0;
+          end
+        end else begin
+          sc_pass_q <= sc_pass_q + PW'(1);
+          sc_any_q  <= sc_any;
+          sc_min_q  <= sc_min;
+          sc_mask_q <= sc_mask;
+        end
+      end
+
+      // fetch
+      if (f_fault) begin
+        dead_q[f_pick]  <= 1'b1;
+        fcode_q[f_pick] <= simt_pkg::SIMT_FAULT_FETCH;
+        fpc_q[f_pick]   <= f_pc;
+      end
+      if (fire_f) begin
+        fpend_q[f_pick] <= 1'b1;
+        f_last_q        <= f_pick;
+      end
+      if (f_pick_v && !f_bad && !fire_f) f_last_q <= f_last_q;
+      if (f_rsp) begin
+        ib_q[f_rsp_slot]    <= mem_rsp_rdata_i;
+        ibv_q[f_rsp_slot]   <= 1'b1;
+        fpend_q[f_rsp_slot] <= 1'b0;
+      end
+      if (mem_req_valid_o && mem_req_ready_i) turn_q <= !g_lsu;
+
+      // write-back of the LSU / divider
+      if (wbk_start) begin
+        wbk_v_q    <= 1'b1;
+        wbk_src_q  <= wbk_pick_div;
+        wbk_pass_q <= '0;
+      end else if (wbk_v_q) begin
+        if (wbk_last) begin
+          wbk_v_q <= 1'b0;
+          if (!wbk_src_q) begin
+            lsu_wb_q            <= 1'b1;
+            mpend_q[lm_slot_q]  <= 1'b0;
+            if (lm_rd_q != 5'd0) sb_q[lm_slot_q][lm_rd_q] <= 1'b0;
+          end else begin
+            dpend_q[dm_slot_q]  <= 1'b0;
+            if (dm_rd_q != 5'd0) sb_q[dm_slot_q][dm_rd_q] <= 1'b0;
+          end
+        end else
+          wbk_pass_q <= wbk_pass_q + PW'(1);
+      end
+
+      // a finished warp (all threads exited, or stopped by a fault) leaves
+      done_valid_o  <= fin_v && !dead_q[fin_slot];
+      fault_valid_o <= fin_v && dead_q[fin_slot];
+      if (fin_v) begin
+        valid_q[fin_slot] <= 1'b0;
+        done_slot_o       <= fin_slot;
+        fault_slot_o      <= fin_slot;
+        fault_code_o      <= fcode_q[fin_slot];
+        fault_pc_o        <= fpc_q[fin_slot];
+      end
+    end
+  end
+  assign busy_o = |valid_q;
+
+  // ------------------------------------------------------------ invariants
+  logic unused_cnt;
+  assign unused_cnt = ^{own_cnt, own_v};
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // the scoreboard (its proof: formal/simt_core.sby): nothing issues with a pending source or destination
+      `FG_ASSERT(simt_issue_no_pending_source,
+                 !issue || !((d_use1[pick] && sb_q[pick][p_rs1]) || (d_use2[pick] && sb_q[pick][p_rs2])))
+      `FG_ASSERT(simt_issue_no_pending_dest, !issue || p_rd == 5'd0 || !sb_q[pick][p_rd])
+      `FG_ASSERT(simt_issue_group_nonempty, !issue || act_q[pick] != '0)
+      `FG_ASSERT(simt_issue_group_live, !issue || (act_q[pick] & ~live_q[pick]) == '0)
+      `FG_ASSERT(simt_one_writer, !(w_alu_v && wbk_v_q))
+      `FG_ASSERT(simt_rsp_has_owner, !mem_rsp_valid_i || own_v)
+      `FG_ASSERT(simt_fetch_rsp_pending, !f_rsp || fpend_q[f_rsp_slot])
+      `FG_ASSERT(simt_launch_1d, !launch || launch_ntid_i[95:32] == 64'h0000_0001_0000_0001)
+      `FG_ASSERT(simt_x0_never_pending, (sb_q[0] & 32'd1) == '0)
+      `FG_ASSERT(simt_scan_slot_valid, !sc_v_q || valid_q[sc_slot_q])
+    end
+  end
+endmodule
