@@ -301,9 +301,10 @@ demo: $(BUILD)/.deps
 
 # ------------------------------------------------------------------- lint
 RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
+# LINT_TOPS: RTL tops that are no verilated block of the programs (mk/README.md)
 lint: $(BUILD)/.deps
 	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
-	  $(foreach b,$(BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
+	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
 
 # ------------------------------------------------------------------- wave
 wave: $(BUILD)/.deps

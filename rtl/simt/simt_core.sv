@@ -98,13 +98,15 @@ module simt_core #(
 
   // ------------------------------------------------------------ warp state
   logic [NW-1:0]             valid_q, grp_q, busy_q, scan_req_q, ibv_q, fpend_q, dead_q, mpend_q, dpend_q;
-  // per slot (unpacked arrays: Yosys 0.23 reads no multi-dimensional packed arrays)
-  logic [31:0]               live_q [NW], bar_q [NW], pc_q [NW], act_q [NW], sb_q [NW], wr_q [NW];
-  logic [31:0]               order_q [NW], age_q [NW], ib_q [NW], fpc_q [NW];
-  logic [2:0]                fcode_q [NW];
-  logic [31:0]               lpc_q [NW][32];             // per-thread PCs
-  logic [31:0]               wib_q [NW], shmem_q [NW], param_q [NW];
-  logic [95:0]               ctaid_q [NW], ntid_q [NW], nctaid_q [NW];
+  // Per slot s, flat (plain registers: Yosys 0.23 reads no multi-dimensional
+  // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
+  // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
+  // threads of its pass of every slot, sc_lpc_all[(s*NL + i)*32 +: 32].
+  logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, sb_q, wr_q, order_q, age_q, ib_q, fpc_q;
+  logic [NW*3-1:0]           fcode_q;
+  logic [NW*NL*32-1:0]       sc_lpc_all;
+  logic [NW*32-1:0]          wib_q, shmem_q, param_q;
+  logic [NW*96-1:0]          ctaid_q, ntid_q, nctaid_q;
   logic [31:0]               age_ctr_q;
   logic [63:0]               cycle_q, instret_q;
 
@@ -118,10 +120,29 @@ module simt_core #(
     endcase
   endfunction
 
+  // Slot s's field of a per-slot vector: an AND-OR over the slots (a mux of
+  // constant part-selects; a variable part-select would be a barrel shifter).
+  function automatic logic [31:0] slot32(input logic [NW*32-1:0] v, input logic [SW-1:0] s);
+    slot32 = '0;
+    for (int k = 0; k < NW; k++) if (s == SW'(k)) slot32 = slot32 | v[k*32 +: 32];
+  endfunction
+  function automatic logic [95:0] slot96(input logic [NW*96-1:0] v, input logic [SW-1:0] s);
+    slot96 = '0;
+    for (int k = 0; k < NW; k++) if (s == SW'(k)) slot96 = slot96 | v[k*96 +: 96];
+  endfunction
+  function automatic logic [2:0] slot3(input logic [NW*3-1:0] v, input logic [SW-1:0] s);
+    slot3 = '0;
+    for (int k = 0; k < NW; k++) if (s == SW'(k)) slot3 = slot3 | v[k*3 +: 3];
+  endfunction
+  function automatic logic [NL*32-1:0] slot_nl(input logic [NW*NL*32-1:0] v, input logic [SW-1:0] s);
+    slot_nl = '0;
+    for (int k = 0; k < NW; k++) if (s == SW'(k)) slot_nl = slot_nl | v[k*NL*32 +: NL*32];
+  endfunction
+
   // ------------------------------------------------------ i-buffer decode
   logic [NW-1:0]       d_legal, d_csr_bad, d_use1, d_use2;
-  logic [1:0]          d_unit [NW];
-  logic [4:0]          d_rd [NW], d_rs1 [NW], d_rs2 [NW];
+  logic [NW*2-1:0]     d_unit;
+  logic [NW*5-1:0]     d_rd, d_rs1, d_rs2;
   for (genvar s = 0; s < NW; s++) begin : g_ibdec
     logic [4:0]  unused_alu;
     logic        unused_bimm, unused_br, unused_jal, unused_jalr, unused_ecall, unused_bar, unused_st, unused_uns;
@@ -129,12 +150,15 @@ module simt_core #(
     logic [2:0]  unused_f3;
     logic [11:0] unused_csr;
     logic [1:0]  unused_size, unused_div;
+    logic        unused_amo;
+    logic [4:0]  unused_amo_op;
     simt_decode u_dec (
-      .insn_i(ib_q[s]), .legal_o(d_legal[s]), .csr_bad_o(d_csr_bad[s]), .unit_o(d_unit[s]), .alu_o(unused_alu),
-      .rd_o(d_rd[s]), .rs1_o(d_rs1[s]), .rs2_o(d_rs2[s]), .use_rs1_o(d_use1[s]), .use_rs2_o(d_use2[s]),
+      .insn_i(ib_q[(s) * 32 +: 32]), .legal_o(d_legal[s]), .csr_bad_o(d_csr_bad[s]), .unit_o(d_unit[(s) * 2 +: 2]), .alu_o(unused_alu),
+      .rd_o(d_rd[(s) * 5 +: 5]), .rs1_o(d_rs1[(s) * 5 +: 5]), .rs2_o(d_rs2[(s) * 5 +: 5]), .use_rs1_o(d_use1[s]), .use_rs2_o(d_use2[s]),
       .b_imm_o(unused_bimm), .imm_o(unused_imm), .br_o(unused_br), .br_f3_o(unused_f3), .jal_o(unused_jal),
       .jalr_o(unused_jalr), .ecall_o(unused_ecall), .bar_o(unused_bar), .csr_o(unused_csr), .store_o(unused_st),
-      .size_o(unused_size), .lunsigned_o(unused_uns), .div_op_o(unused_div));
+      .size_o(unused_size), .lunsigned_o(unused_uns), .div_op_o(unused_div), .amo_o(unused_amo),
+      .amo_op_o(unused_amo_op));
   end
 
   // ------------------------------------------------------------- the units
@@ -154,10 +178,10 @@ module simt_core #(
       can = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s];
       ifault[s] = can && (!d_legal[s] || d_csr_bad[s]);
       ready[s]  = can && d_legal[s] && !d_csr_bad[s] &&
-                  !(d_use1[s] && sb_q[s][d_rs1[s]]) && !(d_use2[s] && sb_q[s][d_rs2[s]]) &&
-                  !(d_rd[s] != 5'd0 && sb_q[s][d_rd[s]]) &&
-                  (d_unit[s] != simt_pkg::SIMT_UNIT_LSU || lsu_idle) &&
-                  (d_unit[s] != simt_pkg::SIMT_UNIT_DIV || div_idle);
+                  !(d_use1[s] && sb_q[(s) * 32 + 32'(d_rs1[(s) * 5 +: 5])]) && !(d_use2[s] && sb_q[(s) * 32 + 32'(d_rs2[(s) * 5 +: 5])]) &&
+                  !(d_rd[(s) * 5 +: 5] != 5'd0 && sb_q[(s) * 32 + 32'(d_rd[(s) * 5 +: 5])]) &&
+                  (d_unit[(s) * 2 +: 2] != simt_pkg::SIMT_UNIT_LSU || lsu_idle) &&
+                  (d_unit[(s) * 2 +: 2] != simt_pkg::SIMT_UNIT_DIV || div_idle);
     end
   end
   wire seq_free = !seq_v_q || seq_pass_q == PW'(P - 1);
@@ -165,9 +189,11 @@ module simt_core #(
 
   logic [SW-1:0] last_q, pick;
   logic          pick_v;
+  logic [31:0] pick_age;
   `FG_COMB_READBACK begin
-    pick_v = 1'b0;
-    pick   = '0;
+    pick_v   = 1'b0;
+    pick     = '0;
+    pick_age = '0;
     if (GTO != 0) begin
       // greedy: the last warp issued while it stays ready; else the oldest ready
       if (ready[last_q]) begin
@@ -175,9 +201,10 @@ module simt_core #(
         pick   = last_q;
       end else
         for (int s = 0; s < NW; s++)
-          if (ready[s] && (!pick_v || age_q[s] < age_q[pick])) begin
-            pick_v = 1'b1;
-            pick   = SW'(s);
+          if (ready[s] && (!pick_v || age_q[s*32 +: 32] < pick_age)) begin
+            pick_v   = 1'b1;
+            pick     = SW'(s);
+            pick_age = age_q[s*32 +: 32];
           end
     end else begin
       // loose round-robin: the first ready warp after the last issued
@@ -205,7 +232,8 @@ module simt_core #(
   logic [PW-1:0]  e_pass_q, w_pass_q;
 
   // decoded fields of the instruction in E and in W
-  logic        e_legal, e_csr_bad, e_use1, e_use2, e_bimm, e_br, e_jal, e_jalr, e_ecall, e_bar, e_store, e_uns;
+  logic        e_legal, e_csr_bad, e_use1, e_use2, e_bimm, e_br, e_jal, e_jalr, e_ecall, e_bar, e_store, e_uns, e_amo;
+  logic [4:0]  e_amo_op;
   logic [1:0]  e_unit, e_size, e_divop;
   logic [4:0]  e_alu, e_rd, e_rs1, e_rs2;
   logic [31:0] e_imm;
@@ -215,9 +243,10 @@ module simt_core #(
     .insn_i(e_insn_q), .legal_o(e_legal), .csr_bad_o(e_csr_bad), .unit_o(e_unit), .alu_o(e_alu), .rd_o(e_rd),
     .rs1_o(e_rs1), .rs2_o(e_rs2), .use_rs1_o(e_use1), .use_rs2_o(e_use2), .b_imm_o(e_bimm), .imm_o(e_imm),
     .br_o(e_br), .br_f3_o(e_f3), .jal_o(e_jal), .jalr_o(e_jalr), .ecall_o(e_ecall), .bar_o(e_bar), .csr_o(e_csr),
-    .store_o(e_store), .size_o(e_size), .lunsigned_o(e_uns), .div_op_o(e_divop));
+    .store_o(e_store), .size_o(e_size), .lunsigned_o(e_uns), .div_op_o(e_divop), .amo_o(e_amo), .amo_op_o(e_amo_op));
 
-  logic        w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_ecall, w_bar, w_store, w_uns;
+  logic        w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_ecall, w_bar, w_store, w_uns, w_amo;
+  logic [4:0]  w_amo_op;
   logic [1:0]  w_unit, w_size, w_divop;
   logic [4:0]  w_alu, w_rd, w_rs1, w_rs2;
   logic [31:0] w_imm;
@@ -227,22 +256,22 @@ module simt_core #(
     .insn_i(w_insn_q), .legal_o(w_legal), .csr_bad_o(w_csr_bad), .unit_o(w_unit), .alu_o(w_alu), .rd_o(w_rd),
     .rs1_o(w_rs1), .rs2_o(w_rs2), .use_rs1_o(w_use1), .use_rs2_o(w_use2), .b_imm_o(w_bimm), .imm_o(w_imm),
     .br_o(w_br), .br_f3_o(w_f3), .jal_o(w_jal), .jalr_o(w_jalr), .ecall_o(w_ecall), .bar_o(w_bar), .csr_o(w_csr),
-    .store_o(w_store), .size_o(w_size), .lunsigned_o(w_uns), .div_op_o(w_divop));
+    .store_o(w_store), .size_o(w_size), .lunsigned_o(w_uns), .div_op_o(w_divop), .amo_o(w_amo), .amo_op_o(w_amo_op));
 
   // issue-time fields of the picked warp
   logic [4:0] p_rd, p_rs1, p_rs2;
   logic [1:0] p_unit;
   always_comb begin
-    p_rd   = d_rd[pick];
-    p_rs1  = d_rs1[pick];
-    p_rs2  = d_rs2[pick];
-    p_unit = d_unit[pick];
+    p_rd   = d_rd[(pick) * 5 +: 5];
+    p_rs1  = d_rs1[(pick) * 5 +: 5];
+    p_rs2  = d_rs2[(pick) * 5 +: 5];
+    p_unit = d_unit[(pick) * 2 +: 2];
   end
   // unused decode outputs of E and W
   logic unused_e, unused_w;
-  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store};
+  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store, e_amo, e_amo_op};
   assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_alu, w_rs1, w_rs2,
-                      w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop};
+                      w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop, w_amo, w_amo_op};
 
   // register file: one bank per lane, addressed {slot, pass, register}
   function automatic logic [RFAW-1:0] rf_addr(input logic [SW-1:0] s, input logic [PW-1:0] p, input logic [4:0] r);
@@ -263,7 +292,7 @@ module simt_core #(
   // E: operands, the lanes' results and next PCs, addresses and their faults
   logic [NL*32-1:0] e_a, e_b2, e_res, e_npc, e_addr;
   logic [NL-1:0]    e_lfault;
-  logic [2:0]       e_lcode [NL];
+  logic [NL*3-1:0]  e_lcode;
   // the value of CSR c for thread t of slot s
   function automatic logic [31:0] csr_val(input logic [11:0] c, input logic [4:0] t, input logic [31:0] wib,
                                           input logic [95:0] ctaid, input logic [95:0] ntid,
@@ -292,7 +321,7 @@ module simt_core #(
     endcase
   endfunction
 
-  wire [31:0] e_param = param_q[e_slot_q];
+  wire [31:0] e_param = slot32(param_q, e_slot_q);
   for (genvar i = 0; i < NL; i++) begin : g_lane
     logic [4:0]  t;
     logic [31:0] a, b, b2, csr, ka, pa;
@@ -302,8 +331,8 @@ module simt_core #(
       a  = e_insn_q[19:15] == 5'd0 ? '0 : e_i1_q ? init_val(e_insn_q[19:15], e_param) : rf_ra[i*32 +: 32];
       b2 = e_insn_q[24:20] == 5'd0 ? '0 : e_i2_q ? init_val(e_insn_q[24:20], e_param) : rf_rb[i*32 +: 32];
       b  = e_bimm ? e_imm : b2;
-      csr = csr_val(e_csr, t, wib_q[e_slot_q], ctaid_q[e_slot_q], ntid_q[e_slot_q], nctaid_q[e_slot_q],
-                    shmem_q[e_slot_q], cycle_q, instret_q);
+      csr = csr_val(e_csr, t, slot32(wib_q, e_slot_q), slot96(ctaid_q, e_slot_q), slot96(ntid_q, e_slot_q), slot96(nctaid_q, e_slot_q),
+                    slot32(shmem_q, e_slot_q), cycle_q, instret_q);
       // the kernel address of a load / store and where it is (docs/SIMT_RTL.md)
       ka = a + e_imm;
       al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
@@ -313,7 +342,7 @@ module simt_core #(
         pa = ka;
       e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
                     (!al || !((ka >= LOCAL_BOT && ka < LOCAL_TOP) || (ka >= GUARD_END && ka < SHARED_BASE)));
-      e_lcode[i]  = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
+      e_lcode[(i) * 3 +: 3]  = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
     end
     simt_alu u_alu (
       .alu_i(e_alu), .a_i(a), .b_i(b), .rs2_i(b2), .imm_i(e_imm), .pc_i(e_pc_q), .csr_i(csr), .br_i(e_br),
@@ -329,7 +358,7 @@ module simt_core #(
   always_comb begin
     e_fault = |e_lfault;
     e_fcode = simt_pkg::SIMT_FAULT_NONE;
-    for (int i = NL - 1; i >= 0; i--) if (e_lfault[i]) e_fcode = e_lcode[i];
+    for (int i = NL - 1; i >= 0; i--) if (e_lfault[i]) e_fcode = e_lcode[(i) * 3 +: 3];
   end
 
   logic [NL*32-1:0] w_res_q, w_npc_q, w_a_q, w_b2_q, w_addr_q;
@@ -348,7 +377,8 @@ module simt_core #(
 
   wire w_lsu = w_v_q && w_unit == simt_pkg::SIMT_UNIT_LSU;
   wire w_div = w_v_q && w_unit == simt_pkg::SIMT_UNIT_DIV;
-  wire lsu_bad = w_lsu && w_last && (lf_q || w_fault_q);   // the instruction faulted: dropped
+  // the instruction faulted (in an earlier pass or this one): dropped
+  wire lsu_bad = w_lsu && w_last && ((lf_q && w_pass_q != '0) || w_fault_q);
   logic [PW-1:0]    wbk_pass_q;
   logic             wbk_src_q;                             // 0 LSU, 1 divider
   logic [NL*32-1:0] lsu_res, div_res;
@@ -358,26 +388,28 @@ module simt_core #(
   wire wbk_last = wbk_v_q && wbk_pass_q == PW'(P - 1);
 
   // the unit's decoded fields at issue (the picked warp's instruction)
-  logic        pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar, pi_store, pi_uns;
+  logic        pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar, pi_store, pi_uns, pi_amo;
+  logic [4:0]  pi_amo_op;
   logic [1:0]  pi_unit, pi_size, pi_divop;
   logic [4:0]  pi_alu, pi_rd, pi_rs1, pi_rs2;
   logic [31:0] pi_imm;
   logic [2:0]  pi_f3;
   logic [11:0] pi_csr;
   simt_decode u_dec_i (
-    .insn_i(ib_q[pick]), .legal_o(pi_legal), .csr_bad_o(pi_csr_bad), .unit_o(pi_unit), .alu_o(pi_alu),
+    .insn_i(slot32(ib_q, pick)), .legal_o(pi_legal), .csr_bad_o(pi_csr_bad), .unit_o(pi_unit), .alu_o(pi_alu),
     .rd_o(pi_rd), .rs1_o(pi_rs1), .rs2_o(pi_rs2), .use_rs1_o(pi_use1), .use_rs2_o(pi_use2), .b_imm_o(pi_bimm),
     .imm_o(pi_imm), .br_o(pi_br), .br_f3_o(pi_f3), .jal_o(pi_jal), .jalr_o(pi_jalr), .ecall_o(pi_ecall),
     .bar_o(pi_bar), .csr_o(pi_csr), .store_o(pi_store), .size_o(pi_size), .lunsigned_o(pi_uns),
-    .div_op_o(pi_divop));
+    .div_op_o(pi_divop), .amo_o(pi_amo), .amo_op_o(pi_amo_op));
   logic unused_pi;
   assign unused_pi = ^{pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar,
                        pi_unit, pi_alu, pi_rd, pi_rs1, pi_rs2, pi_imm, pi_f3, pi_csr};
 
-  simt_lsu #(.NL(NL)) u_lsu (
+  simt_lsu #(.NW(NW), .NL(NL)) u_lsu (
     .clk_i, .rst_ni,
     .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_LSU), .store_i(pi_store), .size_i(pi_size),
-    .unsigned_i(pi_uns), .mask_i(act_q[pick]),
+    .unsigned_i(pi_uns), .mask_i(slot32(act_q, pick)), .amo_i(pi_amo), .amo_op_i(pi_amo_op), .slot_i(pick),
+    .rsv_clr_i(launch), .rsv_clr_slot_i(free_slot),
     .cap_i(w_lsu), .cap_pass_i(w_pass_q), .cap_addr_i(w_addr_q), .cap_data_i(w_b2_q),
     .go_i(w_lsu && w_last && !lsu_bad), .drop_i(lsu_bad),
     .clear_i(wbk_last && !wbk_src_q), .idle_o(lsu_idle), .done_o(lsu_done),
@@ -387,7 +419,7 @@ module simt_core #(
 
   simt_div #(.NL(NL)) u_div (
     .clk_i, .rst_ni,
-    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_DIV), .op_i(pi_divop), .mask_i(act_q[pick]),
+    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_DIV), .op_i(pi_divop), .mask_i(slot32(act_q, pick)),
     .cap_i(w_div), .cap_pass_i(w_pass_q), .cap_a_i(w_a_q), .cap_b_i(w_b2_q), .go_i(w_div && w_last),
     .clear_i(wbk_last && wbk_src_q), .idle_o(div_idle), .done_o(div_done),
     .rd_pass_i(wbk_pass_q), .res_o(div_res));
@@ -431,13 +463,13 @@ module simt_core #(
       rf_waddr = rf_addr(w_slot_q, w_pass_q, w_rd);
       for (int i = 0; i < NL; i++) begin
         rf_we[i] = w_act[i] || w_fw_q;
-        rf_wdata[i*32 +: 32] = w_act[i] ? w_res_q[i*32 +: 32] : init_val(w_rd, param_q[w_slot_q]);
+        rf_wdata[i*32 +: 32] = w_act[i] ? w_res_q[i*32 +: 32] : init_val(w_rd, slot32(param_q, w_slot_q));
       end
     end else if (wbk_v_q && wk_rd != 5'd0) begin
       rf_waddr = rf_addr(wk_slot, wbk_pass_q, wk_rd);
       for (int i = 0; i < NL; i++) begin
         rf_we[i] = wk_act[i] || wk_fw;
-        rf_wdata[i*32 +: 32] = wk_act[i] ? wk_data[i*32 +: 32] : init_val(wk_rd, param_q[wk_slot]);
+        rf_wdata[i*32 +: 32] = wk_act[i] ? wk_data[i*32 +: 32] : init_val(wk_rd, slot32(param_q, wk_slot));
       end
     end
   end
@@ -460,6 +492,9 @@ module simt_core #(
   logic [31:0]   sc_min_q, sc_mask_q;
   logic          sc_any;
   logic [31:0]   sc_min, sc_mask;
+  wire [NL*32-1:0] sc_lpc = slot_nl(sc_lpc_all, sc_slot_q);
+  wire [31:0]   sc_live = slot32(live_q, sc_slot_q);
+  wire [31:0]   sc_bar  = slot32(bar_q, sc_slot_q);
   `FG_COMB_READBACK begin
     sc_any  = sc_any_q;
     sc_min  = sc_min_q;
@@ -468,8 +503,8 @@ module simt_core #(
       int t;
       logic [31:0] lp;
       t  = 32'(sc_pass_q) * NL + i;
-      lp = lpc_q[sc_slot_q][t];
-      if (live_q[sc_slot_q][t] && !bar_q[sc_slot_q][t]) begin
+      lp = sc_lpc[i*32 +: 32];
+      if (sc_live[t] && !sc_bar[t]) begin
         if (!sc_any || lp < sc_min) begin
           sc_any  = 1'b1;
           sc_min  = lp;
@@ -507,7 +542,7 @@ module simt_core #(
       end
     end
   end
-  wire [31:0] f_pc = pc_q[f_pick];
+  wire [31:0] f_pc = slot32(pc_q, f_pick);
   wire f_bad = f_pc[1:0] != 2'b00 || f_pc < GUARD_END || f_pc >= SHARED_BASE;
   wire f_fault = f_pick_v && f_bad;
 
@@ -557,7 +592,7 @@ module simt_core #(
   logic [NW-1:0] fin;
   always_comb
     for (int s = 0; s < NW; s++)
-      fin[s] = valid_q[s] && !busy_q[s] && !mpend_q[s] && !dpend_q[s] && (dead_q[s] || live_q[s] == '0);
+      fin[s] = valid_q[s] && !busy_q[s] && !mpend_q[s] && !dpend_q[s] && (dead_q[s] || live_q[(s) * 32 +: 32] == '0);
   logic [SW-1:0] fin_slot;
   always_comb begin
     fin_slot = '0;
@@ -565,18 +600,178 @@ module simt_core #(
   end
   wire fin_v = |fin;
 
-  // ------------------------------------------------------------- state
+  // ----------------------------------------------------- per-slot state
+  // What happens to slot s this cycle (at most one of launch / issue / W /
+  // scan end / fetch / response / write-back end names a given field of a
+  // slot at an edge: asserted below where it is not evident).
+  wire fcode_lsu_sel = lf_q && w_pass_q != '0;
+  for (genvar s = 0; s < NW; s++) begin : g_slot
+    wire l_oh    = launch && free_slot == SW'(s);
+    wire i_oh    = issue && pick == SW'(s);
+    wire w_oh    = w_v_q && w_slot_q == SW'(s);
+    wire wbad    = lsu_bad && w_slot_q == SW'(s);
+    wire wok     = w_v_q && w_last && !lsu_bad && w_slot_q == SW'(s);
+    wire scs     = sc_start && sc_next == SW'(s);
+    wire scd     = sc_last && sc_slot_q == SW'(s);
+    wire sc_barr = scd && !sc_any && (live_q[s*32 +: 32] & bar_q[s*32 +: 32]) != '0;
+    wire ff      = f_fault && f_pick == SW'(s);
+    wire fr      = fire_f && f_pick == SW'(s);
+    wire rsp     = f_rsp && f_rsp_slot == SW'(s);
+    wire wl      = wbk_last && !wbk_src_q && lm_slot_q == SW'(s);
+    wire wd      = wbk_last && wbk_src_q && dm_slot_q == SW'(s);
+    wire fo      = fin_v && fin_slot == SW'(s);
+    logic        valid, grp, busy, scan_req, ibv, fpend, dead, mpend, dpend;
+    logic [31:0] live, bar, pc, act, sb, wr, order, age, ib, fpc, wib, shmem, param;
+    logic [2:0]  fcode;
+    logic [95:0] ctaid, ntid, nctaid;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        valid    <= 1'b0;
+        grp      <= 1'b0;
+        busy     <= 1'b0;
+        scan_req <= 1'b0;
+        ibv      <= 1'b0;
+        fpend    <= 1'b0;
+        dead     <= 1'b0;
+        mpend    <= 1'b0;
+        dpend    <= 1'b0;
+      end else begin
+        if (l_oh) begin
+          valid    <= 1'b1;
+          grp      <= 1'b0;
+          busy     <= 1'b1;
+          scan_req <= 1'b1;
+          ibv      <= 1'b0;
+          fpend    <= 1'b0;
+          dead     <= 1'b0;
+        end
+        if (fo) valid <= 1'b0;
+        if (i_oh) begin
+          ibv   <= 1'b0;
+          busy  <= 1'b1;
+          grp   <= 1'b0;
+          if (p_unit == simt_pkg::SIMT_UNIT_LSU) mpend <= 1'b1;
+          if (p_unit == simt_pkg::SIMT_UNIT_DIV) dpend <= 1'b1;
+        end
+        if (ifault[s] || ff) dead <= 1'b1;
+        if (wbad) begin
+          busy  <= 1'b0;
+          dead  <= 1'b1;
+          mpend <= 1'b0;
+        end
+        if (wok) scan_req <= 1'b1;
+        if (scs) scan_req <= 1'b0;
+        if (scd && !sc_barr) busy <= 1'b0;
+        if (scd && sc_any) grp <= 1'b1;
+        if (fr) fpend <= 1'b1;
+        if (rsp) begin
+          ibv   <= 1'b1;
+          fpend <= 1'b0;
+        end
+        if (wl) mpend <= 1'b0;
+        if (wd) dpend <= 1'b0;
+      end
+    end
+
+    // data: no reset (meaningful only while the slot holds a warp)
+    always_ff @(posedge clk_i) begin
+      if (l_oh) begin
+        live   <= launch_live_i;
+        bar    <= '0;
+        sb     <= '0;
+        wr     <= '0;
+        order  <= '0;
+        age    <= age_ctr_q;
+        wib    <= launch_wib_i;
+        shmem  <= launch_shmem_i;
+        param  <= launch_param_i;
+        ctaid  <= launch_ctaid_i;
+        ntid   <= launch_ntid_i;
+        nctaid <= launch_nctaid_i;
+      end
+      if (i_oh) begin
+        order <= order + 32'd1;
+        if (p_rd != 5'd0) begin
+          wr[p_rd] <= 1'b1;
+          if (p_unit != simt_pkg::SIMT_UNIT_ALU) sb[p_rd] <= 1'b1;
+        end
+      end
+      // W: the threads of the pass that exit or arrive at the barrier
+      for (int t = 0; t < 32; t++)
+        if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) begin
+          if (w_npc_q[(t % NL)*32 +: 32] == EXIT_ADDR) live[t] <= 1'b0;
+          if (w_bar) bar[t] <= 1'b1;
+        end
+      if (wbad && w_rd != 5'd0) sb[w_rd] <= 1'b0;
+      if (sc_barr) bar <= '0;
+      if (scd && sc_any) begin
+        pc  <= sc_min;
+        act <= sc_mask;
+      end
+      if (rsp) ib <= mem_rsp_rdata_i;
+      if (wl && lm_rd_q != 5'd0) sb[lm_rd_q] <= 1'b0;
+      if (wd && dm_rd_q != 5'd0) sb[dm_rd_q] <= 1'b0;
+      // why the warp stopped
+      if (ifault[s]) begin
+        fcode <= !d_legal[s] ? simt_pkg::SIMT_FAULT_ILLEGAL : simt_pkg::SIMT_FAULT_CSR;
+        fpc   <= pc;
+      end
+      if (wbad) begin
+        fcode <= fcode_lsu_sel ? lf_code_q : w_fcode_q;
+        fpc   <= w_pc_q;
+      end
+      if (ff) begin
+        fcode <= simt_pkg::SIMT_FAULT_FETCH;
+        fpc   <= f_pc;
+      end
+    end
+
+    // per-thread PCs (thread t at lpc[t*32 +: 32]): the launch pc, then each
+    // pass's next PCs; the scan reads the threads of its pass
+    logic [1023:0]     lpc;
+    logic [NL*32-1:0]  lpc_pass;
+    always_ff @(posedge clk_i)
+      for (int t = 0; t < 32; t++)
+        if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
+        else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
+    always_comb begin
+      lpc_pass = '0;
+      for (int p = 0; p < P; p++) if (32'(sc_pass_q) == p) lpc_pass = lpc[p*NL*32 +: NL*32];
+    end
+    assign sc_lpc_all[s*NL*32 +: NL*32] = lpc_pass;
+
+    assign valid_q[s]    = valid;
+    assign grp_q[s]      = grp;
+    assign busy_q[s]     = busy;
+    assign scan_req_q[s] = scan_req;
+    assign ibv_q[s]      = ibv;
+    assign fpend_q[s]    = fpend;
+    assign dead_q[s]     = dead;
+    assign mpend_q[s]    = mpend;
+    assign dpend_q[s]    = dpend;
+    assign live_q[s*32 +: 32]    = live;
+    assign bar_q[s*32 +: 32]     = bar;
+    assign pc_q[s*32 +: 32]      = pc;
+    assign act_q[s*32 +: 32]     = act;
+    assign sb_q[s*32 +: 32]      = sb;
+    assign wr_q[s*32 +: 32]      = wr;
+    assign order_q[s*32 +: 32]   = order;
+    assign age_q[s*32 +: 32]     = age;
+    assign ib_q[s*32 +: 32]      = ib;
+    assign fpc_q[s*32 +: 32]     = fpc;
+    assign fcode_q[s*3 +: 3]     = fcode;
+    assign wib_q[s*32 +: 32]     = wib;
+    assign shmem_q[s*32 +: 32]   = shmem;
+    assign param_q[s*32 +: 32]   = param;
+    assign ctaid_q[s*96 +: 96]   = ctaid;
+    assign ntid_q[s*96 +: 96]    = ntid;
+    assign nctaid_q[s*96 +: 96]  = nctaid;
+  end
+
+  // ------------------------------------------------------- shared state
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      valid_q    <= '0;
-      grp_q      <= '0;
-      busy_q     <= '0;
-      scan_req_q <= '0;
-      ibv_q      <= '0;
-      fpend_q    <= '0;
-      dead_q     <= '0;
-      mpend_q    <= '0;
-      dpend_q    <= '0;
       age_ctr_q  <= '0;
       cycle_q    <= '0;
       instret_q  <= '0;
@@ -594,79 +789,37 @@ module simt_core #(
       fault_valid_o <= 1'b0;
     end else begin
       cycle_q <= cycle_q + 64'd1;
-
-      // launch into the lowest free slot
-      if (launch) begin
-        valid_q[free_slot]    <= 1'b1;
-        live_q[free_slot]     <= launch_live_i;
-        bar_q[free_slot]      <= '0;
-        for (int t = 0; t < 32; t++) lpc_q[free_slot][t] <= launch_pc_i;
-        grp_q[free_slot]      <= 1'b0;
-        busy_q[free_slot]     <= 1'b1;
-        scan_req_q[free_slot] <= 1'b1;
-        ibv_q[free_slot]      <= 1'b0;
-        fpend_q[free_slot]    <= 1'b0;
-        dead_q[free_slot]     <= 1'b0;
-        sb_q[free_slot]       <= '0;
-        wr_q[free_slot]       <= '0;
-        order_q[free_slot]    <= '0;
-        age_q[free_slot]      <= age_ctr_q;
-        wib_q[free_slot]      <= launch_wib_i;
-        ctaid_q[free_slot]    <= launch_ctaid_i;
-        ntid_q[free_slot]     <= launch_ntid_i;
-        nctaid_q[free_slot]   <= launch_nctaid_i;
-        shmem_q[free_slot]    <= launch_shmem_i;
-        param_q[free_slot]    <= launch_param_i;
-        age_ctr_q             <= age_ctr_q + 32'd1;
-      end
-
-      // an i-buffer whose instruction cannot execute stops its warp
-      for (int s = 0; s < NW; s++)
-        if (ifault[s]) begin
-          dead_q[s]  <= 1'b1;
-          fcode_q[s] <= !d_legal[s] ? simt_pkg::SIMT_FAULT_ILLEGAL : simt_pkg::SIMT_FAULT_CSR;
-          fpc_q[s]   <= pc_q[s];
-        end
+      if (launch) age_ctr_q <= age_ctr_q + 32'd1;
 
       // issue: the picked warp's instruction enters the lane pipeline
       if (issue) begin
-        last_q            <= pick;
-        instret_q         <= instret_q + 64'd1;
-        ibv_q[pick]       <= 1'b0;
-        busy_q[pick]      <= 1'b1;
-        grp_q[pick]       <= 1'b0;
-        order_q[pick]     <= order_q[pick] + 32'd1;
-        if (p_rd != 5'd0) begin
-          wr_q[pick][p_rd] <= 1'b1;
-          if (p_unit != simt_pkg::SIMT_UNIT_ALU) sb_q[pick][p_rd] <= 1'b1;
-        end
+        last_q    <= pick;
+        instret_q <= instret_q + 64'd1;
         if (p_unit == simt_pkg::SIMT_UNIT_LSU) begin
-          mpend_q[pick] <= 1'b1;
-          lm_slot_q     <= pick;
-          lm_rd_q       <= p_rd;
-          lm_fw_q       <= p_rd != 5'd0 && !wr_q[pick][p_rd];
-          lm_mask_q     <= act_q[pick];
-          lm_order_q    <= order_q[pick];
-          lm_pc_q       <= pc_q[pick];
-          lsu_wb_q      <= 1'b0;
+          lm_slot_q  <= pick;
+          lm_rd_q    <= p_rd;
+          lm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
+          lm_mask_q  <= slot32(act_q, pick);
+          lm_order_q <= slot32(order_q, pick);
+          lm_pc_q    <= slot32(pc_q, pick);
+          lsu_wb_q   <= 1'b0;
         end
         if (p_unit == simt_pkg::SIMT_UNIT_DIV) begin
-          dpend_q[pick] <= 1'b1;
-          dm_slot_q     <= pick;
-          dm_rd_q       <= p_rd;
-          dm_fw_q       <= p_rd != 5'd0 && !wr_q[pick][p_rd];
-          dm_mask_q     <= act_q[pick];
-          dm_order_q    <= order_q[pick];
-          dm_pc_q       <= pc_q[pick];
+          dm_slot_q  <= pick;
+          dm_rd_q    <= p_rd;
+          dm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
+          dm_mask_q  <= slot32(act_q, pick);
+          dm_order_q <= slot32(order_q, pick);
+          dm_pc_q    <= slot32(pc_q, pick);
         end
         seq_slot_q  <= pick;
-        seq_insn_q  <= ib_q[pick];
-        seq_pc_q    <= pc_q[pick];
-        seq_mask_q  <= act_q[pick];
-        seq_order_q <= order_q[pick];
-        seq_fw_q    <= p_rd != 5'd0 && !wr_q[pick][p_rd];
-        seq_i1_q    <= !wr_q[pick][p_rs1];
-        seq_i2_q    <= !wr_q[pick][p_rs2];
+        seq_insn_q  <= slot32(ib_q, pick);
+        seq_pc_q    <= slot32(pc_q, pick);
+        seq_mask_q  <= slot32(act_q, pick);
+        seq_order_q <= slot32(order_q, pick);
+        seq_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
+        seq_i1_q    <= !wr_q[(pick) * 32 + (p_rs1)];
+        seq_i2_q    <= !wr_q[(pick) * 32 + (p_rs2)];
       end
 
       // R: one pass a cycle
@@ -709,62 +862,31 @@ module simt_core #(
         w_fcode_q <= e_fcode;
       end
 
-      // W: the threads' next PCs, exits and barrier arrivals
-      if (w_v_q) begin
-        for (int i = 0; i < NL; i++) begin
-          logic [4:0] t;
-          t = 5'(32'(w_pass_q) * NL + i);
-          if (w_mask_q[t]) begin
-            lpc_q[w_slot_q][t] <= w_npc_q[i*32 +: 32];
-            if (w_npc_q[i*32 +: 32] == EXIT_ADDR) live_q[w_slot_q][t] <= 1'b0;
-            if (w_bar) bar_q[w_slot_q][t] <= 1'b1;
-          end
-        end
-        // an LSU instruction's first fault (lowest thread) stops the warp at its last pass
-        if (w_lsu) begin
-          if (w_pass_q == '0) lf_q <= w_fault_q;
-          else if (!lf_q) lf_q <= w_fault_q;
-          if (w_pass_q == '0 || !lf_q) lf_code_q <= w_fcode_q;
-        end
-        if (w_last) begin
-          if (lsu_bad) begin
-            busy_q[w_slot_q]  <= 1'b0;
-            dead_q[w_slot_q]  <= 1'b1;
-            fcode_q[w_slot_q] <= (lf_q && w_pass_q != '0) ? lf_code_q : w_fcode_q;
-            fpc_q[w_slot_q]   <= w_pc_q;
-            mpend_q[w_slot_q] <= 1'b0;
-            if (w_rd != 5'd0) sb_q[w_slot_q][w_rd] <= 1'b0;
-          end else
-            scan_req_q[w_slot_q] <= 1'b1;
+      // W: an LSU instruction's first fault (lowest thread) is kept to its last pass
+      if (w_lsu) begin
+        if (w_pass_q == '0 || !lf_q) begin
+          lf_q      <= w_fault_q;
+          lf_code_q <= w_fcode_q;
         end
       end
 
-      // the scan: the warp's next group, or its barrier released
+      // the scan
       if (sc_start) begin
-        sc_v_q                <= 1'b1;
-        sc_slot_q             <= sc_next;
-        sc_pass_q             <= '0;
-        sc_any_q              <= 1'b0;
-        sc_mask_q             <= '0;
-        sc_min_q              <= '0;
-        scan_req_q[sc_next]   <= 1'b0;
+        sc_v_q    <= 1'b1;
+        sc_slot_q <= sc_next;
+        sc_pass_q <= '0;
+        sc_any_q  <= 1'b0;
+        sc_mask_q <= '0;
+        sc_min_q  <= '0;
       end else if (sc_v_q) begin
         if (sc_last) begin
-          if (sc_any) begin
-            sc_v_q            <= 1'b0;
-            pc_q[sc_slot_q]   <= sc_min;
-            act_q[sc_slot_q]  <= sc_mask;
-            grp_q[sc_slot_q]  <= 1'b1;
-            busy_q[sc_slot_q] <= 1'b0;
-          end else if ((live_q[sc_slot_q] & bar_q[sc_slot_q]) != '0) begin
+          if (sc_any || (sc_live & sc_bar) == '0)
+            sc_v_q <= 1'b0;
+          else begin
             // every live thread waits at the barrier: all leave it, scan again
-            bar_q[sc_slot_q]  <= '0;
-            sc_pass_q         <= '0;
-            sc_any_q          <= 1'b0;
-            sc_mask_q         <= '0;
-          end else begin
-            sc_v_q            <= 1'b0;
-            busy_q[sc_slot_q] <= 1'b0;
+            sc_pass_q <= '0;
+            sc_any_q  <= 1'b0;
+            sc_mask_q <= '0;
           end
         end else begin
           sc_pass_q <= sc_pass_q + PW'(1);
@@ -774,22 +896,8 @@ module simt_core #(
         end
       end
 
-      // fetch
-      if (f_fault) begin
-        dead_q[f_pick]  <= 1'b1;
-        fcode_q[f_pick] <= simt_pkg::SIMT_FAULT_FETCH;
-        fpc_q[f_pick]   <= f_pc;
-      end
-      if (fire_f) begin
-        fpend_q[f_pick] <= 1'b1;
-        f_last_q        <= f_pick;
-      end
-      if (f_pick_v && !f_bad && !fire_f) f_last_q <= f_last_q;
-      if (f_rsp) begin
-        ib_q[f_rsp_slot]    <= mem_rsp_rdata_i;
-        ibv_q[f_rsp_slot]   <= 1'b1;
-        fpend_q[f_rsp_slot] <= 1'b0;
-      end
+      // fetch and the port's turn
+      if (fire_f) f_last_q <= f_pick;
       if (mem_req_valid_o && mem_req_ready_i) turn_q <= !g_lsu;
 
       // write-back of the LSU / divider
@@ -800,14 +908,7 @@ module simt_core #(
       end else if (wbk_v_q) begin
         if (wbk_last) begin
           wbk_v_q <= 1'b0;
-          if (!wbk_src_q) begin
-            lsu_wb_q            <= 1'b1;
-            mpend_q[lm_slot_q]  <= 1'b0;
-            if (lm_rd_q != 5'd0) sb_q[lm_slot_q][lm_rd_q] <= 1'b0;
-          end else begin
-            dpend_q[dm_slot_q]  <= 1'b0;
-            if (dm_rd_q != 5'd0) sb_q[dm_slot_q][dm_rd_q] <= 1'b0;
-          end
+          if (!wbk_src_q) lsu_wb_q <= 1'b1;
         end else
           wbk_pass_q <= wbk_pass_q + PW'(1);
       end
@@ -816,11 +917,10 @@ module simt_core #(
       done_valid_o  <= fin_v && !dead_q[fin_slot];
       fault_valid_o <= fin_v && dead_q[fin_slot];
       if (fin_v) begin
-        valid_q[fin_slot] <= 1'b0;
-        done_slot_o       <= fin_slot;
-        fault_slot_o      <= fin_slot;
-        fault_code_o      <= fcode_q[fin_slot];
-        fault_pc_o        <= fpc_q[fin_slot];
+        done_slot_o  <= fin_slot;
+        fault_slot_o <= fin_slot;
+        fault_code_o <= slot3(fcode_q, fin_slot);
+        fault_pc_o   <= slot32(fpc_q, fin_slot);
       end
     end
   end
@@ -829,19 +929,34 @@ module simt_core #(
   // ------------------------------------------------------------ invariants
   logic unused_cnt;
   assign unused_cnt = ^{own_cnt, own_v};
+  // the scoreboard holds exactly the destinations of the LSU's and the
+  // divider's instructions in flight (nothing else writes back late)
+  logic sb_exact;
+  always_comb begin
+    sb_exact = 1'b1;
+    for (int s = 0; s < NW; s++) begin
+      logic [31:0] want;
+      want = '0;
+      if (mpend_q[s] && 32'(lm_slot_q) == s) want = want | (32'd1 << lm_rd_q);
+      if (dpend_q[s] && 32'(dm_slot_q) == s) want = want | (32'd1 << dm_rd_q);
+      if (valid_q[s] && !dead_q[s] && sb_q[s*32 +: 32] != (want & ~32'd1)) sb_exact = 1'b0;
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // the scoreboard (its proof: formal/simt_core.sby): nothing issues with a pending source or destination
       `FG_ASSERT(simt_issue_no_pending_source,
-                 !issue || !((d_use1[pick] && sb_q[pick][p_rs1]) || (d_use2[pick] && sb_q[pick][p_rs2])))
-      `FG_ASSERT(simt_issue_no_pending_dest, !issue || p_rd == 5'd0 || !sb_q[pick][p_rd])
-      `FG_ASSERT(simt_issue_group_nonempty, !issue || act_q[pick] != '0)
-      `FG_ASSERT(simt_issue_group_live, !issue || (act_q[pick] & ~live_q[pick]) == '0)
+                 !issue || !((d_use1[pick] && sb_q[(pick) * 32 + (p_rs1)]) || (d_use2[pick] && sb_q[(pick) * 32 + (p_rs2)])))
+      `FG_ASSERT(simt_issue_no_pending_dest, !issue || p_rd == 5'd0 || !sb_q[(pick) * 32 + (p_rd)])
+      `FG_ASSERT(simt_issue_group_nonempty, !issue || slot32(act_q, pick) != '0)
+      `FG_ASSERT(simt_issue_group_live, !issue || (slot32(act_q, pick) & ~slot32(live_q, pick)) == '0)
       `FG_ASSERT(simt_one_writer, !(w_alu_v && wbk_v_q))
       `FG_ASSERT(simt_rsp_has_owner, !mem_rsp_valid_i || own_v)
       `FG_ASSERT(simt_fetch_rsp_pending, !f_rsp || fpend_q[f_rsp_slot])
       `FG_ASSERT(simt_launch_1d, !launch || launch_ntid_i[95:32] == 64'h0000_0001_0000_0001)
-      `FG_ASSERT(simt_x0_never_pending, (sb_q[0] & 32'd1) == '0)
+      `FG_ASSERT(simt_scoreboard_exact, sb_exact)
+      `FG_ASSERT(simt_one_lsu_instruction, $countones(mpend_q) <= 1)
+      `FG_ASSERT(simt_one_div_instruction, $countones(dpend_q) <= 1)
       `FG_ASSERT(simt_scan_slot_valid, !sc_v_q || valid_q[sc_slot_q])
     end
   end

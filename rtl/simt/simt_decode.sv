@@ -1,6 +1,6 @@
 // Instruction decoder of the RTL SIMT core: one RV32IM + Zicsr word into the
 // fields the issue stage and the lane pipeline use.  The encodings accepted
-// are the C model's (sim/simt/rv32_decode.c) minus F, A and the F/E custom
+// are the C model's (sim/simt/rv32_decode.c) minus F and the F/E custom
 // opcodes, which this core does not execute (legal_o = 0: fault ILLEGAL).
 // MISC-MEM decodes as a no-op (the C model's FENCE: one memory port, in
 // order, so there is nothing to wait for).  Combinational.
@@ -28,7 +28,9 @@ module simt_decode (
   output logic        store_o,     // unit LSU: store (else load)
   output logic [1:0]  size_o,      // unit LSU: log2 bytes
   output logic        lunsigned_o, // unit LSU: zero-extend
-  output logic [1:0]  div_op_o     // unit DIV: 0 div, 1 divu, 2 rem, 3 remu
+  output logic [1:0]  div_op_o,    // unit DIV: 0 div, 1 divu, 2 rem, 3 remu
+  output logic        amo_o,       // unit LSU: an atomic (LR, SC, AMO*), word sized, no offset
+  output logic [4:0]  amo_op_o     // its funct5 (0x02 LR, 0x03 SC, 0x01 swap, 0x00 add, ...)
 );
   wire [6:0] opc = insn_i[6:0];
   wire [2:0] f3  = insn_i[14:12];
@@ -44,6 +46,14 @@ module simt_decode (
   function automatic logic csr_exists(input logic [11:0] c);
     csr_exists = (c == 12'hC00) || (c == 12'hC01) || (c == 12'hC02) || (c == 12'hC80) ||
                  (c == 12'hC81) || (c == 12'hC82) || (c[11:4] == 8'hCC) || (c == 12'h8C0);
+  endfunction
+
+  // the AMO funct5 values of RV32A besides LR (0x02)
+  function automatic logic amo_f5(input logic [4:0] f);
+    case (f)
+      5'h00, 5'h01, 5'h03, 5'h04, 5'h08, 5'h0c, 5'h10, 5'h14, 5'h18, 5'h1c: amo_f5 = 1'b1;
+      default: amo_f5 = 1'b0;
+    endcase
   endfunction
 
   always_comb begin
@@ -69,6 +79,8 @@ module simt_decode (
     size_o      = f3[1:0];
     lunsigned_o = f3[2];
     div_op_o    = f3[1:0];
+    amo_o       = 1'b0;
+    amo_op_o    = insn_i[31:27];
     case (opc)
       7'h37: begin legal_o = 1'b1; rd_o = insn_i[11:7]; alu_o = simt_pkg::SIMT_ALU_LUI; imm_o = imm_u; end
       7'h17: begin legal_o = 1'b1; rd_o = insn_i[11:7]; alu_o = simt_pkg::SIMT_ALU_AUIPC; imm_o = imm_u; end
@@ -129,6 +141,10 @@ module simt_decode (
           endcase
         end
         if (!legal_o) rd_o = 5'd0;
+      end
+      7'h2f: if (f3 == 3'd2 && (insn_i[31:27] == 5'h02 ? insn_i[24:20] == 5'd0 : amo_f5(insn_i[31:27]))) begin
+        legal_o = 1'b1; unit_o = simt_pkg::SIMT_UNIT_LSU; amo_o = 1'b1; rd_o = insn_i[11:7]; imm_o = '0;
+        use_rs1_o = 1'b1; use_rs2_o = insn_i[31:27] != 5'h02; size_o = 2'd2; lunsigned_o = 1'b0;
       end
       7'h0f: legal_o = 1'b1;
       7'h73: begin

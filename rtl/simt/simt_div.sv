@@ -34,7 +34,7 @@ module simt_div #(
   st_e st_q;
   logic [1:0]        op_q;
   logic [31:0]       todo_q;          // threads still to divide
-  logic [31:0]       a_q [32], b_q [32];   // operands, then results in a_q
+  logic [32*32-1:0]  a_q, b_q;             // per thread t at [t*32 +: 32]: operands, then results in a_q
   logic              act_q;           // a thread is being divided
   logic [4:0]        t_q;             // that thread
   logic [5:0]        n_q;             // quotient bits done
@@ -49,7 +49,12 @@ module simt_div #(
   end
 
   wire        sgn  = !op_q[0];
-  wire [31:0] na   = a_q[nxt], nb = b_q[nxt];
+  // thread t's word of a per-thread vector: a mux of constant part-selects
+  function automatic logic [31:0] thr(input logic [32*32-1:0] v, input logic [4:0] t);
+    thr = '0;
+    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr = v[k*32 +: 32];
+  endfunction
+  wire [31:0] na   = thr(a_q, nxt), nb = thr(b_q, nxt);
   wire        sa   = sgn && na[31], sb = sgn && nb[31];
   wire [32:0] trial = {rem_q, quo_q[31]} - {1'b0, ub_q};
   wire [31:0] q_fin = zero_q ? 32'hFFFF_FFFF : (neg_q ? -quo_q : quo_q);
@@ -85,7 +90,7 @@ module simt_div #(
             end
           end else if (n_q == 6'd32) begin
             act_q   <= 1'b0;
-            a_q[t_q] <= op_q[1] ? r_fin : q_fin;
+            for (int t = 0; t < 32; t++) if (t_q == 5'(t)) a_q[t*32 +: 32] <= op_q[1] ? r_fin : q_fin;
           end else begin
             n_q   <= n_q + 6'd1;
             quo_q <= {quo_q[30:0], !trial[32]};
@@ -94,16 +99,19 @@ module simt_div #(
         end
         default: if (clear_i) st_q <= ST_IDLE;
       endcase
-      if (st_q == ST_CAP && cap_i)
-        for (int i = 0; i < NL; i++) begin
-          a_q[32'(cap_pass_i) * NL + i] <= cap_a_i[i*32 +: 32];
-          b_q[32'(cap_pass_i) * NL + i] <= cap_b_i[i*32 +: 32];
+      for (int t = 0; t < 32; t++)
+        if (st_q == ST_CAP && cap_i && 32'(cap_pass_i) == t / NL) begin
+          a_q[t*32 +: 32] <= cap_a_i[(t % NL)*32 +: 32];
+          b_q[t*32 +: 32] <= cap_b_i[(t % NL)*32 +: 32];
         end
     end
   end
 
   always_comb
-    for (int i = 0; i < NL; i++) res_o[i*32 +: 32] = a_q[32'(rd_pass_i) * NL + i];
+    for (int i = 0; i < NL; i++) begin
+      res_o[i*32 +: 32] = '0;
+      for (int p = 0; p < P; p++) if (32'(rd_pass_i) == p) res_o[i*32 +: 32] = a_q[(p*NL + i)*32 +: 32];
+    end
 
   assign idle_o = st_q == ST_IDLE;
   assign done_o = st_q == ST_DONE;

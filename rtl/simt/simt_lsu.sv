@@ -1,6 +1,15 @@
-// Load/store unit of the RTL SIMT core: one warp load or store at a time,
-// one memory request per active thread in thread order (no coalescing), the
-// loaded values kept until the core writes them back pass by pass.
+// Load/store unit of the RTL SIMT core: one warp load, store or atomic at a
+// time, one memory request per active thread in thread order (no
+// coalescing), the loaded values kept until the core writes them back pass
+// by pass.
+//
+// Atomics (RV32A) thread after thread, each a read then (but for LR and a
+// failed SC) a write, nothing else of the core on the port in between: a
+// thread's AMO sees the one before it, as the C model's lanes in lane order
+// (sim/simt/simt_lsu.c amo_lane).  LR keeps a reservation per slot and
+// thread (address and the value read); SC succeeds when the thread holds one
+// for the address and the word still has that value, and clears it either
+// way; a launch clears its slot's.
 //
 // Life: start_i (kind, threads) -> cap_i once per pass (the threads'
 // physical addresses and store data from the lane pipeline) -> go_i (every
@@ -9,9 +18,12 @@
 // back) -> the core writes back (loads) and retires -> clear_i.
 `include "fg_assert.svh"
 module simt_lsu #(
+  parameter  int NW = 8,
   parameter  int NL = 8,
+  localparam int SW = (NW > 1) ? $clog2(NW) : 1,
   localparam int P  = 32 / NL,
-  localparam int PW = (P > 1) ? $clog2(P) : 1
+  localparam int PW = (P > 1) ? $clog2(P) : 1,
+  localparam int RAW = $clog2(NW * 32)          // reservation address: slot * 32 + thread
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -20,6 +32,11 @@ module simt_lsu #(
   input  logic [1:0]       size_i,       // log2 bytes
   input  logic             unsigned_i,
   input  logic [31:0]      mask_i,
+  input  logic             amo_i,
+  input  logic [4:0]       amo_op_i,     // funct5
+  input  logic [SW-1:0]    slot_i,
+  input  logic             rsv_clr_i,    // a launch into rsv_clr_slot_i
+  input  logic [SW-1:0]    rsv_clr_slot_i,
   input  logic             cap_i,
   input  logic [PW-1:0]    cap_pass_i,
   input  logic [NL*32-1:0] cap_addr_i,
@@ -44,10 +61,33 @@ module simt_lsu #(
 );
   typedef enum logic [1:0] {ST_IDLE, ST_CAP, ST_RUN, ST_DONE} st_e;
   st_e st_q;
-  logic              store_q, uns_q;
+  logic              store_q, uns_q, amo_q;
+  logic [4:0]        amo_op_q;
+  logic [SW-1:0]     slot_q;
+  // an atomic's thread: its read, its response, its write
+  typedef enum logic [1:0] {AM_RD, AM_WAIT, AM_WR} am_e;
+  am_e               am_q;
+  logic [4:0]        am_t_q;
+  logic [31:0]       am_wdata_q;
   logic [1:0]        size_q;
   logic [31:0]       req_todo_q, rsp_todo_q;   // threads still to request / to answer
-  logic [31:0]       addr_q [32], data_q [32];  // per thread: address; store data, then the loaded value
+  logic [32*32-1:0]  addr_q, data_q;           // per thread t at [t*32 +: 32]: address; store data, then the loaded value
+
+  // thread t's word of a per-thread vector: a mux of constant part-selects
+  function automatic logic [31:0] thr(input logic [32*32-1:0] v, input logic [4:0] t);
+    thr = '0;
+    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr = v[k*32 +: 32];
+  endfunction
+
+  function automatic logic [29:0] thr_word(input logic [32*32-1:0] v, input logic [4:0] t);
+    thr_word = '0;
+    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr_word = v[k*32 + 2 +: 30];
+  endfunction
+
+  function automatic logic [1:0] thr_off(input logic [32*32-1:0] v, input logic [4:0] t);
+    thr_off = '0;
+    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr_off = v[k*32 +: 2];
+  endfunction
 
   function automatic logic [4:0] lowest(input logic [31:0] m);
     lowest = '0;
@@ -60,7 +100,7 @@ module simt_lsu #(
   always_comb begin
     rt  = lowest(req_todo_q);
     at  = lowest(rsp_todo_q);
-    off = addr_q[at][1:0];
+    off = thr_off(addr_q, at);
     sh  = rsp_data_i >> {off, 3'b0};
     case (size_q)
       2'd0:    ld = uns_q ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
@@ -69,50 +109,122 @@ module simt_lsu #(
     endcase
   end
 
-  wire [1:0] roff = addr_q[rt][1:0];
-  assign req_valid_o = st_q == ST_RUN && req_todo_q != '0;
-  assign req_we_o    = store_q;
-  assign req_addr_o  = {addr_q[rt][31:2], 2'b00};
-  assign req_wdata_o = data_q[rt] << {roff, 3'b0};
+  wire [31:0] a_rt = thr(addr_q, rt);
+  wire [1:0]  roff = a_rt[1:0];
+  wire [29:0] a_am = thr_word(addr_q, am_t_q);
+  wire        am_wr = amo_q && am_q == AM_WR;
+  assign req_valid_o = st_q == ST_RUN && (amo_q ? (am_q == AM_RD && req_todo_q != '0) || am_wr : req_todo_q != '0);
+  assign req_we_o    = amo_q ? am_wr : store_q;
+  assign req_addr_o  = am_wr ? {a_am, 2'b00} : {a_rt[31:2], 2'b00};
+  assign req_wdata_o = am_wr ? am_wdata_q : thr(data_q, rt) << {roff, 3'b0};
   assign req_be_o    = size_q == 2'd0 ? 4'b0001 << roff : size_q == 2'd1 ? 4'b0011 << roff : 4'b1111;
 
   wire fire = req_valid_o && req_ready_i;
+
+  // reservations: valid bits per slot and thread, address and value in a RAM
+  // read when the thread's read goes out (its response comes a cycle later
+  // at the earliest)
+  logic [NW*32-1:0] rsv_v_q;
+  logic [61:0]      rsv_mem [NW*32];
+  logic [61:0]      rsv_rd;
+  logic             rsv_we;
+  logic [61:0]      rsv_wdata;
+  wire [4:0]        rsv_t     = am_q == AM_RD ? rt : am_t_q;
+  wire [RAW-1:0]    rsv_raddr = RAW'(32'(slot_q) * 32 + 32'(rsv_t));
+  wire [RAW-1:0]    rsv_waddr = RAW'(32'(slot_q) * 32 + 32'(am_t_q));
+  always_ff @(posedge clk_i) begin
+    if (rsv_we) rsv_mem[rsv_waddr] <= rsv_wdata;
+    rsv_rd <= rsv_mem[rsv_raddr];
+  end
+
+  // an atomic's response: the value for rd, the word to write, the reservation
+  wire [31:0] am_old = rsp_data_i;
+  wire [31:0] am_s   = thr(data_q, am_t_q);
+  wire        am_rsp = amo_q && st_q == ST_RUN && am_q == AM_WAIT && rsp_valid_i;
+  wire        sc_ok  = rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] && rsv_rd == {a_am, am_old};
+  logic [31:0] am_new, am_res;
+  logic        am_write;
+  always_comb begin
+    am_write = 1'b1;
+    am_res   = am_old;
+    case (amo_op_q)
+      5'h02:   begin am_new = am_old; am_write = 1'b0; end                       // LR
+      5'h03:   begin am_new = am_s; am_write = sc_ok; am_res = {31'd0, !sc_ok}; end  // SC
+      5'h01:   am_new = am_s;                                                     // swap
+      5'h04:   am_new = am_old ^ am_s;
+      5'h0c:   am_new = am_old & am_s;
+      5'h08:   am_new = am_old | am_s;
+      5'h10:   am_new = $signed(am_old) < $signed(am_s) ? am_old : am_s;
+      5'h14:   am_new = $signed(am_old) > $signed(am_s) ? am_old : am_s;
+      5'h18:   am_new = am_old < am_s ? am_old : am_s;
+      5'h1c:   am_new = am_old > am_s ? am_old : am_s;
+      default: am_new = am_old + am_s;                                            // add
+    endcase
+    rsv_we    = am_rsp && amo_op_q == 5'h02;
+    rsv_wdata = {a_am, am_old};
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       st_q       <= ST_IDLE;
       req_todo_q <= '0;
       rsp_todo_q <= '0;
+      rsv_v_q    <= '0;
     end else begin
+      if (rsv_clr_i) rsv_v_q[32'(rsv_clr_slot_i) * 32 +: 32] <= '0;
       case (st_q)
         ST_IDLE: if (start_i) begin
           st_q       <= ST_CAP;
           store_q    <= store_i;
           size_q     <= size_i;
           uns_q      <= unsigned_i;
+          amo_q      <= amo_i;
+          amo_op_q   <= amo_op_i;
+          slot_q     <= slot_i;
+          am_q       <= AM_RD;
           req_todo_q <= mask_i;
           rsp_todo_q <= store_i ? '0 : mask_i;
         end
         ST_CAP: if (drop_i) st_q <= ST_IDLE;
                 else if (go_i) st_q <= ST_RUN;
         ST_RUN: begin
-          if (fire) req_todo_q <= req_todo_q & ~(32'd1 << rt);
+          if (fire && !am_wr) req_todo_q <= req_todo_q & ~(32'd1 << rt);
           if (rsp_valid_i) rsp_todo_q <= rsp_todo_q & ~(32'd1 << at);
-          if ((req_todo_q & ~(fire ? 32'd1 << rt : 32'd0)) == '0 &&
-              (rsp_todo_q & ~(rsp_valid_i ? 32'd1 << at : 32'd0)) == '0) st_q <= ST_DONE;
+          if (amo_q) begin
+            case (am_q)
+              AM_RD:   if (fire) begin
+                am_q   <= AM_WAIT;
+                am_t_q <= rt;
+              end
+              AM_WAIT: if (rsp_valid_i) begin
+                am_q       <= am_write ? AM_WR : AM_RD;
+                am_wdata_q <= am_new;
+              end
+              default: if (fire) am_q <= AM_RD;
+            endcase
+            if (am_rsp && amo_op_q == 5'h02) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b1;
+            if (am_rsp && amo_op_q == 5'h03) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b0;
+          end
+          if ((req_todo_q & ~(fire && !am_wr ? 32'd1 << rt : 32'd0)) == '0 &&
+              (rsp_todo_q & ~(rsp_valid_i ? 32'd1 << at : 32'd0)) == '0 &&
+              !(amo_q && ((am_q == AM_WAIT && am_write) || (am_q == AM_WR && !fire)))) st_q <= ST_DONE;
         end
         default: if (clear_i) st_q <= ST_IDLE;
       endcase
-      if (st_q == ST_CAP && cap_i)
-        for (int i = 0; i < NL; i++) begin
-          addr_q[32'(cap_pass_i) * NL + i] <= cap_addr_i[i*32 +: 32];
-          data_q[32'(cap_pass_i) * NL + i] <= cap_data_i[i*32 +: 32];
+      for (int t = 0; t < 32; t++) begin
+        if (st_q == ST_CAP && cap_i && 32'(cap_pass_i) == t / NL) begin
+          addr_q[t*32 +: 32] <= cap_addr_i[(t % NL)*32 +: 32];
+          data_q[t*32 +: 32] <= cap_data_i[(t % NL)*32 +: 32];
         end
-      if (st_q == ST_RUN && rsp_valid_i) data_q[at] <= ld;
+        if (st_q == ST_RUN && rsp_valid_i && at == 5'(t)) data_q[t*32 +: 32] <= amo_q ? am_res : ld;
+      end
     end
   end
 
   always_comb
-    for (int i = 0; i < NL; i++) res_o[i*32 +: 32] = data_q[32'(rd_pass_i) * NL + i];
+    for (int i = 0; i < NL; i++) begin
+      res_o[i*32 +: 32] = '0;
+      for (int p = 0; p < P; p++) if (32'(rd_pass_i) == p) res_o[i*32 +: 32] = data_q[(p*NL + i)*32 +: 32];
+    end
 
   assign idle_o = st_q == ST_IDLE;
   assign done_o = st_q == ST_DONE;

@@ -1,0 +1,408 @@
+#include "simt_lockstep.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/simt_core_enc.h"
+#include "simt/simt_abi.h"
+
+static const char *fault_name(unsigned c) {
+    static const char *const n[] = {"NONE", "ILLEGAL", "CSR", "FETCH", "ADDR", "ALIGN"};
+    return c < sizeof n / sizeof n[0] ? n[c] : "?";
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(simt_lockstep *ls, const char *fmt, ...) {
+    if (ls->failed) return -1;
+    ls->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ls->err, sizeof ls->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* the one line of a comparison that failed */
+__attribute__((format(printf, 6, 7))) static int diff(simt_lockstep *ls, uint64_t cycle, unsigned slot,
+                                                      uint64_t order, uint32_t pc, const char *fmt, ...) {
+    if (ls->failed) return -1;
+    ls->failed = true;
+    int k = snprintf(ls->err, sizeof ls->err, "simt lockstep: first difference at cycle %" PRIu64
+                     ", warp slot %u, order %" PRIu64 ", pc 0x%08x: ", cycle, slot, order, pc);
+    if (k < 0 || (size_t)k >= sizeof ls->err) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ls->err + k, sizeof ls->err - (size_t)k, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int simt_lockstep_init(simt_lockstep *ls, simt_ref *ref, unsigned nw, unsigned nl) {
+    memset(ls, 0, sizeof *ls);
+    ls->ref = ref;
+    ls->nw = nw < SIMT_REF_SLOTS ? nw : SIMT_REF_SLOTS;
+    ls->nl = nl;
+    for (unsigned i = 0; i < ls->nw; i++)
+        if (!(ls->s[i].e = calloc(SIMT_LS_WINDOW, sizeof *ls->s[i].e))) return -1;
+    return 0;
+}
+
+void simt_lockstep_free(simt_lockstep *ls) {
+    for (unsigned i = 0; i < SIMT_REF_SLOTS; i++) {
+        free(ls->s[i].e);
+        ls->s[i].e = NULL;
+    }
+}
+
+int simt_lockstep_launch(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned launch, const simt_launch *l) {
+    if (ls->failed) return -1;
+    if (slot >= ls->nw || ls->s[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": launch into warp slot %u, %s", cycle, slot,
+                    slot >= ls->nw ? "beyond the core's slots" : "which holds a warp");
+    simt_ls_slot *s = &ls->s[slot];
+    s->active = true; /* its window is empty: the warp before it ended with every instruction compared */
+    s->launch = launch;
+    s->next = 0;
+    simt_ref_launch(ls->ref, slot, l);
+    return 0;
+}
+
+static const char *ref_fault_text(const simt_ref *r, unsigned code, uint32_t pc, char *buf, size_t n) {
+    snprintf(buf, n, "fault %s at pc 0x%08x (%s)", fault_name(code), pc, r->why);
+    return buf;
+}
+
+static void count(simt_ls_stats *st, const simt_rec *r) {
+    st->instrs++;
+    st->divergent += r->mask != r->live;
+    switch (r->op) {
+    case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: st->loads++; break;
+    case OP_SB: case OP_SH: case OP_SW: st->stores++; break;
+    case OP_MUL: case OP_MULH: case OP_MULHSU: case OP_MULHU: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU:
+        st->muldiv++;
+        break;
+    case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU: case OP_JALR: st->branches++; break;
+    case OP_ECALL: st->exits++; break;
+    case OP_CSRRW: case OP_CSRRS: case OP_CSRRC: case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI:
+        st->csr++;
+        st->barriers += (r->insn >> 20) == FG_CSR_BARRIER && (((r->insn >> 12) & 3) == 1 || ((r->insn >> 15) & 31));
+        break;
+    default: break;
+    }
+}
+
+/* Compares the complete instructions at the front of slot s's window. */
+static int drain(simt_lockstep *ls, unsigned slot) {
+    simt_ls_slot *s = &ls->s[slot];
+    const uint32_t all = (uint32_t)((1ull << (32 / ls->nl)) - 1);
+    for (;;) {
+        simt_ls_entry *e = &s->e[s->next % SIMT_LS_WINDOW];
+        if (!e->used || e->passes != all) return 0;
+        simt_rec rec;
+        unsigned code = 0;
+        uint32_t fpc = 0;
+        char buf[256];
+        const uint64_t cyc = e->cycle, n = s->next;
+        const int st = simt_ref_step(ls->ref, slot, &rec, &code, &fpc);
+        if (st == SIMT_REF_ERROR) return fail(ls, "%s", ls->ref->err);
+        if (st == SIMT_REF_DONE)
+            return diff(ls, cyc, slot, n, e->pc, "retired rtl=pc 0x%08x ref=none (every thread has exited)", e->pc);
+        if (st == SIMT_REF_FAULT)
+            return diff(ls, cyc, slot, n, fpc, "retired rtl=pc 0x%08x ref=%s", e->pc,
+                        ref_fault_text(ls->ref, code, fpc, buf, sizeof buf));
+        if (e->pc != rec.pc) return diff(ls, cyc, slot, n, rec.pc, "pc rtl=0x%08x ref=0x%08x", e->pc, rec.pc);
+        if (e->mask != rec.mask)
+            return diff(ls, cyc, slot, n, rec.pc, "mask rtl=0x%08x ref=0x%08x", e->mask, rec.mask);
+        if (e->rd != rec.rd)
+            return diff(ls, cyc, slot, n, rec.pc, "rd rtl=x%u ref=x%u (insn 0x%08x)", e->rd, rec.rd, rec.insn);
+        if (rec.rd && rec.no_compare) {
+            simt_ref_set_reg(ls->ref, slot, rec.rd, rec.mask, e->data);
+        } else if (rec.rd) {
+            for (unsigned t = 0; t < 32; t++)
+                if ((rec.mask >> t & 1) && e->data[t] != rec.values[t])
+                    return diff(ls, cyc, slot, n, rec.pc, "x%u of thread %u rtl=0x%08x ref=0x%08x (insn 0x%08x)",
+                                rec.rd, t, e->data[t], rec.values[t], rec.insn);
+        }
+        count(&ls->st, &rec);
+        memset(e, 0, sizeof *e);
+        s->next++;
+    }
+}
+
+int simt_lockstep_beat(simt_lockstep *ls, uint64_t cycle, const simt_rtl_out *o) {
+    if (ls->failed) return -1;
+    ls->st.beats++;
+    const unsigned slot = o->rvfi_slot, pass = o->rvfi_pass, P = 32 / ls->nl;
+    if (slot >= ls->nw || !ls->s[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": retire beat of warp slot %u (order %" PRIu64
+                        ", pc 0x%08x), which holds no warp",
+                    cycle, slot, o->rvfi_order, o->rvfi_pc);
+    simt_ls_slot *s = &ls->s[slot];
+    if (pass >= P)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u order %" PRIu64 ": pass %u of %u", cycle, slot,
+                    o->rvfi_order, pass, P);
+    /* the order port is 32 bits: the instruction is the one of the window it names */
+    const uint64_t order = s->next + (uint32_t)(o->rvfi_order - (uint32_t)s->next);
+    if ((uint32_t)(o->rvfi_order - (uint32_t)s->next) >= 0x80000000u)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u order %" PRIu64 " pass %u (pc 0x%08x) retired"
+                        " again: every instruction before order %" PRIu64 " has retired",
+                    cycle, slot, o->rvfi_order, pass, o->rvfi_pc, s->next);
+    if (order - s->next >= SIMT_LS_WINDOW)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u order %" PRIu64 " retired while order %" PRIu64
+                        " has not (more than %u instructions apart)",
+                    cycle, slot, order, s->next, SIMT_LS_WINDOW);
+    simt_ls_entry *e = &s->e[order % SIMT_LS_WINDOW];
+    if (!e->used) {
+        e->used = true;
+        e->pc = o->rvfi_pc;
+        e->mask = o->rvfi_mask;
+        e->rd = o->rvfi_rd;
+    } else if (e->pc != o->rvfi_pc || e->mask != o->rvfi_mask || e->rd != o->rvfi_rd) {
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u order %" PRIu64 ": pass %u says pc 0x%08x mask"
+                        " 0x%08x rd x%u, an earlier pass pc 0x%08x mask 0x%08x rd x%u",
+                    cycle, slot, order, pass, o->rvfi_pc, o->rvfi_mask, o->rvfi_rd, e->pc, e->mask, e->rd);
+    }
+    if (e->passes >> pass & 1)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u order %" PRIu64 " pass %u (pc 0x%08x) retired"
+                        " twice",
+                    cycle, slot, order, pass, o->rvfi_pc);
+    e->passes |= 1u << pass;
+    e->cycle = cycle;
+    for (unsigned i = 0; i < ls->nl; i++) e->data[pass * ls->nl + i] = o->rvfi_data[i];
+    return drain(ls, slot);
+}
+
+/* A done or fault pulse: every beat of the warp's instructions came and
+ * was compared. */
+static int all_retired(simt_lockstep *ls, uint64_t cycle, unsigned slot, const char *what) {
+    simt_ls_slot *s = &ls->s[slot];
+    for (unsigned k = 0; k < SIMT_LS_WINDOW; k++) {
+        const simt_ls_entry *e = &s->e[(s->next + k) % SIMT_LS_WINDOW];
+        if (!e->used) continue;
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": %s pulse of warp slot %u while order %" PRIu64
+                        " (pc 0x%08x) has retired %s",
+                    cycle, what, slot, s->next + k, e->pc,
+                    k ? "but an older instruction has not" : "only some of its passes");
+    }
+    return 0;
+}
+
+int simt_lockstep_done(simt_lockstep *ls, uint64_t cycle, unsigned slot) {
+    if (ls->failed) return -1;
+    if (slot >= ls->nw || !ls->s[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": done pulse of warp slot %u, which holds no warp", cycle,
+                    slot);
+    if (all_retired(ls, cycle, slot, "done")) return -1;
+    simt_ls_slot *s = &ls->s[slot];
+    simt_rec rec;
+    unsigned code = 0;
+    uint32_t fpc = 0;
+    char buf[256];
+    const int st = simt_ref_step(ls->ref, slot, &rec, &code, &fpc);
+    if (st == SIMT_REF_ERROR) return fail(ls, "%s", ls->ref->err);
+    if (st == SIMT_REF_RETIRED)
+        return diff(ls, cycle, slot, s->next, rec.pc, "done rtl=warp done ref=mask 0x%08x still to run (insn 0x%08x)",
+                    rec.mask, rec.insn);
+    if (st == SIMT_REF_FAULT)
+        return diff(ls, cycle, slot, s->next, fpc, "done rtl=warp done ref=%s",
+                    ref_fault_text(ls->ref, code, fpc, buf, sizeof buf));
+    s->active = false;
+    return 0;
+}
+
+int simt_lockstep_fault(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned code, uint32_t pc) {
+    if (ls->failed) return -1;
+    if (slot >= ls->nw || !ls->s[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": fault pulse of warp slot %u, which holds no warp", cycle,
+                    slot);
+    if (all_retired(ls, cycle, slot, "fault")) return -1;
+    simt_ls_slot *s = &ls->s[slot];
+    simt_rec rec;
+    unsigned rcode = 0;
+    uint32_t rpc = 0;
+    char buf[256];
+    const int st = simt_ref_step(ls->ref, slot, &rec, &rcode, &rpc);
+    if (st == SIMT_REF_ERROR) return fail(ls, "%s", ls->ref->err);
+    if (st == SIMT_REF_RETIRED)
+        return diff(ls, cycle, slot, s->next, rec.pc,
+                    "fault rtl=%s at pc 0x%08x ref=retires mask 0x%08x (insn 0x%08x)", fault_name(code), pc, rec.mask,
+                    rec.insn);
+    if (st == SIMT_REF_DONE)
+        return diff(ls, cycle, slot, s->next, pc, "fault rtl=%s at pc 0x%08x ref=none (every thread has exited)",
+                    fault_name(code), pc);
+    if (code != rcode || pc != rpc)
+        return diff(ls, cycle, slot, s->next, rpc, "fault rtl=%s at pc 0x%08x ref=%s", fault_name(code), pc,
+                    ref_fault_text(ls->ref, rcode, rpc, buf, sizeof buf));
+    s->active = false;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ run */
+
+static void slots_state(const simt_lockstep *ls, char *buf, size_t n) {
+    size_t k = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < ls->nw && k < n; i++) {
+        if (!ls->s[i].active) continue;
+        const simt_ref_warp *w = &ls->ref->w[i];
+        k += (size_t)snprintf(buf + k, n - k, "%s slot %u: order %" PRIu64 ", ref pc 0x%08x live 0x%08x barrier 0x%08x",
+                              k ? ";" : "", i, ls->s[i].next, w->x.pc, w->live, w->bar_wait);
+    }
+}
+
+int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_mem, simt_run_result *res, char *err,
+                      size_t errlen) {
+    memset(res, 0, sizeof *res);
+    if (cfg->nlaunch > sizeof res->end / sizeof res->end[0]) {
+        snprintf(err, errlen, "simt lockstep: %u launches, at most %zu", cfg->nlaunch,
+                 sizeof res->end / sizeof res->end[0]);
+        return -1;
+    }
+    simt_rtl *rtl = simt_rtl_new(cfg->config, &res->p, err, errlen);
+    if (!rtl) return -1;
+    if (cfg->wave && simt_rtl_trace(rtl, cfg->wave)) {
+        snprintf(err, errlen, "simt lockstep: cannot write %s", cfg->wave);
+        simt_rtl_free(rtl);
+        return -1;
+    }
+    simt_ref *ref = calloc(1, sizeof *ref);
+    simt_lockstep *ls = calloc(1, sizeof *ls);
+    simt_tbmem tb;
+    simt_ref_init(ref, ref_mem, cfg->local_base, res->p.stack_bytes, res->p.core_id);
+    if (simt_lockstep_init(ls, ref, res->p.nw, res->p.nl)) {
+        snprintf(err, errlen, "simt lockstep: out of memory");
+        simt_lockstep_free(ls);
+        free(ls);
+        free(ref);
+        simt_rtl_free(rtl);
+        return -1;
+    }
+    simt_tbmem_init(&tb, rtl_mem, cfg->mem_seed, cfg->max_lat, cfg->ready_pct);
+    simt_rtl_reset(rtl);
+
+    simt_rtl_in in;
+    simt_rtl_out out;
+    unsigned next = 0, ended = 0;
+    uint64_t cycle = 0, gap = 0;
+    int rc = 0;
+    for (; ended < cfg->nlaunch; cycle++) {
+        if (cycle >= cfg->max_cycles) {
+            char st[400];
+            slots_state(ls, st, sizeof st);
+            snprintf(err, errlen, "simt lockstep: %u of %u warps not ended after %" PRIu64 " cycles:%s",
+                     cfg->nlaunch - ended, cfg->nlaunch, cycle, st);
+            rc = -1;
+            break;
+        }
+        memset(&in, 0, sizeof in);
+        in.local_base = cfg->local_base;
+        if (next < cfg->nlaunch && gap == 0) {
+            const simt_launch *l = &cfg->launches[next];
+            in.launch_valid = 1;
+            in.launch_pc = l->pc;
+            in.launch_param = l->param;
+            in.launch_live = l->live;
+            in.launch_wib = l->wib;
+            memcpy(in.launch_ctaid, l->ctaid, sizeof in.launch_ctaid);
+            memcpy(in.launch_ntid, l->ntid, sizeof in.launch_ntid);
+            memcpy(in.launch_nctaid, l->nctaid, sizeof in.launch_nctaid);
+            in.launch_shmem = l->shmem;
+        }
+        simt_tbmem_drive(&tb, cycle, &in.mem_req_ready, &in.mem_rsp_valid, &in.mem_rsp_rdata);
+        simt_rtl_eval(rtl, &in, &out);
+
+        if (out.rvfi_valid) rc |= simt_lockstep_beat(ls, cycle, &out);
+        if (out.done_valid && !rc) {
+            rc |= simt_lockstep_done(ls, cycle, out.done_slot);
+            if (!rc) {
+                simt_launch_end *e = &res->end[ls->s[out.done_slot].launch];
+                e->ended = true;
+                e->slot = out.done_slot;
+                e->instrs = ls->s[out.done_slot].next;
+                ended++;
+            }
+        }
+        if (out.fault_valid && !rc) {
+            const unsigned launch = ls->s[out.fault_slot < SIMT_REF_SLOTS ? out.fault_slot : 0].launch;
+            rc |= simt_lockstep_fault(ls, cycle, out.fault_slot, out.fault_code, out.fault_pc);
+            if (!rc) {
+                simt_launch_end *e = &res->end[launch];
+                e->ended = e->faulted = true;
+                e->slot = out.fault_slot;
+                e->fault_code = out.fault_code;
+                e->fault_pc = out.fault_pc;
+                e->instrs = ls->s[out.fault_slot].next;
+                ended++;
+            }
+        }
+        if (!rc) {
+            /* a warp starts in the lowest free slot; busy_o while a slot holds one */
+            unsigned low = 0, warps = 0;
+            while (low < ls->nw && ls->s[low].active) low++;
+            for (unsigned i = 0; i < ls->nw; i++) warps += ls->s[i].active;
+            if (out.launch_ready != (low < ls->nw) || (low < ls->nw && out.launch_slot != low) ||
+                out.busy != (warps > 0)) {
+                snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": launch_ready_o=%u launch_slot_o=%u busy_o=%u"
+                         " with %u warps in %u slots (lowest free slot: %u)",
+                         cycle, out.launch_ready, out.launch_slot, out.busy, warps, ls->nw, low);
+                rc = -1;
+                break;
+            }
+            if (warps > res->max_warps) res->max_warps = warps;
+        }
+        if (in.launch_valid && out.launch_ready && !rc) {
+            rc |= simt_lockstep_launch(ls, cycle, out.launch_slot, next, &cfg->launches[next]);
+            next++;
+            gap = cfg->launch_gap;
+        } else if (gap) {
+            gap--;
+        }
+        if (simt_tbmem_clock(&tb, cycle, out.mem_req_valid, out.mem_req_we, out.mem_req_addr, out.mem_req_be,
+                             out.mem_req_wdata)) {
+            snprintf(err, errlen, "%s", tb.err);
+            rc = -1;
+        }
+        if (rc) {
+            if (ls->failed) snprintf(err, errlen, "%s", ls->err);
+            break;
+        }
+        simt_rtl_tick(rtl);
+        if (simt_rtl_error(rtl)) {
+            snprintf(err, errlen, "simt_core, at the rising edge of cycle %" PRIu64 ": %s", cycle, simt_rtl_error(rtl));
+            rc = -1;
+            break;
+        }
+    }
+    if (!rc) {
+        /* the core is idle once every warp ended, and the memories agree */
+        memset(&in, 0, sizeof in);
+        in.local_base = cfg->local_base;
+        simt_rtl_eval(rtl, &in, &out);
+        const int64_t d = simt_mem_diff(rtl_mem, ref_mem);
+        if (out.busy || simt_tbmem_pending(&tb)) {
+            snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": every warp ended but busy_o=%u with %u reads"
+                     " unanswered", cycle, out.busy, simt_tbmem_pending(&tb));
+            rc = -1;
+        } else if (d >= 0) {
+            const uint64_t a = (uint64_t)d & ~3ull;
+            snprintf(err, errlen, "simt lockstep: memory differs at the end: first at physical 0x%08" PRIx64
+                     ": word 0x%08" PRIx64 " rtl=0x%08x ref=0x%08x",
+                     (uint64_t)d, a, simt_mem_rd32(rtl_mem, a), simt_mem_rd32(ref_mem, a));
+            rc = -1;
+        }
+    }
+    res->cycles = cycle;
+    res->instrs = ls->st.instrs;
+    res->st = ls->st;
+    res->mem_reads = tb.reads;
+    res->mem_writes = tb.writes;
+    res->mem_stalls = tb.stalls;
+    simt_tbmem_free(&tb);
+    simt_rtl_free(rtl);
+    simt_lockstep_free(ls);
+    free(ls);
+    free(ref);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/* simt_lockstep: the retire lockstep of the RTL SIMT core against the
+ * reference (docs/SIMT_RTL.md "Checking").
+ *
+ * The checker collects the core's retire beats per (warp slot, order), all
+ * 32 / NL passes of an instruction, in whatever order they come; once the
+ * oldest instruction not yet compared is complete, the reference warp steps
+ * (program order) and the two records must agree: pc, mask, rd and, for
+ * the threads of the mask when rd != 0, the values (a counter CSR's values
+ * are taken from the RTL instead).  A done pulse must come after every
+ * instruction of the warp retired, with no live thread left in the
+ * reference; a fault pulse must be the reference's next instruction's fault
+ * (code, pc); nothing retires twice.  At the end, the two memory images
+ * must be equal.  The first difference fails the run with one line:
+ *   simt lockstep: first difference at cycle C, warp slot S, order N, pc 0x...: <field> rtl=... ref=...
+ *
+ * simt_lockstep_run drives the core cycle by cycle: the launches as slots
+ * free, the memory port (simt_tbmem), the checker. */
+#ifndef SIMT_LOCKSTEP_H
+#define SIMT_LOCKSTEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simt_ref.h"
+#include "simt_rtl.h"
+#include "simt_tbmem.h"
+
+/* instructions of one warp that may retire ahead of its oldest not yet
+ * retired (a division of 32 threads takes over a thousand cycles) */
+#define SIMT_LS_WINDOW 4096
+
+typedef struct {
+    bool used;
+    uint32_t pc, mask, rd, passes;
+    uint32_t data[32];
+    uint64_t cycle; /* of its last beat */
+} simt_ls_entry;
+
+typedef struct {
+    bool active;
+    unsigned launch;     /* index in the run's launch list */
+    uint64_t next;       /* order of the oldest instruction not yet compared */
+    simt_ls_entry *e; /* SIMT_LS_WINDOW, by order */
+} simt_ls_slot;
+
+/* what the compared instructions were (coverage of a run) */
+typedef struct {
+    uint64_t instrs, divergent, loads, stores, muldiv, csr, branches, barriers, exits, beats;
+} simt_ls_stats;
+
+typedef struct {
+    simt_ref *ref;
+    unsigned nl, nw;
+    simt_ls_stats st;
+    simt_ls_slot s[SIMT_REF_SLOTS];
+    bool failed;
+    char err[640];
+} simt_lockstep;
+
+/* 0, or -1 when out of memory */
+int simt_lockstep_init(simt_lockstep *ls, simt_ref *ref, unsigned nw, unsigned nl);
+void simt_lockstep_free(simt_lockstep *ls);
+/* Each returns 0, or -1 with ls->err (the first failure stays). */
+int simt_lockstep_launch(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned launch, const simt_launch *l);
+int simt_lockstep_beat(simt_lockstep *ls, uint64_t cycle, const simt_rtl_out *o);
+int simt_lockstep_done(simt_lockstep *ls, uint64_t cycle, unsigned slot);
+int simt_lockstep_fault(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned code, uint32_t pc);
+
+/* How a launch ended. */
+typedef struct {
+    bool ended, faulted;
+    unsigned slot, fault_code;
+    uint32_t fault_pc;
+    uint64_t instrs;
+} simt_launch_end;
+
+typedef struct {
+    const char *config;       /* simt_rtl configuration */
+    const char *wave;         /* FST path, or NULL */
+    uint32_t local_base;
+    uint64_t mem_seed;        /* the memory's latencies and backpressure */
+    unsigned max_lat, ready_pct;
+    uint64_t max_cycles;
+    const simt_launch *launches;
+    unsigned nlaunch;
+    uint64_t launch_gap;      /* cycles with launch_valid_i low between launches (0: back to back) */
+} simt_run_cfg;
+
+typedef struct {
+    uint64_t cycles, instrs, mem_reads, mem_writes, mem_stalls;
+    simt_ls_stats st;
+    unsigned max_warps;       /* most warps in the core at once */
+    simt_rtl_params p;
+    simt_launch_end end[256];
+} simt_run_result;
+
+/* Runs the launches on the RTL (memory image rtl_mem) beside the reference
+ * (its own image ref_mem, loaded the same), to the end of every launch.
+ * 0, or -1 with the first failure in err. */
+int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_mem, simt_run_result *res, char *err,
+                      size_t errlen);
+
+#endif

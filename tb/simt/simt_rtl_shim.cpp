@@ -1,0 +1,148 @@
+// The C view of the verilated RTL SIMT core (tb/simt/simt_rtl.h), over
+// sim/harness/fg_shim.cpp's model wrapper: its VerilatedContext per model,
+// randomized initial state (FG_XSEED), FST traces and assertion reporting.
+// The core's ports include packed arrays wider than 64 bits (launch ids,
+// rvfi_data_o), which fg_shim's 64-bit port lists cannot bind, so the ports
+// are copied here with the model's own types.
+#include "fg_shim.hpp"
+
+#include "Vsimt_core.h"
+#include "Vsimt_core___024root.h"
+#include "Vsimt_core_odd.h"
+#include "Vsimt_core_odd___024root.h"
+
+extern "C" {
+#include "simt_rtl.h"
+}
+
+#include <string>
+
+// -DSIMT_P_<config>_<NAME>=<value> from mk/simt_rtl.mk
+#define SIMT_PARAMS(c) \
+    {SIMT_P_##c##_NW, SIMT_P_##c##_NL, SIMT_P_##c##_GTO, SIMT_P_##c##_STACK_BYTES, SIMT_P_##c##_CORE_ID}
+
+struct simt_rtl {
+    fg_rtl *m = nullptr;
+    simt_rtl_params p{};
+    simt_rtl_in in{};
+    void (*out)(const fg_rtl *, const simt_rtl_params &, simt_rtl_out *) = nullptr;
+    std::string err;
+};
+
+template <class M> static M *top_of(const fg_rtl *r) { return static_cast<const FgRtlModel<M> *>(r)->top; }
+
+template <class M> static void copy_in(fg_rtl *r, const void *p) {
+    M *t = top_of<M>(r);
+    const simt_rtl_in *in = static_cast<const simt_rtl_in *>(p);
+    t->local_base_i = in->local_base;
+    t->launch_valid_i = in->launch_valid & 1;
+    t->launch_pc_i = in->launch_pc;
+    t->launch_param_i = in->launch_param;
+    t->launch_live_i = in->launch_live;
+    t->launch_wib_i = in->launch_wib;
+    for (int i = 0; i < 3; i++) {
+        t->launch_ctaid_i[i] = in->launch_ctaid[i];
+        t->launch_ntid_i[i] = in->launch_ntid[i];
+        t->launch_nctaid_i[i] = in->launch_nctaid[i];
+    }
+    t->launch_shmem_i = in->launch_shmem;
+    t->mem_req_ready_i = in->mem_req_ready & 1;
+    t->mem_rsp_valid_i = in->mem_rsp_valid & 1;
+    t->mem_rsp_rdata_i = in->mem_rsp_rdata;
+}
+
+template <class M> static void copy_out(const fg_rtl *r, const simt_rtl_params &p, simt_rtl_out *o) {
+    const M *t = top_of<M>(r);
+    o->launch_ready = t->launch_ready_o;
+    o->launch_slot = t->launch_slot_o;
+    o->done_valid = t->done_valid_o;
+    o->done_slot = t->done_slot_o;
+    o->fault_valid = t->fault_valid_o;
+    o->fault_slot = t->fault_slot_o;
+    o->fault_code = t->fault_code_o;
+    o->fault_pc = t->fault_pc_o;
+    o->mem_req_valid = t->mem_req_valid_o;
+    o->mem_req_we = t->mem_req_we_o;
+    o->mem_req_addr = t->mem_req_addr_o;
+    o->mem_req_be = t->mem_req_be_o;
+    o->mem_req_wdata = t->mem_req_wdata_o;
+    o->rvfi_valid = t->rvfi_valid_o;
+    o->rvfi_slot = t->rvfi_slot_o;
+    o->rvfi_order = t->rvfi_order_o;
+    o->rvfi_pc = t->rvfi_pc_o;
+    o->rvfi_mask = t->rvfi_mask_o;
+    o->rvfi_rd = t->rvfi_rd_o;
+    o->rvfi_pass = t->rvfi_pass_o;
+    for (unsigned i = 0; i < p.nl; i++) o->rvfi_data[i] = t->rvfi_data_o[i];
+    o->busy = t->busy_o;
+}
+
+template <class M> static simt_rtl *make(const simt_rtl_params &p) {
+    auto *r = new simt_rtl;
+    auto *m = new FgRtlModel<M>();
+    m->copy_in_fn = copy_in<M>;
+    m->model = fg_shim_model_name(typeid(M).name());
+    r->m = m;
+    r->p = p;
+    r->out = copy_out<M>;
+    return r;
+}
+
+static const char *const config_names[] = {"default", "odd"};
+
+extern "C" unsigned simt_rtl_configs(const char *const **names) {
+    *names = config_names;
+    return 2;
+}
+
+static const simt_rtl_params params_default = SIMT_PARAMS(default), params_odd = SIMT_PARAMS(odd);
+
+extern "C" int simt_rtl_config_params(const char *config, simt_rtl_params *p) {
+    if (!std::strcmp(config, "default")) *p = params_default;
+    else if (!std::strcmp(config, "odd")) *p = params_odd;
+    else return -1;
+    return 0;
+}
+
+extern "C" simt_rtl *simt_rtl_new(const char *config, simt_rtl_params *p, char *err, size_t errlen) {
+    const simt_rtl_params &def = params_default, &odd = params_odd;
+    simt_rtl *r = nullptr;
+    if (!std::strcmp(config, "default")) r = make<Vsimt_core>(def);
+    else if (!std::strcmp(config, "odd")) r = make<Vsimt_core_odd>(odd);
+    if (!r) {
+        std::snprintf(err, errlen, "simt_rtl: no configuration '%s' (built: default, odd; mk/simt_rtl.mk)", config);
+        return nullptr;
+    }
+    if (p) *p = r->p;
+    return r;
+}
+
+extern "C" void simt_rtl_free(simt_rtl *r) {
+    if (!r) return;
+    fg_rtl_free(r->m);
+    delete r;
+}
+
+extern "C" int simt_rtl_trace(simt_rtl *r, const char *path) { return fg_rtl_trace(r->m, path, 0, 0); }
+
+extern "C" void simt_rtl_reset(simt_rtl *r) {
+    r->in = simt_rtl_in{};
+    r->m->copy_in_fn(r->m, &r->in);
+    fg_rtl_reset(r->m);
+}
+
+extern "C" void simt_rtl_eval(simt_rtl *r, const simt_rtl_in *in, simt_rtl_out *out) {
+    r->in = *in;
+    r->m->copy_in_fn(r->m, &r->in);
+    r->m->set_clk(0);
+    r->m->eval();
+    r->out(r->m, r->p, out);
+}
+
+extern "C" void simt_rtl_tick(simt_rtl *r) { fg_rtl_step(r->m, &r->in); }
+
+extern "C" uint64_t simt_rtl_cycle(const simt_rtl *r) { return r->m->cycle; }
+
+extern "C" const char *simt_rtl_error(const simt_rtl *r) { return fg_rtl_error(r->m); }
+
+extern "C" uint64_t simt_rtl_xseed(void) { return fg_rtl_xseed(); }
