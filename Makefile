@@ -108,7 +108,7 @@ HARNESS_SRCS := sim/harness/fg_block.c sim/harness/fg_util.c sim/harness/fg_conf
                 sim/harness/fg_progress.c sim/harness/fg_wave.c sim/harness/fg_pool.c
 SHIM_CORE    := sim/harness/fg_shim.cpp
 
-.PHONY: all build deps test demo lint wave wave-shots soak clean FORCE
+.PHONY: all build deps test demo lint lint-record wave wave-shots soak clean FORCE
 .SECONDARY:
 all: build
 
@@ -304,7 +304,10 @@ RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
 # LINT_TOPS: RTL tops that are no verilated block of the programs (mk/README.md)
 lint: $(BUILD)/.deps
 	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
-	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
+	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)|$($(b)_SYNTH_RECORD)")
+# the synthesis records of LINT_TOPS with a $(b)_SYNTH_RECORD (scripts/lint.sh)
+lint-record: $(BUILD)/.deps
+	@LINT_RECORD=1 $(MAKE) --no-print-directory lint
 
 # ------------------------------------------------------------------- wave
 wave: $(BUILD)/.deps

@@ -66,3 +66,11 @@ $(BUILD)/tests/test_simt_rtl: $(BUILD)/obj/tests/test_simt_rtl.o $(SIMT_TB_OBJS)
 # (not in SOAK_TESTS: a soak runs the whole program per seed; soak the random
 # part with FG_TEST='*random*' FG_SEED=<n>)
 TESTS += test_simt_rtl
+
+# make lint: Verilator -Wall, Icarus and Yosys on the core at its defaults; its
+# synthesis takes minutes, so make lint shows the record made from the same
+# inputs (scripts/lint.sh) and synthesizes only when they changed
+LINT_TOPS             += simt_core
+simt_core_TOP         := simt_core
+simt_core_SRCS        := $(SIMT_RTL_SRCS)
+simt_core_SYNTH_RECORD := results/simt_core_synth.txt

@@ -52,12 +52,27 @@ fi
 
 echo "== yosys synth_ecp5 (default parameters unless the block sets its own)"
 printf '  %-22s %10s %10s %12s %8s %8s\n' block cells flipflops memory_bits LUT4 DP16KD
+# A top with a record (the spec's fifth field, results/<top>_synth.txt) whose
+# synthesis takes minutes: its figures are the record's when the record was
+# made from these inputs (the script, the Yosys version, every source and
+# include file); else it is synthesized here (LINT_RECORD=1, `make
+# lint-record`, writes the record).
 for spec in "$@"; do
-  IFS='|' read -r name top params srcs <<<"$spec"
+  IFS='|' read -r name top params srcs record <<<"$spec"
   chp=""; for p in $params; do chp+=" -set ${p%%=*} ${p#*=}"; done
   script="read_verilog -sv -noassert -Irtl/include $srcs; hierarchy -check -top $top"
   [ -n "$chp" ] && script+="; chparam$chp $top"
   script+="; proc; flatten; opt_clean; tee -o $out/$name.mem stat; synth_ecp5 -top $top; tee -o $out/$name.cells stat"
+  inputs=""
+  if [ -n "$record" ]; then
+    inputs=$({ echo "$script"; yosys -V; cat $srcs rtl/include/*.svh; } | sha256sum | cut -c1-16)
+    if [ "${LINT_RECORD:-0}" != 1 ] && [ -f "$record" ] && grep -qx "inputs $inputs" "$record"; then
+      printf '  %-22s %10s %10s %12s %8s %8s   (%s: recorded for these inputs)\n' "$name" \
+        $(awk '$1 == "figures" {print $2, $3, $4, $5, $6}' "$record") "$record"
+      continue
+    fi
+    [ -f "$record" ] && echo "  ($name: $record is of other inputs: synthesizing; make lint-record records it)"
+  fi
   if yosys -q -p "$script" >"$out/$name.yosys" 2>&1; then
     mem=$(awk '/Number of memory bits:/{print $NF}' "$out/$name.mem" | tail -1)
     cells=$(awk '/Number of cells:/{print $NF}' "$out/$name.cells" | tail -1)
@@ -65,6 +80,16 @@ for spec in "$@"; do
     lut=$(awk '/LUT4/{s+=$NF} END{print s+0}' "$out/$name.cells")
     bram=$(awk '/DP16KD/{s+=$NF} END{print s+0}' "$out/$name.cells")
     printf '  %-22s %10s %10s %12s %8s %8s\n' "$name" "$cells" "$ff" "${mem:-0}" "$lut" "$bram"
+    if [ -n "$record" ] && [ "${LINT_RECORD:-0}" = 1 ]; then
+      dsp=$(awk '/MULT18X18D/{s+=$NF} END{print s+0}' "$out/$name.cells")
+      { echo "# $name synthesized by make lint's Yosys synth_ecp5 (scripts/lint.sh): written by make lint-record"
+        echo "inputs $inputs"
+        echo "yosys $(yosys -V)"
+        echo "params ${params:-defaults}"
+        echo "figures $cells $ff ${mem:-0} $lut $bram"
+        echo "# cells flipflops memory_bits LUT4 DP16KD; MULT18X18D $dsp"; } > "$record"
+      echo "  (recorded in $record)"
+    fi
   else
     echo "  FAIL $name (see $out/$name.yosys)"; tail -5 "$out/$name.yosys"; fail=1
   fi

@@ -21,13 +21,10 @@ module simt_alu (
   localparam logic [31:0] EXIT_ADDR = 32'hFFFF_FFF0;  // FG_EXIT_ADDR: the thread ends
 
   // MULH* : both operands extended to 33 bits by their signedness
-  logic        a_sx, b_sx;
+  wire         a_sx = (alu_i == simt_pkg::SIMT_ALU_MULH) || (alu_i == simt_pkg::SIMT_ALU_MULHSU);
+  wire         b_sx = (alu_i == simt_pkg::SIMT_ALU_MULH);
   logic [63:0] prod;   // the low 64 bits of the 66-bit signed product
-  always_comb begin
-    a_sx = (alu_i == simt_pkg::SIMT_ALU_MULH) || (alu_i == simt_pkg::SIMT_ALU_MULHSU);
-    b_sx = (alu_i == simt_pkg::SIMT_ALU_MULH);
-    prod = 64'($signed({a_sx & a_i[31], a_i}) * $signed({b_sx & b_i[31], b_i}));
-  end
+  always_comb prod = 64'($signed({a_sx & a_i[31], a_i}) * $signed({b_sx & b_i[31], b_i}));
 
   logic taken;
   always_comb begin

@@ -97,12 +97,12 @@ module simt_core #(
   localparam int          STK_SH     = $clog2(STACK_BYTES);
 
   // ------------------------------------------------------------ warp state
-  logic [NW-1:0]             valid_q, grp_q, busy_q, scan_req_q, ibv_q, fpend_q, dead_q, mpend_q, dpend_q;
+  logic [NW-1:0]             valid_q, grp_q, busy_q, scan_req_q, ibv_q, fpend_q, dead_q;
   // Per slot s, flat (plain registers: Yosys 0.23 reads no multi-dimensional
   // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
   // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
   // threads of its pass of every slot, sc_lpc_all[(s*NL + i)*32 +: 32].
-  logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, sb_q, wr_q, order_q, age_q, ib_q, fpc_q;
+  logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, wr_q, order_q, age_q, ib_q, fpc_q;
   logic [NW*3-1:0]           fcode_q;
   logic [NW*NL*32-1:0]       sc_lpc_all;
   logic [NW*32-1:0]          wib_q, shmem_q, param_q;
@@ -165,60 +165,31 @@ module simt_core #(
   logic lsu_idle, lsu_done, div_idle, div_done;
 
   // --------------------------------------------------------------- issue
-  // A warp is ready when its i-buffer holds a legal instruction whose
-  // sources and destination are not pending (scoreboard) and whose unit is
-  // free; an illegal one (or a bad CSR access) stops the warp instead.
+  // The scoreboard and the warp scheduler (simt_sched): a candidate is a
+  // running warp whose i-buffer holds an instruction and which has none in
+  // the lane pipeline.
   logic            seq_v_q, e_v_q, w_v_q, wbk_v_q;
   logic [PW-1:0]   seq_pass_q;
   logic            wb_req;
-  logic [NW-1:0]   ready, ifault;
-  always_comb begin
-    for (int s = 0; s < NW; s++) begin
-      logic can;
-      can = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s];
-      ifault[s] = can && (!d_legal[s] || d_csr_bad[s]);
-      ready[s]  = can && d_legal[s] && !d_csr_bad[s] &&
-                  !(d_use1[s] && sb_q[(s) * 32 + 32'(d_rs1[(s) * 5 +: 5])]) && !(d_use2[s] && sb_q[(s) * 32 + 32'(d_rs2[(s) * 5 +: 5])]) &&
-                  !(d_rd[(s) * 5 +: 5] != 5'd0 && sb_q[(s) * 32 + 32'(d_rd[(s) * 5 +: 5])]) &&
-                  (d_unit[(s) * 2 +: 2] != simt_pkg::SIMT_UNIT_LSU || lsu_idle) &&
-                  (d_unit[(s) * 2 +: 2] != simt_pkg::SIMT_UNIT_DIV || div_idle);
-    end
-  end
+  logic [NW-1:0]   cand, ifault;
+  always_comb
+    for (int s = 0; s < NW; s++) cand[s] = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s];
   wire seq_free = !seq_v_q || seq_pass_q == PW'(P - 1);
   wire can_issue = seq_free && !wb_req && !wbk_v_q;
 
-  logic [SW-1:0] last_q, pick;
-  logic          pick_v;
-  logic [31:0] pick_age;
-  `FG_COMB_READBACK begin
-    pick_v   = 1'b0;
-    pick     = '0;
-    pick_age = '0;
-    if (GTO != 0) begin
-      // greedy: the last warp issued while it stays ready; else the oldest ready
-      if (ready[last_q]) begin
-        pick_v = 1'b1;
-        pick   = last_q;
-      end else
-        for (int s = 0; s < NW; s++)
-          if (ready[s] && (!pick_v || age_q[s*32 +: 32] < pick_age)) begin
-            pick_v   = 1'b1;
-            pick     = SW'(s);
-            pick_age = age_q[s*32 +: 32];
-          end
-    end else begin
-      // loose round-robin: the first ready warp after the last issued
-      for (int k = 1; k <= NW; k++) begin
-        logic [SW-1:0] s;
-        s = SW'((32'(last_q) + k) % NW);
-        if (!pick_v && ready[s]) begin
-          pick_v = 1'b1;
-          pick   = SW'(s);
-        end
-      end
-    end
-  end
-  wire issue = can_issue && pick_v;
+  logic [SW-1:0] pick, lm_slot, dm_slot;
+  logic [4:0]    lm_rd, dm_rd;
+  logic          issue, lm_v, dm_v, lsu_end, div_end;
+  logic [NW*32-1:0] sb_q;          // the scoreboard, for the waveforms
+  logic             unused_sb;
+  assign unused_sb = ^sb_q;
+  simt_sched #(.NW(NW), .GTO(GTO)) u_sched (
+    .clk_i, .rst_ni, .cand_i(cand), .legal_i(d_legal & ~d_csr_bad), .rs1_i(d_rs1), .rs2_i(d_rs2), .rd_i(d_rd),
+    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .age_i(age_q), .can_issue_i(can_issue),
+    .lsu_end_i(lsu_end), .div_end_i(div_end), .issue_o(issue), .pick_o(pick), .ifault_o(ifault),
+    .lsu_v_o(lm_v), .lsu_slot_o(lm_slot), .lsu_rd_o(lm_rd), .div_v_o(dm_v), .div_slot_o(dm_slot),
+    .div_rd_o(dm_rd), .sb_o(sb_q));
+
 
   // ------------------------------------------------- the lane pipeline
   // The instruction of a pass, kept with it through R, E and W.
@@ -323,27 +294,21 @@ module simt_core #(
 
   wire [31:0] e_param = slot32(param_q, e_slot_q);
   for (genvar i = 0; i < NL; i++) begin : g_lane
-    logic [4:0]  t;
-    logic [31:0] a, b, b2, csr, ka, pa;
-    logic        al;
-    always_comb begin
-      t  = 5'(32'(e_pass_q) * NL + i);
-      a  = e_insn_q[19:15] == 5'd0 ? '0 : e_i1_q ? init_val(e_insn_q[19:15], e_param) : rf_ra[i*32 +: 32];
-      b2 = e_insn_q[24:20] == 5'd0 ? '0 : e_i2_q ? init_val(e_insn_q[24:20], e_param) : rf_rb[i*32 +: 32];
-      b  = e_bimm ? e_imm : b2;
-      csr = csr_val(e_csr, t, slot32(wib_q, e_slot_q), slot96(ctaid_q, e_slot_q), slot96(ntid_q, e_slot_q), slot96(nctaid_q, e_slot_q),
-                    slot32(shmem_q, e_slot_q), cycle_q, instret_q);
-      // the kernel address of a load / store and where it is (docs/SIMT_RTL.md)
-      ka = a + e_imm;
-      al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
-      if (ka >= LOCAL_BOT && ka < LOCAL_TOP)
-        pa = local_base_i + (((32'(e_slot_q) << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT);
-      else
-        pa = ka;
-      e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
-                    (!al || !((ka >= LOCAL_BOT && ka < LOCAL_TOP) || (ka >= GUARD_END && ka < SHARED_BASE)));
-      e_lcode[(i) * 3 +: 3]  = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
-    end
+    wire [4:0]  t  = 5'(32'(e_pass_q) * NL + i);
+    logic [31:0] a, b2, csr;
+    always_comb a  = e_insn_q[19:15] == 5'd0 ? '0 : e_i1_q ? init_val(e_insn_q[19:15], e_param) : rf_ra[i*32 +: 32];
+    always_comb b2 = e_insn_q[24:20] == 5'd0 ? '0 : e_i2_q ? init_val(e_insn_q[24:20], e_param) : rf_rb[i*32 +: 32];
+    always_comb csr = csr_val(e_csr, t, slot32(wib_q, e_slot_q), slot96(ctaid_q, e_slot_q), slot96(ntid_q, e_slot_q),
+                              slot96(nctaid_q, e_slot_q), slot32(shmem_q, e_slot_q), cycle_q, instret_q);
+    wire [31:0] b  = e_bimm ? e_imm : b2;
+    // the kernel address of a load / store and where it is (docs/SIMT_RTL.md)
+    wire [31:0] ka = a + e_imm;
+    wire        al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
+    wire        in_local = ka >= LOCAL_BOT && ka < LOCAL_TOP;
+    wire [31:0] pa = in_local ? local_base_i + (((32'(e_slot_q) << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT) : ka;
+    assign e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
+                         (!al || !(in_local || (ka >= GUARD_END && ka < SHARED_BASE)));
+    assign e_lcode[i*3 +: 3] = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
     simt_alu u_alu (
       .alu_i(e_alu), .a_i(a), .b_i(b), .rs2_i(b2), .imm_i(e_imm), .pc_i(e_pc_q), .csr_i(csr), .br_i(e_br),
       .br_f3_i(e_f3), .jal_i(e_jal), .jalr_i(e_jalr), .ecall_i(e_ecall),
@@ -370,8 +335,6 @@ module simt_core #(
 
   // ------------------------------------------------- LSU and divider
   // what the unit's instruction needs at write-back (set at issue)
-  logic [SW-1:0] lm_slot_q, dm_slot_q;
-  logic [4:0]    lm_rd_q, dm_rd_q;
   logic          lm_fw_q, dm_fw_q;
   logic [31:0]   lm_mask_q, dm_mask_q, lm_order_q, dm_order_q, lm_pc_q, dm_pc_q;
 
@@ -386,6 +349,8 @@ module simt_core #(
   logic [31:0]      lsu_req_addr, lsu_req_wdata;
   logic [3:0]       lsu_req_be;
   wire wbk_last = wbk_v_q && wbk_pass_q == PW'(P - 1);
+  assign lsu_end = (wbk_last && !wbk_src_q) || lsu_bad;
+  assign div_end = wbk_last && wbk_src_q;
 
   // the unit's decoded fields at issue (the picked warp's instruction)
   logic        pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar, pi_store, pi_uns, pi_amo;
@@ -438,8 +403,8 @@ module simt_core #(
   logic [31:0]   wk_mask, wk_order, wk_pc;
   logic [NL*32-1:0] wk_data;
   always_comb begin
-    wk_slot  = wbk_src_q ? dm_slot_q : lm_slot_q;
-    wk_rd    = wbk_src_q ? dm_rd_q : lm_rd_q;
+    wk_slot  = wbk_src_q ? dm_slot : lm_slot;
+    wk_rd    = wbk_src_q ? dm_rd : lm_rd;
     wk_fw    = wbk_src_q ? dm_fw_q : lm_fw_q;
     wk_mask  = wbk_src_q ? dm_mask_q : lm_mask_q;
     wk_order = wbk_src_q ? dm_order_q : lm_order_q;
@@ -528,9 +493,10 @@ module simt_core #(
   logic [SW-1:0] f_last_q, f_pick;
   logic          f_pick_v;
   logic [NW-1:0] f_cand;
-  always_comb begin
+  always_comb
     for (int s = 0; s < NW; s++)
       f_cand[s] = valid_q[s] && grp_q[s] && !ibv_q[s] && !fpend_q[s] && !dead_q[s] && !busy_q[s];
+  `FG_COMB_READBACK begin
     f_pick_v = 1'b0;
     f_pick   = '0;
     for (int k = 1; k <= NW; k++) begin
@@ -592,7 +558,8 @@ module simt_core #(
   logic [NW-1:0] fin;
   always_comb
     for (int s = 0; s < NW; s++)
-      fin[s] = valid_q[s] && !busy_q[s] && !mpend_q[s] && !dpend_q[s] && (dead_q[s] || live_q[(s) * 32 +: 32] == '0);
+      fin[s] = valid_q[s] && !busy_q[s] && !(lm_v && lm_slot == SW'(s)) && !(dm_v && dm_slot == SW'(s)) &&
+               (dead_q[s] || live_q[(s) * 32 +: 32] == '0);
   logic [SW-1:0] fin_slot;
   always_comb begin
     fin_slot = '0;
@@ -617,11 +584,9 @@ module simt_core #(
     wire ff      = f_fault && f_pick == SW'(s);
     wire fr      = fire_f && f_pick == SW'(s);
     wire rsp     = f_rsp && f_rsp_slot == SW'(s);
-    wire wl      = wbk_last && !wbk_src_q && lm_slot_q == SW'(s);
-    wire wd      = wbk_last && wbk_src_q && dm_slot_q == SW'(s);
     wire fo      = fin_v && fin_slot == SW'(s);
-    logic        valid, grp, busy, scan_req, ibv, fpend, dead, mpend, dpend;
-    logic [31:0] live, bar, pc, act, sb, wr, order, age, ib, fpc, wib, shmem, param;
+    logic        valid, grp, busy, scan_req, ibv, fpend, dead;
+    logic [31:0] live, bar, pc, act, wr, order, age, ib, fpc, wib, shmem, param;
     logic [2:0]  fcode;
     logic [95:0] ctaid, ntid, nctaid;
 
@@ -634,8 +599,6 @@ module simt_core #(
         ibv      <= 1'b0;
         fpend    <= 1'b0;
         dead     <= 1'b0;
-        mpend    <= 1'b0;
-        dpend    <= 1'b0;
       end else begin
         if (l_oh) begin
           valid    <= 1'b1;
@@ -651,14 +614,11 @@ module simt_core #(
           ibv   <= 1'b0;
           busy  <= 1'b1;
           grp   <= 1'b0;
-          if (p_unit == simt_pkg::SIMT_UNIT_LSU) mpend <= 1'b1;
-          if (p_unit == simt_pkg::SIMT_UNIT_DIV) dpend <= 1'b1;
         end
         if (ifault[s] || ff) dead <= 1'b1;
         if (wbad) begin
           busy  <= 1'b0;
           dead  <= 1'b1;
-          mpend <= 1'b0;
         end
         if (wok) scan_req <= 1'b1;
         if (scs) scan_req <= 1'b0;
@@ -669,8 +629,6 @@ module simt_core #(
           ibv   <= 1'b1;
           fpend <= 1'b0;
         end
-        if (wl) mpend <= 1'b0;
-        if (wd) dpend <= 1'b0;
       end
     end
 
@@ -679,7 +637,6 @@ module simt_core #(
       if (l_oh) begin
         live   <= launch_live_i;
         bar    <= '0;
-        sb     <= '0;
         wr     <= '0;
         order  <= '0;
         age    <= age_ctr_q;
@@ -694,7 +651,6 @@ module simt_core #(
         order <= order + 32'd1;
         if (p_rd != 5'd0) begin
           wr[p_rd] <= 1'b1;
-          if (p_unit != simt_pkg::SIMT_UNIT_ALU) sb[p_rd] <= 1'b1;
         end
       end
       // W: the threads of the pass that exit or arrive at the barrier
@@ -703,15 +659,12 @@ module simt_core #(
           if (w_npc_q[(t % NL)*32 +: 32] == EXIT_ADDR) live[t] <= 1'b0;
           if (w_bar) bar[t] <= 1'b1;
         end
-      if (wbad && w_rd != 5'd0) sb[w_rd] <= 1'b0;
       if (sc_barr) bar <= '0;
       if (scd && sc_any) begin
         pc  <= sc_min;
         act <= sc_mask;
       end
       if (rsp) ib <= mem_rsp_rdata_i;
-      if (wl && lm_rd_q != 5'd0) sb[lm_rd_q] <= 1'b0;
-      if (wd && dm_rd_q != 5'd0) sb[dm_rd_q] <= 1'b0;
       // why the warp stopped
       if (ifault[s]) begin
         fcode <= !d_legal[s] ? simt_pkg::SIMT_FAULT_ILLEGAL : simt_pkg::SIMT_FAULT_CSR;
@@ -748,13 +701,10 @@ module simt_core #(
     assign ibv_q[s]      = ibv;
     assign fpend_q[s]    = fpend;
     assign dead_q[s]     = dead;
-    assign mpend_q[s]    = mpend;
-    assign dpend_q[s]    = dpend;
     assign live_q[s*32 +: 32]    = live;
     assign bar_q[s*32 +: 32]     = bar;
     assign pc_q[s*32 +: 32]      = pc;
     assign act_q[s*32 +: 32]     = act;
-    assign sb_q[s*32 +: 32]      = sb;
     assign wr_q[s*32 +: 32]      = wr;
     assign order_q[s*32 +: 32]   = order;
     assign age_q[s*32 +: 32]     = age;
@@ -780,7 +730,6 @@ module simt_core #(
       w_v_q      <= 1'b0;
       wbk_v_q    <= 1'b0;
       sc_v_q     <= 1'b0;
-      last_q     <= '0;
       f_last_q   <= '0;
       turn_q     <= 1'b0;
       lsu_wb_q   <= 1'b0;
@@ -793,11 +742,8 @@ module simt_core #(
 
       // issue: the picked warp's instruction enters the lane pipeline
       if (issue) begin
-        last_q    <= pick;
         instret_q <= instret_q + 64'd1;
         if (p_unit == simt_pkg::SIMT_UNIT_LSU) begin
-          lm_slot_q  <= pick;
-          lm_rd_q    <= p_rd;
           lm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
           lm_mask_q  <= slot32(act_q, pick);
           lm_order_q <= slot32(order_q, pick);
@@ -805,8 +751,6 @@ module simt_core #(
           lsu_wb_q   <= 1'b0;
         end
         if (p_unit == simt_pkg::SIMT_UNIT_DIV) begin
-          dm_slot_q  <= pick;
-          dm_rd_q    <= p_rd;
           dm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
           dm_mask_q  <= slot32(act_q, pick);
           dm_order_q <= slot32(order_q, pick);
@@ -929,34 +873,18 @@ module simt_core #(
   // ------------------------------------------------------------ invariants
   logic unused_cnt;
   assign unused_cnt = ^{own_cnt, own_v};
-  // the scoreboard holds exactly the destinations of the LSU's and the
-  // divider's instructions in flight (nothing else writes back late)
-  logic sb_exact;
-  always_comb begin
-    sb_exact = 1'b1;
-    for (int s = 0; s < NW; s++) begin
-      logic [31:0] want;
-      want = '0;
-      if (mpend_q[s] && 32'(lm_slot_q) == s) want = want | (32'd1 << lm_rd_q);
-      if (dpend_q[s] && 32'(dm_slot_q) == s) want = want | (32'd1 << dm_rd_q);
-      if (valid_q[s] && !dead_q[s] && sb_q[s*32 +: 32] != (want & ~32'd1)) sb_exact = 1'b0;
-    end
-  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      // the scoreboard (its proof: formal/simt_core.sby): nothing issues with a pending source or destination
-      `FG_ASSERT(simt_issue_no_pending_source,
-                 !issue || !((d_use1[pick] && sb_q[(pick) * 32 + (p_rs1)]) || (d_use2[pick] && sb_q[(pick) * 32 + (p_rs2)])))
-      `FG_ASSERT(simt_issue_no_pending_dest, !issue || p_rd == 5'd0 || !sb_q[(pick) * 32 + (p_rd)])
+      // (the scoreboard's invariants are simt_sched's, proved in formal/simt_sched.sby)
       `FG_ASSERT(simt_issue_group_nonempty, !issue || slot32(act_q, pick) != '0)
       `FG_ASSERT(simt_issue_group_live, !issue || (slot32(act_q, pick) & ~slot32(live_q, pick)) == '0)
       `FG_ASSERT(simt_one_writer, !(w_alu_v && wbk_v_q))
       `FG_ASSERT(simt_rsp_has_owner, !mem_rsp_valid_i || own_v)
       `FG_ASSERT(simt_fetch_rsp_pending, !f_rsp || fpend_q[f_rsp_slot])
       `FG_ASSERT(simt_launch_1d, !launch || launch_ntid_i[95:32] == 64'h0000_0001_0000_0001)
-      `FG_ASSERT(simt_scoreboard_exact, sb_exact)
-      `FG_ASSERT(simt_one_lsu_instruction, $countones(mpend_q) <= 1)
-      `FG_ASSERT(simt_one_div_instruction, $countones(dpend_q) <= 1)
+      // the scheduler's view of the units is theirs
+      `FG_ASSERT(simt_lsu_busy_is_tracked, lm_v == !lsu_idle)
+      `FG_ASSERT(simt_div_busy_is_tracked, dm_v == !div_idle)
       `FG_ASSERT(simt_scan_slot_valid, !sc_v_q || valid_q[sc_slot_q])
     end
   end

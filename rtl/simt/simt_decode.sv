@@ -4,7 +4,7 @@
 // opcodes, which this core does not execute (legal_o = 0: fault ILLEGAL).
 // MISC-MEM decodes as a no-op (the C model's FENCE: one memory port, in
 // order, so there is nothing to wait for).  Combinational.
-`include "fg_assert.svh"
+`include "fg_comb.svh"
 module simt_decode (
   input  logic [31:0] insn_i,
   output logic        legal_o,     // 0: fault ILLEGAL
@@ -56,7 +56,7 @@ module simt_decode (
     endcase
   endfunction
 
-  always_comb begin
+  `FG_COMB_READBACK begin
     legal_o     = 1'b0;
     csr_bad_o   = 1'b0;
     unit_o      = simt_pkg::SIMT_UNIT_ALU;

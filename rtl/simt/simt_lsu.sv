@@ -94,20 +94,18 @@ module simt_lsu #(
     for (int t = 31; t >= 0; t--) if (m[t]) lowest = 5'(t);
   endfunction
 
-  logic [4:0]  rt, at;      // thread of the next request, of the next response
-  logic [1:0]  off;
-  logic [31:0] sh, ld;
-  always_comb begin
-    rt  = lowest(req_todo_q);
-    at  = lowest(rsp_todo_q);
-    off = thr_off(addr_q, at);
-    sh  = rsp_data_i >> {off, 3'b0};
+  // the thread of the next request, of the next response, and the value loaded
+  wire [4:0]  rt  = lowest(req_todo_q);
+  wire [4:0]  at  = lowest(rsp_todo_q);
+  wire [1:0]  off = thr_off(addr_q, at);
+  wire [31:0] sh  = rsp_data_i >> {off, 3'b0};
+  logic [31:0] ld;
+  always_comb
     case (size_q)
       2'd0:    ld = uns_q ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
       2'd1:    ld = uns_q ? {16'd0, sh[15:0]} : {{16{sh[15]}}, sh[15:0]};
       default: ld = sh;
     endcase
-  end
 
   wire [31:0] a_rt = thr(addr_q, rt);
   wire [1:0]  roff = a_rt[1:0];

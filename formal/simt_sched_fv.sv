@@ -1,0 +1,44 @@
+// Formal harness of simt_sched, the RTL SIMT core's scoreboard and warp
+// scheduler (docs/SIMT_RTL.md, docs/FORMAL.md): any candidates with any
+// instructions and ages, the lane pipeline free or not in any cycle; the
+// units end only an instruction they hold (the core's contract: the LSU or
+// the divider ends the instruction issued to it).  Reset is asserted in the
+// first cycle.  The properties are the RTL's own assertions: nothing issues
+// with a pending source or destination, or to a busy unit, or that is not a
+// legal candidate; the scoreboard holds exactly the units' destinations;
+// GTO stays on the greedy warp while it is ready.
+module simt_sched_fv #(
+  parameter int NW  = 3,
+  parameter int GTO = 1
+) (
+  input logic             clk_i,
+  input logic             rst_ni,
+  input logic [NW-1:0]    cand_i,
+  input logic [NW-1:0]    legal_i,
+  input logic [NW*5-1:0]  rs1_i,
+  input logic [NW*5-1:0]  rs2_i,
+  input logic [NW*5-1:0]  rd_i,
+  input logic [NW-1:0]    use1_i,
+  input logic [NW-1:0]    use2_i,
+  input logic [NW*2-1:0]  unit_i,
+  input logic [NW*32-1:0] age_i,
+  input logic             can_issue_i,
+  input logic             lsu_end_i,
+  input logic             div_end_i
+);
+  localparam int SW = (NW > 1) ? $clog2(NW) : 1;
+  logic             issue_o, lsu_v_o, div_v_o;
+  logic [SW-1:0]    pick_o, lsu_slot_o, div_slot_o;
+  logic [NW-1:0]    ifault_o;
+  logic [4:0]       lsu_rd_o, div_rd_o;
+  logic [NW*32-1:0] sb_o;
+  simt_sched #(.NW(NW), .GTO(GTO)) dut (.*);
+
+  logic f_init_q = 1'b1;
+  always_ff @(posedge clk_i) f_init_q <= 1'b0;
+  always_comb begin
+    if (f_init_q) assume (!rst_ni);
+    assume (!lsu_end_i || lsu_v_o);
+    assume (!div_end_i || div_v_o);
+  end
+endmodule
