@@ -304,8 +304,8 @@ RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
 # LINT_TOPS: RTL tops that are no verilated block of the programs (mk/README.md)
 lint: $(BUILD)/.deps
 	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
-	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)|$($(b)_SYNTH_RECORD)")
-# the synthesis records of LINT_TOPS with a $(b)_SYNTH_RECORD (scripts/lint.sh)
+	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
+# every top's synthesis figures recorded in results/lint_synth.txt (scripts/lint.sh)
 lint-record: $(BUILD)/.deps
 	@LINT_RECORD=1 $(MAKE) --no-print-directory lint
 

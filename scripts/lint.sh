@@ -52,26 +52,27 @@ fi
 
 echo "== yosys synth_ecp5 (default parameters unless the block sets its own)"
 printf '  %-22s %10s %10s %12s %8s %8s\n' block cells flipflops memory_bits LUT4 DP16KD
-# A top with a record (the spec's fifth field, results/<top>_synth.txt) whose
-# synthesis takes minutes: its figures are the record's when the record was
-# made from these inputs (the script, the Yosys version, every source and
-# include file); else it is synthesized here (LINT_RECORD=1, `make
-# lint-record`, writes the record).
+# Each top's synthesis is recorded in $record, one line per top: its name, a
+# hash of its inputs (the script, the Yosys version, every source and include
+# file) and its figures.  A top whose recorded inputs are these shows the
+# record (Yosys takes minutes on the larger tops); any other is synthesized
+# here, and LINT_RECORD=1 (`make lint-record`) writes its line.
+record=${LINT_SYNTH_RECORD:-results/lint_synth.txt}
+yver=$(yosys -V)
+incs=$(ls rtl/include/*.svh)
+nrec=0; nsyn=0
 for spec in "$@"; do
-  IFS='|' read -r name top params srcs record <<<"$spec"
+  IFS='|' read -r name top params srcs <<<"$spec"
   chp=""; for p in $params; do chp+=" -set ${p%%=*} ${p#*=}"; done
   script="read_verilog -sv -noassert -Irtl/include $srcs; hierarchy -check -top $top"
   [ -n "$chp" ] && script+="; chparam$chp $top"
   script+="; proc; flatten; opt_clean; tee -o $out/$name.mem stat; synth_ecp5 -top $top; tee -o $out/$name.cells stat"
-  inputs=""
-  if [ -n "$record" ]; then
-    inputs=$({ echo "$script"; yosys -V; cat $srcs rtl/include/*.svh; } | sha256sum | cut -c1-16)
-    if [ "${LINT_RECORD:-0}" != 1 ] && [ -f "$record" ] && grep -qx "inputs $inputs" "$record"; then
-      printf '  %-22s %10s %10s %12s %8s %8s   (%s: recorded for these inputs)\n' "$name" \
-        $(awk '$1 == "figures" {print $2, $3, $4, $5, $6}' "$record") "$record"
-      continue
-    fi
-    [ -f "$record" ] && echo "  ($name: $record is of other inputs: synthesizing; make lint-record records it)"
+  inputs=$({ echo "$script"; echo "$yver"; cat $srcs $incs; } | sha256sum | cut -c1-16)
+  rec=$([ -f "$record" ] && awk -v n="$name" -v i="$inputs" '$1 == n && $2 == i' "$record")
+  if [ "${LINT_RECORD:-0}" != 1 ] && [ -n "$rec" ]; then
+    read -r _ _ cells ff mem lut bram _ <<<"$rec"
+    printf '  %-22s %10s %10s %12s %8s %8s   (recorded)\n' "$name" "$cells" "$ff" "$mem" "$lut" "$bram"
+    nrec=$((nrec + 1)); continue
   fi
   if yosys -q -p "$script" >"$out/$name.yosys" 2>&1; then
     mem=$(awk '/Number of memory bits:/{print $NF}' "$out/$name.mem" | tail -1)
@@ -79,21 +80,23 @@ for spec in "$@"; do
     ff=$(awk '/TRELLIS_FF/{s+=$NF} END{print s+0}' "$out/$name.cells")
     lut=$(awk '/LUT4/{s+=$NF} END{print s+0}' "$out/$name.cells")
     bram=$(awk '/DP16KD/{s+=$NF} END{print s+0}' "$out/$name.cells")
+    dsp=$(awk '/MULT18X18D/{s+=$NF} END{print s+0}' "$out/$name.cells")
     printf '  %-22s %10s %10s %12s %8s %8s\n' "$name" "$cells" "$ff" "${mem:-0}" "$lut" "$bram"
-    if [ -n "$record" ] && [ "${LINT_RECORD:-0}" = 1 ]; then
-      dsp=$(awk '/MULT18X18D/{s+=$NF} END{print s+0}' "$out/$name.cells")
-      { echo "# $name synthesized by make lint's Yosys synth_ecp5 (scripts/lint.sh): written by make lint-record"
-        echo "inputs $inputs"
-        echo "yosys $(yosys -V)"
-        echo "params ${params:-defaults}"
-        echo "figures $cells $ff ${mem:-0} $lut $bram"
-        echo "# cells flipflops memory_bits LUT4 DP16KD; MULT18X18D $dsp"; } > "$record"
-      echo "  (recorded in $record)"
+    nsyn=$((nsyn + 1))
+    if [ "${LINT_RECORD:-0}" = 1 ]; then
+      { [ -f "$record" ] && grep -v "^$name " "$record" | grep -v '^#'
+        echo "$name $inputs $cells $ff ${mem:-0} $lut $bram $dsp"; } | sort > "$record.tmp"
+      { echo "# make lint's Yosys synth_ecp5 per top (scripts/lint.sh; make lint-record): $yver"
+        echo "# name inputs cells flipflops memory_bits LUT4 DP16KD MULT18X18D"
+        cat "$record.tmp"; } > "$record"; rm -f "$record.tmp"
     fi
   else
     echo "  FAIL $name (see $out/$name.yosys)"; tail -5 "$out/$name.yosys"; fail=1
   fi
 done
+if [ "${LINT_RECORD:-0}" = 1 ]; then echo "  (recorded in $record)"
+elif [ $nsyn -gt 0 ] && [ $nrec -gt 0 ]; then echo "  ($nsyn synthesized: their inputs differ from $record; make lint-record records them)"
+elif [ $nsyn -gt 0 ]; then echo "  (synthesized: no record of these inputs in $record; make lint-record records them)"; fi
 
 echo "== C: -Wall -Wextra -Werror"
 cfail=0

@@ -1,5 +1,5 @@
-// A SIMT core in RTL: warps of 32 threads running RV32IM + Zicsr kernels
-// compiled from C (the C model's ISA, sim/simt/, minus F and A), executed over
+// A SIMT core in RTL: warps of 32 threads running RV32IMA + Zicsr kernels
+// compiled from C (the C model's ISA, sim/simt/, minus F), executed over
 // NL lanes in 32 / NL passes.  The contract (ports, address map, faults,
 // retire beats) is docs/SIMT_RTL.md.
 //
@@ -137,6 +137,12 @@ module simt_core #(
   function automatic logic [NL*32-1:0] slot_nl(input logic [NW*NL*32-1:0] v, input logic [SW-1:0] s);
     slot_nl = '0;
     for (int k = 0; k < NW; k++) if (s == SW'(k)) slot_nl = slot_nl | v[k*NL*32 +: NL*32];
+  endfunction
+
+  // the words of pass p's threads (thread p * NL + i at word i): one slice of v
+  function automatic logic [NL*32-1:0] pass_words(input logic [32*32-1:0] v, input logic [PW-1:0] p);
+    pass_words = '0;
+    for (int k = 0; k < P; k++) if (32'(p) == k) pass_words = v[k*NL*32 +: NL*32];
   endfunction
 
   // ------------------------------------------------------ i-buffer decode
@@ -688,10 +694,7 @@ module simt_core #(
       for (int t = 0; t < 32; t++)
         if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
-    always_comb begin
-      lpc_pass = '0;
-      for (int p = 0; p < P; p++) if (32'(sc_pass_q) == p) lpc_pass = lpc[p*NL*32 +: NL*32];
-    end
+    always_comb lpc_pass = pass_words(lpc, sc_pass_q);
     assign sc_lpc_all[s*NL*32 +: NL*32] = lpc_pass;
 
     assign valid_q[s]    = valid;

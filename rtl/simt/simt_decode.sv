@@ -1,4 +1,4 @@
-// Instruction decoder of the RTL SIMT core: one RV32IM + Zicsr word into the
+// Instruction decoder of the RTL SIMT core: one RV32IMA + Zicsr word into the
 // fields the issue stage and the lane pipeline use.  The encodings accepted
 // are the C model's (sim/simt/rv32_decode.c) minus F and the F/E custom
 // opcodes, which this core does not execute (legal_o = 0: fault ILLEGAL).

@@ -107,11 +107,12 @@ module simt_div #(
     end
   end
 
-  always_comb
-    for (int i = 0; i < NL; i++) begin
-      res_o[i*32 +: 32] = '0;
-      for (int p = 0; p < P; p++) if (32'(rd_pass_i) == p) res_o[i*32 +: 32] = a_q[(p*NL + i)*32 +: 32];
-    end
+  // the words of pass p's threads (thread p * NL + i at word i): one slice of v
+  function automatic logic [NL*32-1:0] pass_words(input logic [32*32-1:0] v, input logic [PW-1:0] p);
+    pass_words = '0;
+    for (int k = 0; k < P; k++) if (32'(p) == k) pass_words = v[k*NL*32 +: NL*32];
+  endfunction
+  always_comb res_o = pass_words(a_q, rd_pass_i);
 
   assign idle_o = st_q == ST_IDLE;
   assign done_o = st_q == ST_DONE;

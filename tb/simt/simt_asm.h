@@ -1,4 +1,4 @@
-/* simt_asm: a tiny RV32IM + Zicsr encoder for the RTL SIMT core's test
+/* simt_asm: a tiny RV32IMA + Zicsr encoder for the RTL SIMT core's test
  * programs (tests/test_simt_rtl.c's directed cases, simt_rand.c's random
  * programs): one function per format, macros per instruction, and a buffer
  * with forward / backward labels resolved at the end. */
@@ -53,6 +53,7 @@ enum { RV_BEQ = 0, RV_BNE = 1, RV_BLT = 4, RV_BGE = 5, RV_BLTU = 6, RV_BGEU = 7 
 #define A_ADD(rd, a, b) rv_r(0, (b), (a), 0, (rd), 0x33)
 #define A_SUB(rd, a, b) rv_r(0x20, (b), (a), 0, (rd), 0x33)
 #define A_AND(rd, a, b) rv_r(0, (b), (a), 7, (rd), 0x33)
+#define A_SLL(rd, a, b) rv_r(0, (b), (a), 1, (rd), 0x33)
 #define A_MUL(rd, a, b) rv_r(1, (b), (a), 0, (rd), 0x33)
 #define A_DIV(rd, a, b) rv_r(1, (b), (a), 4, (rd), 0x33)
 #define A_DIVU(rd, a, b) rv_r(1, (b), (a), 5, (rd), 0x33)
@@ -69,6 +70,14 @@ enum { RV_BEQ = 0, RV_BNE = 1, RV_BLT = 4, RV_BGE = 5, RV_BLTU = 6, RV_BGEU = 7 
 #define A_CSRRS(rd, csr, rs1) rv_i((int32_t)(csr), (rs1), 2, (rd), 0x73)
 #define A_CSRRWI(rd, csr, zimm) rv_i((int32_t)(csr), (zimm), 5, (rd), 0x73)
 #define A_CSRR(rd, csr) A_CSRRS((rd), (csr), 0)
+/* funct5 of the atomics; aq = rl = 0 (the core orders nothing either way) */
+enum {
+    RV_AMOADD = 0x00, RV_AMOSWAP = 0x01, RV_LR = 0x02, RV_SC = 0x03, RV_AMOXOR = 0x04, RV_AMOOR = 0x08,
+    RV_AMOAND = 0x0c, RV_AMOMIN = 0x10, RV_AMOMAX = 0x14, RV_AMOMINU = 0x18, RV_AMOMAXU = 0x1c
+};
+#define A_AMO(f5, rd, rs2, rs1) rv_r((unsigned)(f5) << 2, (rs2), (rs1), 2, (rd), 0x2f)
+#define A_LR(rd, rs1) A_AMO(RV_LR, (rd), 0, (rs1))
+#define A_SC(rd, rs2, rs1) A_AMO(RV_SC, (rd), (rs2), (rs1))
 #define A_ECALL 0x00000073u
 #define A_EBREAK 0x00100073u
 #define A_FENCE 0x0ff0000fu

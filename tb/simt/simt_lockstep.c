@@ -80,6 +80,10 @@ static void count(simt_ls_stats *st, const simt_rec *r) {
     switch (r->op) {
     case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: st->loads++; break;
     case OP_SB: case OP_SH: case OP_SW: st->stores++; break;
+    case OP_LR: case OP_SC: case OP_AMOSWAP: case OP_AMOADD: case OP_AMOXOR: case OP_AMOAND: case OP_AMOOR:
+    case OP_AMOMIN: case OP_AMOMAX: case OP_AMOMINU: case OP_AMOMAXU:
+        st->atomics++;
+        break;
     case OP_MUL: case OP_MULH: case OP_MULHSU: case OP_MULHU: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU:
         st->muldiv++;
         break;
@@ -239,6 +243,111 @@ int simt_lockstep_fault(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsign
     return 0;
 }
 
+/* ------------------------------------------------------------ recording */
+
+static const char *const rec_ext[] = {".mem", ".launch", ".trace", ".memout"};
+enum { REC_MEM, REC_LAUNCH, REC_TRACE, REC_MEMOUT, REC_N };
+
+typedef struct {
+    char path[REC_N][600];
+    FILE *trace;
+    uint8_t *written; /* one bit per memory word */
+    uint32_t *init;   /* the words nonzero before cycle 0 (word addresses, ascending) */
+    size_t ninit;
+} recorder;
+
+static void rec_free(recorder *rc, bool keep) {
+    if (rc->trace) fclose(rc->trace);
+    rc->trace = NULL;
+    if (!keep)
+        for (unsigned i = 0; i < REC_N; i++) remove(rc->path[i]);
+    free(rc->written);
+    free(rc->init);
+    rc->written = NULL;
+    rc->init = NULL;
+}
+
+static int rec_open(recorder *rc, const simt_run_cfg *cfg, const simt_rtl_params *p, const simt_mem *m, char *err,
+                    size_t errlen) {
+    memset(rc, 0, sizeof *rc);
+    for (unsigned i = 0; i < REC_N; i++) snprintf(rc->path[i], sizeof rc->path[i], "%s%s", cfg->record, rec_ext[i]);
+    const uint64_t words = m->size / 4, np = (m->size + SIMT_MEM_PAGE - 1) / SIMT_MEM_PAGE;
+    size_t cap = 0;
+    rc->written = calloc((words + 7) / 8, 1);
+    FILE *f = fopen(rc->path[REC_MEM], "w");
+    if (!rc->written || !f) goto fail;
+    /* only pages written since the last clear can hold a nonzero word */
+    for (uint64_t pg = 0; pg < np; pg++) {
+        if (!m->dirty[pg]) continue;
+        for (uint64_t a = pg * SIMT_MEM_PAGE; a < (pg + 1) * SIMT_MEM_PAGE && a + 4 <= m->size; a += 4) {
+            const uint32_t v = simt_mem_rd32(m, a);
+            if (!v) continue;
+            if (rc->ninit == cap) {
+                cap = cap ? 2 * cap : 4096;
+                uint32_t *n = realloc(rc->init, cap * sizeof *n);
+                if (!n) goto fail;
+                rc->init = n;
+            }
+            rc->init[rc->ninit++] = (uint32_t)(a / 4);
+            fprintf(f, "@%08" PRIx64 " %08x\n", a / 4, v);
+        }
+    }
+    if (fclose(f)) { f = NULL; goto fail; }
+    if (!(f = fopen(rc->path[REC_LAUNCH], "w"))) goto fail;
+    fprintf(f, "config %s nw %u nl %u gto %u stack_bytes %u core_id %u local_base %08x\n", cfg->config, p->nw, p->nl,
+            p->gto, p->stack_bytes, p->core_id, cfg->local_base);
+    for (unsigned i = 0; i < cfg->nlaunch; i++) {
+        const simt_launch *l = &cfg->launches[i];
+        fprintf(f, "L %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x\n", l->pc, l->param,
+                l->live, l->wib, l->ctaid[0], l->ctaid[1], l->ctaid[2], l->ntid[0], l->ntid[1], l->ntid[2],
+                l->nctaid[0], l->nctaid[1], l->nctaid[2], l->shmem);
+    }
+    if (fclose(f)) { f = NULL; goto fail; }
+    f = NULL;
+    if (!(rc->trace = fopen(rc->path[REC_TRACE], "w"))) goto fail;
+    return 0;
+fail:
+    if (f) fclose(f);
+    snprintf(err, errlen, "simt lockstep: cannot record to %s.*", cfg->record);
+    rec_free(rc, false);
+    return -1;
+}
+
+static void rec_beat(recorder *rc, uint64_t cycle, const simt_rtl_out *o, unsigned nl) {
+    fprintf(rc->trace, "R %" PRIu64 " %u %u %08x %08x %u %u", cycle, o->rvfi_slot, (uint32_t)o->rvfi_order, o->rvfi_pc,
+            o->rvfi_mask, o->rvfi_rd, o->rvfi_pass);
+    unsigned n = 0;
+    for (unsigned i = 0; i < nl && o->rvfi_rd; i++) {
+        if (!(o->rvfi_mask >> (o->rvfi_pass * nl + i) & 1)) continue;
+        fprintf(rc->trace, " %08x", o->rvfi_data[i]);
+        n++;
+    }
+    fputs(n ? "\n" : " -\n", rc->trace);
+}
+
+/* the end: the trace's last line and the final values of the words the run wrote or began with */
+static int rec_close(recorder *rc, uint64_t end_cycle, const simt_mem *m, char *err, size_t errlen) {
+    fprintf(rc->trace, "E %" PRIu64 "\n", end_cycle);
+    FILE *f = fopen(rc->path[REC_MEMOUT], "w");
+    int bad = fclose(rc->trace) != 0 || !f;
+    rc->trace = NULL;
+    size_t k = 0;
+    for (uint64_t wd = 0; f && wd < m->size / 4; wd++) {
+        const bool was = k < rc->ninit && rc->init[k] == wd;
+        k += was;
+        if (was || (rc->written[wd / 8] >> (wd % 8) & 1))
+            fprintf(f, "@%08" PRIx64 " %08x\n", wd, simt_mem_rd32(m, 4 * wd));
+    }
+    if (f) bad |= fclose(f) != 0;
+    if (bad) {
+        snprintf(err, errlen, "simt lockstep: cannot write the recording %s", rc->path[REC_MEMOUT]);
+        rec_free(rc, false);
+        return -1;
+    }
+    rec_free(rc, true);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ run */
 
 static void slots_state(const simt_lockstep *ls, char *buf, size_t n) {
@@ -279,13 +388,21 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
         simt_rtl_free(rtl);
         return -1;
     }
+    recorder recd;
+    if (cfg->record && rec_open(&recd, cfg, &res->p, rtl_mem, err, errlen)) {
+        simt_lockstep_free(ls);
+        free(ls);
+        free(ref);
+        simt_rtl_free(rtl);
+        return -1;
+    }
     simt_tbmem_init(&tb, rtl_mem, cfg->mem_seed, cfg->max_lat, cfg->ready_pct);
     simt_rtl_reset(rtl);
 
     simt_rtl_in in;
     simt_rtl_out out;
     unsigned next = 0, ended = 0;
-    uint64_t cycle = 0, gap = 0;
+    uint64_t cycle = 0, gap = 0, last_end = 0;
     int rc = 0;
     for (; ended < cfg->nlaunch; cycle++) {
         if (cycle >= cfg->max_cycles) {
@@ -312,6 +429,15 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
         }
         simt_tbmem_drive(&tb, cycle, &in.mem_req_ready, &in.mem_rsp_valid, &in.mem_rsp_rdata);
         simt_rtl_eval(rtl, &in, &out);
+        if (cfg->record) {
+            if (out.rvfi_valid) rec_beat(&recd, cycle, &out, res->p.nl);
+            if (out.done_valid) fprintf(recd.trace, "D %" PRIu64 " %u\n", cycle, out.done_slot);
+            if (out.fault_valid)
+                fprintf(recd.trace, "F %" PRIu64 " %u %u %08x\n", cycle, out.fault_slot, out.fault_code, out.fault_pc);
+            if (out.mem_req_valid && out.mem_req_we && tb.ready && simt_mem_in(rtl_mem, out.mem_req_addr, 4))
+                recd.written[out.mem_req_addr / 32] |= (uint8_t)(1u << (out.mem_req_addr / 4 % 8));
+        }
+        if (out.done_valid || out.fault_valid) last_end = cycle;
 
         if (out.rvfi_valid) rc |= simt_lockstep_beat(ls, cycle, &out);
         if (out.done_valid && !rc) {
@@ -392,6 +518,10 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
                      (uint64_t)d, a, simt_mem_rd32(rtl_mem, a), simt_mem_rd32(ref_mem, a));
             rc = -1;
         }
+    }
+    if (cfg->record) {
+        if (!rc) rc = rec_close(&recd, last_end, rtl_mem, err, errlen);
+        else rec_free(&recd, false);
     }
     res->cycles = cycle;
     res->instrs = ls->st.instrs;

@@ -14,7 +14,27 @@
  *   simt lockstep: first difference at cycle C, warp slot S, order N, pc 0x...: <field> rtl=... ref=...
  *
  * simt_lockstep_run drives the core cycle by cycle: the launches as slots
- * free, the memory port (simt_tbmem), the checker. */
+ * free, the memory port (simt_tbmem), the checker.  With cfg->record it
+ * also writes what the core did, for a replay in another simulator
+ * (tb/simt/simt_core_tb.sv, scripts/check_simt_icarus.sh), all addresses
+ * physical word addresses, one item a line:
+ *   <record>.mem     the memory before cycle 0, its nonzero words: "@addr value"
+ *                    ($readmemh reads it)
+ *   <record>.launch  "config NAME nw NW nl NL gto GTO stack_bytes B core_id C local_base HEX",
+ *                    then the launches in order: "L pc param live wib ctaid.x ctaid.y ctaid.z
+ *                    ntid.x ntid.y ntid.z nctaid.x nctaid.y nctaid.z shmem", in hex
+ *   <record>.trace   the events in cycle order (cycle 0: the first after reset):
+ *                      R cycle slot order pc mask rd pass data...   a retire beat; data: the values
+ *                                                                   of the pass's threads in mask
+ *                                                                   when rd != 0, else "-"
+ *                      D cycle slot                                 done
+ *                      F cycle slot code pc                         fault
+ *                      E cycle                                      the last warp ended, core idle
+ *                    (cycle, slot, order, rd, pass, code in decimal; pc, mask, data in hex)
+ *   <record>.memout  every word written during the run or nonzero before it, with its
+ *                    final value: "@addr value"
+ * Recording is meant for the deterministic memory (max_lat 1, ready_pct 100)
+ * and launches back to back (launch_gap 0), which a bench can replay. */
 #ifndef SIMT_LOCKSTEP_H
 #define SIMT_LOCKSTEP_H
 
@@ -45,7 +65,7 @@ typedef struct {
 
 /* what the compared instructions were (coverage of a run) */
 typedef struct {
-    uint64_t instrs, divergent, loads, stores, muldiv, csr, branches, barriers, exits, beats;
+    uint64_t instrs, divergent, loads, stores, atomics, muldiv, csr, branches, barriers, exits, beats;
 } simt_ls_stats;
 
 typedef struct {
@@ -84,6 +104,7 @@ typedef struct {
     const simt_launch *launches;
     unsigned nlaunch;
     uint64_t launch_gap;      /* cycles with launch_valid_i low between launches (0: back to back) */
+    const char *record;       /* path prefix of the recording (above), or NULL */
 } simt_run_cfg;
 
 typedef struct {

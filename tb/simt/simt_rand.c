@@ -3,16 +3,17 @@
 #include "simt/simt_abi.h"
 #include "simt_tbmem.h"
 
-/* x1 ra, x2 sp, x3 the thread's region, x4 the loop counter and x8 the
- * caller's ra are written only where the generator means to; x10 (a0) is
- * a data register once the prologue has read param[0], so its first write
- * may come from some threads only (the others must go on reading their
- * launch value) */
+/* x1 ra, x2 sp, x3 the thread's region, x4 the loop counter, x8 the
+ * caller's ra and x9 the warp's shared words are written only where the
+ * generator means to; x10 (a0) is a data register once the prologue has read
+ * param[0], so its first write may come from some threads only (the others
+ * must go on reading their launch value) */
 #define R_RA 1
 #define R_SP 2
 #define R_REGION 3
 #define R_LOOP 4
 #define R_SAVE 8
+#define R_WARP 9
 
 typedef struct {
     simt_asm *a;
@@ -24,7 +25,7 @@ typedef struct {
 static uint32_t rnd(gen *g, uint32_t n) { return simt_rng_below(g->rng, n); }
 
 static unsigned data_reg(gen *g) {
-    static const uint8_t d[] = {5,  6,  7,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18,
+    static const uint8_t d[] = {5,  6,  7,  10, 11, 12, 13, 14, 15, 16, 17, 18,
                                 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     return d[rnd(g, sizeof d)];
 }
@@ -113,6 +114,72 @@ static void mem(gen *g) {
     }
 }
 
+/* a data register other than the ones given (0: none) */
+static unsigned other_reg(gen *g, unsigned a, unsigned b, unsigned c) {
+    for (;;) {
+        const unsigned r = data_reg(g);
+        if (r != a && r != b && r != c) return r;
+    }
+}
+
+/* t = a word of the thread's own (region or stack) or of its warp's shared
+ * words, at a fixed index or at one from the thread's data */
+static void amo_addr(gen *g, unsigned t) {
+    const unsigned where = rnd(g, 3); /* region, stack, warp */
+    const unsigned words = where == 2 ? SIMT_RAND_WARP_WORDS : (where ? SIMT_RAND_STACK : SIMT_RAND_REGION) / 4;
+    const unsigned base = where == 2 ? R_WARP : where ? R_SP : R_REGION;
+    if (rnd(g, 3) == 0) {
+        emit(g, A_ANDI(t, data_reg(g), (int32_t)(4 * (words - 1))));
+        if (where == 1) {
+            emit(g, A_SUB(t, R_SP, t));
+            emit(g, A_ADDI(t, t, -4));
+        } else {
+            emit(g, A_ADD(t, base, t));
+        }
+    } else {
+        const int32_t k = (int32_t)rnd(g, words);
+        emit(g, A_ADDI(t, base, where == 1 ? -4 * (k + 1) : 4 * k));
+    }
+}
+
+static const uint8_t amo_ops[] = {RV_AMOSWAP, RV_AMOADD, RV_AMOXOR, RV_AMOAND, RV_AMOOR,
+                                  RV_AMOMIN,  RV_AMOMAX, RV_AMOMINU, RV_AMOMAXU};
+
+/* An atomic item (o->atomics): an AMO, an AMO on a word all warps share, an
+ * LR / SC pair, or an LR / SC retry loop (every round one SC per word
+ * succeeds: the loop's threads are the only ones on their words between
+ * its LR and SC). */
+static void atomic(gen *g) {
+    const unsigned k = rnd(g, 10);
+    const unsigned t = data_reg(g);
+    if (k < 4) {
+        amo_addr(g, t);
+        emit(g, A_AMO(amo_ops[rnd(g, sizeof amo_ops)], dst_reg(g), src_reg(g), t));
+    } else if (k < 6) {
+        static const uint8_t order_free[8] = {RV_AMOADD, RV_AMOXOR, RV_AMOOR,  RV_AMOAND,
+                                              RV_AMOMIN, RV_AMOMAX, RV_AMOMINU, RV_AMOMAXU};
+        const unsigned w = rnd(g, SIMT_RAND_COMMON_WORDS);
+        simt_asm_li(g->a, t, g->o->amo_base + 4 * w);
+        emit(g, A_AMO(order_free[w % 8], 0, src_reg(g), t));
+    } else if (k < 9) {
+        const unsigned v = other_reg(g, t, 0, 0);
+        amo_addr(g, t);
+        if (k != 8 || rnd(g, 2)) emit(g, A_LR(v, t)); /* else an SC with no LR of its own just before */
+        for (unsigned i = rnd(g, 3); i; i--) emit(g, A_XORI(other_reg(g, t, 0, 0), src_reg(g), (int32_t)rnd(g, 2048)));
+        if (k == 8) amo_addr(g, t); /* most likely another word */
+        emit(g, A_SC(dst_reg(g), src_reg(g), t));
+    } else {
+        const unsigned v = other_reg(g, t, 0, 0), n = other_reg(g, t, v, 0), r = other_reg(g, t, v, n);
+        const unsigned top = label(g);
+        amo_addr(g, t);
+        simt_asm_label(g->a, top);
+        emit(g, A_LR(v, t));
+        emit(g, rnd(g, 2) ? A_ADDI(n, v, (int32_t)rnd(g, 64) + 1) : A_ADD(n, v, src_reg(g)));
+        emit(g, A_SC(r, n, t));
+        simt_asm_branch(g->a, RV_BNE, r, 0, top);
+    }
+}
+
 static void csr_read(gen *g) {
     static const uint16_t ids[] = {FG_CSR_TID_X,   FG_CSR_TID_Y,   FG_CSR_CTAID_X, FG_CSR_NTID_X,
                                    FG_CSR_NCTAID_X, FG_CSR_LANEID, FG_CSR_WARPID,  FG_CSR_COREID,
@@ -196,7 +263,10 @@ static void item(gen *g, ctx c) {
     else if (k < 36) alu_imm(g);
     else if (k < 40) upper(g);
     else if (k < 50) mul_div(g);
-    else if (k < 68) mem(g);
+    else if (k < 68) {
+        if (g->o->atomics && rnd(g, 3) == 0 && ctrl) atomic(g);
+        else mem(g);
+    }
     else if (k < 73) csr_read(g);
     else if (k < 82 && ctrl && c.depth < 3) {
         /* if (cond) { ... } and if/else */
@@ -254,12 +324,17 @@ int simt_rand_program(simt_asm *a, uint64_t *rng, const simt_rand_opts *o, char 
     emit(&g, A_MUL(5, 5, 6));
     emit(&g, A_CSRR(6, FG_CSR_TID_X));
     emit(&g, A_ADD(5, 5, 6));
+    /* x9 = the warp's shared words */
+    simt_asm_li(a, R_WARP, o->amo_base + 4 * SIMT_RAND_COMMON_WORDS);
+    emit(&g, A_SRLI(6, 5, 5));
+    emit(&g, A_SLLI(6, 6, __builtin_ctz(4 * SIMT_RAND_WARP_WORDS)));
+    emit(&g, A_ADD(R_WARP, R_WARP, 6));
     emit(&g, A_SLLI(5, 5, __builtin_ctz(SIMT_RAND_REGION)));
     emit(&g, A_ADD(R_REGION, R_REGION, 5));
     /* every data register but a0 a different function of the thread */
     emit(&g, A_CSRR(5, FG_CSR_LANEID));
     for (unsigned r = 6; r < 32; r++) {
-        if (r == 10 || r == R_SAVE) continue;
+        if (r == 10 || r == R_SAVE || r == R_WARP) continue;
         simt_asm_li(a, r, rnd_value(&g));
         switch (rnd(&g, 4)) {
         case 0: emit(&g, A_ADD(r, r, 5)); break;

@@ -51,12 +51,12 @@ static bool csr_exists(unsigned c) {
     return csr_counter(c) || (c >= FG_CSR_TID_X && c <= FG_CSR_SHMEM) || c == FG_CSR_BARRIER;
 }
 
-/* RV32IM + Zicsr (and MISC-MEM as a no-op, as rv_decode): the rest is ILLEGAL */
+/* RV32IMA + Zicsr (and MISC-MEM as a no-op, as rv_decode): the rest is ILLEGAL */
 static bool op_legal(const rv_inst *in) {
     if (in->fe) return false;
     switch (in->op) {
     case OP_ILLEGAL: case OP_EBREAK: return false;
-    default: return in->op < OP_LR;
+    default: return in->op < OP_FLW;
     }
 }
 
@@ -109,15 +109,45 @@ static uint32_t reconverge(simt_ref_warp *w) {
     return act;
 }
 
+/* Thread t's atomic on the word at p (kernel address a, operand s): the
+ * value for rd (sim/simt/simt_lsu.c amo_lane). */
+static uint32_t amo_thread(simt_ref *r, simt_ref_warp *w, unsigned op, unsigned t, uint32_t p, uint32_t a, uint32_t s) {
+    const uint32_t old = simt_mem_rd32(r->m, p);
+    uint32_t nv;
+    switch (op) {
+    case OP_LR:
+        w->lr_addr[t] = a + 1;
+        w->lr_val[t] = old;
+        return old;
+    case OP_SC: {
+        const bool ok = w->lr_addr[t] == a + 1 && w->lr_val[t] == old;
+        w->lr_addr[t] = 0;
+        if (ok) simt_mem_wr32(r->m, p, s);
+        return !ok;
+    }
+    case OP_AMOSWAP: nv = s; break;
+    case OP_AMOADD: nv = old + s; break;
+    case OP_AMOXOR: nv = old ^ s; break;
+    case OP_AMOAND: nv = old & s; break;
+    case OP_AMOOR: nv = old | s; break;
+    case OP_AMOMIN: nv = (int32_t)old < (int32_t)s ? old : s; break;
+    case OP_AMOMAX: nv = (int32_t)old > (int32_t)s ? old : s; break;
+    case OP_AMOMINU: nv = old < s ? old : s; break;
+    default: nv = old > s ? old : s; break; /* amomaxu */
+    }
+    simt_mem_wr32(r->m, p, nv);
+    return old;
+}
+
 static int mem_op(simt_ref *r, unsigned slot, const rv_inst *in, uint32_t m, uint32_t pc, unsigned *code,
                   uint32_t *fpc) {
     simt_ref_warp *w = &r->w[slot];
-    uint32_t phys[RV_LANES] = {0};
+    uint32_t phys[RV_LANES] = {0}, addr[RV_LANES] = {0};
     /* every thread's address first: a faulting instruction has no effect;
      * the fault is the lowest faulting thread's */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         const unsigned t = (unsigned)__builtin_ctz(mm);
-        const uint32_t a = w->x.r[in->rs1][t] + (uint32_t)in->imm;
+        const uint32_t a = addr[t] = w->x.r[in->rs1][t] + (uint32_t)in->imm; /* an atomic's imm is 0 */
         const unsigned c = translate(r, slot, t, a, in->size, &phys[t]);
         if (c) {
             snprintf(r->why, sizeof r->why, "%s of %u bytes at 0x%08x by thread %u", rv_op_name(in->op), in->size,
@@ -131,9 +161,14 @@ static int mem_op(simt_ref *r, unsigned slot, const rv_inst *in, uint32_t m, uin
             return SIMT_REF_ERROR;
         }
     }
-    /* in thread order: of stores of one instruction to one address the last thread's stays */
+    /* in thread order: of stores of one instruction to one address the last
+     * thread's stays; a thread's atomic sees the threads' before it */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         const unsigned t = (unsigned)__builtin_ctz(mm);
+        if (in->flags & RVF_AMO) {
+            w->x.r[in->rd][t] = amo_thread(r, w, in->op, t, phys[t], addr[t], w->x.r[in->rs2][t]);
+            continue;
+        }
         if (in->flags & RVF_STORE) {
             const uint32_t v = w->x.r[in->rs2][t];
             simt_mem_write(r->m, phys[t], &v, in->size);

@@ -7,8 +7,12 @@
  * order counter.  A step issues the group of schedulable threads (live, not
  * waiting at the barrier) at the smallest PC after the threads at
  * FG_EXIT_ADDR have exited (simt_core.c reconverge/advance), decodes with
- * rv_decode, performs loads and stores itself on its own memory image and
- * everything else with rv_exec. */
+ * rv_decode, performs loads, stores and atomics itself on its own memory
+ * image and everything else with rv_exec.  Atomics are the C model's
+ * [gpu] atomics = issue (sim/simt/simt_lsu.c amo_lane): thread after thread
+ * in thread order, LR reserving (kernel address, value read) per thread, SC
+ * succeeding iff the thread's reservation is for its address and the word
+ * still holds the value reserved. */
 #ifndef SIMT_REF_H
 #define SIMT_REF_H
 
@@ -48,6 +52,8 @@ typedef struct {
     rv_csr_ids ids;
     unsigned fault_code;
     uint32_t fault_pc;
+    uint32_t lr_addr[32]; /* LR reservation: kernel address + 1, 0 none (as the C model's lr_addr) */
+    uint32_t lr_val[32];
 } simt_ref_warp;
 
 typedef struct {

@@ -6,7 +6,7 @@
 /* why a warp stopped (the warp is removed; no done pulse); simt_core fault_code_o */
 enum {
     SIMT_FAULT_NONE = 0, /* no fault */
-    SIMT_FAULT_ILLEGAL = 1, /* an instruction outside RV32IM + Zicsr (F, A, compressed, unknown), or ebreak */
+    SIMT_FAULT_ILLEGAL = 1, /* an instruction outside RV32IMA + Zicsr (F, F/E, compressed, unknown), or ebreak */
     SIMT_FAULT_CSR = 2, /* a CSR that does not exist, or a write to a read-only one */
     SIMT_FAULT_FETCH = 3, /* a fetch from a misaligned pc, the null guard or beyond global memory */
     SIMT_FAULT_ADDR = 4, /* a load or store to the null guard, shared memory, or beyond a local window */
