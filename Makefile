@@ -303,9 +303,9 @@ demo: $(BUILD)/.deps
 RTL_ALL := $(sort $(wildcard rtl/*/*.sv))
 # LINT_TOPS: RTL tops that are no verilated block of the programs (mk/README.md)
 lint: $(BUILD)/.deps
-	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
+	@scripts/lint.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -Itb/simt -fsyntax-only" "$(C_SRCS) $(wildcard sim/prog/*.c)" \
 	  $(foreach b,$(BLOCKS) $(LINT_TOPS),"$(b)|$($(b)_TOP)|$($(b)_SYNTH_PARAMS)|$($(b)_SRCS)")
-# every top's synthesis figures recorded in results/lint_synth.txt (scripts/lint.sh)
+# every top's synthesis figures recorded in fpga/lint_synth.txt (scripts/lint.sh)
 lint-record: $(BUILD)/.deps
 	@LINT_RECORD=1 $(MAKE) --no-print-directory lint
 

@@ -57,7 +57,7 @@ printf '  %-22s %10s %10s %12s %8s %8s\n' block cells flipflops memory_bits LUT4
 # file) and its figures.  A top whose recorded inputs are these shows the
 # record (Yosys takes minutes on the larger tops); any other is synthesized
 # here, and LINT_RECORD=1 (`make lint-record`) writes its line.
-record=${LINT_SYNTH_RECORD:-results/lint_synth.txt}
+record=${LINT_SYNTH_RECORD:-fpga/lint_synth.txt}
 yver=$(yosys -V)
 incs=$(ls rtl/include/*.svh)
 nrec=0; nsyn=0
@@ -84,6 +84,7 @@ for spec in "$@"; do
     printf '  %-22s %10s %10s %12s %8s %8s\n' "$name" "$cells" "$ff" "${mem:-0}" "$lut" "$bram"
     nsyn=$((nsyn + 1))
     if [ "${LINT_RECORD:-0}" = 1 ]; then
+      mkdir -p "$(dirname "$record")"
       { [ -f "$record" ] && grep -v "^$name " "$record" | grep -v '^#'
         echo "$name $inputs $cells $ff ${mem:-0} $lut $bram $dsp"; } | sort > "$record.tmp"
       { echo "# make lint's Yosys synth_ecp5 per top (scripts/lint.sh; make lint-record): $yver"
