@@ -25,8 +25,13 @@ if [ "${1:-}" != --replay ]; then
   mkdir -p "$out"
   mk "$b/tests/test_simt_rtl" >"$out/build.log" 2>&1 ||
     { tail -5 "$out/build.log"; echo "FAIL: cannot build $b/tests/test_simt_rtl ($out/build.log)"; exit 1; }
-  # the runs (tests/test_simt_rtl.c rec_tests); FG_SEED fixed: the same runs whoever calls
-  for t in '* rv32um-mul warp' '* barrier' '* lrsc_lock' '* random_short'; do
+  # the runs (tests/test_simt_rtl.c rec_tests); FG_SEED fixed: the same runs whoever calls.
+  # The riscv-test run needs the suite (mk/rvtest.mk): without it, said and left out.
+  runs_rec="'* barrier' '* lrsc_lock' '* random_short'"
+  if grep -q '^run rv32um mul$' "$b/rvtest/tests.list" 2>/dev/null; then runs_rec="'* rv32um-mul warp' $runs_rec"
+  else echo "skip rv32um-mul-32: riscv-tests not found (RISCV_TESTS, mk/rvtest.mk)"; fi
+  eval "set -- $runs_rec"
+  for t in "$@"; do
     if ! FG_SEED=1 FG_SIMT_TRACE_DIR=$out FG_TEST="$t" "$b/tests/test_simt_rtl" >>"$out/record.log" 2>&1; then
       grep -m3 "ERROR\|FAIL" "$out/record.log"
       echo "FAIL: recording FG_TEST='$t' failed ($out/record.log)"
