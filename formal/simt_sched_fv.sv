@@ -1,12 +1,13 @@
 // Formal harness of simt_sched, the RTL SIMT core's scoreboard and warp
 // scheduler (docs/SIMT_RTL.md, docs/FORMAL.md): any candidates with any
-// instructions and ages, the lane pipeline free or not in any cycle; the
+// instructions, ages and priority classes, the lane pipeline free or not in any cycle; the
 // units end only an instruction they hold (the core's contract: the LSU or
 // the divider ends the instruction issued to it).  Reset is asserted in the
 // first cycle.  The properties are the RTL's own assertions: nothing issues
 // with a pending source or destination, or to a busy unit, or that is not a
 // legal candidate; the scoreboard holds exactly the units' destinations;
-// GTO stays on the greedy warp while it is ready.
+// a warp of the highest ready class issues; GTO stays on the greedy warp
+// while it is ready and in that class.
 module simt_sched_fv #(
   parameter int NW  = 3,
   parameter int GTO = 1
@@ -22,6 +23,7 @@ module simt_sched_fv #(
   input logic [NW-1:0]    use2_i,
   input logic [NW*2-1:0]  unit_i,
   input logic [NW*32-1:0] age_i,
+  input logic [NW*2-1:0]  prio_i,
   input logic             can_issue_i,
   input logic             lsu_end_i,
   input logic             div_end_i

@@ -9,25 +9,37 @@
 # that needs a manifest (rtl/simt/simt_core.toml) and 64-bit ports, and
 # rvfi_data_o is wider.  The core instantiates the FIFO primitive, hence
 # rtl/prim/fg_fifo.sv after rtl/simt/.
-SIMT_RTL_SRCS    := rtl/simt/simt_pkg.sv $(filter-out rtl/simt/simt_pkg.sv,$(sort $(wildcard rtl/simt/*.sv))) \
+SIMT_RTL_SRCS    := rtl/edge/edge_pkg.sv rtl/simt/simt_pkg.sv \
+                    $(filter-out rtl/simt/simt_pkg.sv rtl/simt/simt_edge_core.sv,$(sort $(wildcard rtl/simt/*.sv))) \
                     rtl/prim/fg_fifo.sv
-SIMT_RTL_CONFIGS := default odd
+# the core with EDGE's PEWT and preemption controller (rtl/simt/simt_edge_core.sv)
+SIMT_EDGE_SRCS   := $(SIMT_RTL_SRCS) rtl/edge/edge_pewt.sv rtl/edge/edge_preempt_timer.sv \
+                    rtl/edge/edge_preempt_age.sv rtl/edge/edge_preempt.sv rtl/simt/simt_edge_core.sv
+# the core alone (default, odd) and with EDGE (edge, edge_odd: the same parameters)
+SIMT_RTL_CONFIGS := default odd edge edge_odd
+SIMT_RTL_CORE_CONFIGS := default odd
 # every configuration names all five (the shim's -DSIMT_P_<config>_<NAME>)
-SIMT_RTL_P_default := NW=8 NL=8 GTO=1 STACK_BYTES=1024 CORE_ID=0
-SIMT_RTL_P_odd     := NW=3 NL=4 GTO=0 STACK_BYTES=512 CORE_ID=5
-SIMT_RTL_MODEL_default := simt_core
-SIMT_RTL_MODEL_odd     := simt_core_odd
+SIMT_RTL_P_default  := NW=8 NL=8 GTO=1 STACK_BYTES=1024 CORE_ID=0
+SIMT_RTL_P_odd      := NW=3 NL=4 GTO=0 STACK_BYTES=512 CORE_ID=5
+SIMT_RTL_P_edge     := $(SIMT_RTL_P_default)
+SIMT_RTL_P_edge_odd := $(SIMT_RTL_P_odd)
+SIMT_RTL_MODEL_default  := simt_core
+SIMT_RTL_MODEL_odd      := simt_core_odd
+SIMT_RTL_MODEL_edge     := simt_edge_core
+SIMT_RTL_MODEL_edge_odd := simt_edge_core_odd
+$(foreach c,default odd,$(eval SIMT_RTL_TOP_$(c) := simt_core)$(eval SIMT_RTL_SRC_$(c) := $$(SIMT_RTL_SRCS)))
+$(foreach c,edge edge_odd,$(eval SIMT_RTL_TOP_$(c) := simt_edge_core)$(eval SIMT_RTL_SRC_$(c) := $$(SIMT_EDGE_SRCS)))
 SIMT_RTL_VL   = $(VLBUILD)/vl/tb_$(SIMT_RTL_MODEL_$(1))
 SIMT_RTL_LIBS := $(foreach c,$(SIMT_RTL_CONFIGS),$(call SIMT_RTL_VL,$(c))/V$(SIMT_RTL_MODEL_$(c))__ALL.a)
 
 # $(1) = configuration
 define SIMT_RTL_MODEL_RULE
-$(call SIMT_RTL_VL,$(1))/V$(SIMT_RTL_MODEL_$(1))__ALL.a: $$(SIMT_RTL_SRCS) $$(wildcard rtl/include/*.svh) \
+$(call SIMT_RTL_VL,$(1))/V$(SIMT_RTL_MODEL_$(1))__ALL.a: $$(SIMT_RTL_SRC_$(1)) $$(wildcard rtl/include/*.svh) \
     $(VLBUILD)/vl/vlflags.txt mk/simt_rtl.mk | $(BUILD)/.deps
 	@rm -rf $$(@D) && mkdir -p $$(@D)
 	$$(VERILATOR) --cc $$(VL_WFLAGS) --assert --trace-fst $$(VL_XFLAGS) -O3 $$(VLCOV) \
-	  --top-module simt_core --prefix V$(SIMT_RTL_MODEL_$(1)) -Mdir $$(@D) \
-	  $$(addprefix -G,$$(SIMT_RTL_P_$(1))) -Irtl/include $$(SIMT_RTL_SRCS)
+	  --top-module $(SIMT_RTL_TOP_$(1)) --prefix V$(SIMT_RTL_MODEL_$(1)) -Mdir $$(@D) \
+	  $$(addprefix -G,$$(SIMT_RTL_P_$(1))) -Irtl/include $$(SIMT_RTL_SRC_$(1))
 	$$(MAKE) -s -C $$(@D) -f V$(SIMT_RTL_MODEL_$(1)).mk V$(SIMT_RTL_MODEL_$(1))__ALL.a \
 	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$$(CXX) >/dev/null
 endef
@@ -68,6 +80,14 @@ $(BUILD)/tests/test_simt_rtl: $(BUILD)/obj/tests/test_simt_rtl.o $(SIMT_TB_OBJS)
 # part with FG_TEST='*random*' FG_SEED=<n>)
 TESTS += test_simt_rtl
 
+# the core with EDGE's PEWT and preemption controller (tests/test_simt_rtl_edge.c)
+$(BUILD)/obj/tests/test_simt_rtl_edge.o: CFLAGS += -Itb/simt
+$(BUILD)/tests/test_simt_rtl_edge: $(BUILD)/obj/tests/test_simt_rtl_edge.o $(SIMT_TB_OBJS) $(SIMT_RTL_SIM_OBJS) \
+                                   $(SIMT_RTL_LIBS) $(VLBUILD)/vlrt/libvlrt.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.o,$^) $(SIMT_RTL_LIBS) $(VLBUILD)/vlrt/libvlrt.a $(LDLIBS)
+TESTS += test_simt_rtl_edge
+
 # The core in Icarus, 4-state: runs test_simt_rtl records, replayed by
 # tb/simt/simt_core_tb.sv in each configuration, events and final memory
 # compared byte for byte (about 45 s).  make coverage: the recording runs
@@ -76,6 +96,8 @@ EXTRA_TEST_CMDS += scripts/check_simt_icarus.sh
 COV_SKIP        += scripts/check_simt_icarus.sh
 
 # make lint: Verilator -Wall, Icarus and Yosys on the core at its defaults
-LINT_TOPS      += simt_core
+LINT_TOPS      += simt_core simt_edge_core
 simt_core_TOP  := simt_core
 simt_core_SRCS := $(SIMT_RTL_SRCS)
+simt_edge_core_TOP  := simt_edge_core
+simt_edge_core_SRCS := $(SIMT_EDGE_SRCS)

@@ -42,7 +42,7 @@ fi
 
 srcs=${SIMT_RTL_SRCS:-$(mk print-SIMT_RTL_SRCS)}
 fail=0 runs=0 t0=$SECONDS
-for c in $(mk print-SIMT_RTL_CONFIGS); do
+for c in $(mk print-SIMT_RTL_CORE_CONFIGS); do
   params=$(mk "print-SIMT_RTL_P_$c")
   vvp="$out/$c.vvp"
   # shellcheck disable=SC2086 # word lists

@@ -20,6 +20,17 @@
 // the warp goes on with independent instructions.  They write back through
 // the same register write port when the lane pipeline is empty.
 //
+// EDGE hooks (EDGE IV-D; docs/SIMT_RTL.md "EDGE hooks"): the preemption
+// controller's commands on cmd_* are carried out in the cycle they come.
+// FLUSH stops a victim's fetch (with its options: i-buffer flush, priority
+// boost); START runs an event warp in a free slot or in a drained victim's,
+// whose slot state is parked in a shadow copy and whose registers an event
+// may write (save_mask_i, those the victim has written) are copied to the
+// save area through the memory port before the event warp runs; RESUME
+// puts the victim back and reads those registers back before it runs again;
+// ABORT ends a flush.  The core reports each slot's state (w_*) and the
+// victim's (v_*) to the controller.
+//
 // Registers a warp has not written since its launch read as their launch
 // values (x1 = FG_EXIT_ADDR, x2 = FG_LOCAL_TOP, x10 = the parameter block, 0
 // else): the first write of a register writes every thread of it (the
@@ -55,9 +66,32 @@ module simt_core #(
   input  logic [95:0]        launch_ntid_i,
   input  logic [95:0]        launch_nctaid_i,
   input  logic [31:0]        launch_shmem_i,
+  // EDGE: the preemption controller's command and the event a START starts
+  input  logic [2:0]         cmd_i,            // edge_pkg::PRE_CMD_*
+  input  logic [SW-1:0]      cmd_slot_i,
+  input  logic [3:0]         cmd_arg_i,        // FLUSH: PRE_OPT_*; START / RESUME: PRE_ARG_*
+  input  logic [31:0]        ev_pc_i,
+  input  logic [31:0]        ev_param_i,
+  input  logic [5:0]         ev_threads_i,     // 1..32
+  input  logic [31:0]        save_base_i,      // the save area (physical, word aligned)
+  input  logic [31:0]        save_mask_i,      // bit r: an event may write x_r
+  // EDGE: the slots' and the victim's state for the controller
+  output logic [NW-1:0]      w_live_o,         // holds a warp context (running, or a parked victim)
+  output logic [NW-1:0]      w_exit_o,         // its warp is ending (no live thread, or stopped)
+  output logic [NW-1:0]      w_bar_o,
+  output logic [NW-1:0]      w_ld_o,           // a load of its warp is in the LSU
+  output logic [NW-1:0]      w_event_o,        // runs an event warp
+  output logic [NW-1:0]      w_parked_o,       // holds a parked victim
+  input  logic [SW-1:0]      v_slot_i,
+  output logic               v_pipe_o,
+  output logic               v_sb_o,
+  output logic               v_ibuf_o,
+  output logic               v_imiss_o,
+  output logic               v_ldok_o,
   // completion and faults
   output logic               done_valid_o,
   output logic [SW-1:0]      done_slot_o,
+  output logic               end_event_o,      // with a done or fault pulse: the warp was an event's
   output logic               fault_valid_o,
   output logic [SW-1:0]      fault_slot_o,
   output logic [2:0]         fault_code_o,
@@ -98,6 +132,14 @@ module simt_core #(
 
   // ------------------------------------------------------------ warp state
   logic [NW-1:0]             valid_q, grp_q, busy_q, scan_req_q, ibv_q, fpend_q, dead_q;
+  logic [NW-1:0]             ev_q, stopf_q, boost_q, parked_q, hold;
+  // A FLUSH takes effect in its own cycle (the controller reads the
+  // victim's state at its end): no fetch starts, and with the i-buffer flush
+  // no instruction issues, for the victim in that cycle.
+  logic [NW-1:0]             flush_now;
+  wire                       flush_ibuf = (cmd_arg_i & edge_pkg::PRE_OPT_IBUF) != '0;
+  always_comb
+    for (int s = 0; s < NW; s++) flush_now[s] = cmd_i == edge_pkg::PRE_CMD_FLUSH && cmd_slot_i == SW'(s);
   // Per slot s, flat (plain registers: Yosys 0.23 reads no multi-dimensional
   // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
   // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
@@ -179,9 +221,18 @@ module simt_core #(
   logic            wb_req;
   logic [NW-1:0]   cand, ifault;
   always_comb
-    for (int s = 0; s < NW; s++) cand[s] = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s];
+    for (int s = 0; s < NW; s++)
+      cand[s] = valid_q[s] && ibv_q[s] && !busy_q[s] && !dead_q[s] && !hold[s] &&
+                !(flush_now[s] && flush_ibuf);
   wire seq_free = !seq_v_q || seq_pass_q == PW'(P - 1);
-  wire can_issue = seq_free && !wb_req && !wbk_v_q;
+  logic x_stall;   // the save / restore transfer needs a register port (below)
+  wire can_issue = seq_free && !wb_req && !wbk_v_q && !x_stall;
+
+  // priority classes (EDGE IV-D): an event warp, then a victim being flushed
+  // with the boost, then the background
+  logic [NW*2-1:0] prio;
+  always_comb
+    for (int s = 0; s < NW; s++) prio[s*2 +: 2] = ev_q[s] ? 2'd2 : boost_q[s] ? 2'd1 : 2'd0;
 
   logic [SW-1:0] pick, lm_slot, dm_slot;
   logic [4:0]    lm_rd, dm_rd;
@@ -191,7 +242,7 @@ module simt_core #(
   assign unused_sb = ^sb_q;
   simt_sched #(.NW(NW), .GTO(GTO)) u_sched (
     .clk_i, .rst_ni, .cand_i(cand), .legal_i(d_legal & ~d_csr_bad), .rs1_i(d_rs1), .rs2_i(d_rs2), .rd_i(d_rd),
-    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .age_i(age_q), .can_issue_i(can_issue),
+    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .age_i(age_q), .prio_i(prio), .can_issue_i(can_issue),
     .lsu_end_i(lsu_end), .div_end_i(div_end), .issue_o(issue), .pick_o(pick), .ifault_o(ifault),
     .lsu_v_o(lm_v), .lsu_slot_o(lm_slot), .lsu_rd_o(lm_rd), .div_v_o(dm_v), .div_slot_o(dm_slot),
     .div_rd_o(dm_rd), .sb_o(sb_q));
@@ -258,7 +309,12 @@ module simt_core #(
   logic [NL-1:0]      rf_we;
   logic [RFAW-1:0]    rf_waddr;
   logic [NL*32-1:0]   rf_wdata, rf_ra, rf_rb;
-  wire [RFAW-1:0] rf_raddr_a = rf_addr(seq_slot_q, seq_pass_q, seq_insn_q[19:15]);
+  logic [SW-1:0] x_slot_q;
+  logic [4:0]    x_reg_q;
+  logic [PW-1:0] x_pass_q;
+  logic          x_rd;       // the save transfer reads port A this cycle (R is empty)
+  wire [RFAW-1:0] rf_raddr_a = x_rd ? rf_addr(x_slot_q, x_pass_q, x_reg_q)
+                                    : rf_addr(seq_slot_q, seq_pass_q, seq_insn_q[19:15]);
   wire [RFAW-1:0] rf_raddr_b = rf_addr(seq_slot_q, seq_pass_q, seq_insn_q[24:20]);
   for (genvar i = 0; i < NL; i++) begin : g_rf
     simt_rf #(.DEPTH(RFD)) u_rf (
@@ -299,6 +355,9 @@ module simt_core #(
   endfunction
 
   wire [31:0] e_param = slot32(param_q, e_slot_q);
+  // the local-memory window: slot s's warp has window s, an event warp in
+  // slot s window NW + s (the victim parked there keeps its stack)
+  wire [31:0] e_win = 32'(e_slot_q) + (ev_q[e_slot_q] ? 32'(NW) : 32'd0);
   for (genvar i = 0; i < NL; i++) begin : g_lane
     wire [4:0]  t  = 5'(32'(e_pass_q) * NL + i);
     logic [31:0] a, b2, csr;
@@ -311,7 +370,7 @@ module simt_core #(
     wire [31:0] ka = a + e_imm;
     wire        al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
     wire        in_local = ka >= LOCAL_BOT && ka < LOCAL_TOP;
-    wire [31:0] pa = in_local ? local_base_i + (((32'(e_slot_q) << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT) : ka;
+    wire [31:0] pa = in_local ? local_base_i + (((e_win << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT) : ka;
     assign e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
                          (!al || !(in_local || (ka >= GUARD_END && ka < SHARED_BASE)));
     assign e_lcode[i*3 +: 3] = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
@@ -341,7 +400,7 @@ module simt_core #(
 
   // ------------------------------------------------- LSU and divider
   // what the unit's instruction needs at write-back (set at issue)
-  logic          lm_fw_q, dm_fw_q;
+  logic          lm_fw_q, dm_fw_q, lm_ld_q;
   logic [31:0]   lm_mask_q, dm_mask_q, lm_order_q, dm_order_q, lm_pc_q, dm_pc_q;
 
   wire w_lsu = w_v_q && w_unit == simt_pkg::SIMT_UNIT_LSU;
@@ -380,7 +439,7 @@ module simt_core #(
     .clk_i, .rst_ni,
     .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_LSU), .store_i(pi_store), .size_i(pi_size),
     .unsigned_i(pi_uns), .mask_i(slot32(act_q, pick)), .amo_i(pi_amo), .amo_op_i(pi_amo_op), .slot_i(pick),
-    .rsv_clr_i(launch), .rsv_clr_slot_i(free_slot),
+    .rsv_clr_i(rsv_clr),
     .cap_i(w_lsu), .cap_pass_i(w_pass_q), .cap_addr_i(w_addr_q), .cap_data_i(w_b2_q),
     .go_i(w_lsu && w_last && !lsu_bad), .drop_i(lsu_bad),
     .clear_i(wbk_last && !wbk_src_q), .idle_o(lsu_idle), .done_o(lsu_done),
@@ -400,6 +459,8 @@ module simt_core #(
   logic lsu_wb_q;   // the LSU's instruction is written back (or retired) already
   assign wb_req = (lsu_done && !lsu_wb_q) || div_done;
   wire wbk_start = wb_req && !wbk_v_q && !seq_v_q && !e_v_q && !w_v_q;
+  logic             x_wr;      // the restore writes a pass of a register this cycle
+  logic [NL*32-1:0] x_buf_q;
   wire wbk_pick_div = !(lsu_done && !lsu_wb_q);
 
   // ------------------------------------------- register write and retire
@@ -442,6 +503,10 @@ module simt_core #(
         rf_we[i] = wk_act[i] || wk_fw;
         rf_wdata[i*32 +: 32] = wk_act[i] ? wk_data[i*32 +: 32] : init_val(wk_rd, slot32(param_q, wk_slot));
       end
+    end else if (x_wr) begin
+      rf_waddr = rf_addr(x_slot_q, x_pass_q, x_reg_q);
+      rf_we    = '1;
+      rf_wdata = x_buf_q;
     end
   end
   always_comb begin
@@ -501,7 +566,8 @@ module simt_core #(
   logic [NW-1:0] f_cand;
   always_comb
     for (int s = 0; s < NW; s++)
-      f_cand[s] = valid_q[s] && grp_q[s] && !ibv_q[s] && !fpend_q[s] && !dead_q[s] && !busy_q[s];
+      f_cand[s] = valid_q[s] && grp_q[s] && !ibv_q[s] && !fpend_q[s] && !dead_q[s] && !busy_q[s] && !stopf_q[s] &&
+                  !hold[s] && !flush_now[s];
   `FG_COMB_READBACK begin
     f_pick_v = 1'b0;
     f_pick   = '0;
@@ -518,53 +584,157 @@ module simt_core #(
   wire f_bad = f_pc[1:0] != 2'b00 || f_pc < GUARD_END || f_pc >= SHARED_BASE;
   wire f_fault = f_pick_v && f_bad;
 
+  // --------------------------------------------- register save / restore
+  // One transfer at a time (saves first, then restores, lowest slot first):
+  // for each register of the slot's save set (psm), pass by pass, the NL
+  // threads' words between the register file and the save area, thread t of
+  // register r of slot s at save_base_i + ((s * 32 + r) * 32 + t) * 4.
+  // A save reads a pass through read port A while R is empty (issue waits),
+  // then writes its words; a restore reads the words, then writes the pass
+  // when neither W nor a unit's write-back does (issue waits).  The slot's
+  // warp waits meanwhile (hold).
+  localparam logic [1:0] X_READ = 2'd0, X_CAP = 2'd1, X_MEM = 2'd2, X_WAIT = 2'd3;
+  logic [NW-1:0]   xs_pend_q, xr_pend_q;     // a save / restore of the slot waits
+  logic [NW*32-1:0] psm_q;                   // per slot: the registers saved
+  logic            x_v_q, x_save_q;
+  logic [1:0]      x_ph_q;
+  logic [31:0]     x_mask_q;
+  logic [5:0]      x_i_q, x_n_q;             // words requested / back of the pass
+  logic            x_take, x_take_save;
+  logic [SW-1:0]   x_take_slot;
+  always_comb begin
+    x_take_save = |xs_pend_q;
+    x_take      = !x_v_q && (|xs_pend_q || |xr_pend_q);
+    x_take_slot = '0;
+    for (int s = NW - 1; s >= 0; s--)
+      if (x_take_save ? xs_pend_q[s] : xr_pend_q[s]) x_take_slot = SW'(s);
+  end
+  always_comb
+    for (int s = 0; s < NW; s++) hold[s] = xs_pend_q[s] || xr_pend_q[s] || (x_v_q && x_slot_q == SW'(s));
+  function automatic logic [4:0] lowest(input logic [31:0] m);
+    lowest = '0;
+    for (int r = 31; r >= 0; r--) if (m[r]) lowest = 5'(r);
+  endfunction
+  wire [31:0] x_addr = save_base_i + ((((32'(x_slot_q) << 5) | 32'(x_reg_q)) << 7) |
+                                      ((32'(x_pass_q) * NL + 32'(x_i_q)) << 2));
+  logic [31:0] x_wdata;
+  always_comb begin
+    x_wdata = '0;
+    for (int i = 0; i < NL; i++) if (x_i_q == 6'(i)) x_wdata = x_buf_q[i*32 +: 32];
+  end
+  assign x_rd    = x_v_q && x_save_q && x_ph_q == X_READ && !seq_v_q;
+  assign x_stall = x_v_q && ((x_save_q && x_ph_q == X_READ) || (!x_save_q && x_ph_q == X_WAIT && x_n_q == 6'(NL)));
+  assign x_wr    = x_v_q && !x_save_q && x_ph_q == X_WAIT && x_n_q == 6'(NL) && !w_alu_v && !wbk_v_q;
+  wire [31:0] x_rest = x_mask_q & ~(32'd1 << x_reg_q);
+
   // ---------------------------------------------------- the memory port
-  // Fetch and the LSU share it, taking turns when both ask; a read needs a
-  // place in the owner FIFO, which routes each response (in order) back.
+  // The transfer, fetch and the LSU share it (the transfer first; fetch
+  // and the LSU take turns when both ask); a read needs a place in the
+  // owner FIFO, which routes each response (in order) back.
   logic            turn_q;             // 1: the LSU has priority
   logic            own_rdy, own_v;
-  logic [SW:0]     own_data;           // {LSU, fetching slot}
+  logic [SW+1:0]   own_data;           // {transfer, LSU, fetching slot}
   logic [$clog2(RD_DEPTH+1)-1:0] own_cnt;
+  wire x_req  = x_v_q && x_ph_q == X_MEM && (x_save_q || own_rdy);
   wire f_req  = f_pick_v && !f_bad && own_rdy;
   wire l_req  = lsu_req_v && (lsu_req_we || own_rdy);
-  wire g_lsu  = l_req && (turn_q || !f_req);
-  wire g_f    = f_req && !g_lsu;
-  assign mem_req_valid_o = g_lsu || g_f;
-  assign mem_req_we_o    = g_lsu && lsu_req_we;
-  assign mem_req_addr_o  = g_lsu ? lsu_req_addr : {f_pc[31:2], 2'b00};
-  assign mem_req_be_o    = g_lsu ? lsu_req_be : 4'b1111;
-  assign mem_req_wdata_o = g_lsu ? lsu_req_wdata : '0;
+  wire g_x    = x_req;
+  wire g_lsu  = !g_x && l_req && (turn_q || !f_req);
+  wire g_f    = !g_x && f_req && !g_lsu;
+  assign mem_req_valid_o = g_x || g_lsu || g_f;
+  assign mem_req_we_o    = g_x ? x_save_q : g_lsu && lsu_req_we;
+  assign mem_req_addr_o  = g_x ? x_addr : g_lsu ? lsu_req_addr : {f_pc[31:2], 2'b00};
+  assign mem_req_be_o    = (g_x || !g_lsu) ? 4'b1111 : lsu_req_be;
+  assign mem_req_wdata_o = g_x ? x_wdata : g_lsu ? lsu_req_wdata : '0;
+  wire fire_x   = g_x && mem_req_ready_i;
   wire fire_lsu = g_lsu && mem_req_ready_i;
   wire fire_f   = g_f && mem_req_ready_i;
   assign lsu_req_rdy = fire_lsu;
-  wire own_push = (fire_lsu && !lsu_req_we) || fire_f;
-  fg_fifo #(.WIDTH(SW + 1), .DEPTH(RD_DEPTH)) u_owner (
-    .clk_i, .rst_ni, .valid_i(own_push), .ready_o(own_rdy), .data_i({g_lsu, f_pick}),
+  wire own_push = (fire_x && !x_save_q) || (fire_lsu && !lsu_req_we) || fire_f;
+  fg_fifo #(.WIDTH(SW + 2), .DEPTH(RD_DEPTH)) u_owner (
+    .clk_i, .rst_ni, .valid_i(own_push), .ready_o(own_rdy), .data_i({g_x, g_lsu, f_pick}),
     .valid_o(own_v), .ready_i(mem_rsp_valid_i), .data_o(own_data), .count_o(own_cnt)
 `ifdef FORMAL
     , .f_mem_o(), .f_rptr_o()
 `endif
   );
+  wire x_rsp = mem_rsp_valid_i && own_data[SW+1];
   assign lsu_rsp_v = mem_rsp_valid_i && own_data[SW];
-  wire f_rsp = mem_rsp_valid_i && !own_data[SW];
+  wire f_rsp = mem_rsp_valid_i && !own_data[SW] && !own_data[SW+1];
   wire [SW-1:0] f_rsp_slot = own_data[SW-1:0];
 
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      x_v_q <= 1'b0;
+    end else begin
+      if (x_take) begin
+        // an empty save set needs no transfer
+        x_v_q    <= slot32(psm_q, x_take_slot) != '0;
+        x_save_q <= x_take_save;
+        x_slot_q <= x_take_slot;
+        x_mask_q <= slot32(psm_q, x_take_slot);
+        x_reg_q  <= lowest(slot32(psm_q, x_take_slot));
+        x_pass_q <= '0;
+        x_ph_q   <= x_take_save ? X_READ : X_MEM;
+        x_i_q    <= '0;
+        x_n_q    <= '0;
+      end
+      if (x_rd) x_ph_q <= X_CAP;
+      if (x_v_q && x_ph_q == X_CAP) begin
+        x_buf_q <= rf_ra;
+        x_ph_q  <= X_MEM;
+      end
+      if (fire_x) begin
+        x_i_q <= x_i_q + 6'd1;
+        if (!x_save_q && x_i_q == 6'(NL - 1)) x_ph_q <= X_WAIT;
+      end
+      if (x_rsp) begin
+        for (int i = 0; i < NL; i++) if (x_n_q == 6'(i)) x_buf_q[i*32 +: 32] <= mem_rsp_rdata_i;
+        x_n_q <= x_n_q + 6'd1;
+      end
+      if ((fire_x && x_save_q && x_i_q == 6'(NL - 1)) || x_wr) begin
+        x_i_q  <= '0;
+        x_n_q  <= '0;
+        x_ph_q <= x_save_q ? X_READ : X_MEM;
+        if (x_pass_q == PW'(P - 1)) begin
+          x_pass_q <= '0;
+          x_mask_q <= x_rest;
+          x_reg_q  <= lowest(x_rest);
+          if (x_rest == '0) x_v_q <= 1'b0;
+        end else
+          x_pass_q <= x_pass_q + PW'(1);
+      end
+    end
+  end
   // ----------------------------------------------- launch, done, faults
   logic [SW-1:0] free_slot;
   logic          free_v;
   always_comb begin
-    free_v    = ~&valid_q;
+    free_v    = ~&(valid_q | parked_q);
     free_slot = '0;
-    for (int s = NW - 1; s >= 0; s--) if (!valid_q[s]) free_slot = SW'(s);
+    for (int s = NW - 1; s >= 0; s--) if (!valid_q[s] && !parked_q[s]) free_slot = SW'(s);
   end
   assign launch_ready_o = rst_ni && free_v;
   assign launch_slot_o  = free_slot;
   wire launch = launch_valid_i && launch_ready_o;
 
+  // EDGE commands (edge_pkg::PRE_*)
+  wire ev_start = cmd_i == edge_pkg::PRE_CMD_START;
+  wire ev_pre   = ev_start && (cmd_arg_i & edge_pkg::PRE_ARG_PREEMPTED) != '0;
+  wire ev_saved = (cmd_arg_i & edge_pkg::PRE_ARG_SAVED) != '0;
+  wire [31:0] ev_live = ev_threads_i >= 6'd32 ? '1 : (32'd1 << ev_threads_i) - 32'd1;
+  // a warp starting or resuming in a slot holds no reservation there (its
+  // victim's, or the event warp's, are gone: an SC after them fails)
+  logic [NW-1:0] rsv_clr;
+  always_comb
+    for (int s = 0; s < NW; s++)
+      rsv_clr[s] = (launch && free_slot == SW'(s)) ||
+                   ((ev_start || cmd_i == edge_pkg::PRE_CMD_RESUME) && cmd_slot_i == SW'(s));
+
   logic [NW-1:0] fin;
   always_comb
     for (int s = 0; s < NW; s++)
-      fin[s] = valid_q[s] && !busy_q[s] && !(lm_v && lm_slot == SW'(s)) && !(dm_v && dm_slot == SW'(s)) &&
+      fin[s] = valid_q[s] && !busy_q[s] && !hold[s] && !(lm_v && lm_slot == SW'(s)) && !(dm_v && dm_slot == SW'(s)) &&
                (dead_q[s] || live_q[(s) * 32 +: 32] == '0);
   logic [SW-1:0] fin_slot;
   always_comb begin
@@ -591,10 +761,21 @@ module simt_core #(
     wire fr      = fire_f && f_pick == SW'(s);
     wire rsp     = f_rsp && f_rsp_slot == SW'(s);
     wire fo      = fin_v && fin_slot == SW'(s);
-    logic        valid, grp, busy, scan_req, ibv, fpend, dead;
+    wire c_oh    = cmd_slot_i == SW'(s);
+    wire c_flush = c_oh && cmd_i == edge_pkg::PRE_CMD_FLUSH;
+    wire c_start = c_oh && ev_start;
+    wire c_park  = c_oh && ev_pre;
+    wire c_res   = c_oh && cmd_i == edge_pkg::PRE_CMD_RESUME;
+    wire c_abort = c_oh && cmd_i == edge_pkg::PRE_CMD_ABORT;
+    logic        valid, grp, busy, scan_req, ibv, fpend, dead, ev, stopf, boost, parked;
     logic [31:0] live, bar, pc, act, wr, order, age, ib, fpc, wib, shmem, param;
     logic [2:0]  fcode;
     logic [95:0] ctaid, ntid, nctaid;
+    // the parked victim (EDGE IV-D): its slot state while an event warp runs there
+    logic        p_grp;
+    logic [31:0] p_live, p_bar, p_pc, p_act, p_wr, p_order, p_age, p_wib, p_shmem, p_param, psm;
+    logic [95:0] p_ctaid, p_ntid, p_nctaid;
+    logic [1023:0] p_lpc;
 
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
@@ -605,8 +786,14 @@ module simt_core #(
         ibv      <= 1'b0;
         fpend    <= 1'b0;
         dead     <= 1'b0;
+        ev       <= 1'b0;
+        stopf    <= 1'b0;
+        boost    <= 1'b0;
+        parked   <= 1'b0;
+        xs_pend_q[s] <= 1'b0;
+        xr_pend_q[s] <= 1'b0;
       end else begin
-        if (l_oh) begin
+        if (l_oh || c_start) begin
           valid    <= 1'b1;
           grp      <= 1'b0;
           busy     <= 1'b1;
@@ -614,8 +801,41 @@ module simt_core #(
           ibv      <= 1'b0;
           fpend    <= 1'b0;
           dead     <= 1'b0;
+          ev       <= c_start;
+          stopf    <= 1'b0;
+          boost    <= 1'b0;
         end
-        if (fo) valid <= 1'b0;
+        if (c_park) parked <= 1'b1;
+        if (c_park && ev_saved) xs_pend_q[s] <= 1'b1;
+        if (c_res && ev_saved) xr_pend_q[s] <= 1'b1;
+        if (x_take && x_take_slot == SW'(s)) begin
+          if (x_take_save) xs_pend_q[s] <= 1'b0;
+          else xr_pend_q[s] <= 1'b0;
+        end
+        if (c_res) begin
+          valid    <= 1'b1;
+          parked   <= 1'b0;
+          grp      <= p_grp;
+          busy     <= 1'b0;
+          scan_req <= 1'b0;
+          ibv      <= 1'b0;
+          fpend    <= 1'b0;
+          dead     <= 1'b0;
+          ev       <= 1'b0;
+        end
+        if (c_flush) begin
+          stopf <= 1'b1;
+          if ((cmd_arg_i & edge_pkg::PRE_OPT_BOOST) != '0) boost <= 1'b1;
+          if ((cmd_arg_i & edge_pkg::PRE_OPT_IBUF) != '0) ibv <= 1'b0;
+        end
+        if (c_abort || c_res) begin
+          stopf <= 1'b0;
+          boost <= 1'b0;
+        end
+        if (fo) begin
+          valid <= 1'b0;
+          ev    <= 1'b0;
+        end
         if (i_oh) begin
           ibv   <= 1'b0;
           busy  <= 1'b1;
@@ -640,6 +860,24 @@ module simt_core #(
 
     // data: no reset (meaningful only while the slot holds a warp)
     always_ff @(posedge clk_i) begin
+      if (c_park) begin
+        p_grp    <= grp;
+        p_live   <= live;
+        p_bar    <= bar;
+        p_pc     <= pc;
+        p_act    <= act;
+        p_wr     <= wr;
+        p_order  <= order;
+        p_age    <= age;
+        p_wib    <= wib;
+        p_shmem  <= shmem;
+        p_param  <= param;
+        p_ctaid  <= ctaid;
+        p_ntid   <= ntid;
+        p_nctaid <= nctaid;
+        p_lpc    <= lpc;
+        psm      <= ev_saved ? save_mask_i & wr & ~32'd1 : '0;
+      end
       if (l_oh) begin
         live   <= launch_live_i;
         bar    <= '0;
@@ -652,6 +890,34 @@ module simt_core #(
         ctaid  <= launch_ctaid_i;
         ntid   <= launch_ntid_i;
         nctaid <= launch_nctaid_i;
+      end
+      if (c_start) begin   // an event is one block of one warp (EDGE IV-C)
+        live   <= ev_live;
+        bar    <= '0;
+        wr     <= '0;
+        order  <= '0;
+        age    <= age_ctr_q;
+        wib    <= '0;
+        shmem  <= '0;
+        param  <= ev_param_i;
+        ctaid  <= '0;
+        ntid   <= {32'd1, 32'd1, 26'd0, ev_threads_i};
+        nctaid <= {32'd1, 32'd1, 32'd1};
+      end
+      if (c_res) begin
+        live   <= p_live;
+        bar    <= p_bar;
+        pc     <= p_pc;
+        act    <= p_act;
+        wr     <= p_wr;
+        order  <= p_order;
+        age    <= p_age;
+        wib    <= p_wib;
+        shmem  <= p_shmem;
+        param  <= p_param;
+        ctaid  <= p_ctaid;
+        ntid   <= p_ntid;
+        nctaid <= p_nctaid;
       end
       if (i_oh) begin
         order <= order + 32'd1;
@@ -693,6 +959,8 @@ module simt_core #(
     always_ff @(posedge clk_i)
       for (int t = 0; t < 32; t++)
         if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
+        else if (c_start) lpc[t*32 +: 32] <= ev_pc_i;
+        else if (c_res) lpc[t*32 +: 32] <= p_lpc[t*32 +: 32];
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
     always_comb lpc_pass = pass_words(lpc, sc_pass_q);
     assign sc_lpc_all[s*NL*32 +: NL*32] = lpc_pass;
@@ -704,6 +972,11 @@ module simt_core #(
     assign ibv_q[s]      = ibv;
     assign fpend_q[s]    = fpend;
     assign dead_q[s]     = dead;
+    assign ev_q[s]       = ev;
+    assign stopf_q[s]    = stopf;
+    assign boost_q[s]    = boost;
+    assign parked_q[s]   = parked;
+    assign psm_q[s*32 +: 32] = psm;
     assign live_q[s*32 +: 32]    = live;
     assign bar_q[s*32 +: 32]     = bar;
     assign pc_q[s*32 +: 32]      = pc;
@@ -741,13 +1014,14 @@ module simt_core #(
       fault_valid_o <= 1'b0;
     end else begin
       cycle_q <= cycle_q + 64'd1;
-      if (launch) age_ctr_q <= age_ctr_q + 32'd1;
+      if (launch || ev_start) age_ctr_q <= age_ctr_q + 32'd1;
 
       // issue: the picked warp's instruction enters the lane pipeline
       if (issue) begin
         instret_q <= instret_q + 64'd1;
         if (p_unit == simt_pkg::SIMT_UNIT_LSU) begin
           lm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
+          lm_ld_q    <= !pi_store && !pi_amo;
           lm_mask_q  <= slot32(act_q, pick);
           lm_order_q <= slot32(order_q, pick);
           lm_pc_q    <= slot32(pc_q, pick);
@@ -864,6 +1138,7 @@ module simt_core #(
       done_valid_o  <= fin_v && !dead_q[fin_slot];
       fault_valid_o <= fin_v && dead_q[fin_slot];
       if (fin_v) begin
+        end_event_o  <= ev_q[fin_slot];
         done_slot_o  <= fin_slot;
         fault_slot_o <= fin_slot;
         fault_code_o <= slot3(fcode_q, fin_slot);
@@ -871,7 +1146,28 @@ module simt_core #(
       end
     end
   end
-  assign busy_o = |valid_q;
+  assign busy_o = |(valid_q | parked_q);
+
+  // ------------------------------------------------ EDGE: state reported
+  always_comb
+    for (int s = 0; s < NW; s++) begin
+      w_exit_o[s] = valid_q[s] && (dead_q[s] || live_q[s*32 +: 32] == '0);
+      w_ld_o[s]   = lm_v && lm_slot == SW'(s) && lm_ld_q;
+    end
+  assign w_live_o   = valid_q | parked_q;
+  // blocks are one warp: no warp waits at a barrier for another (the
+  // controller's barrier skipping has nothing to skip)
+  assign w_bar_o    = '0;
+  assign w_event_o  = ev_q;
+  assign w_parked_o = parked_q;
+  wire v_lsu = lm_v && lm_slot == v_slot_i;
+  wire v_div = dm_v && dm_slot == v_slot_i;
+  assign v_pipe_o  = busy_q[v_slot_i] || scan_req_q[v_slot_i] || v_lsu || v_div || hold[v_slot_i];
+  assign v_sb_o    = slot32(sb_q, v_slot_i) != '0;
+  assign v_ibuf_o  = ibv_q[v_slot_i];
+  assign v_imiss_o = fpend_q[v_slot_i];
+  // no drop-and-replay of in-flight loads: the controller waits for them
+  assign v_ldok_o  = 1'b0;
 
   // ------------------------------------------------------------ invariants
   logic unused_cnt;
@@ -889,6 +1185,24 @@ module simt_core #(
       `FG_ASSERT(simt_lsu_busy_is_tracked, lm_v == !lsu_idle)
       `FG_ASSERT(simt_div_busy_is_tracked, dm_v == !div_idle)
       `FG_ASSERT(simt_scan_slot_valid, !sc_v_q || valid_q[sc_slot_q])
+      // EDGE: the controller's commands as its contract (sim/twin/edge_preempt.h) and this core's
+      `FG_ASSERT(simt_cmd_slot_range, cmd_i == edge_pkg::PRE_CMD_NONE || 32'(cmd_slot_i) < NW)
+      `FG_ASSERT(simt_cmd_no_skip_drop, cmd_i != edge_pkg::PRE_CMD_SKIPBAR && cmd_i != edge_pkg::PRE_CMD_DROP)
+      `FG_ASSERT(simt_start_not_launch, !(launch && ev_start))
+      `FG_ASSERT(simt_start_free_slot, !ev_start || ev_pre || (!valid_q[cmd_slot_i] && !parked_q[cmd_slot_i]))
+      // no spare registers: a preempted victim's are saved (rf_free_i low)
+      `FG_ASSERT(simt_start_saves, !ev_pre || ev_saved)
+      // a victim is a running background warp with nothing in flight (the controller's drained test)
+      `FG_ASSERT(simt_start_victim_runs, !ev_pre || (valid_q[cmd_slot_i] && !parked_q[cmd_slot_i] &&
+                 !ev_q[cmd_slot_i] && !dead_q[cmd_slot_i] && !fin[cmd_slot_i]))
+      `FG_ASSERT(simt_start_victim_drained, !ev_pre || (!busy_q[cmd_slot_i] && !scan_req_q[cmd_slot_i] &&
+                 !ibv_q[cmd_slot_i] && !fpend_q[cmd_slot_i] && !hold[cmd_slot_i]))
+      `FG_ASSERT(simt_start_victim_no_unit, !ev_pre || (!(lm_v && lm_slot == cmd_slot_i) &&
+                 !(dm_v && dm_slot == cmd_slot_i)))
+      `FG_ASSERT(simt_resume_parked, cmd_i != edge_pkg::PRE_CMD_RESUME ||
+                 (parked_q[cmd_slot_i] && !valid_q[cmd_slot_i]))
+      `FG_ASSERT(simt_ev_threads, !ev_start || (ev_threads_i >= 6'd1 && ev_threads_i <= 6'd32))
+      `FG_ASSERT(simt_x_rsp_expected, !x_rsp || (x_v_q && !x_save_q && x_n_q < 6'(NL)))
     end
   end
 endmodule

@@ -35,8 +35,7 @@ module simt_lsu #(
   input  logic             amo_i,
   input  logic [4:0]       amo_op_i,     // funct5
   input  logic [SW-1:0]    slot_i,
-  input  logic             rsv_clr_i,    // a launch into rsv_clr_slot_i
-  input  logic [SW-1:0]    rsv_clr_slot_i,
+  input  logic [NW-1:0]    rsv_clr_i,    // the slots whose reservations go (a warp starts or resumes there)
   input  logic             cap_i,
   input  logic [PW-1:0]    cap_pass_i,
   input  logic [NL*32-1:0] cap_addr_i,
@@ -168,7 +167,7 @@ module simt_lsu #(
       rsp_todo_q <= '0;
       rsv_v_q    <= '0;
     end else begin
-      if (rsv_clr_i) rsv_v_q[32'(rsv_clr_slot_i) * 32 +: 32] <= '0;
+      for (int s = 0; s < NW; s++) if (rsv_clr_i[s]) rsv_v_q[s*32 +: 32] <= '0;
       case (st_q)
         ST_IDLE: if (start_i) begin
           st_q       <= ST_CAP;

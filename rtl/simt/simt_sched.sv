@@ -8,8 +8,11 @@
 // greedy warp, the last issued, while it stays ready, else the oldest ready;
 // EDGE Table II's and CM Sec. 2.1's machines, as the C model's [gpu]
 // warp_scheduler = gto) or loose round-robin (the first ready warp after the
-// last issued).  A candidate whose instruction cannot execute (illegal, a
-// bad CSR access) is reported instead (the core stops it).
+// last issued), both within the highest priority class that has a ready warp
+// (EDGE IV-D: a running event warp above the background, a victim being
+// flushed boosted above the rest; the C model's warp priorities).  A
+// candidate whose instruction cannot execute (illegal, a bad CSR access) is
+// reported instead (the core stops it).
 //
 // Pending = the destination of an instruction the LSU or the divider still
 // holds: set at issue, cleared when that unit's instruction ends (written
@@ -35,6 +38,7 @@ module simt_sched #(
   input  logic [NW-1:0]    use2_i,
   input  logic [NW*2-1:0]  unit_i,       // simt_pkg::simt_unit_e
   input  logic [NW*32-1:0] age_i,        // launch order: smaller is older
+  input  logic [NW*2-1:0]  prio_i,       // priority class: higher first (0 background)
   input  logic             can_issue_i,  // the lane pipeline takes an instruction this cycle
   input  logic             lsu_end_i,    // the LSU's instruction is over
   input  logic             div_end_i,    // the divider's instruction is over
@@ -73,6 +77,16 @@ module simt_sched #(
                     (unit != simt_pkg::SIMT_UNIT_LSU || !lsu_v_q) && (unit != simt_pkg::SIMT_UNIT_DIV || !div_v_q);
     end
 
+  // the highest class with a ready warp, and which ready warps are in it
+  logic [1:0]    top;
+  logic [NW-1:0] rtop;
+  `FG_COMB_READBACK begin
+    top = '0;
+    for (int s = 0; s < NW; s++)
+      if (ready[s] && prio_i[s*2 +: 2] > top) top = prio_i[s*2 +: 2];
+    for (int s = 0; s < NW; s++) rtop[s] = ready[s] && prio_i[s*2 +: 2] == top;
+  end
+
   logic        pick_v;
   logic [31:0] pick_age;
   `FG_COMB_READBACK begin
@@ -80,12 +94,12 @@ module simt_sched #(
     pick_o   = '0;
     pick_age = '0;
     if (GTO != 0) begin
-      if (ready[last_q]) begin
+      if (rtop[last_q]) begin
         pick_v = 1'b1;
         pick_o = last_q;
       end else
         for (int s = 0; s < NW; s++)
-          if (ready[s] && (!pick_v || age_i[s*32 +: 32] < pick_age)) begin
+          if (rtop[s] && (!pick_v || age_i[s*32 +: 32] < pick_age)) begin
             pick_v   = 1'b1;
             pick_o   = SW'(s);
             pick_age = age_i[s*32 +: 32];
@@ -94,7 +108,7 @@ module simt_sched #(
       for (int k = 1; k <= NW; k++) begin
         logic [SW-1:0] s;
         s = SW'((32'(last_q) + k) % NW);
-        if (!pick_v && ready[s]) begin
+        if (!pick_v && rtop[s]) begin
           pick_v = 1'b1;
           pick_o = s;
         end
@@ -170,9 +184,10 @@ module simt_sched #(
   end
   logic [31:0] p_sb;
   logic [4:0]  p_rs1, p_rs2;
+  logic [1:0]  p_prio;
   logic        p_use1, p_use2, p_cand, p_legal;
   always_comb begin
-    p_sb = '0; p_rs1 = '0; p_rs2 = '0; p_use1 = 1'b0; p_use2 = 1'b0; p_cand = 1'b0; p_legal = 1'b0;
+    p_sb = '0; p_rs1 = '0; p_rs2 = '0; p_use1 = 1'b0; p_use2 = 1'b0; p_cand = 1'b0; p_legal = 1'b0; p_prio = '0;
     for (int s = 0; s < NW; s++)
       if (pick_o == SW'(s)) begin
         p_sb    = sb_q[s*32 +: 32];
@@ -182,6 +197,7 @@ module simt_sched #(
         p_use2  = use2_i[s];
         p_cand  = cand_i[s];
         p_legal = legal_i[s];
+        p_prio  = prio_i[s*2 +: 2];
       end
   end
   always_ff @(posedge clk_i) begin
@@ -192,7 +208,8 @@ module simt_sched #(
       `FG_ASSERT(sched_issue_legal_candidate, !issue_o || (p_cand && p_legal))
       `FG_ASSERT(sched_issue_unit_free, !(iss_lsu && lsu_v_q) && !(iss_div && div_v_q))
       `FG_ASSERT(sched_pick_in_range, !issue_o || 32'(pick_o) < NW)
-      `FG_ASSERT(sched_gto_greedy, GTO == 0 || !issue_o || !ready[last_q] || pick_o == last_q)
+      `FG_ASSERT(sched_gto_greedy, GTO == 0 || !issue_o || !rtop[last_q] || pick_o == last_q)
+      `FG_ASSERT(sched_top_class_first, !issue_o || p_prio == top)
       `FG_ASSERT(sched_lsu_end_expected, !lsu_end_i || lsu_v_q)
       `FG_ASSERT(sched_div_end_expected, !div_end_i || div_v_q)
     end

@@ -60,6 +60,11 @@ module simt_core_tb #(
     .launch_pc_i(launch_pc), .launch_param_i(launch_param), .launch_live_i(launch_live), .launch_wib_i(launch_wib),
     .launch_ctaid_i(launch_ctaid), .launch_ntid_i(launch_ntid), .launch_nctaid_i(launch_nctaid),
     .launch_shmem_i(launch_shmem),
+    // no EDGE controller: no command, no event
+    .cmd_i(3'd0), .cmd_slot_i('0), .cmd_arg_i(4'd0), .ev_pc_i(32'd0), .ev_param_i(32'd0), .ev_threads_i(6'd0),
+    .save_base_i(32'd0), .save_mask_i(32'd0), .w_live_o(), .w_exit_o(), .w_bar_o(), .w_ld_o(), .w_event_o(),
+    .w_parked_o(), .v_slot_i('0), .v_pipe_o(), .v_sb_o(), .v_ibuf_o(), .v_imiss_o(), .v_ldok_o(),
+    .end_event_o(),
     .done_valid_o(done_valid), .done_slot_o(done_slot),
     .fault_valid_o(fault_valid), .fault_slot_o(fault_slot), .fault_code_o(fault_code), .fault_pc_o(fault_pc),
     .mem_req_valid_o(mem_req_valid), .mem_req_ready_i(mem_req_ready), .mem_req_we_o(mem_req_we),

@@ -45,14 +45,17 @@ int simt_lockstep_init(simt_lockstep *ls, simt_ref *ref, unsigned nw, unsigned n
     ls->nw = nw < SIMT_REF_SLOTS ? nw : SIMT_REF_SLOTS;
     ls->nl = nl;
     for (unsigned i = 0; i < ls->nw; i++)
-        if (!(ls->s[i].e = calloc(SIMT_LS_WINDOW, sizeof *ls->s[i].e))) return -1;
+        if (!(ls->s[i].e = calloc(SIMT_LS_WINDOW, sizeof *ls->s[i].e)) ||
+            !(ls->park[i].e = calloc(SIMT_LS_WINDOW, sizeof *ls->park[i].e)))
+            return -1;
     return 0;
 }
 
 void simt_lockstep_free(simt_lockstep *ls) {
     for (unsigned i = 0; i < SIMT_REF_SLOTS; i++) {
         free(ls->s[i].e);
-        ls->s[i].e = NULL;
+        free(ls->park[i].e);
+        ls->s[i].e = ls->park[i].e = NULL;
     }
 }
 
@@ -216,6 +219,35 @@ int simt_lockstep_done(simt_lockstep *ls, uint64_t cycle, unsigned slot) {
     return 0;
 }
 
+int simt_lockstep_park(simt_lockstep *ls, uint64_t cycle, unsigned slot) {
+    if (ls->failed) return -1;
+    if (slot >= ls->nw || !ls->s[slot].active || ls->park[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u preempted, but it %s", cycle, slot,
+                    slot >= ls->nw ? "is beyond the core's slots" : ls->park[slot].active ? "holds a parked victim"
+                                                                               : "holds no warp");
+    if (all_retired(ls, cycle, slot, "preemption")) return -1;
+    const simt_ls_slot t = ls->park[slot];
+    ls->park[slot] = ls->s[slot];
+    ls->s[slot] = t; /* an idle entry, with its own window */
+    ls->park_w[slot] = ls->ref->w[slot];
+    memset(ls->park_w[slot].lr_addr, 0, sizeof ls->park_w[slot].lr_addr);
+    ls->ref->w[slot].valid = false;
+    return 0;
+}
+
+int simt_lockstep_resume(simt_lockstep *ls, uint64_t cycle, unsigned slot) {
+    if (ls->failed) return -1;
+    if (slot >= ls->nw || ls->s[slot].active || !ls->park[slot].active)
+        return fail(ls, "simt lockstep: cycle %" PRIu64 ": warp slot %u resumed, but it %s", cycle, slot,
+                    slot >= ls->nw ? "is beyond the core's slots" : ls->s[slot].active ? "still holds a warp"
+                                                                           : "holds no parked victim");
+    const simt_ls_slot t = ls->s[slot];
+    ls->s[slot] = ls->park[slot];
+    ls->park[slot] = t;
+    ls->ref->w[slot] = ls->park_w[slot];
+    return 0;
+}
+
 int simt_lockstep_fault(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned code, uint32_t pc) {
     if (ls->failed) return -1;
     if (slot >= ls->nw || !ls->s[slot].active)
@@ -364,13 +396,20 @@ static void slots_state(const simt_lockstep *ls, char *buf, size_t n) {
 int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_mem, simt_run_result *res, char *err,
                       size_t errlen) {
     memset(res, 0, sizeof *res);
-    if (cfg->nlaunch > sizeof res->end / sizeof res->end[0]) {
-        snprintf(err, errlen, "simt lockstep: %u launches, at most %zu", cfg->nlaunch,
-                 sizeof res->end / sizeof res->end[0]);
+    const unsigned nev = cfg->nevent, nall = cfg->nlaunch + nev;
+    if (nall > sizeof res->end / sizeof res->end[0] || nev > sizeof res->ev_push / sizeof res->ev_push[0]) {
+        snprintf(err, errlen, "simt lockstep: %u launches and %u events, at most %zu together and %zu events",
+                 cfg->nlaunch, nev, sizeof res->end / sizeof res->end[0], sizeof res->ev_push / sizeof res->ev_push[0]);
         return -1;
     }
     simt_rtl *rtl = simt_rtl_new(cfg->config, &res->p, err, errlen);
     if (!rtl) return -1;
+    if ((nev && !res->p.edge) || (res->p.edge && cfg->record)) {
+        snprintf(err, errlen, "simt lockstep: %s", nev && !res->p.edge ? "events need an EDGE configuration"
+                                                                       : "the recording is of the core alone");
+        simt_rtl_free(rtl);
+        return -1;
+    }
     if (cfg->wave && simt_rtl_trace(rtl, cfg->wave)) {
         snprintf(err, errlen, "simt lockstep: cannot write %s", cfg->wave);
         simt_rtl_free(rtl);
@@ -400,21 +439,42 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
     simt_rtl_reset(rtl);
 
     simt_rtl_in in;
-    simt_rtl_out out;
-    unsigned next = 0, ended = 0;
+    simt_rtl_out out = {0};
+    unsigned next = 0, ended = 0, ev_next = 0, ev_started = 0, cpls = 0;
     uint64_t cycle = 0, gap = 0, last_end = 0;
+    bool *cpl_seen = calloc(nev + 1, sizeof *cpl_seen);
     int rc = 0;
-    for (; ended < cfg->nlaunch; cycle++) {
+    for (; ended < nall || cpls < nev; cycle++) {
         if (cycle >= cfg->max_cycles) {
             char st[400];
             slots_state(ls, st, sizeof st);
-            snprintf(err, errlen, "simt lockstep: %u of %u warps not ended after %" PRIu64 " cycles:%s",
-                     cfg->nlaunch - ended, cfg->nlaunch, cycle, st);
+            snprintf(err, errlen, "simt lockstep: %u of %u warps (%u events pushed, %u started, %u complete) not ended"
+                     " after %" PRIu64 " cycles:%s", nall - ended, nall, ev_next, ev_started, cpls, cycle, st);
             rc = -1;
             break;
         }
         memset(&in, 0, sizeof in);
         in.local_base = cfg->local_base;
+        if (res->p.edge) {
+            const simt_edge_cfg *g = &cfg->edge;
+            in.save_base = g->save_base;
+            in.save_mask = g->save_mask;
+            in.cfg_en = (uint8_t)g->en;
+            in.cfg_policy = (uint8_t)g->policy;
+            in.cfg_opt = (uint8_t)g->opt;
+            in.cfg_save_base = (uint16_t)g->save_cycles_base;
+            in.cfg_save_per_reg = (uint8_t)g->save_cycles_per_reg;
+            in.launch_regs = (uint8_t)g->launch_regs;
+            if (ev_next < nev && cycle >= cfg->events[ev_next].at) {
+                const simt_event *v = &cfg->events[ev_next];
+                in.ev_valid = 1;
+                in.ev_kernel = v->pc;
+                in.ev_param = v->param;
+                in.ev_tag = v->tag;
+                in.ev_threads = (uint8_t)v->threads;
+                in.ev_regs = (uint8_t)v->regs;
+            }
+        }
         if (next < cfg->nlaunch && gap == 0) {
             const simt_launch *l = &cfg->launches[next];
             in.launch_valid = 1;
@@ -438,6 +498,39 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
                 recd.written[out.mem_req_addr / 32] |= (uint8_t)(1u << (out.mem_req_addr / 4 % 8));
         }
         if (out.done_valid || out.fault_valid) last_end = cycle;
+        if (res->p.edge && (out.err_valid || out.ev_bad)) {
+            snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": %s (PEWT error %u, controller error %u)", cycle,
+                     out.err_valid ? "the PEWT or the preemption controller reports an error"
+                                   : "an event refused (ev_bad_o)", out.err_code >> 2, out.err_code & 3u);
+            rc = -1;
+            break;
+        }
+        /* an ending warp: one of the launches, or an event's (its index after them) */
+        if ((out.done_valid || out.fault_valid) && res->p.edge) {
+            const unsigned sl = out.done_valid ? out.done_slot : out.fault_slot;
+            const bool is_ev = sl < ls->nw && ls->s[sl].active && ls->s[sl].launch >= cfg->nlaunch;
+            if (is_ev != (out.end_event != 0)) {
+                snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": warp slot %u ends with end_event_o=%u, but"
+                         " it runs %s", cycle, sl, out.end_event, is_ev ? "an event" : "a launch");
+                rc = -1;
+                break;
+            }
+            if (is_ev) res->ev_end[ls->s[sl].launch - cfg->nlaunch] = cycle;
+        }
+        if (res->p.edge && out.cpl_valid) {
+            unsigned k = 0;
+            while (k < ev_started && (cpl_seen[k] || cfg->events[k].tag != out.cpl_tag ||
+                                      !res->end[cfg->nlaunch + k].ended))
+                k++;
+            if (k == ev_started) {
+                snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": completion of tag %u, which no ended event"
+                         " waits for", cycle, out.cpl_tag);
+                rc = -1;
+                break;
+            }
+            cpl_seen[k] = true;
+            cpls++;
+        }
 
         if (out.rvfi_valid) rc |= simt_lockstep_beat(ls, cycle, &out);
         if (out.done_valid && !rc) {
@@ -464,20 +557,47 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
             }
         }
         if (!rc) {
-            /* a warp starts in the lowest free slot; busy_o while a slot holds one */
-            unsigned low = 0, warps = 0;
-            while (low < ls->nw && ls->s[low].active) low++;
-            for (unsigned i = 0; i < ls->nw; i++) warps += ls->s[i].active;
-            if (out.launch_ready != (low < ls->nw) || (low < ls->nw && out.launch_slot != low) ||
-                out.busy != (warps > 0)) {
+            /* a warp starts in the lowest slot holding neither a warp nor a
+             * parked victim, unless an event is pending or pushed now; busy_o
+             * while a slot holds either */
+            unsigned low = 0, warps = 0, parked = 0;
+            while (low < ls->nw && (ls->s[low].active || ls->park[low].active)) low++;
+            for (unsigned i = 0; i < ls->nw; i++) {
+                warps += ls->s[i].active;
+                parked += ls->park[i].active;
+            }
+            const bool held = res->p.edge && (ev_next > ev_started || (in.ev_valid && out.ev_ready) ||
+                                              ((out.done_valid || out.fault_valid) && out.end_event));
+            const bool ready = low < ls->nw && !held;
+            if (out.launch_ready != ready || (ready && out.launch_slot != low) || out.busy != (warps + parked > 0)) {
                 snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": launch_ready_o=%u launch_slot_o=%u busy_o=%u"
-                         " with %u warps in %u slots (lowest free slot: %u)",
-                         cycle, out.launch_ready, out.launch_slot, out.busy, warps, ls->nw, low);
+                         " with %u warps and %u parked in %u slots (lowest free slot: %u)%s",
+                         cycle, out.launch_ready, out.launch_slot, out.busy, warps, parked, ls->nw, low,
+                         held ? ", an event pending" : "");
                 rc = -1;
                 break;
             }
             if (warps > res->max_warps) res->max_warps = warps;
         }
+        /* the controller's command, carried out by the core this cycle */
+        if (!rc && res->p.edge && out.cmd == 4 /* PRE_CMD_START */) {
+            if (ev_started >= ev_next) {
+                snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": START in slot %u with no event pushed", cycle,
+                         out.cmd_slot);
+                rc = -1;
+                break;
+            }
+            const simt_event *v = &cfg->events[ev_started];
+            const simt_launch el = {.pc = v->pc, .param = v->param,
+                                    .live = v->threads >= 32 ? 0xffffffffu : (1u << v->threads) - 1,
+                                    .ntid = {v->threads, 1, 1}, .nctaid = {1, 1, 1}};
+            if (out.cmd_arg & 1 /* PRE_ARG_PREEMPTED */) rc |= simt_lockstep_park(ls, cycle, out.cmd_slot);
+            if (!rc) rc |= simt_lockstep_launch(ls, cycle, out.cmd_slot, cfg->nlaunch + ev_started, &el);
+            if (!rc) ls->ref->w[out.cmd_slot].window = res->p.nw + out.cmd_slot;
+            res->ev_start[ev_started++] = cycle;
+        }
+        if (!rc && res->p.edge && out.cmd == 5 /* PRE_CMD_RESUME */) rc |= simt_lockstep_resume(ls, cycle, out.cmd_slot);
+        if (in.ev_valid && out.ev_ready) res->ev_push[ev_next++] = cycle;
         if (in.launch_valid && out.launch_ready && !rc) {
             rc |= simt_lockstep_launch(ls, cycle, out.launch_slot, next, &cfg->launches[next]);
             next++;
@@ -501,11 +621,28 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
             break;
         }
     }
+    if (res->p.edge) {
+        res->start_free = out.cnt_start_free;
+        res->start_pre = out.cnt_start_pre;
+        res->resumes = out.cnt_resume;
+        res->aborts = out.cnt_abort;
+        res->cpls = cpls;
+    }
+    free(cpl_seen);
+    if (!rc && res->p.edge && res->resumes != res->start_pre) {
+        snprintf(err, errlen, "simt lockstep: %" PRIu64 " victims preempted, %" PRIu64 " resumed", res->start_pre,
+                 res->resumes);
+        rc = -1;
+    }
     if (!rc) {
         /* the core is idle once every warp ended, and the memories agree */
         memset(&in, 0, sizeof in);
         in.local_base = cfg->local_base;
         simt_rtl_eval(rtl, &in, &out);
+        /* the save area is the core's own: the reference has none */
+        const uint64_t sa = cfg->edge.save_base, sn = (uint64_t)res->p.nw * 32 * 32 * 4;
+        if (res->p.edge && simt_mem_in(rtl_mem, sa, sn))
+            for (uint64_t a = sa; a < sa + sn; a += 4) simt_mem_wr32(rtl_mem, a, 0);
         const int64_t d = simt_mem_diff(rtl_mem, ref_mem);
         if (out.busy || simt_tbmem_pending(&tb)) {
             snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": every warp ended but busy_o=%u with %u reads"

@@ -34,7 +34,18 @@
  *   <record>.memout  every word written during the run or nonzero before it, with its
  *                    final value: "@addr value"
  * Recording is meant for the deterministic memory (max_lat 1, ready_pct 100)
- * and launches back to back (launch_gap 0), which a bench can replay. */
+ * and launches back to back (launch_gap 0), which a bench can replay.
+ *
+ * With EDGE (a configuration of simt_edge_core, docs/SIMT_RTL.md "EDGE
+ * hooks"), cfg->events are pushed into the PEWT as their cycles come and
+ * the controller's commands are followed: a START that preempts parks the
+ * slot's warp in the checker and the reference (its compared instructions
+ * all retired; its LR reservations gone, as the core drops them), the event
+ * warp is checked as a launch in that slot, and RESUME brings the victim
+ * back, to be checked on from its next instruction.  Every event must end
+ * and complete (cpl_valid_o, its tag), no block may report an error, and
+ * launch_ready_o / launch_slot_o must name the lowest slot holding neither
+ * a warp nor a parked victim, unless an event is pending. */
 #ifndef SIMT_LOCKSTEP_H
 #define SIMT_LOCKSTEP_H
 
@@ -73,6 +84,8 @@ typedef struct {
     unsigned nl, nw;
     simt_ls_stats st;
     simt_ls_slot s[SIMT_REF_SLOTS];
+    simt_ls_slot park[SIMT_REF_SLOTS];     /* a parked victim's checker state (EDGE) */
+    simt_ref_warp park_w[SIMT_REF_SLOTS];  /* and its reference warp */
     bool failed;
     char err[640];
 } simt_lockstep;
@@ -85,6 +98,9 @@ int simt_lockstep_launch(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsig
 int simt_lockstep_beat(simt_lockstep *ls, uint64_t cycle, const simt_rtl_out *o);
 int simt_lockstep_done(simt_lockstep *ls, uint64_t cycle, unsigned slot);
 int simt_lockstep_fault(simt_lockstep *ls, uint64_t cycle, unsigned slot, unsigned code, uint32_t pc);
+/* EDGE: the warp in slot is parked (its place taken by an event warp), or comes back. */
+int simt_lockstep_park(simt_lockstep *ls, uint64_t cycle, unsigned slot);
+int simt_lockstep_resume(simt_lockstep *ls, uint64_t cycle, unsigned slot);
 
 /* How a launch ended. */
 typedef struct {
@@ -93,6 +109,19 @@ typedef struct {
     uint32_t fault_pc;
     uint64_t instrs;
 } simt_launch_end;
+
+/* An event for the PEWT (simt_edge_core's ev_* port), pushed from cycle `at` on. */
+typedef struct {
+    uint32_t pc, param, tag;
+    unsigned threads, regs;
+    uint64_t at;
+} simt_event;
+
+/* simt_edge_core's configuration inputs */
+typedef struct {
+    uint32_t save_base, save_mask;
+    unsigned en, policy, opt, save_cycles_base, save_cycles_per_reg, launch_regs;
+} simt_edge_cfg;
 
 typedef struct {
     const char *config;       /* simt_rtl configuration */
@@ -105,6 +134,9 @@ typedef struct {
     unsigned nlaunch;
     uint64_t launch_gap;      /* cycles with launch_valid_i low between launches (0: back to back) */
     const char *record;       /* path prefix of the recording (above), or NULL */
+    const simt_event *events; /* with an EDGE configuration */
+    unsigned nevent;
+    simt_edge_cfg edge;
 } simt_run_cfg;
 
 typedef struct {
@@ -112,7 +144,10 @@ typedef struct {
     simt_ls_stats st;
     unsigned max_warps;       /* most warps in the core at once */
     simt_rtl_params p;
-    simt_launch_end end[256];
+    simt_launch_end end[256]; /* the launches, then the events */
+    /* EDGE: the controller's counters at the end, and each event's push, start and end cycles */
+    uint64_t start_free, start_pre, resumes, aborts, cpls;
+    uint64_t ev_push[128], ev_start[128], ev_end[128];
 } simt_run_result;
 
 /* Runs the launches on the RTL (memory image rtl_mem) beside the reference

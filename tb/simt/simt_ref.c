@@ -18,6 +18,7 @@ void simt_ref_launch(simt_ref *r, unsigned slot, const simt_launch *l) {
     simt_ref_warp *w = &r->w[slot];
     memset(w, 0, sizeof *w);
     w->valid = true;
+    w->window = slot;
     w->live = l->live;
     for (unsigned t = 0; t < RV_LANES; t++) {
         w->x.lane_pc[t] = l->pc;
@@ -68,7 +69,7 @@ static unsigned translate(const simt_ref *r, unsigned slot, unsigned t, uint32_t
     const uint32_t lo = FG_LOCAL_TOP - r->stack_bytes;
     if (a & (size - 1)) return SIMT_FAULT_ALIGN;
     if (a >= lo && a < FG_LOCAL_TOP) {
-        *phys = r->local_base + (slot * 32 + t) * r->stack_bytes + (a - lo);
+        *phys = r->local_base + (r->w[slot].window * 32 + t) * r->stack_bytes + (a - lo);
         return 0;
     }
     if (a >= FG_GUARD_END && a < FG_SHARED_BASE) {

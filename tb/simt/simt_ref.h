@@ -54,6 +54,7 @@ typedef struct {
     uint32_t fault_pc;
     uint32_t lr_addr[32]; /* LR reservation: kernel address + 1, 0 none (as the C model's lr_addr) */
     uint32_t lr_val[32];
+    unsigned window;      /* its local-memory window: the slot (an event warp's: NW + slot) */
 } simt_ref_warp;
 
 typedef struct {

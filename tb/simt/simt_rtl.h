@@ -1,5 +1,7 @@
 /* simt_rtl: the C view of the verilated RTL SIMT core (rtl/simt/simt_core.sv,
- * docs/SIMT_RTL.md), in each configuration mk/simt_rtl.mk verilates.
+ * docs/SIMT_RTL.md), in each configuration mk/simt_rtl.mk verilates: the
+ * core alone, or with EDGE's PEWT and preemption controller
+ * (rtl/simt/simt_edge_core.sv; the edge_* fields, ignored by the others).
  *
  * A cycle is simt_rtl_eval (inputs applied, combinational outputs settled
  * and read: what the rising edge will sample) then simt_rtl_tick (the
@@ -20,6 +22,7 @@ typedef struct simt_rtl simt_rtl;
 /* the parameters a configuration was verilated with */
 typedef struct {
     unsigned nw, nl, gto, stack_bytes, core_id;
+    bool edge; /* simt_edge_core */
 } simt_rtl_params;
 
 typedef struct {
@@ -29,6 +32,13 @@ typedef struct {
     uint32_t launch_ctaid[3], launch_ntid[3], launch_nctaid[3], launch_shmem;
     uint8_t mem_req_ready, mem_rsp_valid;
     uint32_t mem_rsp_rdata;
+    /* simt_edge_core */
+    uint32_t save_base, save_mask;
+    uint8_t cfg_en, cfg_policy, cfg_opt, cfg_save_per_reg;
+    uint16_t cfg_save_base;
+    uint8_t launch_regs;
+    uint8_t ev_valid, ev_threads, ev_regs;
+    uint32_t ev_kernel, ev_param, ev_tag;
 } simt_rtl_in;
 
 typedef struct {
@@ -45,9 +55,15 @@ typedef struct {
     uint64_t rvfi_order;
     uint32_t rvfi_data[32]; /* [0, nl): thread rvfi_pass * nl + i */
     uint8_t busy;
+    /* simt_edge_core */
+    uint8_t end_event, ev_ready, cpl_valid, ev_bad, err_valid, err_code;
+    uint32_t cpl_tag;
+    uint8_t cmd, cmd_slot, cmd_arg;
+    uint32_t event_mask, victim_mask;
+    uint32_t cnt_start_free, cnt_start_pre, cnt_resume, cnt_abort;
 } simt_rtl_out;
 
-/* The configurations built, by name ("default", "odd"): n of them. */
+/* The configurations built, by name ("default", "odd", "edge", "edge_odd"): n of them. */
 unsigned simt_rtl_configs(const char *const **names);
 /* A configuration's parameters: 0, or -1 for an unknown name. */
 int simt_rtl_config_params(const char *config, simt_rtl_params *p);

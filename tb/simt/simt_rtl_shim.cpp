@@ -10,6 +10,10 @@
 #include "Vsimt_core___024root.h"
 #include "Vsimt_core_odd.h"
 #include "Vsimt_core_odd___024root.h"
+#include "Vsimt_edge_core.h"
+#include "Vsimt_edge_core___024root.h"
+#include "Vsimt_edge_core_odd.h"
+#include "Vsimt_edge_core_odd___024root.h"
 
 extern "C" {
 #include "simt_rtl.h"
@@ -18,8 +22,8 @@ extern "C" {
 #include <string>
 
 // -DSIMT_P_<config>_<NAME>=<value> from mk/simt_rtl.mk
-#define SIMT_PARAMS(c) \
-    {SIMT_P_##c##_NW, SIMT_P_##c##_NL, SIMT_P_##c##_GTO, SIMT_P_##c##_STACK_BYTES, SIMT_P_##c##_CORE_ID}
+#define SIMT_PARAMS(c, edge) \
+    {SIMT_P_##c##_NW, SIMT_P_##c##_NL, SIMT_P_##c##_GTO, SIMT_P_##c##_STACK_BYTES, SIMT_P_##c##_CORE_ID, edge}
 
 struct simt_rtl {
     fg_rtl *m = nullptr;
@@ -51,6 +55,43 @@ template <class M> static void copy_in(fg_rtl *r, const void *p) {
     t->mem_rsp_rdata_i = in->mem_rsp_rdata;
 }
 
+// the core alone: no EDGE controller (its inputs would keep their random
+// initial values otherwise)
+template <class M> static void copy_in_core(fg_rtl *r, const void *p) {
+    copy_in<M>(r, p);
+    M *t = top_of<M>(r);
+    t->cmd_i = 0;
+    t->cmd_slot_i = 0;
+    t->cmd_arg_i = 0;
+    t->ev_pc_i = 0;
+    t->ev_param_i = 0;
+    t->ev_threads_i = 0;
+    t->save_base_i = 0;
+    t->save_mask_i = 0;
+    t->v_slot_i = 0;
+}
+
+// simt_edge_core's own ports beside the core's
+template <class M> static void copy_in_edge(fg_rtl *r, const void *p) {
+    copy_in<M>(r, p);
+    M *t = top_of<M>(r);
+    const simt_rtl_in *in = static_cast<const simt_rtl_in *>(p);
+    t->save_base_i = in->save_base;
+    t->save_mask_i = in->save_mask;
+    t->cfg_en_i = in->cfg_en & 1;
+    t->cfg_policy_i = in->cfg_policy & 3;
+    t->cfg_opt_i = in->cfg_opt & 15;
+    t->cfg_save_base_i = in->cfg_save_base;
+    t->cfg_save_per_reg_i = in->cfg_save_per_reg;
+    t->launch_regs_i = in->launch_regs & 127;
+    t->ev_valid_i = in->ev_valid & 1;
+    t->ev_kernel_i = in->ev_kernel;
+    t->ev_param_i = in->ev_param;
+    t->ev_tag_i = in->ev_tag & 0xffff;
+    t->ev_threads_i = in->ev_threads & 63;
+    t->ev_regs_i = in->ev_regs & 127;
+}
+
 template <class M> static void copy_out(const fg_rtl *r, const simt_rtl_params &p, simt_rtl_out *o) {
     const M *t = top_of<M>(r);
     o->launch_ready = t->launch_ready_o;
@@ -77,40 +118,71 @@ template <class M> static void copy_out(const fg_rtl *r, const simt_rtl_params &
     o->busy = t->busy_o;
 }
 
-template <class M> static simt_rtl *make(const simt_rtl_params &p) {
+template <class M> static void copy_out_edge(const fg_rtl *r, const simt_rtl_params &p, simt_rtl_out *o) {
+    copy_out<M>(r, p, o);
+    const M *t = top_of<M>(r);
+    o->end_event = t->end_event_o;
+    o->ev_ready = t->ev_ready_o;
+    o->cpl_valid = t->cpl_valid_o;
+    o->cpl_tag = t->cpl_tag_o;
+    o->ev_bad = t->ev_bad_o;
+    o->err_valid = t->err_valid_o;
+    o->err_code = t->err_code_o;
+    o->cmd = t->cmd_o;
+    o->cmd_slot = t->cmd_slot_o;
+    o->cmd_arg = t->cmd_arg_o;
+    o->event_mask = t->event_mask_o;
+    o->victim_mask = t->victim_mask_o;
+    o->cnt_start_free = t->cnt_start_free_o;
+    o->cnt_start_pre = t->cnt_start_pre_o;
+    o->cnt_resume = t->cnt_resume_o;
+    o->cnt_abort = t->cnt_abort_o;
+}
+
+template <class M, bool EDGE> static simt_rtl *make(const simt_rtl_params &p) {
     auto *r = new simt_rtl;
     auto *m = new FgRtlModel<M>();
-    m->copy_in_fn = copy_in<M>;
+    if constexpr (EDGE) {
+        m->copy_in_fn = copy_in_edge<M>;
+        r->out = copy_out_edge<M>;
+    } else {
+        m->copy_in_fn = copy_in_core<M>;
+        r->out = copy_out<M>;
+    }
     m->model = fg_shim_model_name(typeid(M).name());
     r->m = m;
     r->p = p;
-    r->out = copy_out<M>;
     return r;
 }
 
-static const char *const config_names[] = {"default", "odd"};
+static const char *const config_names[] = {"default", "odd", "edge", "edge_odd"};
 
 extern "C" unsigned simt_rtl_configs(const char *const **names) {
     *names = config_names;
-    return 2;
+    return 4;
 }
 
-static const simt_rtl_params params_default = SIMT_PARAMS(default), params_odd = SIMT_PARAMS(odd);
+static const simt_rtl_params params_default = SIMT_PARAMS(default, false), params_odd = SIMT_PARAMS(odd, false),
+                             params_edge = SIMT_PARAMS(edge, true), params_edge_odd = SIMT_PARAMS(edge_odd, true);
 
 extern "C" int simt_rtl_config_params(const char *config, simt_rtl_params *p) {
     if (!std::strcmp(config, "default")) *p = params_default;
     else if (!std::strcmp(config, "odd")) *p = params_odd;
+    else if (!std::strcmp(config, "edge")) *p = params_edge;
+    else if (!std::strcmp(config, "edge_odd")) *p = params_edge_odd;
     else return -1;
     return 0;
 }
 
 extern "C" simt_rtl *simt_rtl_new(const char *config, simt_rtl_params *p, char *err, size_t errlen) {
-    const simt_rtl_params &def = params_default, &odd = params_odd;
     simt_rtl *r = nullptr;
-    if (!std::strcmp(config, "default")) r = make<Vsimt_core>(def);
-    else if (!std::strcmp(config, "odd")) r = make<Vsimt_core_odd>(odd);
+    if (!std::strcmp(config, "default")) r = make<Vsimt_core, false>(params_default);
+    else if (!std::strcmp(config, "odd")) r = make<Vsimt_core_odd, false>(params_odd);
+    else if (!std::strcmp(config, "edge")) r = make<Vsimt_edge_core, true>(params_edge);
+    else if (!std::strcmp(config, "edge_odd")) r = make<Vsimt_edge_core_odd, true>(params_edge_odd);
     if (!r) {
-        std::snprintf(err, errlen, "simt_rtl: no configuration '%s' (built: default, odd; mk/simt_rtl.mk)", config);
+        std::snprintf(err, errlen, "simt_rtl: no configuration '%s' (built: default, odd, edge, edge_odd; mk/simt_rtl.mk)",
+                      config);
         return nullptr;
     }
     if (p) *p = r->p;
