@@ -14,6 +14,8 @@
  *                save / restore counts and register needs at random; random
  *                memory latency and backpressure.  FG_SEED (default 1).
  *   no_preempt   the controller disabled: events wait for free slots.
+ *   abort        short background programs: victims end while being flushed
+ *                and the controller aborts the flush.
  *   caught       a save set too small (save_mask_i = 0) must fail the
  *                lockstep: the event warps' writes reach the victims.
  *   bad_event    an event of 0 or 33 threads is refused with ev_bad_o and
@@ -29,6 +31,7 @@
 #include "fg_tb.h"
 #include "fg_util.h"
 #include "simt_lockstep.h"
+#include "simt/simt_abi.h"
 #include "simt_rand.h"
 
 #define MEM_BYTES (16u << 20)
@@ -93,14 +96,16 @@ static void programs(uint64_t *rng, uint32_t code, unsigned nprog, unsigned min_
 /* One random set: background warps (blocks of 64 threads) and events, as
  * the set's seed makes them.  Events carry no atomics: the words their
  * warps would share are the background's (simt_rand.h). */
-static unsigned random_set(uint64_t *rng, const simt_rtl_params *p, simt_launch *l, simt_event *ev, unsigned *nev) {
+static unsigned random_set(uint64_t *rng, const simt_rtl_params *p, unsigned bg_items, simt_launch *l, simt_event *ev,
+                           unsigned *nev) {
     simt_mem_clear(&rtl_mem);
     simt_mem_clear(&ref_mem);
     uint32_t bg[3], evp[3];
-    programs(rng, RAND_CODE, 3, 60, 200, true, bg);
+    programs(rng, RAND_CODE, 3, bg_items, bg_items * 3 + 1, true, bg);
     programs(rng, EV_CODE, 3, 8, 40, false, evp);
     put32(PARAM, RAND_DATA);
-    const unsigned nwarps = p->nw + 1 + simt_rng_below(rng, 4);
+    /* mostly more warps than slots; now and then fewer (free slots for events) */
+    const unsigned nwarps = simt_rng_below(rng, 4) ? p->nw + 1 + simt_rng_below(rng, 4) : 1 + simt_rng_below(rng, p->nw);
     const unsigned words = SIMT_RAND_COMMON_WORDS + SIMT_RAND_WARP_WORDS * ((nwarps + 1) / 2 * 2);
     for (unsigned i = 0; i < words; i++) put32(RAND_AMO + 4 * i, simt_rng_below(rng, 4) ? (uint32_t)simt_rng(rng) : 0);
     for (unsigned w = 0; w < nwarps; w++) {
@@ -131,16 +136,15 @@ static simt_edge_cfg random_edge_cfg(uint64_t *rng) {
                            .policy = simt_rng_below(rng, 3),
                            .opt = (simt_rng_below(rng, 2) ? 1u : 0u) | (simt_rng_below(rng, 2) ? 2u : 0u),
                            .save_cycles_base = simt_rng_below(rng, 2) ? 0 : simt_rng_below(rng, 24),
-                           .save_cycles_per_reg = simt_rng_below(rng, 3),
-                           .launch_regs = 8 + simt_rng_below(rng, 25)};
+                           .save_cycles_per_reg = simt_rng_below(rng, 3)};
 }
 
-static int run_set(const char *cf, uint64_t *rng, const simt_edge_cfg *g, simt_run_result *res, unsigned *nev,
-                   char *err, size_t errlen) {
+static int run_set(const char *cf, uint64_t *rng, const simt_edge_cfg *g, unsigned bg_items, simt_run_result *res,
+                   unsigned *nev, char *err, size_t errlen) {
     const simt_rtl_params p = params_of(cf);
     simt_launch l[16];
     simt_event ev[MAX_EV];
-    const unsigned nwarps = random_set(rng, &p, l, ev, nev);
+    const unsigned nwarps = random_set(rng, &p, bg_items, l, ev, nev);
     static const unsigned ready[] = {100, 90, 60, 30};
     char wave[512];
     const char *wd = getenv("FG_WAVE_DIR");
@@ -177,7 +181,7 @@ static void t_random(void **state) {
         simt_run_result res;
         unsigned nev;
         char err[1024];
-        if (run_set(cf, &rng, &g, &res, &nev, err, sizeof err)) {
+        if (run_set(cf, &rng, &g, 60, &res, &nev, err, sizeof err)) {
             printf("# random [%s]: set %u of seed %" PRIu64 " failed (policy %u, options 0x%x, save cycles %u + %u per"
                    " register; repeat with FG_SEED=%" PRIu64 " FG_XSEED=%" PRIu64 ")\n", cf, k, base_seed, g.policy,
                    g.opt, g.save_cycles_base, g.save_cycles_per_reg, base_seed, simt_rtl_xseed());
@@ -211,10 +215,66 @@ static void t_no_preempt(void **state) {
     simt_run_result res;
     unsigned nev;
     char err[1024];
-    if (run_set(cf, &rng, &g, &res, &nev, err, sizeof err)) fail_msg("no_preempt [%s]: %s", cf, err);
+    if (run_set(cf, &rng, &g, 60, &res, &nev, err, sizeof err)) fail_msg("no_preempt [%s]: %s", cf, err);
     if (res.start_pre || res.start_free != nev)
         fail_msg("no_preempt [%s]: %" PRIu64 " preemptions, %" PRIu64 " free starts of %u events", cf, res.start_pre,
                  res.start_free, nev);
+}
+
+/* Victims that end while being flushed: background warps whose last
+ * instruction, a jump to the exit address, waits in the i-buffer for a
+ * division that computes it (long: a bit a cycle, thread after thread).
+ * With no i-buffer flush, a victim picked meanwhile drains, issues the jump
+ * and exits during its flush: the controller ABORTs the flush (the core
+ * clears the victim's fetch stop and boost) and the event takes another
+ * victim. */
+static void t_abort(void **state) {
+    const char *cf = configs[*(unsigned *)*state];
+    const simt_rtl_params p = params_of(cf);
+    uint64_t aborts = 0, pre = 0;
+    for (unsigned k = 0; k < 6; k++) {
+        uint64_t rng = base_seed ^ (0xab0u + 7919u * k);
+        simt_mem_clear(&rtl_mem);
+        simt_mem_clear(&ref_mem);
+        simt_asm *a = calloc(1, sizeof *a);
+        simt_asm_init(a, RAND_CODE);
+        simt_asm_li(a, 6, FG_EXIT_ADDR);
+        simt_asm_emit(a, A_ADDI(7, 0, 1));
+        simt_asm_emit(a, A_DIVU(5, 6, 7));
+        simt_asm_emit(a, A_JALR(0, 5, 0));
+        char err[1024];
+        if (simt_asm_end(a, err, sizeof err)) fail_msg("%s", err);
+        put(a->base, a->w, 4 * a->n);
+        free(a);
+        uint32_t evp[3];
+        programs(&rng, EV_CODE, 3, 4, 8, false, evp);
+        simt_launch l[64];
+        const unsigned nwarps = 8 * p.nw;
+        for (unsigned w = 0; w < nwarps; w++) {
+            l[w] = (simt_launch){.pc = RAND_CODE, .param = PARAM, .live = 0xffffffffu};
+            l[w].ntid[0] = 32;
+            l[w].ntid[1] = l[w].ntid[2] = l[w].nctaid[0] = l[w].nctaid[1] = l[w].nctaid[2] = 1;
+        }
+        simt_event ev[MAX_EV];
+        uint64_t at = 0;
+        for (unsigned i = 0; i < MAX_EV; i++) {
+            put32(EV_PARAM + 4 * i, EV_DATA + i * 32 * SIMT_RAND_REGION);
+            at += 40 + simt_rng_below(&rng, 400);
+            ev[i] = (simt_event){.pc = evp[simt_rng_below(&rng, 3)], .param = EV_PARAM + 4 * i, .tag = i,
+                                 .threads = 32, .regs = 16, .at = at};
+        }
+        simt_edge_cfg g = random_edge_cfg(&rng);
+        g.opt &= ~2u; /* no i-buffer flush */
+        simt_run_cfg c = {.config = cf, .local_base = LOCAL_BASE, .mem_seed = simt_rng(&rng), .max_lat = 1,
+                          .ready_pct = 100, .max_cycles = MAX_CYCLES, .launches = l, .nlaunch = nwarps,
+                          .events = ev, .nevent = MAX_EV, .edge = g};
+        simt_run_result res;
+        if (simt_lockstep_run(&c, &rtl_mem, &ref_mem, &res, err, sizeof err)) fail_msg("abort [%s] set %u: %s", cf, k, err);
+        aborts += res.aborts;
+        pre += res.start_pre;
+    }
+    if (!aborts) fail_msg("abort [%s]: no flush was aborted in 6 sets (%" PRIu64 " preemptions)", cf, pre);
+    printf("# abort [%s]: %" PRIu64 " flushes aborted, %" PRIu64 " preemptions in 6 sets\n", cf, aborts, pre);
 }
 
 /* Nothing saved: an event warp's register writes must reach a victim and
@@ -228,7 +288,7 @@ static void t_caught(void **state) {
         simt_run_result res;
         unsigned nev;
         char err[1024];
-        if (run_set(cf, &rng, &g, &res, &nev, err, sizeof err)) {
+        if (run_set(cf, &rng, &g, 60, &res, &nev, err, sizeof err)) {
             if (!strstr(err, "first difference") && !strstr(err, "memory differs"))
                 fail_msg("caught [%s]: failed, but not on a difference: %s", cf, err);
             return;
@@ -274,8 +334,8 @@ static void t_bad_event(void **state) {
 
 int main(void) {
     static unsigned conf[NCONF];
-    static char names[NCONF * 4][64];
-    static struct CMUnitTest tests[NCONF * 4];
+    static char names[NCONF * 5][64];
+    static struct CMUnitTest tests[NCONF * 5];
     if (simt_mem_init(&rtl_mem, MEM_BYTES) || simt_mem_init(&ref_mem, MEM_BYTES)) {
         fprintf(stderr, "test_simt_rtl_edge: out of memory\n");
         return 1;
@@ -286,14 +346,14 @@ int main(void) {
     static const struct {
         const char *name;
         CMUnitTestFunction fn;
-    } directed[] = {{"no_preempt", t_no_preempt}, {"caught", t_caught}, {"bad_event", t_bad_event}};
+    } directed[] = {{"no_preempt", t_no_preempt}, {"abort", t_abort}, {"caught", t_caught}, {"bad_event", t_bad_event}};
     for (unsigned c = 0; c < NCONF; c++) {
         conf[c] = c;
         cases[c].conf = c;
         snprintf(names[n], sizeof names[n], "%s random", configs[c]);
         tests[n] = (struct CMUnitTest){names[n], t_random, NULL, NULL, &cases[c]};
         n++;
-        for (unsigned i = 0; i < 3; i++, n++) {
+        for (unsigned i = 0; i < sizeof directed / sizeof directed[0]; i++, n++) {
             snprintf(names[n], sizeof names[n], "%s %s", configs[c], directed[i].name);
             tests[n] = (struct CMUnitTest){names[n], directed[i].fn, NULL, NULL, &conf[c]};
         }

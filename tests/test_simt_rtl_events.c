@@ -19,6 +19,14 @@
  * word changed in the RTL's memory alone stops the lockstep, and that a
  * wrong output byte fails the check.
  *
+ * With EDGE (configurations edge, edge_odd: rtl/simt/simt_edge_core.sv), per
+ * kind: BFS (sw/kernels/bg_bfs.c, Rodinia's two kernels per level, one
+ * thread per node) runs in the background level by level, more warps than
+ * slots, and SLOTS events of the kind are pushed into the PEWT during its
+ * first levels: they start in free slots or preempt BFS warps, which resume
+ * after them.  Every instruction of both is in lockstep, every event's
+ * outputs are checked as above and the BFS costs against a host BFS.
+ *
  * FG_SEED (default 1) repeats the inputs and the memory's randomness. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,6 +38,8 @@
 #include "gpu_tb.h"
 #include "simt/gpu.h"
 #include "simt_lockstep.h"
+#include "simt_elf.h"
+#include "work/bg_kernels.h"
 #include "work/ev_work.h"
 #include "work/ipsec_work.h"
 #include "work/ipv4_work.h"
@@ -49,6 +59,7 @@
 #define NKIND 4
 
 static const char *const configs[NCONF] = {"default", "odd"};
+static const char *const edge_configs[NCONF] = {"edge", "edge_odd"};
 static simt_mem rtl_mem, ref_mem;
 static uint64_t base_seed;
 
@@ -289,6 +300,193 @@ static void t_kind(void **state) {
     kenv_free(&e);
 }
 
+/* ------------------------------------------------------ with EDGE */
+
+#define BFS_NODES 1024u
+#define SAVE_BASE (LOCAL_BASE + 0x00100000u) /* above the 2 * NW local windows */
+#define EV_PER_LEVEL 6u                      /* events pushed during each of the first levels */
+
+typedef struct {
+    uint32_t expand, update, args, cost, over;
+    int32_t *ref; /* the host's costs */
+} bfs_tb;
+
+static uint32_t tb_alloc(uint32_t *top, uint32_t bytes) {
+    const uint32_t a = *top;
+    *top = (a + bytes + 63) & ~63u;
+    if (*top > LOCAL_BASE) fail_msg("bfs: the test bench's memory below 0x%08x is full", LOCAL_BASE);
+    return a;
+}
+
+/* BFS over a connected graph from node 0 into both memories above the
+ * kind's image, and the host's costs (a plain queue BFS). */
+static void bfs_setup(bfs_tb *b, const kenv *e, fg_rng *rng) {
+    bg_bfs_node *nodes;
+    int32_t *edges;
+    size_t ne;
+    if (bg_bfs_graph(rng, BFS_NODES, true, &nodes, &edges, &ne)) fail_msg("bfs: out of memory");
+    uint32_t top = ((uint32_t)e->end + 0xfffu) & ~0xfffu;
+    char path[512], err[256];
+    snprintf(path, sizeof path, "%s/bg_bfs.elf", tb_kernel_dir());
+    simt_elf_image im;
+    const uint32_t code = tb_alloc(&top, 0x10000);
+    if (simt_elf_load(&rtl_mem, path, code, "bg_bfs_expand", &im, err, sizeof err) ||
+        simt_elf_load(&ref_mem, path, code, "bg_bfs_expand", &im, err, sizeof err))
+        fail_msg("%s", err);
+    b->expand = im.entry;
+    if (simt_elf_load(&rtl_mem, path, code, "bg_bfs_update", &im, err, sizeof err) ||
+        simt_elf_load(&ref_mem, path, code, "bg_bfs_update", &im, err, sizeof err))
+        fail_msg("%s", err);
+    b->update = im.entry;
+    if (im.end > top) fail_msg("bfs: the ELF is larger than 64 KiB");
+    bg_bfs_args a = {.n = BFS_NODES};
+    a.nodes = tb_alloc(&top, BFS_NODES * sizeof *nodes);
+    a.edges = tb_alloc(&top, (uint32_t)ne * 4);
+    a.mask = tb_alloc(&top, BFS_NODES);
+    a.updating = tb_alloc(&top, BFS_NODES);
+    a.visited = tb_alloc(&top, BFS_NODES);
+    a.cost = b->cost = tb_alloc(&top, BFS_NODES * 4);
+    a.over = b->over = tb_alloc(&top, 4);
+    b->args = tb_alloc(&top, sizeof a);
+    simt_mem_write(&rtl_mem, a.nodes, nodes, BFS_NODES * sizeof *nodes);
+    simt_mem_write(&ref_mem, a.nodes, nodes, BFS_NODES * sizeof *nodes);
+    simt_mem_write(&rtl_mem, a.edges, edges, ne * 4);
+    simt_mem_write(&ref_mem, a.edges, edges, ne * 4);
+    b->ref = malloc(BFS_NODES * sizeof *b->ref);
+    int32_t *q = malloc(BFS_NODES * sizeof *q);
+    for (unsigned i = 0; i < BFS_NODES; i++) {
+        const int32_t c = i ? -1 : 0;
+        simt_mem_wr32(&rtl_mem, a.cost + 4 * i, (uint32_t)c);
+        simt_mem_wr32(&ref_mem, a.cost + 4 * i, (uint32_t)c);
+        b->ref[i] = c;
+    }
+    const uint8_t one = 1;
+    simt_mem_write(&rtl_mem, a.mask, &one, 1); /* node 0: the frontier, visited */
+    simt_mem_write(&ref_mem, a.mask, &one, 1);
+    simt_mem_write(&rtl_mem, a.visited, &one, 1);
+    simt_mem_write(&ref_mem, a.visited, &one, 1);
+    simt_mem_write(&rtl_mem, b->args, &a, sizeof a);
+    simt_mem_write(&ref_mem, b->args, &a, sizeof a);
+    unsigned qh = 0, qt = 0;
+    q[qt++] = 0;
+    while (qh < qt) {
+        const int32_t u = q[qh++];
+        for (int32_t j = nodes[u].starting; j < nodes[u].starting + nodes[u].no_of_edges; j++)
+            if (b->ref[edges[j]] < 0) {
+                b->ref[edges[j]] = b->ref[u] + 1;
+                q[qt++] = edges[j];
+            }
+    }
+    free(q);
+    free(nodes);
+    free(edges);
+}
+
+/* the warps of one BFS kernel: blocks of BG_BFS_THREADS threads, each warp
+ * a launch of its own (no barriers in either kernel) */
+static unsigned bfs_launches(const bfs_tb *b, uint32_t pc, simt_launch *l) {
+    const unsigned nw = BFS_NODES / 32, wpb = BG_BFS_THREADS / 32;
+    for (unsigned w = 0; w < nw; w++) {
+        l[w] = (simt_launch){.pc = pc, .param = b->args, .live = 0xffffffffu, .wib = w % wpb};
+        l[w].ctaid[0] = w / wpb;
+        l[w].ntid[0] = BG_BFS_THREADS;
+        l[w].ntid[1] = l[w].ntid[2] = 1;
+        l[w].nctaid[0] = (BFS_NODES + BG_BFS_THREADS - 1) / BG_BFS_THREADS;
+        l[w].nctaid[1] = l[w].nctaid[2] = 1;
+    }
+    return nw;
+}
+
+typedef struct {
+    unsigned kind, conf;
+    bool ran;
+    unsigned levels, events;
+    uint64_t start_free, start_pre, cycles, instrs, ev_lat_sum, ev_lat_max;
+} edge_case;
+static edge_case edge_cases[NKIND * NCONF];
+
+static void t_edge(void **state) {
+    edge_case *k = *state;
+    const char *config = edge_configs[k->conf];
+    kenv e;
+    kenv_new(&e, ev_work_kinds[k->kind]);
+    const unsigned full = e.ops->reqs_per_event;
+    uint64_t rs = base_seed * 0x9e3779b97f4a7c15ull + 31 * k->kind + 7 + 1000 * k->conf;
+    fg_rng rng;
+    fg_rng_seed(&rng, simt_rng(&rs));
+    for (unsigned i = 0; i < SLOTS; i++) fill(&e, i, full, &rng);
+    image_to_tb(&e);
+    bfs_tb b;
+    bfs_setup(&b, &e, &rng);
+    const simt_edge_cfg g = {.save_base = SAVE_BASE, .save_mask = 0xfffffffeu, .en = 1, .policy = 0, .opt = 3,
+                             .save_cycles_base = 0, .save_cycles_per_reg = 0};
+    simt_launch l[BFS_NODES / 32];
+    simt_event ev[EV_PER_LEVEL];
+    simt_run_result *res = calloc(1, sizeof *res);
+    char err[1024];
+    unsigned pushed = 0;
+    for (unsigned level = 0;; level++) {
+        if (level > BFS_NODES) fail_msg("bfs: no end after %u levels", level);
+        for (unsigned kk = 0; kk < 2; kk++) {
+            const uint32_t zero = 0;
+            if (!kk) {
+                simt_mem_write(&rtl_mem, b.over, &zero, 4);
+                simt_mem_write(&ref_mem, b.over, &zero, 4);
+            }
+            const unsigned nl = bfs_launches(&b, kk ? b.update : b.expand, l);
+            /* events during the expand kernels of the first levels */
+            unsigned nev = 0;
+            if (!kk)
+                for (; nev < EV_PER_LEVEL && pushed < SLOTS; nev++, pushed++) {
+                    const simt_launch el = event_launch(&e, pushed, full);
+                    ev[nev] = (simt_event){.pc = el.pc, .param = el.param, .tag = pushed, .threads = el.ntid[0],
+                                           .regs = 32, .at = 200 + simt_rng_below(&rs, 3000)};
+                }
+            for (unsigned i = 1; i < nev; i++) /* pushed in order of their cycles */
+                for (unsigned j = i; j > 0 && ev[j].at < ev[j - 1].at; j--) {
+                    const simt_event t = ev[j];
+                    ev[j] = ev[j - 1];
+                    ev[j - 1] = t;
+                }
+            const simt_run_cfg c = {.config = config, .local_base = LOCAL_BASE, .mem_seed = simt_rng(&rs),
+                                    .max_lat = 1 + simt_rng_below(&rs, 8), .ready_pct = 60 + simt_rng_below(&rs, 41),
+                                    .max_cycles = MAX_CYCLES, .launches = l, .nlaunch = nl, .events = ev,
+                                    .nevent = nev, .edge = g};
+            if (simt_lockstep_run(&c, &rtl_mem, &ref_mem, res, err, sizeof err))
+                fail_msg("%s [%s] FG_SEED=%" PRIu64 ", BFS level %u %s with %u events: %s", e.ops->name, config,
+                         base_seed, level, kk ? "update" : "expand", nev, err);
+            for (unsigned i = 0; i < nl + nev; i++)
+                if (!res->end[i].ended || res->end[i].faulted)
+                    fail_msg("%s [%s]: BFS level %u: %s %u faulted (code %u, pc 0x%08x)", e.ops->name, config, level,
+                             i < nl ? "warp" : "event", i < nl ? i : i - nl, res->end[i].fault_code,
+                             res->end[i].fault_pc);
+            k->start_free += res->start_free, k->start_pre += res->start_pre;
+            k->cycles += res->cycles, k->instrs += res->instrs, k->events += nev;
+            for (unsigned i = 0; i < nev; i++) {
+                const uint64_t lat = res->ev_end[i] - res->ev_push[i];
+                k->ev_lat_sum += lat;
+                if (lat > k->ev_lat_max) k->ev_lat_max = lat;
+            }
+        }
+        k->levels = level + 1;
+        if (!simt_mem_rd32(&rtl_mem, b.over)) break;
+    }
+    if (pushed < SLOTS) fail_msg("%s [%s]: BFS ended after %u levels, before all %u events were pushed", e.ops->name,
+                                 config, k->levels, SLOTS);
+    if (!k->start_pre) fail_msg("%s [%s]: no event preempted a BFS warp", e.ops->name, config);
+    for (unsigned i = 0; i < BFS_NODES; i++)
+        if ((int32_t)simt_mem_rd32(&rtl_mem, b.cost + 4 * i) != b.ref[i])
+            fail_msg("%s [%s]: BFS cost of node %u: %d, the host's %d", e.ops->name, config, i,
+                     (int32_t)simt_mem_rd32(&rtl_mem, b.cost + 4 * i), b.ref[i]);
+    tb_to_image(&e);
+    for (unsigned i = 0; i < SLOTS; i++) check_slot(&(ecase){.kind = k->kind, .conf = k->conf}, &e, i, full,
+                                                    "pushed into the PEWT beside BFS");
+    k->ran = true;
+    free(b.ref);
+    free(res);
+    kenv_free(&e);
+}
+
 /* A routing-table word that an IPv4 event reads, changed in the RTL's
  * memory only: the lockstep must stop at the load that reads it. */
 static void t_caught_table(void **state) {
@@ -354,8 +552,8 @@ static void t_caught_output(void **state) {
 }
 
 int main(void) {
-    static char names[NKIND * NCONF + 2][64];
-    static struct CMUnitTest tests[NKIND * NCONF + 2];
+    static char names[2 * NKIND * NCONF + 2][64];
+    static struct CMUnitTest tests[2 * NKIND * NCONF + 2];
     if (simt_mem_init(&rtl_mem, MEM_BYTES) || simt_mem_init(&ref_mem, MEM_BYTES)) {
         fprintf(stderr, "test_simt_rtl_events: out of memory\n");
         return 1;
@@ -370,6 +568,13 @@ int main(void) {
             tests[n] = (struct CMUnitTest){names[n], t_kind, NULL, NULL, &cases[n]};
         }
     const unsigned nk = n;
+    unsigned ne = 0;
+    for (unsigned c = 0; c < NCONF; c++)
+        for (unsigned k = 0; k < NKIND && ev_work_kinds[k]; k++, n++, ne++) {
+            edge_cases[ne] = (edge_case){.kind = k, .conf = c};
+            snprintf(names[n], sizeof names[n], "%s %s beside bfs", edge_configs[c], ev_work_kinds[k]->name);
+            tests[n] = (struct CMUnitTest){names[n], t_edge, NULL, NULL, &edge_cases[ne]};
+        }
     tests[n++] = (struct CMUnitTest){"caught table", t_caught_table, NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){"caught output", t_caught_output, NULL, NULL, NULL};
     const double t0 = fg_now(FG_CLOCK_WALL);
@@ -389,6 +594,18 @@ int main(void) {
         if (k->cm_events)
             printf("; C model, the %" PRIu64 " lone events: %" PRIu64 " cycles", k->cm_events, k->cm_cycles);
         printf("\n");
+    }
+    for (unsigned i = 0; i < ne; i++) {
+        const edge_case *k = &edge_cases[i];
+        if (!k->ran) continue;
+        simt_rtl_params p;
+        simt_rtl_config_params(edge_configs[k->conf], &p);
+        printf("# report: simt_edge_core %s (NW=%u NL=%u GTO=%u) %s beside BFS (%u nodes, %u levels): %u events (%"
+               PRIu64 " in free slots, %" PRIu64 " preempting a BFS warp), push to event end %.0f cycles mean, %"
+               PRIu64 " most; %" PRIu64 " warp instructions in %" PRIu64 " cycles\n",
+               edge_configs[k->conf], p.nw, p.nl, p.gto, ev_work_kinds[k->kind]->name, BFS_NODES, k->levels,
+               k->events, k->start_free, k->start_pre, k->events ? (double)k->ev_lat_sum / k->events : 0.0,
+               k->ev_lat_max, k->instrs, k->cycles);
     }
     printf("# report: test_simt_rtl_events: %.1f s\n", fg_now(FG_CLOCK_WALL) - t0);
     simt_mem_free(&rtl_mem);

@@ -600,14 +600,13 @@ module simt_core #(
   logic [1:0]      x_ph_q;
   logic [31:0]     x_mask_q;
   logic [5:0]      x_i_q, x_n_q;             // words requested / back of the pass
-  logic            x_take, x_take_save;
+  wire             x_take_save = |xs_pend_q;
+  wire             x_take      = !x_v_q && (|xs_pend_q || |xr_pend_q);
+  wire [NW-1:0]    x_take_set  = x_take_save ? xs_pend_q : xr_pend_q;
   logic [SW-1:0]   x_take_slot;
   always_comb begin
-    x_take_save = |xs_pend_q;
-    x_take      = !x_v_q && (|xs_pend_q || |xr_pend_q);
     x_take_slot = '0;
-    for (int s = NW - 1; s >= 0; s--)
-      if (x_take_save ? xs_pend_q[s] : xr_pend_q[s]) x_take_slot = SW'(s);
+    for (int s = NW - 1; s >= 0; s--) if (x_take_set[s]) x_take_slot = SW'(s);
   end
   always_comb
     for (int s = 0; s < NW; s++) hold[s] = xs_pend_q[s] || xr_pend_q[s] || (x_v_q && x_slot_q == SW'(s));
@@ -776,6 +775,9 @@ module simt_core #(
     logic [31:0] p_live, p_bar, p_pc, p_act, p_wr, p_order, p_age, p_wib, p_shmem, p_param, psm;
     logic [95:0] p_ctaid, p_ntid, p_nctaid;
     logic [1023:0] p_lpc;
+    // per-thread PCs (thread t at lpc[t*32 +: 32]): the launch pc, then each
+    // pass's next PCs; the scan reads the threads of its pass
+    logic [1023:0]     lpc;
 
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
@@ -952,9 +954,6 @@ module simt_core #(
       end
     end
 
-    // per-thread PCs (thread t at lpc[t*32 +: 32]): the launch pc, then each
-    // pass's next PCs; the scan reads the threads of its pass
-    logic [1023:0]     lpc;
     logic [NL*32-1:0]  lpc_pass;
     always_ff @(posedge clk_i)
       for (int t = 0; t < 32; t++)

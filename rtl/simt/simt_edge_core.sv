@@ -12,8 +12,9 @@
 // Background warps come on launch_* as to the core; a launch waits while an
 // event is pending (the controller's free slot is the one a launch takes).
 //
-// The core has no spare register file: a preempted victim's registers are
-// always saved (rf_free_i low), and the core does the transfer itself; the
+// The core has no spare register file: every slot holds 32 registers per
+// thread (what the controller is told of each launch), a preempted victim's
+// are always saved (rf_free_i low), and the core does the transfer itself; the
 // controller's save / restore counts (cfg_save_*) add cycles before START
 // and RESUME (0 for none).  Barrier skipping and load drop-and-replay are
 // not done by this core: it reports no warp waiting at a barrier for another
@@ -43,7 +44,7 @@ module simt_edge_core #(
   input  logic [3:0]         cfg_opt_i,
   input  logic [15:0]        cfg_save_base_i,
   input  logic [7:0]         cfg_save_per_reg_i,
-  // background warps (simt_core's launch port; launch_regs_i: registers per thread)
+  // background warps (simt_core's launch port)
   input  logic               launch_valid_i,
   output logic               launch_ready_o,
   output logic [SW-1:0]      launch_slot_o,
@@ -55,7 +56,6 @@ module simt_edge_core #(
   input  logic [95:0]        launch_ntid_i,
   input  logic [95:0]        launch_nctaid_i,
   input  logic [31:0]        launch_shmem_i,
-  input  logic [6:0]         launch_regs_i,
   // events (the PEWT's push port) and their completions
   input  logic               ev_valid_i,
   output logic               ev_ready_o,
@@ -181,7 +181,7 @@ module simt_edge_core #(
     .cfg_en_i, .cfg_policy_i, .cfg_opt_i, .cfg_save_base_i, .cfg_save_per_reg_i,
     .req_valid_i(hd_valid), .req_regs_i(hd_regs),
     .free_ctx_i(hd_valid && core_ready && !ev_exit), .free_slot_i(core_slot), .rf_free_i(1'b0),
-    .w_alloc_i(launch ? NW'(1) << core_slot : '0), .w_alloc_regs_i(launch_regs_i),
+    .w_alloc_i(launch ? NW'(1) << core_slot : '0), .w_alloc_regs_i(7'd32),
     .w_live_i(w_live), .w_exit_i(w_exit), .w_bar_i(w_bar), .w_ld_i(w_ld),
     .v_pipe_i(v_pipe), .v_sb_i(v_sb), .v_ibuf_i(v_ibuf), .v_imiss_i(v_imiss), .v_ldok_i(v_ldok),
     .v_left_i(v_left), .v_bar_i(w_bar[victim]), .v_ld_i(w_ld[victim]),

@@ -464,7 +464,6 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
             in.cfg_opt = (uint8_t)g->opt;
             in.cfg_save_base = (uint16_t)g->save_cycles_base;
             in.cfg_save_per_reg = (uint8_t)g->save_cycles_per_reg;
-            in.launch_regs = (uint8_t)g->launch_regs;
             if (ev_next < nev && cycle >= cfg->events[ev_next].at) {
                 const simt_event *v = &cfg->events[ev_next];
                 in.ev_valid = 1;

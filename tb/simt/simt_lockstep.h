@@ -120,7 +120,7 @@ typedef struct {
 /* simt_edge_core's configuration inputs */
 typedef struct {
     uint32_t save_base, save_mask;
-    unsigned en, policy, opt, save_cycles_base, save_cycles_per_reg, launch_regs;
+    unsigned en, policy, opt, save_cycles_base, save_cycles_per_reg;
 } simt_edge_cfg;
 
 typedef struct {

@@ -36,7 +36,6 @@ typedef struct {
     uint32_t save_base, save_mask;
     uint8_t cfg_en, cfg_policy, cfg_opt, cfg_save_per_reg;
     uint16_t cfg_save_base;
-    uint8_t launch_regs;
     uint8_t ev_valid, ev_threads, ev_regs;
     uint32_t ev_kernel, ev_param, ev_tag;
 } simt_rtl_in;

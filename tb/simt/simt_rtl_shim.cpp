@@ -83,7 +83,6 @@ template <class M> static void copy_in_edge(fg_rtl *r, const void *p) {
     t->cfg_opt_i = in->cfg_opt & 15;
     t->cfg_save_base_i = in->cfg_save_base;
     t->cfg_save_per_reg_i = in->cfg_save_per_reg;
-    t->launch_regs_i = in->launch_regs & 127;
     t->ev_valid_i = in->ev_valid & 1;
     t->ev_kernel_i = in->ev_kernel;
     t->ev_param_i = in->ev_param;
