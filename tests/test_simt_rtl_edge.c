@@ -134,7 +134,9 @@ static unsigned random_set(uint64_t *rng, const simt_rtl_params *p, unsigned bg_
 static simt_edge_cfg random_edge_cfg(uint64_t *rng) {
     return (simt_edge_cfg){.save_base = SAVE_BASE, .save_mask = 0xfffffffeu, .en = 1,
                            .policy = simt_rng_below(rng, 3),
-                           .opt = (simt_rng_below(rng, 2) ? 1u : 0u) | (simt_rng_below(rng, 2) ? 2u : 0u),
+                           /* any of the four options: the core reports nothing to skip or drop,
+                            * so BARSKIP and DROP must never come as commands */
+                           .opt = simt_rng_below(rng, 16),
                            .save_cycles_base = simt_rng_below(rng, 2) ? 0 : simt_rng_below(rng, 24),
                            .save_cycles_per_reg = simt_rng_below(rng, 3)};
 }
