@@ -24,10 +24,10 @@
 // controller's commands on cmd_* are carried out in the cycle they come.
 // FLUSH stops a victim's fetch (with its options: i-buffer flush, priority
 // boost); START runs an event warp in a free slot or in a drained victim's,
-// whose slot state is parked in a shadow copy and whose registers an event
-// may write (save_mask_i, those the victim has written) are copied to the
-// save area through the memory port before the event warp runs; RESUME
-// puts the victim back and reads those registers back before it runs again;
+// whose slot state is parked in a shadow copy and whose per-thread PCs and
+// registers an event may write (save_mask_i, those the victim has written)
+// are copied to the save area through the memory port before the event warp
+// runs; RESUME puts the victim back and reads them back before it runs again;
 // ABORT ends a flush.  The core reports each slot's state (w_*) and the
 // victim's (v_*) to the controller.
 //
@@ -503,7 +503,7 @@ module simt_core #(
         rf_we[i] = wk_act[i] || wk_fw;
         rf_wdata[i*32 +: 32] = wk_act[i] ? wk_data[i*32 +: 32] : init_val(wk_rd, slot32(param_q, wk_slot));
       end
-    end else if (x_wr) begin
+    end else if (x_wr && x_reg_q != 5'd0) begin
       rf_waddr = rf_addr(x_slot_q, x_pass_q, x_reg_q);
       rf_we    = '1;
       rf_wdata = x_buf_q;
@@ -528,7 +528,11 @@ module simt_core #(
   logic [31:0]   sc_min_q, sc_mask_q;
   logic          sc_any;
   logic [31:0]   sc_min, sc_mask;
-  wire [NL*32-1:0] sc_lpc = slot_nl(sc_lpc_all, sc_slot_q);
+  // the per-thread PCs of one pass of one slot: the scan's, or the save
+  // transfer's (its item 0) while the scan is idle
+  logic          x_pcrd;
+  wire [PW-1:0]  lp_pass = x_pcrd ? x_pass_q : sc_pass_q;
+  wire [NL*32-1:0] sc_lpc = slot_nl(sc_lpc_all, x_pcrd ? x_slot_q : sc_slot_q);
   wire [31:0]   sc_live = slot32(live_q, sc_slot_q);
   wire [31:0]   sc_bar  = slot32(bar_q, sc_slot_q);
   `FG_COMB_READBACK begin
@@ -554,9 +558,9 @@ module simt_core #(
   logic [SW-1:0] sc_next;
   logic          sc_next_v;
   always_comb begin
-    sc_next_v = |scan_req_q;
+    sc_next_v = |(scan_req_q & ~hold);
     sc_next   = '0;
-    for (int s = NW - 1; s >= 0; s--) if (scan_req_q[s]) sc_next = SW'(s);
+    for (int s = NW - 1; s >= 0; s--) if (scan_req_q[s] && !hold[s]) sc_next = SW'(s);
   end
   wire sc_start = !sc_v_q && sc_next_v;
 
@@ -586,13 +590,16 @@ module simt_core #(
 
   // --------------------------------------------- register save / restore
   // One transfer at a time (saves first, then restores, lowest slot first):
-  // for each register of the slot's save set (psm), pass by pass, the NL
-  // threads' words between the register file and the save area, thread t of
-  // register r of slot s at save_base_i + ((s * 32 + r) * 32 + t) * 4.
-  // A save reads a pass through read port A while R is empty (issue waits),
-  // then writes its words; a restore reads the words, then writes the pass
-  // when neither W nor a unit's write-back does (issue waits).  The slot's
-  // warp waits meanwhile (hold).
+  // for each item of the slot's save set (psm: bit r > 0 register x_r, bit
+  // 0 the per-thread PCs, x0's place), pass by pass, the NL threads' words
+  // between the register file (the PCs) and the save area, thread t of item
+  // r of slot s at save_base_i + ((s * 32 + r) * 32 + t) * 4.  A save reads a
+  // pass of a register through read port A while R is empty (issue waits),
+  // of the PCs through the scan's read path while the scan is idle, then
+  // writes its words; a restore reads the words, then writes the pass when
+  // neither W nor a unit's write-back does (issue waits).  The slot's warp
+  // waits meanwhile (hold); an event warp's PCs are set when its slot's save
+  // ends.
   localparam logic [1:0] X_READ = 2'd0, X_CAP = 2'd1, X_MEM = 2'd2, X_WAIT = 2'd3;
   logic [NW-1:0]   xs_pend_q, xr_pend_q;     // a save / restore of the slot waits
   logic [NW*32-1:0] psm_q;                   // per slot: the registers saved
@@ -621,10 +628,14 @@ module simt_core #(
     x_wdata = '0;
     for (int i = 0; i < NL; i++) if (x_i_q == 6'(i)) x_wdata = x_buf_q[i*32 +: 32];
   end
-  assign x_rd    = x_v_q && x_save_q && x_ph_q == X_READ && !seq_v_q;
-  assign x_stall = x_v_q && ((x_save_q && x_ph_q == X_READ) || (!x_save_q && x_ph_q == X_WAIT && x_n_q == 6'(NL)));
+  assign x_rd    = x_v_q && x_save_q && x_ph_q == X_READ && x_reg_q != 5'd0 && !seq_v_q;
+  assign x_pcrd  = x_v_q && x_save_q && x_ph_q == X_READ && x_reg_q == 5'd0 && !sc_v_q;
+  assign x_stall = x_v_q && ((x_save_q && x_ph_q == X_READ && x_reg_q != 5'd0) ||
+                             (!x_save_q && x_ph_q == X_WAIT && x_n_q == 6'(NL)));
   assign x_wr    = x_v_q && !x_save_q && x_ph_q == X_WAIT && x_n_q == 6'(NL) && !w_alu_v && !wbk_v_q;
   wire [31:0] x_rest = x_mask_q & ~(32'd1 << x_reg_q);
+  // the transfer's last step: its slot's save or restore is done
+  wire x_end = ((fire_x && x_save_q && x_i_q == 6'(NL - 1)) || x_wr) && x_pass_q == PW'(P - 1) && x_rest == '0;
 
   // ---------------------------------------------------- the memory port
   // The transfer, fetch and the LSU share it (the transfer first; fetch
@@ -679,6 +690,10 @@ module simt_core #(
         x_n_q    <= '0;
       end
       if (x_rd) x_ph_q <= X_CAP;
+      if (x_pcrd) begin   // combinational read: straight to the writes
+        x_buf_q <= sc_lpc;
+        x_ph_q  <= X_MEM;
+      end
       if (x_v_q && x_ph_q == X_CAP) begin
         x_buf_q <= rf_ra;
         x_ph_q  <= X_MEM;
@@ -774,7 +789,6 @@ module simt_core #(
     logic        p_grp;
     logic [31:0] p_live, p_bar, p_pc, p_act, p_wr, p_order, p_age, p_wib, p_shmem, p_param, psm;
     logic [95:0] p_ctaid, p_ntid, p_nctaid;
-    logic [1023:0] p_lpc;
     // per-thread PCs (thread t at lpc[t*32 +: 32]): the launch pc, then each
     // pass's next PCs; the scan reads the threads of its pass
     logic [1023:0]     lpc;
@@ -877,8 +891,7 @@ module simt_core #(
         p_ctaid  <= ctaid;
         p_ntid   <= ntid;
         p_nctaid <= nctaid;
-        p_lpc    <= lpc;
-        psm      <= ev_saved ? save_mask_i & wr & ~32'd1 : '0;
+        psm      <= ev_saved ? (save_mask_i & wr & ~32'd1) | 32'd1 : '0;
       end
       if (l_oh) begin
         live   <= launch_live_i;
@@ -894,6 +907,7 @@ module simt_core #(
         nctaid <= launch_nctaid_i;
       end
       if (c_start) begin   // an event is one block of one warp (EDGE IV-C)
+        pc     <= ev_pc_i;  // its threads' PCs once the victim's are saved (a free slot: at once)
         live   <= ev_live;
         bar    <= '0;
         wr     <= '0;
@@ -958,10 +972,12 @@ module simt_core #(
     always_ff @(posedge clk_i)
       for (int t = 0; t < 32; t++)
         if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
-        else if (c_start) lpc[t*32 +: 32] <= ev_pc_i;
-        else if (c_res) lpc[t*32 +: 32] <= p_lpc[t*32 +: 32];
+        else if (c_start && !c_park) lpc[t*32 +: 32] <= ev_pc_i;
+        else if (x_end && x_save_q && x_slot_q == SW'(s)) lpc[t*32 +: 32] <= pc;
+        else if (x_wr && x_reg_q == 5'd0 && x_slot_q == SW'(s) && 32'(x_pass_q) == t / NL)
+          lpc[t*32 +: 32] <= x_buf_q[(t % NL)*32 +: 32];
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
-    always_comb lpc_pass = pass_words(lpc, sc_pass_q);
+    always_comb lpc_pass = pass_words(lpc, lp_pass);
     assign sc_lpc_all[s*NL*32 +: NL*32] = lpc_pass;
 
     assign valid_q[s]    = valid;
