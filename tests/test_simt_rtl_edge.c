@@ -141,6 +141,14 @@ static simt_edge_cfg random_edge_cfg(uint64_t *rng) {
                            .save_cycles_per_reg = simt_rng_below(rng, 3)};
 }
 
+/* FG_WAVE_DIR: <dir>/simt_rtl_edge-<config>.fst, else NULL */
+static const char *wave_path(const char *cf, char *buf, size_t n) {
+    const char *wd = getenv("FG_WAVE_DIR");
+    if (!wd || !*wd) return NULL;
+    snprintf(buf, n, "%s/simt_rtl_edge-%s.fst", wd, cf);
+    return buf;
+}
+
 static int run_set(const char *cf, uint64_t *rng, const simt_edge_cfg *g, unsigned bg_items, simt_run_result *res,
                    unsigned *nev, char *err, size_t errlen) {
     const simt_rtl_params p = params_of(cf);
@@ -149,10 +157,8 @@ static int run_set(const char *cf, uint64_t *rng, const simt_edge_cfg *g, unsign
     const unsigned nwarps = random_set(rng, &p, bg_items, l, ev, nev);
     static const unsigned ready[] = {100, 90, 60, 30};
     char wave[512];
-    const char *wd = getenv("FG_WAVE_DIR");
-    if (wd && *wd) snprintf(wave, sizeof wave, "%s/simt_rtl_edge-%s.fst", wd, cf);
     simt_run_cfg c = {.config = cf,
-                      .wave = wd && *wd ? wave : NULL,
+                      .wave = wave_path(cf, wave, sizeof wave),
                       .local_base = LOCAL_BASE,
                       .mem_seed = simt_rng(rng),
                       .max_lat = 1 + simt_rng_below(rng, 12),
@@ -267,7 +273,9 @@ static void t_abort(void **state) {
         }
         simt_edge_cfg g = random_edge_cfg(&rng);
         g.opt &= ~2u; /* no i-buffer flush */
-        simt_run_cfg c = {.config = cf, .local_base = LOCAL_BASE, .mem_seed = simt_rng(&rng), .max_lat = 1,
+        char wave[512];
+        simt_run_cfg c = {.config = cf, .wave = wave_path(cf, wave, sizeof wave), .local_base = LOCAL_BASE,
+                          .mem_seed = simt_rng(&rng), .max_lat = 1,
                           .ready_pct = 100, .max_cycles = MAX_CYCLES, .launches = l, .nlaunch = nwarps,
                           .events = ev, .nevent = MAX_EV, .edge = g};
         simt_run_result res;
