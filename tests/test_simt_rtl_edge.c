@@ -31,6 +31,7 @@
 #include "fg_tb.h"
 #include "fg_util.h"
 #include "simt_lockstep.h"
+#include "gen/edge_preempt_enc.h"
 #include "simt/simt_abi.h"
 #include "simt_rand.h"
 
@@ -136,7 +137,7 @@ static simt_edge_cfg random_edge_cfg(uint64_t *rng) {
                            .policy = simt_rng_below(rng, 3),
                            /* any of the four options: the core reports nothing to skip or drop,
                             * so BARSKIP and DROP must never come as commands */
-                           .opt = simt_rng_below(rng, 16),
+                           .opt = simt_rng_below(rng, PRE_OPT_ALL + 1),
                            .save_cycles_base = simt_rng_below(rng, 2) ? 0 : simt_rng_below(rng, 24),
                            .save_cycles_per_reg = simt_rng_below(rng, 3)};
 }
@@ -272,7 +273,7 @@ static void t_abort(void **state) {
                                  .threads = 32, .regs = 16, .at = at};
         }
         simt_edge_cfg g = random_edge_cfg(&rng);
-        g.opt &= ~2u; /* no i-buffer flush */
+        g.opt &= ~(unsigned)PRE_OPT_IBUF;
         char wave[512];
         simt_run_cfg c = {.config = cf, .wave = wave_path(cf, wave, sizeof wave), .local_base = LOCAL_BASE,
                           .mem_seed = simt_rng(&rng), .max_lat = 1,

@@ -38,6 +38,7 @@
 #include "gpu_tb.h"
 #include "simt/gpu.h"
 #include "simt_lockstep.h"
+#include "gen/edge_preempt_enc.h"
 #include "simt_elf.h"
 #include "work/bg_kernels.h"
 #include "work/ev_work.h"
@@ -418,7 +419,8 @@ static void t_edge(void **state) {
     image_to_tb(&e);
     bfs_tb b;
     bfs_setup(&b, &e, &rng);
-    const simt_edge_cfg g = {.save_base = SAVE_BASE, .save_mask = 0xfffffffeu, .en = 1, .policy = 0, .opt = 3,
+    const simt_edge_cfg g = {.save_base = SAVE_BASE, .save_mask = 0xfffffffeu, .en = 1, .policy = PRE_POL_OLDEST,
+                             .opt = PRE_OPT_BOOST | PRE_OPT_IBUF,
                              .save_cycles_base = 0, .save_cycles_per_reg = 0};
     simt_launch l[BFS_NODES / 32];
     simt_event ev[EV_PER_LEVEL];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/edge_preempt_enc.h"
 #include "gen/simt_core_enc.h"
 #include "simt/simt_abi.h"
 
@@ -579,7 +580,7 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
             if (warps > res->max_warps) res->max_warps = warps;
         }
         /* the controller's command, carried out by the core this cycle */
-        if (!rc && res->p.edge && out.cmd == 4 /* PRE_CMD_START */) {
+        if (!rc && res->p.edge && out.cmd == PRE_CMD_START) {
             if (ev_started >= ev_next) {
                 snprintf(err, errlen, "simt lockstep: cycle %" PRIu64 ": START in slot %u with no event pushed", cycle,
                          out.cmd_slot);
@@ -590,12 +591,12 @@ int simt_lockstep_run(const simt_run_cfg *cfg, simt_mem *rtl_mem, simt_mem *ref_
             const simt_launch el = {.pc = v->pc, .param = v->param,
                                     .live = v->threads >= 32 ? 0xffffffffu : (1u << v->threads) - 1,
                                     .ntid = {v->threads, 1, 1}, .nctaid = {1, 1, 1}};
-            if (out.cmd_arg & 1 /* PRE_ARG_PREEMPTED */) rc |= simt_lockstep_park(ls, cycle, out.cmd_slot);
+            if (out.cmd_arg & PRE_ARG_PREEMPTED) rc |= simt_lockstep_park(ls, cycle, out.cmd_slot);
             if (!rc) rc |= simt_lockstep_launch(ls, cycle, out.cmd_slot, cfg->nlaunch + ev_started, &el);
             if (!rc) ls->ref->w[out.cmd_slot].window = res->p.nw + out.cmd_slot;
             res->ev_start[ev_started++] = cycle;
         }
-        if (!rc && res->p.edge && out.cmd == 5 /* PRE_CMD_RESUME */) rc |= simt_lockstep_resume(ls, cycle, out.cmd_slot);
+        if (!rc && res->p.edge && out.cmd == PRE_CMD_RESUME) rc |= simt_lockstep_resume(ls, cycle, out.cmd_slot);
         if (in.ev_valid && out.ev_ready) res->ev_push[ev_next++] = cycle;
         if (in.launch_valid && out.launch_ready && !rc) {
             rc |= simt_lockstep_launch(ls, cycle, out.launch_slot, next, &cfg->launches[next]);
