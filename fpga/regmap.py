@@ -14,6 +14,9 @@ Generated:
                               strobes and capture FIFOs for one-cycle outputs
   fpga/gen/fg_regmap.h        C: window bases, register offsets, widths,
                               CTRL bits, a port table per block
+  fpga/gen/fg_regmap_simt.h   C: the offsets of the SIMT top's windows that
+                              the FPGA top does not have (build_simt; their
+                              fgr_ / fgs_ files as above, no trace player)
   docs/FPGA.md                the register map table between its markers
 
 Each block's port list is checked against its twin's X-macro lists
@@ -197,6 +200,15 @@ class Port:
         self.off = None   # word offset of the register (None: no register)
         self.bit = None   # CTRL strobe bit
 
+    def has_reg(self):
+        """A window register: every output, every aux port, a held input, a multi-bit pulse's staging."""
+        return (self.kind in ("out", "aux_in", "aux_out") or
+                (self.kind == "in" and (self.role == "reg" or (self.role == "pulse" and self.width > 1))))
+
+    def has_bit(self):
+        """A CTRL strobe bit: a held valid or a pulse."""
+        return self.kind == "in" and self.role in ("valid", "pulse")
+
 
 class Cap:
     def __init__(self, name, trig, fields, depth, doc=""):
@@ -213,11 +225,12 @@ class Block:
     block's ready), pulse (one cycle on the strobe; a multi-bit pulse gives
     its staged register value for that cycle, 0 otherwise), link (driven by
     the top's glue, not by the host; local: by the slice's own glue, acc_sv,
-    from the block's other ports)."""
+    from the block's other ports).  player: the slice has the trace player's
+    port (PLAYER = 1 possible); without it, no player logic is generated."""
 
-    def __init__(self, name, module, params, twin, doc, pfx, acc_sv="", mux="case"):
+    def __init__(self, name, module, params, twin, doc, pfx, acc_sv="", mux="case", player=True):
         self.name, self.module, self.params, self.twin, self.doc = name, module, params, twin, doc
-        self.pfx, self.acc_sv = pfx, acc_sv
+        self.pfx, self.acc_sv, self.player = pfx, acc_sv, player
         # read mux style: "case" (a parallel mux) or "array" (an indexed array,
         # a mux tree).  Synthesized alone the array is smaller for the wide
         # windows (EKT 2.3k vs 3.1k LUT4); in the whole top it came out 1.7k
@@ -229,6 +242,8 @@ class Block:
         # ports in bw are that SV width at the block, narrower than their
         # registers (the window keeps the layout of the default)
         self.sparam, self.bparams, self.bw = None, {}, {}
+        self.like = None  # the block whose layout this one keeps (layout like=)
+        self.cheader = "fg_regmap.h"  # the C header of its window's layout
 
     def inp(self, name, width, role="reg", **kw):
         self.ports.append(Port(name, width, "in", role, **kw))
@@ -252,10 +267,20 @@ class Block:
     def port(self, name):
         return next(p for p in self.ports if p.name == name)
 
-    def layout(self):
+    def layout(self, like=None):
+        """CTRL bits in port order, then the captures' pop bits; word offsets
+        from 1: the captures', then the ports' registers in port order.
+        like: a laid-out block whose layout this one keeps: a port (capture)
+        of the same name and shape takes like's bit and offset, the others are
+        placed after like's; like's bits and words this block has no use for
+        stay holes (a CTRL bit that fires nothing and reads 0, a word that
+        reads 0)."""
+        self.like = like
+        if like is not None:
+            return self.layout_like(like)
         bit = 0
         for p in self.ports:
-            if p.kind == "in" and p.role in ("valid", "pulse"):
+            if p.has_bit():
                 p.bit = bit
                 bit += 1
         for c in self.caps:
@@ -274,22 +299,121 @@ class Block:
                 c.field_off[f] = off
                 off += self.port(f).words
         for p in self.ports:
-            has_reg = (p.kind in ("out", "aux_in", "aux_out") or
-                       (p.kind == "in" and (p.role == "reg" or (p.role == "pulse" and p.width > 1))))
-            if has_reg:
+            if p.has_reg():
                 p.off = off
                 off += p.words
         assert off <= (1 << WIN_BITS), self.name
         self.nwords = off
 
+    def layout_like(self, like):
+        lp = {p.name: p for p in like.ports}
+        lc = {c.name: c for c in like.caps}
+        bit = 1 + max([p.bit for p in like.ports if p.bit is not None] +
+                      [c.bit for c in like.caps if c.bit is not None] + [-1])
+        off = like.nwords
+        for p in self.ports:
+            q = lp.get(p.name)
+            if p.has_bit():
+                if q is not None and q.bit is not None:
+                    p.bit = q.bit
+                else:
+                    p.bit, bit = bit, bit + 1
+            if p.has_reg():
+                if q is not None and q.off is not None and q.words == p.words:
+                    p.off = q.off
+                else:
+                    p.off, off = off, off + p.words
+        for c in self.caps:
+            k = lc.get(c.name)
+            same = (k is not None and bool(k.depth) == bool(c.depth) and k.fields == c.fields and
+                    all(self.port(f).words == like.port(f).words for f in c.fields))
+            if same:
+                c.bit, c.stat_off, c.ev_off, c.field_off = k.bit, k.stat_off, k.ev_off, dict(k.field_off)
+                continue
+            if c.depth:
+                c.bit, bit = bit, bit + 1
+                c.stat_off, off = off, off + 1
+            c.ev_off, off = off, off + 1
+            for f in c.fields:
+                c.field_off[f], off = off, off + self.port(f).words
+        bits = [p.bit for p in self.ports if p.bit is not None] + [c.bit for c in self.caps if c.bit is not None]
+        words = [o for p in self.ports if p.off is not None for o in range(p.off, p.off + p.words)]
+        for c in self.caps:
+            words += [o for o in (c.stat_off, c.ev_off) if o is not None]
+            words += [o for f, o0 in c.field_off.items() for o in range(o0, o0 + self.port(f).words)]
+        assert len(set(bits)) == len(bits) and max(bits + [0]) < 32, self.name
+        assert len(set(words)) == len(words) and 0 not in words, self.name
+        assert off <= (1 << WIN_BITS), self.name
+        self.nwords = off
 
-def desc_ports(b, pfx, P):
+
+def desc_ports(b, pfx, P, export=False):
     idw = clog2(P["ENTRIES"])
     for n, w in (("id", idw), ("kernel_ptr", P["ADDR_W"]), ("param_addr", P["ADDR_W"]),
                  ("grid_x", P["DIM_W"]), ("grid_y", P["DIM_W"]), ("grid_z", P["DIM_W"]),
                  ("block_x", P["DIM_W"]), ("block_y", P["DIM_W"]), ("block_z", P["DIM_W"]),
                  ("shmem", P["SHMEM_W"]), ("prio", P["PRIO_W"])):
-        b.out(f"{pfx}_{n}_o", w)
+        b.out(f"{pfx}_{n}_o", w, export=export)
+
+
+EKT_DOC = ("Event kernel table (EDGE III-A..C, IV-E). Commands from registers; rings from the "
+           "doorbell decoder; descriptors and responses read and popped by the host.")
+EKT_EV_DOC = ("Event kernel table (EDGE III-A..C, IV-E) whose single-warp events go to the SIMT "
+              "core's PEWT and whose completions come from the core")
+
+
+def ekt_block(name, pfx, doc, core=False):
+    """The event kernel table's window.  core = False: the FPGA top's (edge_ekt),
+    every port but the ring link the host's.  core = True: the SIMT top's
+    (edge_ekt_ev, fpga/finegrain_simt_ulx3s.sv): the single-warp descriptors
+    go to the core's PEWT (evw_ready_i a link, the evw_* outputs exported) and
+    the completions come from the core (cpl_valid_i / cpl_id_i links,
+    cpl_ready_o exported); no trace player.  Every other port is the same."""
+    P = P_EKT
+    idw = clog2(P["ENTRIES"])
+    b = Block(name, "edge_ekt", P, "edge_ekt.h", pfx=pfx, doc=doc, player=not core)
+    b.inp("cmd_valid_i", 1, "valid", ready="cmd_ready_o")
+    for n, w in (("op", 2), ("id", idw), ("kernel_ptr", P["ADDR_W"]), ("param_base", P["ADDR_W"]),
+                 ("param_size", P["PSIZE_W"]), ("param_end", P["ADDR_W"]), ("grid_x", P["DIM_W"]),
+                 ("grid_y", P["DIM_W"]), ("grid_z", P["DIM_W"]), ("block_x", P["DIM_W"]),
+                 ("block_y", P["DIM_W"]), ("block_z", P["DIM_W"]), ("shmem", P["SHMEM_W"]),
+                 ("prio", P["PRIO_W"]), ("max_events", P["MAXEV_W"])):
+        b.inp(f"cmd_{n}_i", w)
+    b.inp("rsp_ready_i", 1, "pulse", doc="pop the response")
+    b.inp("ring_valid_i", 1, "link", doc="the ring link's head (doorbell ring_valid_o through a 2-entry FIFO)")
+    b.inp("ring_id_i", idw, "link")
+    if core:
+        b.inp("cpl_valid_i", 1, "link", doc="the core's completion of a single-warp event")
+        b.inp("cpl_id_i", idw, "link")
+        b.inp("evw_ready_i", 1, "link", doc="the core's PEWT takes the single-warp descriptor")
+    else:
+        b.inp("cpl_valid_i", 1, "valid", ready="cpl_ready_o")
+        b.inp("cpl_id_i", idw)
+        b.inp("evw_ready_i", 1, "pulse", doc="pop the single-warp descriptor")
+    b.inp("pkq_ready_i", 1, "pulse", doc="pop the kernel descriptor")
+    b.out("cmd_ready_o", 1)
+    b.out("rsp_valid_o", 1)
+    b.out("rsp_status_o", 3)
+    b.out("rsp_id_o", idw)
+    b.out("rsp_head_o", P["ADDR_W"])
+    b.out("rsp_inflight_o", P["MAXEV_W"])
+    b.out("ring_ready_o", 1, export=True)
+    b.out("cpl_ready_o", 1, export=core)
+    b.out("evw_valid_o", 1, export=core)
+    desc_ports(b, "evw", P, export=core)
+    b.out("pkq_valid_o", 1)
+    desc_ports(b, "pkq", P)
+    b.out("err_valid_o", 1)
+    b.out("err_code_o", 3)
+    b.out("err_id_o", idw)
+    b.out("registered_o", P["ENTRIES"])
+    b.out("cnt_launch_o", 32)
+    b.out("cnt_err_unreg_o", 16)
+    b.out("cnt_err_overrun_o", 16)
+    b.out("cnt_err_cpl_o", 16)
+    b.out("err_status_o", 3)
+    b.cap("err", "err_valid_o", ["err_code_o", "err_id_o"], doc="one entry per launch / completion error")
+    return b
 
 
 def build():
@@ -330,48 +454,7 @@ def build():
     blocks.append(b)
 
     # ---- event kernel table
-    P = P_EKT
-    idw = clog2(P["ENTRIES"])
-    b = Block("edge_ekt", "edge_ekt", P, "edge_ekt.h", pfx="EKT", doc=
-              "Event kernel table (EDGE III-A..C, IV-E). Commands from registers; rings from the "
-              "doorbell decoder; descriptors and responses read and popped by the host.")
-    b.inp("cmd_valid_i", 1, "valid", ready="cmd_ready_o")
-    for n, w in (("op", 2), ("id", idw), ("kernel_ptr", P["ADDR_W"]), ("param_base", P["ADDR_W"]),
-                 ("param_size", P["PSIZE_W"]), ("param_end", P["ADDR_W"]), ("grid_x", P["DIM_W"]),
-                 ("grid_y", P["DIM_W"]), ("grid_z", P["DIM_W"]), ("block_x", P["DIM_W"]),
-                 ("block_y", P["DIM_W"]), ("block_z", P["DIM_W"]), ("shmem", P["SHMEM_W"]),
-                 ("prio", P["PRIO_W"]), ("max_events", P["MAXEV_W"])):
-        b.inp(f"cmd_{n}_i", w)
-    b.inp("rsp_ready_i", 1, "pulse", doc="pop the response")
-    b.inp("ring_valid_i", 1, "link", doc="the ring link's head (doorbell ring_valid_o through a 2-entry FIFO)")
-    b.inp("ring_id_i", idw, "link")
-    b.inp("cpl_valid_i", 1, "valid", ready="cpl_ready_o")
-    b.inp("cpl_id_i", idw)
-    b.inp("evw_ready_i", 1, "pulse", doc="pop the single-warp descriptor")
-    b.inp("pkq_ready_i", 1, "pulse", doc="pop the kernel descriptor")
-    b.out("cmd_ready_o", 1)
-    b.out("rsp_valid_o", 1)
-    b.out("rsp_status_o", 3)
-    b.out("rsp_id_o", idw)
-    b.out("rsp_head_o", P["ADDR_W"])
-    b.out("rsp_inflight_o", P["MAXEV_W"])
-    b.out("ring_ready_o", 1, export=True)
-    b.out("cpl_ready_o", 1)
-    b.out("evw_valid_o", 1)
-    desc_ports(b, "evw", P)
-    b.out("pkq_valid_o", 1)
-    desc_ports(b, "pkq", P)
-    b.out("err_valid_o", 1)
-    b.out("err_code_o", 3)
-    b.out("err_id_o", idw)
-    b.out("registered_o", P["ENTRIES"])
-    b.out("cnt_launch_o", 32)
-    b.out("cnt_err_unreg_o", 16)
-    b.out("cnt_err_overrun_o", 16)
-    b.out("cnt_err_cpl_o", 16)
-    b.out("err_status_o", 3)
-    b.cap("err", "err_valid_o", ["err_code_o", "err_id_o"], doc="one entry per launch / completion error")
-    blocks.append(b)
+    blocks.append(ekt_block("edge_ekt", "EKT", EKT_DOC))
 
     # ---- F/E queues
     P = P_FE
@@ -561,6 +644,20 @@ def build():
         b.layout()
     play_layout(blocks)
     return blocks
+
+
+def build_simt(blocks):
+    """The windows of the SIMT top (fpga/finegrain_simt_ulx3s.sv) that the FPGA
+    top does not have, each laid out like its FPGA-top flavour (layout like=):
+    the registers and CTRL bits both have stay where the host library
+    (fpga/host/fg_hw.c) finds them.  Not in windows(), the trace player or
+    map_hash: the FPGA top's map does not change."""
+    by = {b.name: b for b in blocks}
+    simt = [ekt_block("edge_ekt_ev", "EKTEV", EKT_EV_DOC, core=True)]
+    simt[0].layout(like=by["edge_ekt"])
+    for b in simt:
+        b.cheader = "fg_regmap_simt.h"
+    return simt
 
 
 # ------------------------------------------------------------ trace player
@@ -857,7 +954,7 @@ def sv_wrapper(b):
     A = WIN_BITS
     L = [f"// GENERATED by fpga/regmap.py from its tables; do not edit.",
          f"// Register wrapper of {b.module}: every input from a register, a strobe or a",
-         f"// link, every output readable (docs/FPGA.md, window layout in fpga/gen/fg_regmap.h).",
+         f"// link, every output readable (docs/FPGA.md, window layout in fpga/gen/{b.cheader}).",
          f"// CTRL (word 0) write: bit b fires strobe b; read: held valids pending, captures non-empty.",
          f"// Read data is registered: rdata_o is the word at addr_i of the edge before.",
          f"module fgr_{b.name} ("
@@ -881,18 +978,28 @@ def sv_wrapper(b):
             ports.append(f"  output logic {rng(p.width)}{p.name}_o")
         else:
             ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
-    npl = sum(w for _, w, _ in wrapper_loaded(b))
-    ports += ["  input  logic pl_on_i", f"  input  logic [{npl - 1}:0] pl_in_i"]
+    if b.player:
+        npl = sum(w for _, w, _ in wrapper_loaded(b))
+        ports += ["  input  logic pl_on_i", f"  input  logic [{npl - 1}:0] pl_in_i"]
     L.append(",\n".join(ports))
     L.append(");")
-    L.append("  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers")
-    L.append("  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle")
-    nbits = 1 + max([p.bit for p in b.ports if p.bit is not None] +
-                    [c.bit for c in b.caps if c.bit is not None] + [0])
+    if b.player:
+        L.append("  // pl_on_i: the trace player plays this block (fpga/fg_trace_player.sv): the registers")
+        L.append("  // that drive its inputs take the line's columns (pl_in_i, in column order) each cycle")
+    used = [p.bit for p in b.ports if p.bit is not None] + [c.bit for c in b.caps if c.bit is not None]
+    nbits = 1 + max(used + [0])
     L.append(f"  localparam int NSTB = {nbits};")
     L.append("  logic [NSTB-1:0] stb;  // strobes written this cycle")
     L.append("  assign stb = (we_i && addr_i == '0) ? wdata_i[NSTB-1:0] : '0;")
     L.append("  logic [NSTB-1:0] ctrl_rd;")
+    holes = [k for k in range(nbits) if k not in used]
+    if holes:  # bits of the block this window is laid out like (Block.layout like=) it has no use for
+        L.append(f"  // CTRL bits {', '.join(map(str, holes))}: no strobe here (kept free: the layout of "
+                 f"the window this one is laid out like)")
+        for k in holes:
+            L.append(f"  assign ctrl_rd[{k}] = 1'b0;")
+        L.append("  logic unused_stb;")
+        L.append(f"  assign unused_stb = ^{{{', '.join(f'stb[{k}]' for k in reversed(holes))}}};")
 
     def word_we(off):
         return f"(we_i && addr_i == {A}'d{off})"
@@ -988,15 +1095,16 @@ def sv_wrapper(b):
         for k in range(p.words):
             rd.append((p.off + k, word_expr(src, p.width, k)))
     # the trace player's line, last (it wins)
-    seq.append("      if (pl_on_i) begin")
-    pos = 0
-    for n, w, _ in wrapper_loaded(b):
-        p = b.port(n)
-        r = {"reg": f"{n}_q", "valid": f"{n}_v_q", "pulse": f"{n}_p_q"}[p.role]
-        sl = f"pl_in_i[{pos}]" if w == 1 else f"pl_in_i[{pos + w - 1}:{pos}]"
-        seq.append(f"        {r} <= {sl};")
-        pos += w
-    seq.append("      end")
+    if b.player:
+        seq.append("      if (pl_on_i) begin")
+        pos = 0
+        for n, w, _ in wrapper_loaded(b):
+            p = b.port(n)
+            r = {"reg": f"{n}_q", "valid": f"{n}_v_q", "pulse": f"{n}_p_q"}[p.role]
+            sl = f"pl_in_i[{pos}]" if w == 1 else f"pl_in_i[{pos + w - 1}:{pos}]"
+            seq.append(f"        {r} <= {sl};")
+            pos += w
+        seq.append("      end")
     # flops
     L.append("  always_ff @(posedge clk_i) begin")
     L.append("    if (!rst_ni) begin")
@@ -1076,6 +1184,30 @@ def live_outputs(b):
     return used
 
 
+def wrapper_conns(b, live, v_conn):
+    """A slice's connections to its register wrapper fgr_<block>: the bus, each
+    block input (h_ for an input the slice drives), each output the window
+    reads (v_<port>, connected as v_conn.format(port); "" by name), the glue
+    registers."""
+    conns = [".clk_i", ".rst_ni", ".we_i", ".addr_i", ".wdata_i", ".rdata_o"]
+    for p in b.ports:
+        if p.kind == "in" and p.ext:
+            conns.append(f".b_{p.name}(h_{p.name})")
+        elif p.kind == "in":
+            conns.append(f".b_{p.name}")
+            if p.role == "valid" and p.ready is None:
+                conns.append(f".b_{p.name}_acc")
+        elif p.kind == "out":
+            if p.name in live:
+                conns.append(f".b_{p.name}")
+            conns.append(f".v_{p.name}" + v_conn.format(p.name))
+        elif p.kind == "aux_out":
+            conns.append(f".{p.name}_o")
+        else:
+            conns.append(f".{p.name}_i")
+    return conns
+
+
 def sv_slice(b):
     """fgs_<block>: the block and its register wrapper, every port connected.
     Link inputs are slice inputs; ext inputs leave as h_<port> (the host's
@@ -1092,7 +1224,10 @@ def sv_slice(b):
     difference bit per output port, in the cycle the block shows them), and at the
     first difference the window's view of the outputs (what the host reads)
     freezes on the outputs of that cycle.
-    PLAYER = 0: no player logic; the view is the outputs."""
+    PLAYER = 0: no player logic; the view is the outputs.
+    A block without a player (Block.player False): sv_slice_noplayer."""
+    if not b.player:
+        return sv_slice_noplayer(b)
     A = WIN_BITS
     L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
          f"// {b.module} and its register wrapper fgr_{b.name}, every port connected;",
@@ -1155,22 +1290,7 @@ def sv_slice(b):
             L.append(f"  assign b_{p.name} = {p.name};")
         if p.kind == "out" and p.export:
             L.append(f"  assign {p.name} = b_{p.name};")
-    conns = [".clk_i", ".rst_ni", ".we_i", ".addr_i", ".wdata_i", ".rdata_o"]
-    for p in b.ports:
-        if p.kind == "in" and p.ext:
-            conns.append(f".b_{p.name}(h_{p.name})")
-        elif p.kind == "in":
-            conns.append(f".b_{p.name}")
-            if p.role == "valid" and p.ready is None:
-                conns.append(f".b_{p.name}_acc")
-        elif p.kind == "out":
-            if p.name in live:
-                conns.append(f".b_{p.name}")
-            conns.append(f".v_{p.name}")
-        elif p.kind == "aux_out":
-            conns.append(f".{p.name}_o")
-        else:
-            conns.append(f".{p.name}_i")
+    conns = wrapper_conns(b, live, "")
     npl_w = sum(w for _, w, _ in wrapper_loaded(b))
     L.append("  logic wpl_on;  // the trace player loads the wrapper's input registers")
     L.append(f"  logic [{npl_w - 1}:0] wpl_in;")
@@ -1358,6 +1478,64 @@ def sv_slice(b):
     return "\n".join(l for l in L if l is not None) + "\n"
 
 
+def sv_slice_noplayer(b):
+    """fgs_<block> of a block with no trace player: the block and its register
+    wrapper, the slice's ports as sv_slice's without the player's port;
+    PLAYER stays a parameter (instances name it) that must be 0."""
+    assert not (b.sparam or b.acc_sv or
+                any(p.local or p.lag or p.sreg or (p.role == "valid" and p.ready is None) for p in b.ports)), \
+        f"{b.name}: a slice without the trace player has no slice parameter, glue, lag, local or _acc ports"
+    A = WIN_BITS
+    L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
+         f"// {b.module} and its register wrapper fgr_{b.name}, every port connected;",
+         "// no trace player (PLAYER must be 0; docs/FPGA.md).",
+         '`include "fg_assert.svh"',
+         f"module fgs_{b.name} #(",
+         "  parameter bit PLAYER = 1'b0  // no trace player for this window: must be 0",
+         ") ("]
+    ports = ["  input  logic clk_i", "  input  logic rst_ni", "  input  logic we_i",
+             f"  input  logic [{A - 1}:0] addr_i", "  input  logic [31:0] wdata_i",
+             "  output logic [31:0] rdata_o"]
+    for p in b.ports:
+        if p.kind == "in" and p.role == "link":
+            ports.append(f"  input  logic {rng(p.width)}{p.name}")
+        elif p.kind == "in" and p.ext:
+            ports.append(f"  output logic {rng(p.width)}h_{p.name}")
+            ports.append(f"  input  logic {rng(p.width)}x_{p.name}")
+        elif p.kind == "out" and p.export:
+            ports.append(f"  output logic {rng(p.width)}{p.name}")
+        elif p.kind == "aux_out":
+            ports.append(f"  output logic {rng(p.width)}{p.name}_o")
+        elif p.kind == "aux_in":
+            ports.append(f"  input  logic {rng(p.width)}{p.name}_i")
+    L.append(",\n".join(ports))
+    L.append(");")
+    L.append(f"  `FG_ASSERT_PARAM(g_chk_player, !PLAYER, \"fgs_{b.name}: no trace player (PLAYER = 0)\")")
+    live = live_outputs(b)
+    for p in b.ports:
+        if p.kind in ("in", "out") and not p.ext:
+            L.append(f"  logic {rng(p.width)}b_{p.name};")
+        if p.kind == "in" and p.role == "valid" and p.ready is None:
+            L.append(f"  logic b_{p.name}_acc;")
+    for p in b.ports:
+        if p.kind == "in" and p.role == "link":
+            L.append(f"  assign b_{p.name} = {p.name};")
+        if p.kind == "out" and p.export:
+            L.append(f"  assign {p.name} = b_{p.name};")
+    conns = wrapper_conns(b, live, "(b_{})")  # the window reads the outputs as they are
+    L.append(f"  fgr_{b.name} u_regs (\n    " + ",\n    ".join(conns) + ");")
+    prm = ", ".join(f".{k}({v})" for k, v in b.params.items())
+    bc = [".clk_i", ".rst_ni"]
+    for p in b.ports:
+        if p.kind == "in":
+            bc.append(f".{p.name}(x_{p.name})" if p.ext else f".{p.name}(b_{p.name})")
+        elif p.kind == "out":
+            bc.append(f".{p.name}(b_{p.name})")
+    L.append(f"  {b.module} #({prm}) u_blk (\n    " + ",\n    ".join(bc) + ");")
+    L.append("endmodule")
+    return "\n".join(L) + "\n"
+
+
 def lowest_set(L, vec, n, out):
     """SV lines setting the 8-bit `out` to the index of the lowest set bit of
     vec[n-1:0] (0 when none) as a tree of 4-bit groups: a group's any and
@@ -1480,35 +1658,7 @@ def c_header(blocks):
     L.append("typedef struct { const char *name; uint32_t off; unsigned width; char acc; uint64_t rst; } fg_reg_desc;")
     L.append("")
     for b in blocks:
-        B = PFX[b.name]
-        L.append(f"/* ---- {b.name}: {b.doc} */")
-        L.append(f"#define FGR_{B}_CTRL 0x000u")
-        rn = reg_names(b)
-        for p in b.ports:
-            if p.bit is not None:
-                L.append(f"#define FGR_{B}_CTRL_{rn[p.name]} (1u << {p.bit}) /* {p.role} */")
-        for c in b.caps:
-            if c.depth:
-                L.append(f"#define FGR_{B}_CTRL_POP_{c.name.upper()} (1u << {c.bit})")
-        for c in b.caps:
-            if c.depth:
-                L.append(f"#define FGR_{B}_{c.name.upper()}_STAT 0x{c.stat_off * 4:03X}u "
-                         f"/* [7:0] entries, [31:16] dropped */")
-            L.append(f"#define FGR_{B}_{c.name.upper()}_EVENTS 0x{c.ev_off * 4:03X}u")
-            for f in c.fields:
-                L.append(f"#define FGR_{B}_{c.name.upper()}_{cname(f)} 0x{c.field_off[f] * 4:03X}u")
-        for p in b.ports:
-            if p.off is not None:
-                L.append(f"#define FGR_{B}_{rn[p.name]} 0x{p.off * 4:03X}u /* {p.width} b */")
-        L.append(f"#define FGR_{B}_NREGS {sum(1 for p in b.ports if p.off is not None)}u")
-        L.append(f"#define FGR_{B}_NWORDS {b.nwords}u /* words in use from offset 0 */")
-        L.append(f"static const fg_reg_desc fgr_{b.name}_regs[] = {{")
-        for p in b.ports:
-            if p.off is not None:
-                acc = "r" if p.kind in ("out", "aux_in") else "w"
-                L.append(f"    {{\"{p.name}\", 0x{p.off * 4:03X}u, {p.width}u, '{acc}', 0x{p.rst:x}ull}},")
-        L.append("};")
-        L.append("")
+        L += c_block(b, PFX[b.name])
     L.append("/* The trace player's blocks: the columns of a trace line in the order FG_TRACE_DIR")
     L.append(" * writes them (rst_ni, inputs, outputs) and where each sits in a row (lsb from bit")
     L.append(" * FG_PLAY_HDR_W; an output in the row of its pass: every pass holds all the inputs and")
@@ -1541,6 +1691,169 @@ def c_header(blocks):
     L.append("};")
     L.append(f"#define FG_PLAY_NBLOCKS {len(blocks)}u")
     L.append("")
+    L.append("#endif")
+    return "\n".join(L) + "\n"
+
+
+def c_block(b, B):
+    """C defines of one block window (FGR_<B>_*) and its register table."""
+    L = []
+    L.append(f"/* ---- {b.name}: {b.doc} */")
+    L.append(f"#define FGR_{B}_CTRL 0x000u")
+    rn = reg_names(b)
+    for p in b.ports:
+        if p.bit is not None:
+            L.append(f"#define FGR_{B}_CTRL_{rn[p.name]} (1u << {p.bit}) /* {p.role} */")
+    for c in b.caps:
+        if c.depth:
+            L.append(f"#define FGR_{B}_CTRL_POP_{c.name.upper()} (1u << {c.bit})")
+    for c in b.caps:
+        if c.depth:
+            L.append(f"#define FGR_{B}_{c.name.upper()}_STAT 0x{c.stat_off * 4:03X}u "
+                     f"/* [7:0] entries, [31:16] dropped */")
+        L.append(f"#define FGR_{B}_{c.name.upper()}_EVENTS 0x{c.ev_off * 4:03X}u")
+        for f in c.fields:
+            L.append(f"#define FGR_{B}_{c.name.upper()}_{cname(f)} 0x{c.field_off[f] * 4:03X}u")
+    for p in b.ports:
+        if p.off is not None:
+            L.append(f"#define FGR_{B}_{rn[p.name]} 0x{p.off * 4:03X}u /* {p.width} b */")
+    L.append(f"#define FGR_{B}_NREGS {sum(1 for p in b.ports if p.off is not None)}u")
+    L.append(f"#define FGR_{B}_NWORDS {b.nwords}u /* words in use from offset 0 */")
+    L.append(f"static const fg_reg_desc fgr_{b.name}_regs[] = {{")
+    for p in b.ports:
+        if p.off is not None:
+            acc = "r" if p.kind in ("out", "aux_in") else "w"
+            L.append(f"    {{\"{p.name}\", 0x{p.off * 4:03X}u, {p.width}u, '{acc}', 0x{p.rst:x}ull}},")
+    L.append("};")
+    L.append("")
+    return L
+
+
+# ---------------------------------------------------------------- SIMT top
+# The SIMT top's own window (fpga/fg_simt_ctl.sv) and memory region, and the
+# top's defaults (fpga/finegrain_simt_ulx3s.sv): fpga/gen/fg_simt_pkg.sv and
+# fg_regmap_simt.h.
+SIMT_WIN = 7                  # a window the FPGA top leaves empty
+SIMT_ID_VALUE = 0x53494D54    # "SIMT"
+SIMT_NW, SIMT_NL = 4, 4       # warp slots, lanes of the board's core
+SIMT_STACK = 128              # per-thread local memory (bytes; t_preempt's frame is 80)
+SIMT_MEM = 368 * 1024         # block RAM for kernels and data (184 DP16KD)
+SIMT_MEM_WBASE = 1 << 20      # bus word address of memory byte 0 (host byte address 4 MiB)
+SIMT_MEM_WBITS = 20           # the region: word addresses with bits [31:20] = 1
+SIMT_REC_DEPTH = 32           # event records the host has not read
+SIMT_PRE_CFG_RESET = 0x1      # controller on, policy 0, no flush options
+SIMT_REGS = [  # name, word offset, access, doc
+    ("ID", 0, "ro", f"0x{SIMT_ID_VALUE:08X} (\"SIMT\")"),
+    ("PARAMS", 1, "ro", "NW [7:0], NL [15:8], GTO [16], PEWT entries [31:24]"),
+    ("MEM_BYTES", 2, "ro", "bytes of memory (physical [0, MEM_BYTES))"),
+    ("STACK_BYTES", 3, "ro", "local memory per thread"),
+    ("CTRL", 4, "wo", "bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records"),
+    ("STATUS", 5, "ro", "bits: see FG_SIMT_ST_*"),
+    ("LOCAL_BASE", 6, "rw", "physical address of the 2 x NW local windows (NW x 32 x 2 x STACK_BYTES)"),
+    ("SAVE_BASE", 7, "rw", "physical address of the save area (a parked victim's PCs and registers)"),
+    ("SAVE_MASK", 8, "rw", "registers an event may write (saved when the victim wrote them)"),
+    ("PRE_CFG", 9, "rw", "controller: enable [0], policy [2:1], flush options [7:4] ([preempt])"),
+    ("PRE_COST", 10, "rw", "save / restore cycles: base [15:0], per register [23:16]"),
+    ("EV_REGS", 11, "rw", "registers per event thread told to the controller"),
+    ("BG_PC", 12, "rw", "background kernel entry"),
+    ("BG_PARAM", 13, "rw", "background parameter block"),
+    ("BG_NCTA", 14, "rw", "background one-warp blocks"),
+    ("BG_NTID", 15, "rw", "threads per background block (1..32)"),
+    ("BG_LAUNCHED", 16, "ro", "background warps launched"),
+    ("BG_DONE", 17, "ro", "background warps done"),
+    ("EV_DONE", 18, "ro", "events completed"),
+    ("CNT_START_FREE", 19, "ro", "events started in a free slot"),
+    ("CNT_START_PRE", 20, "ro", "events started in a preempted warp's slot"),
+    ("CNT_RESUME", 21, "ro", "victims resumed"),
+    ("CNT_ABORT", 22, "ro", "flushes aborted"),
+    ("FAULTS", 23, "ro", "warps stopped by a fault"),
+    ("REC_COUNT", 24, "ro", "event records waiting"),
+    ("REC_TAG", 25, "rw", "head record: the event's tag ({sequence, doorbell id}; all ones: none); write: pop"),
+    ("REC_CYCLES", 26, "ro", "head record: cycles from the PEWT push to the completion"),
+    ("REC_END", 27, "ro", "head record: the completion's cycle (the window's counter)"),
+    ("FAULT", 28, "ro", "first fault: code [2:0], slot [15:8], event warp [16]"),
+    ("FAULT_PC", 29, "ro", "first fault's pc"),
+    ("MEM_ERR_ADDR", 30, "ro", "first access outside the memory"),
+    ("ERR_CODE", 31, "ro", "first PEWT / controller error {pewt [3:2], controller [1:0]}"),
+    ("FILL_ADDR", 32, "rw", "fill: first byte address (word aligned)"),
+    ("FILL_VALUE", 33, "rw", "fill: the word written"),
+    ("FILL_COUNT", 34, "rw", "fill: write = words to fill (starts it); read = words left"),
+]
+SIMT_CTRL_BITS = [("LAUNCH", 0), ("CLEAR", 1)]
+SIMT_ST_BITS = [("BUSY", 0, "the core holds a warp"), ("LAUNCHING", 1, "the grid launcher runs"),
+                ("MEM_ERR", 2, "an access outside the memory (MEM_ERR_ADDR)"),
+                ("FAULT", 3, "a warp faulted (FAULT, FAULT_PC)"),
+                ("EV_BAD", 4, "an event of 0 or more than 32 threads was refused"),
+                ("ERR", 5, "the PEWT or the controller flagged an error (ERR_CODE)"),
+                ("REC_LOST", 6, "an event record found the record FIFO full"),
+                ("FILLING", 7, "the fill engine runs"),
+                ("REFUSED", 8, "a LAUNCH (grid running or shape bad) or FILL_COUNT (fill running) refused"),
+                ("CPL_LOST", 9, "a completion found the EKT's queue full")]
+
+
+def sv_simt_pkg():
+    L = ["// GENERATED by fpga/regmap.py from its tables; do not edit.",
+         "// The SIMT top's window (fpga/fg_simt_ctl.sv), memory region and defaults.",
+         "package fg_simt_pkg;",
+         f"  localparam int WIN_SIMT = {SIMT_WIN};",
+         f"  localparam int SIMT_NW = {SIMT_NW};",
+         f"  localparam int SIMT_NL = {SIMT_NL};",
+         f"  localparam int SIMT_STACK = {SIMT_STACK};",
+         f"  localparam int SIMT_MEM = {SIMT_MEM};",
+         f"  localparam int MEM_WBASE = 32'h{SIMT_MEM_WBASE:08X};",
+         f"  localparam int MEM_WBITS = {SIMT_MEM_WBITS};",
+         f"  localparam int SIMT_REC_DEPTH = {SIMT_REC_DEPTH};",
+         f"  localparam int EKT_ADDR_W = {P_EKT['ADDR_W']};  // the EKT's descriptor widths",
+         f"  localparam int EKT_DIM_W = {P_EKT['DIM_W']};",
+         f"  localparam logic [31:0] SIMT_ID_VALUE = 32'h{SIMT_ID_VALUE:08X};",
+         f"  localparam logic [31:0] SIMT_PRE_CFG_RESET = 32'h{SIMT_PRE_CFG_RESET:X};"]
+    for name, off, acc, doc in SIMT_REGS:
+        L.append(f"  localparam logic [{WIN_BITS - 1}:0] SIMT_{name} = {WIN_BITS}'d{off};  // {acc}: {doc}")
+    for name, bit in SIMT_CTRL_BITS:
+        L.append(f"  localparam int SIMT_CTRL_{name} = {bit};")
+    for name, bit, doc in SIMT_ST_BITS:
+        L.append(f"  localparam int SIMT_ST_{name} = {bit};  // {doc}")
+    L.append(f"  localparam int SIMT_ST_W = {max(b for _, b, _ in SIMT_ST_BITS) + 1};")
+    L.append("endpackage")
+    return "\n".join(L) + "\n"
+
+
+def c_simt_regs():
+    L = ["", "/* ---- the SIMT window (fpga/fg_simt_ctl.sv) and the memory region */",
+         f"#define FG_WIN_SIMT 0x{SIMT_WIN << (WIN_BITS + 2):05X}u",
+         f"#define FG_SIMT_MEM_BASE 0x{SIMT_MEM_WBASE * 4:08X}u /* host byte address of memory byte 0 */",
+         f"#define FG_SIMT_ID_VALUE 0x{SIMT_ID_VALUE:08X}u",
+         f"#define FG_SIMT_REC_DEPTH {SIMT_REC_DEPTH}u"]
+    for name, off, acc, doc in SIMT_REGS:
+        L.append(f"#define FG_SIMT_{name} 0x{off * 4:03X}u /* {acc}: {doc} */")
+    for name, bit in SIMT_CTRL_BITS:
+        L.append(f"#define FG_SIMT_CTRL_{name} (1u << {bit})")
+    for name, bit, doc in SIMT_ST_BITS:
+        L.append(f"#define FG_SIMT_ST_{name} (1u << {bit}) /* {doc} */")
+    return L
+
+
+def c_header_simt(simt):
+    """fpga/gen/fg_regmap_simt.h: the SIMT top's windows that fg_regmap.h does not have."""
+    L = ["/* GENERATED by fpga/regmap.py from its tables; do not edit.",
+         " * Register windows of the SIMT top (fpga/finegrain_simt_ulx3s.sv) that the FPGA top's",
+         " * map (fg_regmap.h) does not have: offsets within a window (the window bases are",
+         " * that top's).  Byte offsets, as in fg_regmap.h. */",
+         "#ifndef FG_REGMAP_SIMT_H", "#define FG_REGMAP_SIMT_H", "",
+         "#include \"fg_regmap.h\" /* fg_reg_desc, FG_P_*, the windows these are laid out like */", ""]
+    for b in simt:
+        r, B = b.like, b.pfx
+        if r is not None:
+            R, mine, rrn = PFX[r.name], {p.name: p for p in b.ports}, reg_names(r)
+            free = [f"FGR_{R}_CTRL_{rrn[q.name]}" for q in r.ports
+                    if q.bit is not None and getattr(mine.get(q.name), "bit", None) != q.bit]
+            free += [f"FGR_{R}_{rrn[q.name]}" for q in r.ports
+                     if q.off is not None and getattr(mine.get(q.name), "off", None) != q.off]
+            L.append(f"/* {b.name} is laid out like {r.name}: every FGR_{B}_* with an FGR_{R}_* namesake")
+            L.append(f" * has its offset / CTRL bit (the host library's FGR_{R}_* code works on this")
+            L.append(f" * window too).  Not here: {', '.join(free) if free else 'none'}. */")
+        L += c_block(b, B)
+    L += c_simt_regs()
     L.append("#endif")
     return "\n".join(L) + "\n"
 
@@ -1623,12 +1936,28 @@ def doc_table(blocks):
 
 BEGIN = "<!-- regmap: generated by fpga/regmap.py, do not edit -->"
 END = "<!-- /regmap -->"
+BEGIN_SIMT = "<!-- regmap-simt: generated by fpga/regmap.py, do not edit -->"
+END_SIMT = "<!-- /regmap-simt -->"
 
 
-def outputs(blocks):
+def doc_simt_table():
+    """The SIMT window's registers and status bits, for docs/FPGA.md "The SIMT top"."""
+    L = [f"SIMT window (`FG_WIN_SIMT` 0x{SIMT_WIN << (WIN_BITS + 2):05X}, fpga/fg_simt_ctl.sv; "
+         f"`FG_SIMT_*` in fpga/gen/fg_regmap_simt.h):", "",
+         "| offset | register | access | what |", "|---|---|---|---|"]
+    L += [f"| 0x{off * 4:03X} | `{name}` | {acc} | {doc} |" for name, off, acc, doc in SIMT_REGS]
+    L += ["", "`CTRL` bits: " + ", ".join(f"{b} `{n}`" for n, b in SIMT_CTRL_BITS) + ".  `STATUS` bits:", "",
+          "| bit | name | set while / when |", "|---|---|---|"]
+    L += [f"| {b} | `{n}` | {doc} |" for n, b, doc in SIMT_ST_BITS]
+    return "\n".join(L) + "\n"
+
+
+def outputs(blocks, simt):
     out = {os.path.join(GEN, "fg_regmap_pkg.sv"): sv_pkg(blocks),
-           os.path.join(GEN, "fg_regmap.h"): c_header(blocks)}
-    for b in blocks:
+           os.path.join(GEN, "fg_regmap.h"): c_header(blocks),
+           os.path.join(GEN, "fg_regmap_simt.h"): c_header_simt(simt),
+           os.path.join(GEN, "fg_simt_pkg.sv"): sv_simt_pkg()}
+    for b in blocks + simt:
         out[os.path.join(GEN, f"fgr_{b.name}.sv")] = sv_wrapper(b)
         out[os.path.join(GEN, f"fgs_{b.name}.sv")] = sv_slice(b)
     doc = os.path.join(ROOT, "docs", "FPGA.md")
@@ -1637,17 +1966,23 @@ def outputs(blocks):
         if BEGIN in text and END in text:
             a, rest = text.split(BEGIN, 1)
             _, z = rest.split(END, 1)
-            out[doc] = a + BEGIN + "\n" + doc_table(blocks) + END + z
+            text = a + BEGIN + "\n" + doc_table(blocks) + END + z
+        if BEGIN_SIMT in text and END_SIMT in text:
+            a, rest = text.split(BEGIN_SIMT, 1)
+            _, z = rest.split(END_SIMT, 1)
+            text = a + BEGIN_SIMT + "\n" + doc_simt_table() + END_SIMT + z
+        out[doc] = text
     return out
 
 
 def main():
     blocks = build()
-    errs = check_twins(blocks)
+    simt = build_simt(blocks)
+    errs = check_twins(blocks + simt)
     if errs:
         print("regmap: " + "\n regmap: ".join(errs), file=sys.stderr)
         return 1
-    out = outputs(blocks)
+    out = outputs(blocks, simt)
     if "--check" in sys.argv:
         stale = [p for p, t in out.items() if not os.path.exists(p) or open(p).read() != t]
         for p in stale:

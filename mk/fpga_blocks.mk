@@ -17,7 +17,9 @@
 FPGA_JSON   ?= results/fpga.json
 
 .PHONY: fpga fpga-blocks
+ifneq ($(FPGA_TOP),simt)
 fpga: fpga-blocks
+endif
 fpga-blocks: $(BUILD)/.deps
 	@FPGA_JSON=$(FPGA_JSON) python3 scripts/fpga_ooc.py \
 	  $(foreach b,$(FPGA_BLOCKS),"$(b)|$($(b)_TOP)|$($(b)_FPGA_PARAMS)|$($(b)_SRCS)|$($(b)_FPGA_SYNTH)")

