@@ -7,12 +7,15 @@
 //
 // Events.  A descriptor on evw_* (EDGE III-C: the EKT's launch of a
 // single-warp event kernel on a doorbell) goes to the PEWT as it is: kernel,
-// parameter entry, threads (block x; 0 or more than 32 is passed as 0, which
-// the core refuses with ev_bad_i, a sticky error here), tag = {sequence,
-// doorbell id}.  Its push cycle is kept by sequence; the completion of the
-// tag gives a record {tag, cycles from the push to the completion, the
-// cycle of the completion} in a FIFO the host pops, and the doorbell id
-// goes back to the EKT (cpl_*: frees the event's parameter entry).
+// parameter entry, threads (block x), tag = {sequence, doorbell id}.  Its
+// push cycle is kept by sequence; the completion of the tag gives a record
+// {tag, cycles from the push to the completion, the cycle of the
+// completion} in a FIFO the host pops, and the doorbell id goes back to the
+// EKT (cpl_*: frees the event's parameter entry).  A descriptor the core
+// cannot run (evw_ok_i low: not one block of one warp, or shared memory;
+// or block x 0 or above 32) never reaches the PEWT: it is taken, flagged
+// (STATUS.EV_BAD) and its doorbell id goes back to the EKT at once, so its
+// parameter entry is not lost.
 //
 // Background.  LAUNCH starts BG_NCTA one-warp blocks of BG_NTID threads
 // (1..32) at BG_PC with BG_PARAM, block i with ctaid (i, 0, 0); a grid of
@@ -69,6 +72,7 @@ module fg_simt_ctl #(
   input  logic [31:0]        evw_kernel_i,
   input  logic [31:0]        evw_param_i,
   input  logic [DIM_W-1:0]   evw_block_x_i,
+  input  logic               evw_ok_i,         // the rest of the descriptor is one warp, no shared memory
   output logic               ev_valid_o,
   input  logic               ev_ready_i,
   output logic [31:0]        ev_kernel_o,
@@ -104,7 +108,8 @@ module fg_simt_ctl #(
   output logic               fill_valid_o,
   input  logic               fill_ready_i,
   output logic [31:0]        fill_addr_o,
-  output logic [31:0]        fill_wdata_o
+  output logic [31:0]        fill_wdata_o,
+  output logic               err_o             // a sticky error (STATUS)
 );
   `FG_ASSERT_PARAM(g_chk_tag, SEQ_W >= IB, "fg_simt_ctl: TAG_W too small for the events in flight")
 
@@ -136,13 +141,16 @@ module fg_simt_ctl #(
   logic [SEQ_W-1:0] seq_q;
   logic [31:0]      push_cyc_q [2**IB];
   logic [IB:0]      inflight_q;
+  wire ev_ok   = evw_ok_i && evw_block_x_i >= DIM_W'(1) && evw_block_x_i <= DIM_W'(32);
   wire ev_push = ev_valid_o && ev_ready_i;
-  assign ev_valid_o   = evw_valid_i;
-  assign evw_ready_o  = ev_ready_i;
+  // refused: taken in a cycle without a completion (both go back to the EKT)
+  wire ev_refuse = evw_valid_i && !ev_ok && !cpl_valid_i;
+  assign ev_valid_o   = evw_valid_i && ev_ok;
+  assign evw_ready_o  = ev_ok ? ev_ready_i : ev_refuse;
   assign ev_kernel_o  = evw_kernel_i;
   assign ev_param_o   = evw_param_i;
   assign ev_tag_o     = {seq_q, evw_id_i};
-  assign ev_threads_o = (evw_block_x_i >= DIM_W'(1) && evw_block_x_i <= DIM_W'(32)) ? 6'(evw_block_x_i) : 6'd0;
+  assign ev_threads_o = 6'(evw_block_x_i);
   assign ev_regs_o    = ev_regs_q;
 
   // the records: {tag, cycles, end cycle}
@@ -158,11 +166,13 @@ module fg_simt_ctl #(
     .data_i({cpl_tag_i, rec_cycles, cycle_q}), .valid_o(rec_v), .ready_i(rec_pop), .data_o(rec_head),
     .count_o(rec_cnt));
 
-  // the doorbell ids back to the EKT (one completion at a time there)
+  // the doorbell ids back to the EKT (one completion at a time there):
+  // completions, and refused events
   logic       cq_ready;
   logic [2:0] cq_cnt;
   fg_fifo #(.WIDTH(IDW), .DEPTH(4)) u_cplq (
-    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(cpl_valid_i), .ready_o(cq_ready), .data_i(cpl_tag_i[IDW-1:0]),
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(cpl_valid_i || ev_refuse), .ready_o(cq_ready),
+    .data_i(cpl_valid_i ? cpl_tag_i[IDW-1:0] : evw_id_i),
     .valid_o(ekt_cpl_valid_o), .ready_i(ekt_cpl_ready_i), .data_o(ekt_cpl_id_o), .count_o(cq_cnt));
 
   always_ff @(posedge clk_i) begin
@@ -260,13 +270,13 @@ module fg_simt_ctl #(
         s_mem_q        <= 1'b1;
         mem_err_addr_q <= mem_err_addr_i;
       end
-      if (ev_bad_i) s_bad_q <= 1'b1;
+      if (ev_bad_i || ev_refuse) s_bad_q <= 1'b1;
       if (err_valid_i && !s_err_q) begin
         s_err_q    <= 1'b1;
         err_code_q <= err_code_i;
       end
       if (cpl_valid_i && !rec_ready) s_lost_q <= 1'b1;
-      if (cpl_valid_i && !cq_ready) s_cpl_q <= 1'b1;
+      if ((cpl_valid_i || ev_refuse) && !cq_ready) s_cpl_q <= 1'b1;
       if ((do_launch && !launch_go) || fill_bad) s_launch_q <= 1'b1;
     end
   end
@@ -289,6 +299,7 @@ module fg_simt_ctl #(
   assign fill_valid_o       = fill_left_q != '0;
   assign fill_addr_o        = fill_addr_q;
   assign fill_wdata_o       = fill_value_q;
+  assign err_o              = s_mem_q || s_fault_q || s_bad_q || s_err_q || s_lost_q || s_launch_q || s_cpl_q;
 
   // ---------------------------------------------------------------- reads
   logic [fg_simt_pkg::SIMT_ST_W-1:0] status;

@@ -269,9 +269,10 @@ module finegrain_simt_ulx3s
   logic [15:0]      cnt_abort;
   logic             fill_v, fill_ready, mem_err, mem_err_host;
   logic [31:0]      fill_addr, fill_wdata, mem_err_addr;
+  logic             simt_err;
 
   // an event the core can run: one block of one warp (x only), no shared
-  // memory; any other shape goes in as 0 threads, which the core refuses
+  // memory (fg_simt_ctl refuses any other)
   wire ev_one_warp = evw_block_y == DIM_W'(1) && evw_block_z == DIM_W'(1) && evw_grid_x == DIM_W'(1) &&
                      evw_grid_y == DIM_W'(1) && evw_grid_z == DIM_W'(1) && evw_shmem == '0;
   fg_simt_ctl #(.NW(NW), .NL(NL), .GTO(GTO), .PEWT_ENTRIES(PEWT_ENTRIES), .MEM_BYTES(MEM_BYTES),
@@ -285,7 +286,7 @@ module finegrain_simt_ulx3s
     .launch_param_o(launch_param), .launch_live_o(launch_live), .launch_ctaid_o(launch_ctaid),
     .launch_ntid_o(launch_ntid), .launch_nctaid_o(launch_nctaid),
     .evw_valid_i(evw_valid), .evw_ready_o(evw_ready), .evw_id_i(evw_id), .evw_kernel_i(evw_kernel[31:0]),
-    .evw_param_i(evw_param[31:0]), .evw_block_x_i(ev_one_warp ? evw_block_x : '0),
+    .evw_param_i(evw_param[31:0]), .evw_block_x_i(evw_block_x), .evw_ok_i(ev_one_warp),
     .ev_valid_o(ev_valid), .ev_ready_i(ev_ready), .ev_kernel_o(ev_kernel), .ev_param_o(ev_param),
     .ev_tag_o(ev_tag), .ev_threads_o(ev_threads), .ev_regs_o(ev_regs),
     .cpl_valid_i(cpl_valid), .cpl_tag_i(cpl_tag), .ekt_cpl_valid_o(ekt_cpl_valid),
@@ -295,7 +296,8 @@ module finegrain_simt_ulx3s
     .err_valid_i(err_valid), .err_code_i(err_code), .cnt_start_free_i(cnt_start_free),
     .cnt_start_pre_i(cnt_start_pre), .cnt_resume_i(cnt_resume), .cnt_abort_i(cnt_abort),
     .mem_err_i(mem_err), .mem_err_addr_i(mem_err_addr),
-    .fill_valid_o(fill_v), .fill_ready_i(fill_ready), .fill_addr_o(fill_addr), .fill_wdata_o(fill_wdata));
+    .fill_valid_o(fill_v), .fill_ready_i(fill_ready), .fill_addr_o(fill_addr), .fill_wdata_o(fill_wdata),
+    .err_o(simt_err));
 
   // the core's retire beats and the controller's commands: for waveforms
   logic             rvfi_valid;
@@ -344,7 +346,7 @@ module finegrain_simt_ulx3s
   assign fill_ready = h_ready;
 
   // ------------------------------------------------------------ LEDs
-  // led[2]: the core busy, led[3]: a sticky error in the SIMT window
+  // led[2]: the core holds a warp, led[3]: a sticky error in the SIMT window (STATUS)
   logic [24:0] hb_q = '0;
   logic [21:0] act_q = '0;
   always_ff @(posedge clk) begin
@@ -352,7 +354,7 @@ module finegrain_simt_ulx3s
     if (link_busy || link_rx) act_q <= '1;
     else if (act_q != '0) act_q <= act_q - 1'b1;
   end
-  assign led        = {led_reg[5:2], fault_valid || mem_err, core_busy, act_q != '0, hb_q[24]};
+  assign led        = {led_reg[5:2], simt_err, core_busy, act_q != '0, hb_q[24]};
   assign wifi_gpio0 = 1'b1;
 
   logic unused;

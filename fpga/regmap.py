@@ -1783,7 +1783,7 @@ SIMT_CTRL_BITS = [("LAUNCH", 0), ("CLEAR", 1)]
 SIMT_ST_BITS = [("BUSY", 0, "the core holds a warp"), ("LAUNCHING", 1, "the grid launcher runs"),
                 ("MEM_ERR", 2, "an access outside the memory (MEM_ERR_ADDR)"),
                 ("FAULT", 3, "a warp faulted (FAULT, FAULT_PC)"),
-                ("EV_BAD", 4, "an event of 0 or more than 32 threads was refused"),
+                ("EV_BAD", 4, "an event the core cannot run (not one block of one warp, or shared memory) was refused"),
                 ("ERR", 5, "the PEWT or the controller flagged an error (ERR_CODE)"),
                 ("REC_LOST", 6, "an event record found the record FIFO full"),
                 ("FILLING", 7, "the fill engine runs"),

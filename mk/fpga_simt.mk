@@ -8,7 +8,7 @@
 FPGA_SIMT_RTL := $(shell cat fpga/simt_top.f)
 FPGA_SIMT_VL  := $(BUILD)/vl/fpga_simt
 
-EXTRA_BUILD     += $(BUILD)/bin/fpga_simt_sim
+EXTRA_BUILD     += $(BUILD)/bin/fpga_simt_sim $(BUILD)/tests/test_fpga_simt
 EXTRA_TEST_CMDS += scripts/test_fpga_simt.sh
 
 $(FPGA_SIMT_VL)/Vfinegrain_simt_ulx3s__ALL.a: $(FPGA_SIMT_RTL) fpga/simt_top.vlt $(wildcard rtl/include/*.svh) \

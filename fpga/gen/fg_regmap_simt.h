@@ -184,7 +184,7 @@ static const fg_reg_desc fgr_edge_ekt_ev_regs[] = {
 #define FG_SIMT_ST_LAUNCHING (1u << 1) /* the grid launcher runs */
 #define FG_SIMT_ST_MEM_ERR (1u << 2) /* an access outside the memory (MEM_ERR_ADDR) */
 #define FG_SIMT_ST_FAULT (1u << 3) /* a warp faulted (FAULT, FAULT_PC) */
-#define FG_SIMT_ST_EV_BAD (1u << 4) /* an event of 0 or more than 32 threads was refused */
+#define FG_SIMT_ST_EV_BAD (1u << 4) /* an event the core cannot run (not one block of one warp, or shared memory) was refused */
 #define FG_SIMT_ST_ERR (1u << 5) /* the PEWT or the controller flagged an error (ERR_CODE) */
 #define FG_SIMT_ST_REC_LOST (1u << 6) /* an event record found the record FIFO full */
 #define FG_SIMT_ST_FILLING (1u << 7) /* the fill engine runs */

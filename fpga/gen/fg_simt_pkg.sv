@@ -54,7 +54,7 @@ package fg_simt_pkg;
   localparam int SIMT_ST_LAUNCHING = 1;  // the grid launcher runs
   localparam int SIMT_ST_MEM_ERR = 2;  // an access outside the memory (MEM_ERR_ADDR)
   localparam int SIMT_ST_FAULT = 3;  // a warp faulted (FAULT, FAULT_PC)
-  localparam int SIMT_ST_EV_BAD = 4;  // an event of 0 or more than 32 threads was refused
+  localparam int SIMT_ST_EV_BAD = 4;  // an event the core cannot run (not one block of one warp, or shared memory) was refused
   localparam int SIMT_ST_ERR = 5;  // the PEWT or the controller flagged an error (ERR_CODE)
   localparam int SIMT_ST_REC_LOST = 6;  // an event record found the record FIFO full
   localparam int SIMT_ST_FILLING = 7;  // the fill engine runs
