@@ -51,7 +51,7 @@ static int usage(void) {
                     "       fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]\n"
                     "       fg_host WHERE run-events ipv4 [--packets N] [--background chase|none] [--bg-blocks N]\n"
                     "               [--bg-iters N] [--slots N] [--routes N] [--blocks16 N] [--policy oldest|newest|cheapest]\n"
-                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--quiet]\n"
+                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
     return 2;
@@ -133,6 +133,7 @@ static int run_events(int argc, char **argv) {
         else if (!strcmp(a, "--opts")) o.opts = (unsigned)fg_arg_u64("fg_host", a, v, 0, PRE_OPT_ALL);
         else if (!strcmp(a, "--seed")) o.seed = fg_arg_u64("fg_host", a, v, 0, UINT64_MAX);
         else if (!strcmp(a, "--timeout")) o.timeout_s = (unsigned)fg_arg_u64("fg_host", a, v, 1, 86400);
+        else if (!strcmp(a, "--reply-ms")) o.reply_ms = (unsigned)fg_arg_u64("fg_host", a, v, 100, 3600000);
         else if (!strcmp(a, "--kdir")) o.kdir = v;
         else if (!strcmp(a, "--policy")) {
             static const char *const pol[] = {"oldest", "newest", "cheapest"};

@@ -24,7 +24,7 @@
 void fg_simt_opts_default(fg_simt_opts *o) {
     *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .routes = 64,
                         .blocks16 = 4, .bg_blocks = 16, .bg_iters = 64, .policy = 0, .opts = 0, .seed = 1,
-                        .timeout_s = 600};
+                        .timeout_s = 600, .reply_ms = 60000};
 }
 
 static double now_s(void) {
@@ -272,6 +272,9 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
         return fg_host_fail(h, "run-events: kind '%s': only ipv4 runs on the SIMT top so far", o->kind);
     if (o->packets == 0 || o->slots == 0 || o->slots > 65535)
         return fg_host_fail(h, "run-events: --packets and --slots must be at least 1 (slots at most 65535)");
+    /* writes get no reply: a read waits behind every byte queued before it
+     * (an image's bursts: seconds at 115200 baud, more in a loaded simulator) */
+    fg_host_set_timeout(h, o->reply_ms);
     run x = {.h = h, .o = o, .r = r};
     fg_rng_seed(&x.rng, o->seed);
     x.slot_n = calloc(o->slots, sizeof *x.slot_n);

@@ -36,6 +36,7 @@ typedef struct {
     unsigned opts;          /* flush options (PRE_OPT_*) */
     uint64_t seed;
     unsigned timeout_s;     /* the board has that long to finish */
+    unsigned reply_ms;      /* a read's reply may wait this long behind the writes queued before it */
     FILE *progress;         /* NULL: quiet */
 } fg_simt_opts;
 
