@@ -10,8 +10,8 @@
 #     and the top's error paths (an access beyond the memory, events the
 #     core cannot run, bad launches, a faulting warp), each flagged in
 #     STATUS with nothing lost;
-#   5 run-events prints "0 mismatches" against the C model and the host
-#     reference, and the background has none either;
+#   5 run-events (a fresh seed each run) prints "0 mismatches" against the
+#     C model and the host reference, and the background has none either;
 #   6 the events preempted background warps (more events than parameter
 #     entries: slots are reused) and every victim resumed;
 #   7-9 a kind the top does not run, a background kernel the core cannot run
@@ -23,24 +23,23 @@ B=${BUILD:-build}
 mkdir -p "$B/test-logs"
 simlog=$B/test-logs/fpga_simt_sim.log
 out=$B/test-logs/fpga_simt_run.log
-portf=$(mktemp)
-rm -f "$portf"
-"$B/bin/fpga_simt_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-600}" >"$simlog" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$portf"; }
-trap cleanup EXIT
-for _ in $(seq 100); do [ -s "$portf" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-if [ ! -s "$portf" ]; then echo "not ok 1 - fpga_simt_sim did not start"; cat "$simlog"; exit 1; fi
-P=tcp:127.0.0.1:$(cat "$portf")
+. scripts/fpga_sim_lib.sh
+if ! fpga_sim_start "$B/bin/fpga_simt_sim" "$simlog" "${FPGA_SIM_SECONDS:-600}"; then
+  echo "not ok 1 - fpga_simt_sim did not start"; cat "$simlog"; exit 1
+fi
+P=tcp:127.0.0.1:$FPGA_SIM_PORT
 echo "# fpga_simt_sim on ${P#tcp:}"
 fail=0
 ok() { echo "ok $1 - $2"; }
 nok() { echo "not ok $1 - $2"; fail=1; }
 FG_FPGA=$P CMOCKA_MESSAGE_OUTPUT=TAP timeout "${FPGA_HOST_SECONDS:-300}" "$B/tests/test_fpga_simt" || fail=1
 
-# 12 events of 32 packets (the last 16) through 8 parameter entries
+# 12 events of 32 packets (the last 16) through 8 parameter entries; a fresh
+# seed each run (routes, packets, the background's table), FG_SEED repeats one
+seed=${FG_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "# run-events seed $seed (FG_SEED=$seed repeats it)"
 timeout "${FPGA_HOST_SECONDS:-300}" "$B/bin/fg_host" "$P" run-events ipv4 --packets 368 --slots 8 --bg-iters 200 \
-  --kdir "$B/sw" >"$out" 2>&1
+  --seed "$seed" --kdir "$B/sw" >"$out" 2>&1
 rc=$?
 sed 's/^/# /' "$out"
 if [ $rc -eq 0 ] && grep -q "^ipv4: 12 events, 368 packets forwarded, 0 mismatches against the C model, 0 against the host reference" "$out" &&
@@ -61,5 +60,5 @@ refused() {  # n, what, expected message, fg_host arguments...
 refused 7 "kind ipv6 refused" "only ipv4 runs on the SIMT top" ipv6
 refused 8 "background mm refused" "no shared memory" ipv4 --background mm
 refused 9 "a table larger than the memory refused" "do not fit in" ipv4 --routes 3000 --blocks16 64 --background none
-kill -0 "$pid" 2>/dev/null || { echo "# fpga_simt_sim died:"; tail -5 "$simlog"; fail=1; }
+kill -0 "$FPGA_SIM_PID" 2>/dev/null || { echo "# fpga_simt_sim died:"; tail -5 "$simlog"; fail=1; }
 exit $fail

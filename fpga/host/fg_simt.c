@@ -116,7 +116,8 @@ typedef struct {
     ipv4_work w;
     fg_rng rng;
     unsigned nw, stack, mem_bytes;
-    unsigned *slot_n;     /* requests of the event in each slot (0: none) */
+    unsigned *slot_n;     /* requests of the event in each slot (0: the slot is free) */
+    unsigned *slot_ev;    /* the index of that event (rung order = the tag's sequence) */
     uint32_t *c_out;      /* the C model's outputs, IPV4_PKTS_PER_EVENT words per slot */
     unsigned rung, done;  /* events rung, completed */
     unsigned gpu_busy;    /* C model launches still running */
@@ -191,7 +192,8 @@ static int slot_check(run *x, unsigned slot) {
     return 0;
 }
 
-/* pops the records the board has: each completes the oldest event rung */
+/* pops the records the board has; events in different warp slots end in
+ * any order, so each record names its event by the tag's sequence */
 static int drain(run *x) {
     uint32_t cnt;
     if (fg_host_read(x->h, S(FG_SIMT_REC_COUNT), &cnt)) return -1;
@@ -199,11 +201,14 @@ static int drain(run *x) {
         uint32_t v[3];
         if (fg_host_read_burst(x->h, S(FG_SIMT_REC_TAG), v, 3) || fg_host_write(x->h, S(FG_SIMT_REC_TAG), 0))
             return -1;
-        const unsigned seq = v[0] >> 5, id = v[0] & 31u, k = x->done;
-        if (id != EV_ID || seq != (k & 0x7FFu))
-            return fg_host_fail(x->h, "SIMT top: completion tag 0x%x, expected doorbell %u sequence %u", v[0], EV_ID,
-                                k & 0x7FFu);
-        if (slot_check(x, k % x->o->slots)) return -1;
+        const unsigned seq = v[0] >> 5 & 0x7FFu, id = v[0] & 31u;
+        unsigned s = 0;
+        while (s < x->o->slots && !(x->slot_n[s] && (x->slot_ev[s] & 0x7FFu) == seq)) s++;
+        if (id != EV_ID || s == x->o->slots)
+            return fg_host_fail(x->h, "SIMT top: completion tag 0x%x (doorbell %u, sequence %u) is no event in flight",
+                                v[0], id, seq);
+        if (slot_check(x, s)) return -1;
+        x->slot_n[s] = 0;
         x->r->cyc_sum += v[1];
         if (!x->done || v[1] < x->r->cyc_min) x->r->cyc_min = v[1];
         if (v[1] > x->r->cyc_max) x->r->cyc_max = v[1];
@@ -278,13 +283,14 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
     run x = {.h = h, .o = o, .r = r};
     fg_rng_seed(&x.rng, o->seed);
     x.slot_n = calloc(o->slots, sizeof *x.slot_n);
+    x.slot_ev = calloc(o->slots, sizeof *x.slot_ev);
     x.c_out = calloc((size_t)o->slots * IPV4_PKTS_PER_EVENT, 4);
     uint64_t bg_next = 0, bg_out = 0, bg_args = 0;
     gpu_kernel bk = {0};
     const unsigned nev = (o->packets + IPV4_PKTS_PER_EVENT - 1) / IPV4_PKTS_PER_EVENT;
     const double t0 = now_s();
     int rc = -1;
-    if (!x.slot_n || !x.c_out) {
+    if (!x.slot_n || !x.slot_ev || !x.c_out) {
         fg_host_fail(h, "out of memory");
         goto out;
     }
@@ -294,6 +300,7 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
     for (unsigned k = 0; k < first; k++) {
         const unsigned n = k + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - k * IPV4_PKTS_PER_EVENT;
         if (slot_fill(&x, k, n, 0)) goto out;
+        x.slot_ev[k] = k;
     }
     /* the image, then the local windows and the save area above it */
     const uint64_t end = gpu_malloc(x.g, 256);
@@ -351,8 +358,10 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
             goto out;
         }
         if (status_ok(h) || drain(&x)) goto out;
-        while (x.rung < nev && x.rung < x.done + o->slots) {
+        /* event k takes parameter entry k % slots (the EKT's head): once its last event is checked */
+        while (x.rung < nev && !x.slot_n[x.rung % o->slots]) {
             const unsigned slot = x.rung % o->slots;
+            x.slot_ev[slot] = x.rung;
             const unsigned n = x.rung + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - x.rung * IPV4_PKTS_PER_EVENT;
             if (slot_fill(&x, slot, n, 1) || slot_c_model(&x, slot) || fg_hw_ring(h, EV_ID)) goto out;
             x.rung++;
@@ -397,6 +406,7 @@ out:
         gpu_free(x.g);
     }
     free(x.slot_n);
+    free(x.slot_ev);
     free(x.c_out);
     return rc;
 }
