@@ -84,14 +84,12 @@ bad "an empty file" "empty, not an fgtrace 1 file" db "$d/empty.trace"
 
 # ---------------------------------------------------------------- fpga_sim
 simlog=$d/fpga_sim.log
-portf=$d/port
-"$B/bin/fpga_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-1800}" >"$simlog" 2>&1 &
-pid=$!
-cleanup() { kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-trap cleanup EXIT
-for _ in $(seq 100); do [ -s "$portf" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-if [ ! -s "$portf" ]; then nok "fpga_sim did not start"; cat "$simlog"; exit 1; fi
-W=tcp:127.0.0.1:$(cat "$portf")
+. scripts/fpga_sim_lib.sh
+if ! fpga_sim_start "$B/bin/fpga_sim" "$simlog" "${FPGA_SIM_SECONDS:-1800}"; then
+  nok "fpga_sim did not start"; cat "$simlog"; exit 1
+fi
+pid=$FPGA_SIM_PID
+W=tcp:127.0.0.1:$FPGA_SIM_PORT
 echo "# fpga_sim on $W"
 
 # ---------------------------------------------------------------- 3. replays

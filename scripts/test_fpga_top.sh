@@ -14,18 +14,14 @@ cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 mkdir -p "$B/test-logs"
 simlog=$B/test-logs/fpga_sim.log
-portf=$(mktemp)
-rm -f "$portf"
-"$B/bin/fpga_sim" --port 0 --port-file "$portf" --max-seconds "${FPGA_SIM_SECONDS:-1000}" >"$simlog" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$portf"; }
-trap cleanup EXIT
-for _ in $(seq 100); do [ -s "$portf" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-if [ ! -s "$portf" ]; then echo "not ok 1 - fpga_sim did not start"; cat "$simlog"; exit 1; fi
-port=$(cat "$portf")
+. scripts/fpga_sim_lib.sh
+if ! fpga_sim_start "$B/bin/fpga_sim" "$simlog" "${FPGA_SIM_SECONDS:-1000}"; then
+  echo "not ok 1 - fpga_sim did not start"; cat "$simlog"; exit 1
+fi
+port=$FPGA_SIM_PORT
 echo "# fpga_sim on 127.0.0.1:$port"
 rc=0
 FG_FPGA=tcp:127.0.0.1:$port CMOCKA_MESSAGE_OUTPUT=TAP timeout "${FPGA_HOST_SECONDS:-900}" "$B/tests/test_fpga_host" || rc=1
 timeout 120 scripts/litex_check.py --uart-port "socket://127.0.0.1:$port" --tap 6 || rc=1
-kill -0 "$pid" 2>/dev/null || { echo "# fpga_sim died:"; tail -5 "$simlog"; rc=1; }
+kill -0 "$FPGA_SIM_PID" 2>/dev/null || { echo "# fpga_sim died:"; tail -5 "$simlog"; rc=1; }
 exit $rc
