@@ -49,8 +49,9 @@ static const window windows[] = {FG_BLOCK_WINDOWS(WIN)};
 static int usage(void) {
     fprintf(stderr, "usage: fg_host WHERE id | read ADDR [N] | write ADDR VALUE... | dump WINDOW | reset\n"
                     "       fg_host WHERE replay BLOCK TRACE [--lines N] [--stall-ms MS] [--timeout S] [--quiet]\n"
-                    "       fg_host WHERE run-events ipv4 [--packets N] [--background chase|none] [--bg-blocks N]\n"
-                    "               [--bg-iters N] [--slots N] [--routes N] [--blocks16 N] [--policy oldest|newest|cheapest]\n"
+                    "       fg_host WHERE run-events ipv4|ipv6|memc|ipsec [--packets N] [--background chase|none]\n"
+                    "               [--bg-blocks N] [--bg-iters N] [--slots N] [--set SECTION.KEY=VALUE]...\n"
+                    "               [--policy oldest|newest|cheapest]\n"
                     "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
@@ -109,8 +110,8 @@ static int run_events(int argc, char **argv) {
     fg_simt_opts_default(&o);
     o.kind = argv[3];
     o.progress = stderr;
-    if (strcmp(o.kind, "ipv4")) {
-        fprintf(stderr, "fg_host: run-events: kind '%s': only ipv4 runs on the SIMT top so far\n", o.kind);
+    if (!fg_simt_kind_known(o.kind)) {
+        fprintf(stderr, "fg_host: run-events: kind '%s': %s\n", o.kind, fg_simt_kinds());
         return 2;
     }
     for (int i = 4; i < argc; i++) {
@@ -126,8 +127,13 @@ static int run_events(int argc, char **argv) {
         i++;
         if (!strcmp(a, "--packets")) o.packets = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 20);
         else if (!strcmp(a, "--slots")) o.slots = (unsigned)fg_arg_u64("fg_host", a, v, 1, 64);
-        else if (!strcmp(a, "--routes")) o.routes = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 20);
-        else if (!strcmp(a, "--blocks16")) o.blocks16 = (unsigned)fg_arg_u64("fg_host", a, v, 1, 65536);
+        else if (!strcmp(a, "--set")) {
+            if (o.nsets == sizeof o.sets / sizeof *o.sets) {
+                fprintf(stderr, "fg_host: run-events: at most %zu --set\n", sizeof o.sets / sizeof *o.sets);
+                return 2;
+            }
+            o.sets[o.nsets++] = v;
+        }
         else if (!strcmp(a, "--bg-blocks")) o.bg_blocks = (unsigned)fg_arg_u64("fg_host", a, v, 1, 65535);
         else if (!strcmp(a, "--bg-iters")) o.bg_iters = (unsigned)fg_arg_u64("fg_host", a, v, 1, 1u << 24);
         else if (!strcmp(a, "--opts")) o.opts = (unsigned)fg_arg_u64("fg_host", a, v, 0, PRE_OPT_ALL);
@@ -171,7 +177,7 @@ static int run_events(int argc, char **argv) {
             fprintf(stderr, "run-events: loaded in %.1f s, ran and checked in %.1f s\n", r.seconds_load, r.seconds_run);
     }
     fg_host_close(h);
-    return rc ? 2 : (r.mismatches || r.ref_mismatches || r.bg_mismatches) ? 1 : 0;
+    return rc ? 2 : (r.mismatches || r.ref_mismatches || r.bg_mismatches || r.image_mismatches) ? 1 : 0;
 }
 
 /* every number before the connection opens: a malformed one touches no register */

@@ -11,8 +11,12 @@
 #include "fg_regmap_simt.h"
 #include "fg_util.h"
 #include "gen/edge_ekt_enc.h"
+#include "fg_config.h"
 #include "simt/gpu.h"
+#include "work/ipsec_work.h"
 #include "work/ipv4_work.h"
+#include "work/ipv6_work.h"
+#include "work/memc_work.h"
 
 #define S(off) (FG_WIN_SIMT + (off))
 #define MEM(a) (FG_SIMT_MEM_BASE + (uint32_t)(a))
@@ -22,9 +26,60 @@
 #define EV_ID 0u       /* the doorbell / EKT entry of the event kernel */
 
 void fg_simt_opts_default(fg_simt_opts *o) {
-    *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .routes = 64,
-                        .blocks16 = 4, .bg_blocks = 16, .bg_iters = 64, .policy = 0, .opts = 0, .seed = 1,
-                        .timeout_s = 600, .reply_ms = 60000};
+    *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .bg_blocks = 16,
+                        .bg_iters = 64, .policy = 0, .opts = 0, .seed = 1, .timeout_s = 600, .reply_ms = 60000};
+}
+
+/* ------------------------------------------------------------ the kinds */
+/* A kind of event on the SIMT top: ev_work's ops (sim/work/ev_work.h), its
+ * config section, the settings that make its tables fit the board's memory
+ * (before the user's --set), what its requests are called, and the two
+ * things the ops keep inside: a slot's memory regions and its parameter
+ * entry. */
+typedef struct {
+    const ev_work_ops *ops;
+    const char *section;
+    const char *board[3];
+    const char *done; /* "packets forwarded" */
+    int (*io)(const void *w, unsigned slot, unsigned n, ev_io *io, char *err, size_t errlen);
+    uint64_t (*param)(const void *w, unsigned slot);
+} simt_kind;
+
+#define KIND_FNS(X)                                                                                \
+    static int X##_io(const void *w, unsigned s, unsigned n, ev_io *io, char *err, size_t errlen) { \
+        return X##_work_io(w, s, n, io, err, errlen);                                               \
+    }                                                                                               \
+    static uint64_t X##_param(const void *w, unsigned s) { return X##_work_param(w, s); }
+KIND_FNS(ipv4)
+KIND_FNS(ipv6)
+KIND_FNS(memc)
+KIND_FNS(ipsec)
+
+/* the board's 368 KiB hold a DIR-16 first level (256 KiB) and little more */
+static const simt_kind kinds[] = {
+    {&ev_ipv4_ops, "routes", {"routes.count=64", "routes.blocks16=4"}, "packets forwarded", ipv4_io, ipv4_param},
+    {&ev_ipv6_ops, "ipv6", {"ipv6.count=16", "ipv6.blocks32=1"}, "packets forwarded", ipv6_io, ipv6_param},
+    {&ev_memc_ops, "memc", {"memc.hash_power=9", "memc.warm_sets=256"}, "GET requests answered", memc_io,
+     memc_param},
+    {&ev_ipsec_ops, "ipsec", {NULL}, "packets encrypted", ipsec_io, ipsec_param},
+};
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+static const simt_kind *kind_find(const char *name) {
+    for (unsigned i = 0; i < NKINDS; i++)
+        if (!strcmp(kinds[i].ops->name, name)) return &kinds[i];
+    return NULL;
+}
+
+int fg_simt_kind_known(const char *name) { return kind_find(name) != NULL; }
+
+const char *fg_simt_kinds(void) {
+    static char buf[64];
+    if (!buf[0])
+        for (unsigned i = 0; i < NKINDS; i++)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? i + 1 < NKINDS ? ", " : " or " : "",
+                     kinds[i].ops->name);
+    return buf;
 }
 
 static double now_s(void) {
@@ -112,13 +167,17 @@ typedef struct {
     fg_host *h;
     const fg_simt_opts *o;
     fg_simt_result *r;
+    const simt_kind *k;
     gpu_t *g;
-    ipv4_work w;
+    fg_config *cfg;
+    void *w;              /* the kind's workload (ops->init) */
     fg_rng rng;
     unsigned nw, stack, mem_bytes;
+    unsigned reqs;        /* requests an event carries at most */
+    unsigned out_words;   /* words of a slot's output regions */
     unsigned *slot_n;     /* requests of the event in each slot (0: the slot is free) */
     unsigned *slot_ev;    /* the index of that event (rung order = the tag's sequence) */
-    uint32_t *c_out;      /* the C model's outputs, IPV4_PKTS_PER_EVENT words per slot */
+    uint32_t *c_out;      /* the C model's outputs, out_words per slot */
     unsigned rung, done;  /* events rung, completed */
     unsigned gpu_busy;    /* C model launches still running */
 } run;
@@ -141,14 +200,24 @@ static int c_run(run *x, const gpu_launch_desc *d) {
     return 0;
 }
 
-/* new inputs for the event in `slot`, its C model outputs, and (board) its
- * I/O regions on the board */
+/* the slot's memory regions; every output region whole words, as the board
+ * reads them */
+static int slot_io(run *x, unsigned slot, unsigned n, ev_io *io) {
+    char err[256];
+    if (x->k->io(x->w, slot, n, io, err, sizeof err)) return fg_host_fail(x->h, "%s", err);
+    for (unsigned i = 0; i < io->nout; i++)
+        if ((io->out[i].addr | io->out[i].len) & 3)
+            return fg_host_fail(x->h, "%s: output region %u of slot %u is not whole words", x->k->ops->name, i, slot);
+    return 0;
+}
+
+/* new inputs for the event in `slot` (outputs poisoned) in the C model and
+ * (board) in the board's memory */
 static int slot_fill(run *x, unsigned slot, unsigned n, int board) {
     char err[256];
     ev_io io;
-    if (ipv4_work_fill(&x->w, x->g, slot, n, &x->rng, err, sizeof err) ||
-        ipv4_work_io(&x->w, slot, n, &io, err, sizeof err))
-        return fg_host_fail(x->h, "%s", err);
+    if (x->k->ops->fill(x->w, x->g, slot, n, &x->rng, err, sizeof err)) return fg_host_fail(x->h, "%s", err);
+    if (slot_io(x, slot, n, &io)) return -1;
     if (board) {
         for (unsigned i = 0; i < io.nin; i++)
             if (gpu_to_board(x->h, x->g, io.in[i].addr, io.in[i].len)) return -1;
@@ -159,35 +228,51 @@ static int slot_fill(run *x, unsigned slot, unsigned n, int board) {
     return 0;
 }
 
-/* the C model runs the slot's event (32 threads, as the EKT registration) */
+/* the C model runs the slot's event with the EKT registration's threads */
 static int slot_c_model(run *x, unsigned slot) {
-    const gpu_launch_desc d = ipv4_work_desc(&x->w, slot, IPV4_PKTS_PER_EVENT, 3, slot);
-    if (c_run(x, &d)) return -1;
-    const uint64_t out = x->w.out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4;
-    if (gpu_mem_read(x->g, out, x->c_out + slot * IPV4_PKTS_PER_EVENT, IPV4_PKTS_PER_EVENT * 4))
-        return fg_host_fail(x->h, "C model: cannot read the outputs of slot %u", slot);
+    const gpu_launch_desc d = x->k->ops->desc(x->w, slot, x->reqs, 3, slot);
+    ev_io io;
+    if (c_run(x, &d) || slot_io(x, slot, x->slot_n[slot], &io)) return -1;
+    uint32_t *c = x->c_out + (size_t)slot * x->out_words;
+    for (unsigned i = 0; i < io.nout; c += io.out[i].len / 4, i++)
+        if (gpu_mem_read(x->g, io.out[i].addr, c, io.out[i].len))
+            return fg_host_fail(x->h, "C model: cannot read the outputs of slot %u", slot);
     return 0;
 }
 
-/* the board's outputs of the slot's event against the C model's and the host reference */
+/* the board's outputs of the slot's event against the C model's, then (in
+ * the C model's memory) against the host reference */
 static int slot_check(run *x, unsigned slot) {
     const unsigned n = x->slot_n[slot];
-    const uint64_t out = x->w.out_base + (uint64_t)slot * IPV4_PKTS_PER_EVENT * 4;
-    uint32_t got[IPV4_PKTS_PER_EVENT];
+    const uint32_t *c = x->c_out + (size_t)slot * x->out_words;
     char err[256];
-    if (mem_get(x->h, (uint32_t)out, got, n)) return -1;
-    for (unsigned i = 0; i < n; i++)
-        if (got[i] != x->c_out[slot * IPV4_PKTS_PER_EVENT + i]) {
-            if (!x->r->mismatches && x->o->progress)
-                fprintf(x->o->progress, "run-events: event in slot %u packet %u: board 0x%x, C model 0x%x\n", slot, i,
-                        got[i], x->c_out[slot * IPV4_PKTS_PER_EVENT + i]);
-            x->r->mismatches++;
+    ev_io io;
+    if (slot_io(x, slot, n, &io)) return -1;
+    for (unsigned i = 0; i < io.nout; i++) {
+        const unsigned nw = (unsigned)(io.out[i].len / 4);
+        uint32_t *got = malloc((size_t)nw * 4);
+        if (!got) return fg_host_fail(x->h, "out of memory");
+        if (mem_get(x->h, (uint32_t)io.out[i].addr, got, nw)) {
+            free(got);
+            return -1;
         }
-    if (gpu_mem_write(x->g, out, got, (size_t)n * 4)) return fg_host_fail(x->h, "C model: cannot write 0x%" PRIx64, out);
-    const uint64_t wrong0 = x->w.wrong;
-    if (ipv4_work_check(&x->w, x->g, slot, n, err, sizeof err) && x->o->progress && !x->r->ref_mismatches)
-        fprintf(x->o->progress, "run-events: %s\n", err);
-    x->r->ref_mismatches += (unsigned)(x->w.wrong - wrong0);
+        for (unsigned j = 0; j < nw; j++)
+            if (got[j] != c[j]) {
+                if (!x->r->mismatches && x->o->progress)
+                    fprintf(x->o->progress, "run-events: event in slot %u, output 0x%" PRIx64 ": board 0x%x, C model 0x%x\n",
+                            slot, io.out[i].addr + 4 * (uint64_t)j, got[j], c[j]);
+                x->r->mismatches++;
+            }
+        x->r->out_words += nw;
+        const int bad = gpu_mem_write(x->g, io.out[i].addr, got, (size_t)nw * 4);
+        free(got);
+        if (bad) return fg_host_fail(x->h, "C model: cannot write 0x%" PRIx64, io.out[i].addr);
+        c += nw;
+    }
+    if (x->k->ops->check_running(x->w, x->g, slot, n, err, sizeof err)) {
+        if (x->o->progress && !x->r->ref_mismatches) fprintf(x->o->progress, "run-events: %s\n", err);
+        x->r->ref_mismatches++;
+    }
     x->r->packets += n;
     return 0;
 }
@@ -214,6 +299,29 @@ static int drain(run *x) {
         if (v[1] > x->r->cyc_max) x->r->cyc_max = v[1];
         x->done++;
     }
+    return 0;
+}
+
+/* the kind's workload from its board settings and the user's --set, every
+ * setting read (a typo refused) */
+static int setup_kind(run *x) {
+    const fg_simt_opts *o = x->o;
+    char err[512], seed[64];
+    x->cfg = fg_config_new();
+    if (!x->cfg) return fg_host_fail(x->h, "out of memory");
+    snprintf(seed, sizeof seed, "%s.seed=%" PRIu64, x->k->section, o->seed);
+    for (unsigned i = 0; i < 3 && x->k->board[i]; i++)
+        if (fg_config_set(x->cfg, x->k->board[i], err, sizeof err))
+            return fg_host_fail(x->h, "run-events: %s", err);
+    if (fg_config_set(x->cfg, seed, err, sizeof err)) return fg_host_fail(x->h, "run-events: %s", err);
+    for (unsigned i = 0; i < o->nsets; i++)
+        if (fg_config_set(x->cfg, o->sets[i], err, sizeof err)) return fg_host_fail(x->h, "run-events: --set %s", err);
+    x->w = x->k->ops->init(x->g, x->cfg, o->kdir, o->slots, EV_RING_PLAIN, err, sizeof err);
+    if (!x->w) return fg_host_fail(x->h, "run-events: %s (the board has %u bytes of memory)", err, x->mem_bytes);
+    if (fg_config_check_unused(x->cfg, err, sizeof err)) return fg_host_fail(x->h, "run-events: --set: %s", err);
+    ev_io io;
+    if (slot_io(x, 0, 1, &io)) return -1;
+    for (unsigned i = 0; i < io.nout; i++) x->out_words += (unsigned)(io.out[i].len / 4);
     return 0;
 }
 
@@ -245,14 +353,7 @@ static int setup(run *x, uint64_t *bg_next, uint64_t *bg_out, gpu_kernel *bk, ui
     if (!x->g) return fg_host_fail(h, "C model: %s", err);
     gpu_callbacks cb = {NULL, on_done, x};
     gpu_set_callbacks(x->g, &cb);
-    route_gen_params rp;
-    route_gen_params_default(&rp);
-    rp.n_routes = o->routes;
-    rp.n_blocks = o->blocks16;
-    rp.seed = o->seed;
-    if (ipv4_work_init(&x->w, x->g, &rp, ev_elf_path(elf, sizeof elf, o->kdir, "ipv4_fwd"), o->slots, EV_RING_PLAIN,
-                       err, sizeof err))
-        return fg_host_fail(h, "run-events: %s (the board has %u bytes of memory)", err, x->mem_bytes);
+    if (setup_kind(x)) return -1;
     if (o->bg_blocks) {
         if (gpu_load_kernel(x->g, ev_elf_path(elf, sizeof elf, o->kdir, "t_preempt"), "t_preempt", bk, err,
                             sizeof err))
@@ -271,34 +372,59 @@ static int setup(run *x, uint64_t *bg_next, uint64_t *bg_out, gpu_kernel *bk, ui
     return 0;
 }
 
+/* the image's every word on the board against the C model's memory, which
+ * holds the board's outputs by now: a stray write anywhere (a table, a
+ * lock left taken, another slot) shows */
+static int image_check(run *x, uint64_t end) {
+    const size_t n = (size_t)(end - IMG_LO) / 4;
+    uint32_t *got = malloc(n * 4), *want = malloc(n * 4);
+    int rc = 0;
+    if (!got || !want) rc = fg_host_fail(x->h, "out of memory");
+    else if (gpu_mem_read(x->g, IMG_LO, want, n * 4)) rc = fg_host_fail(x->h, "C model: cannot read the image");
+    else if (mem_get(x->h, IMG_LO, got, n)) rc = -1;
+    for (size_t i = 0; !rc && i < n; i++)
+        if (got[i] != want[i]) {
+            if (!x->r->image_mismatches && x->o->progress)
+                fprintf(x->o->progress, "run-events: image word 0x%zx: board 0x%x, C model 0x%x\n", IMG_LO + 4 * i,
+                        got[i], want[i]);
+            x->r->image_mismatches++;
+        }
+    free(got), free(want);
+    return rc;
+}
+
 int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
     memset(r, 0, sizeof *r);
-    if (strcmp(o->kind, "ipv4"))
-        return fg_host_fail(h, "run-events: kind '%s': only ipv4 runs on the SIMT top so far", o->kind);
+    run x = {.h = h, .o = o, .r = r, .k = kind_find(o->kind)};
+    if (!x.k) return fg_host_fail(h, "run-events: kind '%s': %s", o->kind, fg_simt_kinds());
     if (o->packets == 0 || o->slots == 0 || o->slots > 65535)
         return fg_host_fail(h, "run-events: --packets and --slots must be at least 1 (slots at most 65535)");
     /* writes get no reply: a read waits behind every byte queued before it
      * (an image's bursts: seconds at 115200 baud, more in a loaded simulator) */
     fg_host_set_timeout(h, o->reply_ms);
-    run x = {.h = h, .o = o, .r = r};
+    x.reqs = x.k->ops->reqs_per_event;
     fg_rng_seed(&x.rng, o->seed);
     x.slot_n = calloc(o->slots, sizeof *x.slot_n);
     x.slot_ev = calloc(o->slots, sizeof *x.slot_ev);
-    x.c_out = calloc((size_t)o->slots * IPV4_PKTS_PER_EVENT, 4);
     uint64_t bg_next = 0, bg_out = 0, bg_args = 0;
     gpu_kernel bk = {0};
-    const unsigned nev = (o->packets + IPV4_PKTS_PER_EVENT - 1) / IPV4_PKTS_PER_EVENT;
+    const unsigned nev = (o->packets + x.reqs - 1) / x.reqs;
     const double t0 = now_s();
     int rc = -1;
-    if (!x.slot_n || !x.slot_ev || !x.c_out) {
+    if (!x.slot_n || !x.slot_ev) {
         fg_host_fail(h, "out of memory");
         goto out;
     }
     if (setup(&x, &bg_next, &bg_out, &bk, &bg_args)) goto out;
+    x.c_out = calloc((size_t)o->slots * x.out_words, 4);
+    if (!x.c_out) {
+        fg_host_fail(h, "out of memory");
+        goto out;
+    }
     /* the first slots' inputs before the image goes over */
     const unsigned first = nev < o->slots ? nev : o->slots;
     for (unsigned k = 0; k < first; k++) {
-        const unsigned n = k + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - k * IPV4_PKTS_PER_EVENT;
+        const unsigned n = k + 1 < nev ? x.reqs : o->packets - k * x.reqs;
         if (slot_fill(&x, k, n, 0)) goto out;
         x.slot_ev[k] = k;
     }
@@ -307,25 +433,27 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
     const uint32_t local = (uint32_t)((end + 4095) & ~4095ull), save = local + 2 * x.nw * 32 * x.stack;
     if (!end || (uint64_t)save + x.nw * 4096ull > x.mem_bytes) {
         fg_host_fail(h, "run-events: image [0x%x, 0x%" PRIx64 ") + local windows + save area do not fit in %u bytes "
-                        "(fewer --routes or --slots)", IMG_LO, end, x.mem_bytes);
+                        "(smaller tables by --set %s.KEY=VALUE, or fewer --slots)", IMG_LO, end, x.mem_bytes,
+                     x.k->section);
         goto out;
     }
     r->image_bytes = end - IMG_LO;
     if (o->progress)
-        fprintf(o->progress, "run-events: image [0x%x, 0x%" PRIx64 ") to the board, %u warp slots\n", IMG_LO, end,
-                x.nw);
+        fprintf(o->progress, "run-events: %s image [0x%x, 0x%" PRIx64 ") to the board, %u warp slots\n", o->kind,
+                IMG_LO, end, x.nw);
     if (gpu_to_board(h, x.g, IMG_LO, (size_t)(end - IMG_LO))) goto out;
     const uint32_t cfg[6] = {local, save, 0xFFFFFFFFu, 1u | (o->policy & 3u) << 1 | (o->opts & 15u) << 4, 0,
-                             x.w.k.regs_per_thread};
+                             x.k->ops->regs(x.w)};
     if (fg_host_write_burst(h, S(FG_SIMT_LOCAL_BASE), cfg, 6) ||
         fg_host_write(h, S(FG_SIMT_CTRL), FG_SIMT_CTRL_CLEAR))
         goto out;
-    /* the event kernel in the EKT (EDGE Table I): one warp, the kind's parameter entries */
-    const gpu_launch_desc d0 = ipv4_work_desc(&x.w, 0, IPV4_PKTS_PER_EVENT, 3, 0);
-    const fg_hw_kernel k = {.kernel_ptr = d0.kernel_ptr, .param_base = ipv4_work_param(&x.w, 0),
-                            .param_size = x.w.param_bytes,
-                            .param_end = ipv4_work_param(&x.w, o->slots - 1), /* the last entry's start */
-                            .grid = {1, 1, 1}, .block = {IPV4_PKTS_PER_EVENT, 1, 1}, .max_events = o->slots};
+    /* the event kernel in the EKT (EDGE Table I): one warp, the kind's
+     * parameter entries (a launch of the slot's full warp, as the C model's) */
+    const gpu_launch_desc d0 = x.k->ops->desc(x.w, 0, x.reqs, 3, 0);
+    const fg_hw_kernel k = {.kernel_ptr = d0.kernel_ptr, .param_base = x.k->param(x.w, 0),
+                            .param_size = (uint32_t)(x.k->param(x.w, 1) - x.k->param(x.w, 0)),
+                            .param_end = x.k->param(x.w, o->slots - 1), /* the last entry's start */
+                            .grid = {1, 1, 1}, .block = {d0.block[0], 1, 1}, .max_events = o->slots};
     fg_hw_rsp rsp;
     if (fg_hw_ekt_cmd(h, EKT_OP_REG, EV_ID, &k, &rsp)) goto out;
     if (rsp.status) {
@@ -362,7 +490,7 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
         while (x.rung < nev && !x.slot_n[x.rung % o->slots]) {
             const unsigned slot = x.rung % o->slots;
             x.slot_ev[slot] = x.rung;
-            const unsigned n = x.rung + 1 < nev ? IPV4_PKTS_PER_EVENT : o->packets - x.rung * IPV4_PKTS_PER_EVENT;
+            const unsigned n = x.rung + 1 < nev ? x.reqs : o->packets - x.rung * x.reqs;
             if (slot_fill(&x, slot, n, 1) || slot_c_model(&x, slot) || fg_hw_ring(h, EV_ID)) goto out;
             x.rung++;
         }
@@ -399,12 +527,19 @@ int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r) {
     r->aborts = cnt[3];
     r->cycles = c1 - c0;
     r->seconds_run = now_s() - t1;
+    /* the kind's shared state once idle (MemC's set locks), then every word */
+    char err[256];
+    if (x.k->ops->check_idle(x.w, x.g, err, sizeof err)) {
+        if (o->progress && !r->ref_mismatches) fprintf(o->progress, "run-events: %s\n", err);
+        r->ref_mismatches++;
+    }
+    if (image_check(&x, end)) goto out;
+    r->image_words = (unsigned)((end - IMG_LO) / 4);
     rc = 0;
 out:
-    if (x.g) {
-        ipv4_work_free(&x.w);
-        gpu_free(x.g);
-    }
+    if (x.w) x.k->ops->free(x.w);
+    if (x.g) gpu_free(x.g);
+    fg_config_free(x.cfg);
     free(x.slot_n);
     free(x.slot_ev);
     free(x.c_out);
@@ -412,8 +547,10 @@ out:
 }
 
 void fg_simt_print(FILE *f, const fg_simt_opts *o, const fg_simt_result *r) {
-    fprintf(f, "%s: %u events, %u packets forwarded, %u mismatches against the C model, %u against the host "
-               "reference\n", o->kind, r->events, r->packets, r->mismatches, r->ref_mismatches);
+    const simt_kind *k = kind_find(o->kind);
+    fprintf(f, "%s: %u events, %u %s, %u mismatches against the C model (%u output words), %u events unlike the "
+               "host reference\n", o->kind, r->events, r->packets, k ? k->done : "requests", r->mismatches,
+            r->out_words, r->ref_mismatches);
     fprintf(f, "events: launch (PEWT push) to exit %" PRIu64 " cycles mean, %" PRIu64 " least, %" PRIu64 " most\n",
             r->events ? r->cyc_sum / r->events : 0, r->cyc_min, r->cyc_max);
     fprintf(f, "preemptions: %u (events in a background warp's slot), %u in free slots, %u resumes, %u aborts\n",
@@ -421,6 +558,7 @@ void fg_simt_print(FILE *f, const fg_simt_opts *o, const fg_simt_result *r) {
     if (r->bg_warps)
         fprintf(f, "background: %u warps (t_preempt), %u words, %u mismatches against the C model\n", r->bg_warps,
                 r->bg_words, r->bg_mismatches);
+    fprintf(f, "image: %u words, %u mismatches against the C model's memory\n", r->image_words, r->image_mismatches);
     fprintf(f, "board: %" PRIu64 " cycles from the background's launch to the last check; image %" PRIu64 " bytes\n",
             r->cycles, r->image_bytes);
 }

@@ -3,18 +3,19 @@
  * against the C model.
  *
  * fg_simt_run_events builds the workload in a C GPU (sim/simt/gpu.h) the size
- * of the board's memory: the event kind's tables, kernel and parameter
- * entries (sim/work/), every slot's first inputs, and the background kernel
+ * of the board's memory: one of the four event kinds (sim/work/ev_work.h:
+ * its tables, kernel and parameter entries, with settings that fit the
+ * board), every slot's first inputs, and the background kernel
  * (sw/kernels/t_preempt.c, one-warp blocks chasing pointers), and copies
  * that image into the board's memory (runs of equal words by the fill
  * engine).  It registers the event kernel in the EKT, launches the
  * background grid and rings the doorbells: each ring becomes an event warp
  * that preempts a background warp (or takes a free slot) and exits.  The
  * same events and background run on the C model; every output word of the
- * board is compared with the C model's (a mismatch) and with the host
- * reference.  Events beyond the slots wait for a completion and reuse its
- * slot with new inputs.  Only ipv4 for now: the kind's I/O regions come
- * from sim/work/ipv4_work.h. */
+ * board is compared with the C model's (a mismatch), every event's outputs
+ * with the host reference, and at the end every word of the image (tables,
+ * locks, inputs, outputs) with the C model's memory.  Events beyond the
+ * slots wait for a completion and reuse its slot with new inputs. */
 #ifndef FG_SIMT_H
 #define FG_SIMT_H
 
@@ -24,12 +25,12 @@
 #include "fg_host.h"
 
 typedef struct {
-    const char *kind;       /* "ipv4" */
+    const char *kind;       /* fg_simt_kinds() */
     const char *kdir;       /* kernel ELFs (build/sw) */
-    unsigned packets;       /* requests in all, IPV4_PKTS_PER_EVENT per event */
+    unsigned packets;       /* requests in all, the kind's reqs_per_event per event */
     unsigned slots;         /* parameter entries (the EKT's max_events) */
-    unsigned routes;        /* [routes] count and blocks16: the table must fit the board */
-    unsigned blocks16;
+    const char *sets[16];   /* "section.key=value" for the kind's section, after its board settings */
+    unsigned nsets;
     unsigned bg_blocks;     /* background one-warp blocks (0: no background) */
     unsigned bg_iters;      /* background rounds per thread (t_preempt) */
     unsigned policy;        /* victim policy (PRE_POL_*) */
@@ -41,11 +42,16 @@ typedef struct {
 } fg_simt_opts;
 
 void fg_simt_opts_default(fg_simt_opts *o);
+/* "ipv4, ipv6, memc or ipsec"; whether name is one of them */
+const char *fg_simt_kinds(void);
+int fg_simt_kind_known(const char *name);
 
 typedef struct {
     unsigned events, packets;
     unsigned mismatches;     /* output words unlike the C model's */
-    unsigned ref_mismatches; /* output words unlike the host reference */
+    unsigned out_words;      /* output words compared */
+    unsigned ref_mismatches; /* events whose outputs the host reference refuses (+1: shared state at the end) */
+    unsigned image_words, image_mismatches; /* the image's words at the end, those unlike the C model's */
     unsigned start_free, start_pre, resumes, aborts;
     uint64_t cyc_min, cyc_max, cyc_sum; /* PEWT push to completion, per event */
     unsigned bg_warps, bg_words, bg_mismatches;
