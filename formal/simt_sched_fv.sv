@@ -6,8 +6,9 @@
 // first cycle.  The properties are the RTL's own assertions: nothing issues
 // with a pending source or destination, or to a busy unit, or that is not a
 // legal candidate; the scoreboard holds exactly the units' destinations;
-// a warp of the highest ready class issues; GTO stays on the greedy warp
-// while it is ready and in that class.
+// a warp of the highest ready class issues, and one does whenever a warp
+// is ready and the pipeline takes it; GTO stays on the greedy warp while it
+// is ready and in that class.
 module simt_sched_fv #(
   parameter int NW  = 3,
   parameter int GTO = 1
@@ -34,6 +35,13 @@ module simt_sched_fv #(
   logic [NW-1:0]    ifault_o;
   logic [4:0]       lsu_rd_o, div_rd_o;
   logic [NW*32-1:0] sb_o;
+  logic [NW-1:0]    pick_oh_o;
+  // the age order the core keeps (simt_core older_q): any ages, ties by slot
+  logic [NW*NW-1:0] older_i;
+  always_comb
+    for (int i = 0; i < NW; i++)
+      for (int j = 0; j < NW; j++)
+        older_i[i*NW + j] = age_i[i*32 +: 32] < age_i[j*32 +: 32] || (age_i[i*32 +: 32] == age_i[j*32 +: 32] && i < j);
   simt_sched #(.NW(NW), .GTO(GTO)) dut (.*);
 
   logic f_init_q = 1'b1;

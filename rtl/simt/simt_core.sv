@@ -144,7 +144,7 @@ module simt_core #(
   // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
   // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
   // threads of its pass of every slot, sc_lpc_all[(s*NL + i)*32 +: 32].
-  logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, wr_q, order_q, age_q, ib_q, fpc_q;
+  logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, order_q, age_n_all, ib_q, fpc_q;
   logic [NW*3-1:0]           fcode_q;
   logic [NW*NL*32-1:0]       sc_lpc_all;
   logic [NW*32-1:0]          wib_q, shmem_q, param_q;
@@ -172,6 +172,11 @@ module simt_core #(
     slot96 = '0;
     for (int k = 0; k < NW; k++) if (s == SW'(k)) slot96 = slot96 | v[k*96 +: 96];
   endfunction
+  // the same with the slot one-hot (s_oh[k]: slot k; none: 0)
+  function automatic logic [31:0] oh32(input logic [NW*32-1:0] v, input logic [NW-1:0] s_oh);
+    oh32 = '0;
+    for (int k = 0; k < NW; k++) if (s_oh[k]) oh32 = oh32 | v[k*32 +: 32];
+  endfunction
   function automatic logic [2:0] slot3(input logic [NW*3-1:0] v, input logic [SW-1:0] s);
     slot3 = '0;
     for (int k = 0; k < NW; k++) if (s == SW'(k)) slot3 = slot3 | v[k*3 +: 3];
@@ -188,26 +193,29 @@ module simt_core #(
   endfunction
 
   // ------------------------------------------------------ i-buffer decode
-  logic [NW-1:0]       d_legal, d_csr_bad, d_use1, d_use2;
-  logic [NW*2-1:0]     d_unit;
-  logic [NW*5-1:0]     d_rd, d_rs1, d_rs2;
-  for (genvar s = 0; s < NW; s++) begin : g_ibdec
-    logic [4:0]  unused_alu;
-    logic        unused_bimm, unused_br, unused_jal, unused_jalr, unused_ecall, unused_bar, unused_st, unused_uns;
-    logic [31:0] unused_imm;
-    logic [2:0]  unused_f3;
-    logic [11:0] unused_csr;
-    logic [1:0]  unused_size, unused_div;
-    logic        unused_amo;
-    logic [4:0]  unused_amo_op;
-    simt_decode u_dec (
-      .insn_i(ib_q[(s) * 32 +: 32]), .legal_o(d_legal[s]), .csr_bad_o(d_csr_bad[s]), .unit_o(d_unit[(s) * 2 +: 2]), .alu_o(unused_alu),
-      .rd_o(d_rd[(s) * 5 +: 5]), .rs1_o(d_rs1[(s) * 5 +: 5]), .rs2_o(d_rs2[(s) * 5 +: 5]), .use_rs1_o(d_use1[s]), .use_rs2_o(d_use2[s]),
-      .b_imm_o(unused_bimm), .imm_o(unused_imm), .br_o(unused_br), .br_f3_o(unused_f3), .jal_o(unused_jal),
-      .jalr_o(unused_jalr), .ecall_o(unused_ecall), .bar_o(unused_bar), .csr_o(unused_csr), .store_o(unused_st),
-      .size_o(unused_size), .lunsigned_o(unused_uns), .div_op_o(unused_div), .amo_o(unused_amo),
-      .amo_op_o(unused_amo_op));
-  end
+  // The fetched word is decoded as it arrives and the fields issue needs
+  // are kept beside the i-buffer (slot s's at [s*k +: k]): issue reads
+  // registers, not a decoder per slot.
+  logic          f_legal, f_csr_bad, f_use1, f_use2, f_store, f_uns, f_amo;
+  logic [1:0]    f_unit, f_size, f_divop;
+  logic [4:0]    f_rd, f_rs1, f_rs2, f_amo_op;
+  logic [4:0]    unused_f_alu;
+  logic          unused_f_bimm, unused_f_br, unused_f_jal, unused_f_jalr, unused_f_ecall, unused_f_bar;
+  logic [31:0]   unused_f_imm;
+  logic [2:0]    unused_f_f3;
+  logic [11:0]   unused_f_csr;
+  simt_decode u_dec_f (
+    .insn_i(mem_rsp_rdata_i), .legal_o(f_legal), .csr_bad_o(f_csr_bad), .unit_o(f_unit), .alu_o(unused_f_alu),
+    .rd_o(f_rd), .rs1_o(f_rs1), .rs2_o(f_rs2), .use_rs1_o(f_use1), .use_rs2_o(f_use2), .b_imm_o(unused_f_bimm),
+    .imm_o(unused_f_imm), .br_o(unused_f_br), .br_f3_o(unused_f_f3), .jal_o(unused_f_jal), .jalr_o(unused_f_jalr),
+    .ecall_o(unused_f_ecall), .bar_o(unused_f_bar), .csr_o(unused_f_csr), .store_o(f_store), .size_o(f_size),
+    .lunsigned_o(f_uns), .div_op_o(f_divop), .amo_o(f_amo), .amo_op_o(f_amo_op));
+  logic [NW-1:0]   d_legal, d_csr_bad, d_use1, d_use2, d_store, d_uns, d_amo;
+  logic [NW*2-1:0] d_unit, d_size, d_divop;
+  logic [NW*5-1:0] d_rd, d_rs1, d_rs2, d_amo_op;
+  // per slot: the i-buffer's instruction's destination would be a first
+  // write, its sources read their launch values (the warp's wr mask)
+  logic [NW-1:0]   d_fw, d_i1, d_i2, d_lsu, d_div;
 
   // ------------------------------------------------------------- the units
   logic lsu_idle, lsu_done, div_idle, div_done;
@@ -235,6 +243,8 @@ module simt_core #(
     for (int s = 0; s < NW; s++) prio[s*2 +: 2] = ev_q[s] ? 2'd2 : boost_q[s] ? 2'd1 : 2'd0;
 
   logic [SW-1:0] pick, lm_slot, dm_slot;
+  logic [NW-1:0] pick_oh;
+  logic [NW*NW-1:0] older_q;       // [i*NW + j]: slot i's warp is older than slot j's (GTO)
   logic [4:0]    lm_rd, dm_rd;
   logic          issue, lm_v, dm_v, lsu_end, div_end;
   logic [NW*32-1:0] sb_q;          // the scoreboard, for the waveforms
@@ -242,8 +252,8 @@ module simt_core #(
   assign unused_sb = ^sb_q;
   simt_sched #(.NW(NW), .GTO(GTO)) u_sched (
     .clk_i, .rst_ni, .cand_i(cand), .legal_i(d_legal & ~d_csr_bad), .rs1_i(d_rs1), .rs2_i(d_rs2), .rd_i(d_rd),
-    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .age_i(age_q), .prio_i(prio), .can_issue_i(can_issue),
-    .lsu_end_i(lsu_end), .div_end_i(div_end), .issue_o(issue), .pick_o(pick), .ifault_o(ifault),
+    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .older_i(older_q), .prio_i(prio), .can_issue_i(can_issue),
+    .lsu_end_i(lsu_end), .div_end_i(div_end), .issue_o(issue), .pick_o(pick), .pick_oh_o(pick_oh), .ifault_o(ifault),
     .lsu_v_o(lm_v), .lsu_slot_o(lm_slot), .lsu_rd_o(lm_rd), .div_v_o(dm_v), .div_slot_o(dm_slot),
     .div_rd_o(dm_rd), .sb_o(sb_q));
 
@@ -286,14 +296,27 @@ module simt_core #(
     .br_o(w_br), .br_f3_o(w_f3), .jal_o(w_jal), .jalr_o(w_jalr), .ecall_o(w_ecall), .bar_o(w_bar), .csr_o(w_csr),
     .store_o(w_store), .size_o(w_size), .lunsigned_o(w_uns), .div_op_o(w_divop), .amo_o(w_amo), .amo_op_o(w_amo_op));
 
-  // issue-time fields of the picked warp
-  logic [4:0] p_rd, p_rs1, p_rs2;
-  logic [1:0] p_unit;
+  // issue-time fields of the picked warp (AND-OR over the one-hot pick)
+  logic       p_fw, p_i1, p_i2, p_lsu, p_div, p_store, p_uns, p_amo;
+  logic [1:0] p_size, p_divop;
+  logic [4:0] p_amo_op;
   always_comb begin
-    p_rd   = d_rd[(pick) * 5 +: 5];
-    p_rs1  = d_rs1[(pick) * 5 +: 5];
-    p_rs2  = d_rs2[(pick) * 5 +: 5];
-    p_unit = d_unit[(pick) * 2 +: 2];
+    p_fw = 1'b0; p_i1 = 1'b0; p_i2 = 1'b0; p_lsu = 1'b0; p_div = 1'b0; p_store = 1'b0; p_uns = 1'b0; p_amo = 1'b0;
+    p_size = '0; p_divop = '0; p_amo_op = '0;
+    for (int s = 0; s < NW; s++)
+      if (pick_oh[s]) begin
+        p_fw     = p_fw | d_fw[s];
+        p_i1     = p_i1 | d_i1[s];
+        p_i2     = p_i2 | d_i2[s];
+        p_lsu    = p_lsu | d_lsu[s];
+        p_div    = p_div | d_div[s];
+        p_store  = p_store | d_store[s];
+        p_uns    = p_uns | d_uns[s];
+        p_amo    = p_amo | d_amo[s];
+        p_size   = p_size | d_size[s*2 +: 2];
+        p_divop  = p_divop | d_divop[s*2 +: 2];
+        p_amo_op = p_amo_op | d_amo_op[s*5 +: 5];
+      end
   end
   // unused decode outputs of E and W
   logic unused_e, unused_w;
@@ -417,28 +440,10 @@ module simt_core #(
   assign lsu_end = (wbk_last && !wbk_src_q) || lsu_bad;
   assign div_end = wbk_last && wbk_src_q;
 
-  // the unit's decoded fields at issue (the picked warp's instruction)
-  logic        pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar, pi_store, pi_uns, pi_amo;
-  logic [4:0]  pi_amo_op;
-  logic [1:0]  pi_unit, pi_size, pi_divop;
-  logic [4:0]  pi_alu, pi_rd, pi_rs1, pi_rs2;
-  logic [31:0] pi_imm;
-  logic [2:0]  pi_f3;
-  logic [11:0] pi_csr;
-  simt_decode u_dec_i (
-    .insn_i(slot32(ib_q, pick)), .legal_o(pi_legal), .csr_bad_o(pi_csr_bad), .unit_o(pi_unit), .alu_o(pi_alu),
-    .rd_o(pi_rd), .rs1_o(pi_rs1), .rs2_o(pi_rs2), .use_rs1_o(pi_use1), .use_rs2_o(pi_use2), .b_imm_o(pi_bimm),
-    .imm_o(pi_imm), .br_o(pi_br), .br_f3_o(pi_f3), .jal_o(pi_jal), .jalr_o(pi_jalr), .ecall_o(pi_ecall),
-    .bar_o(pi_bar), .csr_o(pi_csr), .store_o(pi_store), .size_o(pi_size), .lunsigned_o(pi_uns),
-    .div_op_o(pi_divop), .amo_o(pi_amo), .amo_op_o(pi_amo_op));
-  logic unused_pi;
-  assign unused_pi = ^{pi_legal, pi_csr_bad, pi_use1, pi_use2, pi_bimm, pi_br, pi_jal, pi_jalr, pi_ecall, pi_bar,
-                       pi_unit, pi_alu, pi_rd, pi_rs1, pi_rs2, pi_imm, pi_f3, pi_csr};
-
   simt_lsu #(.NW(NW), .NL(NL)) u_lsu (
     .clk_i, .rst_ni,
-    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_LSU), .store_i(pi_store), .size_i(pi_size),
-    .unsigned_i(pi_uns), .mask_i(slot32(act_q, pick)), .amo_i(pi_amo), .amo_op_i(pi_amo_op), .slot_i(pick),
+    .start_i(issue && p_lsu), .store_i(p_store), .size_i(p_size),
+    .unsigned_i(p_uns), .mask_i(oh32(act_q, pick_oh)), .amo_i(p_amo), .amo_op_i(p_amo_op), .slot_i(pick),
     .rsv_clr_i(rsv_clr),
     .cap_i(w_lsu), .cap_pass_i(w_pass_q), .cap_addr_i(w_addr_q), .cap_data_i(w_b2_q),
     .go_i(w_lsu && w_last && !lsu_bad), .drop_i(lsu_bad),
@@ -449,7 +454,7 @@ module simt_core #(
 
   simt_div #(.NL(NL)) u_div (
     .clk_i, .rst_ni,
-    .start_i(issue && p_unit == simt_pkg::SIMT_UNIT_DIV), .op_i(pi_divop), .mask_i(slot32(act_q, pick)),
+    .start_i(issue && p_div), .op_i(p_divop), .mask_i(oh32(act_q, pick_oh)),
     .cap_i(w_div), .cap_pass_i(w_pass_q), .cap_a_i(w_a_q), .cap_b_i(w_b2_q), .go_i(w_div && w_last),
     .clear_i(wbk_last && wbk_src_q), .idle_o(div_idle), .done_o(div_done),
     .rd_pass_i(wbk_pass_q), .res_o(div_res));
@@ -764,7 +769,7 @@ module simt_core #(
   wire fcode_lsu_sel = lf_q && w_pass_q != '0;
   for (genvar s = 0; s < NW; s++) begin : g_slot
     wire l_oh    = launch && free_slot == SW'(s);
-    wire i_oh    = issue && pick == SW'(s);
+    wire i_oh    = issue && pick_oh[s];
     wire w_oh    = w_v_q && w_slot_q == SW'(s);
     wire wbad    = lsu_bad && w_slot_q == SW'(s);
     wire wok     = w_v_q && w_last && !lsu_bad && w_slot_q == SW'(s);
@@ -785,10 +790,16 @@ module simt_core #(
     logic [31:0] live, bar, pc, act, wr, order, age, ib, fpc, wib, shmem, param;
     logic [2:0]  fcode;
     logic [95:0] ctaid, ntid, nctaid;
+    // the i-buffer's instruction decoded (u_dec_f at the fetch response)
+    logic        dq_legal, dq_csr_bad, dq_use1, dq_use2, dq_store, dq_uns, dq_amo;
+    logic [1:0]  dq_unit, dq_size, dq_divop;
+    logic [4:0]  dq_rd, dq_rs1, dq_rs2, dq_amo_op;
     // the parked victim (EDGE IV-D): its slot state while an event warp runs there
     logic        p_grp;
     logic [31:0] p_live, p_bar, p_pc, p_act, p_wr, p_order, p_age, p_wib, p_shmem, p_param, psm;
     logic [95:0] p_ctaid, p_ntid, p_nctaid;
+    // the age a launch, START or RESUME gives the slot's warp
+    wire  [31:0] age_n = c_res ? p_age : (l_oh || c_start) ? age_ctr_q : age;
     // per-thread PCs (thread t at lpc[t*32 +: 32]): the launch pc, then each
     // pass's next PCs; the scan reads the threads of its pass
     logic [1023:0]     lpc;
@@ -898,7 +909,6 @@ module simt_core #(
         bar    <= '0;
         wr     <= '0;
         order  <= '0;
-        age    <= age_ctr_q;
         wib    <= launch_wib_i;
         shmem  <= launch_shmem_i;
         param  <= launch_param_i;
@@ -912,7 +922,6 @@ module simt_core #(
         bar    <= '0;
         wr     <= '0;
         order  <= '0;
-        age    <= age_ctr_q;
         wib    <= '0;
         shmem  <= '0;
         param  <= ev_param_i;
@@ -927,7 +936,6 @@ module simt_core #(
         act    <= p_act;
         wr     <= p_wr;
         order  <= p_order;
-        age    <= p_age;
         wib    <= p_wib;
         shmem  <= p_shmem;
         param  <= p_param;
@@ -935,11 +943,10 @@ module simt_core #(
         ntid   <= p_ntid;
         nctaid <= p_nctaid;
       end
+      age <= age_n;
       if (i_oh) begin
         order <= order + 32'd1;
-        if (p_rd != 5'd0) begin
-          wr[p_rd] <= 1'b1;
-        end
+        if (dq_rd != 5'd0) wr[dq_rd] <= 1'b1;
       end
       // W: the threads of the pass that exit or arrive at the barrier
       for (int t = 0; t < 32; t++)
@@ -952,7 +959,23 @@ module simt_core #(
         pc  <= sc_min;
         act <= sc_mask;
       end
-      if (rsp) ib <= mem_rsp_rdata_i;
+      if (rsp) begin
+        ib         <= mem_rsp_rdata_i;
+        dq_legal   <= f_legal;
+        dq_csr_bad <= f_csr_bad;
+        dq_use1    <= f_use1;
+        dq_use2    <= f_use2;
+        dq_store   <= f_store;
+        dq_uns     <= f_uns;
+        dq_amo     <= f_amo;
+        dq_unit    <= f_unit;
+        dq_size    <= f_size;
+        dq_divop   <= f_divop;
+        dq_rd      <= f_rd;
+        dq_rs1     <= f_rs1;
+        dq_rs2     <= f_rs2;
+        dq_amo_op  <= f_amo_op;
+      end
       // why the warp stopped
       if (ifault[s]) begin
         fcode <= !d_legal[s] ? simt_pkg::SIMT_FAULT_ILLEGAL : simt_pkg::SIMT_FAULT_CSR;
@@ -996,9 +1019,27 @@ module simt_core #(
     assign bar_q[s*32 +: 32]     = bar;
     assign pc_q[s*32 +: 32]      = pc;
     assign act_q[s*32 +: 32]     = act;
-    assign wr_q[s*32 +: 32]      = wr;
     assign order_q[s*32 +: 32]   = order;
-    assign age_q[s*32 +: 32]     = age;
+    assign age_n_all[s*32 +: 32] = age_n;
+    assign d_legal[s]   = dq_legal;
+    assign d_csr_bad[s] = dq_csr_bad;
+    assign d_use1[s]    = dq_use1;
+    assign d_use2[s]    = dq_use2;
+    assign d_store[s]   = dq_store;
+    assign d_uns[s]     = dq_uns;
+    assign d_amo[s]     = dq_amo;
+    assign d_unit[s*2 +: 2]   = dq_unit;
+    assign d_size[s*2 +: 2]   = dq_size;
+    assign d_divop[s*2 +: 2]  = dq_divop;
+    assign d_rd[s*5 +: 5]     = dq_rd;
+    assign d_rs1[s*5 +: 5]    = dq_rs1;
+    assign d_rs2[s*5 +: 5]    = dq_rs2;
+    assign d_amo_op[s*5 +: 5] = dq_amo_op;
+    assign d_fw[s]  = dq_rd != 5'd0 && !wr[dq_rd];
+    assign d_i1[s]  = !wr[dq_rs1];
+    assign d_i2[s]  = !wr[dq_rs2];
+    assign d_lsu[s] = dq_unit == simt_pkg::SIMT_UNIT_LSU;
+    assign d_div[s] = dq_unit == simt_pkg::SIMT_UNIT_DIV;
     assign ib_q[s*32 +: 32]      = ib;
     assign fpc_q[s*32 +: 32]     = fpc;
     assign fcode_q[s*3 +: 3]     = fcode;
@@ -1011,6 +1052,14 @@ module simt_core #(
   end
 
   // ------------------------------------------------------- shared state
+  // GTO's age order, from the ages the slots take this edge (smaller is
+  // older, equal ages by slot index): the scheduler compares no ages
+  always_ff @(posedge clk_i)
+    for (int i = 0; i < NW; i++)
+      for (int j = 0; j < NW; j++)
+        older_q[i*NW + j] <= age_n_all[i*32 +: 32] < age_n_all[j*32 +: 32] ||
+                             (age_n_all[i*32 +: 32] == age_n_all[j*32 +: 32] && i < j);
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       age_ctr_q  <= '0;
@@ -1034,28 +1083,28 @@ module simt_core #(
       // issue: the picked warp's instruction enters the lane pipeline
       if (issue) begin
         instret_q <= instret_q + 64'd1;
-        if (p_unit == simt_pkg::SIMT_UNIT_LSU) begin
-          lm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
-          lm_ld_q    <= !pi_store && !pi_amo;
-          lm_mask_q  <= slot32(act_q, pick);
-          lm_order_q <= slot32(order_q, pick);
-          lm_pc_q    <= slot32(pc_q, pick);
+        if (p_lsu) begin
+          lm_fw_q    <= p_fw;
+          lm_ld_q    <= !p_store && !p_amo;
+          lm_mask_q  <= oh32(act_q, pick_oh);
+          lm_order_q <= oh32(order_q, pick_oh);
+          lm_pc_q    <= oh32(pc_q, pick_oh);
           lsu_wb_q   <= 1'b0;
         end
-        if (p_unit == simt_pkg::SIMT_UNIT_DIV) begin
-          dm_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
-          dm_mask_q  <= slot32(act_q, pick);
-          dm_order_q <= slot32(order_q, pick);
-          dm_pc_q    <= slot32(pc_q, pick);
+        if (p_div) begin
+          dm_fw_q    <= p_fw;
+          dm_mask_q  <= oh32(act_q, pick_oh);
+          dm_order_q <= oh32(order_q, pick_oh);
+          dm_pc_q    <= oh32(pc_q, pick_oh);
         end
         seq_slot_q  <= pick;
-        seq_insn_q  <= slot32(ib_q, pick);
-        seq_pc_q    <= slot32(pc_q, pick);
-        seq_mask_q  <= slot32(act_q, pick);
-        seq_order_q <= slot32(order_q, pick);
-        seq_fw_q    <= p_rd != 5'd0 && !wr_q[(pick) * 32 + (p_rd)];
-        seq_i1_q    <= !wr_q[(pick) * 32 + (p_rs1)];
-        seq_i2_q    <= !wr_q[(pick) * 32 + (p_rs2)];
+        seq_insn_q  <= oh32(ib_q, pick_oh);
+        seq_pc_q    <= oh32(pc_q, pick_oh);
+        seq_mask_q  <= oh32(act_q, pick_oh);
+        seq_order_q <= oh32(order_q, pick_oh);
+        seq_fw_q    <= p_fw;
+        seq_i1_q    <= p_i1;
+        seq_i2_q    <= p_i2;
       end
 
       // R: one pass a cycle

@@ -20,6 +20,11 @@
 // the units' own slot and destination registers say which bit each
 // scoreboard bit stands for (the invariant sched_scoreboard_exact, proved in
 // formal/simt_sched.sby).
+//
+// The pick is one-hot and flat so that it fits a 50 MHz cycle beside the
+// lane pipeline: GTO's "oldest" is read from older_i, a matrix of the slots'
+// age order the core keeps in registers (no age comparison in the issue
+// path), and the picked instruction's destination is decoded per slot.
 `include "fg_assert.svh"
 `include "fg_comb.svh"
 module simt_sched #(
@@ -37,13 +42,14 @@ module simt_sched #(
   input  logic [NW-1:0]    use1_i,
   input  logic [NW-1:0]    use2_i,
   input  logic [NW*2-1:0]  unit_i,       // simt_pkg::simt_unit_e
-  input  logic [NW*32-1:0] age_i,        // launch order: smaller is older
+  input  logic [NW*NW-1:0] older_i,      // [i*NW + j]: slot i launched before slot j (a strict total order)
   input  logic [NW*2-1:0]  prio_i,       // priority class: higher first (0 background)
   input  logic             can_issue_i,  // the lane pipeline takes an instruction this cycle
   input  logic             lsu_end_i,    // the LSU's instruction is over
   input  logic             div_end_i,    // the divider's instruction is over
   output logic             issue_o,
   output logic [SW-1:0]    pick_o,
+  output logic [NW-1:0]    pick_oh_o,    // pick_o one-hot (0 when no warp is ready)
   output logic [NW-1:0]    ifault_o,
   output logic             lsu_v_o,      // the LSU holds an instruction of slot lsu_slot_o
   output logic [SW-1:0]    lsu_slot_o,
@@ -87,49 +93,62 @@ module simt_sched #(
     for (int s = 0; s < NW; s++) rtop[s] = ready[s] && prio_i[s*2 +: 2] == top;
   end
 
-  logic        pick_v;
-  logic [31:0] pick_age;
+  // GTO: the greedy warp while it is ready in the top class, else the
+  // oldest such warp (none older than it among them); loose round-robin:
+  // the first such warp after the last issued
+  logic [NW-1:0] last_oh, oldest, pick_oh;
+  always_comb
+    for (int s = 0; s < NW; s++) last_oh[s] = last_q == SW'(s);
+  always_comb
+    for (int s = 0; s < NW; s++) begin
+      logic older_ready;
+      older_ready = 1'b0;
+      for (int j = 0; j < NW; j++) if (j != s && rtop[j] && older_i[j*NW + s]) older_ready = 1'b1;
+      oldest[s] = rtop[s] && !older_ready;
+    end
   `FG_COMB_READBACK begin
-    pick_v   = 1'b0;
-    pick_o   = '0;
-    pick_age = '0;
-    if (GTO != 0) begin
-      if (rtop[last_q]) begin
-        pick_v = 1'b1;
-        pick_o = last_q;
-      end else
-        for (int s = 0; s < NW; s++)
-          if (rtop[s] && (!pick_v || age_i[s*32 +: 32] < pick_age)) begin
-            pick_v   = 1'b1;
-            pick_o   = SW'(s);
-            pick_age = age_i[s*32 +: 32];
-          end
-    end else
+    pick_oh = '0;
+    if (GTO != 0) pick_oh = (rtop & last_oh) != '0 ? last_oh : oldest;
+    else begin
+      logic found;
+      found = 1'b0;
       for (int k = 1; k <= NW; k++) begin
         logic [SW-1:0] s;
         s = SW'((32'(last_q) + k) % NW);
-        if (!pick_v && rtop[s]) begin
-          pick_v = 1'b1;
-          pick_o = s;
+        if (!found && rtop[s]) begin
+          found = 1'b1;
+          pick_oh[s] = 1'b1;
         end
       end
+    end
   end
-  assign issue_o = can_issue_i && pick_v;
+  wire pick_v = pick_oh != '0;
+  always_comb begin
+    pick_o = '0;
+    for (int s = 0; s < NW; s++) if (pick_oh[s]) pick_o = pick_o | SW'(s);
+  end
+  assign pick_oh_o = pick_oh;
+  assign issue_o   = can_issue_i && pick_v;
 
-  // the picked instruction's destination and unit
-  logic [4:0] p_rd;
-  logic [1:0] p_unit;
+  // the picked instruction's destination and unit (for the invariants), and
+  // per slot whether its instruction goes to the LSU or the divider
+  logic [4:0]    p_rd;
+  logic [1:0]    p_unit;
+  logic [NW-1:0] is_lsu, is_div;
   always_comb begin
     p_rd   = '0;
     p_unit = '0;
-    for (int s = 0; s < NW; s++)
-      if (pick_o == SW'(s)) begin
-        p_rd   = rd_i[s*5 +: 5];
-        p_unit = unit_i[s*2 +: 2];
+    for (int s = 0; s < NW; s++) begin
+      is_lsu[s] = unit_i[s*2 +: 2] == simt_pkg::SIMT_UNIT_LSU;
+      is_div[s] = unit_i[s*2 +: 2] == simt_pkg::SIMT_UNIT_DIV;
+      if (pick_oh[s]) begin
+        p_rd   = p_rd | rd_i[s*5 +: 5];
+        p_unit = p_unit | unit_i[s*2 +: 2];
       end
+    end
   end
-  wire iss_lsu = issue_o && p_unit == simt_pkg::SIMT_UNIT_LSU;
-  wire iss_div = issue_o && p_unit == simt_pkg::SIMT_UNIT_DIV;
+  wire iss_lsu = issue_o && (pick_oh & is_lsu) != '0;
+  wire iss_div = issue_o && (pick_oh & is_div) != '0;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -139,14 +158,17 @@ module simt_sched #(
       last_q  <= '0;
     end else begin
       if (issue_o) last_q <= pick_o;
-      if (lsu_end_i) begin
-        lsu_v_q <= 1'b0;
-        sb_q[32'(lsu_slot_q) * 32 + 32'(lsu_rd_q)] <= 1'b0;
-      end
-      if (div_end_i) begin
-        div_v_q <= 1'b0;
-        sb_q[32'(div_slot_q) * 32 + 32'(div_rd_q)] <= 1'b0;
-      end
+      if (lsu_end_i) lsu_v_q <= 1'b0;
+      if (div_end_i) div_v_q <= 1'b0;
+      // a unit's end clears its destination; an issue to a unit sets the
+      // picked warp's (bit by bit: no index arithmetic in the issue path)
+      for (int s = 0; s < NW; s++)
+        for (int r = 1; r < 32; r++) begin
+          if ((lsu_end_i && lsu_slot_q == SW'(s) && lsu_rd_q == 5'(r)) ||
+              (div_end_i && div_slot_q == SW'(s) && div_rd_q == 5'(r)))
+            sb_q[s*32 + r] <= 1'b0;
+          if (issue_o && pick_oh[s] && (is_lsu[s] || is_div[s]) && rd_i[s*5 +: 5] == 5'(r)) sb_q[s*32 + r] <= 1'b1;
+        end
       if (iss_lsu) begin
         lsu_v_q    <= 1'b1;
         lsu_slot_q <= pick_o;
@@ -157,7 +179,6 @@ module simt_sched #(
         div_slot_q <= pick_o;
         div_rd_q   <= p_rd;
       end
-      if ((iss_lsu || iss_div) && p_rd != 5'd0) sb_q[32'(pick_o) * 32 + 32'(p_rd)] <= 1'b1;
     end
   end
 
@@ -208,6 +229,8 @@ module simt_sched #(
       `FG_ASSERT(sched_issue_legal_candidate, !issue_o || (p_cand && p_legal))
       `FG_ASSERT(sched_issue_unit_free, !(iss_lsu && lsu_v_q) && !(iss_div && div_v_q))
       `FG_ASSERT(sched_pick_in_range, !issue_o || 32'(pick_o) < NW)
+      `FG_ASSERT(sched_pick_onehot, $onehot0(pick_oh))
+      `FG_ASSERT(sched_ready_issues, !can_issue_i || rtop == '0 || issue_o)
       `FG_ASSERT(sched_gto_greedy, GTO == 0 || !issue_o || !rtop[last_q] || pick_o == last_q)
       `FG_ASSERT(sched_top_class_first, !issue_o || p_prio == top)
       `FG_ASSERT(sched_lsu_end_expected, !lsu_end_i || lsu_v_q)

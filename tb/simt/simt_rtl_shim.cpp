@@ -19,6 +19,8 @@ extern "C" {
 #include "simt_rtl.h"
 }
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 // -DSIMT_P_<config>_<NAME>=<value> from mk/simt_rtl.mk
@@ -31,7 +33,46 @@ struct simt_rtl {
     simt_rtl_in in{};
     void (*out)(const fg_rtl *, const simt_rtl_params &, simt_rtl_out *) = nullptr;
     std::string err;
+    std::string config;
+    uint64_t hash = 0xcbf29ce484222325ull, evals = 0;
 };
+
+// FG_SIMT_OUT_HASH=file: every output of every evaluation, with its cycle,
+// folded into one hash per model, appended to the file as a line when the
+// model is freed.  Two versions of the RTL that print the same lines for
+// the same runs behaved the same on every output port, cycle for cycle (a
+// timing-only rewrite is checked so).
+static const char *out_hash_path() {
+    static const char *p = std::getenv("FG_SIMT_OUT_HASH");
+    return p && *p ? p : nullptr;
+}
+static void fold(uint64_t &h, uint64_t v) {
+    for (int i = 0; i < 8; i++, v >>= 8) h = (h ^ (v & 0xFF)) * 0x100000001b3ull;
+}
+static void fold_out(simt_rtl *r, const simt_rtl_out *o) {
+    uint64_t &h = r->hash;
+    // each payload only with its valid (the rest is don't-care: registers
+    // without reset, which a rewrite may leave elsewhere)
+    const uint32_t w[] = {o->launch_ready, o->launch_ready ? o->launch_slot : 0u, o->done_valid,
+                          o->done_valid ? o->done_slot : 0u, o->fault_valid, o->fault_valid ? o->fault_slot : 0u,
+                          o->fault_valid ? o->fault_code : 0u, o->fault_valid ? o->fault_pc : 0u, o->mem_req_valid,
+                          o->mem_req_valid ? o->mem_req_we : 0u, o->mem_req_valid ? o->mem_req_addr : 0u,
+                          o->mem_req_valid ? o->mem_req_be : 0u, o->mem_req_valid && o->mem_req_we ? o->mem_req_wdata : 0u,
+                          o->rvfi_valid, o->busy, o->end_event, o->ev_ready, o->cpl_valid,
+                          o->cpl_valid ? o->cpl_tag : 0u, o->ev_bad, o->err_valid, o->err_valid ? o->err_code : 0u,
+                          o->cmd, o->cmd ? o->cmd_slot : 0u, o->cmd ? o->cmd_arg : 0u, o->event_mask, o->victim_mask,
+                          o->cnt_start_free, o->cnt_start_pre, o->cnt_resume, o->cnt_abort};
+    fold(h, r->m->cycle);
+    for (uint32_t v : w) fold(h, v);
+    if (o->rvfi_valid) {
+        const uint32_t rv[] = {o->rvfi_slot, o->rvfi_pc, o->rvfi_mask, o->rvfi_rd, o->rvfi_pass};
+        for (uint32_t v : rv) fold(h, v);
+        fold(h, o->rvfi_order);
+        for (unsigned i = 0; i < r->p.nl; i++)
+            if (o->rvfi_rd && ((o->rvfi_mask >> (o->rvfi_pass * r->p.nl + i)) & 1)) fold(h, o->rvfi_data[i]);
+    }
+    r->evals++;
+}
 
 template <class M> static M *top_of(const fg_rtl *r) { return static_cast<const FgRtlModel<M> *>(r)->top; }
 
@@ -185,11 +226,19 @@ extern "C" simt_rtl *simt_rtl_new(const char *config, simt_rtl_params *p, char *
         return nullptr;
     }
     if (p) *p = r->p;
+    r->config = config;
     return r;
 }
 
 extern "C" void simt_rtl_free(simt_rtl *r) {
     if (!r) return;
+    if (out_hash_path() && r->evals) {
+        if (FILE *f = std::fopen(out_hash_path(), "a")) {
+            std::fprintf(f, "%s %llu cycles %llu evaluations %016llx\n", r->config.c_str(),
+                         (unsigned long long)r->m->cycle, (unsigned long long)r->evals, (unsigned long long)r->hash);
+            std::fclose(f);
+        }
+    }
     fg_rtl_free(r->m);
     delete r;
 }
@@ -208,6 +257,7 @@ extern "C" void simt_rtl_eval(simt_rtl *r, const simt_rtl_in *in, simt_rtl_out *
     r->m->set_clk(0);
     r->m->eval();
     r->out(r->m, r->p, out);
+    if (out_hash_path()) fold_out(r, out);
 }
 
 extern "C" void simt_rtl_tick(simt_rtl *r) { fg_rtl_step(r->m, &r->in); }
