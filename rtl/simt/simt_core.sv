@@ -143,10 +143,11 @@ module simt_core #(
   // Per slot s, flat (plain registers: Yosys 0.23 reads no multi-dimensional
   // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
   // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
-  // threads of its pass of every slot, sc_lpc_all[(s*NL + i)*32 +: 32].
+  // threads of the pass it reads next of every slot, pf_lpc_all[(s*NL + i)*32 +: 32],
+  // the save transfer those of its pass, x_lpc_all.
   logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, order_q, age_n_all, ib_q, fpc_q;
   logic [NW*3-1:0]           fcode_q;
-  logic [NW*NL*32-1:0]       sc_lpc_all;
+  logic [NW*NL*32-1:0]       pf_lpc_all, x_lpc_all;
   logic [NW*32-1:0]          wib_q, shmem_q, param_q;
   logic [NW*96-1:0]          ctaid_q, ntid_q, nctaid_q;
   logic [31:0]               age_ctr_q;
@@ -533,32 +534,50 @@ module simt_core #(
   logic [31:0]   sc_min_q, sc_mask_q;
   logic          sc_any;
   logic [31:0]   sc_min, sc_mask;
-  // the per-thread PCs of one pass of one slot: the scan's, or the save
-  // transfer's (its item 0) while the scan is idle
-  logic          x_pcrd;
-  wire [PW-1:0]  lp_pass = x_pcrd ? x_pass_q : sc_pass_q;
-  wire [NL*32-1:0] sc_lpc = slot_nl(sc_lpc_all, x_pcrd ? x_slot_q : sc_slot_q);
+  // The scan reads each pass's PCs, and which of its threads count, a
+  // cycle ahead into registers (pf_*): the pass it starts with when it
+  // starts, the next one while it runs, pass 0 again at its last (a barrier
+  // restart, when every thread has left the barrier).  Nothing else writes
+  // the scanned slot's PCs, live or barrier bits meanwhile: its warp is busy
+  // (no W), and no launch, START or transfer takes a slot whose warp is
+  // busy (simt_scan_slot_valid, simt_start_victim_drained).
+  logic [NL*32-1:0] pf_lpc_q;
+  logic [NL-1:0]    pf_v_q;
   wire [31:0]   sc_live = slot32(live_q, sc_slot_q);
   wire [31:0]   sc_bar  = slot32(bar_q, sc_slot_q);
+  // the save transfer's read of the per-thread PCs (its item 0)
+  logic          x_pcrd;
+  wire [NL*32-1:0] x_lpc = slot_nl(x_lpc_all, x_slot_q);
+  // The pass's lanes reduced as a tree, log2(NL) levels of one comparison
+  // (not NL in a row), then merged with the passes before: node k (1 the
+  // root, NL + i lane i; with NL = 1 the lane is the root) holds whether any
+  // of its threads counts, their smallest PC and the threads at it.  min is
+  // associative and ties take the union, so the order of the merges does not
+  // change the group.
+  logic [2*NL-1:0]    nd_v;
+  logic [2*NL*32-1:0] nd_min, nd_mask;
+  function automatic logic [64:0] merge(input logic av, input logic [31:0] amin, input logic [31:0] amask,
+                                        input logic bv, input logic [31:0] bmin, input logic [31:0] bmask);
+    if (av && bv && amin == bmin)   merge = {1'b1, amin, amask | bmask};
+    else if (av && (!bv || amin < bmin)) merge = {1'b1, amin, amask};
+    else if (bv)                         merge = {1'b1, bmin, bmask};
+    else                                 merge = {1'b0, amin, amask};
+  endfunction
   `FG_COMB_READBACK begin
-    sc_any  = sc_any_q;
-    sc_min  = sc_min_q;
-    sc_mask = sc_mask_q;
+    nd_v    = '0;
+    nd_min  = '0;
+    nd_mask = '0;
     for (int i = 0; i < NL; i++) begin
-      int t;
-      logic [31:0] lp;
-      t  = 32'(sc_pass_q) * NL + i;
-      lp = sc_lpc[i*32 +: 32];
-      if (sc_live[t] && !sc_bar[t]) begin
-        if (!sc_any || lp < sc_min) begin
-          sc_any  = 1'b1;
-          sc_min  = lp;
-          sc_mask = 32'd1 << t;
-        end else if (lp == sc_min)
-          sc_mask = sc_mask | (32'd1 << t);
-      end
+      nd_v[NL + i]               = pf_v_q[i];
+      nd_min[(NL + i)*32 +: 32]  = pf_lpc_q[i*32 +: 32];
+      nd_mask[(NL + i)*32 +: 32] = 32'd1 << (32'(sc_pass_q) * NL + i);
     end
+    for (int k = NL - 1; k >= 1; k--)
+      {nd_v[k], nd_min[k*32 +: 32], nd_mask[k*32 +: 32]} =
+        merge(nd_v[2*k], nd_min[2*k*32 +: 32], nd_mask[2*k*32 +: 32],
+              nd_v[2*k+1], nd_min[(2*k+1)*32 +: 32], nd_mask[(2*k+1)*32 +: 32]);
   end
+  always_comb {sc_any, sc_min, sc_mask} = merge(sc_any_q, sc_min_q, sc_mask_q, nd_v[1], nd_min[32 +: 32], nd_mask[32 +: 32]);
   wire sc_last = sc_v_q && sc_pass_q == PW'(P - 1);
   logic [SW-1:0] sc_next;
   logic          sc_next_v;
@@ -568,6 +587,14 @@ module simt_core #(
     for (int s = NW - 1; s >= 0; s--) if (scan_req_q[s] && !hold[s]) sc_next = SW'(s);
   end
   wire sc_start = !sc_v_q && sc_next_v;
+  wire [SW-1:0]  pf_slot = sc_start ? sc_next : sc_slot_q;
+  wire [PW-1:0]  pf_pass = (sc_start || sc_last) ? '0 : sc_pass_q + PW'(1);
+  wire [31:0]    pf_live = slot32(live_q, pf_slot);
+  wire [31:0]    pf_bar  = sc_last ? '0 : slot32(bar_q, pf_slot);
+  always_ff @(posedge clk_i) begin
+    pf_lpc_q <= slot_nl(pf_lpc_all, pf_slot);
+    for (int i = 0; i < NL; i++) pf_v_q[i] <= pf_live[32'(pf_pass) * NL + i] && !pf_bar[32'(pf_pass) * NL + i];
+  end
 
   // ------------------------------------------------------------ fetch
   logic [SW-1:0] f_last_q, f_pick;
@@ -696,7 +723,7 @@ module simt_core #(
       end
       if (x_rd) x_ph_q <= X_CAP;
       if (x_pcrd) begin   // combinational read: straight to the writes
-        x_buf_q <= sc_lpc;
+        x_buf_q <= x_lpc;
         x_ph_q  <= X_MEM;
       end
       if (x_v_q && x_ph_q == X_CAP) begin
@@ -991,7 +1018,7 @@ module simt_core #(
       end
     end
 
-    logic [NL*32-1:0]  lpc_pass;
+    logic [NL*32-1:0]  pf_pass_w, x_pass_w;
     always_ff @(posedge clk_i)
       for (int t = 0; t < 32; t++)
         if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
@@ -1000,8 +1027,10 @@ module simt_core #(
         else if (x_wr && x_reg_q == 5'd0 && x_slot_q == SW'(s) && 32'(x_pass_q) == t / NL)
           lpc[t*32 +: 32] <= x_buf_q[(t % NL)*32 +: 32];
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
-    always_comb lpc_pass = pass_words(lpc, lp_pass);
-    assign sc_lpc_all[s*NL*32 +: NL*32] = lpc_pass;
+    always_comb pf_pass_w = pass_words(lpc, pf_pass);
+    always_comb x_pass_w  = pass_words(lpc, x_pass_q);
+    assign pf_lpc_all[s*NL*32 +: NL*32] = pf_pass_w;
+    assign x_lpc_all[s*NL*32 +: NL*32]  = x_pass_w;
 
     assign valid_q[s]    = valid;
     assign grp_q[s]      = grp;
