@@ -322,7 +322,7 @@ module simt_core #(
   // unused decode outputs of E and W
   logic unused_e, unused_w;
   assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store, e_amo, e_amo_op};
-  assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_alu, w_rs1, w_rs2,
+  assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_rs1, w_rs2,
                       w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop, w_amo, w_amo_op};
 
   // register file: one bank per lane, addressed {slot, pass, register}
@@ -348,6 +348,7 @@ module simt_core #(
 
   // E: operands, the lanes' results and next PCs, addresses and their faults
   logic [NL*32-1:0] e_a, e_b2, e_res, e_npc, e_addr;
+  logic [NL*132-1:0] e_pp;
   logic [NL-1:0]    e_lfault;
   logic [NL*3-1:0]  e_lcode;
   // the value of CSR c for thread t of slot s
@@ -401,7 +402,7 @@ module simt_core #(
     simt_alu u_alu (
       .alu_i(e_alu), .a_i(a), .b_i(b), .rs2_i(b2), .imm_i(e_imm), .pc_i(e_pc_q), .csr_i(csr), .br_i(e_br),
       .br_f3_i(e_f3), .jal_i(e_jal), .jalr_i(e_jalr), .ecall_i(e_ecall),
-      .res_o(e_res[i*32 +: 32]), .npc_o(e_npc[i*32 +: 32]));
+      .res_o(e_res[i*32 +: 32]), .pp_o(e_pp[i*132 +: 132]), .npc_o(e_npc[i*32 +: 32]));
     assign e_a[i*32 +: 32]    = a;
     assign e_b2[i*32 +: 32]   = b2;
     assign e_addr[i*32 +: 32] = pa;
@@ -416,6 +417,20 @@ module simt_core #(
   end
 
   logic [NL*32-1:0] w_res_q, w_npc_q, w_a_q, w_b2_q, w_addr_q;
+  logic [NL*132-1:0] w_pp_q;
+  // W: a MUL*'s value from its partial products (simt_alu pp_o), the others' from E
+  function automatic logic [31:0] mul_sum(input logic [131:0] pp, input logic hi);
+    logic [63:0] p;
+    p = {pp[131:100], 32'd0} + {{14{pp[99]}}, pp[99:66], 16'd0} + {{14{pp[65]}}, pp[65:32], 16'd0} +
+        {32'd0, pp[31:0]};
+    mul_sum = hi ? p[63:32] : p[31:0];
+  endfunction
+  wire w_mul = w_alu == simt_pkg::SIMT_ALU_MUL || w_alu == simt_pkg::SIMT_ALU_MULH ||
+               w_alu == simt_pkg::SIMT_ALU_MULHSU || w_alu == simt_pkg::SIMT_ALU_MULHU;
+  logic [NL*32-1:0] w_val;
+  always_comb
+    for (int i = 0; i < NL; i++)
+      w_val[i*32 +: 32] = w_mul ? mul_sum(w_pp_q[i*132 +: 132], w_alu != simt_pkg::SIMT_ALU_MUL) : w_res_q[i*32 +: 32];
   logic             w_fault_q;
   logic [2:0]       w_fcode_q;
   logic             lf_q;          // the LSU instruction in W faulted in an earlier pass
@@ -501,7 +516,7 @@ module simt_core #(
       rf_waddr = rf_addr(w_slot_q, w_pass_q, w_rd);
       for (int i = 0; i < NL; i++) begin
         rf_we[i] = w_act[i] || w_fw_q;
-        rf_wdata[i*32 +: 32] = w_act[i] ? w_res_q[i*32 +: 32] : init_val(w_rd, slot32(param_q, w_slot_q));
+        rf_wdata[i*32 +: 32] = w_act[i] ? w_val[i*32 +: 32] : init_val(w_rd, slot32(param_q, w_slot_q));
       end
     end else if (wbk_v_q && wk_rd != 5'd0) begin
       rf_waddr = rf_addr(wk_slot, wbk_pass_q, wk_rd);
@@ -523,7 +538,7 @@ module simt_core #(
     rvfi_mask_o  = w_alu_v ? w_mask_q : wk_mask;
     rvfi_rd_o    = w_alu_v ? w_rd : wk_rd;
     rvfi_pass_o  = w_alu_v ? w_pass_q : wbk_pass_q;
-    rvfi_data_o  = w_alu_v ? w_res_q : wk_data;
+    rvfi_data_o  = w_alu_v ? w_val : wk_data;
   end
 
   // ------------------------------------------------------------ the scan
@@ -1168,6 +1183,7 @@ module simt_core #(
         w_fw_q    <= e_fw_q;
         w_pass_q  <= e_pass_q;
         w_res_q   <= e_res;
+        w_pp_q    <= e_pp;
         w_npc_q   <= e_npc;
         w_a_q     <= e_a;
         w_b2_q    <= e_b2;
