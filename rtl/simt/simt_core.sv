@@ -262,7 +262,8 @@ module simt_core #(
   // ------------------------------------------------- the lane pipeline
   // The instruction of a pass, kept with it through R, E and W.
   logic [SW-1:0]  seq_slot_q, e_slot_q, w_slot_q;
-  logic [31:0]    seq_insn_q, e_insn_q, w_insn_q;
+  logic [31:0]    seq_insn_q;
+  logic [4:0]     e_ra_q, e_rb_q;                 // the rs1 / rs2 fields of the instruction in E
   logic [31:0]    seq_pc_q, e_pc_q, w_pc_q;
   logic [31:0]    seq_mask_q, e_mask_q, w_mask_q;
   logic [31:0]    seq_order_q, e_order_q, w_order_q;
@@ -270,7 +271,24 @@ module simt_core #(
   logic           seq_i1_q, e_i1_q, seq_i2_q, e_i2_q;   // rs1 / rs2 not yet written: launch value
   logic [PW-1:0]  e_pass_q, w_pass_q;
 
-  // decoded fields of the instruction in E and in W
+  // Decoded fields of the instruction in R, E and W: decoded once as it
+  // enters R, then registered along with it (E and W read registers, no
+  // decoder).
+  logic        r_legal, r_csr_bad, r_use1, r_use2, r_bimm, r_br, r_jal, r_jalr, r_ecall, r_bar, r_store, r_uns, r_amo;
+  logic [4:0]  r_amo_op;
+  logic [1:0]  r_unit, r_size, r_divop;
+  logic [4:0]  r_alu, r_rd, r_rs1, r_rs2;
+  logic [31:0] r_imm;
+  logic [2:0]  r_f3;
+  logic [11:0] r_csr;
+  simt_decode u_dec_r (
+    .insn_i(seq_insn_q), .legal_o(r_legal), .csr_bad_o(r_csr_bad), .unit_o(r_unit), .alu_o(r_alu), .rd_o(r_rd),
+    .rs1_o(r_rs1), .rs2_o(r_rs2), .use_rs1_o(r_use1), .use_rs2_o(r_use2), .b_imm_o(r_bimm), .imm_o(r_imm),
+    .br_o(r_br), .br_f3_o(r_f3), .jal_o(r_jal), .jalr_o(r_jalr), .ecall_o(r_ecall), .bar_o(r_bar), .csr_o(r_csr),
+    .store_o(r_store), .size_o(r_size), .lunsigned_o(r_uns), .div_op_o(r_divop), .amo_o(r_amo), .amo_op_o(r_amo_op));
+  localparam int DQW = 13 + 5 + 2 + 2 + 2 + 5 + 5 + 5 + 5 + 32 + 3 + 12;
+  logic [DQW-1:0] e_dq_q, w_dq_q;
+
   logic        e_legal, e_csr_bad, e_use1, e_use2, e_bimm, e_br, e_jal, e_jalr, e_ecall, e_bar, e_store, e_uns, e_amo;
   logic [4:0]  e_amo_op;
   logic [1:0]  e_unit, e_size, e_divop;
@@ -278,11 +296,8 @@ module simt_core #(
   logic [31:0] e_imm;
   logic [2:0]  e_f3;
   logic [11:0] e_csr;
-  simt_decode u_dec_e (
-    .insn_i(e_insn_q), .legal_o(e_legal), .csr_bad_o(e_csr_bad), .unit_o(e_unit), .alu_o(e_alu), .rd_o(e_rd),
-    .rs1_o(e_rs1), .rs2_o(e_rs2), .use_rs1_o(e_use1), .use_rs2_o(e_use2), .b_imm_o(e_bimm), .imm_o(e_imm),
-    .br_o(e_br), .br_f3_o(e_f3), .jal_o(e_jal), .jalr_o(e_jalr), .ecall_o(e_ecall), .bar_o(e_bar), .csr_o(e_csr),
-    .store_o(e_store), .size_o(e_size), .lunsigned_o(e_uns), .div_op_o(e_divop), .amo_o(e_amo), .amo_op_o(e_amo_op));
+  assign {e_legal, e_csr_bad, e_use1, e_use2, e_bimm, e_br, e_jal, e_jalr, e_ecall, e_bar, e_store, e_uns, e_amo,
+         e_amo_op, e_unit, e_size, e_divop, e_alu, e_rd, e_rs1, e_rs2, e_imm, e_f3, e_csr} = e_dq_q;
 
   logic        w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_ecall, w_bar, w_store, w_uns, w_amo;
   logic [4:0]  w_amo_op;
@@ -291,11 +306,8 @@ module simt_core #(
   logic [31:0] w_imm;
   logic [2:0]  w_f3;
   logic [11:0] w_csr;
-  simt_decode u_dec_w (
-    .insn_i(w_insn_q), .legal_o(w_legal), .csr_bad_o(w_csr_bad), .unit_o(w_unit), .alu_o(w_alu), .rd_o(w_rd),
-    .rs1_o(w_rs1), .rs2_o(w_rs2), .use_rs1_o(w_use1), .use_rs2_o(w_use2), .b_imm_o(w_bimm), .imm_o(w_imm),
-    .br_o(w_br), .br_f3_o(w_f3), .jal_o(w_jal), .jalr_o(w_jalr), .ecall_o(w_ecall), .bar_o(w_bar), .csr_o(w_csr),
-    .store_o(w_store), .size_o(w_size), .lunsigned_o(w_uns), .div_op_o(w_divop), .amo_o(w_amo), .amo_op_o(w_amo_op));
+  assign {w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_ecall, w_bar, w_store, w_uns, w_amo,
+         w_amo_op, w_unit, w_size, w_divop, w_alu, w_rd, w_rs1, w_rs2, w_imm, w_f3, w_csr} = w_dq_q;
 
   // issue-time fields of the picked warp (AND-OR over the one-hot pick)
   logic       p_fw, p_i1, p_i2, p_lsu, p_div, p_store, p_uns, p_amo;
@@ -386,8 +398,8 @@ module simt_core #(
   for (genvar i = 0; i < NL; i++) begin : g_lane
     wire [4:0]  t  = 5'(32'(e_pass_q) * NL + i);
     logic [31:0] a, b2, csr;
-    always_comb a  = e_insn_q[19:15] == 5'd0 ? '0 : e_i1_q ? init_val(e_insn_q[19:15], e_param) : rf_ra[i*32 +: 32];
-    always_comb b2 = e_insn_q[24:20] == 5'd0 ? '0 : e_i2_q ? init_val(e_insn_q[24:20], e_param) : rf_rb[i*32 +: 32];
+    always_comb a  = e_ra_q == 5'd0 ? '0 : e_i1_q ? init_val(e_ra_q, e_param) : rf_ra[i*32 +: 32];
+    always_comb b2 = e_rb_q == 5'd0 ? '0 : e_i2_q ? init_val(e_rb_q, e_param) : rf_rb[i*32 +: 32];
     always_comb csr = csr_val(e_csr, t, slot32(wib_q, e_slot_q), slot96(ctaid_q, e_slot_q), slot96(ntid_q, e_slot_q),
                               slot96(nctaid_q, e_slot_q), slot32(shmem_q, e_slot_q), cycle_q, instret_q);
     wire [31:0] b  = e_bimm ? e_imm : b2;
@@ -612,27 +624,34 @@ module simt_core #(
   end
 
   // ------------------------------------------------------------ fetch
-  logic [SW-1:0] f_last_q, f_pick;
+  logic [SW-1:0] f_pick;
+  logic [NW-1:0] f_after_q;   // the slots after the one that fetched last (round robin)
   logic          f_pick_v;
   logic [NW-1:0] f_cand;
   always_comb
     for (int s = 0; s < NW; s++)
       f_cand[s] = valid_q[s] && grp_q[s] && !ibv_q[s] && !fpend_q[s] && !dead_q[s] && !busy_q[s] && !stopf_q[s] &&
                   !hold[s] && !flush_now[s];
-  `FG_COMB_READBACK begin
-    f_pick_v = 1'b0;
-    f_pick   = '0;
-    for (int k = 1; k <= NW; k++) begin
-      logic [SW-1:0] s;
-      s = SW'((32'(f_last_q) + k) % NW);
-      if (!f_pick_v && f_cand[s]) begin
-        f_pick_v = 1'b1;
-        f_pick   = SW'(s);
-      end
-    end
+  logic [NW-1:0] f_pick_oh, f_unfetchable;
+  // the first candidate after the last to fetch, else the first: the
+  // lowest of those after it, else the lowest of all (one carry chain each)
+  wire [NW-1:0] f_hi   = f_cand & f_after_q;
+  wire [NW-1:0] f_pool = f_hi != '0 ? f_hi : f_cand;
+  always_comb begin
+    f_pick_oh = f_pool & (~f_pool + NW'(1));
+    f_pick_v  = f_pool != '0;
+    f_pick    = '0;
+    for (int s = 0; s < NW; s++) if (f_pick_oh[s]) f_pick = f_pick | SW'(s);
   end
   wire [31:0] f_pc = slot32(pc_q, f_pick);
-  wire f_bad = f_pc[1:0] != 2'b00 || f_pc < GUARD_END || f_pc >= SHARED_BASE;
+  // whether each slot's pc can be fetched is known before the pick
+  always_comb
+    for (int s = 0; s < NW; s++) begin
+      logic [31:0] pc;
+      pc = pc_q[s*32 +: 32];
+      f_unfetchable[s] = pc[1:0] != 2'b00 || pc < GUARD_END || pc >= SHARED_BASE;
+    end
+  wire f_bad = (f_pick_oh & f_unfetchable) != '0;
   wire f_fault = f_pick_v && f_bad;
 
   // --------------------------------------------- register save / restore
@@ -818,8 +837,8 @@ module simt_core #(
     wire scs     = sc_start && sc_next == SW'(s);
     wire scd     = sc_last && sc_slot_q == SW'(s);
     wire sc_barr = scd && !sc_any && (live_q[s*32 +: 32] & bar_q[s*32 +: 32]) != '0;
-    wire ff      = f_fault && f_pick == SW'(s);
-    wire fr      = fire_f && f_pick == SW'(s);
+    wire ff      = f_fault && f_pick_oh[s];
+    wire fr      = fire_f && f_pick_oh[s];
     wire rsp     = f_rsp && f_rsp_slot == SW'(s);
     wire fo      = fin_v && fin_slot == SW'(s);
     wire c_oh    = cmd_slot_i == SW'(s);
@@ -1114,7 +1133,7 @@ module simt_core #(
       w_v_q      <= 1'b0;
       wbk_v_q    <= 1'b0;
       sc_v_q     <= 1'b0;
-      f_last_q   <= '0;
+      f_after_q  <= ~NW'(1);
       turn_q     <= 1'b0;
       lsu_wb_q   <= 1'b0;
       lf_q       <= 1'b0;
@@ -1162,7 +1181,11 @@ module simt_core #(
       e_v_q <= seq_v_q;
       if (seq_v_q) begin
         e_slot_q  <= seq_slot_q;
-        e_insn_q  <= seq_insn_q;
+        e_ra_q    <= seq_insn_q[19:15];
+        e_rb_q    <= seq_insn_q[24:20];
+        e_dq_q    <= {r_legal, r_csr_bad, r_use1, r_use2, r_bimm, r_br, r_jal, r_jalr, r_ecall, r_bar, r_store,
+                      r_uns, r_amo, r_amo_op, r_unit, r_size, r_divop, r_alu, r_rd, r_rs1, r_rs2, r_imm, r_f3,
+                      r_csr};
         e_pc_q    <= seq_pc_q;
         e_mask_q  <= seq_mask_q;
         e_order_q <= seq_order_q;
@@ -1176,7 +1199,7 @@ module simt_core #(
       w_v_q <= e_v_q;
       if (e_v_q) begin
         w_slot_q  <= e_slot_q;
-        w_insn_q  <= e_insn_q;
+        w_dq_q    <= e_dq_q;
         w_pc_q    <= e_pc_q;
         w_mask_q  <= e_mask_q;
         w_order_q <= e_order_q;
@@ -1227,7 +1250,7 @@ module simt_core #(
       end
 
       // fetch and the port's turn
-      if (fire_f) f_last_q <= f_pick;
+      if (fire_f) f_after_q <= ~((f_pick_oh << 1) - NW'(1));
       if (mem_req_valid_o && mem_req_ready_i) turn_q <= !g_lsu;
 
       // write-back of the LSU / divider

@@ -41,20 +41,22 @@ module simt_div #(
   logic [31:0]       quo_q, rem_q, ub_q;
   logic              neg_q, rneg_q, zero_q;
 
-  // the next thread to divide
+  // the next thread to divide: the lowest of todo_q, one-hot (no priority
+  // encoder in front of the operand mux) and its number
+  wire [31:0] nxt_oh = todo_q & (~todo_q + 32'd1);
   logic [4:0] nxt;
   always_comb begin
     nxt = '0;
-    for (int t = 31; t >= 0; t--) if (todo_q[t]) nxt = 5'(t);
+    for (int t = 0; t < 32; t++) if (nxt_oh[t]) nxt = nxt | 5'(t);
   end
 
   wire        sgn  = !op_q[0];
-  // thread t's word of a per-thread vector: a mux of constant part-selects
-  function automatic logic [31:0] thr(input logic [32*32-1:0] v, input logic [4:0] t);
-    thr = '0;
-    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr = v[k*32 +: 32];
+  // the word of the thread oh names (one-hot) of a per-thread vector: an AND-OR
+  function automatic logic [31:0] thr_oh(input logic [32*32-1:0] v, input logic [31:0] oh);
+    thr_oh = '0;
+    for (int k = 0; k < 32; k++) if (oh[k]) thr_oh = thr_oh | v[k*32 +: 32];
   endfunction
-  wire [31:0] na   = thr(a_q, nxt), nb = thr(b_q, nxt);
+  wire [31:0] na   = thr_oh(a_q, nxt_oh), nb = thr_oh(b_q, nxt_oh);
   wire        sa   = sgn && na[31], sb = sgn && nb[31];
   wire [32:0] trial = {rem_q, quo_q[31]} - {1'b0, ub_q};
   wire [31:0] q_fin = zero_q ? 32'hFFFF_FFFF : (neg_q ? -quo_q : quo_q);
@@ -79,7 +81,7 @@ module simt_div #(
             else begin
               act_q  <= 1'b1;
               t_q    <= nxt;
-              todo_q <= todo_q & ~(32'd1 << nxt);
+              todo_q <= todo_q & ~nxt_oh;
               quo_q  <= sa ? -na : na;
               ub_q   <= sb ? -nb : nb;
               rem_q  <= '0;
