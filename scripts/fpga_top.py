@@ -41,6 +41,12 @@ constraints, constraints/ulx3s.lpf; place and route reads them, synthesis not).
 checks that every run in FPGA_TOP_RECORD was routed from these sources (make
 fpga-netlists, in make test).
 
+    scripts/fpga_top.py --depth [--mhz 50] SRC...
+
+synthesizes the top as above (or reuses its current netlist) and prints
+scripts/logic_depth.py's register-to-register estimates against the clock's
+period, without placing or routing (make fpga-depth).
+
 Every run also keeps its seed's figures under "top_seeds" of the JSON file
 (the seeds of one commit side by side: results/fpga.json
 top_seeds.<MHz>.<seed>, the design clock the PLL makes, e.g. "75"),
@@ -437,6 +443,8 @@ def main():
                     help="synthesize these sources and those of commit BASE (the routed ones) and, when their "
                          "canonical netlists are the same, record these sources as equivalent in "
                          "FPGA_TOP_RECORD, and exit")
+    ap.add_argument("--depth", action="store_true",
+                    help="synthesize (or reuse the netlist) and print scripts/logic_depth.py's estimates; no place and route")
     ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
     if a.prove_equivalent:
@@ -506,6 +514,9 @@ def main():
         print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
     st = open(stat).read()
     y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
+    if a.depth:
+        import logic_depth
+        return logic_depth.report(net, 1000.0 / a.mhz)
 
     wait_for_turn(float(env.get("FPGA_WAIT_S", "900")))
     rep = os.path.join(out, "report.json")

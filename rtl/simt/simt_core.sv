@@ -143,11 +143,12 @@ module simt_core #(
   // Per slot s, flat (plain registers: Yosys 0.23 reads no multi-dimensional
   // packed arrays and its memory passes fail on these as arrays): x_q[s*32 +: 32].
   // The per-thread PCs stay in their slot (g_slot[s].lpc); the scan sees the
-  // threads of the pass it reads next of every slot, pf_lpc_all[(s*NL + i)*32 +: 32],
-  // the save transfer those of its pass, x_lpc_all.
+  // threads of the pass it reads next of every slot, pf_lpc_all[(s*NL + i)*32 +: 32]
+  // (p0_lpc_all: pass 0, for a scan that starts), the save transfer those of
+  // its pass, x_lpc_all.
   logic [NW*32-1:0]          live_q, bar_q, pc_q, act_q, order_q, age_n_all, ib_q, fpc_q;
   logic [NW*3-1:0]           fcode_q;
-  logic [NW*NL*32-1:0]       pf_lpc_all, x_lpc_all;
+  logic [NW*NL*32-1:0]       pf_lpc_all, p0_lpc_all, x_lpc_all;
   logic [NW*32-1:0]          wib_q, shmem_q, param_q;
   logic [NW*96-1:0]          ctaid_q, ntid_q, nctaid_q;
   logic [31:0]               age_ctr_q;
@@ -185,6 +186,10 @@ module simt_core #(
   function automatic logic [NL*32-1:0] slot_nl(input logic [NW*NL*32-1:0] v, input logic [SW-1:0] s);
     slot_nl = '0;
     for (int k = 0; k < NW; k++) if (s == SW'(k)) slot_nl = slot_nl | v[k*NL*32 +: NL*32];
+  endfunction
+  function automatic logic [NL*32-1:0] oh_nl(input logic [NW*NL*32-1:0] v, input logic [NW-1:0] s_oh);
+    oh_nl = '0;
+    for (int k = 0; k < NW; k++) if (s_oh[k]) oh_nl = oh_nl | v[k*NL*32 +: NL*32];
   endfunction
 
   // the words of pass p's threads (thread p * NL + i at word i): one slice of v
@@ -313,7 +318,7 @@ module simt_core #(
   logic       p_fw, p_i1, p_i2, p_lsu, p_div, p_store, p_uns, p_amo;
   logic [1:0] p_size, p_divop;
   logic [4:0] p_amo_op;
-  always_comb begin
+  `FG_COMB_READBACK begin
     p_fw = 1'b0; p_i1 = 1'b0; p_i2 = 1'b0; p_lsu = 1'b0; p_div = 1'b0; p_store = 1'b0; p_uns = 1'b0; p_amo = 1'b0;
     p_size = '0; p_divop = '0; p_amo_op = '0;
     for (int s = 0; s < NW; s++)
@@ -561,66 +566,96 @@ module simt_core #(
   logic [31:0]   sc_min_q, sc_mask_q;
   logic          sc_any;
   logic [31:0]   sc_min, sc_mask;
-  // The scan reads each pass's PCs, and which of its threads count, a
-  // cycle ahead into registers (pf_*): the pass it starts with when it
-  // starts, the next one while it runs, pass 0 again at its last (a barrier
-  // restart, when every thread has left the barrier).  Nothing else writes
-  // the scanned slot's PCs, live or barrier bits meanwhile: its warp is busy
-  // (no W), and no launch, START or transfer takes a slot whose warp is
-  // busy (simt_scan_slot_valid, simt_start_victim_drained).
-  logic [NL*32-1:0] pf_lpc_q;
-  logic [NL-1:0]    pf_v_q;
+  // The scan reads each pass a cycle ahead (pf_*: the pass it starts with
+  // when it starts, the next one while it runs, pass 0 again at its last,
+  // a barrier restart when every thread has left the barrier) and reduces
+  // its lanes by pairs into registers (pr_*: LV nodes); in the next cycle it
+  // reduces those and merges the pass with the passes before.
+  // Nothing else writes the scanned slot's PCs, live or barrier bits
+  // meanwhile: its warp is busy (no W), and no launch, START or transfer
+  // takes a slot whose warp is busy (simt_scan_slot_valid,
+  // simt_start_victim_drained).
+  localparam int LV = NL > 1 ? NL / 2 : 1;
+  logic [LV-1:0]    pr_v_q;
+  logic [LV*32-1:0] pr_min_q, pr_mask_q;
+  logic [2*LV-1:0]    sn_v;      // the second part of the tree, node k as nd_* (1 the root)
+  logic [2*LV*32-1:0] sn_min, sn_mask;
   wire [31:0]   sc_live = slot32(live_q, sc_slot_q);
   wire [31:0]   sc_bar  = slot32(bar_q, sc_slot_q);
   // the save transfer's read of the per-thread PCs (its item 0)
   logic          x_pcrd;
   wire [NL*32-1:0] x_lpc = slot_nl(x_lpc_all, x_slot_q);
-  // The pass's lanes reduced as a tree, log2(NL) levels of one comparison
-  // (not NL in a row), then merged with the passes before: node k (1 the
-  // root, NL + i lane i; with NL = 1 the lane is the root) holds whether any
-  // of its threads counts, their smallest PC and the threads at it.  min is
-  // associative and ties take the union, so the order of the merges does not
-  // change the group.
+  // A pass's lanes reduced as a tree, log2(NL) levels of one comparison
+  // (not NL in a row): node k (1 the root, NL + i lane i; with NL = 1 the
+  // lane is the root) holds whether any of its threads counts, their
+  // smallest PC and the threads at it.  min is associative and ties take the
+  // union, so the order of the merges does not change the group.
   logic [2*NL-1:0]    nd_v;
   logic [2*NL*32-1:0] nd_min, nd_mask;
+  // (equal = neither less: two carry chains side by side, not a chain and
+  // an equality behind it)
   function automatic logic [64:0] merge(input logic av, input logic [31:0] amin, input logic [31:0] amask,
                                         input logic bv, input logic [31:0] bmin, input logic [31:0] bmask);
-    if (av && bv && amin == bmin)   merge = {1'b1, amin, amask | bmask};
-    else if (av && (!bv || amin < bmin)) merge = {1'b1, amin, amask};
+    logic a_lt, b_lt;
+    a_lt = amin < bmin;
+    b_lt = bmin < amin;
+    if (av && bv && !a_lt && !b_lt)     merge = {1'b1, amin, amask | bmask};
+    else if (av && (!bv || a_lt))        merge = {1'b1, amin, amask};
     else if (bv)                         merge = {1'b1, bmin, bmask};
     else                                 merge = {1'b0, amin, amask};
   endfunction
+  `FG_COMB_READBACK begin
+    sn_v    = '0;
+    sn_min  = '0;
+    sn_mask = '0;
+    for (int i = 0; i < LV; i++) begin
+      sn_v[LV + i]               = pr_v_q[i];
+      sn_min[(LV + i)*32 +: 32]  = pr_min_q[i*32 +: 32];
+      sn_mask[(LV + i)*32 +: 32] = pr_mask_q[i*32 +: 32];
+    end
+    for (int k = LV - 1; k >= 1; k--)
+      {sn_v[k], sn_min[k*32 +: 32], sn_mask[k*32 +: 32]} =
+        merge(sn_v[2*k], sn_min[2*k*32 +: 32], sn_mask[2*k*32 +: 32],
+              sn_v[2*k+1], sn_min[(2*k+1)*32 +: 32], sn_mask[(2*k+1)*32 +: 32]);
+  end
+  always_comb {sc_any, sc_min, sc_mask} = merge(sc_any_q, sc_min_q, sc_mask_q, sn_v[1], sn_min[32 +: 32], sn_mask[32 +: 32]);
+  wire sc_last = sc_v_q && sc_pass_q == PW'(P - 1);
+  logic [SW-1:0] sc_next;
+  logic          sc_next_v;
+  // the lowest slot that asks, one-hot for the reads ahead and as a number
+  wire [NW-1:0] sc_req     = scan_req_q & ~hold;
+  wire [NW-1:0] sc_next_oh = sc_req & (~sc_req + NW'(1));
+  `FG_COMB_READBACK begin
+    sc_next_v = sc_req != '0;
+    sc_next   = '0;
+    for (int s = 0; s < NW; s++) if (sc_next_oh[s]) sc_next = sc_next | SW'(s);
+  end
+  wire sc_start = !sc_v_q && sc_next_v;
+  // a starting scan reads pass 0 of the slot that asks; a running one its
+  // next pass (pf_run_pass, from registers alone) of its slot
+  wire [PW-1:0]  pf_run_pass = sc_last ? '0 : sc_pass_q + PW'(1);
+  wire [PW-1:0]  pf_pass = sc_start ? '0 : pf_run_pass;
+  wire [31:0]    pf_live = sc_start ? oh32(live_q, sc_next_oh) : slot32(live_q, sc_slot_q);
+  wire [31:0]    pf_bar  = sc_last ? '0 : sc_start ? oh32(bar_q, sc_next_oh) : slot32(bar_q, sc_slot_q);
+  wire [NL*32-1:0] pf_lpc = sc_start ? oh_nl(p0_lpc_all, sc_next_oh) : slot_nl(pf_lpc_all, sc_slot_q);
   `FG_COMB_READBACK begin
     nd_v    = '0;
     nd_min  = '0;
     nd_mask = '0;
     for (int i = 0; i < NL; i++) begin
-      nd_v[NL + i]               = pf_v_q[i];
-      nd_min[(NL + i)*32 +: 32]  = pf_lpc_q[i*32 +: 32];
-      nd_mask[(NL + i)*32 +: 32] = 32'd1 << (32'(sc_pass_q) * NL + i);
+      nd_v[NL + i]               = pf_live[32'(pf_pass) * NL + i] && !pf_bar[32'(pf_pass) * NL + i];
+      nd_min[(NL + i)*32 +: 32]  = pf_lpc[i*32 +: 32];
+      nd_mask[(NL + i)*32 +: 32] = 32'd1 << (32'(pf_pass) * NL + i);
     end
-    for (int k = NL - 1; k >= 1; k--)
+    for (int k = NL - 1; k >= LV; k--)
       {nd_v[k], nd_min[k*32 +: 32], nd_mask[k*32 +: 32]} =
         merge(nd_v[2*k], nd_min[2*k*32 +: 32], nd_mask[2*k*32 +: 32],
               nd_v[2*k+1], nd_min[(2*k+1)*32 +: 32], nd_mask[(2*k+1)*32 +: 32]);
   end
-  always_comb {sc_any, sc_min, sc_mask} = merge(sc_any_q, sc_min_q, sc_mask_q, nd_v[1], nd_min[32 +: 32], nd_mask[32 +: 32]);
-  wire sc_last = sc_v_q && sc_pass_q == PW'(P - 1);
-  logic [SW-1:0] sc_next;
-  logic          sc_next_v;
-  always_comb begin
-    sc_next_v = |(scan_req_q & ~hold);
-    sc_next   = '0;
-    for (int s = NW - 1; s >= 0; s--) if (scan_req_q[s] && !hold[s]) sc_next = SW'(s);
-  end
-  wire sc_start = !sc_v_q && sc_next_v;
-  wire [SW-1:0]  pf_slot = sc_start ? sc_next : sc_slot_q;
-  wire [PW-1:0]  pf_pass = (sc_start || sc_last) ? '0 : sc_pass_q + PW'(1);
-  wire [31:0]    pf_live = slot32(live_q, pf_slot);
-  wire [31:0]    pf_bar  = sc_last ? '0 : slot32(bar_q, pf_slot);
   always_ff @(posedge clk_i) begin
-    pf_lpc_q <= slot_nl(pf_lpc_all, pf_slot);
-    for (int i = 0; i < NL; i++) pf_v_q[i] <= pf_live[32'(pf_pass) * NL + i] && !pf_bar[32'(pf_pass) * NL + i];
+    pr_v_q    <= nd_v[LV +: LV];
+    pr_min_q  <= nd_min[LV*32 +: LV*32];
+    pr_mask_q <= nd_mask[LV*32 +: LV*32];
   end
 
   // ------------------------------------------------------------ fetch
@@ -637,7 +672,7 @@ module simt_core #(
   // lowest of those after it, else the lowest of all (one carry chain each)
   wire [NW-1:0] f_hi   = f_cand & f_after_q;
   wire [NW-1:0] f_pool = f_hi != '0 ? f_hi : f_cand;
-  always_comb begin
+  `FG_COMB_READBACK begin
     f_pick_oh = f_pool & (~f_pool + NW'(1));
     f_pick_v  = f_pool != '0;
     f_pick    = '0;
@@ -1061,9 +1096,10 @@ module simt_core #(
         else if (x_wr && x_reg_q == 5'd0 && x_slot_q == SW'(s) && 32'(x_pass_q) == t / NL)
           lpc[t*32 +: 32] <= x_buf_q[(t % NL)*32 +: 32];
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
-    always_comb pf_pass_w = pass_words(lpc, pf_pass);
+    always_comb pf_pass_w = pass_words(lpc, pf_run_pass);
     always_comb x_pass_w  = pass_words(lpc, x_pass_q);
     assign pf_lpc_all[s*NL*32 +: NL*32] = pf_pass_w;
+    assign p0_lpc_all[s*NL*32 +: NL*32] = lpc[0 +: NL*32];
     assign x_lpc_all[s*NL*32 +: NL*32]  = x_pass_w;
 
     assign valid_q[s]    = valid;

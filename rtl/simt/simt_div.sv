@@ -9,6 +9,7 @@
 // event kernels have none in their loops), so one shared divider keeps the
 // unit small.
 `include "fg_assert.svh"
+`include "fg_comb.svh"
 module simt_div #(
   parameter  int NL = 8,
   localparam int P  = 32 / NL,
@@ -45,7 +46,7 @@ module simt_div #(
   // encoder in front of the operand mux) and its number
   wire [31:0] nxt_oh = todo_q & (~todo_q + 32'd1);
   logic [4:0] nxt;
-  always_comb begin
+  `FG_COMB_READBACK begin
     nxt = '0;
     for (int t = 0; t < 32; t++) if (nxt_oh[t]) nxt = nxt | 5'(t);
   end

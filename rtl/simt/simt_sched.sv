@@ -123,7 +123,7 @@ module simt_sched #(
     end
   end
   wire pick_v = pick_oh != '0;
-  always_comb begin
+  `FG_COMB_READBACK begin
     pick_o = '0;
     for (int s = 0; s < NW; s++) if (pick_oh[s]) pick_o = pick_o | SW'(s);
   end
@@ -135,7 +135,7 @@ module simt_sched #(
   logic [4:0]    p_rd;
   logic [1:0]    p_unit;
   logic [NW-1:0] is_lsu, is_div;
-  always_comb begin
+  `FG_COMB_READBACK begin
     p_rd   = '0;
     p_unit = '0;
     for (int s = 0; s < NW; s++) begin
