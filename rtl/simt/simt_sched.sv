@@ -21,10 +21,10 @@
 // scoreboard bit stands for (the invariant sched_scoreboard_exact, proved in
 // formal/simt_sched.sby).
 //
-// The pick is one-hot and flat so that it fits a 50 MHz cycle beside the
-// lane pipeline: GTO's "oldest" is read from older_i, a matrix of the slots'
-// age order the core keeps in registers (no age comparison in the issue
-// path), and the picked instruction's destination is decoded per slot.
+// The pick is one-hot and flat, a few logic levels deep: GTO's "oldest" is
+// read from older_i, a matrix of the slots' age order the core keeps in
+// registers (no age comparison in the issue path), and the picked
+// instruction's destination is decoded per slot.
 `include "fg_assert.svh"
 `include "fg_comb.svh"
 module simt_sched #(
