@@ -60,6 +60,9 @@ module fg_simt_mem #(
   logic [31:0]   ram_rdata;
 
   wire [31:0] addr = c_take ? c_addr_i : h_addr_i;
+  // each port's bound checked beside the arbitration, not after it
+  wire c_ok = c_addr_i < 32'(BYTES);
+  wire h_ok = h_addr_i < 32'(BYTES);
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       prio_h_q <= 1'b0;
@@ -75,7 +78,7 @@ module fg_simt_mem #(
     end
     a_we_q    <= c_take ? c_we_i : h_we_i;
     a_host_q  <= !c_take;
-    a_ok_q    <= addr < 32'(BYTES);
+    a_ok_q    <= c_take ? c_ok : h_ok;
     a_addr_q  <= addr;
     a_be_q    <= c_take ? c_be_i : 4'hF;
     a_wdata_q <= c_take ? c_wdata_i : h_wdata_i;

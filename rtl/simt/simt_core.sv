@@ -222,6 +222,7 @@ module simt_core #(
   // per slot: the i-buffer's instruction's destination would be a first
   // write, its sources read their launch values (the warp's wr mask)
   logic [NW-1:0]   d_fw, d_i1, d_i2, d_lsu, d_div;
+  logic [NW-1:0]   f_ld;           // the slot whose i-buffer takes the fetch response
 
   // ------------------------------------------------------------- the units
   logic lsu_idle, lsu_done, div_idle, div_done;
@@ -258,10 +259,15 @@ module simt_core #(
   assign unused_sb = ^sb_q;
   simt_sched #(.NW(NW), .GTO(GTO)) u_sched (
     .clk_i, .rst_ni, .cand_i(cand), .legal_i(d_legal & ~d_csr_bad), .rs1_i(d_rs1), .rs2_i(d_rs2), .rd_i(d_rd),
-    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .older_i(older_q), .prio_i(prio), .can_issue_i(can_issue),
+    .use1_i(d_use1), .use2_i(d_use2), .unit_i(d_unit), .ld_i(f_ld), .ld_rs1_i(f_rs1), .ld_rs2_i(f_rs2),
+    .ld_rd_i(f_rd), .ld_use1_i(f_use1), .ld_use2_i(f_use2), .older_i(older_q), .prio_i(prio), .can_issue_i(can_issue),
     .lsu_end_i(lsu_end), .div_end_i(div_end), .issue_o(issue), .pick_o(pick), .pick_oh_o(pick_oh), .ifault_o(ifault),
     .lsu_v_o(lm_v), .lsu_slot_o(lm_slot), .lsu_rd_o(lm_rd), .div_v_o(dm_v), .div_slot_o(dm_slot),
-    .div_rd_o(dm_rd), .sb_o(sb_q));
+    .div_rd_o(dm_rd), .sb_o(sb_q)
+`ifdef FORMAL
+    , .f_hz_lsu_o(), .f_hz_div_o()
+`endif
+  );
 
 
   // ------------------------------------------------- the lane pipeline
@@ -678,7 +684,7 @@ module simt_core #(
     f_pick    = '0;
     for (int s = 0; s < NW; s++) if (f_pick_oh[s]) f_pick = f_pick | SW'(s);
   end
-  wire [31:0] f_pc = slot32(pc_q, f_pick);
+  wire [31:0] f_pc = oh32(pc_q, f_pick_oh);
   // whether each slot's pc can be fetched is known before the pick
   always_comb
     for (int s = 0; s < NW; s++) begin
@@ -773,6 +779,8 @@ module simt_core #(
   assign lsu_rsp_v = mem_rsp_valid_i && own_data[SW];
   wire f_rsp = mem_rsp_valid_i && !own_data[SW] && !own_data[SW+1];
   wire [SW-1:0] f_rsp_slot = own_data[SW-1:0];
+  always_comb
+    for (int s = 0; s < NW; s++) f_ld[s] = f_rsp && f_rsp_slot == SW'(s);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -874,7 +882,7 @@ module simt_core #(
     wire sc_barr = scd && !sc_any && (live_q[s*32 +: 32] & bar_q[s*32 +: 32]) != '0;
     wire ff      = f_fault && f_pick_oh[s];
     wire fr      = fire_f && f_pick_oh[s];
-    wire rsp     = f_rsp && f_rsp_slot == SW'(s);
+    wire rsp     = f_ld[s];
     wire fo      = fin_v && fin_slot == SW'(s);
     wire c_oh    = cmd_slot_i == SW'(s);
     wire c_flush = c_oh && cmd_i == edge_pkg::PRE_CMD_FLUSH;

@@ -88,15 +88,35 @@ module simt_lsu #(
     for (int k = 0; k < 32; k++) if (t == 5'(k)) thr_off = v[k*32 +: 2];
   endfunction
 
-  function automatic logic [4:0] lowest(input logic [31:0] m);
-    lowest = '0;
-    for (int t = 31; t >= 0; t--) if (m[t]) lowest = 5'(t);
+  // the same with the thread one-hot (an AND-OR: no decode of an index)
+  function automatic logic [31:0] thr_oh(input logic [32*32-1:0] v, input logic [31:0] t_oh);
+    thr_oh = '0;
+    for (int k = 0; k < 32; k++) if (t_oh[k]) thr_oh = thr_oh | v[k*32 +: 32];
+  endfunction
+
+  function automatic logic [1:0] off_oh(input logic [32*32-1:0] v, input logic [31:0] t_oh);
+    off_oh = '0;
+    for (int k = 0; k < 32; k++) if (t_oh[k]) off_oh = off_oh | v[k*32 +: 2];
+  endfunction
+
+  // the lowest set bit of m (one carry chain), and its index
+  function automatic logic [31:0] low_oh(input logic [31:0] m);
+    low_oh = m & (~m + 32'd1);
+  endfunction
+  function automatic logic [4:0] enc(input logic [31:0] oh);
+    enc = '0;
+    for (int t = 0; t < 32; t++) if (oh[t]) enc = enc | 5'(t);
   endfunction
 
   // the thread of the next request, of the next response, and the value loaded
-  wire [4:0]  rt  = lowest(req_todo_q);
-  wire [4:0]  at  = lowest(rsp_todo_q);
-  wire [1:0]  off = thr_off(addr_q, at);
+  wire [31:0] rt_oh = low_oh(req_todo_q);
+  wire [31:0] at_oh = low_oh(rsp_todo_q);
+  wire [4:0]  rt    = enc(rt_oh);
+  wire [4:0]  at    = enc(at_oh);
+  // the next response's byte offset, kept like a_rt (lsu_next_exact)
+  logic [1:0] off;
+  wire  [31:0] rsp_rest = rsp_todo_q & ~at_oh;
+  wire  [31:0] at2_oh   = low_oh(rsp_rest);
   wire [31:0] sh  = rsp_data_i >> {off, 3'b0};
   logic [31:0] ld;
   always_comb
@@ -106,14 +126,33 @@ module simt_lsu #(
       default: ld = sh;
     endcase
 
-  wire [31:0] a_rt = thr(addr_q, rt);
+  // The next request's address and store data, kept in registers (equal to
+  // thr(addr_q, rt) and thr(data_q, rt) while running: lsu_next_exact): the
+  // port's address path starts at a register, not at the thread pick.  Each
+  // cycle they take the thread that is next after this cycle: the one after
+  // rt when a request goes, rt when it does not; before running, rt's words
+  // as the passes are captured.
+  logic [31:0] a_rt, d_rt;
+  wire  [31:0] rest   = req_todo_q & ~rt_oh;
+  wire  [31:0] rt2_oh = low_oh(rest);
+  wire         cap_rt = cap_i && 32'(cap_pass_i) == 32'(rt) / NL;
+  logic [31:0] cap_a_rt, cap_d_rt;
+  always_comb begin
+    cap_a_rt = '0;
+    cap_d_rt = '0;
+    for (int i = 0; i < NL; i++)
+      if (32'(rt) % NL == i) begin
+        cap_a_rt = cap_addr_i[i*32 +: 32];
+        cap_d_rt = cap_data_i[i*32 +: 32];
+      end
+  end
   wire [1:0]  roff = a_rt[1:0];
   wire [29:0] a_am = thr_word(addr_q, am_t_q);
   wire        am_wr = amo_q && am_q == AM_WR;
   assign req_valid_o = st_q == ST_RUN && (amo_q ? (am_q == AM_RD && req_todo_q != '0) || am_wr : req_todo_q != '0);
   assign req_we_o    = amo_q ? am_wr : store_q;
   assign req_addr_o  = am_wr ? {a_am, 2'b00} : {a_rt[31:2], 2'b00};
-  assign req_wdata_o = am_wr ? am_wdata_q : thr(data_q, rt) << {roff, 3'b0};
+  assign req_wdata_o = am_wr ? am_wdata_q : d_rt << {roff, 3'b0};
   assign req_be_o    = size_q == 2'd0 ? 4'b0001 << roff : size_q == 2'd1 ? 4'b0011 << roff : 4'b1111;
 
   wire fire = req_valid_o && req_ready_i;
@@ -160,6 +199,29 @@ module simt_lsu #(
     rsv_we    = am_rsp && amo_op_q == 5'h02;
     rsv_wdata = {a_am, am_old};
   end
+  wire fire_adv = fire && !am_wr;
+  always_ff @(posedge clk_i)
+    if (st_q == ST_CAP) begin
+      if (cap_rt) begin
+        a_rt <= cap_a_rt;
+        d_rt <= cap_d_rt;
+      end else begin
+        a_rt <= thr_oh(addr_q, rt_oh);
+        d_rt <= thr_oh(data_q, rt_oh);
+      end
+    end else if (fire_adv) begin
+      a_rt <= thr_oh(addr_q, rt2_oh);
+      d_rt <= thr_oh(data_q, rt2_oh);
+    end
+  logic [1:0] cap_off_at;
+  always_comb begin
+    cap_off_at = '0;
+    for (int i = 0; i < NL; i++) if (32'(at) % NL == i) cap_off_at = cap_addr_i[i*32 +: 2];
+  end
+  always_ff @(posedge clk_i)
+    if (st_q == ST_CAP) off <= cap_i && 32'(cap_pass_i) == 32'(at) / NL ? cap_off_at : off_oh(addr_q, at_oh);
+    else if (rsp_valid_i) off <= off_oh(addr_q, at2_oh);
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       st_q       <= ST_IDLE;
@@ -184,8 +246,8 @@ module simt_lsu #(
         ST_CAP: if (drop_i) st_q <= ST_IDLE;
                 else if (go_i) st_q <= ST_RUN;
         ST_RUN: begin
-          if (fire && !am_wr) req_todo_q <= req_todo_q & ~(32'd1 << rt);
-          if (rsp_valid_i) rsp_todo_q <= rsp_todo_q & ~(32'd1 << at);
+          if (fire_adv) req_todo_q <= rest;
+          if (rsp_valid_i) rsp_todo_q <= rsp_rest;
           if (amo_q) begin
             case (am_q)
               AM_RD:   if (fire) begin
@@ -201,8 +263,8 @@ module simt_lsu #(
             if (am_rsp && amo_op_q == 5'h02) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b1;
             if (am_rsp && amo_op_q == 5'h03) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b0;
           end
-          if ((req_todo_q & ~(fire && !am_wr ? 32'd1 << rt : 32'd0)) == '0 &&
-              (rsp_todo_q & ~(rsp_valid_i ? 32'd1 << at : 32'd0)) == '0 &&
+          if ((fire_adv ? rest : req_todo_q) == '0 &&
+              (rsp_valid_i ? rsp_rest : rsp_todo_q) == '0 &&
               !(amo_q && ((am_q == AM_WAIT && am_write) || (am_q == AM_WR && !fire)))) st_q <= ST_DONE;
         end
         default: if (clear_i) st_q <= ST_IDLE;
@@ -212,7 +274,7 @@ module simt_lsu #(
           addr_q[t*32 +: 32] <= cap_addr_i[(t % NL)*32 +: 32];
           data_q[t*32 +: 32] <= cap_data_i[(t % NL)*32 +: 32];
         end
-        if (st_q == ST_RUN && rsp_valid_i && at == 5'(t)) data_q[t*32 +: 32] <= amo_q ? am_res : ld;
+        if (st_q == ST_RUN && rsp_valid_i && at_oh[t]) data_q[t*32 +: 32] <= amo_q ? am_res : ld;
       end
     end
   end
@@ -232,6 +294,9 @@ module simt_lsu #(
       `FG_ASSERT(lsu_start_when_idle, !start_i || st_q == ST_IDLE)
       `FG_ASSERT(lsu_cap_after_start, !cap_i || st_q == ST_CAP)
       // a response belongs to a load this unit requested and has not been answered
+      `FG_ASSERT(lsu_next_exact, st_q != ST_RUN || req_todo_q == '0 ||
+                                 (a_rt == thr(addr_q, rt) && d_rt == thr(data_q, rt)))
+      `FG_ASSERT(lsu_next_rsp_exact, st_q != ST_RUN || rsp_todo_q == '0 || off == thr_off(addr_q, at))
       `FG_ASSERT(lsu_rsp_expected, !rsp_valid_i || (st_q == ST_RUN && (rsp_todo_q & ~req_todo_q) != '0))
     end
   end

@@ -19,12 +19,16 @@
 // back, or dropped on a fault).  One instruction per unit is in flight, so
 // the units' own slot and destination registers say which bit each
 // scoreboard bit stands for (the invariant sched_scoreboard_exact, proved in
-// formal/simt_sched.sby).
+// formal/simt_sched.sby).  Whether a slot's instruction touches the unit's
+// destination is therefore known when the instruction arrives in the
+// i-buffer (ld_i) and stays so until the unit takes another instruction: it
+// is kept per slot and unit in a register (hz_*_q; sched_hazard_exact), and
+// readiness reads no scoreboard bit.
 //
-// The pick is one-hot and flat, a few logic levels deep: GTO's "oldest" is
-// read from older_i, a matrix of the slots' age order the core keeps in
-// registers (no age comparison in the issue path), and the picked
-// instruction's destination is decoded per slot.
+// The pick is one-hot and flat, a few logic levels deep: which slot beats
+// which is decided from registers only (the classes, the greedy warp, and
+// GTO's age order from older_i, a matrix the core keeps in registers), and
+// the picked instruction's destination is decoded per slot.
 `include "fg_assert.svh"
 `include "fg_comb.svh"
 module simt_sched #(
@@ -42,6 +46,14 @@ module simt_sched #(
   input  logic [NW-1:0]    use1_i,
   input  logic [NW-1:0]    use2_i,
   input  logic [NW*2-1:0]  unit_i,       // simt_pkg::simt_unit_e
+  // slot s's i-buffer takes an instruction this cycle (its fields: ld_*_i;
+  // the fields above are its until the next)
+  input  logic [NW-1:0]    ld_i,
+  input  logic [4:0]       ld_rs1_i,
+  input  logic [4:0]       ld_rs2_i,
+  input  logic [4:0]       ld_rd_i,
+  input  logic             ld_use1_i,
+  input  logic             ld_use2_i,
   input  logic [NW*NW-1:0] older_i,      // [i*NW + j]: slot i launched before slot j (a strict total order)
   input  logic [NW*2-1:0]  prio_i,       // priority class: higher first (0 background)
   input  logic             can_issue_i,  // the lane pipeline takes an instruction this cycle
@@ -58,6 +70,11 @@ module simt_sched #(
   output logic [SW-1:0]    div_slot_o,
   output logic [4:0]       div_rd_o,
   output logic [NW*32-1:0] sb_o          // slot s's pending registers at [s*32 +: 32]
+`ifdef FORMAL
+  ,  // the kept hazards, for the harness's induction strengthening (formal/simt_sched_fv.sv)
+  output logic [NW-1:0]    f_hz_lsu_o,
+  output logic [NW-1:0]    f_hz_div_o
+`endif
 );
   `FG_ASSERT_PARAM(g_chk_nw, NW >= 1 && NW <= 32, "simt_sched: NW must be 1..32")
 
@@ -66,24 +83,55 @@ module simt_sched #(
   logic [SW-1:0]    lsu_slot_q, div_slot_q, last_q;
   logic [4:0]       lsu_rd_q, div_rd_q;
 
+  // an instruction's sources or destination include a unit's destination urd
+  function automatic logic touches(input logic [4:0] rs1, input logic [4:0] rs2, input logic [4:0] rd,
+                                   input logic use1, input logic use2, input logic [4:0] urd);
+    touches = urd != 5'd0 && ((use1 && rs1 == urd) || (use2 && rs2 == urd) || rd == urd);
+  endfunction
+  // hz_*_q[s]: slot s's instruction touches the destination of the unit's
+  // instruction when that is slot s's (pending while the unit holds it)
+  logic [NW-1:0] hz_lsu_q, hz_div_q;
   logic [NW-1:0] ready;
   always_comb
     for (int s = 0; s < NW; s++) begin
-      logic [4:0]  rs1, rs2, rd;
-      logic [1:0]  unit;
-      logic [31:0] sb;
-      rs1  = rs1_i[s*5 +: 5];
-      rs2  = rs2_i[s*5 +: 5];
-      rd   = rd_i[s*5 +: 5];
+      logic [1:0] unit;
       unit = unit_i[s*2 +: 2];
-      sb   = sb_q[s*32 +: 32];
       ifault_o[s] = cand_i[s] && !legal_i[s];
-      ready[s]    = cand_i[s] && legal_i[s] && !(use1_i[s] && sb[rs1]) && !(use2_i[s] && sb[rs2]) &&
-                    !(rd != 5'd0 && sb[rd]) &&
+      ready[s]    = cand_i[s] && legal_i[s] && !(hz_lsu_q[s] && lsu_v_q) && !(hz_div_q[s] && div_v_q) &&
                     (unit != simt_pkg::SIMT_UNIT_LSU || !lsu_v_q) && (unit != simt_pkg::SIMT_UNIT_DIV || !div_v_q);
     end
 
-  // the highest class with a ready warp, and which ready warps are in it
+  // The pick as a contest: slot j beats slot s when its class is higher, or
+  // the class is the same and j comes first in the policy's order (GTO: the
+  // greedy warp, then older before younger; loose round-robin: nearer after
+  // the last issued).  The order is strict and total and read from
+  // registers only, so the one ready warp no ready warp beats is the pick
+  // (one level of AND-OR after readiness): the ready warp of the highest
+  // class that is greedy, else the oldest, or the first after the last.
+  logic [NW-1:0] last_oh, pick_oh;
+  logic [NW*NW-1:0] beats;   // [j*NW + s]: j beats s
+  always_comb
+    for (int s = 0; s < NW; s++) last_oh[s] = last_q == SW'(s);
+  always_comb
+    for (int j = 0; j < NW; j++)
+      for (int s = 0; s < NW; s++) begin
+        logic [1:0] pj, ps;
+        logic       first;
+        pj = prio_i[j*2 +: 2];
+        ps = prio_i[s*2 +: 2];
+        if (GTO != 0) first = last_oh[j] || (!last_oh[s] && older_i[j*NW + s]);
+        else          first = (32'(j) + NW - 32'(last_q) - 1) % NW < (32'(s) + NW - 32'(last_q) - 1) % NW;
+        beats[j*NW + s] = j != s && (pj > ps || (pj == ps && first));
+      end
+  always_comb
+    for (int s = 0; s < NW; s++) begin
+      logic beaten;
+      beaten = 1'b0;
+      for (int j = 0; j < NW; j++) if (ready[j] && beats[j*NW + s]) beaten = 1'b1;
+      pick_oh[s] = ready[s] && !beaten;
+    end
+  // the highest class with a ready warp and which ready warps are in it (the
+  // invariants' terms)
   logic [1:0]    top;
   logic [NW-1:0] rtop;
   `FG_COMB_READBACK begin
@@ -92,37 +140,7 @@ module simt_sched #(
       if (ready[s] && prio_i[s*2 +: 2] > top) top = prio_i[s*2 +: 2];
     for (int s = 0; s < NW; s++) rtop[s] = ready[s] && prio_i[s*2 +: 2] == top;
   end
-
-  // GTO: the greedy warp while it is ready in the top class, else the
-  // oldest such warp (none older than it among them); loose round-robin:
-  // the first such warp after the last issued
-  logic [NW-1:0] last_oh, oldest, pick_oh;
-  always_comb
-    for (int s = 0; s < NW; s++) last_oh[s] = last_q == SW'(s);
-  always_comb
-    for (int s = 0; s < NW; s++) begin
-      logic older_ready;
-      older_ready = 1'b0;
-      for (int j = 0; j < NW; j++) if (j != s && rtop[j] && older_i[j*NW + s]) older_ready = 1'b1;
-      oldest[s] = rtop[s] && !older_ready;
-    end
-  `FG_COMB_READBACK begin
-    pick_oh = '0;
-    if (GTO != 0) pick_oh = (rtop & last_oh) != '0 ? last_oh : oldest;
-    else begin
-      logic found;
-      found = 1'b0;
-      for (int k = 1; k <= NW; k++) begin
-        logic [SW-1:0] s;
-        s = SW'((32'(last_q) + k) % NW);
-        if (!found && rtop[s]) begin
-          found = 1'b1;
-          pick_oh[s] = 1'b1;
-        end
-      end
-    end
-  end
-  wire pick_v = pick_oh != '0;
+  wire pick_v = ready != '0;
   `FG_COMB_READBACK begin
     pick_o = '0;
     for (int s = 0; s < NW; s++) if (pick_oh[s]) pick_o = pick_o | SW'(s);
@@ -149,6 +167,22 @@ module simt_sched #(
   end
   wire iss_lsu = issue_o && (pick_oh & is_lsu) != '0;
   wire iss_div = issue_o && (pick_oh & is_div) != '0;
+
+  // a unit taking an instruction (of the picked slot, whose i-buffer
+  // empties) touches no other slot's; an arriving instruction is compared
+  // with what the units hold
+  always_ff @(posedge clk_i)
+    if (!rst_ni) begin
+      hz_lsu_q <= '0;
+      hz_div_q <= '0;
+    end else for (int s = 0; s < NW; s++) begin
+      if (iss_lsu) hz_lsu_q[s] <= 1'b0;
+      else if (ld_i[s])
+        hz_lsu_q[s] <= lsu_slot_q == SW'(s) && touches(ld_rs1_i, ld_rs2_i, ld_rd_i, ld_use1_i, ld_use2_i, lsu_rd_q);
+      if (iss_div) hz_div_q[s] <= 1'b0;
+      else if (ld_i[s])
+        hz_div_q[s] <= div_slot_q == SW'(s) && touches(ld_rs1_i, ld_rs2_i, ld_rd_i, ld_use1_i, ld_use2_i, div_rd_q);
+    end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -189,6 +223,10 @@ module simt_sched #(
   assign div_slot_o = div_slot_q;
   assign div_rd_o   = div_rd_q;
   assign sb_o       = sb_q;
+`ifdef FORMAL
+  assign f_hz_lsu_o = hz_lsu_q;
+  assign f_hz_div_o = hz_div_q;
+`endif
 
   // ----------------------------------------------------------- invariants
   // the scoreboard holds exactly the units' destinations (x0 never)
@@ -201,6 +239,22 @@ module simt_sched #(
       if (lsu_v_q && lsu_slot_q == SW'(s)) want = want | (32'd1 << lsu_rd_q);
       if (div_v_q && div_slot_q == SW'(s)) want = want | (32'd1 << div_rd_q);
       if (sb_q[s*32 +: 32] != (want & ~32'd1)) sb_exact = 1'b0;
+    end
+  end
+  // a candidate's kept hazard is the scoreboard's answer
+  logic hz_exact;
+  always_comb begin
+    hz_exact = 1'b1;
+    for (int s = 0; s < NW; s++) begin
+      logic [31:0] sb;
+      logic [4:0]  rs1, rs2, rd;
+      sb  = sb_q[s*32 +: 32];
+      rs1 = rs1_i[s*5 +: 5];
+      rs2 = rs2_i[s*5 +: 5];
+      rd  = rd_i[s*5 +: 5];
+      if (cand_i[s] && ((hz_lsu_q[s] && lsu_v_q) || (hz_div_q[s] && div_v_q)) !=
+                       ((use1_i[s] && sb[rs1]) || (use2_i[s] && sb[rs2]) || (rd != 5'd0 && sb[rd])))
+        hz_exact = 1'b0;
     end
   end
   logic [31:0] p_sb;
@@ -224,6 +278,8 @@ module simt_sched #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       `FG_ASSERT(sched_scoreboard_exact, sb_exact)
+      `FG_ASSERT(sched_hazard_exact, hz_exact)
+      `FG_ASSERT(sched_load_not_candidate, (ld_i & cand_i) == '0)
       `FG_ASSERT(sched_issue_no_pending_source, !issue_o || !((p_use1 && p_sb[p_rs1]) || (p_use2 && p_sb[p_rs2])))
       `FG_ASSERT(sched_issue_no_pending_dest, !issue_o || p_rd == 5'd0 || !p_sb[p_rd])
       `FG_ASSERT(sched_issue_legal_candidate, !issue_o || (p_cand && p_legal))
