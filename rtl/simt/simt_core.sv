@@ -717,16 +717,22 @@ module simt_core #(
   wire             x_take_save = |xs_pend_q;
   wire             x_take      = !x_v_q && (|xs_pend_q || |xr_pend_q);
   wire [NW-1:0]    x_take_set  = x_take_save ? xs_pend_q : xr_pend_q;
+  // the lowest slot of the set, one-hot and as a number, and its save set
+  wire [NW-1:0]    x_take_oh = x_take_set & (~x_take_set + NW'(1));
   logic [SW-1:0]   x_take_slot;
-  always_comb begin
+  `FG_COMB_READBACK begin
     x_take_slot = '0;
-    for (int s = NW - 1; s >= 0; s--) if (x_take_set[s]) x_take_slot = SW'(s);
+    for (int s = 0; s < NW; s++) if (x_take_oh[s]) x_take_slot = x_take_slot | SW'(s);
   end
+  wire [31:0]      x_take_psm = oh32(psm_q, x_take_oh);
   always_comb
     for (int s = 0; s < NW; s++) hold[s] = xs_pend_q[s] || xr_pend_q[s] || (x_v_q && x_slot_q == SW'(s));
+  // the lowest set bit's index (one carry chain, then an OR per index bit)
   function automatic logic [4:0] lowest(input logic [31:0] m);
+    logic [31:0] oh;
+    oh     = m & (~m + 32'd1);
     lowest = '0;
-    for (int r = 31; r >= 0; r--) if (m[r]) lowest = 5'(r);
+    for (int r = 0; r < 32; r++) if (oh[r]) lowest = lowest | 5'(r);
   endfunction
   wire [31:0] x_addr = save_base_i + ((((32'(x_slot_q) << 5) | 32'(x_reg_q)) << 7) |
                                       ((32'(x_pass_q) * NL + 32'(x_i_q)) << 2));
@@ -788,11 +794,11 @@ module simt_core #(
     end else begin
       if (x_take) begin
         // an empty save set needs no transfer
-        x_v_q    <= slot32(psm_q, x_take_slot) != '0;
+        x_v_q    <= x_take_psm != '0;
         x_save_q <= x_take_save;
         x_slot_q <= x_take_slot;
-        x_mask_q <= slot32(psm_q, x_take_slot);
-        x_reg_q  <= lowest(slot32(psm_q, x_take_slot));
+        x_mask_q <= x_take_psm;
+        x_reg_q  <= lowest(x_take_psm);
         x_pass_q <= '0;
         x_ph_q   <= x_take_save ? X_READ : X_MEM;
         x_i_q    <= '0;
@@ -939,7 +945,7 @@ module simt_core #(
         if (c_park) parked <= 1'b1;
         if (c_park && ev_saved) xs_pend_q[s] <= 1'b1;
         if (c_res && ev_saved) xr_pend_q[s] <= 1'b1;
-        if (x_take && x_take_slot == SW'(s)) begin
+        if (x_take && x_take_oh[s]) begin
           if (x_take_save) xs_pend_q[s] <= 1'b0;
           else xr_pend_q[s] <= 1'b0;
         end

@@ -68,6 +68,8 @@ module simt_lsu #(
   am_e               am_q;
   logic [4:0]        am_t_q;
   logic [31:0]       am_wdata_q;
+  logic [29:0]       a_am;                     // the thread's word address and operand (a_rt, d_rt at its read)
+  logic [31:0]       am_s;
   logic [1:0]        size_q;
   logic [31:0]       req_todo_q, rsp_todo_q;   // threads still to request / to answer
   logic [32*32-1:0]  addr_q, data_q;           // per thread t at [t*32 +: 32]: address; store data, then the loaded value
@@ -76,11 +78,6 @@ module simt_lsu #(
   function automatic logic [31:0] thr(input logic [32*32-1:0] v, input logic [4:0] t);
     thr = '0;
     for (int k = 0; k < 32; k++) if (t == 5'(k)) thr = v[k*32 +: 32];
-  endfunction
-
-  function automatic logic [29:0] thr_word(input logic [32*32-1:0] v, input logic [4:0] t);
-    thr_word = '0;
-    for (int k = 0; k < 32; k++) if (t == 5'(k)) thr_word = v[k*32 + 2 +: 30];
   endfunction
 
   function automatic logic [1:0] thr_off(input logic [32*32-1:0] v, input logic [4:0] t);
@@ -147,7 +144,6 @@ module simt_lsu #(
       end
   end
   wire [1:0]  roff = a_rt[1:0];
-  wire [29:0] a_am = thr_word(addr_q, am_t_q);
   wire        am_wr = amo_q && am_q == AM_WR;
   assign req_valid_o = st_q == ST_RUN && (amo_q ? (am_q == AM_RD && req_todo_q != '0) || am_wr : req_todo_q != '0);
   assign req_we_o    = amo_q ? am_wr : store_q;
@@ -175,7 +171,6 @@ module simt_lsu #(
 
   // an atomic's response: the value for rd, the word to write, the reservation
   wire [31:0] am_old = rsp_data_i;
-  wire [31:0] am_s   = thr(data_q, am_t_q);
   wire        am_rsp = amo_q && st_q == ST_RUN && am_q == AM_WAIT && rsp_valid_i;
   wire        sc_ok  = rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] && rsv_rd == {a_am, am_old};
   logic [31:0] am_new, am_res;
@@ -253,6 +248,8 @@ module simt_lsu #(
               AM_RD:   if (fire) begin
                 am_q   <= AM_WAIT;
                 am_t_q <= rt;
+                a_am   <= a_rt[31:2];
+                am_s   <= d_rt;
               end
               AM_WAIT: if (rsp_valid_i) begin
                 am_q       <= am_write ? AM_WR : AM_RD;
