@@ -344,7 +344,7 @@ module simt_core #(
   end
   // unused decode outputs of E and W
   logic unused_e, unused_w;
-  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store, e_amo, e_amo_op};
+  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store, e_amo, e_amo_op, e_unit};
   assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_rs1, w_rs2,
                       w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop, w_amo, w_amo_op};
 
@@ -372,8 +372,10 @@ module simt_core #(
   // E: operands, the lanes' results and next PCs, addresses and their faults
   logic [NL*32-1:0] e_a, e_b2, e_res, e_npc, e_addr;
   logic [NL*132-1:0] e_pp;
-  logic [NL-1:0]    e_lfault;
-  logic [NL*3-1:0]  e_lcode;
+  // per lane: an access there would fault (not aligned, or outside the
+  // local window and the global range), and whether for alignment; W
+  // decides from these, the thread's mask and the unit whether it does
+  logic [NL-1:0]    e_lbad, e_lal, w_lbad_q, w_lal_q;
   // the value of CSR c for thread t of slot s
   function automatic logic [31:0] csr_val(input logic [11:0] c, input logic [4:0] t, input logic [31:0] wib,
                                           input logic [95:0] ctaid, input logic [95:0] ntid,
@@ -419,9 +421,8 @@ module simt_core #(
     wire        al = e_size == 2'd0 || (e_size == 2'd1 ? !ka[0] : ka[1:0] == 2'b00);
     wire        in_local = ka >= LOCAL_BOT && ka < LOCAL_TOP;
     wire [31:0] pa = in_local ? local_base_i + (((e_win << 5) + 32'(t)) << STK_SH) + (ka - LOCAL_BOT) : ka;
-    assign e_lfault[i] = e_unit == simt_pkg::SIMT_UNIT_LSU && e_mask_q[t] &&
-                         (!al || !(in_local || (ka >= GUARD_END && ka < SHARED_BASE)));
-    assign e_lcode[i*3 +: 3] = !al ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
+    assign e_lbad[i] = !al || !(in_local || (ka >= GUARD_END && ka < SHARED_BASE));
+    assign e_lal[i]  = !al;
     simt_alu u_alu (
       .alu_i(e_alu), .a_i(a), .b_i(b), .rs2_i(b2), .imm_i(e_imm), .pc_i(e_pc_q), .csr_i(csr), .br_i(e_br),
       .br_f3_i(e_f3), .jal_i(e_jal), .jalr_i(e_jalr), .ecall_i(e_ecall),
@@ -429,14 +430,6 @@ module simt_core #(
     assign e_a[i*32 +: 32]    = a;
     assign e_b2[i*32 +: 32]   = b2;
     assign e_addr[i*32 +: 32] = pa;
-  end
-  // the fault of the pass's lowest faulting thread
-  logic       e_fault;
-  logic [2:0] e_fcode;
-  always_comb begin
-    e_fault = |e_lfault;
-    e_fcode = simt_pkg::SIMT_FAULT_NONE;
-    for (int i = NL - 1; i >= 0; i--) if (e_lfault[i]) e_fcode = e_lcode[(i) * 3 +: 3];
   end
 
   logic [NL*32-1:0] w_res_q, w_npc_q, w_a_q, w_b2_q, w_addr_q;
@@ -454,8 +447,18 @@ module simt_core #(
   always_comb
     for (int i = 0; i < NL; i++)
       w_val[i*32 +: 32] = w_mul ? mul_sum(w_pp_q[i*132 +: 132], w_alu != simt_pkg::SIMT_ALU_MUL) : w_res_q[i*32 +: 32];
-  logic             w_fault_q;
-  logic [2:0]       w_fcode_q;
+  // the fault of the pass in W: its lowest faulting thread's
+  logic             w_fault;
+  logic [2:0]       w_fcode;
+  `FG_COMB_READBACK begin
+    w_fault = 1'b0;
+    w_fcode = simt_pkg::SIMT_FAULT_NONE;
+    for (int i = NL - 1; i >= 0; i--)
+      if (w_unit == simt_pkg::SIMT_UNIT_LSU && w_mask_q[32'(w_pass_q) * NL + i] && w_lbad_q[i]) begin
+        w_fault = 1'b1;
+        w_fcode = w_lal_q[i] ? simt_pkg::SIMT_FAULT_ALIGN : simt_pkg::SIMT_FAULT_ADDR;
+      end
+  end
   logic             lf_q;          // the LSU instruction in W faulted in an earlier pass
   logic [2:0]       lf_code_q;
   wire              w_last = w_pass_q == PW'(P - 1);
@@ -468,7 +471,7 @@ module simt_core #(
   wire w_lsu = w_v_q && w_unit == simt_pkg::SIMT_UNIT_LSU;
   wire w_div = w_v_q && w_unit == simt_pkg::SIMT_UNIT_DIV;
   // the instruction faulted (in an earlier pass or this one): dropped
-  wire lsu_bad = w_lsu && w_last && ((lf_q && w_pass_q != '0) || w_fault_q);
+  wire lsu_bad = w_lsu && w_last && ((lf_q && w_pass_q != '0) || w_fault);
   logic [PW-1:0]    wbk_pass_q;
   logic             wbk_src_q;                             // 0 LSU, 1 divider
   logic [NL*32-1:0] lsu_res, div_res;
@@ -1092,7 +1095,7 @@ module simt_core #(
         fpc   <= pc;
       end
       if (wbad) begin
-        fcode <= fcode_lsu_sel ? lf_code_q : w_fcode_q;
+        fcode <= fcode_lsu_sel ? lf_code_q : w_fcode;
         fpc   <= w_pc_q;
       end
       if (ff) begin
@@ -1261,15 +1264,15 @@ module simt_core #(
         w_a_q     <= e_a;
         w_b2_q    <= e_b2;
         w_addr_q  <= e_addr;
-        w_fault_q <= e_fault;
-        w_fcode_q <= e_fcode;
+        w_lbad_q  <= e_lbad;
+        w_lal_q   <= e_lal;
       end
 
       // W: an LSU instruction's first fault (lowest thread) is kept to its last pass
       if (w_lsu) begin
         if (w_pass_q == '0 || !lf_q) begin
-          lf_q      <= w_fault_q;
-          lf_code_q <= w_fcode_q;
+          lf_q      <= w_fault;
+          lf_code_q <= w_fcode;
         end
       end
 
