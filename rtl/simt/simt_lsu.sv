@@ -154,15 +154,19 @@ module simt_lsu #(
   wire fire = req_valid_o && req_ready_i;
 
   // reservations: valid bits per slot and thread, address and value in a RAM
-  // read when the thread's read goes out (its response comes a cycle later
-  // at the earliest)
+  // read at the next thread to request (rt: stable for at least the cycle
+  // before its read goes out, and no write touches its entry meanwhile), so
+  // that the entry is compared with the thread's address as the read goes
+  // out and only the value is left for the response (a cycle later at the
+  // earliest)
   logic [NW*32-1:0] rsv_v_q;
   logic [61:0]      rsv_mem [NW*32];
   logic [61:0]      rsv_rd;
   logic             rsv_we;
   logic [61:0]      rsv_wdata;
-  wire [4:0]        rsv_t     = am_q == AM_RD ? rt : am_t_q;
-  wire [RAW-1:0]    rsv_raddr = RAW'(32'(slot_q) * 32 + 32'(rsv_t));
+  wire [RAW-1:0]    rsv_raddr = RAW'(32'(slot_q) * 32 + 32'(rt));
+  logic             rsv_aeq_q;                 // the entry's address is the thread's (at its read)
+  logic [31:0]      rsv_val_q;                 // the entry's value
   wire [RAW-1:0]    rsv_waddr = RAW'(32'(slot_q) * 32 + 32'(am_t_q));
   always_ff @(posedge clk_i) begin
     if (rsv_we) rsv_mem[rsv_waddr] <= rsv_wdata;
@@ -172,7 +176,7 @@ module simt_lsu #(
   // an atomic's response: the value for rd, the word to write, the reservation
   wire [31:0] am_old = rsp_data_i;
   wire        am_rsp = amo_q && st_q == ST_RUN && am_q == AM_WAIT && rsp_valid_i;
-  wire        sc_ok  = rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] && rsv_rd == {a_am, am_old};
+  wire        sc_ok  = rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] && rsv_aeq_q && rsv_val_q == am_old;
   logic [31:0] am_new, am_res;
   logic        am_write;
   always_comb begin
@@ -195,6 +199,9 @@ module simt_lsu #(
     rsv_wdata = {a_am, am_old};
   end
   wire fire_adv = fire && !am_wr;
+  // nothing left to request or answer after this cycle, no atomic's write owed but the one in AM_WAIT's
+  wire run_end  = (fire_adv ? rest : req_todo_q) == '0 && (rsp_valid_i ? rsp_rest : rsp_todo_q) == '0 &&
+                  !(amo_q && am_q == AM_WR && !fire);
   always_ff @(posedge clk_i)
     if (st_q == ST_CAP) begin
       if (cap_rt) begin
@@ -250,6 +257,8 @@ module simt_lsu #(
                 am_t_q <= rt;
                 a_am   <= a_rt[31:2];
                 am_s   <= d_rt;
+                rsv_aeq_q <= rsv_rd[61:32] == a_rt[31:2];
+                rsv_val_q <= rsv_rd[31:0];
               end
               AM_WAIT: if (rsp_valid_i) begin
                 am_q       <= am_write ? AM_WR : AM_RD;
@@ -260,9 +269,8 @@ module simt_lsu #(
             if (am_rsp && amo_op_q == 5'h02) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b1;
             if (am_rsp && amo_op_q == 5'h03) rsv_v_q[32'(slot_q) * 32 + 32'(am_t_q)] <= 1'b0;
           end
-          if ((fire_adv ? rest : req_todo_q) == '0 &&
-              (rsp_valid_i ? rsp_rest : rsp_todo_q) == '0 &&
-              !(amo_q && ((am_q == AM_WAIT && am_write) || (am_q == AM_WR && !fire)))) st_q <= ST_DONE;
+          // (the SC's outcome, late after the reservation's read, enters last)
+          if (run_end && !(amo_q && am_q == AM_WAIT && am_write)) st_q <= ST_DONE;
         end
         default: if (clear_i) st_q <= ST_IDLE;
       endcase
