@@ -286,6 +286,7 @@ module simt_sched #(
       `FG_ASSERT(sched_issue_unit_free, !(iss_lsu && lsu_v_q) && !(iss_div && div_v_q))
       `FG_ASSERT(sched_pick_in_range, !issue_o || 32'(pick_o) < NW)
       `FG_ASSERT(sched_pick_onehot, $onehot0(pick_oh))
+      `FG_ASSERT(sched_issue_picks, !issue_o || pick_oh == NW'(1) << pick_o)
       `FG_ASSERT(sched_ready_issues, !can_issue_i || rtop == '0 || issue_o)
       `FG_ASSERT(sched_gto_greedy, GTO == 0 || !issue_o || !rtop[last_q] || pick_o == last_q)
       `FG_ASSERT(sched_top_class_first, !issue_o || p_prio == top)
