@@ -243,7 +243,7 @@ module simt_sched #(
   end
   // a candidate's kept hazard is the scoreboard's answer
   logic hz_exact;
-  always_comb begin
+  `FG_COMB_READBACK begin
     hz_exact = 1'b1;
     for (int s = 0; s < NW; s++) begin
       logic [31:0] sb;
