@@ -26,7 +26,7 @@ FUZZ_OBJS_cli := $(BUILD)/obj/sim/prog/fg_run_cli.o
 $(BUILD)/tests/fuzz_%_replay: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz_main.o $$(FUZZ_OBJS_$$*) \
                               $$(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $(filter $(BUILD)/obj/tests/fuzz/%.o,$^) $(FUZZ_OBJS_$*) $(LINK_CMD) $(LDLIBS)
+	$(CXX) $(LDFLAGS) $(NOLTO_LDFLAGS) -o $@ $(filter $(BUILD)/obj/tests/fuzz/%.o,$^) $(FUZZ_OBJS_$*) $(LINK_CMD) $(LDLIBS)
 
 # the libFuzzer programs: the code under test compiled with coverage, the
 # rest linked from the normal build
