@@ -344,7 +344,8 @@ module simt_core #(
   end
   // unused decode outputs of E and W
   logic unused_e, unused_w;
-  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store, e_amo, e_amo_op, e_unit};
+  assign unused_e = ^{e_legal, e_csr_bad, e_use1, e_use2, e_bar, e_rs1, e_rs2, e_divop, e_uns, e_rd, e_fw_q, e_store,
+                      e_amo, e_amo_op, e_unit};
   assign unused_w = ^{w_legal, w_csr_bad, w_use1, w_use2, w_bimm, w_br, w_jal, w_jalr, w_rs1, w_rs2,
                       w_imm, w_f3, w_csr, w_size, w_uns, w_store, w_ecall, w_divop, w_amo, w_amo_op};
 

@@ -68,7 +68,7 @@ module simt_lsu #(
   am_e               am_q;
   logic [4:0]        am_t_q;
   logic [31:0]       am_wdata_q;
-  logic [29:0]       a_am;                     // the thread's word address and operand (a_rt, d_rt at its read)
+  logic [29:0]       a_am;                     // the atomic's thread: word address, operand (a_rt, d_rt at its read)
   logic [31:0]       am_s;
   logic [1:0]        size_q;
   logic [31:0]       req_todo_q, rsp_todo_q;   // threads still to request / to answer
@@ -110,7 +110,7 @@ module simt_lsu #(
   wire [31:0] at_oh = low_oh(rsp_todo_q);
   wire [4:0]  rt    = enc(rt_oh);
   wire [4:0]  at    = enc(at_oh);
-  // the next response's byte offset, kept like a_rt (lsu_next_exact)
+  // the next response's byte offset, kept like a_rt below (lsu_next_rsp_exact)
   logic [1:0] off;
   wire  [31:0] rsp_rest = rsp_todo_q & ~at_oh;
   wire  [31:0] at2_oh   = low_oh(rsp_rest);
@@ -298,10 +298,11 @@ module simt_lsu #(
     if (rst_ni) begin
       `FG_ASSERT(lsu_start_when_idle, !start_i || st_q == ST_IDLE)
       `FG_ASSERT(lsu_cap_after_start, !cap_i || st_q == ST_CAP)
-      // a response belongs to a load this unit requested and has not been answered
+      // the kept next request and next response offset are those of rt and at
       `FG_ASSERT(lsu_next_exact, st_q != ST_RUN || req_todo_q == '0 ||
                                  (a_rt == thr(addr_q, rt) && d_rt == thr(data_q, rt)))
       `FG_ASSERT(lsu_next_rsp_exact, st_q != ST_RUN || rsp_todo_q == '0 || off == thr_off(addr_q, at))
+      // a response belongs to a load this unit requested and has not been answered
       `FG_ASSERT(lsu_rsp_expected, !rsp_valid_i || (st_q == ST_RUN && (rsp_todo_q & ~req_todo_q) != '0))
     end
   end

@@ -110,8 +110,12 @@ module simt_sched #(
   // class that is greedy, else the oldest, or the first after the last.
   logic [NW-1:0] last_oh, pick_oh;
   logic [NW*NW-1:0] beats;   // [j*NW + s]: j beats s
+  logic [NW-1:0] after;       // slot s comes after the last issued
   always_comb
-    for (int s = 0; s < NW; s++) last_oh[s] = last_q == SW'(s);
+    for (int s = 0; s < NW; s++) begin
+      last_oh[s] = last_q == SW'(s);
+      after[s]   = 32'(s) > 32'(last_q);
+    end
   always_comb
     for (int j = 0; j < NW; j++)
       for (int s = 0; s < NW; s++) begin
@@ -119,8 +123,11 @@ module simt_sched #(
         logic       first;
         pj = prio_i[j*2 +: 2];
         ps = prio_i[s*2 +: 2];
+        // round-robin: the slots after the last issued come first, then
+        // the rest from slot 0, each run in index order (no modulo: NW need
+        // not be a power of two)
         if (GTO != 0) first = last_oh[j] || (!last_oh[s] && older_i[j*NW + s]);
-        else          first = (32'(j) + NW - 32'(last_q) - 1) % NW < (32'(s) + NW - 32'(last_q) - 1) % NW;
+        else          first = after[j] != after[s] ? after[j] : j < s;
         beats[j*NW + s] = j != s && (pj > ps || (pj == ps && first));
       end
   always_comb
@@ -275,6 +282,19 @@ module simt_sched #(
         p_prio  = prio_i[s*2 +: 2];
       end
   end
+  // loose round-robin's order restated as distance after the last issued
+  // (the pick reads it as two runs): no ready warp of the top class nearer
+  function automatic logic [SW:0] rr_dist(input logic [SW-1:0] s, input logic [SW-1:0] l);
+    logic [SW+1:0] v;
+    v       = (SW+2)'(s) + (SW+2)'(NW) - (SW+2)'(l) - (SW+2)'(1);
+    rr_dist = v >= (SW+2)'(NW) ? (SW+1)'(v - (SW+2)'(NW)) : (SW+1)'(v);
+  endfunction
+  logic rr_nearer;
+  always_comb begin
+    rr_nearer = 1'b0;
+    for (int s = 0; s < NW; s++)
+      if (rtop[s] && rr_dist(SW'(s), last_q) < rr_dist(pick_o, last_q)) rr_nearer = 1'b1;
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       `FG_ASSERT(sched_scoreboard_exact, sb_exact)
@@ -289,6 +309,7 @@ module simt_sched #(
       `FG_ASSERT(sched_issue_picks, !issue_o || pick_oh == NW'(1) << pick_o)
       `FG_ASSERT(sched_ready_issues, !can_issue_i || rtop == '0 || issue_o)
       `FG_ASSERT(sched_gto_greedy, GTO == 0 || !issue_o || !rtop[last_q] || pick_o == last_q)
+      `FG_ASSERT(sched_lrr_nearest, GTO != 0 || !issue_o || !rr_nearer)
       `FG_ASSERT(sched_top_class_first, !issue_o || p_prio == top)
       `FG_ASSERT(sched_lsu_end_expected, !lsu_end_i || lsu_v_q)
       `FG_ASSERT(sched_div_end_expected, !div_end_i || div_v_q)
