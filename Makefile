@@ -149,10 +149,18 @@ VL_XFLAGS := --x-assign unique --x-initial unique
 VL_WFLAGS := -Wall
 XINIT_OFF := fg_sram
 EXTRA_TEST_CMDS += scripts/check_xinit.sh
+# The C++ of a verilated model: its evaluation (OPT_FAST) at -O2, the code
+# run once (construction, initial values, the first trace dump: OPT_SLOW) at
+# -O0.  VL_CXXOPT_<model> overrides: edge_preempt_bits' bit-per-flop age
+# order at NW 64 is 5 MB of C++ (68 s of CPU at -O2, 27 s at -O1; its test
+# runs 4 s longer).
+VL_CXXOPT := OPT_FAST=-O2 OPT_SLOW=-O0
+VL_CXXOPT_edge_preempt_bits := OPT_FAST=-O1 OPT_SLOW=-O0
+VL_MODEL_CXXOPT = $(or $(VL_CXXOPT_$(1)),$(VL_CXXOPT))
 # rebuilt when the Verilator flags change, so every model is verilated again
 $(VLBUILD)/vl/vlflags.txt: FORCE | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	@echo '$(VL_XFLAGS)' >$@.tmp
+	@echo '$(VL_XFLAGS) $(foreach v,$(sort $(filter VL_CXXOPT%,$(.VARIABLES))),| $(v) $($(v)))' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # a model's Verilator parameters: its configuration's, less the keys the block
 # turns into macros instead (b_VLPARAMS / b_VLDEFS, manifest vdefines)
@@ -165,7 +173,7 @@ $(VLBUILD)/vl/$(2)/V$(2)__ALL.a: $$($(1)_SRCS) $(VLBUILD)/vl/vlflags.txt | $(BUI
 	  --top-module $$($(1)_TOP) --prefix V$(2) -Mdir $(VLBUILD)/vl/$(2) \
 	  $$(addprefix -G,$$(call VL_PARAMS,$(2))) $$(addprefix -D,$$($(2)_VLDEFS)) -Irtl/include $$($(1)_SRCS)
 	$$(MAKE) -s -C $(VLBUILD)/vl/$(2) -f V$(2).mk V$(2)__ALL.a \
-	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+	  $(call VL_MODEL_CXXOPT,$(2)) CXX=$(CXX) >/dev/null
 # The model's input widths, from Verilator's own header (VL_IN*(&port,msb,0)):
 # the shim masks every input to its width in this configuration (fg_shim.hpp).
 # Its root class too: the model's whole state when Verilator flattened every

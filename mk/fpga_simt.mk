@@ -12,13 +12,13 @@ EXTRA_BUILD     += $(BUILD)/bin/fpga_simt_sim $(BUILD)/tests/test_fpga_simt
 EXTRA_TEST_CMDS += scripts/test_fpga_simt.sh
 
 $(FPGA_SIMT_VL)/Vfinegrain_simt_ulx3s__ALL.a: $(FPGA_SIMT_RTL) fpga/simt_top.vlt $(wildcard rtl/include/*.svh) \
-                                              mk/fpga_simt.mk mk/fpga_top.mk | $(BUILD)/.deps
+                                              mk/fpga_simt.mk mk/fpga_top.mk $(VLBUILD)/vl/vlflags.txt | $(BUILD)/.deps
 	@rm -rf $(FPGA_SIMT_VL) && mkdir -p $(FPGA_SIMT_VL)
 	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 $(VLCOV) \
 	  --top-module finegrain_simt_ulx3s -Mdir $(FPGA_SIMT_VL) -GBAUD=$(FPGA_SIM_BAUD) -Irtl/include \
 	  fpga/simt_top.vlt $(FPGA_SIMT_RTL)
 	$(MAKE) -s -C $(FPGA_SIMT_VL) -f Vfinegrain_simt_ulx3s.mk Vfinegrain_simt_ulx3s__ALL.a \
-	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+	  $(VL_CXXOPT) CXX=$(CXX) >/dev/null
 $(BUILD)/obj/fpga/sim/fg_simt_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_SIMT_VL)/Vfinegrain_simt_ulx3s__ALL.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -DFG_VTOP=Vfinegrain_simt_ulx3s -Ifpga/sim -isystem $(FPGA_SIMT_VL) -c $< -o $@

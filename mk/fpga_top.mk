@@ -30,12 +30,13 @@ EXTRA_TEST_CMDS += scripts/check_fpga_top.sh scripts/test_fpga_top.sh scripts/te
                    scripts/test_fpga_pll.sh tests/fpga/test_fpga_flow.py tests/fpga/test_fpga_congestion.py
 
 FPGA_VL := $(BUILD)/vl/fpga_top
-$(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh) mk/fpga_top.mk | $(BUILD)/.deps
+$(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh) mk/fpga_top.mk $(VLBUILD)/vl/vlflags.txt \
+                                    | $(BUILD)/.deps
 	@rm -rf $(FPGA_VL) && mkdir -p $(FPGA_VL)
 	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 $(VLCOV) \
 	  --top-module finegrain_ulx3s -Mdir $(FPGA_VL) -GBAUD=$(FPGA_SIM_BAUD) -Irtl/include $(FPGA_TOP_RTL)
 	$(MAKE) -s -C $(FPGA_VL) -f Vfinegrain_ulx3s.mk Vfinegrain_ulx3s__ALL.a \
-	  OPT_FAST=-O2 OPT_SLOW=-O1 CXX=$(CXX) >/dev/null
+	  $(VL_CXXOPT) CXX=$(CXX) >/dev/null
 $(BUILD)/obj/fpga/sim/fg_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -Ifpga/sim -isystem $(FPGA_VL) -c $< -o $@
