@@ -151,9 +151,9 @@ XINIT_OFF := fg_sram
 EXTRA_TEST_CMDS += scripts/check_xinit.sh
 # The C++ of a verilated model: its evaluation (OPT_FAST) at -O2, the code
 # run once (construction, initial values, the first trace dump: OPT_SLOW) at
-# -O0.  VL_CXXOPT_<model> overrides: edge_preempt_bits' bit-per-flop age
-# order at NW 64 is 5 MB of C++ (68 s of CPU at -O2, 27 s at -O1; its test
-# runs 4 s longer).
+# -O0.  VL_CXXOPT_<model> (the model's directory under vl/) overrides it:
+# edge_preempt_bits' bit-per-flop age order at NW 64 is 5 MB of C++ (68 s of
+# CPU at -O2, 27 s at -O1; its test runs 4 s longer).
 VL_CXXOPT := OPT_FAST=-O2 OPT_SLOW=-O0
 VL_CXXOPT_edge_preempt_bits := OPT_FAST=-O1 OPT_SLOW=-O0
 VL_MODEL_CXXOPT = $(or $(VL_CXXOPT_$(1)),$(VL_CXXOPT))

@@ -18,7 +18,7 @@ $(FPGA_SIMT_VL)/Vfinegrain_simt_ulx3s__ALL.a: $(FPGA_SIMT_RTL) fpga/simt_top.vlt
 	  --top-module finegrain_simt_ulx3s -Mdir $(FPGA_SIMT_VL) -GBAUD=$(FPGA_SIM_BAUD) -Irtl/include \
 	  fpga/simt_top.vlt $(FPGA_SIMT_RTL)
 	$(MAKE) -s -C $(FPGA_SIMT_VL) -f Vfinegrain_simt_ulx3s.mk Vfinegrain_simt_ulx3s__ALL.a \
-	  $(VL_CXXOPT) CXX=$(CXX) >/dev/null
+	  $(call VL_MODEL_CXXOPT,fpga_simt) CXX=$(CXX) >/dev/null
 $(BUILD)/obj/fpga/sim/fg_simt_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_SIMT_VL)/Vfinegrain_simt_ulx3s__ALL.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -DFG_VTOP=Vfinegrain_simt_ulx3s -Ifpga/sim -isystem $(FPGA_SIMT_VL) -c $< -o $@

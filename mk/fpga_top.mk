@@ -36,7 +36,7 @@ $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a: $(FPGA_TOP_RTL) $(wildcard rtl/include/*.svh
 	$(VERILATOR) --cc -Wall --assert --trace-fst --x-assign 0 --x-initial 0 -O3 $(VLCOV) \
 	  --top-module finegrain_ulx3s -Mdir $(FPGA_VL) -GBAUD=$(FPGA_SIM_BAUD) -Irtl/include $(FPGA_TOP_RTL)
 	$(MAKE) -s -C $(FPGA_VL) -f Vfinegrain_ulx3s.mk Vfinegrain_ulx3s__ALL.a \
-	  $(VL_CXXOPT) CXX=$(CXX) >/dev/null
+	  $(call VL_MODEL_CXXOPT,fpga_top) CXX=$(CXX) >/dev/null
 $(BUILD)/obj/fpga/sim/fg_top_model.o: fpga/sim/fg_top_model.cpp $(FPGA_VL)/Vfinegrain_ulx3s__ALL.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -Ifpga/sim -isystem $(FPGA_VL) -c $< -o $@

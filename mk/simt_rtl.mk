@@ -41,7 +41,7 @@ $(call SIMT_RTL_VL,$(1))/V$(SIMT_RTL_MODEL_$(1))__ALL.a: $$(SIMT_RTL_SRC_$(1)) $
 	  --top-module $(SIMT_RTL_TOP_$(1)) --prefix V$(SIMT_RTL_MODEL_$(1)) -Mdir $$(@D) \
 	  $$(addprefix -G,$$(SIMT_RTL_P_$(1))) -Irtl/include $$(SIMT_RTL_SRC_$(1))
 	$$(MAKE) -s -C $$(@D) -f V$(SIMT_RTL_MODEL_$(1)).mk V$(SIMT_RTL_MODEL_$(1))__ALL.a \
-	  $$(VL_CXXOPT) CXX=$$(CXX) >/dev/null
+	  $$(call VL_MODEL_CXXOPT,tb_$(SIMT_RTL_MODEL_$(1))) CXX=$$(CXX) >/dev/null
 endef
 $(foreach c,$(SIMT_RTL_CONFIGS),$(eval $(call SIMT_RTL_MODEL_RULE,$(c))))
 
