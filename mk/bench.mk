@@ -6,12 +6,13 @@ BENCH_STEPS += $(BUILD)/bin/sim_speed
 # BENCH_STEPS: one word each (a program or script), as DEMO_STEPS: the recipe
 # splits the list on spaces.
 #
-# Then this build against the commit the speed work started from, built side
-# by side under $(BUILD)/bench-base/src, into its own build/ there, from a
-# clean environment (BENCH_BASE; BENCH_ARGS=--no-base skips it): busy MM with
-# 1 and N threads, the CM machine, rtl / c (results/sim_speed.json "compare",
+# Then this build against the commit the CM machine's speed work is measured
+# from, built side by side under $(BUILD)/bench-base/src, into its own build/
+# there, from a clean environment (BENCH_BASE; BENCH_ARGS=--no-base skips it):
+# busy MM with 1 and N threads, the CM machine (cm_run --bench, and H2 beside
+# MM, BFS and MUM), rtl / c (results/sim_speed.json "compare",
 # docs/RESULTS.md "Simulation speed").  It takes arguments: its own line.
-BENCH_BASE  ?= aaa5f4a
+BENCH_BASE  ?= ac41b50
 .PHONY: bench
 bench: $(BUILD)/.deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build

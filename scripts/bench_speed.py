@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench's simulation-speed comparison (docs/RESULTS.md "Simulation speed").
 
-Builds the commit the speed work started from (--base, default aaa5f4a) in a
+Builds the commit the speed work is measured against (--base, default ac41b50) in a
 worktree under $BUILD/bench-base and runs the same workloads with both builds,
 each run a whole process, the two builds alternating (A B A B ...) after a
 warm-up, and prints the medians and the pair-by-pair ratios:
@@ -11,6 +11,11 @@ warm-up, and prints the medians and the pair-by-pair ratios:
             thread and with --threads N (this build only: the base has none)
   cm        the CM machine (cm_run --bench: 14 CPU cores, 28 SIMT cores, the
             mesh, F/E queues as RTL): GPU cycles per CPU second
+  cm_apps   the CM machine under CM-BAL1 with the H2 mix beside each of MM,
+            BFS and MUM at the paper's input size, over a short window
+            (CM_APPS_ARGS): GPU cycles per CPU second with one thread, and
+            per wall second with one and with --threads threads (the base
+            with one thread)
   launch    the launch-latency workload (launch_latency --point --events E),
             RTL blocks against their C twins: CPU time rtl / c
   busy_impl the busy MM above with its blocks (each core's PEWT and
@@ -116,17 +121,32 @@ def timed(cmd, cwd, env):
     return ru.ru_utime + ru.ru_stime, wall
 
 
+# the CM points the cm_apps workload times: H2 beside each kernel, CM-BAL1,
+# the paper's input sizes, a window short enough to repeat (the paper's is
+# 500 k + 5 M instructions: docs/RESULTS.md "A CM point at the paper's window")
+CM_APPS = ("mm", "bfs", "mum")
+CM_APPS_ARGS = ["--mix", "H2", "--scheme", "cm_bal1", "--warmup", "20000", "--instrs", "40000",
+                "--after-window", "stop", "--quiet"]
+
+
+def run_gpu_cycles(path):
+    """The GPU cycles a cm_run JSON reports (run.gpu_cycles; gpu_cycles at the top in older builds)."""
+    with open(path) as f:
+        d = json.load(f)
+    return d["run"]["gpu_cycles"] if isinstance(d.get("run"), dict) and "gpu_cycles" in d["run"] else d["gpu_cycles"]
+
+
 def median(xs):
     return statistics.median(xs) if xs else None
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--base", default="aaa5f4a", help="the commit to compare with (default aaa5f4a, before the SIMT core's speed work)")
+    ap.add_argument("--base", default="ac41b50", help="the commit to compare with (default ac41b50, where the CM machine's speed work started; aaa5f4a before the SIMT core's)")
     ap.add_argument("--runs", type=int, default=3, help="counted runs of each command (after one warm-up)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the N-thread busy run")
     ap.add_argument("--events", type=int, default=20, help="serial events of the launch workload")
-    ap.add_argument("--only", default="busy,cm,launch,busy_impl,busy_rtl", help="comma-separated workloads")
+    ap.add_argument("--only", default="busy,cm,cm_apps,launch,busy_impl,busy_rtl", help="comma-separated workloads")
     ap.add_argument("--no-base", action="store_true", help="this build only (no side-by-side base)")
     ap.add_argument("--base-tree", help="a checkout of the base already built (its build/ is used as it is)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "sim_speed.json"))
@@ -136,7 +156,7 @@ def main():
     build = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
     jobs = os.environ.get("JOBS", str(os.cpu_count() or 1))
     only = set(a.only.split(","))
-    bad = only - {"busy", "cm", "launch", "busy_impl", "busy_rtl"}
+    bad = only - {"busy", "cm", "cm_apps", "launch", "busy_impl", "busy_rtl"}
     if bad:
         sys.exit(f"bench: unknown workload(s) {', '.join(sorted(bad))}")
     head = sh(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -171,6 +191,15 @@ def main():
                                                       f"{tmp}/busy1.json"], env1)]))
     if "cm" in only:
         plans.append(("cm", [(s, [prog(s, "cm_run"), "--bench", "--out", f"{tmp}/cm_{s}.json"], env1) for s in sides]))
+    if "cm_apps" in only:
+        envn = dict(os.environ, FG_THREADS=str(a.threads))
+        for app in CM_APPS:
+            cmds = [(s, [prog(s, "cm_run"), *CM_APPS_ARGS, "--gpu", app, "--out", f"{tmp}/cma_{app}_{s}.json"], env1)
+                    for s in sides]
+            if a.threads > 1:
+                cmds.append(("thisN", [prog("this", "cm_run"), *CM_APPS_ARGS, "--gpu", app, "--out",
+                                       f"{tmp}/cma_{app}_thisN.json"], envn))
+            plans.append((f"cm_apps_{app}", cmds))
     if "launch" in only:
         for s in sides:
             plans.append((f"launch_{s}", [(f"{s}_{i}", [prog(s, "launch_latency"), "--point", "--events",
@@ -256,6 +285,35 @@ def main():
                          f"(whole process)")
         speedup(t, o, "CM machine: {:.2f}x the base's speed per CPU second (whole process)")
         out["cm"] = o
+    if "cm_apps" in only:
+        o = {"args": " ".join(CM_APPS_ARGS), "threads": a.threads}
+        for app in CM_APPS:
+            t = res[f"cm_apps_{app}"]
+            oa = {}
+            for label in t:
+                side = "this" if label == "thisN" else label
+                cyc = run_gpu_cycles(f"{tmp}/cma_{app}_{label}.json")
+                cpu, wall = median([v[0] for v in t[label]]), median([v[1] for v in t[label]])
+                oa[label] = {"gpu_cycles": cyc, "cpu_s": cpu, "wall_s": wall, "gpu_cycles_per_cpu_s": cyc / cpu,
+                             "gpu_cycles_per_wall_s": cyc / wall}
+                if label == "thisN" and cyc != oa["this"]["gpu_cycles"]:
+                    sys.exit(f"bench: cm_apps {app}: {a.threads} threads simulated {cyc} GPU cycles, one thread "
+                             f"{oa['this']['gpu_cycles']}: the threads changed the result")
+                who = f"{side}, {a.threads} threads" if label == "thisN" else f"{side}, 1 thread"
+                lines.append(f"CM H2 + {app} (CM-BAL1), {who:16s}: {cyc} GPU cycles, {cpu:6.2f} s CPU, {wall:6.2f} s "
+                             f"wall: {cyc / cpu / 1e3:6.1f} k per CPU second, {cyc / wall / 1e3:6.1f} k per wall second")
+            if "base" in oa:
+                per_cpu = oa["this"]["gpu_cycles_per_cpu_s"] / oa["base"]["gpu_cycles_per_cpu_s"]
+                best = max(v["gpu_cycles_per_wall_s"] for k, v in oa.items() if k != "base")
+                oa["speedup_per_cpu_s"] = per_cpu
+                oa["speedup_per_wall_s_best_threads"] = best / oa["base"]["gpu_cycles_per_wall_s"]
+                lines.append(f"CM H2 + {app}: {per_cpu:.2f}x the base's GPU cycles per CPU second (1 thread), "
+                             f"{oa['speedup_per_wall_s_best_threads']:.2f}x per wall second (this build's best "
+                             f"thread count against the base's one thread; medians)")
+            if "thisN" in oa:
+                oa["threads_over_1_wall"] = oa["thisN"]["gpu_cycles_per_wall_s"] / oa["this"]["gpu_cycles_per_wall_s"]
+            o[app] = oa
+        out["cm_apps"] = o
     for kind, what in (("launch", "launch workload"), ("busy_impl", "busy MM 512x512"),
                        ("busy_rtl", "busy MM with preemptions (test size)")):
         o = {}
