@@ -23,6 +23,14 @@
 //
 // Fill.  A FILL_COUNT write writes FILL_VALUE into FILL_COUNT words from
 // FILL_ADDR through the memory's host port (route tables are mostly runs).
+//
+// Check.  A CHK_COUNT write sums CHK_COUNT words from CHK_ADDR, read through
+// the memory's host port one a cycle behind the fill: CHK_SUM = the words'
+// sum, CHK_SUM2 = the sum of the running sums (Fletcher's two sums, mod 2^32:
+// a changed word, or two words swapped, changes them), so that the host
+// compares a whole image with its own in two words instead of reading it
+// over the UART.  The bus's own memory accesses wait until the check's last
+// read is back (chk_busy_o), so the read data are the check's alone.
 `include "fg_assert.svh"
 module fg_simt_ctl #(
   parameter  int NW           = 4,
@@ -109,6 +117,13 @@ module fg_simt_ctl #(
   input  logic               fill_ready_i,
   output logic [31:0]        fill_addr_o,
   output logic [31:0]        fill_wdata_o,
+  // the check engine's reads (the same port, after the fill)
+  output logic               chk_valid_o,
+  input  logic               chk_ready_i,
+  output logic [31:0]        chk_addr_o,
+  input  logic               chk_rsp_valid_i,
+  input  logic [31:0]        chk_rsp_data_i,
+  output logic               chk_busy_o,       // reads to send or in flight
   output logic               err_o             // a sticky error (STATUS)
 );
   `FG_ASSERT_PARAM(g_chk_tag, SEQ_W >= IB, "fg_simt_ctl: TAG_W too small for the events in flight")
@@ -116,6 +131,8 @@ module fg_simt_ctl #(
   // ---------------------------------------------------------------- registers
   logic [31:0] local_base_q, save_base_q, save_mask_q, pre_cfg_q, pre_cost_q, bg_pc_q, bg_param_q;
   logic [31:0] bg_ncta_q, bg_ntid_q, fill_addr_q, fill_value_q, fill_left_q;
+  logic [31:0] chk_addr_q, chk_left_q, chk_sum_q, chk_sum2_q;
+  logic [2:0]  chk_pend_q;  // reads in the memory's pipeline (its latency is 3)
   logic [6:0]  ev_regs_q;
   logic [31:0] cycle_q, bg_launched_q, bg_done_q, ev_done_q, faults_q, cta_q;
   logic        launching_q;
@@ -136,6 +153,11 @@ module fg_simt_ctl #(
 
   // fill: one word a cycle while the host port takes it
   wire fill_take = fill_valid_o && fill_ready_i;
+  // check: one read a cycle while the port takes it; a response adds its word
+  wire chk_take  = chk_valid_o && chk_ready_i;
+  wire chk_rsp   = chk_rsp_valid_i && chk_pend_q != '0;
+  wire chk_start = wr && addr_i == WB'(fg_simt_pkg::SIMT_CHK_COUNT) && !chk_busy_o;
+  wire [31:0] chk_sum_n = chk_sum_q + chk_rsp_data_i;
 
   // ---------------------------------------------------------------- events
   logic [SEQ_W-1:0] seq_q;
@@ -190,6 +212,11 @@ module fg_simt_ctl #(
       fill_addr_q   <= '0;
       fill_value_q  <= '0;
       fill_left_q   <= '0;
+      chk_addr_q    <= '0;
+      chk_left_q    <= '0;
+      chk_pend_q    <= '0;
+      chk_sum_q     <= '0;
+      chk_sum2_q    <= '0;
       cycle_q       <= '0;
       launching_q   <= 1'b0;
       cta_q         <= '0;
@@ -211,6 +238,7 @@ module fg_simt_ctl #(
           WB'(fg_simt_pkg::SIMT_BG_NTID):    bg_ntid_q    <= wdata_i;
           WB'(fg_simt_pkg::SIMT_FILL_ADDR):  fill_addr_q  <= wdata_i;
           WB'(fg_simt_pkg::SIMT_FILL_VALUE): fill_value_q <= wdata_i;
+          WB'(fg_simt_pkg::SIMT_CHK_ADDR):   if (!chk_busy_o) chk_addr_q <= wdata_i;
           default: ;
         endcase
       end
@@ -220,6 +248,22 @@ module fg_simt_ctl #(
         fill_left_q <= fill_left_q - 32'd1;
         fill_addr_q <= fill_addr_q + 32'd4;
       end
+      // the check: a count written while one runs changes nothing and is an error
+      if (chk_start) begin
+        chk_left_q <= wdata_i;
+        chk_sum_q  <= '0;
+        chk_sum2_q <= '0;
+      end else begin
+        if (chk_take) begin
+          chk_left_q <= chk_left_q - 32'd1;
+          chk_addr_q <= chk_addr_q + 32'd4;
+        end
+        if (chk_rsp) begin
+          chk_sum_q  <= chk_sum_n;
+          chk_sum2_q <= chk_sum2_q + chk_sum_n;
+        end
+      end
+      chk_pend_q <= chk_pend_q + 3'(chk_take) - 3'(chk_rsp);
       // the grid launcher
       if (launch_go) begin
         launching_q <= 1'b1;
@@ -237,6 +281,8 @@ module fg_simt_ctl #(
 
   // counters and sticky errors: CLEAR restarts them
   wire fill_bad = wr && addr_i == WB'(fg_simt_pkg::SIMT_FILL_COUNT) && fill_left_q != '0;
+  wire chk_bad  = wr && (addr_i == WB'(fg_simt_pkg::SIMT_CHK_COUNT) || addr_i == WB'(fg_simt_pkg::SIMT_CHK_ADDR)) &&
+                  chk_busy_o;
   always_ff @(posedge clk_i) begin
     if (!rst_ni || do_clear) begin
       bg_launched_q <= '0;
@@ -277,7 +323,7 @@ module fg_simt_ctl #(
       end
       if (cpl_valid_i && !rec_ready) s_lost_q <= 1'b1;
       if ((cpl_valid_i || ev_refuse) && !cq_ready) s_cpl_q <= 1'b1;
-      if ((do_launch && !launch_go) || fill_bad) s_launch_q <= 1'b1;
+      if ((do_launch && !launch_go) || fill_bad || chk_bad) s_launch_q <= 1'b1;
     end
   end
 
@@ -299,6 +345,9 @@ module fg_simt_ctl #(
   assign fill_valid_o       = fill_left_q != '0;
   assign fill_addr_o        = fill_addr_q;
   assign fill_wdata_o       = fill_value_q;
+  assign chk_valid_o        = chk_left_q != '0;
+  assign chk_addr_o         = chk_addr_q;
+  assign chk_busy_o         = chk_left_q != '0 || chk_pend_q != '0;
   assign err_o              = s_mem_q || s_fault_q || s_bad_q || s_err_q || s_lost_q || s_launch_q || s_cpl_q;
 
   // ---------------------------------------------------------------- reads
@@ -315,6 +364,7 @@ module fg_simt_ctl #(
     status[fg_simt_pkg::SIMT_ST_FILLING]   = fill_valid_o;
     status[fg_simt_pkg::SIMT_ST_REFUSED]   = s_launch_q;
     status[fg_simt_pkg::SIMT_ST_CPL_LOST]  = s_cpl_q;
+    status[fg_simt_pkg::SIMT_ST_CHECKING]  = chk_busy_o;
   end
   logic [31:0] rdata_q;
   always_ff @(posedge clk_i) begin
@@ -353,6 +403,10 @@ module fg_simt_ctl #(
       WB'(fg_simt_pkg::SIMT_FILL_ADDR):      rdata_q <= fill_addr_q;
       WB'(fg_simt_pkg::SIMT_FILL_VALUE):     rdata_q <= fill_value_q;
       WB'(fg_simt_pkg::SIMT_FILL_COUNT):     rdata_q <= fill_left_q;
+      WB'(fg_simt_pkg::SIMT_CHK_ADDR):       rdata_q <= chk_addr_q;
+      WB'(fg_simt_pkg::SIMT_CHK_COUNT):      rdata_q <= chk_left_q + 32'(chk_pend_q);
+      WB'(fg_simt_pkg::SIMT_CHK_SUM):        rdata_q <= chk_sum_q;
+      WB'(fg_simt_pkg::SIMT_CHK_SUM2):       rdata_q <= chk_sum2_q;
       default:                  rdata_q <= '0;
     endcase
   end
@@ -367,6 +421,8 @@ module fg_simt_ctl #(
       // PEWT and the slots hold (the push-cycle table's size)
       `FG_ASSERT(simt_ctl_inflight, inflight_q <= (IB+1)'(PEWT_ENTRIES + NW))
       `FG_ASSERT(simt_ctl_cpl_pushed, !cpl_valid_i || inflight_q != '0 || ev_push)
+      // the memory answers a read 3 cycles after taking it: never more in flight
+      `FG_ASSERT(simt_ctl_chk_pend, chk_pend_q <= 3'd3)
     end
   end
 endmodule

@@ -26,6 +26,7 @@
 // for its data (3 cycles later).
 //
 // Ports keep the board's net names (ulx3s_v20.lpf), hence no _i / _o.
+`include "fg_assert.svh"
 module finegrain_simt_ulx3s
 #(
   parameter int CLKI_DIV    = 1,    // design clock = 25 MHz * CLKFB_DIV / CLKI_DIV
@@ -88,7 +89,7 @@ module finegrain_simt_ulx3s
   logic [31:0]         win_rdata [NWIN];
   // the memory region: a request to the memory's host port (held until
   // taken), then for a read its data
-  logic                m_req_q, m_wait_q, m_ack;
+  logic                m_req_q, m_wait_q, m_ack, m_go;
   logic                h_ready, h_rsp_v;
   logic [31:0]         h_rsp_d;
   localparam int MB = fg_simt_pkg::MEM_WBITS;
@@ -116,8 +117,8 @@ module finegrain_simt_ulx3s
       win_we_q <= '0;
       if (p1_q && !mem_hit && we_q && win_hit) win_we_q[adr_q[WIN_BITS+3:WIN_BITS]] <= 1'b1;
       if (p1_q && mem_hit) m_req_q <= 1'b1;
-      else if (m_req_q && h_ready && !fill_v) m_req_q <= 1'b0;
-      if (m_req_q && h_ready && !fill_v && !we_q) m_wait_q <= 1'b1;
+      else if (m_go) m_req_q <= 1'b0;
+      if (m_go && !we_q) m_wait_q <= 1'b1;
       else if (h_rsp_v) m_wait_q <= 1'b0;
       p3_q     <= p2_q;
       p4_q     <= p3_q;
@@ -125,7 +126,7 @@ module finegrain_simt_ulx3s
     end
   end
   // a memory write is done when the port takes it, a read when its data comes
-  assign m_ack = (m_req_q && h_ready && !fill_v && we_q) || (m_wait_q && h_rsp_v);
+  assign m_ack = (m_go && we_q) || (m_wait_q && h_rsp_v);
   always_ff @(posedge clk) begin
     if (wb_cyc && wb_stb && !busy_q) begin
       adr_q  <= wb_adr;
@@ -269,6 +270,8 @@ module finegrain_simt_ulx3s
   logic [15:0]      cnt_abort;
   logic             fill_v, fill_ready, mem_err, mem_err_host;
   logic [31:0]      fill_addr, fill_wdata, mem_err_addr;
+  logic             chk_v, chk_ready, chk_busy;
+  logic [31:0]      chk_addr;
   logic             simt_err;
 
   // an event the core can run: one block of one warp (x only), no shared
@@ -297,7 +300,8 @@ module finegrain_simt_ulx3s
     .cnt_start_pre_i(cnt_start_pre), .cnt_resume_i(cnt_resume), .cnt_abort_i(cnt_abort),
     .mem_err_i(mem_err), .mem_err_addr_i(mem_err_addr),
     .fill_valid_o(fill_v), .fill_ready_i(fill_ready), .fill_addr_o(fill_addr), .fill_wdata_o(fill_wdata),
-    .err_o(simt_err));
+    .chk_valid_o(chk_v), .chk_ready_i(chk_ready), .chk_addr_o(chk_addr), .chk_rsp_valid_i(h_rsp_v),
+    .chk_rsp_data_i(h_rsp_d), .chk_busy_o(chk_busy), .err_o(simt_err));
 
   // the core's retire beats and the controller's commands: for waveforms
   logic             rvfi_valid;
@@ -334,16 +338,21 @@ module finegrain_simt_ulx3s
     .cnt_start_pre_o(cnt_start_pre), .cnt_resume_o(cnt_resume), .cnt_abort_o(cnt_abort), .busy_o(core_busy));
 
   // ------------------------------------------------------------ memory
-  // the host port: the fill engine first, then the bus's memory request
+  // the host port: the fill engine first, then the check engine's reads, then
+  // the bus's memory request, which also waits for the check's reads in flight
+  // (the read data go to whichever waits: the check or the bus, never both)
+  assign m_go = m_req_q && h_ready && !fill_v && !chk_busy;
   fg_simt_mem #(.BYTES(MEM_BYTES)) u_mem (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_SIMT]),
     .c_valid_i(c_valid), .c_ready_o(c_ready), .c_we_i(c_we), .c_addr_i(c_addr), .c_be_i(c_be),
     .c_wdata_i(c_wdata), .c_rsp_valid_o(c_rsp_v), .c_rsp_rdata_o(c_rsp_d),
-    .h_valid_i(fill_v || m_req_q), .h_ready_o(h_ready), .h_we_i(fill_v || we_q),
-    .h_addr_i(fill_v ? fill_addr : {adr_q[29:0], 2'b00} - (fg_simt_pkg::MEM_WBASE << 2)),
+    .h_valid_i(fill_v || chk_v || (m_req_q && !chk_busy)), .h_ready_o(h_ready),
+    .h_we_i(fill_v || (!chk_v && we_q)),
+    .h_addr_i(fill_v ? fill_addr : chk_v ? chk_addr : {adr_q[29:0], 2'b00} - (fg_simt_pkg::MEM_WBASE << 2)),
     .h_wdata_i(fill_v ? fill_wdata : wdat_q), .h_rsp_valid_o(h_rsp_v), .h_rsp_rdata_o(h_rsp_d),
     .err_o(mem_err), .err_addr_o(mem_err_addr), .err_host_o(mem_err_host));
   assign fill_ready = h_ready;
+  assign chk_ready  = h_ready && !fill_v;
 
   // ------------------------------------------------------------ LEDs
   // led[2]: the core holds a warp, led[3]: a sticky error in the SIMT window (STATUS)
@@ -362,4 +371,11 @@ module finegrain_simt_ulx3s
                     done_slot, mem_err_host, led_reg[1:0], evw_kernel[ADDR_W-1:32], evw_param[ADDR_W-1:32],
                     adr_q[31:30], db_pl_mm, db_pl_port, evw_prio, rvfi_valid, rvfi_slot, rvfi_order, rvfi_pc,
                     rvfi_mask, rvfi_rd, rvfi_pass, rvfi_data, pre_cmd, pre_slot, pre_arg, event_mask, victim_mask};
+
+  always_ff @(posedge clk) begin
+    if (s_rst_n[WIN_SIMT]) begin
+      // the host port's read data have one owner: the bus reads only when the check is done
+      `FG_ASSERT(simt_top_rsp_owner, !(m_wait_q && chk_busy))
+    end
+  end
 endmodule

@@ -1770,6 +1770,10 @@ SIMT_REGS = [  # name, word offset, access, doc
     ("FILL_ADDR", 32, "rw", "fill: first byte address (word aligned)"),
     ("FILL_VALUE", 33, "rw", "fill: the word written"),
     ("FILL_COUNT", 34, "rw", "fill: write = words to fill (starts it); read = words left"),
+    ("CHK_ADDR", 35, "rw", "check: first byte address (word aligned)"),
+    ("CHK_COUNT", 36, "rw", "check: write = words to sum (starts it, the sums from 0); read = words not yet summed"),
+    ("CHK_SUM", 37, "ro", "check: the words' sum (mod 2^32; Fletcher's first sum)"),
+    ("CHK_SUM2", 38, "ro", "check: the sum of the running sums (mod 2^32; Fletcher's second)"),
 ]
 SIMT_CTRL_BITS = [("LAUNCH", 0), ("CLEAR", 1)]
 SIMT_ST_BITS = [("BUSY", 0, "the core holds a warp"), ("LAUNCHING", 1, "the grid launcher runs"),
@@ -1779,8 +1783,10 @@ SIMT_ST_BITS = [("BUSY", 0, "the core holds a warp"), ("LAUNCHING", 1, "the grid
                 ("ERR", 5, "the PEWT or the controller flagged an error (ERR_CODE)"),
                 ("REC_LOST", 6, "an event record found the record FIFO full"),
                 ("FILLING", 7, "the fill engine runs"),
-                ("REFUSED", 8, "a LAUNCH (grid running or shape bad) or FILL_COUNT (fill running) refused"),
-                ("CPL_LOST", 9, "a completion found the EKT's queue full")]
+                ("REFUSED", 8, "a LAUNCH (grid running or shape bad), FILL_COUNT (fill running) or CHK_COUNT "
+                 "(check running) refused"),
+                ("CPL_LOST", 9, "a completion found the EKT's queue full"),
+                ("CHECKING", 10, "the check engine runs")]
 
 
 def sv_simt_pkg():

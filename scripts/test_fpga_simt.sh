@@ -6,17 +6,18 @@
 # doorbells; every event preempts a background warp or takes a free slot.
 # Every forwarded packet and every background word is checked against the C
 # model (TAP, one line per check):
-#   1-4 build/tests/test_fpga_simt: identity, the memory and its fill engine,
-#     and the top's error paths (an access beyond the memory, events the
+#   1-5 build/tests/test_fpga_simt: identity, the memory, its fill and check
+#     engines, and the top's error paths (an access beyond the memory, events the
 #     core cannot run, bad launches, a faulting warp), each flagged in
 #     STATUS with nothing lost;
-#   5 run-events ipv4 (a fresh seed each run) prints "0 mismatches" against
+#   6 run-events ipv4 (a fresh seed each run) prints "0 mismatches" against
 #     the C model and the host reference, and the background and the
-#     image's every word at the end have none either;
-#   6 the events preempted background warps (more events than parameter
+#     image's every word at the end have none either (by the board's sums);
+#   7 the events preempted background warps (more events than parameter
 #     entries: slots are reused) and every victim resumed;
-#   7-9 the same for ipv6, memc and ipsec;
-#   10-13 an unknown kind, a background kernel the core cannot run, a route
+#   8-10 the same for ipv6, memc and ipsec (IPSec's image read back word by
+#     word, --read-image);
+#   11-14 an unknown kind, a background kernel the core cannot run, a route
 #     table larger than the board's memory and a setting nobody reads are
 #     refused with one line and exit 2, before or without touching the
 #     board's state.
@@ -45,25 +46,26 @@ seed=${FG_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "# run-events seed $seed (FG_SEED=$seed repeats it)"
 run_kind() {  # kind, n, line, options...
   local kind=$1 n=$2 line=$3; shift 3
+  local how="the board's sums"; case " $* " in *" --read-image "*) how="read back" ;; esac
   local o=$B/test-logs/fpga_simt_$kind.log
   timeout "${FPGA_HOST_SECONDS:-300}" "$B/bin/fg_host" "$P" run-events "$kind" "$@" --seed "$seed" --kdir "$B/sw" >"$o" 2>&1
   local rc=$?
   sed 's/^/# /' "$o"
   if [ $rc -eq 0 ] && grep -q "^$kind: $line, 0 mismatches against the C model ([1-9][0-9]* output words), 0 events unlike the host reference" "$o" &&
      grep -q "^background: 16 warps (t_preempt), 512 words, 0 mismatches against the C model" "$o" &&
-     grep -q "^image: [1-9][0-9]* words, 0 mismatches against the C model's memory" "$o"; then
+     grep -q "^image: [1-9][0-9]* words, 0 mismatches against the C model's memory ($how)" "$o"; then
     ok "$n" "$kind: $line, 0 mismatches against the C model, the background's 512 words and the image's every word too"
   else nok "$n" "run-events $kind exit $rc, or not 0 mismatches"; fi
 }
-run_kind ipv4 5 "12 events, 368 packets forwarded" --packets 368 --slots 8 --bg-iters 200
+run_kind ipv4 6 "12 events, 368 packets forwarded" --packets 368 --slots 8 --bg-iters 200
 cp "$B/test-logs/fpga_simt_ipv4.log" "$out"
 pre=$(sed -n 's/^preemptions: \([0-9]*\) .*, \([0-9]*\) resumes.*/\1 \2/p' "$out")
 if [ -n "$pre" ] && [ "${pre% *}" -ge 1 ] && [ "${pre% *}" = "${pre#* }" ]; then
-  ok 6 "${pre% *} preemptions, as many resumes"
-else nok 6 "no preemption, or not every victim resumed ('$pre')"; fi
-run_kind ipv6 7 "3 events, 80 packets forwarded" --packets 80 --slots 2 --bg-iters 100
-run_kind memc 8 "3 events, 96 GET requests answered" --packets 96 --slots 2 --bg-iters 100
-run_kind ipsec 9 "6 events, 6 packets encrypted" --packets 6 --slots 4 --bg-iters 100
+  ok 7 "${pre% *} preemptions, as many resumes"
+else nok 7 "no preemption, or not every victim resumed ('$pre')"; fi
+run_kind ipv6 8 "3 events, 80 packets forwarded" --packets 80 --slots 2 --bg-iters 100
+run_kind memc 9 "3 events, 96 GET requests answered" --packets 96 --slots 2 --bg-iters 100
+run_kind ipsec 10 "6 events, 6 packets encrypted" --packets 6 --slots 4 --bg-iters 100 --read-image
 
 refused() {  # n, what, expected message, fg_host arguments...
   local n=$1 what=$2 msg=$3; shift 3
@@ -71,10 +73,10 @@ refused() {  # n, what, expected message, fg_host arguments...
   if [ $r -eq 2 ] && [ "$(printf '%s\n' "$o" | grep -c .)" -eq 1 ] && printf '%s' "$o" | grep -q "$msg"; then ok "$n" "$what"
   else nok "$n" "$what: exit $r, '$o'"; fi
 }
-refused 10 "an unknown kind refused" "kind 'dns': ipv4, ipv6, memc or ipsec" dns
-refused 11 "background mm refused" "no shared memory" ipv4 --background mm
-refused 12 "a table larger than the memory refused" "do not fit in" ipv4 --set routes.count=3000 --set routes.blocks16=64 \
+refused 11 "an unknown kind refused" "kind 'dns': ipv4, ipv6, memc or ipsec" dns
+refused 12 "background mm refused" "no shared memory" ipv4 --background mm
+refused 13 "a table larger than the memory refused" "do not fit in" ipv4 --set routes.count=3000 --set routes.blocks16=64 \
   --background none
-refused 13 "a setting no kind reads refused" "routes.cuont" ipv4 --set routes.cuont=3 --background none
+refused 14 "a setting no kind reads refused" "routes.cuont" ipv4 --set routes.cuont=3 --background none
 kill -0 "$FPGA_SIM_PID" 2>/dev/null || { echo "# fpga_simt_sim died:"; tail -5 "$simlog"; fail=1; }
 exit $fail

@@ -95,6 +95,68 @@ static void test_memory(void **state) {
     assert_int_equal(r[0], 0xA5A55A5Au);
 }
 
+/* the check engine: Fletcher's two sums of a range, as the host forms them */
+static void fletcher(const uint32_t *w, unsigned n, uint32_t *a, uint32_t *b) {
+    *a = *b = 0;
+    for (unsigned i = 0; i < n; i++) {
+        *a += w[i];
+        *b += *a;
+    }
+}
+
+static void check_sums(uint32_t addr, unsigned n, uint32_t *a, uint32_t *b) {
+    wr(S(FG_SIMT_CHK_ADDR), addr);
+    wr(S(FG_SIMT_CHK_COUNT), n);
+    for (unsigned t = 0; t < 100000 && rd(S(FG_SIMT_CHK_COUNT)); t++) {
+    }
+    assert_int_equal(rd(S(FG_SIMT_CHK_COUNT)), 0);
+    assert_false(rd(S(FG_SIMT_STATUS)) & FG_SIMT_ST_CHECKING);
+    *a = rd(S(FG_SIMT_CHK_SUM));
+    *b = rd(S(FG_SIMT_CHK_SUM2));
+}
+
+static void test_check(void **state) {
+    (void)state;
+    enum { N = 512 };
+    static uint32_t w[N];
+    uint32_t a, b, wa, wb, r[2];
+    for (unsigned i = 0; i < N; i++) w[i] = 0x9E3779B9u * (i + 7) ^ (i << 20);
+    for (unsigned i = 0; i < N; i += 256) OK(fg_host_write_burst(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * i, w + i, 256));
+    fletcher(w, N, &wa, &wb);
+    check_sums(0x3000, N, &a, &b);
+    assert_int_equal(a, wa);
+    assert_int_equal(b, wb);
+    /* one word changed, and two words swapped: each changes a sum */
+    OK(fg_host_write(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * 300, w[300] ^ 0x100));
+    check_sums(0x3000, N, &a, &b);
+    assert_true(a != wa || b != wb);
+    OK(fg_host_write(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * 300, w[301]));
+    OK(fg_host_write(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * 301, w[300]));
+    check_sums(0x3000, N, &a, &b);
+    assert_int_equal(a, wa);
+    assert_int_not_equal(b, wb);
+    /* a count or an address written while a check runs is refused, the check goes on; a memory
+     * read of the bus waits for the check and gets its own word */
+    wr(S(FG_SIMT_CHK_ADDR), 0x1000);
+    wr(S(FG_SIMT_CHK_COUNT), 60000);
+    wr(S(FG_SIMT_CHK_COUNT), 5);
+    wr(S(FG_SIMT_CHK_ADDR), 0x2000);
+    assert_true(rd(S(FG_SIMT_STATUS)) & FG_SIMT_ST_REFUSED);
+    OK(fg_host_read_burst(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * 300, r, 2));
+    assert_int_equal(r[0], w[301]);
+    assert_int_equal(r[1], w[300]);
+    for (unsigned t = 0; t < 100000 && rd(S(FG_SIMT_CHK_COUNT)); t++) {
+    }
+    assert_int_equal(rd(S(FG_SIMT_CHK_COUNT)), 0);
+    assert_int_equal(rd(S(FG_SIMT_CHK_ADDR)), 0x1000 + 4 * 60000);
+    /* a range reaching beyond the memory: its words read as 0 there, flagged with the address */
+    wr(S(FG_SIMT_CTRL), FG_SIMT_CTRL_CLEAR);
+    const uint32_t bytes = rd(S(FG_SIMT_MEM_BYTES));
+    check_sums(bytes - 8, 4, &a, &b);
+    assert_true(rd(S(FG_SIMT_STATUS)) & FG_SIMT_ST_MEM_ERR);
+    assert_int_equal(rd(S(FG_SIMT_MEM_ERR_ADDR)), bytes);
+}
+
 /* an EKT registration of one block (bx, by, 1) with shmem bytes of shared
  * memory; returns its doorbell id (the EKT's lowest free entry) */
 static unsigned reg_kernel(unsigned bx, unsigned by, unsigned shmem) {
@@ -178,6 +240,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_identity, setup),
         cmocka_unit_test_setup(test_memory, setup),
+        cmocka_unit_test_setup(test_check, setup),
         cmocka_unit_test_setup(test_refused_events, setup),
         cmocka_unit_test_setup(test_bad_launch, setup),
     };

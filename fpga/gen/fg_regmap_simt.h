@@ -178,6 +178,10 @@ static const fg_reg_desc fgr_edge_ekt_ev_regs[] = {
 #define FG_SIMT_FILL_ADDR 0x080u /* rw: fill: first byte address (word aligned) */
 #define FG_SIMT_FILL_VALUE 0x084u /* rw: fill: the word written */
 #define FG_SIMT_FILL_COUNT 0x088u /* rw: fill: write = words to fill (starts it); read = words left */
+#define FG_SIMT_CHK_ADDR 0x08Cu /* rw: check: first byte address (word aligned) */
+#define FG_SIMT_CHK_COUNT 0x090u /* rw: check: write = words to sum (starts it, the sums from 0); read = words not yet summed */
+#define FG_SIMT_CHK_SUM 0x094u /* ro: check: the words' sum (mod 2^32; Fletcher's first sum) */
+#define FG_SIMT_CHK_SUM2 0x098u /* ro: check: the sum of the running sums (mod 2^32; Fletcher's second) */
 #define FG_SIMT_CTRL_LAUNCH (1u << 0)
 #define FG_SIMT_CTRL_CLEAR (1u << 1)
 #define FG_SIMT_ST_BUSY (1u << 0) /* the core holds a warp */
@@ -188,6 +192,7 @@ static const fg_reg_desc fgr_edge_ekt_ev_regs[] = {
 #define FG_SIMT_ST_ERR (1u << 5) /* the PEWT or the controller flagged an error (ERR_CODE) */
 #define FG_SIMT_ST_REC_LOST (1u << 6) /* an event record found the record FIFO full */
 #define FG_SIMT_ST_FILLING (1u << 7) /* the fill engine runs */
-#define FG_SIMT_ST_REFUSED (1u << 8) /* a LAUNCH (grid running or shape bad) or FILL_COUNT (fill running) refused */
+#define FG_SIMT_ST_REFUSED (1u << 8) /* a LAUNCH (grid running or shape bad), FILL_COUNT (fill running) or CHK_COUNT (check running) refused */
 #define FG_SIMT_ST_CPL_LOST (1u << 9) /* a completion found the EKT's queue full */
+#define FG_SIMT_ST_CHECKING (1u << 10) /* the check engine runs */
 #endif

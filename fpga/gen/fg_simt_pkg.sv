@@ -48,6 +48,10 @@ package fg_simt_pkg;
   localparam logic [7:0] SIMT_FILL_ADDR = 8'd32;  // rw: fill: first byte address (word aligned)
   localparam logic [7:0] SIMT_FILL_VALUE = 8'd33;  // rw: fill: the word written
   localparam logic [7:0] SIMT_FILL_COUNT = 8'd34;  // rw: fill: write = words to fill (starts it); read = words left
+  localparam logic [7:0] SIMT_CHK_ADDR = 8'd35;  // rw: check: first byte address (word aligned)
+  localparam logic [7:0] SIMT_CHK_COUNT = 8'd36;  // rw: check: write = words to sum (starts it, the sums from 0); read = words not yet summed
+  localparam logic [7:0] SIMT_CHK_SUM = 8'd37;  // ro: check: the words' sum (mod 2^32; Fletcher's first sum)
+  localparam logic [7:0] SIMT_CHK_SUM2 = 8'd38;  // ro: check: the sum of the running sums (mod 2^32; Fletcher's second)
   localparam int SIMT_CTRL_LAUNCH = 0;
   localparam int SIMT_CTRL_CLEAR = 1;
   localparam int SIMT_ST_BUSY = 0;  // the core holds a warp
@@ -58,7 +62,8 @@ package fg_simt_pkg;
   localparam int SIMT_ST_ERR = 5;  // the PEWT or the controller flagged an error (ERR_CODE)
   localparam int SIMT_ST_REC_LOST = 6;  // an event record found the record FIFO full
   localparam int SIMT_ST_FILLING = 7;  // the fill engine runs
-  localparam int SIMT_ST_REFUSED = 8;  // a LAUNCH (grid running or shape bad) or FILL_COUNT (fill running) refused
+  localparam int SIMT_ST_REFUSED = 8;  // a LAUNCH (grid running or shape bad), FILL_COUNT (fill running) or CHK_COUNT (check running) refused
   localparam int SIMT_ST_CPL_LOST = 9;  // a completion found the EKT's queue full
-  localparam int SIMT_ST_W = 10;
+  localparam int SIMT_ST_CHECKING = 10;  // the check engine runs
+  localparam int SIMT_ST_W = 11;
 endpackage

@@ -19,7 +19,9 @@
  *                                       a background grid, every result checked against
  *                                       the C model (fpga/host/fg_simt.h): prints the
  *                                       packets forwarded, "N mismatches", the events'
- *                                       launch-to-exit cycles and the preemptions; exit 0
+ *                                       launch-to-exit cycles and the preemptions (the
+ *                                       image compared by the board's sums, or read back
+ *                                       word by word with --read-image); exit 0
  *                                       when nothing differs, 1 when something does, 2 on
  *                                       a bad option, I/O, an error of the top or a timeout
  *
@@ -52,7 +54,7 @@ static int usage(void) {
                     "       fg_host WHERE run-events ipv4|ipv6|memc|ipsec [--packets N] [--background chase|none]\n"
                     "               [--bg-blocks N] [--bg-iters N] [--slots N] [--set SECTION.KEY=VALUE]...\n"
                     "               [--policy oldest|newest|cheapest]\n"
-                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--quiet]\n"
+                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--read-image] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
     return 2;
@@ -118,6 +120,10 @@ static int run_events(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quiet")) {
             o.progress = NULL;
+            continue;
+        }
+        if (!strcmp(a, "--read-image")) {
+            o.read_image = 1;
             continue;
         }
         if (!v) {

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t seed;
     unsigned timeout_s;     /* the board has that long to finish */
     unsigned reply_ms;      /* a read's reply may wait this long behind the writes queued before it */
+    int read_image;         /* the image read back word by word, not compared by the board's sums */
     FILE *progress;         /* NULL: quiet */
 } fg_simt_opts;
 
@@ -52,6 +53,7 @@ typedef struct {
     unsigned out_words;      /* output words compared */
     unsigned ref_mismatches; /* events whose outputs the host reference refuses (+1: shared state at the end) */
     unsigned image_words, image_mismatches; /* the image's words at the end, those unlike the C model's */
+    int image_read;          /* the image was read back (--read-image, or its sums differed) */
     unsigned start_free, start_pre, resumes, aborts;
     uint64_t cyc_min, cyc_max, cyc_sum; /* PEWT push to completion, per event */
     unsigned bg_warps, bg_words, bg_mismatches;
