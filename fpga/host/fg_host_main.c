@@ -54,7 +54,7 @@ static int usage(void) {
                     "       fg_host WHERE run-events ipv4|ipv6|memc|ipsec [--packets N] [--background chase|none]\n"
                     "               [--bg-blocks N] [--bg-iters N] [--slots N] [--set SECTION.KEY=VALUE]...\n"
                     "               [--policy oldest|newest|cheapest]\n"
-                    "               [--opts N] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--read-image] [--quiet]\n"
+                    "               [--opts N (flush options, PRE_OPT_* bits; default 15)] [--seed N] [--kdir DIR] [--timeout S] [--reply-ms MS] [--read-image] [--quiet]\n"
                     "  WHERE: tcp:HOST:PORT or /dev/ttyUSB0[@BAUD]\n"
                     "  BLOCK: %s\n", fg_play_names());
     return 2;

@@ -11,6 +11,7 @@
 #include "fg_regmap_simt.h"
 #include "fg_util.h"
 #include "gen/edge_ekt_enc.h"
+#include "gen/edge_preempt_enc.h"
 #include "fg_config.h"
 #include "simt/gpu.h"
 #include "work/ipsec_work.h"
@@ -27,7 +28,8 @@
 
 void fg_simt_opts_default(fg_simt_opts *o) {
     *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .bg_blocks = 16,
-                        .bg_iters = 64, .policy = 0, .opts = 0, .seed = 1, .timeout_s = 600, .reply_ms = 60000};
+                        .bg_iters = 64, .policy = 0, .opts = PRE_OPT_ALL, .seed = 1, .timeout_s = 600,
+                        .reply_ms = 60000};
 }
 
 /* ------------------------------------------------------------ the kinds */

@@ -34,7 +34,7 @@ typedef struct {
     unsigned bg_blocks;     /* background one-warp blocks (0: no background) */
     unsigned bg_iters;      /* background rounds per thread (t_preempt) */
     unsigned policy;        /* victim policy (PRE_POL_*) */
-    unsigned opts;          /* flush options (PRE_OPT_*) */
+    unsigned opts;          /* flush options (PRE_OPT_*; default all, configs/edge.ini's [preempt] opt_*) */
     uint64_t seed;
     unsigned timeout_s;     /* the board has that long to finish */
     unsigned reply_ms;      /* a read's reply may wait this long behind the writes queued before it */
