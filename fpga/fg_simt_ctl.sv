@@ -30,7 +30,8 @@
 // a changed word, or two words swapped, changes them), so that the host
 // compares a whole image with its own in two words instead of reading it
 // over the UART.  The bus's own memory accesses wait until the check's last
-// read is back (chk_busy_o), so the read data are the check's alone.
+// read is back (chk_busy_o), so the read data are the check's alone; a
+// CLEAR stops a check (its reads in flight still come back).
 `include "fg_assert.svh"
 module fg_simt_ctl #(
   parameter  int NW           = 4,
@@ -249,7 +250,8 @@ module fg_simt_ctl #(
         fill_addr_q <= fill_addr_q + 32'd4;
       end
       // the check: a count written while one runs changes nothing and is an error
-      if (chk_start) begin
+      if (do_clear) chk_left_q <= '0;
+      else if (chk_start) begin
         chk_left_q <= wdata_i;
         chk_sum_q  <= '0;
         chk_sum2_q <= '0;

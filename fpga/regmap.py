@@ -1739,7 +1739,7 @@ SIMT_REGS = [  # name, word offset, access, doc
     ("PARAMS", 1, "ro", "NW [7:0], NL [15:8], GTO [16], PEWT entries [31:24]"),
     ("MEM_BYTES", 2, "ro", "bytes of memory (physical [0, MEM_BYTES))"),
     ("STACK_BYTES", 3, "ro", "local memory per thread"),
-    ("CTRL", 4, "wo", "bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records"),
+    ("CTRL", 4, "wo", "bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records, and stop a check"),
     ("STATUS", 5, "ro", "bits: see FG_SIMT_ST_*"),
     ("LOCAL_BASE", 6, "rw", "physical address of the 2 x NW local windows (NW x 32 x 2 x STACK_BYTES)"),
     ("SAVE_BASE", 7, "rw", "physical address of the save area (a parked victim's PCs and registers)"),

@@ -149,6 +149,15 @@ static void test_check(void **state) {
     }
     assert_int_equal(rd(S(FG_SIMT_CHK_COUNT)), 0);
     assert_int_equal(rd(S(FG_SIMT_CHK_ADDR)), 0x1000 + 4 * 60000);
+    /* CLEAR stops a check: a count of nearly 2^32 words ends at once, and the bus reads memory again */
+    wr(S(FG_SIMT_CHK_ADDR), 0x1000);
+    wr(S(FG_SIMT_CHK_COUNT), 0xFFFFFFF0u);
+    assert_true(rd(S(FG_SIMT_STATUS)) & FG_SIMT_ST_CHECKING);
+    wr(S(FG_SIMT_CTRL), FG_SIMT_CTRL_CLEAR);
+    assert_int_equal(rd(S(FG_SIMT_CHK_COUNT)), 0);
+    assert_false(rd(S(FG_SIMT_STATUS)) & FG_SIMT_ST_CHECKING);
+    OK(fg_host_read_burst(H, FG_SIMT_MEM_BASE + 0x3000 + 4 * 300, r, 1));
+    assert_int_equal(r[0], w[301]);
     /* a range reaching beyond the memory: its words read as 0 there, flagged with the address */
     wr(S(FG_SIMT_CTRL), FG_SIMT_CTRL_CLEAR);
     const uint32_t bytes = rd(S(FG_SIMT_MEM_BYTES));

@@ -147,7 +147,7 @@ static const fg_reg_desc fgr_edge_ekt_ev_regs[] = {
 #define FG_SIMT_PARAMS 0x004u /* ro: NW [7:0], NL [15:8], GTO [16], PEWT entries [31:24] */
 #define FG_SIMT_MEM_BYTES 0x008u /* ro: bytes of memory (physical [0, MEM_BYTES)) */
 #define FG_SIMT_STACK_BYTES 0x00Cu /* ro: local memory per thread */
-#define FG_SIMT_CTRL 0x010u /* wo: bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records */
+#define FG_SIMT_CTRL 0x010u /* wo: bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records, and stop a check */
 #define FG_SIMT_STATUS 0x014u /* ro: bits: see FG_SIMT_ST_* */
 #define FG_SIMT_LOCAL_BASE 0x018u /* rw: physical address of the 2 x NW local windows (NW x 32 x 2 x STACK_BYTES) */
 #define FG_SIMT_SAVE_BASE 0x01Cu /* rw: physical address of the save area (a parked victim's PCs and registers) */

@@ -17,7 +17,7 @@ package fg_simt_pkg;
   localparam logic [7:0] SIMT_PARAMS = 8'd1;  // ro: NW [7:0], NL [15:8], GTO [16], PEWT entries [31:24]
   localparam logic [7:0] SIMT_MEM_BYTES = 8'd2;  // ro: bytes of memory (physical [0, MEM_BYTES))
   localparam logic [7:0] SIMT_STACK_BYTES = 8'd3;  // ro: local memory per thread
-  localparam logic [7:0] SIMT_CTRL = 8'd4;  // wo: bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records
+  localparam logic [7:0] SIMT_CTRL = 8'd4;  // wo: bit 0 LAUNCH the background grid, bit 1 CLEAR counters, errors and records, and stop a check
   localparam logic [7:0] SIMT_STATUS = 8'd5;  // ro: bits: see FG_SIMT_ST_*
   localparam logic [7:0] SIMT_LOCAL_BASE = 8'd6;  // rw: physical address of the 2 x NW local windows (NW x 32 x 2 x STACK_BYTES)
   localparam logic [7:0] SIMT_SAVE_BASE = 8'd7;  // rw: physical address of the save area (a parked victim's PCs and registers)
