@@ -129,13 +129,6 @@ CM_APPS_ARGS = ["--mix", "H2", "--scheme", "cm_bal1", "--warmup", "20000", "--in
                 "--after-window", "stop", "--quiet"]
 
 
-def run_gpu_cycles(path):
-    """The GPU cycles a cm_run JSON reports (run.gpu_cycles; gpu_cycles at the top in older builds)."""
-    with open(path) as f:
-        d = json.load(f)
-    return d["run"]["gpu_cycles"] if isinstance(d.get("run"), dict) and "gpu_cycles" in d["run"] else d["gpu_cycles"]
-
-
 def median(xs):
     return statistics.median(xs) if xs else None
 
@@ -230,7 +223,7 @@ def main():
     def cycles(path, key):
         with open(path) as f:
             d = json.load(f)
-        return d["busy"]["gpu_cycles"] if key == "busy" else d["gpu_cycles"]
+        return d[key]["gpu_cycles"] if key in ("busy", "run") else d["gpu_cycles"]
 
     out = {"this_commit": head + ("+dirty" if dirty else ""), "base_commit": base_commit, "runs": a.runs,
            "threads": a.threads, "machine": f"{os.cpu_count()} processors, load average "
@@ -292,7 +285,7 @@ def main():
             oa = {}
             for label in t:
                 side = "this" if label == "thisN" else label
-                cyc = run_gpu_cycles(f"{tmp}/cma_{app}_{label}.json")
+                cyc = cycles(f"{tmp}/cma_{app}_{label}.json", "run")
                 cpu, wall = median([v[0] for v in t[label]]), median([v[1] for v in t[label]])
                 oa[label] = {"gpu_cycles": cyc, "cpu_s": cpu, "wall_s": wall, "gpu_cycles_per_cpu_s": cyc / cpu,
                              "gpu_cycles_per_wall_s": cyc / wall}

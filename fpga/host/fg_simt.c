@@ -11,7 +11,6 @@
 #include "fg_regmap_simt.h"
 #include "fg_util.h"
 #include "gen/edge_ekt_enc.h"
-#include "gen/edge_preempt_enc.h"
 #include "fg_config.h"
 #include "simt/gpu.h"
 #include "work/ipsec_work.h"
@@ -27,8 +26,10 @@
 #define EV_ID 0u       /* the doorbell / EKT entry of the event kernel */
 
 void fg_simt_opts_default(fg_simt_opts *o) {
+    gpu_config c; /* the controller's policy and flush options: the C model's defaults */
+    gpu_config_default(&c);
     *o = (fg_simt_opts){.kind = "ipv4", .kdir = "build/sw", .packets = 64, .slots = 8, .bg_blocks = 16,
-                        .bg_iters = 64, .policy = 0, .opts = PRE_OPT_ALL, .seed = 1, .timeout_s = 600,
+                        .bg_iters = 64, .policy = c.pre.policy, .opts = c.pre.opts, .seed = 1, .timeout_s = 600,
                         .reply_ms = 60000};
 }
 
@@ -91,6 +92,15 @@ static double now_s(void) {
 }
 
 /* ------------------------------------------------------------ board memory */
+/* polls the engine count register reg until it reads 0 (at most tries reads) */
+static int wait_zero(fg_host *h, uint32_t reg, size_t tries, const char *what, uint32_t a, size_t n) {
+    uint32_t left = 1;
+    for (size_t t = 0; left && t < tries; t++)
+        if (fg_host_read(h, reg, &left)) return -1;
+    if (left) return fg_host_fail(h, "SIMT %s of %zu words at 0x%x never ended (%u left)", what, n, a, left);
+    return 0;
+}
+
 /* words [a, a + 4n) of the board's memory from src: runs of equal words by
  * the fill engine, the rest in bursts */
 static int mem_put(fg_host *h, uint32_t a, const uint32_t *src, size_t n) {
@@ -99,14 +109,11 @@ static int mem_put(fg_host *h, uint32_t a, const uint32_t *src, size_t n) {
         size_t run = 1;
         while (i + run < n && src[i + run] == src[i]) run++;
         if (run >= FILL_MIN) {
-            uint32_t left = 1;
             if (fg_host_write(h, S(FG_SIMT_FILL_ADDR), a + 4 * (uint32_t)i) ||
                 fg_host_write(h, S(FG_SIMT_FILL_VALUE), src[i]) ||
-                fg_host_write(h, S(FG_SIMT_FILL_COUNT), (uint32_t)run))
+                fg_host_write(h, S(FG_SIMT_FILL_COUNT), (uint32_t)run) ||
+                wait_zero(h, S(FG_SIMT_FILL_COUNT), 100000, "fill", a + 4 * (uint32_t)i, run))
                 return -1;
-            for (unsigned t = 0; left && t < 100000; t++)
-                if (fg_host_read(h, S(FG_SIMT_FILL_COUNT), &left)) return -1;
-            if (left) return fg_host_fail(h, "SIMT fill of %zu words at 0x%x never ended", run, a + 4 * (uint32_t)i);
             i += run;
             continue;
         }
@@ -374,8 +381,7 @@ static int setup(run *x, uint64_t *bg_next, uint64_t *bg_out, gpu_kernel *bk, ui
     return 0;
 }
 
-/* Fletcher's two sums of n words, as the SIMT window's check engine forms them */
-static void sums(const uint32_t *w, size_t n, uint32_t s[2]) {
+void fg_simt_sums(const uint32_t *w, size_t n, uint32_t s[2]) {
     uint32_t a = 0, b = 0;
     for (size_t i = 0; i < n; i++) {
         a += w[i];
@@ -386,12 +392,10 @@ static void sums(const uint32_t *w, size_t n, uint32_t s[2]) {
 
 /* the board's sums of its words [a, a + 4n) (fg_simt_ctl.sv "Check") */
 static int board_sums(fg_host *h, uint32_t a, size_t n, uint32_t s[2]) {
-    uint32_t left = 1;
-    if (fg_host_write(h, S(FG_SIMT_CHK_ADDR), a) || fg_host_write(h, S(FG_SIMT_CHK_COUNT), (uint32_t)n)) return -1;
     /* each poll takes many cycles, and the check gets the memory at least every other cycle */
-    for (size_t t = 0; left && t < n + 1000; t++)
-        if (fg_host_read(h, S(FG_SIMT_CHK_COUNT), &left)) return -1;
-    if (left) return fg_host_fail(h, "SIMT check of %zu words at 0x%x never ended (%u left)", n, a, left);
+    if (fg_host_write(h, S(FG_SIMT_CHK_ADDR), a) || fg_host_write(h, S(FG_SIMT_CHK_COUNT), (uint32_t)n) ||
+        wait_zero(h, S(FG_SIMT_CHK_COUNT), n + 1000, "check", a, n))
+        return -1;
     return fg_host_read_burst(h, S(FG_SIMT_CHK_SUM), s, 2);
 }
 
@@ -402,21 +406,22 @@ static int board_sums(fg_host *h, uint32_t a, size_t n, uint32_t s[2]) {
  * when the sums differ (to count and name the words that do) */
 static int image_check(run *x, uint64_t end) {
     const size_t n = (size_t)(end - IMG_LO) / 4;
-    uint32_t *got = malloc(n * 4), *want = malloc(n * 4), s_want[2], s_got[2];
+    uint32_t *want = malloc(n * 4), *got = NULL, s_want[2], s_got[2];
     int rc = 0;
-    if (!got || !want) rc = fg_host_fail(x->h, "out of memory");
+    if (!want) rc = fg_host_fail(x->h, "out of memory");
     else if (gpu_mem_read(x->g, IMG_LO, want, n * 4)) rc = fg_host_fail(x->h, "C model: cannot read the image");
     if (!rc && !x->o->read_image) {
-        sums(want, n, s_want);
+        fg_simt_sums(want, n, s_want);
         if (board_sums(x->h, IMG_LO, n, s_got)) rc = -1;
         else if (s_got[0] == s_want[0] && s_got[1] == s_want[1]) {
-            free(got), free(want);
+            free(want);
             return 0;
         } else if (x->o->progress)
             fprintf(x->o->progress, "run-events: the image's sums differ (board 0x%08x 0x%08x, C model 0x%08x "
                     "0x%08x): reading it back\n", s_got[0], s_got[1], s_want[0], s_want[1]);
     }
     x->r->image_read = 1;
+    if (!rc && !(got = malloc(n * 4))) rc = fg_host_fail(x->h, "out of memory");
     if (!rc && mem_get(x->h, IMG_LO, got, n)) rc = -1;
     for (size_t i = 0; !rc && i < n; i++)
         if (got[i] != want[i]) {

@@ -34,7 +34,7 @@ typedef struct {
     unsigned bg_blocks;     /* background one-warp blocks (0: no background) */
     unsigned bg_iters;      /* background rounds per thread (t_preempt) */
     unsigned policy;        /* victim policy (PRE_POL_*) */
-    unsigned opts;          /* flush options (PRE_OPT_*; default all, configs/edge.ini's [preempt] opt_*) */
+    unsigned opts;          /* flush options (PRE_OPT_*; default the C model's, gpu_config_default) */
     uint64_t seed;
     unsigned timeout_s;     /* the board has that long to finish */
     unsigned reply_ms;      /* a read's reply may wait this long behind the writes queued before it */
@@ -65,5 +65,7 @@ typedef struct {
  * sticky error of the top, a fault, a timeout). */
 int fg_simt_run_events(fg_host *h, const fg_simt_opts *o, fg_simt_result *r);
 void fg_simt_print(FILE *f, const fg_simt_opts *o, const fg_simt_result *r);
+/* Fletcher's two sums of n words (mod 2^32), as the SIMT window's check engine forms them */
+void fg_simt_sums(const uint32_t *w, size_t n, uint32_t s[2]);
 
 #endif
