@@ -4,6 +4,8 @@ EXTRA_TEST_CMDS += scripts/check_lint.sh scripts/check_waves.sh scripts/check_sy
 EXTRA_TEST_CMDS += scripts/check_options.sh scripts/check_yowasp_retry.sh
 # make fpga-depth's estimator against delays worked out by hand
 EXTRA_TEST_CMDS += scripts/check_logic_depth.sh
+# make fpga-units' per-unit counts against a design counted by hand
+EXTRA_TEST_CMDS += scripts/check_netlist_units.sh
 # the GPU's threads change no result (docs/SIMT.md "Threads")
 EXTRA_TEST_CMDS += scripts/check_threads.sh
 # the SIMT cores' compact scheduling view agrees with the warps every cycle ($FG_CHECK_VIEW)

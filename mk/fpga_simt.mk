@@ -34,21 +34,30 @@ $(BUILD)/bin/fpga_simt_sim: $(BUILD)/obj/fpga/sim/fpga_sim_main.o $(BUILD)/obj/f
 # simt_top.* and simt_top_seeds.*, and each seed's figures into the
 # committed record fpga/simt_timing.json.
 FPGA_SIMT_MHZ ?= 50
-.PHONY: fpga-simt fpga-depth
+.PHONY: fpga-simt fpga-depth fpga-units
 fpga-simt: $(BUILD)/.deps
 	@fpga/regmap.py --check
 	@FPGA_TOP_MODULE=finegrain_simt_ulx3s FPGA_TOP_KEY=simt_top \
 	  FPGA_TOP_RECORD=$${FPGA_TOP_RECORD-fpga/simt_timing.json} FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" \
 	  scripts/fpga_top.py --mhz $(FPGA_SIMT_MHZ) $(FPGA_SIMT_RTL)
 
+# The top FPGA_TOP names, for the two steps below: how fpga_top.py is
+# called for it (its module and key), its design clock and its sources.
+ifeq ($(FPGA_TOP),simt)
+FPGA_SEL = FPGA_TOP_MODULE=finegrain_simt_ulx3s FPGA_TOP_KEY=simt_top FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" \
+           scripts/fpga_top.py --mhz $(FPGA_SIMT_MHZ) $(FPGA_SIMT_RTL)
+else
+FPGA_SEL = FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" scripts/fpga_top.py --mhz $(FPGA_TOP_MHZ) $(FPGA_TOP_RTL)
+endif
+
 # make fpga-depth [FPGA_TOP=simt]: the top synthesized as make fpga does it
 # (or its netlist reused) and its long paths estimated in seconds
 # (scripts/logic_depth.py), no place and route
-ifeq ($(FPGA_TOP),simt)
 fpga-depth: $(BUILD)/.deps
-	@FPGA_TOP_MODULE=finegrain_simt_ulx3s FPGA_TOP_KEY=simt_top FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" \
-	  scripts/fpga_top.py --depth --mhz $(FPGA_SIMT_MHZ) $(FPGA_SIMT_RTL)
-else
-fpga-depth: $(BUILD)/.deps
-	@FPGA_SYNTH_FLAGS="$(FPGA_TOP_SYNTH)" scripts/fpga_top.py --depth --mhz $(FPGA_TOP_MHZ) $(FPGA_TOP_RTL)
-endif
+	@$(FPGA_SEL) --depth
+
+# make fpga-units [FPGA_TOP=simt]: the top synthesized with its hierarchy
+# kept and each unit's LUT4, flip-flops, DP16KD and MULT18X18D into
+# results/fpga.json (simt_top_units or top_units; scripts/netlist_units.py)
+fpga-units: $(BUILD)/.deps
+	@$(FPGA_SEL) --units

@@ -41,6 +41,15 @@ constraints, constraints/ulx3s.lpf; place and route reads them, synthesis not).
 checks that every run in FPGA_TOP_RECORD was routed from these sources (make
 fpga-netlists, in make test).
 
+    scripts/fpga_top.py --units [--mhz 50] SRC...
+
+synthesizes the top with its hierarchy kept (synth_ecp5 -noflatten, into
+build/fpga/KEY/units/) and writes each unit's LUT4, flip-flops, DP16KD and
+MULT18X18D, three levels deep, under KEY_units in the JSON file
+(scripts/netlist_units.py; make fpga-units).  Without flattening nothing is
+optimized across a unit's ports, so the totals are close to the routed
+netlist's, not equal: the entry says both.
+
     scripts/fpga_top.py --depth [--mhz 50] SRC...
 
 synthesizes the top as above (or reuses its current netlist) and prints
@@ -430,6 +439,35 @@ def update_json(path, key, value, sub=None):
         os.replace(tmp, path)
 
 
+def units(srcs, out, wrap, nice, yosys, jpath, commit, srcs_sha, flat_lut):
+    """--units: the top synthesized with -noflatten, each unit's cells three
+    levels deep into jpath's KEY_units (scripts/netlist_units.py)."""
+    import netlist_units
+    d = os.path.join(out, "units")
+    os.makedirs(d, exist_ok=True)
+    env = dict(os.environ)
+    env["FPGA_SYNTH_FLAGS"] = (env.get("FPGA_SYNTH_FLAGS", "") + " -noflatten").strip()
+    net, stat = os.path.join(d, f"{TOP}.json"), os.path.join(d, "yosys_stat.txt")
+    script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wrap}; "
+              f"{synth_cmds(TOP + '_cfg', stat, net, env)}")
+    t, _ = run([yosys, "-q", "-l", os.path.join(d, "yosys.log"), "-p", script], os.path.join(d, "yosys.out"), nice)
+    print(f"fpga top: synthesis with the hierarchy kept {t:.0f} s", flush=True)
+    tree = netlist_units.units(json.load(open(net)), TOP + "_cfg", 4)
+    # the wrapper and the top itself: start at the top's instance
+    tree = tree.get("units", {}).get("u_top", tree)
+    entry = {"commit": commit, "date": datetime.date.today().isoformat(), "sources_sha": srcs_sha,
+             "yosys": tool_version([yosys, "-V"]), "synth_flags": env["FPGA_SYNTH_FLAGS"],
+             "flattened_lut4": flat_lut,
+             "note": "synth_ecp5 -noflatten: no optimization across a unit's ports, so the totals are "
+                     "near the flattened netlist's (flattened_lut4, what make fpga routes), not equal",
+             "units": tree}
+    update_json(jpath, f"{KEY}_units", entry)
+    print(f"{'instance (module)':<56} {'LUT4':>7} {'FF':>7} {'DP16KD':>6} {'MULT18':>6}")
+    print("\n".join(netlist_units.lines(tree, "u_top")))
+    print(f"fpga top: units of {TOP} ({commit}) in {jpath} {KEY}_units; the flattened netlist has {flat_lut} LUT4")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(usage="%(prog)s [--mhz MHZ] [--pll-params | --check-record | --prove-equivalent BASE] SRC...")
     ap.add_argument("--mhz", type=fg_num.argparse_type(fg_num.real, "--mhz", 1, 500), default=50.0)
@@ -445,6 +483,9 @@ def main():
                          "FPGA_TOP_RECORD, and exit")
     ap.add_argument("--depth", action="store_true",
                     help="synthesize (or reuse the netlist) and print scripts/logic_depth.py's estimates; no place and route")
+    ap.add_argument("--units", action="store_true",
+                    help="synthesize with the hierarchy kept and write each unit's resources (KEY_units in "
+                         "FPGA_JSON); no place and route")
     ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
     if a.prove_equivalent:
@@ -514,6 +555,8 @@ def main():
         print(f"fpga top: synthesis {t_syn:.0f} s", flush=True)
     st = open(stat).read()
     y_lut = sum(int(n) for n in re.findall(r"^\s*LUT4\s+(\d+)", st, re.M))
+    if a.units:
+        return units(a.srcs, out, wrap, nice, yosys, jpath, commit, srcs_sha, y_lut)
     if a.depth:
         import logic_depth
         return logic_depth.report(net, 1000.0 / a.mhz)
