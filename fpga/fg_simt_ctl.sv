@@ -39,6 +39,7 @@ module fg_simt_ctl #(
   parameter  int GTO          = 1,
   parameter  int PEWT_ENTRIES = 4,
   parameter  int MEM_BYTES    = 327680,
+  parameter  int MEM_LAT      = 3,       // the memory's cycles from a read taken to its data
   parameter  int STACK_BYTES  = 256,
   parameter  int IDW          = 5,      // doorbell / EKT id bits
   parameter  int DIM_W        = 32,
@@ -133,7 +134,7 @@ module fg_simt_ctl #(
   logic [31:0] local_base_q, save_base_q, save_mask_q, pre_cfg_q, pre_cost_q, bg_pc_q, bg_param_q;
   logic [31:0] bg_ncta_q, bg_ntid_q, fill_addr_q, fill_value_q, fill_left_q;
   logic [31:0] chk_addr_q, chk_left_q, chk_sum_q, chk_sum2_q;
-  logic [2:0]  chk_pend_q;  // reads in the memory's pipeline (its latency is 3)
+  logic [3:0]  chk_pend_q;  // reads in the memory's pipeline (at most MEM_LAT)
   logic [6:0]  ev_regs_q;
   logic [31:0] cycle_q, bg_launched_q, bg_done_q, ev_done_q, faults_q, cta_q;
   logic        launching_q;
@@ -265,7 +266,7 @@ module fg_simt_ctl #(
           chk_sum2_q <= chk_sum2_q + chk_sum_n;
         end
       end
-      chk_pend_q <= chk_pend_q + 3'(chk_take) - 3'(chk_rsp);
+      chk_pend_q <= chk_pend_q + 4'(chk_take) - 4'(chk_rsp);
       // the grid launcher
       if (launch_go) begin
         launching_q <= 1'b1;
@@ -423,8 +424,8 @@ module fg_simt_ctl #(
       // PEWT and the slots hold (the push-cycle table's size)
       `FG_ASSERT(simt_ctl_inflight, inflight_q <= (IB+1)'(PEWT_ENTRIES + NW))
       `FG_ASSERT(simt_ctl_cpl_pushed, !cpl_valid_i || inflight_q != '0 || ev_push)
-      // the memory answers a read 3 cycles after taking it: never more in flight
-      `FG_ASSERT(simt_ctl_chk_pend, chk_pend_q <= 3'd3)
+      // the memory answers a read MEM_LAT cycles after taking it: never more in flight
+      `FG_ASSERT(simt_ctl_chk_pend, chk_pend_q <= 4'(MEM_LAT))
     end
   end
 endmodule

@@ -3,17 +3,20 @@
 // and the host's (h_*: the bus's memory region and the fill engine).
 //
 // One access a cycle.  When both ports ask, the one that did not have the
-// last access goes first, so neither starves the other; each port's ready
-// depends only on the other's valid and a register.  The request is
-// registered before the RAM and the read data after it (the RAM spans up to
-// 160 DP16KD blocks): a read's data comes LAT = 3 cycles after the request
-// was taken, reads in request order per port, writes answered by nothing
-// (the core's memory contract, docs/SIMT_RTL.md).  An access at or above
+// last access goes first, so neither starves the other.  The core's requests
+// pass through a FIFO of two first, so that its ready comes from a register
+// (the core's request logic and this arbitration are not one path); the
+// host's ready depends only on that FIFO and a register.  The access is
+// registered before the RAM and the read data after it: a read's data comes
+// LAT = 3 cycles after the arbiter took it (the host's at its handshake, the
+// core's at least a cycle after its own), reads in request order per port,
+// writes answered by nothing (the core's memory contract, docs/SIMT_RTL.md).  An access at or above
 // BYTES touches nothing, a read of it returns 0, and err_o pulses with the
 // address, so that the top reports it; no port waits on it.
 `include "fg_assert.svh"
 module fg_simt_mem #(
   parameter  int BYTES = 327680,
+  parameter  int LAT   = 3,         // what the pipeline below gives; stated, not chosen
   localparam int WORDS = BYTES / 4,
   localparam int AW    = $clog2(WORDS)
 ) (
@@ -42,12 +45,24 @@ module fg_simt_mem #(
   output logic        err_host_o
 );
   `FG_ASSERT_PARAM(g_chk_bytes, BYTES >= 8 && BYTES % 4 == 0, "fg_simt_mem: BYTES must be a multiple of 4")
+  `FG_ASSERT_PARAM(g_chk_lat, LAT == 3, "fg_simt_mem: its pipeline answers a read in 3 cycles (LAT)")
+
+  // the core's requests: a FIFO of two
+  localparam int CQW = 1 + 32 + 4 + 32;
+  logic        cq_valid, cq_ready, cq_we;
+  logic [31:0] cq_addr, cq_wdata;
+  logic [3:0]  cq_be;
+  logic [1:0]  cq_count;
+  fg_fifo #(.WIDTH(CQW), .DEPTH(2)) u_creq (
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(c_valid_i), .ready_o(c_ready_o),
+    .data_i({c_we_i, c_addr_i, c_be_i, c_wdata_i}), .valid_o(cq_valid), .ready_i(cq_ready),
+    .data_o({cq_we, cq_addr, cq_be, cq_wdata}), .count_o(cq_count));
 
   // arbitration: prio_h_q = the host goes first on a conflict
   logic prio_h_q;
-  assign c_ready_o = !(h_valid_i && prio_h_q);
-  assign h_ready_o = !(c_valid_i && !prio_h_q);
-  wire c_take = c_valid_i && c_ready_o;
+  assign cq_ready  = !(h_valid_i && prio_h_q);
+  assign h_ready_o = !(cq_valid && !prio_h_q);
+  wire c_take = cq_valid && cq_ready;
   wire h_take = h_valid_i && h_ready_o;
 
   // stage 1: the access taken
@@ -59,9 +74,9 @@ module fg_simt_mem #(
   logic [31:0]   o_data_q;
   logic [31:0]   ram_rdata;
 
-  wire [31:0] addr = c_take ? c_addr_i : h_addr_i;
+  wire [31:0] addr = c_take ? cq_addr : h_addr_i;
   // each port's bound checked beside the arbitration, not after it
-  wire c_ok = c_addr_i < 32'(BYTES);
+  wire c_ok = cq_addr < 32'(BYTES);
   wire h_ok = h_addr_i < 32'(BYTES);
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -76,12 +91,12 @@ module fg_simt_mem #(
       r_v_q <= a_v_q && !a_we_q;
       o_v_q <= r_v_q;
     end
-    a_we_q    <= c_take ? c_we_i : h_we_i;
+    a_we_q    <= c_take ? cq_we : h_we_i;
     a_host_q  <= !c_take;
     a_ok_q    <= c_take ? c_ok : h_ok;
     a_addr_q  <= addr;
-    a_be_q    <= c_take ? c_be_i : 4'hF;
-    a_wdata_q <= c_take ? c_wdata_i : h_wdata_i;
+    a_be_q    <= c_take ? cq_be : 4'hF;
+    a_wdata_q <= c_take ? cq_wdata : h_wdata_i;
     r_host_q  <= a_host_q;
     r_ok_q    <= a_ok_q;
     o_host_q  <= r_host_q;
@@ -104,7 +119,7 @@ module fg_simt_mem #(
   assign err_host_o    = a_host_q;
 
   logic unused;
-  assign unused = ^{a_addr_q[1:0], a_addr_q[31:AW+2]};
+  assign unused = ^{a_addr_q[1:0], a_addr_q[31:AW+2], cq_count};
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin

@@ -23,7 +23,7 @@
 // window access is copied into the window's bus slice (3), its registered
 // read data (4) muxed and registered (5), ack in cycle 5, as in the blocks
 // top.  A memory access waits for the memory's host port and, for a read,
-// for its data (3 cycles later).
+// for its data (fg_simt_pkg::SIMT_MEM_LAT cycles later).
 //
 // Ports keep the board's net names (ulx3s_v20.lpf), hence no _i / _o.
 `include "fg_assert.svh"
@@ -278,7 +278,23 @@ module finegrain_simt_ulx3s
   // memory (fg_simt_ctl refuses any other)
   wire ev_one_warp = evw_block_y == DIM_W'(1) && evw_block_z == DIM_W'(1) && evw_grid_x == DIM_W'(1) &&
                      evw_grid_y == DIM_W'(1) && evw_grid_z == DIM_W'(1) && evw_shmem == '0;
+  // The EKT's descriptors wait in a FIFO of two on their way to the SIMT
+  // window, checked on the way in, so that the PEWT's push and the EKT's
+  // queue pop (its head register reloaded) are not one path.  Under the
+  // EKT's reset: a descriptor it let go is not lost to a reset of the window.
+  localparam int EQW = EKT_IDW + 32 + 32 + DIM_W + 1;
+  logic               evq_valid, evq_ready, evq_ok;
+  logic [EKT_IDW-1:0] evq_id;
+  logic [31:0]        evq_kernel, evq_param;
+  logic [DIM_W-1:0]   evq_block_x;
+  logic [1:0]         evq_count;
+  fg_fifo #(.WIDTH(EQW), .DEPTH(2)) u_evq (
+    .clk_i(clk), .rst_ni(s_rst_n[WIN_EKT]), .valid_i(evw_valid), .ready_o(evw_ready),
+    .data_i({evw_id, evw_kernel[31:0], evw_param[31:0], evw_block_x, ev_one_warp}),
+    .valid_o(evq_valid), .ready_i(evq_ready), .data_o({evq_id, evq_kernel, evq_param, evq_block_x, evq_ok}),
+    .count_o(evq_count));
   fg_simt_ctl #(.NW(NW), .NL(NL), .GTO(GTO), .PEWT_ENTRIES(PEWT_ENTRIES), .MEM_BYTES(MEM_BYTES),
+                .MEM_LAT(fg_simt_pkg::SIMT_MEM_LAT),
                 .STACK_BYTES(STACK_BYTES), .IDW(EKT_IDW), .DIM_W(DIM_W), .TAG_W(TAG_W), .WB(WIN_BITS)) u_ctl (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_SIMT]), .we_i(s_we[WIN_SIMT]), .addr_i(s_off[WIN_SIMT]),
     .wdata_i(s_wdata[WIN_SIMT]), .rdata_o(win_rdata[WIN_SIMT]),
@@ -288,8 +304,8 @@ module finegrain_simt_ulx3s
     .launch_valid_o(launch_valid), .launch_ready_i(launch_ready), .launch_pc_o(launch_pc),
     .launch_param_o(launch_param), .launch_live_o(launch_live), .launch_ctaid_o(launch_ctaid),
     .launch_ntid_o(launch_ntid), .launch_nctaid_o(launch_nctaid),
-    .evw_valid_i(evw_valid), .evw_ready_o(evw_ready), .evw_id_i(evw_id), .evw_kernel_i(evw_kernel[31:0]),
-    .evw_param_i(evw_param[31:0]), .evw_block_x_i(evw_block_x), .evw_ok_i(ev_one_warp),
+    .evw_valid_i(evq_valid), .evw_ready_o(evq_ready), .evw_id_i(evq_id), .evw_kernel_i(evq_kernel),
+    .evw_param_i(evq_param), .evw_block_x_i(evq_block_x), .evw_ok_i(evq_ok),
     .ev_valid_o(ev_valid), .ev_ready_i(ev_ready), .ev_kernel_o(ev_kernel), .ev_param_o(ev_param),
     .ev_tag_o(ev_tag), .ev_threads_o(ev_threads), .ev_regs_o(ev_regs),
     .cpl_valid_i(cpl_valid), .cpl_tag_i(cpl_tag), .ekt_cpl_valid_o(ekt_cpl_valid),
@@ -342,7 +358,7 @@ module finegrain_simt_ulx3s
   // the bus's memory request, which also waits for the check's reads in flight
   // (the read data go to whichever waits: the check or the bus, never both)
   assign m_go = m_req_q && h_ready && !fill_v && !chk_busy;
-  fg_simt_mem #(.BYTES(MEM_BYTES)) u_mem (
+  fg_simt_mem #(.BYTES(MEM_BYTES), .LAT(fg_simt_pkg::SIMT_MEM_LAT)) u_mem (
     .clk_i(clk), .rst_ni(s_rst_n[WIN_SIMT]),
     .c_valid_i(c_valid), .c_ready_o(c_ready), .c_we_i(c_we), .c_addr_i(c_addr), .c_be_i(c_be),
     .c_wdata_i(c_wdata), .c_rsp_valid_o(c_rsp_v), .c_rsp_rdata_o(c_rsp_d),
@@ -369,7 +385,7 @@ module finegrain_simt_ulx3s
   logic unused;
   assign unused = ^{win_we_q & ~WIN_USED, rl_cnt, launch_slot,
                     done_slot, mem_err_host, led_reg[1:0], evw_kernel[ADDR_W-1:32], evw_param[ADDR_W-1:32],
-                    adr_q[31:30], db_pl_mm, db_pl_port, evw_prio, rvfi_valid, rvfi_slot, rvfi_order, rvfi_pc,
+                    adr_q[31:30], db_pl_mm, db_pl_port, evw_prio, evq_count, rvfi_valid, rvfi_slot, rvfi_order, rvfi_pc,
                     rvfi_mask, rvfi_rd, rvfi_pass, rvfi_data, pre_cmd, pre_slot, pre_arg, event_mask, victim_mask};
 
   always_ff @(posedge clk) begin

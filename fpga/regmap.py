@@ -1730,6 +1730,7 @@ SIMT_ID_VALUE = 0x53494D54    # "SIMT"
 SIMT_NW, SIMT_NL = 4, 4       # warp slots, lanes of the board's core
 SIMT_STACK = 128              # per-thread local memory (bytes; t_preempt's frame is 80)
 SIMT_MEM = 368 * 1024         # block RAM for kernels and data (184 DP16KD)
+SIMT_MEM_LAT = 3              # cycles from a read taken to its data (fg_simt_mem's pipeline)
 SIMT_MEM_WBASE = 1 << 20      # bus word address of memory byte 0 (host byte address 4 MiB)
 SIMT_MEM_WBITS = 20           # the region: word addresses with bits [31:20] = 1
 SIMT_REC_DEPTH = 32           # event records the host has not read
@@ -1798,6 +1799,7 @@ def sv_simt_pkg():
          f"  localparam int SIMT_NL = {SIMT_NL};",
          f"  localparam int SIMT_STACK = {SIMT_STACK};",
          f"  localparam int SIMT_MEM = {SIMT_MEM};",
+         f"  localparam int SIMT_MEM_LAT = {SIMT_MEM_LAT};",
          f"  localparam int MEM_WBASE = 32'h{SIMT_MEM_WBASE:08X};",
          f"  localparam int MEM_WBITS = {SIMT_MEM_WBITS};",
          f"  localparam int SIMT_REC_DEPTH = {SIMT_REC_DEPTH};",

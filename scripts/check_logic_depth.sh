@@ -4,7 +4,9 @@
 # carry chain of 16 CCU2C: clock to out 0.45, a connection 0.75, into the
 # chain 0.45, 15 more along it 0.9, a connection 0.75, setup 0.2 = 3.5 ns) and the
 # parity of 32 ANDed bits (three LUT4 levels: 0.45 + 3 * (0.75 + 0.45) + 0.75
-# + 0.2 = 5.0 ns, the worst), and a netlist it cannot read refused in one line.
+# + 0.2 = 5.0 ns, the worst), and a netlist it cannot read refused in one line;
+# --fanout-ns on a register that feeds 16 LUT4s (r ^ a[i] into 16 flip-flops:
+# 0.45 + 0.75 + K * log2(16) + 0.45 + 0.75 + 0.2 = 2.6 + 4K ns).
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/ld_t.v" <<'V'
@@ -34,4 +36,27 @@ o=$(python3 scripts/logic_depth.py "$tmp/bad.json" 2>&1); r=$?
 if [ $r -eq 2 ] && [ "$(printf '%s\n' "$o" | grep -c .)" -eq 1 ] && printf '%s' "$o" | grep -q "^logic_depth: $tmp/bad.json"; then
   echo "ok 2 - a netlist it cannot read refused in one line"
 else echo "not ok 2 - a bad netlist: exit $r, '$o'"; fail=1; fi
+cat >"$tmp/fo_t.v" <<'V'
+module fo_t (input clk, input d, input [15:0] a, output reg [15:0] q);
+  reg r;
+  always @(posedge clk) begin
+    r <= d;
+    q <= {16{r}} ^ a;
+  end
+endmodule
+V
+if ! yosys -q -p "read_verilog $tmp/fo_t.v; synth_ecp5 -nowidelut -top fo_t; write_json $tmp/fo_t.json" >"$tmp/y2.log" 2>&1; then
+  echo "not ok 3 - synthesis of the fanout design"; cat "$tmp/y2.log"; exit 1
+fi
+o0=$(python3 scripts/logic_depth.py "$tmp/fo_t.json" --limit 1 2>&1)
+o5=$(python3 scripts/logic_depth.py "$tmp/fo_t.json" --limit 1 --fanout-ns 0.5 2>&1)
+printf '%s\n' "$o5" | sed 's/^/# /'
+if printf '%s\n' "$o0" | grep -q "worst estimate 2.6 ns" && printf '%s\n' "$o5" | grep -q "worst estimate 4.6 ns" &&
+   printf '%s\n' "$o5" | grep -Eq "^ +4\.6 ns +16 bits +q$"; then
+  echo "ok 3 - --fanout-ns 0.5: the register's 16 loads add 2.0 ns (2.6 -> 4.6 ns)"
+else echo "not ok 3 - the fanout term is not the hand-worked one"; fail=1; fi
+o=$(python3 scripts/logic_depth.py "$tmp/fo_t.json" --fanout-ns -1 2>&1); r=$?
+if [ $r -eq 2 ] && [ "$(printf '%s\n' "$o" | grep -c .)" -eq 1 ] && printf '%s' "$o" | grep -q "^logic_depth: --fanout-ns -1: not in"; then
+  echo "ok 4 - a negative --fanout-ns refused"
+else echo "not ok 4 - --fanout-ns -1: exit $r, '$o'"; fail=1; fi
 exit $fail

@@ -54,7 +54,8 @@ netlist's, not equal: the entry says both.
 
 synthesizes the top as above (or reuses its current netlist) and prints
 scripts/logic_depth.py's register-to-register estimates against the clock's
-period, without placing or routing (make fpga-depth).
+period, without placing or routing (make fpga-depth; FPGA_DEPTH_FANOUT_NS,
+default 0: its --fanout-ns).
 
 Every run also keeps its seed's figures under "top_seeds" of the JSON file
 (the seeds of one commit side by side: results/fpga.json
@@ -559,7 +560,8 @@ def main():
         return units(a.srcs, out, wrap, nice, yosys, jpath, commit, srcs_sha, y_lut)
     if a.depth:
         import logic_depth
-        return logic_depth.report(net, 1000.0 / a.mhz)
+        fan = fg_num.or_exit("fpga_top", fg_num.real, "FPGA_DEPTH_FANOUT_NS", env.get("FPGA_DEPTH_FANOUT_NS", "0"), 0, 10)
+        return logic_depth.report(net, 1000.0 / a.mhz, fanout_ns=fan)
 
     wait_for_turn(float(env.get("FPGA_WAIT_S", "900")))
     rep = os.path.join(out, "report.json")

@@ -3,7 +3,7 @@
 seconds rather than the hour a place and route of a large top takes: where
 a design's long paths are, before routing it.
 
-Usage: scripts/logic_depth.py NETLIST.json [--limit NS] [--top N] [--path TEXT]...
+Usage: scripts/logic_depth.py NETLIST.json [--limit NS] [--top N] [--path TEXT]... [--fanout-ns K]
 
 Each path from a flip-flop, a block RAM's output or a distributed RAM's
 output to a flip-flop's or a RAM's input gets the sum of a fixed delay per
@@ -16,12 +16,16 @@ lengthens), 0.2 ns setup.  It prints the worst estimate, the registers
 (bits of one signal together) whose inputs are later than --limit (default
 20 ns: 50 MHz) with how many of their bits are, the worst path cell by cell
 and, for each --path TEXT, the worst path into a register whose name
-contains TEXT.  An estimate, not timing: nextpnr's figures after routing
-are the record (docs/FPGA.md).
+contains TEXT.  --fanout-ns K adds K ns per doubling of a connection's
+fanout (K x log2 of the loads on its net): a net with many loads spreads
+over the die, which the fixed 0.75 ns does not see (0 by default).  An
+estimate, not timing: nextpnr's figures after routing are the record
+(docs/FPGA.md).
 """
 import argparse
 import collections
 import json
+import math
 import re
 import sys
 
@@ -33,7 +37,7 @@ CLOCKS = {"CLK", "CLKA", "CLKB", "WCK", "CLKI", "CLKFB"}   # clock pins: not dat
 
 
 class Netlist:
-    def __init__(self, path):
+    def __init__(self, path, fanout_ns=0.0):
         d = json.load(open(path))
         mods = d["modules"]
         # the top (Yosys marks it with a binary-string attribute), else the largest module
@@ -61,6 +65,13 @@ class Netlist:
                     for b in bits:
                         if isinstance(b, int):
                             self.driver[b] = (cn, p)
+        # the loads on each net bit (data inputs), for --fanout-ns
+        self.fanout_ns = fanout_ns
+        self.loads = collections.Counter()
+        for c in self.cells.values():
+            for p, bits in c["connections"].items():
+                if c["port_directions"].get(p) == "input" and p not in CLOCKS:
+                    self.loads.update(b for b in bits if isinstance(b, int))
         self.arr, self.prev = {}, {}
 
     def _inputs(self, c, skip=()):
@@ -69,12 +80,13 @@ class Netlist:
                 continue
             for b in bits:
                 if isinstance(b, int) and b in self.driver:
-                    yield p, self.driver[b]
+                    yield p, self.driver[b], b
 
     def _latest(self, c, skip=(), compute=True):
         best, bp = 0.0, None
-        for p, (dc, dp) in self._inputs(c, skip):
-            hop = 0.0 if (self.cells[dc]["type"] == "CCU2C" and dp == "COUT" and p == "CIN") else NET
+        for p, (dc, dp), b in self._inputs(c, skip):
+            hop = 0.0 if (self.cells[dc]["type"] == "CCU2C" and dp == "COUT" and p == "CIN") else \
+                NET + self.fanout_ns * math.log2(max(1, self.loads[b]))
             # arrival() orders the cells so that a cell's drivers come first;
             # a driver not known by then closes a combinational loop: 0
             t = (self.arrival(dc) if compute else self.arr.get(dc, 0.0)) + hop
@@ -98,7 +110,7 @@ class Netlist:
                 self.arr[x] = START.get(c["type"], 0.0)
                 stack.pop()
                 continue
-            todo = [dc for _, (dc, _) in self._inputs(c) if dc not in self.arr and dc not in on_stack]
+            todo = [dc for _, (dc, _), _ in self._inputs(c) if dc not in self.arr and dc not in on_stack]
             if todo:
                 stack.extend(todo)
                 on_stack.update(todo)
@@ -143,8 +155,8 @@ def signal(label):
     return re.sub(r"\[\d+\]$", "", re.sub(r"_(TRELLIS_FF|DP16KD|TRELLIS_DPR16X4)(_|$).*", "", label))
 
 
-def report(path, limit=20.0, top=40, paths=(), out=sys.stdout):
-    n = Netlist(path)
+def report(path, limit=20.0, top=40, paths=(), out=sys.stdout, fanout_ns=0.0):
+    n = Netlist(path, fanout_ns)
     ends = n.endpoints()
     if not ends:
         print("logic depth: no registers in the netlist", file=out)
@@ -195,9 +207,14 @@ def main():
     ap.add_argument("--limit", type=float, default=20.0, help="ns (default 20: 50 MHz)")
     ap.add_argument("--top", type=int, default=40, help="registers listed (default 40)")
     ap.add_argument("--path", action="append", default=[], help="also the worst path into a register like TEXT")
+    ap.add_argument("--fanout-ns", type=float, default=0.0,
+                    help="ns more per connection for each doubling of its net's loads (default 0)")
     a = ap.parse_args()
+    if not (0.0 <= a.fanout_ns <= 10.0):
+        print(f"logic_depth: --fanout-ns {a.fanout_ns:g}: not in [0, 10]", file=sys.stderr)
+        return 2
     try:
-        return report(a.netlist, a.limit, a.top, a.path)
+        return report(a.netlist, a.limit, a.top, a.path, fanout_ns=a.fanout_ns)
     except (OSError, ValueError, KeyError) as e:
         print(f"logic_depth: {a.netlist}: {e}", file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@ package fg_simt_pkg;
   localparam int SIMT_NL = 4;
   localparam int SIMT_STACK = 128;
   localparam int SIMT_MEM = 376832;
+  localparam int SIMT_MEM_LAT = 3;
   localparam int MEM_WBASE = 32'h00100000;
   localparam int MEM_WBITS = 20;
   localparam int SIMT_REC_DEPTH = 32;
