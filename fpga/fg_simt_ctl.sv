@@ -12,8 +12,8 @@
 // {tag, cycles from the push to the completion, the cycle of the
 // completion} in a FIFO the host pops, and the doorbell id goes back to the
 // EKT (cpl_*: frees the event's parameter entry).  A descriptor the core
-// cannot run (evw_ok_i low: not one block of one warp, or shared memory;
-// or block x 0 or above 32) never reaches the PEWT: it is taken, flagged
+// cannot run (evw_ok_i low: not one block of one warp of 1..32 threads,
+// or shared memory; the top checks that) never reaches the PEWT: it is taken, flagged
 // (STATUS.EV_BAD) and its doorbell id goes back to the EKT at once, so its
 // parameter entry is not lost.
 //
@@ -82,7 +82,7 @@ module fg_simt_ctl #(
   input  logic [31:0]        evw_kernel_i,
   input  logic [31:0]        evw_param_i,
   input  logic [DIM_W-1:0]   evw_block_x_i,
-  input  logic               evw_ok_i,         // the rest of the descriptor is one warp, no shared memory
+  input  logic               evw_ok_i,         // one block of one warp (block x 1..32), no shared memory
   output logic               ev_valid_o,
   input  logic               ev_ready_i,
   output logic [31:0]        ev_kernel_o,
@@ -165,7 +165,7 @@ module fg_simt_ctl #(
   logic [SEQ_W-1:0] seq_q;
   logic [31:0]      push_cyc_q [2**IB];
   logic [IB:0]      inflight_q;
-  wire ev_ok   = evw_ok_i && evw_block_x_i >= DIM_W'(1) && evw_block_x_i <= DIM_W'(32);
+  wire ev_ok   = evw_ok_i;
   wire ev_push = ev_valid_o && ev_ready_i;
   // refused: taken in a cycle without a completion (both go back to the EKT)
   wire ev_refuse = evw_valid_i && !ev_ok && !cpl_valid_i;
@@ -416,7 +416,7 @@ module fg_simt_ctl #(
   assign rdata_o = rdata_q;
 
   logic unused;
-  assign unused = ^{cq_cnt, cpl_tag_i[TAG_W-1:IDW+IB], seq_q[SEQ_W-1:IB]};
+  assign unused = ^{cq_cnt, cpl_tag_i[TAG_W-1:IDW+IB], seq_q[SEQ_W-1:IB], evw_block_x_i[DIM_W-1:6]};
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin

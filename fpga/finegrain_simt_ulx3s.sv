@@ -274,12 +274,13 @@ module finegrain_simt_ulx3s
   logic [31:0]      chk_addr;
   logic             simt_err;
 
-  // an event the core can run: one block of one warp (x only), no shared
-  // memory (fg_simt_ctl refuses any other)
-  wire ev_one_warp = evw_block_y == DIM_W'(1) && evw_block_z == DIM_W'(1) && evw_grid_x == DIM_W'(1) &&
-                     evw_grid_y == DIM_W'(1) && evw_grid_z == DIM_W'(1) && evw_shmem == '0;
+  // an event the core can run: one block of one warp (x only, 1..32
+  // threads), no shared memory (fg_simt_ctl refuses any other)
+  wire ev_one_warp = evw_block_x >= DIM_W'(1) && evw_block_x <= DIM_W'(32) && evw_block_y == DIM_W'(1) &&
+                     evw_block_z == DIM_W'(1) && evw_grid_x == DIM_W'(1) && evw_grid_y == DIM_W'(1) &&
+                     evw_grid_z == DIM_W'(1) && evw_shmem == '0;
   // The EKT's descriptors wait in a FIFO of two on their way to the SIMT
-  // window, checked on the way in, so that the PEWT's push and the EKT's
+  // window, checked on the way in (ev_one_warp), so that the PEWT's push and the EKT's
   // queue pop (its head register reloaded) are not one path.  Under the
   // EKT's reset: a descriptor it let go is not lost to a reset of the window.
   localparam int EQW = EKT_IDW + 32 + 32 + DIM_W + 1;

@@ -358,6 +358,7 @@ module simt_core #(
   logic [RFAW-1:0]    rf_waddr;
   logic [NL*32-1:0]   rf_wdata, rf_ra, rf_rb;
   logic [SW-1:0] x_slot_q;
+  logic [NW-1:0] x_slot_oh_q;  // x_slot_q one-hot: the slots' hold bits without a decoder
   logic [4:0]    x_reg_q;
   logic [PW-1:0] x_pass_q;
   logic          x_rd;       // the save transfer reads port A this cycle (R is empty)
@@ -730,7 +731,7 @@ module simt_core #(
   end
   wire [31:0]      x_take_psm = oh32(psm_q, x_take_oh);
   always_comb
-    for (int s = 0; s < NW; s++) hold[s] = xs_pend_q[s] || xr_pend_q[s] || (x_v_q && x_slot_q == SW'(s));
+    for (int s = 0; s < NW; s++) hold[s] = xs_pend_q[s] || xr_pend_q[s] || (x_v_q && x_slot_oh_q[s]);
   // the lowest set bit's index (one carry chain, then an OR per index bit)
   function automatic logic [4:0] lowest(input logic [31:0] m);
     logic [31:0] oh;
@@ -801,6 +802,7 @@ module simt_core #(
         x_v_q    <= x_take_psm != '0;
         x_save_q <= x_take_save;
         x_slot_q <= x_take_slot;
+        x_slot_oh_q <= x_take_oh;
         x_mask_q <= x_take_psm;
         x_reg_q  <= lowest(x_take_psm);
         x_pass_q <= '0;
@@ -1110,8 +1112,8 @@ module simt_core #(
       for (int t = 0; t < 32; t++)
         if (l_oh) lpc[t*32 +: 32] <= launch_pc_i;
         else if (c_start && !c_park) lpc[t*32 +: 32] <= ev_pc_i;
-        else if (x_end && x_save_q && x_slot_q == SW'(s)) lpc[t*32 +: 32] <= pc;
-        else if (x_wr && x_reg_q == 5'd0 && x_slot_q == SW'(s) && 32'(x_pass_q) == t / NL)
+        else if (x_end && x_save_q && x_slot_oh_q[s]) lpc[t*32 +: 32] <= pc;
+        else if (x_wr && x_reg_q == 5'd0 && x_slot_oh_q[s] && 32'(x_pass_q) == t / NL)
           lpc[t*32 +: 32] <= x_buf_q[(t % NL)*32 +: 32];
         else if (w_oh && 32'(w_pass_q) == t / NL && w_mask_q[t]) lpc[t*32 +: 32] <= w_npc_q[(t % NL)*32 +: 32];
     always_comb pf_pass_w = pass_words(lpc, pf_run_pass);
@@ -1364,6 +1366,7 @@ module simt_core #(
       `FG_ASSERT(simt_issue_group_nonempty, !issue || slot32(act_q, pick) != '0)
       `FG_ASSERT(simt_issue_group_live, !issue || (slot32(act_q, pick) & ~slot32(live_q, pick)) == '0)
       `FG_ASSERT(simt_one_writer, !(w_alu_v && wbk_v_q))
+      `FG_ASSERT(simt_x_slot_onehot, !x_v_q || x_slot_oh_q == NW'(1) << x_slot_q)
       `FG_ASSERT(simt_rsp_has_owner, !mem_rsp_valid_i || own_v)
       `FG_ASSERT(simt_fetch_rsp_pending, !f_rsp || fpend_q[f_rsp_slot])
       `FG_ASSERT(simt_launch_1d, !launch || launch_ntid_i[95:32] == 64'h0000_0001_0000_0001)
