@@ -10,9 +10,10 @@
 // registered before the RAM and the read data after it: a read's data comes
 // LAT = 3 cycles after the arbiter took it (the host's at its handshake, the
 // core's at least a cycle after its own), reads in request order per port,
-// writes answered by nothing (the core's memory contract, docs/SIMT_RTL.md).  An access at or above
-// BYTES touches nothing, a read of it returns 0, and err_o pulses with the
-// address, so that the top reports it; no port waits on it.
+// writes answered by nothing (the core's memory contract, docs/SIMT_RTL.md).
+// An access at or above BYTES touches nothing, a read of it returns 0, and
+// err_o pulses with the address, so that the top reports it; no port waits
+// on it.
 `include "fg_assert.svh"
 module fg_simt_mem #(
   parameter  int BYTES = 327680,

@@ -280,9 +280,10 @@ module finegrain_simt_ulx3s
                      evw_block_z == DIM_W'(1) && evw_grid_x == DIM_W'(1) && evw_grid_y == DIM_W'(1) &&
                      evw_grid_z == DIM_W'(1) && evw_shmem == '0;
   // The EKT's descriptors wait in a FIFO of two on their way to the SIMT
-  // window, checked on the way in (ev_one_warp), so that the PEWT's push and the EKT's
-  // queue pop (its head register reloaded) are not one path.  Under the
-  // EKT's reset: a descriptor it let go is not lost to a reset of the window.
+  // window, checked on the way in (ev_one_warp), so that the PEWT's push
+  // and the EKT's queue pop (its head register reloaded) are not one path.
+  // Under the EKT's reset: a descriptor it let go is not lost to a reset of
+  // the window.
   localparam int EQW = EKT_IDW + 32 + 32 + DIM_W + 1;
   logic               evq_valid, evq_ready, evq_ok;
   logic [EKT_IDW-1:0] evq_id;
@@ -386,8 +387,9 @@ module finegrain_simt_ulx3s
   logic unused;
   assign unused = ^{win_we_q & ~WIN_USED, rl_cnt, launch_slot,
                     done_slot, mem_err_host, led_reg[1:0], evw_kernel[ADDR_W-1:32], evw_param[ADDR_W-1:32],
-                    adr_q[31:30], db_pl_mm, db_pl_port, evw_prio, evq_count, rvfi_valid, rvfi_slot, rvfi_order, rvfi_pc,
-                    rvfi_mask, rvfi_rd, rvfi_pass, rvfi_data, pre_cmd, pre_slot, pre_arg, event_mask, victim_mask};
+                    adr_q[31:30], db_pl_mm, db_pl_port, evw_prio, evq_count, rvfi_valid, rvfi_slot,
+                    rvfi_order, rvfi_pc, rvfi_mask, rvfi_rd, rvfi_pass, rvfi_data, pre_cmd, pre_slot, pre_arg,
+                    event_mask, victim_mask};
 
   always_ff @(posedge clk) begin
     if (s_rst_n[WIN_SIMT]) begin
