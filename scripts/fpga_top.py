@@ -256,11 +256,11 @@ def write_wrapper(out, ci, fb, op, fout):
     return wrap
 
 
-def synth_script(srcs, wrap, stat, net):
+def synth_script(srcs, wrap, stat, net, env=os.environ):
     """The Yosys script from the sources to the mapped netlist: the shared
     recipe (scripts/ecp5_synth.py: control sets, one reset inverter)."""
     return (f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wrap}; "
-            f"{synth_cmds(TOP + '_cfg', stat, net)}")
+            f"{synth_cmds(TOP + '_cfg', stat, net, env)}")
 
 
 def check_record(srcs, path):
@@ -449,8 +449,7 @@ def units(srcs, out, wrap, nice, yosys, jpath, commit, srcs_sha, flat_lut):
     env = dict(os.environ)
     env["FPGA_SYNTH_FLAGS"] = (env.get("FPGA_SYNTH_FLAGS", "") + " -noflatten").strip()
     net, stat = os.path.join(d, f"{TOP}.json"), os.path.join(d, "yosys_stat.txt")
-    script = (f"read_verilog -sv -noassert -Irtl/include {' '.join(srcs)} {wrap}; "
-              f"{synth_cmds(TOP + '_cfg', stat, net, env)}")
+    script = synth_script(srcs, wrap, stat, net, env)
     t, _ = run([yosys, "-q", "-l", os.path.join(d, "yosys.log"), "-p", script], os.path.join(d, "yosys.out"), nice)
     print(f"fpga top: synthesis with the hierarchy kept {t:.0f} s", flush=True)
     tree = netlist_units.units(json.load(open(net)), TOP + "_cfg", 4)
